@@ -1,0 +1,59 @@
+/* keyname: what a key under profiler-output/ is, from its name alone.
+ *
+ *   system/incremental/<YYYYMMDDHH>/<epoch10>.algo-<n>.json   (or no hour dir)
+ *   framework/pevents/<YYYYMMDDHH>/<end_us>_<node-part>_<kind>.json
+ *   framework/<node>_<kind>.json.tmp                           (open trace)
+ *   framework/<fw>/<cprofile|pyinstrument>/<node>/<stats_dir>/python_stats[.json]
+ *   framework/tensorflow/detailed_profiling/<hour>/<step>/plugins/profile/<date>/<host>.trace.json.gz
+ *   rule-output/ProfilerReport-<id>/profiler-output/profiler-reports/<Rule>.json
+ * (rule-output lives beside profiler-output, keys then start with "../"
+ * relative to the profiler-output root; the scanner passes them with the
+ * job-relative prefix "rule-output/...").
+ * Node parts vary: "4487_0000", "905-b88ab1bb8259", "0001", "1234-algo-1";
+ * the node id is "algo-N" when the part ends with it, else the whole part. */
+#ifndef SMTOP_KEYNAME_H
+#define SMTOP_KEYNAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum key_kind {
+    KEY_OTHER = 0,
+    KEY_SYSTEM,         /* system metrics JSON lines */
+    KEY_TRACE,          /* closed framework trace file */
+    KEY_TRACE_TMP,      /* open framework trace file (.json.tmp) */
+    KEY_CPROFILE,       /* python_stats (marshal) */
+    KEY_PYINSTRUMENT,   /* python_stats.json */
+    KEY_TF_TRACE,       /* *.trace.json.gz */
+    KEY_RULE_REPORT     /* rule-output/.../<Rule>.json */
+} key_kind;
+
+typedef enum trace_kind {
+    TRACE_PYTHON = 0,   /* pythontimeline */
+    TRACE_MODEL,        /* model_timeline */
+    TRACE_HOROVOD,      /* horovod_timeline */
+    TRACE_SMDP          /* smdataparallel_timeline */
+} trace_kind;
+
+typedef struct key_info {
+    key_kind kind;
+    char node[128];      /* node id, "" when not derivable */
+    int64_t time_us;     /* SYSTEM: minute start; TRACE: end_us; else 0 */
+    trace_kind tkind;    /* TRACE / TRACE_TMP */
+} key_info;
+
+/* Classifies `key` (relative to the profiler-output root). Never fails:
+ * unknown keys are KEY_OTHER. */
+void keyname_parse(const char *key, key_info *out);
+
+/* Derives the node id from a trace file's node part (see above). */
+void keyname_node_from_part(const char *part, size_t len, char *out, size_t cap);
+
+/* Formats the start-after key that lists system files from time t_us on:
+ * "system/incremental/<YYYYMMDDHH>/<epoch10>" when hour_dirs, else
+ * "system/incremental/<epoch10>". Returns out. */
+char *keyname_system_after(int64_t t_us, int hour_dirs, char *out, size_t cap);
+/* Same for framework/pevents/<YYYYMMDDHH>/<end_us>. */
+char *keyname_trace_after(int64_t t_us, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,410 @@
+/* source_s3: S3 source (list, ranged fetch, cache); see source_s3.h. */
+#include "source_s3.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aws_creds.h"
+#include "aws_region.h"
+#include "cache.h"
+#include "s3_etags.h"
+#include "s3_http.h"
+#include "s3_retry.h"
+#include "s3_url.h"
+#include "s3_xml.h"
+
+typedef struct s3_source {
+    source base;
+    char bucket[64];
+    char root[1024];          /* key prefix of the source, "" or ends in '/' */
+    char region[64];
+    char endpoint[1024];      /* "" = AWS */
+    char desc[1200];
+    char cache_note[600];     /* why the cache is off, "" when fine */
+    s3_tuning tune;
+    aws_creds *creds;
+    s3_http *http;
+    cache *cache;
+    s3_etags *etags;
+    int64_t bytes_cache, cache_hits, cache_puts;
+} s3_source;
+
+static int env_int(const char *name, int def)
+{
+    const char *v = getenv(name);
+    return v && *v ? atoi(v) : def;
+}
+
+void s3_tuning_defaults(s3_tuning *t)
+{
+    memset(t, 0, sizeof *t);
+    t->max_keys = env_int("SMTOP_S3_MAX_KEYS", 0);
+    t->max_attempts = env_int("AWS_MAX_ATTEMPTS", 8);
+    t->backoff_base_ms = env_int("SMTOP_S3_BACKOFF_MS", 500);
+    t->backoff_cap_ms = 16000;
+    t->stall_timeout_s = env_int("SMTOP_S3_STALL_TIMEOUT", 20);
+    t->connect_timeout_s = env_int("SMTOP_S3_CONNECT_TIMEOUT", 10);
+}
+
+static void s3_fail_context(const s3_source *s, const char *key, s3_fail_ctx *c)
+{
+    c->bucket = s->bucket;
+    c->key = key;
+    c->cred_origin = aws_creds_origin(s->creds);
+    c->cred_where = aws_creds_where(s->creds);
+    c->region = s->region;
+    c->endpoint = s->endpoint[0] ? s->endpoint : NULL;
+}
+
+static void s3_explain(const s3_source *s, const char *key,
+                       const s3_http_resp *r, sm_err *err)
+{
+    s3_fail_ctx c;
+    s3_fail_context(s, key, &c);
+    s3_retry_explain(r->curl_code, r->curl_msg, r->status, r->s3code, &c, err);
+}
+
+/* ---- list ---------------------------------------------------------- */
+
+typedef struct list_page {
+    char *body;
+    size_t len;
+    s3_http_resp meta;        /* strings inside point into `codes` */
+    char code[64], msg[256];
+    int ok;
+} list_page;
+
+static void list_on_done(void *ud, size_t idx, const s3_http_resp *r)
+{
+    list_page *p = ud;
+    (void)idx;
+    p->meta = *r;
+    snprintf(p->code, sizeof p->code, "%s", r->s3code);
+    snprintf(p->msg, sizeof p->msg, "%s", r->curl_msg);
+    p->meta.s3code = p->code;
+    p->meta.curl_msg = p->msg;
+    p->ok = r->curl_code == 0 && r->status == 200;
+    if (p->ok && (p->body = malloc(r->len + 1))) {
+        memcpy(p->body, r->body, r->len + 1);
+        p->len = r->len;
+    }
+}
+
+/* Fetches one page; returns 0 and fills out, or -1 with err. */
+static int list_page_get(s3_source *s, const char *prefix, const char *after,
+                         const char *token, s3_xml_list *out, sm_err *err)
+{
+    char mk[16];
+    s3_param p[5] = {{"list-type", "2"}, {"prefix", prefix}};
+    size_t n = 2;
+    list_page pg = {0};
+    if (token)
+        p[n++] = (s3_param){"continuation-token", token};
+    else if (after && *after)
+        p[n++] = (s3_param){"start-after", after};
+    if (s->tune.max_keys > 0) {
+        snprintf(mk, sizeof mk, "%d", s->tune.max_keys);
+        p[n++] = (s3_param){"max-keys", mk};
+    }
+    char *q = s3_url_query(p, n);
+    char *url = q ? s3_url_build(s->endpoint[0] ? s->endpoint : NULL, s->region,
+                                 s->bucket, NULL, q) : NULL;
+    s3_http_req req = {.url = url, .range_from = -1, .range_to = -1};
+    int rc = -1;
+    if (!url)
+        sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    else if (s3_http_run(s->http, &req, 1, list_on_done, &pg, err) == 0) {
+        if (!pg.ok)
+            s3_explain(s, NULL, &pg.meta, err);
+        else if (!pg.body || s3_xml_parse_list(pg.body, pg.len, out) < 0)
+            sm_err_set(err, SM_ERR_FORMAT, "S3 listing of s3://%s/%s was not a"
+                       " ListObjectsV2 result", s->bucket, prefix);
+        else
+            rc = 0;
+    }
+    free(pg.body);
+    free(url);
+    free(q);
+    return rc;
+}
+
+static int s3_list(source *src, const char *prefix, const char *start_after,
+                   source_list_cb cb, void *ud, sm_err *err)
+{
+    s3_source *s = (s3_source *)src;
+    char *full = NULL, *after = NULL, *token = NULL;
+    size_t rl = strlen(s->root);
+    int rc = 0, stop = 0;
+    if (asprintf(&full, "%s%s", s->root, prefix ? prefix : "") < 0)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    if (start_after && *start_after &&
+        asprintf(&after, "%s%s", s->root, start_after) < 0) {
+        free(full);
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    }
+    while (!stop) {
+        s3_xml_list l;
+        if ((rc = list_page_get(s, full, after, token, &l, err)) < 0)
+            break;
+        for (size_t i = 0; i < l.n && !stop; i++) {
+            const s3_xml_object *o = &l.objs[i];
+            if (strncmp(o->key, s->root, rl) != 0 || !o->key[rl])
+                continue;
+            source_entry e = {o->key + rl, o->size, o->mtime_us, o->etag};
+            if (s3_etags_put(s->etags, e.key, o->etag, o->size) < 0) {
+                rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+                stop = 1;
+            } else if (cb(ud, &e)) {
+                stop = 1;
+            }
+        }
+        free(token);
+        token = l.truncated && l.next_token ? strdup(l.next_token) : NULL;
+        stop |= !token;
+        s3_xml_list_free(&l);
+    }
+    free(token);
+    free(after);
+    free(full);
+    return rc;
+}
+
+/* ---- fetch --------------------------------------------------------- */
+
+typedef struct fetch_ctx {
+    s3_source *s;
+    const source_req *reqs;
+    size_t *map;              /* http index → request index */
+    source_fetch_cb cb;
+    void *ud;
+} fetch_ctx;
+
+static int key_is_open_file(const char *key)
+{
+    size_t l = strlen(key);
+    return l >= 4 && !strcmp(key + l - 4, ".tmp");
+}
+
+/* Serves req from the cache when the listed ETag is stored. 1 = served. */
+static int fetch_from_cache(s3_source *s, const source_req *q,
+                            source_fetch_cb cb, void *ud)
+{
+    const char *etag = s3_etags_get(s->etags, q->key, NULL);
+    char *full = NULL;
+    void *data = NULL;
+    size_t len = 0;
+    int hit;
+    if (!s->cache || !etag || !*etag || asprintf(&full, "%s%s", s->root, q->key) < 0)
+        return 0;
+    hit = cache_get(s->cache, s->bucket, full, etag, &data, &len);
+    free(full);
+    if (!hit)
+        return 0;
+    size_t off = q->offset < 0 ? 0 : (size_t)q->offset;
+    size_t n = off >= len ? 0 : len - off;
+    if (q->len >= 0 && (size_t)q->len < n)
+        n = (size_t)q->len;
+    s->bytes_cache += (int64_t)n;
+    s->cache_hits++;
+    cb(ud, q, n ? (const char *)data + off : "", n, etag, NULL);
+    free(data);
+    return 1;
+}
+
+static void fetch_store(s3_source *s, const source_req *q, const char *etag,
+                        const void *data, size_t len)
+{
+    char *full = NULL;
+    sm_err e;
+    if (!s->cache || !*etag || key_is_open_file(q->key) ||
+        asprintf(&full, "%s%s", s->root, q->key) < 0)
+        return;
+    if (cache_put(s->cache, s->bucket, full, etag, data, len, &e) == 0)
+        s->cache_puts++;
+    else
+        snprintf(s->cache_note, sizeof s->cache_note, "cache: %s", e.msg);
+    free(full);
+}
+
+static void fetch_on_done(void *ud, size_t idx, const s3_http_resp *r)
+{
+    fetch_ctx *f = ud;
+    const source_req *q = &f->reqs[f->map[idx]];
+    const char *listed = s3_etags_get(f->s->etags, q->key, NULL);
+    const char *etag = *r->etag ? r->etag : listed ? listed : "";
+    sm_err err;
+    if (r->curl_code == 0 && r->status == 416) {
+        f->cb(f->ud, q, "", 0, etag, NULL); /* nothing past offset */
+    } else if (r->curl_code == 0 && (r->status == 200 || r->status == 206)) {
+        size_t off = 0, n = r->len;
+        if (r->status == 200 && q->offset > 0) /* server ignored Range */
+            off = (size_t)q->offset < n ? (size_t)q->offset : n;
+        n -= off;
+        if (q->len >= 0 && (size_t)q->len < n)
+            n = (size_t)q->len;
+        if (r->status == 200 && q->offset <= 0 && q->len < 0)
+            fetch_store(f->s, q, etag, r->body, r->len);
+        f->cb(f->ud, q, r->body + off, n, etag, NULL);
+    } else {
+        s3_explain(f->s, q->key, r, &err);
+        f->cb(f->ud, q, NULL, 0, etag, &err);
+    }
+}
+
+static int s3_fetch(source *src, const source_req *reqs, size_t n,
+                    source_fetch_cb cb, void *ud, sm_err *err)
+{
+    s3_source *s = (s3_source *)src;
+    s3_http_req *hr = calloc(n ? n : 1, sizeof *hr);
+    size_t *map = calloc(n ? n : 1, sizeof *map), m = 0;
+    fetch_ctx f = {s, reqs, map, cb, ud};
+    int rc = 0;
+    if (!hr || !map) {
+        free(hr);
+        free(map);
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const source_req *q = &reqs[i];
+        if (q->len == 0) {
+            cb(ud, q, "", 0, "", NULL);
+            continue;
+        }
+        if (fetch_from_cache(s, q, cb, ud))
+            continue;
+        char *full = NULL;
+        if (asprintf(&full, "%s%s", s->root, q->key) < 0 ||
+            !(hr[m].url = s3_url_build(s->endpoint[0] ? s->endpoint : NULL,
+                                       s->region, s->bucket, full, NULL))) {
+            free(full);
+            rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+            break;
+        }
+        free(full);
+        int ranged = q->offset > 0 || q->len >= 0;
+        hr[m].range_from = ranged ? (q->offset > 0 ? q->offset : 0) : -1;
+        hr[m].range_to = q->len >= 0 ? hr[m].range_from + q->len - 1 : -1;
+        map[m++] = i;
+    }
+    if (rc == 0 && m && s3_http_run(s->http, hr, m, fetch_on_done, &f, err) < 0) {
+        /* credentials could not be refreshed: every request still gets
+         * its answer, so the caller's bookkeeping stays simple */
+        for (size_t i = 0; i < m; i++)
+            cb(ud, &reqs[map[i]], NULL, 0, "", err);
+    }
+    for (size_t i = 0; i < m; i++)
+        free((char *)hr[i].url);
+    free(hr);
+    free(map);
+    return rc;
+}
+
+/* ---- the rest of the vtable ---------------------------------------- */
+
+static const char *s3_describe(const source *src)
+{
+    return ((const s3_source *)src)->desc;
+}
+
+static void s3_status(const source *src, char *buf, size_t len)
+{
+    const s3_source *s = (const s3_source *)src;
+    s3_http_status(s->http, buf, len);
+    if (len && !buf[0] && s->cache_note[0])
+        snprintf(buf, len, "%s", s->cache_note);
+}
+
+static void s3_free(source *src)
+{
+    s3_source *s = (s3_source *)src;
+    s3_http_free(s->http);
+    cache_free(s->cache);
+    s3_etags_free(s->etags);
+    aws_creds_free(s->creds);
+    free(s);
+}
+
+static const source_vtbl s3_vtbl = {
+    .kind = "s3",
+    .list = s3_list,
+    .fetch = s3_fetch,
+    .describe = s3_describe,
+    .status = s3_status,
+    .free = s3_free,
+};
+
+int source_s3_get_stats(const source *src, source_s3_stats *out)
+{
+    const s3_source *s = (const s3_source *)src;
+    memset(out, 0, sizeof *out);
+    if (!src || src->vt != &s3_vtbl)
+        return -1;
+    s3_http_counters(s->http, &out->bytes_net, &out->requests, &out->retries);
+    out->bytes_cache = s->bytes_cache;
+    out->cache_hits = s->cache_hits;
+    out->cache_puts = s->cache_puts;
+    return 0;
+}
+
+static void s3_pick_endpoint(s3_source *s, const source_opts *o)
+{
+    const char *ep = o && o->endpoint_url ? o->endpoint_url : NULL;
+    if (!ep || !*ep)
+        ep = getenv("AWS_ENDPOINT_URL_S3");
+    if (!ep || !*ep)
+        ep = getenv("AWS_ENDPOINT_URL");
+    snprintf(s->endpoint, sizeof s->endpoint, "%s", ep && *ep ? ep : "");
+}
+
+static int s3_setup(s3_source *s, const source_opts *o, sm_err *err)
+{
+    const char *ca = getenv("AWS_CA_BUNDLE");
+    s3_http_cfg hc = {
+        .parallel = o && o->parallel > 0 ? o->parallel : 8,
+        .connect_timeout_s = s->tune.connect_timeout_s,
+        .stall_timeout_s = s->tune.stall_timeout_s,
+        .max_attempts = s->tune.max_attempts,
+        .backoff_base_ms = s->tune.backoff_base_ms,
+        .backoff_cap_ms = s->tune.backoff_cap_ms,
+        .region = s->region,
+        .ca_bundle = ca && *ca ? ca : NULL};
+    sm_err cerr;
+    if (!(s->creds = aws_creds_new(o ? o->profile : NULL, err)) ||
+        !(s->http = s3_http_new(&hc, s->creds, err)))
+        return -1;
+    if (!(s->etags = s3_etags_new()))
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    if (!(o && o->no_cache) &&
+        !(s->cache = cache_open(s->tune.cache_dir, o ? o->cache_size : 0, &cerr)))
+        snprintf(s->cache_note, sizeof s->cache_note, "cache off: %s", cerr.msg);
+    return 0;
+}
+
+source *source_s3_open(const char *spec, const source_opts *o,
+                       const s3_tuning *t, sm_err *err)
+{
+    s3_source *s = calloc(1, sizeof *s);
+    if (!s) {
+        sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    s->base.vt = &s3_vtbl;
+    if (t)
+        s->tune = *t;
+    else
+        s3_tuning_defaults(&s->tune);
+    if (s3_url_parse_spec(spec, s->bucket, sizeof s->bucket, s->root,
+                          sizeof s->root, err) < 0)
+        goto fail;
+    aws_region_resolve(o ? o->region : NULL, o ? o->profile : NULL, s->region,
+                       sizeof s->region, NULL, 0);
+    s3_pick_endpoint(s, o);
+    snprintf(s->desc, sizeof s->desc, "s3://%s/%s", s->bucket, s->root);
+    if (s3_setup(s, o, err) < 0)
+        goto fail;
+    return &s->base;
+fail:
+    s3_free(&s->base);
+    return NULL;
+}

@@ -1,0 +1,48 @@
+/* deque: a sorted-insert-friendly array of fixed-size elements.
+ *
+ * Elements live contiguously in buf[head, head+len) with free slack on both
+ * ends, so readers get a plain array (binary search and linear passes need
+ * no index wrapping) while pops at the front, pushes at the back and
+ * inserts near either end stay cheap: an insert shifts whichever side is
+ * shorter, and the block is re-centred (or the buffer grown) only when that
+ * side has no slack left. Storage grows on demand up to max_len elements
+ * plus slack, so a short series costs a few hundred bytes.
+ *
+ * Hand-written on purpose: the operations are a dozen lines each and no
+ * small, well-kept C library offering exactly this is available here. */
+#ifndef SMTOP_DEQUE_H
+#define SMTOP_DEQUE_H
+
+#include <stddef.h>
+
+typedef struct deque {
+    unsigned char *buf;
+    size_t elem;        /* bytes per element */
+    size_t head, len;   /* live elements: buf[head .. head+len) */
+    size_t alloc;       /* elements allocated */
+    size_t max_len;     /* the owner never keeps more than this */
+    size_t slack;       /* extra room allocated once at max_len */
+} deque;
+
+/* Initialises an empty deque (no allocation yet). */
+void deque_init(deque *d, size_t elem_size, size_t max_len, size_t slack);
+void deque_free(deque *d);
+
+static inline size_t deque_len(const deque *d) { return d->len; }
+/* Pointer to element i (i < len); valid until the next insert. */
+static inline void *deque_at(const deque *d, size_t i)
+{
+    return d->buf + (d->head + i) * d->elem;
+}
+
+/* Inserts a copy of *elem before position i (0 <= i <= len). The caller
+ * keeps len < max_len (pop first). Returns 0, or -1 on OOM (d unchanged). */
+int deque_insert(deque *d, size_t i, const void *elem);
+/* Removes the first element (no-op when empty). */
+void deque_pop_front(deque *d);
+/* Removes element i (i < len), shifting the shorter side. */
+void deque_remove(deque *d, size_t i);
+/* Bytes of heap owned by d. */
+size_t deque_bytes(const deque *d);
+
+#endif

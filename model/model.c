@@ -1,0 +1,188 @@
+/* model: the job: nodes in natural order, time bounds, job phases. The
+ * per-node work lives in model_node.c (series), model_cpu.c (CPU total),
+ * model_extra.c (extra keys) and model_phase.c (events). */
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_node.h"
+
+struct model {
+    model_config cfg;
+    ptrvec nodes;           /* model_node*, natural order */
+    model_node *last_node;  /* files are per node: consecutive records hit it */
+    uint64_t gen;
+    int64_t first_us, last_us, last_sample_us, last_event_us;
+    int any;
+    int64_t first_step_us, last_step_end_us;
+    int has_steps;
+};
+
+model *model_new(const model_config *cfg)
+{
+    model *m = calloc(1, sizeof *m);
+    if (m && cfg)
+        m->cfg = *cfg;
+    return m;
+}
+
+void model_free(model *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->nodes.n; i++)
+        mnode_free(m->nodes.v[i]);
+    free(m->nodes.v);
+    free(m);
+}
+
+static int outside(const model *m, int64_t t)
+{
+    return (m->cfg.since_us && t < m->cfg.since_us) || (m->cfg.until_us && t >= m->cfg.until_us);
+}
+
+static size_t node_pos(const model *m, const char *id, size_t len, int *found)
+{
+    size_t lo = 0, hi = m->nodes.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const model_node *n = m->nodes.v[mid];
+        if (model_natural_cmp_n(n->id, n->id_len, id, len) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const model_node *n = lo < m->nodes.n ? m->nodes.v[lo] : NULL;
+    *found = n && n->id_len == len && (len == 0 || memcmp(n->id, id, len) == 0);
+    return lo;
+}
+
+/* The node for id, or a new unregistered one (*is_new) that the caller
+ * registers with node_commit once the record went in. NULL on OOM. */
+static model_node *node_get(model *m, sm_str id, int *is_new, size_t *pos)
+{
+    model_node *n = m->last_node;
+    *is_new = 0;
+    if (n && n->id_len == id.len && (id.len == 0 || memcmp(n->id, id.ptr, id.len) == 0))
+        return n;
+    int found;
+    *pos = node_pos(m, id.ptr ? id.ptr : "", id.len, &found);
+    if (found)
+        return m->last_node = m->nodes.v[*pos];
+    if (ptrvec_reserve(&m->nodes, 1) != 0)
+        return NULL;
+    *is_new = 1;
+    return mnode_new(id.ptr ? id.ptr : "", id.len);
+}
+
+/* Registers a new node after a successful add, or frees it after a
+ * failed or ignored one. */
+static void node_commit(model *m, model_node *n, int is_new, size_t pos, int rc)
+{
+    if (!is_new)
+        return;
+    if (rc != 0) {
+        mnode_free(n);
+        return;
+    }
+    ptrvec_insert(&m->nodes, pos, n);
+    m->last_node = n;
+}
+
+static void note_time(model *m, int64_t t0, int64_t t1)
+{
+    if (!m->any || t0 < m->first_us)
+        m->first_us = t0;
+    if (!m->any || t1 > m->last_us)
+        m->last_us = t1;
+    m->any = 1;
+    m->gen++;
+}
+
+int model_add_sample(model *m, const sm_sample *s)
+{
+    if (outside(m, s->ts_us) || !isfinite(s->value))
+        return 1;
+    int is_new;
+    size_t pos = 0;
+    model_node *n = node_get(m, s->node, &is_new, &pos);
+    if (!n)
+        return -1;
+    int rc = mnode_add_sample(n, s);
+    node_commit(m, n, is_new, pos, rc);
+    if (rc != 0)
+        return rc;
+    if (s->ts_us > m->last_sample_us)
+        m->last_sample_us = s->ts_us;
+    note_time(m, s->ts_us, s->ts_us);
+    return 0;
+}
+
+int model_add_event(model *m, const sm_event *e)
+{
+    if (outside(m, e->start_us))
+        return 1;
+    int is_new;
+    size_t pos = 0;
+    model_node *n = node_get(m, e->node, &is_new, &pos);
+    if (!n)
+        return -1;
+    phase_kind kind;
+    int rc = mnode_add_event(n, e, &kind);
+    node_commit(m, n, is_new, pos, rc);
+    if (rc != 0)
+        return rc;
+    int64_t end;
+    if (__builtin_add_overflow(e->start_us, e->dur_us > 0 ? e->dur_us : 0, &end))
+        end = INT64_MAX;
+    if (kind == PHASE_STEP) {
+        if (!m->has_steps || e->start_us < m->first_step_us)
+            m->first_step_us = e->start_us;
+        if (!m->has_steps || end > m->last_step_end_us)
+            m->last_step_end_us = end;
+        m->has_steps = 1;
+    }
+    if (end > m->last_event_us)
+        m->last_event_us = end;
+    note_time(m, e->start_us, end);
+    return 0;
+}
+
+int64_t model_first_us(const model *m) { return m->any ? m->first_us : 0; }
+int64_t model_last_us(const model *m) { return m->any ? m->last_us : 0; }
+int64_t model_last_sample_us(const model *m) { return m->last_sample_us; }
+int64_t model_last_event_us(const model *m) { return m->last_event_us; }
+uint64_t model_generation(const model *m) { return m->gen; }
+
+void model_get_job_phases(const model *m, job_phases *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!m->any)
+        return;
+    out->first_us = m->first_us;
+    out->last_us = m->last_us;
+    if (!m->has_steps)
+        return;
+    out->has_steps = 1;
+    out->first_step_us = m->first_step_us;
+    out->last_step_end_us = m->last_step_end_us;
+    out->init_us = m->first_step_us - m->first_us;
+    out->training_us = m->last_step_end_us - m->first_step_us;
+    out->final_us = m->last_us - m->last_step_end_us;
+}
+
+size_t model_node_count(const model *m) { return m->nodes.n; }
+
+const model_node *model_node_at(const model *m, size_t i)
+{
+    return i < m->nodes.n ? m->nodes.v[i] : NULL;
+}
+
+const model_node *model_find_node(const model *m, const char *id)
+{
+    int found;
+    size_t i = node_pos(m, id, strlen(id), &found);
+    return found ? m->nodes.v[i] : NULL;
+}

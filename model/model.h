@@ -1,0 +1,105 @@
+/* model: everything smtop knows about one training job.
+ *
+ * Nodes (sorted naturally: algo-2 before algo-10) → series per (type,
+ * dimension, name) and phase_stats per event label; node aggregates (total
+ * CPU = mean over cores at each timestamp, per-GPU utilization and memory,
+ * host memory); job phases. Fed by the decoders (io/) through
+ * model_add_sample / model_add_event; read by views (tui/).
+ *
+ * No I/O, no curses, no locking: the caller serialises access (the loader
+ * thread holds the app's lock while it ingests a chunk, a view holds it
+ * while it reads). Pointers returned by getters stay valid until
+ * model_free (nodes, series and phase_stats are never removed), but their
+ * contents change on the next add. */
+#ifndef SMTOP_MODEL_H
+#define SMTOP_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "phase_stats.h"
+#include "records.h"
+#include "series.h"
+
+typedef struct model model;
+typedef struct model_node model_node;
+
+typedef struct model_config {
+    int64_t since_us;   /* records before this are ignored; 0 = no bound */
+    int64_t until_us;   /* records at/after this are ignored; 0 = no bound */
+} model_config;
+
+/* Job phases from SPEC: initialization = first record → first step start,
+ * training = first step start → last step end, finalization = last step
+ * end → last record. All 0 when unknown (e.g. no steps seen). */
+typedef struct job_phases {
+    int64_t first_us, first_step_us, last_step_end_us, last_us;
+    int64_t init_us, training_us, final_us;
+    int has_steps;
+} job_phases;
+
+model *model_new(const model_config *cfg); /* cfg may be NULL; NULL on OOM */
+void model_free(model *m);
+
+/* Ingest one record. Returns 0, 1 when the record was outside the time
+ * filter (ignored), -1 on OOM (record dropped, model unchanged). */
+int model_add_sample(model *m, const sm_sample *s);
+int model_add_event(model *m, const sm_event *e);
+
+/* Time span of everything ingested (system samples and events). 0 when empty. */
+int64_t model_first_us(const model *m);
+int64_t model_last_us(const model *m);
+/* Time of the newest system sample / event separately (0 when none). */
+int64_t model_last_sample_us(const model *m);
+int64_t model_last_event_us(const model *m);
+void model_get_job_phases(const model *m, job_phases *out);
+
+/* Bumped on every successful add. */
+uint64_t model_generation(const model *m);
+
+size_t model_node_count(const model *m);
+const model_node *model_node_at(const model *m, size_t i);
+const model_node *model_find_node(const model *m, const char *id);
+
+const char *node_id(const model_node *n);
+uint64_t node_generation(const model_node *n);
+
+/* Raw series in (type, dimension, natural name) order. */
+size_t node_series_count(const model_node *n);
+const series *node_series_at(const model_node *n, size_t i);
+const series *node_find_series(const model_node *n, const char *type,
+                               const char *dimension, const char *name);
+
+/* Aggregates; NULL when the node has no such data. */
+const series *node_cpu_total(const model_node *n);   /* type "cpu", dim "CPUUtilization", name "total" */
+size_t node_cpu_count(const model_node *n);          /* cores seen */
+const series *node_cpu_core(const model_node *n, size_t i); /* natural order cpu0, cpu1, ... */
+size_t node_gpu_count(const model_node *n);          /* GPUs seen (util or memory) */
+const char *node_gpu_name(const model_node *n, size_t i);   /* "gpu0" */
+const series *node_gpu_util(const model_node *n, size_t i);
+const series *node_gpu_mem(const model_node *n, size_t i);
+const series *node_host_mem(const model_node *n);    /* type "memory" */
+/* I/O and network series: every series of that type, in order. */
+size_t node_io_count(const model_node *n);
+const series *node_io_at(const model_node *n, size_t i);
+size_t node_net_count(const model_node *n);
+const series *node_net_at(const model_node *n, size_t i);
+
+/* Framework-event statistics: one per label (the pid's phase name for
+ * Step/Forward/Backward, the event name for data-loader events), in order
+ * steps first (TRAIN, EVAL, GLOBAL, others), then forward, backward,
+ * data loader, other. */
+size_t node_phase_count(const model_node *n);
+const phase_stats *node_phase_at(const model_node *n, size_t i);
+const phase_stats *node_find_phase(const model_node *n, const char *label);
+
+/* Names of unknown extra keys seen in this node's system lines
+ * (e.g. "GPUTemperature"), in first-seen order. */
+size_t node_extra_key_count(const model_node *n);
+const char *node_extra_key_at(const model_node *n, size_t i);
+
+/* Natural ("version") ordering used for node and device names: digit runs
+ * compare numerically. Exposed for views that sort. */
+int model_natural_cmp(const char *a, const char *b);
+
+#endif

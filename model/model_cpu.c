@@ -1,0 +1,71 @@
+/* model_cpu: a node's total CPU = mean over its cores at each timestamp.
+ *
+ * Core samples of one timestamp are summed in a pending group; the group
+ * is emitted into the "total" series once, when it is complete:
+ *   - once the node's core count is known, when the group holds that many
+ *     samples (no lag, whatever order files arrive in);
+ *   - before that, when a later timestamp follows it (the first group of a
+ *     node's first file establishes the core count);
+ *   - as a fallback, when NODE_CPU_PENDING newer groups are open (a group
+ *     that lost a core to a corrupt line is emitted with what it has).
+ * Assumption, true of smdebug's writer: every core of one timestamp is in
+ * the same file. Files themselves may arrive in any order, and a file read
+ * in several chunks may split a group: it simply stays pending. */
+#include "model_node.h"
+
+static cpu_group *group_find(model_node *n, int64_t ts)
+{
+    for (size_t i = n->npending; i-- > 0;)
+        if (n->pending[i].ts == ts)
+            return &n->pending[i];
+    return NULL;
+}
+
+static void group_remove(model_node *n, cpu_group *g)
+{
+    *g = n->pending[--n->npending];
+}
+
+/* Emits g into the total. On OOM the group stays pending and is retried
+ * when it is evicted. */
+static int group_emit(model_node *n, cpu_group *g)
+{
+    if (series_add(n->cpu_total, g->ts, g->sum / g->count) != 0)
+        return -1;
+    if (g->count > n->expected_cores)
+        n->expected_cores = g->count;
+    group_remove(n, g);
+    return 0;
+}
+
+static void evict_oldest(model_node *n)
+{
+    cpu_group *old = &n->pending[0];
+    for (size_t i = 1; i < n->npending; i++)
+        if (n->pending[i].seq < old->seq)
+            old = &n->pending[i];
+    if (group_emit(n, old) != 0)
+        group_remove(n, old);   /* no memory even for one sample: drop it */
+}
+
+void mnode_cpu_note(model_node *n, int64_t ts, double v)
+{
+    cpu_group *g = group_find(n, ts);
+    if (!g) {
+        if (n->expected_cores == 0 && n->has_cur && ts > n->cur_ts) {
+            cpu_group *prev = group_find(n, n->cur_ts);
+            if (prev)
+                group_emit(n, prev);
+        }
+        if (n->npending == NODE_CPU_PENDING)
+            evict_oldest(n);
+        g = &n->pending[n->npending++];
+        *g = (cpu_group){ts, 0.0, 0, n->group_seq++};
+    }
+    g->sum += v;
+    g->count++;
+    n->cur_ts = ts;
+    n->has_cur = 1;
+    if (n->expected_cores && g->count >= n->expected_cores)
+        group_emit(n, g);
+}

@@ -1,0 +1,270 @@
+/* model_node: the per-node series registry. A sample's series is found
+ * through the last-hit cache or the (type, dimension, name) hash; a new
+ * series is fully prepared (allocations, reservations, first sample)
+ * before it is registered, so an OOM leaves the node as it was. */
+#include "model_node.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum role { R_PLAIN, R_CORE, R_GPU_UTIL, R_GPU_MEM, R_MEM, R_IO, R_NET, R_CLASH };
+
+int ptrvec_reserve(ptrvec *pv, size_t extra)
+{
+    if (pv->n + extra <= pv->cap)
+        return 0;
+    size_t cap = pv->cap ? pv->cap * 2 : 8;
+    while (cap < pv->n + extra)
+        cap *= 2;
+    void **nv = realloc(pv->v, cap * sizeof *nv);
+    if (!nv)
+        return -1;
+    pv->v = nv;
+    pv->cap = cap;
+    return 0;
+}
+
+void ptrvec_insert(ptrvec *pv, size_t i, void *p)
+{
+    memmove(pv->v + i + 1, pv->v + i, (pv->n - i) * sizeof *pv->v);
+    pv->v[i] = p;
+    pv->n++;
+}
+
+static int slice_is(sm_str s, const char *lit)
+{
+    return sm_str_eq(s, lit);
+}
+
+static enum role role_of(const sm_sample *s)
+{
+    if (slice_is(s->type, "cpu") && slice_is(s->dimension, "CPUUtilization")) {
+        if (slice_is(s->name, "total"))
+            return R_CLASH;
+        return s->name.len ? R_CORE : R_PLAIN;
+    }
+    if (slice_is(s->type, "gpu") && s->name.len) {
+        if (slice_is(s->dimension, "GPUUtilization"))
+            return R_GPU_UTIL;
+        if (slice_is(s->dimension, "GPUMemoryUtilization"))
+            return R_GPU_MEM;
+    }
+    if (slice_is(s->type, "memory"))
+        return R_MEM;
+    if (slice_is(s->type, "i/o"))
+        return R_IO;
+    if (slice_is(s->type, "network"))
+        return R_NET;
+    return R_PLAIN;
+}
+
+/* Identifiers are short: an inline loop beats a libc memcmp call. */
+static int bytes_eq(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+static int ent_eq(const void *item, const void *key)
+{
+    const ser_ent *e = item;
+    const sm_sample *s = key;
+    return e->lt == s->type.len && e->ld == s->dimension.len && e->ln == s->name.len &&
+           bytes_eq(series_name(e->s), s->name.ptr, e->ln) &&
+           bytes_eq(series_dimension(e->s), s->dimension.ptr, e->ld) &&
+           bytes_eq(series_type(e->s), s->type.ptr, e->lt);
+}
+
+static int series_cmp(const series *a, const series *b)
+{
+    int c = strcmp(series_type(a), series_type(b));
+    if (!c)
+        c = strcmp(series_dimension(a), series_dimension(b));
+    return c ? c : model_natural_cmp(series_name(a), series_name(b));
+}
+
+/* Insertion point keeping pv (of ser_ent* when ents, else series*) sorted. */
+static size_t sorted_pos(const ptrvec *pv, const series *s, int ents)
+{
+    size_t lo = 0, hi = pv->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const series *m = ents ? ((const ser_ent *)pv->v[mid])->s : pv->v[mid];
+        if (series_cmp(m, s) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static ser_ent *ent_new(const char *t, size_t lt, const char *d, size_t ld,
+                        const char *nm, size_t ln)
+{
+    char *tmp = malloc(lt + ld + ln + 3);
+    ser_ent *e = malloc(sizeof *e);
+    if (tmp && e) {
+        memcpy(tmp, t, lt);
+        tmp[lt] = 0;
+        memcpy(tmp + lt + 1, d, ld);
+        tmp[lt + 1 + ld] = 0;
+        memcpy(tmp + lt + ld + 2, nm, ln);
+        tmp[lt + ld + 2 + ln] = 0;
+        e->s = series_new(tmp, tmp + lt + 1, tmp + lt + ld + 2);
+    }
+    free(tmp);
+    if (e && !e->s) {
+        free(e);
+        e = NULL;
+    }
+    if (e) {
+        e->lt = (uint32_t)lt;
+        e->ld = (uint32_t)ld;
+        e->ln = (uint32_t)ln;
+        e->core = 0;
+    }
+    return e;
+}
+
+static void ent_free(ser_ent *e)
+{
+    if (e) {
+        series_free(e->s);
+        free(e);
+    }
+}
+
+static void ent_register(model_node *n, ser_ent *e)
+{
+    sm_str parts[3] = {sm_str_c(series_type(e->s)), sm_str_c(series_dimension(e->s)),
+                       sm_str_c(series_name(e->s))};
+    ptrvec_insert(&n->series, sorted_pos(&n->series, e->s, 1), e);
+    idmap_put(&n->series_map, idmap_hash(parts, 3), e);  /* reserved: cannot fail */
+}
+
+static size_t gpu_pos(const model_node *n, const char *name, int *found)
+{
+    size_t i = 0;
+    while (i < n->ngpus && model_natural_cmp(n->gpus[i].name, name) < 0)
+        i++;
+    *found = i < n->ngpus && strcmp(n->gpus[i].name, name) == 0;
+    return i;
+}
+
+static int gpus_reserve(model_node *n)
+{
+    if (n->ngpus < n->gpus_cap)
+        return 0;
+    size_t cap = n->gpus_cap ? n->gpus_cap * 2 : 4;
+    gpu_ent *g = realloc(n->gpus, cap * sizeof *g);
+    if (!g)
+        return -1;
+    n->gpus = g;
+    n->gpus_cap = cap;
+    return 0;
+}
+
+static void role_register(model_node *n, ser_ent *e, enum role r)
+{
+    series *s = e->s;
+    int found;
+    size_t i;
+    switch (r) {
+    case R_CORE:
+        e->core = 1;
+        ptrvec_insert(&n->cores, sorted_pos(&n->cores, s, 0), s);
+        break;
+    case R_GPU_UTIL:
+    case R_GPU_MEM:
+        i = gpu_pos(n, series_name(s), &found);
+        if (!found) {
+            memmove(n->gpus + i + 1, n->gpus + i, (n->ngpus - i) * sizeof *n->gpus);
+            n->gpus[i] = (gpu_ent){series_name(s), NULL, NULL};
+            n->ngpus++;
+        }
+        *(r == R_GPU_UTIL ? &n->gpus[i].util : &n->gpus[i].mem) = s;
+        break;
+    case R_MEM:
+        if (!n->host_mem || (strcmp(series_name(s), "MemoryUsedPercent") == 0 &&
+                             strcmp(series_name(n->host_mem), "MemoryUsedPercent") != 0))
+            n->host_mem = s;
+        break;
+    case R_IO:
+        ptrvec_insert(&n->io, sorted_pos(&n->io, s, 0), s);
+        break;
+    case R_NET:
+        ptrvec_insert(&n->net, sorted_pos(&n->net, s, 0), s);
+        break;
+    default:
+        break;
+    }
+}
+
+static int reserve_all(model_node *n, enum role r, size_t nser)
+{
+    ptrvec *rv = r == R_CORE ? &n->cores : r == R_IO ? &n->io : r == R_NET ? &n->net : NULL;
+    if (ptrvec_reserve(&n->series, nser) || idmap_reserve(&n->series_map, nser))
+        return -1;
+    if (rv && ptrvec_reserve(rv, 1))
+        return -1;
+    if ((r == R_GPU_UTIL || r == R_GPU_MEM) && gpus_reserve(n))
+        return -1;
+    return 0;
+}
+
+/* Creates, fills and registers the series of a sample seen for the first
+ * time. 0, 1 when ignored, -1 on OOM (node unchanged). */
+static int create_series(model_node *n, const sm_sample *s, ser_ent **out)
+{
+    enum role r = role_of(s);
+    if (r == R_CLASH)
+        return 1;
+    ser_ent *e = ent_new(s->type.ptr, s->type.len, s->dimension.ptr, s->dimension.len,
+                         s->name.ptr, s->name.len);
+    ser_ent *tot = NULL;
+    int need_total = r == R_CORE && !n->cpu_total;
+    if (need_total)
+        tot = ent_new("cpu", 3, "CPUUtilization", 14, "total", 5);
+    if (!e || (need_total && !tot) || reserve_all(n, r, 2) != 0 ||
+        series_add(e->s, s->ts_us, s->value) != 0) {
+        ent_free(e);
+        ent_free(tot);
+        return -1;
+    }
+    if (tot) {
+        ent_register(n, tot);
+        n->cpu_total = tot->s;
+    }
+    ent_register(n, e);
+    role_register(n, e, r);
+    *out = e;
+    return 0;
+}
+
+int mnode_add_sample(model_node *n, const sm_sample *s)
+{
+    ser_ent *e = n->last_hit;
+    if (!e || !ent_eq(e, s)) {
+        sm_str parts[3] = {s->type, s->dimension, s->name};
+        e = idmap_find(&n->series_map, idmap_hash(parts, 3), ent_eq, s);
+    }
+    if (e) {
+        if (e->s == n->cpu_total)
+            return 1;   /* data must not write into the derived total */
+        if (series_add(e->s, s->ts_us, s->value) != 0)
+            return -1;
+    } else {
+        int rc = create_series(n, s, &e);
+        if (rc != 0)
+            return rc;
+    }
+    n->last_hit = e;
+    if (e->core)
+        mnode_cpu_note(n, s->ts_us, s->value);
+    if (s->extra.len)
+        mnode_note_extra(n, s->extra.ptr, s->extra.len);
+    n->gen++;
+    return 0;
+}

@@ -1,0 +1,86 @@
+/* model_node: one node's series, aggregates and phases (internal to
+ * model/; views use the getters in model.h). */
+#ifndef SMTOP_MODEL_NODE_H
+#define SMTOP_MODEL_NODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "idmap.h"
+#include "model.h"
+
+#define NODE_CPU_PENDING 64     /* open CPU timestamp groups per node */
+#define NODE_EXTRA_MAX 32       /* distinct extra key names kept per node */
+#define NODE_EXTRA_NAME_MAX 128
+#define NODE_PHASE_MAX 64       /* labels per node before "(other)" */
+
+/* A series plus the key lengths the hash lookup compares against. */
+typedef struct ser_ent {
+    series *s;
+    uint32_t lt, ld, ln;
+    int core;           /* a CPU core (feeds the total) */
+} ser_ent;
+
+typedef struct gpu_ent {
+    const char *name;   /* owned by one of the series */
+    const series *util, *mem;
+} gpu_ent;
+
+/* Cores of one timestamp, summed until the group is complete. */
+typedef struct cpu_group {
+    int64_t ts;
+    double sum;
+    uint32_t count;
+    uint64_t seq;       /* creation order, for eviction */
+} cpu_group;
+
+typedef struct ptrvec {
+    void **v;
+    size_t n, cap;
+} ptrvec;
+
+struct model_node {
+    char *id;
+    size_t id_len;
+    uint64_t gen;
+    idmap series_map;
+    ptrvec series;      /* ser_ent*, sorted (type, dimension, natural name) */
+    ser_ent *last_hit;
+    ptrvec cores, io, net;  /* series*, natural order */
+    gpu_ent *gpus;
+    size_t ngpus, gpus_cap;
+    series *cpu_total, *host_mem;
+    cpu_group pending[NODE_CPU_PENDING];
+    size_t npending;
+    uint64_t group_seq;
+    uint32_t expected_cores;    /* 0 until the first group closes */
+    int64_t cur_ts;             /* timestamp of the last core sample */
+    int has_cur;
+    idmap phase_map;
+    ptrvec phases;      /* phase_stats*, in model.h's display order */
+    char *extra[NODE_EXTRA_MAX];
+    size_t nextra;
+};
+
+model_node *mnode_new(const char *id, size_t len);  /* NULL on OOM */
+void mnode_free(model_node *n);
+
+/* Ingests one sample (already time-filtered, finite). 0, 1 when ignored
+ * (it would collide with the derived CPU total), -1 on OOM with the node
+ * unchanged. */
+int mnode_add_sample(model_node *n, const sm_sample *s);
+/* Feeds one core sample into the CPU total (model_cpu.c). */
+void mnode_cpu_note(model_node *n, int64_t ts, double v);
+/* Records the extra key names of a sample's raw members (model_extra.c). */
+void mnode_note_extra(model_node *n, const char *p, size_t len);
+/* Adds one event under its label. Sets *kind. 0, or -1 on OOM. */
+int mnode_add_event(model_node *n, const sm_event *e, phase_kind *kind);
+
+int ptrvec_reserve(ptrvec *pv, size_t extra);
+/* Inserts at position i; requires a prior successful reserve. */
+void ptrvec_insert(ptrvec *pv, size_t i, void *p);
+
+/* model_natural_cmp over slices. */
+int model_natural_cmp_n(const char *a, size_t la, const char *b, size_t lb);
+
+#endif

@@ -1,0 +1,185 @@
+/* phase_stats: durations of one kind of framework event on one node.
+ *
+ * stddev is the population standard deviation (divide by n), kept with
+ * Welford's update so it stays accurate for long runs of similar values.
+ * The recent-event deque is sorted by start time; an out-of-order event is
+ * inserted in place, and once full an event older than every retained one
+ * only counts in the statistics. */
+#include "phase_stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deque.h"
+#include "quantile.h"
+
+struct phase_stats {
+    char *label;
+    phase_kind kind;
+    quant *q;
+    int64_t count;
+    double mean, m2;            /* Welford */
+    int64_t min, max;
+    int64_t first_start, last_end;
+    uint32_t hist[PHASE_HIST_BUCKETS];
+    deque recent;               /* phase_event by start_us */
+    uint64_t gen;
+};
+
+phase_stats *phase_stats_new(const char *label, phase_kind kind)
+{
+    phase_stats *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->label = strdup(label ? label : "");
+    p->q = quant_new(PHASE_EXACT_CAP);
+    if (!p->label || !p->q) {
+        phase_stats_free(p);
+        return NULL;
+    }
+    p->kind = kind;
+    deque_init(&p->recent, sizeof(phase_event), PHASE_RECENT_CAP, PHASE_RECENT_CAP / 8);
+    return p;
+}
+
+void phase_stats_free(phase_stats *p)
+{
+    if (!p)
+        return;
+    free(p->label);
+    quant_free(p->q);
+    deque_free(&p->recent);
+    free(p);
+}
+
+static size_t hist_bucket(int64_t dur)
+{
+    if (dur <= 1)
+        return 0;
+    double b = floor(PHASE_HIST_PER_OCTAVE * log2((double)dur));
+    return b >= PHASE_HIST_BUCKETS - 1 ? PHASE_HIST_BUCKETS - 1 : (size_t)b;
+}
+
+double phase_hist_lower_us(size_t bucket)
+{
+    return exp2((double)bucket / PHASE_HIST_PER_OCTAVE);
+}
+
+/* First retained index whose start is > t (stable after equal starts). */
+static size_t recent_upper(const deque *d, int64_t t)
+{
+    const phase_event *e = d->len ? deque_at(d, 0) : NULL;
+    size_t lo = 0, hi = d->len;
+    if (hi && e[hi - 1].start_us <= t)
+        return hi;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (e[mid].start_us <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* 0, or -1 on OOM (deque unchanged). */
+static int recent_put(deque *d, const phase_event *ev)
+{
+    if (d->len == d->max_len && ev->start_us < ((phase_event *)deque_at(d, 0))->start_us)
+        return 0;
+    if (deque_insert(d, recent_upper(d, ev->start_us), ev) != 0)
+        return -1;
+    if (d->len > d->max_len)
+        deque_pop_front(d);
+    return 0;
+}
+
+int phase_stats_add(phase_stats *p, int64_t step, int64_t start_us, int64_t dur_us)
+{
+    if (dur_us < 0)
+        dur_us = 0;  /* a clock step backwards; 0 is the honest lower bound */
+    phase_event ev = {step, start_us, dur_us};
+    double d = (double)dur_us;
+    if (quant_reserve(p->q, d) != 0 || recent_put(&p->recent, &ev) != 0)
+        return -1;
+    quant_add(p->q, d);
+    int64_t end;
+    if (__builtin_add_overflow(start_us, dur_us, &end))
+        end = INT64_MAX;
+    if (p->count == 0) {
+        p->min = p->max = dur_us;
+        p->first_start = start_us;
+        p->last_end = end;
+    }
+    if (dur_us < p->min)
+        p->min = dur_us;
+    if (dur_us > p->max)
+        p->max = dur_us;
+    if (start_us < p->first_start)
+        p->first_start = start_us;
+    if (end > p->last_end)
+        p->last_end = end;
+    p->count++;
+    double delta = d - p->mean;
+    p->mean += delta / (double)p->count;
+    p->m2 += delta * (d - p->mean);
+    p->hist[hist_bucket(dur_us)]++;
+    p->gen++;
+    return 0;
+}
+
+const char *phase_stats_label(const phase_stats *p) { return p->label; }
+phase_kind phase_stats_kind(const phase_stats *p) { return p->kind; }
+uint64_t phase_stats_generation(const phase_stats *p) { return p->gen; }
+const uint32_t *phase_stats_histogram(const phase_stats *p) { return p->hist; }
+
+void phase_stats_get_summary(const phase_stats *p, phase_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    out->count = p->count;
+    out->exact = 1;
+    if (p->count == 0) {
+        out->mean_us = out->stddev_us = out->p50_us = out->p95_us = out->p99_us = NAN;
+        return;
+    }
+    out->mean_us = p->mean;
+    out->stddev_us = sqrt(p->m2 / (double)p->count);
+    out->min_us = p->min;
+    out->max_us = p->max;
+    out->first_start_us = p->first_start;
+    out->last_end_us = p->last_end;
+    /* quant_get may sort its exact buffer: an internal cache that changes
+     * no answer, so the const getter may trigger it (the model's lock
+     * serialises readers and writers). */
+    quant *q = p->q;
+    out->p50_us = quant_get(q, 50);
+    out->p95_us = quant_get(q, 95);
+    out->p99_us = quant_get(q, 99);
+    out->exact = quant_is_exact(q);
+}
+
+size_t phase_stats_recent(const phase_stats *p, phase_event *out, size_t max)
+{
+    size_t n = p->recent.len < max ? p->recent.len : max;
+    if (n)
+        memcpy(out, deque_at(&p->recent, p->recent.len - n), n * sizeof *out);
+    return n;
+}
+
+size_t phase_stats_in_range(const phase_stats *p, int64_t t0_us, int64_t t1_us,
+                            phase_event *out, size_t max)
+{
+    const deque *d = &p->recent;
+    const phase_event *e = d->len ? deque_at(d, 0) : NULL;
+    if (t1_us <= t0_us || !e)
+        return 0;
+    size_t end = recent_upper(d, t1_us - 1), n = 0;
+    /* Long events starting before t0 may still overlap: scan from 0. */
+    for (size_t i = 0; i < end && n < max; i++) {
+        int64_t stop = e[i].start_us + e[i].dur_us;
+        if (stop > t0_us || (e[i].dur_us == 0 && e[i].start_us >= t0_us))
+            out[n++] = e[i];
+    }
+    return n;
+}

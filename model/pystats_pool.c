@@ -1,0 +1,192 @@
+#include "pystats_pool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static uint64_t key_hash(pmap_key k)
+{
+    uint64_t h = mix64(((uint64_t)k.a << 32) | k.b);
+    h = mix64(h ^ k.c ^ ((uint64_t)k.line * 0x9e3779b97f4a7c15ULL));
+    return h;
+}
+
+static int key_eq(pmap_key x, pmap_key y)
+{
+    return x.a == y.a && x.b == y.b && x.c == y.c && x.line == y.line;
+}
+
+void pmap_free(pmap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+static size_t pmap_slot(const pmap *m, pmap_key k)
+{
+    size_t mask = m->cap - 1, i = (size_t)key_hash(k) & mask;
+    while (m->vals[i] != PMAP_NONE && !key_eq(m->keys[i], k))
+        i = (i + 1) & mask;
+    return i;
+}
+
+static int pmap_grow(pmap *m)
+{
+    size_t ncap = m->cap ? m->cap * 2 : 64;
+    pmap nm = {malloc(ncap * sizeof *nm.keys), malloc(ncap * sizeof *nm.vals), ncap, m->n};
+    if (!nm.keys || !nm.vals) {
+        free(nm.keys);
+        free(nm.vals);
+        return -1;
+    }
+    memset(nm.vals, 0xff, ncap * sizeof *nm.vals);
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->vals[i] == PMAP_NONE)
+            continue;
+        size_t j = pmap_slot(&nm, m->keys[i]);
+        nm.keys[j] = m->keys[i];
+        nm.vals[j] = m->vals[i];
+    }
+    pmap_free(m);
+    *m = nm;
+    return 0;
+}
+
+int pmap_reserve(pmap *m, size_t extra)
+{
+    while ((m->n + extra) * 2 > m->cap)
+        if (pmap_grow(m) < 0)
+            return -1;
+    return 0;
+}
+
+uint32_t pmap_get(const pmap *m, pmap_key k)
+{
+    if (!m->cap)
+        return PMAP_NONE;
+    return m->vals[pmap_slot(m, k)];
+}
+
+int pmap_put(pmap *m, pmap_key k, uint32_t v, uint32_t *out, int *added)
+{
+    /* Load factor <= 1/2 keeps linear probing short. */
+    if ((m->n + 1) * 2 > m->cap && pmap_grow(m) < 0)
+        return -1;
+    size_t i = pmap_slot(m, k);
+    *added = m->vals[i] == PMAP_NONE;
+    if (*added) {
+        m->keys[i] = k;
+        m->vals[i] = v;
+        m->n++;
+    }
+    *out = m->vals[i];
+    return 0;
+}
+
+/* ---- string pool ---- */
+
+static uint64_t str_hash(const char *s, size_t len)
+{
+    uint64_t h = 1469598103934665603ULL;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0x100000001b3ULL;
+        h ^= h >> 29;
+    }
+    for (; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+    return mix64(h ^ len);
+}
+
+void pool_free(pool *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        free(p->str[i]);
+    free(p->str);
+    free(p->len);
+    free(p->slots);
+    memset(p, 0, sizeof *p);
+}
+
+static size_t pool_slot(const pool *p, const char *s, size_t len, uint64_t h)
+{
+    size_t mask = p->nslots - 1, i = (size_t)h & mask;
+    for (;;) {
+        uint32_t id = p->slots[i];
+        if (id == PMAP_NONE ||
+            (p->len[id] == len && memcmp(p->str[id], s, len) == 0))
+            return i;
+        i = (i + 1) & mask;
+    }
+}
+
+static int pool_rehash(pool *p)
+{
+    size_t n = p->nslots ? p->nslots * 2 : 256;
+    uint32_t *slots = malloc(n * sizeof *slots);
+    if (!slots)
+        return -1;
+    memset(slots, 0xff, n * sizeof *slots);
+    free(p->slots);
+    p->slots = slots;
+    p->nslots = n;
+    for (size_t id = 0; id < p->n; id++) {
+        size_t i = pool_slot(p, p->str[id], p->len[id], str_hash(p->str[id], p->len[id]));
+        p->slots[i] = (uint32_t)id;
+    }
+    return 0;
+}
+
+static int pool_reserve(pool *p)
+{
+    if ((p->n + 1) * 2 > p->nslots && pool_rehash(p) < 0)
+        return -1;
+    if (p->n < p->cap)
+        return 0;
+    size_t nc = p->cap ? p->cap * 2 : 64;
+    char **s = realloc(p->str, nc * sizeof *s);
+    if (!s)
+        return -1;
+    p->str = s;
+    size_t *l = realloc(p->len, nc * sizeof *l);
+    if (!l)
+        return -1;
+    p->len = l;
+    p->cap = nc;
+    return 0;
+}
+
+int pool_intern(pool *p, const char *s, size_t len, uint32_t *id)
+{
+    if (p->n >= PMAP_NONE - 1 || pool_reserve(p) < 0)
+        return -1;
+    uint64_t h = str_hash(s, len);
+    size_t i = pool_slot(p, s, len, h);
+    if (p->slots[i] != PMAP_NONE) {
+        *id = p->slots[i];
+        return 0;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return -1;
+    if (len)
+        memcpy(copy, s, len);
+    copy[len] = '\0';
+    p->str[p->n] = copy;
+    p->len[p->n] = len;
+    p->slots[i] = (uint32_t)p->n;
+    *id = (uint32_t)p->n++;
+    return 0;
+}

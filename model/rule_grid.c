@@ -1,0 +1,195 @@
+/* rule_grid: one node's series sampled onto a common time grid, so rules
+ * can compare metrics "at the same timestamp" and count samples, using only
+ * series_visit (every stored point once, raw or rolled-up). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "rule_impl.h"
+#include "series_iter.h"
+
+#define GAPS_MAX 4096
+
+typedef struct gaps {
+    int64_t prev;
+    int64_t v[GAPS_MAX];
+    size_t n;
+} gaps;
+
+static int put_gap(void *ud, const series_point *p)
+{
+    gaps *g = ud;
+    if (p->width_us)
+        return 0;   /* rolled-up buckets say nothing about the interval */
+    if (g->prev && p->t_us > g->prev && g->n < GAPS_MAX)
+        g->v[g->n++] = p->t_us - g->prev;
+    g->prev = p->t_us;
+    return 0;
+}
+
+static int gap_cmp(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+int64_t rule_sample_interval(const series *s)
+{
+    /* SageMaker's sampling intervals: the median gap snapped down to one
+     * of them, so pauses in the data (a gap of hours) do not pass for
+     * the interval, and a jittery 500.3 ms stays 500 ms */
+    static const int64_t allowed[] = {60000000, 5000000, 1000000, 500000,
+                                      200000, 100000};
+    gaps *g = calloc(1, sizeof *g);
+    if (!g)
+        return 0;
+    series_visit(s, INT64_MIN, INT64_MAX, put_gap, g);
+    int64_t med = 0;
+    if (g->n) {
+        qsort(g->v, g->n, sizeof g->v[0], gap_cmp);
+        med = g->v[g->n / 2];
+    }
+    free(g);
+    for (size_t i = 0; med > 0 && i < sizeof allowed / sizeof allowed[0]; i++)
+        if (med >= allowed[i])
+            return allowed[i];
+    return med;
+}
+
+int rgrid_plan(const series *const *ss, size_t n, rgrid *g)
+{
+    int64_t first = 0, last = 0, dt = 0;
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!ss[i])
+            continue;
+        series_summary s;
+        series_get_summary(ss[i], &s);
+        if (s.count <= 0)
+            continue;
+        if (!any || s.first_us < first)
+            first = s.first_us;
+        if (!any || s.last_us > last)
+            last = s.last_us;
+        any = 1;
+        int64_t d = rule_sample_interval(ss[i]);
+        if (d > 0 && (dt == 0 || d < dt))
+            dt = d;
+    }
+    if (!any)
+        return -1;
+    if (dt <= 0)
+        dt = 1000000;   /* a single tick: any width holds it */
+    int64_t span = last - first;
+    if (span / dt + 2 > RGRID_MAX_CELLS)
+        dt = span / (RGRID_MAX_CELLS - 2) + 1;
+    /* centre cells on the ticks so sampling jitter stays inside a cell */
+    g->width_us = dt;
+    g->t0_us = first - dt / 2;
+    g->n = (size_t)((last - g->t0_us) / dt) + 1;
+    return 0;
+}
+
+int64_t rgrid_cell_t0(const rgrid *g, size_t i)
+{
+    return g->t0_us + (int64_t)i * g->width_us;
+}
+
+int64_t rgrid_cell_t1(const rgrid *g, size_t i)
+{
+    return g->t0_us + (int64_t)(i + 1) * g->width_us;
+}
+
+static int rcol_alloc(rcol *col, size_t n)
+{
+    col->val = malloc((n ? n : 1) * sizeof *col->val);
+    col->cnt = calloc(n ? n : 1, sizeof *col->cnt);
+    if (!col->val || !col->cnt) {
+        rcol_free(col);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        col->val[i] = NAN;
+    return 0;
+}
+
+void rcol_free(rcol *col)
+{
+    free(col->val);
+    free(col->cnt);
+    col->val = NULL;
+    col->cnt = NULL;
+}
+
+int rcol_fill(rcol *col, const series *s, const rgrid *g)
+{
+    return rcol_fill_mean(col, &s, 1, g);
+}
+
+typedef struct cell_acc {
+    const rgrid *g;
+    double *sum, *cnt;
+} cell_acc;
+
+static int put_point(void *ud, const series_point *p)
+{
+    cell_acc *a = ud;
+    int64_t k = (p->t_us - a->g->t0_us) / a->g->width_us;
+    size_t i = k < 0 ? 0 : (size_t)k >= a->g->n ? a->g->n - 1 : (size_t)k;
+    a->sum[i] += p->mean * (double)p->count;
+    a->cnt[i] += (double)p->count;
+    return 0;
+}
+
+int rcol_fill_mean(rcol *col, const series *const *ss, size_t n, const rgrid *g)
+{
+    col->val = col->cnt = NULL;
+    if (rcol_alloc(col, g->n) < 0)
+        return -1;
+    size_t cells = g->n ? g->n : 1;
+    double *sum = malloc(cells * sizeof *sum), *cnt = malloc(cells * sizeof *cnt);
+    double *nser = calloc(cells, sizeof *nser);
+    if (!sum || !cnt || !nser) {
+        free(sum);
+        free(cnt);
+        free(nser);
+        rcol_free(col);
+        return -1;
+    }
+    int64_t t1 = g->t0_us + (int64_t)g->n * g->width_us;
+    for (size_t k = 0; k < n; k++) {
+        if (!ss[k])
+            continue;
+        for (size_t i = 0; i < g->n; i++)
+            sum[i] = cnt[i] = 0;
+        cell_acc a = {g, sum, cnt};
+        series_visit(ss[k], g->t0_us, t1, put_point, &a);
+        for (size_t i = 0; i < g->n; i++) {
+            if (cnt[i] <= 0)
+                continue;
+            /* mean over series of each series' cell mean; the sample count
+             * is the largest any series had there (one tick = one sample) */
+            double prev = nser[i] > 0 ? col->val[i] * nser[i] : 0;
+            nser[i] += 1;
+            col->val[i] = (prev + sum[i] / cnt[i]) / nser[i];
+            if (cnt[i] > col->cnt[i])
+                col->cnt[i] = cnt[i];
+        }
+    }
+    free(sum);
+    free(cnt);
+    free(nser);
+    return 0;
+}
+
+size_t rgrid_skip_patience(const rgrid *g, const double *cnt,
+                           const unsigned char *present, double patience)
+{
+    double seen = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        if (seen >= patience)
+            return i;
+        if (present[i])
+            seen += cnt[i];
+    }
+    return g->n;
+}

@@ -1,0 +1,110 @@
+/* rule_impl: what the rule implementations (model/rule_*.c) share — the
+ * rule descriptor table entry, helpers to record violations, and the
+ * per-node aligned time grid the system-metric rules evaluate on.
+ * Internal to model/; views use rules.h. */
+#ifndef SMTOP_RULE_IMPL_H
+#define SMTOP_RULE_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "rules.h"
+
+typedef struct rule_param_def {
+    const char *name;
+    double def, min, max;
+} rule_param_def;
+
+/* Evaluates one rule over m with params p (table order) into out, which
+ * arrives zeroed except name/severity. Returns 0, -1 on OOM. */
+typedef int (*rule_eval_fn)(const model *m, const double *p, rule_result *out);
+
+typedef struct rule_desc {
+    const char *name;
+    const char *summary;
+    rule_severity severity;
+    size_t n_params;
+    rule_param_def params[RULE_MAX_PARAMS];
+    rule_eval_fn evaluate;
+} rule_desc;
+
+/* Rule implementations (one per table row). */
+int rule_low_gpu_utilization(const model *m, const double *p, rule_result *o);
+int rule_cpu_bottleneck(const model *m, const double *p, rule_result *o);
+int rule_io_bottleneck(const model *m, const double *p, rule_result *o);
+int rule_batch_size(const model *m, const double *p, rule_result *o);
+int rule_gpu_memory_increase(const model *m, const double *p, rule_result *o);
+int rule_step_outlier(const model *m, const double *p, rule_result *o);
+int rule_load_balancing(const model *m, const double *p, rule_result *o);
+int rule_dataloader(const model *m, const double *p, rule_result *o);
+int rule_max_initialization_time(const model *m, const double *p, rule_result *o);
+int rule_overall_system_usage(const model *m, const double *p, rule_result *o);
+int rule_overall_framework_metrics(const model *m, const double *p, rule_result *o);
+
+/* --- result helpers (model/rule_util.c) --- */
+
+/* Appends an example (dropped silently past RULE_MAX_EXAMPLES: the counts
+ * stay exact, only the list is bounded). */
+void rres_example(rule_result *o, const char *node, const char *device,
+                  int64_t t0, int64_t t1, double value, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+/* Records (node, device, span) as the worst violation. */
+void rres_worst(rule_result *o, const char *node, const char *device,
+                int64_t t0, int64_t t1);
+void rres_message(rule_result *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Linear-interpolated percentile (numpy's default) of values v[0..n) with
+ * integer weights w (each value counted w times; w NULL = all 1). Sorts a
+ * copy in scratch pairs (caller-provided, n entries). NAN when empty. */
+typedef struct rule_vw { double v, w; } rule_vw;
+double rule_percentile(rule_vw *vw, size_t n, double p);
+
+/* --- aligned grid (model/rule_grid.c) --- */
+
+/* Upper bound on grid cells, so a long job costs bounded memory: past it
+ * a cell spans several sampling intervals. */
+#define RGRID_MAX_CELLS 32768
+
+typedef struct rgrid {
+    int64_t t0_us, width_us;
+    size_t n;
+} rgrid;
+
+/* The sampling interval of s in µs: the median gap between its raw
+ * samples snapped down to SageMaker's intervals (100 ms .. 60 s); 0 when
+ * it has fewer than two raw samples. */
+int64_t rule_sample_interval(const series *s);
+
+/* Plans a grid covering every sample of the given series (NULLs skipped):
+ * cell width = the finest sampling interval (rule_sample_interval) among them (or wider when
+ * more than RGRID_MAX_CELLS cells would be needed), cells centred on the
+ * first sample's tick. Returns 0, or -1 when no series has data. */
+int rgrid_plan(const series *const *ss, size_t n, rgrid *g);
+
+/* One series on a grid: val[i] = mean of the samples in cell i, cnt[i] =
+ * how many (0 = no data, val NAN). */
+typedef struct rcol {
+    double *val;
+    double *cnt;
+} rcol;
+
+/* Fills col (allocating it) from s over g. -1 on OOM (col left empty). */
+int rcol_fill(rcol *col, const series *s, const rgrid *g);
+/* Cell-wise mean of several series (cells where none has data stay empty).
+ * -1 on OOM. n may be 0 (empty column). */
+int rcol_fill_mean(rcol *col, const series *const *ss, size_t n, const rgrid *g);
+void rcol_free(rcol *col);
+
+/* Time span of cells [a, b]. */
+int64_t rgrid_cell_t0(const rgrid *g, size_t i);
+int64_t rgrid_cell_t1(const rgrid *g, size_t i);
+
+/* Index of the first cell after `patience` samples (counting the cells
+ * where present[i] != 0, by their sample count cnt[i]); n when patience is
+ * never exhausted. */
+size_t rgrid_skip_patience(const rgrid *g, const double *cnt,
+                           const unsigned char *present, double patience);
+
+#endif

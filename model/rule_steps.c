@@ -1,0 +1,161 @@
+/* rule_steps: the rules over framework events and job phases —
+ * StepOutlier, Dataloader, MaxInitializationTime — and the two summary
+ * rules that never fire (OverallSystemUsage, OverallFrameworkMetrics). */
+#include <stdlib.h>
+
+#include "rule_impl.h"
+
+#define STEP_MIN_SEEN 100
+
+static int outlier_phase(const model_node *n, const phase_stats *ph,
+                         const double *p, rule_result *o, phase_event *ev,
+                         int64_t *worst_dur)
+{
+    phase_summary s;
+    phase_stats_get_summary(ph, &s);
+    if (s.count <= STEP_MIN_SEEN)
+        return 0;
+    double thr = s.mean_us + p[0] * s.stddev_us;
+    size_t k = phase_stats_recent(ph, ev, PHASE_RECENT_CAP);
+    int64_t outliers = 0;
+    for (size_t i = 0; i < k; i++) {
+        if ((double)ev[i].dur_us <= thr)
+            continue;
+        outliers++;
+        rres_example(o, node_id(n), phase_stats_label(ph), ev[i].start_us,
+                     ev[i].start_us + ev[i].dur_us, (double)ev[i].dur_us,
+                     "step %lld took %.1f ms > %.1f ms (mean + %g sigma)",
+                     (long long)ev[i].step, ev[i].dur_us / 1e3, thr / 1e3, p[0]);
+        if (ev[i].dur_us > *worst_dur) {
+            *worst_dur = ev[i].dur_us;
+            rres_worst(o, node_id(n), phase_stats_label(ph), ev[i].start_us,
+                       ev[i].start_us + ev[i].dur_us);
+        }
+    }
+    o->datapoints += (int64_t)k;
+    o->violations += outliers;
+    if (outliers > (int64_t)p[1]) {
+        o->status = RULE_TRIGGERED;
+        rres_message(o, "%s %s: %lld of the last %zu steps slower than "
+                     "mean %.1f ms + %g sigma (%.1f ms); fires above %g",
+                     node_id(n), phase_stats_label(ph), (long long)outliers, k,
+                     s.mean_us / 1e3, p[0], s.stddev_us / 1e3, p[1]);
+    }
+    return 1;
+}
+
+/* params: stddev, n_outliers. Outliers are counted over the retained
+ * (newest PHASE_RECENT_CAP) steps; mean and sigma over every step. */
+int rule_step_outlier(const model *m, const double *p, rule_result *o)
+{
+    phase_event *ev = malloc(PHASE_RECENT_CAP * sizeof *ev);
+    if (!ev)
+        return -1;
+    int64_t worst = -1;
+    int steps = 0;
+    for (size_t ni = 0; ni < model_node_count(m); ni++) {
+        const model_node *n = model_node_at(m, ni);
+        for (size_t i = 0; i < node_phase_count(n); i++) {
+            const phase_stats *ph = node_phase_at(n, i);
+            if (phase_stats_kind(ph) != PHASE_STEP)
+                continue;
+            steps = 1;
+            outlier_phase(n, ph, p, o, ev, &worst);
+        }
+    }
+    free(ev);
+    if (o->datapoints && o->status != RULE_TRIGGERED) {
+        o->status = RULE_OK;
+        rres_message(o, "%lld outlier steps, at most %g per node and phase allowed",
+                     (long long)o->violations, p[1]);
+    }
+    if (!o->datapoints)
+        rres_message(o, steps ? "waiting for more than 100 steps"
+                     : "no step events (framework profiling off?)");
+    return 0;
+}
+
+static int ev_start_cmp(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Most data-loader events running at once on a node: the number of
+ * parallel loader workers (the model keeps no pids, so concurrency of the
+ * retained events stands in for smdebug's pid count). -1 on OOM. */
+static int loader_concurrency(const model_node *n, phase_event *ev, int64_t *span)
+{
+    size_t total = 0, cap = PHASE_RECENT_CAP * 2;
+    int64_t *edges = malloc(cap * 2 * sizeof *edges);
+    if (!edges)
+        return -1;
+    span[0] = span[1] = 0;
+    for (size_t i = 0; i < node_phase_count(n); i++) {
+        const phase_stats *ph = node_phase_at(n, i);
+        if (phase_stats_kind(ph) != PHASE_DATALOADER)
+            continue;
+        size_t k = phase_stats_recent(ph, ev, PHASE_RECENT_CAP);
+        for (size_t j = 0; j < k && total < cap; j++, total++) {
+            /* ends sort before starts at the same instant: back-to-back
+             * events on one worker are not concurrent */
+            edges[2 * total] = ev[j].start_us * 2 + 1;
+            edges[2 * total + 1] = (ev[j].start_us + ev[j].dur_us) * 2;
+        }
+    }
+    qsort(edges, total * 2, sizeof *edges, ev_start_cmp);
+    int cur = 0, best = 0;
+    for (size_t i = 0; i < total * 2; i++) {
+        cur += (edges[i] & 1) ? 1 : -1;
+        if (cur > best) {
+            best = cur;
+            span[0] = edges[i] / 2;
+        }
+    }
+    span[1] = total ? edges[total * 2 - 1] / 2 : 0;
+    free(edges);
+    return best;
+}
+
+/* params: min_threshold, max_threshold (percent of cores) */
+int rule_dataloader(const model *m, const double *p, rule_result *o)
+{
+    phase_event *ev = malloc(PHASE_RECENT_CAP * sizeof *ev);
+    if (!ev)
+        return -1;
+    int any_loader = 0;
+    for (size_t ni = 0; ni < model_node_count(m); ni++) {
+        const model_node *n = model_node_at(m, ni);
+        int64_t span[2];
+        int conc = loader_concurrency(n, ev, span);
+        if (conc < 0) {
+            free(ev);
+            return -1;
+        }
+        any_loader |= conc > 0;
+        size_t cores = node_cpu_count(n);
+        if (conc == 0 || cores == 0)
+            continue;
+        double pct = 100.0 * conc / (double)cores;
+        o->datapoints++;
+        int low = pct < p[0], high = pct > p[1];
+        if (low || high || o->violations == 0)
+            rres_message(o, "%s: %d parallel data-loader workers on %zu cores "
+                     "(%.0f%%; expected %g-%g%%)", node_id(n), conc,
+                         cores, pct, p[0], p[1]);
+        if (!low && !high)
+            continue;
+        o->violations++;
+        rres_example(o, node_id(n), "", span[0], span[1], pct,
+                     "%d workers / %zu cores = %.0f%% %s %g%%", conc, cores,
+                     pct, low ? "<" : ">", low ? p[0] : p[1]);
+        rres_worst(o, node_id(n), "", span[0], span[1]);
+    }
+    free(ev);
+    if (o->datapoints)
+        o->status = o->violations ? RULE_TRIGGERED : RULE_OK;
+    else
+        rres_message(o, any_loader ? "needs CPU metrics (core count)"
+                     : "no data-loader events");
+    return 0;
+}

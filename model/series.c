@@ -1,0 +1,118 @@
+/* series: identity, whole-series summary, and reads over the tiers
+ * (placement lives in series_tier.c). */
+#include "series.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quantile.h"
+#include "series_tier.h"
+
+#define SERIES_EXACT_CAP 1024
+
+struct series {
+    char *type, *dim, *name;    /* one allocation, owned */
+    tiers t;
+    quant *q;
+    int64_t count;
+    double min, max, sum;
+    int64_t first_us, last_us;
+    double last_value;
+    uint64_t gen;
+};
+
+series *series_new(const char *type, const char *dimension, const char *name)
+{
+    size_t lt = strlen(type), ld = strlen(dimension), ln = name ? strlen(name) : 0;
+    series *s = calloc(1, sizeof *s);
+    char *ids = malloc(lt + ld + ln + 3);
+    if (!s || !ids || !(s->q = quant_new(SERIES_EXACT_CAP))) {
+        free(ids);
+        free(s);
+        return NULL;
+    }
+    s->type = ids;
+    s->dim = memcpy(ids + lt + 1, dimension, ld + 1);
+    memcpy(ids, type, lt + 1);
+    s->name = ids + lt + ld + 2;
+    memcpy(s->name, name ? name : "", ln + 1);
+    tiers_init(&s->t);
+    s->min = INFINITY;
+    s->max = -INFINITY;
+    return s;
+}
+
+void series_free(series *s)
+{
+    if (!s)
+        return;
+    tiers_free(&s->t);
+    quant_free(s->q);
+    free(s->type);
+    free(s);
+}
+
+int series_add(series *s, int64_t ts_us, double value)
+{
+    if (quant_reserve(s->q, value) != 0)
+        return -1;  /* also rejects NaN/inf: one would poison every mean */
+    if (tiers_add(&s->t, ts_us, value) != 0)
+        return -1;
+    quant_add(s->q, value);  /* cannot fail after the reserve */
+    if (s->count == 0 || ts_us < s->first_us)
+        s->first_us = ts_us;
+    if (s->count == 0 || ts_us >= s->last_us) {
+        s->last_us = ts_us;
+        s->last_value = value;
+    }
+    s->count++;
+    s->sum += value;
+    if (value < s->min)
+        s->min = value;
+    if (value > s->max)
+        s->max = value;
+    s->gen++;
+    return 0;
+}
+
+const tiers *series_tiers_(const series *s);
+const tiers *series_tiers_(const series *s) { return &s->t; }
+
+const char *series_type(const series *s) { return s->type; }
+const char *series_dimension(const series *s) { return s->dim; }
+const char *series_name(const series *s) { return s->name; }
+uint64_t series_generation(const series *s) { return s->gen; }
+
+size_t series_memory_bytes(const series *s)
+{
+    return sizeof *s + strlen(s->type) + strlen(s->dim) + strlen(s->name) + 3 +
+           deque_bytes(&s->t.raw) + deque_bytes(&s->t.t1) + deque_bytes(&s->t.t2) +
+           quant_memory_bytes(s->q);
+}
+
+void series_get_summary(const series *s, series_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    out->count = s->count;
+    out->exact = 1;
+    if (s->count == 0) {
+        out->min = out->max = out->mean = NAN;
+        out->p5 = out->p50 = out->p95 = out->p99 = out->last_value = NAN;
+        return;
+    }
+    out->min = s->min;
+    out->max = s->max;
+    out->mean = s->sum / (double)s->count;
+    out->first_us = s->first_us;
+    out->last_us = s->last_us;
+    out->last_value = s->last_value;
+    /* quant_get only sorts its exact buffer, a cache that changes no
+     * answer: casting const away here is safe under the model's lock. */
+    quant *q = s->q;
+    out->p5 = quant_get(q, 5);
+    out->p50 = quant_get(q, 50);
+    out->p95 = quant_get(q, 95);
+    out->p99 = quant_get(q, 99);
+    out->exact = quant_is_exact(q);
+}

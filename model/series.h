@@ -1,0 +1,80 @@
+/* series: one metric's history on one node, in bounded memory.
+ *
+ * Storage tiers (all keyed by time, so samples may arrive in any order —
+ * the scanner ingests newest files first and backfills history):
+ *   tier 0: the most recent SERIES_RAW_CAP samples at full resolution;
+ *   tier 1: older samples rolled up into 10 s buckets (min/mean/max/count);
+ *   tier 2: older still, 5 min buckets; the oldest tier-2 buckets are
+ *           dropped past its capacity (whole-series summary stats are kept
+ *           separately and never lose a sample).
+ * A sample evicted from a finer tier is merged into the next, never counted
+ * twice. Memory per series is bounded by the three capacities (about
+ * 300 KiB when all are full); storage grows on demand, so a series of a
+ * few dozen samples costs about 1 KiB.
+ *
+ * Not thread-safe: the owner (the model) serialises writers and readers. */
+#ifndef SMTOP_SERIES_H
+#define SMTOP_SERIES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SERIES_RAW_CAP 2048
+#define SERIES_T1_WIDTH_US 10000000LL   /* 10 s */
+#define SERIES_T1_CAP 2048              /* ~5.7 h */
+#define SERIES_T2_WIDTH_US 300000000LL  /* 5 min */
+#define SERIES_T2_CAP 4096              /* ~14 days */
+
+typedef struct series series;
+
+/* Whole-series statistics over every sample ever added (within the model's
+ * time filter). Percentiles are exact while count <= QUANT_EXACT_CAP (see
+ * quantile.h) and within the sketch's relative error bound after that. */
+typedef struct series_summary {
+    int64_t count;
+    double min, max, mean;
+    double p5, p50, p95, p99;
+    int exact;              /* 1 when percentiles are exact */
+    int64_t first_us, last_us;
+    double last_value;      /* value of the sample with the largest time */
+} series_summary;
+
+/* One column of a chart: aggregate of the samples in its time slice. */
+typedef struct series_bin {
+    double min, mean, max;
+    int64_t count;          /* 0 = no data in this slice */
+} series_bin;
+
+/* Creates an empty series with the given identity (copied). NULL on OOM. */
+series *series_new(const char *type, const char *dimension, const char *name);
+void series_free(series *s);
+
+/* Adds one sample. Returns 0, or -1 on OOM or a non-finite value (the
+ * sample is then dropped and the series is unchanged). */
+int series_add(series *s, int64_t ts_us, double value);
+
+const char *series_type(const series *s);
+const char *series_dimension(const series *s);
+const char *series_name(const series *s);   /* "" when the data had no Name */
+
+void series_get_summary(const series *s, series_summary *out);
+
+/* Fills out[0..nbins) with the aggregate of samples in each of nbins equal
+ * slices of [t0_us, t1_us), using the finest tier that holds each slice.
+ * Bins without data get count 0. */
+void series_query(const series *s, int64_t t0_us, int64_t t1_us,
+                  size_t nbins, series_bin *out);
+
+/* Summary restricted to [t0_us, t1_us) computed from the tiers (min, max,
+ * mean, count exact for raw samples, bucket-granular for rolled-up ones;
+ * percentiles not filled). */
+void series_range_summary(const series *s, int64_t t0_us, int64_t t1_us,
+                          series_summary *out);
+
+/* Heap bytes owned by s (for memory accounting and tests). */
+size_t series_memory_bytes(const series *s);
+
+/* Bumped on every successful add: lets a view skip unchanged series. */
+uint64_t series_generation(const series *s);
+
+#endif

@@ -1,0 +1,47 @@
+/* series_iter: see series_iter.h. Reads the tiers through series.c's
+ * internal accessor (series_tiers_), without touching series internals
+ * otherwise. */
+#include "series_iter.h"
+
+#include "series_tier.h"
+
+const tiers *series_tiers_(const series *s);
+
+static int visit_buckets(const deque *d, int64_t width, int64_t first,
+                         int64_t t0, int64_t t1, series_visit_fn fn, void *ud)
+{
+    for (size_t i = 0; i < d->len; i++) {
+        const bucket *b = deque_at(d, i);
+        int64_t t = b->key * width;
+        if (t < first)
+            t = first;
+        if (t < t0 || t >= t1 || b->count == 0)
+            continue;
+        series_point p = {.t_us = t, .width_us = width, .min = b->min,
+                          .max = b->max, .mean = b->sum / b->count,
+                          .count = b->count};
+        if (fn(ud, &p))
+            return 1;
+    }
+    return 0;
+}
+
+void series_visit(const series *s, int64_t t0_us, int64_t t1_us,
+                  series_visit_fn fn, void *ud)
+{
+    const tiers *t = series_tiers_(s);
+    series_summary sum;
+    series_get_summary(s, &sum);
+    if (visit_buckets(&t->t2, SERIES_T2_WIDTH_US, sum.first_us, t0_us, t1_us, fn, ud) ||
+        visit_buckets(&t->t1, SERIES_T1_WIDTH_US, sum.first_us, t0_us, t1_us, fn, ud))
+        return;
+    for (size_t i = tier_raw_lower(&t->raw, t0_us); i < t->raw.len; i++) {
+        const raw_pt *r = deque_at(&t->raw, i);
+        if (r->ts >= t1_us)
+            break;
+        series_point p = {.t_us = r->ts, .mean = r->v, .min = r->v,
+                          .max = r->v, .count = 1};
+        if (fn(ud, &p))
+            return;
+    }
+}

@@ -1,0 +1,172 @@
+/* series_query: chart bins and range summaries over the tiers.
+ *
+ * Bin b of nbins over [t0, t1) covers [t0 + floor(b*span/n),
+ * t0 + floor((b+1)*span/n)). Raw samples land in the bin holding their
+ * time; a rolled-up bucket, whose samples may sit anywhere in its width,
+ * contributes to every bin its (clipped) width overlaps, so zooming into
+ * old data draws steps instead of gaps. Tiers hold disjoint samples, so
+ * adding them up never double-counts. */
+#include "series.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "series_tier.h"
+
+/* Reaching into the series for its tiers: series_query is series.c's
+ * second half, split only to keep files short. */
+const tiers *series_tiers_(const series *s);
+
+typedef struct binner {
+    int64_t t0, q, r;
+    uint64_t n;
+} binner;
+
+static int64_t bin_start(const binner *B, uint64_t b)
+{
+    return B->t0 + (int64_t)b * B->q + (int64_t)(b * (uint64_t)B->r / B->n);
+}
+
+static void bin_put(series_bin *o, double min, double max, double sum, int64_t n)
+{
+    if (min < o->min)
+        o->min = min;
+    if (max > o->max)
+        o->max = max;
+    o->mean += sum;  /* a sum until the final pass */
+    o->count += n;
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+static void raw_pass(const deque *raw, const binner *B, int64_t t1, series_bin *out)
+{
+    const raw_pt *p = raw->len ? deque_at(raw, 0) : NULL;
+    uint64_t b = 0;
+    int64_t end = bin_start(B, 1);
+    for (size_t i = tier_raw_lower(raw, B->t0); i < raw->len && p[i].ts < t1; i++) {
+        while (p[i].ts >= end)
+            end = bin_start(B, ++b + 1);
+        bin_put(&out[b], p[i].v, p[i].v, p[i].v, 1);
+    }
+}
+
+static void bucket_pass(const deque *d, int64_t width, int64_t clip, const binner *B,
+                        int64_t t1, series_bin *out)
+{
+    const bucket *k = d->len ? deque_at(d, 0) : NULL;
+    uint64_t b = 0;
+    for (size_t i = tier_bucket_lower(d, tier_floordiv(B->t0, width)); i < d->len; i++) {
+        int64_t bs = k[i].key * width, be = sat_add(bs, width);
+        if (bs >= t1)
+            break;
+        if (be > clip)
+            be = clip;
+        if (bs < B->t0)
+            bs = B->t0;
+        if (be > t1)
+            be = t1;
+        if (bs >= be)
+            continue;
+        while (bin_start(B, b + 1) <= bs)
+            b++;
+        for (uint64_t c = b; c < B->n && bin_start(B, c) < be; c++)
+            bin_put(&out[c], k[i].min, k[i].max, k[i].sum, k[i].count);
+    }
+}
+
+/* Exclusive end of the time a coarse tier's samples can occupy. */
+static void tier_clips(const tiers *t, int64_t *clip1, int64_t *clip2)
+{
+    *clip1 = *clip2 = INT64_MAX;
+    if (t->raw.len)
+        *clip1 = sat_add(((const raw_pt *)deque_at(&t->raw, 0))->ts, 1);
+    if (t->t1.len)
+        *clip2 = ((const bucket *)deque_at(&t->t1, 0))->key * SERIES_T1_WIDTH_US;
+}
+
+void series_query(const series *s, int64_t t0_us, int64_t t1_us,
+                  size_t nbins, series_bin *out)
+{
+    for (size_t i = 0; i < nbins; i++) {
+        out[i].min = INFINITY;
+        out[i].max = -INFINITY;
+        out[i].mean = 0;
+        out[i].count = 0;
+    }
+    int64_t span;
+    if (nbins && t1_us > t0_us && !__builtin_sub_overflow(t1_us, t0_us, &span)) {
+        binner B = {t0_us, span / (int64_t)nbins, span % (int64_t)nbins, nbins};
+        const tiers *t = series_tiers_(s);
+        int64_t clip1, clip2;
+        tier_clips(t, &clip1, &clip2);
+        raw_pass(&t->raw, &B, t1_us, out);
+        bucket_pass(&t->t1, SERIES_T1_WIDTH_US, clip1, &B, t1_us, out);
+        bucket_pass(&t->t2, SERIES_T2_WIDTH_US, clip2, &B, t1_us, out);
+    }
+    for (size_t i = 0; i < nbins; i++) {
+        if (out[i].count) {
+            out[i].mean /= (double)out[i].count;
+        } else {
+            out[i].min = out[i].max = out[i].mean = 0;
+        }
+    }
+}
+
+static void sum_add(series_summary *o, double sum, double mn, double mx, int64_t n,
+                    int64_t t, double last)
+{
+    if (o->count == 0 || t < o->first_us)
+        o->first_us = t;
+    if (o->count == 0 || t >= o->last_us) {
+        o->last_us = t;
+        o->last_value = last;
+    }
+    if (mn < o->min)
+        o->min = mn;
+    if (mx > o->max)
+        o->max = mx;
+    o->mean += sum;
+    o->count += n;
+}
+
+static void range_buckets(const deque *d, int64_t width, int64_t t0, int64_t t1,
+                          series_summary *o)
+{
+    const bucket *k = d->len ? deque_at(d, 0) : NULL;
+    for (size_t i = tier_bucket_lower(d, tier_floordiv(t0, width)); i < d->len; i++) {
+        int64_t bs = k[i].key * width;
+        if (bs >= t1)
+            break;
+        if (bs >= t0)
+            sum_add(o, k[i].sum, k[i].min, k[i].max, k[i].count, bs,
+                    k[i].sum / k[i].count);
+    }
+}
+
+void series_range_summary(const series *s, int64_t t0_us, int64_t t1_us,
+                          series_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    out->min = INFINITY;
+    out->max = -INFINITY;
+    const tiers *t = series_tiers_(s);
+    /* Coarse tiers first: a raw sample at the same time as a bucket start
+     * is the better last_value. */
+    range_buckets(&t->t2, SERIES_T2_WIDTH_US, t0_us, t1_us, out);
+    range_buckets(&t->t1, SERIES_T1_WIDTH_US, t0_us, t1_us, out);
+    const raw_pt *p = t->raw.len ? deque_at(&t->raw, 0) : NULL;
+    for (size_t i = tier_raw_lower(&t->raw, t0_us); i < t->raw.len && p[i].ts < t1_us; i++)
+        sum_add(out, p[i].v, p[i].v, p[i].v, 1, p[i].ts, p[i].v);
+    out->p5 = out->p50 = out->p95 = out->p99 = NAN;
+    if (out->count) {
+        out->mean /= (double)out->count;
+    } else {
+        out->min = out->max = out->mean = out->last_value = NAN;
+    }
+}

@@ -1,0 +1,129 @@
+/* series_tier: placing samples into the raw/10 s/5 min tiers.
+ *
+ * Invariant (shown by induction): every tier-1 sample is <= every raw
+ * sample and every tier-2 sample <= every tier-1 sample, because a tier
+ * only receives samples older than its finer neighbour's oldest, or that
+ * neighbour's evicted oldest. Boundary buckets may share a time slice with
+ * the finer tier; they never share a sample. */
+#include "series_tier.h"
+
+#include "series.h"
+
+void tiers_init(tiers *t)
+{
+    deque_init(&t->raw, sizeof(raw_pt), SERIES_RAW_CAP, SERIES_RAW_CAP / 4);
+    /* Buckets are inserted about once per 10 s of data: small slack. */
+    deque_init(&t->t1, sizeof(bucket), SERIES_T1_CAP, 64);
+    deque_init(&t->t2, sizeof(bucket), SERIES_T2_CAP, 64);
+}
+
+void tiers_free(tiers *t)
+{
+    deque_free(&t->raw);
+    deque_free(&t->t1);
+    deque_free(&t->t2);
+}
+
+size_t tier_raw_lower(const deque *raw, int64_t t)
+{
+    const raw_pt *p = raw->len ? deque_at(raw, 0) : NULL;
+    size_t lo = 0, hi = raw->len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p[mid].ts < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+size_t tier_bucket_lower(const deque *d, int64_t k)
+{
+    const bucket *b = d->len ? deque_at(d, 0) : NULL;
+    size_t lo = 0, hi = d->len;
+    if (hi && b[hi - 1].key < k)
+        return hi;  /* the usual case: a new newest bucket */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b[mid].key < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void bucket_merge(bucket *into, const bucket *b)
+{
+    if (b->min < into->min)
+        into->min = b->min;
+    if (b->max > into->max)
+        into->max = b->max;
+    into->sum += b->sum;
+    into->count += b->count;
+}
+
+/* Merges b (key in tier-1 units when level == 1) into tier `level`.
+ * 0, or -1 on OOM with every tier unchanged. */
+static int tier_put(tiers *t, int level, bucket b)
+{
+    deque *d = level == 1 ? &t->t1 : &t->t2;
+    if (level == 2)
+        b.key = tier_floordiv(b.key, SERIES_T2_WIDTH_US / SERIES_T1_WIDTH_US);
+    size_t i = tier_bucket_lower(d, b.key);
+    if (i < d->len) {
+        bucket *at = deque_at(d, i);
+        if (at->key == b.key) {
+            bucket_merge(at, &b);
+            return 0;
+        }
+    }
+    if (i == 0 && d->len == d->max_len) {
+        /* Older than everything a full tier keeps. */
+        if (level == 2)
+            return 0;   /* dropped: only the whole-series summary keeps it */
+        return tier_put(t, 2, b);
+    }
+    if (deque_insert(d, i, &b) != 0)
+        return -1;
+    if (d->len > d->max_len) {
+        bucket old = *(bucket *)deque_at(d, 0);
+        if (level == 1 && tier_put(t, 2, old) != 0) {
+            deque_remove(d, i);
+            return -1;
+        }
+        deque_pop_front(d);
+    }
+    return 0;
+}
+
+static bucket point_bucket(int64_t ts, double v)
+{
+    bucket b = {tier_floordiv(ts, SERIES_T1_WIDTH_US), v, v, v, 1};
+    return b;
+}
+
+int tiers_add(tiers *t, int64_t ts, double v)
+{
+    deque *raw = &t->raw;
+    if (raw->len == raw->max_len && ts < ((raw_pt *)deque_at(raw, 0))->ts)
+        return tier_put(t, 1, point_bucket(ts, v));
+    size_t i = raw->len;
+    if (i && ((raw_pt *)deque_at(raw, i - 1))->ts > ts) {
+        /* Equal times go after the existing ones: keeps arrival order. */
+        i = tier_raw_lower(raw, ts + 1);
+    }
+    raw_pt p = {ts, v};
+    if (deque_insert(raw, i, &p) != 0)
+        return -1;
+    if (raw->len > raw->max_len) {
+        raw_pt old = *(raw_pt *)deque_at(raw, 0);
+        if (tier_put(t, 1, point_bucket(old.ts, old.v)) != 0) {
+            deque_remove(raw, i);
+            return -1;
+        }
+        deque_pop_front(raw);
+    }
+    return 0;
+}

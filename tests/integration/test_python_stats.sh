@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# `smtop report` python section against Python's own pstats: real cProfile
+# dumps and crafted marshal (versions 2, 3, 4: recursion, unicode, huge
+# counts) laid out as a profiler-output tree, merged like Stats.add and
+# compared number by number for every sort key; pyinstrument trees incl. a
+# failed session; a truncated file is skipped with a warning, not a crash.
+# Only this machine's python3 writes the real dumps (3.11 here); the
+# crafted files cover the marshal versions Python 3.7+ write.
+set -uo pipefail
+command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fix="$SMTOP_SRC/tests/tools/pystats_fixture.py"
+fail() { echo "FAIL: $*"; exit 1; }
+
+python3 "$fix" cprofile "$tmp/job/profiler-output" || fail "fixture generation"
+
+checks=()
+for run in tottime:5 tottime:20 cumtime:20 ncalls:20 pcalls:20 tpercall:1000 cpercall:1000; do
+  sort=${run%:*} top=${run#*:}
+  "$SMTOP" report --json --top "$top" --python-sort "$sort" "$tmp/job" >"$tmp/r-$run.json" \
+    2>"$tmp/err" || fail "report --python-sort $sort: $(cat "$tmp/err")"
+  checks+=("$sort" "$top" "$tmp/r-$run.json")
+done
+python3 "$fix" check "$tmp/job/profiler-output" "${checks[@]}" || fail "smtop and pstats disagree"
+
+# window selection: one node, a step range, a job phase
+"$SMTOP" report --json --python-node algo-1 --python-steps 10:12 "$tmp/job" >"$tmp/r.json"
+python3 - "$tmp/r.json" <<'EOF' || fail "window selection"
+import json, sys
+py = json.load(open(sys.argv[1]))["python"]
+w = py["windows"]
+assert len(w) == 1 and w[0]["node"] == "algo-1" and w[0]["start_step"] == 9, w
+EOF
+"$SMTOP" report --json --python-phase before --python-phase after "$tmp/job" >"$tmp/r.json"
+python3 - "$tmp/r.json" <<'EOF' || fail "job phase selection"
+import json, sys
+w = json.load(open(sys.argv[1]))["python"]["windows"]
+phases = sorted(x["job_phase"] for x in w)
+assert phases == ["after_hook_close"] * 3 + ["before_step0"], phases
+assert all(x["start_step"] is None or x["end_step"] is None for x in w), w
+EOF
+
+# text mode
+"$SMTOP" report --top 5 "$tmp/job" >"$tmp/out" || fail "text report"
+grep -q "python (cProfile, 7 windows, sorted by tottime)" "$tmp/out" \
+  || fail "no python header in text report: $(cat "$tmp/out")"
+grep -q "9009/9" "$tmp/out" || fail "recursive calls not shown as total/primitive"
+
+# usage errors
+"$SMTOP" report --python-sort bogus "$tmp/job" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "unknown key 'bogus'" "$tmp/err" || fail "bad --python-sort accepted"
+"$SMTOP" report --top 0 "$tmp/job" >/dev/null 2>&1
+[ $? = 2 ] || fail "--top 0 accepted"
+
+# pyinstrument: self/total per function, recursion counted once, failed session
+python3 "$fix" pyinstrument "$tmp/pyi" || fail "pyinstrument fixture"
+"$SMTOP" report --json "$tmp/pyi" >"$tmp/p.json" 2>"$tmp/err" || fail "pyinstrument: $(cat "$tmp/err")"
+python3 - "$tmp/p.json" <<'EOF' || fail "pyinstrument numbers"
+import json, sys
+py = json.load(open(sys.argv[1]))["python"]
+assert py["profiler"] == "pyinstrument" and py["failed_sessions"] == 1, py
+assert [w["failed"] for w in py["windows"]] == [False, True], py["windows"]
+got = {f["function"]: (f["tottime_s"], f["cumtime_s"]) for f in py["top"]}
+want = {"data/读.py:3(load)": (3.0, 3.5), "model.py:5(forward)": (2.5, 4.0),
+        "nn.py:9(relu)": (2.0, 2.0), "train.py:20(step)": (2.0, 6.0),
+        "train.py:1(<module>)": (0.5, 10.0)}
+assert got == want, got
+assert [f["function"] for f in py["top"]][:2] == ["data/读.py:3(load)", "model.py:5(forward)"]
+EOF
+
+# a truncated dump is skipped with a warning naming it; the rest still report
+f=$(ls "$tmp"/job/profiler-output/framework/pytorch/cprofile/algo-1/train-9-*/python_stats)
+head -c 100 "$f" >"$tmp/cut" && mv "$tmp/cut" "$f"
+"$SMTOP" report --json "$tmp/job" >"$tmp/r.json" 2>"$tmp/err" || fail "report after truncation"
+python3 - "$tmp/r.json" <<'EOF' || fail "truncated file handling"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert len(r["python"]["windows"]) == 6, r["python"]["windows"]
+assert r["warnings"]["skipped_files"] >= 1, r["warnings"]
+assert any("python_stats" in m and "byte offset" in m for m in r["warnings"]["messages"]), r["warnings"]
+EOF
+echo "OK"

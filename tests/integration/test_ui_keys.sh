@@ -1,0 +1,74 @@
+#!/bin/bash
+# Keys: help overlay, pause/resume, scrub and back to live, time zoom,
+# pane focus and zoom, the node filter, and quitting (q, and SIGTERM)
+# with the terminal restored.
+source "$(dirname "$0")/ui_lib.sh"
+
+JOB="$UI_WORK/job"
+ui_synth "$JOB" --nodes 3 --gpus 1 --minutes 3 --no-traces
+ui_start 200 60 "$SMTOP" "$JOB"
+ui_wait '3 nodes'
+ui_wait 'LIVE'
+
+ui_keys '?'
+ui_wait 'smtop keys'
+for k in 'quit' 'pause / resume' 'filter nodes' 'zoom the time range' \
+         'scrub back' 'back to live' 'next color theme' 'graph symbols'; do
+    ui_wait "$k" 2
+done
+ui_keys x
+ui_wait_gone 'smtop keys'
+
+ui_keys Space
+ui_wait 'PAUSED'
+ui_keys Space
+ui_wait 'LIVE'
+
+ui_keys '['
+ui_wait 'HISTORY'
+ui_keys '0'
+ui_wait 'LIVE'
+ui_keys '[' ']' ']'
+ui_wait 'LIVE'
+
+ui_wait '\(5 m 00 s\)'
+ui_keys '+'
+ui_wait '\(2 m 30 s\)'
+ui_keys '-' '-'
+ui_wait '\(10 m 00 s\)'
+
+ui_keys Enter
+ui_wait 'Esc: back'
+ui_wait_gone 'Heatmap'
+ui_keys Escape
+ui_wait 'Heatmap'
+ui_keys Tab Enter
+ui_wait '2 Heatmap \(Esc: back\)'
+ui_keys Escape
+ui_wait_gone 'Esc: back'
+
+ui_keys / a l g o - 2
+ui_wait 'filter nodes: /algo-2'
+ui_keys Enter
+ui_wait '1/3 nodes match /algo-2'
+ui_keys / BSpace BSpace BSpace BSpace BSpace BSpace Enter
+ui_wait '3 nodes \|'
+
+ui_keys t
+ui_wait 'theme light'
+ui_keys g
+ui_wait 'graph symbols: block'
+
+ui_quit
+echo "ok: keys"
+
+# SIGTERM also restores the terminal and exits cleanly.
+ui_start 120 40 "$SMTOP" "$JOB"
+ui_wait '3 nodes'
+pid=$(tm list-panes -F '#{pane_pid}')
+spid=$(pgrep -P "$pid" -f smtop | head -1)
+[ -n "$spid" ] || ui_fail "cannot find the smtop process"
+kill -TERM "$spid"
+ui_wait 'SMTOP_EXIT=0' 10
+! ui_screen | grep -q 'help  q quit' || ui_fail "dashboard left after SIGTERM"
+echo "ok: SIGTERM"

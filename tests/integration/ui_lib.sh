@@ -1,0 +1,79 @@
+# ui_lib.sh: helpers for the tmux UI tests (sourced by test_ui_*.sh).
+# Each test gets its own tmux server socket and work directory, both
+# removed on exit whatever happens.
+set -u
+: "${SMTOP:?SMTOP (the binary) must be set}"
+# One tmux server per ui_start (a fresh socket each time, so a server
+# still shutting down can never race the next one).
+UI_SOCK=""
+UI_SOCKS=()
+UI_WORK=$(mktemp -d "${TMPDIR:-/tmp}/smtop-ui.XXXXXX")
+ui_cleanup() {
+    local s
+    for s in "${UI_SOCKS[@]}"; do tmux -L "$s" kill-server 2>/dev/null; done
+    rm -rf "$UI_WORK"
+}
+trap ui_cleanup EXIT
+
+tm() { tmux -L "$UI_SOCK" -f /dev/null "$@"; }
+
+# ui_start COLS ROWS COMMAND... : runs COMMAND in a fresh detached session;
+# when it ends the pane prints SMTOP_EXIT=<status> and stays open.
+ui_start() {
+    local cols=$1 rows=$2
+    shift 2
+    local cmd
+    printf -v cmd '%q ' "$@"
+    [ -n "$UI_SOCK" ] && tm kill-server 2>/dev/null
+    UI_SOCK="smtop-ui-$$-${#UI_SOCKS[@]}-${RANDOM}"
+    UI_SOCKS+=("$UI_SOCK")
+    tm new-session -d -x "$cols" -y "$rows" \
+        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $cmd; echo SMTOP_EXIT=\$?; sleep 120"
+}
+
+ui_screen() { tm capture-pane -p; }
+ui_screen_esc() { tm capture-pane -p -e; }
+ui_keys() { tm send-keys "$@"; }
+
+ui_fail() {
+    echo "FAIL: $*"
+    echo "----- screen -----"
+    ui_screen
+    echo "------------------"
+    exit 1
+}
+
+# ui_wait PATTERN [SECONDS]: polls the screen until grep -E PATTERN matches.
+ui_wait() {
+    local pat=$1 limit=${2:-20} end=$((SECONDS + ${2:-20}))
+    while ((SECONDS < end)); do
+        ui_screen | grep -Eq -- "$pat" && return 0
+        sleep 0.2
+    done
+    ui_fail "timed out after ${limit}s waiting for /$pat/"
+}
+
+# ui_wait_gone PATTERN [SECONDS]: polls until PATTERN is no longer shown.
+ui_wait_gone() {
+    local pat=$1 limit=${2:-20} end=$((SECONDS + ${2:-20}))
+    while ((SECONDS < end)); do
+        ui_screen | grep -Eq -- "$pat" || return 0
+        sleep 0.2
+    done
+    ui_fail "timed out after ${limit}s: /$pat/ still shown"
+}
+
+# ui_quit: q must end smtop with status 0 and leave no dashboard behind.
+ui_quit() {
+    ui_keys q
+    ui_wait 'SMTOP_EXIT=' 15
+    ui_screen | grep -q 'SMTOP_EXIT=0' || ui_fail "smtop did not exit 0"
+    ! ui_screen | grep -Eq 'help  q quit|smtop \|' || ui_fail "dashboard left on screen"
+}
+
+# ui_synth DIR ARGS...: a finished synthetic job.
+ui_synth() {
+    local dir=$1
+    shift
+    "$SMTOP" synth --out "$dir" --seed 7 "$@" >/dev/null || { echo "FAIL: synth"; exit 1; }
+}

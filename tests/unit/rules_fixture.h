@@ -1,0 +1,78 @@
+/* rules_fixture: builds models through the real ingestion path
+ * (model_add_sample / model_add_event) for the rule tests. Header-only,
+ * included by test_rules*.c. */
+#ifndef SMTOP_RULES_FIXTURE_H
+#define SMTOP_RULES_FIXTURE_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "model/model.h"
+#include "model/rules.h"
+
+#define T0 1600000000000000LL    /* a multiple of 5 min, in µs */
+#define DT 500000LL              /* 500 ms sampling */
+
+static inline void fx_sample(model *m, const char *node, const char *type,
+                             const char *dim, const char *name, int64_t ts,
+                             double v)
+{
+    sm_sample s = {.type = sm_str_c(type), .dimension = sm_str_c(dim),
+                   .name = sm_str_c(name), .node = sm_str_c(node),
+                   .value = v, .ts_us = ts};
+    assert_int_equal(model_add_sample(m, &s), 0);
+}
+
+/* One sampling tick on node: `cpus` cores at cpu %, and GPU i at gpu[i] %
+ * utilization / mem[i] % memory (NULL arrays: no GPU metric of that kind). */
+static inline void fx_tick(model *m, const char *node, int64_t k, int cpus,
+                           double cpu, int gpus, const double *gpu,
+                           const double *mem)
+{
+    int64_t ts = T0 + k * DT;
+    char name[16];
+    for (int c = 0; c < cpus; c++) {
+        snprintf(name, sizeof name, "cpu%d", c);
+        fx_sample(m, node, "cpu", "CPUUtilization", name, ts, cpu);
+    }
+    for (int g = 0; g < gpus; g++) {
+        snprintf(name, sizeof name, "gpu%d", g);
+        if (gpu)
+            fx_sample(m, node, "gpu", "GPUUtilization", name, ts, gpu[g]);
+        if (mem)
+            fx_sample(m, node, "gpu", "GPUMemoryUtilization", name, ts, mem[g]);
+    }
+}
+
+static inline void fx_event(model *m, const char *node, const char *phase,
+                            const char *name, int64_t step, int64_t start,
+                            int64_t dur, int64_t tid)
+{
+    sm_event e = {.node = sm_str_c(node), .phase = sm_str_c(phase),
+                  .name = sm_str_c(name), .start_us = start, .dur_us = dur,
+                  .step = step, .pid = 1, .tid = tid};
+    assert_int_equal(model_add_event(m, &e), 0);
+}
+
+/* Evaluates r over m and returns the result of `name`. */
+static inline const rule_result *fx_eval(rules *r, const model *m,
+                                         const char *name)
+{
+    assert_true(rules_evaluate(r, m) >= 0);
+    int i = rules_find(name);
+    assert_true(i >= 0);
+    return rules_result_at(r, (size_t)i);
+}
+
+static inline void fx_set(rules *r, const char *spec)
+{
+    sm_err e = {0};
+    if (rules_apply_override(r, spec, &e) != 0)
+        fail_msg("override %s: %s", spec, e.msg);
+}
+
+#endif

@@ -1,0 +1,129 @@
+/* Unit tests for tui/fmt: the text every pane shows for numbers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "tui/fmt.h"
+
+static void test_duration_units(void **state)
+{
+    (void)state;
+    char b[FMT_BUF];
+    assert_string_equal(fmt_duration(b, sizeof b, 0), "0.0 us");
+    assert_string_equal(fmt_duration(b, sizeof b, 850), "850 us");
+    assert_string_equal(fmt_duration(b, sizeof b, 84200), "84.2 ms");
+    assert_string_equal(fmt_duration(b, sizeof b, 8420), "8.42 ms");
+    assert_string_equal(fmt_duration(b, sizeof b, 842000), "842 ms");
+    assert_string_equal(fmt_duration(b, sizeof b, 1.2e6), "1.20 s");
+    assert_string_equal(fmt_duration(b, sizeof b, 12.5e6), "12.5 s");
+    assert_string_equal(fmt_duration(b, sizeof b, 192e6), "3 m 12 s");
+    assert_string_equal(fmt_duration(b, sizeof b, 7500e6), "2 h 05 m");
+    assert_string_equal(fmt_duration(b, sizeof b, (3 * 86400 + 4 * 3600) * 1e6), "3 d 4 h");
+}
+
+static void test_duration_rounding_edges(void **state)
+{
+    (void)state;
+    char b[FMT_BUF];
+    /* Would print "1000 us" / "1000 ms" / "60.0 s" with naive thresholds. */
+    assert_string_equal(fmt_duration(b, sizeof b, 999.7), "1.00 ms");
+    assert_string_equal(fmt_duration(b, sizeof b, 999.7e3), "1.00 s");
+    assert_string_equal(fmt_duration(b, sizeof b, 59.97e6), "1 m 00 s");
+    assert_string_equal(fmt_duration(b, sizeof b, 9.996e3), "10.0 ms");
+    assert_string_equal(fmt_duration(b, sizeof b, -1), "-");
+    assert_string_equal(fmt_duration(b, sizeof b, NAN), "-");
+}
+
+static void test_percent(void **state)
+{
+    (void)state;
+    char b[FMT_BUF];
+    assert_string_equal(fmt_percent(b, sizeof b, 7), "7.0%");
+    assert_string_equal(fmt_percent(b, sizeof b, 42.34), "42.3%");
+    assert_string_equal(fmt_percent(b, sizeof b, 99.96), "100%");
+    assert_string_equal(fmt_percent(b, sizeof b, 100), "100%");
+    assert_string_equal(fmt_percent(b, sizeof b, -3), "0.0%");
+    assert_string_equal(fmt_percent(b, sizeof b, 1e9), "999%");
+    assert_string_equal(fmt_percent(b, sizeof b, NAN), "-");
+}
+
+static void test_si(void **state)
+{
+    (void)state;
+    char b[FMT_BUF];
+    assert_string_equal(fmt_si(b, sizeof b, 412e6, "B/s"), "412 MB/s");
+    assert_string_equal(fmt_si(b, sizeof b, 1234, ""), "1.23 k");
+    assert_string_equal(fmt_si(b, sizeof b, 0.5, NULL), "0.50");
+    assert_string_equal(fmt_si(b, sizeof b, 12, "B"), "12.0 B");
+    assert_string_equal(fmt_si(b, sizeof b, 999.7, "B"), "1.00 kB");
+    assert_string_equal(fmt_si(b, sizeof b, -2.5e9, "B"), "-2.50 GB");
+    assert_string_equal(fmt_si(b, sizeof b, NAN, "B"), "-");
+    assert_string_equal(fmt_axis_max(b, sizeof b, 412e6, "B/s"), "max 412 MB/s");
+}
+
+static void test_truncates_never_overflows(void **state)
+{
+    (void)state;
+    char b[8];
+    memset(b, 'x', sizeof b);
+    fmt_si(b, 5, 412e6, "B/s");
+    assert_int_equal(strlen(b), 4);
+    assert_int_equal(b[7], 'x');
+    fmt_duration(b, 0, 1); /* cap 0: nothing written */
+    assert_int_equal(b[0], '4');
+}
+
+static void test_clock(void **state)
+{
+    (void)state;
+    char b[FMT_BUF];
+    setenv("TZ", "UTC", 1);
+    tzset();
+    /* 2020-06-10 00:15:09 UTC */
+    int64_t t = 1591748109LL * 1000000 + 500000;
+    assert_string_equal(fmt_clock(b, sizeof b, t, 60LL * 1000000), "00:15:09");
+    assert_string_equal(fmt_clock(b, sizeof b, t, 3600LL * 1000000), "00:15");
+}
+
+static void test_unit_for_dimension(void **state)
+{
+    (void)state;
+    assert_string_equal(fmt_unit_for_dimension("CPUUtilization"), "%");
+    assert_string_equal(fmt_unit_for_dimension("MemoryUsedPercent"), "%");
+    assert_string_equal(fmt_unit_for_dimension("ReadBytesPerSec"), "B/s");
+    assert_string_equal(fmt_unit_for_dimension("WriteBytes"), "B");
+    assert_string_equal(fmt_unit_for_dimension("Algorithm"), "");
+    assert_string_equal(fmt_unit_for_dimension(NULL), "");
+    assert_string_equal(fmt_unit_for_dimension("ReadThroughputMB"), "B/s");
+    assert_string_equal(fmt_unit_for_dimension("ReceivedMBps"), "B/s");
+    assert_string_equal(fmt_unit_for_dimension("GPUMemoryUtilization"), "%");
+    assert_float_equal(fmt_scale_for_dimension("ReadThroughputMB"), 1e6, 0);
+    assert_float_equal(fmt_scale_for_dimension("SentMBps"), 1e6, 0);
+    assert_float_equal(fmt_scale_for_dimension("ReadKBytesPerSec"), 1e3, 0);
+    assert_float_equal(fmt_scale_for_dimension("ReadBytesPerSec"), 1, 0);
+    assert_float_equal(fmt_scale_for_dimension("CPUUtilization"), 1, 0);
+    assert_float_equal(fmt_scale_for_dimension(NULL), 1, 0);
+    assert_string_equal(fmt_unit_for_dimension("StepNumber"), "");
+    assert_float_equal(fmt_scale_for_dimension("StepNumber"), 1, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_duration_units),
+        cmocka_unit_test(test_duration_rounding_edges),
+        cmocka_unit_test(test_percent),
+        cmocka_unit_test(test_si),
+        cmocka_unit_test(test_truncates_never_overflows),
+        cmocka_unit_test(test_clock),
+        cmocka_unit_test(test_unit_for_dimension),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,350 @@
+/* Unit tests for model/model: nodes, series lookup, the CPU total under
+ * any file order, aggregates, events and job phases, time filter. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+#include <cmocka.h>
+
+#include "model/model.h"
+
+#define assert_close(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
+
+static const int64_t T0 = 1591748100000000LL;
+
+static int add(model *m, const char *node, const char *type, const char *dim,
+               const char *name, int64_t ts, double v, const char *extra)
+{
+    /* Slices into a buffer that is overwritten afterwards, as a decoder's. */
+    char buf[4096];
+    int n = snprintf(buf, sizeof buf, "%s|%s|%s|%s|%s", node, type, dim, name, extra ? extra : "");
+    assert_true(n > 0 && (size_t)n < sizeof buf);
+    size_t ln = strlen(node), lt = strlen(type), ld = strlen(dim), lm = strlen(name);
+    sm_sample s = {
+        .node = {buf, ln}, .type = {buf + ln + 1, lt}, .dimension = {buf + ln + lt + 2, ld},
+        .name = {buf + ln + lt + ld + 3, lm}, .value = v, .ts_us = ts,
+        .extra = {buf + ln + lt + ld + lm + 4, extra ? strlen(extra) : 0},
+    };
+    int rc = model_add_sample(m, &s);
+    memset(buf, 'X', sizeof buf);
+    return rc;
+}
+
+static double core_value(int node, int core, int t)
+{
+    return (double)((node * 31 + core * 7 + t * 13) % 97);
+}
+
+static double core_mean(int node, int ncores, int t)
+{
+    double s = 0;
+    for (int c = 0; c < ncores; c++)
+        s += core_value(node, c, t);
+    return s / ncores;
+}
+
+static void add_group(model *m, int node, int ncores, int t)
+{
+    char nid[16], cname[16];
+    snprintf(nid, sizeof nid, "algo-%d", node);
+    for (int k = 0; k < ncores; k++) {
+        int c = (k + t * 7) % ncores;   /* rotated order: real files are not sorted */
+        snprintf(cname, sizeof cname, "cpu%d", c);
+        assert_int_equal(add(m, nid, "cpu", "CPUUtilization", cname, T0 + t * 500000LL,
+                             core_value(node, c, t), NULL), 0);
+    }
+}
+
+static void check_total(const model *m, int node, int ncores, int nts)
+{
+    char nid[16];
+    snprintf(nid, sizeof nid, "algo-%d", node);
+    const model_node *n = model_find_node(m, nid);
+    assert_non_null(n);
+    assert_int_equal(node_cpu_count(n), ncores);
+    const series *tot = node_cpu_total(n);
+    assert_non_null(tot);
+    assert_string_equal(series_name(tot), "total");
+    assert_ptr_equal(node_find_series(n, "cpu", "CPUUtilization", "total"), tot);
+    series_summary s;
+    series_get_summary(tot, &s);
+    assert_int_equal(s.count, nts);     /* each timestamp exactly once */
+    for (int t = 0; t < nts; t++) {
+        series_range_summary(tot, T0 + t * 500000LL, T0 + t * 500000LL + 1, &s);
+        assert_int_equal(s.count, 1);
+        assert_close(s.mean, core_mean(node, ncores, t), 1e-9);
+    }
+}
+
+static void test_cpu_total_interleaved(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    for (int t = 0; t < 50; t++)
+        for (int node = 1; node <= 3; node++)
+            add_group(m, node, 4 + node, t);
+    for (int node = 1; node <= 3; node++)
+        check_total(m, node, 4 + node, 50);
+    /* cpu cores in natural order, total not among them */
+    const model_node *n = model_find_node(m, "algo-3");
+    assert_int_equal(node_cpu_count(n), 7);
+    for (size_t i = 0; i < 7; i++) {
+        char want[16];
+        snprintf(want, sizeof want, "cpu%zu", i);
+        assert_string_equal(series_name(node_cpu_core(n, i)), want);
+    }
+    assert_int_equal(add(m, "algo-1", "cpu", "CPUUtilization", "total", T0, 5, NULL), 1);
+    model_free(m);
+}
+
+/* Minute files newest first, and the newest file first read only up to
+ * the middle of a timestamp group (a live file), finished last. */
+static void test_cpu_total_newest_first(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    const int per_file = 120, files = 6, ncores = 32;
+    char cname[16];
+    int last = files - 1;
+    for (int t = last * per_file; t < files * per_file - 1; t++)
+        add_group(m, 1, ncores, t);
+    int tp = files * per_file - 1;      /* half of the newest group */
+    for (int c = 0; c < ncores / 2; c++) {
+        snprintf(cname, sizeof cname, "cpu%d", c);
+        add(m, "algo-1", "cpu", "CPUUtilization", cname, T0 + tp * 500000LL,
+            core_value(1, c, tp), NULL);
+    }
+    for (int f = last - 1; f >= 0; f--)
+        for (int t = f * per_file; t < (f + 1) * per_file; t++)
+            add_group(m, 1, ncores, t);
+    for (int c = ncores / 2; c < ncores; c++) {
+        snprintf(cname, sizeof cname, "cpu%d", c);
+        add(m, "algo-1", "cpu", "CPUUtilization", cname, T0 + tp * 500000LL,
+            core_value(1, c, tp), NULL);
+    }
+    check_total(m, 1, ncores, files * per_file);
+    model_free(m);
+}
+
+static void test_nodes_and_aggregates(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    const char *ids[] = {"algo-10", "algo-2", "algo-1", "algo-11"};
+    for (int i = 0; i < 4; i++)
+        add(m, ids[i], "memory", "MemoryUtilization", "", T0, 1, NULL);
+    assert_int_equal(model_node_count(m), 4);
+    assert_string_equal(node_id(model_node_at(m, 0)), "algo-1");
+    assert_string_equal(node_id(model_node_at(m, 1)), "algo-2");
+    assert_string_equal(node_id(model_node_at(m, 2)), "algo-10");
+    assert_string_equal(node_id(model_node_at(m, 3)), "algo-11");
+    assert_null(model_node_at(m, 4));
+    assert_null(model_find_node(m, "algo-3"));
+
+    add(m, "algo-1", "gpu", "GPUMemoryUtilization", "gpu10", T0, 40, NULL);
+    add(m, "algo-1", "gpu", "GPUUtilization", "gpu2", T0, 20, NULL);
+    add(m, "algo-1", "gpu", "GPUMemoryUtilization", "gpu2", T0, 21, NULL);
+    add(m, "algo-1", "memory", "MemoryUsedPercent", "MemoryUsedPercent", T0, 55, NULL);
+    add(m, "algo-1", "i/o", "ReadBytes", "nvme1", T0, 1, NULL);
+    add(m, "algo-1", "i/o", "ReadBytes", "nvme0", T0, 1, NULL);
+    add(m, "algo-1", "network", "RxBytes", "eth0", T0, 1, NULL);
+    add(m, "algo-1", "custom", "Algorithm", "loss", T0, 0.5, NULL);
+    const model_node *n = model_find_node(m, "algo-1");
+    assert_int_equal(node_gpu_count(n), 2);
+    assert_string_equal(node_gpu_name(n, 0), "gpu2");
+    assert_string_equal(node_gpu_name(n, 1), "gpu10");
+    assert_non_null(node_gpu_util(n, 0));
+    assert_null(node_gpu_util(n, 1));
+    assert_string_equal(series_dimension(node_gpu_mem(n, 1)), "GPUMemoryUtilization");
+    assert_string_equal(series_name(node_host_mem(n)), "MemoryUsedPercent");
+    assert_int_equal(node_io_count(n), 2);
+    assert_string_equal(series_name(node_io_at(n, 0)), "nvme0");
+    assert_int_equal(node_net_count(n), 1);
+    assert_null(node_cpu_total(n));
+    assert_int_equal(node_cpu_count(n), 0);
+    /* every series, in (type, dimension, natural name) order */
+    assert_int_equal(node_series_count(n), 9);
+    for (size_t i = 1; i < node_series_count(n); i++) {
+        const series *a = node_series_at(n, i - 1), *b = node_series_at(n, i);
+        int c = strcmp(series_type(a), series_type(b));
+        if (!c)
+            c = strcmp(series_dimension(a), series_dimension(b));
+        if (!c)
+            c = model_natural_cmp(series_name(a), series_name(b));
+        assert_true(c < 0);
+    }
+    assert_non_null(node_find_series(n, "custom", "Algorithm", "loss"));
+    assert_non_null(node_find_series(n, "memory", "MemoryUtilization", NULL));
+    assert_null(node_find_series(n, "custom", "Algorithm", "los"));
+    model_free(m);
+}
+
+static void test_natural_cmp(void **state)
+{
+    (void)state;
+    assert_true(model_natural_cmp("algo-2", "algo-10") < 0);
+    assert_true(model_natural_cmp("cpu10", "cpu2") > 0);
+    assert_true(model_natural_cmp("cpu2", "cpu2") == 0);
+    assert_true(model_natural_cmp("a", "a1") < 0);
+    assert_true(model_natural_cmp("a01", "a1") != 0);   /* total order */
+    assert_true(model_natural_cmp("a01", "a1") == -model_natural_cmp("a1", "a01"));
+    assert_true(model_natural_cmp("x99999999999999999999", "x100000000000000000000") < 0);
+    assert_true(model_natural_cmp("gpu1a", "gpu1b") < 0);
+    assert_true(model_natural_cmp("", "a") < 0);
+}
+
+static void test_extra_keys(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    const char *x1 = "\"GPUTemperature\":55, \"Nested\":{\"a\":\"x,\\\"y\\\":1\",\"b\":[1,{\"c\":2}]},"
+                     "\"Z\":\"s\"";
+    add(m, "algo-1", "gpu", "GPUUtilization", "gpu0", T0, 1, x1);
+    add(m, "algo-1", "gpu", "GPUUtilization", "gpu0", T0 + 1, 1, "\"Z\":1,\"Power\":[1,2]");
+    add(m, "algo-1", "gpu", "GPUUtilization", "gpu0", T0 + 2, 1, "\"Broken\" 5");
+    const model_node *n = model_find_node(m, "algo-1");
+    assert_int_equal(node_extra_key_count(n), 4);
+    assert_string_equal(node_extra_key_at(n, 0), "GPUTemperature");
+    assert_string_equal(node_extra_key_at(n, 1), "Nested");
+    assert_string_equal(node_extra_key_at(n, 2), "Z");
+    assert_string_equal(node_extra_key_at(n, 3), "Power");
+    char k[64], big[64 * 40] = "";
+    for (int i = 0; i < 40; i++) {
+        snprintf(k, sizeof k, "%s\"k%d\":%d", i ? "," : "", i, i);
+        strcat(big, k);
+    }
+    add(m, "algo-1", "gpu", "GPUUtilization", "gpu0", T0 + 3, 1, big);
+    assert_int_equal(node_extra_key_count(n), 32);  /* bounded */
+    model_free(m);
+}
+
+static sm_event ev(const char *node, const char *phase, const char *name, int64_t start,
+                   int64_t dur, int64_t step)
+{
+    sm_event e = {sm_str_c(node), sm_str_c(phase), sm_str_c(name), start, dur, step, 1, 1};
+    return e;
+}
+
+static void test_events_and_phases(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    assert_int_equal(add(m, "algo-1", "cpu", "CPUUtilization", "cpu0", T0, 3, NULL), 0);
+    sm_event es[] = {
+        ev("algo-1", "cpu_functions", "conv", T0 + 5000, 10, -1),
+        ev("algo-1", "DataIterator", "DataLoaderIter::GetNext", T0 + 900, 50, 0),
+        ev("algo-1", "Backward(post-forward)", "bw", T0 + 2000, 300, 0),
+        ev("algo-1", "Forward", "fw", T0 + 1500, 400, 0),
+        ev("algo-1", "Step:ModeKeys.EVAL", "Step:ModeKeys.EVAL", T0 + 9000, 100, 1),
+        ev("algo-1", "Step:ModeKeys.TRAIN", "Step:ModeKeys.TRAIN", T0 + 3000, 1000, 1),
+        ev("algo-1", "Step:ModeKeys.TRAIN", "Step:ModeKeys.TRAIN", T0 + 1000, 1500, 0),
+        ev("algo-1", "", "", T0 + 20000, 7, -1),
+    };
+    uint64_t g = model_generation(m);
+    for (size_t i = 0; i < sizeof es / sizeof *es; i++)
+        assert_int_equal(model_add_event(m, &es[i]), 0);
+    assert_int_equal(model_generation(m), g + sizeof es / sizeof *es);
+    const model_node *n = model_find_node(m, "algo-1");
+    const char *order[] = {"Step:ModeKeys.TRAIN", "Step:ModeKeys.EVAL", "Forward",
+                           "Backward(post-forward)", "DataLoaderIter::GetNext",
+                           "(unnamed)", "cpu_functions"};
+    assert_int_equal(node_phase_count(n), 7);
+    for (size_t i = 0; i < 7; i++)
+        assert_string_equal(phase_stats_label(node_phase_at(n, i)), order[i]);
+    const phase_stats *train = node_find_phase(n, "Step:ModeKeys.TRAIN");
+    phase_summary s;
+    phase_stats_get_summary(train, &s);
+    assert_int_equal(s.count, 2);
+    assert_int_equal(phase_stats_kind(node_find_phase(n, "DataLoaderIter::GetNext")),
+                     PHASE_DATALOADER);
+    job_phases jp;
+    model_get_job_phases(m, &jp);
+    assert_true(jp.has_steps);
+    assert_int_equal(jp.first_us, T0);
+    assert_int_equal(jp.first_step_us, T0 + 1000);
+    assert_int_equal(jp.last_step_end_us, T0 + 9100);
+    assert_int_equal(jp.last_us, T0 + 20007);
+    assert_int_equal(jp.init_us, 1000);
+    assert_int_equal(jp.training_us, 8100);
+    assert_int_equal(jp.final_us, 10907);
+    assert_int_equal(model_last_sample_us(m), T0);
+    assert_int_equal(model_last_event_us(m), T0 + 20007);
+    assert_int_equal(model_first_us(m), T0);
+    assert_int_equal(model_last_us(m), T0 + 20007);
+    model_free(m);
+}
+
+static void test_time_filter_and_generations(void **state)
+{
+    (void)state;
+    model_config cfg = {T0 + 1000, T0 + 2000};
+    model *m = model_new(&cfg);
+    assert_int_equal(model_node_count(m), 0);
+    assert_int_equal(model_first_us(m), 0);
+    assert_int_equal(add(m, "algo-1", "cpu", "CPUUtilization", "cpu0", T0 + 999, 1, NULL), 1);
+    assert_int_equal(add(m, "algo-1", "cpu", "CPUUtilization", "cpu0", T0 + 2000, 1, NULL), 1);
+    assert_int_equal(add(m, "algo-1", "cpu", "CPUUtilization", "cpu0", T0 + 1500, NAN, NULL), 1);
+    assert_int_equal(model_node_count(m), 0);   /* ignored records create nothing */
+    assert_int_equal(model_generation(m), 0);
+    assert_int_equal(add(m, "algo-1", "cpu", "CPUUtilization", "cpu0", T0 + 1000, 1, NULL), 0);
+    sm_event e = ev("algo-1", "Forward", "f", T0 + 2500, 10, 3);
+    assert_int_equal(model_add_event(m, &e), 1);
+    e.start_us = T0 + 1999;
+    assert_int_equal(model_add_event(m, &e), 0);
+    const model_node *n = model_find_node(m, "algo-1");
+    assert_int_equal(node_generation(n), 2);
+    assert_int_equal(model_generation(m), 2);
+    assert_int_equal(series_generation(node_cpu_core(n, 0)), 1);
+    assert_int_equal(phase_stats_generation(node_find_phase(n, "Forward")), 1);
+    job_phases jp;
+    model_get_job_phases(m, &jp);
+    assert_false(jp.has_steps);
+    assert_int_equal(jp.training_us, 0);
+    model_free(m);
+}
+
+static void test_many_nodes_memory_sane(void **state)
+{
+    (void)state;
+    /* 64 nodes x 50 series x 30 samples: must be cheap (no per-series
+     * preallocation); checked through the series' own accounting. */
+    model *m = model_new(NULL);
+    char nid[16], nm[16];
+    for (int t = 0; t < 30; t++)
+        for (int nd = 0; nd < 64; nd++)
+            for (int s = 0; s < 50; s++) {
+                snprintf(nid, sizeof nid, "algo-%d", nd + 1);
+                snprintf(nm, sizeof nm, "cpu%d", s);
+                assert_int_equal(add(m, nid, "cpu", "CPUUtilization", nm, T0 + t * 500000LL,
+                                     core_value(nd + 1, s, t), NULL), 0);
+            }
+    size_t bytes = 0;
+    for (size_t i = 0; i < model_node_count(m); i++) {
+        const model_node *n = model_node_at(m, i);
+        for (size_t k = 0; k < node_series_count(n); k++)
+            bytes += series_memory_bytes(node_series_at(n, k));
+    }
+    assert_true(bytes < 8u * 1024 * 1024);
+    check_total(m, 64, 50, 30);
+    model_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cpu_total_interleaved),
+        cmocka_unit_test(test_cpu_total_newest_first),
+        cmocka_unit_test(test_nodes_and_aggregates),
+        cmocka_unit_test(test_natural_cmp),
+        cmocka_unit_test(test_extra_keys),
+        cmocka_unit_test(test_events_and_phases),
+        cmocka_unit_test(test_time_filter_and_generations),
+        cmocka_unit_test(test_many_nodes_memory_sane),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,319 @@
+/* Draws the system, heatmap and steps panes headlessly (newterm on
+ * /dev/null) into windows from the layout's minimum size up, and checks
+ * that they never write outside their window, that the text a user needs is
+ * there, that data strings arrive sanitized, and that stamps and keys
+ * behave. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <locale.h>
+#include <wchar.h>
+
+#include <cmocka.h>
+
+#include "model/model.h"
+#include "tui/pane.h"
+#include "tui/panes_builtin.h"
+#include "tui/theme.h"
+#include "tui/view.h"
+
+#define T0 1600000000000000LL
+
+typedef struct fixture {
+    SCREEN *scr;
+    FILE *out, *in;
+    theme *th;
+    model *m;
+    view_state v;
+} fixture;
+
+static void add(model *m, const char *node, const char *type, const char *dim,
+                const char *name, double v, int64_t ts)
+{
+    sm_sample s;
+    memset(&s, 0, sizeof s);
+    s.type = sm_str_c(type);
+    s.dimension = sm_str_c(dim);
+    s.name = sm_str_c(name);
+    s.node = sm_str_c(node);
+    s.value = v;
+    s.ts_us = ts;
+    assert_int_equal(model_add_sample(m, &s), 0);
+}
+
+static void add_step(model *m, const char *node, int64_t step, int64_t start, int64_t dur)
+{
+    sm_event e;
+    memset(&e, 0, sizeof e);
+    e.node = sm_str_c(node);
+    e.phase = sm_str_c("Step:ModeKeys.TRAIN");
+    e.name = sm_str_c("Step");
+    e.start_us = start;
+    e.dur_us = dur;
+    e.step = step;
+    assert_int_equal(model_add_event(m, &e), 0);
+}
+
+/* 4 nodes × 2 GPUs for 60 s; algo-3 is slow (low GPU util, long steps);
+ * algo-4 has system metrics only. */
+static model *make_job(void)
+{
+    model *m = model_new(NULL);
+    static const char *nodes[4] = {"algo-1", "algo-2", "algo-3", "algo-4"};
+    for (int i = 0; i < 120; i++) {
+        int64_t t = T0 + i * 500000LL;
+        for (int k = 0; k < 4; k++) {
+            double g = k == 2 ? 40 : 90;
+            add(m, nodes[k], "cpu", "CPUUtilization", "cpu0", 30 + (i % 10), t);
+            add(m, nodes[k], "gpu", "GPUUtilization", "gpu0", g, t);
+            add(m, nodes[k], "gpu", "GPUUtilization", "gpu1", g - 2, t);
+            add(m, nodes[k], "gpu", "GPUMemoryUtilization", "gpu0", 50, t);
+            add(m, nodes[k], "gpu", "GPUMemoryUtilization", "gpu1", 50, t);
+        }
+    }
+    for (int s = 0; s < 100; s++)
+        for (int k = 0; k < 3; k++) {
+            int64_t dur = (k == 2 ? 160000 : 120000) + (s % 7) * 1000 + (s == 50 ? 600000 : 0);
+            add_step(m, nodes[k], s, T0 + s * 500000LL, dur);
+        }
+    return m;
+}
+
+static int setup(void **state)
+{
+    setlocale(LC_ALL, "C.UTF-8");
+    fixture *f = calloc(1, sizeof *f);
+    f->out = fopen("/dev/null", "w");
+    f->in = fopen("/dev/null", "r");
+    static const char *terms[] = {"xterm-256color", "xterm", "vt100"};
+    for (size_t i = 0; i < 3 && !f->scr; i++)
+        f->scr = newterm(terms[i], f->out, f->in);
+    if (!f->scr) {
+        fprintf(stderr, "no terminfo entry for xterm/vt100\n");
+        return -1;
+    }
+    f->th = theme_default();
+    assert_non_null(f->th);
+    theme_apply(f->th, THEME_MONO);
+    f->m = make_job();
+    view_init(&f->v, GLYPHS_BRAILLE);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    endwin();
+    delscreen(f->scr);
+    fclose(f->out);
+    fclose(f->in);
+    theme_free(f->th);
+    model_free(f->m);
+    free(f);
+    return 0;
+}
+
+static pane_ctx make_ctx(fixture *f)
+{
+    pane_ctx c;
+    memset(&c, 0, sizeof c);
+    c.m = f->m;
+    c.view = &f->v;
+    c.th = f->th;
+    view_window(&f->v, model_last_us(f->m), &c.t0_us, &c.t1_us);
+    c.now_us = model_last_us(f->m);
+    return c;
+}
+
+/* Draws `vt` into an h×w window framed by sentinel cells; fails if any
+ * sentinel changed. Leaves the inner window's text in text[h][512]. */
+static void draw_framed(fixture *f, const pane_vtbl *vt, pane *p, int h, int w,
+                        wchar_t text[][512])
+{
+    WINDOW *outer = newwin(h + 2, w + 2, 0, 0);
+    assert_non_null(outer);
+    for (int y = 0; y < h + 2; y++)
+        for (int x = 0; x < w + 2; x++)
+            mvwaddch(outer, y, x, 'Z');
+    WINDOW *inner = derwin(outer, h, w, 1, 1);
+    assert_non_null(inner);
+    pane_ctx c = make_ctx(f);
+    vt->draw(p, inner, &c);
+    for (int y = 0; y < h + 2; y++)
+        for (int x = 0; x < w + 2; x++) {
+            if (y >= 1 && y <= h && x >= 1 && x <= w)
+                continue;
+            chtype ch = mvwinch(outer, y, x);
+            if ((ch & A_CHARTEXT) != 'Z')
+                fail_msg("%s pane %dx%d wrote outside its window at (%d,%d)", vt->id, w, h, y, x);
+        }
+    for (int y = 0; y < h && text; y++) {
+        text[y][0] = L'\0';
+        mvwinnwstr(inner, y, 0, text[y], 511);
+    }
+    delwin(inner);
+    delwin(outer);
+}
+
+static int screen_has(wchar_t text[][512], int h, const wchar_t *needle)
+{
+    for (int y = 0; y < h; y++)
+        if (wcsstr(text[y], needle))
+            return 1;
+    return 0;
+}
+
+static void test_never_outside_window(void **state)
+{
+    fixture *f = *state;
+    static const int sizes[][2] = {{3, 28}, {6, 38}, {10, 60}, {24, 80}, {58, 198}, {1, 1}, {2, 5}};
+    const pane_vtbl *vts[3] = {&pane_system_vtbl, &pane_heatmap_vtbl, &pane_steps_vtbl};
+    for (int g = 0; g < GLYPHS_COUNT; g++) {
+        f->v.glyphs = (chart_glyphs)g;
+        for (size_t k = 0; k < 3; k++) {
+            pane *p = vts[k]->create();
+            assert_non_null(p);
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+                draw_framed(f, vts[k], p, sizes[s][0], sizes[s][1], NULL);
+            vts[k]->destroy(p);
+        }
+    }
+    f->v.glyphs = GLYPHS_BRAILLE;
+}
+
+static void test_system_content(void **state)
+{
+    fixture *f = *state;
+    static wchar_t t[60][512];
+    pane *p = pane_system_vtbl.create();
+    draw_framed(f, &pane_system_vtbl, p, 60, 120, t);
+    assert_true(screen_has(t, 60, L"algo-1"));
+    assert_true(screen_has(t, 60, L"gpu1"));
+    assert_true(screen_has(t, 60, L"gmem0"));
+    assert_true(screen_has(t, 60, L"39.0%"));  /* newest cpu sample: 30 + 119 % 10 */
+    assert_true(screen_has(t, 60, L"(system metrics only)"));
+    /* 'c' shows per-core charts. */
+    pane_ctx c = make_ctx(f);
+    assert_int_equal(pane_system_vtbl.on_key(p, 'c', &c), 1);
+    draw_framed(f, &pane_system_vtbl, p, 60, 120, t);
+    assert_true(screen_has(t, 60, L"cpu0"));
+    pane_system_vtbl.on_key(p, 'c', &c);
+    pane_system_vtbl.destroy(p);
+}
+
+static void test_heatmap_marks_straggler(void **state)
+{
+    fixture *f = *state;
+    static wchar_t t[20][512];
+    f->v.glyphs = GLYPHS_ASCII;
+    pane *p = pane_heatmap_vtbl.create();
+    draw_framed(f, &pane_heatmap_vtbl, p, 20, 60, t);
+    assert_true(screen_has(t, 20, L"!algo-3"));
+    assert_true(screen_has(t, 20, L"straggler algo-3"));
+    assert_false(screen_has(t, 20, L"!algo-1"));
+    assert_true(screen_has(t, 20, L"89.0%"));      /* algo-1 mean GPU util */
+    assert_true(screen_has(t, 20, L"#"));          /* readable without color */
+    pane_heatmap_vtbl.destroy(p);
+    f->v.glyphs = GLYPHS_BRAILLE;
+}
+
+static void test_steps_content_and_keys(void **state)
+{
+    fixture *f = *state;
+    static wchar_t t[30][512];
+    pane *p = pane_steps_vtbl.create();
+    draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
+    assert_true(screen_has(t, 30, L"TRAIN"));
+    assert_true(screen_has(t, 30, L"n 100"));
+    assert_true(screen_has(t, 30, L"p50"));
+    assert_true(screen_has(t, 30, L"p99"));
+    /* Selecting the metrics-only node falls back to a node with steps. */
+    f->v.selected_node = 3;
+    draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
+    assert_true(screen_has(t, 30, L"algo-1"));
+    f->v.selected_node = 2;
+    pane_ctx c = make_ctx(f);
+    uint64_t s1 = pane_steps_vtbl.stamp(p, &c);
+    assert_int_equal(pane_steps_vtbl.stamp(p, &c), s1);
+    add_step(f->m, "algo-3", 100, T0 + 100 * 500000LL, 150000);
+    c = make_ctx(f);
+    assert_int_not_equal(pane_steps_vtbl.stamp(p, &c), s1);
+    f->v.selected_node = 0;
+    pane_steps_vtbl.destroy(p);
+}
+
+static void test_no_steps_message(void **state)
+{
+    fixture *f = *state;
+    static wchar_t t[10][512];
+    model *saved = f->m;
+    f->m = model_new(NULL);
+    add(f->m, "algo-1", "cpu", "CPUUtilization", "cpu0", 10, T0);
+    pane *p = pane_steps_vtbl.create();
+    draw_framed(f, &pane_steps_vtbl, p, 10, 70, t);
+    assert_true(screen_has(t, 10, L"no framework trace events"));
+    pane_steps_vtbl.destroy(p);
+    model_free(f->m);
+    f->m = saved;
+}
+
+static void test_node_ids_sanitized(void **state)
+{
+    fixture *f = *state;
+    static wchar_t t[20][512];
+    model *saved = f->m;
+    f->m = model_new(NULL);
+    add(f->m, "evil\x1b]0;pwned\x07-1", "gpu", "GPUUtilization", "gpu0", 50, T0);
+    add_step(f->m, "evil\x1b]0;pwned\x07-1", 1, T0, 1000);
+    const pane_vtbl *vts[3] = {&pane_system_vtbl, &pane_heatmap_vtbl, &pane_steps_vtbl};
+    for (size_t k = 0; k < 3; k++) {
+        pane *p = vts[k]->create();
+        draw_framed(f, vts[k], p, 20, 70, t);
+        assert_true(screen_has(t, 20, L"evil?"));
+        for (int y = 0; y < 20; y++)
+            assert_null(wcschr(t[y], L'\x1b'));
+        assert_false(screen_has(t, 20, L"pwned"));
+        vts[k]->destroy(p);
+    }
+    model_free(f->m);
+    f->m = saved;
+}
+
+static void test_stamps_follow_view(void **state)
+{
+    fixture *f = *state;
+    const pane_vtbl *vts[2] = {&pane_system_vtbl, &pane_heatmap_vtbl};
+    for (size_t k = 0; k < 2; k++) {
+        pane *p = vts[k]->create();
+        pane_ctx c = make_ctx(f);
+        uint64_t a = vts[k]->stamp(p, &c);
+        assert_int_equal(vts[k]->stamp(p, &c), a);
+        assert_int_equal(vts[k]->on_key(p, 'j', &c), 1);
+        assert_int_equal(f->v.selected_node, 1);
+        assert_int_not_equal(vts[k]->stamp(p, &c), a);
+        vts[k]->on_key(p, 'k', &c);
+        assert_int_equal(vts[k]->stamp(p, &c), a);
+        vts[k]->on_key(p, 'k', &c);   /* stays at the top */
+        assert_int_equal(f->v.selected_node, 0);
+        vts[k]->destroy(p);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_never_outside_window),
+        cmocka_unit_test(test_system_content),
+        cmocka_unit_test(test_heatmap_marks_straggler),
+        cmocka_unit_test(test_steps_content_and_keys),
+        cmocka_unit_test(test_no_steps_message),
+        cmocka_unit_test(test_node_ids_sanitized),
+        cmocka_unit_test(test_stamps_follow_view),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,181 @@
+/* Unit tests for the system pane's pure helpers (tui/pane_system.h):
+ * which charts a node gets, rows per chart, scale, gaps, current value,
+ * scrolling. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <math.h>
+
+#include <cmocka.h>
+
+#include "model/model.h"
+#include "tui/pane_common.h"
+#include "tui/pane_system.h"
+
+#define T0 1600000000000000LL
+
+static void add(model *m, const char *node, const char *type, const char *dim,
+                const char *name, double v, int64_t ts)
+{
+    sm_sample s;
+    memset(&s, 0, sizeof s);
+    s.type = sm_str_c(type);
+    s.dimension = sm_str_c(dim);
+    s.name = sm_str_c(name);
+    s.node = sm_str_c(node);
+    s.value = v;
+    s.ts_us = ts;
+    assert_int_equal(model_add_sample(m, &s), 0);
+}
+
+static model *make_job(void)
+{
+    model *m = model_new(NULL);
+    assert_non_null(m);
+    for (int i = 0; i < 10; i++) {
+        int64_t t = T0 + i * 500000LL;
+        add(m, "algo-1", "cpu", "CPUUtilization", "cpu0", 20 + i, t);
+        add(m, "algo-1", "cpu", "CPUUtilization", "cpu1", 40 + i, t);
+        add(m, "algo-1", "gpu", "GPUUtilization", "gpu0", 90, t);
+        add(m, "algo-1", "gpu", "GPUMemoryUtilization", "gpu0", 30, t);
+        add(m, "algo-1", "memory", "MemoryUsedPercent", "MemoryUsedPercent", 12, t);
+        add(m, "algo-1", "i/o", "ReadBytesPerSec", "nvme0n1", 4e8, t);
+        add(m, "algo-1", "i/o", "WriteThroughputMB", "nvme0n1", 12, t);
+        add(m, "algo-1", "Custom", "Algorithm", "loss", 0.5, t);
+    }
+    return m;
+}
+
+static int find_label(const sys_metric *ms, size_t n, const char *label)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(ms[i].label, label) == 0)
+            return (int)i;
+    return -1;
+}
+
+static void test_node_metrics(void **state)
+{
+    (void)state;
+    model *m = make_job();
+    const model_node *nd = model_find_node(m, "algo-1");
+    sys_metric ms[32];
+    size_t n = sys_node_metrics(nd, 0, ms, 32);
+    int cpu = find_label(ms, n, "cpu"), gpu = find_label(ms, n, "gpu0");
+    int gmem = find_label(ms, n, "gmem0"), mem = find_label(ms, n, "mem");
+    int io = find_label(ms, n, "nvme0n1 read"), other = find_label(ms, n, "loss");
+    int wr = find_label(ms, n, "nvme0n1 write");
+    assert_int_equal(cpu, 0);
+    assert_true(gpu > cpu && gmem > gpu && mem > gmem && io > mem && other > io);
+    assert_int_equal(find_label(ms, n, " cpu0"), -1);
+    assert_true(ms[cpu].util && ms[gpu].util && ms[gmem].util && ms[mem].util);
+    assert_false(ms[io].util);     /* bytes: auto-scaled */
+    assert_false(ms[other].util);  /* custom metric: arbitrary scale */
+    assert_int_equal(ms[cpu].role, ROLE_GRAPH_CPU);
+    assert_int_equal(ms[gmem].role, ROLE_GRAPH_GPUMEM);
+    assert_int_equal(ms[io].role, ROLE_GRAPH_IO);
+    /* Read and write of one disk are told apart, and MB become bytes. */
+    assert_true(wr > mem && wr != io);
+    assert_string_equal(ms[io].unit, "B/s");
+    assert_float_equal(ms[io].scale, 1, 0);
+    assert_string_equal(ms[wr].unit, "B/s");
+    assert_float_equal(ms[wr].scale, 1e6, 0);
+    assert_string_equal(ms[cpu].unit, "%");
+
+    size_t with_cores = sys_node_metrics(nd, 1, ms, 32);
+    assert_int_equal(with_cores, n + 2);
+    assert_int_equal(find_label(ms, with_cores, " cpu1"), 2);
+    /* A short output array is filled, never overrun. */
+    assert_int_equal(sys_node_metrics(nd, 1, ms, 3), 3);
+    model_free(m);
+}
+
+static void test_chart_rows(void **state)
+{
+    (void)state;
+    assert_int_equal(sys_chart_rows(10, 4, 24), 1);  /* does not fit: compact */
+    assert_int_equal(sys_chart_rows(22, 4, 6), 3);
+    assert_int_equal(sys_chart_rows(200, 1, 6), 4);  /* capped */
+    assert_int_equal(sys_chart_rows(3, 1, 0), 1);
+    assert_int_equal(sys_chart_rows(0, 1, 5), 1);
+    for (int h = 1; h < 100; h++)
+        for (size_t k = 1; k < 30; k++) {
+            int r = sys_chart_rows(h, 2, k);
+            assert_true(r >= 1 && r <= 4);
+            if (r > 1)
+                assert_true(2 + (int)k * r <= h);
+        }
+}
+
+static void test_scale_and_gaps(void **state)
+{
+    (void)state;
+    series_bin b[4] = {{1, 2, 3, 5}, {0, 0, 0, 0}, {4, 6, 412, 2}, {0, 0, 0, 0}};
+    assert_float_equal(sys_scale_top(b, 4, 1), 100, 0);
+    assert_float_equal(sys_scale_top(b, 4, 0), 412, 0);
+    series_bin none[2] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+    assert_float_equal(sys_scale_top(none, 2, 0), 1, 0);
+    double v[4];
+    assert_int_equal(sys_bin_values(b, 4, v), 2);
+    assert_float_equal(v[0], 2, 0);
+    assert_true(isnan(v[1]));   /* a gap, not a zero */
+    assert_float_equal(v[2], 6, 0);
+    assert_true(isnan(v[3]));
+}
+
+static void test_current_value(void **state)
+{
+    (void)state;
+    model *m = make_job();
+    const model_node *nd = model_find_node(m, "algo-1");
+    const series *s = node_find_series(nd, "cpu", "CPUUtilization", "cpu0");
+    assert_non_null(s);
+    series_bin b[8];
+    double v = -1;
+    /* Window holding the newest sample: that sample's value exactly. */
+    series_query(s, T0, T0 + 10 * 500000LL, 8, b);
+    assert_int_equal(sys_current_value(s, T0, T0 + 10 * 500000LL, b, 8, &v), 1);
+    assert_float_equal(v, 29, 1e-9);
+    /* Window in the past: the last bin with data. */
+    series_query(s, T0, T0 + 2 * 500000LL, 2, b);
+    assert_int_equal(sys_current_value(s, T0, T0 + 2 * 500000LL, b, 2, &v), 1);
+    assert_float_equal(v, 21, 1e-9);
+    /* Window with nothing: no value, *out untouched. */
+    v = -1;
+    series_query(s, T0 - 10000000, T0 - 5000000, 2, b);
+    assert_int_equal(sys_current_value(s, T0 - 10000000, T0 - 5000000, b, 2, &v), 0);
+    assert_float_equal(v, -1, 0);
+    model_free(m);
+}
+
+static void test_scroll_top(void **state)
+{
+    (void)state;
+    int h[5] = {7, 7, 7, 7, 7};
+    assert_int_equal(sys_scroll_top(0, 0, h, 5, 20), 0);
+    assert_int_equal(sys_scroll_top(0, 2, h, 5, 20), 1);  /* 3 blocks = 21 lines > 20 */
+    assert_int_equal(sys_scroll_top(0, 4, h, 5, 20), 3);
+    assert_int_equal(sys_scroll_top(4, 1, h, 5, 20), 1);  /* moving up */
+    assert_int_equal(sys_scroll_top(0, 3, h, 5, 5), 3);   /* block taller than pane */
+    assert_int_equal(sys_scroll_top(2, 9, h, 5, 20), 3);  /* selection clamped */
+    assert_int_equal(sys_scroll_top(0, 0, h, 0, 20), 0);
+    /* Generic list scrolling (heatmap rows). */
+    assert_int_equal(panec_scroll_top(0, 10, 64, 8), 3);
+    assert_int_equal(panec_scroll_top(5, 2, 64, 8), 2);
+    assert_int_equal(panec_scroll_top(60, 63, 64, 8), 56);
+    assert_int_equal(panec_scroll_top(9, 0, 4, 8), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_node_metrics),
+        cmocka_unit_test(test_chart_rows),
+        cmocka_unit_test(test_scale_and_gaps),
+        cmocka_unit_test(test_current_value),
+        cmocka_unit_test(test_scroll_top),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

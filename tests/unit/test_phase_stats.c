@@ -1,0 +1,195 @@
+/* Unit tests for model/phase_stats: statistics against brute force, the
+ * recent-event ring under out-of-order arrival, histogram, classify. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+#include <cmocka.h>
+
+#include "model/phase_stats.h"
+
+#define assert_close(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
+
+static uint64_t rng = 0xdeadbeefcafef00dULL;
+
+static uint64_t next_u64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static double np_pct(const int64_t *sorted, size_t n, double p)
+{
+    double rank = p / 100.0 * (double)(n - 1);
+    size_t lo = (size_t)floor(rank), hi = (size_t)ceil(rank);
+    return (double)sorted[lo] + (rank - (double)lo) * (double)(sorted[hi] - sorted[lo]);
+}
+
+static void shuffle(size_t *idx, size_t n)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = next_u64() % i, t = idx[i - 1];
+        idx[i - 1] = idx[j];
+        idx[j] = t;
+    }
+}
+
+static void test_summary_brute_force(void **state)
+{
+    (void)state;
+    size_t n = 5000;
+    int64_t *d = malloc(n * sizeof *d);
+    phase_stats *p = phase_stats_new("Step:ModeKeys.TRAIN", PHASE_STEP);
+    double sum = 0;
+    int64_t last_end = 0;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = 100000 + (int64_t)(next_u64() % 50000);
+        sum += (double)d[i];
+        if (1000000 + (int64_t)i * 200000 + d[i] > last_end)
+            last_end = 1000000 + (int64_t)i * 200000 + d[i];
+        assert_int_equal(phase_stats_add(p, (int64_t)i, 1000000 + (int64_t)i * 200000, d[i]), 0);
+    }
+    double mean = sum / (double)n, ss = 0;
+    for (size_t i = 0; i < n; i++)
+        ss += ((double)d[i] - mean) * ((double)d[i] - mean);
+    qsort(d, n, sizeof *d, cmp_i64);
+    phase_summary s;
+    phase_stats_get_summary(p, &s);
+    assert_int_equal(s.count, (int64_t)n);
+    assert_close(s.mean_us, mean, 1e-6);
+    assert_close(s.stddev_us, sqrt(ss / (double)n), 1e-6);    /* population */
+    assert_int_equal(s.min_us, d[0]);
+    assert_int_equal(s.max_us, d[n - 1]);
+    assert_true(s.exact);
+    assert_close(s.p50_us, np_pct(d, n, 50), 1e-9);
+    assert_close(s.p95_us, np_pct(d, n, 95), 1e-9);
+    assert_close(s.p99_us, np_pct(d, n, 99), 1e-9);
+    assert_int_equal(s.first_start_us, 1000000);
+    assert_int_equal(s.last_end_us, last_end);
+    assert_string_equal(phase_stats_label(p), "Step:ModeKeys.TRAIN");
+    assert_int_equal(phase_stats_kind(p), PHASE_STEP);
+    assert_int_equal(phase_stats_generation(p), n);
+    free(d);
+    phase_stats_free(p);
+}
+
+static void test_recent_out_of_order(void **state)
+{
+    (void)state;
+    size_t n = PHASE_RECENT_CAP + 1500;
+    size_t *idx = malloc(n * sizeof *idx);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    shuffle(idx, n);
+    phase_stats *p = phase_stats_new("Step:ModeKeys.TRAIN", PHASE_STEP);
+    int64_t last_end = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = idx[k];
+        int64_t start = 5000000 + (int64_t)i * 1000, dur = 400 + (int64_t)(i % 7);
+        if (start + dur > last_end)
+            last_end = start + dur;
+        assert_int_equal(phase_stats_add(p, (int64_t)i, start, dur), 0);
+    }
+    phase_event *ev = malloc(n * sizeof *ev);
+    size_t got = phase_stats_recent(p, ev, n);
+    assert_int_equal(got, PHASE_RECENT_CAP);
+    for (size_t k = 0; k < got; k++) {
+        size_t i = n - PHASE_RECENT_CAP + k;    /* the newest, oldest first */
+        assert_int_equal(ev[k].step, (int64_t)i);
+        assert_int_equal(ev[k].start_us, 5000000 + (int64_t)i * 1000);
+    }
+    assert_int_equal(phase_stats_recent(p, ev, 3), 3);
+    assert_int_equal(ev[2].step, (int64_t)n - 1);
+    /* Overlap query: [start of n-10, start of n-5) overlaps steps n-10..n-6. */
+    int64_t t0 = 5000000 + (int64_t)(n - 10) * 1000, t1 = 5000000 + (int64_t)(n - 5) * 1000;
+    got = phase_stats_in_range(p, t0 + 100, t1, ev, n);
+    assert_int_equal(got, 5);
+    assert_int_equal(ev[0].step, (int64_t)n - 10);
+    assert_int_equal(ev[4].step, (int64_t)n - 6);
+    phase_summary s;
+    phase_stats_get_summary(p, &s);
+    assert_int_equal(s.count, (int64_t)n);   /* dropped from the ring, still counted */
+    assert_int_equal(s.first_start_us, 5000000);
+    assert_int_equal(s.last_end_us, last_end);
+    free(ev);
+    free(idx);
+    phase_stats_free(p);
+}
+
+static void test_histogram(void **state)
+{
+    (void)state;
+    phase_stats *p = phase_stats_new("Forward", PHASE_FORWARD);
+    int64_t durs[] = {0, 1, 2, 3, 4, 1000000, INT64_MAX / 2, -5};
+    for (size_t i = 0; i < sizeof durs / sizeof *durs; i++)
+        assert_int_equal(phase_stats_add(p, -1, 100, durs[i]), 0);
+    const uint32_t *h = phase_stats_histogram(p);
+    assert_int_equal(h[0], 3);     /* 0, 1 and the clamped negative */
+    assert_int_equal(h[4], 1);     /* 2 = 2^(4/4) */
+    assert_int_equal(h[6], 1);     /* 3: 4*log2(3) = 6.34 */
+    assert_int_equal(h[8], 1);     /* 4 */
+    assert_int_equal(h[79], 1);    /* 1e6: 4*log2(1e6) = 79.7 */
+    assert_int_equal(h[PHASE_HIST_BUCKETS - 1], 1);
+    assert_close(phase_hist_lower_us(0), 1, 0);
+    assert_close(phase_hist_lower_us(4), 2, 1e-12);
+    assert_close(phase_hist_lower_us(79), pow(2, 79 / 4.0), 1e-6);
+    for (size_t b = 1; b < 100; b++) {  /* buckets agree with the bounds */
+        double lo = phase_hist_lower_us(b);
+        int64_t d = (int64_t)ceil(lo);
+        if ((double)d < phase_hist_lower_us(b + 1)) {
+            phase_stats *q = phase_stats_new("x", PHASE_OTHER);
+            phase_stats_add(q, -1, 0, d);
+            assert_int_equal(phase_stats_histogram(q)[b], 1);
+            phase_stats_free(q);
+        }
+    }
+    phase_stats_free(p);
+}
+
+#define CL(ph, nm) phase_classify(ph, strlen(ph), nm, strlen(nm))
+
+static void test_classify(void **state)
+{
+    (void)state;
+    assert_int_equal(CL("Step:ModeKeys.TRAIN", "Step:ModeKeys.TRAIN"), PHASE_STEP);
+    assert_int_equal(CL("Step:ModeKeys.EVAL", "x"), PHASE_STEP);
+    assert_int_equal(CL("Forward", "Forward"), PHASE_FORWARD);
+    assert_int_equal(CL("Forward-pass", ""), PHASE_FORWARD);
+    assert_int_equal(CL("Backward(post-forward)", "y"), PHASE_BACKWARD);
+    assert_int_equal(CL("DataIterator", "anything"), PHASE_DATALOADER);
+    assert_int_equal(CL("cpu_functions", "dataset::GetNext"), PHASE_DATALOADER);
+    assert_int_equal(CL("", "DataLoaderIter::GetNext"), PHASE_DATALOADER);
+    assert_int_equal(CL("", "DataLoaderWorker"), PHASE_DATALOADER);
+    assert_int_equal(CL("", "DataLoaderIterInitialize"), PHASE_DATALOADER);
+    assert_int_equal(CL("", "IteratorGetNextOp::DoCompute"), PHASE_DATALOADER);
+    assert_int_equal(CL("", "MyGetNextThing"), PHASE_DATALOADER);
+    assert_int_equal(CL("", "dataloaderworker"), PHASE_OTHER);  /* case-sensitive */
+    assert_int_equal(CL("step:ModeKeys.TRAIN", ""), PHASE_OTHER);
+    assert_int_equal(CL("gpu_functions-dev:0", "conv2d"), PHASE_OTHER);
+    assert_int_equal(phase_classify(NULL, 0, NULL, 0), PHASE_OTHER);
+    /* Slices are not NUL-terminated: only len bytes count. */
+    assert_int_equal(phase_classify("Step:X", 4, "", 0), PHASE_OTHER);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_summary_brute_force),
+        cmocka_unit_test(test_recent_out_of_order),
+        cmocka_unit_test(test_histogram),
+        cmocka_unit_test(test_classify),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,250 @@
+/* Unit tests for model/series: tiers under out-of-order ingest, queries
+ * against brute-force aggregates, summary, memory bounds. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+#include <cmocka.h>
+
+#include "model/series.h"
+
+#define assert_close(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
+
+typedef struct pt {
+    int64_t ts;
+    double v;
+} pt;
+
+static uint64_t rng = 0x1234567887654321ULL;
+
+static uint64_t next_u64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static const int64_t T0 = 1591748100000000LL;   /* a whole 5 minutes */
+
+/* n samples every step_us, values pseudo-random in [0, 100). */
+static pt *make_points(size_t n, int64_t step_us)
+{
+    pt *p = malloc(n * sizeof *p);
+    for (size_t i = 0; i < n; i++) {
+        p[i].ts = T0 + (int64_t)i * step_us + (int64_t)(next_u64() % 1000);
+        p[i].v = (double)(next_u64() % 100000) / 1000.0;
+    }
+    return p;
+}
+
+/* Adds the points one minute-file at a time: chunk order given by `order`
+ * (newest first, or shuffled), ascending inside each chunk. */
+static void ingest_chunks(series *s, const pt *p, size_t n, int shuffled)
+{
+    int64_t first_min = p[0].ts / 60000000, last_min = p[n - 1].ts / 60000000;
+    size_t nch = (size_t)(last_min - first_min + 1);
+    int64_t *order = malloc(nch * sizeof *order);
+    for (size_t i = 0; i < nch; i++)
+        order[i] = last_min - (int64_t)i;
+    for (size_t i = nch; shuffled && i > 1; i--) {
+        size_t j = next_u64() % i;
+        int64_t t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+    }
+    for (size_t c = 0; c < nch; c++)
+        for (size_t i = 0; i < n; i++)
+            if (p[i].ts / 60000000 == order[c])
+                assert_int_equal(series_add(s, p[i].ts, p[i].v), 0);
+    free(order);
+}
+
+static void check_summary(const series *s, const pt *p, size_t n)
+{
+    series_summary sum;
+    series_get_summary(s, &sum);
+    double mn = INFINITY, mx = -INFINITY, tot = 0;
+    for (size_t i = 0; i < n; i++) {
+        mn = fmin(mn, p[i].v);
+        mx = fmax(mx, p[i].v);
+        tot += p[i].v;
+    }
+    assert_int_equal(sum.count, (int64_t)n);
+    assert_close(sum.min, mn, 0);
+    assert_close(sum.max, mx, 0);
+    assert_close(sum.mean, tot / (double)n, 1e-9);
+    assert_int_equal(sum.first_us, p[0].ts);
+    assert_int_equal(sum.last_us, p[n - 1].ts);
+    assert_close(sum.last_value, p[n - 1].v, 0);
+    assert_int_equal(sum.exact, n <= 1024);
+    assert_true(sum.p5 <= sum.p50 && sum.p50 <= sum.p95 && sum.p95 <= sum.p99);
+}
+
+/* Compares series_query over [t0, t1) with a brute-force aggregate of the
+ * points, using series.h's bin definition. */
+/* exact: bins align with the tier's buckets, so each bin must equal the
+ * brute-force aggregate; else a bucket wider than a bin feeds every bin it
+ * overlaps, so a bin covers at least the samples inside it. */
+static void check_bins_mode(const series *s, const pt *p, size_t n, int64_t t0, int64_t t1,
+                            size_t nbins, int exact)
+{
+    series_bin *got = calloc(nbins, sizeof *got);
+    series_query(s, t0, t1, nbins, got);
+    for (size_t b = 0; b < nbins; b++) {
+        int64_t lo = t0 + (int64_t)((__int128)(t1 - t0) * b / nbins);
+        int64_t hi = t0 + (int64_t)((__int128)(t1 - t0) * (b + 1) / nbins);
+        double mn = INFINITY, mx = -INFINITY, tot = 0;
+        int64_t c = 0;
+        for (size_t i = 0; i < n; i++)
+            if (p[i].ts >= lo && p[i].ts < hi) {
+                mn = fmin(mn, p[i].v);
+                mx = fmax(mx, p[i].v);
+                tot += p[i].v;
+                c++;
+            }
+        if (!exact) {
+            assert_true(got[b].count >= c);
+            assert_true(!c || (got[b].min <= mn && got[b].max >= mx));
+            assert_true(!got[b].count || (got[b].min <= got[b].mean && got[b].mean <= got[b].max));
+            continue;
+        }
+        assert_int_equal(got[b].count, c);
+        if (c) {
+            assert_close(got[b].min, mn, 0);
+            assert_close(got[b].max, mx, 0);
+            assert_close(got[b].mean, tot / (double)c, 1e-9);
+        }
+    }
+    free(got);
+}
+
+static void check_bins(const series *s, const pt *p, size_t n, int64_t t0, int64_t t1,
+                       size_t nbins)
+{
+    check_bins_mode(s, p, n, t0, t1, nbins, 1);
+}
+
+static int64_t floor_to(int64_t t, int64_t w)
+{
+    return t / w * w;
+}
+
+/* 10k samples at 500 ms arriving newest minute first: raw + tier 1. */
+static void test_cascade_raw_t1(void **state)
+{
+    (void)state;
+    size_t n = 10000;
+    pt *p = make_points(n, 500000);
+    series *s = series_new("cpu", "CPUUtilization", "cpu3");
+    ingest_chunks(s, p, n, 0);
+    check_summary(s, p, n);
+    int64_t raw_oldest = p[n - SERIES_RAW_CAP].ts;
+    int64_t raw_t0 = floor_to(raw_oldest, SERIES_T1_WIDTH_US) + SERIES_T1_WIDTH_US;
+    check_bins(s, p, n, raw_t0, p[n - 1].ts + 1, 200);    /* raw: exact */
+    check_bins(s, p, n, raw_t0 + 12345, p[n - 1].ts - 999, 77);
+    int64_t old_t1 = floor_to(raw_oldest, SERIES_T1_WIDTH_US);
+    size_t nb = (size_t)((old_t1 - T0) / SERIES_T1_WIDTH_US);
+    check_bins(s, p, n, T0, old_t1, nb);                  /* 10 s buckets */
+    check_bins_mode(s, p, n, T0 - 10 * SERIES_T1_WIDTH_US, old_t1, nb / 5 + 10, 0);
+    check_bins_mode(s, p, n, T0 + 3333333, old_t1 - 10, nb * 3 + 1, 0);
+    series_free(s);
+    free(p);
+}
+
+/* 10k samples at 5 s in shuffled minute order: all three tiers. */
+static void test_cascade_all_tiers(void **state)
+{
+    (void)state;
+    size_t n = 10000;
+    pt *p = make_points(n, 5000000);
+    series *s = series_new("gpu", "GPUUtilization", "gpu0");
+    ingest_chunks(s, p, n, 1);
+    check_summary(s, p, n);
+    int64_t raw_oldest = p[n - SERIES_RAW_CAP].ts;
+    int64_t raw_t0 = floor_to(raw_oldest, SERIES_T1_WIDTH_US) + SERIES_T1_WIDTH_US;
+    check_bins(s, p, n, raw_t0, p[n - 1].ts + 1, 200);
+    /* Tier 1 keeps the newest SERIES_T1_CAP 10 s keys of the older samples
+     * (one sample per 5 s: two per key). */
+    int64_t raw_key = raw_oldest / SERIES_T1_WIDTH_US;
+    int64_t t1_oldest_key = raw_key - SERIES_T1_CAP + 1;
+    int64_t t1_lo = t1_oldest_key * SERIES_T1_WIDTH_US, t1_hi = raw_key * SERIES_T1_WIDTH_US;
+    check_bins(s, p, n, t1_lo, t1_hi, (size_t)(raw_key - t1_oldest_key));
+    /* Tier 2: 5 min buckets, up to the tier-1 start. */
+    int64_t t2_hi = floor_to(t1_lo, SERIES_T2_WIDTH_US);
+    check_bins(s, p, n, T0, t2_hi, (size_t)((t2_hi - T0) / SERIES_T2_WIDTH_US));
+    /* Range summary over raw data is exact. */
+    series_summary rs;
+    series_range_summary(s, raw_t0, INT64_MAX, &rs);
+    int64_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += p[i].ts >= raw_t0;
+    assert_int_equal(rs.count, c);
+    assert_int_equal(rs.last_us, p[n - 1].ts);
+    series_range_summary(s, 0, INT64_MAX, &rs);
+    assert_int_equal(rs.count, (int64_t)n);
+    series_free(s);
+    free(p);
+}
+
+static void test_duplicates_and_bad_values(void **state)
+{
+    (void)state;
+    series *s = series_new("memory", "MemoryUtilization", NULL);
+    assert_string_equal(series_name(s), "");
+    assert_int_equal(series_add(s, 1000, 1.0), 0);
+    assert_int_equal(series_add(s, 1000, 3.0), 0);
+    uint64_t g = series_generation(s);
+    assert_int_equal(series_add(s, 2000, NAN), -1);
+    assert_int_equal(series_add(s, 2000, INFINITY), -1);
+    assert_int_equal(series_generation(s), g);
+    series_bin b;
+    series_query(s, 0, 10000, 1, &b);
+    assert_int_equal(b.count, 2);
+    assert_close(b.mean, 2.0, 0);
+    series_summary sum;
+    series_get_summary(s, &sum);
+    assert_int_equal(sum.count, 2);
+    assert_close(sum.p50, 2.0, 0);
+    assert_close(sum.last_value, 3.0, 0);   /* later arrival wins a tie */
+    series_query(s, 5000, 10000, 1, &b);
+    assert_int_equal(b.count, 0);
+    series_free(s);
+}
+
+static void test_memory_bounds(void **state)
+{
+    (void)state;
+    series *small = series_new("cpu", "CPUUtilization", "cpu0");
+    for (int i = 0; i < 30; i++)
+        series_add(small, T0 + i * 500000LL, i);
+    assert_true(series_memory_bytes(small) < 2048);
+    series_free(small);
+
+    series *big = series_new("cpu", "CPUUtilization", "cpu0");
+    for (int64_t i = 0; i < 1000000; i++)
+        assert_int_equal(series_add(big, T0 + i * 1000000LL, (double)(i % 977)), 0);
+    size_t bytes = series_memory_bytes(big);
+    assert_true(bytes < 400 * 1024);
+    series_summary sum;
+    series_get_summary(big, &sum);
+    assert_int_equal(sum.count, 1000000);
+    assert_false(sum.exact);
+    assert_true(fabs(sum.p50 - 488) <= 0.01 * 488 + 1);
+    series_free(big);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cascade_raw_t1),
+        cmocka_unit_test(test_cascade_all_tiers),
+        cmocka_unit_test(test_duplicates_and_bad_values),
+        cmocka_unit_test(test_memory_bounds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,20 @@
+/* commands: one entry point per subcommand, dispatched by tui/main.c.
+ *
+ * Each returns the process exit status and never calls exit(): 0 success,
+ * 1 the source could not be read / runtime failure, 2 usage error,
+ * 3 `report --fail-on` rule fired. argv[0] is the subcommand name. */
+#ifndef SMTOP_COMMANDS_H
+#define SMTOP_COMMANDS_H
+
+enum smtop_exit {
+    SMTOP_EXIT_OK = 0,
+    SMTOP_EXIT_FAIL = 1,
+    SMTOP_EXIT_USAGE = 2,
+    SMTOP_EXIT_RULE = 3
+};
+
+int cmd_dashboard(int argc, char **argv); /* smtop [opts] SRC | --demo */
+int cmd_report(int argc, char **argv);    /* smtop report [--json] SRC */
+int cmd_synth(int argc, char **argv);     /* smtop synth --out DIR ... */
+
+#endif

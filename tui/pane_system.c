@@ -1,0 +1,360 @@
+/* pane_system: see pane_system.h. Pure helpers first, then drawing. */
+#include "pane_system.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "pane_common.h"
+#include "panes_builtin.h"
+
+static int add_metric(sys_metric *out, size_t max, size_t *n, const series *s,
+                      theme_role role, int util, const char *fmt, const char *arg)
+{
+    if (!s || *n >= max)
+        return 0;
+    sys_metric *m = &out[(*n)++];
+    m->s = s;
+    m->role = role;
+    m->util = util;
+    m->unit = util ? "%" : fmt_unit_for_dimension(series_dimension(s));
+    m->scale = util ? 1.0 : fmt_scale_for_dimension(series_dimension(s));
+    snprintf(m->label, sizeof m->label, fmt, arg);
+    return 1;
+}
+
+/* Series the fixed groups above do not cover (custom "Algorithm"
+ * dimensions, unknown types) still belong on screen: a job that reports
+ * them expects to see them. */
+static int is_known_type(const char *t)
+{
+    static const char *const known[] = {"cpu", "gpu", "memory", "i/o", "network"};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(t, known[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int is_util_series(const series *s)
+{
+    return strcmp(fmt_unit_for_dimension(series_dimension(s)), "%") == 0 ||
+           strcmp(fmt_unit_for_dimension(series_name(s)), "%") == 0;
+}
+
+/* "nvme0n1 read" from name "nvme0n1" and dimension "ReadThroughputMB":
+ * one device usually has a read and a write (or sent/received) series,
+ * and only the dimension's first word tells them apart. */
+static const char *device_label(const series *s, const char *kind, char *buf, size_t cap)
+{
+    const char *d = series_dimension(s);
+    size_t w = 1;
+    while (d[0] && d[w] && !(d[w] >= 'A' && d[w] <= 'Z'))
+        w++;
+    char word[16];
+    snprintf(word, sizeof word, "%.*s", (int)(w < 15 ? w : 15), d);
+    for (char *c = word; *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            *c = (char)(*c - 'A' + 'a');
+    const char *name = series_name(s);
+    snprintf(buf, cap, "%s %s", *name ? name : kind, word);
+    return buf;
+}
+
+size_t sys_node_metrics(const model_node *nd, int per_core, sys_metric *out,
+                        size_t max)
+{
+    char dev[64];
+    size_t n = 0;
+    char buf[21];
+    add_metric(out, max, &n, node_cpu_total(nd), ROLE_GRAPH_CPU, 1, "cpu%s", "");
+    for (size_t i = 0; per_core && i < node_cpu_count(nd); i++) {
+        snprintf(buf, sizeof buf, "%zu", i);
+        add_metric(out, max, &n, node_cpu_core(nd, i), ROLE_GRAPH_CPU, 1, " cpu%s", buf);
+    }
+    for (size_t i = 0; i < node_gpu_count(nd); i++) {
+        const char *name = node_gpu_name(nd, i);
+        add_metric(out, max, &n, node_gpu_util(nd, i), ROLE_GRAPH_GPU, 1, "%s", name);
+        if (strncmp(name, "gpu", 3) == 0)
+            add_metric(out, max, &n, node_gpu_mem(nd, i), ROLE_GRAPH_GPUMEM, 1, "gmem%s", name + 3);
+        else
+            add_metric(out, max, &n, node_gpu_mem(nd, i), ROLE_GRAPH_GPUMEM, 1, "mem %s", name);
+    }
+    const series *hm = node_host_mem(nd);
+    add_metric(out, max, &n, hm, ROLE_GRAPH_MEM, hm ? is_util_series(hm) : 0, "mem%s", "");
+    for (size_t i = 0; i < node_io_count(nd); i++) {
+        const series *s = node_io_at(nd, i);
+        add_metric(out, max, &n, s, ROLE_GRAPH_IO, is_util_series(s), "%s",
+                   device_label(s, "io", dev, sizeof dev));
+    }
+    for (size_t i = 0; i < node_net_count(nd); i++) {
+        const series *s = node_net_at(nd, i);
+        add_metric(out, max, &n, s, ROLE_GRAPH_NET, is_util_series(s), "%s",
+                   device_label(s, "net", dev, sizeof dev));
+    }
+    for (size_t i = 0; i < node_series_count(nd); i++) {
+        const series *s = node_series_at(nd, i);
+        if (is_known_type(series_type(s)))
+            continue;
+        const char *nm = *series_name(s) ? series_name(s) : series_dimension(s);
+        add_metric(out, max, &n, s, ROLE_GRAPH_OTHER, is_util_series(s), "%s", nm);
+    }
+    return n;
+}
+
+int sys_chart_rows(int h, size_t nodes, size_t metrics)
+{
+    if (metrics == 0 || (size_t)h <= nodes)
+        return 1;
+    size_t r = ((size_t)h - nodes) / metrics;
+    return r < 1 ? 1 : r > 4 ? 4 : (int)r;
+}
+
+double sys_scale_top(const series_bin *b, size_t n, int util)
+{
+    if (util)
+        return 100.0;
+    double top = 0;
+    for (size_t i = 0; i < n; i++)
+        if (b[i].count > 0 && b[i].max > top)
+            top = b[i].max;
+    return top > 0 ? top : 1.0;
+}
+
+size_t sys_bin_values(const series_bin *b, size_t n, double *vals)
+{
+    size_t have = 0;
+    for (size_t i = 0; i < n; i++) {
+        vals[i] = b[i].count > 0 ? b[i].mean : NAN;
+        have += b[i].count > 0;
+    }
+    return have;
+}
+
+int sys_current_value(const series *s, int64_t t0_us, int64_t t1_us,
+                      const series_bin *b, size_t n, double *out)
+{
+    series_summary sum;
+    series_get_summary(s, &sum);
+    if (sum.count > 0 && sum.last_us >= t0_us && sum.last_us < t1_us) {
+        *out = sum.last_value;
+        return 1;
+    }
+    for (size_t i = n; i-- > 0;)
+        if (b[i].count > 0) {
+            *out = b[i].mean;
+            return 1;
+        }
+    return 0;
+}
+
+size_t sys_scroll_top(size_t top, size_t sel, const int *heights, size_t n, int h)
+{
+    if (n == 0)
+        return 0;
+    if (sel >= n)
+        sel = n - 1;
+    if (top > sel)
+        top = sel;
+    /* Move down until the selected block ends inside the pane. */
+    for (;;) {
+        long used = 0;
+        for (size_t i = top; i <= sel; i++)
+            used += heights[i];
+        if (used <= h || top == sel)
+            break;
+        top++;
+    }
+    return top;
+}
+
+/* ---- drawing ---------------------------------------------------------- */
+
+#define SYS_MAX_NODES 1024
+#define SYS_MAX_METRICS 256
+#define SYS_MAX_BINS 1024
+#define SYS_VALUE_W 9
+
+/* Label column: wider on wide panes so "nvme0n1 write" is not cut. */
+static int label_w(int W)
+{
+    int l = W / 5;
+    return l < 9 ? 9 : l > 16 ? 16 : l;
+}
+
+struct pane {
+    size_t top;
+    const model_node *nodes[SYS_MAX_NODES];
+    int heights[SYS_MAX_NODES];
+    sys_metric metrics[SYS_MAX_METRICS];
+    series_bin bins[SYS_MAX_BINS];
+    double vals[SYS_MAX_BINS];
+};
+
+static pane *sys_create(void) { return calloc(1, sizeof(pane)); }
+static void sys_destroy(pane *p) { free(p); }
+
+/* v is a raw value: scaled here into the metric's unit. */
+static void format_value(char *buf, size_t cap, const sys_metric *m, double v)
+{
+    if (m->util)
+        fmt_percent(buf, cap, v);
+    else
+        fmt_si(buf, cap, v * m->scale, m->unit);
+}
+
+/* On wide panes, the mean over the window just left of the value column;
+ * returns the columns taken from the graph (0 when it would squeeze the
+ * graph below 30 columns). */
+static int draw_window_mean(WINDOW *w, int y, int right, int gw, const sys_metric *m,
+                            const pane_ctx *ctx)
+{
+    series_summary sum;
+    series_range_summary(m->s, ctx->t0_us, ctx->t1_us, &sum);
+    if (sum.count <= 0)
+        return 0;
+    char v[FMT_BUF], text[FMT_BUF + 8];
+    format_value(v, sizeof v, m, sum.mean);
+    snprintf(text, sizeof text, "avg %s", v);
+    int aw = (int)strlen(text) + 1;
+    if (gw - aw < 30)
+        return 0;
+    panec_put(w, y, right - aw + 1, aw - 1, text, theme_attr(ctx->th, ROLE_DIM));
+    return aw;
+}
+
+/* One chart: label, graph over rows lines, current value (and for an
+ * auto-scaled metric its axis top) at the right. */
+static void draw_metric(pane *p, WINDOW *w, int y, int rows, const sys_metric *m,
+                        const pane_ctx *ctx)
+{
+    int W = getmaxx(w), H = getmaxy(w);
+    if (y + rows > H)
+        rows = H - y;
+    chart_glyphs g = ctx->view->glyphs;
+    int spc = chart_samples_per_col(g);
+    int gx = label_w(W), gw = W - gx - SYS_VALUE_W - 1;
+    panec_put(w, y, 1, gx - 2, m->label, theme_attr(ctx->th, ROLE_LABEL));
+    if (gw < 1 || rows < 1)
+        return;
+    size_t nb = (size_t)gw * (size_t)spc;
+    if (nb > SYS_MAX_BINS)
+        nb = SYS_MAX_BINS;
+    series_query(m->s, ctx->t0_us, ctx->t1_us, nb, p->bins);
+    char val[FMT_BUF], axis[FMT_BUF];
+    double cur = 0;
+    if (sys_bin_values(p->bins, nb, p->vals) == 0) {
+        panec_put(w, y, gx + 1, gw - 1, "no data", theme_attr(ctx->th, ROLE_DIM));
+        return;
+    }
+    double top = sys_scale_top(p->bins, nb, m->util);
+    if (!m->util) {
+        fmt_axis_max(axis, sizeof axis, top * m->scale, m->unit);
+        int aw = (int)strlen(axis) + 1;
+        if (gw - aw >= 12) {
+            gw -= aw;
+            panec_put(w, y, gx + gw + 1, aw - 1, axis, theme_attr(ctx->th, ROLE_DIM));
+        }
+    }
+    gw -= draw_window_mean(w, y, gx + gw, gw, m, ctx);
+    chart_draw(w, y, gx, rows, gw, p->vals, (size_t)gw * (size_t)spc, 0.0, top, g,
+               theme_attr(ctx->th, m->role));
+    if (sys_current_value(m->s, ctx->t0_us, ctx->t1_us, p->bins, nb, &cur)) {
+        format_value(val, sizeof val, m, cur);
+        panec_put_right(w, y, W - 1, SYS_VALUE_W, val, theme_attr(ctx->th, ROLE_DEFAULT));
+    }
+}
+
+static void draw_node_header(WINDOW *w, int y, const model_node *nd, int sel,
+                             const pane_ctx *ctx)
+{
+    char line[160];
+    if (node_series_count(nd) == 0)
+        snprintf(line, sizeof line, "%s %s  (framework trace events only)", sel ? ">" : " ",
+                 node_id(nd));
+    else
+        snprintf(line, sizeof line, "%s %s  %zu cpu  %zu gpu%s", sel ? ">" : " ", node_id(nd),
+                 node_cpu_count(nd), node_gpu_count(nd),
+                 node_phase_count(nd) ? "" : "  (system metrics only)");
+    panec_put(w, y, 0, -1, line, theme_attr(ctx->th, sel ? ROLE_SELECTED : ROLE_TITLE));
+}
+
+/* Time axis under the graphs: start and end of the window. */
+static void draw_time_axis(WINDOW *w, int y, const pane_ctx *ctx)
+{
+    char a[FMT_BUF], b[FMT_BUF];
+    int64_t span = ctx->t1_us - ctx->t0_us;
+    int attr = theme_attr(ctx->th, ROLE_DIM);
+    panec_put(w, y, label_w(getmaxx(w)), -1, fmt_clock(a, sizeof a, ctx->t0_us, span), attr);
+    panec_put_right(w, y, getmaxx(w) - SYS_VALUE_W - 2, -1,
+                    fmt_clock(b, sizeof b, ctx->t1_us, span), attr);
+}
+
+static void sys_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
+{
+    werase(w);
+    int H = getmaxy(w);
+    size_t n = panec_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES);
+    n = n > SYS_MAX_NODES ? SYS_MAX_NODES : n;
+    if (n == 0) {
+        panec_put(w, H / 2, 1, -1, model_node_count(ctx->m) ? "no node matches the filter"
+                                                              : "waiting for data",
+                  theme_attr(ctx->th, ROLE_DIM));
+        return;
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += sys_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics, SYS_MAX_METRICS);
+    int rows = sys_chart_rows(H - 1, n, total);
+    int axis = rows > 1;  /* tall enough for graphs: spare a line for times */
+    for (size_t i = 0; i < n; i++) {
+        size_t k = sys_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics, SYS_MAX_METRICS);
+        p->heights[i] = 1 + (k ? (int)k * rows : 1);
+    }
+    size_t sel = panec_selected(ctx->view, n);
+    int avail = H - axis;
+    p->top = sys_scroll_top(p->top, sel, p->heights, n, avail);
+    int y = 0;
+    for (size_t i = p->top; i < n && y < avail; i++) {
+        draw_node_header(w, y++, p->nodes[i], i == sel, ctx);
+        size_t k = sys_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics, SYS_MAX_METRICS);
+        if (k == 0 && y < avail)
+            panec_put(w, y++, 1, -1, "no system metrics", theme_attr(ctx->th, ROLE_DIM));
+        for (size_t j = 0; j < k && y < avail; j++, y += rows)
+            draw_metric(p, w, y, y + rows <= avail ? rows : avail - y, &p->metrics[j], ctx);
+    }
+    if (axis)
+        draw_time_axis(w, H - 1, ctx);
+}
+
+static int sys_on_key(pane *p, int ch, pane_ctx *ctx)
+{
+    (void)p;
+    if (ch == 'c') {
+        ctx->view->per_core = !ctx->view->per_core;
+        return 1;
+    }
+    return panec_key_select(ch, ctx);
+}
+
+static uint64_t sys_stamp(pane *p, const pane_ctx *ctx)
+{
+    uint64_t h = panec_hash_view(PANEC_HASH_SEED, ctx);
+    size_t n = panec_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES);
+    h = panec_hash_u64(h, n);
+    for (size_t i = 0; i < n && i < SYS_MAX_NODES; i++)
+        h = panec_hash_u64(h, node_generation(p->nodes[i]));
+    return h;
+}
+
+const pane_vtbl pane_system_vtbl = {
+    .id = "system",
+    .title = "System",
+    .create = sys_create,
+    .destroy = sys_destroy,
+    .draw = sys_draw,
+    .on_key = sys_on_key,
+    .on_click = NULL,
+    .stamp = sys_stamp,
+};

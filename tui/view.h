@@ -1,0 +1,44 @@
+/* view: the dashboard's navigation state shared by every pane — which time
+ * window is shown (live-following or paused/scrubbed), the zoom span, the
+ * node filter, the selected node, symbols and theme in use. Pure data and
+ * pure transitions (no curses), so key handling is unit-tested. */
+#ifndef SMTOP_VIEW_H
+#define SMTOP_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chart.h"
+
+typedef struct view_state {
+    int live;             /* 1: window follows the newest data */
+    int paused;           /* space: freeze what is shown (loader keeps reading) */
+    int64_t span_us;      /* width of the visible time window (+/- zoom) */
+    int64_t end_us;       /* right edge when not live */
+    char filter[64];      /* node filter pattern (substring, case-insensitive); "" = all */
+    size_t selected_node; /* index among the nodes that pass the filter */
+    int per_core;         /* show per-core CPU charts */
+    chart_glyphs glyphs;
+    int focus;            /* index of the focused pane */
+    int zoomed;           /* 1: focused pane fills the screen (Enter), Esc leaves */
+} view_state;
+
+void view_init(view_state *v, chart_glyphs g);
+
+/* Visible window [t0, t1) given the newest data time (model_last_us). */
+void view_window(const view_state *v, int64_t newest_us, int64_t *t0, int64_t *t1);
+
+/* +/- : halve/double the span within [30 s, 7 days]. */
+void view_zoom(view_state *v, int in);
+/* [ / ] : move the window back/forward by half a span (leaves live mode;
+ * moving past the newest data returns to live). */
+void view_scrub(view_state *v, int forward, int64_t newest_us);
+/* 0 : back to live. */
+void view_go_live(view_state *v);
+/* space : freeze the window at its current right edge, or resume live. */
+void view_toggle_pause(view_state *v, int64_t newest_us);
+
+/* 1 when node id passes the filter. */
+int view_node_visible(const view_state *v, const char *node_id);
+
+#endif
