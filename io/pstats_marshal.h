@@ -17,7 +17,9 @@
  * versa floats are rejected where counts belong; bytes after the top-level
  * object are ignored, as marshal.load ignores them; callers given as a
  * plain int (the old `profile` module's format) count as ncalls = pcalls
- * with zero times. Strings are passed on as raw bytes (UTF-8 as written). */
+ * with zero times; a key repeated inside one dict (pstats never writes
+ * one) is delivered twice and so summed, where marshal.load would keep the
+ * last. Strings are passed on as raw bytes (UTF-8 as written). */
 #ifndef SMTOP_PSTATS_MARSHAL_H
 #define SMTOP_PSTATS_MARSHAL_H
 

@@ -179,7 +179,15 @@ static int http_start(run_ctx *r, size_t i)
     pthread_mutex_lock(&r->h->mu);
     r->h->requests++;
     pthread_mutex_unlock(&r->h->mu);
-    return curl_multi_add_handle(r->h->multi, e) == CURLM_OK ? 0 : -1;
+    if (curl_multi_add_handle(r->h->multi, e) == CURLM_OK)
+        return 0;
+    curl_easy_cleanup(e);
+    curl_slist_free_all(x->hdrs);
+    x->easy = NULL;
+    x->hdrs = NULL;
+    x->state = 0;
+    x->attempt--;
+    return -1;
 }
 
 static void http_set_status(s3_http *h, const char *fmt, ...)

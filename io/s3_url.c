@@ -112,8 +112,8 @@ char *s3_url_build(const char *endpoint, const char *region,
         elen = strlen(endpoint);
         while (elen && endpoint[elen - 1] == '/')
             elen--;
-        n = asprintf(&out, "%.*s/%s%s%s%s%s", (int)elen, endpoint, bucket,
-                     key ? "/" : "/", ek, q ? "?" : "", q ? q : "");
+        n = asprintf(&out, "%.*s/%s/%s%s%s", (int)elen, endpoint, bucket, ek,
+                     q ? "?" : "", q ? q : "");
     } else if (strchr(bucket, '.')) {
         n = asprintf(&out, "https://s3.%s.amazonaws.com/%s/%s%s%s", region,
                      bucket, ek, q ? "?" : "", q ? q : "");

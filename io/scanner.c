@@ -440,6 +440,11 @@ int scanner_scan(scanner *sc, sm_err *err)
         pthread_mutex_unlock(&sc->mu);
         rc = fetch_work(sc, err);
     }
+    if (sc->o.lock)
+        pthread_mutex_lock(sc->o.lock);
+    model_flush(sc->m, 0);
+    if (sc->o.lock)
+        pthread_mutex_unlock(sc->o.lock);
     pthread_mutex_lock(&sc->mu);
     sc->st.scanning = 0;
     sc->st.files_pending = 0;
@@ -462,6 +467,7 @@ void scanner_finish(scanner *sc)
     while ((e = catalog_next(sc->cat, &it)))
         if (is_line_kind(e->ki.kind))
             ingest_finish_entry(&cx, e);
+    model_flush(sc->m, 1);
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
     pthread_mutex_lock(&sc->mu);

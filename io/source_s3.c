@@ -1,6 +1,7 @@
 /* source_s3: S3 source (list, ranged fetch, cache); see source_s3.h. */
 #include "source_s3.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +11,9 @@
 #include "cache.h"
 #include "s3_etags.h"
 #include "s3_http.h"
+#include "s3_list.h"
 #include "s3_retry.h"
 #include "s3_url.h"
-#include "s3_xml.h"
 
 typedef struct s3_source {
     source base;
@@ -22,6 +23,7 @@ typedef struct s3_source {
     char endpoint[1024];      /* "" = AWS */
     char desc[1200];
     char cache_note[600];     /* why the cache is off, "" when fine */
+    pthread_mutex_t note_mu;  /* status() runs on the UI thread */
     s3_tuning tune;
     aws_creds *creds;
     s3_http *http;
@@ -65,109 +67,23 @@ static void s3_explain(const s3_source *s, const char *key,
     s3_retry_explain(r->curl_code, r->curl_msg, r->status, r->s3code, &c, err);
 }
 
-/* ---- list ---------------------------------------------------------- */
-
-typedef struct list_page {
-    char *body;
-    size_t len;
-    s3_http_resp meta;        /* strings inside point into `codes` */
-    char code[64], msg[256];
-    int ok;
-} list_page;
-
-static void list_on_done(void *ud, size_t idx, const s3_http_resp *r)
-{
-    list_page *p = ud;
-    (void)idx;
-    p->meta = *r;
-    snprintf(p->code, sizeof p->code, "%s", r->s3code);
-    snprintf(p->msg, sizeof p->msg, "%s", r->curl_msg);
-    p->meta.s3code = p->code;
-    p->meta.curl_msg = p->msg;
-    p->ok = r->curl_code == 0 && r->status == 200;
-    if (p->ok && (p->body = malloc(r->len + 1))) {
-        memcpy(p->body, r->body, r->len + 1);
-        p->len = r->len;
-    }
-}
-
-/* Fetches one page; returns 0 and fills out, or -1 with err. */
-static int list_page_get(s3_source *s, const char *prefix, const char *after,
-                         const char *token, s3_xml_list *out, sm_err *err)
-{
-    char mk[16];
-    s3_param p[5] = {{"list-type", "2"}, {"prefix", prefix}};
-    size_t n = 2;
-    list_page pg = {0};
-    if (token)
-        p[n++] = (s3_param){"continuation-token", token};
-    else if (after && *after)
-        p[n++] = (s3_param){"start-after", after};
-    if (s->tune.max_keys > 0) {
-        snprintf(mk, sizeof mk, "%d", s->tune.max_keys);
-        p[n++] = (s3_param){"max-keys", mk};
-    }
-    char *q = s3_url_query(p, n);
-    char *url = q ? s3_url_build(s->endpoint[0] ? s->endpoint : NULL, s->region,
-                                 s->bucket, NULL, q) : NULL;
-    s3_http_req req = {.url = url, .range_from = -1, .range_to = -1};
-    int rc = -1;
-    if (!url)
-        sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-    else if (s3_http_run(s->http, &req, 1, list_on_done, &pg, err) == 0) {
-        if (!pg.ok)
-            s3_explain(s, NULL, &pg.meta, err);
-        else if (!pg.body || s3_xml_parse_list(pg.body, pg.len, out) < 0)
-            sm_err_set(err, SM_ERR_FORMAT, "S3 listing of s3://%s/%s was not a"
-                       " ListObjectsV2 result", s->bucket, prefix);
-        else
-            rc = 0;
-    }
-    free(pg.body);
-    free(url);
-    free(q);
-    return rc;
-}
-
 static int s3_list(source *src, const char *prefix, const char *start_after,
                    source_list_cb cb, void *ud, sm_err *err)
 {
     s3_source *s = (s3_source *)src;
-    char *full = NULL, *after = NULL, *token = NULL;
-    size_t rl = strlen(s->root);
-    int rc = 0, stop = 0;
-    if (asprintf(&full, "%s%s", s->root, prefix ? prefix : "") < 0)
-        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-    if (start_after && *start_after &&
-        asprintf(&after, "%s%s", s->root, start_after) < 0) {
-        free(full);
-        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-    }
-    while (!stop) {
-        s3_xml_list l;
-        if ((rc = list_page_get(s, full, after, token, &l, err)) < 0)
-            break;
-        for (size_t i = 0; i < l.n && !stop; i++) {
-            const s3_xml_object *o = &l.objs[i];
-            if (strncmp(o->key, s->root, rl) != 0 || !o->key[rl])
-                continue;
-            source_entry e = {o->key + rl, o->size, o->mtime_us, o->etag};
-            if (s3_etags_put(s->etags, e.key, o->etag, o->size) < 0) {
-                rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-                stop = 1;
-            } else if (cb(ud, &e)) {
-                stop = 1;
-            }
-        }
-        free(token);
-        token = l.truncated && l.next_token ? strdup(l.next_token) : NULL;
-        stop |= !token;
-        s3_xml_list_free(&l);
-    }
-    free(token);
-    free(after);
-    free(full);
-    return rc;
+    s3_fail_ctx fc;
+    s3_fail_context(s, NULL, &fc);
+    s3_list_ctx c = {.http = s->http, .endpoint = s->endpoint[0] ? s->endpoint : NULL,
+                     .region = s->region, .bucket = s->bucket, .root = s->root,
+                     .max_keys = s->tune.max_keys, .etags = s->etags, .fail = &fc};
+    return s3_list_objects(&c, prefix, start_after, cb, ud, err);
+}
+
+static void source_s3_note(s3_source *s, const char *what, const char *msg)
+{
+    pthread_mutex_lock(&s->note_mu);
+    snprintf(s->cache_note, sizeof s->cache_note, "%s%s", what, msg);
+    pthread_mutex_unlock(&s->note_mu);
 }
 
 /* ---- fetch --------------------------------------------------------- */
@@ -223,7 +139,7 @@ static void fetch_store(s3_source *s, const source_req *q, const char *etag,
     if (cache_put(s->cache, s->bucket, full, etag, data, len, &e) == 0)
         s->cache_puts++;
     else
-        snprintf(s->cache_note, sizeof s->cache_note, "cache: %s", e.msg);
+        source_s3_note(s, "cache: ", e.msg);
     free(full);
 }
 
@@ -311,8 +227,10 @@ static void s3_status(const source *src, char *buf, size_t len)
 {
     const s3_source *s = (const s3_source *)src;
     s3_http_status(s->http, buf, len);
+    pthread_mutex_lock((pthread_mutex_t *)&s->note_mu);
     if (len && !buf[0] && s->cache_note[0])
         snprintf(buf, len, "%s", s->cache_note);
+    pthread_mutex_unlock((pthread_mutex_t *)&s->note_mu);
 }
 
 static void s3_free(source *src)
@@ -322,6 +240,7 @@ static void s3_free(source *src)
     cache_free(s->cache);
     s3_etags_free(s->etags);
     aws_creds_free(s->creds);
+    pthread_mutex_destroy(&s->note_mu);
     free(s);
 }
 
@@ -377,7 +296,7 @@ static int s3_setup(s3_source *s, const source_opts *o, sm_err *err)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     if (!(o && o->no_cache) &&
         !(s->cache = cache_open(s->tune.cache_dir, o ? o->cache_size : 0, &cerr)))
-        snprintf(s->cache_note, sizeof s->cache_note, "cache off: %s", cerr.msg);
+        source_s3_note(s, "cache off: ", cerr.msg);
     return 0;
 }
 
@@ -390,6 +309,7 @@ source *source_s3_open(const char *spec, const source_opts *o,
         return NULL;
     }
     s->base.vt = &s3_vtbl;
+    pthread_mutex_init(&s->note_mu, NULL);
     if (t)
         s->tune = *t;
     else

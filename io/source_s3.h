@@ -26,7 +26,10 @@
  * the environment where the AWS CLI has a variable (AWS_MAX_ATTEMPTS,
  * default 8) and otherwise from SMTOP_S3_BACKOFF_MS (500),
  * SMTOP_S3_STALL_TIMEOUT (20 s), SMTOP_S3_CONNECT_TIMEOUT (10 s),
- * SMTOP_S3_MAX_KEYS (0 = server default, 1000 on S3). */
+ * SMTOP_S3_MAX_KEYS (0 = server default, 1000 on S3). SMTOP_S3_TRACE=1
+ * prints one line per finished transfer attempt (time, attempt, curl code,
+ * HTTP status, S3 error code, bytes; never URLs or credentials) to stderr,
+ * for debugging `report` runs. */
 typedef struct s3_tuning {
     int max_keys;
     int max_attempts;

@@ -5,7 +5,7 @@
  * Computed from what the model holds: samples at full resolution where the
  * series still has them, rolled-up bucket means (weighted by their sample
  * count) for older data. Time per sample = the series' sampling
- * interval (median gap snapped to SageMaker's 100 ms .. 60 s), so a pause
+ * interval (median gap snapped to the nearest of SageMaker's 100 ms .. 60 s), so a pause
  * in the data is not counted as GPU time. Pure; the caller holds the model lock. */
 #ifndef SMTOP_DEVICE_USAGE_H
 #define SMTOP_DEVICE_USAGE_H

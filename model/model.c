@@ -38,6 +38,13 @@ void model_free(model *m)
     free(m);
 }
 
+void model_flush(model *m, int final)
+{
+    for (size_t i = 0; i < m->nodes.n; i++)
+        mnode_cpu_flush(m->nodes.v[i], !final);
+    m->gen++;
+}
+
 static int outside(const model *m, int64_t t)
 {
     return (m->cfg.since_us && t < m->cfg.since_us) || (m->cfg.until_us && t >= m->cfg.until_us);

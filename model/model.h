@@ -41,10 +41,17 @@ typedef struct job_phases {
 model *model_new(const model_config *cfg); /* cfg may be NULL; NULL on OOM */
 void model_free(model *m);
 
-/* Ingest one record. Returns 0, 1 when the record was outside the time
- * filter (ignored), -1 on OOM (record dropped, model unchanged). */
+/* Ingest one record. Returns 0, 1 when the record was ignored (outside the
+ * time filter, a non-finite value, or a sample named like the derived CPU
+ * total), -1 on OOM (record dropped, model unchanged). */
 int model_add_sample(model *m, const sm_sample *s);
 int model_add_event(model *m, const sm_event *e);
+
+/* Declares a batch boundary. Total-CPU groups still waiting for more cores
+ * are emitted: all of them when `final` (no more data will come), else all
+ * but each node's newest (the file being written may still add cores to
+ * it). The scanner calls this after every pass and at the end. */
+void model_flush(model *m, int final);
 
 /* Time span of everything ingested (system samples and events). 0 when empty. */
 int64_t model_first_us(const model *m);

@@ -11,6 +11,8 @@
  * Assumption, true of smdebug's writer: every core of one timestamp is in
  * the same file. Files themselves may arrive in any order, and a file read
  * in several chunks may split a group: it simply stays pending. */
+#include <stdint.h>
+
 #include "model_node.h"
 
 static cpu_group *group_find(model_node *n, int64_t ts)
@@ -68,4 +70,18 @@ void mnode_cpu_note(model_node *n, int64_t ts, double v)
     n->has_cur = 1;
     if (n->expected_cores && g->count >= n->expected_cores)
         group_emit(n, g);
+}
+
+void mnode_cpu_flush(model_node *n, int keep_newest)
+{
+    int64_t newest = INT64_MIN;
+    for (size_t i = 0; i < n->npending; i++)
+        if (n->pending[i].ts > newest)
+            newest = n->pending[i].ts;
+    for (size_t i = n->npending; i-- > 0;) {
+        if (keep_newest && n->pending[i].ts == newest)
+            continue;
+        if (group_emit(n, &n->pending[i]) != 0)
+            group_remove(n, &n->pending[i]);
+    }
 }

@@ -94,16 +94,47 @@ void pystats_win_free(pystats_win *w)
     if (!w)
         return;
     free(w->key);
-    free(w->f);
-    free(w->e);
-    pmap_free(&w->fmap);
-    pmap_free(&w->emap);
+    for (size_t i = 0; i < w->nfch; i++)
+        free(w->fch[i]);
+    for (size_t i = 0; i < w->nech; i++)
+        free(w->ech[i]);
+    free(w->fch);
+    free(w->ech);
     free(w);
 }
 
 void pystats_win_set_failed(pystats_win *w)
 {
     w->failed = 1;
+}
+
+/* Makes room for `need` items in chunks of PW_CHUNK. */
+static int chunks_reserve(void ***ch, size_t *nch, size_t need, size_t elem)
+{
+    size_t want = (need + PW_CHUNK - 1) / PW_CHUNK;
+    if (want <= *nch)
+        return 0;
+    void **n = realloc(*ch, want * sizeof *n);
+    if (!n)
+        return -1;
+    *ch = n;
+    while (*nch < want)
+        if (!(n[*nch] = malloc(PW_CHUNK * elem)))
+            return -1;
+        else
+            (*nch)++;
+    return 0;
+}
+
+/* A stored window no longer grows: the last chunk shrinks to what it
+ * holds (in place, no copy), so small windows stay small. */
+static void chunks_trim(void **ch, size_t nch, size_t n, size_t elem)
+{
+    if (nch == 0 || n % PW_CHUNK == 0)
+        return;
+    void *p = realloc(ch[nch - 1], (n % PW_CHUNK) * elem);
+    if (p)
+        ch[nch - 1] = p;
 }
 
 static int grow(void **arr, size_t *cap, size_t need, size_t elem)
@@ -124,50 +155,38 @@ static int grow(void **arr, size_t *cap, size_t need, size_t elem)
 /* Everything that can fail happens before the window changes. */
 static int win_reserve(pystats_win *w, const pystats_func_rec *f, uint32_t *ids)
 {
-    pool *p = &w->owner->strs;
-    if (pool_intern(p, f->file.ptr, f->file.len, &ids[0]) < 0 ||
-        pool_intern(p, f->name.ptr, f->name.len, &ids[1]) < 0)
+    pystats_store *s = w->owner;
+    if (pkeys_intern(&s->keys, &s->strs, f->file, f->line, f->name, &ids[0]) < 0)
         return -1;
     for (size_t i = 0; i < f->ncallers; i++) {
         const pystats_caller_rec *c = &f->callers[i];
-        if (pool_intern(p, c->file.ptr, c->file.len, &ids[2 + 2 * i]) < 0 ||
-            pool_intern(p, c->name.ptr, c->name.len, &ids[3 + 2 * i]) < 0)
+        if (pkeys_intern(&s->keys, &s->strs, c->file, c->line, c->name, &ids[1 + i]) < 0)
             return -1;
     }
-    if (grow((void **)&w->f, &w->capf, w->nf + 1, sizeof *w->f) < 0 ||
-        grow((void **)&w->e, &w->cape, w->ne + f->ncallers, sizeof *w->e) < 0 ||
-        pmap_reserve(&w->fmap, 1) < 0 || pmap_reserve(&w->emap, f->ncallers) < 0)
+    if (chunks_reserve((void ***)&w->fch, &w->nfch, w->nf + 1, sizeof(pw_func)) < 0 ||
+        chunks_reserve((void ***)&w->ech, &w->nech, w->ne + f->ncallers, sizeof(pw_edge)) < 0)
         return -1;
     return 0;
 }
 
 int pystats_win_add(pystats_win *w, const pystats_func_rec *f)
 {
-    uint32_t small[2 + 2 * 8], *ids = small;
-    if (f->ncallers > 8) {
-        if (f->ncallers > (SIZE_MAX / sizeof *ids - 2) / 2)
+    uint32_t small[16], *ids = small;
+    if (f->ncallers >= 16) {
+        if (f->ncallers > SIZE_MAX / sizeof *ids - 1)
             return -1;
-        ids = malloc((2 + 2 * f->ncallers) * sizeof *ids);
+        ids = malloc((1 + f->ncallers) * sizeof *ids);
         if (!ids)
             return -1;
     }
     int rc = win_reserve(w, f, ids);
     if (rc == 0) {
-        uint32_t fi;
-        int added;
-        pmap_key k = {ids[0], ids[1], PMAP_NONE, f->line};
-        pmap_put(&w->fmap, k, (uint32_t)w->nf, &fi, &added);
-        if (added)
-            w->f[w->nf++] = (pw_func){ids[0], ids[1], f->line, {0, 0, 0, 0}};
-        pystats_call_add(&w->f[fi].c, &f->c);
-        for (size_t i = 0; i < f->ncallers; i++) {
-            const pystats_caller_rec *c = &f->callers[i];
-            uint32_t cf = ids[2 + 2 * i], cn = ids[3 + 2 * i], ei;
-            pmap_put(&w->emap, (pmap_key){cf, cn, fi, c->line}, (uint32_t)w->ne, &ei, &added);
-            if (added)
-                w->e[w->ne++] = (pw_edge){fi, cf, cn, c->line, {0, 0, 0, 0}};
-            pystats_call_add(&w->e[ei].c, &c->c);
-        }
+        /* Appended as is: a function seen twice is summed by the merge in
+         * pystats_store_query, like the same function in two windows. */
+        uint32_t fi = (uint32_t)w->nf++;
+        *PW_F(w, fi) = (pw_func){f->c, ids[0]};
+        for (size_t i = 0; i < f->ncallers; i++, w->ne++)
+            *PW_E(w, w->ne) = (pw_edge){f->callers[i].c, fi, ids[1 + i]};
     }
     if (ids != small)
         free(ids);
@@ -188,6 +207,7 @@ void pystats_store_free(pystats_store *s)
     for (size_t i = 0; i < s->n; i++)
         pystats_win_free(s->w[i]);
     free(s->w);
+    pkeys_free(&s->keys);
     pool_free(&s->strs);
     free(s);
 }
@@ -215,8 +235,8 @@ int pystats_store_put(pystats_store *s, const char *key, pystats_win *w)
     }
     free(w->key);
     w->key = k;
-    pmap_free(&w->fmap);    /* sealed: no more adds, lookups no longer needed */
-    pmap_free(&w->emap);
+    chunks_trim((void **)w->fch, w->nfch, w->nf, sizeof(pw_func));
+    chunks_trim((void **)w->ech, w->nech, w->ne, sizeof(pw_edge));
     if (old < s->n) {
         pystats_win_free(s->w[old]);
         memmove(s->w + old, s->w + old + 1, (s->n - old - 1) * sizeof *s->w);

@@ -98,9 +98,10 @@ typedef struct pystats_store pystats_store;
  * interned in s, so it can only be put into s. NULL on OOM. */
 pystats_win *pystats_win_new(pystats_store *s, const pystats_window *info);
 void pystats_win_free(pystats_win *w);
-/* Adds one function; a function already in the window is merged into
- * (numbers summed, callers merged, as pstats.add). Counts saturate at
- * INT64_MAX instead of overflowing. -1 on OOM with the window unchanged. */
+/* Adds one function. A function added twice (pyinstrument frames, or a
+ * duplicate key in a crafted file) is summed when windows are merged,
+ * exactly like the same function in two windows (pstats.add). -1 on OOM
+ * with the window unchanged. */
 int pystats_win_add(pystats_win *w, const pystats_func_rec *f);
 /* Marks the session as failed (pyinstrument `{"root_frame": null}`). */
 void pystats_win_set_failed(pystats_win *w);
@@ -161,8 +162,8 @@ typedef struct pystats_edge {
 typedef struct pystats_result pystats_result;
 
 /* Merges every selected window in store order (pstats.add semantics: sum
- * calls and times per (file, line, name), merge callers). Sorted by
- * tottime. The result owns its arrays and stays valid when windows are
+ * calls and times per (file, line, name), merge callers; counts saturate
+ * at INT64_MAX where Python's integers would grow). Sorted by tottime. The result owns its arrays and stays valid when windows are
  * added or replaced; its strings are the store's (never removed), so it
  * must be freed before the store. NULL with err on OOM. */
 pystats_result *pystats_store_query(const pystats_store *s, const pystats_select *sel,

@@ -10,7 +10,8 @@ typedef struct merge {
     const pystats_store *s;
     pystats_result *r;
     size_t capf, capw;
-    pmap fmap, emap;
+    uint32_t *mof;          /* store key id -> merged index (PMAP_NONE: not yet) */
+    pmap emap;
     m_edge *e;
     size_t ne, cape;
     uint32_t *local;        /* window function index -> merged index */
@@ -46,19 +47,20 @@ static int merge_func(merge *mg, const pw_func *wf, uint32_t *mi)
 {
     pystats_result *r = mg->r;
     const pool *p = &mg->s->strs;
-    int added;
-    if (grow_funcs(mg) < 0 ||
-        pmap_put(&mg->fmap, (pmap_key){wf->file, wf->name, PMAP_NONE, wf->line},
-                 (uint32_t)r->nf, mi, &added) < 0)
-        return -1;
-    if (added) {
+    const pkeys *k = &mg->s->keys;
+    if (mg->mof[wf->key] == PMAP_NONE) {
+        if (grow_funcs(mg) < 0)
+            return -1;
         size_t i = r->nf++;
-        r->f[i] = (pystats_func){p->str[wf->file], wf->line, p->str[wf->name], {0, 0, 0, 0}};
-        r->fid[i] = wf->file;
-        r->nid[i] = wf->name;
-        r->flen[i] = p->len[wf->file];
-        r->nlen[i] = p->len[wf->name];
+        uint32_t fi = k->file[wf->key], ni = k->name[wf->key];
+        r->f[i] = (pystats_func){p->str[fi], k->line[wf->key], p->str[ni], {0, 0, 0, 0}};
+        r->fid[i] = fi;
+        r->nid[i] = ni;
+        r->flen[i] = p->len[fi];
+        r->nlen[i] = p->len[ni];
+        mg->mof[wf->key] = (uint32_t)i;
     }
+    *mi = mg->mof[wf->key];
     pystats_call_add(&r->f[*mi].c, &wf->c);
     return 0;
 }
@@ -73,11 +75,11 @@ static int merge_edge(merge *mg, const pw_edge *we, uint32_t callee)
             return -1;
         mg->cape = nc;
     }
-    if (pmap_put(&mg->emap, (pmap_key){we->file, we->name, callee, we->line},
-                 (uint32_t)mg->ne, &ei, &added) < 0)
+    if (pmap_put(&mg->emap, (pmap_key){we->key, 0, callee, 0}, (uint32_t)mg->ne, &ei,
+                 &added) < 0)
         return -1;
     if (added)
-        mg->e[mg->ne++] = (m_edge){callee, we->file, we->name, we->line, {0, 0, 0, 0}};
+        mg->e[mg->ne++] = (m_edge){{0, 0, 0, 0}, callee, we->key};
     pystats_call_add(&mg->e[ei].c, &we->c);
     return 0;
 }
@@ -103,15 +105,16 @@ static int merge_window(merge *mg, const pystats_win *w)
     /* pstats sums each file's totals first, then adds them up. */
     pystats_call tot = {0, 0, 0, 0};
     for (size_t j = 0; j < w->nf; j++) {
-        if (merge_func(mg, &w->f[j], &mg->local[j]) < 0)
+        const pw_func *wf = PW_F(w, j);
+        if (merge_func(mg, wf, &mg->local[j]) < 0)
             return -1;
-        tot.pcalls = pystats_sat_add(tot.pcalls, w->f[j].c.pcalls);
-        tot.ncalls = pystats_sat_add(tot.ncalls, w->f[j].c.ncalls);
-        tot.tottime += w->f[j].c.tottime;
+        tot.pcalls = pystats_sat_add(tot.pcalls, wf->c.pcalls);
+        tot.ncalls = pystats_sat_add(tot.ncalls, wf->c.ncalls);
+        tot.tottime += wf->c.tottime;
     }
     pystats_call_add(&r->total, &tot);
     for (size_t j = 0; j < w->ne; j++)
-        if (merge_edge(mg, &w->e[j], mg->local[w->e[j].callee]) < 0)
+        if (merge_edge(mg, PW_E(w, j), mg->local[PW_E(w, j)->callee]) < 0)
             return -1;
     return 0;
 }
@@ -133,19 +136,24 @@ static int cmp_edge(const void *pa, const void *pb, void *ud)
     const m_edge *ea = &ec->mg->e[a], *eb = &ec->mg->e[b];
     if (ea->c.cumtime != eb->c.cumtime)
         return ea->c.cumtime > eb->c.cumtime ? -1 : 1;
-    const pystats_result *r = ec->mg->r;
     const pool *p = &ec->mg->s->strs;
-    uint32_t fa = ec->callees ? r->fid[ea->callee] : ea->file;
-    uint32_t fb = ec->callees ? r->fid[eb->callee] : eb->file;
+    const pkeys *k = &ec->mg->s->keys;
+    const pystats_result *r = ec->mg->r;
+    /* The peer's key: the callee's for callee lists, else the caller's. */
+    uint32_t fa, fb, na, nb;
+    int64_t la, lb;
+    if (ec->callees) {
+        fa = r->fid[ea->callee], na = r->nid[ea->callee], la = r->f[ea->callee].line;
+        fb = r->fid[eb->callee], nb = r->nid[eb->callee], lb = r->f[eb->callee].line;
+    } else {
+        fa = k->file[ea->key], na = k->name[ea->key], la = k->line[ea->key];
+        fb = k->file[eb->key], nb = k->name[eb->key], lb = k->line[eb->key];
+    }
     int c = fa == fb ? 0 : strcmp(p->str[fa], p->str[fb]);
     if (c)
         return c;
-    int64_t la = ec->callees ? r->f[ea->callee].line : ea->line;
-    int64_t lb = ec->callees ? r->f[eb->callee].line : eb->line;
     if (la != lb)
         return la < lb ? -1 : 1;
-    uint32_t na = ec->callees ? r->nid[ea->callee] : ea->name;
-    uint32_t nb = ec->callees ? r->nid[eb->callee] : eb->name;
     return na == nb ? 0 : strcmp(p->str[na], p->str[nb]);
 }
 
@@ -173,14 +181,16 @@ static int build_index(merge *mg, const uint32_t *group, int callees,
     for (size_t g = 0; g < r->nf; g++)
         (*off)[g + 1] += (*off)[g];
     const pool *p = &mg->s->strs;
+    const pkeys *ks = &mg->s->keys;
     for (size_t k = 0; k < n; k++) {
         const m_edge *e = &mg->e[idx[k]];
         if (callees) {
             (*out)[k].peer = r->f[e->callee];
             (*peer)[k] = e->callee;
         } else {
-            (*out)[k].peer = (pystats_func){p->str[e->file], e->line, p->str[e->name], {0, 0, 0, 0}};
-            (*peer)[k] = pmap_get(&mg->fmap, (pmap_key){e->file, e->name, PMAP_NONE, e->line});
+            (*out)[k].peer = (pystats_func){p->str[ks->file[e->key]], ks->line[e->key],
+                                            p->str[ks->name[e->key]], {0, 0, 0, 0}};
+            (*peer)[k] = mg->mof[e->key];
         }
         (*out)[k].peer.c = e->c;
         (*out)[k].peer_index = -1;
@@ -199,8 +209,7 @@ static int build_edges(merge *mg)
         g[i] = mg->e[i].callee;
     int rc = build_index(mg, g, 0, &r->callers, &r->caller_peer, &r->coff);
     for (size_t i = 0; rc == 0 && i < mg->ne; i++)
-        g[i] = pmap_get(&mg->fmap, (pmap_key){mg->e[i].file, mg->e[i].name, PMAP_NONE,
-                                              mg->e[i].line});
+        g[i] = mg->mof[mg->e[i].key];
     if (rc == 0)
         rc = build_index(mg, g, 1, &r->callees, &r->callee_peer, &r->eoff);
     free(g);
@@ -210,8 +219,11 @@ static int build_edges(merge *mg)
 pystats_result *pystats_store_query(const pystats_store *s, const pystats_select *sel,
                                     sm_err *err)
 {
-    merge mg = {.s = s, .r = calloc(1, sizeof(pystats_result))};
-    int rc = mg.r ? 0 : -1;
+    merge mg = {.s = s, .r = calloc(1, sizeof(pystats_result)),
+                .mof = malloc((s->keys.n + 1) * sizeof(uint32_t))};
+    int rc = mg.r && mg.mof ? 0 : -1;
+    if (mg.mof)
+        memset(mg.mof, 0xff, (s->keys.n + 1) * sizeof(uint32_t));
     for (size_t i = 0; rc == 0 && i < s->n; i++)
         if (pystats_window_selected(&s->w[i]->info, sel))
             rc = merge_window(&mg, s->w[i]);
@@ -224,7 +236,7 @@ pystats_result *pystats_store_query(const pystats_store *s, const pystats_select
     }
     if (rc == 0)
         pystats_result_sort(mg.r, PYSORT_TOTTIME);
-    pmap_free(&mg.fmap);
+    free(mg.mof);
     pmap_free(&mg.emap);
     free(mg.e);
     free(mg.local);

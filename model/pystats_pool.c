@@ -62,21 +62,6 @@ static int pmap_grow(pmap *m)
     return 0;
 }
 
-int pmap_reserve(pmap *m, size_t extra)
-{
-    while ((m->n + extra) * 2 > m->cap)
-        if (pmap_grow(m) < 0)
-            return -1;
-    return 0;
-}
-
-uint32_t pmap_get(const pmap *m, pmap_key k)
-{
-    if (!m->cap)
-        return PMAP_NONE;
-    return m->vals[pmap_slot(m, k)];
-}
-
 int pmap_put(pmap *m, pmap_key k, uint32_t v, uint32_t *out, int *added)
 {
     /* Load factor <= 1/2 keeps linear probing short. */
@@ -126,7 +111,7 @@ static size_t pool_slot(const pool *p, const char *s, size_t len, uint64_t h)
     for (;;) {
         uint32_t id = p->slots[i];
         if (id == PMAP_NONE ||
-            (p->len[id] == len && memcmp(p->str[id], s, len) == 0))
+            (p->len[id] == len && (len == 0 || memcmp(p->str[id], s, len) == 0)))
             return i;
         i = (i + 1) & mask;
     }
@@ -188,5 +173,96 @@ int pool_intern(pool *p, const char *s, size_t len, uint32_t *id)
     p->len[p->n] = len;
     p->slots[i] = (uint32_t)p->n;
     *id = (uint32_t)p->n++;
+    return 0;
+}
+
+/* ---- function keys ---- */
+
+void pkeys_free(pkeys *k)
+{
+    free(k->file);
+    free(k->name);
+    free(k->line);
+    free(k->slots);
+    memset(k, 0, sizeof *k);
+}
+
+static uint64_t fkey_hash(const char *f, size_t fl, int64_t line, const char *n, size_t nl)
+{
+    return mix64(str_hash(f, fl) ^ (str_hash(n, nl) * 31) ^ (uint64_t)line);
+}
+
+static size_t pkeys_slot(const pkeys *k, const pool *p, sm_str file, int64_t line, sm_str name,
+                         uint64_t h)
+{
+    size_t mask = k->nslots - 1, i = (size_t)h & mask;
+    for (;;) {
+        uint32_t id = k->slots[i];
+        if (id == PMAP_NONE)
+            return i;
+        uint32_t fi = k->file[id], ni = k->name[id];
+        if (k->line[id] == line && p->len[fi] == file.len && p->len[ni] == name.len &&
+            (file.len == 0 || memcmp(p->str[fi], file.ptr, file.len) == 0) &&
+            (name.len == 0 || memcmp(p->str[ni], name.ptr, name.len) == 0))
+            return i;
+        i = (i + 1) & mask;
+    }
+}
+
+static int pkeys_reserve(pkeys *k, const pool *p)
+{
+    if ((k->n + 1) * 2 > k->nslots) {
+        size_t ns = k->nslots ? k->nslots * 2 : 256;
+        uint32_t *slots = malloc(ns * sizeof *slots);
+        if (!slots)
+            return -1;
+        memset(slots, 0xff, ns * sizeof *slots);
+        free(k->slots);
+        k->slots = slots;
+        k->nslots = ns;
+        for (size_t id = 0; id < k->n; id++) {
+            sm_str f = {p->str[k->file[id]], p->len[k->file[id]]};
+            sm_str n = {p->str[k->name[id]], p->len[k->name[id]]};
+            uint64_t h = fkey_hash(f.ptr, f.len, k->line[id], n.ptr, n.len);
+            k->slots[pkeys_slot(k, p, f, k->line[id], n, h)] = (uint32_t)id;
+        }
+    }
+    if (k->n < k->cap)
+        return 0;
+    size_t nc = k->cap ? k->cap * 2 : 256;
+    uint32_t *f = realloc(k->file, nc * sizeof *f);
+    if (!f)
+        return -1;
+    k->file = f;
+    uint32_t *n = realloc(k->name, nc * sizeof *n);
+    if (!n)
+        return -1;
+    k->name = n;
+    int64_t *l = realloc(k->line, nc * sizeof *l);
+    if (!l)
+        return -1;
+    k->line = l;
+    k->cap = nc;
+    return 0;
+}
+
+int pkeys_intern(pkeys *k, pool *p, sm_str file, int64_t line, sm_str name, uint32_t *id)
+{
+    if (k->n >= PMAP_NONE - 1 || pkeys_reserve(k, p) < 0)
+        return -1;
+    uint64_t h = fkey_hash(file.ptr, file.len, line, name.ptr, name.len);
+    size_t i = pkeys_slot(k, p, file, line, name, h);
+    if (k->slots[i] != PMAP_NONE) {
+        *id = k->slots[i];
+        return 0;
+    }
+    uint32_t fi, ni;
+    if (pool_intern(p, file.ptr, file.len, &fi) < 0 || pool_intern(p, name.ptr, name.len, &ni) < 0)
+        return -1;
+    k->file[k->n] = fi;
+    k->name[k->n] = ni;
+    k->line[k->n] = line;
+    k->slots[i] = (uint32_t)k->n;
+    *id = (uint32_t)k->n++;
     return 0;
 }

@@ -1,6 +1,7 @@
-/* pystats_pool: internals of model/pystats — a string interning pool and a
- * small open-addressing map from (a, b, c, line) to an index. Private to
- * model/pystats*.c. */
+/* pystats_pool: internals of model/pystats — the string pool, the
+ * function-key table, a small open-addressing map from (a, b, c, line) to
+ * an index, and the private layout of windows, the store and results.
+ * Private to model/pystats*.c. */
 #ifndef SMTOP_PYSTATS_POOL_H
 #define SMTOP_PYSTATS_POOL_H
 
@@ -24,10 +25,6 @@ void pmap_free(pmap *m);
 /* Looks k up; when absent inserts it with value v. *out receives the stored
  * value, *added 1 when inserted. -1 on OOM (map unchanged). */
 int pmap_put(pmap *m, pmap_key k, uint32_t v, uint32_t *out, int *added);
-/* Grows the map so that `extra` more puts cannot fail. -1 on OOM. */
-int pmap_reserve(pmap *m, size_t extra);
-/* PMAP_NONE when absent. */
-uint32_t pmap_get(const pmap *m, pmap_key k);
 
 /* Interned strings: ids are dense, strings NUL-terminated copies (data may
  * hold NULs: use the length), never moved or removed until pool_free. */
@@ -47,17 +44,25 @@ int pool_intern(pool *p, const char *s, size_t len, uint32_t *id);
 
 #include "pystats.h"
 
+/* Function keys (file, line, name) interned store-wide: windows and
+ * merges then work with one dense id per function. */
+typedef struct pkeys {
+    uint32_t *file, *name;  /* pool ids */
+    int64_t *line;
+    size_t n, cap;
+    uint32_t *slots;        /* hash table of key ids, PMAP_NONE = empty */
+    size_t nslots;
+} pkeys;
+
 typedef struct pw_func {
-    uint32_t file, name;
-    int64_t line;
     pystats_call c;
+    uint32_t key;
 } pw_func;
 
 typedef struct pw_edge {
-    uint32_t callee;        /* index into the window's functions */
-    uint32_t file, name;    /* the caller */
-    int64_t line;
     pystats_call c;
+    uint32_t callee;        /* index into the window's functions */
+    uint32_t key;           /* the caller */
 } pw_edge;
 
 struct pystats_win {
@@ -65,25 +70,29 @@ struct pystats_win {
     pystats_window info;
     char *key;              /* set by pystats_store_put */
     int failed;
-    pw_func *f;
-    size_t nf, capf;
-    pw_edge *e;
-    size_t ne, cape;
-    pmap fmap, emap;        /* lookups while building; freed when stored */
+    /* Fixed-size chunks, so that growing never copies what is stored. */
+    pw_func **fch;
+    size_t nf, nfch;
+    pw_edge **ech;
+    size_t ne, nech;
 };
+
+#define PW_CHUNK 2048
+#define PW_F(w, j) (&(w)->fch[(j) / PW_CHUNK][(j) % PW_CHUNK])
+#define PW_E(w, j) (&(w)->ech[(j) / PW_CHUNK][(j) % PW_CHUNK])
 
 struct pystats_store {
     pool strs;
+    pkeys keys;
     pystats_win **w;        /* sorted by (start_us, node, key) */
     size_t n, cap;
     uint64_t gen;
 };
 
 typedef struct m_edge {
-    uint32_t callee;        /* merged index */
-    uint32_t file, name;
-    int64_t line;
     pystats_call c;
+    uint32_t callee;        /* merged index */
+    uint32_t key;           /* the caller */
 } m_edge;
 
 struct pystats_result {
@@ -101,8 +110,10 @@ struct pystats_result {
     pystats_call total;
 };
 
-/* Sorts r->order by key and refreshes ranks and edge peer indices. */
-void pystats_result_sort(pystats_result *r, pystats_sort key);
+/* Id of the key (file, line, name), interning it (and its strings) when
+ * new. -1 on OOM. */
+int pkeys_intern(pkeys *k, pool *p, sm_str file, int64_t line, sm_str name, uint32_t *id);
+void pkeys_free(pkeys *k);
 
 /* a + b clamped to the int64 range (pstats sums Python ints exactly;
  * beyond 2^63 calls clamping is the honest answer). */

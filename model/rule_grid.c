@@ -7,12 +7,14 @@
 #include "rule_impl.h"
 #include "series_iter.h"
 
-#define GAPS_MAX 4096
+/* The newest gaps are enough for a median, and sorting a few hundred
+ * keeps planning cheap when every rule plans grids for every GPU. */
+#define GAPS_MAX 255
 
 typedef struct gaps {
     int64_t prev;
     int64_t v[GAPS_MAX];
-    size_t n;
+    size_t n, next;        /* ring: the newest GAPS_MAX gaps */
 } gaps;
 
 static int put_gap(void *ud, const series_point *p)
@@ -20,8 +22,12 @@ static int put_gap(void *ud, const series_point *p)
     gaps *g = ud;
     if (p->width_us)
         return 0;   /* rolled-up buckets say nothing about the interval */
-    if (g->prev && p->t_us > g->prev && g->n < GAPS_MAX)
-        g->v[g->n++] = p->t_us - g->prev;
+    if (g->prev && p->t_us > g->prev) {
+        g->v[g->next] = p->t_us - g->prev;
+        g->next = (g->next + 1) % GAPS_MAX;
+        if (g->n < GAPS_MAX)
+            g->n++;
+    }
     g->prev = p->t_us;
     return 0;
 }
@@ -34,25 +40,25 @@ static int gap_cmp(const void *a, const void *b)
 
 int64_t rule_sample_interval(const series *s)
 {
-    /* SageMaker's sampling intervals: the median gap snapped down to one
-     * of them, so pauses in the data (a gap of hours) do not pass for
-     * the interval, and a jittery 500.3 ms stays 500 ms */
-    static const int64_t allowed[] = {60000000, 5000000, 1000000, 500000,
-                                      200000, 100000};
-    gaps *g = calloc(1, sizeof *g);
-    if (!g)
+    /* SageMaker's sampling intervals: the median gap snapped to the
+     * nearest of them (by ratio), so pauses in the data (a gap of hours)
+     * do not pass for the interval and a jittery 499.7 ms stays 500 ms */
+    static const int64_t allowed[] = {100000, 200000, 500000, 1000000,
+                                      5000000, 60000000};
+    const size_t na = sizeof allowed / sizeof allowed[0];
+    gaps g = {.n = 0};
+    series_visit(s, INT64_MIN, INT64_MAX, put_gap, &g);
+    if (g.n == 0)
         return 0;
-    series_visit(s, INT64_MIN, INT64_MAX, put_gap, g);
-    int64_t med = 0;
-    if (g->n) {
-        qsort(g->v, g->n, sizeof g->v[0], gap_cmp);
-        med = g->v[g->n / 2];
-    }
-    free(g);
-    for (size_t i = 0; med > 0 && i < sizeof allowed / sizeof allowed[0]; i++)
-        if (med >= allowed[i])
-            return allowed[i];
-    return med;
+    qsort(g.v, g.n, sizeof g.v[0], gap_cmp);
+    double med = (double)g.v[g.n / 2];
+    if (med < allowed[0] * 0.75)
+        return (int64_t)med;   /* faster than SageMaker samples: trust the data */
+    size_t best = 0;
+    for (size_t i = 1; i < na; i++)
+        if (fabs(log(med / (double)allowed[i])) < fabs(log(med / (double)allowed[best])))
+            best = i;
+    return allowed[best];
 }
 
 int rgrid_plan(const series *const *ss, size_t n, rgrid *g)

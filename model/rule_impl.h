@@ -72,9 +72,9 @@ typedef struct rgrid {
     size_t n;
 } rgrid;
 
-/* The sampling interval of s in µs: the median gap between its raw
- * samples snapped down to SageMaker's intervals (100 ms .. 60 s); 0 when
- * it has fewer than two raw samples. */
+/* The sampling interval of s in µs: the median of its newest raw gaps
+ * snapped to the nearest of SageMaker's intervals (100 ms .. 60 s); 0
+ * when it has fewer than two raw samples. */
 int64_t rule_sample_interval(const series *s);
 
 /* Plans a grid covering every sample of the given series (NULLs skipped):

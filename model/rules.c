@@ -190,6 +190,8 @@ int rules_evaluate(rules *r, const model *m)
     return rc;
 }
 
+void rules_invalidate(rules *r) { r->evaluated = 0; }
+
 const rule_result *rules_result_at(const rules *r, size_t i)
 {
     return i < NRULES ? &r->results[i] : NULL;

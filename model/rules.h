@@ -99,9 +99,14 @@ int rules_set_param(rules *r, const char *rule, const char *param,
 uint64_t rules_generation(const rules *r);
 
 /* Re-evaluates every rule over m when m or a parameter changed since the
- * last call (returns 1), else keeps the results (returns 0). -1 on OOM
- * (results then say so in their message, status no_data). */
+ * last call (returns 1), else keeps the results (returns 0). "Changed" is
+ * judged by the model's address and model_generation(): after freeing a
+ * model and evaluating another, call rules_invalidate (a new model may get
+ * the old address). -1 on OOM (results then say so in their message,
+ * status no_data). */
 int rules_evaluate(rules *r, const model *m);
+/* Forgets the cached results: the next rules_evaluate recomputes. */
+void rules_invalidate(rules *r);
 
 /* Result of rule i from the last evaluation; valid until the next
  * rules_evaluate or rules_free. */

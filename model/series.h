@@ -61,7 +61,9 @@ void series_get_summary(const series *s, series_summary *out);
 
 /* Fills out[0..nbins) with the aggregate of samples in each of nbins equal
  * slices of [t0_us, t1_us), using the finest tier that holds each slice.
- * Bins without data get count 0. */
+ * Bins without data get count 0 (and 0 values). Bin b covers
+ * [t0 + floor(b*span/nbins), t0 + floor((b+1)*span/nbins)); a rolled-up
+ * bucket wider than a bin feeds every bin it overlaps (steps, not gaps). */
 void series_query(const series *s, int64_t t0_us, int64_t t1_us,
                   size_t nbins, series_bin *out);
 

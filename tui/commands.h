@@ -16,5 +16,7 @@ enum smtop_exit {
 int cmd_dashboard(int argc, char **argv); /* smtop [opts] SRC | --demo */
 int cmd_report(int argc, char **argv);    /* smtop report [--json] SRC */
 int cmd_synth(int argc, char **argv);     /* smtop synth --out DIR ... */
+int cmd_export(int argc, char **argv);    /* smtop export --perfetto OUT SRC */
+int cmd_diff(int argc, char **argv);      /* smtop diff [--json] BASE SRC */
 
 #endif

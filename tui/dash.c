@@ -102,7 +102,6 @@ void dash_mark_all(dash *d)
     for (size_t i = 0; i < d->npanes; i++)
         d->panes[i].dirty = d->panes[i].border_dirty = 1;
     d->hdr_last[0] = d->st_last[0] = '\0';
-    clearok(curscr, TRUE);
 }
 
 void dash_relayout(dash *d)
@@ -148,5 +147,8 @@ int dash_set_theme(dash *d, const char *name)
              warn[0] ? ": " : "", warn);
     dash_notice(d, note);
     dash_mark_all(d);
+    /* Pair 0 and the background may have changed under cells whose text
+     * did not: repaint the terminal, not only what differs. */
+    clearok(curscr, TRUE);
     return 0;
 }

@@ -121,9 +121,12 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
 void dash_draw_status(dash *d, int64_t now)
 {
     char left[512], err[512] = "", key[1200];
-    const char *hint = d->filter_edit ? " Enter keep  Esc cancel " : " ? help  q quit ";
+    const char *hint = d->filter_edit || d->cmd_edit ? " Enter keep  Esc cancel "
+                                                     : " ? help  q quit ";
     if (d->filter_edit) {
         snprintf(left, sizeof left, " filter nodes: /%s_", d->view.filter);
+    } else if (d->cmd_edit) {
+        snprintf(left, sizeof left, " :%s_", d->cmd);
     } else {
         status_text(d, now, left, sizeof left);
         if (d->ld)

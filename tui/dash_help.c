@@ -16,7 +16,9 @@ static const help_line help[] = {
     {"j k  Down Up", "select the next / previous node"},
     {"Enter", "zoom the focused pane to full screen"},
     {"Esc", "back from zoom"},
-    {"/", "filter nodes by name (substring, Enter keeps, Esc cancels)"},
+    {"/", "filter nodes by name (Enter keeps, Esc cancels)"},
+    {":", "command: set Rule.param=value (e.g. :set StepOutlier.stddev=4)"},
+    {"J", "alerts pane: jump to the selected alert's time span"},
     {"space", "pause / resume following live data"},
     {"+  -", "zoom the time range in / out"},
     {"[  ]", "scrub back / forward by half the range"},
@@ -24,6 +26,7 @@ static const help_line help[] = {
     {"c", "CPU total / per core"},
     {"t", "next color theme"},
     {"g", "next graph symbols (braille, block, ascii)"},
+    {"Ctrl-L", "repaint the screen"},
     {"mouse click", "select a pane (and a node in it)"},
 };
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "dash.h"
+#include "dash_ext.h"
 #include "layout.h"
 #include "loader.h"
 #include "pane.h"
@@ -45,10 +46,13 @@ typedef struct dash {
     int help_on;
     int filter_edit;          /* the status line is the `/` prompt */
     char filter_before[64];   /* restored by Esc */
+    int cmd_edit;             /* the status line is the `:` prompt (dash_cmd.c) */
+    char cmd[128];
     char hdr_last[1280], st_last[1280];
     char msg[256];            /* transient notice in the status line */
     int64_t msg_until_us;
     int unicode;              /* the locale can show UTF-8 */
+    dash_ext ext;             /* stores beside the model, for pane_ctx.ext */
 } dash;
 
 /* dash.c */
@@ -73,6 +77,10 @@ void dash_key(dash *d, int ch);
 void dash_draw_header(dash *d, int64_t now_us);
 void dash_draw_status(dash *d, int64_t now_us);
 void dash_notice(dash *d, const char *text);
+
+/* dash_cmd.c: the `:` command line (`:set Rule.param=value`). */
+void dash_cmd_begin(dash *d);
+void dash_cmd_key(dash *d, int ch);
 
 /* dash_help.c */
 void dash_draw_help(dash *d);

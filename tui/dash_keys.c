@@ -168,6 +168,30 @@ static void pane_key(dash *d, int ch)
     pthread_mutex_unlock(job_lock(d->j));
 }
 
+/* Offers ch to the focused pane alone; 1 when it took it. */
+static int pane_offer(dash *d, int ch)
+{
+    if ((size_t)d->view.focus >= d->npanes)
+        return 0;
+    dash_pane *p = &d->panes[d->view.focus];
+    if (!p->vt->on_key)
+        return 0;
+    pthread_mutex_lock(job_lock(d->j));
+    pane_ctx ctx;
+    dash_ctx(d, &ctx, dash_now_us());
+    int used = p->vt->on_key(p->p, ch, &ctx);
+    pthread_mutex_unlock(job_lock(d->j));
+    return used;
+}
+
+static int pane_modal(dash *d)
+{
+    if ((size_t)d->view.focus >= d->npanes)
+        return 0;
+    const dash_pane *p = &d->panes[d->view.focus];
+    return p->vt->modal && p->vt->modal(p->p);
+}
+
 static int64_t newest_us(dash *d)
 {
     pthread_mutex_lock(job_lock(d->j));
@@ -190,6 +214,10 @@ void dash_key(dash *d, int ch)
         filter_key(d, ch);
         return;
     }
+    if (d->cmd_edit) {
+        dash_cmd_key(d, ch);
+        return;
+    }
     if (d->help_on) {
         if (ch == 'q' || ch == 3)
             d->quit = 1;
@@ -199,6 +227,10 @@ void dash_key(dash *d, int ch)
     }
     if (d->lay.too_small && ch != 'q' && ch != 3)
         return;
+    if (pane_modal(d)) {
+        pane_offer(d, ch);
+        return;
+    }
     switch (ch) {
     case 'q': case 'Q': case 3:              /* 3: Ctrl-C without ISIG */
         d->quit = 1;
@@ -219,8 +251,13 @@ void dash_key(dash *d, int ch)
         set_zoom(d, 0);
         return;
     case '/':
+        if (pane_offer(d, ch))   /* a pane with a filter of its own */
+            return;
         snprintf(d->filter_before, sizeof d->filter_before, "%s", d->view.filter);
         d->filter_edit = 1;
+        return;
+    case ':':
+        dash_cmd_begin(d);
         return;
     case ' ':
         view_toggle_pause(&d->view, newest_us(d));
@@ -245,6 +282,10 @@ void dash_key(dash *d, int ch)
         return;
     case 'g':
         cycle_glyphs(d);
+        return;
+    case 12:                                 /* Ctrl-L: repaint everything */
+        dash_mark_all(d);
+        clearok(curscr, TRUE);
         return;
     }
     pane_key(d, ch);

@@ -24,6 +24,8 @@ void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us)
     ctx->th = d->th;
     ctx->now_us = now_us;
     view_window(&d->view, model_last_us(m), &ctx->t0_us, &ctx->t1_us);
+    d->ext.pystats = job_pystats(d->j);
+    ctx->ext = &d->ext;
 }
 
 static void draw_border(dash *d, size_t i)

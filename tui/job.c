@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../io/pystats_load.h"
+#include "../io/tf_trace.h"
 
 struct job {
     source *src;
@@ -24,6 +25,8 @@ static int job_on_file(void *ud, const key_info *ki, const char *key,
     job *j = ud;
     if (ki->kind == KEY_CPROFILE || ki->kind == KEY_PYINSTRUMENT)
         return pystats_load_file(j->py, ki, key, data, len, err);
+    if (ki->kind == KEY_TF_TRACE)
+        return tf_trace_ingest(j->m, ki->node, key, data, len, err);
     return 0;
 }
 

@@ -14,6 +14,8 @@ typedef struct command {
 static const command commands[] = {
     {"report", cmd_report},
     {"synth", cmd_synth},
+    {"export", cmd_export},
+    {"diff", cmd_diff},
 };
 
 static void print_usage(FILE *f)
@@ -22,6 +24,8 @@ static void print_usage(FILE *f)
           "       smtop --demo                 dashboard on a simulated live job\n"
           "       smtop report [--json] SOURCE summary of a job, no terminal needed\n"
           "       smtop synth --out DIR ...    write a synthetic profiler-output tree\n"
+          "       smtop export --perfetto OUT.json SOURCE  one trace file for Perfetto\n"
+          "       smtop diff [--json] BASE SOURCE  a job against a baseline job\n"
           "\n"
           "SOURCE is a profiler-output directory (or the job directory holding it),\n"
           "or s3://bucket/prefix. Run `smtop COMMAND --help` for a command's options.\n"

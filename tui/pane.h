@@ -43,6 +43,10 @@ typedef struct pane_vtbl {
      * only when it differs from the last drawn stamp (or on resize/theme
      * change). Typically a hash of model generations + view fields. */
     uint64_t (*stamp)(pane *p, const pane_ctx *ctx);
+    /* 1 while the pane has its own prompt or menu open: every key then goes
+     * to on_key before the global keys. May be NULL (never modal). A pane
+     * may also take '/' in on_key for a filter of its own. */
+    int (*modal)(pane *p);
 } pane_vtbl;
 
 /* The registry (tui/panes.c): every pane in screen order. */

@@ -334,7 +334,7 @@ static int steps_on_key(pane *p, int ch, pane_ctx *ctx)
     size_t idx = 0;
     const char *why = "";
     if (!steps_current(p, ctx, &nd, &idx, &why))
-        return 1;
+        return 0;   /* nothing to cycle: let h/l move between panes */
     size_t n = node_phase_count(nd);
     idx = (idx + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
     snprintf(p->phase, sizeof p->phase, "%s", phase_stats_label(node_phase_at(nd, idx)));

@@ -174,13 +174,30 @@ size_t sys_scroll_top(size_t top, size_t sel, const int *heights, size_t n, int 
 #define SYS_MAX_NODES 1024
 #define SYS_MAX_METRICS 256
 #define SYS_MAX_BINS 1024
-#define SYS_VALUE_W 9
+#define SYS_VALUE_W 9     /* "412 MB/s", "100%" */
+#define SYS_AXIS_W 14     /* "max 412 MB/s" + gap */
+#define SYS_AVG_W 15      /* "avg 51.5 MB/s" + gap */
 
-/* Label column: wider on wide panes so "nvme0n1 write" is not cut. */
-static int label_w(int W)
+sys_columns sys_columns_for(int W, int any_auto)
 {
-    int l = W / 5;
-    return l < 9 ? 9 : l > 16 ? 16 : l;
+    sys_columns c;
+    c.label_x = 1;
+    c.graph_x = W / 5 < 9 ? 9 : W / 5 > 16 ? 16 : W / 5;
+    c.value_right = W - 1;
+    int right = W - SYS_VALUE_W - 1;   /* first column left of the value */
+    c.axis_x = c.avg_x = -1;
+    if (any_auto && right - c.graph_x - SYS_AXIS_W >= 24) {
+        right -= SYS_AXIS_W;
+        c.axis_x = right + 1;
+    }
+    if (right - c.graph_x - SYS_AVG_W >= 40) {
+        right -= SYS_AVG_W;
+        c.avg_x = right + 1;
+    }
+    c.graph_w = right - c.graph_x;
+    if (c.graph_w < 0)
+        c.graph_w = 0;
+    return c;
 }
 
 struct pane {
@@ -204,65 +221,56 @@ static void format_value(char *buf, size_t cap, const sys_metric *m, double v)
         fmt_si(buf, cap, v * m->scale, m->unit);
 }
 
-/* On wide panes, the mean over the window just left of the value column;
- * returns the columns taken from the graph (0 when it would squeeze the
- * graph below 30 columns). */
-static int draw_window_mean(WINDOW *w, int y, int right, int gw, const sys_metric *m,
-                            const pane_ctx *ctx)
+/* The mean over the window, in the avg column when the pane has one. */
+static void draw_window_mean(WINDOW *w, int y, const sys_columns *c, const sys_metric *m,
+                             const pane_ctx *ctx)
 {
     series_summary sum;
+    if (c->avg_x < 0)
+        return;
     series_range_summary(m->s, ctx->t0_us, ctx->t1_us, &sum);
     if (sum.count <= 0)
-        return 0;
+        return;
     char v[FMT_BUF], text[FMT_BUF + 8];
     format_value(v, sizeof v, m, sum.mean);
     snprintf(text, sizeof text, "avg %s", v);
-    int aw = (int)strlen(text) + 1;
-    if (gw - aw < 30)
-        return 0;
-    panec_put(w, y, right - aw + 1, aw - 1, text, theme_attr(ctx->th, ROLE_DIM));
-    return aw;
+    panec_put(w, y, c->avg_x, SYS_AVG_W - 1, text, theme_attr(ctx->th, ROLE_DIM));
 }
 
-/* One chart: label, graph over rows lines, current value (and for an
- * auto-scaled metric its axis top) at the right. */
-static void draw_metric(pane *p, WINDOW *w, int y, int rows, const sys_metric *m,
-                        const pane_ctx *ctx)
+/* One chart: label, graph over `rows` lines, and on its first line the
+ * axis top (auto-scaled metrics), the window mean and the current value.
+ * Every chart of the pane uses the same columns so time lines up. */
+static void draw_metric(pane *p, WINDOW *w, int y, int rows, const sys_columns *c,
+                        const sys_metric *m, const pane_ctx *ctx)
 {
-    int W = getmaxx(w), H = getmaxy(w);
-    if (y + rows > H)
-        rows = H - y;
+    if (y + rows > getmaxy(w))
+        rows = getmaxy(w) - y;
     chart_glyphs g = ctx->view->glyphs;
     int spc = chart_samples_per_col(g);
-    int gx = label_w(W), gw = W - gx - SYS_VALUE_W - 1;
-    panec_put(w, y, 1, gx - 2, m->label, theme_attr(ctx->th, ROLE_LABEL));
-    if (gw < 1 || rows < 1)
+    panec_put(w, y, c->label_x, c->graph_x - c->label_x - 1, m->label,
+              theme_attr(ctx->th, ROLE_LABEL));
+    if (c->graph_w < 1 || rows < 1)
         return;
-    size_t nb = (size_t)gw * (size_t)spc;
+    size_t nb = (size_t)c->graph_w * (size_t)spc;
     if (nb > SYS_MAX_BINS)
         nb = SYS_MAX_BINS;
     series_query(m->s, ctx->t0_us, ctx->t1_us, nb, p->bins);
-    char val[FMT_BUF], axis[FMT_BUF];
-    double cur = 0;
     if (sys_bin_values(p->bins, nb, p->vals) == 0) {
-        panec_put(w, y, gx + 1, gw - 1, "no data", theme_attr(ctx->th, ROLE_DIM));
+        panec_put(w, y, c->graph_x + 1, c->graph_w - 1, "no data", theme_attr(ctx->th, ROLE_DIM));
         return;
     }
-    double top = sys_scale_top(p->bins, nb, m->util);
-    if (!m->util) {
-        fmt_axis_max(axis, sizeof axis, top * m->scale, m->unit);
-        int aw = (int)strlen(axis) + 1;
-        if (gw - aw >= 12) {
-            gw -= aw;
-            panec_put(w, y, gx + gw + 1, aw - 1, axis, theme_attr(ctx->th, ROLE_DIM));
-        }
-    }
-    gw -= draw_window_mean(w, y, gx + gw, gw, m, ctx);
-    chart_draw(w, y, gx, rows, gw, p->vals, (size_t)gw * (size_t)spc, 0.0, top, g,
+    double top = sys_scale_top(p->bins, nb, m->util), cur = 0;
+    char text[FMT_BUF];
+    if (!m->util && c->axis_x >= 0)
+        panec_put(w, y, c->axis_x, SYS_AXIS_W - 1,
+                  fmt_axis_max(text, sizeof text, top * m->scale, m->unit),
+                  theme_attr(ctx->th, ROLE_DIM));
+    draw_window_mean(w, y, c, m, ctx);
+    chart_draw(w, y, c->graph_x, rows, (int)(nb / (size_t)spc), p->vals, nb, 0.0, top, g,
                theme_attr(ctx->th, m->role));
     if (sys_current_value(m->s, ctx->t0_us, ctx->t1_us, p->bins, nb, &cur)) {
-        format_value(val, sizeof val, m, cur);
-        panec_put_right(w, y, W - 1, SYS_VALUE_W, val, theme_attr(ctx->th, ROLE_DEFAULT));
+        format_value(text, sizeof text, m, cur);
+        panec_put_right(w, y, c->value_right, SYS_VALUE_W, text, theme_attr(ctx->th, ROLE_DEFAULT));
     }
 }
 
@@ -281,21 +289,39 @@ static void draw_node_header(WINDOW *w, int y, const model_node *nd, int sel,
 }
 
 /* Time axis under the graphs: start and end of the window. */
-static void draw_time_axis(WINDOW *w, int y, const pane_ctx *ctx)
+static void draw_time_axis(WINDOW *w, int y, const sys_columns *c, const pane_ctx *ctx)
 {
     char a[FMT_BUF], b[FMT_BUF];
     int64_t span = ctx->t1_us - ctx->t0_us;
     int attr = theme_attr(ctx->th, ROLE_DIM);
-    panec_put(w, y, label_w(getmaxx(w)), -1, fmt_clock(a, sizeof a, ctx->t0_us, span), attr);
-    panec_put_right(w, y, getmaxx(w) - SYS_VALUE_W - 2, -1,
+    if (c->graph_w < 20)
+        return;
+    panec_put(w, y, c->graph_x, -1, fmt_clock(a, sizeof a, ctx->t0_us, span), attr);
+    panec_put_right(w, y, c->graph_x + c->graph_w - 1, -1,
                     fmt_clock(b, sizeof b, ctx->t1_us, span), attr);
+}
+
+/* Block heights per node for `rows`-line charts; total charts and
+ * whether any is auto-scaled go to *total / *any_auto. */
+static void measure_nodes(pane *p, size_t n, int per_core, int rows, size_t *total,
+                          int *any_auto)
+{
+    *total = 0;
+    *any_auto = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = sys_node_metrics(p->nodes[i], per_core, p->metrics, SYS_MAX_METRICS);
+        for (size_t j = 0; j < k; j++)
+            *any_auto |= !p->metrics[j].util;
+        p->heights[i] = 1 + (k ? (int)k * rows : 1);
+        *total += k;
+    }
 }
 
 static void sys_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
-    int H = getmaxy(w);
-    size_t n = panec_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES);
+    int H = getmaxy(w), any_auto;
+    size_t n = panec_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES), total;
     n = n > SYS_MAX_NODES ? SYS_MAX_NODES : n;
     if (n == 0) {
         panec_put(w, H / 2, 1, -1, model_node_count(ctx->m) ? "no node matches the filter"
@@ -303,29 +329,24 @@ static void sys_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
                   theme_attr(ctx->th, ROLE_DIM));
         return;
     }
-    size_t total = 0;
-    for (size_t i = 0; i < n; i++)
-        total += sys_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics, SYS_MAX_METRICS);
+    measure_nodes(p, n, ctx->view->per_core, 1, &total, &any_auto);
     int rows = sys_chart_rows(H - 1, n, total);
     int axis = rows > 1;  /* tall enough for graphs: spare a line for times */
-    for (size_t i = 0; i < n; i++) {
-        size_t k = sys_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics, SYS_MAX_METRICS);
-        p->heights[i] = 1 + (k ? (int)k * rows : 1);
-    }
+    measure_nodes(p, n, ctx->view->per_core, rows, &total, &any_auto);
+    sys_columns c = sys_columns_for(getmaxx(w), any_auto);
     size_t sel = panec_selected(ctx->view, n);
-    int avail = H - axis;
+    int avail = H - axis, y = 0;
     p->top = sys_scroll_top(p->top, sel, p->heights, n, avail);
-    int y = 0;
     for (size_t i = p->top; i < n && y < avail; i++) {
         draw_node_header(w, y++, p->nodes[i], i == sel, ctx);
         size_t k = sys_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics, SYS_MAX_METRICS);
         if (k == 0 && y < avail)
             panec_put(w, y++, 1, -1, "no system metrics", theme_attr(ctx->th, ROLE_DIM));
         for (size_t j = 0; j < k && y < avail; j++, y += rows)
-            draw_metric(p, w, y, y + rows <= avail ? rows : avail - y, &p->metrics[j], ctx);
+            draw_metric(p, w, y, y + rows <= avail ? rows : avail - y, &c, &p->metrics[j], ctx);
     }
     if (axis)
-        draw_time_axis(w, H - 1, ctx);
+        draw_time_axis(w, H - 1, &c, ctx);
 }
 
 static int sys_on_key(pane *p, int ch, pane_ctx *ctx)

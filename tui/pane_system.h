@@ -49,6 +49,17 @@ size_t sys_bin_values(const struct series_bin *b, size_t n, double *vals);
 int sys_current_value(const series *s, int64_t t0_us, int64_t t1_us,
                       const struct series_bin *b, size_t n, double *out);
 
+/* Columns of a chart row, the same for every chart of the pane so one
+ * time instant sits at one x: label at label_x, graph [graph_x, graph_x +
+ * graph_w), optional axis-top column at axis_x and window-mean column at
+ * avg_x (-1 when the pane is too narrow: the graph keeps >= 24 / 40
+ * columns first), current value right-aligned at value_right. The axis
+ * column exists only when any_auto (some chart is auto-scaled). Pure. */
+typedef struct sys_columns {
+    int label_x, graph_x, graph_w, axis_x, avg_x, value_right;
+} sys_columns;
+sys_columns sys_columns_for(int width, int any_auto);
+
 /* First node to draw so that the selected node's block (heights[sel]
  * lines) is fully visible in h lines when possible. Pure. */
 size_t sys_scroll_top(size_t top, size_t sel, const int *heights, size_t n, int h);

@@ -4,12 +4,14 @@
  * here when they exist. */
 #include "pane.h"
 #include "pane_alerts.h"
+#include "pane_python.h"
 #include "panes_builtin.h"
 
 static const pane_vtbl *const registry[] = {
     &pane_system_vtbl,
     &pane_heatmap_vtbl,
     &pane_steps_vtbl,
+    &pane_python_vtbl,
     &pane_alerts_vtbl,
 };
 

@@ -70,9 +70,9 @@ static json_t *framework_nodes(const model *m)
             const phase_stats *p = node_phase_at(n, k);
             phase_summary s;
             phase_stats_get_summary(p, &s);
-            json_array_append_new(phases, json_pack("{s:o, s:I, s:o}",
+            json_array_append_new(phases, json_pack("{s:o, s:I, s:I}",
                 "phase", jstr(phase_stats_label(p)), "count", (json_int_t)s.count,
-                "total_us", num(s.mean_us * (double)s.count)));
+                "total_us", (json_int_t)llround(s.mean_us * (double)s.count)));
         }
         if (json_array_size(phases))
             json_array_append_new(arr, json_pack("{s:o, s:o}", "node", jstr(node_id(n)),

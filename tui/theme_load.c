@@ -127,6 +127,11 @@ static size_t list_dir(const char *dir, char names[][64], size_t n, size_t max)
     return n;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
 size_t theme_list(char names[][64], size_t max, sm_err *err)
 {
     (void)err;   /* unreadable directories are simply skipped */
@@ -135,7 +140,10 @@ size_t theme_list(char names[][64], size_t max, sm_err *err)
         snprintf(names[n++], 64, "%s", theme_builtin_name(i));
     char dirs[THEME_DIRS][PATH_MAX];
     theme_dirs(dirs);
+    size_t builtin = n;
     for (int i = 0; i < THEME_DIRS; i++)
         n = list_dir(dirs[i], names, n, max);
+    /* Directory order is arbitrary; `t` should cycle the same way each run. */
+    qsort(names + builtin, n - builtin, sizeof names[0], cmp_name);
     return n;
 }

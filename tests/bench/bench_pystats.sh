@@ -10,8 +10,8 @@
 # functions calling each other, profiled N times with cProfile and laid out
 # as framework/pytorch/cprofile/algo-<k>/<stats_dir>/python_stats. smtop
 # runs `report --json --top 20` on that tree (scan + read + decode + merge +
-# sort + JSON). Median wall time of REPS runs each (hyperfine when
-# installed, else date +%s%N). Not a ctest test.
+# sort + JSON). Median of REPS runs each, wall and CPU time. Not a ctest
+# test.
 set -eu
 SMTOP=${SMTOP:-build/smtop}
 REPS=${REPS:-5}
@@ -35,29 +35,21 @@ printf '%s\n' "${FILES[@]}" >"$TMP/list"
 PY="python3 -c 'import pstats,sys; f=open(sys.argv[1]).read().split(); s=pstats.Stats(f[0]); [s.add(x) for x in f[1:]]' $TMP/list"
 SM="$SMTOP report --json --top 20 $TMP/job"
 
-median_ms() {   # median_ms CMD: median wall time of REPS runs, in ms
-    local t=()
+# median_of CMD: runs CMD REPS times; prints "wall_ms cpu_ms" of the run
+# with the median wall time (cpu = user + sys, from bash's `time`: on a
+# shared machine the CPU time is the steadier figure).
+median_of() {
+    local TIMEFORMAT='%R %U %S'
     for _ in $(seq "$REPS"); do
-        local a b
-        a=$(date +%s%N)
-        bash -c "$1" >/dev/null
-        b=$(date +%s%N)
-        t+=($(((b - a) / 1000000)))
-    done
-    printf '%s\n' "${t[@]}" | sort -n | sed -n "$(((REPS + 1) / 2))p"
+        { time bash -c "$1" >/dev/null 2>&1; } 2>&1 | awk '{printf "%d %d\n", $1 * 1000, ($2 + $3) * 1000}'
+    done | sort -n | sed -n "$(((REPS + 1) / 2))p"
 }
 
-if command -v hyperfine >/dev/null; then
-    hyperfine -r "$REPS" --export-json "$TMP/h.json" "$PY" "$SM" >/dev/null
-    read -r py_ms sm_ms < <(python3 -c 'import json,sys
-r = json.load(open(sys.argv[1]))["results"]
-print(*(round(x["median"] * 1000) for x in r))' "$TMP/h.json")
-else
-    bash -c "$SM" >/dev/null   # warm the page cache for both
-    py_ms=$(median_ms "$PY")
-    sm_ms=$(median_ms "$SM")
-fi
-echo "python pstats Stats.add: median ${py_ms} ms"
-echo "smtop report --json:     median ${sm_ms} ms"
-python3 -c "import sys; p, s = int(sys.argv[1]), int(sys.argv[2]); \
-print(f'ratio smtop/python: {100 * s / max(p, 1):.1f} % (target <= 10 %)')" "$py_ms" "$sm_ms"
+bash -c "$SM" >/dev/null   # warm the page cache for both
+read -r py_ms py_cpu < <(median_of "$PY")
+read -r sm_ms sm_cpu < <(median_of "$SM")
+echo "python pstats Stats.add: median ${py_ms} ms wall, ${py_cpu} ms cpu"
+echo "smtop report --json:     median ${sm_ms} ms wall, ${sm_cpu} ms cpu"
+python3 -c "import sys; p, s, pc, sc = map(int, sys.argv[1:]); \
+print(f'ratio smtop/python: {100 * s / max(p, 1):.1f} % wall, {100 * sc / max(pc, 1):.1f} % cpu (target <= 10 %)')" \
+    "$py_ms" "$sm_ms" "$py_cpu" "$sm_cpu"

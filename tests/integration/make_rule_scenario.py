@@ -2,6 +2,7 @@
 """Writes a small SageMaker job directory that exercises one profiler rule.
 
     make_rule_scenario.py OUT SCENARIO [--profiler-report]
+    make_rule_scenario.py DIR --all      (DIR/<scenario> for every scenario)
 
 OUT/profiler-output/ gets system metrics in the real incremental format
 (system/incremental/<YYYYMMDDHH>/<epoch10>.algo-1.json, one JSON line per
@@ -44,7 +45,9 @@ SCEN = {
     'gpumem_fire': (1300, 2, [const(80)], [lambda k: 20 + max(0, k - 1000) * 0.05], const(50), None, None),
     'gpumem_near': (1300, 2, [const(80)], [lambda k: 20 + max(0, k - 1000) * 0.01], const(50), None, None),
     'balance_fire': (1300, 2, [const(90), const(30)], [const(50), const(50)], const(50), None, None),
-    'balance_near': (1300, 2, [const(90), const(88)], [const(50), const(50)], const(50), None, None),
+    # similar spread, offset by 2 points: real utilization is never constant
+    'balance_near': (1300, 2, [lambda k: 70 + (k * 7) % 25, lambda k: 72 + (k * 7) % 25],
+                     [const(50), const(50)], const(50), None, None),
     'steps_fire': (240, 8, [const(80)], [const(50)], const(50), None, {'slow': 12, 'loaders': 2, 'first_min': 0}),
     'steps_near': (240, 8, [const(80)], [const(50)], const(50), None, {'slow': 9, 'loaders': 8, 'first_min': 0}),
     'init_fire': (240, 2, [const(80)], [const(50)], const(50), None, {'slow': 0, 'loaders': 1, 'first_min': 25}),
@@ -131,19 +134,26 @@ def write_profiler_report(out):
         f.write('<html></html>\n')
 
 
-def main(argv):
-    if len(argv) < 3 or argv[2] not in SCEN:
-        sys.stderr.write('usage: make_rule_scenario.py OUT SCENARIO [--profiler-report]\n'
-                         'scenarios: %s\n' % ' '.join(sorted(SCEN)))
-        return 2
-    out, name = argv[1], argv[2]
+def write_job(out, name, profiler_report):
     ticks, cpus, gutil, gmem, cpu, iow, steps = SCEN[name]
     root = os.path.join(out, 'profiler-output')
     write_system(root, ticks, cpus, gutil, gmem, cpu, iow)
     if steps:
         write_trace(root, steps)
-    if '--profiler-report' in argv[3:]:
+    if profiler_report:
         write_profiler_report(out)
+
+
+def main(argv):
+    if len(argv) == 3 and argv[2] == '--all':
+        for name in SCEN:
+            write_job(os.path.join(argv[1], name), name, False)
+        return 0
+    if len(argv) < 3 or argv[2] not in SCEN:
+        sys.stderr.write('usage: make_rule_scenario.py OUT SCENARIO [--profiler-report]\n'
+                         'scenarios: %s\n' % ' '.join(sorted(SCEN)))
+        return 2
+    write_job(argv[1], argv[2], '--profiler-report' in argv[3:])
     return 0
 
 

@@ -72,3 +72,24 @@ kill -TERM "$spid"
 ui_wait 'SMTOP_EXIT=0' 10
 ! ui_screen | grep -q 'help  q quit' || ui_fail "dashboard left after SIGTERM"
 echo "ok: SIGTERM"
+
+# Ctrl-C (SIGINT from the terminal) likewise.
+ui_start 120 40 "$SMTOP" "$JOB"
+ui_wait '3 nodes'
+ui_keys C-c
+ui_wait 'SMTOP_EXIT=0' 10
+! ui_screen | grep -q 'help  q quit' || ui_fail "dashboard left after Ctrl-C"
+echo "ok: Ctrl-C"
+
+# Mouse: a click (X10 encoding, as tmux forwards it) focuses the pane under
+# the pointer; Enter then zooms that pane.
+ui_start 80 24 "$SMTOP" "$JOB"
+ui_wait '3 nodes'
+ui_wait '3 Steps'
+# ESC [ M, button 1 press then release, column 51 (33+50='S'), row 16 (33+15='0')
+ui_keys -l $'\e[M S0'
+ui_keys -l $'\e[M#S0'
+ui_keys Enter
+ui_wait '3 Steps \(Esc: back\)'
+ui_quit
+echo "ok: mouse"

@@ -21,7 +21,8 @@ rig_require() {
     fi
 }
 
-rig_json() { node -e 'const j=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(j[process.argv[2]])' "$1" "$2"; }
+# python3 starts ~10x faster than node: these run often.
+rig_json() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
 
 _rig_launch() {
     rm -f "$RIG_DIR/ready.json"
@@ -47,7 +48,7 @@ rig_restart() { _rig_launch; }
 rig_kill() { if [ -n "${RIG_PID:-}" ]; then kill "$RIG_PID" 2>/dev/null; wait "$RIG_PID" 2>/dev/null; RIG_PID=; fi; }
 rig_stop() { rig_kill; }
 rig_upload() { node "$RIG_HOME/upload.js" "$RIG_S3RVER" "$1" "$2" "$3"; }
-rig_stat() { curl -s "http://127.0.0.1:$RIG_CTL/stats" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[process.argv[1]]))' "$1"; }
+rig_stat() { curl -s "http://127.0.0.1:$RIG_CTL/stats" | python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 rig_reset() { curl -s -X POST "http://127.0.0.1:$RIG_CTL/reset" >/dev/null; }
 rig_fault() { curl -s -X POST --data-binary "$1" "http://127.0.0.1:$RIG_CTL/fault" >/dev/null; }
 rig_env() {

@@ -67,7 +67,7 @@ static int rig_start(s3_rig *r)
         _exit(127);
     }
     r->pid = pid;
-    for (int i = 0; i < 300; i++) {
+    for (int i = 0; i < 750; i++) { /* up to 15 s on a loaded machine */
         if (rig_read_ready(r, ready) == 0)
             return 0;
         usleep(20000);

@@ -50,7 +50,7 @@ static double core_mean(int node, int ncores, int t)
 
 static void add_group(model *m, int node, int ncores, int t)
 {
-    char nid[16], cname[16];
+    char nid[32], cname[32];
     snprintf(nid, sizeof nid, "algo-%d", node);
     for (int k = 0; k < ncores; k++) {
         int c = (k + t * 7) % ncores;   /* rotated order: real files are not sorted */
@@ -62,7 +62,7 @@ static void add_group(model *m, int node, int ncores, int t)
 
 static void check_total(const model *m, int node, int ncores, int nts)
 {
-    char nid[16];
+    char nid[32];
     snprintf(nid, sizeof nid, "algo-%d", node);
     const model_node *n = model_find_node(m, nid);
     assert_non_null(n);

@@ -1,8 +1,11 @@
 /* Draws the system, heatmap and steps panes headlessly (newterm on
- * /dev/null) into windows from the layout's minimum size up, and checks
- * that they never write outside their window, that the text a user needs is
- * there, that data strings arrive sanitized, and that stamps and keys
- * behave. */
+ * /dev/null) at sizes from 1x1 through the layout's minimum pane to a wide
+ * screen, in every glyph set: they must not crash (run under ASan in CI),
+ * must leave the cells around their window alone, and must show the text a
+ * user needs; data strings arrive sanitized; stamps and keys behave.
+ * (Curses itself clips a derived window, so the frame check guards the
+ * window arithmetic, not wrapping: the panes cut every string to the
+ * columns left via pane_common, which is what keeps rows from wrapping.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +20,7 @@
 
 #include "model/model.h"
 #include "tui/pane.h"
+#include "tui/pane_common.h"
 #include "tui/panes_builtin.h"
 #include "tui/theme.h"
 #include "tui/view.h"
@@ -45,17 +49,23 @@ static void add(model *m, const char *node, const char *type, const char *dim,
     assert_int_equal(model_add_sample(m, &s), 0);
 }
 
-static void add_step(model *m, const char *node, int64_t step, int64_t start, int64_t dur)
+static void add_phase_event(model *m, const char *node, const char *phase, int64_t step,
+                            int64_t start, int64_t dur)
 {
     sm_event e;
     memset(&e, 0, sizeof e);
     e.node = sm_str_c(node);
-    e.phase = sm_str_c("Step:ModeKeys.TRAIN");
+    e.phase = sm_str_c(phase);
     e.name = sm_str_c("Step");
     e.start_us = start;
     e.dur_us = dur;
     e.step = step;
     assert_int_equal(model_add_event(m, &e), 0);
+}
+
+static void add_step(model *m, const char *node, int64_t step, int64_t start, int64_t dur)
+{
+    add_phase_event(m, node, "Step:ModeKeys.TRAIN", step, start, dur);
 }
 
 /* 4 nodes × 2 GPUs for 60 s; algo-3 is slow (low GPU util, long steps);
@@ -79,6 +89,8 @@ static model *make_job(void)
         for (int k = 0; k < 3; k++) {
             int64_t dur = (k == 2 ? 160000 : 120000) + (s % 7) * 1000 + (s == 50 ? 600000 : 0);
             add_step(m, nodes[k], s, T0 + s * 500000LL, dur);
+            if (k == 0)
+                add_phase_event(m, nodes[k], "Forward", s, T0 + s * 500000LL, dur / 3);
         }
     return m;
 }
@@ -214,7 +226,8 @@ static void test_heatmap_marks_straggler(void **state)
     pane *p = pane_heatmap_vtbl.create();
     draw_framed(f, &pane_heatmap_vtbl, p, 20, 60, t);
     assert_true(screen_has(t, 20, L"!algo-3"));
-    assert_true(screen_has(t, 20, L"straggler algo-3"));
+    assert_true(screen_has(t, 20, L"straggler algo-3: gpu 39.0% vs median 89.0%"));
+    assert_true(screen_has(t, 20, L">algo-1"));   /* selected, readable without color */
     assert_false(screen_has(t, 20, L"!algo-1"));
     assert_true(screen_has(t, 20, L"89.0%"));      /* algo-1 mean GPU util */
     assert_true(screen_has(t, 20, L"#"));          /* readable without color */
@@ -232,6 +245,19 @@ static void test_steps_content_and_keys(void **state)
     assert_true(screen_has(t, 30, L"n 100"));
     assert_true(screen_has(t, 30, L"p50"));
     assert_true(screen_has(t, 30, L"p99"));
+    /* l / h cycle the node's phases, wrapping around. */
+    pane_ctx k = make_ctx(f);
+    assert_int_equal(pane_steps_vtbl.on_key(p, 'l', &k), 1);
+    draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
+    assert_true(screen_has(t, 30, L"algo-1  Forward  (2/2"));
+    pane_steps_vtbl.on_key(p, KEY_RIGHT, &k);
+    draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
+    assert_true(screen_has(t, 30, L"algo-1  TRAIN  (1/2"));
+    pane_steps_vtbl.on_key(p, 'h', &k);
+    draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
+    assert_true(screen_has(t, 30, L"Forward"));
+    pane_steps_vtbl.on_key(p, 'h', &k);
+    assert_int_equal(pane_steps_vtbl.on_key(p, 'x', &k), 0);
     /* Selecting the metrics-only node falls back to a node with steps. */
     f->v.selected_node = 3;
     draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
@@ -257,6 +283,8 @@ static void test_no_steps_message(void **state)
     pane *p = pane_steps_vtbl.create();
     draw_framed(f, &pane_steps_vtbl, p, 10, 70, t);
     assert_true(screen_has(t, 10, L"no framework trace events"));
+    pane_ctx k = make_ctx(f);
+    assert_int_equal(pane_steps_vtbl.on_key(p, 'l', &k), 0); /* h/l left to the dashboard */
     pane_steps_vtbl.destroy(p);
     model_free(f->m);
     f->m = saved;
@@ -304,9 +332,31 @@ static void test_stamps_follow_view(void **state)
     }
 }
 
+/* The primitive every pane draws text with cuts at the window edge (with a
+ * visible '~') instead of letting curses wrap onto the next row. */
+static void test_put_never_wraps(void **state)
+{
+    (void)state;
+    WINDOW *w = newwin(2, 10, 0, 0);
+    wchar_t row[2][64];
+    werase(w);
+    assert_int_equal(panec_put(w, 0, 5, -1, "abcdefghijkl", 0), 5);
+    assert_int_equal(panec_put(w, 0, 20, -1, "outside", 0), 0);
+    assert_int_equal(panec_put_right(w, 1, 3, -1, "\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2", 0), 3);
+    mvwinnwstr(w, 0, 0, row[0], 63);
+    mvwinnwstr(w, 1, 0, row[1], 63);
+    assert_true(wcscmp(row[0], L"     abcd~") == 0);
+    /* Three 2-column characters in 4 columns: one fits, then the '~' mark,
+     * right-aligned so the '~' sits in column 3. */
+    assert_non_null(wcsstr(row[1], L"\u6f22~"));
+    assert_int_equal(row[1][0], L' ');
+    delwin(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_put_never_wraps),
         cmocka_unit_test(test_never_outside_window),
         cmocka_unit_test(test_system_content),
         cmocka_unit_test(test_heatmap_marks_straggler),

@@ -150,6 +150,38 @@ static void test_current_value(void **state)
     model_free(m);
 }
 
+static void test_columns(void **state)
+{
+    (void)state;
+    for (int W = 1; W <= 400; W++)
+        for (int any_auto = 0; any_auto < 2; any_auto++) {
+            sys_columns c = sys_columns_for(W, any_auto);
+            int end = c.graph_x + c.graph_w;   /* first column after the graph */
+            assert_true(c.graph_w >= 0);
+            assert_int_equal(c.value_right, W - 1);
+            if (c.avg_x >= 0) {
+                assert_true(c.avg_x >= end + 1 && c.graph_w >= 40);
+                end = c.avg_x + 14;
+            }
+            if (c.axis_x >= 0) {
+                assert_true(any_auto);
+                assert_true(c.axis_x >= end && c.graph_w >= 24);
+                end = c.axis_x + 13;
+            }
+            if (c.graph_w > 0)
+                assert_true(end <= W - 9);     /* the value column stays free */
+        }
+    sys_columns c = sys_columns_for(80, 1);
+    assert_int_equal(c.graph_x, 16);
+    assert_int_equal(c.graph_w, 40);
+    assert_true(c.axis_x > 0);
+    assert_int_equal(c.avg_x, -1);
+    c = sys_columns_for(80, 0);
+    assert_int_equal(c.axis_x, -1);
+    c = sys_columns_for(200, 1);
+    assert_true(c.avg_x > 0 && c.axis_x > c.avg_x);
+}
+
 static void test_scroll_top(void **state)
 {
     (void)state;
@@ -175,6 +207,7 @@ int main(void)
         cmocka_unit_test(test_chart_rows),
         cmocka_unit_test(test_scale_and_gaps),
         cmocka_unit_test(test_current_value),
+        cmocka_unit_test(test_columns),
         cmocka_unit_test(test_scroll_top),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

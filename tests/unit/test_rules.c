@@ -278,6 +278,13 @@ static void test_empty_model_no_data(void **state)
         EXPECT(rules_result_at(f->r, i), RULE_NO_DATA);
     assert_int_equal(rules_evaluate(f->r, f->m), 0);   /* cached */
     assert_int_equal(rules_triggered_count(f->r), 0);
+    /* new data or a new parameter value re-evaluates */
+    fx_tick(f->m, "algo-1", 0, 1, 50, 0, NULL, NULL);
+    assert_int_equal(rules_evaluate(f->r, f->m), 1);
+    EXPECT(rules_result_at(f->r, (size_t)rules_find("OverallSystemUsage")), RULE_OK);
+    assert_int_equal(rules_evaluate(f->r, f->m), 0);
+    fx_set(f->r, "BatchSize.cpu=50");
+    assert_int_equal(rules_evaluate(f->r, f->m), 1);
 }
 
 int main(void)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/device_usage.h"
+#include "model/rule_impl.h"
 #include "rules_fixture.h"
 
 #define EXPECT(res, st)                                                     \
@@ -189,6 +190,28 @@ static void test_idle_gpu_hours(void **state)
     model_free(m);
 }
 
+static void test_sample_interval_and_pauses(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    /* 100 samples every ~499.7 ms, a 3 h pause, 100 more: the interval is
+     * SageMaker's 500 ms, and the pause is no GPU time */
+    int64_t t = T0;
+    for (int k = 0; k < 200; k++) {
+        fx_sample(m, "algo-1", "gpu", "GPUUtilization", "gpu0", t, k < 100 ? 5 : 50);
+        fx_sample(m, "algo-1", "cpu", "CPUUtilization", "cpu0", T0 + k * 5000000LL, 1);
+        t += k == 99 ? 3 * 3600000000LL : 499700 + (k % 3) * 100;
+    }
+    const model_node *n = model_node_at(m, 0);
+    assert_int_equal(rule_sample_interval(node_gpu_util(n, 0)), 500000);
+    assert_int_equal(rule_sample_interval(node_cpu_core(n, 0)), 5000000);
+    idle_gpu_hours ih[1];
+    assert_int_equal(device_usage_idle_gpu(m, ih, 1), 1);
+    assert_float_equal(ih[0].gpu_hours, 200 * 0.5 / 3600, 1e-12);
+    assert_float_equal(ih[0].idle_gpu_hours, 100 * 0.5 / 3600, 1e-12);
+    model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -197,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_max_initialization_time),
         cmocka_unit_test(test_device_usage_buckets),
         cmocka_unit_test(test_idle_gpu_hours),
+        cmocka_unit_test(test_sample_interval_and_pauses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

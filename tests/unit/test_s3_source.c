@@ -71,7 +71,7 @@ static void tuning(s3_tuning *t, const char *cache_dir)
     t->connect_timeout_s = 2;
     t->cache_dir = cache_dir;
     if (slow_backoff) {
-        t->max_attempts = 9;
+        t->max_attempts = 14; /* ~10 s: node may start slowly on a busy host */
         t->backoff_cap_ms = 1000;
     }
 }

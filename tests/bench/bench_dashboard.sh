@@ -1,0 +1,91 @@
+#!/bin/bash
+# bench_dashboard.sh: the dashboard's two performance figures (issue #3).
+#
+#  1. Full redraw of a 64-node x 8-GPU job: `smtop --bench-frames N` scans
+#     the job to the end, then times N frames with every pane dirty into a
+#     newterm on /dev/null (200x60, xterm-256color); median wall and CPU
+#     time per frame, then each pane alone.
+#  2. Idle cost while tailing a live job for DURATION s: utime+stime of the
+#     smtop process from /proc/PID/stat (after a warm-up, so the first
+#     backfill is excluded), next to `top -b -d 1 -n DURATION` watching the
+#     same generator over the same interval as a reference; and the whole
+#     `smtop --demo` process (dashboard + built-in generator).
+#
+# usage: tests/bench/bench_dashboard.sh [BUILD_DIR]   (default ./build)
+#        env FRAMES (1000), DURATION (60), WARMUP (8)
+set -eu
+BUILD=${1:-build}
+SMTOP=$(realpath "$BUILD/smtop")
+FRAMES=${FRAMES:-1000}
+DURATION=${DURATION:-60}
+WARMUP=${WARMUP:-8}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/smtop-bench.XXXXXX")
+SOCK="smtop-bench-$$"
+PIDS=()
+cleanup() {
+    tmux -L "$SOCK" kill-server 2>/dev/null || true
+    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+HZ=$(getconf CLK_TCK)
+
+cpu_ticks() {   # utime + stime of PID (fields 14 and 15 of /proc/PID/stat)
+    awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
+}
+
+echo "== 1. full redraw, 64 nodes x 8 GPUs"
+"$SMTOP" synth --out "$WORK/big" --nodes 64 --gpus 8 --cpus 8 --minutes 10 --seed 3 >/dev/null
+COLUMNS=200 LINES=60 TERM=xterm-256color "$SMTOP" "$WORK/big" --bench-frames "$FRAMES" \
+    </dev/null >/dev/null
+rm -rf "$WORK/big"
+
+echo "== 2. idle cost over ${DURATION} s (after ${WARMUP} s warm-up)"
+"$SMTOP" synth --out "$WORK/live" --nodes 4 --gpus 2 --cpus 8 --minutes 10 \
+    --slow-node 2 --outlier-rate 0.02 --live >/dev/null 2>&1 &
+GEN=$!
+PIDS+=("$GEN")
+sleep 2
+tmux -L "$SOCK" -f /dev/null new-session -d -x 200 -y 60 \
+    "env LANG=C.UTF-8 $SMTOP $WORK/live; sleep 600"
+sleep 1
+PANE=$(tmux -L "$SOCK" list-panes -F '#{pane_pid}')
+DASH=$(pgrep -P "$PANE" -f smtop | head -1)
+sleep "$WARMUP"
+# top runs alongside over the same interval; bash's `times` gives the CPU
+# its child (top) used, the same utime+stime the kernel reports.
+( top -b -d 1 -n "$DURATION" -p "$GEN" >/dev/null; times >"$WORK/top_times" ) &
+TOPJOB=$!
+d0=$(cpu_ticks "$DASH")
+g0=$(cpu_ticks "$GEN")
+t0=$(date +%s.%N)
+wait "$TOPJOB"
+d1=$(cpu_ticks "$DASH")
+g1=$(cpu_ticks "$GEN")
+t1=$(date +%s.%N)
+echo "$d0 $d1 $t0 $t1" | awk -v hz="$HZ" '{ s = $4 - $3; c = ($2 - $1) / hz;
+    printf "smtop SRC (tailing):   %.2f s CPU in %.1f s = %.2f %% of one core\n", c, s, 100 * c / s }'
+tail -1 "$WORK/top_times" | awk -v s="$DURATION" '{
+    split($1, u, /[ms]/); split($2, k, /[ms]/);
+    c = u[1] * 60 + u[2] + k[1] * 60 + k[2];
+    printf "top -b -d 1 -n %d:     %.2f s CPU in %d s = %.2f %% of one core (reference)\n", s, c, s, 100 * c / s }'
+echo "$g0 $g1 $t0 $t1" | awk -v hz="$HZ" '{ s = $4 - $3; c = ($2 - $1) / hz;
+    printf "(generator, for scale: %.2f s CPU = %.2f %% of one core)\n", c, 100 * c / s }'
+tmux -L "$SOCK" kill-server
+kill "$GEN" 2>/dev/null || true
+
+echo "== 3. smtop --demo (dashboard + generator thread) over ${DURATION} s"
+tmux -L "$SOCK" -f /dev/null new-session -d -x 200 -y 60 \
+    "env LANG=C.UTF-8 TMPDIR=$WORK $SMTOP --demo; sleep 600"
+sleep 1
+PANE=$(tmux -L "$SOCK" list-panes -F '#{pane_pid}')
+DEMO=$(pgrep -P "$PANE" -f smtop | head -1)
+sleep "$WARMUP"
+d0=$(cpu_ticks "$DEMO")
+t0=$(date +%s.%N)
+sleep "$DURATION"
+d1=$(cpu_ticks "$DEMO")
+t1=$(date +%s.%N)
+echo "$d0 $d1 $t0 $t1" | awk -v hz="$HZ" '{ s = $4 - $3; c = ($2 - $1) / hz;
+    printf "smtop --demo:          %.2f s CPU in %.1f s = %.2f %% of one core\n", c, s, 100 * c / s }'

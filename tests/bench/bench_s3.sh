@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# bench_s3: time to a complete `smtop report --json` for a 2,000-object job
+# served by the loopback S3 rig (s3rver behind the SigV4-verifying front),
+# side by side in one run:
+#   parallel  cold open, --no-cache, default 8 transfers
+#   serial    cold open, --no-cache --s3-parallel 1 (the baseline)
+#   cache     second open of the finished job from the zstd cache
+#   local     the same tree read from disk (floor)
+#   server    the same GETs issued by curl itself (`--parallel-max 8`,
+#             `--aws-sigv4`, no listing, no decoding) through the same
+#             verifying front: the floor any client gets from this rig
+# Prints per-mode medians of RUNS runs and the ratios.
+#   usage: tests/bench/bench_s3.sh [BUILD_DIR] [RUNS]   (default build, 5)
+set -eu
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${1:-$SRC/build}
+RUNS=${2:-5}
+SMTOP=${SMTOP:-$BUILD/smtop}
+. "$SRC/tests/s3/rig.sh"
+rig_require
+T=$(mktemp -d /tmp/smtop-bench-s3-XXXXXX)
+trap 'rig_stop; rm -rf "$T"' EXIT
+RIG_MAX_RUNTIME=1800 rig_start "$T/rig"
+rig_env
+export XDG_CACHE_HOME="$T/cache"
+
+# 8 nodes x 250 minutes = 2,000 system-metrics objects (5 s sampling keeps
+# the upload small: ~12 samples x 7 series per object).
+"$SMTOP" synth --out "$T/job/profiler-output" --nodes 8 --minutes 250 \
+    --interval-ms 5000 --no-traces >/dev/null
+n=$(find "$T/job" -type f | wc -l)
+bytes=$(du -sb "$T/job" | cut -f1)
+rig_upload bkt job "$T/job" >/dev/null
+echo "job: $n objects, $bytes bytes; $RUNS runs per mode; $(nproc) cores"
+
+URL=s3://bkt/job/profiler-output
+secs() { # secs CMD... -> wall seconds of one run
+    local s e
+    s=$(date +%s.%N)
+    "$@" >/dev/null 2>&1
+    e=$(date +%s.%N)
+    echo "$e - $s" | bc -l
+}
+median() { sort -g | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.3f", m}'; }
+
+run_mode() { # run_mode NAME CMD...
+    local name=$1 i
+    shift
+    for i in $(seq 1 "$RUNS"); do secs "$@"; done | median
+}
+rep() { "$SMTOP" report --json "$URL" --endpoint-url "$RIG_ENDPOINT" "$@"; }
+
+local_t=$(run_mode local "$SMTOP" report --json "$T/job/profiler-output")
+{
+    echo "aws-sigv4 = \"aws:amz:us-east-1:s3\""
+    echo "user = \"$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY\""
+    echo "header = \"x-amz-content-sha256: UNSIGNED-PAYLOAD\""
+    (cd "$T" && find job -type f | sort) |
+        sed "s|^|url = \"$RIG_ENDPOINT/bkt/|; s|\$|\"\noutput = \"/dev/null\"|"
+} >"$T/urls.cfg"
+server_t=$(run_mode server curl -s --parallel --parallel-max 8 -K "$T/urls.cfg")
+par_t=$(run_mode parallel rep --no-cache)
+ser_t=$(run_mode serial rep --no-cache --s3-parallel 1)
+rep >/dev/null # fill the cache
+rig_reset
+cache_t=$(run_mode cache rep)
+cache_bytes=$(( $(rig_stat bytes) / RUNS ))
+rig_reset
+rep --no-cache >/dev/null
+cold_bytes=$(rig_stat bytes)
+
+printf '%-34s %8s s\n' "local directory (floor)" "$local_t"
+printf '%-34s %8s s\n' "curl alone, signed, 8 parallel" "$server_t"
+printf '%-34s %8s s\n' "S3 cold, serial (--s3-parallel 1)" "$ser_t"
+printf '%-34s %8s s\n' "S3 cold, parallel (8)" "$par_t"
+printf '%-34s %8s s\n' "S3 from cache" "$cache_t"
+printf 'serial / parallel = %.1fx, parallel / cache = %.1fx, parallel / curl alone = %.2fx\n' \
+    "$(echo "$ser_t / $par_t" | bc -l)" "$(echo "$par_t / $cache_t" | bc -l)" \
+    "$(echo "$par_t / $server_t" | bc -l)"
+printf 'bytes from server per open: cold %d, from cache %d (%.2f %%)\n' \
+    "$cold_bytes" "$cache_bytes" "$(echo "100 * $cache_bytes / $cold_bytes" | bc -l)"

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# `smtop diff`: a job against itself shows no change; against a copy whose
+# Step durations were scaled by 1.5 it shows the +50 % slowdown, marked.
+set -euo pipefail
+command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$SMTOP" synth --out "$tmp/base" --nodes 2 --gpus 1 --cpus 2 --minutes 2 >/dev/null || fail synth
+
+"$SMTOP" diff "$tmp/base" "$tmp/base" >"$tmp/self.txt" || fail "self diff exit"
+grep -q "No change" "$tmp/self.txt" || { cat "$tmp/self.txt"; fail "self diff shows a change"; }
+grep -q "Step:ModeKeys.TRAIN p50" "$tmp/self.txt" || fail "self diff lacks step rows"
+"$SMTOP" diff --json "$tmp/base" "$tmp/base" >"$tmp/self.json" || fail "self diff --json"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["changed"] == 0, d["changed"]
+assert d["steps"] and d["utilization"] and d["breakdown"]
+assert all(r["change_pct"] in (0, None) for k in ("steps", "utilization", "breakdown") for r in d[k])
+' "$tmp/self.json" || fail "self diff json"
+
+cp -r "$tmp/base" "$tmp/slow"
+python3 - "$tmp/slow" <<'PY'
+import glob, json, sys
+for f in glob.glob(sys.argv[1] + "/framework/**/*.json*", recursive=True):
+    out, steps = [], set()
+    for line in open(f):
+        s = line.rstrip("\n"); body = s.rstrip(","); tail = s[len(body):]
+        if body.strip() in ("[", "]", ""):
+            out.append(s); continue
+        e = json.loads(body)
+        if e.get("ph") == "M" and e.get("name") == "process_name" and str(e.get("args", {}).get("name", "")).startswith("Step:"):
+            steps.add(e["pid"])
+        if e.get("ph") == "X" and e.get("pid") in steps:
+            e["dur"] = int(e["dur"] * 1.5)
+        out.append(json.dumps(e) + tail)
+    open(f, "w").write("\n".join(out) + "\n")
+PY
+
+"$SMTOP" diff --json "$tmp/base" "$tmp/slow" >"$tmp/slow.json" || fail "slow diff --json"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [r for r in d["steps"] if r["phase"] == "Step:ModeKeys.TRAIN" and r["stat"] == "p50_us"]
+assert len(rows) == 2, rows
+for r in rows:
+    assert 49.5 < r["change_pct"] < 50.5, r
+fw = [r for r in d["steps"] if r["phase"] == "Forward"]
+assert fw and all(r["change_pct"] == 0 for r in fw), "Forward must not change"
+assert d["changed"] > 0
+other = [r for r in d["breakdown"] if r["category"] == "other"]
+assert all(r["target"] > r["base"] for r in other), other
+' "$tmp/slow.json" || fail "slow diff json"
+
+if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then
+  LC_ALL=C.UTF-8 "$SMTOP" diff "$tmp/base" "$tmp/slow" >"$tmp/slow.txt" || fail "slow diff"
+  grep -E "Step:ModeKeys.TRAIN p50 .*\+5[0-9]\.[0-9] % ▲" "$tmp/slow.txt" >/dev/null \
+    || { cat "$tmp/slow.txt"; fail "UTF-8 slowdown mark"; }
+fi
+LC_ALL=C "$SMTOP" diff "$tmp/base" "$tmp/slow" >"$tmp/ascii.txt" || fail "ascii diff"
+grep -E "Step:ModeKeys.TRAIN p50 .*\+(49\.[5-9]|50\.[0-4]) % \+$" "$tmp/ascii.txt" >/dev/null \
+  || { cat "$tmp/ascii.txt"; fail "ASCII slowdown mark"; }
+LC_ALL=C grep -q $'\xe2' "$tmp/ascii.txt" && fail "non-ASCII output in the C locale"
+
+set +e
+"$SMTOP" diff "$tmp/base" 2>/dev/null; [ $? -eq 2 ] || fail "one source should exit 2"
+"$SMTOP" diff "$tmp/base" "$tmp/nope" 2>/dev/null; [ $? -eq 1 ] || fail "missing source should exit 1"
+set -e
+echo PASS
