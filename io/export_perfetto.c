@@ -251,7 +251,8 @@ static int list_all(xjob *x, sm_err *err)
         return -1;
     if (x->oom)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory listing the job");
-    qsort(x->files, x->n, sizeof *x->files, xfile_cmp);
+    if (x->n)   /* qsort(NULL, 0, ...) is undefined */
+        qsort(x->files, x->n, sizeof *x->files, xfile_cmp);
     return 0;
 }
 

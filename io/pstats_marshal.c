@@ -144,7 +144,7 @@ static int rd_long(mv_reader *rd, size_t at, int64_t *out)
 
 static int rd_str(mv_reader *rd, int short_form, size_t at, int flag, mv **out)
 {
-    uint32_t n;
+    uint32_t n = 0;
     if (rd_len(rd, short_form, 1, at, &n) < 0 || !(*out = new_val(rd, 's', at, flag)))
         return -1;
     (*out)->u.s.p = (const char *)rd->p + rd->pos;
@@ -184,7 +184,7 @@ static int rd_scalar(mv_reader *rd, uint8_t code, size_t at, int flag, mv **out)
 
 static int rd_tuple(mv_reader *rd, int short_form, size_t at, int flag, int depth, mv **out)
 {
-    uint32_t n;
+    uint32_t n = 0;
     mv *t;
     /* Every element takes at least one byte: bounds n before allocating. */
     if (rd_len(rd, short_form, 1, at, &n) < 0 || !(t = new_val(rd, '(', at, flag)))

@@ -39,7 +39,7 @@ static int64_t wall_us(void)
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-static void add_message(scanner *sc, const char *fmt, const char *key, const char *what)
+static void add_message(scanner *sc, const char *key, const char *what)
 {
     pthread_mutex_lock(&sc->mu);
     size_t slot = (sc->msg_head + sc->msg_count) % SCANNER_MSG_MAX;
@@ -47,7 +47,8 @@ static void add_message(scanner *sc, const char *fmt, const char *key, const cha
         sc->msg_head = (sc->msg_head + 1) % SCANNER_MSG_MAX;
     else
         sc->msg_count++;
-    snprintf(sc->msgs[slot], SCANNER_MSG_LEN, fmt, key, what);
+    /* Bounded so the message always fits: a path and an error sentence. */
+    snprintf(sc->msgs[slot], SCANNER_MSG_LEN, "%.250s: %.500s", key, what);
     snprintf(sc->st.last_error, sizeof sc->st.last_error, "%s", sc->msgs[slot]);
     pthread_mutex_unlock(&sc->mu);
 }
@@ -304,7 +305,8 @@ static int build_work(scanner *sc)
         }
         sc->work[sc->nwork++] = e;
     }
-    qsort(sc->work, sc->nwork, sizeof *sc->work, work_cmp);
+    if (sc->nwork)   /* qsort(NULL, 0, ...) is undefined */
+        qsort(sc->work, sc->nwork, sizeof *sc->work, work_cmp);
     return 0;
 }
 
@@ -336,7 +338,7 @@ static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len
         pthread_mutex_lock(&sc->mu);
         sc->st.skipped_files++;
         pthread_mutex_unlock(&sc->mu);
-        add_message(sc, "%s: %s", rel, err.msg);
+        add_message(sc, rel, err.msg);
     }
 }
 
@@ -361,13 +363,13 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
     pthread_mutex_unlock(&sc->mu);
     const char *rel = e->key + strlen(sc->root);
     if (rc != 0)
-        add_message(sc, "%s: %s", rel, "out of memory, will retry");
+        add_message(sc, rel, "out of memory, will retry");
     if (e->corrupt != corrupt_before) {
         char what[64];
         snprintf(what, sizeof what, "%lld corrupt line%s skipped",
                  (long long)(e->corrupt - corrupt_before),
                  e->corrupt - corrupt_before == 1 ? "" : "s");
-        add_message(sc, "%s: %s", rel, what);
+        add_message(sc, rel, what);
     }
 }
 
@@ -390,7 +392,7 @@ static void fetch_cb(void *ud, const source_req *req, const void *data, size_t l
             pthread_mutex_unlock(&sc->mu);
         }
         e->failed = 1;
-        add_message(sc, "%s: %s", e->key + strlen(sc->root), err->msg);
+        add_message(sc, e->key + strlen(sc->root), err->msg);
         return;
     }
     e->failed = 0;

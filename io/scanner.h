@@ -23,6 +23,8 @@
 #include "keyname.h"
 #include "source.h"
 
+#define SCANNER_MSG_LEN 768
+
 typedef struct scanner scanner;
 
 /* Called for whole-file kinds (KEY_CPROFILE, KEY_PYINSTRUMENT, KEY_TF_TRACE,
@@ -50,7 +52,7 @@ typedef struct scan_stats {
     int64_t skipped_files;      /* unreadable or undecodable files */
     int64_t last_scan_us;       /* wall clock at the end of the last pass */
     int scanning;               /* 1 while a pass runs */
-    char last_error[512];       /* latest problem in plain words, "" if none */
+    char last_error[SCANNER_MSG_LEN]; /* latest problem in plain words, "" if none */
 } scan_stats;
 
 /* `root` is the key prefix of profiler-output within the source ("" when
@@ -77,7 +79,6 @@ void scanner_finish(scanner *sc);
 /* Thread-safe copy of the counters. */
 void scanner_get_stats(scanner *sc, scan_stats *out);
 
-#define SCANNER_MSG_LEN 256
 #define SCANNER_MSG_MAX 100
 /* Per-file warnings ("system/…/1591748100.algo-1.json: 2 corrupt lines"),
  * oldest first, the newest SCANNER_MSG_MAX kept. Thread-safe: copies up to

@@ -96,7 +96,8 @@ static int read_sorted_dir(const char *path, dir_item **out, size_t *n)
         cnt++;
     }
     closedir(d);
-    qsort(items, cnt, sizeof *items, item_cmp);
+    if (cnt)   /* qsort(NULL, 0, ...) is UB */
+        qsort(items, cnt, sizeof *items, item_cmp);
     *out = items;
     *n = cnt;
     return rc;

@@ -329,7 +329,8 @@ double quant_get(quant *q, double p)
     double a, b;
     if (!q->sketch) {
         if (!q->sorted) {
-            qsort(q->vals, q->nvals, sizeof *q->vals, cmp_double);
+            if (q->nvals)   /* qsort(NULL, 0, ...) is undefined */
+                qsort(q->vals, q->nvals, sizeof *q->vals, cmp_double);
             q->sorted = 1;
         }
         a = q->vals[k];

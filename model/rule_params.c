@@ -50,7 +50,7 @@ static int parse_spec(const char *spec, char *rule, char *param, double *value,
 int rules_apply_override(rules *r, const char *spec, sm_err *err)
 {
     char rule[256], param[256];
-    double v;
+    double v = 0;
     if (parse_spec(spec, rule, param, &v, err) < 0)
         return -1;
     return rules_set_param(r, rule, param, v, err);

@@ -103,7 +103,8 @@ static int loader_concurrency(const model_node *n, phase_event *ev, int64_t *spa
             edges[2 * total + 1] = (ev[j].start_us + ev[j].dur_us) * 2;
         }
     }
-    qsort(edges, total * 2, sizeof *edges, ev_start_cmp);
+    if (total)   /* qsort(NULL, 0, ...) is undefined */
+        qsort(edges, total * 2, sizeof *edges, ev_start_cmp);
     int cur = 0, best = 0;
     for (size_t i = 0; i < total * 2; i++) {
         cur += (edges[i] & 1) ? 1 : -1;

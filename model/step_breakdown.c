@@ -116,7 +116,8 @@ int step_breakdown_compute(step_breakdown *steps, size_t nsteps,
         if (s[i].end_us - s[i].start_us > maxlen)
             maxlen = s[i].end_us - s[i].start_us;
     }
-    qsort(s, nspans, sizeof *s, span_cmp);
+    if (nspans)   /* qsort(NULL, 0, ...) is undefined */
+        qsort(s, nspans, sizeof *s, span_cmp);
     for (size_t i = 0; i < nsteps; i++)
         one_step(&steps[i], s, nspans, maxlen, tmp);
     free(s);

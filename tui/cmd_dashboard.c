@@ -71,7 +71,7 @@ static int parse_symbols(const char *v, int *out, sm_err *err)
 static int parse_one(dash_args *a, int argc, char **argv, int *i, sm_err *err)
 {
     const char *arg = argv[*i], *val = *i + 1 < argc ? argv[*i + 1] : NULL;
-    long x;
+    long x = 0;
     int r = source_opts_parse(&a->so, argc, argv, i, err);
     if (r != 0)
         return r < 0 ? -1 : 0;

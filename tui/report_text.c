@@ -55,7 +55,14 @@ static void print_nodes(const json_t *obj, FILE *f)
     const json_t *node, *m;
     json_array_foreach(json_object_get(obj, "nodes"), i, node) {
         char id[128];
-        fprintf(f, "\nnode %s: %lld CPUs, %lld GPUs\n", str(node, "id", id, sizeof id),
+        str(node, "id", id, sizeof id);
+        if (!json_array_size(json_object_get(node, "metrics"))) {
+            /* A node seen only in framework traces: say so rather than print
+             * an empty table that reads like a loader failure. */
+            fprintf(f, "\nnode %s: no system metrics (framework trace events only)\n", id);
+            continue;
+        }
+        fprintf(f, "\nnode %s: %lld CPUs, %lld GPUs\n", id,
                 (long long)real(node, "cpus"), (long long)real(node, "gpus"));
         fprintf(f, "  %-8s %-22s %-18s %8s %9s %9s %9s %9s %9s\n", "type", "dimension",
                 "name", "count", "min", "mean", "p50", "p95", "max");

@@ -176,7 +176,7 @@ static void test_growing_then_replaced(void **st)
 {
     (void)st;
     sm_err err;
-    char etag1[256];
+    char etag1[1024];
     source *s = open_src("grow", 1, &err);
     got g = {0};
     rig_put(&rig, "bkt", "grow/f.json", "line1\n", 6);
