@@ -120,7 +120,7 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
 
 void dash_draw_status(dash *d, int64_t now)
 {
-    char left[512], err[SCANNER_MSG_LEN] = "", key[1200];
+    char left[512], err[SCANNER_MSG_LEN] = "", key[1400];
     const char *hint = d->filter_edit || d->cmd_edit ? " Enter keep  Esc cancel "
                                                      : " ? help  q quit ";
     if (d->filter_edit) {

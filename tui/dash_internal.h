@@ -48,7 +48,7 @@ typedef struct dash {
     char filter_before[64];   /* restored by Esc */
     int cmd_edit;             /* the status line is the `:` prompt (dash_cmd.c) */
     char cmd[128];
-    char hdr_last[1280], st_last[1280];
+    char hdr_last[1280], st_last[1400];   /* st_last holds dash_draw_status key[] */
     char msg[256];            /* transient notice in the status line */
     int64_t msg_until_us;
     int unicode;              /* the locale can show UTF-8 */

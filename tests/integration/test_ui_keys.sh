@@ -12,8 +12,9 @@ ui_wait 'LIVE'
 
 ui_keys '?'
 ui_wait 'smtop keys'
-for k in 'quit' 'pause / resume' 'filter nodes' 'zoom the time range' \
-         'scrub back' 'back to live' 'next color theme' 'graph symbols'; do
+for k in 'quit' 'pause / resume' 'filter nodes' 'zoom time range' \
+         'scrub back' 'back to live' 'theme / graph symbols' \
+         'previous / next phase' 'callers, callees' "jump to the alert's span"; do
     ui_wait "$k" 2
 done
 ui_keys x
@@ -93,3 +94,18 @@ ui_keys Enter
 ui_wait '3 Steps \(Esc: back\)'
 ui_quit
 echo "ok: mouse"
+
+# On the minimum 80x24 terminal the help does not fit in one column: it
+# splits into general keys and pane keys, and every entry stays on screen.
+ui_start 80 24 "$SMTOP" "$JOB"
+ui_wait '3 nodes'
+ui_keys '?'
+ui_wait 'smtop keys'
+for k in 'quit' 'repaint the screen' 'select pane and node' 'Python pane' \
+         'previous / next phase' "jump to the alert's span"; do
+    ui_wait "$k" 2
+done
+ui_keys x
+ui_wait_gone 'smtop keys'
+ui_quit
+echo "ok: help at 80x24"
