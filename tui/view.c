@@ -20,12 +20,30 @@ void view_init(view_state *v, chart_glyphs g)
 
 void view_window(const view_state *v, int64_t newest_us, int64_t *t0, int64_t *t1)
 {
+    if (v->step_focus) {
+        *t0 = v->step_t0_us;
+        *t1 = v->step_t1_us;
+        return;
+    }
     int64_t end = v->live ? newest_us : v->end_us;
     /* The newest sample must fall inside the half-open window. */
     if (v->live && end > 0)
         end += 1;
     *t1 = end;
     *t0 = end - v->span_us;
+}
+
+void view_focus_step(view_state *v, long long step, int64_t t0_us, int64_t t1_us)
+{
+    v->step_focus = 1;
+    v->step = step;
+    v->step_t0_us = t0_us;
+    v->step_t1_us = t1_us > t0_us ? t1_us : t0_us + 1;
+}
+
+void view_clear_step(view_state *v)
+{
+    v->step_focus = 0;
 }
 
 void view_zoom(view_state *v, int in)

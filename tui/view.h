@@ -21,6 +21,12 @@ typedef struct view_state {
     chart_glyphs glyphs;
     int focus;            /* index of the focused pane */
     int zoomed;           /* 1: focused pane fills the screen (Enter), Esc leaves */
+    /* Step cross-filter: while step_focus is 1 every pane shows the window
+     * of step `step` [step_t0_us, step_t1_us) on every node; Esc returns
+     * to where the view was. */
+    int step_focus;
+    long long step;
+    int64_t step_t0_us, step_t1_us;
 } view_state;
 
 void view_init(view_state *v, chart_glyphs g);
@@ -37,6 +43,11 @@ void view_scrub(view_state *v, int forward, int64_t newest_us);
 void view_go_live(view_state *v);
 /* space : freeze the window at its current right edge, or resume live. */
 void view_toggle_pause(view_state *v, int64_t newest_us);
+
+/* Ties every pane to one step's time window (the cross-filter). */
+void view_focus_step(view_state *v, long long step, int64_t t0_us, int64_t t1_us);
+/* Leaves the cross-filter; the window is live or scrubbed as before. */
+void view_clear_step(view_state *v);
 
 /* 1 when node id passes the filter. */
 int view_node_visible(const view_state *v, const char *node_id);
