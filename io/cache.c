@@ -11,6 +11,8 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "fnv.h"
+
 #include "cache_evict.h"
 
 #define CACHE_MAGIC "SMTOPC1\n"
@@ -68,24 +70,15 @@ void cache_free(cache *c) { free(c); }
 const char *cache_dir(const cache *c) { return c->dir; }
 void cache_get_stats(const cache *c, cache_stats *out) { *out = c->st; }
 
-static uint64_t cache_fnv(const char *s, size_t n, uint64_t h)
-{
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 char *cache_entry_path(const cache *c, const char *bucket, const char *key,
                        char *out, size_t cap)
 {
     /* Two independently seeded 64-bit FNV-1a hashes over bucket NUL key:
      * only hex digits reach the file name. */
-    uint64_t a = cache_fnv(bucket, strlen(bucket) + 1, 0xcbf29ce484222325ULL);
-    uint64_t b = cache_fnv(bucket, strlen(bucket) + 1, 0x84222325cbf29ce4ULL);
-    a = cache_fnv(key, strlen(key), a);
-    b = cache_fnv(key, strlen(key), b ^ 0x9e3779b97f4a7c15ULL);
+    uint64_t a = fnv_add(FNV_SEED, bucket, strlen(bucket) + 1);
+    uint64_t b = fnv_add(0x84222325cbf29ce4ULL, bucket, strlen(bucket) + 1);
+    a = fnv_add(a, key, strlen(key));
+    b = fnv_add(b ^ 0x9e3779b97f4a7c15ULL, key, strlen(key));
     snprintf(out, cap, "%s/%016llx%016llx.zst", c->dir, (unsigned long long)a,
              (unsigned long long)b);
     return out;

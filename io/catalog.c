@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv.h"
+
 struct catalog {
     cat_entry **slots;
     size_t cap, count;
@@ -10,10 +12,7 @@ struct catalog {
 
 static uint64_t hash_key(const char *s)
 {
-    uint64_t h = 1469598103934665603ull;   /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
+    return fnv_add(FNV_SEED, s, strlen(s));
 }
 
 catalog *catalog_new(void)
@@ -87,6 +86,7 @@ cat_entry *catalog_add(catalog *c, const char *key)
         return NULL;
     }
     e->whole_size = -1;
+    e->done_hash = FNV_SEED;
     c->slots[find_slot(c->slots, c->cap, key)] = e;
     c->count++;
     return e;
@@ -112,6 +112,7 @@ void cat_entry_reset(cat_entry *e)
     e->consumed = 0;
     e->partial_len = 0;
     e->head_len = 0;
+    e->done_hash = FNV_SEED;
     tracedec_free(e->tdec);
     e->tdec = NULL;
     e->whole_size = -1;

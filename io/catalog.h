@@ -26,6 +26,11 @@ typedef struct cat_entry {
     trace_dec *tdec;       /* trace kinds: decoder state across reads */
     char head[CAT_HEAD_MAX];
     size_t head_len;
+    /* FNV-1a of the bytes decoded so far, [0, consumed - partial_len): a
+     * closed trace file continues this .tmp only if its prefix hashes the
+     * same. Real writers give every file of a process the same metadata
+     * head, so the head alone cannot tell them apart. */
+    uint64_t done_hash;
     int64_t high_water_us; /* newest record time ingested from this file */
     int64_t skip_until_us; /* after a replacement: records at or before this
                               were already ingested from the old version */

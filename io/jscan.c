@@ -18,12 +18,37 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
+/* Bit 7 of each byte of w that ends a fast-path string ('"') or rules it
+ * out ('\\', control, non-ASCII). The subtract-borrow trick can also flag
+ * bytes above a truly flagged one, never below, so the lowest flag is
+ * exact: that is the only one the caller reads. */
+static inline uint64_t swar_stop(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    return (((q - ones) & ~q) | ((b - ones) & ~b) | (w - ones * 0x20) | w) & high;
+}
+
 int jscan_string(jscan *s, sm_str *out)
 {
     const char *p = s->p;
     if (p >= s->end || *p != '"')
         return -1;
     const char *start = ++p;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Eight bytes per step: the keys and values of a metrics line are
+     * 4-20 bytes, so most strings end within one or two words. */
+    while ((size_t)(s->end - p) >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        uint64_t m = swar_stop(w);
+        if (m) {
+            p += __builtin_ctzll(m) >> 3;
+            break;
+        }
+        p += 8;
+    }
+#endif
     while (p < s->end) {
         unsigned char c = (unsigned char)*p;
         if (c == '"') {
@@ -179,8 +204,69 @@ int jscan_number_syntax(jscan *s, jnum *n)
     return 0;
 }
 
+/* One pass over the common shape, [-]int[.frac] with at most 19 digits in
+ * all (no exponent): the mantissa is gathered while scanning. 0 when n is
+ * filled, -1 to let the general path decide (also for syntax errors). Its
+ * results equal the general path's: integers are range-checked the same
+ * way, and a real is m / 10^flen with m <= 2^53 and flen <= 22 — both
+ * exact doubles, so one IEEE division is correctly rounded (Clinger),
+ * i.e. the same double strtod returns. */
+static int number_short(jscan *s, jnum *n)
+{
+    const char *p = s->p, *end = s->end, *ptr = p;
+    int neg = 0;
+    if (p < end && *p == '-') {
+        neg = 1;
+        p++;
+    }
+    if (p >= end || !is_digit(*p))
+        return -1;
+    const char *ip = p, *fp = NULL;
+    uint64_t m = 0;
+    if (*p == '0')
+        p++;
+    else
+        for (; p < end && is_digit(*p); p++)
+            m = m * 10 + (uint64_t)(*p - '0');
+    size_t ilen = (size_t)(p - ip), flen = 0;
+    if (p < end && *p == '.') {
+        fp = ++p;
+        for (; p < end && is_digit(*p); p++)
+            m = m * 10 + (uint64_t)(*p - '0');
+        flen = (size_t)(p - fp);
+        if (flen == 0)
+            return -1;
+    }
+    if ((p < end && (*p == 'e' || *p == 'E')) || ilen + flen > 19)
+        return -1;   /* m may have wrapped: not ours */
+    memset(n, 0, sizeof *n);
+    if (!fp) {
+        if (m > (neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
+            return -1;
+        n->is_int = 1;
+        n->i = neg ? (int64_t)(0 - m) : (int64_t)m;
+        n->d = (double)n->i;
+    } else {
+        if (m > (1ULL << 53) || flen > 22)
+            return -1;
+        double d = m ? (double)m / pow10_exact[flen] : 0.0;
+        n->d = neg ? -d : d;
+        n->fp = fp;
+        n->flen = flen;
+    }
+    n->ptr = ptr;
+    n->len = (size_t)(p - ptr);
+    n->neg = neg;
+    n->ip = ip;
+    n->ilen = ilen;
+    s->p = p;
+    return 0;
+}
+
 int jscan_number(jscan *s, jnum *n)
 {
+    if (number_short(s, n) == 0)
+        return 0;
     jscan t = *s;
     if (jscan_number_syntax(&t, n) != 0)
         return -1;
@@ -231,6 +317,57 @@ int jscan_seconds_to_us(const jnum *n, int64_t *out)
     }
     *out = n->neg ? -(int64_t)acc : (int64_t)acc;
     return 0;
+}
+
+int jscan_seconds(jscan *s, int64_t *out)
+{
+    const char *p = s->p, *end = s->end;
+    int neg = 0;
+    if (p < end && *p == '-') {
+        neg = 1;
+        p++;
+    }
+    const char *ip = p;
+    uint64_t whole = 0, frac = 0;
+    int round = 0;
+    if (p < end && *p == '0')
+        p++;
+    else
+        for (; p < end && is_digit(*p); p++)
+            whole = whole * 10 + (uint64_t)(*p - '0');
+    /* At most 12 integer digits keep whole * 10^6 + frac below 2^63. */
+    size_t ilen = (size_t)(p - ip);
+    if (ilen == 0 || ilen > 12)
+        goto general;
+    if (p < end && *p == '.') {
+        const char *fp = ++p;
+        for (; p < end && is_digit(*p); p++) {
+            size_t k = (size_t)(p - fp);
+            if (k < 6)
+                frac = frac * 10 + (uint64_t)(*p - '0');
+            else if (k == 6)
+                round = *p >= '5';
+        }
+        size_t flen = (size_t)(p - fp);
+        if (flen == 0)
+            goto general;
+        for (; flen < 6; flen++)
+            frac *= 10;
+    }
+    if (p < end && (*p == 'e' || *p == 'E'))
+        goto general;
+    uint64_t us = whole * 1000000 + frac + (uint64_t)round;
+    *out = neg ? -(int64_t)us : (int64_t)us;
+    s->p = p;
+    return 0;
+general: {
+        jscan t = *s;
+        jnum n;
+        if (jscan_number_syntax(&t, &n) != 0 || jscan_seconds_to_us(&n, out) != 0)
+            return -1;
+        *s = t;
+        return 0;
+    }
 }
 
 int jscan_parse_int(const char *p, size_t len, int64_t *out)

@@ -65,6 +65,10 @@ int jscan_literal(jscan *s, int *which);
  * -1 when it does not fit int64. */
 int jscan_seconds_to_us(const jnum *n, int64_t *out);
 
+/* jscan_number_syntax followed by jscan_seconds_to_us, in one pass for
+ * the usual [-]int[.frac] shape. -1 (s unchanged) when either would fail. */
+int jscan_seconds(jscan *s, int64_t *out);
+
 /* Strict integer in a string ("12", "-3"): -1 when not all digits or
  * out of int64. */
 int jscan_parse_int(const char *p, size_t len, int64_t *out);

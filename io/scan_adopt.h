@@ -2,9 +2,10 @@
  * renamed from, so events already read from the .tmp are not ingested a
  * second time. The writer keeps `framework/<node>_<kind>.json.tmp` open and
  * renames it to `pevents/<hour>/<end_us>_<node>_<kind>.json` on rotation:
- * same bytes (plus the closing "]"), new name. A .tmp's first bytes (its
- * metadata line carries the file's own start time) identify it. Internal
- * to the scanner; no I/O. */
+ * same bytes (plus the closing "]"), new name. The hash of the bytes the
+ * .tmp had decoded identifies it: the final file's prefix of that length
+ * hashes the same (heads alone repeat: every file a process writes starts
+ * with the same metadata). Internal to the scanner; no I/O. */
 #ifndef SMTOP_SCAN_ADOPT_H
 #define SMTOP_SCAN_ADOPT_H
 
@@ -19,6 +20,7 @@ typedef struct adopt_item {
     char head[CAT_HEAD_MAX];  /* stashed copy when live is NULL */
     size_t head_len;
     int64_t processed;        /* bytes of the .tmp already decoded */
+    uint64_t hash;            /* their FNV-1a (cat_entry.done_hash) */
     trace_dec *dec;           /* stashed decoder (owned) when live is NULL */
     char node[128];
     trace_kind tkind;

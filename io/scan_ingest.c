@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv.h"
 #include "trace_decode.h"
 
 typedef struct event_sink {
@@ -31,7 +32,10 @@ static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t le
     cx->n.lines++;
     if (e->ki.kind == KEY_SYSTEM) {
         sm_sample s;
-        if (sysdec_line(line, len, &s, cx->scratch) != 0)
+        const predec_rec *r = predec_take(cx->pre, line, len);
+        if (r)
+            s = r->s;
+        else if (sysdec_line(line, len, &s, cx->scratch) != 0)
             return -1;
         if (s.ts_us <= e->skip_until_us)
             return 0;
@@ -49,6 +53,14 @@ static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t le
 static void count_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
 {
     if (decode_line(cx, e, line, len) != 0) {
+        if (!cx->first_bad[0]) {
+            /* Shown to the user, who wants to know what was skipped: keep
+             * it printable so a binary line cannot reach the terminal. */
+            size_t n = len < sizeof cx->first_bad - 1 ? len : sizeof cx->first_bad - 1;
+            for (size_t i = 0; i < n; i++)
+                cx->first_bad[i] = line[i] >= 0x20 && line[i] < 0x7f ? line[i] : '?';
+            cx->first_bad[n] = '\0';
+        }
         cx->n.corrupt++;
         e->corrupt++;
     }
@@ -74,18 +86,44 @@ static int hold_partial(cat_entry *e, const char *p, size_t len)
     return 0;
 }
 
+/* Keeps the file's first CAT_HEAD_MAX bytes, across reads: a .tmp first
+ * read right after its writer created it may hold only "[\n", and a head
+ * that short would match every trace file of the node (see scan_adopt). */
 static void remember_head(cat_entry *e, const char *data, size_t len)
 {
-    if (e->consumed != 0 || e->ki.kind == KEY_SYSTEM)
+    if (e->ki.kind == KEY_SYSTEM || e->head_len >= CAT_HEAD_MAX ||
+        e->consumed != (int64_t)e->head_len)
         return;
-    e->head_len = len < CAT_HEAD_MAX ? len : CAT_HEAD_MAX;
-    memcpy(e->head, data, e->head_len);
+    size_t take = CAT_HEAD_MAX - e->head_len;
+    if (take > len)
+        take = len;
+    memcpy(e->head + e->head_len, data, take);
+    e->head_len += take;
+}
+
+/* Decodes one whole line (its "\n" consumed too) and, for traces, adds
+ * its bytes to the prefix hash that scan_adopt matches closed files by. */
+static void take_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
+{
+    if (e->ki.kind == KEY_TRACE_TMP)
+        e->done_hash = fnv_add(fnv_add(e->done_hash, line, len), "\n", 1);
+    count_line(cx, e, line, len);
 }
 
 /* Completes a held partial line with the first line of `p`; returns how
  * many bytes of p it used. */
 static size_t finish_held_line(ingest_ctx *cx, cat_entry *e, const char *p, size_t len)
 {
+    if (e->ki.kind != KEY_SYSTEM && e->partial[e->partial_len - 1] == ',' && p[0] == ']') {
+        /* We held "{...}," from a write cut before its "\n"; the writer's
+         * close() then truncated that ",\n" in place and appended "\n]\n",
+         * so the file now reads "{...}\n]\n" there: the held event is
+         * whole, and hashing it as that line keeps the prefix hash equal
+         * to the closed file's (scan_adopt). */
+        take_line(cx, e, e->partial, e->partial_len - 1);
+        e->partial_len = 0;
+        return 0;
+    }
     const char *nl = memchr(p, '\n', len);
     size_t take = nl ? (size_t)(nl - p) : len;
     int r = hold_partial(e, p, take);
@@ -98,7 +136,7 @@ static size_t finish_held_line(ingest_ctx *cx, cat_entry *e, const char *p, size
     }
     if (!nl)
         return len;
-    count_line(cx, e, e->partial, e->partial_len);
+    take_line(cx, e, e->partial, e->partial_len);
     e->partial_len = 0;
     return take + 1;
 }
@@ -114,7 +152,7 @@ int ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         if (!nl)
             break;
-        count_line(cx, e, p, (size_t)(nl - p));
+        take_line(cx, e, p, (size_t)(nl - p));
         p = nl + 1;
     }
     if (p < end) {

@@ -9,6 +9,7 @@
 
 #include "../model/model.h"
 #include "catalog.h"
+#include "scan_pipe.h"
 #include "sys_decode.h"
 
 #define INGEST_LINE_MAX (4 << 20)  /* longer "lines" are corrupt, not buffered */
@@ -21,6 +22,8 @@ typedef struct ingest_ctx {
     model *m;
     sysdec_scratch *scratch;
     ingest_counts n;       /* added to by every call */
+    predec *pre;           /* system lines decoded ahead (scan_pipe), or NULL */
+    char first_bad[48];    /* start of the first corrupt line seen, printable */
 } ingest_ctx;
 
 /* Consumes `len` new bytes of entry e (they follow e->consumed): complete

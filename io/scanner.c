@@ -10,6 +10,7 @@
 #include "catalog.h"
 #include "scan_adopt.h"
 #include "scan_ingest.h"
+#include "scan_pipe.h"
 #include "sys_decode.h"
 
 #define DEFAULT_WINDOW_US (5LL * 60 * 1000000)
@@ -26,6 +27,8 @@ struct scanner {
     int64_t newest_sys_us, newest_trace_us;
     cat_entry **work;
     size_t nwork, capwork;
+    scan_pipe *pipe;             /* decode-ahead worker during fetch_work */
+    predec *pre;                 /* its records for the file being ingested */
     pthread_mutex_t mu;          /* guards st and msgs */
     scan_stats st;
     char msgs[SCANNER_MSG_MAX][SCANNER_MSG_LEN];
@@ -344,7 +347,8 @@ static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len
 
 static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len)
 {
-    ingest_ctx cx = {sc->m, &sc->scratch, {0, 0, 0}};
+    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch};
+    cx.pre = sc->pre;
     int64_t corrupt_before = e->corrupt;
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
@@ -365,12 +369,51 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
     if (rc != 0)
         add_message(sc, rel, "out of memory, will retry");
     if (e->corrupt != corrupt_before) {
-        char what[64];
-        snprintf(what, sizeof what, "%lld corrupt line%s skipped",
+        char what[128];
+        snprintf(what, sizeof what, "%lld corrupt line%s skipped (first: \"%s\")",
                  (long long)(e->corrupt - corrupt_before),
-                 e->corrupt - corrupt_before == 1 ? "" : "s");
+                 e->corrupt - corrupt_before == 1 ? "" : "s", cx.first_bad);
         add_message(sc, rel, what);
     }
+}
+
+/* Ingests the oldest file the decode-ahead worker holds. */
+static void pipe_ingest_oldest(scanner *sc)
+{
+    void *tag;
+    const char *data;
+    size_t len;
+    predec pre;
+    if (scan_pipe_oldest(sc->pipe, &tag, &data, &len, &pre) != 0)
+        return;
+    sc->pre = &pre;
+    ingest_lines(sc, tag, data, len);
+    sc->pre = NULL;
+    scan_pipe_release(sc->pipe);
+}
+
+/* Ingests everything decoded ahead: due before any other callback's
+ * effects, so the model sees files in exactly the unpipelined order. */
+static void pipe_drain(scanner *sc)
+{
+    while (sc->pipe && scan_pipe_pending(sc->pipe))
+        pipe_ingest_oldest(sc);
+}
+
+/* Hands a system file's bytes to the worker and ingests the file before
+ * it (decoded meanwhile). 1 when taken; 0 after draining the worker, for
+ * the caller to handle the callback as usual. */
+static int pipe_take(scanner *sc, cat_entry *e, const void *data, size_t len)
+{
+    if (sc->pipe && len && e->ki.kind == KEY_SYSTEM &&
+        scan_pipe_submit(sc->pipe, e, data, len, e->partial_len != 0) == 0) {
+        e->failed = 0;
+        if (scan_pipe_pending(sc->pipe) > 1)
+            pipe_ingest_oldest(sc);
+        return 1;
+    }
+    pipe_drain(sc);
+    return 0;
 }
 
 static void fetch_cb(void *ud, const source_req *req, const void *data, size_t len,
@@ -378,14 +421,22 @@ static void fetch_cb(void *ud, const source_req *req, const void *data, size_t l
 {
     scanner *sc = ud;
     cat_entry *e = req->user;
-    (void)etag;
+    if (!err && etag && e->etag[0] && sc->src->vt->etag_is_identity && strcmp(etag, e->etag)) {
+        /* The path now names another file than the one listed (the writer
+         * renamed the .tmp and started a new one in between): its bytes do
+         * not continue this entry. The next listing sees the change. */
+        len = 0;
+    }
     pthread_mutex_lock(&sc->mu);
     if (sc->st.files_pending > 0)
         sc->st.files_pending--;
     if (!err)
         sc->st.bytes_read += (int64_t)len;
     pthread_mutex_unlock(&sc->mu);
+    if (!err && pipe_take(sc, e, data, len))
+        return;
     if (err) {
+        pipe_drain(sc);
         if (!e->failed) {
             pthread_mutex_lock(&sc->mu);
             sc->st.skipped_files++;
@@ -410,6 +461,12 @@ static int fetch_work(scanner *sc, sm_err *err)
     if (!reqs)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     int rc = 0;
+    /* Decode ahead when there are system files to overlap (a pass over a
+     * job's history, or several nodes' new minutes); NULL = synchronous. */
+    size_t nsys = 0;
+    for (size_t i = 0; i < sc->nwork; i++)
+        nsys += sc->work[i]->ki.kind == KEY_SYSTEM;
+    sc->pipe = nsys >= 2 ? scan_pipe_new() : NULL;
     for (size_t i = 0; i < sc->nwork && rc == 0; i += sc->o.batch) {
         size_t n = sc->nwork - i < sc->o.batch ? sc->nwork - i : sc->o.batch;
         for (size_t k = 0; k < n; k++) {
@@ -419,6 +476,9 @@ static int fetch_work(scanner *sc, sm_err *err)
         }
         rc = source_fetch(sc->src, reqs, n, fetch_cb, sc, err);
     }
+    pipe_drain(sc);
+    scan_pipe_free(sc->pipe);
+    sc->pipe = NULL;
     free(reqs);
     return rc;
 }
@@ -461,7 +521,7 @@ int scanner_scan(scanner *sc, sm_err *err)
 
 void scanner_finish(scanner *sc)
 {
-    ingest_ctx cx = {sc->m, &sc->scratch, {0, 0, 0}};
+    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch};
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
     size_t it = 0;

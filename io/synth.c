@@ -57,6 +57,10 @@ int synth_opts_check(const synth_opts *o, sm_err *err)
         return sm_err_set(err, SM_ERR_USAGE, "--step-ms must be 1..600000");
     if (o->start_us < 0)
         return sm_err_set(err, SM_ERR_USAGE, "--start must not be negative");
+    if (o->python_every != 0 &&
+        (o->python_every < SYNTH_PY_WINDOW_STEPS || o->python_every > 1000000))
+        return sm_err_set(err, SM_ERR_USAGE, "--python-stats must be %d..1000000 steps, not %d",
+                          SYNTH_PY_WINDOW_STEPS, o->python_every);
     return 0;
 }
 

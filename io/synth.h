@@ -16,6 +16,9 @@
 
 #include "../model/sm_err.h"
 
+#define SYNTH_PY_FIRST_STEP 9   /* smdebug's default Python profiling: steps 9-11 */
+#define SYNTH_PY_WINDOW_STEPS 3
+
 typedef struct synth_opts {
     const char *out;        /* output dir (profiler-output root); created if missing */
     int nodes, gpus, cpus;  /* default 2, 1, 4 */
@@ -29,6 +32,8 @@ typedef struct synth_opts {
     double step_ms;         /* mean TRAIN step time; default 120 */
     int hour_dirs;          /* 1 (default): system/incremental/<YYYYMMDDHH>/; 0: flat older layout */
     int traces;             /* 1 (default): write framework/pevents traces; 0: system metrics only */
+    int python_every;       /* 0 (default): no Python stats; N: a pyinstrument window of
+                             * SYNTH_PY_WINDOW_STEPS TRAIN steps starting at step 9, 9+N, 9+2N, ... */
 } synth_opts;
 
 /* Fills *o with the defaults above (out = NULL: the caller must set it). */

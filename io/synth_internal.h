@@ -58,6 +58,13 @@ typedef struct synth_step {
     int64_t start_us, data_us, fwd_us, bwd_us, dur_us;
 } synth_step;
 
+/* A profiled window of TRAIN steps, summed (synth_pystats.c). */
+typedef struct synth_pywin {
+    int64_t first_step, last_step;
+    int64_t start_us, end_us;
+    int64_t data_us, fwd_us, bwd_us, opt_us;
+} synth_pywin;
+
 typedef struct synth_trace {
     const synth_job *job;
     synth_rng rng;
@@ -79,6 +86,8 @@ typedef struct synth_trace {
     int64_t bytes;
     int phase_pid[5];       /* pid given to each phase in the open file, 0 = none */
     int next_pid;
+    synth_pywin py;         /* the Python-profiled window being summed */
+    int py_on;
 } synth_trace;
 
 typedef struct synth_sys {
@@ -113,6 +122,12 @@ int synth_trace_flush(synth_trace *t, sm_err *err);
 /* Batch end (finish = 1): closes and renames the open file. Live stop
  * (finish = 0): flushes and leaves the .tmp as a killed job would. */
 int synth_trace_close(synth_trace *t, int finish, sm_err *err);
+
+/* ---- synth_pystats.c ---- */
+
+/* Writes node's pyinstrument python_stats.json for window w. 0, or -1
+ * with err naming the path. */
+int synth_pystats_write(const synth_job *job, int node, const synth_pywin *w, sm_err *err);
 
 /* ---- synth_system.c ---- */
 

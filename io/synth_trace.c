@@ -216,6 +216,38 @@ static int trace_write_step(synth_trace *t, const synth_step *s, sm_err *err)
     return trace_event(t, ph, phase_names[ph], s->start_us, s->dur_us, s->num, err);
 }
 
+/* Sums TRAIN steps into the profiled window they fall in and writes the
+ * window's stats when its last step ends. */
+static int trace_profile_step(synth_trace *t, const synth_step *s, sm_err *err)
+{
+    int every = t->job->o->python_every;
+    if (every <= 0 || s->eval || s->num < SYNTH_PY_FIRST_STEP)
+        return 0;
+    int64_t k = (s->num - SYNTH_PY_FIRST_STEP) % every;
+    if (k >= SYNTH_PY_WINDOW_STEPS)
+        return 0;
+    synth_pywin *w = &t->py;
+    if (k == 0) {
+        memset(w, 0, sizeof *w);
+        w->first_step = s->num;
+        w->start_us = s->start_us;
+        t->py_on = 1;
+    }
+    if (!t->py_on)
+        return 0;   /* joined mid-window */
+    w->data_us += s->data_us;
+    w->fwd_us += s->fwd_us;
+    w->bwd_us += s->bwd_us;
+    int64_t rest = s->dur_us - s->data_us - s->fwd_us - s->bwd_us;
+    w->opt_us += rest > 0 ? rest * 7 / 10 : 0;
+    w->last_step = s->num;
+    w->end_us = s->start_us + s->dur_us;
+    if (k + 1 < SYNTH_PY_WINDOW_STEPS)
+        return 0;
+    t->py_on = 0;
+    return synth_pystats_write(t->job, t->node, w, err);
+}
+
 int synth_trace_advance(synth_trace *t, int64_t now_us, sm_err *err)
 {
     for (;;) {
@@ -227,6 +259,8 @@ int synth_trace_advance(synth_trace *t, int64_t now_us, sm_err *err)
         if (s->start_us + s->dur_us > now_us)
             return 0;
         if (t->job->o->traces && trace_write_step(t, s, err))
+            return -1;
+        if (trace_profile_step(t, s, err))
             return -1;
         t->last_step_end_us = s->start_us + s->dur_us;
         t->last_eval = s->eval;

@@ -44,9 +44,7 @@ void sysdec_scratch_free(sysdec_scratch *s)
         return;
     free(s->buf);
     json_decref(s->jroot);
-    s->buf = NULL;
-    s->cap = 0;
-    s->jroot = NULL;
+    memset(s, 0, sizeof *s);
 }
 
 static int scratch_reserve(sysdec_scratch *s, size_t need)
@@ -68,9 +66,11 @@ static int scratch_reserve(sysdec_scratch *s, size_t need)
 
 typedef struct fast_ctx {
     sm_sample *out;
+    sysdec_scratch *sc;
     unsigned seen;
     sm_str ekey[MAX_EXTRA], eval[MAX_EXTRA];
     int nextra;
+    size_t next;        /* index in writer_order of the expected member */
 } fast_ctx;
 
 /* A value the fast path can carry verbatim as jansson would dump it:
@@ -101,6 +101,35 @@ static int fast_extra(jscan *s, fast_ctx *c, sm_str key)
     return 0;
 }
 
+/* Could c continue a number token (so a scan would not stop before it)? */
+static int number_char(char c)
+{
+    return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+}
+
+/* jscan_seconds with the scratch's one-entry cache: the same bytes, ended
+ * by a byte the scan stops at anyway, scan to the same value. */
+static int fast_seconds(jscan *s, sysdec_scratch *sc, int64_t *out)
+{
+    size_t n = sc->ts_len;
+    if (n && (size_t)(s->end - s->p) > n && !number_char(s->p[n]) &&
+        memcmp(s->p, sc->ts_text, n) == 0) {
+        *out = sc->ts_us;
+        s->p += n;
+        return 0;
+    }
+    const char *start = s->p;
+    if (jscan_seconds(s, out) != 0)
+        return -1;
+    n = (size_t)(s->p - start);
+    if (n <= sizeof sc->ts_text) {
+        memcpy(sc->ts_text, start, n);
+        sc->ts_len = n;
+        sc->ts_us = *out;
+    }
+    return 0;
+}
+
 static int fast_known(jscan *s, fast_ctx *c, int f)
 {
     sm_sample *o = c->out;
@@ -120,25 +149,76 @@ static int fast_known(jscan *s, fast_ctx *c, int f)
         o->value = n.d;
         return 0;
     default:   /* F_TS: its double is never needed (and costs a strtod) */
-        if (jscan_number_syntax(s, &n) != 0)
-            return -1;
-        return jscan_seconds_to_us(&n, &o->ts_us);
+        return fast_seconds(s, c->sc, &o->ts_us);
     }
+}
+
+/* The members in the order smdebug writes them, as the exact bytes up to
+ * the value: a line that follows it skips the key scan and known_field. */
+static const struct {
+    const char *text;
+    size_t len;
+    int field;
+} writer_order[] = {
+    {"\"Type\":", 7, F_TYPE},           {"\"Name\":", 7, F_NAME},
+    {"\"Dimension\":", 12, F_DIM},      {"\"Value\":", 8, F_VALUE},
+    {"\"NodeId\":", 9, F_NODE},         {"\"Timestamp\":", 12, F_TS},
+};
+#define WRITER_ORDER_N (sizeof writer_order / sizeof *writer_order)
+
+/* p[0..len) == lit[0..len) for 7 <= len <= 12 with at least 8 bytes at
+ * p: two word compares instead of a memcmp call (the literal's NUL makes
+ * 8 bytes of it readable). */
+static int key_prefix_eq(const char *p, const char *lit, size_t len)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t a, b;
+    memcpy(&a, p, 8);
+    memcpy(&b, lit, 8);
+    uint64_t x = a ^ b;
+    if (len < 8)
+        x &= (1ULL << (8 * len)) - 1;
+    if (x)
+        return 0;
+    if (len <= 8)
+        return 1;
+    uint32_t u, v;
+    memcpy(&u, p + len - 4, 4);
+    memcpy(&v, lit + len - 4, 4);
+    return u == v;
+#else
+    return memcmp(p, lit, len) == 0;
+#endif
 }
 
 static int fast_member(jscan *s, fast_ctx *c)
 {
-    sm_str key;
-    if (jscan_string(s, &key) != 0)
-        return -1;
+    int f = 0;
+    if (c->next < WRITER_ORDER_N && (size_t)(s->end - s->p) > writer_order[c->next].len &&
+        key_prefix_eq(s->p, writer_order[c->next].text, writer_order[c->next].len)) {
+        /* Same bytes the general path below would accept as this key. */
+        s->p += writer_order[c->next].len;
+        f = writer_order[c->next++].field;
+    } else {
+        sm_str key;
+        if (jscan_string(s, &key) != 0)
+            return -1;
+        jscan_ws(s);
+        if (s->p >= s->end || *s->p != ':')
+            return -1;
+        s->p++;
+        f = known_field(key);
+        if (!f) {
+            jscan_ws(s);
+            return fast_extra(s, c, key);
+        }
+        /* Expect whatever follows this member in the writer's order (a
+         * line without Name goes on from Dimension). */
+        for (size_t k = 0; k < WRITER_ORDER_N; k++)
+            if (writer_order[k].field == f)
+                c->next = k + 1;
+    }
     jscan_ws(s);
-    if (s->p >= s->end || *s->p != ':')
-        return -1;
-    s->p++;
-    jscan_ws(s);
-    int f = known_field(key);
-    if (!f)
-        return fast_extra(s, c, key);
     if (c->seen & (unsigned)f)
         return -1;
     c->seen |= (unsigned)f;
@@ -171,9 +251,19 @@ static int join_extra(const fast_ctx *c, sysdec_scratch *sc, sm_str *extra)
 static int sysdec_fast(const char *line, size_t len, sm_sample *out, sysdec_scratch *sc)
 {
     jscan s = {line, line + len};
-    fast_ctx c = {.out = out};
-    memset(out, 0, sizeof *out);
-    out->name = out->extra = (sm_str){"", 0};
+    /* Not `= {...}`: that would zero the extra arrays on every line (a
+     * rep stos that cost more than the rest of the scan); only the first
+     * nextra entries are ever read. */
+    fast_ctx c;
+    c.out = out;
+    c.sc = sc;
+    c.seen = 0;
+    c.nextra = 0;
+    c.next = 0;
+    /* Every other field is set by its required member, or the line
+     * fails (out is then undefined): no memset of the whole record. */
+    out->name = (sm_str){"", 0};
+    out->extra = (sm_str){"", 0};
     jscan_ws(&s);
     if (s.p >= s.end || *s.p++ != '{')
         return -1;
@@ -198,6 +288,12 @@ static int sysdec_fast(const char *line, size_t len, sm_sample *out, sysdec_scra
     if (c.nextra && join_extra(&c, sc, &out->extra) != 0)
         return -1;
     return 0;
+}
+
+int sysdec_line_fast(const char *line, size_t len, sm_sample *out,
+                     sysdec_scratch *scratch)
+{
+    return sysdec_fast(line, len, out, scratch);
 }
 
 int sysdec_line(const char *line, size_t len, sm_sample *out, sysdec_scratch *scratch)

@@ -11,6 +11,7 @@
 #define SMTOP_SYS_DECODE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../model/records.h"
 
@@ -20,6 +21,11 @@ typedef struct sysdec_scratch {
     char *buf;
     size_t cap;
     void *jroot;   /* jansson value of the last fallback line, freed on next use */
+    /* The last Timestamp token and its value: every metric of one sampling
+     * tick repeats it, so most lines compare bytes instead of parsing. */
+    char ts_text[24];
+    size_t ts_len;      /* 0 = none */
+    int64_t ts_us;
 } sysdec_scratch;
 
 void sysdec_scratch_free(sysdec_scratch *s);
@@ -32,6 +38,12 @@ void sysdec_scratch_free(sysdec_scratch *s);
  * Returns 0 on success, -1 for a corrupt/incomplete line (out undefined). */
 int sysdec_line(const char *line, size_t len, sm_sample *out,
                 sysdec_scratch *scratch);
+
+/* The fast path of sysdec_line alone: -1 where sysdec_line would consult
+ * the reference (whose verdict may still be success). Pure apart from
+ * `scratch`, so it may run on another thread with its own scratch. */
+int sysdec_line_fast(const char *line, size_t len, sm_sample *out,
+                     sysdec_scratch *scratch);
 
 /* The reference decoder, same contract, via jansson. */
 int sysdec_line_jansson(const char *line, size_t len, sm_sample *out,

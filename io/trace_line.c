@@ -129,7 +129,9 @@ typedef int (*member_fn)(jscan *s, sm_str key, keyset *ks, tl_event *ev);
 
 static int scan_object(jscan *s, member_fn member, tl_event *ev)
 {
-    keyset ks = {0};
+    keyset ks;   /* not `= {0}`: other[] is read only below n */
+    ks.known = 0;
+    ks.n = 0;
     if (s->p >= s->end || *s->p++ != '{')
         return -1;
     jscan_ws(s);

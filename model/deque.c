@@ -80,6 +80,36 @@ int deque_insert(deque *d, size_t i, const void *elem)
     return 0;
 }
 
+int deque_reserve(deque *d, size_t n)
+{
+    if (d->alloc >= n)
+        return 0;
+    size_t want = d->alloc ? d->alloc * 2 : 8;
+    if (want > d->max_len + d->slack)
+        want = d->max_len + d->slack;
+    if (want < n)
+        want = n;
+    unsigned char *nb = realloc(d->buf, want * d->elem);
+    if (!nb)
+        return -1;
+    d->buf = nb;
+    d->alloc = want;
+    return 0;
+}
+
+void deque_prepend(deque *d, const void *elems, size_t n)
+{
+    if (d->head < n) {
+        /* Older data tends to keep arriving in front: leave it most of
+         * the free room, as make_room does for a front insert. */
+        size_t spare = d->alloc - d->len - n;
+        place_block(d, n + spare - spare / 4);
+    }
+    d->head -= n;
+    d->len += n;
+    memcpy(d->buf + d->head * d->elem, elems, n * d->elem);
+}
+
 void deque_pop_front(deque *d)
 {
     if (d->len == 0)

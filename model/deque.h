@@ -38,6 +38,13 @@ static inline void *deque_at(const deque *d, size_t i)
 /* Inserts a copy of *elem before position i (0 <= i <= len). The caller
  * keeps len < max_len (pop first). Returns 0, or -1 on OOM (d unchanged). */
 int deque_insert(deque *d, size_t i, const void *elem);
+/* Makes alloc >= n elements (n <= max_len + slack) so that inserts up to
+ * that total can be placed without allocating: see deque_prepend. 0, or -1
+ * on OOM (d unchanged). */
+int deque_reserve(deque *d, size_t n);
+/* Inserts n elements in front of the first. Requires alloc >= len + n
+ * (deque_reserve); cannot fail. */
+void deque_prepend(deque *d, const void *elems, size_t n);
 /* Removes the first element (no-op when empty). */
 void deque_pop_front(deque *d);
 /* Removes element i (i < len), shifting the shorter side. */

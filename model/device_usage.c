@@ -3,6 +3,49 @@
 
 #include "device_usage.h"
 #include "rule_impl.h"
+#include "series_iter.h"
+
+/* Streams the cells of rcol_fill: series_visit yields points in time
+ * order (tier 2, tier 1, raw, each older than the next), so a cell is
+ * complete when a later one starts, and the counts come out of the same
+ * additions in the same order as from the filled column — without
+ * allocating and walking a column per device. A point for an earlier
+ * cell (not expected) stops the stream: the caller then fills the column. */
+typedef struct usage_acc {
+    const rgrid *g;
+    size_t cell;
+    int open, broken;
+    double sum, cnt;
+    double low, mid, high;
+} usage_acc;
+
+static void acc_close(usage_acc *a)
+{
+    if (!a->open || a->cnt <= 0)
+        return;
+    double v = (0 + a->sum / a->cnt) / 1;   /* rcol_fill's expression */
+    *(v > DEVICE_USAGE_HIGH ? &a->high : v < DEVICE_USAGE_LOW ? &a->low : &a->mid) += a->cnt;
+}
+
+static int acc_point(void *ud, const series_point *p)
+{
+    usage_acc *a = ud;
+    int64_t k = (p->t_us - a->g->t0_us) / a->g->width_us;
+    size_t i = k < 0 ? 0 : (size_t)k >= a->g->n ? a->g->n - 1 : (size_t)k;
+    if (!a->open || i != a->cell) {
+        if (a->open && i < a->cell) {
+            a->broken = 1;
+            return 1;
+        }
+        acc_close(a);
+        a->open = 1;
+        a->cell = i;
+        a->sum = a->cnt = 0;
+    }
+    a->sum += p->mean * (double)p->count;
+    a->cnt += (double)p->count;
+    return 0;
+}
 
 /* Sample counts per bucket of one series (low, mid, high); -1 on OOM,
  * 0 when empty. */
@@ -13,6 +56,15 @@ static int bucket_counts(const series *s, double *low, double *mid, double *high
     *low = *mid = *high = 0;
     if (!s || rgrid_plan(&s, 1, &g) < 0)
         return 0;
+    usage_acc a = {.g = &g};
+    series_visit(s, g.t0_us, g.t0_us + (int64_t)g.n * g.width_us, acc_point, &a);
+    if (!a.broken) {
+        acc_close(&a);
+        *low = a.low;
+        *mid = a.mid;
+        *high = a.high;
+        return *low + *mid + *high > 0;
+    }
     if (rcol_fill(&c, s, &g) < 0)
         return -1;
     for (size_t i = 0; i < g.n; i++) {

@@ -72,7 +72,7 @@ static model_node *node_get(model *m, sm_str id, int *is_new, size_t *pos)
 {
     model_node *n = m->last_node;
     *is_new = 0;
-    if (n && n->id_len == id.len && (id.len == 0 || memcmp(n->id, id.ptr, id.len) == 0))
+    if (n && n->id_len == id.len && mnode_bytes_eq(n->id, id.ptr, id.len))
         return n;
     int found;
     *pos = node_pos(m, id.ptr ? id.ptr : "", id.len, &found);

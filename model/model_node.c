@@ -58,23 +58,14 @@ static enum role role_of(const sm_sample *s)
     return R_PLAIN;
 }
 
-/* Identifiers are short: an inline loop beats a libc memcmp call. */
-static int bytes_eq(const char *a, const char *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return 0;
-    return 1;
-}
-
 static int ent_eq(const void *item, const void *key)
 {
     const ser_ent *e = item;
     const sm_sample *s = key;
     return e->lt == s->type.len && e->ld == s->dimension.len && e->ln == s->name.len &&
-           bytes_eq(series_name(e->s), s->name.ptr, e->ln) &&
-           bytes_eq(series_dimension(e->s), s->dimension.ptr, e->ld) &&
-           bytes_eq(series_type(e->s), s->type.ptr, e->lt);
+           mnode_bytes_eq(e->n, s->name.ptr, e->ln) &&
+           mnode_bytes_eq(e->d, s->dimension.ptr, e->ld) &&
+           mnode_bytes_eq(e->t, s->type.ptr, e->lt);
 }
 
 static int series_cmp(const series *a, const series *b)
@@ -120,6 +111,10 @@ static ser_ent *ent_new(const char *t, size_t lt, const char *d, size_t ld,
         e = NULL;
     }
     if (e) {
+        e->t = series_type(e->s);
+        e->d = series_dimension(e->s);
+        e->n = series_name(e->s);
+        e->next = NULL;
         e->lt = (uint32_t)lt;
         e->ld = (uint32_t)ld;
         e->ln = (uint32_t)ln;
@@ -245,10 +240,13 @@ static int create_series(model_node *n, const sm_sample *s, ser_ent **out)
 
 int mnode_add_sample(model_node *n, const sm_sample *s)
 {
-    ser_ent *e = n->last_hit;
+    ser_ent *prev = n->last_hit, *e = prev ? prev->next : NULL;
     if (!e || !ent_eq(e, s)) {
-        sm_str parts[3] = {s->type, s->dimension, s->name};
-        e = idmap_find(&n->series_map, idmap_hash(parts, 3), ent_eq, s);
+        e = prev;
+        if (!e || !ent_eq(e, s)) {
+            sm_str parts[3] = {s->type, s->dimension, s->name};
+            e = idmap_find(&n->series_map, idmap_hash(parts, 3), ent_eq, s);
+        }
     }
     if (e) {
         if (e->s == n->cpu_total)
@@ -260,6 +258,8 @@ int mnode_add_sample(model_node *n, const sm_sample *s)
         if (rc != 0)
             return rc;
     }
+    if (prev)
+        prev->next = e;
     n->last_hit = e;
     if (e->core)
         mnode_cpu_note(n, s->ts_us, s->value);

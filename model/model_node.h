@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "idmap.h"
 #include "model.h"
@@ -14,11 +15,15 @@
 #define NODE_EXTRA_NAME_MAX 128
 #define NODE_PHASE_MAX 64       /* labels per node before "(other)" */
 
-/* A series plus the key lengths the hash lookup compares against. */
+/* A series plus the key the hash lookup compares against. */
 typedef struct ser_ent {
     series *s;
+    const char *t, *d, *n;  /* the series' own type, dimension, name */
     uint32_t lt, ld, ln;
     int core;           /* a CPU core (feeds the total) */
+    struct ser_ent *next;   /* the series whose sample followed this one's
+                             * last time: lines cycle through the same
+                             * metrics at every timestamp */
 } ser_ent;
 
 typedef struct gpu_ent {
@@ -61,6 +66,37 @@ struct model_node {
     char *extra[NODE_EXTRA_MAX];
     size_t nextra;
 };
+
+/* a[0..n) == b[0..n) for the short identifiers of the ingest path (ids,
+ * types, names): word loads instead of a libc call or a byte loop, and
+ * never a read outside either range. */
+static inline int mnode_bytes_eq(const char *a, const char *b, size_t n)
+{
+    uint64_t x, y;
+    uint32_t u, v;
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 <= n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return 0;
+        }
+        memcpy(&x, a + n - 8, 8);   /* the tail, overlapping */
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    if (n >= 4) {
+        memcpy(&u, a, 4);
+        memcpy(&v, b, 4);
+        if (u != v)
+            return 0;
+        memcpy(&u, a + n - 4, 4);
+        memcpy(&v, b + n - 4, 4);
+        return u == v;
+    }
+    /* n <= 3: bytes 0, n/2 and n-1 cover them all */
+    return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
+}
 
 model_node *mnode_new(const char *id, size_t len);  /* NULL on OOM */
 void mnode_free(model_node *n);

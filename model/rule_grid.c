@@ -47,7 +47,19 @@ int64_t rule_sample_interval(const series *s)
                                       5000000, 60000000};
     const size_t na = sizeof allowed / sizeof allowed[0];
     gaps g = {.n = 0};
-    series_visit(s, INT64_MIN, INT64_MAX, put_gap, &g);
+    /* Only the newest GAPS_MAX gaps count, and the gaps seen from any t0 on
+     * are the newest of all gaps: when the last few minutes already fill
+     * the ring, it holds exactly what a visit of the whole series would
+     * leave (same multiset, sorted below). Otherwise visit everything. */
+    int64_t first, last;
+    series_extent(s, &first, &last);
+    if (last > first && (uint64_t)last - (uint64_t)first > 300000000ULL) {
+        series_visit(s, last - 300000000LL, INT64_MAX, put_gap, &g);
+        if (g.n < GAPS_MAX)
+            g = (gaps){.n = 0};
+    }
+    if (g.n == 0)
+        series_visit(s, INT64_MIN, INT64_MAX, put_gap, &g);
     if (g.n == 0)
         return 0;
     qsort(g.v, g.n, sizeof g.v[0], gap_cmp);
@@ -68,14 +80,13 @@ int rgrid_plan(const series *const *ss, size_t n, rgrid *g)
     for (size_t i = 0; i < n; i++) {
         if (!ss[i])
             continue;
-        series_summary s;
-        series_get_summary(ss[i], &s);
-        if (s.count <= 0)
+        int64_t f, l;
+        if (series_extent(ss[i], &f, &l) <= 0)
             continue;
-        if (!any || s.first_us < first)
-            first = s.first_us;
-        if (!any || s.last_us > last)
-            last = s.last_us;
+        if (!any || f < first)
+            first = f;
+        if (!any || l > last)
+            last = l;
         any = 1;
         int64_t d = rule_sample_interval(ss[i]);
         if (d > 0 && (dt == 0 || d < dt))
@@ -126,11 +137,6 @@ void rcol_free(rcol *col)
     col->cnt = NULL;
 }
 
-int rcol_fill(rcol *col, const series *s, const rgrid *g)
-{
-    return rcol_fill_mean(col, &s, 1, g);
-}
-
 typedef struct cell_acc {
     const rgrid *g;
     double *sum, *cnt;
@@ -143,6 +149,29 @@ static int put_point(void *ud, const series_point *p)
     size_t i = k < 0 ? 0 : (size_t)k >= a->g->n ? a->g->n - 1 : (size_t)k;
     a->sum[i] += p->mean * (double)p->count;
     a->cnt[i] += (double)p->count;
+    return 0;
+}
+
+int rcol_fill(rcol *col, const series *s, const rgrid *g)
+{
+    if (!s)
+        return rcol_fill_mean(col, &s, 1, g);
+    /* rcol_fill_mean for one series, summing straight into the column
+     * (no scratch arrays): same additions in the same order, and the same
+     * final expression, so the same doubles. */
+    size_t cells = g->n ? g->n : 1;
+    col->val = calloc(cells, sizeof *col->val);
+    col->cnt = calloc(cells, sizeof *col->cnt);
+    if (!col->val || !col->cnt) {
+        rcol_free(col);
+        return -1;
+    }
+    cell_acc a = {g, col->val, col->cnt};
+    series_visit(s, g->t0_us, g->t0_us + (int64_t)g->n * g->width_us, put_point, &a);
+    for (size_t i = 0; i < g->n; i++)
+        col->val[i] = col->cnt[i] > 0 ? (0 + col->val[i] / col->cnt[i]) / 1 : NAN;
+    if (!g->n)
+        col->val[0] = NAN;
     return 0;
 }
 

@@ -60,6 +60,9 @@ void rres_message(rule_result *o, const char *fmt, ...)
  * copy in scratch pairs (caller-provided, n entries). NAN when empty. */
 typedef struct rule_vw { double v, w; } rule_vw;
 double rule_percentile(rule_vw *vw, size_t n, double p);
+/* rule_percentile of entries a previous rule_percentile call left sorted
+ * (another p of the same data, without sorting it again). */
+double rule_percentile_sorted(const rule_vw *vw, size_t n, double p);
 
 /* --- aligned grid (model/rule_grid.c) --- */
 

@@ -75,6 +75,18 @@ double rule_percentile(rule_vw *vw, size_t n, double p)
     if (n == 0 || total <= 0)
         return NAN;
     qsort(vw, n, sizeof *vw, vw_cmp);
+    return rule_percentile_sorted(vw, n, p);
+}
+
+double rule_percentile_sorted(const rule_vw *vw, size_t n, double p)
+{
+    /* Weights are sample counts (whole numbers): their sum is exact in
+     * any order, so it matches the one taken before sorting. */
+    double total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += vw[i].w;
+    if (n == 0 || total <= 0)
+        return NAN;
     /* numpy "linear": rank p/100·(N-1), interpolated between neighbours */
     double rank = p / 100.0 * (total - 1);
     if (rank < 0)

@@ -77,7 +77,14 @@ int series_add(series *s, int64_t ts_us, double value)
 }
 
 const tiers *series_tiers_(const series *s);
-const tiers *series_tiers_(const series *s) { return &s->t; }
+const tiers *series_tiers_(const series *s)
+{
+    /* Every reader comes through here: merge a staged run first. Like
+     * quant_get's sort, a cache flush that changes no answer, safe under
+     * the model's lock. */
+    tiers_settle((tiers *)&s->t);
+    return &s->t;
+}
 
 const char *series_type(const series *s) { return s->type; }
 const char *series_dimension(const series *s) { return s->dim; }
@@ -88,7 +95,15 @@ size_t series_memory_bytes(const series *s)
 {
     return sizeof *s + strlen(s->type) + strlen(s->dim) + strlen(s->name) + 3 +
            deque_bytes(&s->t.raw) + deque_bytes(&s->t.t1) + deque_bytes(&s->t.t2) +
+           s->t.caprun * sizeof *s->t.run +
            quant_memory_bytes(s->q);
+}
+
+int64_t series_extent(const series *s, int64_t *first_us, int64_t *last_us)
+{
+    *first_us = s->count ? s->first_us : 0;
+    *last_us = s->count ? s->last_us : 0;
+    return s->count;
 }
 
 void series_get_summary(const series *s, series_summary *out)

@@ -59,6 +59,12 @@ const char *series_name(const series *s);   /* "" when the data had no Name */
 
 void series_get_summary(const series *s, series_summary *out);
 
+/* The sample count and the first and last sample times, as in the
+ * summary, without computing its percentiles (cheap: readers that only
+ * need the extent, like series_visit and the rule grids, call it often).
+ * first/last are 0 when the count is 0. */
+int64_t series_extent(const series *s, int64_t *first_us, int64_t *last_us);
+
 /* Fills out[0..nbins) with the aggregate of samples in each of nbins equal
  * slices of [t0_us, t1_us), using the finest tier that holds each slice.
  * Bins without data get count 0 (and 0 values). Bin b covers

@@ -30,10 +30,10 @@ void series_visit(const series *s, int64_t t0_us, int64_t t1_us,
                   series_visit_fn fn, void *ud)
 {
     const tiers *t = series_tiers_(s);
-    series_summary sum;
-    series_get_summary(s, &sum);
-    if (visit_buckets(&t->t2, SERIES_T2_WIDTH_US, sum.first_us, t0_us, t1_us, fn, ud) ||
-        visit_buckets(&t->t1, SERIES_T1_WIDTH_US, sum.first_us, t0_us, t1_us, fn, ud))
+    int64_t first, last;
+    series_extent(s, &first, &last);   /* the summary's first_us */
+    if (visit_buckets(&t->t2, SERIES_T2_WIDTH_US, first, t0_us, t1_us, fn, ud) ||
+        visit_buckets(&t->t1, SERIES_T1_WIDTH_US, first, t0_us, t1_us, fn, ud))
         return;
     for (size_t i = tier_raw_lower(&t->raw, t0_us); i < t->raw.len; i++) {
         const raw_pt *r = deque_at(&t->raw, i);

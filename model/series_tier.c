@@ -7,6 +7,8 @@
  * the finer tier; they never share a sample. */
 #include "series_tier.h"
 
+#include <stdlib.h>
+
 #include "series.h"
 
 void tiers_init(tiers *t)
@@ -15,10 +17,16 @@ void tiers_init(tiers *t)
     /* Buckets are inserted about once per 10 s of data: small slack. */
     deque_init(&t->t1, sizeof(bucket), SERIES_T1_CAP, 64);
     deque_init(&t->t2, sizeof(bucket), SERIES_T2_CAP, 64);
+    t->run = NULL;
+    t->nrun = t->caprun = 0;
+    t->hint[0] = t->hint[1] = 0;
 }
 
 void tiers_free(tiers *t)
 {
+    free(t->run);
+    t->run = NULL;
+    t->nrun = t->caprun = 0;
     deque_free(&t->raw);
     deque_free(&t->t1);
     deque_free(&t->t2);
@@ -71,11 +79,16 @@ static int tier_put(tiers *t, int level, bucket b)
     deque *d = level == 1 ? &t->t1 : &t->t2;
     if (level == 2)
         b.key = tier_floordiv(b.key, SERIES_T2_WIDTH_US / SERIES_T1_WIDTH_US);
-    size_t i = tier_bucket_lower(d, b.key);
+    /* Keys are unique within a tier, so a hint holding b's key is exactly
+     * the lower bound the search would find. */
+    size_t *hint = &t->hint[level - 1];
+    size_t i = *hint < d->len && ((bucket *)deque_at(d, *hint))->key == b.key
+                   ? *hint : tier_bucket_lower(d, b.key);
     if (i < d->len) {
         bucket *at = deque_at(d, i);
         if (at->key == b.key) {
             bucket_merge(at, &b);
+            *hint = i;
             return 0;
         }
     }
@@ -94,7 +107,9 @@ static int tier_put(tiers *t, int level, bucket b)
             return -1;
         }
         deque_pop_front(d);
+        i = i ? i - 1 : 0;
     }
+    *hint = i;
     return 0;
 }
 
@@ -104,9 +119,45 @@ static bucket point_bucket(int64_t ts, double v)
     return b;
 }
 
+void tiers_settle(tiers *t)
+{
+    if (!t->nrun)
+        return;
+    deque_prepend(&t->raw, t->run, t->nrun);
+    t->nrun = 0;
+}
+
+/* Appends (ts, v) to the staged run when that is where tiers_add would put
+ * it in run + raw: after every run sample (equal times keep arrival
+ * order), before every raw one, with no eviction due. 1 when staged, 0
+ * when not applicable, -1 on OOM (t unchanged). */
+static int stage(tiers *t, int64_t ts, double v)
+{
+    deque *raw = &t->raw;
+    if (!raw->len || raw->len + t->nrun + 1 > raw->max_len ||
+        ts >= ((raw_pt *)deque_at(raw, 0))->ts || (t->nrun && ts < t->run[t->nrun - 1].ts))
+        return 0;
+    if (t->nrun == t->caprun) {
+        size_t cap = t->caprun ? t->caprun * 2 : 64;
+        raw_pt *r = realloc(t->run, cap * sizeof *r);
+        if (!r)
+            return -1;
+        t->run = r;
+        t->caprun = cap;
+    }
+    if (deque_reserve(raw, raw->len + t->nrun + 1) != 0)
+        return -1;
+    t->run[t->nrun++] = (raw_pt){ts, v};
+    return 1;
+}
+
 int tiers_add(tiers *t, int64_t ts, double v)
 {
     deque *raw = &t->raw;
+    int st = stage(t, ts, v);
+    if (st != 0)
+        return st < 0 ? -1 : 0;
+    tiers_settle(t);
     if (raw->len == raw->max_len && ts < ((raw_pt *)deque_at(raw, 0))->ts)
         return tier_put(t, 1, point_bucket(ts, v));
     size_t i = raw->len;

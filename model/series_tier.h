@@ -21,14 +21,28 @@ typedef struct bucket {
     uint32_t count;
 } bucket;
 
+/* `run` stages an ascending run of samples that all precede raw[0] while
+ * raw has room for them: the scanner reads files newest first, so each
+ * older file arrives as such a run, and inserting it point by point at the
+ * front of raw would shift the run so far once per sample (quadratic per
+ * file). The run joins raw in one copy when anything else happens or
+ * when the tiers are read (tiers_settle). */
 typedef struct tiers {
     deque raw, t1, t2;
+    raw_pt *run;
+    size_t nrun, caprun;
+    size_t hint[2];     /* t1/t2 index of the bucket last merged into:
+                         * consecutive samples mostly share a bucket */
 } tiers;
 
 void tiers_init(tiers *t);
 void tiers_free(tiers *t);
 /* Places one sample, cascading evictions. 0, or -1 on OOM (t unchanged). */
 int tiers_add(tiers *t, int64_t ts, double v);
+/* Moves a staged run into raw. Cannot fail (tiers_add reserved the room);
+ * changes no answer, so readers may call it on data they otherwise only
+ * read, under the lock that serialises them with writers. */
+void tiers_settle(tiers *t);
 
 /* floor(a / b) for b > 0. */
 static inline int64_t tier_floordiv(int64_t a, int64_t b)

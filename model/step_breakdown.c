@@ -13,7 +13,10 @@ static const char *const comm_tokens[] = {
 int step_breakdown_category(const char *label, phase_kind kind)
 {
     switch (kind) {
-    case PHASE_DATALOADER: return SB_DATA;
+    case PHASE_DATALOADER:
+        /* Workers prefetch in their own processes while the step runs;
+         * the step waits for data only in GetNext / DataIterator. */
+        return label && strstr(label, "DataLoaderWorker") ? -1 : SB_DATA;
     case PHASE_FORWARD: return SB_FORWARD;
     case PHASE_BACKWARD: return SB_BACKWARD;
     case PHASE_OTHER:

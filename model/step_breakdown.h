@@ -10,7 +10,8 @@
  * step number, because communication events carry none.
  *
  * Categories come from a phase's kind and label (model/phase_stats.h):
- *   data     PHASE_DATALOADER (DataIterator, *GetNext*, DataLoaderWorker, ...)
+ *   data     PHASE_DATALOADER (DataIterator, *GetNext*, DataLoaderIterInitialize;
+ *            not DataLoaderWorker: workers prefetch in parallel with the step)
  *   forward  PHASE_FORWARD;  backward  PHASE_BACKWARD
  *   comm     PHASE_OTHER whose label contains, ignoring case, one of
  *            ALLREDUCE ALLGATHER BROADCAST ALLTOALL REDUCESCATTER

@@ -16,11 +16,15 @@
 #include "dash.h"
 #include "demo.h"
 #include "job.h"
+#include "report_diff.h"
+#include "report_rules.h"
 
 typedef struct dash_args {
     dash_opts d;
     source_opts so;
+    report_rules_opts rules;   /* --rule, --no-rules-config */
     const char *src;
+    const char *baseline;      /* --baseline BASE: diff mode */
     int demo;
 } dash_args;
 
@@ -28,18 +32,27 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: smtop [OPTIONS] SOURCE\n"
+            "       smtop --baseline BASE [OPTIONS] SOURCE\n"
             "       smtop --demo [OPTIONS]\n"
             "\n"
             "Live dashboard of a SageMaker profiler-output (a local directory, the job\n"
             "directory holding it, or s3://bucket/prefix). Press ? inside for keys.\n"
             "\n"
             "  --demo               simulate a live 4-node job in a temporary directory\n"
+            "  --baseline BASE      diff mode: read the job BASE (directory or s3://) once\n"
+            "                       and add a Diff pane comparing SOURCE with it, live:\n"
+            "                       step-time p50/p95/p99, per-category step breakdown,\n"
+            "                       utilization and top Python functions, as smtop diff\n"
             "  --theme NAME|PATH    default, light, high-contrast, monochrome, a user\n"
             "                       theme in $XDG_CONFIG_HOME/smtop/themes, or a file\n"
             "  --no-color           attributes only (also when NO_COLOR is set)\n"
             "  --symbols SET        braille, block or ascii (default: from the locale)\n"
             "  --interval SECONDS   scan interval (default 5)\n"
             "  --frames N           draw N frames without waiting for keys, then exit\n"
+            "  --rule NAME.PARAM=VALUE  set a rule parameter for the alerts pane\n"
+            "                       (repeatable, e.g. --rule StepOutlier.stddev=4); applied\n"
+            "                       over $XDG_CONFIG_HOME/smtop/rules.conf; :set works on top\n"
+            "  --no-rules-config    ignore rules.conf\n"
             "%s"
             "  -h, --help           this help\n",
             source_opts_help());
@@ -77,9 +90,18 @@ static int parse_one(dash_args *a, int argc, char **argv, int *i, sm_err *err)
         return r < 0 ? -1 : 0;
     if (!strcmp(arg, "-h") || !strcmp(arg, "--help"))
         return 1;
+    if (!strcmp(arg, "--fail-on"))
+        return sm_err_set(err, SM_ERR_USAGE, "--fail-on is for smtop report");
+    if ((r = report_rules_parse_arg(&a->rules, argc, argv, i, err)) != 0)
+        return r < 0 ? -1 : 0;
     if (!strcmp(arg, "--demo"))
         a->demo = 1;
-    else if (!strcmp(arg, "--no-color"))
+    else if (!strcmp(arg, "--baseline")) {
+        if (!val)
+            return sm_err_set(err, SM_ERR_USAGE, "--baseline needs a BASE job (directory "
+                              "or s3:// URL)");
+        a->baseline = val, ++*i;
+    } else if (!strcmp(arg, "--no-color"))
         a->d.no_color = 1;
     else if (!strcmp(arg, "--theme")) {
         if (!val)
@@ -109,6 +131,19 @@ static int parse_one(dash_args *a, int argc, char **argv, int *i, sm_err *err)
     return 0;
 }
 
+/* Configures a scratch rule set the way the alerts pane will, so a bad
+ * rules.conf line is reported (exit 2, file and line) before the screen
+ * opens, as `smtop report` does, instead of hiding behind the curses UI. */
+static int check_rules(dash_args *a, sm_err *err)
+{
+    rules *scratch = report_rules_new_configured(&a->rules, err);
+    if (!scratch)
+        return -1;   /* SM_ERR_USAGE for a bad line or override: exit 2 */
+    rules_free(scratch);
+    a->d.rules = &a->rules;
+    return 0;
+}
+
 static int parse_args(dash_args *a, int argc, char **argv, sm_err *err)
 {
     memset(a, 0, sizeof *a);
@@ -125,7 +160,7 @@ static int parse_args(dash_args *a, int argc, char **argv, sm_err *err)
         return sm_err_set(err, SM_ERR_USAGE, "no SOURCE given (or use --demo)");
     if (a->demo && a->src)
         return sm_err_set(err, SM_ERR_USAGE, "--demo takes no SOURCE");
-    return 0;
+    return check_rules(a, err);
 }
 
 /* Blocks SIGINT/SIGTERM/SIGHUP in this thread (and every thread started
@@ -142,6 +177,17 @@ static int block_signals(void)
     return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 }
 
+/* Diff mode: the baseline is read to its end once, before the screen
+ * opens, so a bad BASE fails like a bad SOURCE (exit 1, the reason). */
+static json_t *load_baseline(const dash_args *a, sm_err *err)
+{
+    sm_err e = {0};
+    json_t *base = report_diff_load(a->baseline, &a->so, &e);
+    if (!base)
+        sm_err_set(err, e.code, "baseline %s: %s", a->baseline, e.msg);
+    return base;
+}
+
 static int run(dash_args *a, sm_err *err)
 {
     demo *dm = NULL;
@@ -152,11 +198,18 @@ static int run(dash_args *a, sm_err *err)
         spec = demo_dir(dm);
     }
     int rc = -1;
+    json_t *base = NULL;
+    if (a->baseline && !(base = load_baseline(a, err))) {
+        demo_stop(dm);
+        return -1;
+    }
+    a->d.baseline = base;
     job *j = job_open(spec, &a->so, NULL, err);
     if (j) {
         rc = dash_run(j, &a->d, err);
         job_close(j);
     }
+    json_decref(base);
     demo_stop(dm);
     return rc;
 }

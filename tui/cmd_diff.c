@@ -7,9 +7,7 @@
 
 #include "commands.h"
 #include "job.h"
-#include "report.h"
 #include "report_diff.h"
-#include "report_python.h"
 
 static void diff_usage(FILE *f)
 {
@@ -29,37 +27,6 @@ static void diff_usage(FILE *f)
             "\n"
             "exit status: 0 success, 1 a source could not be read, 2 usage error\n",
             source_opts_help());
-}
-
-/* Scans spec to the end and returns its report object with the breakdown
- * and python sections; NULL with err. */
-static json_t *load_report(const char *spec, const source_opts *so, sm_err *err)
-{
-    model_config mc = {0};
-    job *j = job_open(spec, so, &mc, err);
-    if (!j || job_scan(j, err) != 0) {
-        job_close(j);
-        return NULL;
-    }
-    job_finish(j);
-    json_t *obj = report_build(j);
-    report_python_opts po;
-    report_python_opts_init(&po);
-    int rc = obj ? 0 : -1;
-    if (rc == 0) {
-        pthread_mutex_lock(job_lock(j));
-        rc = report_python_add(obj, job_pystats(j), &po, err);
-        pthread_mutex_unlock(job_lock(j));
-    }
-    if (rc == 0)
-        rc = report_diff_add_breakdown(obj, j);
-    job_close(j);
-    if (rc != 0) {
-        json_decref(obj);
-        sm_err_set(err, SM_ERR_NOMEM, "out of memory building the report of %s", spec);
-        return NULL;
-    }
-    return obj;
 }
 
 /* -1 usage error (printed), 1 help, 0 run. */
@@ -111,7 +78,7 @@ int cmd_diff(int argc, char **argv)
     sm_err err = {0};
     json_t *r[2] = {0};
     for (int k = 0; k < 2; k++)
-        if (!(r[k] = load_report(spec[k], &so, &err))) {
+        if (!(r[k] = report_diff_load(spec[k], &so, &err))) {
             fprintf(stderr, "smtop diff: %s: %s\n", spec[k], err.msg);
             json_decref(r[0]);
             return SMTOP_EXIT_FAIL;

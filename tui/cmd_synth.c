@@ -45,6 +45,8 @@ static void synth_usage(FILE *f)
           "  --step-ms MS         mean TRAIN step time (default 120)\n"
           "  --flat               old layout without system/incremental/<hour>/ folders\n"
           "  --no-traces          system metrics only (no framework/ traces)\n"
+          "  --python-stats N     pyinstrument stats of TRAIN steps 9-11, then every\n"
+          "                       N steps (default: none)\n"
           "  -h, --help           this help\n",
           f);
 }
@@ -84,6 +86,7 @@ static int synth_set(synth_opts *o, const char *name, const char *val)
     if (!strcmp(name, "--minutes")) return parse_int(val, &o->minutes);
     if (!strcmp(name, "--interval-ms")) return parse_int(val, &o->interval_ms);
     if (!strcmp(name, "--slow-node")) return parse_int(val, &o->slow_node);
+    if (!strcmp(name, "--python-stats")) return parse_int(val, &o->python_every);
     if (!strcmp(name, "--outlier-rate")) return parse_num(val, &o->outlier_rate);
     if (!strcmp(name, "--step-ms")) return parse_num(val, &o->step_ms);
     if (!strcmp(name, "--seed")) {
@@ -109,6 +112,7 @@ static int is_value_option(const char *name)
     static const char *const names[] = {
         "--out", "--nodes", "--gpus", "--cpus", "--minutes", "--interval-ms",
         "--slow-node", "--outlier-rate", "--step-ms", "--seed", "--start",
+        "--python-stats",
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(name, names[i]))

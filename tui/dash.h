@@ -6,6 +6,9 @@
 #include "../model/sm_err.h"
 #include "job.h"
 
+struct report_rules_opts;
+struct json_t;
+
 typedef struct dash_opts {
     const char *theme;     /* NAME or PATH; NULL = "default" */
     int no_color;          /* --no-color (NO_COLOR is read too) */
@@ -14,6 +17,12 @@ typedef struct dash_opts {
     long frames;           /* > 0: headless, exit after this many frames */
     long bench_frames;     /* > 0: full redraws timed, summary on stderr */
     int sig_fd;            /* signalfd for SIGINT/SIGTERM/SIGHUP, or -1 */
+    /* --rule / --no-rules-config for the alerts pane; NULL = defaults and
+     * rules.conf. Checked by the caller; borrowed for the run. */
+    const struct report_rules_opts *rules;
+    /* Diff mode (--baseline): the baseline job's report object
+     * (report_diff_load), read once; NULL = no Diff pane. Borrowed. */
+    const struct json_t *baseline;
 } dash_opts;
 
 /* Runs the dashboard on j until the user quits, a signal arrives on

@@ -2,13 +2,31 @@
  * `set Name.param=value` (or just `Name.param=value`) — which changes a
  * rule threshold in the alerts pane; the pane re-evaluates the held data
  * on its next draw. Keys while the prompt is open all go here, so '=' or
- * digits do not zoom or jump the view. */
+ * digits do not zoom or jump the view. The start-up rule options
+ * (`smtop --rule`, rules.conf) reach the same pane through
+ * dash_cmd_configure_rules, so `:set` always works on top of them. */
 #include "dash_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "pane_alerts.h"
+
+static dash_pane *find_alerts(dash *d)
+{
+    for (size_t i = 0; i < d->npanes; i++)
+        if (d->panes[i].vt == &pane_alerts_vtbl && d->panes[i].p)
+            return &d->panes[i];
+    return NULL;
+}
+
+int dash_cmd_configure_rules(dash *d, sm_err *err)
+{
+    dash_pane *alerts = find_alerts(d);
+    if (!alerts || !d->o->rules)
+        return 0;
+    return pane_alerts_configure(alerts->p, d->o->rules, err);
+}
 
 void dash_cmd_begin(dash *d)
 {
@@ -22,10 +40,7 @@ static void run(dash *d)
 {
     char msg[256] = "";
     sm_err err = {0};
-    dash_pane *alerts = NULL;
-    for (size_t i = 0; i < d->npanes; i++)
-        if (d->panes[i].vt == &pane_alerts_vtbl && d->panes[i].p)
-            alerts = &d->panes[i];
+    dash_pane *alerts = find_alerts(d);
     if (!d->cmd[0])
         return;
     if (!alerts) {

@@ -9,6 +9,7 @@
 
 #include "fmt.h"
 #include "sanitize.h"
+#include "step_focus.h"
 
 #define NOTICE_US (6LL * 1000000)
 
@@ -56,6 +57,20 @@ static int changed(char *last, size_t cap, const char *now)
     return 1;
 }
 
+/* " STEP 1234  12:03:04.120-12:03:05.900 (1.78 s)  Esc: back " */
+static void step_badge_text(const view_state *v, char *out, size_t cap)
+{
+    char a[32], b[32], span[FMT_BUF], step[32];
+    if (v->step >= 0)
+        snprintf(step, sizeof step, "STEP %lld", v->step);
+    else
+        snprintf(step, sizeof step, "EVENT");
+    snprintf(out, cap, " %s  %s-%s (%s)  Esc: back ", step,
+             step_focus_clock(a, sizeof a, v->step_t0_us),
+             step_focus_clock(b, sizeof b, v->step_t1_us),
+             fmt_duration(span, sizeof span, (double)(v->step_t1_us - v->step_t0_us)));
+}
+
 void dash_draw_header(dash *d, int64_t now_us)
 {
     const model *m = job_model(d->j);
@@ -75,9 +90,18 @@ void dash_draw_header(dash *d, int64_t now_us)
         snprintf(nodes, sizeof nodes, "%zu/%zu nodes match /%s", shown, total, d->view.filter);
     else
         snprintf(nodes, sizeof nodes, "%zu node%s", total, total == 1 ? "" : "s");
+    char step_badge[200];
     const char *badge = d->view.live ? " LIVE " : d->view.paused ? " PAUSED " : " HISTORY ";
-    snprintf(left, sizeof left, " smtop | %s | %s | %s |%s", job_describe(d->j), nodes,
-             range, badge);
+    if (d->view.step_focus) {
+        /* The focused step replaces the time range and the badge: it is
+         * the one thing every pane now shows. */
+        step_badge_text(&d->view, step_badge, sizeof step_badge);
+        badge = step_badge;
+        snprintf(left, sizeof left, " smtop | %s | %s |%s", job_describe(d->j), nodes, badge);
+    } else {
+        snprintf(left, sizeof left, " smtop | %s | %s | %s |%s", job_describe(d->j), nodes,
+                 range, badge);
+    }
     (void)now_us;
     if (!changed(d->hdr_last, sizeof d->hdr_last, left))
         return;
@@ -88,7 +112,9 @@ void dash_draw_header(dash *d, int64_t now_us)
     left[strlen(left) - (size_t)blen] = '\0';
     put(w, left, theme_attr(d->th, ROLE_STATUS) | A_BOLD, cols - blen);
     wmove(w, 0, cols - blen > 0 ? cols - blen : 0);
-    put(w, badge, theme_attr(d->th, d->view.live ? ROLE_STATUS_LIVE : ROLE_STATUS_PAUSED), cols);
+    put(w, badge, theme_attr(d->th, d->view.live && !d->view.step_focus ? ROLE_STATUS_LIVE
+                                                                         : ROLE_STATUS_PAUSED) |
+                      (d->view.step_focus ? (int)(A_BOLD | A_REVERSE) : 0), cols);
     wnoutrefresh(w);
 }
 

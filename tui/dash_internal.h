@@ -53,6 +53,9 @@ typedef struct dash {
     int64_t msg_until_us;
     int unicode;              /* the locale can show UTF-8 */
     dash_ext ext;             /* stores beside the model, for pane_ctx.ext */
+    struct json_t *diff;      /* diff mode: owned; ext.diff points here */
+    uint64_t diff_src_gen;    /* model + python generations it was built from */
+    int64_t diff_at_us;       /* when it was last rebuilt */
 } dash;
 
 /* dash.c */
@@ -81,6 +84,14 @@ void dash_notice(dash *d, const char *text);
 /* dash_cmd.c: the `:` command line (`:set Rule.param=value`). */
 void dash_cmd_begin(dash *d);
 void dash_cmd_key(dash *d, int ch);
+/* Applies d->o->rules to the alerts pane (no-op without either). 0, or
+ * -1 with err (the bad override or rules.conf line). */
+int dash_cmd_configure_rules(dash *d, sm_err *err);
+
+/* dash_diff.c: rebuilds d->diff when the data changed (at most every
+ * DASH_DIFF_MIN_US). Takes the job's lock itself: call it unlocked. */
+void dash_diff_refresh(dash *d, int64_t now_us);
+void dash_diff_free(dash *d);
 
 /* dash_help.c */
 void dash_draw_help(dash *d);

@@ -248,7 +248,11 @@ void dash_key(dash *d, int ch)
         set_zoom(d, 1);
         return;
     case 27:
-        set_zoom(d, 0);
+        /* Innermost layer first: zoom, then the step focus (view.h). */
+        if (view_esc_target(&d->view) == VIEW_ESC_ZOOM)
+            set_zoom(d, 0);
+        else if (view_esc_target(&d->view) == VIEW_ESC_STEP)
+            view_clear_step(&d->view);
         return;
     case '/':
         if (pane_offer(d, ch))   /* a pane with a filter of its own */
@@ -260,18 +264,28 @@ void dash_key(dash *d, int ch)
         dash_cmd_begin(d);
         return;
     case ' ':
-        view_toggle_pause(&d->view, newest_us(d));
+        /* Pausing under a step focus would change nothing visible. */
+        if (d->view.step_focus)
+            dash_notice(d, "showing one step: Esc returns, 0 goes live");
+        else
+            view_toggle_pause(&d->view, newest_us(d));
         return;
+    /* Zoom and scrub while focused leave the focus into HISTORY centred on
+     * the step, then act: the user keeps their place in time. */
     case '+': case '=':
+        view_leave_step(&d->view);
         view_zoom(&d->view, 1);
         return;
     case '-': case '_':
+        view_leave_step(&d->view);
         view_zoom(&d->view, 0);
         return;
     case '[':
+        view_leave_step(&d->view);
         view_scrub(&d->view, 0, newest_us(d));
         return;
     case ']':
+        view_leave_step(&d->view);
         view_scrub(&d->view, 1, newest_us(d));
         return;
     case '0':

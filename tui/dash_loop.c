@@ -25,6 +25,7 @@ void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us)
     ctx->now_us = now_us;
     view_window(&d->view, model_last_us(m), &ctx->t0_us, &ctx->t1_us);
     d->ext.pystats = job_pystats(d->j);
+    d->ext.diff = d->diff;
     ctx->ext = &d->ext;
 }
 
@@ -99,6 +100,7 @@ void dash_frame(dash *d)
         return;
     }
     int drew = 0;
+    dash_diff_refresh(d, now);
     pthread_mutex_lock(job_lock(d->j));
     pane_ctx ctx;
     dash_ctx(d, &ctx, now);
@@ -191,14 +193,15 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
             *nl = '\0';
         dash_notice(d, warn);
     }
-    d->npanes = panes_count() < LAYOUT_MAX_PANES ? panes_count() : LAYOUT_MAX_PANES;
+    const pane_vtbl *shown[LAYOUT_MAX_PANES];
+    d->npanes = panes_select(o->baseline != NULL, shown, LAYOUT_MAX_PANES);
     for (size_t i = 0; i < d->npanes; i++) {
-        d->panes[i].vt = panes_at(i);
+        d->panes[i].vt = shown[i];
         if (!(d->panes[i].p = d->panes[i].vt->create()))
             return sm_err_set(err, SM_ERR_NOMEM, "out of memory creating the %s pane",
                               d->panes[i].vt->id);
     }
-    return 0;
+    return dash_cmd_configure_rules(d, err);
 }
 
 static void dash_fini(dash *d)
@@ -209,6 +212,7 @@ static void dash_fini(dash *d)
     for (size_t i = 0; i < d->npanes; i++)
         if (d->panes[i].p)
             d->panes[i].vt->destroy(d->panes[i].p);
+    dash_diff_free(d);
     theme_free(d->th);
 }
 

@@ -52,5 +52,10 @@ typedef struct pane_vtbl {
 /* The registry (tui/panes.c): every pane in screen order. */
 size_t panes_count(void);
 const pane_vtbl *panes_at(size_t i);
+/* The panes of one run, in screen order, into out (at most cap): the
+ * registry, then the Diff pane when a baseline was given (`smtop
+ * --baseline`). Appended, so the usual panes keep their numbers and keys.
+ * Returns the count. */
+size_t panes_select(int baseline, const pane_vtbl **out, size_t cap);
 
 #endif

@@ -9,6 +9,7 @@
 #include "fmt.h"
 #include "pane_common.h"
 #include "report_rules.h"
+#include "step_focus.h"
 
 struct pane {
     rules *r;
@@ -54,6 +55,17 @@ int pane_alerts_command(pane *p, const char *line, char *msg, size_t cap,
     if (rules_apply_override(p->r, line, err) < 0)
         return -1;
     snprintf(msg, cap, "rule parameter set: %s (re-evaluated)", line);
+    return 0;
+}
+
+int pane_alerts_configure(pane *p, const report_rules_opts *o, sm_err *err)
+{
+    rules *r = report_rules_new_configured(o, err);
+    if (!r)
+        return -1;
+    rules_free(p->r);
+    p->r = r;
+    p->note[0] = '\0';   /* a rules.conf note from create is stale now */
     return 0;
 }
 
@@ -152,9 +164,10 @@ static int draw_detail(WINDOW *w, int y, size_t i, const pane *p, const pane_ctx
     panec_put(w, y++, 0, -1, line, lab);
     if (res->t1_us > res->t0_us && y < rows) {
         int64_t span = res->t1_us - res->t0_us;
-        snprintf(line, sizeof line, "worst: %s %s  %s - %s (%s)  [J: jump there]",
+        snprintf(line, sizeof line, "worst: %s %s  %s - %s (%s)  [J: %s]",
                  res->node, res->device, fmt_clock(a, sizeof a, res->t0_us, span),
-                 fmt_clock(b, sizeof b, res->t1_us, span), fmt_duration(c, sizeof c, (double)span));
+                 fmt_clock(b, sizeof b, res->t1_us, span), fmt_duration(c, sizeof c, (double)span),
+                 strcmp(res->name, "StepOutlier") ? "jump there" : "focus this step");
         panec_put(w, y++, 0, -1, line, theme_attr(ctx->th, ROLE_DEFAULT));
     }
     for (size_t k = 0; k < res->n_examples && y < rows; k++) {
@@ -190,6 +203,23 @@ static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         panec_put(w, rows - 1, 0, -1, p->note, theme_attr(ctx->th, ROLE_DIM));
 }
 
+/* A StepOutlier's worst span is one step (node, phase label in `device`,
+ * its start and end): J ties every pane to that step (the cross-filter)
+ * rather than to a window around it. 0 when res is not such an alert or
+ * its step is no longer retained (J then jumps to the span). */
+static int focus_outlier_step(const rule_result *res, pane_ctx *ctx)
+{
+    phase_event ev;
+    if (strcmp(res->name, "StepOutlier") != 0 || res->t1_us <= res->t0_us ||
+        !step_focus_find_event(ctx->m, res->node, res->device, res->t0_us, &ev))
+        return 0;
+    int64_t t0, t1;
+    step_focus_window(ctx->m, res->device, ev.step, ev.start_us, ev.start_us + ev.dur_us,
+                      &t0, &t1);
+    view_focus_step(ctx->view, ev.step, t0, t1);
+    return 1;
+}
+
 static int alerts_on_key(pane *p, int ch, pane_ctx *ctx)
 {
     size_t n = rules_count(), idx[64];
@@ -206,6 +236,8 @@ static int alerts_on_key(pane *p, int ch, pane_ctx *ctx)
     rules_evaluate(p->r, ctx->m);
     alerts_order(p->r, idx);
     const rule_result *res = rules_result_at(p->r, idx[p->sel < n ? p->sel : 0]);
+    if (focus_outlier_step(res, ctx))
+        return 1;
     if (res->t1_us > res->t0_us)
         alerts_jump_view(ctx->view, res->t0_us, res->t1_us);
     else

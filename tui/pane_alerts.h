@@ -5,7 +5,8 @@
  * datapoints that crossed the threshold. `J` jumps the dashboard's time
  * window to the selected alert's span.
  *
- * The pane owns its rule set (defaults + $XDG_CONFIG_HOME/smtop/rules.conf)
+ * The pane owns its rule set (defaults + $XDG_CONFIG_HOME/smtop/rules.conf,
+ * then `smtop --rule` overrides via pane_alerts_configure, then `:set`)
  * and re-evaluates it over the model whenever the model or a parameter
  * changed. */
 #ifndef SMTOP_PANE_ALERTS_H
@@ -28,6 +29,14 @@ void alerts_order(const rules *r, size_t *idx);
  * 0 and a confirmation in msg, or -1 with err (SM_ERR_USAGE). */
 int pane_alerts_command(pane *p, const char *line, char *msg, size_t cap,
                         sm_err *err);
+
+/* Rebuilds the rule set of an alerts pane instance from defaults,
+ * rules.conf (unless o->no_config) and o's --rule overrides, as `smtop
+ * report` does (report_rules_configure). 0, or -1 with err naming the bad
+ * file line or override; the pane keeps its old rules then. */
+struct report_rules_opts;
+int pane_alerts_configure(pane *p, const struct report_rules_opts *o,
+                          sm_err *err);
 
 /* The view window that shows [t0, t1) with some context around it: sets
  * v->live = 0, v->span_us (>= 30 s) and v->end_us. Pure. */

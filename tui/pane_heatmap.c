@@ -130,6 +130,13 @@ static double window_mean(const series *s, const pane_ctx *ctx)
         return NAN;
     series_summary sum;
     series_range_summary(s, ctx->t0_us, ctx->t1_us, &sum);
+    if (sum.count == 0 && ctx->view && ctx->view->step_focus) {
+        /* A focused step is often shorter than the 100 ms - 1 s sampling
+         * interval: its nearest samples (a second either side) say more
+         * than an empty cell. */
+        const int64_t pad = 1000000;
+        series_range_summary(s, ctx->t0_us - pad, ctx->t1_us + pad, &sum);
+    }
     return sum.count > 0 ? sum.mean : NAN;
 }
 

@@ -42,12 +42,41 @@ static int pick_profiler(const pystats_store *s, pystats_profiler *out)
     return seen[0] || seen[1];
 }
 
-static uint64_t selection_key(const pane *p)
+static uint64_t selection_key(const pane *p, const view_state *v)
 {
     uint64_t h = panec_hash_str(PANEC_HASH_SEED, p->node);
     h = panec_hash_u64(h, p->phases);
     h = panec_hash_u64(h, (uint64_t)p->t_lo);
-    return panec_hash_u64(h, (uint64_t)p->t_hi);
+    h = panec_hash_u64(h, (uint64_t)p->t_hi);
+    if (v && v->step_focus) {
+        h = panec_hash_u64(h, (uint64_t)v->step_t0_us);
+        h = panec_hash_u64(h, (uint64_t)v->step_t1_us);
+    }
+    return h;
+}
+
+void pypane_selection(const pane *p, const view_state *v, pystats_select *sel)
+{
+    pystats_select_all(sel, p->prof);
+    if (v && v->step_focus) {
+        /* The cross-filter: every node's windows that overlap the step,
+         * whatever the menu chose (the step is on every node). */
+        sel->t_lo_us = v->step_t0_us;
+        sel->t_hi_us = v->step_t1_us;
+        return;
+    }
+    sel->node = p->node;
+    sel->jobphases = p->phases;
+    sel->t_lo_us = p->t_lo;
+    sel->t_hi_us = p->t_hi;
+}
+
+size_t pypane_profiler_windows(const pystats_store *s, pystats_profiler prof)
+{
+    size_t n = 0;
+    for (size_t i = 0; s && i < pystats_store_window_count(s); i++)
+        n += pystats_store_window_at(s, i, NULL, NULL)->profiler == prof;
+    return n;
 }
 
 /* Re-queries when the store or the selection changed, re-sorts, refilters. */
@@ -61,14 +90,10 @@ void pypane_refresh(pane *p, const pane_ctx *ctx)
         p->nrows = 0;
         return;
     }
-    uint64_t key = selection_key(p);
+    uint64_t key = selection_key(p, ctx->view);
     if (!p->r || p->r_store != s || p->r_gen != pystats_store_generation(s) || p->r_key != key) {
         pystats_select sel;
-        pystats_select_all(&sel, p->prof);
-        sel.node = p->node;
-        sel.jobphases = p->phases;
-        sel.t_lo_us = p->t_lo;
-        sel.t_hi_us = p->t_hi;
+        pypane_selection(p, ctx->view, &sel);
         pystats_result *r = pystats_store_query(s, &sel, NULL);
         if (!r)
             return;   /* OOM: keep showing the previous result */
@@ -168,7 +193,7 @@ static uint64_t py_stamp(pane *p, const pane_ctx *ctx)
     const pystats_store *s = pypane_store(ctx);
     uint64_t h = panec_hash_view(PANEC_HASH_SEED, ctx);
     h = panec_hash_u64(h, s ? pystats_store_generation(s) + 1 : 0);
-    h = panec_hash_u64(h, selection_key(p));
+    h = panec_hash_u64(h, selection_key(p, ctx->view));
     h = panec_hash_u64(h, ((uint64_t)p->sort << 8) | ((uint64_t)p->filter_edit << 4) |
                               ((uint64_t)p->menu_on << 2) | (uint64_t)ctx->view->zoomed);
     h = panec_hash_u64(h, p->sel);

@@ -6,7 +6,12 @@
  * `w` opens the window/node menu (Enter applies, Esc closes); `/` edits a
  * name filter (Enter keeps, Esc clears). Enter zooms the pane (dashboard
  * key) and the zoomed pane shows the selected row's callers and callees
- * with their numbers. The store comes through pane_ctx.ext (dash_ext). */
+ * with their numbers. The store comes through pane_ctx.ext (dash_ext).
+ *
+ * While the view is focused on a step (the cross-filter, view.h) the pane
+ * merges every node's windows that overlap the step's window instead of
+ * the menu's choice, titled "windows overlapping step N (k of M)", and
+ * says so when none does; the menu's choice returns with the focus. */
 #ifndef SMTOP_PANE_PYTHON_H
 #define SMTOP_PANE_PYTHON_H
 

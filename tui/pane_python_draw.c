@@ -36,8 +36,13 @@ static void draw_header(pane *p, WINDOW *w, const pane_ctx *ctx, cols c)
 {
     char info[512];
     size_t nw = pystats_result_window_count(p->r), nf = pystats_result_failed_count(p->r);
-    int n = snprintf(info, sizeof info, "%s | %s | %zu window%s",
-                     p->prof == PYPROF_CPROFILE ? "cProfile" : "pyinstrument", p->sel_label,
+    const char *prof = p->prof == PYPROF_CPROFILE ? "cProfile" : "pyinstrument";
+    int n;
+    if (ctx->view->step_focus)
+        n = snprintf(info, sizeof info, "%s | windows overlapping step %lld (%zu of %zu)", prof,
+                     ctx->view->step, nw, pypane_profiler_windows(pypane_store(ctx), p->prof));
+    else
+        n = snprintf(info, sizeof info, "%s | %s | %zu window%s", prof, p->sel_label,
                      nw, nw == 1 ? "" : "s");
     if (nf && n > 0 && (size_t)n < sizeof info)
         n += snprintf(info + n, sizeof info - (size_t)n, " (%zu failed)", nf);
@@ -132,9 +137,14 @@ void pypane_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         return;
     }
     if (!p->nrows) {
-        panec_put(w, 2, 0, -1, p->filter[0] ? "no function matches the filter"
-                                             : "no functions in the selected windows",
-                  theme_attr(ctx->th, ROLE_DIM));
+        char msg[160];
+        if (ctx->view->step_focus && pystats_result_window_count(p->r) == 0)
+            snprintf(msg, sizeof msg, "no profiled window overlaps step %lld (Esc: back)",
+                     ctx->view->step);
+        else
+            snprintf(msg, sizeof msg, "%s", p->filter[0] ? "no function matches the filter"
+                                                         : "no functions in the selected windows");
+        panec_put(w, 2, 0, -1, msg, theme_attr(ctx->th, ROLE_DIM));
         return;
     }
     int table_end = ctx->view->zoomed ? 2 + (h - 2) / 2 : h;

@@ -42,6 +42,11 @@ struct pane {
 };
 
 const pystats_store *pypane_store(const pane_ctx *ctx);
+/* What is merged: the menu's choice, or while the view is focused on a
+ * step (the cross-filter) every window overlapping the step's window. */
+void pypane_selection(const pane *p, const view_state *v, pystats_select *sel);
+/* Windows of profiler prof in the store (the "of M" in the title). */
+size_t pypane_profiler_windows(const pystats_store *s, pystats_profiler prof);
 void pypane_refresh(pane *p, const pane_ctx *ctx);
 void pypane_draw(pane *p, WINDOW *w, const pane_ctx *ctx);
 int pypane_menu_open(pane *p, const pane_ctx *ctx);

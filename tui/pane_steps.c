@@ -10,6 +10,7 @@
 #include "fmt.h"
 #include "pane_common.h"
 #include "panes_builtin.h"
+#include "step_focus.h"
 #include "theme.h"
 
 size_t steps_hist_rows(const uint32_t *counts, size_t nbuckets,
@@ -123,6 +124,46 @@ size_t steps_strip(const int64_t *dur, size_t n, size_t cols, int per_col,
     return m;
 }
 
+size_t steps_cursor_find(const phase_event *ev, size_t n, int64_t at_us)
+{
+    if (at_us == 0 || n == 0)
+        return n;
+    /* Binary search: the last event with start_us <= at_us. */
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ev[mid].start_us <= at_us)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo ? lo - 1 : 0;
+}
+
+size_t steps_next_outlier(const phase_event *ev, size_t n, size_t from,
+                          double threshold, int dir)
+{
+    if (n == 0)
+        return n;
+    size_t i = from < n ? from : (dir < 0 ? 0 : n - 1);
+    for (size_t k = 0; k < n; k++) {
+        i = dir < 0 ? (i + n - 1) % n : (i + 1) % n;
+        if ((double)ev[i].dur_us > threshold)
+            return i;
+    }
+    return n;
+}
+
+size_t steps_strip_end(size_t n, size_t m, size_t cursor)
+{
+    if (cursor >= n || m == 0 || cursor + m >= n)
+        return n;
+    size_t end = cursor + 1 + m / 4;
+    if (end < m)
+        end = m;   /* near the oldest step: a full strip from the start */
+    return end < n ? end : n;
+}
+
 /* ---- drawing ---------------------------------------------------------- */
 
 #define STEPS_MAX_ROWS 128
@@ -130,7 +171,10 @@ size_t steps_strip(const int64_t *dur, size_t n, size_t cols, int per_col,
 
 struct pane {
     char phase[128];           /* label of the phase shown; "" = first */
-    phase_event recent[STEPS_MAX_STRIP];
+    int64_t cursor_us;         /* start of the cursor's step; 0 = no cursor */
+    char note[64];             /* answer to the last key ("no outlier yet") */
+    phase_event recent[PHASE_RECENT_CAP];   /* retained events, filled per draw */
+    size_t nrecent;
     int64_t dur[STEPS_MAX_STRIP];
     double frac[STEPS_MAX_STRIP];
     int outlier[STEPS_MAX_STRIP];
@@ -236,8 +280,54 @@ static void draw_hist(WINDOW *w, int y, int rows_max, const phase_stats *ps,
     }
 }
 
-static void draw_strip(WINDOW *w, int y, int rows, pane *p, const phase_stats *ps,
-                       double thr, const pane_ctx *ctx)
+/* Where the cursor's step falls in the distribution: a '>' before its
+ * histogram row, so picking a step on the strip also reads as picking it
+ * in the histogram. */
+static void mark_cursor_row(WINDOW *w, int y, int rows_max, const pane *p,
+                            const phase_stats *ps, const pane_ctx *ctx)
+{
+    size_t at = steps_cursor_find(p->recent, p->nrecent, p->cursor_us);
+    if (at >= p->nrecent)
+        return;
+    steps_hist_row rows[STEPS_MAX_ROWS];
+    if (rows_max > STEPS_MAX_ROWS)
+        rows_max = STEPS_MAX_ROWS;
+    size_t n = steps_hist_rows(phase_stats_histogram(ps), PHASE_HIST_BUCKETS,
+                               (size_t)rows_max, rows);
+    size_t r = steps_row_of(rows, n, steps_bucket_of((double)p->recent[at].dur_us));
+    if (r < n)
+        panec_put(w, y + (int)r, 8, 1, ">", theme_attr(ctx->th, ROLE_SELECTED) | (int)A_BOLD);
+}
+
+/* 1 when ev is the step the view is focused on (the cross-filter). */
+static int is_focused(const phase_event *ev, const view_state *v)
+{
+    return v->step_focus && ev->start_us >= v->step_t0_us && ev->start_us < v->step_t1_us &&
+           (v->step < 0 || ev->step == v->step);
+}
+
+/* The strip's column roles: outlier, the cursor's column (reversed), the
+ * focused step's column (the header badge's colour, so the two read as
+ * one; underlined so it still shows under NO_COLOR). */
+static int strip_attr(const pane *p, size_t first, size_t c, int spc, size_t m,
+                      size_t cursor, const pane_ctx *ctx)
+{
+    int out = 0, cur = 0, foc = 0;
+    for (int k = 0; k < spc && c * (size_t)spc + (size_t)k < m; k++) {
+        size_t i = c * (size_t)spc + (size_t)k;
+        out |= p->outlier[i];
+        cur |= first + i == cursor;
+        foc |= is_focused(&p->recent[first + i], ctx->view);
+    }
+    if (cur)
+        return theme_attr(ctx->th, ROLE_SELECTED) | (int)A_REVERSE;
+    if (foc)
+        return theme_attr(ctx->th, ROLE_STATUS_PAUSED) | (int)(A_BOLD | A_UNDERLINE);
+    return theme_attr(ctx->th, out ? ROLE_STEP_OUTLIER : ROLE_STEP_BAR);
+}
+
+static void draw_strip(WINDOW *w, int y, int rows, pane *p, double thr,
+                       const pane_ctx *ctx)
 {
     chart_glyphs g = ctx->view->glyphs;
     int spc = chart_samples_per_col(g), lpr = chart_levels_per_row(g);
@@ -247,27 +337,31 @@ static void draw_strip(WINDOW *w, int y, int rows, pane *p, const phase_stats *p
     size_t want = (size_t)cols * (size_t)spc;
     if (want > STEPS_MAX_STRIP)
         want = STEPS_MAX_STRIP;
-    size_t n = phase_stats_recent(ps, p->recent, want);
-    for (size_t i = 0; i < n; i++)
-        p->dur[i] = p->recent[i].dur_us;
-    size_t m = steps_strip(p->dur, n, want / (size_t)spc, spc, thr, p->frac, p->outlier);
+    size_t n = p->nrecent;
+    size_t cursor = steps_cursor_find(p->recent, n, p->cursor_us);
+    size_t end = steps_strip_end(n, want, cursor);
+    size_t shown = end < want ? end : want, from = end - shown;
+    for (size_t i = 0; i < shown; i++)
+        p->dur[i] = p->recent[from + i].dur_us;
+    size_t m = steps_strip(p->dur, shown, want / (size_t)spc, spc, thr, p->frac, p->outlier);
+    size_t first = end - m;   /* event index of strip sample 0 */
     for (size_t c = 0; c * (size_t)spc < m; c++) {
         double h[2] = {0, 0};
-        int out = 0, k = 0;
-        for (; k < spc && c * (size_t)spc + (size_t)k < m; k++) {
-            size_t i = c * (size_t)spc + (size_t)k;
-            h[k] = p->frac[i] * rows * lpr;
-            out |= p->outlier[i];
-        }
-        int attr = theme_attr(ctx->th, out ? ROLE_STEP_OUTLIER : ROLE_STEP_BAR);
+        int k = 0;
+        for (; k < spc && c * (size_t)spc + (size_t)k < m; k++)
+            h[k] = p->frac[c * (size_t)spc + (size_t)k] * rows * lpr;
+        int attr = strip_attr(p, first, c, spc, m, cursor, ctx);
         for (int r = 0; r < rows; r++)
             panec_put_wch(w, y + rows - 1 - r, (int)c, chart_cell(g, h, k, r, lpr), attr);
     }
-    if (n > 0 && W - cols >= 9) {
+    if (m > 0 && W - cols >= 9) {
+        /* The cursor's duration while there is one, else the newest. */
+        size_t at = cursor < n ? cursor : end - 1;
         char last[FMT_BUF];
-        fmt_duration(last, sizeof last, (double)p->dur[n - 1]);
-        panec_put_right(w, y + rows - 1, W - 1, W - cols - 1, last,
-                        theme_attr(ctx->th, p->outlier[m - 1] ? ROLE_STEP_OUTLIER : ROLE_DIM));
+        fmt_duration(last, sizeof last, (double)p->recent[at].dur_us);
+        int role = cursor < n ? ROLE_SELECTED
+                 : (double)p->recent[at].dur_us > thr ? ROLE_STEP_OUTLIER : ROLE_DIM;
+        panec_put_right(w, y + rows - 1, W - 1, W - cols - 1, last, theme_attr(ctx->th, (theme_role)role));
     }
 }
 
@@ -276,6 +370,35 @@ static void draw_message(WINDOW *w, const char *msg, const pane_ctx *ctx)
     int h = getmaxy(w), W = getmaxx(w), len = (int)strlen(msg);
     int x = len < W ? (W - len) / 2 : 0;
     panec_put(w, h / 2, x, -1, msg, theme_attr(ctx->th, ROLE_DIM));
+}
+
+/* After the pane's title: the cursor's step and what f does, the focused
+ * step, or the answer to the last key. */
+static void draw_cursor_info(WINDOW *w, int x, const pane *p, const pane_ctx *ctx)
+{
+    char line[160];
+    int role = ROLE_LABEL;
+    if (p->note[0]) {
+        snprintf(line, sizeof line, "  %s", p->note);
+        role = ROLE_DIM;
+    } else if (p->cursor_us) {
+        size_t i = steps_cursor_find(p->recent, p->nrecent, p->cursor_us);
+        const phase_event *ev = i < p->nrecent ? &p->recent[i] : NULL;
+        int focused = ev && is_focused(ev, ctx->view);
+        if (ev && ev->step >= 0)
+            snprintf(line, sizeof line, "  step %lld %s", (long long)ev->step,
+                     focused ? "focused (Esc)" : "(f: focus)");
+        else
+            snprintf(line, sizeof line, "  %s", focused ? "focused (Esc)" : "(f: focus)");
+        role = focused ? ROLE_STATUS_PAUSED : ROLE_SELECTED;
+    } else if (ctx->view->step_focus) {
+        snprintf(line, sizeof line, "  step %lld focused (Esc)", ctx->view->step);
+        role = ROLE_STATUS_PAUSED;
+    } else {
+        snprintf(line, sizeof line, "  ,/. o f");
+        role = ROLE_DIM;
+    }
+    panec_put(w, 0, x, -1, line, theme_attr(ctx->th, (theme_role)role));
 }
 
 /* The node and phase shown, or NULL (then *why says what to tell the user). */
@@ -315,35 +438,105 @@ static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     char head[256];
     snprintf(head, sizeof head, "%s  %s  (%zu/%zu, h/l)", node_id(nd),
              short_label(phase_stats_label(ps)), idx + 1, node_phase_count(nd));
-    panec_put(w, 0, 0, -1, head, theme_attr(ctx->th, ROLE_TITLE));
+    int x = panec_put(w, 0, 0, -1, head, theme_attr(ctx->th, ROLE_TITLE));
+    p->nrecent = phase_stats_recent(ps, p->recent, PHASE_RECENT_CAP);
+    draw_cursor_info(w, x, p, ctx);
     if (l.stats_rows)
         draw_stats(w, 1, l.stats_rows, &s, ctx);
     double thr = steps_outlier_threshold(&s);
-    if (l.hist_rows > 0)
+    if (l.hist_rows > 0) {
         draw_hist(w, 1 + l.stats_rows, l.hist_rows, ps, &s, thr, ctx);
+        mark_cursor_row(w, 1 + l.stats_rows, l.hist_rows, p, ps, ctx);
+    }
     if (l.strip_rows > 0)
-        draw_strip(w, getmaxy(w) - l.strip_rows, l.strip_rows, p, ps, thr, ctx);
+        draw_strip(w, getmaxy(w) - l.strip_rows, l.strip_rows, p, thr, ctx);
+}
+
+/* h/l: the next/previous phase (a new phase starts without a cursor). */
+static int cycle_phase(pane *p, int dir, const model_node *nd, size_t idx)
+{
+    size_t n = node_phase_count(nd);
+    idx = (idx + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
+    snprintf(p->phase, sizeof p->phase, "%s", phase_stats_label(node_phase_at(nd, idx)));
+    p->cursor_us = 0;
+    p->note[0] = '\0';
+    return 1;
+}
+
+/* f: focuses every pane on the cursor's step (the newest without a
+ * cursor), or leaves the focus when it is that step already. */
+static void focus_cursor(pane *p, const phase_stats *ps, size_t i, pane_ctx *ctx)
+{
+    const phase_event *ev = &p->recent[i];
+    p->cursor_us = ev->start_us;
+    if (is_focused(ev, ctx->view)) {
+        view_clear_step(ctx->view);
+        return;
+    }
+    int64_t t0, t1;
+    step_focus_window(ctx->m, phase_stats_label(ps), ev->step, ev->start_us,
+                      ev->start_us + ev->dur_us, &t0, &t1);
+    view_focus_step(ctx->view, ev->step, t0, t1);
+}
+
+/* o/O: the cursor to the previous/next outlier step. */
+static void jump_outlier(pane *p, const phase_stats *ps, size_t cur, int dir)
+{
+    phase_summary s;
+    phase_stats_get_summary(ps, &s);
+    double thr = steps_outlier_threshold(&s);
+    size_t i = steps_next_outlier(p->recent, p->nrecent, cur, thr, dir);
+    if (i < p->nrecent)
+        p->cursor_us = p->recent[i].start_us;
+    else if (s.count < 10)
+        snprintf(p->note, sizeof p->note, "outliers need 10 steps");
+    else
+        snprintf(p->note, sizeof p->note, "no outlier among the last %zu", p->nrecent);
 }
 
 static int steps_on_key(pane *p, int ch, pane_ctx *ctx)
 {
     int dir = (ch == KEY_RIGHT || ch == 'l') ? 1 : (ch == KEY_LEFT || ch == 'h') ? -1 : 0;
-    if (dir == 0)
-        return 0;
     const model_node *nd = NULL;
     size_t idx = 0;
     const char *why = "";
-    if (!steps_current(p, ctx, &nd, &idx, &why))
-        return 0;   /* nothing to cycle: let h/l move between panes */
-    size_t n = node_phase_count(nd);
-    idx = (idx + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
-    snprintf(p->phase, sizeof p->phase, "%s", phase_stats_label(node_phase_at(nd, idx)));
+    const phase_stats *ps = steps_current(p, ctx, &nd, &idx, &why);
+    if (!ps)
+        return 0;   /* nothing to cycle or select: let h/l move between panes */
+    if (dir != 0)
+        return cycle_phase(p, dir, nd, idx);
+    /* strchr would truncate KEY_* codes above 255 to a char. */
+    if (ch <= 0 || ch >= 128 || !strchr(",<.>oOf", ch))
+        return 0;
+    p->note[0] = '\0';
+    p->nrecent = phase_stats_recent(ps, p->recent, PHASE_RECENT_CAP);
+    size_t n = p->nrecent, cur = steps_cursor_find(p->recent, n, p->cursor_us);
+    if (n == 0)
+        return 1;
+    switch (ch) {
+    case ',': case '<':
+        p->cursor_us = p->recent[cur < n ? (cur ? cur - 1 : 0) : n - 1].start_us;
+        break;
+    case '.': case '>':
+        /* Past the newest step the cursor goes: the strip follows new steps. */
+        p->cursor_us = cur + 1 < n ? p->recent[cur + 1].start_us : 0;
+        break;
+    case 'o': case 'O':
+        jump_outlier(p, ps, cur, ch == 'o' ? -1 : 1);
+        break;
+    case 'f':
+        focus_cursor(p, ps, cur < n ? cur : n - 1, ctx);
+        break;
+    }
     return 1;
 }
 
 static uint64_t steps_stamp(pane *p, const pane_ctx *ctx)
 {
     uint64_t h = panec_hash_str(PANEC_HASH_SEED, p->phase);
+    h = panec_hash_str(h, p->note);
+    h = panec_hash_u64(h, (uint64_t)p->cursor_us);
+    h = panec_hash_u64(h, ctx->view->step_focus ? (uint64_t)ctx->view->step_t0_us : 0);
     h = panec_hash_u64(h, ctx->view->selected_node);
     h = panec_hash_u64(h, (uint64_t)ctx->view->glyphs);
     h = panec_hash_str(h, ctx->view->filter);

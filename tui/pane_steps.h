@@ -2,6 +2,16 @@
  * phase durations with p50/p95/p99 marked, count/mean/min/max, and a strip
  * of recent durations with outliers highlighted.
  *
+ * The strip has a step cursor for the cross-filter: `,`/`<` and `.`/`>`
+ * move it one step back/forward over the retained steps (the strip
+ * scrolls to keep it visible; forward past the newest step drops the
+ * cursor, and the strip follows new steps again), `o`/`O` jump to the
+ * previous/next outlier, `f` ties every pane to the cursor's step — the
+ * newest without a cursor — on every node (view_focus_step with
+ * step_focus_window; `f` again on the focused step leaves it, as Esc
+ * does). The cursor is anchored to its step's start time, so it stays on
+ * its step while new steps arrive; a '>' marks its histogram row.
+ *
  * The computations are pure functions declared here (unit-tested without a
  * terminal); the vtable in panes_builtin.h only lays them out. */
 #ifndef SMTOP_PANE_STEPS_H
@@ -59,5 +69,23 @@ steps_layout steps_layout_for(int h);
  * frac[i] / outlier[i] for i < returned count, oldest first. */
 size_t steps_strip(const int64_t *dur, size_t n, size_t cols, int per_col,
                    double threshold, double *frac, int *outlier);
+
+/* Index among ev[0..n) (time order) of the event the cursor anchored at
+ * start time `at_us` is on: the last event starting at or before it (the
+ * anchor survives the event being evicted). n when at_us is 0 (no
+ * cursor) or n is 0; 0 when every event starts after it. */
+size_t steps_cursor_find(const phase_event *ev, size_t n, int64_t at_us);
+
+/* The next outlier (dur > threshold) from index `from` in direction dir
+ * (-1 older, +1 newer), wrapping around; from == n starts from the newest
+ * end. n when there is none. */
+size_t steps_next_outlier(const phase_event *ev, size_t n, size_t from,
+                          double threshold, int dir);
+
+/* End (exclusive) of the `m` events a strip of ev[0..n) shows so that the
+ * cursor is visible: n while the cursor is among the newest m (or there
+ * is none, cursor == n), else a quarter strip of newer steps after it
+ * (at least m, so the strip stays full near the oldest step). */
+size_t steps_strip_end(size_t n, size_t m, size_t cursor);
 
 #endif

@@ -9,6 +9,8 @@
 #include "fmt.h"
 #include "pane_common.h"
 #include "panes_builtin.h"
+#include "step_focus.h"
+#include "../model/series_iter.h"
 
 static int add_metric(sys_metric *out, size_t max, size_t *n, const series *s,
                       theme_role role, int util, const char *fmt, const char *arg)
@@ -132,6 +134,63 @@ size_t sys_bin_values(const series_bin *b, size_t n, double *vals)
     return have;
 }
 
+void sys_hold_gaps(double *vals, size_t n)
+{
+    size_t last = n;   /* index of the previous value */
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(vals[i]))
+            continue;
+        for (size_t k = last + 1; last < n && k < i; k++)
+            vals[k] = vals[last];
+        last = i;
+    }
+}
+
+typedef struct near_walk {
+    int64_t t0, t1;
+    double *vals;
+    size_t max, inside;
+    int have;
+    int64_t near_us, dist;
+    double near_v;
+} near_walk;
+
+static int near_visit(void *ud, const series_point *pt)
+{
+    near_walk *nw = ud;
+    if (pt->t_us >= nw->t0 && pt->t_us < nw->t1) {
+        if (nw->inside < nw->max)
+            nw->vals[nw->inside] = pt->mean;
+        nw->inside++;
+        return 0;
+    }
+    int64_t d = pt->t_us < nw->t0 ? nw->t0 - pt->t_us : pt->t_us - nw->t1;
+    if (!nw->have || d < nw->dist) {
+        nw->have = 1;
+        nw->dist = d;
+        nw->near_us = pt->t_us;
+        nw->near_v = pt->mean;
+    }
+    return 0;
+}
+
+/* SageMaker samples every 100 ms to 60 s: a minute on each side of the
+ * step finds its nearest sample at any interval without walking the whole
+ * series. */
+#define SYS_NEAR_US (60LL * 1000000)
+
+size_t sys_step_samples(const series *s, int64_t t0_us, int64_t t1_us,
+                        double *vals, size_t max, int *have_near, int64_t *near_us,
+                        double *near_v)
+{
+    near_walk nw = {.t0 = t0_us, .t1 = t1_us, .vals = vals, .max = max};
+    series_visit(s, t0_us - SYS_NEAR_US, t1_us + SYS_NEAR_US, near_visit, &nw);
+    *have_near = nw.have;
+    *near_us = nw.near_us;
+    *near_v = nw.near_v;
+    return nw.inside;
+}
+
 int sys_current_value(const series *s, int64_t t0_us, int64_t t1_us,
                       const series_bin *b, size_t n, double *out)
 {
@@ -237,6 +296,39 @@ static void draw_window_mean(WINDOW *w, int y, const sys_columns *c, const sys_m
     panec_put(w, y, c->avg_x, SYS_AVG_W - 1, text, theme_attr(ctx->th, ROLE_DIM));
 }
 
+/* A focused step's window holding fewer than three samples of m (they
+ * are 100 ms to 1 s apart, a step often shorter): the values as text, or
+ * the nearest sample outside, instead of a chart of one dot. 0 when there
+ * are enough samples for a chart. */
+static int draw_step_samples(WINDOW *w, int y, const sys_columns *c, const sys_metric *m,
+                             const pane_ctx *ctx)
+{
+    double v[3], nv;
+    int have_near;
+    int64_t nt;
+    size_t k = sys_step_samples(m->s, ctx->t0_us, ctx->t1_us, v, 3, &have_near, &nt, &nv);
+    if (k >= 3)
+        return 0;
+    char line[160], a[FMT_BUF], b[FMT_BUF], t[32];
+    long long step = ctx->view->step;
+    if (k == 0 && have_near) {
+        format_value(a, sizeof a, m, nv);
+        snprintf(line, sizeof line, "no samples inside step %lld; nearest %s at %s", step, a,
+                 step_focus_clock(t, sizeof t, nt));
+    } else if (k == 0) {
+        snprintf(line, sizeof line, "no samples inside step %lld's window", step);
+    } else {
+        format_value(a, sizeof a, m, v[0]);
+        if (k == 2)
+            format_value(b, sizeof b, m, v[1]);
+        snprintf(line, sizeof line, "%zu sample%s in step %lld: %s%s%s", k, k == 1 ? "" : "s",
+                 step, a, k == 2 ? "  " : "", k == 2 ? b : "");
+    }
+    panec_put(w, y, c->graph_x + 1, getmaxx(w) - c->graph_x - 2, line,
+              theme_attr(ctx->th, k ? ROLE_DEFAULT : ROLE_DIM));
+    return 1;
+}
+
 /* One chart: label, graph over `rows` lines, and on its first line the
  * axis top (auto-scaled metrics), the window mean and the current value.
  * Every chart of the pane uses the same columns so time lines up. */
@@ -254,8 +346,13 @@ static void draw_metric(pane *p, WINDOW *w, int y, int rows, const sys_columns *
     size_t nb = (size_t)c->graph_w * (size_t)spc;
     if (nb > SYS_MAX_BINS)
         nb = SYS_MAX_BINS;
+    if (ctx->view->step_focus && draw_step_samples(w, y, c, m, ctx))
+        return;
     series_query(m->s, ctx->t0_us, ctx->t1_us, nb, p->bins);
-    if (sys_bin_values(p->bins, nb, p->vals) == 0) {
+    size_t have = sys_bin_values(p->bins, nb, p->vals);
+    if (ctx->view->step_focus)
+        sys_hold_gaps(p->vals, nb);
+    if (have == 0) {
         panec_put(w, y, c->graph_x + 1, c->graph_w - 1, "no data", theme_attr(ctx->th, ROLE_DIM));
         return;
     }
@@ -296,9 +393,17 @@ static void draw_time_axis(WINDOW *w, int y, const sys_columns *c, const pane_ct
     int attr = theme_attr(ctx->th, ROLE_DIM);
     if (c->graph_w < 20)
         return;
-    panec_put(w, y, c->graph_x, -1, fmt_clock(a, sizeof a, ctx->t0_us, span), attr);
-    panec_put_right(w, y, c->graph_x + c->graph_w - 1, -1,
-                    fmt_clock(b, sizeof b, ctx->t1_us, span), attr);
+    /* Sub-minute windows (a focused step) need milliseconds to tell the
+     * two ends apart. */
+    if (span < 60LL * 1000000) {
+        step_focus_clock(a, sizeof a, ctx->t0_us);
+        step_focus_clock(b, sizeof b, ctx->t1_us);
+    } else {
+        fmt_clock(a, sizeof a, ctx->t0_us, span);
+        fmt_clock(b, sizeof b, ctx->t1_us, span);
+    }
+    panec_put(w, y, c->graph_x, -1, a, attr);
+    panec_put_right(w, y, c->graph_x + c->graph_w - 1, -1, b, attr);
 }
 
 /* Block heights per node for `rows`-line charts; total charts and

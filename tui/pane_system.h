@@ -43,6 +43,20 @@ double sys_scale_top(const struct series_bin *b, size_t n, int util);
  * a gap, never as zero). Returns the number of bins with data. */
 size_t sys_bin_values(const struct series_bin *b, size_t n, double *vals);
 
+/* For a window only a few samples wide (a focused step): fills each NaN
+ * gap between two values with the value before it, so sparse samples read
+ * as a level over time instead of scattered dots. Gaps before the first
+ * and after the last value stay NaN (no data there). */
+void sys_hold_gaps(double *vals, size_t n);
+
+/* Up to max samples of s in [t0, t1) into vals (oldest first) and the
+ * one nearest outside it (*near_us and *near_v, when *have_near is set) — what
+ * a focused step's window too short for a chart shows instead. Returns how
+ * many samples lie inside (may exceed max). */
+size_t sys_step_samples(const struct series *s, int64_t t0_us, int64_t t1_us,
+                        double *vals, size_t max, int *have_near, int64_t *near_us,
+                        double *near_v);
+
 /* The value shown at the right of a chart: the series' newest sample when
  * it lies in [t0, t1), else the mean of the last bin with data. Returns 0
  * (and leaves *out) when the window holds no data. */

@@ -4,7 +4,9 @@
  * here when they exist. */
 #include "pane.h"
 #include "pane_alerts.h"
+#include "pane_diff.h"
 #include "pane_python.h"
+#include "pane_timeline.h"
 #include "panes_builtin.h"
 
 static const pane_vtbl *const registry[] = {
@@ -12,6 +14,7 @@ static const pane_vtbl *const registry[] = {
     &pane_heatmap_vtbl,
     &pane_steps_vtbl,
     &pane_python_vtbl,
+    &pane_timeline_vtbl,
     &pane_alerts_vtbl,
 };
 
@@ -23,4 +26,14 @@ size_t panes_count(void)
 const pane_vtbl *panes_at(size_t i)
 {
     return i < panes_count() ? registry[i] : 0;
+}
+
+size_t panes_select(int baseline, const pane_vtbl **out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < panes_count() && n < cap; i++)
+        out[n++] = registry[i];
+    if (baseline && n < cap)   /* diff mode only: nothing to compare without */
+        out[n++] = &pane_diff_vtbl;
+    return n;
 }

@@ -25,8 +25,27 @@
  * steps). Takes the job's lock. -1 on OOM (obj unchanged). */
 int report_diff_add_breakdown(json_t *obj, job *j);
 
+/* The report object a diff compares (report_build + python top-N +
+ * step_breakdown) of an open job, taking its lock per section; the job
+ * may still be scanning (the dashboard's Diff pane). Caller owns it.
+ * NULL with err on OOM. (report_diff_load.c) */
+json_t *report_diff_snapshot(job *j, sm_err *err);
+
+/* Opens spec, reads it to the end once (not live), and returns its
+ * snapshot; NULL with err (unreadable source: the source's message). */
+json_t *report_diff_load(const char *spec, const source_opts *so, sm_err *err);
+
 /* Builds the diff object (caller owns it). NULL on OOM. */
 json_t *report_diff_build(const json_t *base, const json_t *target);
+
+/* A diff row's value as the text table shows it: "154.0 ms" for µs
+ * values (is_us), else "71.50"; "-" when not finite. */
+void report_diff_format_value(char *out, size_t cap, double v, int is_us);
+
+/* The change mark of one diff row, as the text table shows it: "=",
+ * "(no baseline)" or "+21.6 % ▲" (utf8; "+21.6 % +" without). Returns the
+ * direction: 1 up, -1 down, 0 unchanged or not comparable. */
+int report_diff_mark(const json_t *row, char *out, size_t cap, int utf8);
 
 /* Human-readable side-by-side table; utf8 picks ▲/▼ over +/-. */
 void report_diff_print_text(const json_t *diff, FILE *f, int utf8);

@@ -10,7 +10,7 @@
 /* Changes smaller than this (percent) are shown as unchanged. */
 #define DIFF_EPS_PCT 0.05
 
-static void fmt_val(char *out, size_t cap, double v, int is_us)
+void report_diff_format_value(char *out, size_t cap, double v, int is_us)
 {
     if (!isfinite(v))
         snprintf(out, cap, "-");
@@ -20,21 +20,30 @@ static void fmt_val(char *out, size_t cap, double v, int is_us)
         snprintf(out, cap, "%.2f", v);
 }
 
-static void print_change(const json_t *row, FILE *f, int utf8)
+int report_diff_mark(const json_t *row, char *out, size_t cap, int utf8)
 {
     const json_t *c = json_object_get(row, "change_pct");
     double b = json_number_value(json_object_get(row, "base"));
     double t = json_number_value(json_object_get(row, "target"));
     if (!json_is_number(c)) {
-        fputs(b == t ? "  =" : "  (no baseline)", f);
-        return;
+        snprintf(out, cap, "%s", b == t ? "=" : "(no baseline)");
+        return 0;
     }
     double p = json_number_value(c);
     if (fabs(p) < DIFF_EPS_PCT) {
-        fputs("  =", f);
-        return;
+        snprintf(out, cap, "=");
+        return 0;
     }
-    fprintf(f, "  %+.1f %% %s", p, utf8 ? (p > 0 ? "\u25b2" : "\u25bc") : (p > 0 ? "+" : "-"));
+    snprintf(out, cap, "%+.1f %% %s", p,
+             utf8 ? (p > 0 ? "\u25b2" : "\u25bc") : (p > 0 ? "+" : "-"));
+    return p > 0 ? 1 : -1;
+}
+
+static void print_change(const json_t *row, FILE *f, int utf8)
+{
+    char mark[48];
+    report_diff_mark(row, mark, sizeof mark, utf8);
+    fprintf(f, "  %s", mark);
 }
 
 static void section(const json_t *d, const char *key, const char *title,
@@ -57,8 +66,8 @@ static void section(const json_t *d, const char *key, const char *title,
                  stat ? stat : "");
         sanitize_str(sa ? sa : "", a, sizeof a, k2 ? 24 : 52);
         sanitize_str(both, b, sizeof b, 26);
-        fmt_val(vb, sizeof vb, json_number_value(json_object_get(r, "base")), is_us);
-        fmt_val(vt, sizeof vt, json_number_value(json_object_get(r, "target")), is_us);
+        report_diff_format_value(vb, sizeof vb, json_number_value(json_object_get(r, "base")), is_us);
+        report_diff_format_value(vt, sizeof vt, json_number_value(json_object_get(r, "target")), is_us);
         if (k2)
             fprintf(f, "  %-24s %-26s %12s -> %-12s", a, b, vb, vt);
         else

@@ -109,6 +109,20 @@ int report_rules_configure(rules *r, const report_rules_opts *o, sm_err *err)
     return 0;
 }
 
+rules *report_rules_new_configured(const report_rules_opts *o, sm_err *err)
+{
+    rules *r = rules_new();
+    if (!r) {
+        sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    if (report_rules_configure(r, o, err) < 0) {
+        rules_free(r);
+        return NULL;
+    }
+    return r;
+}
+
 /* spec without its trailing "profiler-output" component (and slashes), or
  * 0 when spec does not end in it. */
 static int parent_spec(const char *spec, char *out, size_t cap)
@@ -166,13 +180,9 @@ int report_rules_run(json_t *obj, job *j, const char *spec,
                      const source_opts *so, const report_rules_opts *o,
                      sm_err *err)
 {
-    rules *r = rules_new();
+    rules *r = report_rules_new_configured(o, err);
     if (!r)
-        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-    if (report_rules_configure(r, o, err) < 0) {
-        rules_free(r);
         return -1;
-    }
     sm_err serr = {0};
     rule_reports *sm = report_rules_sagemaker(job_source(j), spec, so, &serr);
     pthread_mutex_lock(job_lock(j));

@@ -52,6 +52,10 @@ int report_rules_config_path(char *buf, size_t cap);
  * line or the bad override; r is then unchanged by the failing step. */
 int report_rules_configure(rules *r, const report_rules_opts *o, sm_err *err);
 
+/* A new rule set configured as report_rules_configure does (caller frees
+ * with rules_free). NULL with err (the bad line/override, or OOM). */
+rules *report_rules_new_configured(const report_rules_opts *o, sm_err *err);
+
 /* Reads SageMaker's rule-output for the job opened from `spec`: looks in
  * src under rule-output/, and when that has nothing and spec ends in
  * profiler-output, in the sibling rule-output/ of spec's parent. Returns a

@@ -126,11 +126,21 @@ static json_t *rule_json(const model *m, const rules *r, size_t i,
 
 static json_t *usage_json(const model *m)
 {
-    long n = device_usage_compute(m, NULL, 0);
-    device_usage *du = n > 0 ? calloc((size_t)n, sizeof *du) : NULL;
-    if (n < 0 || (n > 0 && !du))
+    /* One pass into a buffer sized for every core and GPU: counting
+     * first would classify every device's samples twice. */
+    size_t cap = 0;
+    for (size_t i = 0; i < model_node_count(m); i++)
+        cap += node_cpu_count(model_node_at(m, i)) + node_gpu_count(model_node_at(m, i));
+    device_usage *du = cap ? calloc(cap, sizeof *du) : NULL;
+    if (cap && !du)
         return NULL;
-    n = device_usage_compute(m, du, (size_t)n);
+    long n = device_usage_compute(m, du, cap);
+    if (n < 0) {
+        free(du);
+        return NULL;
+    }
+    if ((size_t)n > cap)
+        n = (long)cap;
     json_t *arr = json_array();
     for (long i = 0; arr && i < n; i++)
         json_array_append_new(arr, json_pack("{s:o, s:o, s:s, s:I, s:f, s:f, s:f}",
@@ -144,11 +154,17 @@ static json_t *usage_json(const model *m)
 
 static json_t *idle_json(const model *m)
 {
-    long n = device_usage_idle_gpu(m, NULL, 0);
-    idle_gpu_hours *ih = n > 0 ? calloc((size_t)n, sizeof *ih) : NULL;
-    if (n < 0 || (n > 0 && !ih))
+    size_t cap = model_node_count(m);   /* at most one row per node */
+    idle_gpu_hours *ih = cap ? calloc(cap, sizeof *ih) : NULL;
+    if (cap && !ih)
         return NULL;
-    n = device_usage_idle_gpu(m, ih, (size_t)n);
+    long n = device_usage_idle_gpu(m, ih, cap);
+    if (n < 0) {
+        free(ih);
+        return NULL;
+    }
+    if ((size_t)n > cap)
+        n = (long)cap;
     json_t *arr = json_array();
     for (long i = 0; arr && i < n; i++)
         json_array_append_new(arr, json_pack("{s:o, s:I, s:f, s:f}",

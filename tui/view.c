@@ -46,6 +46,24 @@ void view_clear_step(view_state *v)
     v->step_focus = 0;
 }
 
+void view_leave_step(view_state *v)
+{
+    if (!v->step_focus)
+        return;
+    int64_t mid = v->step_t0_us + (v->step_t1_us - v->step_t0_us) / 2;
+    v->step_focus = 0;
+    v->live = 0;
+    v->paused = 0;
+    v->end_us = mid + v->span_us / 2;
+}
+
+view_esc view_esc_target(const view_state *v)
+{
+    if (v->zoomed)
+        return VIEW_ESC_ZOOM;
+    return v->step_focus ? VIEW_ESC_STEP : VIEW_ESC_NONE;
+}
+
 void view_zoom(view_state *v, int in)
 {
     int64_t s = in ? v->span_us / 2 : v->span_us * 2;
@@ -79,6 +97,7 @@ void view_scrub(view_state *v, int forward, int64_t newest_us)
 
 void view_go_live(view_state *v)
 {
+    v->step_focus = 0;
     v->live = 1;
     v->paused = 0;
     v->end_us = 0;

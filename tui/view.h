@@ -39,7 +39,7 @@ void view_zoom(view_state *v, int in);
 /* [ / ] : move the window back/forward by half a span (leaves live mode;
  * moving past the newest data returns to live). */
 void view_scrub(view_state *v, int forward, int64_t newest_us);
-/* 0 : back to live. */
+/* 0 : back to live (also leaves a step focus). */
 void view_go_live(view_state *v);
 /* space : freeze the window at its current right edge, or resume live. */
 void view_toggle_pause(view_state *v, int64_t newest_us);
@@ -48,6 +48,23 @@ void view_toggle_pause(view_state *v, int64_t newest_us);
 void view_focus_step(view_state *v, long long step, int64_t t0_us, int64_t t1_us);
 /* Leaves the cross-filter; the window is live or scrubbed as before. */
 void view_clear_step(view_state *v);
+/* Leaves the cross-filter into HISTORY: the usual span centred on the
+ * step, so `[`/`]`/`+`/`-` pressed while focused act from the step's
+ * place in time rather than jumping back to where the view was. No-op
+ * when not focused. */
+void view_leave_step(view_state *v);
+
+/* What Esc undoes, innermost layer first: the zoomed pane, then the step
+ * focus. The zoom goes first because it is the view on top: a user who
+ * zoomed into the python pane to read a step's functions expects Esc to
+ * show the whole dashboard, still on that step; a second Esc returns to
+ * live. (Pane prompts and the help overlay take Esc before either.) */
+typedef enum view_esc {
+    VIEW_ESC_NONE = 0,
+    VIEW_ESC_ZOOM,    /* leave the zoomed pane */
+    VIEW_ESC_STEP     /* leave the step focus (view_clear_step) */
+} view_esc;
+view_esc view_esc_target(const view_state *v);
 
 /* 1 when node id passes the filter. */
 int view_node_visible(const view_state *v, const char *node_id);

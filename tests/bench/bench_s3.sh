@@ -59,6 +59,28 @@ local_t=$(run_mode local "$SMTOP" report --json "$T/job/profiler-output")
         sed "s|^|url = \"$RIG_ENDPOINT/bkt/|; s|\$|\"\noutput = \"/dev/null\"|"
 } >"$T/urls.cfg"
 server_t=$(run_mode server curl -s --parallel --parallel-max 8 -K "$T/urls.cfg")
+# The listing alone, as curl issues it: ListObjectsV2 pages of 1,000 keys,
+# each page starting after the last key of the previous one (what a cache
+# open cannot skip: it must learn whether the job has new objects).
+{
+    echo "aws-sigv4 = \"aws:amz:us-east-1:s3\""
+    echo "user = \"$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY\""
+    echo "header = \"x-amz-content-sha256: UNSIGNED-PAYLOAD\""
+    after=""
+    (cd "$T" && find job -type f | LC_ALL=C sort) | awk 'NR % 1000 == 0' >"$T/pagekeys"
+    while :; do
+        q="list-type=2&max-keys=1000&prefix=job%2Fprofiler-output%2F"
+        [ -n "$after" ] && q="$q&start-after=$(printf '%s' "$after" | sed 's|/|%2F|g')"
+        echo "url = \"$RIG_ENDPOINT/bkt?$q\""
+        echo "output = \"/dev/null\""
+        after=$(sed -n "$((${page:-0} + 1))p" "$T/pagekeys")
+        page=$((${page:-0} + 1))
+        [ -z "$after" ] && break
+    done
+} >"$T/list.cfg"
+codes=$(curl -s -K "$T/list.cfg" -w '%{http_code}\n' | sort -u | tr '\n' ' ')
+[ "$codes" = "200 " ] || { echo "bench_s3: listing with curl got HTTP $codes" >&2; exit 1; }
+list_t=$(run_mode listing curl -s -K "$T/list.cfg")
 par_t=$(run_mode parallel rep --no-cache)
 ser_t=$(run_mode serial rep --no-cache --s3-parallel 1)
 rep >/dev/null # fill the cache
@@ -71,6 +93,7 @@ cold_bytes=$(rig_stat bytes)
 
 printf '%-34s %8s s\n' "local directory (floor)" "$local_t"
 printf '%-34s %8s s\n' "curl alone, signed, 8 parallel" "$server_t"
+printf '%-34s %8s s\n' "listing alone, curl, $page pages" "$list_t"
 printf '%-34s %8s s\n' "S3 cold, serial (--s3-parallel 1)" "$ser_t"
 printf '%-34s %8s s\n' "S3 cold, parallel (8)" "$par_t"
 printf '%-34s %8s s\n' "S3 from cache" "$cache_t"

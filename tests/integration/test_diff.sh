@@ -22,22 +22,7 @@ assert all(r["change_pct"] in (0, None) for k in ("steps", "utilization", "break
 ' "$tmp/self.json" || fail "self diff json"
 
 cp -r "$tmp/base" "$tmp/slow"
-python3 - "$tmp/slow" <<'PY'
-import glob, json, sys
-for f in glob.glob(sys.argv[1] + "/framework/**/*.json*", recursive=True):
-    out, steps = [], set()
-    for line in open(f):
-        s = line.rstrip("\n"); body = s.rstrip(","); tail = s[len(body):]
-        if body.strip() in ("[", "]", ""):
-            out.append(s); continue
-        e = json.loads(body)
-        if e.get("ph") == "M" and e.get("name") == "process_name" and str(e.get("args", {}).get("name", "")).startswith("Step:"):
-            steps.add(e["pid"])
-        if e.get("ph") == "X" and e.get("pid") in steps:
-            e["dur"] = int(e["dur"] * 1.5)
-        out.append(json.dumps(e) + tail)
-    open(f, "w").write("\n".join(out) + "\n")
-PY
+python3 "$(dirname "$0")/make_slow_copy.py" "$tmp/slow" || fail "make_slow_copy.py"
 
 "$SMTOP" diff --json "$tmp/base" "$tmp/slow" >"$tmp/slow.json" || fail "slow diff --json"
 python3 -c '

@@ -110,6 +110,31 @@ tail -n 1 "$newest" | python3 -c 'import json,sys; json.loads(sys.stdin.read())'
 last_ts=$(tail -n 1 "$newest" | python3 -c 'import json,sys; print(int(json.loads(sys.stdin.read())["Timestamp"]))')
 [ $((kill_ts - last_ts)) -le 2 ] || fail "live: last sample is $((kill_ts - last_ts)) s older than the stop"
 
+# Python stats: pyinstrument windows of TRAIN steps 9-11, 309-311, ... per
+# node whose times are the window's step phases (backward > data loader),
+# read back through smtop's own reader.
+"$SMTOP" synth --out "$T/py" --nodes 2 --minutes 3 --start 1591748100 \
+    --python-stats 300 >/dev/null || fail "--python-stats run failed"
+"$SMTOP" synth --out "$T/py_bad" --python-stats 2 2>"$T/err" && fail "--python-stats 2 accepted"
+grep -q "python-stats must be" "$T/err" || fail "bad --python-stats not explained: $(cat "$T/err")"
+"$SMTOP" report --json --top 50 "$T/py" >"$T/py.json" || fail "report on --python-stats job failed"
+python3 - "$T/py.json" <<'PY' || fail "python stats of the synthetic job are wrong"
+import json, sys
+py = json.load(open(sys.argv[1]))["python"]
+assert py["profiler"] == "pyinstrument", py["profiler"]
+w = py["windows"]
+steps = sorted({(x["node"], x["start_step"], x["end_step"]) for x in w})
+want = sorted((f"algo-{n}", s, s + 2) for n in (1, 2) for s in range(9, 9 + 300 * 10, 300)
+              if any(x["start_step"] == s for x in w))
+assert steps == want and len(steps) >= 4, steps
+assert all(x["start_us"] < x["end_us"] and not x["failed"] for x in w), w
+top = {t["function"]: t for t in py["top"]}
+bwd = top["torch/autograd/__init__.py:200(backward)"]["tottime_s"]
+data = top["torch/utils/data/dataloader.py:628(__next__)"]["cumtime_s"]
+root = top["train.py:1(<module>)"]["cumtime_s"]
+assert 0 < data < bwd < root, (data, bwd, root)
+PY
+
 live_run INT "$T/live_int" 1
 ls "$T"/live_int/framework/*.tmp >/dev/null 2>&1 || fail "SIGINT: no .tmp left"
 

@@ -14,7 +14,7 @@ ui_keys '?'
 ui_wait 'smtop keys'
 for k in 'quit' 'pause / resume' 'filter nodes' 'zoom time range' \
          'scrub back' 'back to live' 'theme / graph symbols' \
-         'previous / next phase' 'callers, callees' "jump to the alert's span"; do
+         'previous / next phase' 'callers, callees' 'jump / focus the step'; do
     ui_wait "$k" 2
 done
 ui_keys x
@@ -87,9 +87,9 @@ echo "ok: Ctrl-C"
 ui_start 80 24 "$SMTOP" "$JOB"
 ui_wait '3 nodes'
 ui_wait '3 Steps'
-# ESC [ M, button 1 press then release, column 51 (33+50='S'), row 16 (33+15='0')
-ui_keys -l $'\e[M S0'
-ui_keys -l $'\e[M#S0'
+# ESC [ M, button 1 press then release, column 51 (33+50='S'), row 11 (33+10='+')
+ui_keys -l $'\e[M S+'
+ui_keys -l $'\e[M#S+'
 ui_keys Enter
 ui_wait '3 Steps \(Esc: back\)'
 ui_quit
@@ -102,7 +102,8 @@ ui_wait '3 nodes'
 ui_keys '?'
 ui_wait 'smtop keys'
 for k in 'quit' 'repaint the screen' 'select pane and node' 'Python pane' \
-         'previous / next phase' "jump to the alert's span"; do
+         'Diff \(--baseline\)' 'scroll / back to top' 'events: sort / filter' \
+         'previous / next phase' 'focus step in all panes' 'jump / focus the step'; do
     ui_wait "$k" 2
 done
 ui_keys x

@@ -5,11 +5,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "tui/pane_python.h"
+#include "tui/pane_python_internal.h"
 #include "tui/sanitize.h"
 
 static pystats_func fn(const char *file, int64_t line, const char *name)
@@ -84,6 +87,75 @@ static void test_calls_filter_sort(void **state)
     assert_int_equal(pypane_next_sort(PYSORT_TOTTIME), PYSORT_CUMTIME);
 }
 
+static void put_window(pystats_store *st, const char *node, int64_t t0, int64_t t1,
+                       const char *func)
+{
+    pystats_window info;
+    memset(&info, 0, sizeof info);
+    snprintf(info.node, sizeof info.node, "%s", node);
+    info.profiler = PYPROF_CPROFILE;
+    info.start_mode = info.end_mode = PYMODE_TRAIN;
+    info.start_step = info.end_step = 5;
+    info.start_us = t0;
+    info.end_us = t1;
+    pystats_win *w = pystats_win_new(st, &info);
+    assert_non_null(w);
+    pystats_func_rec f;
+    memset(&f, 0, sizeof f);
+    f.file = sm_str_c("train.py");
+    f.line = 1;
+    f.name = sm_str_c(func);
+    f.c.ncalls = f.c.pcalls = 1;
+    assert_int_equal(pystats_win_add(w, &f), 0);
+    char key[64];
+    snprintf(key, sizeof key, "%s/%lld", node, (long long)t0);
+    assert_int_equal(pystats_store_put(st, key, w), 0);
+}
+
+/* The cross-filter: while focused on a step the pane merges every node's
+ * windows overlapping the step, whatever the menu chose; after it, the
+ * menu's choice again. */
+static void test_selection_follows_step_focus(void **state)
+{
+    (void)state;
+    const int64_t T = 1600000000000000LL;
+    pystats_store *st = pystats_store_new();
+    assert_non_null(st);
+    put_window(st, "algo-1", T, T + 1000000, "before");
+    put_window(st, "algo-2", T + 1500000, T + 2500000, "during");
+    put_window(st, "algo-1", T + 9000000, T + 9500000, "after");
+    pane *p = calloc(1, sizeof *p);
+    assert_non_null(p);
+    snprintf(p->node, sizeof p->node, "algo-1");     /* the menu chose a node */
+    view_state v;
+    view_init(&v, GLYPHS_ASCII);
+    pystats_select sel;
+    pypane_selection(p, &v, &sel);
+    assert_string_equal(sel.node, "algo-1");
+    view_focus_step(&v, 12, T + 2000000, T + 2200000);
+    pypane_selection(p, &v, &sel);
+    assert_true(!sel.node || !sel.node[0]);          /* every node */
+    pystats_result *r = pystats_store_query(st, &sel, NULL);
+    assert_non_null(r);
+    assert_int_equal(pystats_result_window_count(r), 1);
+    assert_int_equal(pystats_result_count(r), 1);
+    assert_string_equal(pystats_result_at(r, 0)->name, "during");
+    pystats_result_free(r);
+    view_focus_step(&v, 13, T + 5000000, T + 5100000);   /* between windows */
+    pypane_selection(p, &v, &sel);
+    r = pystats_store_query(st, &sel, NULL);
+    assert_non_null(r);
+    assert_int_equal(pystats_result_window_count(r), 0);
+    pystats_result_free(r);
+    assert_int_equal(pypane_profiler_windows(st, PYPROF_CPROFILE), 3);
+    assert_int_equal(pypane_profiler_windows(st, PYPROF_PYINSTRUMENT), 0);
+    view_clear_step(&v);
+    pypane_selection(p, &v, &sel);
+    assert_string_equal(sel.node, "algo-1");
+    free(p);
+    pystats_store_free(st);
+}
+
 int main(void)
 {
     if (!setlocale(LC_ALL, "C.UTF-8"))
@@ -92,6 +164,7 @@ int main(void)
         cmocka_unit_test(test_func_text_fits_or_shortens),
         cmocka_unit_test(test_func_text_sanitizes),
         cmocka_unit_test(test_calls_filter_sort),
+        cmocka_unit_test(test_selection_follows_step_focus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

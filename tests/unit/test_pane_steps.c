@@ -230,6 +230,64 @@ static void test_pick_node_and_phase(void **state)
     model_free(m);
 }
 
+/* Steps 100..109 starting every 100 ms, each 90 ms but 103 and 107 slow. */
+static size_t make_steps(phase_event *ev)
+{
+    const int64_t t0 = 1600000000000000LL;
+    for (int i = 0; i < 10; i++) {
+        ev[i].step = 100 + i;
+        ev[i].start_us = t0 + i * 100000LL;
+        ev[i].dur_us = (i == 3 || i == 7) ? 400000 : 90000;
+    }
+    return 10;
+}
+
+static void test_cursor_find(void **state)
+{
+    (void)state;
+    phase_event ev[10];
+    size_t n = make_steps(ev);
+    assert_int_equal(steps_cursor_find(ev, n, 0), n);           /* no cursor */
+    assert_int_equal(steps_cursor_find(ev, 0, ev[0].start_us), 0);
+    assert_int_equal(steps_cursor_find(ev, n, ev[4].start_us), 4);
+    assert_int_equal(steps_cursor_find(ev, n, ev[4].start_us + 5), 4);   /* anchor evicted */
+    assert_int_equal(steps_cursor_find(ev, n, ev[0].start_us - 5), 0);
+    assert_int_equal(steps_cursor_find(ev, n, ev[9].start_us + 1000000), 9);
+}
+
+static void test_next_outlier(void **state)
+{
+    (void)state;
+    phase_event ev[10];
+    size_t n = make_steps(ev);
+    double thr = 200000;
+    assert_int_equal(steps_next_outlier(ev, n, n, thr, -1), 7);    /* newest first */
+    assert_int_equal(steps_next_outlier(ev, n, 7, thr, -1), 3);
+    assert_int_equal(steps_next_outlier(ev, n, 3, thr, -1), 7);    /* wraps */
+    assert_int_equal(steps_next_outlier(ev, n, 3, thr, 1), 7);
+    assert_int_equal(steps_next_outlier(ev, n, 7, thr, 1), 3);
+    assert_int_equal(steps_next_outlier(ev, n, 5, thr, 1), 7);
+    assert_int_equal(steps_next_outlier(ev, n, n, INFINITY, -1), n);   /* none */
+    assert_int_equal(steps_next_outlier(ev, 0, 0, thr, -1), 0);
+    ev[3].dur_us = 90000;                                           /* the only one */
+    assert_int_equal(steps_next_outlier(ev, n, 7, thr, -1), 7);
+}
+
+static void test_strip_end_keeps_cursor_visible(void **state)
+{
+    (void)state;
+    assert_int_equal(steps_strip_end(100, 20, 100), 100);   /* no cursor: newest */
+    assert_int_equal(steps_strip_end(100, 20, 99), 100);
+    assert_int_equal(steps_strip_end(100, 20, 85), 100);    /* among the newest 20 */
+    size_t end = steps_strip_end(100, 20, 50);
+    assert_true(end > 50 && end - 20 <= 50);                 /* inside the strip */
+    assert_int_equal(end, 56);                               /* a quarter strip after */
+    assert_int_equal(steps_strip_end(100, 20, 10), 20);      /* full strip at the start */
+    assert_int_equal(steps_strip_end(100, 20, 0), 20);
+    assert_int_equal(steps_strip_end(10, 20, 3), 10);        /* all fit */
+    assert_int_equal(steps_strip_end(10, 0, 3), 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,6 +301,9 @@ int main(void)
         cmocka_unit_test(test_strip),
         cmocka_unit_test(test_layout_fills_height),
         cmocka_unit_test(test_pick_node_and_phase),
+        cmocka_unit_test(test_cursor_find),
+        cmocka_unit_test(test_next_outlier),
+        cmocka_unit_test(test_strip_end_keeps_cursor_visible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

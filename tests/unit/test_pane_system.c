@@ -200,6 +200,46 @@ static void test_scroll_top(void **state)
     assert_int_equal(panec_scroll_top(9, 0, 4, 8), 0);
 }
 
+static void test_hold_gaps(void **state)
+{
+    (void)state;
+    double v[8] = {NAN, 1, NAN, NAN, 4, NAN, 6, NAN};
+    sys_hold_gaps(v, 8);
+    assert_true(isnan(v[0]));                /* before the first sample: no data */
+    assert_true(v[1] == 1 && v[2] == 1 && v[3] == 1 && v[4] == 4 && v[5] == 4 && v[6] == 6);
+    assert_true(isnan(v[7]));                /* after the last: no data */
+    double none[3] = {NAN, NAN, NAN};
+    sys_hold_gaps(none, 3);
+    assert_true(isnan(none[0]) && isnan(none[2]));
+    sys_hold_gaps(NULL, 0);
+}
+
+/* A step window between samples (every 500 ms) shows the nearest one. */
+static void test_step_samples(void **state)
+{
+    (void)state;
+    model *m = make_job();
+    const series *cpu = node_cpu_core(model_find_node(m, "algo-1"), 0);
+    assert_non_null(cpu);
+    double v[3], nv = 0;
+    int have = 0;
+    int64_t nt = 0;
+    /* [T0 + 1.1 s, T0 + 1.3 s): no sample inside; nearest is T0 + 1.0 s (22) */
+    size_t k = sys_step_samples(cpu, T0 + 1100000, T0 + 1300000, v, 3, &have, &nt, &nv);
+    assert_int_equal(k, 0);
+    assert_true(have);
+    assert_int_equal(nt, T0 + 1000000);
+    assert_true(nv == 22);
+    /* [T0 + 0.9 s, T0 + 2.1 s): 1.0, 1.5, 2.0 s inside */
+    k = sys_step_samples(cpu, T0 + 900000, T0 + 2100000, v, 3, &have, &nt, &nv);
+    assert_int_equal(k, 3);
+    assert_true(v[0] == 22 && v[1] == 23 && v[2] == 24);
+    /* more than max: counted, not written past max */
+    k = sys_step_samples(cpu, T0, T0 + 5000000, v, 2, &have, &nt, &nv);
+    assert_int_equal(k, 10);
+    model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +249,8 @@ int main(void)
         cmocka_unit_test(test_current_value),
         cmocka_unit_test(test_columns),
         cmocka_unit_test(test_scroll_top),
+        cmocka_unit_test(test_hold_gaps),
+        cmocka_unit_test(test_step_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -251,6 +251,79 @@ static void test_tmp_renamed_to_final_not_double_counted(void **state)
     assert_int_equal(st.corrupt_lines, 0);
 }
 
+/* smdebug's close(): the last ",\n" is truncated away, "\n]\n" appended,
+ * then the file renamed. A scan may land between any two of those steps
+ * (the dashboard tails a live writer); none may cost or corrupt a line. */
+static void close_like_smdebug(fixture *f, int scan_after_truncate, int scan_after_append)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", f->dir, TMP);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(truncate(path, st.st_size - 2), 0);
+    if (scan_after_truncate)
+        scan_ok(f);
+    write_file(f, TMP, "\n]\n", "a");
+    if (scan_after_append)
+        scan_ok(f);
+    char to[512], dir[512];
+    snprintf(to, sizeof to, "%s/%s", f->dir, FINAL);
+    snprintf(dir, sizeof dir, "%s/framework/pevents/2020071317", f->dir);
+    mkdirs(dir);
+    assert_int_equal(rename(path, to), 0);
+}
+
+static void test_smdebug_close_any_interleaving(void **state)
+{
+    fixture *f = *state;
+    for (int mask = 0; mask < 4; mask++) {
+        char buf[256];
+        write_file(f, TMP, trace_head, "w");
+        write_file(f, TMP, step_line(0, buf, sizeof buf), "a");
+        write_file(f, TMP, step_line(1, buf, sizeof buf), "a");
+        open_scanner(f);
+        scan_ok(f);
+        write_file(f, TMP, step_line(2, buf, sizeof buf), "a");
+        close_like_smdebug(f, mask & 1, mask & 2);
+        scan_ok(f);
+        scan_ok(f);
+        scan_stats st;
+        scanner_get_stats(f->sc, &st);
+        print_message("interleaving %d: steps %lld, corrupt %lld\n", mask,
+                      (long long)train_steps(f), (long long)st.corrupt_lines);
+        assert_int_equal(train_steps(f), 3);
+        assert_int_equal(st.corrupt_lines, 0);
+        teardown(state);
+        setup(state);
+        f = *state;
+    }
+}
+
+/* The reader saw "{...}," before the writer flushed its "\n"; close() then
+ * rewrote those bytes (",\n" truncated, "\n]\n" appended). The held event
+ * must count once and nothing may be reported corrupt. */
+static void test_close_after_write_cut_before_newline(void **state)
+{
+    fixture *f = *state;
+    char buf[256];
+    write_file(f, TMP, trace_head, "w");
+    write_file(f, TMP, step_line(0, buf, sizeof buf), "a");
+    step_line(1, buf, sizeof buf);
+    buf[strlen(buf) - 1] = '\0';              /* cut before the "\n" */
+    write_file(f, TMP, buf, "a");
+    open_scanner(f);
+    scan_ok(f);
+    assert_int_equal(train_steps(f), 1);
+    write_file(f, TMP, "\n", "a");           /* the rest of the flush */
+    close_like_smdebug(f, 0, 1);             /* scanned before the rename */
+    scan_ok(f);
+    scan_ok(f);
+    scan_stats st;
+    scanner_get_stats(f->sc, &st);
+    assert_int_equal(st.corrupt_lines, 0);
+    assert_int_equal(train_steps(f), 2);
+}
+
 /* A file rewritten in place (new inode, old lines plus new ones) must not
  * count the old lines twice. */
 static void test_replaced_file_not_double_counted(void **state)
@@ -410,6 +483,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_corrupt_line_skipped_rest_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unreadable_file_reported_and_skipped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tmp_renamed_to_final_not_double_counted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_smdebug_close_any_interleaving, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_close_after_write_cut_before_newline, setup, teardown),
         cmocka_unit_test_setup_teardown(test_newest_files_first, setup, teardown),
         cmocka_unit_test_setup_teardown(test_late_upload_within_window_found, setup, teardown),
         cmocka_unit_test_setup_teardown(test_replaced_file_not_double_counted, setup, teardown),

@@ -1,5 +1,5 @@
 /* view: pure navigation transitions (live window, zoom, scrub, pause,
- * filter). */
+ * filter, the step cross-filter and what Esc undoes first). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -111,6 +111,83 @@ static void test_filter_substring_case_insensitive(void **s)
     assert_true(view_node_visible(&v, "905-b88ab1bb8259"));
 }
 
+static void test_step_focus_window_and_clear(void **s)
+{
+    (void)s;
+    view_state v;
+    view_init(&v, GLYPHS_ASCII);
+    int64_t t0, t1, live0, live1;
+    view_window(&v, NEWEST, &live0, &live1);
+    view_focus_step(&v, 1234, NEWEST - 5 * S, NEWEST - 4 * S);
+    assert_true(v.step_focus);
+    assert_int_equal(v.step, 1234);
+    view_window(&v, NEWEST + 60 * S, &t0, &t1);    /* the step's window, not live */
+    assert_int_equal(t0, NEWEST - 5 * S);
+    assert_int_equal(t1, NEWEST - 4 * S);
+    view_focus_step(&v, 7, NEWEST, NEWEST);          /* empty span: still a window */
+    view_window(&v, NEWEST, &t0, &t1);
+    assert_true(t1 > t0);
+    view_clear_step(&v);                             /* back to live as before */
+    assert_false(v.step_focus);
+    assert_true(v.live);
+    view_window(&v, NEWEST, &t0, &t1);
+    assert_int_equal(t0, live0);
+    assert_int_equal(t1, live1);
+    /* a scrubbed view comes back scrubbed */
+    view_scrub(&v, 0, NEWEST);
+    int64_t h0, h1;
+    view_window(&v, NEWEST, &h0, &h1);
+    view_focus_step(&v, 3, NEWEST - 2 * S, NEWEST - S);
+    view_clear_step(&v);
+    view_window(&v, NEWEST, &t0, &t1);
+    assert_int_equal(t1, h1);
+    assert_false(v.live);
+}
+
+static void test_step_focus_esc_order(void **s)
+{
+    (void)s;
+    view_state v;
+    view_init(&v, GLYPHS_ASCII);
+    assert_int_equal(view_esc_target(&v), VIEW_ESC_NONE);
+    view_focus_step(&v, 9, NEWEST - S, NEWEST);
+    v.zoomed = 1;
+    assert_int_equal(view_esc_target(&v), VIEW_ESC_ZOOM);   /* zoom first */
+    v.zoomed = 0;
+    assert_int_equal(view_esc_target(&v), VIEW_ESC_STEP);   /* then the focus */
+    view_clear_step(&v);
+    assert_int_equal(view_esc_target(&v), VIEW_ESC_NONE);
+    v.zoomed = 1;
+    assert_int_equal(view_esc_target(&v), VIEW_ESC_ZOOM);
+}
+
+static void test_step_focus_live_and_leave(void **s)
+{
+    (void)s;
+    view_state v;
+    view_init(&v, GLYPHS_ASCII);
+    view_focus_step(&v, 9, NEWEST - 10 * S, NEWEST - 9 * S);
+    view_go_live(&v);                                /* `0` leaves the focus too */
+    assert_false(v.step_focus);
+    assert_true(v.live);
+    /* [ ] + - while focused: HISTORY centred on the step, then the action */
+    int64_t mid = NEWEST - 60 * S - S / 2, t0, t1;
+    view_focus_step(&v, 9, NEWEST - 61 * S, NEWEST - 60 * S);
+    view_leave_step(&v);
+    assert_false(v.step_focus);
+    assert_false(v.live);
+    assert_false(v.paused);
+    view_window(&v, NEWEST, &t0, &t1);
+    assert_int_equal(t1 - t0, v.span_us);
+    assert_true(llabs((t0 + t1) / 2 - mid) <= 1);
+    view_zoom(&v, 1);                                /* zoom keeps the step centred */
+    view_window(&v, NEWEST, &t0, &t1);
+    assert_true(llabs((t0 + t1) / 2 - mid) <= 1);
+    int64_t before = v.end_us;                       /* not focused: a no-op */
+    view_leave_step(&v);
+    assert_int_equal(v.end_us, before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -119,6 +196,9 @@ int main(void)
         cmocka_unit_test(test_scrub_back_and_forward_to_live),
         cmocka_unit_test(test_pause_freezes_and_resumes),
         cmocka_unit_test(test_filter_substring_case_insensitive),
+        cmocka_unit_test(test_step_focus_window_and_clear),
+        cmocka_unit_test(test_step_focus_esc_order),
+        cmocka_unit_test(test_step_focus_live_and_leave),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
