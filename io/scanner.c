@@ -10,7 +10,7 @@
 #include "catalog.h"
 #include "scan_adopt.h"
 #include "scan_ingest.h"
-#include "scan_pipe.h"
+#include "scan_fetch.h"
 #include "sys_decode.h"
 
 #define DEFAULT_WINDOW_US (5LL * 60 * 1000000)
@@ -27,8 +27,8 @@ struct scanner {
     int64_t newest_sys_us, newest_trace_us;
     cat_entry **work;
     size_t nwork, capwork;
-    scan_pipe *pipe;             /* decode-ahead worker during fetch_work */
-    predec *pre;                 /* its records for the file being ingested */
+    predec *pre;                 /* lines of the file being ingested that
+                                    the fetch thread decoded ahead, or NULL */
     pthread_mutex_t mu;          /* guards st and msgs */
     scan_stats st;
     char msgs[SCANNER_MSG_MAX][SCANNER_MSG_LEN];
@@ -377,45 +377,6 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
     }
 }
 
-/* Ingests the oldest file the decode-ahead worker holds. */
-static void pipe_ingest_oldest(scanner *sc)
-{
-    void *tag;
-    const char *data;
-    size_t len;
-    predec pre;
-    if (scan_pipe_oldest(sc->pipe, &tag, &data, &len, &pre) != 0)
-        return;
-    sc->pre = &pre;
-    ingest_lines(sc, tag, data, len);
-    sc->pre = NULL;
-    scan_pipe_release(sc->pipe);
-}
-
-/* Ingests everything decoded ahead: due before any other callback's
- * effects, so the model sees files in exactly the unpipelined order. */
-static void pipe_drain(scanner *sc)
-{
-    while (sc->pipe && scan_pipe_pending(sc->pipe))
-        pipe_ingest_oldest(sc);
-}
-
-/* Hands a system file's bytes to the worker and ingests the file before
- * it (decoded meanwhile). 1 when taken; 0 after draining the worker, for
- * the caller to handle the callback as usual. */
-static int pipe_take(scanner *sc, cat_entry *e, const void *data, size_t len)
-{
-    if (sc->pipe && len && e->ki.kind == KEY_SYSTEM &&
-        scan_pipe_submit(sc->pipe, e, data, len, e->partial_len != 0) == 0) {
-        e->failed = 0;
-        if (scan_pipe_pending(sc->pipe) > 1)
-            pipe_ingest_oldest(sc);
-        return 1;
-    }
-    pipe_drain(sc);
-    return 0;
-}
-
 static void fetch_cb(void *ud, const source_req *req, const void *data, size_t len,
                      const char *etag, const sm_err *err)
 {
@@ -433,10 +394,7 @@ static void fetch_cb(void *ud, const source_req *req, const void *data, size_t l
     if (!err)
         sc->st.bytes_read += (int64_t)len;
     pthread_mutex_unlock(&sc->mu);
-    if (!err && pipe_take(sc, e, data, len))
-        return;
     if (err) {
-        pipe_drain(sc);
         if (!e->failed) {
             pthread_mutex_lock(&sc->mu);
             sc->st.skipped_files++;
@@ -455,30 +413,81 @@ static void fetch_cb(void *ud, const source_req *req, const void *data, size_t l
     }
 }
 
+/* Builds the requests of work[i, i+n). */
+static void fill_reqs(scanner *sc, source_req *reqs, size_t i, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        cat_entry *e = sc->work[i + k];
+        int whole = !is_line_kind(e->ki.kind);
+        reqs[k] = (source_req){e->key, whole ? 0 : e->consumed, -1, e};
+    }
+}
+
+typedef struct ahead_ctx {
+    scanner *sc;
+    scan_fetch *f;
+    source_req *reqs;
+} ahead_ctx;
+
+/* Fetch thread: a callback's arguments go to the scanner's thread, with a
+ * system file's lines decoded ahead. Reads only immutable entry fields and
+ * partial_len, which nothing but this entry's own (later) ingest changes. */
+static void ahead_cb(void *ud, const source_req *req, const void *data, size_t len,
+                     const char *etag, const sm_err *err)
+{
+    ahead_ctx *a = ud;
+    const cat_entry *e = req->user;
+    scan_fetch_put(a->f, req, data, len, etag, err, !err && e->ki.kind == KEY_SYSTEM,
+                   e->partial_len != 0);
+}
+
+static int ahead_run(void *ud, scan_fetch *f, sm_err *err)
+{
+    ahead_ctx *a = ud;
+    scanner *sc = a->sc;
+    a->f = f;
+    for (size_t i = 0; i < sc->nwork; i += sc->o.batch) {
+        size_t n = sc->nwork - i < sc->o.batch ? sc->nwork - i : sc->o.batch;
+        /* The requests read e->consumed: build them once the previous
+         * batch is ingested, exactly as the sequential loop does. */
+        scan_fetch_wait_idle(f);
+        fill_reqs(sc, a->reqs, i, n);
+        if (source_fetch(sc->src, a->reqs, n, ahead_cb, a, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int fetch_work(scanner *sc, sm_err *err)
 {
     source_req *reqs = calloc(sc->o.batch, sizeof *reqs);
     if (!reqs)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     int rc = 0;
-    /* Decode ahead when there are system files to overlap (a pass over a
-     * job's history, or several nodes' new minutes); NULL = synchronous. */
+    /* With system files to decode (a pass over a job's history, or several
+     * nodes' new minutes), a fetch thread reads and decodes while this one
+     * feeds the model; otherwise, or when no thread starts, fetch here. */
     size_t nsys = 0;
     for (size_t i = 0; i < sc->nwork; i++)
         nsys += sc->work[i]->ki.kind == KEY_SYSTEM;
-    sc->pipe = nsys >= 2 ? scan_pipe_new() : NULL;
-    for (size_t i = 0; i < sc->nwork && rc == 0; i += sc->o.batch) {
-        size_t n = sc->nwork - i < sc->o.batch ? sc->nwork - i : sc->o.batch;
-        for (size_t k = 0; k < n; k++) {
-            cat_entry *e = sc->work[i + k];
-            int whole = !is_line_kind(e->ki.kind);
-            reqs[k] = (source_req){e->key, whole ? 0 : e->consumed, -1, e};
+    ahead_ctx a = {sc, NULL, reqs};
+    scan_fetch *f = nsys >= 2 && !sc->o.sequential ? scan_fetch_start(ahead_run, &a) : NULL;
+    if (f) {
+        scan_item it;
+        while (scan_fetch_take(f, &it) == 0) {
+            sc->pre = &it.pre;
+            fetch_cb(sc, &it.req, it.data, it.len, it.etag, it.err);
+            sc->pre = NULL;
+            scan_fetch_release(f);
         }
-        rc = source_fetch(sc->src, reqs, n, fetch_cb, sc, err);
+        rc = scan_fetch_finish(f, err);
+    } else {
+        for (size_t i = 0; i < sc->nwork && rc == 0; i += sc->o.batch) {
+            size_t n = sc->nwork - i < sc->o.batch ? sc->nwork - i : sc->o.batch;
+            fill_reqs(sc, reqs, i, n);
+            rc = source_fetch(sc->src, reqs, n, fetch_cb, sc, err);
+        }
     }
-    pipe_drain(sc);
-    scan_pipe_free(sc->pipe);
-    sc->pipe = NULL;
     free(reqs);
     return rc;
 }

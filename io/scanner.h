@@ -39,6 +39,9 @@ typedef struct scanner_opts {
     scanner_file_cb on_file;    /* may be NULL: whole-file kinds are ignored */
     void *on_file_ud;
     size_t batch;               /* files fetched per source_fetch call; default 64 */
+    int sequential;             /* 1: fetch and decode on the calling thread
+                                   only (no fetch-ahead thread); the results
+                                   are the same either way */
 } scanner_opts;
 
 typedef struct scan_stats {

@@ -28,16 +28,9 @@ typedef struct dash_args {
     int demo;
 } dash_args;
 
-static void usage(FILE *f)
+void cmd_dashboard_options(FILE *f)
 {
     fprintf(f,
-            "usage: smtop [OPTIONS] SOURCE\n"
-            "       smtop --baseline BASE [OPTIONS] SOURCE\n"
-            "       smtop --demo [OPTIONS]\n"
-            "\n"
-            "Live dashboard of a SageMaker profiler-output (a local directory, the job\n"
-            "directory holding it, or s3://bucket/prefix). Press ? inside for keys.\n"
-            "\n"
             "  --demo               simulate a live 4-node job in a temporary directory\n"
             "  --baseline BASE      diff mode: read the job BASE (directory or s3://) once\n"
             "                       and add a Diff pane comparing SOURCE with it, live:\n"
@@ -56,6 +49,18 @@ static void usage(FILE *f)
             "%s"
             "  -h, --help           this help\n",
             source_opts_help());
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: smtop [OPTIONS] SOURCE\n"
+          "       smtop --baseline BASE [OPTIONS] SOURCE\n"
+          "       smtop --demo [OPTIONS]\n"
+          "\n"
+          "Live dashboard of a SageMaker profiler-output (a local directory, the job\n"
+          "directory holding it, or s3://bucket/prefix). Press ? inside for keys.\n"
+          "\n", f);
+    cmd_dashboard_options(f);
 }
 
 static int parse_long(const char *opt, const char *v, long lo, long hi, long *out,

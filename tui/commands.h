@@ -6,6 +6,8 @@
 #ifndef SMTOP_COMMANDS_H
 #define SMTOP_COMMANDS_H
 
+#include <stdio.h>
+
 enum smtop_exit {
     SMTOP_EXIT_OK = 0,
     SMTOP_EXIT_FAIL = 1,
@@ -13,6 +15,8 @@ enum smtop_exit {
     SMTOP_EXIT_RULE = 3
 };
 
+/* The dashboard's option list, for `smtop --help`. */
+void cmd_dashboard_options(FILE *f);
 int cmd_dashboard(int argc, char **argv); /* smtop [opts] SRC | --demo */
 int cmd_report(int argc, char **argv);    /* smtop report [--json] SRC */
 int cmd_synth(int argc, char **argv);     /* smtop synth --out DIR ... */

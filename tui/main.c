@@ -40,6 +40,8 @@ int main(int argc, char **argv)
     setlocale(LC_ALL, "");
     if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
         print_usage(stdout);
+        fputs("\nDashboard options:\n", stdout);
+        cmd_dashboard_options(stdout);
         return SMTOP_EXIT_OK;
     }
     if (argc >= 2 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {

@@ -140,3 +140,20 @@ void panec_put_wch(WINDOW *w, int y, int x, wchar_t ch, int attr)
     if (setcchar(&c, s, (attr_t)(attr & ~A_COLOR), (short)PAIR_NUMBER(attr), NULL) == OK)
         mvwadd_wch(w, y, x, &c);
 }
+
+void panec_edit_prompt(char *buf, size_t cap, int ch, int *editing)
+{
+    size_t n = strlen(buf);
+    if (ch == 27) {
+        buf[0] = '\0';
+        *editing = 0;
+    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+        *editing = 0;
+    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+        if (n)
+            buf[n - 1] = '\0';
+    } else if (ch >= 0x20 && ch < 0x7f && n + 1 < cap) {
+        buf[n] = (char)ch;
+        buf[n + 1] = '\0';
+    }
+}

@@ -29,6 +29,11 @@ size_t panec_selected(const view_state *v, size_t count);
 int panec_key_select(int ch, pane_ctx *ctx);
 
 /* FNV-1a style mixing for pane stamps. */
+/* A pane's one-line prompt (the `/` filter): printable keys append,
+ * Backspace deletes, Enter keeps the text and ends editing, Esc clears it
+ * and ends editing. */
+void panec_edit_prompt(char *buf, size_t cap, int ch, int *editing);
+
 uint64_t panec_hash_u64(uint64_t h, uint64_t x);
 uint64_t panec_hash_str(uint64_t h, const char *s);
 #define PANEC_HASH_SEED 1469598103934665603ULL

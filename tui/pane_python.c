@@ -127,19 +127,7 @@ void pypane_refresh(pane *p, const pane_ctx *ctx)
 /* The `/` prompt inside the pane: every key goes here until Enter/Esc. */
 static int filter_key(pane *p, int ch)
 {
-    size_t n = strlen(p->filter);
-    if (ch == 27) {
-        p->filter[0] = '\0';
-        p->filter_edit = 0;
-    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-        p->filter_edit = 0;
-    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        if (n)
-            p->filter[n - 1] = '\0';
-    } else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof p->filter) {
-        p->filter[n] = (char)ch;
-        p->filter[n + 1] = '\0';
-    }
+    panec_edit_prompt(p->filter, sizeof p->filter, ch, &p->filter_edit);
     p->sel = p->top = 0;
     return 1;
 }

@@ -76,19 +76,7 @@ void tlpane_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const model_nod
 /* The `/` prompt: typing narrows live, Enter keeps, Esc clears. */
 static int filter_key(pane *p, int ch)
 {
-    size_t n = strlen(p->filter);
-    if (ch == 27) {
-        p->filter[0] = '\0';
-        p->filter_edit = 0;
-    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-        p->filter_edit = 0;
-    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        if (n)
-            p->filter[n - 1] = '\0';
-    } else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof p->filter) {
-        p->filter[n] = (char)ch;
-        p->filter[n + 1] = '\0';
-    }
+    panec_edit_prompt(p->filter, sizeof p->filter, ch, &p->filter_edit);
     p->ev_sel = p->ev_top = 0;
     return 1;
 }

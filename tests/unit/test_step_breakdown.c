@@ -72,6 +72,9 @@ static void test_categories(void **state)
     assert_int_equal(step_breakdown_category("NCCL_ALLGATHER", PHASE_OTHER), SB_COMM);
     assert_int_equal(step_breakdown_category("cpu_functions", PHASE_OTHER), -1);
     assert_int_equal(step_breakdown_category("Step:ModeKeys.TRAIN", PHASE_STEP), -1);
+    /* workers prefetch in parallel: the step waits only in GetNext */
+    assert_int_equal(step_breakdown_category("DataLoaderIter::GetNext", PHASE_DATALOADER), SB_DATA);
+    assert_int_equal(step_breakdown_category("DataLoaderWorker", PHASE_DATALOADER), -1);
     assert_int_equal(step_breakdown_category("DataIterator", PHASE_DATALOADER), SB_DATA);
     assert_int_equal(step_breakdown_category("Forward", PHASE_FORWARD), SB_FORWARD);
     assert_int_equal(step_breakdown_category("Backward(post-forward)", PHASE_BACKWARD),
