@@ -47,8 +47,8 @@ typedef struct xjob {
     int oom;
     exw *w;
     sysdec_scratch scratch;
-    struct scan_pipe *pipe;           /* system files decoded ahead, or NULL */
-    struct predec *pre;               /* its records for the file at hand */
+    struct predec *pre;               /* lines of the file at hand decoded
+                                         ahead by the fetch thread, or NULL */
     int prepass;                      /* --steps scan: events not written */
     struct xwin *wins;                /* --steps: each node's own window */
     size_t nwins;

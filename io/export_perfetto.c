@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "export_internal.h"
-#include "scan_pipe.h"
+#include "scan_fetch.h"
 #include "keyname.h"
 #include "sys_decode.h"
 #include "trace_decode.h"
@@ -106,7 +106,7 @@ static void xp_trace_sink(void *ud, const sm_event *e)
 static void do_system(xjob *x, const char *line, size_t len)
 {
     sm_sample s;
-    const predec_rec *r = predec_take(x->pre, line, len);
+    const predec_rec *r = predec_take(x->pre, line, len, PREDEC_SYSTEM);
     if (r) {
         s = r->s;
     } else if (sysdec_line(line, len, &s, &x->scratch) != 0) {
@@ -153,7 +153,11 @@ static void process_lines(xjob *x, const xfile *f, const char *data, size_t len)
             l--;
         if (l == 0) {
         } else if (d) {
-            if (tracedec_line(d, data + i, l, xp_trace_sink, x) != 0)
+            const predec_rec *r = predec_take(x->pre, data + i, l, PREDEC_TRACE);
+            int rc = r ? tracedec_event(d, &r->t, xp_trace_sink, x) : 1;
+            if (rc == 1)
+                rc = tracedec_line(d, data + i, l, xp_trace_sink, x);
+            if (rc != 0)
                 x->st->corrupt_lines++;
         } else {
             do_system(x, data + i, l);
@@ -172,41 +176,8 @@ typedef struct xbatch {
     int state[XP_BATCH];       /* 0 pending, 1 copied, -1 failed */
 } xbatch;
 
-static void process_one(xjob *x, const xfile *f, const char *data, size_t len);
-
-/* Writes out the oldest system file the decode-ahead worker holds. */
-static void pipe_process_oldest(xjob *x)
-{
-    void *tag;
-    const char *data;
-    size_t len;
-    predec pre;
-    if (scan_pipe_oldest(x->pipe, &tag, &data, &len, &pre) != 0)
-        return;
-    x->pre = &pre;
-    x->st->files++;
-    process_lines(x, tag, data, len);
-    x->pre = NULL;
-    scan_pipe_release(x->pipe);
-}
-
-/* Everything decoded ahead goes out before anything else: file order. */
-static void pipe_drain(xjob *x)
-{
-    while (x->pipe && scan_pipe_pending(x->pipe))
-        pipe_process_oldest(x);
-}
-
 static void process_one(xjob *x, const xfile *f, const char *data, size_t len)
 {
-    if (f->kind == KEY_SYSTEM && x->pipe &&
-        scan_pipe_submit(x->pipe, (void *)f, data, len, 0) == 0) {
-        /* The previous file is written while the worker decodes this one. */
-        if (scan_pipe_pending(x->pipe) > 1)
-            pipe_process_oldest(x);
-        return;
-    }
-    pipe_drain(x);
     x->st->files++;
     if (f->kind == KEY_TF_TRACE)
         xtf_process(x, f, data, len);
@@ -266,22 +237,134 @@ static int run_batch(xjob *x, const xfile *fs, size_t n, sm_err *err)
         if (b.state[i] == 0)
             b.state[i] = -1;
     drain(&b);
-    pipe_drain(x);   /* fs (the caller's) is reused for the next batch */
     return rc;
 }
 
 static int walk_files(xjob *x, int (*want)(const xfile *), sm_err *err);
 
-/* One walk over the files selected by `want` (NULL = all), with a
- * decode-ahead worker for system files when one can be started. */
+/* ---- fetch-ahead: reads and line decoding on a second thread -----------
+ * The thread fetches the same batches of XP_BATCH selected files with the
+ * same requests, decoding lines ahead (predec.h); this thread replays each
+ * callback, in callback order, through fetch_cb with the batch's own
+ * xbatch, so the output is byte for byte the sequential one. */
+
+typedef struct xahead {
+    xjob *x;
+    xfile *sel;                /* the walk's files, in walk order */
+    size_t n;
+    size_t attempted;          /* batches handed to source_fetch */
+    scan_fetch *f;
+} xahead;
+
+static int xahead_kind(key_kind k)
+{
+    return k == KEY_SYSTEM ? PREDEC_SYSTEM
+           : k == KEY_TRACE || k == KEY_TRACE_TMP ? PREDEC_TRACE : PREDEC_NONE;
+}
+
+static void xahead_cb(void *ud, const source_req *req, const void *data, size_t len,
+                      const char *etag, const sm_err *err)
+{
+    xahead *a = ud;
+    size_t gi = (size_t)(uintptr_t)req->user;
+    scan_fetch_put(a->f, req, data, len, etag, err,
+                   err ? PREDEC_NONE : xahead_kind(a->sel[gi].kind));
+}
+
+static int xahead_run(void *ud, scan_fetch *f, sm_err *err)
+{
+    xahead *a = ud;
+    source_req reqs[XP_BATCH];
+    a->f = f;
+    for (size_t base = 0; base < a->n; base += XP_BATCH) {
+        size_t n = a->n - base < XP_BATCH ? a->n - base : XP_BATCH;
+        for (size_t i = 0; i < n; i++)
+            reqs[i] = (source_req){a->sel[base + i].key, 0, -1, (void *)(uintptr_t)(base + i)};
+        a->attempted++;
+        if (source_fetch(a->x->src, reqs, n, xahead_cb, a, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Ends a batch as run_batch does after its source_fetch. */
+static void batch_end(xbatch *b)
+{
+    for (size_t i = b->next; i < b->n; i++)   /* never called back: count as failed */
+        if (b->state[i] == 0)
+            b->state[i] = -1;
+    drain(b);
+}
+
+static void batch_open(xbatch *b, xahead *a, size_t bi)
+{
+    size_t base = bi * XP_BATCH;
+    *b = (xbatch){.x = a->x, .fs = a->sel + base,
+                  .n = a->n - base < XP_BATCH ? a->n - base : XP_BATCH};
+}
+
+/* 0 done, 1 when no thread could be started (nothing happened yet). */
+static int walk_ahead(xjob *x, xfile *sel, size_t n, sm_err *err, int *rc)
+{
+    xahead a = {.x = x, .sel = sel, .n = n};
+    scan_fetch *f = scan_fetch_start(xahead_run, &a);
+    if (!f)
+        return 1;
+    xbatch b;
+    size_t cur = 0;
+    int open = 0;
+    scan_item it;
+    while (scan_fetch_take(f, &it) == 0) {
+        size_t gi = (size_t)(uintptr_t)it.req.user, bi = gi / XP_BATCH;
+        while (!open || cur < bi) {   /* batches start in order */
+            if (open)
+                batch_end(&b);
+            cur = open ? cur + 1 : 0;
+            batch_open(&b, &a, cur);
+            open = 1;
+        }
+        source_req r = it.req;
+        r.user = (void *)(uintptr_t)(gi - bi * XP_BATCH);
+        x->pre = &it.pre;
+        fetch_cb(&b, &r, it.data, it.len, it.etag, it.err);
+        x->pre = NULL;
+        scan_fetch_release(f);
+    }
+    *rc = scan_fetch_finish(f, err);
+    /* Close every batch handed to the source, called back or not. */
+    while (open ? cur + 1 < a.attempted : a.attempted > 0) {
+        if (open)
+            batch_end(&b);
+        cur = open ? cur + 1 : 0;
+        batch_open(&b, &a, cur);
+        open = 1;
+    }
+    if (open)
+        batch_end(&b);
+    return 0;
+}
+
+/* One walk over the files selected by `want` (NULL = all): with a fetch
+ * thread when there are line files to decode and one can be started, else
+ * on this thread alone. */
 static int walk(xjob *x, int (*want)(const xfile *), sm_err *err)
 {
-    x->pipe = scan_pipe_new();
-    int rc = walk_files(x, want, err);
-    pipe_drain(x);
-    scan_pipe_free(x->pipe);
-    x->pipe = NULL;
-    return rc;
+    xfile *sel = malloc((x->n ? x->n : 1) * sizeof *sel);
+    size_t n = 0, nlines = 0;
+    for (size_t i = 0; sel && i < x->n; i++) {
+        if ((want && !want(&x->files[i])) ||
+            (!x->o->system && x->files[i].kind == KEY_SYSTEM))
+            continue;
+        nlines += xahead_kind(x->files[i].kind) != PREDEC_NONE;
+        sel[n++] = x->files[i];
+    }
+    int rc = 0;
+    if (sel && nlines >= 2 && walk_ahead(x, sel, n, err, &rc) == 0) {
+        free(sel);
+        return rc;
+    }
+    free(sel);
+    return walk_files(x, want, err);
 }
 
 static int walk_files(xjob *x, int (*want)(const xfile *), sm_err *err)

@@ -26,6 +26,11 @@ struct exw {
     size_t nnodes;
     int first;
     int64_t events, counters;
+    /* The digits of the last counter time: every metric of a sampling
+     * tick repeats it (calloc: ts_len 0 = none yet). */
+    int64_t ts_last;
+    char ts_txt[24];
+    size_t ts_len;
 };
 
 static int plain(sm_str s)
@@ -290,7 +295,12 @@ void exw_counter(exw *w, sm_str node, sm_str track, int64_t ts_us, double value)
     memcpy(p, track.ptr, track.len);
     p += track.len;
     p = LIT(p, "\",\"ph\":\"C\",\"ts\":");
-    p = put_i64(p, ts_us);
+    if (!w->ts_len || ts_us != w->ts_last) {
+        w->ts_len = (size_t)(put_i64(w->ts_txt, ts_us) - w->ts_txt);
+        w->ts_last = ts_us;
+    }
+    memcpy(p, w->ts_txt, w->ts_len);
+    p += w->ts_len;
     p = LIT(p, ",\"pid\":");
     p = put_i64(p, pid);
     p = LIT(p, ",\"args\":{\"value\":");

@@ -18,52 +18,6 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-/* Bit 7 of each byte of w that ends a fast-path string ('"') or rules it
- * out ('\\', control, non-ASCII). The subtract-borrow trick can also flag
- * bytes above a truly flagged one, never below, so the lowest flag is
- * exact: that is the only one the caller reads. */
-static inline uint64_t swar_stop(uint64_t w)
-{
-    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
-    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
-    return (((q - ones) & ~q) | ((b - ones) & ~b) | (w - ones * 0x20) | w) & high;
-}
-
-int jscan_string(jscan *s, sm_str *out)
-{
-    const char *p = s->p;
-    if (p >= s->end || *p != '"')
-        return -1;
-    const char *start = ++p;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* Eight bytes per step: the keys and values of a metrics line are
-     * 4-20 bytes, so most strings end within one or two words. */
-    while ((size_t)(s->end - p) >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        uint64_t m = swar_stop(w);
-        if (m) {
-            p += __builtin_ctzll(m) >> 3;
-            break;
-        }
-        p += 8;
-    }
-#endif
-    while (p < s->end) {
-        unsigned char c = (unsigned char)*p;
-        if (c == '"') {
-            out->ptr = start;
-            out->len = (size_t)(p - start);
-            s->p = p + 1;
-            return 0;
-        }
-        if (c < 0x20 || c >= 0x80 || c == '\\')
-            return -1;
-        p++;
-    }
-    return -1;
-}
-
 int jscan_literal(jscan *s, int *which)
 {
     static const char *const words[3] = {"false", "true", "null"};
@@ -239,7 +193,8 @@ static int number_short(jscan *s, jnum *n)
     }
     if ((p < end && (*p == 'e' || *p == 'E')) || ilen + flen > 19)
         return -1;   /* m may have wrapped: not ours */
-    memset(n, 0, sizeof *n);
+    /* Every field set one by one: a memset of the struct compiles to a
+     * rep stos that cost as much as the scan. */
     if (!fp) {
         if (m > (neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
             return -1;
@@ -250,10 +205,13 @@ static int number_short(jscan *s, jnum *n)
         if (m > (1ULL << 53) || flen > 22)
             return -1;
         double d = m ? (double)m / pow10_exact[flen] : 0.0;
+        n->is_int = 0;
+        n->i = 0;
         n->d = neg ? -d : d;
-        n->fp = fp;
-        n->flen = flen;
     }
+    n->fp = fp;
+    n->flen = flen;
+    n->exp = 0;
     n->ptr = ptr;
     n->len = (size_t)(p - ptr);
     n->neg = neg;

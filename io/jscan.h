@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../model/records.h"
 
@@ -43,9 +44,55 @@ static inline void jscan_ws(jscan *s)
         s->p++;
 }
 
+/* Bit 7 of each byte of w that ends a fast-path string ('"') or rules it
+ * out ('\\', control, non-ASCII). The subtract-borrow trick can also flag
+ * bytes above a truly flagged one, never below, so the lowest flag is
+ * exact: that is the only one the caller reads. */
+static inline uint64_t jscan_swar_stop(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    return (((q - ones) & ~q) | ((b - ones) & ~b) | (w - ones * 0x20) | w) & high;
+}
+
 /* At '"': scans a string of printable ASCII without escapes into *out
- * (quotes excluded). -1 (s unchanged) for anything else. */
-int jscan_string(jscan *s, sm_str *out);
+ * (quotes excluded). -1 (s unchanged) for anything else. Inline: four to
+ * ten of these per metrics line, most a few bytes long. */
+static inline int jscan_string(jscan *s, sm_str *out)
+{
+    const char *p = s->p;
+    if (p >= s->end || *p != '"')
+        return -1;
+    const char *start = ++p;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Eight bytes per step: the keys and values of a metrics line are
+     * 4-20 bytes, so most strings end within one or two words. */
+    while ((size_t)(s->end - p) >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        uint64_t m = jscan_swar_stop(w);
+        if (m) {
+            p += __builtin_ctzll(m) >> 3;
+            break;
+        }
+        p += 8;
+    }
+#endif
+    while (p < s->end) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '"') {
+            out->ptr = start;
+            out->len = (size_t)(p - start);
+            s->p = p + 1;
+            return 0;
+        }
+        if (c < 0x20 || c >= 0x80 || c == '\\')
+            return -1;
+        p++;
+    }
+    return -1;
+}
+
 
 /* Scans a number; -1 (s unchanged) when not strict JSON or when jansson
  * would reject it (integer outside int64, real overflowing to inf), or on

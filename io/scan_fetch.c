@@ -12,6 +12,8 @@
 #include "sys_decode.h"
 
 #define NSLOTS 4
+/* Larger fetches are lent rather than copied (bounds the copies' memory). */
+#define COPY_MAX ((size_t)64 << 20)
 
 typedef struct fslot {
     source_req req;
@@ -87,7 +89,7 @@ static int copy_into(char **buf, size_t *cap, const void *src, size_t n)
 }
 
 void scan_fetch_put(scan_fetch *f, const source_req *req, const void *data, size_t len,
-                    const char *etag, const sm_err *err, int decode, int skip_first)
+                    const char *etag, const sm_err *err, int kind)
 {
     pthread_mutex_lock(&f->mu);
     while (f->tail - f->head == NSLOTS)
@@ -106,7 +108,7 @@ void scan_fetch_put(scan_fetch *f, const source_req *req, const void *data, size
         s->data = NULL;
     } else if (len == 0) {
         s->data = "";
-    } else if (len <= SCAN_PIPE_FILE_MAX && copy_into(&s->buf, &s->cap, data, len) == 0) {
+    } else if (len <= COPY_MAX && copy_into(&s->buf, &s->cap, data, len) == 0) {
         s->data = s->buf;
     } else {
         s->data = data;
@@ -121,8 +123,8 @@ void scan_fetch_put(scan_fetch *f, const source_req *req, const void *data, size
         lent = 1;
     }
     s->recs.n = 0;
-    if (decode && s->data && len)
-        predec_decode(&s->recs, &f->scratch, s->data, len, skip_first);
+    if (kind != PREDEC_NONE && s->data && len)
+        predec_decode(&s->recs, &f->scratch, s->data, len, kind);
 
     pthread_mutex_lock(&f->mu);
     f->tail = k + 1;

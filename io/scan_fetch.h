@@ -1,22 +1,22 @@
-/* scan_fetch: fetch-ahead for one scanner pass — a thread that runs the
- * source's fetches (the reads and the copy out of the page cache) and
- * decodes system files ahead (predec_decode), while the scanner's thread
- * only feeds the model. Internal to io/scanner*.
+/* scan_fetch: fetch-ahead — a thread that runs a source's fetches (the
+ * reads and the copy out of the page cache) and decodes line files ahead
+ * (predec_decode), while the calling thread only consumes: the scanner
+ * feeding the model, the export writing JSON. Internal to io/.
  *
  * Order and results are the unthreaded ones: every fetch callback becomes
- * an item, handed to the scanner's thread in callback order with the same
+ * an item, handed to the consumer in callback order with the same
  * arguments (bytes copied, or lent while the fetch thread waits), and the
- * scanner's thread runs its usual callback on it. The producer builds each
- * batch's requests only once the scanner's thread has consumed every item
- * of the previous batch (scan_fetch_wait_idle), as the sequential loop
- * would. */
+ * consumer runs its usual callback on it. A producer whose requests depend
+ * on what the consumer did (the scanner's read offsets) builds each batch
+ * only once the consumer has released every earlier item
+ * (scan_fetch_wait_idle), as its sequential loop would. */
 #ifndef SMTOP_SCAN_FETCH_H
 #define SMTOP_SCAN_FETCH_H
 
 #include <stddef.h>
 
 #include "../model/sm_err.h"
-#include "scan_pipe.h"
+#include "predec.h"
 #include "source.h"
 
 typedef struct scan_fetch scan_fetch;
@@ -39,12 +39,12 @@ typedef int (*scan_fetch_fn)(void *ud, scan_fetch *f, sm_err *err);
  * started (the caller then fetches on its own thread). */
 scan_fetch *scan_fetch_start(scan_fetch_fn fn, void *ud);
 
-/* Producer side. Queues one callback's arguments (decoding data ahead when
- * `decode`, skipping its first line when `skip_first`), blocking while the
- * queue is full; when the bytes cannot be copied it lends them and waits
- * until the consumer has released the item. */
+/* Producer side. Queues one callback's arguments (decoding data ahead as
+ * `kind`, a PREDEC_* value), blocking while the queue is full; when the
+ * bytes cannot be copied it lends them and waits until the consumer has
+ * released the item. */
 void scan_fetch_put(scan_fetch *f, const source_req *req, const void *data, size_t len,
-                    const char *etag, const sm_err *err, int decode, int skip_first);
+                    const char *etag, const sm_err *err, int kind);
 /* Producer side: waits until the consumer has released every item. */
 void scan_fetch_wait_idle(scan_fetch *f);
 

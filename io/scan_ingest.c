@@ -31,23 +31,24 @@ static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t le
         return 0;
     cx->n.lines++;
     if (e->ki.kind == KEY_SYSTEM) {
-        sm_sample s;
-        const predec_rec *r = predec_take(cx->pre, line, len);
-        if (r)
-            s = r->s;
-        else if (sysdec_line(line, len, &s, cx->scratch) != 0)
+        sm_sample own;
+        const predec_rec *r = predec_take(cx->pre, line, len, PREDEC_SYSTEM);
+        const sm_sample *s = r ? &r->s : &own;
+        if (!r && sysdec_line(line, len, &own, cx->scratch) != 0)
             return -1;
-        if (s.ts_us <= e->skip_until_us)
+        if (s->ts_us <= e->skip_until_us)
             return 0;
-        if (s.ts_us > e->high_water_us)
-            e->high_water_us = s.ts_us;
-        model_add_sample(cx->m, &s);
+        if (s->ts_us > e->high_water_us)
+            e->high_water_us = s->ts_us;
+        model_add_sample(cx->m, s);
         return 0;
     }
     if (!e->tdec && !(e->tdec = tracedec_new(e->ki.node)))
         return -1;
     event_sink sink = {cx, e};
-    return tracedec_line(e->tdec, line, len, sink_event, &sink);
+    const predec_rec *r = predec_take(cx->pre, line, len, PREDEC_TRACE);
+    int rc = r ? tracedec_event(e->tdec, &r->t, sink_event, &sink) : 1;
+    return rc != 1 ? rc : tracedec_line(e->tdec, line, len, sink_event, &sink);
 }
 
 static void count_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
@@ -149,7 +150,9 @@ int ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
     if (e->partial_len && p < end)
         p += finish_held_line(cx, e, p, (size_t)(end - p));
     while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *nl = predec_newline(cx->pre, p);
+        if (!nl)
+            nl = memchr(p, '\n', (size_t)(end - p));
         if (!nl)
             break;
         take_line(cx, e, p, (size_t)(nl - p));

@@ -9,7 +9,7 @@
 
 #include "../model/model.h"
 #include "catalog.h"
-#include "scan_pipe.h"
+#include "predec.h"
 #include "sys_decode.h"
 
 #define INGEST_LINE_MAX (4 << 20)  /* longer "lines" are corrupt, not buffered */
@@ -22,7 +22,7 @@ typedef struct ingest_ctx {
     model *m;
     sysdec_scratch *scratch;
     ingest_counts n;       /* added to by every call */
-    predec *pre;           /* system lines decoded ahead (scan_pipe), or NULL */
+    predec *pre;           /* lines decoded ahead (scan_fetch), or NULL */
     char first_bad[48];    /* start of the first corrupt line seen, printable */
 } ingest_ctx;
 

@@ -429,16 +429,22 @@ typedef struct ahead_ctx {
     source_req *reqs;
 } ahead_ctx;
 
+/* The decode-ahead kind of a file (its key kind never changes). */
+static int ahead_kind(key_kind k)
+{
+    return k == KEY_SYSTEM ? PREDEC_SYSTEM
+           : k == KEY_TRACE || k == KEY_TRACE_TMP ? PREDEC_TRACE : PREDEC_NONE;
+}
+
 /* Fetch thread: a callback's arguments go to the scanner's thread, with a
- * system file's lines decoded ahead. Reads only immutable entry fields and
- * partial_len, which nothing but this entry's own (later) ingest changes. */
+ * line file's lines decoded ahead. Reads nothing but the entry's kind,
+ * which no one changes after the listing. */
 static void ahead_cb(void *ud, const source_req *req, const void *data, size_t len,
                      const char *etag, const sm_err *err)
 {
     ahead_ctx *a = ud;
     const cat_entry *e = req->user;
-    scan_fetch_put(a->f, req, data, len, etag, err, !err && e->ki.kind == KEY_SYSTEM,
-                   e->partial_len != 0);
+    scan_fetch_put(a->f, req, data, len, etag, err, err ? PREDEC_NONE : ahead_kind(e->ki.kind));
 }
 
 static int ahead_run(void *ud, scan_fetch *f, sm_err *err)
@@ -464,14 +470,14 @@ static int fetch_work(scanner *sc, sm_err *err)
     if (!reqs)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     int rc = 0;
-    /* With system files to decode (a pass over a job's history, or several
+    /* With line files to decode (a pass over a job's history, or several
      * nodes' new minutes), a fetch thread reads and decodes while this one
      * feeds the model; otherwise, or when no thread starts, fetch here. */
-    size_t nsys = 0;
+    size_t nlines = 0;
     for (size_t i = 0; i < sc->nwork; i++)
-        nsys += sc->work[i]->ki.kind == KEY_SYSTEM;
+        nlines += ahead_kind(sc->work[i]->ki.kind) != PREDEC_NONE;
     ahead_ctx a = {sc, NULL, reqs};
-    scan_fetch *f = nsys >= 2 && !sc->o.sequential ? scan_fetch_start(ahead_run, &a) : NULL;
+    scan_fetch *f = nlines >= 2 && !sc->o.sequential ? scan_fetch_start(ahead_run, &a) : NULL;
     if (f) {
         scan_item it;
         while (scan_fetch_take(f, &it) == 0) {

@@ -16,7 +16,8 @@
 #include "../model/records.h"
 
 /* Backing store for strings the decoder had to unescape (jansson path) and
- * for the `extra` members. Reused across lines; owned by the caller. */
+ * for the `extra` members, and a one-line timestamp cache. Reused across
+ * lines; owned by the caller, who zero-initialises it; one per thread. */
 typedef struct sysdec_scratch {
     char *buf;
     size_t cap;

@@ -295,3 +295,18 @@ int tracedec_line(trace_dec *d, const char *line, size_t len, trace_sink sink, v
     tl_release(root);
     return rc == TL_OK ? 0 : -1;
 }
+
+int tracedec_parse(const char *line, size_t len, tl_event *out)
+{
+    trim_line(&line, &len);
+    if (len == 0)
+        return 0;
+    return tl_parse_fast(line, len, out) == TL_OK ? 1 : -1;
+}
+
+int tracedec_event(trace_dec *d, const tl_event *ev, trace_sink sink, void *ud)
+{
+    if (d->reference)
+        return 1;
+    return on_event(d, ev, sink, ud) == TL_OK ? 0 : -1;
+}

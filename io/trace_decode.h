@@ -33,6 +33,17 @@ void tracedec_free(trace_dec *d);
 int tracedec_line(trace_dec *d, const char *line, size_t len,
                   trace_sink sink, void *ud);
 
+/* tracedec_line in two steps, so the pure first one can run ahead on
+ * another thread (scan_fetch): tracedec_parse trims and reads the line
+ * with the hand-written reader — 1 with *out filled, 0 for a blank line,
+ * -1 when the reader declines (then use tracedec_line); *out is a
+ * trace_line.h tl_event whose slices point into line. tracedec_event then
+ * does what tracedec_line does with such an event: 0 or -1 as it, or 1
+ * without touching anything when d is in reference mode. */
+struct tl_event;
+int tracedec_parse(const char *line, size_t len, struct tl_event *out);
+int tracedec_event(trace_dec *d, const struct tl_event *ev, trace_sink sink, void *ud);
+
 /* Base time from the metadata line, 0 until seen. */
 int64_t tracedec_base_us(const trace_dec *d);
 /* Number of B events still open (never closed by an E). */

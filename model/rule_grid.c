@@ -32,10 +32,38 @@ static int put_gap(void *ud, const series_point *p)
     return 0;
 }
 
-static int gap_cmp(const void *a, const void *b)
+/* The k-th smallest of v[0..n) (v is reordered): what v[k] would be after
+ * sorting, by Hoare's selection (linear on average; it ran once per series
+ * per rule, and a full sort of the gaps was most of this function). */
+static int64_t kth_smallest(int64_t *v, size_t n, size_t k)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        int64_t pivot = v[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                int64_t t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return v[k];
+    }
+    return v[k];
 }
 
 int64_t rule_sample_interval(const series *s)
@@ -62,8 +90,7 @@ int64_t rule_sample_interval(const series *s)
         series_visit(s, INT64_MIN, INT64_MAX, put_gap, &g);
     if (g.n == 0)
         return 0;
-    qsort(g.v, g.n, sizeof g.v[0], gap_cmp);
-    double med = (double)g.v[g.n / 2];
+    double med = (double)kth_smallest(g.v, g.n, g.n / 2);
     if (med < allowed[0] * 0.75)
         return (int64_t)med;   /* faster than SageMaker samples: trust the data */
     size_t best = 0;

@@ -134,8 +134,12 @@ void tiers_settle(tiers *t)
 static int stage(tiers *t, int64_t ts, double v)
 {
     deque *raw = &t->raw;
+    /* Older than the run's last sample: the next older file begins. The
+     * run joins raw, and this sample may start a new one before it. */
+    if (t->nrun && ts < t->run[t->nrun - 1].ts)
+        tiers_settle(t);
     if (!raw->len || raw->len + t->nrun + 1 > raw->max_len ||
-        ts >= ((raw_pt *)deque_at(raw, 0))->ts || (t->nrun && ts < t->run[t->nrun - 1].ts))
+        ts >= ((raw_pt *)deque_at(raw, 0))->ts)
         return 0;
     if (t->nrun == t->caprun) {
         size_t cap = t->caprun ? t->caprun * 2 : 64;
@@ -158,8 +162,24 @@ int tiers_add(tiers *t, int64_t ts, double v)
     if (st != 0)
         return st < 0 ? -1 : 0;
     tiers_settle(t);
-    if (raw->len == raw->max_len && ts < ((raw_pt *)deque_at(raw, 0))->ts)
+    if (raw->len == raw->max_len && ts < ((raw_pt *)deque_at(raw, 0))->ts) {
+        /* Most older samples land in the bucket the previous one did:
+         * tier_put's merge, without building a bucket to pass by value. */
+        int64_t key = tier_floordiv(ts, SERIES_T1_WIDTH_US);
+        if (t->hint[0] < t->t1.len) {
+            bucket *at = deque_at(&t->t1, t->hint[0]);
+            if (at->key == key) {
+                if (v < at->min)
+                    at->min = v;
+                if (v > at->max)
+                    at->max = v;
+                at->sum += v;
+                at->count += 1;
+                return 0;
+            }
+        }
         return tier_put(t, 1, point_bucket(ts, v));
+    }
     size_t i = raw->len;
     if (i && ((raw_pt *)deque_at(raw, i - 1))->ts > ts) {
         /* Equal times go after the existing ones: keeps arrival order. */

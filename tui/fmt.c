@@ -32,7 +32,9 @@ char *fmt_duration(char *buf, size_t cap, double us)
         return buf;
     if (isnan(us) || us < 0)
         return put_dash(buf, cap);
-    if (us < 999.5) {
+    if (us == 0) {
+        snprintf(buf, cap, "0 s");   /* "0.0 us" reads as a measurement */
+    } else if (us < 999.5) {
         snprintf(buf, cap, us < 9.95 ? "%.1f us" : "%.0f us", us);
     } else if (us < 999.5e3) {
         double ms = us / 1e3;

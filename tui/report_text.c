@@ -84,9 +84,18 @@ static void print_steps(const json_t *obj, FILE *f)
         fprintf(f, "\nno framework trace events in this job (system metrics only)\n");
         return;
     }
-    fprintf(f, "\n%-18s %-26s %7s %10s %10s %10s %10s %10s\n", "node", "phase", "count",
-            "mean", "p50", "p95", "p99", "max");
+    /* Columns as wide as the longest name: TF phase names such as
+     * "IteratorGetNextOp::DoCompute" would otherwise shift the numbers. */
     size_t i;
+    int nw = 18, pw = 26;
+    json_array_foreach(steps, i, s) {
+        char n[64], p[64];
+        int a = (int)strlen(str(s, "node", n, sizeof n)), b = (int)strlen(str(s, "phase", p, sizeof p));
+        nw = a > nw ? a : nw;
+        pw = b > pw ? b : pw;
+    }
+    fprintf(f, "\n%-*s %-*s %7s %10s %10s %10s %10s %10s\n", nw, "node", pw, "phase", "count",
+            "mean", "p50", "p95", "p99", "max");
     json_array_foreach(steps, i, s) {
         char n[64], p[64], v[5][32];
         fmt_duration(v[0], sizeof v[0], real(s, "mean_us"));
@@ -94,8 +103,8 @@ static void print_steps(const json_t *obj, FILE *f)
         fmt_duration(v[2], sizeof v[2], real(s, "p95_us"));
         fmt_duration(v[3], sizeof v[3], real(s, "p99_us"));
         fmt_duration(v[4], sizeof v[4], real(s, "max_us"));
-        fprintf(f, "%-18s %-26s %7lld %10s %10s %10s %10s %10s\n",
-                str(s, "node", n, sizeof n), str(s, "phase", p, sizeof p),
+        fprintf(f, "%-*s %-*s %7lld %10s %10s %10s %10s %10s\n",
+                nw, str(s, "node", n, sizeof n), pw, str(s, "phase", p, sizeof p),
                 (long long)real(s, "count"), v[0], v[1], v[2], v[3], v[4]);
     }
 }

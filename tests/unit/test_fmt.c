@@ -16,7 +16,7 @@ static void test_duration_units(void **state)
 {
     (void)state;
     char b[FMT_BUF];
-    assert_string_equal(fmt_duration(b, sizeof b, 0), "0.0 us");
+    assert_string_equal(fmt_duration(b, sizeof b, 0), "0 s");
     assert_string_equal(fmt_duration(b, sizeof b, 850), "850 us");
     assert_string_equal(fmt_duration(b, sizeof b, 84200), "84.2 ms");
     assert_string_equal(fmt_duration(b, sizeof b, 8420), "8.42 ms");

@@ -3,7 +3,8 @@
  * model (every series' summary and chart bins), counters and messages —
  * including lines the decoder hands to jansson (escapes, extra members),
  * corrupt lines, CRLF and trailing blanks, empty lines, a partial last line
- * and a file that grows between two passes. */
+ * and a file that grows between two passes; and a synthetic job's
+ * framework traces (phase statistics and recent events). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 
 #include "io/scanner.h"
 #include "io/source.h"
+#include "io/synth.h"
 
 #define T0 1591748100LL
 
@@ -221,10 +223,74 @@ static void test_ahead_matches_sequential(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+static void same_phases(const model *a, const model *b)
+{
+    for (size_t i = 0; i < model_node_count(a); i++) {
+        const model_node *na = model_node_at(a, i), *nb = model_node_at(b, i);
+        assert_int_equal(node_phase_count(na), node_phase_count(nb));
+        for (size_t k = 0; k < node_phase_count(na); k++) {
+            const phase_stats *pa = node_phase_at(na, k), *pb = node_phase_at(nb, k);
+            assert_string_equal(phase_stats_label(pa), phase_stats_label(pb));
+            phase_summary x, y;
+            phase_stats_get_summary(pa, &x);
+            phase_stats_get_summary(pb, &y);
+            assert_int_equal(x.count, y.count);
+            assert_int_equal(x.min_us, y.min_us);
+            assert_int_equal(x.max_us, y.max_us);
+            assert_int_equal(x.first_start_us, y.first_start_us);
+            assert_int_equal(x.last_end_us, y.last_end_us);
+            same_double(x.mean_us, y.mean_us);
+            same_double(x.p50_us, y.p50_us);
+            same_double(x.p99_us, y.p99_us);
+            phase_event ea[64], eb[64];
+            size_t n = phase_stats_recent(pa, ea, 64);
+            assert_int_equal(n, phase_stats_recent(pb, eb, 64));
+            for (size_t j = 0; j < n; j++) {
+                assert_int_equal(ea[j].start_us, eb[j].start_us);
+                assert_int_equal(ea[j].dur_us, eb[j].dur_us);
+                assert_int_equal(ea[j].step, eb[j].step);
+            }
+        }
+    }
+}
+
+/* A synthetic job with framework traces: trace lines are read ahead too. */
+static void test_ahead_traces(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/smtop-ahead-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    synth_opts o;
+    synth_opts_init(&o);
+    o.out = dir;
+    o.nodes = 2;
+    o.minutes = 4;
+    o.start_us = T0 * 1000000;
+    sm_err err = {0};
+    assert_int_equal(synth_run(&o, NULL, &err), 0);
+    run seq, par;
+    run_open(&seq, 1);
+    run_open(&par, 0);
+    run_scan(&seq);
+    run_scan(&par);
+    scanner_finish(seq.sc);
+    scanner_finish(par.sc);
+    same_model(seq.m, par.m);
+    same_phases(seq.m, par.m);
+    same_stats(&seq, &par);
+    assert_true(node_phase_count(model_node_at(par.m, 0)) > 0);
+    run_close(&seq);
+    run_close(&par);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ahead_matches_sequential),
+        cmocka_unit_test(test_ahead_traces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
