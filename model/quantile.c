@@ -12,6 +12,7 @@
  * Non-finite values are rejected (-1, q unchanged): one NaN would poison
  * every percentile and inf has no bucket. */
 #include "quantile.h"
+#include "stable_sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -320,43 +321,8 @@ static double clampd(double v, double lo, double hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* Stable ascending sort of finite doubles: the arrangement glibc's qsort
- * (a stable merge sort) gives with cmp_double — equal values keep their
- * order, which matters only for -0.0 vs 0.0 — without its indirect
- * comparator calls, which were a fifth of a trace-heavy report. Insertion
- * sorted runs, then bottom-up merges through tmp (n doubles). */
-static void sort_doubles(double *a, double *tmp, size_t n)
-{
-    enum { RUN = 16 };
-    for (size_t i = 0; i < n; i += RUN) {
-        size_t e = i + RUN < n ? i + RUN : n;
-        for (size_t j = i + 1; j < e; j++) {
-            double v = a[j];
-            size_t k = j;
-            for (; k > i && a[k - 1] > v; k--)
-                a[k] = a[k - 1];
-            a[k] = v;
-        }
-    }
-    double *src = a, *dst = tmp;
-    for (size_t w = RUN; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                dst[k++] = src[j] < src[i] ? src[j++] : src[i++];
-            while (i < mid)
-                dst[k++] = src[i++];
-            while (j < hi)
-                dst[k++] = src[j++];
-        }
-        double *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a)
-        memcpy(a, src, n * sizeof *a);
-}
+/* Equal doubles keep their order (matters only for -0.0 vs 0.0). */
+STABLE_SORT_DEFINE(sort_doubles, double, A < B)
 
 /* Unsigned key in the doubles' order (-0.0 just below 0.0). */
 static uint64_t sort_key(double d)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rule_impl.h"
+#include "stable_sort.h"
 
 static void copy_str(char *dst, size_t cap, const char *src)
 {
@@ -67,41 +68,9 @@ static double value_at_rank(const rule_vw *vw, size_t n, double r)
     return vw[n - 1].v;
 }
 
-/* Stable sort by v: the arrangement glibc's qsort (a stable merge sort)
- * gives with vw_cmp, without its indirect comparator calls (most of the
- * rules' time). Insertion-sorted runs, then merges through tmp. */
-static void sort_vw(rule_vw *a, rule_vw *tmp, size_t n)
-{
-    enum { RUN = 16 };
-    for (size_t i = 0; i < n; i += RUN) {
-        size_t e = i + RUN < n ? i + RUN : n;
-        for (size_t j = i + 1; j < e; j++) {
-            rule_vw x = a[j];
-            size_t k = j;
-            for (; k > i && a[k - 1].v > x.v; k--)
-                a[k] = a[k - 1];
-            a[k] = x;
-        }
-    }
-    rule_vw *src = a, *dst = tmp;
-    for (size_t w = RUN; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                dst[k++] = src[j].v < src[i].v ? src[j++] : src[i++];
-            while (i < mid)
-                dst[k++] = src[i++];
-            while (j < hi)
-                dst[k++] = src[j++];
-        }
-        rule_vw *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a)
-        memcpy(a, src, n * sizeof *a);
-}
+/* Stable sort by v. */
+STABLE_SORT_DEFINE(sort_vw, rule_vw, A.v < B.v)
+
 
 double rule_percentile(rule_vw *vw, size_t n, double p)
 {
