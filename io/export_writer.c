@@ -171,6 +171,16 @@ static char *put_i64(char *p, int64_t v);
 
 #define LIT(p, s) (memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
 
+/* Opens a record: the separator from the previous one, then "name" up to
+ * its closing quote (the caller checked the name needs no escaping). */
+static char *put_record_head(exw *w, char *p, sm_str name)
+{
+    p = w->first ? LIT(p, "\n{\"name\":\"") : LIT(p, ",\n{\"name\":\"");
+    w->first = 0;
+    memcpy(p, name.ptr, name.len);
+    return p + name.len;
+}
+
 void exw_event(exw *w, const sm_event *e)
 {
     int64_t pid = node_pid(w, e->node);
@@ -182,10 +192,7 @@ void exw_event(exw *w, const sm_event *e)
         /* The same bytes as the general path below, assembled by hand and
          * written at once: printf's parsing was a tenth of an export. */
         char buf[512], *p = buf;
-        p = w->first ? LIT(p, "\n{\"name\":\"") : LIT(p, ",\n{\"name\":\"");
-        w->first = 0;
-        memcpy(p, name.ptr, name.len);
-        p += name.len;
+        p = put_record_head(w, p, name);
         p = LIT(p, "\",\"ph\":\"X\",\"ts\":");
         p = put_i64(p, e->start_us);
         p = LIT(p, ",\"dur\":");
@@ -290,10 +297,7 @@ void exw_counter(exw *w, sm_str node, sm_str track, int64_t ts_us, double value)
     }
     /* The export's hot loop: one line assembled by hand, one fwrite. */
     char buf[448], *p = buf;
-    p = w->first ? LIT(p, "\n{\"name\":\"") : LIT(p, ",\n{\"name\":\"");
-    w->first = 0;
-    memcpy(p, track.ptr, track.len);
-    p += track.len;
+    p = put_record_head(w, p, track);
     p = LIT(p, "\",\"ph\":\"C\",\"ts\":");
     if (!w->ts_len || ts_us != w->ts_last) {
         w->ts_len = (size_t)(put_i64(w->ts_txt, ts_us) - w->ts_txt);
