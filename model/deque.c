@@ -1,5 +1,5 @@
 /* deque: contiguous elements with slack at both ends (see deque.h). */
-#include "deque.h"
+#include "model/deque.h"
 
 #include <stdlib.h>
 #include <string.h>

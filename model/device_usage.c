@@ -1,9 +1,9 @@
 /* device_usage: usage buckets per device and idle GPU-hours per node. */
 #include <stdio.h>
 
-#include "device_usage.h"
-#include "rule_impl.h"
-#include "series_iter.h"
+#include "model/device_usage.h"
+#include "model/rule_impl.h"
+#include "model/series_iter.h"
 
 /* Streams the cells of rcol_fill: series_visit yields points in time
  * order (tier 2, tier 1, raw, each older than the next), so a cell is

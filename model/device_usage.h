@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "model/model.h"
 
 #define DEVICE_USAGE_HIGH 90.0
 #define DEVICE_USAGE_LOW 10.0

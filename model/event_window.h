@@ -1,5 +1,5 @@
 /* event_window: the framework events of one node that overlap a time
- * window, for the events list (tui/pane_timeline.c) and the data-loader
+ * window, for the events list (tui/panes/pane_timeline.c) and the data-loader
  * view.
  *
  * Built from what the model retains — the most recent PHASE_RECENT_CAP
@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "phase_stats.h"
+#include "model/model.h"
+#include "model/phase_stats.h"
 
 typedef struct ew_event {
     int64_t start_us, dur_us;

@@ -1,6 +1,6 @@
 /* idmap: linear probing, load factor <= 1/2, never shrinks (the model
  * never removes series, nodes or phases). */
-#include "idmap.h"
+#include "model/idmap.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "records.h"
+#include "model/records.h"
 
 typedef struct idmap_slot {
     uint64_t hash;

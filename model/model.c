@@ -1,13 +1,13 @@
 /* model: the job: nodes in natural order, time bounds, job phases. The
  * per-node work lives in model_node.c (series), model_cpu.c (CPU total),
  * model_extra.c (extra keys) and model_phase.c (events). */
-#include "model.h"
+#include "model/model.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_node.h"
+#include "model/model_node.h"
 
 struct model {
     model_config cfg;

@@ -17,9 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "phase_stats.h"
-#include "records.h"
-#include "series.h"
+#include "model/phase_stats.h"
+#include "model/records.h"
+#include "model/series.h"
 
 typedef struct model model;
 typedef struct model_node model_node;

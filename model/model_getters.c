@@ -1,9 +1,9 @@
 /* model_getters: read access to one node for the views. */
-#include "model.h"
+#include "model/model.h"
 
 #include <string.h>
 
-#include "model_node.h"
+#include "model/model_node.h"
 
 const char *node_id(const model_node *n) { return n->id; }
 uint64_t node_generation(const model_node *n) { return n->gen; }

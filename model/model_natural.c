@@ -1,8 +1,8 @@
 /* Natural ("version") ordering: digit runs compare as numbers, so
  * algo-2 < algo-10 and cpu2 < cpu10. Names equal under that rule (a01 vs
  * a1) fall back to byte order, so the order is total and stable. */
-#include "model.h"
-#include "model_node.h"
+#include "model/model.h"
+#include "model/model_node.h"
 
 #include <string.h>
 

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "idmap.h"
-#include "model.h"
+#include "model/idmap.h"
+#include "model/model.h"
 
 #define NODE_CPU_PENDING 64     /* open CPU timestamp groups per node */
 #define NODE_EXTRA_MAX 32       /* distinct extra key names kept per node */

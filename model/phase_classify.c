@@ -1,6 +1,6 @@
 /* phase_classify: which kind of phase a (process name, event name) is.
  * Names are case-sensitive, as the frameworks write them. */
-#include "phase_stats.h"
+#include "model/phase_stats.h"
 
 #include <string.h>
 

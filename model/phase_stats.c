@@ -5,14 +5,14 @@
  * The recent-event deque is sorted by start time; an out-of-order event is
  * inserted in place, and once full an event older than every retained one
  * only counts in the statistics. */
-#include "phase_stats.h"
+#include "model/phase_stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "deque.h"
-#include "quantile.h"
+#include "model/deque.h"
+#include "model/quantile.h"
 
 struct phase_stats {
     char *label;

@@ -1,11 +1,11 @@
 /* pystats: names, windows and the store. Merging and sorting live in
  * pystats_query.c. */
-#include "pystats.h"
+#include "model/pystats.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "pystats_pool.h"
+#include "model/pystats_pool.h"
 
 static const char *const mode_names[] = {
     "", "train", "eval", "predict", "global", "prestepzero", "posthookclose"};

@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "records.h"
-#include "sm_err.h"
+#include "model/records.h"
+#include "model/sm_err.h"
 
 typedef enum pystats_profiler {
     PYPROF_CPROFILE = 0,

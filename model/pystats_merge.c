@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pystats.h"
-#include "pystats_pool.h"
+#include "model/pystats.h"
+#include "model/pystats_pool.h"
 
 typedef struct merge {
     const pystats_store *s;

@@ -1,4 +1,4 @@
-#include "pystats_pool.h"
+#include "model/pystats_pool.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -42,7 +42,7 @@ int pool_intern(pool *p, const char *s, size_t len, uint32_t *id);
 
 /* ---- the store's private layout, shared by pystats.c and pystats_query.c ---- */
 
-#include "pystats.h"
+#include "model/pystats.h"
 
 /* Function keys (file, line, name) interned store-wide: windows and
  * merges then work with one dense id per function. */

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pystats.h"
-#include "pystats_pool.h"
+#include "model/pystats.h"
+#include "model/pystats_pool.h"
 
 /* ---- sorting ---- */
 

@@ -11,8 +11,8 @@
  *
  * Non-finite values are rejected (-1, q unchanged): one NaN would poison
  * every percentile and inf has no bucket. */
-#include "quantile.h"
-#include "stable_sort.h"
+#include "model/quantile.h"
+#include "model/stable_sort.h"
 
 #include <math.h>
 #include <stdlib.h>

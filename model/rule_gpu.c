@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "rule_impl.h"
+#include "model/rule_impl.h"
 
 /* The next tumbling window of `window` samples among present cells, from
  * *pos on: [*a, *b]. 0 when the data ends before the window fills. */

@@ -4,8 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "rule_impl.h"
-#include "series_iter.h"
+#include "model/rule_impl.h"
+#include "model/series_iter.h"
 
 /* The newest gaps are enough for a median, and sorting a few hundred
  * keeps planning cheap when every rule plans grids for every GPU. */

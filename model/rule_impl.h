@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "rules.h"
+#include "model/model.h"
+#include "model/rules.h"
 
 typedef struct rule_param_def {
     const char *name;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rule_impl.h"
+#include "model/rule_impl.h"
 
 #define JOINT_MAX_SERIES 64
 

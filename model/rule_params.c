@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules.h"
+#include "model/rules.h"
 
 static void trim(char *s)
 {

@@ -3,7 +3,7 @@
  * rules that never fire (OverallSystemUsage, OverallFrameworkMetrics). */
 #include <stdlib.h>
 
-#include "rule_impl.h"
+#include "model/rule_impl.h"
 
 #define STEP_MIN_SEEN 100
 

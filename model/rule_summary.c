@@ -1,7 +1,7 @@
 /* rule_summary: MaxInitializationTime and the two summary rules. The
  * summaries never fire: their datapoints say how much they summarise and
  * the report renders the per-node numbers from the model itself. */
-#include "rule_impl.h"
+#include "model/rule_impl.h"
 
 /* params: threshold (minutes) */
 int rule_max_initialization_time(const model *m, const double *p, rule_result *o)

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "rule_impl.h"
+#include "model/rule_impl.h"
 
 #define LB_BINS 20   /* 5 %-wide utilization buckets */
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rule_impl.h"
-#include "stable_sort.h"
+#include "model/rule_impl.h"
+#include "model/stable_sort.h"
 
 static void copy_str(char *dst, size_t cap, const char *src)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rule_impl.h"
+#include "model/rule_impl.h"
 
 #define PCT(n, d) {.name = (n), .def = (d), .min = 0, .max = 100}
 #define COUNT(n, d) {.name = (n), .def = (d), .min = 0, .max = 1e9}

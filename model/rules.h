@@ -26,8 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "sm_err.h"
+#include "model/model.h"
+#include "model/sm_err.h"
 
 #define RULE_MAX_PARAMS 6
 #define RULE_MAX_EXAMPLES 8

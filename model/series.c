@@ -1,13 +1,13 @@
 /* series: identity, whole-series summary, and reads over the tiers
  * (placement lives in series_tier.c). */
-#include "series.h"
+#include "model/series.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quantile.h"
-#include "series_tier.h"
+#include "model/quantile.h"
+#include "model/series_tier.h"
 
 #define SERIES_EXACT_CAP 1024
 

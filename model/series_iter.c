@@ -1,9 +1,9 @@
 /* series_iter: see series_iter.h. Reads the tiers through series.c's
  * internal accessor (series_tiers_), without touching series internals
  * otherwise. */
-#include "series_iter.h"
+#include "model/series_iter.h"
 
-#include "series_tier.h"
+#include "model/series_tier.h"
 
 const tiers *series_tiers_(const series *s);
 

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "series.h"
+#include "model/series.h"
 
 typedef struct series_point {
     int64_t t_us;       /* sample time; for a bucket, its start (clamped to

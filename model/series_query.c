@@ -6,13 +6,13 @@
  * contributes to every bin its (clipped) width overlaps, so zooming into
  * old data draws steps instead of gaps. Tiers hold disjoint samples, so
  * adding them up never double-counts. */
-#include "series.h"
+#include "model/series.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "series_tier.h"
+#include "model/series_tier.h"
 
 /* Reaching into the series for its tiers: series_query is series.c's
  * second half, split only to keep files short. */

@@ -5,11 +5,11 @@
  * only receives samples older than its finer neighbour's oldest, or that
  * neighbour's evicted oldest. Boundary buckets may share a time slice with
  * the finer tier; they never share a sample. */
-#include "series_tier.h"
+#include "model/series_tier.h"
 
 #include <stdlib.h>
 
-#include "series.h"
+#include "model/series.h"
 
 void tiers_init(tiers *t)
 {

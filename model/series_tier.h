@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "deque.h"
+#include "model/deque.h"
 
 typedef struct raw_pt {
     int64_t ts;

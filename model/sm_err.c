@@ -1,4 +1,4 @@
-#include "sm_err.h"
+#include "model/sm_err.h"
 
 #include <stdio.h>
 

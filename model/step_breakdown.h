@@ -29,8 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "phase_stats.h"
+#include "model/model.h"
+#include "model/phase_stats.h"
 
 typedef enum sb_cat {
     SB_DATA = 0,

@@ -1,6 +1,6 @@
 /* step_breakdown_node: gathers a node's retained events for the pure core
  * in step_breakdown.c. */
-#include "step_breakdown.h"
+#include "model/step_breakdown.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * does not distort them much. Build and run by hand:
  *
  *   gcc -O2 -std=c11 -D_GNU_SOURCE -I. tests/bench/bench_sysdec.c \
- *       io/jscan.c io/sys_decode.c $(pkg-config --cflags --libs jansson) -lm \
+ *       io/decode/jscan.c io/decode/sys_decode.c $(pkg-config --cflags --libs jansson) -lm \
  *       -o /tmp/bench_sysdec && /tmp/bench_sysdec [MB]
  */
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "io/sys_decode.h"
+#include "io/decode/sys_decode.h"
 
 static char *make_lines(size_t target, size_t *len, size_t *nlines)
 {

@@ -3,8 +3,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io/pstats_marshal.h"
-#include "io/pystats_load.h"
+#include "io/decode/pstats_marshal.h"
+#include "io/decode/pystats_load.h"
 
 static const char KEY[] =
     "framework/pytorch/cprofile/algo-1/train-9-stepstart-1_train-11-stepend-2/python_stats";

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io/pystats_load.h"
+#include "io/decode/pystats_load.h"
 
 static const char KEY[] =
     "framework/pytorch/pyinstrument/algo-1/train-9-stepstart-1_train-11-stepend-2/python_stats.json";

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "io/rule_report.h"
+#include "io/decode/rule_report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

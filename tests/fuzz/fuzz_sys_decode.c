@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/sys_decode.h"
+#include "io/decode/sys_decode.h"
 
 static int same(sm_str a, sm_str b)
 {

@@ -1,5 +1,5 @@
 /* Fuzz target: the gzip + TF trace path, entered where the loader enters it
- * (tui/job.c → tf_trace_ingest: step from the key, anchor from the model's
+ * (io/job/job.c → tf_trace_ingest: step from the key, anchor from the model's
  * Step events, inflate, JSON parse, placement into the model).
  *
  * Inputs starting with the gzip magic are used as they are (exercising
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "io/tf_trace.h"
+#include "io/decode/tf_trace.h"
 #include "model/model.h"
 
 #define NODE "algo-1"

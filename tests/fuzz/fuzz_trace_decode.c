@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/trace_decode.h"
+#include "io/decode/trace_decode.h"
 
 typedef struct digest {
     uint64_t h;

@@ -11,9 +11,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "io/aws_creds.h"
-#include "io/aws_ini.h"
-#include "io/aws_region.h"
+#include "io/s3/aws_creds.h"
+#include "io/s3/aws_ini.h"
+#include "io/s3/aws_region.h"
 
 static char dir[256];
 

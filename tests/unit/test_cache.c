@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "io/cache.h"
+#include "io/source/cache.h"
 
 static char dir[256];
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "tui/chart.h"
+#include "tui/panes/chart.h"
 
 static void test_braille_levels(void **s)
 {

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "tui/fmt.h"
+#include "tui/text/fmt.h"
 
 static void test_duration_units(void **state)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "io/jscan.h"
+#include "io/decode/jscan.h"
 
 static const char *const numbers[] = {
     "0", "-0", "0.0", "-0.0", "1", "-1", "36.36", "27.5", "0.05", "100.0",

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "io/keyname.h"
+#include "io/decode/keyname.h"
 
 static key_info parse(const char *key)
 {

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "tui/layout.h"
-#include "tui/pane.h"
+#include "tui/dash/layout.h"
+#include "tui/panes/pane.h"
 
 static int overlap(const layout_rect *a, const layout_rect *b)
 {

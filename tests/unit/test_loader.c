@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "io/synth.h"
-#include "tui/loader.h"
+#include "io/synth/synth.h"
+#include "io/job/loader.h"
 
 static double now_s(void)
 {

@@ -9,9 +9,9 @@
 #include <wchar.h>
 
 #include "rules_fixture.h"
-#include "tui/pane_alerts.h"
-#include "tui/theme.h"
-#include "tui/view.h"
+#include "tui/panes/pane_alerts.h"
+#include "tui/theme/theme.h"
+#include "tui/dash/view.h"
 
 typedef struct fixture {
     SCREEN *scr;

@@ -19,11 +19,11 @@
 #include <cmocka.h>
 
 #include "model/model.h"
-#include "tui/pane.h"
-#include "tui/pane_common.h"
-#include "tui/panes_builtin.h"
-#include "tui/theme.h"
-#include "tui/view.h"
+#include "tui/panes/pane.h"
+#include "tui/panes/pane_common.h"
+#include "tui/panes/panes_builtin.h"
+#include "tui/theme/theme.h"
+#include "tui/dash/view.h"
 
 #define T0 1600000000000000LL
 

@@ -1,4 +1,4 @@
-/* Unit tests for the heatmap's pure helpers (tui/pane_heatmap.h): the
+/* Unit tests for the heatmap's pure helpers (tui/panes/pane_heatmap.h): the
  * character ramp, the median and straggler detection, cell geometry. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "tui/pane_heatmap.h"
+#include "tui/panes/pane_heatmap.h"
 
 static void test_ramp(void **state)
 {

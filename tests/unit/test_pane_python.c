@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "tui/pane_python.h"
-#include "tui/pane_python_internal.h"
-#include "tui/sanitize.h"
+#include "tui/panes/pane_python.h"
+#include "tui/panes/pane_python_internal.h"
+#include "tui/text/sanitize.h"
 
 static pystats_func fn(const char *file, int64_t line, const char *name)
 {

@@ -1,4 +1,4 @@
-/* Unit tests for the steps pane's pure helpers (tui/pane_steps.h):
+/* Unit tests for the steps pane's pure helpers (tui/panes/pane_steps.h):
  * histogram → rows, percentile rows, outlier threshold, strip, layout,
  * and which node/phase is shown. */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "model/model.h"
-#include "tui/pane_steps.h"
+#include "tui/panes/pane_steps.h"
 
 static void test_hist_rows_one_bucket_per_row(void **state)
 {

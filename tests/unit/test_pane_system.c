@@ -1,4 +1,4 @@
-/* Unit tests for the system pane's pure helpers (tui/pane_system.h):
+/* Unit tests for the system pane's pure helpers (tui/panes/pane_system.h):
  * which charts a node gets, rows per chart, scale, gaps, current value,
  * scrolling. */
 #include <setjmp.h>
@@ -11,8 +11,8 @@
 #include <cmocka.h>
 
 #include "model/model.h"
-#include "tui/pane_common.h"
-#include "tui/pane_system.h"
+#include "tui/panes/pane_common.h"
+#include "tui/panes/pane_system.h"
 
 #define T0 1600000000000000LL
 

@@ -1,4 +1,4 @@
-/* Unit tests for the timeline pane's pure helpers (tui/pane_timeline.h):
+/* Unit tests for the timeline pane's pure helpers (tui/panes/pane_timeline.h):
  * bar split, slow-step marks, selection, data-loading share. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "tui/pane_timeline.h"
+#include "tui/panes/pane_timeline.h"
 
 static step_breakdown mk(int64_t step, int64_t start, int64_t dur, int64_t data,
                          int64_t fwd, int64_t bwd, int64_t comm, int64_t other)

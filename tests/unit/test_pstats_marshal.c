@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "io/pstats_marshal.h"
+#include "io/decode/pstats_marshal.h"
 
 #define B(lit) (const uint8_t *)(lit), sizeof(lit) - 1
 

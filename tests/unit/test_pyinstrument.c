@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "io/pyinstrument.h"
-#include "io/pystats_load.h"
+#include "io/decode/pyinstrument.h"
+#include "io/decode/pystats_load.h"
 
 typedef struct got {
     int n;

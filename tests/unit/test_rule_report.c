@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "io/rule_report.h"
+#include "io/decode/rule_report.h"
 
 #define KEY "rule-output/ProfilerReport-1608215467/profiler-output/profiler-reports/"
 

@@ -12,8 +12,8 @@
 
 #include <pthread.h>
 
-#include "io/cache.h"
-#include "io/source_s3.h"
+#include "io/source/cache.h"
+#include "io/source/source_s3.h"
 #include "s3_rig.h"
 
 static s3_rig rig;

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "tui/sanitize.h"
+#include "tui/text/sanitize.h"
 
 static char out[256];
 

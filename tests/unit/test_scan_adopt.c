@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/catalog.h"
-#include "io/fnv.h"
-#include "io/scan_adopt.h"
+#include "io/scan/catalog.h"
+#include "io/scan/fnv.h"
+#include "io/scan/scan_adopt.h"
 
 #define HEAD_A "[\n{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, \"args\": " \
                "{\"start_time_since_epoch_in_micros\": 1594662614000000}},\n"

@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io/scanner.h"
-#include "io/source.h"
-#include "io/synth.h"
+#include "io/scan/scanner.h"
+#include "io/source/source.h"
+#include "io/synth/synth.h"
 
 #define T0 1591748100LL
 

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io/scanner.h"
-#include "io/source.h"
+#include "io/scan/scanner.h"
+#include "io/source/source.h"
 
 typedef struct fixture {
     char dir[256];

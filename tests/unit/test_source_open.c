@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "io/source_open.h"
+#include "io/source/source_open.h"
 
 static int parse(source_opts *o, int argc, char **argv, int *i, sm_err *e)
 {

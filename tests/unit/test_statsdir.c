@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "io/statsdir.h"
+#include "io/decode/statsdir.h"
 
 static void test_current_naming(void **state)
 {

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "model/model.h"
-#include "tui/step_focus.h"
+#include "tui/dash/step_focus.h"
 
 #define T0 1600000000000000LL
 #define TRAIN "Step:ModeKeys.TRAIN"

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "io/synth.h"
-#include "io/synth_internal.h"
+#include "io/synth/synth.h"
+#include "io/synth/synth_internal.h"
 
 #define START_S 1591748100LL /* a full minute, 2020-06-10 00:15 UTC */
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "io/sys_decode.h"
+#include "io/decode/sys_decode.h"
 
 #define SYS_DIR SMTOP_SAMPLES "/test_traces/system/incremental"
 

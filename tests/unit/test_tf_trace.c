@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "io/tf_trace.h"
+#include "io/decode/tf_trace.h"
 #include "model/model.h"
 
 typedef struct got {

@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "tui/theme.h"
-#include "tui/theme_internal.h"
+#include "tui/theme/theme.h"
+#include "tui/theme/theme_internal.h"
 
 static theme *parse(const char *text, char *w, size_t wcap)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "io/trace_decode.h"
+#include "io/decode/trace_decode.h"
 
 #define MERGE_DIR SMTOP_SAMPLES "/merge_traces/framework/pevents/2020071317"
 #define ROT_DIR SMTOP_SAMPLES "/test_traces/framework/pevents/2020051923"

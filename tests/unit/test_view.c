@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "tui/view.h"
+#include "tui/dash/view.h"
 
 #define S 1000000LL
 #define NEWEST (1700000000LL * S)

@@ -1,0 +1,268 @@
+/* keyname: classification of keys by name. Works on (pointer, length)
+ * slices of the key and copies only into the bounded node field, so no key,
+ * however long or odd, can overflow anything; what does not match a known
+ * layout exactly is KEY_OTHER. */
+#include "io/decode/keyname.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct slice {
+    const char *p;
+    size_t n;
+} slice;
+
+static const struct {
+    const char *suffix;
+    trace_kind kind;
+} trace_kinds[] = {
+    {"_pythontimeline.json", TRACE_PYTHON},
+    {"_model_timeline.json", TRACE_MODEL},
+    {"_horovod_timeline.json", TRACE_HOROVOD},
+    {"_smdataparallel_timeline.json", TRACE_SMDP},
+};
+
+static int starts(slice s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.n >= n && memcmp(s.p, lit, n) == 0;
+}
+
+static int ends(slice s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.n >= n && memcmp(s.p + s.n - n, lit, n) == 0;
+}
+
+static int eq(slice s, const char *lit)
+{
+    return s.n == strlen(lit) && memcmp(s.p, lit, s.n) == 0;
+}
+
+static int all_digits(slice s)
+{
+    if (s.n == 0)
+        return 0;
+    for (size_t i = 0; i < s.n; i++)
+        if (s.p[i] < '0' || s.p[i] > '9')
+            return 0;
+    return 1;
+}
+
+/* Splits key into '/'-separated parts; -1 when there are too many, or an
+ * empty, "." or ".." part (hostile or not ours). */
+static int split(const char *key, slice *parts, int max)
+{
+    int n = 0;
+    const char *p = key;
+    for (;;) {
+        const char *e = strchr(p, '/');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (n == max || len == 0 || (len == 1 && p[0] == '.') ||
+            (len == 2 && p[0] == '.' && p[1] == '.'))
+            return -1;
+        parts[n++] = (slice){p, len};
+        if (!e)
+            return n;
+        p = e + 1;
+    }
+}
+
+/* Node ids go to the terminal and into file names of the cache: printable
+ * ASCII only, and they must fit. */
+static int set_node(key_info *out, slice s)
+{
+    if (s.n == 0 || s.n >= sizeof out->node)
+        return -1;
+    for (size_t i = 0; i < s.n; i++)
+        if ((unsigned char)s.p[i] <= 0x20 || (unsigned char)s.p[i] >= 0x7f)
+            return -1;
+    memcpy(out->node, s.p, s.n);
+    out->node[s.n] = '\0';
+    return 0;
+}
+
+static int64_t to_int(slice s)
+{
+    int64_t v = 0;
+    for (size_t i = 0; i < s.n && v < INT64_MAX / 10 - 10; i++)
+        v = v * 10 + (s.p[i] - '0');
+    return v;
+}
+
+void keyname_node_from_part(const char *part, size_t len, char *out, size_t cap)
+{
+    if (!out || cap == 0)
+        return;
+    slice s = {part ? part : "", part ? len : 0};
+    /* "1234-algo-1" → "algo-1": the writer's pid before the host. */
+    for (size_t i = s.n; i-- > 0;) {
+        slice tail = {s.p + i, s.n - i};
+        if (starts(tail, "algo-") && all_digits((slice){tail.p + 5, tail.n - 5}) &&
+            (i == 0 || s.p[i - 1] == '-' || s.p[i - 1] == '_')) {
+            s = tail;
+            break;
+        }
+    }
+    size_t n = s.n < cap - 1 ? s.n : cap - 1;
+    memcpy(out, s.p, n);
+    out[n] = '\0';
+}
+
+/* <epoch10>.<node>.json */
+static void parse_system(slice file, key_info *out)
+{
+    const char *dot = memchr(file.p, '.', file.n);
+    if (!dot || !ends(file, ".json"))
+        return;
+    slice secs = {file.p, (size_t)(dot - file.p)};
+    if (file.n < secs.n + 7 || !all_digits(secs) || secs.n > 12)
+        return;   /* need <digits>.<node of 1+ chars>.json */
+    if (set_node(out, (slice){dot + 1, file.n - secs.n - 1 - 5}) != 0)
+        return;
+    out->time_us = to_int(secs) * 1000000;
+    out->kind = KEY_SYSTEM;
+}
+
+/* Matches a trace kind suffix (after stripping `ext`); returns the stem. */
+static int trace_stem(slice file, const char *ext, slice *stem, trace_kind *tk)
+{
+    if (!ends(file, ext))
+        return -1;
+    slice base = {file.p, file.n - strlen(ext) + strlen(".json")};
+    for (size_t i = 0; i < sizeof trace_kinds / sizeof trace_kinds[0]; i++)
+        if (ends(base, trace_kinds[i].suffix)) {
+            *stem = (slice){base.p, base.n - strlen(trace_kinds[i].suffix)};
+            *tk = trace_kinds[i].kind;
+            return 0;
+        }
+    return -1;
+}
+
+static void set_trace_node(key_info *out, slice part, key_kind kind)
+{
+    char node[sizeof out->node];
+    if (part.n == 0 || part.n >= sizeof node)
+        return;
+    keyname_node_from_part(part.p, part.n, node, sizeof node);
+    if (set_node(out, (slice){node, strlen(node)}) == 0)
+        out->kind = kind;
+}
+
+/* <end_us>_<node-part>_<kind>.json, or <node-part>_<kind>.json.tmp */
+static void parse_trace(slice file, key_info *out)
+{
+    slice stem;
+    if (trace_stem(file, ".json.tmp", &stem, &out->tkind) == 0) {
+        const char *us = memchr(stem.p, '_', stem.n);
+        slice lead = {stem.p, us ? (size_t)(us - stem.p) : 0};
+        if (us && lead.n >= 13 && all_digits(lead))   /* a time prefix */
+            stem = (slice){us + 1, stem.n - lead.n - 1};
+        set_trace_node(out, stem, KEY_TRACE_TMP);
+        return;
+    }
+    if (trace_stem(file, ".json", &stem, &out->tkind) != 0)
+        return;
+    const char *us = memchr(stem.p, '_', stem.n);
+    if (!us)
+        return;
+    slice end = {stem.p, (size_t)(us - stem.p)};
+    if (!all_digits(end) || end.n > 18)
+        return;
+    set_trace_node(out, (slice){us + 1, stem.n - end.n - 1}, KEY_TRACE);
+    if (out->kind == KEY_TRACE)
+        out->time_us = to_int(end);
+}
+
+static void parse_framework(const slice *pt, int n, key_info *out)
+{
+    if (n >= 3 && eq(pt[1], "pevents") && (n == 3 || (n == 4 && all_digits(pt[2])))) {
+        parse_trace(pt[n - 1], out);
+        return;
+    }
+    if (n == 2) {
+        parse_trace(pt[1], out);
+        if (out->kind != KEY_TRACE_TMP)
+            out->kind = KEY_OTHER;   /* closed traces live in pevents/ */
+        return;
+    }
+    if (n >= 5 && eq(pt[1], "tensorflow") && eq(pt[2], "detailed_profiling")) {
+        slice f = pt[n - 1];
+        if (ends(f, ".trace.json.gz") && f.n > 14 &&
+            set_node(out, (slice){f.p, f.n - 14}) == 0)
+            out->kind = KEY_TF_TRACE;
+        return;
+    }
+    if (n == 6 && (eq(pt[1], "pytorch") || eq(pt[1], "tensorflow")) &&
+        (eq(pt[2], "cprofile") || eq(pt[2], "pyinstrument"))) {
+        key_kind k = eq(pt[5], "python_stats")        ? KEY_CPROFILE
+                     : eq(pt[5], "python_stats.json") ? KEY_PYINSTRUMENT
+                                                      : KEY_OTHER;
+        if (k != KEY_OTHER)
+            set_trace_node(out, pt[3], k);
+    }
+}
+
+void keyname_parse(const char *key, key_info *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!key)
+        return;
+    if (!strncmp(key, "../rule-output/", 15))
+        key += 3;
+    slice pt[16];
+    int n = split(key, pt, 16);
+    if (n < 2)
+        return;
+    if (eq(pt[0], "system") && n >= 3 && eq(pt[1], "incremental") &&
+        (n == 3 || (n == 4 && all_digits(pt[2]) && pt[2].n == 10)))
+        parse_system(pt[n - 1], out);
+    else if (eq(pt[0], "framework"))
+        parse_framework(pt, n, out);
+    else if (n == 5 && eq(pt[0], "rule-output") && starts(pt[1], "ProfilerReport-") &&
+             eq(pt[2], "profiler-output") && eq(pt[3], "profiler-reports") &&
+             ends(pt[4], ".json") && pt[4].n > 5)
+        out->kind = KEY_RULE_REPORT;
+    if (out->kind == KEY_OTHER) {
+        out->node[0] = '\0';
+        out->time_us = 0;
+        out->tkind = TRACE_PYTHON;
+    }
+}
+
+static int hour_dir(int64_t t_us, char *buf, size_t cap)
+{
+    time_t secs = (time_t)(t_us / 1000000);
+    struct tm tm;
+    if (!gmtime_r(&secs, &tm))
+        return -1;
+    return strftime(buf, cap, "%Y%m%d%H", &tm) ? 0 : -1;
+}
+
+char *keyname_system_after(int64_t t_us, int hour_dirs, char *out, size_t cap)
+{
+    if (!out || cap == 0)
+        return out;
+    if (t_us < 0)
+        t_us = 0;
+    char hour[32];
+    long long secs = (long long)(t_us / 1000000);
+    if (hour_dirs && hour_dir(t_us, hour, sizeof hour) == 0)
+        snprintf(out, cap, "system/incremental/%s/%010lld", hour, secs);
+    else
+        snprintf(out, cap, "system/incremental/%010lld", secs);
+    return out;
+}
+
+char *keyname_trace_after(int64_t t_us, char *out, size_t cap)
+{
+    if (!out || cap == 0)
+        return out;
+    if (t_us < 0)
+        t_us = 0;
+    char hour[32] = "0000000000";
+    hour_dir(t_us, hour, sizeof hour);
+    snprintf(out, cap, "framework/pevents/%s/%016lld", hour, (long long)t_us);
+    return out;
+}

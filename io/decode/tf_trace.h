@@ -1,0 +1,87 @@
+/* tf_trace: TensorFlow detailed-profiling traces → sm_event.
+ *
+ *   framework/tensorflow/detailed_profiling/<YYYYMMDDHH>/<step, 9 digits>/
+ *       plugins/profile/<date>/<host>.trace.json.gz
+ *
+ * A gzip'd JSON object {"displayTimeUnit", "metadata", "traceEvents":[...]}
+ * as TensorBoard's profile plugin writes it. `ts`/`dur` are microseconds
+ * (fractional; displayTimeUnit only changes how a viewer labels its axis).
+ * process_name metadata names each pid ("/host:CPU", "/device:GPU:0 ...");
+ * that name becomes the event's phase. X events carry dur; B/E pairs are
+ * matched per (pid, tid), innermost first, and an E may lack a name. Other
+ * phases (counters, flows, instants, TF's trailing `{}`) are skipped.
+ *
+ * Clock. TF normalises `ts` to the start of the profiler session, so a
+ * trace alone does not say when it ran. smdebug records the session start
+ * beside the trace, in the name of an empty `<node>_<start_us>_<end_us>.metadata`
+ * file; when that is available the caller passes it as base_us. When it is
+ * not (e.g. the scanner hands over only the trace), the caller anchors the
+ * session to the start of the same step's Step event on the same node
+ * (tf_trace_step_start): the profiler is started by the step-begin hook, so
+ * this is off by the hook's own latency only. Traces whose `ts` are already
+ * epoch microseconds (any ts ≥ 1e15, i.e. after 2001) are used as they are.
+ */
+#ifndef SMTOP_TF_TRACE_H
+#define SMTOP_TF_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "model/records.h"
+#include "model/sm_err.h"
+
+/* Largest decompressed trace accepted (a guard against gzip bombs). */
+#define TF_TRACE_MAX_BYTES ((size_t)512 << 20)
+/* base_us value meaning "no time base known". */
+#define TF_TRACE_NO_BASE INT64_MIN
+
+typedef void (*tf_trace_sink)(void *ud, const sm_event *ev);
+
+/* Decompresses `gz` (len bytes, one or more gzip members) and emits every
+ * complete event to sink, in file order, with node = `node` and step =
+ * `step` (from the path; args.step_num overrides it when present). Times
+ * are kept relative to the profiler session (base 0) unless already on the
+ * epoch clock. sm_event strings are valid only during the sink call.
+ * Returns the number of events emitted, or -1 with err set (SM_ERR_FORMAT:
+ * truncated/corrupt gzip, bad JSON, no traceEvents array, output over
+ * TF_TRACE_MAX_BYTES; SM_ERR_NOMEM). Nothing is emitted on failure. */
+int tf_trace_load(const void *gz, size_t len, const char *node, int64_t step,
+                  tf_trace_sink sink, void *ud, sm_err *err);
+
+/* Same, placing session-relative times at base_us + ts. With base_us ==
+ * TF_TRACE_NO_BASE a session-relative trace fails (SM_ERR_FORMAT, message
+ * names node and step) rather than landing in 1970. */
+int tf_trace_load_at(const void *gz, size_t len, const char *node,
+                     int64_t step, int64_t base_us, tf_trace_sink sink,
+                     void *ud, sm_err *err);
+
+/* Inflates a gzip buffer into a new malloc'd buffer (*out, *out_len; a NUL
+ * follows the data, not counted). Fails (-1, err) on truncated or corrupt
+ * input or when the output would exceed `max` bytes; *out is untouched. */
+int tf_trace_gunzip(const void *gz, size_t len, size_t max, char **out,
+                    size_t *out_len, sm_err *err);
+
+/* Parses smdebug's metadata file name "<node>_<start_us>_<end_us>.metadata"
+ * (directory part allowed; the node may contain '_'). 0 and *start_us, or -1. */
+int tf_trace_parse_metadata_name(const char *name, int64_t *start_us);
+
+/* Step number from a TF trace key: the 9-digit directory after the hour
+ * directory under detailed_profiling/. -1 when absent. */
+int64_t tf_trace_step_from_key(const char *key);
+
+/* Start (epoch µs) of step `step` on node `node_id` in the model, taken from
+ * the retained Step:* events (TRAIN first, then the other modes). Returns
+ * TF_TRACE_NO_BASE when the model does not know it. Read-only; the caller
+ * holds the model's lock. */
+int64_t tf_trace_step_start(const model *m, const char *node_id, int64_t step);
+
+/* Scanner glue: loads the trace at `key` (its step from the path) for
+ * node_id into m, anchored with tf_trace_step_start. Events the model
+ * ignores (time filter) are not errors. Returns 0, or -1 with err (the
+ * messages of tf_trace_load_at; the model is unchanged then). The caller
+ * holds the model's lock. */
+int tf_trace_ingest(model *m, const char *node_id, const char *key,
+                    const void *gz, size_t len, sm_err *err);
+
+#endif

@@ -1,0 +1,108 @@
+/* tf_trace_meta: where a TF trace sits in time — from smdebug's metadata
+ * file name, from its key, or from the model's step events. See tf_trace.h. */
+#include "io/decode/tf_trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/phase_stats.h"
+
+static int parse_digits(const char *p, size_t n, int64_t *out)
+{
+    if (n == 0 || n > 18)
+        return -1;
+    int64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9')
+            return -1;
+        v = v * 10 + (p[i] - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+int tf_trace_parse_metadata_name(const char *name, int64_t *start_us)
+{
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    size_t n = strlen(base);
+    static const char suf[] = ".metadata";
+    if (n < sizeof suf || strcmp(base + n - (sizeof suf - 1), suf) != 0)
+        return -1;
+    n -= sizeof suf - 1;
+    const char *end_sep = memrchr(base, '_', n);
+    if (!end_sep || end_sep == base)
+        return -1;
+    const char *start_sep = memrchr(base, '_', (size_t)(end_sep - base));
+    if (!start_sep)
+        return -1;
+    int64_t s, e;
+    if (parse_digits(start_sep + 1, (size_t)(end_sep - start_sep - 1), &s) != 0 ||
+        parse_digits(end_sep + 1, (size_t)(base + n - end_sep - 1), &e) != 0)
+        return -1;
+    *start_us = s;
+    return 0;
+}
+
+int64_t tf_trace_step_from_key(const char *key)
+{
+    static const char dp[] = "detailed_profiling/";
+    const char *p = strstr(key, dp);
+    if (!p)
+        return -1;
+    p = strchr(p + sizeof dp - 1, '/');    /* skip the hour directory */
+    if (!p)
+        return -1;
+    p++;
+    const char *q = strchr(p, '/');
+    int64_t step;
+    if (!q || parse_digits(p, (size_t)(q - p), &step) != 0)
+        return -1;
+    return step;
+}
+
+/* Start of `step` among a Step phase's retained events, or NO_BASE. */
+static int64_t find_in_phase(const phase_stats *p, int64_t step)
+{
+    phase_event *buf = malloc(PHASE_RECENT_CAP * sizeof *buf);
+    if (!buf)
+        return TF_TRACE_NO_BASE;
+    size_t n = phase_stats_recent(p, buf, PHASE_RECENT_CAP);
+    int64_t t = TF_TRACE_NO_BASE;
+    for (size_t i = n; i-- > 0 && t == TF_TRACE_NO_BASE;)
+        if (buf[i].step == step)
+            t = buf[i].start_us;
+    free(buf);
+    return t;
+}
+
+int64_t tf_trace_step_start(const model *m, const char *node_id, int64_t step)
+{
+    const model_node *n = model_find_node(m, node_id);
+    if (!n || step < 0)
+        return TF_TRACE_NO_BASE;
+    /* Phases are ordered TRAIN, EVAL, GLOBAL, other modes: first hit wins. */
+    for (size_t i = 0; i < node_phase_count(n); i++) {
+        const phase_stats *p = node_phase_at(n, i);
+        if (phase_stats_kind(p) != PHASE_STEP)
+            continue;
+        int64_t t = find_in_phase(p, step);
+        if (t != TF_TRACE_NO_BASE)
+            return t;
+    }
+    return TF_TRACE_NO_BASE;
+}
+
+static void ingest_sink(void *ud, const sm_event *e)
+{
+    model_add_event(ud, e);   /* OOM drops one event; the file still counts */
+}
+
+int tf_trace_ingest(model *m, const char *node_id, const char *key,
+                    const void *gz, size_t len, sm_err *err)
+{
+    int64_t step = tf_trace_step_from_key(key);
+    int64_t base = tf_trace_step_start(m, node_id, step);
+    return tf_trace_load_at(gz, len, node_id, step, base, ingest_sink, m, err) < 0
+               ? -1 : 0;
+}

@@ -1,0 +1,78 @@
+/* export_internal: state shared by export_perfetto.c (file walk) and
+ * export_steps.c (--steps window, TF trace time bases). Internal to io/. */
+#ifndef SMTOP_EXPORT_INTERNAL_H
+#define SMTOP_EXPORT_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "io/export/export_perfetto.h"
+#include "io/export/export_writer.h"
+#include "io/decode/keyname.h"
+#include "io/decode/sys_decode.h"
+
+typedef struct xfile {
+    char *key;
+    key_kind kind;
+    int64_t t;
+    char node[128];
+} xfile;
+
+/* A TF trace waiting for its time base. */
+typedef struct xtf {
+    char node[128];
+    char dir[512];       /* key up to the last '/', for the .metadata sibling */
+    int64_t step;
+    int64_t base_us;     /* from .metadata, else the step's start; NO_BASE */
+    int from_meta, from_train;
+} xtf;
+
+/* Steps A..B of one node: [train|any][start, end). Nodes drift apart by
+ * several steps, so one job-wide window would admit other steps. */
+typedef struct xwin {
+    char node[128];
+    int64_t w[2][2];
+} xwin;
+
+typedef struct xjob {
+    source *src;
+    const char *root;
+    size_t rootlen;
+    FILE *out;
+    const export_opts *o;
+    export_stats *st;
+    int64_t since, until;
+    xfile *files;
+    size_t n, cap;
+    int oom;
+    exw *w;
+    sysdec_scratch scratch;
+    struct predec *pre;               /* lines of the file at hand decoded
+                                         ahead by the fetch thread, or NULL */
+    int prepass;                      /* --steps scan: events not written */
+    struct xwin *wins;                /* --steps: each node's own window */
+    size_t nwins;
+    xtf *tf;
+    size_t ntf;
+    char (*meta)[512];                /* .metadata keys seen before their traces */
+    size_t nmeta;
+} xjob;
+
+/* Whether an event/sample of node at [start, start+dur) is exported. */
+int xp_in_window(const xjob *x, sm_str node, int64_t start, int64_t dur);
+
+/* --steps: records a Step event's extent during the prepass. */
+void xp_note_step(xjob *x, const sm_event *e);
+/* Runs the prepass through walk() and keeps each node's window. -1 with err
+ * (SM_ERR_USAGE) when no step of A..B exists. */
+int xp_resolve_steps(xjob *x, int (*walk)(xjob *, int (*)(const xfile *), sm_err *),
+                     int (*want)(const xfile *), sm_err *err);
+
+/* TF traces: listing-time bookkeeping, step anchors, decoding. */
+int xtf_note_metadata(xjob *x, const char *rel);
+int xtf_need(xjob *x, const xfile *f);
+void xtf_note_step(xjob *x, const sm_event *e);
+void xtf_process(xjob *x, const xfile *f, const char *data, size_t len);
+void xtf_free(xjob *x);
+
+#endif

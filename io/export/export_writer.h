@@ -1,0 +1,28 @@
+/* export_writer: the Chrome-trace JSON writer behind export_perfetto —
+ * event separators, string escaping, and the pid/tid tables that name each
+ * node's process and each phase's thread on first use. Internal to io/. */
+#ifndef SMTOP_EXPORT_WRITER_H
+#define SMTOP_EXPORT_WRITER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/records.h"
+
+typedef struct exw exw;
+
+/* Writes the document header to out. NULL on OOM. out is not owned. */
+exw *exw_new(FILE *out);
+/* Writes the closing brackets; returns 0, or -1 when any write failed. */
+int exw_finish(exw *w);
+void exw_free(exw *w);
+
+/* One complete event (X). */
+void exw_event(exw *w, const sm_event *e);
+/* One counter sample on the track (node, track name). */
+void exw_counter(exw *w, sm_str node, sm_str track, int64_t ts_us, double value);
+
+int64_t exw_event_count(const exw *w);
+int64_t exw_counter_count(const exw *w);
+
+#endif

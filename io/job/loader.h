@@ -1,0 +1,35 @@
+/* loader: the thread that scans the job every interval so that keys and
+ * redraws never wait on I/O. After each pass it makes loader_fd() readable,
+ * which the UI's poll() watches, so the frame after new data comes at once
+ * instead of at the next timeout. */
+#ifndef SMTOP_LOADER_H
+#define SMTOP_LOADER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/sm_err.h"
+#include "io/job/job.h"
+
+typedef struct loader loader;
+
+/* Starts scanning j (not owned; must outlive the loader) immediately and
+ * then every interval_ms; a pass that leaves files pending is followed
+ * at once by another. NULL with err when the thread or pipe cannot be made. */
+loader *loader_start(job *j, int interval_ms, sm_err *err);
+
+/* Stops the thread (waits for a pass in progress to end) and frees l.
+ * NULL is a no-op. */
+void loader_stop(loader *l);
+
+/* File descriptor that is readable after a pass completed. */
+int loader_fd(const loader *l);
+/* Drains loader_fd; returns the number of passes signalled since. */
+int loader_ack(loader *l);
+
+/* Latest failure of a whole pass (e.g. a listing refused by S3) in plain
+ * words, with the wall-clock time it happened; "" and 0 after a pass that
+ * succeeded. Thread-safe copy. */
+void loader_last_error(loader *l, char *buf, size_t cap, int64_t *when_us);
+
+#endif

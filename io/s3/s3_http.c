@@ -1,0 +1,348 @@
+/* s3_http: parallel signed GETs with retries; see s3_http.h. */
+#include "io/s3/s3_http.h"
+
+#include <curl/curl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "io/s3/s3_retry.h"
+#include "io/s3/s3_xml.h"
+
+typedef struct xfer {
+    int state;               /* 0 waiting, 1 running, 2 reported */
+    int attempt;             /* attempts started so far */
+    int64_t ready_ms;        /* earliest start (backoff) */
+    CURL *easy;
+    struct curl_slist *hdrs;
+    char *body;
+    size_t len, cap;
+    char etag[256];
+    int64_t total;
+    char errbuf[CURL_ERROR_SIZE];
+} xfer;
+
+struct s3_http {
+    s3_http_cfg cfg;
+    char region[64];
+    char ca[4096];
+    aws_creds *creds;
+    CURLM *multi;
+    uint32_t rng;
+    pthread_mutex_t mu;       /* guards status and counters */
+    char status[256];
+    int64_t bytes, requests, retries;
+};
+
+typedef struct run_ctx {
+    s3_http *h;
+    const s3_http_req *reqs;
+    xfer *x;
+    size_t n;
+    aws_cred_set cs;
+    char sigv4[96];
+} run_ctx;
+
+static int64_t http_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+s3_http *s3_http_new(const s3_http_cfg *cfg, aws_creds *creds, sm_err *err)
+{
+    s3_http *h = calloc(1, sizeof *h);
+    if (!h || !(h->multi = curl_multi_init())) {
+        free(h);
+        sm_err_set(err, SM_ERR_NOMEM, "cannot initialise libcurl");
+        return NULL;
+    }
+    h->cfg = *cfg;
+    if (h->cfg.parallel < 1)
+        h->cfg.parallel = 1;
+    if (h->cfg.max_attempts < 1)
+        h->cfg.max_attempts = 1;
+    snprintf(h->region, sizeof h->region, "%s", cfg->region ? cfg->region : "us-east-1");
+    snprintf(h->ca, sizeof h->ca, "%s", cfg->ca_bundle ? cfg->ca_bundle : "");
+    h->creds = creds;
+    h->rng = (uint32_t)time(NULL) ^ (uint32_t)(uintptr_t)h ^ 0x9e3779b9u;
+    if (!h->rng)
+        h->rng = 1;
+    pthread_mutex_init(&h->mu, NULL);
+    curl_multi_setopt(h->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)h->cfg.parallel);
+    curl_multi_setopt(h->multi, CURLMOPT_MAXCONNECTS, (long)h->cfg.parallel);
+    return h;
+}
+
+void s3_http_free(s3_http *h)
+{
+    if (!h)
+        return;
+    curl_multi_cleanup(h->multi);
+    pthread_mutex_destroy(&h->mu);
+    free(h);
+}
+
+static size_t http_on_body(char *p, size_t sz, size_t nm, void *ud)
+{
+    xfer *x = ud;
+    size_t n = sz * nm;
+    if (x->len + n + 1 > x->cap) {
+        size_t cap = x->cap ? x->cap : 16384;
+        while (cap < x->len + n + 1)
+            cap *= 2;
+        char *g = realloc(x->body, cap);
+        if (!g)
+            return 0; /* aborts the transfer: CURLE_WRITE_ERROR */
+        x->body = g;
+        x->cap = cap;
+    }
+    memcpy(x->body + x->len, p, n);
+    x->len += n;
+    x->body[x->len] = '\0';
+    return n;
+}
+
+static size_t http_on_header(char *p, size_t sz, size_t nm, void *ud)
+{
+    xfer *x = ud;
+    size_t n = sz * nm, l = n;
+    while (l && (p[l - 1] == '\r' || p[l - 1] == '\n'))
+        l--;
+    if (l > 5 && !strncasecmp(p, "etag:", 5)) {
+        size_t o = 5;
+        while (o < l && p[o] == ' ')
+            o++;
+        snprintf(x->etag, sizeof x->etag, "%.*s", (int)(l - o), p + o);
+    } else if (l > 14 && !strncasecmp(p, "content-range:", 14)) {
+        const char *slash = memchr(p, '/', l);
+        if (slash && slash[1] != '*')
+            x->total = strtoll(slash + 1, NULL, 10);
+    }
+    return n;
+}
+
+static int http_start(run_ctx *r, size_t i)
+{
+    xfer *x = &r->x[i];
+    const s3_http_req *q = &r->reqs[i];
+    char hdr[4200];
+    CURL *e = curl_easy_init();
+    if (!e)
+        return -1;
+    x->len = 0;
+    x->etag[0] = '\0';
+    x->total = -1;
+    x->errbuf[0] = '\0';
+    x->hdrs = curl_slist_append(NULL, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
+    if (r->cs.token[0]) {
+        snprintf(hdr, sizeof hdr, "x-amz-security-token: %s", r->cs.token);
+        x->hdrs = curl_slist_append(x->hdrs, hdr);
+    }
+    if (q->range_from >= 0) {
+        if (q->range_to >= 0)
+            snprintf(hdr, sizeof hdr, "Range: bytes=%lld-%lld",
+                     (long long)q->range_from, (long long)q->range_to);
+        else
+            snprintf(hdr, sizeof hdr, "Range: bytes=%lld-", (long long)q->range_from);
+        x->hdrs = curl_slist_append(x->hdrs, hdr);
+    }
+    memset(hdr, 0, sizeof hdr);
+    curl_easy_setopt(e, CURLOPT_URL, q->url);
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, x->hdrs);
+    curl_easy_setopt(e, CURLOPT_AWS_SIGV4, r->sigv4);
+    curl_easy_setopt(e, CURLOPT_USERNAME, r->cs.akid);
+    curl_easy_setopt(e, CURLOPT_PASSWORD, r->cs.secret);
+    curl_easy_setopt(e, CURLOPT_USERAGENT, "smtop/" SMTOP_VERSION);
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
+    if (r->h->ca[0])
+        curl_easy_setopt(e, CURLOPT_CAINFO, r->h->ca);
+    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT, r->h->cfg.connect_timeout_s);
+    curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, r->h->cfg.stall_timeout_s);
+    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, http_on_body);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
+    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, http_on_header);
+    curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
+    curl_easy_setopt(e, CURLOPT_PRIVATE, (void *)x);
+    x->easy = e;
+    x->state = 1;
+    x->attempt++;
+    pthread_mutex_lock(&r->h->mu);
+    r->h->requests++;
+    pthread_mutex_unlock(&r->h->mu);
+    if (curl_multi_add_handle(r->h->multi, e) == CURLM_OK)
+        return 0;
+    curl_easy_cleanup(e);
+    curl_slist_free_all(x->hdrs);
+    x->easy = NULL;
+    x->hdrs = NULL;
+    x->state = 0;
+    x->attempt--;
+    return -1;
+}
+
+static void http_set_status(s3_http *h, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void http_set_status(s3_http *h, const char *fmt, ...)
+{
+    va_list ap;
+    pthread_mutex_lock(&h->mu);
+    va_start(ap, fmt);
+    vsnprintf(h->status, sizeof h->status, fmt, ap);
+    va_end(ap);
+    pthread_mutex_unlock(&h->mu);
+}
+
+/* Schedules a retry and says so in the status line. */
+static void http_backoff(run_ctx *r, xfer *x, int cc, long status,
+                         const char *code)
+{
+    s3_http *h = r->h;
+    int64_t d = s3_retry_delay_ms(x->attempt, h->cfg.backoff_base_ms,
+                                  h->cfg.backoff_cap_ms, &h->rng);
+    x->state = 0;
+    x->ready_ms = http_now_ms() + d;
+    pthread_mutex_lock(&h->mu);
+    h->retries++;
+    pthread_mutex_unlock(&h->mu);
+    if (cc != CURLE_OK)
+        http_set_status(h, "S3 unreachable, retrying in %lld s",
+                        (long long)((d + 999) / 1000));
+    else
+        http_set_status(h, "S3 busy (HTTP %ld%s%s), retrying in %lld s", status,
+                        *code ? " " : "", code, (long long)((d + 999) / 1000));
+}
+
+static void http_finish(run_ctx *r, CURL *e, int cc, s3_http_done cb, void *ud,
+                        size_t *done)
+{
+    xfer *x = NULL;
+    long status = 0;
+    char code[64] = "";
+    curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&x);
+    curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+    curl_multi_remove_handle(r->h->multi, e);
+    curl_easy_cleanup(e);
+    curl_slist_free_all(x->hdrs);
+    x->easy = NULL;
+    x->hdrs = NULL;
+    pthread_mutex_lock(&r->h->mu);
+    r->h->bytes += (int64_t)x->len;
+    pthread_mutex_unlock(&r->h->mu);
+    if (cc == CURLE_OK && status >= 300 && x->len)
+        s3_xml_find(x->body, x->len, "Code", code, sizeof code);
+    s3_verdict v = s3_retry_classify(cc, status, code);
+    if (getenv("SMTOP_S3_TRACE"))
+        fprintf(stderr, "[%lld] attempt %d cc=%d http=%ld code=%s len=%zu\n",
+                (long long)http_now_ms(), x->attempt, cc, status, code, x->len);
+    if (v == S3_RETRY && x->attempt < r->h->cfg.max_attempts) {
+        http_backoff(r, x, cc, status, code);
+        return;
+    }
+    if (v == S3_DONE)
+        http_set_status(r->h, "%s", "");
+    s3_http_resp resp = {
+        .curl_code = cc, .curl_msg = x->errbuf[0] ? x->errbuf : curl_easy_strerror(cc),
+        .status = cc == CURLE_OK ? status : 0, .body = x->body ? x->body : "",
+        .len = x->len, .etag = x->etag, .total = x->total, .s3code = code,
+        .attempts = x->attempt};
+    if (cc == CURLE_OK)
+        resp.curl_msg = "";
+    x->state = 2;
+    (*done)++;
+    cb(ud, (size_t)(x - r->x), &resp);
+    free(x->body);
+    x->body = NULL;
+    x->len = x->cap = 0;
+}
+
+/* Starts what may start: requests waiting for a retry whose backoff has
+ * expired first, then fresh ones in order (*fresh is the first request
+ * never started). Returns ms until the next backoff expires (1000 when
+ * nothing waits). */
+static long http_fill(run_ctx *r, size_t *running, size_t *fresh,
+                      size_t retry_waiting)
+{
+    int64_t now = http_now_ms(), next = now + 1000;
+    size_t par = (size_t)r->h->cfg.parallel;
+    for (size_t i = 0; retry_waiting && i < *fresh; i++) {
+        xfer *x = &r->x[i];
+        if (x->state != 0)
+            continue;
+        retry_waiting--;
+        if (x->ready_ms > now)
+            next = x->ready_ms < next ? x->ready_ms : next;
+        else if (*running < par && http_start(r, i) == 0)
+            (*running)++;
+    }
+    while (*fresh < r->n && *running < par) {
+        if (http_start(r, *fresh) < 0)
+            break; /* out of memory: the loop comes back to it */
+        (*running)++;
+        (*fresh)++;
+    }
+    return (long)(next > now ? next - now : 0);
+}
+
+int s3_http_run(s3_http *h, const s3_http_req *reqs, size_t n,
+                s3_http_done cb, void *ud, sm_err *err)
+{
+    run_ctx r = {.h = h, .reqs = reqs, .n = n};
+    size_t done = 0, running = 0, fresh = 0;
+    if (!n)
+        return 0;
+    if (aws_creds_get(h->creds, &r.cs, err) < 0)
+        return -1;
+    if (!(r.x = calloc(n, sizeof *r.x))) {
+        aws_creds_wipe(&r.cs);
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    }
+    snprintf(r.sigv4, sizeof r.sigv4, "aws:amz:%s:s3", h->region);
+    while (done < n) {
+        long wait = http_fill(&r, &running, &fresh, fresh - done - running);
+        int still = 0;
+        CURLMsg *m;
+        curl_multi_perform(h->multi, &still);
+        int finished = 0;
+        while ((m = curl_multi_info_read(h->multi, &still))) {
+            if (m->msg != CURLMSG_DONE)
+                continue;
+            running--;
+            finished++;
+            http_finish(&r, m->easy_handle, m->data.result, cb, ud, &done);
+        }
+        /* a finished transfer frees a slot or schedules a retry: refill
+         * at once rather than sleeping on a stale timeout */
+        if (done < n && !finished)
+            curl_multi_poll(h->multi, NULL, 0, (int)(wait < 1000 ? wait : 1000), NULL);
+    }
+    free(r.x);
+    aws_creds_wipe(&r.cs);
+    return 0;
+}
+
+void s3_http_status(s3_http *h, char *buf, size_t cap)
+{
+    pthread_mutex_lock(&h->mu);
+    snprintf(buf, cap, "%s", h->status);
+    pthread_mutex_unlock(&h->mu);
+}
+
+void s3_http_counters(s3_http *h, int64_t *bytes, int64_t *requests,
+                      int64_t *retries)
+{
+    pthread_mutex_lock(&h->mu);
+    *bytes = h->bytes;
+    *requests = h->requests;
+    *retries = h->retries;
+    pthread_mutex_unlock(&h->mu);
+}

@@ -1,0 +1,71 @@
+/* s3_http: signed S3 GETs over one libcurl multi handle.
+ *
+ * Runs a batch of requests with up to `parallel` transfers at once over
+ * reused connections, signs each with CURLOPT_AWS_SIGV4 (plus the
+ * x-amz-content-sha256 and x-amz-security-token headers curl does not
+ * add), retries transient failures with exponential backoff and jitter,
+ * and reports each request once, in completion order, with its complete
+ * body (a transfer that broke mid-body is thrown away and retried whole,
+ * so no partial body is ever delivered). While it backs off, the status
+ * line says so; status is safe to read from another thread. */
+#ifndef SMTOP_S3_HTTP_H
+#define SMTOP_S3_HTTP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/sm_err.h"
+#include "io/s3/aws_creds.h"
+
+typedef struct s3_http s3_http;
+
+typedef struct s3_http_cfg {
+    int parallel;             /* max concurrent transfers (>= 1) */
+    long connect_timeout_s;   /* default 10 */
+    long stall_timeout_s;     /* below 1 byte/s for this long = stalled */
+    int max_attempts;         /* total tries per request, >= 1 */
+    int backoff_base_ms;
+    int backoff_cap_ms;
+    const char *region;       /* signing region */
+    const char *ca_bundle;    /* NULL = system store; never disables checks */
+} s3_http_cfg;
+
+typedef struct s3_http_req {
+    const char *url;          /* full, already canonically encoded */
+    int64_t range_from;       /* < 0: no Range header */
+    int64_t range_to;         /* < 0: open-ended "bytes=N-" */
+} s3_http_req;
+
+typedef struct s3_http_resp {
+    int curl_code;            /* CURLcode of the last attempt */
+    const char *curl_msg;     /* curl's error text, "" when none */
+    long status;              /* HTTP status, 0 when none */
+    const char *body;         /* complete body (NUL-terminated copy) */
+    size_t len;
+    const char *etag;         /* ETag header, "" when absent */
+    int64_t total;            /* object size from Content-Range, else -1 */
+    const char *s3code;       /* <Code> of an error body, "" when none */
+    int attempts;
+} s3_http_resp;
+
+/* Called once per request, in completion order; resp valid for the call. */
+typedef void (*s3_http_done)(void *ud, size_t idx, const s3_http_resp *resp);
+
+/* creds is borrowed (must outlive h). NULL with err on failure. */
+s3_http *s3_http_new(const s3_http_cfg *cfg, aws_creds *creds, sm_err *err);
+void s3_http_free(s3_http *h);
+
+/* Performs reqs[0..n). Returns 0 when every request got its callback, -1
+ * with err when the batch could not start (credentials unavailable). */
+int s3_http_run(s3_http *h, const s3_http_req *reqs, size_t n,
+                s3_http_done cb, void *ud, sm_err *err);
+
+/* "S3 unreachable, retrying in 8 s" while backing off, else "". */
+void s3_http_status(s3_http *h, char *buf, size_t cap);
+
+/* Bytes of response bodies received (incl. discarded retries), requests
+ * sent and retries made, since creation. */
+void s3_http_counters(s3_http *h, int64_t *bytes, int64_t *requests,
+                      int64_t *retries);
+
+#endif

@@ -1,0 +1,119 @@
+#include "io/scan/catalog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/scan/fnv.h"
+
+struct catalog {
+    cat_entry **slots;
+    size_t cap, count;
+};
+
+static uint64_t hash_key(const char *s)
+{
+    return fnv_add(FNV_SEED, s, strlen(s));
+}
+
+catalog *catalog_new(void)
+{
+    catalog *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->cap = 256;
+    c->slots = calloc(c->cap, sizeof *c->slots);
+    if (!c->slots) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void entry_free(cat_entry *e)
+{
+    free(e->key);
+    free(e->partial);
+    tracedec_free(e->tdec);
+    free(e);
+}
+
+void catalog_free(catalog *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->cap; i++)
+        if (c->slots[i])
+            entry_free(c->slots[i]);
+    free(c->slots);
+    free(c);
+}
+
+static size_t find_slot(cat_entry **slots, size_t cap, const char *key)
+{
+    size_t i = hash_key(key) & (cap - 1);
+    while (slots[i] && strcmp(slots[i]->key, key) != 0)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+cat_entry *catalog_get(catalog *c, const char *key)
+{
+    return c->slots[find_slot(c->slots, c->cap, key)];
+}
+
+static int grow(catalog *c)
+{
+    size_t ncap = c->cap * 2;
+    cat_entry **ns = calloc(ncap, sizeof *ns);
+    if (!ns)
+        return -1;
+    for (size_t i = 0; i < c->cap; i++)
+        if (c->slots[i])
+            ns[find_slot(ns, ncap, c->slots[i]->key)] = c->slots[i];
+    free(c->slots);
+    c->slots = ns;
+    c->cap = ncap;
+    return 0;
+}
+
+cat_entry *catalog_add(catalog *c, const char *key)
+{
+    if ((c->count + 1) * 2 > c->cap && grow(c) != 0)
+        return NULL;
+    cat_entry *e = calloc(1, sizeof *e);
+    if (!e || !(e->key = strdup(key))) {
+        free(e);
+        return NULL;
+    }
+    e->whole_size = -1;
+    e->done_hash = FNV_SEED;
+    c->slots[find_slot(c->slots, c->cap, key)] = e;
+    c->count++;
+    return e;
+}
+
+size_t catalog_count(const catalog *c)
+{
+    return c->count;
+}
+
+cat_entry *catalog_next(catalog *c, size_t *iter)
+{
+    while (*iter < c->cap) {
+        cat_entry *e = c->slots[(*iter)++];
+        if (e)
+            return e;
+    }
+    return NULL;
+}
+
+void cat_entry_reset(cat_entry *e)
+{
+    e->consumed = 0;
+    e->partial_len = 0;
+    e->head_len = 0;
+    e->done_hash = FNV_SEED;
+    tracedec_free(e->tdec);
+    e->tdec = NULL;
+    e->whole_size = -1;
+}

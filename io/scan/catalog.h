@@ -1,0 +1,58 @@
+/* catalog: the scanner's memory of every file it has seen — how many bytes
+ * were consumed, the held-back partial line, per-file decoder state and
+ * counters. A key → entry hash map (open addressing, hand-written because
+ * no small well-kept C library offers a growable string map and glibc's
+ * hsearch cannot grow or delete). Internal to io/scanner*. */
+#ifndef SMTOP_CATALOG_H
+#define SMTOP_CATALOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/decode/keyname.h"
+#include "io/decode/trace_decode.h"
+
+#define CAT_HEAD_MAX 256   /* bytes of a trace file's start kept to match
+                              a renamed .tmp with its final file */
+
+typedef struct cat_entry {
+    char *key;
+    key_info ki;
+    int64_t size;          /* size at the last listing */
+    char etag[96];
+    int64_t consumed;      /* bytes fetched so far = offset of next read */
+    char *partial;         /* trailing bytes of an incomplete line */
+    size_t partial_len, partial_cap;
+    trace_dec *tdec;       /* trace kinds: decoder state across reads */
+    char head[CAT_HEAD_MAX];
+    size_t head_len;
+    /* FNV-1a of the bytes decoded so far, [0, consumed - partial_len): a
+     * closed trace file continues this .tmp only if its prefix hashes the
+     * same. Real writers give every file of a process the same metadata
+     * head, so the head alone cannot tell them apart. */
+    uint64_t done_hash;
+    int64_t high_water_us; /* newest record time ingested from this file */
+    int64_t skip_until_us; /* after a replacement: records at or before this
+                              were already ingested from the old version */
+    int64_t corrupt;       /* corrupt lines in this file */
+    int64_t whole_size;    /* whole-file kinds: size last handed over, -1 never */
+    int listed;            /* seen in the current pass's listing */
+    int failed;            /* the last read failed */
+} cat_entry;
+
+typedef struct catalog catalog;
+
+catalog *catalog_new(void);          /* NULL on OOM */
+void catalog_free(catalog *c);       /* frees every entry */
+cat_entry *catalog_get(catalog *c, const char *key);
+/* Inserts a fresh entry for key (must not exist). NULL on OOM. */
+cat_entry *catalog_add(catalog *c, const char *key);
+size_t catalog_count(const catalog *c);
+/* Iteration: start with *iter = 0; returns NULL after the last entry. */
+cat_entry *catalog_next(catalog *c, size_t *iter);
+
+/* Drops the entry's decoding state (partial line, trace decoder, head) and
+ * rewinds it to byte 0, keeping the key, counters and high-water mark. */
+void cat_entry_reset(cat_entry *e);
+
+#endif

@@ -1,0 +1,88 @@
+/* predec: lines decoded ahead of the thread that consumes them.
+ *
+ * A producer (scan_fetch's fetch thread) splits a file's bytes into lines
+ * exactly as their consumer will (scan_ingest, the export) and runs the
+ * pure first step of decoding on each: the fast system-metrics scanner
+ * (sysdec_line_fast) or the trace line reader (tracedec_parse). The
+ * consumer still walks every line itself, in order, and takes a record
+ * only when it is for exactly that line (same address and length) and
+ * came out of the fast path without scratch-backed strings; anything else
+ * (held partial lines, extra members, jansson fallbacks) it decodes as
+ * before. So results cannot change, only where the work runs. */
+#ifndef SMTOP_PREDEC_H
+#define SMTOP_PREDEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/records.h"
+#include "io/decode/trace_line.h"
+
+/* What a file's lines are decoded ahead as. */
+enum { PREDEC_NONE, PREDEC_SYSTEM, PREDEC_TRACE };
+
+typedef struct predec_rec {
+    const char *line;   /* trimmed as scan_ingest trims */
+    size_t len;
+    const char *nl;     /* the '\n' ending the line */
+    int kind;           /* PREDEC_SYSTEM: s; PREDEC_TRACE: t (tracedec_parse) */
+    int ok;             /* s / t is valid */
+    union {
+        sm_sample s;
+        tl_event t;
+    };
+} predec_rec;
+
+/* A job's records in line order, with the scanner thread's read cursor. */
+typedef struct predec {
+    const predec_rec *v;
+    size_t n, at;
+} predec;
+
+/* The record decoded ahead for exactly this line (same address and
+ * length), or NULL when the caller must decode it itself. Skips records
+ * of lines the caller passed over (it may trim differently). */
+static inline const predec_rec *predec_take(predec *pre, const char *line, size_t len,
+                                            int kind)
+{
+    /* line may lie outside the job's copy (a held partial line): leave
+     * the cursor alone then. */
+    uintptr_t at = (uintptr_t)line;
+    if (!pre || pre->n == 0 || at < (uintptr_t)pre->v[0].line ||
+        at > (uintptr_t)pre->v[pre->n - 1].line)
+        return NULL;
+    while (pre->at < pre->n && (uintptr_t)pre->v[pre->at].line < at)
+        pre->at++;
+    if (pre->at == pre->n || pre->v[pre->at].line != line || pre->v[pre->at].len != len)
+        return NULL;
+    const predec_rec *r = &pre->v[pre->at++];
+    return r->ok && r->kind == kind ? r : NULL;
+}
+
+/* Growable record storage for predec_decode. */
+typedef struct predec_buf {
+    predec_rec *v;
+    size_t n, cap;
+} predec_buf;
+
+struct sysdec_scratch;
+/* Decodes ahead, as `kind` (PREDEC_SYSTEM or PREDEC_TRACE), every line of
+ * data (a file's new bytes) the way scan_ingest will walk them, into b
+ * (reused). A first line that only completes a held partial line is
+ * decoded too, harmlessly: its consumer never asks for that address. Uses
+ * only b and sc, so it may run on any thread. */
+void predec_decode(predec_buf *b, struct sysdec_scratch *sc, const char *data,
+                   size_t len, int kind);
+void predec_buf_free(predec_buf *b);
+
+/* The '\n' ending the line that starts at p, when the next record is that
+ * line (it was found by the same memchr over the same bytes); NULL when
+ * the caller must search. Does not move the cursor. */
+static inline const char *predec_newline(const predec *pre, const char *p)
+{
+    if (pre && pre->at < pre->n && pre->v[pre->at].line == p)
+        return pre->v[pre->at].nl;
+    return NULL;
+}
+
+#endif

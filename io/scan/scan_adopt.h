@@ -1,0 +1,45 @@
+/* scan_adopt: matches a closed trace file with the open `.tmp` file it was
+ * renamed from, so events already read from the .tmp are not ingested a
+ * second time. The writer keeps `framework/<node>_<kind>.json.tmp` open and
+ * renames it to `pevents/<hour>/<end_us>_<node>_<kind>.json` on rotation:
+ * same bytes (plus the closing "]"), new name. The hash of the bytes the
+ * .tmp had decoded identifies it: the final file's prefix of that length
+ * hashes the same (heads alone repeat: every file a process writes starts
+ * with the same metadata). Internal to the scanner; no I/O. */
+#ifndef SMTOP_SCAN_ADOPT_H
+#define SMTOP_SCAN_ADOPT_H
+
+#include <stddef.h>
+
+#include "io/scan/catalog.h"
+
+#define ADOPT_MAX 64
+
+typedef struct adopt_item {
+    cat_entry *live;          /* the catalog's .tmp entry, or NULL once stashed */
+    char head[CAT_HEAD_MAX];  /* stashed copy when live is NULL */
+    size_t head_len;
+    int64_t processed;        /* bytes of the .tmp already decoded */
+    uint64_t hash;            /* their FNV-1a (cat_entry.done_hash) */
+    trace_dec *dec;           /* stashed decoder (owned) when live is NULL */
+    char node[128];
+    trace_kind tkind;
+} adopt_item;
+
+typedef struct adopt_list {
+    adopt_item items[ADOPT_MAX];
+    size_t n;
+} adopt_list;
+
+/* Remembers a live .tmp entry (idempotent). */
+void adopt_track(adopt_list *l, cat_entry *tmp);
+/* The .tmp at tmp's key is being replaced by a new file: detach its state
+ * into the list (tmp's decoder moves here) before the entry is reset. */
+void adopt_list_stash(adopt_list *l, cat_entry *tmp);
+/* For a closed trace file read from byte 0: when `data` starts with the
+ * head of a known .tmp of the same node and kind, moves that .tmp's decoder
+ * into fin and returns how many bytes of data were already decoded; else 0. */
+size_t adopt_take(adopt_list *l, cat_entry *fin, const char *data, size_t len);
+void adopt_list_free(adopt_list *l);
+
+#endif

@@ -1,0 +1,189 @@
+#include "io/scan/scan_ingest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/scan/fnv.h"
+#include "io/decode/trace_decode.h"
+
+typedef struct event_sink {
+    ingest_ctx *cx;
+    cat_entry *e;
+} event_sink;
+
+static void sink_event(void *ud, const sm_event *ev)
+{
+    event_sink *s = ud;
+    int64_t end = ev->start_us + ev->dur_us;
+    if (end <= s->e->skip_until_us)
+        return;
+    if (end > s->e->high_water_us)
+        s->e->high_water_us = end;
+    model_add_event(s->cx->m, ev);
+}
+
+/* Returns 0 for a decoded (or structural) line, -1 for a corrupt one. */
+static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
+{
+    while (len && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
+        len--;
+    if (len == 0)
+        return 0;
+    cx->n.lines++;
+    if (e->ki.kind == KEY_SYSTEM) {
+        sm_sample own;
+        const predec_rec *r = predec_take(cx->pre, line, len, PREDEC_SYSTEM);
+        const sm_sample *s = r ? &r->s : &own;
+        if (!r && sysdec_line(line, len, &own, cx->scratch) != 0)
+            return -1;
+        if (s->ts_us <= e->skip_until_us)
+            return 0;
+        if (s->ts_us > e->high_water_us)
+            e->high_water_us = s->ts_us;
+        model_add_sample(cx->m, s);
+        return 0;
+    }
+    if (!e->tdec && !(e->tdec = tracedec_new(e->ki.node)))
+        return -1;
+    event_sink sink = {cx, e};
+    const predec_rec *r = predec_take(cx->pre, line, len, PREDEC_TRACE);
+    int rc = r ? tracedec_event(e->tdec, &r->t, sink_event, &sink) : 1;
+    return rc != 1 ? rc : tracedec_line(e->tdec, line, len, sink_event, &sink);
+}
+
+static void count_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
+{
+    if (decode_line(cx, e, line, len) != 0) {
+        if (!cx->first_bad[0]) {
+            /* Shown to the user, who wants to know what was skipped: keep
+             * it printable so a binary line cannot reach the terminal. */
+            size_t n = len < sizeof cx->first_bad - 1 ? len : sizeof cx->first_bad - 1;
+            for (size_t i = 0; i < n; i++)
+                cx->first_bad[i] = line[i] >= 0x20 && line[i] < 0x7f ? line[i] : '?';
+            cx->first_bad[n] = '\0';
+        }
+        cx->n.corrupt++;
+        e->corrupt++;
+    }
+}
+
+static int hold_partial(cat_entry *e, const char *p, size_t len)
+{
+    size_t need = e->partial_len + len;
+    if (need > INGEST_LINE_MAX)
+        return 1;   /* a runaway line: the caller counts it corrupt */
+    if (need > e->partial_cap) {
+        size_t ncap = e->partial_cap ? e->partial_cap : 256;
+        while (ncap < need)
+            ncap *= 2;
+        char *np = realloc(e->partial, ncap);
+        if (!np)
+            return -1;
+        e->partial = np;
+        e->partial_cap = ncap;
+    }
+    memcpy(e->partial + e->partial_len, p, len);
+    e->partial_len = need;
+    return 0;
+}
+
+/* Keeps the file's first CAT_HEAD_MAX bytes, across reads: a .tmp first
+ * read right after its writer created it may hold only "[\n", and a head
+ * that short would match every trace file of the node (see scan_adopt). */
+static void remember_head(cat_entry *e, const char *data, size_t len)
+{
+    if (e->ki.kind == KEY_SYSTEM || e->head_len >= CAT_HEAD_MAX ||
+        e->consumed != (int64_t)e->head_len)
+        return;
+    size_t take = CAT_HEAD_MAX - e->head_len;
+    if (take > len)
+        take = len;
+    memcpy(e->head + e->head_len, data, take);
+    e->head_len += take;
+}
+
+/* Decodes one whole line (its "\n" consumed too) and, for traces, adds
+ * its bytes to the prefix hash that scan_adopt matches closed files by. */
+static void take_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
+{
+    if (e->ki.kind == KEY_TRACE_TMP)
+        e->done_hash = fnv_add(fnv_add(e->done_hash, line, len), "\n", 1);
+    count_line(cx, e, line, len);
+}
+
+/* Completes a held partial line with the first line of `p`; returns how
+ * many bytes of p it used. */
+static size_t finish_held_line(ingest_ctx *cx, cat_entry *e, const char *p, size_t len)
+{
+    if (e->ki.kind != KEY_SYSTEM && e->partial[e->partial_len - 1] == ',' && p[0] == ']') {
+        /* We held "{...}," from a write cut before its "\n"; the writer's
+         * close() then truncated that ",\n" in place and appended "\n]\n",
+         * so the file now reads "{...}\n]\n" there: the held event is
+         * whole, and hashing it as that line keeps the prefix hash equal
+         * to the closed file's (scan_adopt). */
+        take_line(cx, e, e->partial, e->partial_len - 1);
+        e->partial_len = 0;
+        return 0;
+    }
+    const char *nl = memchr(p, '\n', len);
+    size_t take = nl ? (size_t)(nl - p) : len;
+    int r = hold_partial(e, p, take);
+    if (r != 0) {
+        cx->n.corrupt++;
+        e->corrupt++;
+        e->partial_len = 0;
+        /* drop the rest of the runaway line too */
+        return nl ? take + 1 : len;
+    }
+    if (!nl)
+        return len;
+    take_line(cx, e, e->partial, e->partial_len);
+    e->partial_len = 0;
+    return take + 1;
+}
+
+int ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
+                 size_t data_offset, int is_final)
+{
+    remember_head(e, data, len);
+    const char *p = data + data_offset, *end = data + len;
+    if (e->partial_len && p < end)
+        p += finish_held_line(cx, e, p, (size_t)(end - p));
+    while (p < end) {
+        const char *nl = predec_newline(cx->pre, p);
+        if (!nl)
+            nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            break;
+        take_line(cx, e, p, (size_t)(nl - p));
+        p = nl + 1;
+    }
+    if (p < end) {
+        int r = hold_partial(e, p, (size_t)(end - p));
+        if (r < 0)
+            return -1;
+        if (r > 0) {
+            cx->n.corrupt++;
+            e->corrupt++;
+        }
+    }
+    e->consumed += (int64_t)len;
+    if (is_final)
+        ingest_finish_entry(cx, e);
+    return 0;
+}
+
+void ingest_finish_entry(ingest_ctx *cx, cat_entry *e)
+{
+    if (!e->partial_len)
+        return;
+    /* A final line without its newline still counts when it decodes. */
+    int64_t before = e->corrupt;
+    count_line(cx, e, e->partial, e->partial_len);
+    if (e->corrupt != before) {
+        e->corrupt = before;
+        cx->n.corrupt--;
+        cx->n.partial++;
+    }
+    e->partial_len = 0;
+}

@@ -1,0 +1,41 @@
+/* scan_ingest: bytes of one file → lines → records → model, for the
+ * line-oriented kinds (system metrics, trace files, the open .tmp trace).
+ * Internal to the scanner; the caller holds the model lock. */
+#ifndef SMTOP_SCAN_INGEST_H
+#define SMTOP_SCAN_INGEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "io/scan/catalog.h"
+#include "io/scan/predec.h"
+#include "io/decode/sys_decode.h"
+
+#define INGEST_LINE_MAX (4 << 20)  /* longer "lines" are corrupt, not buffered */
+
+typedef struct ingest_counts {
+    int64_t lines, corrupt, partial;
+} ingest_counts;
+
+typedef struct ingest_ctx {
+    model *m;
+    sysdec_scratch *scratch;
+    ingest_counts n;       /* added to by every call */
+    predec *pre;           /* lines decoded ahead (scan_fetch), or NULL */
+    char first_bad[48];    /* start of the first corrupt line seen, printable */
+} ingest_ctx;
+
+/* Consumes `len` new bytes of entry e (they follow e->consumed): complete
+ * lines are decoded and ingested, a trailing incomplete line is held in
+ * e->partial for the next call. `data_offset` > 0 skips bytes already
+ * ingested through an adopted .tmp file. `is_final` means no more bytes
+ * will come: a held partial line is then decoded if complete, else
+ * counted as partial. Returns 0, -1 on OOM (e unchanged). */
+int ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
+                 size_t data_offset, int is_final);
+
+/* Decodes what e still holds back as if the file had ended. */
+void ingest_finish_entry(ingest_ctx *cx, cat_entry *e);
+
+#endif

@@ -1,0 +1,574 @@
+/* scanner: one pass = list → diff against the catalog → fetch new bytes
+ * newest first → ingest. See scanner.h for the contract. */
+#include "io/scan/scanner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "io/scan/catalog.h"
+#include "io/scan/scan_adopt.h"
+#include "io/scan/scan_ingest.h"
+#include "io/scan/scan_fetch.h"
+#include "io/decode/sys_decode.h"
+
+#define DEFAULT_WINDOW_US (5LL * 60 * 1000000)
+#define DEFAULT_BATCH 64
+
+struct scanner {
+    source *src;
+    char *root;                  /* key prefix of profiler-output, "" or "x/" */
+    model *m;
+    scanner_opts o;
+    catalog *cat;
+    adopt_list adopt;            /* open .tmp trace files, for rename matching */
+    sysdec_scratch scratch;
+    int64_t newest_sys_us, newest_trace_us;
+    cat_entry **work;
+    size_t nwork, capwork;
+    predec *pre;                 /* lines of the file being ingested that
+                                    the fetch thread decoded ahead, or NULL */
+    pthread_mutex_t mu;          /* guards st and msgs */
+    scan_stats st;
+    char msgs[SCANNER_MSG_MAX][SCANNER_MSG_LEN];
+    size_t msg_head, msg_count;
+};
+
+static int64_t wall_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void add_message(scanner *sc, const char *key, const char *what)
+{
+    pthread_mutex_lock(&sc->mu);
+    size_t slot = (sc->msg_head + sc->msg_count) % SCANNER_MSG_MAX;
+    if (sc->msg_count == SCANNER_MSG_MAX)
+        sc->msg_head = (sc->msg_head + 1) % SCANNER_MSG_MAX;
+    else
+        sc->msg_count++;
+    /* Bounded so the message always fits: a path and an error sentence. */
+    snprintf(sc->msgs[slot], SCANNER_MSG_LEN, "%.250s: %.500s", key, what);
+    snprintf(sc->st.last_error, sizeof sc->st.last_error, "%s", sc->msgs[slot]);
+    pthread_mutex_unlock(&sc->mu);
+}
+
+scanner *scanner_new(source *src, const char *root, model *m,
+                     const scanner_opts *opts, sm_err *err)
+{
+    scanner *sc = calloc(1, sizeof *sc);
+    if (!sc || !(sc->root = strdup(root ? root : "")) || !(sc->cat = catalog_new())) {
+        if (sc)
+            free(sc->root);
+        free(sc);
+        sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    sc->src = src;
+    sc->m = m;
+    if (opts)
+        sc->o = *opts;
+    if (sc->o.window_us <= 0)
+        sc->o.window_us = DEFAULT_WINDOW_US;
+    if (sc->o.batch == 0)
+        sc->o.batch = DEFAULT_BATCH;
+    pthread_mutex_init(&sc->mu, NULL);
+    return sc;
+}
+
+void scanner_free(scanner *sc)
+{
+    if (!sc)
+        return;
+    catalog_free(sc->cat);
+    adopt_list_free(&sc->adopt);
+    sysdec_scratch_free(&sc->scratch);
+    pthread_mutex_destroy(&sc->mu);
+    free(sc->work);
+    free(sc->root);
+    free(sc);
+}
+
+/* ---- root discovery ---------------------------------------------------- */
+
+typedef struct probe {
+    int found;
+} probe;
+
+static int probe_cb(void *ud, const source_entry *e)
+{
+    (void)e;
+    ((probe *)ud)->found = 1;
+    return 1;
+}
+
+static int has_any(source *src, const char *prefix, sm_err *err)
+{
+    probe p = {0};
+    if (source_list(src, prefix, NULL, probe_cb, &p, err) != 0)
+        return -1;
+    return p.found;
+}
+
+int scanner_find_root(source *src, char *root, size_t cap, sm_err *err)
+{
+    static const char *const roots[] = {"", "profiler-output/"};
+    static const char *const dirs[] = {"system/", "framework/"};
+    for (size_t r = 0; r < 2; r++)
+        for (size_t d = 0; d < 2; d++) {
+            char prefix[512];
+            snprintf(prefix, sizeof prefix, "%s%s", roots[r], dirs[d]);
+            int found = has_any(src, prefix, err);
+            if (found < 0)
+                return -1;
+            if (found) {
+                snprintf(root, cap, "%s", roots[r]);
+                return 0;
+            }
+        }
+    return sm_err_set(err, SM_ERR_NOTFOUND,
+                      "%s holds no profiler data: expected system/ or framework/ "
+                      "(or a job directory containing profiler-output/)",
+                      source_describe(src));
+}
+
+/* ---- listing ----------------------------------------------------------- */
+
+static int is_line_kind(key_kind k)
+{
+    return k == KEY_SYSTEM || k == KEY_TRACE || k == KEY_TRACE_TMP;
+}
+
+/* A listed object whose ETag changed: decide between "grew" and "replaced". */
+static void note_changed(scanner *sc, cat_entry *e, const source_entry *se)
+{
+    int replaced = se->size < e->consumed || sc->src->vt->etag_is_identity;
+    if (!replaced || !is_line_kind(e->ki.kind))
+        return;
+    if (e->ki.kind == KEY_TRACE_TMP && e->consumed > 0)
+        adopt_list_stash(&sc->adopt, e);   /* the writer renamed it: keep its state */
+    e->skip_until_us = e->high_water_us;
+    cat_entry_reset(e);
+}
+
+static void track_newest(scanner *sc, const key_info *ki)
+{
+    if (ki->kind == KEY_SYSTEM && ki->time_us > sc->newest_sys_us) {
+        sc->newest_sys_us = ki->time_us;
+    } else if (ki->kind == KEY_TRACE && ki->time_us > sc->newest_trace_us) {
+        sc->newest_trace_us = ki->time_us;
+    }
+}
+
+typedef struct list_ctx {
+    scanner *sc;
+    const char *stop_at;   /* stop the listing at the first key with this prefix */
+    int oom;
+} list_ctx;
+
+static int list_cb(void *ud, const source_entry *se)
+{
+    list_ctx *lc = ud;
+    scanner *sc = lc->sc;
+    size_t rl = strlen(sc->root);
+    const char *rel;
+    if (rl && !strncmp(se->key, "rule-output/", 12))
+        rel = se->key;   /* job-relative, see list_all */
+    else if (!strncmp(se->key, sc->root, rl))
+        rel = se->key + rl;
+    else
+        return 0;
+    if (lc->stop_at && !strncmp(rel, lc->stop_at, strlen(lc->stop_at)))
+        return 1;
+    key_info ki;
+    keyname_parse(rel, &ki);
+    if (ki.kind == KEY_OTHER)
+        return 0;
+    cat_entry *e = catalog_get(sc->cat, se->key);
+    if (!e) {
+        if (!(e = catalog_add(sc->cat, se->key))) {
+            lc->oom = 1;
+            return 1;
+        }
+        e->ki = ki;
+        snprintf(e->etag, sizeof e->etag, "%s", se->etag ? se->etag : "");
+    } else if (se->etag && se->etag[0] && e->etag[0] && strcmp(se->etag, e->etag)) {
+        note_changed(sc, e, se);
+        snprintf(e->etag, sizeof e->etag, "%s", se->etag);
+    }
+    e->size = se->size;
+    e->listed = 1;
+    track_newest(sc, &ki);
+    return 0;
+}
+
+static int list_prefix(scanner *sc, const char *rel_prefix, const char *rel_after,
+                       const char *stop_at, sm_err *err)
+{
+    char prefix[1024], after[1024] = "";
+    snprintf(prefix, sizeof prefix, "%s%s", sc->root, rel_prefix);
+    if (rel_after && rel_after[0])
+        snprintf(after, sizeof after, "%s%s", sc->root, rel_after);
+    list_ctx lc = {sc, stop_at, 0};
+    if (source_list(sc->src, prefix, after, list_cb, &lc, err) != 0)
+        return -1;
+    if (lc.oom)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory while listing %s", prefix);
+    return 0;
+}
+
+/* The start-after key for a windowed listing: the greatest catalog key of
+ * `kind` whose time is at least `window_us` older than the newest one.
+ * Taken from keys actually seen rather than formatted from a time, so it
+ * holds whatever hour-folder convention (UTC or not) the writer used. */
+static void window_key(scanner *sc, key_kind kind, int64_t newest_us, char *out,
+                       size_t cap)
+{
+    out[0] = '\0';
+    if (!newest_us)
+        return;
+    const char *best = NULL;
+    size_t it = 0;
+    cat_entry *e;
+    while ((e = catalog_next(sc->cat, &it)))
+        if (e->ki.kind == kind && e->ki.time_us <= newest_us - sc->o.window_us
+            && (!best || strcmp(e->key, best) > 0))
+            best = e->key;
+    if (best)
+        snprintf(out, cap, "%s", best + strlen(sc->root));
+}
+
+/* Lists everything that may have changed since the last pass. */
+static int list_all(scanner *sc, sm_err *err)
+{
+    char after[1024];
+    window_key(sc, KEY_SYSTEM, sc->newest_sys_us, after, sizeof after);
+    if (list_prefix(sc, "system/incremental/", after, NULL, err) != 0)
+        return -1;
+    window_key(sc, KEY_TRACE, sc->newest_trace_us, after, sizeof after);
+    if (list_prefix(sc, "framework/pevents/", after, NULL, err) != 0)
+        return -1;
+    /* The rest of framework/ (open .tmp traces, python stats, TF traces)
+     * sits on either side of pevents/, which the call above covered. */
+    if (list_prefix(sc, "framework/", NULL, "framework/pevents/", err) != 0)
+        return -1;
+    if (list_prefix(sc, "framework/", "framework/pevents0", NULL, err) != 0)
+        return -1;
+    /* SageMaker writes rule output beside profiler-output, so it is only
+     * reachable when the user pointed at the job directory. */
+    if (sc->root[0]) {
+        list_ctx lc = {sc, NULL, 0};
+        if (source_list(sc->src, "rule-output/", NULL, list_cb, &lc, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- work list: what to fetch this pass, newest first ------------------ */
+
+static int64_t entry_time(const cat_entry *e)
+{
+    return e->ki.kind == KEY_TRACE_TMP ? INT64_MAX : e->ki.time_us;
+}
+
+static int work_cmp(const void *a, const void *b)
+{
+    const cat_entry *x = *(cat_entry *const *)a, *y = *(cat_entry *const *)b;
+    int64_t tx = entry_time(x), ty = entry_time(y);
+    if (tx != ty)
+        return tx > ty ? -1 : 1;
+    return strcmp(y->key, x->key);
+}
+
+static int needs_fetch(const cat_entry *e)
+{
+    if (is_line_kind(e->ki.kind))
+        return e->size > e->consumed;
+    return e->size > 0 && e->size != e->whole_size;
+}
+
+static int build_work(scanner *sc)
+{
+    sc->nwork = 0;
+    size_t it = 0;
+    cat_entry *e;
+    while ((e = catalog_next(sc->cat, &it))) {
+        if (!e->listed || !needs_fetch(e))
+            continue;
+        if (sc->nwork == sc->capwork) {
+            size_t ncap = sc->capwork ? sc->capwork * 2 : 256;
+            cat_entry **nw = realloc(sc->work, ncap * sizeof *nw);
+            if (!nw)
+                return -1;
+            sc->work = nw;
+            sc->capwork = ncap;
+        }
+        sc->work[sc->nwork++] = e;
+    }
+    if (sc->nwork)   /* qsort(NULL, 0, ...) is undefined */
+        qsort(sc->work, sc->nwork, sizeof *sc->work, work_cmp);
+    return 0;
+}
+
+/* ---- fetching and ingesting ------------------------------------------- */
+
+/* A system file is final once a newer minute of the same node exists: the
+ * profiler has moved on. Closed trace files are final by name. */
+static int entry_is_final(const scanner *sc, const cat_entry *e)
+{
+    if (e->ki.kind == KEY_TRACE)
+        return 1;
+    (void)sc;
+    return 0;
+}
+
+static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len)
+{
+    e->whole_size = e->size;
+    if (!sc->o.on_file)
+        return;
+    sm_err err = {0};
+    const char *rel = e->key + (strncmp(e->key, "rule-output/", 12) ? strlen(sc->root) : 0);
+    if (sc->o.lock)
+        pthread_mutex_lock(sc->o.lock);
+    int rc = sc->o.on_file(sc->o.on_file_ud, &e->ki, rel, data, len, &err);
+    if (sc->o.lock)
+        pthread_mutex_unlock(sc->o.lock);
+    if (rc != 0) {
+        pthread_mutex_lock(&sc->mu);
+        sc->st.skipped_files++;
+        pthread_mutex_unlock(&sc->mu);
+        add_message(sc, rel, err.msg);
+    }
+}
+
+static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len)
+{
+    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch};
+    cx.pre = sc->pre;
+    int64_t corrupt_before = e->corrupt;
+    if (sc->o.lock)
+        pthread_mutex_lock(sc->o.lock);
+    size_t skip = 0;
+    if (e->ki.kind == KEY_TRACE && e->consumed == 0)
+        skip = adopt_take(&sc->adopt, e, data, len);
+    if (e->ki.kind == KEY_TRACE_TMP)
+        adopt_track(&sc->adopt, e);
+    int rc = ingest_bytes(&cx, e, data, len, skip, entry_is_final(sc, e));
+    if (sc->o.lock)
+        pthread_mutex_unlock(sc->o.lock);
+    pthread_mutex_lock(&sc->mu);
+    sc->st.lines += cx.n.lines;
+    sc->st.corrupt_lines += cx.n.corrupt;
+    sc->st.partial_lines += cx.n.partial;
+    pthread_mutex_unlock(&sc->mu);
+    const char *rel = e->key + strlen(sc->root);
+    if (rc != 0)
+        add_message(sc, rel, "out of memory, will retry");
+    if (e->corrupt != corrupt_before) {
+        char what[128];
+        snprintf(what, sizeof what, "%lld corrupt line%s skipped (first: \"%s\")",
+                 (long long)(e->corrupt - corrupt_before),
+                 e->corrupt - corrupt_before == 1 ? "" : "s", cx.first_bad);
+        add_message(sc, rel, what);
+    }
+}
+
+static void fetch_cb(void *ud, const source_req *req, const void *data, size_t len,
+                     const char *etag, const sm_err *err)
+{
+    scanner *sc = ud;
+    cat_entry *e = req->user;
+    if (!err && etag && e->etag[0] && sc->src->vt->etag_is_identity && strcmp(etag, e->etag)) {
+        /* The path now names another file than the one listed (the writer
+         * renamed the .tmp and started a new one in between): its bytes do
+         * not continue this entry. The next listing sees the change. */
+        len = 0;
+    }
+    pthread_mutex_lock(&sc->mu);
+    if (sc->st.files_pending > 0)
+        sc->st.files_pending--;
+    if (!err)
+        sc->st.bytes_read += (int64_t)len;
+    pthread_mutex_unlock(&sc->mu);
+    if (err) {
+        if (!e->failed) {
+            pthread_mutex_lock(&sc->mu);
+            sc->st.skipped_files++;
+            pthread_mutex_unlock(&sc->mu);
+        }
+        e->failed = 1;
+        add_message(sc, e->key + strlen(sc->root), err->msg);
+        return;
+    }
+    e->failed = 0;
+    if (is_line_kind(e->ki.kind)) {
+        if (len)
+            ingest_lines(sc, e, data, len);
+    } else {
+        ingest_whole(sc, e, data, len);
+    }
+}
+
+/* Builds the requests of work[i, i+n). */
+static void fill_reqs(scanner *sc, source_req *reqs, size_t i, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        cat_entry *e = sc->work[i + k];
+        int whole = !is_line_kind(e->ki.kind);
+        reqs[k] = (source_req){e->key, whole ? 0 : e->consumed, -1, e};
+    }
+}
+
+typedef struct ahead_ctx {
+    scanner *sc;
+    scan_fetch *f;
+    source_req *reqs;
+} ahead_ctx;
+
+/* The decode-ahead kind of a file (its key kind never changes). */
+static int ahead_kind(key_kind k)
+{
+    return k == KEY_SYSTEM ? PREDEC_SYSTEM
+           : k == KEY_TRACE || k == KEY_TRACE_TMP ? PREDEC_TRACE : PREDEC_NONE;
+}
+
+/* Fetch thread: a callback's arguments go to the scanner's thread, with a
+ * line file's lines decoded ahead. Reads nothing but the entry's kind,
+ * which no one changes after the listing. */
+static void ahead_cb(void *ud, const source_req *req, const void *data, size_t len,
+                     const char *etag, const sm_err *err)
+{
+    ahead_ctx *a = ud;
+    const cat_entry *e = req->user;
+    scan_fetch_put(a->f, req, data, len, etag, err, err ? PREDEC_NONE : ahead_kind(e->ki.kind));
+}
+
+static int ahead_run(void *ud, scan_fetch *f, sm_err *err)
+{
+    ahead_ctx *a = ud;
+    scanner *sc = a->sc;
+    a->f = f;
+    for (size_t i = 0; i < sc->nwork; i += sc->o.batch) {
+        size_t n = sc->nwork - i < sc->o.batch ? sc->nwork - i : sc->o.batch;
+        /* The requests read e->consumed: build them once the previous
+         * batch is ingested, exactly as the sequential loop does. */
+        scan_fetch_wait_idle(f);
+        fill_reqs(sc, a->reqs, i, n);
+        if (source_fetch(sc->src, a->reqs, n, ahead_cb, a, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int fetch_work(scanner *sc, sm_err *err)
+{
+    source_req *reqs = calloc(sc->o.batch, sizeof *reqs);
+    if (!reqs)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    int rc = 0;
+    /* With line files to decode (a pass over a job's history, or several
+     * nodes' new minutes), a fetch thread reads and decodes while this one
+     * feeds the model; otherwise, or when no thread starts, fetch here. */
+    size_t nlines = 0;
+    for (size_t i = 0; i < sc->nwork; i++)
+        nlines += ahead_kind(sc->work[i]->ki.kind) != PREDEC_NONE;
+    ahead_ctx a = {sc, NULL, reqs};
+    scan_fetch *f = nlines >= 2 && !sc->o.sequential ? scan_fetch_start(ahead_run, &a) : NULL;
+    if (f) {
+        scan_item it;
+        while (scan_fetch_take(f, &it) == 0) {
+            sc->pre = &it.pre;
+            fetch_cb(sc, &it.req, it.data, it.len, it.etag, it.err);
+            sc->pre = NULL;
+            scan_fetch_release(f);
+        }
+        rc = scan_fetch_finish(f, err);
+    } else {
+        for (size_t i = 0; i < sc->nwork && rc == 0; i += sc->o.batch) {
+            size_t n = sc->nwork - i < sc->o.batch ? sc->nwork - i : sc->o.batch;
+            fill_reqs(sc, reqs, i, n);
+            rc = source_fetch(sc->src, reqs, n, fetch_cb, sc, err);
+        }
+    }
+    free(reqs);
+    return rc;
+}
+
+int scanner_scan(scanner *sc, sm_err *err)
+{
+    pthread_mutex_lock(&sc->mu);
+    sc->st.scanning = 1;
+    pthread_mutex_unlock(&sc->mu);
+    size_t it = 0;
+    cat_entry *e;
+    while ((e = catalog_next(sc->cat, &it)))
+        e->listed = 0;
+    int rc = list_all(sc, err);
+    if (rc == 0 && build_work(sc) != 0)
+        rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    if (rc == 0) {
+        pthread_mutex_lock(&sc->mu);
+        sc->st.files_pending = (int64_t)sc->nwork;
+        sc->st.files_known = (int64_t)catalog_count(sc->cat);
+        pthread_mutex_unlock(&sc->mu);
+        rc = fetch_work(sc, err);
+    }
+    if (sc->o.lock)
+        pthread_mutex_lock(sc->o.lock);
+    model_flush(sc->m, 0);
+    if (sc->o.lock)
+        pthread_mutex_unlock(sc->o.lock);
+    pthread_mutex_lock(&sc->mu);
+    sc->st.scanning = 0;
+    sc->st.files_pending = 0;
+    sc->st.last_scan_us = wall_us();
+    if (rc == 0)
+        sc->st.passes++;
+    else
+        snprintf(sc->st.last_error, sizeof sc->st.last_error, "%s", err ? err->msg : "scan failed");
+    pthread_mutex_unlock(&sc->mu);
+    return rc;
+}
+
+void scanner_finish(scanner *sc)
+{
+    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch};
+    if (sc->o.lock)
+        pthread_mutex_lock(sc->o.lock);
+    size_t it = 0;
+    cat_entry *e;
+    while ((e = catalog_next(sc->cat, &it)))
+        if (is_line_kind(e->ki.kind))
+            ingest_finish_entry(&cx, e);
+    model_flush(sc->m, 1);
+    if (sc->o.lock)
+        pthread_mutex_unlock(sc->o.lock);
+    pthread_mutex_lock(&sc->mu);
+    sc->st.lines += cx.n.lines;
+    sc->st.corrupt_lines += cx.n.corrupt;
+    sc->st.partial_lines += cx.n.partial;
+    pthread_mutex_unlock(&sc->mu);
+}
+
+void scanner_get_stats(scanner *sc, scan_stats *out)
+{
+    pthread_mutex_lock(&sc->mu);
+    *out = sc->st;
+    pthread_mutex_unlock(&sc->mu);
+}
+
+size_t scanner_messages(scanner *sc, char (*out)[SCANNER_MSG_LEN], size_t max)
+{
+    pthread_mutex_lock(&sc->mu);
+    size_t n = sc->msg_count < max ? sc->msg_count : max;
+    size_t first = sc->msg_count - n;
+    for (size_t i = 0; i < n; i++)
+        memcpy(out[i], sc->msgs[(sc->msg_head + first + i) % SCANNER_MSG_MAX],
+               SCANNER_MSG_LEN);
+    pthread_mutex_unlock(&sc->mu);
+    return n;
+}

@@ -1,0 +1,91 @@
+/* scanner: turns a source into model updates, one pass per scan interval.
+ *
+ * Each pass lists what is new under the profiler-output root (with a
+ * start-after that trails the newest key by `window_us`, so late uploads
+ * from slow nodes are still found), keeps a catalog of every file with the
+ * bytes already consumed, fetches only new bytes, holds back a partial last
+ * line until a later pass completes it, and processes files newest first so
+ * the latest minutes reach the model before the history.
+ *
+ * Line-oriented kinds (system metrics, framework traces incl. the open
+ * `.tmp` file and its renamed final form) are decoded here; whole-file
+ * kinds (python stats, TF traces, rule reports) are read once complete and
+ * handed to `on_file`. */
+#ifndef SMTOP_SCANNER_H
+#define SMTOP_SCANNER_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "model/sm_err.h"
+#include "io/decode/keyname.h"
+#include "io/source/source.h"
+
+#define SCANNER_MSG_LEN 768
+
+typedef struct scanner scanner;
+
+/* Called for whole-file kinds (KEY_CPROFILE, KEY_PYINSTRUMENT, KEY_TF_TRACE,
+ * KEY_RULE_REPORT) once per version of the file, with the lock held. Return
+ * 0, or -1 with err set (counted as a skipped file and reported). */
+typedef int (*scanner_file_cb)(void *ud, const key_info *ki, const char *key,
+                               const void *data, size_t len, sm_err *err);
+
+typedef struct scanner_opts {
+    int64_t window_us;          /* start-after trails newest key; default 5 min */
+    pthread_mutex_t *lock;      /* held around each model update; may be NULL */
+    scanner_file_cb on_file;    /* may be NULL: whole-file kinds are ignored */
+    void *on_file_ud;
+    size_t batch;               /* files fetched per source_fetch call; default 64 */
+    int sequential;             /* 1: fetch and decode on the calling thread
+                                   only (no fetch-ahead thread); the results
+                                   are the same either way */
+} scanner_opts;
+
+typedef struct scan_stats {
+    int64_t passes;             /* completed scans */
+    int64_t files_known;        /* catalog size */
+    int64_t files_pending;      /* files with unread bytes in the current pass */
+    int64_t bytes_read;         /* total payload bytes fetched */
+    int64_t lines;              /* lines decoded */
+    int64_t corrupt_lines;      /* skipped, per-file counts summed */
+    int64_t partial_lines;      /* trailing partial lines of final files */
+    int64_t skipped_files;      /* unreadable or undecodable files */
+    int64_t last_scan_us;       /* wall clock at the end of the last pass */
+    int scanning;               /* 1 while a pass runs */
+    char last_error[SCANNER_MSG_LEN]; /* latest problem in plain words, "" if none */
+} scan_stats;
+
+/* `root` is the key prefix of profiler-output within the source ("" when
+ * the source is the profiler-output directory itself); see
+ * scanner_find_root. `m` is not owned. NULL with err set on failure. */
+scanner *scanner_new(source *src, const char *root, model *m,
+                     const scanner_opts *opts, sm_err *err);
+void scanner_free(scanner *sc);
+
+/* Finds the profiler-output root inside `src`: "" when the source holds
+ * system/ or framework/ directly, "profiler-output/" when it holds a job
+ * directory. Writes it into root (cap bytes). -1 with err when neither. */
+int scanner_find_root(source *src, char *root, size_t cap, sm_err *err);
+
+/* One pass. Returns 0 (problems with single files are counted, not fatal),
+ * or -1 with err when the listing itself failed (the catalog is intact and
+ * the next pass retries). */
+int scanner_scan(scanner *sc, sm_err *err);
+
+/* Declares the data final (report mode, end of a job): partial trailing
+ * lines still held back are counted as partial_lines and dropped. */
+void scanner_finish(scanner *sc);
+
+/* Thread-safe copy of the counters. */
+void scanner_get_stats(scanner *sc, scan_stats *out);
+
+#define SCANNER_MSG_MAX 100
+/* Per-file warnings ("system/…/1591748100.algo-1.json: 2 corrupt lines"),
+ * oldest first, the newest SCANNER_MSG_MAX kept. Thread-safe: copies up to
+ * max of them into out; returns how many. */
+size_t scanner_messages(scanner *sc, char (*out)[SCANNER_MSG_LEN], size_t max);
+
+#endif

@@ -1,0 +1,34 @@
+/* source_open: picks the source implementation for a command-line SOURCE
+ * ("s3://bucket/prefix" → S3, anything else → local directory) and holds
+ * the transport options the user can set on the command line. */
+#ifndef SMTOP_SOURCE_OPEN_H
+#define SMTOP_SOURCE_OPEN_H
+
+#include <stdint.h>
+
+#include "model/sm_err.h"
+#include "io/source/source.h"
+
+typedef struct source_opts {
+    const char *profile;       /* --profile / AWS_PROFILE; NULL = default */
+    const char *region;        /* --region; NULL = resolve like the AWS CLI */
+    const char *endpoint_url;  /* --endpoint-url; NULL = env or AWS */
+    int parallel;              /* --s3-parallel, default 8 */
+    int no_cache;              /* --no-cache */
+    int64_t cache_size;        /* --cache-size bytes, default 1 GiB */
+} source_opts;
+
+void source_opts_init(source_opts *o);
+
+/* If argv[*i] is one of the transport options above, consumes it (and its
+ * value, advancing *i) and returns 1; returns 0 when it is not one; -1 with
+ * err (code SM_ERR_USAGE) when its value is missing or invalid. */
+int source_opts_parse(source_opts *o, int argc, char **argv, int *i, sm_err *err);
+
+/* Help text for those options, one per line, for command usage messages. */
+const char *source_opts_help(void);
+
+/* Opens spec. NULL with err set (SM_ERR_NOTFOUND, SM_ERR_DENIED, ...). */
+source *source_open(const char *spec, const source_opts *o, sm_err *err);
+
+#endif

@@ -1,0 +1,330 @@
+/* source_s3: S3 source (list, ranged fetch, cache); see source_s3.h. */
+#include "io/source/source_s3.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/s3/aws_creds.h"
+#include "io/s3/aws_region.h"
+#include "io/source/cache.h"
+#include "io/s3/s3_etags.h"
+#include "io/s3/s3_http.h"
+#include "io/s3/s3_list.h"
+#include "io/s3/s3_retry.h"
+#include "io/s3/s3_url.h"
+
+typedef struct s3_source {
+    source base;
+    char bucket[64];
+    char root[1024];          /* key prefix of the source, "" or ends in '/' */
+    char region[64];
+    char endpoint[1024];      /* "" = AWS */
+    char desc[1200];
+    char cache_note[600];     /* why the cache is off, "" when fine */
+    pthread_mutex_t note_mu;  /* status() runs on the UI thread */
+    s3_tuning tune;
+    aws_creds *creds;
+    s3_http *http;
+    cache *cache;
+    s3_etags *etags;
+    int64_t bytes_cache, cache_hits, cache_puts;
+} s3_source;
+
+static int env_int(const char *name, int def)
+{
+    const char *v = getenv(name);
+    return v && *v ? atoi(v) : def;
+}
+
+void s3_tuning_defaults(s3_tuning *t)
+{
+    memset(t, 0, sizeof *t);
+    t->max_keys = env_int("SMTOP_S3_MAX_KEYS", 0);
+    t->max_attempts = env_int("AWS_MAX_ATTEMPTS", 8);
+    t->backoff_base_ms = env_int("SMTOP_S3_BACKOFF_MS", 500);
+    t->backoff_cap_ms = 16000;
+    t->stall_timeout_s = env_int("SMTOP_S3_STALL_TIMEOUT", 20);
+    t->connect_timeout_s = env_int("SMTOP_S3_CONNECT_TIMEOUT", 10);
+}
+
+static void s3_fail_context(const s3_source *s, const char *key, s3_fail_ctx *c)
+{
+    c->bucket = s->bucket;
+    c->key = key;
+    c->cred_origin = aws_creds_origin(s->creds);
+    c->cred_where = aws_creds_where(s->creds);
+    c->region = s->region;
+    c->endpoint = s->endpoint[0] ? s->endpoint : NULL;
+}
+
+static void s3_explain(const s3_source *s, const char *key,
+                       const s3_http_resp *r, sm_err *err)
+{
+    s3_fail_ctx c;
+    s3_fail_context(s, key, &c);
+    s3_retry_explain(r->curl_code, r->curl_msg, r->status, r->s3code, &c, err);
+}
+
+static int s3_list(source *src, const char *prefix, const char *start_after,
+                   source_list_cb cb, void *ud, sm_err *err)
+{
+    s3_source *s = (s3_source *)src;
+    s3_fail_ctx fc;
+    s3_fail_context(s, NULL, &fc);
+    s3_list_ctx c = {.http = s->http, .endpoint = s->endpoint[0] ? s->endpoint : NULL,
+                     .region = s->region, .bucket = s->bucket, .root = s->root,
+                     .max_keys = s->tune.max_keys, .etags = s->etags, .fail = &fc};
+    return s3_list_objects(&c, prefix, start_after, cb, ud, err);
+}
+
+static void source_s3_note(s3_source *s, const char *what, const char *msg)
+{
+    pthread_mutex_lock(&s->note_mu);
+    snprintf(s->cache_note, sizeof s->cache_note, "%s%s", what, msg);
+    pthread_mutex_unlock(&s->note_mu);
+}
+
+/* ---- fetch --------------------------------------------------------- */
+
+typedef struct fetch_ctx {
+    s3_source *s;
+    const source_req *reqs;
+    size_t *map;              /* http index → request index */
+    source_fetch_cb cb;
+    void *ud;
+} fetch_ctx;
+
+static int key_is_open_file(const char *key)
+{
+    size_t l = strlen(key);
+    return l >= 4 && !strcmp(key + l - 4, ".tmp");
+}
+
+/* Serves req from the cache when the listed ETag is stored. 1 = served. */
+static int fetch_from_cache(s3_source *s, const source_req *q,
+                            source_fetch_cb cb, void *ud)
+{
+    const char *etag = s3_etags_get(s->etags, q->key, NULL);
+    char *full = NULL;
+    void *data = NULL;
+    size_t len = 0;
+    int hit;
+    if (!s->cache || !etag || !*etag || asprintf(&full, "%s%s", s->root, q->key) < 0)
+        return 0;
+    hit = cache_get(s->cache, s->bucket, full, etag, &data, &len);
+    free(full);
+    if (!hit)
+        return 0;
+    size_t off = q->offset < 0 ? 0 : (size_t)q->offset;
+    size_t n = off >= len ? 0 : len - off;
+    if (q->len >= 0 && (size_t)q->len < n)
+        n = (size_t)q->len;
+    s->bytes_cache += (int64_t)n;
+    s->cache_hits++;
+    cb(ud, q, n ? (const char *)data + off : "", n, etag, NULL);
+    free(data);
+    return 1;
+}
+
+static void fetch_store(s3_source *s, const source_req *q, const char *etag,
+                        const void *data, size_t len)
+{
+    char *full = NULL;
+    sm_err e;
+    if (!s->cache || !*etag || key_is_open_file(q->key) ||
+        asprintf(&full, "%s%s", s->root, q->key) < 0)
+        return;
+    if (cache_put(s->cache, s->bucket, full, etag, data, len, &e) == 0)
+        s->cache_puts++;
+    else
+        source_s3_note(s, "cache: ", e.msg);
+    free(full);
+}
+
+static void fetch_on_done(void *ud, size_t idx, const s3_http_resp *r)
+{
+    fetch_ctx *f = ud;
+    const source_req *q = &f->reqs[f->map[idx]];
+    const char *listed = s3_etags_get(f->s->etags, q->key, NULL);
+    const char *etag = *r->etag ? r->etag : listed ? listed : "";
+    sm_err err;
+    if (r->curl_code == 0 && r->status == 416) {
+        f->cb(f->ud, q, "", 0, etag, NULL); /* nothing past offset */
+    } else if (r->curl_code == 0 && (r->status == 200 || r->status == 206)) {
+        size_t off = 0, n = r->len;
+        if (r->status == 200 && q->offset > 0) /* server ignored Range */
+            off = (size_t)q->offset < n ? (size_t)q->offset : n;
+        n -= off;
+        if (q->len >= 0 && (size_t)q->len < n)
+            n = (size_t)q->len;
+        if (r->status == 200 && q->offset <= 0 && q->len < 0)
+            fetch_store(f->s, q, etag, r->body, r->len);
+        f->cb(f->ud, q, r->body + off, n, etag, NULL);
+    } else {
+        s3_explain(f->s, q->key, r, &err);
+        f->cb(f->ud, q, NULL, 0, etag, &err);
+    }
+}
+
+static int s3_fetch(source *src, const source_req *reqs, size_t n,
+                    source_fetch_cb cb, void *ud, sm_err *err)
+{
+    s3_source *s = (s3_source *)src;
+    s3_http_req *hr = calloc(n ? n : 1, sizeof *hr);
+    size_t *map = calloc(n ? n : 1, sizeof *map), m = 0;
+    fetch_ctx f = {s, reqs, map, cb, ud};
+    int rc = 0;
+    if (!hr || !map) {
+        free(hr);
+        free(map);
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const source_req *q = &reqs[i];
+        if (q->len == 0) {
+            cb(ud, q, "", 0, "", NULL);
+            continue;
+        }
+        if (fetch_from_cache(s, q, cb, ud))
+            continue;
+        char *full = NULL;
+        if (asprintf(&full, "%s%s", s->root, q->key) < 0 ||
+            !(hr[m].url = s3_url_build(s->endpoint[0] ? s->endpoint : NULL,
+                                       s->region, s->bucket, full, NULL))) {
+            free(full);
+            rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+            break;
+        }
+        free(full);
+        int ranged = q->offset > 0 || q->len >= 0;
+        hr[m].range_from = ranged ? (q->offset > 0 ? q->offset : 0) : -1;
+        hr[m].range_to = q->len >= 0 ? hr[m].range_from + q->len - 1 : -1;
+        map[m++] = i;
+    }
+    if (rc == 0 && m && s3_http_run(s->http, hr, m, fetch_on_done, &f, err) < 0) {
+        /* credentials could not be refreshed: every request still gets
+         * its answer, so the caller's bookkeeping stays simple */
+        for (size_t i = 0; i < m; i++)
+            cb(ud, &reqs[map[i]], NULL, 0, "", err);
+    }
+    for (size_t i = 0; i < m; i++)
+        free((char *)hr[i].url);
+    free(hr);
+    free(map);
+    return rc;
+}
+
+/* ---- the rest of the vtable ---------------------------------------- */
+
+static const char *s3_describe(const source *src)
+{
+    return ((const s3_source *)src)->desc;
+}
+
+static void s3_status(const source *src, char *buf, size_t len)
+{
+    const s3_source *s = (const s3_source *)src;
+    s3_http_status(s->http, buf, len);
+    pthread_mutex_lock((pthread_mutex_t *)&s->note_mu);
+    if (len && !buf[0] && s->cache_note[0])
+        snprintf(buf, len, "%s", s->cache_note);
+    pthread_mutex_unlock((pthread_mutex_t *)&s->note_mu);
+}
+
+static void s3_free(source *src)
+{
+    s3_source *s = (s3_source *)src;
+    s3_http_free(s->http);
+    cache_free(s->cache);
+    s3_etags_free(s->etags);
+    aws_creds_free(s->creds);
+    pthread_mutex_destroy(&s->note_mu);
+    free(s);
+}
+
+static const source_vtbl s3_vtbl = {
+    .kind = "s3",
+    .list = s3_list,
+    .fetch = s3_fetch,
+    .describe = s3_describe,
+    .status = s3_status,
+    .free = s3_free,
+};
+
+int source_s3_get_stats(const source *src, source_s3_stats *out)
+{
+    const s3_source *s = (const s3_source *)src;
+    memset(out, 0, sizeof *out);
+    if (!src || src->vt != &s3_vtbl)
+        return -1;
+    s3_http_counters(s->http, &out->bytes_net, &out->requests, &out->retries);
+    out->bytes_cache = s->bytes_cache;
+    out->cache_hits = s->cache_hits;
+    out->cache_puts = s->cache_puts;
+    return 0;
+}
+
+static void s3_pick_endpoint(s3_source *s, const source_opts *o)
+{
+    const char *ep = o && o->endpoint_url ? o->endpoint_url : NULL;
+    if (!ep || !*ep)
+        ep = getenv("AWS_ENDPOINT_URL_S3");
+    if (!ep || !*ep)
+        ep = getenv("AWS_ENDPOINT_URL");
+    snprintf(s->endpoint, sizeof s->endpoint, "%s", ep && *ep ? ep : "");
+}
+
+static int s3_setup(s3_source *s, const source_opts *o, sm_err *err)
+{
+    const char *ca = getenv("AWS_CA_BUNDLE");
+    s3_http_cfg hc = {
+        .parallel = o && o->parallel > 0 ? o->parallel : 8,
+        .connect_timeout_s = s->tune.connect_timeout_s,
+        .stall_timeout_s = s->tune.stall_timeout_s,
+        .max_attempts = s->tune.max_attempts,
+        .backoff_base_ms = s->tune.backoff_base_ms,
+        .backoff_cap_ms = s->tune.backoff_cap_ms,
+        .region = s->region,
+        .ca_bundle = ca && *ca ? ca : NULL};
+    sm_err cerr;
+    if (!(s->creds = aws_creds_new(o ? o->profile : NULL, err)) ||
+        !(s->http = s3_http_new(&hc, s->creds, err)))
+        return -1;
+    if (!(s->etags = s3_etags_new()))
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    if (!(o && o->no_cache) &&
+        !(s->cache = cache_open(s->tune.cache_dir, o ? o->cache_size : 0, &cerr)))
+        source_s3_note(s, "cache off: ", cerr.msg);
+    return 0;
+}
+
+source *source_s3_open(const char *spec, const source_opts *o,
+                       const s3_tuning *t, sm_err *err)
+{
+    s3_source *s = calloc(1, sizeof *s);
+    if (!s) {
+        sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    s->base.vt = &s3_vtbl;
+    pthread_mutex_init(&s->note_mu, NULL);
+    if (t)
+        s->tune = *t;
+    else
+        s3_tuning_defaults(&s->tune);
+    if (s3_url_parse_spec(spec, s->bucket, sizeof s->bucket, s->root,
+                          sizeof s->root, err) < 0)
+        goto fail;
+    aws_region_resolve(o ? o->region : NULL, o ? o->profile : NULL, s->region,
+                       sizeof s->region, NULL, 0);
+    s3_pick_endpoint(s, o);
+    snprintf(s->desc, sizeof s->desc, "s3://%s/%s", s->bucket, s->root);
+    if (s3_setup(s, o, err) < 0)
+        goto fail;
+    return &s->base;
+fail:
+    s3_free(&s->base);
+    return NULL;
+}

@@ -1,0 +1,175 @@
+/* synth: options and the two drivers of the synthetic generator.
+ *
+ * Batch mode writes node after node, each from the job's start to its end
+ * (system samples and trace events of a node advance together so EVAL dips
+ * line up). Live mode writes the history up to now for every node, then
+ * wakes every 100 ms and writes what became due, flushing as it goes. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "io/synth/synth_internal.h"
+
+#define SEC_US 1000000LL
+
+void synth_opts_init(synth_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->nodes = 2;
+    o->gpus = 1;
+    o->cpus = 4;
+    o->minutes = 5;
+    o->interval_ms = 500;
+    o->seed = 1;
+    o->slow_node = -1;
+    o->outlier_rate = 0.01;
+    o->step_ms = 120;
+    o->hour_dirs = 1;
+    o->traces = 1;
+}
+
+int synth_opts_check(const synth_opts *o, sm_err *err)
+{
+    if (!o->out || !*o->out)
+        return sm_err_set(err, SM_ERR_USAGE, "no output directory given (--out DIR)");
+    if (strlen(o->out) > 3800) /* leaves room for the file names below it */
+        return sm_err_set(err, SM_ERR_USAGE, "output directory path is too long");
+    if (o->nodes < 1 || o->nodes > 256)
+        return sm_err_set(err, SM_ERR_USAGE, "--nodes must be 1..256, not %d", o->nodes);
+    if (o->gpus < 0 || o->gpus > 64)
+        return sm_err_set(err, SM_ERR_USAGE, "--gpus must be 0..64, not %d", o->gpus);
+    if (o->cpus < 1 || o->cpus > 1024)
+        return sm_err_set(err, SM_ERR_USAGE, "--cpus must be 1..1024, not %d", o->cpus);
+    if (o->minutes < (o->live ? 0 : 1) || o->minutes > 10080)
+        return sm_err_set(err, SM_ERR_USAGE, "--minutes must be %d..10080, not %d",
+                          o->live ? 0 : 1, o->minutes);
+    if (o->interval_ms < 10 || o->interval_ms > 60000 || 60000 % o->interval_ms)
+        return sm_err_set(err, SM_ERR_USAGE, "--interval-ms must divide 60000 "
+                          "(e.g. 100, 200, 500, 1000, 5000, 60000), not %d",
+                          o->interval_ms);
+    if (o->slow_node < -1 || o->slow_node >= o->nodes)
+        return sm_err_set(err, SM_ERR_USAGE, "--slow-node must be -1..%d, not %d",
+                          o->nodes - 1, o->slow_node);
+    if (!(o->outlier_rate >= 0 && o->outlier_rate <= 1))
+        return sm_err_set(err, SM_ERR_USAGE, "--outlier-rate must be 0..1");
+    if (!(o->step_ms >= 1 && o->step_ms <= 600000))
+        return sm_err_set(err, SM_ERR_USAGE, "--step-ms must be 1..600000");
+    if (o->start_us < 0)
+        return sm_err_set(err, SM_ERR_USAGE, "--start must not be negative");
+    if (o->python_every != 0 &&
+        (o->python_every < SYNTH_PY_WINDOW_STEPS || o->python_every > 1000000))
+        return sm_err_set(err, SM_ERR_USAGE, "--python-stats must be %d..1000000 steps, not %d",
+                          SYNTH_PY_WINDOW_STEPS, o->python_every);
+    return 0;
+}
+
+static int64_t clock_now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * SEC_US + ts.tv_nsec / 1000;
+}
+
+static int64_t clamp_i64(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Lays out the job's phases: ~1/5 initialization (5-60 s), and in batch
+ * mode ~1/30 finalization (2-30 s). */
+static void synth_job_plan(synth_job *j, const synth_opts *o, int64_t now_us)
+{
+    int64_t total = (int64_t)o->minutes * 60 * SEC_US;
+    j->o = o;
+    j->start_us = o->start_us ? o->start_us : now_us - total;
+    j->train_start_us = j->start_us + clamp_i64(total / 5, 5 * SEC_US, 60 * SEC_US);
+    if (o->live) {
+        j->end_us = j->train_end_us = INT64_MAX;
+    } else {
+        j->end_us = j->start_us + total;
+        j->train_end_us = j->end_us - clamp_i64(total / 30, 2 * SEC_US, 30 * SEC_US);
+    }
+}
+
+static int synth_make_dirs(const synth_opts *o, sm_err *err)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/system/incremental", o->out);
+    if (synth_mkdirs(dir, err))
+        return -1;
+    snprintf(dir, sizeof dir, "%s/framework", o->out);
+    return o->traces ? synth_mkdirs(dir, err) : 0;
+}
+
+static int synth_batch(const synth_job *j, sm_err *err)
+{
+    for (int n = 0; n < j->o->nodes; n++) {
+        synth_sys sys;
+        synth_trace tr;
+        if (synth_sys_init(&sys, j, n, err))
+            return -1;
+        synth_trace_init(&tr, j, n);
+        int rc = synth_sys_advance(&sys, &tr, j->end_us, 0, err);
+        /* a last long step may end after the last sample */
+        rc = rc ? rc : synth_trace_advance(&tr, INT64_MAX, err);
+        rc = rc ? rc : synth_trace_close(&tr, 1, err);
+        if (rc)
+            synth_trace_close(&tr, 0, NULL);
+        if (synth_sys_close(&sys, rc ? NULL : err))
+            rc = -1;
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static int synth_live_step(synth_sys *sys, synth_trace *tr, int nodes, int flush,
+                           sm_err *err)
+{
+    int64_t now = clock_now_us();
+    for (int n = 0; n < nodes; n++)
+        if (synth_sys_advance(&sys[n], &tr[n], now, flush, err) ||
+            synth_trace_advance(&tr[n], now, err) || synth_trace_flush(&tr[n], err))
+            return -1;
+    return 0;
+}
+
+static int synth_live(const synth_job *j, const volatile int *stop, sm_err *err)
+{
+    int nodes = j->o->nodes, rc = 0, ready = 0;
+    synth_sys *sys = calloc((size_t)nodes, sizeof *sys);
+    synth_trace *tr = calloc((size_t)nodes, sizeof *tr);
+    if (!sys || !tr)
+        rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    for (; !rc && ready < nodes; ready++) {
+        rc = synth_sys_init(&sys[ready], j, ready, err);
+        if (!rc)
+            synth_trace_init(&tr[ready], j, ready);
+    }
+    /* history without per-group flushes, then real time */
+    rc = rc ? rc : synth_live_step(sys, tr, nodes, 0, err);
+    while (!rc && !(stop && *stop)) {
+        struct timespec d = {0, 100 * 1000 * 1000};
+        nanosleep(&d, NULL);
+        rc = synth_live_step(sys, tr, nodes, 1, err);
+    }
+    for (int n = 0; n < ready; n++) {
+        if (synth_trace_close(&tr[n], 0, rc ? NULL : err))
+            rc = -1;
+        if (synth_sys_close(&sys[n], rc ? NULL : err))
+            rc = -1;
+    }
+    free(sys);
+    free(tr);
+    return rc;
+}
+
+int synth_run(const synth_opts *o, const volatile int *stop, sm_err *err)
+{
+    if (synth_opts_check(o, err) || synth_make_dirs(o, err))
+        return -1;
+    synth_job j;
+    synth_job_plan(&j, o, clock_now_us());
+    return o->live ? synth_live(&j, stop, err) : synth_batch(&j, err);
+}

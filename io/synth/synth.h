@@ -1,0 +1,54 @@
+/* synth: a synthetic SageMaker profiler-output tree, byte-for-byte in the
+ * formats of SPEC §1, for benchmarks, tests and `smtop --demo`.
+ *
+ * Writes, under o->out:
+ *   system/incremental/<YYYYMMDDHH>/<epoch10>.algo-<n>.json (or flat)
+ *   framework/pevents/<YYYYMMDDHH>/<end_us>_<pid>-algo-<n>_pythontimeline.json
+ *   framework/<pid>-algo-<n>_pythontimeline.json.tmp   (the open trace file)
+ * The job has an initialization period (no steps, idle GPUs), a training
+ * loop (TRAIN steps with Forward/Backward/DataIterator events and an EVAL
+ * phase every few hundred steps) and, in batch mode, a short finalization.
+ * The output is a pure function of the options (with start_us fixed). */
+#ifndef SMTOP_SYNTH_H
+#define SMTOP_SYNTH_H
+
+#include <stdint.h>
+
+#include "model/sm_err.h"
+
+#define SYNTH_PY_FIRST_STEP 9   /* smdebug's default Python profiling: steps 9-11 */
+#define SYNTH_PY_WINDOW_STEPS 3
+
+typedef struct synth_opts {
+    const char *out;        /* output dir (profiler-output root); created if missing */
+    int nodes, gpus, cpus;  /* default 2, 1, 4 */
+    int minutes;            /* minutes of history written immediately; default 5 */
+    int interval_ms;        /* system sampling interval; default 500 */
+    int live;               /* after the history, keep writing in real time until *stop */
+    int64_t start_us;       /* job start; 0 = now - minutes (so live continues seamlessly) */
+    uint64_t seed;          /* deterministic output for a given seed; default 1 */
+    int slow_node;          /* index of a straggler node with ~30% longer steps and lower GPU util; -1 none (default) */
+    double outlier_rate;    /* fraction of TRAIN steps that are 3-6x slower; default 0.01 */
+    double step_ms;         /* mean TRAIN step time; default 120 */
+    int hour_dirs;          /* 1 (default): system/incremental/<YYYYMMDDHH>/; 0: flat older layout */
+    int traces;             /* 1 (default): write framework/pevents traces; 0: system metrics only */
+    int python_every;       /* 0 (default): no Python stats; N: a pyinstrument window of
+                             * SYNTH_PY_WINDOW_STEPS TRAIN steps starting at step 9, 9+N, 9+2N, ... */
+} synth_opts;
+
+/* Fills *o with the defaults above (out = NULL: the caller must set it). */
+void synth_opts_init(synth_opts *o);
+
+/* Checks the options without writing anything. 0, or -1 with err
+ * (SM_ERR_USAGE) naming the bad option and its allowed range. */
+int synth_opts_check(const synth_opts *o, sm_err *err);
+
+/* Writes the tree; in live mode returns when *stop becomes non-zero (checked
+ * at least every 100 ms), leaving the open .tmp trace file and the current
+ * minute's system file in place as a killed job would. `stop` may be NULL
+ * in batch mode. Returns 0, or -1 with err (SM_ERR_USAGE for bad options,
+ * SM_ERR_IO naming the path that could not be written). Files already
+ * written stay on disk after a failure. */
+int synth_run(const synth_opts *o, const volatile int *stop, sm_err *err);
+
+#endif

@@ -1,0 +1,247 @@
+/* cmd_dashboard: `smtop [OPTIONS] SOURCE` and `smtop --demo` — parses the
+ * options, opens the job (or starts the simulated one), blocks the exit
+ * signals into a signalfd before any thread starts, and runs the
+ * dashboard. Every exit path removes the demo directory. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "tui/panes/chart.h"
+#include "tui/cmd/commands.h"
+#include "tui/dash/dash.h"
+#include "io/job/demo.h"
+#include "io/job/job.h"
+#include "tui/report/report_diff.h"
+#include "tui/report/report_rules.h"
+
+typedef struct dash_args {
+    dash_opts d;
+    source_opts so;
+    report_rules_opts rules;   /* --rule, --no-rules-config */
+    const char *src;
+    const char *baseline;      /* --baseline BASE: diff mode */
+    int demo;
+} dash_args;
+
+void cmd_dashboard_options(FILE *f)
+{
+    fprintf(f,
+            "  --demo               simulate a live 4-node job in a temporary directory\n"
+            "  --baseline BASE      diff mode: read the job BASE (directory or s3://) once\n"
+            "                       and add a Diff pane comparing SOURCE with it, live:\n"
+            "                       step-time p50/p95/p99, per-category step breakdown,\n"
+            "                       utilization and top Python functions, as smtop diff\n"
+            "  --theme NAME|PATH    default, light, high-contrast, monochrome, a user\n"
+            "                       theme in $XDG_CONFIG_HOME/smtop/themes, or a file\n"
+            "  --no-color           attributes only (also when NO_COLOR is set)\n"
+            "  --symbols SET        braille, block or ascii (default: from the locale)\n"
+            "  --interval SECONDS   scan interval (default 5)\n"
+            "  --frames N           draw N frames without waiting for keys, then exit\n"
+            "  --rule NAME.PARAM=VALUE  set a rule parameter for the alerts pane\n"
+            "                       (repeatable, e.g. --rule StepOutlier.stddev=4); applied\n"
+            "                       over $XDG_CONFIG_HOME/smtop/rules.conf; :set works on top\n"
+            "  --no-rules-config    ignore rules.conf\n"
+            "%s"
+            "  -h, --help           this help\n",
+            source_opts_help());
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: smtop [OPTIONS] SOURCE\n"
+          "       smtop --baseline BASE [OPTIONS] SOURCE\n"
+          "       smtop --demo [OPTIONS]\n"
+          "\n"
+          "Live dashboard of a SageMaker profiler-output (a local directory, the job\n"
+          "directory holding it, or s3://bucket/prefix). Press ? inside for keys.\n"
+          "\n", f);
+    cmd_dashboard_options(f);
+}
+
+static int parse_long(const char *opt, const char *v, long lo, long hi, long *out,
+                      sm_err *err)
+{
+    char *end;
+    errno = 0;
+    long x = v ? strtol(v, &end, 10) : 0;
+    if (!v || errno || *end || end == v || x < lo || x > hi)
+        return sm_err_set(err, SM_ERR_USAGE, "%s needs a number from %ld to %ld", opt, lo, hi);
+    *out = x;
+    return 0;
+}
+
+static int parse_symbols(const char *v, int *out, sm_err *err)
+{
+    for (int g = 0; g < GLYPHS_COUNT && v; g++)
+        if (!strcmp(v, chart_glyphs_name((chart_glyphs)g))) {
+            *out = g;
+            return 0;
+        }
+    return sm_err_set(err, SM_ERR_USAGE, "--symbols takes braille, block or ascii");
+}
+
+/* One option at argv[*i]; 1 = help asked, 0 = ok, -1 = usage error. */
+static int parse_one(dash_args *a, int argc, char **argv, int *i, sm_err *err)
+{
+    const char *arg = argv[*i], *val = *i + 1 < argc ? argv[*i + 1] : NULL;
+    long x = 0;
+    int r = source_opts_parse(&a->so, argc, argv, i, err);
+    if (r != 0)
+        return r < 0 ? -1 : 0;
+    if (!strcmp(arg, "-h") || !strcmp(arg, "--help"))
+        return 1;
+    if (!strcmp(arg, "--fail-on"))
+        return sm_err_set(err, SM_ERR_USAGE, "--fail-on is for smtop report");
+    if ((r = report_rules_parse_arg(&a->rules, argc, argv, i, err)) != 0)
+        return r < 0 ? -1 : 0;
+    if (!strcmp(arg, "--demo"))
+        a->demo = 1;
+    else if (!strcmp(arg, "--baseline")) {
+        if (!val)
+            return sm_err_set(err, SM_ERR_USAGE, "--baseline needs a BASE job (directory "
+                              "or s3:// URL)");
+        a->baseline = val, ++*i;
+    } else if (!strcmp(arg, "--no-color"))
+        a->d.no_color = 1;
+    else if (!strcmp(arg, "--theme")) {
+        if (!val)
+            return sm_err_set(err, SM_ERR_USAGE, "--theme needs a NAME or a PATH");
+        a->d.theme = val, ++*i;
+    }
+    else if (!strcmp(arg, "--symbols"))
+        return parse_symbols(val, &a->d.glyphs, err) ? -1 : (++*i, 0);
+    else if (!strcmp(arg, "--interval")) {
+        if (parse_long(arg, val, 1, 3600, &x, err))
+            return -1;
+        a->d.interval_ms = (int)x * 1000, ++*i;
+    } else if (!strcmp(arg, "--frames")) {
+        if (parse_long(arg, val, 1, 100000000, &a->d.frames, err))
+            return -1;
+        ++*i;
+    } else if (!strcmp(arg, "--bench-frames")) {   /* hidden: tests/bench */
+        if (parse_long(arg, val, 1, 1000000, &a->d.bench_frames, err))
+            return -1;
+        ++*i;
+    } else if (arg[0] == '-' && arg[1])
+        return sm_err_set(err, SM_ERR_USAGE, "unknown option %s (see smtop --help)", arg);
+    else if (!a->src)
+        a->src = arg;
+    else
+        return sm_err_set(err, SM_ERR_USAGE, "more than one SOURCE: %s and %s", a->src, arg);
+    return 0;
+}
+
+/* Configures a scratch rule set the way the alerts pane will, so a bad
+ * rules.conf line is reported (exit 2, file and line) before the screen
+ * opens, as `smtop report` does, instead of hiding behind the curses UI. */
+static int check_rules(dash_args *a, sm_err *err)
+{
+    rules *scratch = report_rules_new_configured(&a->rules, err);
+    if (!scratch)
+        return -1;   /* SM_ERR_USAGE for a bad line or override: exit 2 */
+    rules_free(scratch);
+    a->d.rules = &a->rules;
+    return 0;
+}
+
+static int parse_args(dash_args *a, int argc, char **argv, sm_err *err)
+{
+    memset(a, 0, sizeof *a);
+    source_opts_init(&a->so);
+    a->d.glyphs = -1;
+    a->d.interval_ms = 5000;
+    a->d.sig_fd = -1;
+    for (int i = 1; i < argc; i++) {
+        int r = parse_one(a, argc, argv, &i, err);
+        if (r != 0)
+            return r;
+    }
+    if (!a->demo && !a->src)
+        return sm_err_set(err, SM_ERR_USAGE, "no SOURCE given (or use --demo)");
+    if (a->demo && a->src)
+        return sm_err_set(err, SM_ERR_USAGE, "--demo takes no SOURCE");
+    return check_rules(a, err);
+}
+
+/* Blocks SIGINT/SIGTERM/SIGHUP in this thread (and every thread started
+ * later) and returns a signalfd the loop polls: no handler, no global. */
+static int block_signals(void)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
+        return -1;
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+/* Diff mode: the baseline is read to its end once, before the screen
+ * opens, so a bad BASE fails like a bad SOURCE (exit 1, the reason). */
+static json_t *load_baseline(const dash_args *a, sm_err *err)
+{
+    sm_err e = {0};
+    json_t *base = report_diff_load(a->baseline, &a->so, &e);
+    if (!base)
+        sm_err_set(err, e.code, "baseline %s: %s", a->baseline, e.msg);
+    return base;
+}
+
+static int run(dash_args *a, sm_err *err)
+{
+    demo *dm = NULL;
+    const char *spec = a->src;
+    if (a->demo) {
+        if (!(dm = demo_start(err)))
+            return -1;
+        spec = demo_dir(dm);
+    }
+    int rc = -1;
+    json_t *base = NULL;
+    if (a->baseline && !(base = load_baseline(a, err))) {
+        demo_stop(dm);
+        return -1;
+    }
+    a->d.baseline = base;
+    job *j = job_open(spec, &a->so, NULL, err);
+    if (j) {
+        rc = dash_run(j, &a->d, err);
+        job_close(j);
+    }
+    json_decref(base);
+    demo_stop(dm);
+    return rc;
+}
+
+int cmd_dashboard(int argc, char **argv)
+{
+    dash_args a;
+    sm_err err = {0};
+    int r = parse_args(&a, argc, argv, &err);
+    if (r == 1) {
+        usage(stdout);
+        return SMTOP_EXIT_OK;
+    }
+    if (r < 0) {
+        fprintf(stderr, "smtop: %s\n", err.msg);
+        return SMTOP_EXIT_USAGE;
+    }
+    /* The signals stay blocked until the process ends: unblocking would
+     * let one that arrived after the last poll kill us with the default
+     * action instead of the clean exit already under way. */
+    a.d.sig_fd = block_signals();
+    int rc = run(&a, &err);
+    if (a.d.sig_fd >= 0)
+        close(a.d.sig_fd);
+    if (rc != 0) {
+        fprintf(stderr, "smtop: %s\n", err.msg);
+        return err.code == SM_ERR_USAGE ? SMTOP_EXIT_USAGE : SMTOP_EXIT_FAIL;
+    }
+    return SMTOP_EXIT_OK;
+}

@@ -1,0 +1,101 @@
+/* cmd_diff: `smtop diff [--json] BASE SOURCE` — a job against a baseline:
+ * step-time percentiles, utilization, per-step breakdown and top Python
+ * functions side by side, changes marked. */
+#include <langinfo.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/cmd/commands.h"
+#include "io/job/job.h"
+#include "tui/report/report_diff.h"
+
+static void diff_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: smtop diff [OPTIONS] BASE SOURCE\n"
+            "\n"
+            "Reads two jobs' profiler-output (each a directory or s3:// URL) and\n"
+            "shows SOURCE against the baseline BASE: step-time percentiles per node\n"
+            "and phase, mean CPU/GPU/GPU-memory/host-memory utilization, mean time\n"
+            "per step in data loading, forward, backward, communication and other,\n"
+            "and the top Python functions when both jobs have Python stats.\n"
+            "Changes are given in percent of the baseline.\n"
+            "\n"
+            "  --json           one JSON object instead of text\n"
+            "%s"
+            "  -h, --help       this help\n"
+            "\n"
+            "exit status: 0 success, 1 a source could not be read, 2 usage error\n",
+            source_opts_help());
+}
+
+/* -1 usage error (printed), 1 help, 0 run. */
+static int parse_args(int argc, char **argv, const char *spec[2], int *json,
+                      source_opts *so)
+{
+    sm_err err = {0};
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        int r = source_opts_parse(so, argc, argv, &i, &err);
+        if (r < 0)
+            goto usage;
+        if (r > 0)
+            continue;
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            return 1;
+        if (!strcmp(argv[i], "--json")) {
+            *json = 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            sm_err_set(&err, SM_ERR_USAGE, "unknown option %s", argv[i]);
+            goto usage;
+        } else if (n == 2) {
+            sm_err_set(&err, SM_ERR_USAGE, "more than two sources given (%s)", argv[i]);
+            goto usage;
+        } else {
+            spec[n++] = argv[i];
+        }
+    }
+    if (n == 2)
+        return 0;
+    sm_err_set(&err, SM_ERR_USAGE, n ? "missing SOURCE (after BASE)" : "missing BASE and SOURCE");
+usage:
+    fprintf(stderr, "smtop diff: %s\nTry 'smtop diff --help'.\n", err.msg);
+    return -1;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    const char *spec[2] = {0};
+    int json = 0;
+    source_opts so;
+    source_opts_init(&so);
+    int pr = parse_args(argc, argv, spec, &json, &so);
+    if (pr != 0) {
+        if (pr > 0)
+            diff_usage(stdout);
+        return pr > 0 ? SMTOP_EXIT_OK : SMTOP_EXIT_USAGE;
+    }
+    sm_err err = {0};
+    json_t *r[2] = {0};
+    for (int k = 0; k < 2; k++)
+        if (!(r[k] = report_diff_load(spec[k], &so, &err))) {
+            fprintf(stderr, "smtop diff: %s: %s\n", spec[k], err.msg);
+            json_decref(r[0]);
+            return SMTOP_EXIT_FAIL;
+        }
+    json_t *d = report_diff_build(r[0], r[1]);
+    int rc = SMTOP_EXIT_OK;
+    if (!d) {
+        fprintf(stderr, "smtop diff: out of memory\n");
+        rc = SMTOP_EXIT_FAIL;
+    } else if (json) {
+        json_dumpf(d, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+        fputc('\n', stdout);
+    } else {
+        report_diff_print_text(d, stdout, !strcmp(nl_langinfo(CODESET), "UTF-8"));
+    }
+    json_decref(d);
+    json_decref(r[0]);
+    json_decref(r[1]);
+    return rc;
+}

@@ -1,0 +1,165 @@
+/* cmd_export: `smtop export --perfetto OUT.json [--since T --until T |
+ * --steps A:B] SOURCE` — stream the whole job into one Chrome-trace file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/export/export_perfetto.h"
+#include "io/scan/scanner.h"
+#include "io/source/source_open.h"
+#include "tui/cmd/commands.h"
+#include "tui/cmd/timearg.h"
+
+typedef struct export_args {
+    const char *out, *spec;
+    export_opts xo;
+    source_opts so;
+} export_args;
+
+static void export_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: smtop export --perfetto OUT.json [OPTIONS] SOURCE\n"
+            "\n"
+            "Writes every node's framework events and system metrics into one\n"
+            "Chrome-trace JSON file for Perfetto (ui.perfetto.dev) or\n"
+            "chrome://tracing: a process per node, a thread per phase, a counter\n"
+            "track per metric, times in epoch microseconds. Streams: memory does\n"
+            "not grow with the job. OUT.json may be - for standard output.\n"
+            "\n"
+            "  --perfetto FILE  output file (required)\n"
+            "  --since T        drop data before T (epoch seconds or\n"
+            "                   YYYY-MM-DDTHH:MM:SSZ, UTC)\n"
+            "  --until T        drop data at or after T\n"
+            "  --steps A:B      only the time window of training steps A..B\n"
+            "  --no-system      framework events only, no metric counters\n"
+            "%s"
+            "  -h, --help       this help\n"
+            "\n"
+            "exit status: 0 success, 1 the source could not be read or OUT not\n"
+            "written, 2 usage error\n",
+            source_opts_help());
+}
+
+static int parse_steps(const char *s, export_opts *o, sm_err *err)
+{
+    char *end;
+    long long a = strtoll(s, &end, 10);
+    if (end == s || *end != ':')
+        return sm_err_set(err, SM_ERR_USAGE, "--steps wants A:B (e.g. 100:120), got '%s'", s);
+    const char *q = end + 1;
+    long long b = strtoll(q, &end, 10);
+    if (end == q || *end || a < 0 || b < a)
+        return sm_err_set(err, SM_ERR_USAGE, "--steps wants A:B with 0 <= A <= B, got '%s'", s);
+    o->has_steps = 1;
+    o->step_a = a;
+    o->step_b = b;
+    return 0;
+}
+
+static int parse_one(export_args *a, int argc, char **argv, int *i, sm_err *err)
+{
+    const char *arg = argv[*i];
+    int needs = !strcmp(arg, "--perfetto") || !strcmp(arg, "--since") ||
+                !strcmp(arg, "--until") || !strcmp(arg, "--steps");
+    if (needs && *i + 1 >= argc)
+        return sm_err_set(err, SM_ERR_USAGE, "%s needs a value", arg);
+    if (!strcmp(arg, "--perfetto"))
+        a->out = argv[++*i];
+    else if (!strcmp(arg, "--since"))
+        return timearg_parse(argv[++*i], &a->xo.since_us, err);
+    else if (!strcmp(arg, "--until"))
+        return timearg_parse(argv[++*i], &a->xo.until_us, err);
+    else if (!strcmp(arg, "--steps"))
+        return parse_steps(argv[++*i], &a->xo, err);
+    else if (!strcmp(arg, "--no-system"))
+        a->xo.system = 0;
+    else if (arg[0] == '-' && arg[1])
+        return sm_err_set(err, SM_ERR_USAGE, "unknown option %s", arg);
+    else if (a->spec)
+        return sm_err_set(err, SM_ERR_USAGE, "more than one SOURCE given (%s)", arg);
+    else
+        a->spec = arg;
+    return 0;
+}
+
+/* -1 usage error (printed), 1 --help, 0 run. */
+static int parse_args(int argc, char **argv, export_args *a)
+{
+    sm_err err = {0};
+    for (int i = 1; i < argc; i++) {
+        int r = source_opts_parse(&a->so, argc, argv, &i, &err);
+        if (r < 0)
+            goto usage;
+        if (r > 0)
+            continue;
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            return 1;
+        if (parse_one(a, argc, argv, &i, &err) != 0)
+            goto usage;
+    }
+    if (!a->out)
+        sm_err_set(&err, SM_ERR_USAGE, "missing --perfetto OUT.json");
+    else if (!a->spec)
+        sm_err_set(&err, SM_ERR_USAGE, "missing SOURCE");
+    else if (a->xo.has_steps && (a->xo.since_us || a->xo.until_us))
+        sm_err_set(&err, SM_ERR_USAGE, "use either --steps or --since/--until, not both");
+    else
+        return 0;
+usage:
+    fprintf(stderr, "smtop export: %s\nTry 'smtop export --help'.\n", err.msg);
+    return -1;
+}
+
+static int run_export(const export_args *a, FILE *out, export_stats *st, sm_err *err)
+{
+    source *src = source_open(a->spec, &a->so, err);
+    if (!src)
+        return -1;
+    char root[256];
+    int rc = scanner_find_root(src, root, sizeof root, err);
+    if (rc == 0)
+        rc = export_perfetto(src, root, out, &a->xo, st, err);
+    source_free(src);
+    return rc;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    export_args a = {0};
+    export_opts_init(&a.xo);
+    source_opts_init(&a.so);
+    int pr = parse_args(argc, argv, &a);
+    if (pr != 0) {
+        if (pr > 0)
+            export_usage(stdout);
+        return pr > 0 ? SMTOP_EXIT_OK : SMTOP_EXIT_USAGE;
+    }
+    int to_stdout = !strcmp(a.out, "-");
+    FILE *out = to_stdout ? stdout : fopen(a.out, "w");
+    if (!out) {
+        fprintf(stderr, "smtop export: cannot write %s: %s\n", a.out, strerror(errno));
+        return SMTOP_EXIT_FAIL;
+    }
+    export_stats st;
+    sm_err err = {0};
+    int rc = run_export(&a, out, &st, &err);
+    if (!to_stdout && fclose(out) != 0 && rc == 0)
+        rc = sm_err_set(&err, SM_ERR_IO, "cannot write %s: %s", a.out, strerror(errno));
+    if (rc != 0) {
+        fprintf(stderr, "smtop export: %s\n", err.msg);
+        if (!to_stdout)
+            remove(a.out);   /* a partial document would only mislead a viewer */
+        return err.code == SM_ERR_USAGE ? SMTOP_EXIT_USAGE : SMTOP_EXIT_FAIL;
+    }
+    fprintf(stderr, "smtop export: %lld events, %lld counter samples from %lld files",
+            (long long)st.events, (long long)st.counters, (long long)st.files);
+    if (st.skipped_files || st.corrupt_lines)
+        fprintf(stderr, " (%lld files skipped, %lld corrupt lines)",
+                (long long)st.skipped_files, (long long)st.corrupt_lines);
+    fputc('\n', stderr);
+    if (st.last_error[0])
+        fprintf(stderr, "smtop export: last problem: %s\n", st.last_error);
+    return SMTOP_EXIT_OK;
+}

@@ -1,0 +1,144 @@
+/* cmd_report: `smtop report [--json] [--since T] [--until T] SOURCE` —
+ * scan the job once, declare the data final, render the summary. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/cmd/commands.h"
+#include "io/job/job.h"
+#include "tui/report/report.h"
+#include "tui/report/report_python.h"
+#include "tui/report/report_rules.h"
+#include "tui/cmd/timearg.h"
+
+typedef struct report_args {
+    int json;
+    const char *spec;
+    model_config mc;
+    source_opts so;
+    report_python_opts py;
+    report_rules_opts rules;
+} report_args;
+
+static void report_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: smtop report [OPTIONS] SOURCE\n"
+            "\n"
+            "Reads a job's profiler-output once and prints a summary: per-node metric\n"
+            "statistics, step-time percentiles, job phases and data problems.\n"
+            "SOURCE is a profiler-output directory, the job directory holding it,\n"
+            "or s3://bucket/prefix.\n"
+            "\n"
+            "  --json           one JSON object instead of text\n"
+            "  --since T        ignore data before T (epoch seconds or\n"
+            "                   YYYY-MM-DDTHH:MM:SSZ, UTC)\n"
+            "  --until T        ignore data at or after T\n"
+            "%s"
+            "%s"
+            "%s"
+            "  -h, --help       this help\n"
+            "\n"
+            "exit status: 0 success, 1 the source could not be read, 2 usage error,\n"
+            "3 a rule named by --fail-on triggered\n",
+            report_python_help(), report_rules_help(), source_opts_help());
+}
+
+/* Returns -1 on a usage error (message printed), 1 for --help, 0 to run. */
+static int parse_args(int argc, char **argv, report_args *a)
+{
+    sm_err err = {0};
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        int r = source_opts_parse(&a->so, argc, argv, &i, &err);
+        if (r < 0)
+            goto usage;
+        if (r > 0)
+            continue;
+        if ((r = report_python_parse_arg(&a->py, argc, argv, &i, &err)) < 0)
+            goto usage;
+        if (r > 0)
+            continue;
+        if ((r = report_rules_parse_arg(&a->rules, argc, argv, &i, &err)) < 0)
+            goto usage;
+        if (r > 0)
+            continue;
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help"))
+            return 1;
+        if (!strcmp(arg, "--json")) {
+            a->json = 1;
+        } else if (!strcmp(arg, "--since") || !strcmp(arg, "--until")) {
+            if (i + 1 >= argc) {
+                sm_err_set(&err, SM_ERR_USAGE, "%s needs a time", arg);
+                goto usage;
+            }
+            int64_t *dst = arg[2] == 's' ? &a->mc.since_us : &a->mc.until_us;
+            if (timearg_parse(argv[++i], dst, &err) != 0)
+                goto usage;
+        } else if (arg[0] == '-' && arg[1]) {
+            sm_err_set(&err, SM_ERR_USAGE, "unknown option %s", arg);
+            goto usage;
+        } else if (a->spec) {
+            sm_err_set(&err, SM_ERR_USAGE, "more than one SOURCE given (%s)", arg);
+            goto usage;
+        } else {
+            a->spec = arg;
+        }
+    }
+    if (a->spec)
+        return 0;
+    sm_err_set(&err, SM_ERR_USAGE, "missing SOURCE");
+usage:
+    fprintf(stderr, "smtop report: %s\nTry 'smtop report --help'.\n", err.msg);
+    return -1;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    report_args a = {0};
+    source_opts_init(&a.so);
+    report_python_opts_init(&a.py);
+    int pr = parse_args(argc, argv, &a);
+    if (pr != 0) {
+        if (pr > 0)
+            report_usage(stdout);
+        return pr > 0 ? SMTOP_EXIT_OK : SMTOP_EXIT_USAGE;
+    }
+    sm_err err = {0};
+    job *j = job_open(a.spec, &a.so, &a.mc, &err);
+    if (!j || job_scan(j, &err) != 0) {
+        fprintf(stderr, "smtop report: %s\n", err.msg);
+        job_close(j);
+        return SMTOP_EXIT_FAIL;
+    }
+    job_finish(j);
+    json_t *obj = report_build(j);
+    if (obj) {
+        pthread_mutex_lock(job_lock(j));
+        int pr_rc = report_python_add(obj, job_pystats(j), &a.py, &err);
+        pthread_mutex_unlock(job_lock(j));
+        if (pr_rc != 0) {
+            json_decref(obj);
+            obj = NULL;
+        }
+    }
+    int fired = obj ? report_rules_run(obj, j, a.spec, &a.so, &a.rules, &err) : 0;
+    if (fired < 0) {
+        fprintf(stderr, "smtop report: %s\n", err.msg);
+        json_decref(obj);
+        job_close(j);
+        return err.code == SM_ERR_USAGE ? SMTOP_EXIT_USAGE : SMTOP_EXIT_FAIL;
+    }
+    int rc = fired ? SMTOP_EXIT_RULE : SMTOP_EXIT_OK;
+    if (!obj) {
+        fprintf(stderr, "smtop report: out of memory\n");
+        rc = SMTOP_EXIT_FAIL;
+    } else if (a.json) {
+        json_dumpf(obj, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+        fputc('\n', stdout);
+    } else {
+        report_print_text(obj, stdout);
+    }
+    json_decref(obj);
+    job_close(j);
+    return rc;
+}

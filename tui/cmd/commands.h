@@ -1,0 +1,26 @@
+/* commands: one entry point per subcommand, dispatched by tui/cmd/main.c.
+ *
+ * Each returns the process exit status and never calls exit(): 0 success,
+ * 1 the source could not be read / runtime failure, 2 usage error,
+ * 3 `report --fail-on` rule fired. argv[0] is the subcommand name. */
+#ifndef SMTOP_COMMANDS_H
+#define SMTOP_COMMANDS_H
+
+#include <stdio.h>
+
+enum smtop_exit {
+    SMTOP_EXIT_OK = 0,
+    SMTOP_EXIT_FAIL = 1,
+    SMTOP_EXIT_USAGE = 2,
+    SMTOP_EXIT_RULE = 3
+};
+
+/* The dashboard's option list, for `smtop --help`. */
+void cmd_dashboard_options(FILE *f);
+int cmd_dashboard(int argc, char **argv); /* smtop [opts] SRC | --demo */
+int cmd_report(int argc, char **argv);    /* smtop report [--json] SRC */
+int cmd_synth(int argc, char **argv);     /* smtop synth --out DIR ... */
+int cmd_export(int argc, char **argv);    /* smtop export --perfetto OUT SRC */
+int cmd_diff(int argc, char **argv);      /* smtop diff [--json] BASE SRC */
+
+#endif

@@ -1,0 +1,154 @@
+/* dash: the screen and its windows (see dash_internal.h). */
+#include "tui/dash/dash_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tui/panes/chart.h"
+#include "tui/text/sanitize.h"
+
+int64_t dash_now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Headless runs (--frames, benchmarks) draw into /dev/null so CI needs no
+ * terminal; TERM falls back to a common entry. */
+static int open_terminal(dash *d, sm_err *err)
+{
+    int headless = (d->o->frames > 0 || d->o->bench_frames > 0) && !isatty(STDOUT_FILENO);
+    const char *term = getenv("TERM");
+    if (headless) {
+        d->term_out = fopen("/dev/null", "w");
+        d->term_in = fopen("/dev/null", "r");
+        if (!d->term_out || !d->term_in)
+            return sm_err_set(err, SM_ERR_IO, "cannot open /dev/null");
+        if (!term || !term[0])
+            term = "xterm-256color";
+        d->scr = newterm(term, d->term_out, d->term_in);
+    } else {
+        if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+            return sm_err_set(err, SM_ERR_USAGE,
+                              "the dashboard needs a terminal; use `smtop report SRC` "
+                              "for plain text");
+        d->scr = newterm(NULL, stdout, stdin);
+    }
+    if (!d->scr)
+        return sm_err_set(err, SM_ERR_USAGE, "cannot use terminal type '%s': set TERM "
+                          "(e.g. TERM=xterm-256color)", term ? term : "(unset)");
+    return 0;
+}
+
+int dash_screen_open(dash *d, sm_err *err)
+{
+    if (open_terminal(d, err) != 0)
+        return -1;
+    set_term(d->scr);
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+    mouseinterval(0);
+    d->depth = theme_detect_depth(d->o->no_color);
+    theme_apply(d->th, d->depth);
+    dash_relayout(d);
+    return 0;
+}
+
+static void free_windows(dash *d)
+{
+    for (size_t i = 0; i < d->npanes; i++) {
+        dash_pane *p = &d->panes[i];
+        if (p->inner)
+            delwin(p->inner);
+        if (p->outer)
+            delwin(p->outer);
+        p->inner = p->outer = NULL;
+    }
+    if (d->header)
+        delwin(d->header);
+    if (d->status)
+        delwin(d->status);
+    if (d->help)
+        delwin(d->help);
+    d->header = d->status = d->help = NULL;
+}
+
+void dash_screen_close(dash *d)
+{
+    if (!d->scr)
+        return;
+    free_windows(d);
+    endwin();
+    delscreen(d->scr);
+    d->scr = NULL;
+    if (d->term_out)
+        fclose(d->term_out);
+    if (d->term_in)
+        fclose(d->term_in);
+    d->term_out = d->term_in = NULL;
+}
+
+void dash_mark_all(dash *d)
+{
+    for (size_t i = 0; i < d->npanes; i++)
+        d->panes[i].dirty = d->panes[i].border_dirty = 1;
+    d->hdr_last[0] = d->st_last[0] = '\0';
+}
+
+void dash_relayout(dash *d)
+{
+    free_windows(d);
+    int rows, cols;
+    getmaxyx(stdscr, rows, cols);
+    layout_compute(rows, cols, d->npanes, d->view.zoomed ? d->view.focus : -1, &d->lay);
+    werase(stdscr);
+    wnoutrefresh(stdscr);
+    if (!d->lay.too_small) {
+        d->header = newwin(1, cols, d->lay.header.y, 0);
+        d->status = newwin(1, cols, d->lay.status.y, 0);
+        for (size_t i = 0; i < d->npanes; i++) {
+            const layout_rect *r = &d->lay.pane[i];
+            dash_pane *p = &d->panes[i];
+            if (r->h < 3 || r->w < 3)
+                continue;
+            p->outer = newwin(r->h, r->w, r->y, r->x);
+            p->inner = p->outer ? derwin(p->outer, r->h - 2, r->w - 2, 1, 1) : NULL;
+        }
+    }
+    dash_mark_all(d);
+}
+
+int dash_set_theme(dash *d, const char *name)
+{
+    char warn[1024] = "";
+    sm_err err = {0};
+    theme *t = theme_load(name, warn, sizeof warn, &err);
+    if (!t) {
+        dash_notice(d, err.msg);
+        return -1;
+    }
+    theme_free(d->th);
+    d->th = t;
+    theme_apply(t, d->depth);
+    char note[256];
+    char *nl = strchr(warn, '\n');
+    if (nl)
+        *nl = '\0';
+    snprintf(note, sizeof note, "theme %.60s%s%.150s", theme_name(t),
+             warn[0] ? ": " : "", warn);
+    dash_notice(d, note);
+    dash_mark_all(d);
+    /* Pair 0 and the background may have changed under cells whose text
+     * did not: repaint the terminal, not only what differs. */
+    clearok(curscr, TRUE);
+    return 0;
+}

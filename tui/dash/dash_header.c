@@ -1,0 +1,186 @@
+/* dash_header: the header (what is shown: source, nodes, time range,
+ * LIVE/PAUSED) and the status line (last scan, data lag, backfill
+ * progress, the latest error in plain words, transient notices). Each is
+ * redrawn only when its text changed. */
+#include "tui/dash/dash_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/text/fmt.h"
+#include "tui/text/sanitize.h"
+#include "tui/dash/step_focus.h"
+
+#define NOTICE_US (6LL * 1000000)
+
+void dash_notice(dash *d, const char *text)
+{
+    sanitize_str(text, d->msg, sizeof d->msg, -1);
+    d->msg_until_us = dash_now_us() + NOTICE_US;
+    d->st_last[0] = '\0';
+}
+
+/* "7 s", "3 m 05 s", or fmt_duration beyond an hour. */
+static char *fmt_age(char *buf, size_t cap, int64_t us)
+{
+    int64_t s = us < 0 ? 0 : us / 1000000;
+    if (s < 60)
+        snprintf(buf, cap, "%d s", (int)s);
+    else if (s < 3600)
+        snprintf(buf, cap, "%d m %02d s", (int)(s / 60), (int)(s % 60));
+    else
+        fmt_duration(buf, cap, (double)us);
+    return buf;
+}
+
+/* Puts sanitized text at the cursor, cut to the columns left before
+ * `limit`; returns the columns used. */
+static int put(WINDOW *w, const char *text, int attr, int limit)
+{
+    int x = getcurx(w);
+    if (x >= limit)
+        return 0;
+    char safe[1024];
+    sanitize_str(text, safe, sizeof safe, limit - x);
+    wattrset(w, attr);
+    waddstr(w, safe);
+    wattrset(w, 0);
+    return sanitize_cols(safe);
+}
+
+/* Shared end: compares with the last drawn text, draws when changed. */
+static int changed(char *last, size_t cap, const char *now)
+{
+    if (!strcmp(last, now))
+        return 0;
+    snprintf(last, cap, "%s", now);
+    return 1;
+}
+
+/* " STEP 1234  12:03:04.120-12:03:05.900 (1.78 s)  Esc: back " */
+static void step_badge_text(const view_state *v, char *out, size_t cap)
+{
+    char a[32], b[32], span[FMT_BUF], step[32];
+    if (v->step >= 0)
+        snprintf(step, sizeof step, "STEP %lld", v->step);
+    else
+        snprintf(step, sizeof step, "EVENT");
+    snprintf(out, cap, " %s  %s-%s (%s)  Esc: back ", step,
+             step_focus_clock(a, sizeof a, v->step_t0_us),
+             step_focus_clock(b, sizeof b, v->step_t1_us),
+             fmt_duration(span, sizeof span, (double)(v->step_t1_us - v->step_t0_us)));
+}
+
+void dash_draw_header(dash *d, int64_t now_us)
+{
+    const model *m = job_model(d->j);
+    size_t total = model_node_count(m), shown = 0;
+    for (size_t i = 0; i < total; i++)
+        shown += view_node_visible(&d->view, node_id(model_node_at(m, i)));
+    char left[512], range[96], a[FMT_BUF], b[FMT_BUF], span[FMT_BUF], nodes[96];
+    int64_t t0, t1;
+    view_window(&d->view, model_last_us(m), &t0, &t1);
+    fmt_duration(span, sizeof span, (double)d->view.span_us);
+    if (total == 0)
+        snprintf(range, sizeof range, "waiting for data");
+    else
+        snprintf(range, sizeof range, "%s-%s (%s)", fmt_clock(a, sizeof a, t0, d->view.span_us),
+                 fmt_clock(b, sizeof b, t1, d->view.span_us), span);
+    if (d->view.filter[0])
+        snprintf(nodes, sizeof nodes, "%zu/%zu nodes match /%s", shown, total, d->view.filter);
+    else
+        snprintf(nodes, sizeof nodes, "%zu node%s", total, total == 1 ? "" : "s");
+    char step_badge[200];
+    const char *badge = d->view.live ? " LIVE " : d->view.paused ? " PAUSED " : " HISTORY ";
+    if (d->view.step_focus) {
+        /* The focused step replaces the time range and the badge: it is
+         * the one thing every pane now shows. */
+        step_badge_text(&d->view, step_badge, sizeof step_badge);
+        badge = step_badge;
+        snprintf(left, sizeof left, " smtop | %s | %s |%s", job_describe(d->j), nodes, badge);
+    } else {
+        snprintf(left, sizeof left, " smtop | %s | %s | %s |%s", job_describe(d->j), nodes,
+                 range, badge);
+    }
+    (void)now_us;
+    if (!changed(d->hdr_last, sizeof d->hdr_last, left))
+        return;
+    WINDOW *w = d->header;
+    int cols = getmaxx(w), blen = (int)strlen(badge);
+    werase(w);
+    wmove(w, 0, 0);
+    left[strlen(left) - (size_t)blen] = '\0';
+    put(w, left, theme_attr(d->th, ROLE_STATUS) | A_BOLD, cols - blen);
+    wmove(w, 0, cols - blen > 0 ? cols - blen : 0);
+    put(w, badge, theme_attr(d->th, d->view.live && !d->view.step_focus ? ROLE_STATUS_LIVE
+                                                                         : ROLE_STATUS_PAUSED) |
+                      (d->view.step_focus ? (int)(A_BOLD | A_REVERSE) : 0), cols);
+    wnoutrefresh(w);
+}
+
+/* Left part of the status line: scan time, lag, progress. */
+static void status_text(dash *d, int64_t now, char *out, size_t cap)
+{
+    scan_stats st;
+    scanner_get_stats(job_scanner(d->j), &st);
+    char age[FMT_BUF], lag[FMT_BUF];
+    pthread_mutex_lock(job_lock(d->j));
+    int64_t newest = model_last_us(job_model(d->j));
+    pthread_mutex_unlock(job_lock(d->j));
+    int n = 0;
+    if (st.passes == 0)
+        n = snprintf(out, cap, " first scan in progress");
+    else
+        n = snprintf(out, cap, " scanned %s ago", fmt_age(age, sizeof age, now - st.last_scan_us));
+    if (n < 0 || (size_t)n >= cap)
+        return;
+    if (newest > 0)
+        n += snprintf(out + n, cap - (size_t)n, " | newest sample %s old",
+                      fmt_age(lag, sizeof lag, now - newest));
+    else if (st.passes > 0)
+        n += snprintf(out + n, cap - (size_t)n, " | no samples yet");
+    if (n >= 0 && (size_t)n < cap && st.files_pending > 0)
+        snprintf(out + n, cap - (size_t)n, " | backfilling: %lld file%s left",
+                 (long long)st.files_pending, st.files_pending == 1 ? "" : "s");
+}
+
+void dash_draw_status(dash *d, int64_t now)
+{
+    char left[512], err[SCANNER_MSG_LEN] = "", key[1400];
+    const char *hint = d->filter_edit || d->cmd_edit ? " Enter keep  Esc cancel "
+                                                     : " ? help  q quit ";
+    if (d->filter_edit) {
+        snprintf(left, sizeof left, " filter nodes: /%s_", d->view.filter);
+    } else if (d->cmd_edit) {
+        snprintf(left, sizeof left, " :%s_", d->cmd);
+    } else {
+        status_text(d, now, left, sizeof left);
+        if (d->ld)
+            loader_last_error(d->ld, err, sizeof err, NULL);
+        if (!err[0]) {
+            scan_stats st;
+            scanner_get_stats(job_scanner(d->j), &st);
+            snprintf(err, sizeof err, "%s", st.last_error);
+        }
+        if (now < d->msg_until_us)
+            snprintf(err, sizeof err, "%s", d->msg);
+    }
+    snprintf(key, sizeof key, "%s\x1f%s\x1f%s", left, err, hint);
+    if (!changed(d->st_last, sizeof d->st_last, key))
+        return;
+    WINDOW *w = d->status;
+    int cols = getmaxx(w), hl = (int)strlen(hint);
+    werase(w);
+    wmove(w, 0, 0);
+    int limit = cols - hl > 0 ? cols - hl : cols;
+    put(w, left, theme_attr(d->th, ROLE_STATUS), limit);
+    if (err[0]) {
+        put(w, " | ", theme_attr(d->th, ROLE_DIM), limit);
+        put(w, err, theme_attr(d->th, now < d->msg_until_us ? ROLE_LABEL : ROLE_ERROR), limit);
+    }
+    if (cols - hl > 0) {
+        wmove(w, 0, cols - hl);
+        put(w, hint, theme_attr(d->th, ROLE_DIM), cols);
+    }
+    wnoutrefresh(w);
+}

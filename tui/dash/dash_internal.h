@@ -1,0 +1,99 @@
+/* dash_internal: the dashboard's state, shared by its parts — dash.c
+ * (screen and windows), dash_loop.c (events, frames), dash_keys.c,
+ * dash_header.c, dash_help.c. Not used outside tui/dash_*.c. */
+#ifndef SMTOP_DASH_INTERNAL_H
+#define SMTOP_DASH_INTERNAL_H
+
+#include <curses.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tui/dash/dash.h"
+#include "tui/dash/dash_ext.h"
+#include "tui/dash/layout.h"
+#include "io/job/loader.h"
+#include "tui/panes/pane.h"
+#include "tui/theme/theme.h"
+#include "tui/dash/view.h"
+
+#define DASH_MAX_THEMES 32
+
+typedef struct dash_pane {
+    const pane_vtbl *vt;
+    pane *p;
+    WINDOW *outer, *inner;    /* inner is a derwin of outer; NULL when hidden */
+    uint64_t stamp;
+    int dirty;                /* content must be redrawn */
+    int border_dirty;
+} dash_pane;
+
+typedef struct dash {
+    job *j;
+    loader *ld;
+    const dash_opts *o;
+    SCREEN *scr;
+    FILE *term_out, *term_in; /* opened by us in headless mode, else NULL */
+    view_state view;
+    theme *th;
+    theme_depth depth;
+    char themes[DASH_MAX_THEMES][64];
+    size_t nthemes, theme_idx;
+    size_t npanes;
+    dash_pane panes[LAYOUT_MAX_PANES];
+    WINDOW *header, *status, *help;
+    layout lay;
+    int quit;
+    int help_on;
+    int filter_edit;          /* the status line is the `/` prompt */
+    char filter_before[64];   /* restored by Esc */
+    int cmd_edit;             /* the status line is the `:` prompt (dash_cmd.c) */
+    char cmd[128];
+    char hdr_last[1280], st_last[1400];   /* st_last holds dash_draw_status key[] */
+    char msg[256];            /* transient notice in the status line */
+    int64_t msg_until_us;
+    int unicode;              /* the locale can show UTF-8 */
+    dash_ext ext;             /* stores beside the model, for pane_ctx.ext */
+    struct json_t *diff;      /* diff mode: owned; ext.diff points here */
+    uint64_t diff_src_gen;    /* model + python generations it was built from */
+    int64_t diff_at_us;       /* when it was last rebuilt */
+} dash;
+
+/* dash.c */
+int dash_screen_open(dash *d, sm_err *err);
+void dash_screen_close(dash *d);
+/* Recomputes the layout for the current size and recreates the windows. */
+void dash_relayout(dash *d);
+void dash_mark_all(dash *d);
+int dash_set_theme(dash *d, const char *name);
+int64_t dash_now_us(void);
+
+/* dash_loop.c */
+void dash_frame(dash *d);
+/* Fills a pane context for the current view; the caller holds the lock. */
+void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us);
+
+/* dash_keys.c: handles one key (or KEY_MOUSE / KEY_RESIZE). */
+void dash_key(dash *d, int ch);
+
+/* dash_header.c: header and status line; redrawn only when their text
+ * changed. Caller holds the model lock (reads node counts). */
+void dash_draw_header(dash *d, int64_t now_us);
+void dash_draw_status(dash *d, int64_t now_us);
+void dash_notice(dash *d, const char *text);
+
+/* dash_cmd.c: the `:` command line (`:set Rule.param=value`). */
+void dash_cmd_begin(dash *d);
+void dash_cmd_key(dash *d, int ch);
+/* Applies d->o->rules to the alerts pane (no-op without either). 0, or
+ * -1 with err (the bad override or rules.conf line). */
+int dash_cmd_configure_rules(dash *d, sm_err *err);
+
+/* dash_diff.c: rebuilds d->diff when the data changed (at most every
+ * DASH_DIFF_MIN_US). Takes the job's lock itself: call it unlocked. */
+void dash_diff_refresh(dash *d, int64_t now_us);
+void dash_diff_free(dash *d);
+
+/* dash_help.c */
+void dash_draw_help(dash *d);
+
+#endif

@@ -1,0 +1,306 @@
+/* dash_keys: what each key does (the help overlay in dash_help.c lists
+ * the same keys). Global keys first; the focused pane sees the rest before
+ * the defaults (selection and focus movement) apply. */
+#include "tui/dash/dash_internal.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/* Nodes passing the filter; caller holds the model lock. */
+static size_t visible_nodes(dash *d)
+{
+    const model *m = job_model(d->j);
+    size_t n = 0;
+    for (size_t i = 0; i < model_node_count(m); i++)
+        if (view_node_visible(&d->view, node_id(model_node_at(m, i))))
+            n++;
+    return n;
+}
+
+static void set_focus(dash *d, int f)
+{
+    int n = (int)d->npanes;
+    if (n == 0)
+        return;
+    f = ((f % n) + n) % n;
+    if (f == d->view.focus)
+        return;
+    d->view.focus = f;
+    if (d->view.zoomed)
+        dash_relayout(d);
+    for (size_t i = 0; i < d->npanes; i++)
+        d->panes[i].border_dirty = 1;
+}
+
+static void set_zoom(dash *d, int on)
+{
+    if (d->view.zoomed == on)
+        return;
+    d->view.zoomed = on;
+    dash_relayout(d);
+}
+
+static void close_help(dash *d)
+{
+    d->help_on = 0;
+    if (d->help) {
+        delwin(d->help);
+        d->help = NULL;
+    }
+    touchwin(stdscr);
+    dash_mark_all(d);
+}
+
+/* The `/` prompt: typing filters live, Enter keeps, Esc restores. */
+static void filter_key(dash *d, int ch)
+{
+    char *f = d->view.filter;
+    size_t n = strlen(f);
+    if (ch == 27) {
+        snprintf(f, sizeof d->view.filter, "%s", d->filter_before);
+        d->filter_edit = 0;
+    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+        d->filter_edit = 0;
+    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+        if (n > 0)
+            f[n - 1] = '\0';
+    } else if (ch >= 0x20 && ch < 0x7F && n + 1 < sizeof d->view.filter) {
+        f[n] = (char)ch;
+        f[n + 1] = '\0';
+    } else {
+        return;
+    }
+    d->view.selected_node = 0;
+    d->st_last[0] = '\0';
+}
+
+static void cycle_theme(dash *d)
+{
+    if (d->nthemes == 0)
+        return;
+    d->theme_idx = (d->theme_idx + 1) % d->nthemes;
+    dash_set_theme(d, d->themes[d->theme_idx]);
+}
+
+static void cycle_glyphs(dash *d)
+{
+    d->view.glyphs = (chart_glyphs)((d->view.glyphs + 1) % GLYPHS_COUNT);
+    /* Braille and block elements need a UTF-8 locale. */
+    if (!d->unicode)
+        d->view.glyphs = GLYPHS_ASCII;
+    char note[64];
+    snprintf(note, sizeof note, "graph symbols: %s", chart_glyphs_name(d->view.glyphs));
+    dash_notice(d, note);
+    dash_mark_all(d);
+}
+
+static void click(dash *d)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK)
+        return;
+    if (d->help_on) {
+        close_help(d);
+        return;
+    }
+    int i = layout_pane_at(&d->lay, ev.y, ev.x);
+    if (i < 0)
+        return;
+    set_focus(d, i);
+    dash_pane *p = &d->panes[i];
+    if (!p->vt->on_click || !p->inner)
+        return;
+    int by, bx;
+    getbegyx(p->inner, by, bx);
+    int y = ev.y - by, x = ev.x - bx;
+    if (y < 0 || x < 0 || y >= getmaxy(p->inner) || x >= getmaxx(p->inner))
+        return;
+    pthread_mutex_lock(job_lock(d->j));
+    pane_ctx ctx;
+    dash_ctx(d, &ctx, dash_now_us());
+    p->vt->on_click(p->p, y, x, &ctx);
+    pthread_mutex_unlock(job_lock(d->j));
+}
+
+/* Keys the focused pane did not take. */
+static void default_key(dash *d, int ch, size_t nvis)
+{
+    view_state *v = &d->view;
+    switch (ch) {
+    case KEY_DOWN: case 'j':
+        if (v->selected_node + 1 < nvis)
+            v->selected_node++;
+        break;
+    case KEY_UP: case 'k':
+        if (v->selected_node > 0)
+            v->selected_node--;
+        break;
+    case KEY_RIGHT: case 'l':
+        set_focus(d, v->focus + 1);
+        break;
+    case KEY_LEFT: case 'h':
+        set_focus(d, v->focus - 1);
+        break;
+    case 'c':
+        v->per_core = !v->per_core;
+        break;
+    }
+}
+
+/* Offers ch to the focused pane, then applies the default. */
+static void pane_key(dash *d, int ch)
+{
+    pthread_mutex_lock(job_lock(d->j));
+    size_t nvis = visible_nodes(d);
+    int used = 0;
+    if ((size_t)d->view.focus < d->npanes) {
+        dash_pane *p = &d->panes[d->view.focus];
+        if (p->vt->on_key) {
+            pane_ctx ctx;
+            dash_ctx(d, &ctx, dash_now_us());
+            used = p->vt->on_key(p->p, ch, &ctx);
+        }
+    }
+    if (!used)
+        default_key(d, ch, nvis);
+    if (d->view.selected_node >= nvis)
+        d->view.selected_node = nvis ? nvis - 1 : 0;
+    pthread_mutex_unlock(job_lock(d->j));
+}
+
+/* Offers ch to the focused pane alone; 1 when it took it. */
+static int pane_offer(dash *d, int ch)
+{
+    if ((size_t)d->view.focus >= d->npanes)
+        return 0;
+    dash_pane *p = &d->panes[d->view.focus];
+    if (!p->vt->on_key)
+        return 0;
+    pthread_mutex_lock(job_lock(d->j));
+    pane_ctx ctx;
+    dash_ctx(d, &ctx, dash_now_us());
+    int used = p->vt->on_key(p->p, ch, &ctx);
+    pthread_mutex_unlock(job_lock(d->j));
+    return used;
+}
+
+static int pane_modal(dash *d)
+{
+    if ((size_t)d->view.focus >= d->npanes)
+        return 0;
+    const dash_pane *p = &d->panes[d->view.focus];
+    return p->vt->modal && p->vt->modal(p->p);
+}
+
+static int64_t newest_us(dash *d)
+{
+    pthread_mutex_lock(job_lock(d->j));
+    int64_t t = model_last_us(job_model(d->j));
+    pthread_mutex_unlock(job_lock(d->j));
+    return t;
+}
+
+void dash_key(dash *d, int ch)
+{
+    if (ch == KEY_RESIZE) {
+        dash_relayout(d);
+        return;
+    }
+    if (ch == KEY_MOUSE) {
+        click(d);
+        return;
+    }
+    if (d->filter_edit) {
+        filter_key(d, ch);
+        return;
+    }
+    if (d->cmd_edit) {
+        dash_cmd_key(d, ch);
+        return;
+    }
+    if (d->help_on) {
+        if (ch == 'q' || ch == 3)
+            d->quit = 1;
+        else
+            close_help(d);    /* any key closes help, as in htop */
+        return;
+    }
+    if (d->lay.too_small && ch != 'q' && ch != 3)
+        return;
+    if (pane_modal(d)) {
+        pane_offer(d, ch);
+        return;
+    }
+    switch (ch) {
+    case 'q': case 'Q': case 3:              /* 3: Ctrl-C without ISIG */
+        d->quit = 1;
+        return;
+    case '?': case KEY_F(1):
+        d->help_on = 1;
+        return;
+    case '\t':
+        set_focus(d, d->view.focus + 1);
+        return;
+    case KEY_BTAB:
+        set_focus(d, d->view.focus - 1);
+        return;
+    case '\n': case '\r': case KEY_ENTER:
+        set_zoom(d, 1);
+        return;
+    case 27:
+        /* Innermost layer first: zoom, then the step focus (view.h). */
+        if (view_esc_target(&d->view) == VIEW_ESC_ZOOM)
+            set_zoom(d, 0);
+        else if (view_esc_target(&d->view) == VIEW_ESC_STEP)
+            view_clear_step(&d->view);
+        return;
+    case '/':
+        if (pane_offer(d, ch))   /* a pane with a filter of its own */
+            return;
+        snprintf(d->filter_before, sizeof d->filter_before, "%s", d->view.filter);
+        d->filter_edit = 1;
+        return;
+    case ':':
+        dash_cmd_begin(d);
+        return;
+    case ' ':
+        /* Pausing under a step focus would change nothing visible. */
+        if (d->view.step_focus)
+            dash_notice(d, "showing one step: Esc returns, 0 goes live");
+        else
+            view_toggle_pause(&d->view, newest_us(d));
+        return;
+    /* Zoom and scrub while focused leave the focus into HISTORY centred on
+     * the step, then act: the user keeps their place in time. */
+    case '+': case '=':
+        view_leave_step(&d->view);
+        view_zoom(&d->view, 1);
+        return;
+    case '-': case '_':
+        view_leave_step(&d->view);
+        view_zoom(&d->view, 0);
+        return;
+    case '[':
+        view_leave_step(&d->view);
+        view_scrub(&d->view, 0, newest_us(d));
+        return;
+    case ']':
+        view_leave_step(&d->view);
+        view_scrub(&d->view, 1, newest_us(d));
+        return;
+    case '0':
+        view_go_live(&d->view);
+        return;
+    case 't':
+        cycle_theme(d);
+        return;
+    case 'g':
+        cycle_glyphs(d);
+        return;
+    case 12:                                 /* Ctrl-L: repaint everything */
+        dash_mark_all(d);
+        clearok(curscr, TRUE);
+        return;
+    }
+    pane_key(d, ch);
+}

@@ -1,0 +1,240 @@
+/* dash_loop: the event loop and the frame (see dash_internal.h).
+ *
+ * One poll() waits on the terminal, the loader's wakeup pipe and the
+ * signalfd, with a timeout that keeps the "newest sample N s old" clock
+ * ticking. Each frame redraws only panes whose stamp changed, each into its
+ * own window (wnoutrefresh), then one doupdate(). */
+#include "tui/dash/dash_internal.h"
+
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "tui/panes/chart.h"
+#include "tui/text/sanitize.h"
+
+void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us)
+{
+    const model *m = job_model(d->j);
+    memset(ctx, 0, sizeof *ctx);
+    ctx->m = m;
+    ctx->view = &d->view;
+    ctx->th = d->th;
+    ctx->now_us = now_us;
+    view_window(&d->view, model_last_us(m), &ctx->t0_us, &ctx->t1_us);
+    d->ext.pystats = job_pystats(d->j);
+    d->ext.diff = d->diff;
+    ctx->ext = &d->ext;
+}
+
+static void draw_border(dash *d, size_t i)
+{
+    dash_pane *p = &d->panes[i];
+    int focus = (int)i == d->view.focus;
+    int a = theme_attr(d->th, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER);
+    wattrset(p->outer, a);
+    box(p->outer, 0, 0);
+    char title[96];
+    snprintf(title, sizeof title, " %zu %s%s ", i + 1, p->vt->title,
+             d->view.zoomed ? " (Esc: back)" : "");
+    char safe[128];
+    sanitize_str(title, safe, sizeof safe, getmaxx(p->outer) - 4);
+    wattrset(p->outer, theme_attr(d->th, ROLE_TITLE) | (focus ? A_REVERSE : 0));
+    mvwaddstr(p->outer, 0, 2, safe);
+    wattrset(p->outer, 0);
+    wnoutrefresh(p->outer);
+    p->border_dirty = 0;
+}
+
+/* Redraws pane i when its stamp changed; returns 1 when it drew. */
+static int draw_pane(dash *d, size_t i, const pane_ctx *ctx)
+{
+    dash_pane *p = &d->panes[i];
+    if (!p->inner)
+        return 0;
+    if (p->border_dirty)
+        draw_border(d, i);
+    uint64_t st = p->vt->stamp ? p->vt->stamp(p->p, ctx) : 0;
+    if (!p->dirty && p->vt->stamp && st == p->stamp)
+        return 0;
+    werase(p->inner);
+    wattrset(p->inner, 0);
+    p->vt->draw(p->p, p->inner, ctx);
+    wattrset(p->inner, 0);
+    touchwin(p->inner);
+    wnoutrefresh(p->inner);
+    p->stamp = st;
+    p->dirty = 0;
+    return 1;
+}
+
+static void draw_too_small(dash *d)
+{
+    int rows = d->lay.rows, cols = d->lay.cols;
+    char line[128];
+    snprintf(line, sizeof line, d->unicode ? "terminal too small \u2014 need %d\u00d7%d, have %d\u00d7%d"
+                                           : "terminal too small - need %dx%d, have %dx%d",
+             LAYOUT_MIN_W, LAYOUT_MIN_H, cols, rows);
+    werase(stdscr);
+    int w = sanitize_cols(line);
+    int x = (cols - w) / 2;
+    mvwaddstr(stdscr, rows / 2, x < 0 ? 0 : x, line);
+    const char *hint = "enlarge the window, or press q to quit";
+    x = (cols - (int)strlen(hint)) / 2;
+    if (rows > 2)
+        mvwaddstr(stdscr, rows / 2 + 1, x < 0 ? 0 : x, hint);
+    wnoutrefresh(stdscr);
+}
+
+void dash_frame(dash *d)
+{
+    int64_t now = dash_now_us();
+    if (d->lay.too_small) {
+        if (d->st_last[0] != '!') {
+            draw_too_small(d);
+            snprintf(d->st_last, sizeof d->st_last, "!");
+        }
+        doupdate();
+        return;
+    }
+    int drew = 0;
+    dash_diff_refresh(d, now);
+    pthread_mutex_lock(job_lock(d->j));
+    pane_ctx ctx;
+    dash_ctx(d, &ctx, now);
+    for (size_t i = 0; i < d->npanes; i++)
+        drew |= draw_pane(d, i, &ctx);
+    dash_draw_header(d, now);
+    pthread_mutex_unlock(job_lock(d->j));
+    dash_draw_status(d, now);
+    if (d->help_on && (drew || !d->help))
+        dash_draw_help(d);
+    doupdate();
+}
+
+/* Reads every key that is waiting. */
+static void read_keys(dash *d)
+{
+    int ch;
+    while (!d->quit && (ch = getch()) != ERR)
+        dash_key(d, ch);
+}
+
+/* Poll timeout: a second keeps the lag clock honest; faster while a scan
+ * backfills so progress shows; headless runs just spin frames. */
+static int frame_timeout(dash *d)
+{
+    if (d->o->frames > 0 || d->o->bench_frames > 0)
+        return 10;
+    scan_stats st;
+    scanner_get_stats(job_scanner(d->j), &st);
+    return st.scanning ? 250 : 1000;
+}
+
+static void wait_events(dash *d)
+{
+    struct pollfd fds[3] = {
+        {.fd = STDIN_FILENO, .events = POLLIN},
+        {.fd = d->ld ? loader_fd(d->ld) : -1, .events = POLLIN},
+        {.fd = d->o->sig_fd, .events = POLLIN},
+    };
+    if (d->term_in)
+        fds[0].fd = -1;         /* headless: /dev/null is always "readable" */
+    int n = poll(fds, 3, frame_timeout(d));
+    if (n <= 0)
+        return;
+    if (fds[1].revents & POLLIN)
+        loader_ack(d->ld);
+    if (fds[2].revents & POLLIN) {
+        struct signalfd_siginfo si;
+        while (read(d->o->sig_fd, &si, sizeof si) == (ssize_t)sizeof si)
+            d->quit = 1;
+    }
+    if (fds[0].revents & (POLLHUP | POLLERR))
+        d->quit = 1;            /* the terminal went away (ssh dropped) */
+}
+
+static void run_loop(dash *d)
+{
+    long frames = 0;
+    while (!d->quit) {
+        dash_frame(d);
+        if (d->o->frames > 0 && ++frames >= d->o->frames)
+            break;
+        wait_events(d);
+        read_keys(d);
+    }
+}
+
+/* Loads the theme list and the starting theme; warnings go to stderr now
+ * (they stay visible after the dashboard ends) and to the status line. */
+static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
+{
+    memset(d, 0, sizeof *d);
+    d->j = j;
+    d->o = o;
+    d->unicode = chart_glyphs_from_locale() == GLYPHS_BRAILLE;
+    view_init(&d->view, o->glyphs >= 0 ? (chart_glyphs)o->glyphs
+                                       : chart_glyphs_from_locale());
+    d->nthemes = theme_list(d->themes, DASH_MAX_THEMES, NULL);
+    char warn[1024] = "";
+    d->th = theme_load(o->theme ? o->theme : "default", warn, sizeof warn, err);
+    if (!d->th)
+        return -1;
+    for (size_t i = 0; i < d->nthemes; i++)
+        if (!strcmp(d->themes[i], theme_name(d->th)))
+            d->theme_idx = i;
+    if (warn[0]) {
+        fputs(warn, stderr);
+        char *nl = strchr(warn, '\n');
+        if (nl)
+            *nl = '\0';
+        dash_notice(d, warn);
+    }
+    const pane_vtbl *shown[LAYOUT_MAX_PANES];
+    d->npanes = panes_select(o->baseline != NULL, shown, LAYOUT_MAX_PANES);
+    for (size_t i = 0; i < d->npanes; i++) {
+        d->panes[i].vt = shown[i];
+        if (!(d->panes[i].p = d->panes[i].vt->create()))
+            return sm_err_set(err, SM_ERR_NOMEM, "out of memory creating the %s pane",
+                              d->panes[i].vt->id);
+    }
+    return dash_cmd_configure_rules(d, err);
+}
+
+static void dash_fini(dash *d)
+{
+    loader_stop(d->ld);
+    d->ld = NULL;
+    dash_screen_close(d);
+    for (size_t i = 0; i < d->npanes; i++)
+        if (d->panes[i].p)
+            d->panes[i].vt->destroy(d->panes[i].p);
+    dash_diff_free(d);
+    theme_free(d->th);
+}
+
+int dash_bench(dash *d);   /* dash_bench.c */
+
+int dash_run(job *j, const dash_opts *o, sm_err *err)
+{
+    dash *d = calloc(1, sizeof *d);
+    if (!d)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    int rc = dash_init(d, j, o, err);
+    if (rc == 0 && o->bench_frames <= 0 && !(d->ld = loader_start(j, o->interval_ms, err)))
+        rc = -1;
+    if (rc == 0)
+        rc = dash_screen_open(d, err);
+    if (rc == 0) {
+        if (o->bench_frames > 0)
+            rc = dash_bench(d);
+        else
+            run_loop(d);
+    }
+    dash_fini(d);
+    free(d);
+    return rc;
+}

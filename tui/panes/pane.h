@@ -1,0 +1,61 @@
+/* pane: the one small interface every dashboard pane implements.
+ *
+ * A pane is a const vtable (designated initializers) registered in the
+ * explicit table in tui/panes/panes.c — not via constructor attributes, which
+ * silently vanish from static libraries. The dashboard owns the curses
+ * window; a pane draws its content into it from a read-only context while
+ * the model lock is held, and must not keep pointers into the model past
+ * the call. */
+#ifndef SMTOP_PANE_H
+#define SMTOP_PANE_H
+
+#include <curses.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "tui/theme/theme.h"
+#include "tui/dash/view.h"
+
+typedef struct pane_ctx {
+    const model *m;
+    view_state *view;         /* panes may change selection etc. in on_key */
+    const theme *th;
+    int64_t t0_us, t1_us;     /* visible time window */
+    int64_t now_us;           /* wall clock */
+    void *ext;                /* extra stores (python stats, rules): see tui/dash/dash_ext.h */
+} pane_ctx;
+
+typedef struct pane pane;     /* a pane's private state */
+
+typedef struct pane_vtbl {
+    const char *id;           /* "system", "heatmap", "steps", "python", "alerts" */
+    const char *title;        /* shown in the border */
+    pane *(*create)(void);    /* NULL on OOM */
+    void (*destroy)(pane *p);
+    /* Draws the content area of w (the border is drawn by the dashboard,
+     * w is the inner window). Must stay within w and sanitize data strings. */
+    void (*draw)(pane *p, WINDOW *w, const pane_ctx *ctx);
+    /* Handles a key while focused; returns 1 when consumed. May be NULL. */
+    int (*on_key)(pane *p, int ch, pane_ctx *ctx);
+    /* Handles a click at (y, x) inside the inner window; may be NULL. */
+    int (*on_click)(pane *p, int y, int x, pane_ctx *ctx);
+    /* A stamp of what the pane would show; the dashboard redraws the pane
+     * only when it differs from the last drawn stamp (or on resize/theme
+     * change). Typically a hash of model generations + view fields. */
+    uint64_t (*stamp)(pane *p, const pane_ctx *ctx);
+    /* 1 while the pane has its own prompt or menu open: every key then goes
+     * to on_key before the global keys. May be NULL (never modal). A pane
+     * may also take '/' in on_key for a filter of its own. */
+    int (*modal)(pane *p);
+} pane_vtbl;
+
+/* The registry (tui/panes/panes.c): every pane in screen order. */
+size_t panes_count(void);
+const pane_vtbl *panes_at(size_t i);
+/* The panes of one run, in screen order, into out (at most cap): the
+ * registry, then the Diff pane when a baseline was given (`smtop
+ * --baseline`). Appended, so the usual panes keep their numbers and keys.
+ * Returns the count. */
+size_t panes_select(int baseline, const pane_vtbl **out, size_t cap);
+
+#endif

@@ -1,0 +1,266 @@
+/* pane_alerts: see pane_alerts.h. Pure helpers first, then drawing and
+ * the vtable. */
+#include "tui/panes/pane_alerts.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/text/fmt.h"
+#include "tui/panes/pane_common.h"
+#include "tui/report/report_rules.h"
+#include "tui/dash/step_focus.h"
+
+struct pane {
+    rules *r;
+    size_t sel;            /* position in display order */
+    size_t top;
+    char note[600];        /* config problem or last command result */
+};
+
+static int rank(const rule_result *res)
+{
+    if (res->status == RULE_TRIGGERED)
+        return 10 + (int)res->severity;
+    return res->status == RULE_OK ? 1 : 0;
+}
+
+void alerts_order(const rules *r, size_t *idx)
+{
+    size_t n = rules_count();
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    /* insertion sort: eleven rules, and stable by table order */
+    for (size_t i = 1; i < n; i++) {
+        size_t v = idx[i], j = i;
+        const rule_result *a = rules_result_at(r, v);
+        while (j > 0) {
+            const rule_result *b = rules_result_at(r, idx[j - 1]);
+            if (rank(b) > rank(a) || (rank(b) == rank(a) && b->violations >= a->violations))
+                break;
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = v;
+    }
+}
+
+int pane_alerts_command(pane *p, const char *line, char *msg, size_t cap,
+                        sm_err *err)
+{
+    while (*line == ' ' || *line == ':')
+        line++;
+    if (!strncmp(line, "set ", 4))
+        line += 4;
+    if (rules_apply_override(p->r, line, err) < 0)
+        return -1;
+    snprintf(msg, cap, "rule parameter set: %s (re-evaluated)", line);
+    return 0;
+}
+
+int pane_alerts_configure(pane *p, const report_rules_opts *o, sm_err *err)
+{
+    rules *r = report_rules_new_configured(o, err);
+    if (!r)
+        return -1;
+    rules_free(p->r);
+    p->r = r;
+    p->note[0] = '\0';   /* a rules.conf note from create is stale now */
+    return 0;
+}
+
+void alerts_jump_view(view_state *v, int64_t t0_us, int64_t t1_us)
+{
+    int64_t w = t1_us > t0_us ? t1_us - t0_us : 0;
+    int64_t span = 2 * w;
+    if (span < 30000000LL)
+        span = 30000000LL;
+    if (span > 7 * 86400000000LL)
+        span = 7 * 86400000000LL;
+    v->live = 0;
+    v->span_us = span;
+    v->end_us = t1_us + (span - w) / 2;
+}
+
+static pane *alerts_create(void)
+{
+    pane *p = calloc(1, sizeof *p);
+    if (!p || !(p->r = rules_new())) {
+        free(p);
+        return NULL;
+    }
+    sm_err err = {0};
+    if (report_rules_configure(p->r, NULL, &err) < 0)
+        snprintf(p->note, sizeof p->note, "rules.conf ignored: %s", err.msg);
+    return p;
+}
+
+static void alerts_destroy(pane *p)
+{
+    if (p)
+        rules_free(p->r);
+    free(p);
+}
+
+static int status_attr(const pane_ctx *ctx, const rule_result *res)
+{
+    if (res->status == RULE_NO_DATA)
+        return theme_attr(ctx->th, ROLE_DIM);
+    if (res->status == RULE_OK)
+        return theme_attr(ctx->th, ROLE_OK);
+    return theme_attr(ctx->th, res->severity == RULE_SEV_HIGH ? ROLE_ALERT_HIGH
+                               : res->severity == RULE_SEV_MED ? ROLE_ALERT_MED
+                                                                : ROLE_ALERT_LOW);
+}
+
+static const char *badge(const rule_result *res)
+{
+    if (res->status == RULE_NO_DATA)
+        return "[ -- ]";
+    if (res->status == RULE_OK)
+        return "[ ok ]";
+    return res->severity == RULE_SEV_HIGH ? "[HIGH]"
+         : res->severity == RULE_SEV_MED ? "[MED ]" : "[LOW ]";
+}
+
+static void draw_counts(WINDOW *w, const pane *p, const pane_ctx *ctx)
+{
+    size_t by[4] = {0}, ok = 0, nd = 0;
+    for (size_t i = 0; i < rules_count(); i++) {
+        const rule_result *res = rules_result_at(p->r, i);
+        if (res->status == RULE_TRIGGERED)
+            by[res->severity]++;
+        ok += res->status == RULE_OK;
+        nd += res->status == RULE_NO_DATA;
+    }
+    char line[160];
+    snprintf(line, sizeof line, "%zu alerts: %zu high, %zu medium, %zu low; "
+             "%zu ok, %zu no data", by[1] + by[2] + by[3], by[3], by[2], by[1], ok, nd);
+    panec_put(w, 0, 0, -1, line, theme_attr(ctx->th, ROLE_LABEL));
+}
+
+static void draw_row(WINDOW *w, int y, const rule_result *res, int selected,
+                     const pane_ctx *ctx)
+{
+    int attr = status_attr(ctx, res);
+    int x = panec_put(w, y, 0, -1, badge(res), attr);
+    char mid[96];
+    snprintf(mid, sizeof mid, " %-22s %6lld/%-6lld ", res->name,
+             (long long)res->violations, (long long)res->datapoints);
+    int sel = selected ? theme_attr(ctx->th, ROLE_SELECTED) : 0;
+    x += panec_put(w, y, x, -1, mid, sel ? sel : theme_attr(ctx->th, ROLE_DEFAULT));
+    panec_put(w, y, x, -1, res->message, sel ? sel : theme_attr(ctx->th, ROLE_DIM));
+}
+
+static int draw_detail(WINDOW *w, int y, size_t i, const pane *p, const pane_ctx *ctx)
+{
+    const rule_result *res = rules_result_at(p->r, i);
+    int rows = getmaxy(w), lab = theme_attr(ctx->th, ROLE_LABEL);
+    char line[400], a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+    int len = snprintf(line, sizeof line, "%s: %s; params", res->name, rules_summary_at(i));
+    for (size_t k = 0; k < rules_param_count(i) && len < (int)sizeof line - 40; k++)
+        len += snprintf(line + len, sizeof line - (size_t)len, " %s=%g",
+                        rules_param_name(i, k), rules_param_value(p->r, i, k));
+    panec_put(w, y++, 0, -1, line, lab);
+    if (res->t1_us > res->t0_us && y < rows) {
+        int64_t span = res->t1_us - res->t0_us;
+        snprintf(line, sizeof line, "worst: %s %s  %s - %s (%s)  [J: %s]",
+                 res->node, res->device, fmt_clock(a, sizeof a, res->t0_us, span),
+                 fmt_clock(b, sizeof b, res->t1_us, span), fmt_duration(c, sizeof c, (double)span),
+                 strcmp(res->name, "StepOutlier") ? "jump there" : "focus this step");
+        panec_put(w, y++, 0, -1, line, theme_attr(ctx->th, ROLE_DEFAULT));
+    }
+    for (size_t k = 0; k < res->n_examples && y < rows; k++) {
+        const rule_example *e = &res->examples[k];
+        snprintf(line, sizeof line, "  %s %s %s  %s",
+                 e->t0_us ? fmt_clock(a, sizeof a, e->t0_us, 0) : "", e->node,
+                 e->device, e->text);
+        panec_put(w, y++, 0, -1, line, status_attr(ctx, res));
+    }
+    return y;
+}
+
+static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
+{
+    werase(w);
+    rules_evaluate(p->r, ctx->m);
+    size_t n = rules_count(), idx[64];
+    alerts_order(p->r, idx);
+    if (p->sel >= n)
+        p->sel = n - 1;
+    draw_counts(w, p, ctx);
+    int rows = getmaxy(w), y = 1;
+    int detail = ctx->view->zoomed && rows > (int)n + 4;
+    int list_rows = detail ? (int)n : rows - 1 - (p->note[0] != 0);
+    if (list_rows < 1)
+        list_rows = 1;
+    p->top = panec_scroll_top(p->top, p->sel, n, (size_t)list_rows);
+    for (size_t k = p->top; k < n && y < 1 + list_rows; k++)
+        draw_row(w, y++, rules_result_at(p->r, idx[k]), k == p->sel, ctx);
+    if (detail)
+        y = draw_detail(w, y + 1, idx[p->sel], p, ctx);
+    if (p->note[0] && y < rows)
+        panec_put(w, rows - 1, 0, -1, p->note, theme_attr(ctx->th, ROLE_DIM));
+}
+
+/* A StepOutlier's worst span is one step (node, phase label in `device`,
+ * its start and end): J ties every pane to that step (the cross-filter)
+ * rather than to a window around it. 0 when res is not such an alert or
+ * its step is no longer retained (J then jumps to the span). */
+static int focus_outlier_step(const rule_result *res, pane_ctx *ctx)
+{
+    phase_event ev;
+    if (strcmp(res->name, "StepOutlier") != 0 || res->t1_us <= res->t0_us ||
+        !step_focus_find_event(ctx->m, res->node, res->device, res->t0_us, &ev))
+        return 0;
+    int64_t t0, t1;
+    step_focus_window(ctx->m, res->device, ev.step, ev.start_us, ev.start_us + ev.dur_us,
+                      &t0, &t1);
+    view_focus_step(ctx->view, ev.step, t0, t1);
+    return 1;
+}
+
+static int alerts_on_key(pane *p, int ch, pane_ctx *ctx)
+{
+    size_t n = rules_count(), idx[64];
+    if (ch == KEY_DOWN || ch == 'j') {
+        p->sel = p->sel + 1 < n ? p->sel + 1 : p->sel;
+        return 1;
+    }
+    if (ch == KEY_UP || ch == 'k') {
+        p->sel = p->sel ? p->sel - 1 : 0;
+        return 1;
+    }
+    if (ch != 'J')
+        return 0;
+    rules_evaluate(p->r, ctx->m);
+    alerts_order(p->r, idx);
+    const rule_result *res = rules_result_at(p->r, idx[p->sel < n ? p->sel : 0]);
+    if (focus_outlier_step(res, ctx))
+        return 1;
+    if (res->t1_us > res->t0_us)
+        alerts_jump_view(ctx->view, res->t0_us, res->t1_us);
+    else
+        snprintf(p->note, sizeof p->note, "%s has no time span to jump to", res->name);
+    return 1;
+}
+
+static uint64_t alerts_stamp(pane *p, const pane_ctx *ctx)
+{
+    uint64_t h = panec_hash_u64(PANEC_HASH_SEED, model_generation(ctx->m));
+    h = panec_hash_u64(h, rules_generation(p->r));
+    h = panec_hash_u64(h, p->sel);
+    h = panec_hash_u64(h, (uint64_t)ctx->view->zoomed);
+    return panec_hash_str(h, p->note);
+}
+
+const pane_vtbl pane_alerts_vtbl = {
+    .id = "alerts",
+    .title = "Alerts",
+    .create = alerts_create,
+    .destroy = alerts_destroy,
+    .draw = alerts_draw,
+    .on_key = alerts_on_key,
+    .on_click = NULL,
+    .stamp = alerts_stamp,
+};

@@ -1,0 +1,45 @@
+/* pane_alerts: the alerts pane — every rule, most severe first: triggered
+ * rules by severity (high, medium, low) with their counts and the one-line
+ * reason, then ok, then no-data rules. Zoomed (Enter) it shows the
+ * selected rule's parameters, the span of its worst violation and the
+ * datapoints that crossed the threshold. `J` jumps the dashboard's time
+ * window to the selected alert's span.
+ *
+ * The pane owns its rule set (defaults + $XDG_CONFIG_HOME/smtop/rules.conf,
+ * then `smtop --rule` overrides via pane_alerts_configure, then `:set`)
+ * and re-evaluates it over the model whenever the model or a parameter
+ * changed. */
+#ifndef SMTOP_PANE_ALERTS_H
+#define SMTOP_PANE_ALERTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/rules.h"
+#include "tui/panes/pane.h"
+
+extern const pane_vtbl pane_alerts_vtbl;
+
+/* Rule indices in display order (see above) into idx (rules_count()
+ * entries). Pure. */
+void alerts_order(const rules *r, size_t *idx);
+
+/* Applies a command line typed after ':' — "set Name.param=value" (the
+ * word "set" optional) — to the rule set of an alerts pane instance.
+ * 0 and a confirmation in msg, or -1 with err (SM_ERR_USAGE). */
+int pane_alerts_command(pane *p, const char *line, char *msg, size_t cap,
+                        sm_err *err);
+
+/* Rebuilds the rule set of an alerts pane instance from defaults,
+ * rules.conf (unless o->no_config) and o's --rule overrides, as `smtop
+ * report` does (report_rules_configure). 0, or -1 with err naming the bad
+ * file line or override; the pane keeps its old rules then. */
+struct report_rules_opts;
+int pane_alerts_configure(pane *p, const struct report_rules_opts *o,
+                          sm_err *err);
+
+/* The view window that shows [t0, t1) with some context around it: sets
+ * v->live = 0, v->span_us (>= 30 s) and v->end_us. Pure. */
+void alerts_jump_view(view_state *v, int64_t t0_us, int64_t t1_us);
+
+#endif

@@ -1,0 +1,159 @@
+/* pane_common: see pane_common.h. */
+#include "tui/panes/pane_common.h"
+
+#include <string.h>
+
+#include "tui/text/sanitize.h"
+
+size_t panec_visible_nodes(const model *m, const view_state *v,
+                           const model_node **out, size_t max)
+{
+    size_t n = 0, total = m ? model_node_count(m) : 0;
+    for (size_t i = 0; i < total; i++) {
+        const model_node *nd = model_node_at(m, i);
+        if (!nd || (v && !view_node_visible(v, node_id(nd))))
+            continue;
+        if (n < max)
+            out[n] = nd;
+        n++;
+    }
+    return n;
+}
+
+size_t panec_selected(const view_state *v, size_t count)
+{
+    if (count == 0 || !v)
+        return 0;
+    return v->selected_node < count ? v->selected_node : count - 1;
+}
+
+int panec_key_select(int ch, pane_ctx *ctx)
+{
+    size_t n = panec_visible_nodes(ctx->m, ctx->view, NULL, 0);
+    size_t sel = panec_selected(ctx->view, n);
+    switch (ch) {
+    case KEY_UP: case 'k': sel = sel > 0 ? sel - 1 : 0; break;
+    case KEY_DOWN: case 'j': sel = sel + 1 < n ? sel + 1 : sel; break;
+    case KEY_PPAGE: sel = sel > 10 ? sel - 10 : 0; break;
+    case KEY_NPAGE: sel = sel + 10 < n ? sel + 10 : (n ? n - 1 : 0); break;
+    case KEY_HOME: sel = 0; break;
+    case KEY_END: sel = n ? n - 1 : 0; break;
+    default: return 0;
+    }
+    ctx->view->selected_node = sel;
+    return 1;
+}
+
+uint64_t panec_hash_u64(uint64_t h, uint64_t x)
+{
+    for (int i = 0; i < 8; i++) {
+        h ^= (x >> (8 * i)) & 0xff;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+uint64_t panec_hash_str(uint64_t h, const char *s)
+{
+    for (; s && *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ULL;
+    }
+    return panec_hash_u64(h, 0xff);
+}
+
+uint64_t panec_hash_view(uint64_t h, const pane_ctx *ctx)
+{
+    const view_state *v = ctx->view;
+    h = panec_hash_u64(h, (uint64_t)ctx->t0_us);
+    h = panec_hash_u64(h, (uint64_t)ctx->t1_us);
+    if (!v)
+        return h;
+    h = panec_hash_u64(h, v->selected_node);
+    h = panec_hash_u64(h, (uint64_t)v->per_core);
+    h = panec_hash_u64(h, (uint64_t)v->glyphs);
+    return panec_hash_str(h, v->filter);
+}
+
+size_t panec_scroll_top(size_t top, size_t sel, size_t count, size_t fit)
+{
+    if (fit == 0 || count <= fit)
+        return 0;
+    if (sel >= count)
+        sel = count - 1;
+    if (sel < top)
+        top = sel;
+    else if (sel >= top + fit)
+        top = sel + 1 - fit;
+    if (top + fit > count)
+        top = count - fit;
+    return top;
+}
+
+int panec_put(WINDOW *w, int y, int x, int max_cols, const char *text, int attr)
+{
+    int h, wd;
+    getmaxyx(w, h, wd);
+    if (y < 0 || y >= h || x < 0 || x >= wd)
+        return 0;
+    int room = wd - x;
+    if (max_cols >= 0 && max_cols < room)
+        room = max_cols;
+    if (room <= 0)
+        return 0;
+    char buf[512];
+    if (room >= 2)
+        sanitize_fit(text, buf, sizeof buf, room);
+    else
+        sanitize_str(text, buf, sizeof buf, room);
+    wattrset(w, attr);
+    mvwaddstr(w, y, x, buf);
+    wattrset(w, A_NORMAL);
+    return sanitize_cols(buf);
+}
+
+int panec_put_right(WINDOW *w, int y, int right_x, int max_cols,
+                    const char *text, int attr)
+{
+    char buf[512];
+    int room = right_x + 1;
+    if (max_cols >= 0 && max_cols < room)
+        room = max_cols;
+    if (room <= 0)
+        return 0;
+    if (room >= 2)
+        sanitize_fit(text, buf, sizeof buf, room);
+    else
+        sanitize_str(text, buf, sizeof buf, room);
+    int cols = sanitize_cols(buf);
+    return panec_put(w, y, right_x + 1 - cols, cols, buf, attr);
+}
+
+void panec_put_wch(WINDOW *w, int y, int x, wchar_t ch, int attr)
+{
+    int h, wd;
+    getmaxyx(w, h, wd);
+    if (y < 0 || y >= h || x < 0 || x >= wd)
+        return;
+    wchar_t s[2] = {ch, L'\0'};
+    cchar_t c;
+    if (setcchar(&c, s, (attr_t)(attr & ~A_COLOR), (short)PAIR_NUMBER(attr), NULL) == OK)
+        mvwadd_wch(w, y, x, &c);
+}
+
+void panec_edit_prompt(char *buf, size_t cap, int ch, int *editing)
+{
+    size_t n = strlen(buf);
+    if (ch == 27) {
+        buf[0] = '\0';
+        *editing = 0;
+    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+        *editing = 0;
+    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+        if (n)
+            buf[n - 1] = '\0';
+    } else if (ch >= 0x20 && ch < 0x7f && n + 1 < cap) {
+        buf[n] = (char)ch;
+        buf[n + 1] = '\0';
+    }
+}

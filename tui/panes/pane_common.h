@@ -1,0 +1,59 @@
+/* pane_common: small helpers shared by the built-in panes (system, heatmap,
+ * steps): the filtered node list, stamp hashing, scrolling, and clipped
+ * drawing primitives that never write outside the window and always pass
+ * data strings through sanitize. */
+#ifndef SMTOP_PANE_COMMON_H
+#define SMTOP_PANE_COMMON_H
+
+#include <curses.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <wchar.h>
+
+#include "model/model.h"
+#include "tui/panes/chart.h"
+#include "tui/panes/pane.h"
+#include "tui/dash/view.h"
+
+/* Fills out[0..max) with the nodes that pass the view's filter, in model
+ * order; returns how many passed (may exceed max: only max are stored).
+ * Pointers are borrowed from the model and valid while its lock is held. */
+size_t panec_visible_nodes(const model *m, const view_state *v,
+                           const model_node **out, size_t max);
+
+/* view->selected_node clamped to [0, count) (0 when count is 0). */
+size_t panec_selected(const view_state *v, size_t count);
+
+/* Up/Down/j/k (and PgUp/PgDn/Home/End) move view->selected_node within
+ * the filtered nodes; returns 1 when ch was such a key. */
+int panec_key_select(int ch, pane_ctx *ctx);
+
+/* FNV-1a style mixing for pane stamps. */
+/* A pane's one-line prompt (the `/` filter): printable keys append,
+ * Backspace deletes, Enter keeps the text and ends editing, Esc clears it
+ * and ends editing. */
+void panec_edit_prompt(char *buf, size_t cap, int ch, int *editing);
+
+uint64_t panec_hash_u64(uint64_t h, uint64_t x);
+uint64_t panec_hash_str(uint64_t h, const char *s);
+#define PANEC_HASH_SEED 1469598103934665603ULL
+
+/* Hash of the view fields every pane depends on (window, filter, selection,
+ * glyphs, per-core flag). */
+uint64_t panec_hash_view(uint64_t h, const pane_ctx *ctx);
+
+/* First item to show so that `sel` stays visible in a list of `count` items
+ * with `fit` visible at once, moving `top` as little as possible. Pure. */
+size_t panec_scroll_top(size_t top, size_t sel, size_t count, size_t fit);
+
+/* Draws text (from data or not: it is sanitized) at (y, x), cut to the
+ * columns left in the window and to max_cols (< 0: no extra limit), a cut
+ * marked with '~'. Returns the columns drawn; nothing outside w. */
+int panec_put(WINDOW *w, int y, int x, int max_cols, const char *text, int attr);
+/* Same, right-aligned so its last column is right_x (inclusive). */
+int panec_put_right(WINDOW *w, int y, int right_x, int max_cols,
+                    const char *text, int attr);
+/* Puts one wide character cell at (y, x) when inside w. */
+void panec_put_wch(WINDOW *w, int y, int x, wchar_t ch, int attr);
+
+#endif

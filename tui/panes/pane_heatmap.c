@@ -1,0 +1,335 @@
+/* pane_heatmap: see pane_heatmap.h. Pure helpers first, then drawing. */
+#include "tui/panes/pane_heatmap.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/text/fmt.h"
+#include "tui/panes/pane_common.h"
+#include "tui/panes/panes_builtin.h"
+#include "tui/theme/theme.h"
+
+wchar_t heat_ramp_char(chart_glyphs g, double pos)
+{
+    static const wchar_t uni[] = L" ░▒▓█", asc[] = L" .:*#";
+    if (isnan(pos))
+        return L'-';
+    if (pos < 0)
+        pos = 0;
+    if (pos > 1)
+        pos = 1;
+    /* Anything above zero gets at least the lightest shade: a busy-ish
+     * device must not look like an empty cell. */
+    int i = pos <= 0 ? 0 : 1 + (int)(pos * 4.0);
+    if (i > 4)
+        i = 4;
+    return g == GLYPHS_ASCII ? asc[i] : uni[i];
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double heat_median(const double *v, size_t n)
+{
+    double *t = malloc((n ? n : 1) * sizeof *t);
+    size_t k = 0;
+    if (!t)
+        return NAN;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(v[i]))
+            t[k++] = v[i];
+    double med = NAN;
+    if (k > 0) {
+        qsort(t, k, sizeof *t, cmp_double);
+        med = k % 2 ? t[k / 2] : (t[k / 2 - 1] + t[k / 2]) / 2.0;
+    }
+    free(t);
+    return med;
+}
+
+static void consider(const double *v, size_t n, double floor, int by_steps,
+                     heat_straggler *best)
+{
+    size_t have = 0;
+    for (size_t i = 0; v && i < n; i++)
+        have += !isnan(v[i]);
+    if (have < 3)
+        return;
+    double med = heat_median(v, n);
+    double base = fabs(med) > floor ? fabs(med) : floor;
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(v[i]))
+            continue;
+        double dev = fabs(v[i] - med) / base;
+        if (dev >= 0.10 && dev > best->dev) {
+            best->index = (long)i;
+            best->by_steps = by_steps;
+            best->value = v[i];
+            best->median = med;
+            best->dev = dev;
+        }
+    }
+}
+
+heat_straggler heat_find_straggler(const double *gpu_util, const double *step_p50,
+                                   size_t n)
+{
+    heat_straggler s = {-1, 0, NAN, NAN, 0.0};
+    consider(gpu_util, n, 20.0, 0, &s);
+    consider(step_p50, n, 1.0, 1, &s);
+    return s;
+}
+
+void heat_cell_geometry(int width, int label_w, int ncols, int final_w,
+                        int *cell_w, int *gap)
+{
+    int avail = width - label_w - final_w;
+    if (ncols < 1)
+        ncols = 1;
+    int per = avail / ncols;
+    *gap = per >= 3 ? 1 : 0;
+    int cw = per - *gap;
+    *cell_w = cw < 1 ? 1 : cw > 6 ? 6 : cw;
+}
+
+/* ---- drawing ---------------------------------------------------------- */
+
+#define HEAT_MAX_NODES 1024
+#define HEAT_MAX_GPUS 16
+#define HEAT_FINAL_W 7
+
+typedef struct heat_row {
+    double cpu, gpu[HEAT_MAX_GPUS], gmem, gpu_mean, p50;
+} heat_row;
+
+/* rows[i] is a cache: valid while row_node[i] / row_gen[i] and the window
+ * (t0, t1) match, so a redraw without new data (resize, focus, theme)
+ * costs no series scans — 64 nodes × 17 devices would otherwise be ~1000
+ * range summaries per frame. */
+struct pane {
+    size_t top;
+    int64_t t0, t1;
+    const model_node *nodes[HEAT_MAX_NODES];
+    const model_node *row_node[HEAT_MAX_NODES];
+    uint64_t row_gen[HEAT_MAX_NODES];
+    heat_row rows[HEAT_MAX_NODES];
+    double gpu_mean[HEAT_MAX_NODES], p50[HEAT_MAX_NODES];
+};
+
+static pane *heat_create(void) { return calloc(1, sizeof(pane)); }
+static void heat_destroy(pane *p) { free(p); }
+
+static double window_mean(const series *s, const pane_ctx *ctx)
+{
+    if (!s)
+        return NAN;
+    series_summary sum;
+    series_range_summary(s, ctx->t0_us, ctx->t1_us, &sum);
+    if (sum.count == 0 && ctx->view && ctx->view->step_focus) {
+        /* A focused step is often shorter than the 100 ms - 1 s sampling
+         * interval: its nearest samples (a second either side) say more
+         * than an empty cell. */
+        const int64_t pad = 1000000;
+        series_range_summary(s, ctx->t0_us - pad, ctx->t1_us + pad, &sum);
+    }
+    return sum.count > 0 ? sum.mean : NAN;
+}
+
+/* Mean of the non-NaN values; NaN when none. */
+static double mean_of(const double *v, size_t n)
+{
+    double t = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(v[i])) {
+            t += v[i];
+            k++;
+        }
+    return k ? t / (double)k : NAN;
+}
+
+static void heat_fill_row(const model_node *nd, const pane_ctx *ctx, heat_row *r)
+{
+    size_t g = node_gpu_count(nd);
+    double mem[HEAT_MAX_GPUS];
+    if (g > HEAT_MAX_GPUS)
+        g = HEAT_MAX_GPUS;
+    r->cpu = window_mean(node_cpu_total(nd), ctx);
+    for (size_t i = 0; i < HEAT_MAX_GPUS; i++)
+        r->gpu[i] = NAN;
+    for (size_t i = 0; i < g; i++) {
+        r->gpu[i] = window_mean(node_gpu_util(nd, i), ctx);
+        mem[i] = window_mean(node_gpu_mem(nd, i), ctx);
+    }
+    r->gmem = mean_of(mem, g);
+    r->gpu_mean = mean_of(r->gpu, g);
+    r->p50 = NAN;
+    if (node_phase_count(nd) > 0 && phase_stats_kind(node_phase_at(nd, 0)) == PHASE_STEP) {
+        phase_summary s;
+        phase_stats_get_summary(node_phase_at(nd, 0), &s);
+        if (s.count > 0)
+            r->p50 = s.p50_us;
+    }
+}
+
+static void draw_cell(WINDOW *w, int y, int x, int cw, double util, const pane_ctx *ctx)
+{
+    double pos = util / 100.0;
+    int attr = isnan(util) ? theme_attr(ctx->th, ROLE_DIM) : theme_heat_attr(ctx->th, pos);
+    wchar_t ch = heat_ramp_char(ctx->view->glyphs, pos);
+    for (int i = 0; i < cw; i++)
+        panec_put_wch(w, y, x + i, isnan(util) && i != cw / 2 ? L' ' : ch, attr);
+}
+
+static void draw_header(WINDOW *w, int lw, int cw, int gap, size_t gpus, const pane_ctx *ctx)
+{
+    int attr = theme_attr(ctx->th, ROLE_LABEL), x = lw;
+    char name[16];
+    panec_put(w, 0, 0, lw - 1, "node", attr);
+    panec_put(w, 0, x, cw, cw >= 3 ? "cpu" : "c", attr);
+    x += cw + gap;
+    for (size_t i = 0; i < gpus; i++, x += cw + gap) {
+        snprintf(name, sizeof name, cw >= 3 ? "g%zu" : "%zu", i);
+        panec_put(w, 0, x, cw, name, attr);
+    }
+    if (gpus > 0) {
+        panec_put(w, 0, x, cw, cw >= 3 ? "mem" : "m", attr);
+        x += cw + gap;
+    }
+    panec_put_right(w, 0, getmaxx(w) - 1, HEAT_FINAL_W - 1, gpus ? "gpu%" : "cpu%", attr);
+}
+
+static void draw_node_row(WINDOW *w, int y, const model_node *nd, const heat_row *r,
+                          int lw, int cw, int gap, size_t gpus, int mark, int sel,
+                          const pane_ctx *ctx)
+{
+    char lab[80];
+    /* Marks readable without color: '!' straggler, '>' selected. */
+    snprintf(lab, sizeof lab, "%c%s", mark ? '!' : sel ? '>' : ' ', node_id(nd));
+    int attr = theme_attr(ctx->th, mark ? ROLE_ALERT_HIGH : ROLE_DEFAULT);
+    panec_put(w, y, 0, lw - 1, lab, sel ? theme_attr(ctx->th, ROLE_SELECTED) : attr);
+    int x = lw;
+    draw_cell(w, y, x, cw, r->cpu, ctx);
+    x += cw + gap;
+    for (size_t i = 0; i < gpus; i++, x += cw + gap)
+        draw_cell(w, y, x, cw, r->gpu[i], ctx);
+    if (gpus > 0)
+        draw_cell(w, y, x, cw, r->gmem, ctx);
+    double fin = gpus ? r->gpu_mean : r->cpu;
+    char v[FMT_BUF];
+    panec_put_right(w, y, getmaxx(w) - 1, HEAT_FINAL_W - 1, fmt_percent(v, sizeof v, fin),
+                    isnan(fin) ? theme_attr(ctx->th, ROLE_DIM)
+                               : theme_heat_attr(ctx->th, fin / 100.0));
+}
+
+static void draw_footer(WINDOW *w, int y, const heat_straggler *s, const model_node *nd,
+                        size_t nodes, const pane_ctx *ctx)
+{
+    char line[200], a[FMT_BUF], b[FMT_BUF];
+    if (s->index < 0) {
+        panec_put(w, y, 0, -1, nodes < 3 ? "straggler check needs 3 or more nodes"
+                                         : "no straggler: nodes within 10% of the median",
+                  theme_attr(ctx->th, ROLE_DIM));
+        return;
+    }
+    if (s->by_steps)
+        snprintf(line, sizeof line, "straggler %s: p50 %s vs median %s", node_id(nd),
+                 fmt_duration(a, sizeof a, s->value), fmt_duration(b, sizeof b, s->median));
+    else
+        snprintf(line, sizeof line, "straggler %s: gpu %s vs median %s", node_id(nd),
+                 fmt_percent(a, sizeof a, s->value), fmt_percent(b, sizeof b, s->median));
+    panec_put(w, y, 0, -1, line, theme_attr(ctx->th, ROLE_ALERT_HIGH));
+}
+
+static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
+{
+    werase(w);
+    size_t n = panec_visible_nodes(ctx->m, ctx->view, p->nodes, HEAT_MAX_NODES);
+    if (n > HEAT_MAX_NODES)
+        n = HEAT_MAX_NODES;
+    int H = getmaxy(w), W = getmaxx(w);
+    if (n == 0) {
+        panec_put(w, H / 2, 0, -1, "waiting for data", theme_attr(ctx->th, ROLE_DIM));
+        return;
+    }
+    size_t gpus = 0;
+    int lw = 6;
+    if (p->t0 != ctx->t0_us || p->t1 != ctx->t1_us) {
+        memset(p->row_node, 0, sizeof p->row_node);
+        p->t0 = ctx->t0_us;
+        p->t1 = ctx->t1_us;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t gen = node_generation(p->nodes[i]);
+        if (p->row_node[i] != p->nodes[i] || p->row_gen[i] != gen) {
+            heat_fill_row(p->nodes[i], ctx, &p->rows[i]);
+            p->row_node[i] = p->nodes[i];
+            p->row_gen[i] = gen;
+        }
+        p->gpu_mean[i] = p->rows[i].gpu_mean;
+        p->p50[i] = p->rows[i].p50;
+        size_t g = node_gpu_count(p->nodes[i]);
+        gpus = g > gpus ? g : gpus;
+        int len = (int)strlen(node_id(p->nodes[i])) + 2;
+        lw = len > lw ? len : lw;
+    }
+    gpus = gpus > HEAT_MAX_GPUS ? HEAT_MAX_GPUS : gpus;
+    lw = lw > W / 3 ? W / 3 : lw;
+    heat_straggler s = heat_find_straggler(p->gpu_mean, p->p50, n);
+    int cw, gap;
+    heat_cell_geometry(W, lw, 1 + (int)gpus + (gpus > 0), HEAT_FINAL_W, &cw, &gap);
+    draw_header(w, lw, cw, gap, gpus, ctx);
+    int fit = H - 1 - (H >= 4);
+    size_t sel = panec_selected(ctx->view, n);
+    p->top = panec_scroll_top(p->top, sel, n, fit > 0 ? (size_t)fit : 1);
+    for (int r = 0; r < fit && p->top + (size_t)r < n; r++) {
+        size_t i = p->top + (size_t)r;
+        draw_node_row(w, 1 + r, p->nodes[i], &p->rows[i], lw, cw, gap, gpus,
+                      (long)i == s.index, i == sel, ctx);
+    }
+    if (H >= 4)
+        draw_footer(w, H - 1, &s, s.index >= 0 ? p->nodes[s.index] : NULL, n, ctx);
+}
+
+static int heat_on_key(pane *p, int ch, pane_ctx *ctx)
+{
+    (void)p;
+    return panec_key_select(ch, ctx);
+}
+
+/* A click on a node row selects that node. */
+static int heat_on_click(pane *p, int y, int x, pane_ctx *ctx)
+{
+    (void)x;
+    size_t n = panec_visible_nodes(ctx->m, ctx->view, NULL, 0);
+    if (y < 1 || p->top + (size_t)(y - 1) >= n)
+        return 0;
+    ctx->view->selected_node = p->top + (size_t)(y - 1);
+    return 1;
+}
+
+static uint64_t heat_stamp(pane *p, const pane_ctx *ctx)
+{
+    uint64_t h = panec_hash_view(PANEC_HASH_SEED, ctx);
+    size_t n = panec_visible_nodes(ctx->m, ctx->view, p->nodes, HEAT_MAX_NODES);
+    h = panec_hash_u64(h, n);
+    for (size_t i = 0; i < n && i < HEAT_MAX_NODES; i++)
+        h = panec_hash_u64(h, node_generation(p->nodes[i]));
+    return h;
+}
+
+const pane_vtbl pane_heatmap_vtbl = {
+    .id = "heatmap",
+    .title = "Heatmap",
+    .create = heat_create,
+    .destroy = heat_destroy,
+    .draw = heat_draw,
+    .on_key = heat_on_key,
+    .on_click = heat_on_click,
+    .stamp = heat_stamp,
+};

@@ -1,0 +1,47 @@
+/* pane_heatmap: nodes (rows) × devices (CPU total, each GPU's utilization,
+ * mean GPU memory) colored by mean utilization over the visible window,
+ * with a final column of the node's mean GPU utilization and the
+ * straggler — the node that deviates most from the others — marked.
+ *
+ * Cells carry a character ramp as well as a color so the map still reads
+ * under NO_COLOR or on a monochrome terminal. Pure helpers below; the
+ * vtable is in panes_builtin.h. */
+#ifndef SMTOP_PANE_HEATMAP_H
+#define SMTOP_PANE_HEATMAP_H
+
+#include <stddef.h>
+#include <wchar.h>
+
+#include "tui/panes/chart.h"
+
+/* Ramp character for a position 0..1 (clamped): " ░▒▓█" for the
+ * braille/block sets, " .:*#" for ASCII — blank only at exactly 0, then
+ * one glyph per quarter. NaN (no data) gives L'-'. */
+wchar_t heat_ramp_char(chart_glyphs g, double pos);
+
+/* Median of the non-NaN values of v[0..n) (not modified); NaN when none. */
+double heat_median(const double *v, size_t n);
+
+typedef struct heat_straggler {
+    long index;      /* node index, -1 when no node stands out */
+    int by_steps;    /* 1: flagged by step p50, 0: by GPU utilization */
+    double value;    /* the node's value of that metric */
+    double median;   /* the median over nodes */
+    double dev;      /* relative deviation |value - median| / median */
+} heat_straggler;
+
+/* The node whose mean GPU utilization (percent) or step p50 (µs) deviates
+ * most, relative to the median, from the other nodes. Either array may be
+ * NULL; NaN marks a node without that metric. Needs 3 nodes with the metric
+ * (with 2 a median cannot tell which one is off) and a deviation of at least
+ * 10 % (utilization deviations are measured against a floor of 20 points so
+ * an idle cluster's noise does not count). */
+heat_straggler heat_find_straggler(const double *gpu_util, const double *step_p50,
+                                   size_t n);
+
+/* Column geometry: `ncols` cells and a final value column in `width`
+ * columns after a label of `label_w`. Cell width (1..6) and gap (0 or 1). */
+void heat_cell_geometry(int width, int label_w, int ncols, int final_w,
+                        int *cell_w, int *gap);
+
+#endif

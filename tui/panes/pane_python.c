@@ -1,0 +1,202 @@
+/* pane_python: state, keys and the result cache of the python pane (see
+ * pane_python.h); drawing is in pane_python_draw.c, the menu in
+ * pane_python_menu.c. */
+#include "tui/panes/pane_python_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/dash/dash_ext.h"
+
+static pane *py_create(void)
+{
+    pane *p = calloc(1, sizeof *p);
+    if (p)
+        snprintf(p->sel_label, sizeof p->sel_label, "all windows, all nodes");
+    return p;
+}
+
+static void py_destroy(pane *p)
+{
+    if (!p)
+        return;
+    pystats_result_free(p->r);
+    free(p->rows);
+    free(p->menu);
+    free(p);
+}
+
+const pystats_store *pypane_store(const pane_ctx *ctx)
+{
+    const dash_ext *ext = ctx->ext;
+    return ext ? ext->pystats : NULL;
+}
+
+static int pick_profiler(const pystats_store *s, pystats_profiler *out)
+{
+    int seen[2] = {0, 0};
+    for (size_t i = 0; i < pystats_store_window_count(s); i++)
+        seen[pystats_store_window_at(s, i, NULL, NULL)->profiler == PYPROF_PYINSTRUMENT] = 1;
+    *out = seen[0] ? PYPROF_CPROFILE : PYPROF_PYINSTRUMENT;
+    return seen[0] || seen[1];
+}
+
+static uint64_t selection_key(const pane *p, const view_state *v)
+{
+    uint64_t h = panec_hash_str(PANEC_HASH_SEED, p->node);
+    h = panec_hash_u64(h, p->phases);
+    h = panec_hash_u64(h, (uint64_t)p->t_lo);
+    h = panec_hash_u64(h, (uint64_t)p->t_hi);
+    if (v && v->step_focus) {
+        h = panec_hash_u64(h, (uint64_t)v->step_t0_us);
+        h = panec_hash_u64(h, (uint64_t)v->step_t1_us);
+    }
+    return h;
+}
+
+void pypane_selection(const pane *p, const view_state *v, pystats_select *sel)
+{
+    pystats_select_all(sel, p->prof);
+    if (v && v->step_focus) {
+        /* The cross-filter: every node's windows that overlap the step,
+         * whatever the menu chose (the step is on every node). */
+        sel->t_lo_us = v->step_t0_us;
+        sel->t_hi_us = v->step_t1_us;
+        return;
+    }
+    sel->node = p->node;
+    sel->jobphases = p->phases;
+    sel->t_lo_us = p->t_lo;
+    sel->t_hi_us = p->t_hi;
+}
+
+size_t pypane_profiler_windows(const pystats_store *s, pystats_profiler prof)
+{
+    size_t n = 0;
+    for (size_t i = 0; s && i < pystats_store_window_count(s); i++)
+        n += pystats_store_window_at(s, i, NULL, NULL)->profiler == prof;
+    return n;
+}
+
+/* Re-queries when the store or the selection changed, re-sorts, refilters. */
+void pypane_refresh(pane *p, const pane_ctx *ctx)
+{
+    const pystats_store *s = pypane_store(ctx);
+    p->have = s && pick_profiler(s, &p->prof);
+    if (!p->have) {
+        pystats_result_free(p->r);
+        p->r = NULL;
+        p->nrows = 0;
+        return;
+    }
+    uint64_t key = selection_key(p, ctx->view);
+    if (!p->r || p->r_store != s || p->r_gen != pystats_store_generation(s) || p->r_key != key) {
+        pystats_select sel;
+        pypane_selection(p, ctx->view, &sel);
+        pystats_result *r = pystats_store_query(s, &sel, NULL);
+        if (!r)
+            return;   /* OOM: keep showing the previous result */
+        pystats_result_free(p->r);
+        p->r = r;
+        p->r_store = s;
+        p->r_gen = pystats_store_generation(s);
+        p->r_key = key;
+        p->r_sort = (pystats_sort)-1;
+    }
+    if (p->r_sort != p->sort) {
+        pystats_result_sort(p->r, p->sort);
+        p->r_sort = p->sort;
+    }
+    size_t n = pystats_result_count(p->r);
+    if (n > p->caprows) {
+        size_t *rows = realloc(p->rows, n * sizeof *rows);
+        if (!rows)
+            return;
+        p->rows = rows;
+        p->caprows = n;
+    }
+    p->nrows = 0;
+    for (size_t i = 0; i < n; i++)
+        if (pypane_filter_match(pystats_result_at(p->r, i), p->filter))
+            p->rows[p->nrows++] = i;
+    if (p->sel >= p->nrows)
+        p->sel = p->nrows ? p->nrows - 1 : 0;
+}
+
+/* The `/` prompt inside the pane: every key goes here until Enter/Esc. */
+static int filter_key(pane *p, int ch)
+{
+    panec_edit_prompt(p->filter, sizeof p->filter, ch, &p->filter_edit);
+    p->sel = p->top = 0;
+    return 1;
+}
+
+static int move_key(pane *p, int ch, int page)
+{
+    size_t n = p->nrows;
+    switch (ch) {
+    case KEY_UP: case 'k': p->sel = p->sel ? p->sel - 1 : 0; return 1;
+    case KEY_DOWN: case 'j': p->sel = p->sel + 1 < n ? p->sel + 1 : p->sel; return 1;
+    case KEY_PPAGE: p->sel = p->sel > (size_t)page ? p->sel - (size_t)page : 0; return 1;
+    case KEY_NPAGE: p->sel = n && p->sel + (size_t)page < n ? p->sel + (size_t)page : (n ? n - 1 : 0); return 1;
+    case KEY_HOME: p->sel = 0; return 1;
+    case KEY_END: p->sel = n ? n - 1 : 0; return 1;
+    default: return 0;
+    }
+}
+
+static int py_on_key(pane *p, int ch, pane_ctx *ctx)
+{
+    if (p->filter_edit)
+        return filter_key(p, ch);
+    pypane_refresh(p, ctx);
+    if (p->menu_on)
+        return pypane_menu_key(p, ch, ctx);
+    switch (ch) {
+    case 's': p->sort = pypane_next_sort(p->sort); return 1;
+    case 'T': p->sort = PYSORT_TOTTIME; return 1;
+    case 'C': p->sort = PYSORT_CUMTIME; return 1;
+    case 'N': p->sort = PYSORT_NCALLS; return 1;
+    case 'P': p->sort = PYSORT_PCALLS; return 1;
+    case '/': p->filter_edit = 1; return 1;
+    case 'w': return pypane_menu_open(p, ctx);
+    case 27:
+        if (p->filter[0] && !ctx->view->zoomed) {   /* Esc clears a kept filter first */
+            p->filter[0] = '\0';
+            return 1;
+        }
+        return 0;
+    default: return move_key(p, ch, 10);
+    }
+}
+
+static int py_modal(pane *p)
+{
+    return p->filter_edit || p->menu_on;
+}
+
+static uint64_t py_stamp(pane *p, const pane_ctx *ctx)
+{
+    const pystats_store *s = pypane_store(ctx);
+    uint64_t h = panec_hash_view(PANEC_HASH_SEED, ctx);
+    h = panec_hash_u64(h, s ? pystats_store_generation(s) + 1 : 0);
+    h = panec_hash_u64(h, selection_key(p, ctx->view));
+    h = panec_hash_u64(h, ((uint64_t)p->sort << 8) | ((uint64_t)p->filter_edit << 4) |
+                              ((uint64_t)p->menu_on << 2) | (uint64_t)ctx->view->zoomed);
+    h = panec_hash_u64(h, p->sel);
+    h = panec_hash_u64(h, p->menu_sel);
+    return panec_hash_str(h, p->filter);
+}
+
+const pane_vtbl pane_python_vtbl = {
+    .id = "python",
+    .title = "Python functions",
+    .create = py_create,
+    .destroy = py_destroy,
+    .draw = pypane_draw,
+    .on_key = py_on_key,
+    .on_click = NULL,
+    .stamp = py_stamp,
+    .modal = py_modal,
+};

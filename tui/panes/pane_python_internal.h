@@ -1,0 +1,56 @@
+/* pane_python_internal: the python pane's state, shared by pane_python.c
+ * (keys, cache), pane_python_draw.c and pane_python_menu.c only. */
+#ifndef SMTOP_PANE_PYTHON_INTERNAL_H
+#define SMTOP_PANE_PYTHON_INTERNAL_H
+
+#include <stdint.h>
+
+#include "tui/panes/pane_common.h"
+#include "tui/panes/pane_python.h"
+
+typedef struct pypane_item {
+    char label[256];
+    char node[128];          /* "" = all nodes */
+    unsigned phases;         /* PYJOB_* mask, 0 = all */
+    int64_t t_lo, t_hi;      /* one window's span, 0 = any */
+} pypane_item;
+
+struct pane {
+    pystats_sort sort;
+    size_t sel, top;         /* selected row among the filtered rows, first shown */
+    char filter[64];
+    int filter_edit;
+    /* what is merged: the menu's last choice */
+    char node[128];
+    unsigned phases;
+    int64_t t_lo, t_hi;
+    char sel_label[256];
+    /* the window/node menu */
+    int menu_on;
+    size_t menu_sel, menu_top;
+    pypane_item *menu;
+    size_t nmenu;
+    /* cached merge */
+    pystats_result *r;
+    const pystats_store *r_store;
+    uint64_t r_gen, r_key;
+    pystats_sort r_sort;
+    pystats_profiler prof;
+    int have;                /* the job has Python stats */
+    size_t *rows;            /* result positions passing the filter */
+    size_t nrows, caprows;
+};
+
+const pystats_store *pypane_store(const pane_ctx *ctx);
+/* What is merged: the menu's choice, or while the view is focused on a
+ * step (the cross-filter) every window overlapping the step's window. */
+void pypane_selection(const pane *p, const view_state *v, pystats_select *sel);
+/* Windows of profiler prof in the store (the "of M" in the title). */
+size_t pypane_profiler_windows(const pystats_store *s, pystats_profiler prof);
+void pypane_refresh(pane *p, const pane_ctx *ctx);
+void pypane_draw(pane *p, WINDOW *w, const pane_ctx *ctx);
+int pypane_menu_open(pane *p, const pane_ctx *ctx);
+int pypane_menu_key(pane *p, int ch, const pane_ctx *ctx);
+void pypane_menu_draw(pane *p, WINDOW *w, const pane_ctx *ctx, int y0);
+
+#endif

@@ -1,0 +1,560 @@
+/* pane_steps: see pane_steps.h. Pure helpers first, then the thin drawing
+ * code and the vtable. */
+#include "tui/panes/pane_steps.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/text/fmt.h"
+#include "tui/panes/pane_common.h"
+#include "tui/panes/panes_builtin.h"
+#include "tui/dash/step_focus.h"
+#include "tui/theme/theme.h"
+
+size_t steps_hist_rows(const uint32_t *counts, size_t nbuckets,
+                       size_t max_rows, steps_hist_row *out)
+{
+    size_t first = nbuckets, last = 0;
+    for (size_t i = 0; i < nbuckets; i++) {
+        if (counts[i] == 0)
+            continue;
+        if (first == nbuckets)
+            first = i;
+        last = i;
+    }
+    if (first == nbuckets || max_rows == 0)
+        return 0;
+    size_t span = last - first + 1;
+    size_t per = (span + max_rows - 1) / max_rows;
+    size_t n = 0;
+    for (size_t b = first; b <= last; b += per, n++) {
+        out[n].b0 = b;
+        out[n].b1 = b + per <= last + 1 ? b + per : last + 1;
+        out[n].count = 0;
+        for (size_t i = out[n].b0; i < out[n].b1; i++)
+            out[n].count += counts[i];
+    }
+    return n;
+}
+
+size_t steps_bucket_of(double us)
+{
+    /* Binary search for the last bucket whose lower bound is <= us. */
+    size_t lo = 0, hi = PHASE_HIST_BUCKETS - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        if (phase_hist_lower_us(mid) <= us)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+size_t steps_row_of(const steps_hist_row *rows, size_t n, size_t bucket)
+{
+    for (size_t i = 0; i < n; i++)
+        if (bucket >= rows[i].b0 && bucket < rows[i].b1)
+            return i;
+    return n;
+}
+
+double steps_outlier_threshold(const phase_summary *s)
+{
+    if (!s || s->count < 10)
+        return INFINITY;
+    double t = s->mean_us + 3.0 * s->stddev_us;
+    if (s->p99_us > 0 && s->p99_us < t)
+        t = s->p99_us;
+    if (t < 1.1 * s->p50_us)
+        t = 1.1 * s->p50_us;
+    return t;
+}
+
+long steps_pick_node(const model_node *const *nodes, size_t n, size_t selected)
+{
+    if (selected < n && node_phase_count(nodes[selected]) > 0)
+        return (long)selected;
+    for (size_t i = 0; i < n; i++)
+        if (node_phase_count(nodes[i]) > 0)
+            return (long)i;
+    return -1;
+}
+
+size_t steps_phase_index(const model_node *nd, const char *label)
+{
+    size_t n = node_phase_count(nd);
+    for (size_t i = 0; label && i < n; i++)
+        if (strcmp(phase_stats_label(node_phase_at(nd, i)), label) == 0)
+            return i;
+    return 0;
+}
+
+steps_layout steps_layout_for(int h)
+{
+    steps_layout l = {0, 0, 0};
+    int avail = h - 1; /* the header line */
+    if (avail <= 0)
+        return l;
+    l.stats_rows = avail >= 8 ? 2 : 1;
+    avail -= l.stats_rows;
+    l.strip_rows = avail >= 14 ? 3 : avail >= 8 ? 2 : avail >= 1 ? 1 : 0;
+    avail -= l.strip_rows;
+    l.hist_rows = avail;
+    return l;
+}
+
+size_t steps_strip(const int64_t *dur, size_t n, size_t cols, int per_col,
+                   double threshold, double *frac, int *outlier)
+{
+    size_t m = cols * (size_t)(per_col > 0 ? per_col : 1);
+    if (m > n)
+        m = n;
+    const int64_t *d = dur + (n - m);
+    int64_t max = 0;
+    for (size_t i = 0; i < m; i++)
+        if (d[i] > max)
+            max = d[i];
+    for (size_t i = 0; i < m; i++) {
+        frac[i] = max > 0 ? (double)d[i] / (double)max : 0.0;
+        outlier[i] = (double)d[i] > threshold;
+    }
+    return m;
+}
+
+size_t steps_cursor_find(const phase_event *ev, size_t n, int64_t at_us)
+{
+    if (at_us == 0 || n == 0)
+        return n;
+    /* Binary search: the last event with start_us <= at_us. */
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ev[mid].start_us <= at_us)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo ? lo - 1 : 0;
+}
+
+size_t steps_next_outlier(const phase_event *ev, size_t n, size_t from,
+                          double threshold, int dir)
+{
+    if (n == 0)
+        return n;
+    size_t i = from < n ? from : (dir < 0 ? 0 : n - 1);
+    for (size_t k = 0; k < n; k++) {
+        i = dir < 0 ? (i + n - 1) % n : (i + 1) % n;
+        if ((double)ev[i].dur_us > threshold)
+            return i;
+    }
+    return n;
+}
+
+size_t steps_strip_end(size_t n, size_t m, size_t cursor)
+{
+    if (cursor >= n || m == 0 || cursor + m >= n)
+        return n;
+    size_t end = cursor + 1 + m / 4;
+    if (end < m)
+        end = m;   /* near the oldest step: a full strip from the start */
+    return end < n ? end : n;
+}
+
+/* ---- drawing ---------------------------------------------------------- */
+
+#define STEPS_MAX_ROWS 128
+#define STEPS_MAX_STRIP 1024
+
+struct pane {
+    char phase[128];           /* label of the phase shown; "" = first */
+    int64_t cursor_us;         /* start of the cursor's step; 0 = no cursor */
+    char note[64];             /* answer to the last key ("no outlier yet") */
+    phase_event recent[PHASE_RECENT_CAP];   /* retained events, filled per draw */
+    size_t nrecent;
+    int64_t dur[STEPS_MAX_STRIP];
+    double frac[STEPS_MAX_STRIP];
+    int outlier[STEPS_MAX_STRIP];
+};
+
+static pane *steps_create(void) { return calloc(1, sizeof(pane)); }
+static void steps_destroy(pane *p) { free(p); }
+
+/* "Step:ModeKeys.TRAIN" → "TRAIN": the prefix is the same for every step mode. */
+static const char *short_label(const char *label)
+{
+    static const char pfx[] = "Step:ModeKeys.";
+    return strncmp(label, pfx, sizeof pfx - 1) == 0 ? label + sizeof pfx - 1 : label;
+}
+
+static void draw_stats(WINDOW *w, int y, int rows, const phase_summary *s,
+                       const pane_ctx *ctx)
+{
+    char line[160], a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
+    snprintf(line, sizeof line, "n %lld  mean %s  min %s  max %s",
+             (long long)s->count, fmt_duration(a, sizeof a, s->mean_us),
+             fmt_duration(b, sizeof b, (double)s->min_us),
+             fmt_duration(c, sizeof c, (double)s->max_us));
+    panec_put(w, y, 0, -1, line, theme_attr(ctx->th, ROLE_DEFAULT));
+    if (rows < 2)
+        return;
+    static const theme_role roles[3] = {ROLE_MARK_P50, ROLE_MARK_P95, ROLE_MARK_P99};
+    const double v[3] = {s->p50_us, s->p95_us, s->p99_us};
+    int x = 0;
+    for (int i = 0; i < 3; i++) {
+        snprintf(line, sizeof line, "p%d %s%s", i == 0 ? 50 : i == 1 ? 95 : 99,
+                 fmt_duration(d, sizeof d, v[i]), s->exact ? "" : "~");
+        x += panec_put(w, y + 1, x, -1, line, theme_attr(ctx->th, roles[i])) + 2;
+    }
+}
+
+/* Names of the percentiles that fall into row r: "p95 p99", or only the
+ * first of them when cap is too small for all (a narrow pane). */
+static void row_marks(const steps_hist_row *rows, size_t n, size_t r,
+                      const phase_summary *s, char *out, size_t cap, theme_role *role)
+{
+    const double v[3] = {s->p50_us, s->p95_us, s->p99_us};
+    static const char *names[3] = {"p50", "p95", "p99"};
+    static const theme_role roles[3] = {ROLE_MARK_P50, ROLE_MARK_P95, ROLE_MARK_P99};
+    out[0] = '\0';
+    for (int i = 0; i < 3; i++) {
+        if (steps_row_of(rows, n, steps_bucket_of(v[i])) != r)
+            continue;
+        size_t len = strlen(out);
+        if (len && len + 4 >= cap)
+            break;
+        snprintf(out + len, cap - len, "%s%s", len ? " " : "", names[i]);
+        if (!len)
+            *role = roles[i];
+    }
+}
+
+static void draw_bar(WINDOW *w, int y, int x, int width, double cells,
+                     chart_glyphs g, int attr)
+{
+    static const wchar_t eighths[] = L" ▏▎▍▌▋▊▉█";
+    int full = (int)cells;
+    for (int i = 0; i < full && i < width; i++)
+        panec_put_wch(w, y, x + i, g == GLYPHS_ASCII ? L'#' : L'█', attr);
+    int part = (int)((cells - full) * 8.0);
+    if (full < width && part > 0 && g != GLYPHS_ASCII)
+        panec_put_wch(w, y, x + full, eighths[part], attr);
+}
+
+static void draw_hist(WINDOW *w, int y, int rows_max, const phase_stats *ps,
+                      const phase_summary *s, double thr, const pane_ctx *ctx)
+{
+    steps_hist_row rows[STEPS_MAX_ROWS];
+    if (rows_max > STEPS_MAX_ROWS)
+        rows_max = STEPS_MAX_ROWS;
+    size_t n = steps_hist_rows(phase_stats_histogram(ps), PHASE_HIST_BUCKETS,
+                               (size_t)rows_max, rows);
+    int W = getmaxx(w);
+    const int LW = 9, CW = 7, MW = W >= 50 ? 12 : 4;
+    char marks[24];
+    int barw = W - LW - CW - MW;
+    uint64_t maxc = 1;
+    for (size_t r = 0; r < n; r++)
+        if (rows[r].count > maxc)
+            maxc = rows[r].count;
+    for (size_t r = 0; r < n; r++) {
+        int yy = y + (int)r;
+        char lab[FMT_BUF], cnt[24];
+        double lo = phase_hist_lower_us(rows[r].b0);
+        panec_put(w, yy, 0, LW - 1, fmt_duration(lab, sizeof lab, lo),
+                  theme_attr(ctx->th, ROLE_LABEL));
+        theme_role bar_role = lo >= thr ? ROLE_STEP_OUTLIER : ROLE_STEP_BAR;
+        if (barw > 0)
+            draw_bar(w, yy, LW, barw, (double)rows[r].count * barw / (double)maxc,
+                     ctx->view->glyphs, theme_attr(ctx->th, bar_role));
+        snprintf(cnt, sizeof cnt, "%llu", (unsigned long long)rows[r].count);
+        panec_put_right(w, yy, LW + (barw > 0 ? barw : 0) + CW - 1, CW, cnt,
+                        theme_attr(ctx->th, ROLE_DIM));
+        theme_role mr = ROLE_LABEL;
+        row_marks(rows, n, r, s, marks, (size_t)MW, &mr);
+        if (marks[0])
+            panec_put(w, yy, W - MW + 1, MW - 1, marks, theme_attr(ctx->th, mr) | (int)A_BOLD);
+    }
+}
+
+/* Where the cursor's step falls in the distribution: a '>' before its
+ * histogram row, so picking a step on the strip also reads as picking it
+ * in the histogram. */
+static void mark_cursor_row(WINDOW *w, int y, int rows_max, const pane *p,
+                            const phase_stats *ps, const pane_ctx *ctx)
+{
+    size_t at = steps_cursor_find(p->recent, p->nrecent, p->cursor_us);
+    if (at >= p->nrecent)
+        return;
+    steps_hist_row rows[STEPS_MAX_ROWS];
+    if (rows_max > STEPS_MAX_ROWS)
+        rows_max = STEPS_MAX_ROWS;
+    size_t n = steps_hist_rows(phase_stats_histogram(ps), PHASE_HIST_BUCKETS,
+                               (size_t)rows_max, rows);
+    size_t r = steps_row_of(rows, n, steps_bucket_of((double)p->recent[at].dur_us));
+    if (r < n)
+        panec_put(w, y + (int)r, 8, 1, ">", theme_attr(ctx->th, ROLE_SELECTED) | (int)A_BOLD);
+}
+
+/* 1 when ev is the step the view is focused on (the cross-filter). */
+static int is_focused(const phase_event *ev, const view_state *v)
+{
+    return v->step_focus && ev->start_us >= v->step_t0_us && ev->start_us < v->step_t1_us &&
+           (v->step < 0 || ev->step == v->step);
+}
+
+/* The strip's column roles: outlier, the cursor's column (reversed), the
+ * focused step's column (the header badge's colour, so the two read as
+ * one; underlined so it still shows under NO_COLOR). */
+static int strip_attr(const pane *p, size_t first, size_t c, int spc, size_t m,
+                      size_t cursor, const pane_ctx *ctx)
+{
+    int out = 0, cur = 0, foc = 0;
+    for (int k = 0; k < spc && c * (size_t)spc + (size_t)k < m; k++) {
+        size_t i = c * (size_t)spc + (size_t)k;
+        out |= p->outlier[i];
+        cur |= first + i == cursor;
+        foc |= is_focused(&p->recent[first + i], ctx->view);
+    }
+    if (cur)
+        return theme_attr(ctx->th, ROLE_SELECTED) | (int)A_REVERSE;
+    if (foc)
+        return theme_attr(ctx->th, ROLE_STATUS_PAUSED) | (int)(A_BOLD | A_UNDERLINE);
+    return theme_attr(ctx->th, out ? ROLE_STEP_OUTLIER : ROLE_STEP_BAR);
+}
+
+static void draw_strip(WINDOW *w, int y, int rows, pane *p, double thr,
+                       const pane_ctx *ctx)
+{
+    chart_glyphs g = ctx->view->glyphs;
+    int spc = chart_samples_per_col(g), lpr = chart_levels_per_row(g);
+    int W = getmaxx(w), cols = W - 10;
+    if (cols < 1)
+        cols = W;
+    size_t want = (size_t)cols * (size_t)spc;
+    if (want > STEPS_MAX_STRIP)
+        want = STEPS_MAX_STRIP;
+    size_t n = p->nrecent;
+    size_t cursor = steps_cursor_find(p->recent, n, p->cursor_us);
+    size_t end = steps_strip_end(n, want, cursor);
+    size_t shown = end < want ? end : want, from = end - shown;
+    for (size_t i = 0; i < shown; i++)
+        p->dur[i] = p->recent[from + i].dur_us;
+    size_t m = steps_strip(p->dur, shown, want / (size_t)spc, spc, thr, p->frac, p->outlier);
+    size_t first = end - m;   /* event index of strip sample 0 */
+    for (size_t c = 0; c * (size_t)spc < m; c++) {
+        double h[2] = {0, 0};
+        int k = 0;
+        for (; k < spc && c * (size_t)spc + (size_t)k < m; k++)
+            h[k] = p->frac[c * (size_t)spc + (size_t)k] * rows * lpr;
+        int attr = strip_attr(p, first, c, spc, m, cursor, ctx);
+        for (int r = 0; r < rows; r++)
+            panec_put_wch(w, y + rows - 1 - r, (int)c, chart_cell(g, h, k, r, lpr), attr);
+    }
+    if (m > 0 && W - cols >= 9) {
+        /* The cursor's duration while there is one, else the newest. */
+        size_t at = cursor < n ? cursor : end - 1;
+        char last[FMT_BUF];
+        fmt_duration(last, sizeof last, (double)p->recent[at].dur_us);
+        int role = cursor < n ? ROLE_SELECTED
+                 : (double)p->recent[at].dur_us > thr ? ROLE_STEP_OUTLIER : ROLE_DIM;
+        panec_put_right(w, y + rows - 1, W - 1, W - cols - 1, last, theme_attr(ctx->th, (theme_role)role));
+    }
+}
+
+static void draw_message(WINDOW *w, const char *msg, const pane_ctx *ctx)
+{
+    int h = getmaxy(w), W = getmaxx(w), len = (int)strlen(msg);
+    int x = len < W ? (W - len) / 2 : 0;
+    panec_put(w, h / 2, x, -1, msg, theme_attr(ctx->th, ROLE_DIM));
+}
+
+/* After the pane's title: the cursor's step and what f does, the focused
+ * step, or the answer to the last key. */
+static void draw_cursor_info(WINDOW *w, int x, const pane *p, const pane_ctx *ctx)
+{
+    char line[160];
+    int role = ROLE_LABEL;
+    if (p->note[0]) {
+        snprintf(line, sizeof line, "  %s", p->note);
+        role = ROLE_DIM;
+    } else if (p->cursor_us) {
+        size_t i = steps_cursor_find(p->recent, p->nrecent, p->cursor_us);
+        const phase_event *ev = i < p->nrecent ? &p->recent[i] : NULL;
+        int focused = ev && is_focused(ev, ctx->view);
+        if (ev && ev->step >= 0)
+            snprintf(line, sizeof line, "  step %lld %s", (long long)ev->step,
+                     focused ? "focused (Esc)" : "(f: focus)");
+        else
+            snprintf(line, sizeof line, "  %s", focused ? "focused (Esc)" : "(f: focus)");
+        role = focused ? ROLE_STATUS_PAUSED : ROLE_SELECTED;
+    } else if (ctx->view->step_focus) {
+        snprintf(line, sizeof line, "  step %lld focused (Esc)", ctx->view->step);
+        role = ROLE_STATUS_PAUSED;
+    } else {
+        snprintf(line, sizeof line, "  ,/. o f");
+        role = ROLE_DIM;
+    }
+    panec_put(w, 0, x, -1, line, theme_attr(ctx->th, (theme_role)role));
+}
+
+/* The node and phase shown, or NULL (then *why says what to tell the user). */
+static const phase_stats *steps_current(const pane *p, const pane_ctx *ctx,
+                                        const model_node **nd_out, size_t *idx,
+                                        const char **why)
+{
+    const model_node *nodes[1024];
+    size_t n = panec_visible_nodes(ctx->m, ctx->view, nodes, 1024);
+    if (n > 1024)
+        n = 1024;
+    long k = steps_pick_node(nodes, n, panec_selected(ctx->view, n));
+    if (k < 0) {
+        *why = n == 0 ? "waiting for data"
+                      : "no framework trace events in this job - system metrics only";
+        return NULL;
+    }
+    *nd_out = nodes[k];
+    *idx = steps_phase_index(nodes[k], p->phase[0] ? p->phase : NULL);
+    return node_phase_at(nodes[k], *idx);
+}
+
+static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
+{
+    werase(w);
+    const model_node *nd = NULL;
+    size_t idx = 0;
+    const char *why = "";
+    const phase_stats *ps = steps_current(p, ctx, &nd, &idx, &why);
+    if (!ps) {
+        draw_message(w, why, ctx);
+        return;
+    }
+    phase_summary s;
+    phase_stats_get_summary(ps, &s);
+    steps_layout l = steps_layout_for(getmaxy(w));
+    char head[256];
+    snprintf(head, sizeof head, "%s  %s  (%zu/%zu, h/l)", node_id(nd),
+             short_label(phase_stats_label(ps)), idx + 1, node_phase_count(nd));
+    int x = panec_put(w, 0, 0, -1, head, theme_attr(ctx->th, ROLE_TITLE));
+    p->nrecent = phase_stats_recent(ps, p->recent, PHASE_RECENT_CAP);
+    draw_cursor_info(w, x, p, ctx);
+    if (l.stats_rows)
+        draw_stats(w, 1, l.stats_rows, &s, ctx);
+    double thr = steps_outlier_threshold(&s);
+    if (l.hist_rows > 0) {
+        draw_hist(w, 1 + l.stats_rows, l.hist_rows, ps, &s, thr, ctx);
+        mark_cursor_row(w, 1 + l.stats_rows, l.hist_rows, p, ps, ctx);
+    }
+    if (l.strip_rows > 0)
+        draw_strip(w, getmaxy(w) - l.strip_rows, l.strip_rows, p, thr, ctx);
+}
+
+/* h/l: the next/previous phase (a new phase starts without a cursor). */
+static int cycle_phase(pane *p, int dir, const model_node *nd, size_t idx)
+{
+    size_t n = node_phase_count(nd);
+    idx = (idx + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
+    snprintf(p->phase, sizeof p->phase, "%s", phase_stats_label(node_phase_at(nd, idx)));
+    p->cursor_us = 0;
+    p->note[0] = '\0';
+    return 1;
+}
+
+/* f: focuses every pane on the cursor's step (the newest without a
+ * cursor), or leaves the focus when it is that step already. */
+static void focus_cursor(pane *p, const phase_stats *ps, size_t i, pane_ctx *ctx)
+{
+    const phase_event *ev = &p->recent[i];
+    p->cursor_us = ev->start_us;
+    if (is_focused(ev, ctx->view)) {
+        view_clear_step(ctx->view);
+        return;
+    }
+    int64_t t0, t1;
+    step_focus_window(ctx->m, phase_stats_label(ps), ev->step, ev->start_us,
+                      ev->start_us + ev->dur_us, &t0, &t1);
+    view_focus_step(ctx->view, ev->step, t0, t1);
+}
+
+/* o/O: the cursor to the previous/next outlier step. */
+static void jump_outlier(pane *p, const phase_stats *ps, size_t cur, int dir)
+{
+    phase_summary s;
+    phase_stats_get_summary(ps, &s);
+    double thr = steps_outlier_threshold(&s);
+    size_t i = steps_next_outlier(p->recent, p->nrecent, cur, thr, dir);
+    if (i < p->nrecent)
+        p->cursor_us = p->recent[i].start_us;
+    else if (s.count < 10)
+        snprintf(p->note, sizeof p->note, "outliers need 10 steps");
+    else
+        snprintf(p->note, sizeof p->note, "no outlier among the last %zu", p->nrecent);
+}
+
+static int steps_on_key(pane *p, int ch, pane_ctx *ctx)
+{
+    int dir = (ch == KEY_RIGHT || ch == 'l') ? 1 : (ch == KEY_LEFT || ch == 'h') ? -1 : 0;
+    const model_node *nd = NULL;
+    size_t idx = 0;
+    const char *why = "";
+    const phase_stats *ps = steps_current(p, ctx, &nd, &idx, &why);
+    if (!ps)
+        return 0;   /* nothing to cycle or select: let h/l move between panes */
+    if (dir != 0)
+        return cycle_phase(p, dir, nd, idx);
+    /* strchr would truncate KEY_* codes above 255 to a char. */
+    if (ch <= 0 || ch >= 128 || !strchr(",<.>oOf", ch))
+        return 0;
+    p->note[0] = '\0';
+    p->nrecent = phase_stats_recent(ps, p->recent, PHASE_RECENT_CAP);
+    size_t n = p->nrecent, cur = steps_cursor_find(p->recent, n, p->cursor_us);
+    if (n == 0)
+        return 1;
+    switch (ch) {
+    case ',': case '<':
+        p->cursor_us = p->recent[cur < n ? (cur ? cur - 1 : 0) : n - 1].start_us;
+        break;
+    case '.': case '>':
+        /* Past the newest step the cursor goes: the strip follows new steps. */
+        p->cursor_us = cur + 1 < n ? p->recent[cur + 1].start_us : 0;
+        break;
+    case 'o': case 'O':
+        jump_outlier(p, ps, cur, ch == 'o' ? -1 : 1);
+        break;
+    case 'f':
+        focus_cursor(p, ps, cur < n ? cur : n - 1, ctx);
+        break;
+    }
+    return 1;
+}
+
+static uint64_t steps_stamp(pane *p, const pane_ctx *ctx)
+{
+    uint64_t h = panec_hash_str(PANEC_HASH_SEED, p->phase);
+    h = panec_hash_str(h, p->note);
+    h = panec_hash_u64(h, (uint64_t)p->cursor_us);
+    h = panec_hash_u64(h, ctx->view->step_focus ? (uint64_t)ctx->view->step_t0_us : 0);
+    h = panec_hash_u64(h, ctx->view->selected_node);
+    h = panec_hash_u64(h, (uint64_t)ctx->view->glyphs);
+    h = panec_hash_str(h, ctx->view->filter);
+    const model_node *nd = NULL;
+    size_t idx = 0;
+    const char *why = "";
+    const phase_stats *ps = steps_current(p, ctx, &nd, &idx, &why);
+    h = panec_hash_u64(h, ps ? phase_stats_generation(ps) : model_node_count(ctx->m));
+    return panec_hash_u64(h, (uint64_t)(uintptr_t)ps);
+}
+
+const pane_vtbl pane_steps_vtbl = {
+    .id = "steps",
+    .title = "Steps",
+    .create = steps_create,
+    .destroy = steps_destroy,
+    .draw = steps_draw,
+    .on_key = steps_on_key,
+    .on_click = NULL,
+    .stamp = steps_stamp,
+};

@@ -1,0 +1,486 @@
+/* pane_system: see pane_system.h. Pure helpers first, then drawing. */
+#include "tui/panes/pane_system.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/text/fmt.h"
+#include "tui/panes/pane_common.h"
+#include "tui/panes/panes_builtin.h"
+#include "tui/dash/step_focus.h"
+#include "model/series_iter.h"
+
+static int add_metric(sys_metric *out, size_t max, size_t *n, const series *s,
+                      theme_role role, int util, const char *fmt, const char *arg)
+{
+    if (!s || *n >= max)
+        return 0;
+    sys_metric *m = &out[(*n)++];
+    m->s = s;
+    m->role = role;
+    m->util = util;
+    m->unit = util ? "%" : fmt_unit_for_dimension(series_dimension(s));
+    m->scale = util ? 1.0 : fmt_scale_for_dimension(series_dimension(s));
+    snprintf(m->label, sizeof m->label, fmt, arg);
+    return 1;
+}
+
+/* Series the fixed groups above do not cover (custom "Algorithm"
+ * dimensions, unknown types) still belong on screen: a job that reports
+ * them expects to see them. */
+static int is_known_type(const char *t)
+{
+    static const char *const known[] = {"cpu", "gpu", "memory", "i/o", "network"};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(t, known[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int is_util_series(const series *s)
+{
+    return strcmp(fmt_unit_for_dimension(series_dimension(s)), "%") == 0 ||
+           strcmp(fmt_unit_for_dimension(series_name(s)), "%") == 0;
+}
+
+/* "nvme0n1 read" from name "nvme0n1" and dimension "ReadThroughputMB":
+ * one device usually has a read and a write (or sent/received) series,
+ * and only the dimension's first word tells them apart. */
+static const char *device_label(const series *s, const char *kind, char *buf, size_t cap)
+{
+    const char *d = series_dimension(s);
+    size_t w = 1;
+    while (d[0] && d[w] && !(d[w] >= 'A' && d[w] <= 'Z'))
+        w++;
+    char word[16];
+    snprintf(word, sizeof word, "%.*s", (int)(w < 15 ? w : 15), d);
+    for (char *c = word; *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            *c = (char)(*c - 'A' + 'a');
+    const char *name = series_name(s);
+    snprintf(buf, cap, "%s %s", *name ? name : kind, word);
+    return buf;
+}
+
+size_t sys_node_metrics(const model_node *nd, int per_core, sys_metric *out,
+                        size_t max)
+{
+    char dev[64];
+    size_t n = 0;
+    char buf[21];
+    add_metric(out, max, &n, node_cpu_total(nd), ROLE_GRAPH_CPU, 1, "cpu%s", "");
+    for (size_t i = 0; per_core && i < node_cpu_count(nd); i++) {
+        snprintf(buf, sizeof buf, "%zu", i);
+        add_metric(out, max, &n, node_cpu_core(nd, i), ROLE_GRAPH_CPU, 1, " cpu%s", buf);
+    }
+    for (size_t i = 0; i < node_gpu_count(nd); i++) {
+        const char *name = node_gpu_name(nd, i);
+        add_metric(out, max, &n, node_gpu_util(nd, i), ROLE_GRAPH_GPU, 1, "%s", name);
+        if (strncmp(name, "gpu", 3) == 0)
+            add_metric(out, max, &n, node_gpu_mem(nd, i), ROLE_GRAPH_GPUMEM, 1, "gmem%s", name + 3);
+        else
+            add_metric(out, max, &n, node_gpu_mem(nd, i), ROLE_GRAPH_GPUMEM, 1, "mem %s", name);
+    }
+    const series *hm = node_host_mem(nd);
+    add_metric(out, max, &n, hm, ROLE_GRAPH_MEM, hm ? is_util_series(hm) : 0, "mem%s", "");
+    for (size_t i = 0; i < node_io_count(nd); i++) {
+        const series *s = node_io_at(nd, i);
+        add_metric(out, max, &n, s, ROLE_GRAPH_IO, is_util_series(s), "%s",
+                   device_label(s, "io", dev, sizeof dev));
+    }
+    for (size_t i = 0; i < node_net_count(nd); i++) {
+        const series *s = node_net_at(nd, i);
+        add_metric(out, max, &n, s, ROLE_GRAPH_NET, is_util_series(s), "%s",
+                   device_label(s, "net", dev, sizeof dev));
+    }
+    for (size_t i = 0; i < node_series_count(nd); i++) {
+        const series *s = node_series_at(nd, i);
+        if (is_known_type(series_type(s)))
+            continue;
+        const char *nm = *series_name(s) ? series_name(s) : series_dimension(s);
+        add_metric(out, max, &n, s, ROLE_GRAPH_OTHER, is_util_series(s), "%s", nm);
+    }
+    return n;
+}
+
+int sys_chart_rows(int h, size_t nodes, size_t metrics)
+{
+    if (metrics == 0 || (size_t)h <= nodes)
+        return 1;
+    size_t r = ((size_t)h - nodes) / metrics;
+    return r < 1 ? 1 : r > 4 ? 4 : (int)r;
+}
+
+double sys_scale_top(const series_bin *b, size_t n, int util)
+{
+    if (util)
+        return 100.0;
+    double top = 0;
+    for (size_t i = 0; i < n; i++)
+        if (b[i].count > 0 && b[i].max > top)
+            top = b[i].max;
+    return top > 0 ? top : 1.0;
+}
+
+size_t sys_bin_values(const series_bin *b, size_t n, double *vals)
+{
+    size_t have = 0;
+    for (size_t i = 0; i < n; i++) {
+        vals[i] = b[i].count > 0 ? b[i].mean : NAN;
+        have += b[i].count > 0;
+    }
+    return have;
+}
+
+void sys_hold_gaps(double *vals, size_t n)
+{
+    size_t last = n;   /* index of the previous value */
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(vals[i]))
+            continue;
+        for (size_t k = last + 1; last < n && k < i; k++)
+            vals[k] = vals[last];
+        last = i;
+    }
+}
+
+typedef struct near_walk {
+    int64_t t0, t1;
+    double *vals;
+    size_t max, inside;
+    int have;
+    int64_t near_us, dist;
+    double near_v;
+} near_walk;
+
+static int near_visit(void *ud, const series_point *pt)
+{
+    near_walk *nw = ud;
+    if (pt->t_us >= nw->t0 && pt->t_us < nw->t1) {
+        if (nw->inside < nw->max)
+            nw->vals[nw->inside] = pt->mean;
+        nw->inside++;
+        return 0;
+    }
+    int64_t d = pt->t_us < nw->t0 ? nw->t0 - pt->t_us : pt->t_us - nw->t1;
+    if (!nw->have || d < nw->dist) {
+        nw->have = 1;
+        nw->dist = d;
+        nw->near_us = pt->t_us;
+        nw->near_v = pt->mean;
+    }
+    return 0;
+}
+
+/* SageMaker samples every 100 ms to 60 s: a minute on each side of the
+ * step finds its nearest sample at any interval without walking the whole
+ * series. */
+#define SYS_NEAR_US (60LL * 1000000)
+
+size_t sys_step_samples(const series *s, int64_t t0_us, int64_t t1_us,
+                        double *vals, size_t max, int *have_near, int64_t *near_us,
+                        double *near_v)
+{
+    near_walk nw = {.t0 = t0_us, .t1 = t1_us, .vals = vals, .max = max};
+    series_visit(s, t0_us - SYS_NEAR_US, t1_us + SYS_NEAR_US, near_visit, &nw);
+    *have_near = nw.have;
+    *near_us = nw.near_us;
+    *near_v = nw.near_v;
+    return nw.inside;
+}
+
+int sys_current_value(const series *s, int64_t t0_us, int64_t t1_us,
+                      const series_bin *b, size_t n, double *out)
+{
+    series_summary sum;
+    series_get_summary(s, &sum);
+    if (sum.count > 0 && sum.last_us >= t0_us && sum.last_us < t1_us) {
+        *out = sum.last_value;
+        return 1;
+    }
+    for (size_t i = n; i-- > 0;)
+        if (b[i].count > 0) {
+            *out = b[i].mean;
+            return 1;
+        }
+    return 0;
+}
+
+size_t sys_scroll_top(size_t top, size_t sel, const int *heights, size_t n, int h)
+{
+    if (n == 0)
+        return 0;
+    if (sel >= n)
+        sel = n - 1;
+    if (top > sel)
+        top = sel;
+    /* Move down until the selected block ends inside the pane. */
+    for (;;) {
+        long used = 0;
+        for (size_t i = top; i <= sel; i++)
+            used += heights[i];
+        if (used <= h || top == sel)
+            break;
+        top++;
+    }
+    return top;
+}
+
+/* ---- drawing ---------------------------------------------------------- */
+
+#define SYS_MAX_NODES 1024
+#define SYS_MAX_METRICS 256
+#define SYS_MAX_BINS 1024
+#define SYS_VALUE_W 9     /* "412 MB/s", "100%" */
+#define SYS_AXIS_W 14     /* "max 412 MB/s" + gap */
+#define SYS_AVG_W 15      /* "avg 51.5 MB/s" + gap */
+
+sys_columns sys_columns_for(int W, int any_auto)
+{
+    sys_columns c;
+    c.label_x = 1;
+    c.graph_x = W / 5 < 9 ? 9 : W / 5 > 16 ? 16 : W / 5;
+    c.value_right = W - 1;
+    int right = W - SYS_VALUE_W - 1;   /* first column left of the value */
+    c.axis_x = c.avg_x = -1;
+    if (any_auto && right - c.graph_x - SYS_AXIS_W >= 24) {
+        right -= SYS_AXIS_W;
+        c.axis_x = right + 1;
+    }
+    if (right - c.graph_x - SYS_AVG_W >= 40) {
+        right -= SYS_AVG_W;
+        c.avg_x = right + 1;
+    }
+    c.graph_w = right - c.graph_x;
+    if (c.graph_w < 0)
+        c.graph_w = 0;
+    return c;
+}
+
+struct pane {
+    size_t top;
+    const model_node *nodes[SYS_MAX_NODES];
+    int heights[SYS_MAX_NODES];
+    sys_metric metrics[SYS_MAX_METRICS];
+    series_bin bins[SYS_MAX_BINS];
+    double vals[SYS_MAX_BINS];
+};
+
+static pane *sys_create(void) { return calloc(1, sizeof(pane)); }
+static void sys_destroy(pane *p) { free(p); }
+
+/* v is a raw value: scaled here into the metric's unit. */
+static void format_value(char *buf, size_t cap, const sys_metric *m, double v)
+{
+    if (m->util)
+        fmt_percent(buf, cap, v);
+    else
+        fmt_si(buf, cap, v * m->scale, m->unit);
+}
+
+/* The mean over the window, in the avg column when the pane has one. */
+static void draw_window_mean(WINDOW *w, int y, const sys_columns *c, const sys_metric *m,
+                             const pane_ctx *ctx)
+{
+    series_summary sum;
+    if (c->avg_x < 0)
+        return;
+    series_range_summary(m->s, ctx->t0_us, ctx->t1_us, &sum);
+    if (sum.count <= 0)
+        return;
+    char v[FMT_BUF], text[FMT_BUF + 8];
+    format_value(v, sizeof v, m, sum.mean);
+    snprintf(text, sizeof text, "avg %s", v);
+    panec_put(w, y, c->avg_x, SYS_AVG_W - 1, text, theme_attr(ctx->th, ROLE_DIM));
+}
+
+/* A focused step's window holding fewer than three samples of m (they
+ * are 100 ms to 1 s apart, a step often shorter): the values as text, or
+ * the nearest sample outside, instead of a chart of one dot. 0 when there
+ * are enough samples for a chart. */
+static int draw_step_samples(WINDOW *w, int y, const sys_columns *c, const sys_metric *m,
+                             const pane_ctx *ctx)
+{
+    double v[3], nv;
+    int have_near;
+    int64_t nt;
+    size_t k = sys_step_samples(m->s, ctx->t0_us, ctx->t1_us, v, 3, &have_near, &nt, &nv);
+    if (k >= 3)
+        return 0;
+    char line[160], a[FMT_BUF], b[FMT_BUF], t[32];
+    long long step = ctx->view->step;
+    if (k == 0 && have_near) {
+        format_value(a, sizeof a, m, nv);
+        snprintf(line, sizeof line, "no samples inside step %lld; nearest %s at %s", step, a,
+                 step_focus_clock(t, sizeof t, nt));
+    } else if (k == 0) {
+        snprintf(line, sizeof line, "no samples inside step %lld's window", step);
+    } else {
+        format_value(a, sizeof a, m, v[0]);
+        if (k == 2)
+            format_value(b, sizeof b, m, v[1]);
+        snprintf(line, sizeof line, "%zu sample%s in step %lld: %s%s%s", k, k == 1 ? "" : "s",
+                 step, a, k == 2 ? "  " : "", k == 2 ? b : "");
+    }
+    panec_put(w, y, c->graph_x + 1, getmaxx(w) - c->graph_x - 2, line,
+              theme_attr(ctx->th, k ? ROLE_DEFAULT : ROLE_DIM));
+    return 1;
+}
+
+/* One chart: label, graph over `rows` lines, and on its first line the
+ * axis top (auto-scaled metrics), the window mean and the current value.
+ * Every chart of the pane uses the same columns so time lines up. */
+static void draw_metric(pane *p, WINDOW *w, int y, int rows, const sys_columns *c,
+                        const sys_metric *m, const pane_ctx *ctx)
+{
+    if (y + rows > getmaxy(w))
+        rows = getmaxy(w) - y;
+    chart_glyphs g = ctx->view->glyphs;
+    int spc = chart_samples_per_col(g);
+    panec_put(w, y, c->label_x, c->graph_x - c->label_x - 1, m->label,
+              theme_attr(ctx->th, ROLE_LABEL));
+    if (c->graph_w < 1 || rows < 1)
+        return;
+    size_t nb = (size_t)c->graph_w * (size_t)spc;
+    if (nb > SYS_MAX_BINS)
+        nb = SYS_MAX_BINS;
+    if (ctx->view->step_focus && draw_step_samples(w, y, c, m, ctx))
+        return;
+    series_query(m->s, ctx->t0_us, ctx->t1_us, nb, p->bins);
+    size_t have = sys_bin_values(p->bins, nb, p->vals);
+    if (ctx->view->step_focus)
+        sys_hold_gaps(p->vals, nb);
+    if (have == 0) {
+        panec_put(w, y, c->graph_x + 1, c->graph_w - 1, "no data", theme_attr(ctx->th, ROLE_DIM));
+        return;
+    }
+    double top = sys_scale_top(p->bins, nb, m->util), cur = 0;
+    char text[FMT_BUF];
+    if (!m->util && c->axis_x >= 0)
+        panec_put(w, y, c->axis_x, SYS_AXIS_W - 1,
+                  fmt_axis_max(text, sizeof text, top * m->scale, m->unit),
+                  theme_attr(ctx->th, ROLE_DIM));
+    draw_window_mean(w, y, c, m, ctx);
+    chart_draw(w, y, c->graph_x, rows, (int)(nb / (size_t)spc), p->vals, nb, 0.0, top, g,
+               theme_attr(ctx->th, m->role));
+    if (sys_current_value(m->s, ctx->t0_us, ctx->t1_us, p->bins, nb, &cur)) {
+        format_value(text, sizeof text, m, cur);
+        panec_put_right(w, y, c->value_right, SYS_VALUE_W, text, theme_attr(ctx->th, ROLE_DEFAULT));
+    }
+}
+
+static void draw_node_header(WINDOW *w, int y, const model_node *nd, int sel,
+                             const pane_ctx *ctx)
+{
+    char line[160];
+    if (node_series_count(nd) == 0)
+        snprintf(line, sizeof line, "%s %s  (framework trace events only)", sel ? ">" : " ",
+                 node_id(nd));
+    else
+        snprintf(line, sizeof line, "%s %s  %zu cpu  %zu gpu%s", sel ? ">" : " ", node_id(nd),
+                 node_cpu_count(nd), node_gpu_count(nd),
+                 node_phase_count(nd) ? "" : "  (system metrics only)");
+    panec_put(w, y, 0, -1, line, theme_attr(ctx->th, sel ? ROLE_SELECTED : ROLE_TITLE));
+}
+
+/* Time axis under the graphs: start and end of the window. */
+static void draw_time_axis(WINDOW *w, int y, const sys_columns *c, const pane_ctx *ctx)
+{
+    char a[FMT_BUF], b[FMT_BUF];
+    int64_t span = ctx->t1_us - ctx->t0_us;
+    int attr = theme_attr(ctx->th, ROLE_DIM);
+    if (c->graph_w < 20)
+        return;
+    /* Sub-minute windows (a focused step) need milliseconds to tell the
+     * two ends apart. */
+    if (span < 60LL * 1000000) {
+        step_focus_clock(a, sizeof a, ctx->t0_us);
+        step_focus_clock(b, sizeof b, ctx->t1_us);
+    } else {
+        fmt_clock(a, sizeof a, ctx->t0_us, span);
+        fmt_clock(b, sizeof b, ctx->t1_us, span);
+    }
+    panec_put(w, y, c->graph_x, -1, a, attr);
+    panec_put_right(w, y, c->graph_x + c->graph_w - 1, -1, b, attr);
+}
+
+/* Block heights per node for `rows`-line charts; total charts and
+ * whether any is auto-scaled go to *total / *any_auto. */
+static void measure_nodes(pane *p, size_t n, int per_core, int rows, size_t *total,
+                          int *any_auto)
+{
+    *total = 0;
+    *any_auto = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = sys_node_metrics(p->nodes[i], per_core, p->metrics, SYS_MAX_METRICS);
+        for (size_t j = 0; j < k; j++)
+            *any_auto |= !p->metrics[j].util;
+        p->heights[i] = 1 + (k ? (int)k * rows : 1);
+        *total += k;
+    }
+}
+
+static void sys_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
+{
+    werase(w);
+    int H = getmaxy(w), any_auto;
+    size_t n = panec_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES), total;
+    n = n > SYS_MAX_NODES ? SYS_MAX_NODES : n;
+    if (n == 0) {
+        panec_put(w, H / 2, 1, -1, model_node_count(ctx->m) ? "no node matches the filter"
+                                                              : "waiting for data",
+                  theme_attr(ctx->th, ROLE_DIM));
+        return;
+    }
+    measure_nodes(p, n, ctx->view->per_core, 1, &total, &any_auto);
+    int rows = sys_chart_rows(H - 1, n, total);
+    int axis = rows > 1;  /* tall enough for graphs: spare a line for times */
+    measure_nodes(p, n, ctx->view->per_core, rows, &total, &any_auto);
+    sys_columns c = sys_columns_for(getmaxx(w), any_auto);
+    size_t sel = panec_selected(ctx->view, n);
+    int avail = H - axis, y = 0;
+    p->top = sys_scroll_top(p->top, sel, p->heights, n, avail);
+    for (size_t i = p->top; i < n && y < avail; i++) {
+        draw_node_header(w, y++, p->nodes[i], i == sel, ctx);
+        size_t k = sys_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics, SYS_MAX_METRICS);
+        if (k == 0 && y < avail)
+            panec_put(w, y++, 1, -1, "no system metrics", theme_attr(ctx->th, ROLE_DIM));
+        for (size_t j = 0; j < k && y < avail; j++, y += rows)
+            draw_metric(p, w, y, y + rows <= avail ? rows : avail - y, &c, &p->metrics[j], ctx);
+    }
+    if (axis)
+        draw_time_axis(w, H - 1, &c, ctx);
+}
+
+static int sys_on_key(pane *p, int ch, pane_ctx *ctx)
+{
+    (void)p;
+    if (ch == 'c') {
+        ctx->view->per_core = !ctx->view->per_core;
+        return 1;
+    }
+    return panec_key_select(ch, ctx);
+}
+
+static uint64_t sys_stamp(pane *p, const pane_ctx *ctx)
+{
+    uint64_t h = panec_hash_view(PANEC_HASH_SEED, ctx);
+    size_t n = panec_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES);
+    h = panec_hash_u64(h, n);
+    for (size_t i = 0; i < n && i < SYS_MAX_NODES; i++)
+        h = panec_hash_u64(h, node_generation(p->nodes[i]));
+    return h;
+}
+
+const pane_vtbl pane_system_vtbl = {
+    .id = "system",
+    .title = "System",
+    .create = sys_create,
+    .destroy = sys_destroy,
+    .draw = sys_draw,
+    .on_key = sys_on_key,
+    .on_click = NULL,
+    .stamp = sys_stamp,
+};

@@ -1,0 +1,240 @@
+/* pane_timeline: see pane_timeline.h. Pure helpers, the state shared by
+ * the three views, the keys that switch between them, stamp and vtable.
+ * The views draw in pane_timeline_steps.c, _loader.c and _events.c. */
+#include "tui/panes/pane_timeline_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/panes/pane_steps.h"
+#include "tui/theme/theme.h"
+
+const char *timeline_view_name(tl_view v)
+{
+    static const char *const names[TL_NVIEWS] = {"steps", "loader", "events"};
+    return v < TL_NVIEWS ? names[v] : "?";
+}
+
+void timeline_bar_parts(const step_breakdown *b, int cells, int out[TL_OTHER + 1])
+{
+    int64_t part[TL_OTHER + 1], sum = 0;
+    for (int i = 0; i < SB_NCAT; i++)
+        part[i] = b->cat_us[i] > 0 ? b->cat_us[i] : 0;
+    part[TL_OTHER] = b->other_us > 0 ? b->other_us : 0;
+    for (int i = 0; i <= TL_OTHER; i++) {
+        sum += part[i];
+        out[i] = 0;
+    }
+    if (sum <= 0 || cells <= 0)
+        return;
+    /* Largest remainder: floors first, then one more cell each to the
+     * parts that lost most, so the bar keeps its exact length. */
+    double rem[TL_OTHER + 1];
+    int used = 0;
+    for (int i = 0; i <= TL_OTHER; i++) {
+        double exact = (double)cells * (double)part[i] / (double)sum;
+        out[i] = (int)exact;
+        rem[i] = exact - out[i];
+        used += out[i];
+    }
+    while (used < cells) {
+        int best = 0;
+        for (int i = 1; i <= TL_OTHER; i++)
+            if (rem[i] > rem[best])
+                best = i;
+        out[best]++;
+        rem[best] = -1.0;
+        used++;
+    }
+}
+
+/* Lower median of the durations: O(n^2), n being a screenful of bars. */
+static int64_t median_dur(const step_breakdown *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t below = 0, same = 0;
+        for (size_t j = 0; j < n; j++) {
+            below += b[j].dur_us < b[i].dur_us;
+            same += b[j].dur_us == b[i].dur_us;
+        }
+        if (below <= (n - 1) / 2 && (n - 1) / 2 < below + same)
+            return b[i].dur_us;
+    }
+    return 0;
+}
+
+void timeline_mark_slow(const step_breakdown *b, size_t n, size_t top,
+                        double threshold, int *slow)
+{
+    for (size_t i = 0; i < n; i++)
+        slow[i] = (double)b[i].dur_us > threshold;
+    double floor_us = TL_SLOW_OVER_MEDIAN * (double)median_dur(b, n);
+    for (size_t k = 0; k < top && k < n; k++) {
+        size_t best = n;
+        for (size_t i = 0; i < n; i++)
+            if (slow[i] != 2 && (best == n || b[i].dur_us > b[best].dur_us))
+                best = i;
+        if (best == n || (double)b[best].dur_us <= floor_us)
+            break;
+        slow[best] = 2;
+    }
+    for (size_t i = 0; i < n; i++)
+        slow[i] = slow[i] != 0;
+}
+
+size_t timeline_find_sel(const step_breakdown *b, size_t n, int64_t sel_start_us)
+{
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; sel_start_us && i < n; i++)
+        if (b[i].start_us == sel_start_us)
+            return i;
+    return n - 1;
+}
+
+void timeline_data_share(const step_breakdown *b, size_t n, int64_t *data_us,
+                         int64_t *step_us)
+{
+    *data_us = *step_us = 0;
+    for (size_t i = 0; i < n; i++) {
+        *data_us += b[i].cat_us[SB_DATA];
+        *step_us += b[i].dur_us;
+    }
+}
+
+/* ---- shared by the views ---------------------------------------------- */
+
+#define TL_MAX_NODES 1024
+
+const model_node *tlpane_node(const pane_ctx *ctx, const char **why)
+{
+    const model_node *nodes[TL_MAX_NODES];
+    size_t n = panec_visible_nodes(ctx->m, ctx->view, nodes, TL_MAX_NODES);
+    if (n > TL_MAX_NODES)
+        n = TL_MAX_NODES;
+    long k = steps_pick_node(nodes, n, panec_selected(ctx->view, n));
+    if (k < 0) {
+        *why = n == 0 ? "waiting for data"
+                      : "no framework trace events in this job - system metrics only";
+        return NULL;
+    }
+    return nodes[k];
+}
+
+const phase_stats *tlpane_step_phase(const model_node *nd)
+{
+    for (size_t i = 0; nd && i < node_phase_count(nd); i++)
+        if (phase_stats_kind(node_phase_at(nd, i)) == PHASE_STEP)
+            return node_phase_at(nd, i);
+    return NULL;
+}
+
+void tlpane_draw_tabs(const pane *p, WINDOW *w, const pane_ctx *ctx, const char *extra)
+{
+    int x = 0;
+    for (int v = 0; v < TL_NVIEWS; v++) {
+        if (v)
+            x += panec_put(w, 0, x, -1, "|", theme_attr(ctx->th, ROLE_DIM));
+        int attr = (int)p->view == v ? theme_attr(ctx->th, ROLE_SELECTED) | (int)A_BOLD
+                                     : theme_attr(ctx->th, ROLE_DIM);
+        x += panec_put(w, 0, x, -1, timeline_view_name((tl_view)v), attr);
+    }
+    if (extra && *extra)
+        panec_put(w, 0, x + 2, -1, extra, theme_attr(ctx->th, ROLE_TITLE));
+}
+
+void tlpane_draw_message(WINDOW *w, const char *msg, const pane_ctx *ctx)
+{
+    int h = getmaxy(w), W = getmaxx(w), len = (int)strlen(msg);
+    int x = len < W ? (W - len) / 2 : 0;
+    panec_put(w, h > 2 ? 1 + (h - 1) / 2 : h - 1, x, -1, msg, theme_attr(ctx->th, ROLE_DIM));
+}
+
+size_t tlpane_load_steps(pane *p, const model_node *nd, size_t fit)
+{
+    if (fit > TL_MAX_BARS)
+        fit = TL_MAX_BARS;
+    int n = fit ? step_breakdown_node(nd, NULL, p->sb, fit) : 0;
+    if (n <= 0)
+        return 0;
+    phase_summary s;
+    const phase_stats *sp = tlpane_step_phase(nd);
+    double thr = INFINITY;
+    if (sp) {
+        phase_stats_get_summary(sp, &s);
+        thr = steps_outlier_threshold(&s);
+    }
+    timeline_mark_slow(p->sb, (size_t)n, 3, thr, p->slow);
+    return (size_t)n;
+}
+
+/* ---- vtable ----------------------------------------------------------- */
+
+static pane *tl_create(void) { return calloc(1, sizeof(pane)); }
+static void tl_destroy(pane *p) { free(p); }
+
+static void tl_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
+{
+    werase(w);
+    const char *why = "";
+    const model_node *nd = tlpane_node(ctx, &why);
+    if (!nd) {
+        tlpane_draw_tabs(p, w, ctx, "");
+        tlpane_draw_message(w, why, ctx);
+        return;
+    }
+    switch (p->view) {
+    case TL_STEPS: tlpane_draw_steps(p, w, ctx, nd); break;
+    case TL_LOADER: tlpane_draw_loader(p, w, ctx, nd); break;
+    default: tlpane_draw_events(p, w, ctx, nd); break;
+    }
+}
+
+static int tl_on_key(pane *p, int ch, pane_ctx *ctx)
+{
+    if (p->filter_edit)
+        return tlpane_events_key(p, ch, ctx);
+    if (ch == 'v') {
+        p->view = (tl_view)((p->view + 1) % TL_NVIEWS);
+        return 1;
+    }
+    switch (p->view) {
+    case TL_STEPS: return tlpane_steps_key(p, ch, ctx);
+    case TL_EVENTS: return tlpane_events_key(p, ch, ctx);
+    default: return 0;   /* loader: j/k keep selecting the node */
+    }
+}
+
+static int tl_modal(pane *p)
+{
+    return p->filter_edit;
+}
+
+static uint64_t tl_stamp(pane *p, const pane_ctx *ctx)
+{
+    uint64_t h = panec_hash_view(PANEC_HASH_SEED, ctx);
+    const char *why = "";
+    const model_node *nd = tlpane_node(ctx, &why);
+    h = panec_hash_u64(h, (uint64_t)(uintptr_t)nd);
+    h = panec_hash_u64(h, nd ? node_generation(nd) : model_node_count(ctx->m));
+    h = panec_hash_u64(h, ((uint64_t)p->view << 8) | ((uint64_t)p->order << 4) |
+                              ((uint64_t)p->filter_edit << 2) | (uint64_t)ctx->view->zoomed);
+    h = panec_hash_u64(h, (uint64_t)p->sel_start_us);
+    h = panec_hash_u64(h, (uint64_t)ctx->view->step_focus);
+    h = panec_hash_u64(h, p->ev_sel);
+    return panec_hash_str(h, p->filter);
+}
+
+const pane_vtbl pane_timeline_vtbl = {
+    .id = "timeline",
+    .title = "Timeline",
+    .create = tl_create,
+    .destroy = tl_destroy,
+    .draw = tl_draw,
+    .on_key = tl_on_key,
+    .on_click = NULL,
+    .stamp = tl_stamp,
+    .modal = tl_modal,
+};

@@ -1,0 +1,54 @@
+/* pane_timeline_internal: the timeline pane's state, shared by
+ * pane_timeline.c (keys, stamp, vtable) and its three views
+ * (pane_timeline_steps.c, _loader.c, _events.c) only. */
+#ifndef SMTOP_PANE_TIMELINE_INTERNAL_H
+#define SMTOP_PANE_TIMELINE_INTERNAL_H
+
+#include "model/event_window.h"
+#include "tui/panes/pane_common.h"
+#include "tui/panes/pane_timeline.h"
+
+/* Bars kept per draw: more than any terminal has rows. */
+#define TL_MAX_BARS 256
+
+struct pane {
+    tl_view view;
+    /* steps view */
+    int64_t sel_start_us;      /* start of the selected step; 0 = the newest */
+    size_t fit;                /* bars shown at the last draw (keys use it) */
+    step_breakdown sb[TL_MAX_BARS];
+    int slow[TL_MAX_BARS];
+    /* events view */
+    ew_order order;
+    size_t ev_sel, ev_top;
+    size_t ev_n;               /* events listed at the last draw */
+    char filter[64];
+    int filter_edit;           /* the `/` prompt is open */
+};
+
+/* The node the pane shows (the selected one among the filtered nodes when
+ * it has framework events, else the first that has), or NULL; *why then
+ * says what to tell the user. */
+const model_node *tlpane_node(const pane_ctx *ctx, const char **why);
+
+/* The node's first Step:* phase (TRAIN when present), or NULL. */
+const phase_stats *tlpane_step_phase(const model_node *nd);
+
+/* Draws the view tabs and `extra` on row 0. */
+void tlpane_draw_tabs(const pane *p, WINDOW *w, const pane_ctx *ctx, const char *extra);
+/* A dim message centred in the rows below the tabs. */
+void tlpane_draw_message(WINDOW *w, const char *msg, const pane_ctx *ctx);
+
+/* Loads the newest bars that fit into p->sb (and p->slow); returns how
+ * many, 0 when none (or on OOM). */
+size_t tlpane_load_steps(pane *p, const model_node *nd, size_t fit);
+
+void tlpane_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd);
+void tlpane_draw_loader(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd);
+void tlpane_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd);
+
+/* Keys of the steps and events views; 1 when consumed. */
+int tlpane_steps_key(pane *p, int ch, pane_ctx *ctx);
+int tlpane_events_key(pane *p, int ch, pane_ctx *ctx);
+
+#endif

@@ -1,0 +1,23 @@
+/* report: the non-interactive summary of a job (`smtop report`).
+ *
+ * report_build() turns the model and scanner state into one jansson object
+ * — the single source of truth — and report_print_text() renders that same
+ * object for humans, so the text and --json outputs cannot disagree.
+ * Sections contributed by other modules (python stats, rules) are added to
+ * the object by their own report_*.c before printing. */
+#ifndef SMTOP_REPORT_H
+#define SMTOP_REPORT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "io/job/job.h"
+
+/* Builds the report object (caller owns it: json_decref). Takes the job's
+ * lock while reading. NULL on OOM. */
+json_t *report_build(job *j);
+
+/* Writes the human-readable report for obj to f. */
+void report_print_text(const json_t *obj, FILE *f);
+
+#endif

@@ -1,0 +1,191 @@
+/* report_diff: see report_diff.h. Building the diff object. */
+#include "tui/report/report_diff.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/step_breakdown.h"
+
+#define DIFF_MAX_STEPS 4096
+
+static json_t *node_breakdown(const model_node *n, step_breakdown *buf)
+{
+    int k = step_breakdown_node(n, "Step:ModeKeys.TRAIN", buf, DIFF_MAX_STEPS);
+    if (k <= 0)
+        k = step_breakdown_node(n, NULL, buf, DIFF_MAX_STEPS);
+    if (k <= 0)
+        return NULL;
+    double sum[SB_NCAT + 1] = {0};
+    for (int i = 0; i < k; i++) {
+        for (int c = 0; c < SB_NCAT; c++)
+            sum[c] += (double)buf[i].cat_us[c];
+        sum[SB_NCAT] += (double)buf[i].other_us;
+    }
+    return json_pack("{s:s, s:i, s:f, s:f, s:f, s:f, s:f}", "node", node_id(n),
+                     "steps", k, "data_us", sum[SB_DATA] / k,
+                     "forward_us", sum[SB_FORWARD] / k, "backward_us", sum[SB_BACKWARD] / k,
+                     "comm_us", sum[SB_COMM] / k, "other_us", sum[SB_NCAT] / k);
+}
+
+int report_diff_add_breakdown(json_t *obj, job *j)
+{
+    step_breakdown *buf = malloc(DIFF_MAX_STEPS * sizeof *buf);
+    json_t *arr = json_array();
+    int rc = buf && arr ? 0 : -1;
+    pthread_mutex_lock(job_lock(j));
+    const model *m = job_model(j);
+    for (size_t i = 0; rc == 0 && i < model_node_count(m); i++) {
+        json_t *row = node_breakdown(model_node_at(m, i), buf);
+        if (row && json_array_append_new(arr, row) != 0)
+            rc = -1;
+    }
+    pthread_mutex_unlock(job_lock(j));
+    free(buf);
+    if (rc == 0 && json_object_set_new(obj, "step_breakdown", arr) == 0)
+        return 0;
+    json_decref(arr);
+    return -1;
+}
+
+/* Completes `row` (its identifying members) with base/target/change, appends it. */
+static int add_row(json_t *arr, json_t *row, double b, double t, int *changed)
+{
+    if (!row)
+        return -1;
+    json_object_set_new(row, "base", json_real(b));
+    json_object_set_new(row, "target", json_real(t));
+    json_object_set_new(row, "change_pct", b != 0 && isfinite(b) && isfinite(t)
+                                               ? json_real((t - b) / fabs(b) * 100.0)
+                                               : json_null());
+    if (b != t)
+        (*changed)++;
+    return json_array_append_new(arr, row);
+}
+
+static const json_t *find2(const json_t *arr, const char *k1, const char *v1,
+                           const char *k2, const char *v2)
+{
+    size_t i;
+    const json_t *e;
+    json_array_foreach(arr, i, e) {
+        const char *a = json_string_value(json_object_get(e, k1));
+        const char *b = k2 ? json_string_value(json_object_get(e, k2)) : v2;
+        if (a && b && !strcmp(a, v1) && (!k2 || !strcmp(b, v2)))
+            return e;
+    }
+    return NULL;
+}
+
+static void diff_steps(const json_t *b, const json_t *t, json_t *out, int *ch)
+{
+    static const char *const stats[] = {"p50_us", "p95_us", "p99_us", "mean_us"};
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(b, "steps"), i, e) {
+        const char *node = json_string_value(json_object_get(e, "node"));
+        const char *ph = json_string_value(json_object_get(e, "phase"));
+        const json_t *o = node && ph ? find2(json_object_get(t, "steps"), "node", node,
+                                             "phase", ph) : NULL;
+        for (size_t s = 0; o && s < 4; s++)
+            add_row(out, json_pack("{s:s, s:s, s:s}", "node", node, "phase", ph,
+                                   "stat", stats[s]),
+                    json_number_value(json_object_get(e, stats[s])),
+                    json_number_value(json_object_get(o, stats[s])), ch);
+    }
+}
+
+/* Mean of the metric means of one kind on a node; NAN when absent. */
+static double util_of(const json_t *node, const char *metric)
+{
+    double sum = 0;
+    int n = 0;
+    size_t i;
+    const json_t *m;
+    json_array_foreach(json_object_get(node, "metrics"), i, m) {
+        const char *ty = json_string_value(json_object_get(m, "type"));
+        const char *dim = json_string_value(json_object_get(m, "dimension"));
+        const char *nm = json_string_value(json_object_get(m, "name"));
+        if (!ty || !dim)
+            continue;
+        int hit = !strcmp(metric, "cpu_total")
+                      ? !strcmp(dim, "CPUUtilization") && nm && !strcmp(nm, "total")
+                  : !strcmp(metric, "gpu_util") ? !strcmp(dim, "GPUUtilization")
+                  : !strcmp(metric, "gpu_mem") ? !strcmp(dim, "GPUMemoryUtilization")
+                                               : !strcmp(ty, "memory");
+        if (hit) {
+            sum += json_number_value(json_object_get(m, "mean"));
+            n++;
+        }
+    }
+    return n ? sum / n : NAN;
+}
+
+static void diff_util(const json_t *b, const json_t *t, json_t *out, int *ch)
+{
+    static const char *const kinds[] = {"cpu_total", "gpu_util", "gpu_mem", "host_mem"};
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(b, "nodes"), i, e) {
+        const char *id = json_string_value(json_object_get(e, "id"));
+        const json_t *o = id ? find2(json_object_get(t, "nodes"), "id", id, NULL, "") : NULL;
+        for (size_t k = 0; o && k < 4; k++) {
+            double vb = util_of(e, kinds[k]), vt = util_of(o, kinds[k]);
+            if (!isnan(vb) && !isnan(vt))
+                add_row(out, json_pack("{s:s, s:s}", "node", id, "metric", kinds[k]),
+                        vb, vt, ch);
+        }
+    }
+}
+
+static void diff_breakdown(const json_t *b, const json_t *t, json_t *out, int *ch)
+{
+    static const char *const cats[] = {"data", "forward", "backward", "comm", "other"};
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(b, "step_breakdown"), i, e) {
+        const char *id = json_string_value(json_object_get(e, "node"));
+        const json_t *o = id ? find2(json_object_get(t, "step_breakdown"), "node", id,
+                                     NULL, "") : NULL;
+        for (size_t c = 0; o && c < 5; c++) {
+            char key[32];
+            snprintf(key, sizeof key, "%s_us", cats[c]);
+            add_row(out, json_pack("{s:s, s:s}", "node", id, "category", cats[c]),
+                    json_number_value(json_object_get(e, key)),
+                    json_number_value(json_object_get(o, key)), ch);
+        }
+    }
+}
+
+static void diff_python(const json_t *b, const json_t *t, json_t *out, int *ch)
+{
+    const json_t *tb = json_object_get(json_object_get(b, "python"), "top");
+    const json_t *tt = json_object_get(json_object_get(t, "python"), "top");
+    size_t i;
+    const json_t *e;
+    json_array_foreach(tb, i, e) {
+        const char *fn = json_string_value(json_object_get(e, "function"));
+        const json_t *o = fn ? find2(tt, "function", fn, NULL, "") : NULL;
+        if (o)
+            add_row(out, json_pack("{s:s}", "function", fn),
+                    json_number_value(json_object_get(e, "tottime_s")),
+                    json_number_value(json_object_get(o, "tottime_s")), ch);
+    }
+}
+
+json_t *report_diff_build(const json_t *base, const json_t *target)
+{
+    const json_t *bs = json_object_get(base, "source"), *ts = json_object_get(target, "source");
+    json_t *d = json_pack("{s:O, s:O, s:[], s:[], s:[], s:[]}",
+                          "base", bs ? bs : json_null(), "target", ts ? ts : json_null(),
+                          "steps", "utilization", "breakdown", "python");
+    if (!d)
+        return NULL;
+    int ch = 0;
+    diff_steps(base, target, json_object_get(d, "steps"), &ch);
+    diff_util(base, target, json_object_get(d, "utilization"), &ch);
+    diff_breakdown(base, target, json_object_get(d, "breakdown"), &ch);
+    diff_python(base, target, json_object_get(d, "python"), &ch);
+    json_object_set_new(d, "changed", json_integer(ch));
+    return d;
+}

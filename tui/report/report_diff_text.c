@@ -1,0 +1,98 @@
+/* report_diff_text: the diff object as a side-by-side table. Values that
+ * came from data (node ids, phase and function names) are sanitized. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/report/report_diff.h"
+#include "tui/text/sanitize.h"
+
+/* Changes smaller than this (percent) are shown as unchanged. */
+#define DIFF_EPS_PCT 0.05
+
+void report_diff_format_value(char *out, size_t cap, double v, int is_us)
+{
+    if (!isfinite(v))
+        snprintf(out, cap, "-");
+    else if (is_us)
+        snprintf(out, cap, "%.1f ms", v / 1000.0);
+    else
+        snprintf(out, cap, "%.2f", v);
+}
+
+int report_diff_mark(const json_t *row, char *out, size_t cap, int utf8)
+{
+    const json_t *c = json_object_get(row, "change_pct");
+    double b = json_number_value(json_object_get(row, "base"));
+    double t = json_number_value(json_object_get(row, "target"));
+    if (!json_is_number(c)) {
+        snprintf(out, cap, "%s", b == t ? "=" : "(no baseline)");
+        return 0;
+    }
+    double p = json_number_value(c);
+    if (fabs(p) < DIFF_EPS_PCT) {
+        snprintf(out, cap, "=");
+        return 0;
+    }
+    snprintf(out, cap, "%+.1f %% %s", p,
+             utf8 ? (p > 0 ? "\u25b2" : "\u25bc") : (p > 0 ? "+" : "-"));
+    return p > 0 ? 1 : -1;
+}
+
+static void print_change(const json_t *row, FILE *f, int utf8)
+{
+    char mark[48];
+    report_diff_mark(row, mark, sizeof mark, utf8);
+    fprintf(f, "  %s", mark);
+}
+
+static void section(const json_t *d, const char *key, const char *title,
+                    const char *k1, const char *k2, int is_us, FILE *f, int utf8)
+{
+    const json_t *arr = json_object_get(d, key);
+    if (!json_array_size(arr))
+        return;
+    fprintf(f, "\n%s\n", title);
+    size_t i;
+    const json_t *r;
+    json_array_foreach(arr, i, r) {
+        char a[96], b[96], vb[32], vt[32];
+        const char *sa = json_string_value(json_object_get(r, k1));
+        const char *sb = k2 ? json_string_value(json_object_get(r, k2)) : NULL;
+        const char *stat = json_string_value(json_object_get(r, "stat"));
+        char both[160];
+        int sl = stat ? (int)strcspn(stat, "_") : 0;   /* "p95_us" → "p95" */
+        snprintf(both, sizeof both, "%s%s%.*s", sb ? sb : "", stat ? " " : "", sl,
+                 stat ? stat : "");
+        sanitize_str(sa ? sa : "", a, sizeof a, k2 ? 24 : 52);
+        sanitize_str(both, b, sizeof b, 26);
+        report_diff_format_value(vb, sizeof vb, json_number_value(json_object_get(r, "base")), is_us);
+        report_diff_format_value(vt, sizeof vt, json_number_value(json_object_get(r, "target")), is_us);
+        if (k2)
+            fprintf(f, "  %-24s %-26s %12s -> %-12s", a, b, vb, vt);
+        else
+            fprintf(f, "  %-52s %12s -> %-12s", a, vb, vt);
+        print_change(r, f, utf8);
+        fputc('\n', f);
+    }
+}
+
+void report_diff_print_text(const json_t *d, FILE *f, int utf8)
+{
+    char b[256], t[256];
+    const char *sb = json_string_value(json_object_get(d, "base"));
+    const char *st = json_string_value(json_object_get(d, "target"));
+    sanitize_str(sb ? sb : "?", b, sizeof b, 200);
+    sanitize_str(st ? st : "?", t, sizeof t, 200);
+    fprintf(f, "base:   %s\ntarget: %s\n", b, t);
+    section(d, "steps", "Step time (base -> target)", "node", "phase", 1, f, utf8);
+    section(d, "utilization", "Mean utilization, %", "node", "metric", 0, f, utf8);
+    section(d, "breakdown", "Mean time per TRAIN step by category", "node", "category", 1,
+            f, utf8);
+    section(d, "python", "Top Python functions, tottime s", "function", NULL, 0, f, utf8);
+    long long ch = (long long)json_integer_value(json_object_get(d, "changed"));
+    if (ch)
+        fprintf(f, "\n%lld values changed.\n", ch);
+    else
+        fputs("\nNo change: the two jobs show the same figures.\n", f);
+}

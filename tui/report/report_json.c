@@ -1,0 +1,121 @@
+/* report_json: model + scanner state → the report object of report.h. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "tui/report/report.h"
+
+/* JSON has no NaN: a statistic over no data is null. */
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *metric_json(const series *s)
+{
+    series_summary sum;
+    series_get_summary(s, &sum);
+    return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
+                     "type", series_type(s), "dimension", series_dimension(s),
+                     "name", series_name(s), "count", (json_int_t)sum.count,
+                     "min", num(sum.min), "max", num(sum.max), "mean", num(sum.mean),
+                     "p50", num(sum.p50), "p95", num(sum.p95), "p99", num(sum.p99),
+                     "exact_percentiles", sum.exact);
+}
+
+static json_t *nodes_json(const model *m)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < model_node_count(m); i++) {
+        const model_node *n = model_node_at(m, i);
+        json_t *metrics = json_array();
+        for (size_t k = 0; k < node_series_count(n); k++)
+            json_array_append_new(metrics, metric_json(node_series_at(n, k)));
+        json_t *extra = json_array();
+        for (size_t k = 0; k < node_extra_key_count(n); k++)
+            json_array_append_new(extra, json_string(node_extra_key_at(n, k)));
+        json_array_append_new(arr, json_pack("{s:s, s:I, s:I, s:o, s:o}",
+                                             "id", node_id(n),
+                                             "cpus", (json_int_t)node_cpu_count(n),
+                                             "gpus", (json_int_t)node_gpu_count(n),
+                                             "metrics", metrics, "extra_keys", extra));
+    }
+    return arr;
+}
+
+static const char *kind_name(phase_kind k)
+{
+    static const char *const names[] = {"step", "forward", "backward", "dataloader", "other"};
+    return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "other";
+}
+
+static json_t *steps_json(const model *m)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < model_node_count(m); i++) {
+        const model_node *n = model_node_at(m, i);
+        for (size_t k = 0; k < node_phase_count(n); k++) {
+            const phase_stats *p = node_phase_at(n, k);
+            phase_summary s;
+            phase_stats_get_summary(p, &s);
+            json_array_append_new(arr, json_pack(
+                "{s:s, s:s, s:s, s:I, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:b}",
+                "node", node_id(n), "phase", phase_stats_label(p),
+                "kind", kind_name(phase_stats_kind(p)), "count", (json_int_t)s.count,
+                "mean_us", num(s.mean_us), "stddev_us", num(s.stddev_us),
+                "min_us", (json_int_t)s.min_us, "max_us", (json_int_t)s.max_us,
+                "p50_us", num(s.p50_us), "p95_us", num(s.p95_us), "p99_us", num(s.p99_us),
+                "exact_percentiles", s.exact));
+        }
+    }
+    return arr;
+}
+
+static json_t *phases_json(const model *m)
+{
+    job_phases jp;
+    model_get_job_phases(m, &jp);
+    if (!jp.has_steps)
+        return json_pack("{s:n, s:n, s:n, s:b}", "init_us", "training_us",
+                         "finalization_us", "has_steps", 0);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:b}",
+                     "init_us", (json_int_t)jp.init_us,
+                     "training_us", (json_int_t)jp.training_us,
+                     "finalization_us", (json_int_t)jp.final_us,
+                     "first_step_us", (json_int_t)jp.first_step_us,
+                     "last_step_end_us", (json_int_t)jp.last_step_end_us,
+                     "has_steps", 1);
+}
+
+static json_t *warnings_json(scanner *sc)
+{
+    scan_stats st;
+    scanner_get_stats(sc, &st);
+    char (*msgs)[SCANNER_MSG_LEN] = malloc(SCANNER_MSG_MAX * sizeof *msgs);
+    json_t *arr = json_array();
+    size_t n = msgs ? scanner_messages(sc, msgs, SCANNER_MSG_MAX) : 0;
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(arr, json_string(msgs[i]));
+    free(msgs);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o}",
+                     "corrupt_lines", (json_int_t)st.corrupt_lines,
+                     "partial_lines", (json_int_t)st.partial_lines,
+                     "skipped_files", (json_int_t)st.skipped_files,
+                     "lines", (json_int_t)st.lines,
+                     "bytes_read", (json_int_t)st.bytes_read, "messages", arr);
+}
+
+json_t *report_build(job *j)
+{
+    pthread_mutex_lock(job_lock(j));
+    const model *m = job_model(j);
+    json_t *obj = json_pack("{s:s, s:{s:I, s:I}, s:o, s:o, s:o}",
+                            "source", job_describe(j), "time_range",
+                            "start_us", (json_int_t)model_first_us(m),
+                            "end_us", (json_int_t)model_last_us(m),
+                            "nodes", nodes_json(m), "steps", steps_json(m),
+                            "job_phases", phases_json(m));
+    pthread_mutex_unlock(job_lock(j));
+    if (obj)
+        json_object_set_new(obj, "warnings", warnings_json(job_scanner(j)));
+    return obj;
+}

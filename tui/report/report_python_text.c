@@ -1,0 +1,70 @@
+/* report_python_text: the `python` section as a pstats-like table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/report/report_python.h"
+#include "tui/text/sanitize.h"
+
+static double real(const json_t *o, const char *key)
+{
+    return json_number_value(json_object_get(o, key));
+}
+
+static long long integer(const json_t *o, const char *key)
+{
+    return (long long)json_integer_value(json_object_get(o, key));
+}
+
+static void print_row(const json_t *fn, int counts, FILE *f)
+{
+    char calls[48], fname[1024];
+    long long nc = integer(fn, "ncalls"), pc = integer(fn, "pcalls");
+    if (!counts)
+        snprintf(calls, sizeof calls, "-");
+    else if (nc != pc)
+        snprintf(calls, sizeof calls, "%lld/%lld", nc, pc);
+    else
+        snprintf(calls, sizeof calls, "%lld", nc);
+    const char *func = json_string_value(json_object_get(fn, "function"));
+    sanitize_str(func, fname, sizeof fname, -1);
+    char tpc[32] = "-", cpc[32] = "-";   /* no counts, no per-call times */
+    if (counts) {
+        snprintf(tpc, sizeof tpc, "%9.3f", real(fn, "tpercall_s"));
+        snprintf(cpc, sizeof cpc, "%9.3f", real(fn, "cpercall_s"));
+    }
+    fprintf(f, "%12s %9.3f %9s %9.3f %9s  %s\n", calls, real(fn, "tottime_s"), tpc,
+            real(fn, "cumtime_s"), cpc, fname);
+}
+
+void report_python_print_text(const json_t *obj, FILE *f)
+{
+    const json_t *py = json_object_get(obj, "python");
+    if (!json_is_object(py)) {
+        fprintf(f, "\nno Python profiler stats in this job\n");
+        return;
+    }
+    const char *prof = json_string_value(json_object_get(py, "profiler"));
+    int counts = prof && strcmp(prof, "cprofile") == 0;
+    const json_t *wins = json_object_get(py, "windows");
+    fprintf(f, "\npython (%s, %zu window%s, sorted by %s)", counts ? "cProfile" : "pyinstrument",
+            json_array_size(wins), json_array_size(wins) == 1 ? "" : "s",
+            json_string_value(json_object_get(py, "sort")));
+    if (counts)
+        fprintf(f, ": %lld function calls (%lld primitive calls) in %.3f seconds",
+                integer(py, "total_calls"), integer(py, "primitive_calls"),
+                real(py, "total_tt_s"));
+    fputc('\n', f);
+    long long failed = integer(py, "failed_sessions");
+    if (failed)
+        fprintf(f, "  %lld failed profiling session%s (pyinstrument wrote no frames)\n",
+                failed, failed == 1 ? "" : "s");
+    const json_t *top = json_object_get(py, "top"), *fn;
+    if (!json_array_size(top)) {
+        fprintf(f, "  no functions in the selected windows\n");
+        return;
+    }
+    fprintf(f, "%12s %9s %9s %9s %9s  %s\n", "ncalls", "tottime", "percall", "cumtime",
+            "percall", "filename:lineno(function)");
+    size_t i;
+    json_array_foreach(top, i, fn) print_row(fn, counts, f);
+}

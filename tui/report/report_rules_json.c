@@ -1,0 +1,206 @@
+/* report_rules_json: rule results, device usage and idle GPU-hours into
+ * the report object (see report_rules.h for the shape). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "model/device_usage.h"
+#include "tui/report/report_rules.h"
+#include "tui/text/sanitize.h"
+
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* A string from data: jansson rejects invalid UTF-8, so such text is
+ * sanitized rather than dropping the whole report. */
+static json_t *jstr(const char *s)
+{
+    json_t *j = json_string(s ? s : "");
+    if (j)
+        return j;
+    char buf[512];
+    sanitize_str(s, buf, sizeof buf, -1);
+    j = json_string(buf);
+    return j ? j : json_string("?");
+}
+
+static json_t *examples_json(const rule_result *res)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < res->n_examples; i++) {
+        const rule_example *e = &res->examples[i];
+        json_array_append_new(arr, json_pack("{s:o, s:o, s:I, s:I, s:o, s:o}",
+            "node", jstr(e->node), "device", jstr(e->device), "start_us", (json_int_t)e->t0_us,
+            "end_us", (json_int_t)e->t1_us, "value", num(e->value), "text", jstr(e->text)));
+    }
+    return arr;
+}
+
+/* OverallSystemUsage: p50/p95/p99/max of every metric per node. */
+static json_t *system_nodes(const model *m)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < model_node_count(m); i++) {
+        const model_node *n = model_node_at(m, i);
+        json_t *metrics = json_array();
+        for (size_t k = 0; k < node_series_count(n); k++) {
+            const series *s = node_series_at(n, k);
+            series_summary sum;
+            series_get_summary(s, &sum);
+            json_array_append_new(metrics, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                "type", jstr(series_type(s)), "dimension", jstr(series_dimension(s)),
+                "name", jstr(series_name(s)), "p50", num(sum.p50), "p95", num(sum.p95),
+                "p99", num(sum.p99), "max", num(sum.max)));
+        }
+        json_array_append_new(arr, json_pack("{s:o, s:o}", "node", jstr(node_id(n)),
+                                             "metrics", metrics));
+    }
+    return arr;
+}
+
+/* OverallFrameworkMetrics: time spent in each framework phase per node. */
+static json_t *framework_nodes(const model *m)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < model_node_count(m); i++) {
+        const model_node *n = model_node_at(m, i);
+        json_t *phases = json_array();
+        for (size_t k = 0; k < node_phase_count(n); k++) {
+            const phase_stats *p = node_phase_at(n, k);
+            phase_summary s;
+            phase_stats_get_summary(p, &s);
+            json_array_append_new(phases, json_pack("{s:o, s:I, s:I}",
+                "phase", jstr(phase_stats_label(p)), "count", (json_int_t)s.count,
+                "total_us", (json_int_t)llround(s.mean_us * (double)s.count)));
+        }
+        if (json_array_size(phases))
+            json_array_append_new(arr, json_pack("{s:o, s:o}", "node", jstr(node_id(n)),
+                                                 "phases", phases));
+        else
+            json_decref(phases);
+    }
+    return arr;
+}
+
+static json_t *sagemaker_json(const rule_verdict *v)
+{
+    json_t *o = json_pack("{s:b, s:I, s:I, s:I, s:o}",
+        "triggered", v->triggered > 0, "rule_triggered", (json_int_t)v->triggered,
+        "violations", (json_int_t)v->violations,
+        "datapoints", (json_int_t)v->datapoints, "file", jstr(v->key));
+    if (o && v->parameters)
+        json_object_set(o, "parameters", v->parameters);
+    if (o && v->details)
+        json_object_set(o, "details", v->details);
+    return o;
+}
+
+static json_t *rule_json(const model *m, const rules *r, size_t i,
+                         const rule_reports *sm)
+{
+    const rule_result *res = rules_result_at(r, i);
+    json_t *params = json_object();
+    for (size_t p = 0; p < rules_param_count(i); p++)
+        json_object_set_new(params, rules_param_name(i, p),
+                            json_real(rules_param_value(r, i, p)));
+    json_t *details = json_pack("{s:o, s:o, s:I, s:I, s:o, s:o}",
+        "node", jstr(res->node), "device", jstr(res->device), "start_us", (json_int_t)res->t0_us,
+        "end_us", (json_int_t)res->t1_us, "message", jstr(res->message),
+        "examples", examples_json(res));
+    if (details && i == (size_t)rules_find("OverallSystemUsage"))
+        json_object_set_new(details, "nodes", system_nodes(m));
+    if (details && i == (size_t)rules_find("OverallFrameworkMetrics"))
+        json_object_set_new(details, "nodes", framework_nodes(m));
+    json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:s, s:o}",
+        "name", res->name, "status", rules_status_name(res->status),
+        "severity", rules_severity_name(res->severity),
+        "violations", (json_int_t)res->violations,
+        "datapoints", (json_int_t)res->datapoints, "parameters", params,
+        "summary", rules_summary_at(i), "details", details);
+    const rule_verdict *v = rule_reports_find(sm, res->name);
+    if (o && v)
+        json_object_set_new(o, "sagemaker", sagemaker_json(v));
+    return o;
+}
+
+static json_t *usage_json(const model *m)
+{
+    /* One pass into a buffer sized for every core and GPU: counting
+     * first would classify every device's samples twice. */
+    size_t cap = 0;
+    for (size_t i = 0; i < model_node_count(m); i++)
+        cap += node_cpu_count(model_node_at(m, i)) + node_gpu_count(model_node_at(m, i));
+    device_usage *du = cap ? calloc(cap, sizeof *du) : NULL;
+    if (cap && !du)
+        return NULL;
+    long n = device_usage_compute(m, du, cap);
+    if (n < 0) {
+        free(du);
+        return NULL;
+    }
+    if ((size_t)n > cap)
+        n = (long)cap;
+    json_t *arr = json_array();
+    for (long i = 0; arr && i < n; i++)
+        json_array_append_new(arr, json_pack("{s:o, s:o, s:s, s:I, s:f, s:f, s:f}",
+            "node", jstr(du[i].node), "device", jstr(du[i].device),
+            "kind", du[i].is_gpu ? "gpu" : "cpu", "samples", (json_int_t)du[i].samples,
+            "above_90_pct", du[i].pct_high, "between_10_90_pct", du[i].pct_mid,
+            "below_10_pct", du[i].pct_low));
+    free(du);
+    return arr;
+}
+
+static json_t *idle_json(const model *m)
+{
+    size_t cap = model_node_count(m);   /* at most one row per node */
+    idle_gpu_hours *ih = cap ? calloc(cap, sizeof *ih) : NULL;
+    if (cap && !ih)
+        return NULL;
+    long n = device_usage_idle_gpu(m, ih, cap);
+    if (n < 0) {
+        free(ih);
+        return NULL;
+    }
+    if ((size_t)n > cap)
+        n = (long)cap;
+    json_t *arr = json_array();
+    for (long i = 0; arr && i < n; i++)
+        json_array_append_new(arr, json_pack("{s:o, s:I, s:f, s:f}",
+            "node", jstr(ih[i].node), "gpus", (json_int_t)ih[i].gpus,
+            "gpu_hours", ih[i].gpu_hours, "idle_gpu_hours", ih[i].idle_gpu_hours));
+    free(ih);
+    return arr;
+}
+
+int report_rules_add(json_t *obj, const model *m, rules *r,
+                     const rule_reports *sm, sm_err *err)
+{
+    if (rules_evaluate(r, m) < 0)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory evaluating rules");
+    json_t *arr = json_array(), *usage = usage_json(m), *idle = idle_json(m);
+    int ok = arr && usage && idle;
+    for (size_t i = 0; ok && i < rules_count(); i++)
+        ok = json_array_append_new(arr, rule_json(m, r, i, sm)) == 0;
+    json_t *errs = NULL;
+    if (ok && rule_reports_error_count(sm)) {
+        errs = json_array();
+        for (size_t i = 0; errs && i < rule_reports_error_count(sm); i++)
+            json_array_append_new(errs, jstr(rule_reports_error_at(sm, i)));
+        ok = errs != NULL;
+    }
+    if (!ok) {
+        json_decref(arr);
+        json_decref(usage);
+        json_decref(idle);
+        json_decref(errs);
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory building the rules report");
+    }
+    json_object_set_new(obj, "rules", arr);
+    json_object_set_new(obj, "device_usage", usage);
+    json_object_set_new(obj, "idle_gpu_hours", idle);
+    if (errs)
+        json_object_set_new(obj, "rule_output_errors", errs);
+    return 0;
+}

@@ -1,0 +1,97 @@
+/* report_rules_text: the rules, device-usage and idle-GPU sections of the
+ * text report, rendered from the same JSON object as --json. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/report/report_rules.h"
+#include "tui/text/sanitize.h"
+
+static const char *safe(const json_t *o, const char *key, char *buf, size_t cap,
+                        int cols)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    sanitize_str(s ? s : "", buf, cap, cols);
+    return buf;
+}
+
+static double real(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+static void sagemaker_cell(const json_t *rule, char *buf, size_t cap)
+{
+    const json_t *sm = json_object_get(rule, "sagemaker");
+    if (!sm) {
+        snprintf(buf, cap, "-");
+        return;
+    }
+    snprintf(buf, cap, "%s %lld/%lld",
+             json_is_true(json_object_get(sm, "triggered")) ? "triggered" : "ok",
+             (long long)real(sm, "violations"), (long long)real(sm, "datapoints"));
+}
+
+static void print_rules(const json_t *obj, FILE *f)
+{
+    const json_t *arr = json_object_get(obj, "rules"), *r;
+    if (!arr)
+        return;
+    fprintf(f, "\nrules (SageMaker's verdict from rule-output beside smtop's)\n");
+    fprintf(f, "  %-24s %-9s %-6s %15s  %-18s %s\n", "rule", "status", "sev",
+            "violations/pts", "sagemaker", "why");
+    size_t i;
+    json_array_foreach(arr, i, r) {
+        char name[64], st[16], sev[16], why[200], sm[40], counts[40];
+        const json_t *d = json_object_get(r, "details");
+        snprintf(counts, sizeof counts, "%lld/%lld", (long long)real(r, "violations"),
+                 (long long)real(r, "datapoints"));
+        sagemaker_cell(r, sm, sizeof sm);
+        fprintf(f, "  %-24s %-9s %-6s %15s  %-18s %s\n",
+                safe(r, "name", name, sizeof name, 24),
+                safe(r, "status", st, sizeof st, 9),
+                safe(r, "severity", sev, sizeof sev, 6), counts, sm,
+                safe(d, "message", why, sizeof why, 120));
+    }
+    const json_t *errs = json_object_get(obj, "rule_output_errors"), *e;
+    json_array_foreach(errs, i, e) {
+        char buf[600];
+        sanitize_str(json_string_value(e), buf, sizeof buf, -1);
+        fprintf(f, "  rule-output: %s\n", buf);
+    }
+}
+
+static void print_usage(const json_t *obj, FILE *f)
+{
+    const json_t *arr = json_object_get(obj, "device_usage"), *u;
+    if (json_array_size(arr)) {
+        fprintf(f, "\ndevice usage (share of samples)\n  %-18s %-8s %8s %8s %8s\n",
+                "node", "device", ">90%", "10-90%", "<10%");
+        size_t i;
+        json_array_foreach(arr, i, u) {
+            char n[64], d[32];
+            fprintf(f, "  %-18s %-8s %7.1f%% %7.1f%% %7.1f%%\n",
+                    safe(u, "node", n, sizeof n, 18), safe(u, "device", d, sizeof d, 8),
+                    real(u, "above_90_pct"), real(u, "between_10_90_pct"),
+                    real(u, "below_10_pct"));
+        }
+    }
+    arr = json_object_get(obj, "idle_gpu_hours");
+    if (json_array_size(arr)) {
+        fprintf(f, "\nidle GPU-hours (GPU time under 10%% utilization)\n"
+                "  %-18s %5s %10s %10s\n", "node", "gpus", "gpu-hours", "idle");
+        size_t i;
+        json_array_foreach(arr, i, u) {
+            char n[64];
+            fprintf(f, "  %-18s %5lld %10.3f %10.3f\n", safe(u, "node", n, sizeof n, 18),
+                    (long long)real(u, "gpus"), real(u, "gpu_hours"),
+                    real(u, "idle_gpu_hours"));
+        }
+    }
+}
+
+void report_rules_print_text(const json_t *obj, FILE *f)
+{
+    print_rules(obj, f);
+    print_usage(obj, f);
+}

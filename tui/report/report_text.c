@@ -1,0 +1,139 @@
+/* report_text: the human-readable rendering of the report object. Strings
+ * from data go through sanitize_text: a report piped to a terminal must not
+ * carry escape sequences from a node id either. */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "tui/text/fmt.h"
+#include "tui/report/report.h"
+#include "tui/report/report_python.h"
+#include "tui/report/report_rules.h"
+#include "tui/text/sanitize.h"
+#include "tui/cmd/timearg.h"
+
+static const char *str(const json_t *o, const char *key, char *buf, size_t cap)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    sanitize_text(s ? s : "", s ? strlen(s) : 0, buf, cap, (int)cap - 1);
+    return buf;
+}
+
+static double real(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void print_header(const json_t *obj, FILE *f)
+{
+    char buf[512], t0[40], t1[40];
+    const json_t *tr = json_object_get(obj, "time_range");
+    int64_t s = (int64_t)real(tr, "start_us"), e = (int64_t)real(tr, "end_us");
+    fprintf(f, "smtop report: %s\n", str(obj, "source", buf, sizeof buf));
+    if (s && e) {
+        char dur[32];
+        fmt_duration(dur, sizeof dur, (double)(e - s));
+        fprintf(f, "time range:   %s .. %s (%s)\n", timearg_format(s, t0, sizeof t0),
+                timearg_format(e, t1, sizeof t1), dur);
+    } else {
+        fprintf(f, "time range:   no data\n");
+    }
+    const json_t *jp = json_object_get(obj, "job_phases");
+    if (json_is_true(json_object_get(jp, "has_steps"))) {
+        char a[32], b[32], c[32];
+        fmt_duration(a, sizeof a, real(jp, "init_us"));
+        fmt_duration(b, sizeof b, real(jp, "training_us"));
+        fmt_duration(c, sizeof c, real(jp, "finalization_us"));
+        fprintf(f, "job phases:   initialization %s, training %s, finalization %s\n", a, b, c);
+    }
+}
+
+static void print_nodes(const json_t *obj, FILE *f)
+{
+    size_t i, k;
+    const json_t *node, *m;
+    json_array_foreach(json_object_get(obj, "nodes"), i, node) {
+        char id[128];
+        str(node, "id", id, sizeof id);
+        if (!json_array_size(json_object_get(node, "metrics"))) {
+            /* A node seen only in framework traces: say so rather than print
+             * an empty table that reads like a loader failure. */
+            fprintf(f, "\nnode %s: no system metrics (framework trace events only)\n", id);
+            continue;
+        }
+        fprintf(f, "\nnode %s: %lld CPUs, %lld GPUs\n", id,
+                (long long)real(node, "cpus"), (long long)real(node, "gpus"));
+        fprintf(f, "  %-8s %-22s %-18s %8s %9s %9s %9s %9s %9s\n", "type", "dimension",
+                "name", "count", "min", "mean", "p50", "p95", "max");
+        json_array_foreach(json_object_get(node, "metrics"), k, m) {
+            char t[32], d[64], n[64];
+            fprintf(f, "  %-8s %-22s %-18s %8lld %9.2f %9.2f %9.2f %9.2f %9.2f\n",
+                    str(m, "type", t, sizeof t), str(m, "dimension", d, sizeof d),
+                    str(m, "name", n, sizeof n), (long long)real(m, "count"),
+                    real(m, "min"), real(m, "mean"), real(m, "p50"), real(m, "p95"),
+                    real(m, "max"));
+        }
+    }
+}
+
+static void print_steps(const json_t *obj, FILE *f)
+{
+    const json_t *steps = json_object_get(obj, "steps"), *s;
+    if (!json_array_size(steps)) {
+        fprintf(f, "\nno framework trace events in this job (system metrics only)\n");
+        return;
+    }
+    /* Columns as wide as the longest name: TF phase names such as
+     * "IteratorGetNextOp::DoCompute" would otherwise shift the numbers. */
+    size_t i;
+    int nw = 18, pw = 26;
+    json_array_foreach(steps, i, s) {
+        char n[64], p[64];
+        int a = (int)strlen(str(s, "node", n, sizeof n)), b = (int)strlen(str(s, "phase", p, sizeof p));
+        nw = a > nw ? a : nw;
+        pw = b > pw ? b : pw;
+    }
+    fprintf(f, "\n%-*s %-*s %7s %10s %10s %10s %10s %10s\n", nw, "node", pw, "phase", "count",
+            "mean", "p50", "p95", "p99", "max");
+    json_array_foreach(steps, i, s) {
+        char n[64], p[64], v[5][32];
+        fmt_duration(v[0], sizeof v[0], real(s, "mean_us"));
+        fmt_duration(v[1], sizeof v[1], real(s, "p50_us"));
+        fmt_duration(v[2], sizeof v[2], real(s, "p95_us"));
+        fmt_duration(v[3], sizeof v[3], real(s, "p99_us"));
+        fmt_duration(v[4], sizeof v[4], real(s, "max_us"));
+        fprintf(f, "%-*s %-*s %7lld %10s %10s %10s %10s %10s\n",
+                nw, str(s, "node", n, sizeof n), pw, str(s, "phase", p, sizeof p),
+                (long long)real(s, "count"), v[0], v[1], v[2], v[3], v[4]);
+    }
+}
+
+static void print_warnings(const json_t *obj, FILE *f)
+{
+    const json_t *w = json_object_get(obj, "warnings");
+    long long c = (long long)real(w, "corrupt_lines"), p = (long long)real(w, "partial_lines"),
+              s = (long long)real(w, "skipped_files");
+    if (!c && !p && !s)
+        return;
+    fprintf(f, "\nwarnings: %lld corrupt lines, %lld partial lines, %lld skipped files\n",
+            c, p, s);
+    size_t i;
+    const json_t *m;
+    json_array_foreach(json_object_get(w, "messages"), i, m) {
+        char buf[SCANNER_MSG_LEN * 2];
+        const char *t = json_string_value(m);
+        sanitize_text(t, strlen(t), buf, sizeof buf, (int)sizeof buf - 1);
+        fprintf(f, "  %s\n", buf);
+    }
+}
+
+void report_print_text(const json_t *obj, FILE *f)
+{
+    print_header(obj, f);
+    print_nodes(obj, f);
+    print_steps(obj, f);
+    report_python_print_text(obj, f);
+    report_rules_print_text(obj, f);
+    print_warnings(obj, f);
+}
