@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: install test dependencies, build with
+# The whole test suite, as CI runs it: install test dependencies; prove
+# README line 1 builds without them (scripts/check-fresh.sh); build with
 # warnings as errors, run ctest; then rebuild with AddressSanitizer +
 # UndefinedBehaviorSanitizer and run ctest again. The last line printed is
 # ctest's own summary of the sanitizer run.
@@ -8,6 +9,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 "$here/scripts/install-deps.sh" --test
 jobs=$(nproc 2>/dev/null || echo 2)
+
+# README line 1 on a machine without the test dependencies.
+"$here/scripts/check-fresh.sh" "$here/build-ci-fresh"
 
 cmake -S . -B build-ci -DSMTOP_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-ci -j"$jobs"
