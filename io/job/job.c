@@ -14,8 +14,8 @@ struct job {
     model *m;
     pystats_store *py;      /* Python profiler stats, fed by on_file */
     pthread_mutex_t lock;
-    char root[256];
-    char desc[1024];
+    int desc_final;         /* desc names profiler-output (root found) */
+    char desc[1024];        /* written under lock by job_scan */
 };
 
 /* Whole-file kinds from the scanner (lock held): each to its store. */
@@ -30,6 +30,16 @@ static int job_on_file(void *ud, const key_info *ki, const char *key,
     return 0;
 }
 
+/* "<source>/<root>" without a trailing slash. */
+static void job_set_desc(job *j, const char *root)
+{
+    snprintf(j->desc, sizeof j->desc, "%s%s%s", source_describe(j->src),
+             root[0] ? "/" : "", root);
+    size_t dl = strlen(j->desc);
+    if (dl > 1 && j->desc[dl - 1] == '/')
+        j->desc[dl - 1] = '\0';
+}
+
 job *job_open(const char *spec, const source_opts *so, const model_config *mc,
               sm_err *err)
 {
@@ -39,13 +49,7 @@ job *job_open(const char *spec, const source_opts *so, const model_config *mc,
     pthread_mutex_init(&j->lock, NULL);
     if (!(j->src = source_open(spec, so, err)))
         goto fail;
-    if (scanner_find_root(j->src, j->root, sizeof j->root, err) != 0)
-        goto fail;
-    snprintf(j->desc, sizeof j->desc, "%s%s%s", source_describe(j->src),
-             j->root[0] ? "/" : "", j->root);
-    size_t dl = strlen(j->desc);
-    if (dl > 1 && j->desc[dl - 1] == '/')
-        j->desc[dl - 1] = '\0';
+    job_set_desc(j, "");
     if (!(j->m = model_new(mc))) {
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
         goto fail;
@@ -54,8 +58,11 @@ job *job_open(const char *spec, const source_opts *so, const model_config *mc,
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
         goto fail;
     }
-    scanner_opts o = {.lock = &j->lock, .on_file = job_on_file, .on_file_ud = j};
-    if (!(j->sc = scanner_new(j->src, j->root, j->m, &o, err)))
+    /* The root is found by the first pass: opening does no I/O, so the
+     * dashboard draws before a slow or empty source has answered. */
+    scanner_opts o = {.lock = &j->lock, .on_file = job_on_file, .on_file_ud = j,
+                      .wait = so && so->wait_for_data};
+    if (!(j->sc = scanner_new(j->src, NULL, j->m, &o, err)))
         goto fail;
     return j;
 fail:
@@ -77,7 +84,20 @@ void job_close(job *j)
 
 int job_scan(job *j, sm_err *err)
 {
-    return scanner_scan(j->sc, err);
+    int rc = scanner_scan(j->sc, err);
+    /* What reading finds (a bucket in another region) is the source's
+     * problem, even where the message names the option that fixes it:
+     * only the command line itself makes a usage error (exit 2). */
+    if (rc != 0 && err && err->code == SM_ERR_USAGE)
+        err->code = SM_ERR_IO;
+    char root[256];
+    if (!j->desc_final && scanner_root(j->sc, root, sizeof root)) {
+        pthread_mutex_lock(&j->lock);
+        job_set_desc(j, root);
+        j->desc_final = 1;
+        pthread_mutex_unlock(&j->lock);
+    }
+    return rc;
 }
 
 void job_finish(job *j)

@@ -14,13 +14,17 @@
 
 typedef struct job job;
 
-/* Opens `spec` (local path or s3:// URL), finds profiler-output inside it
- * and prepares a scanner. Nothing is read yet. NULL with err set. */
+/* Opens `spec` (local path or s3:// URL) and prepares a scanner. Nothing
+ * is listed or read yet: the first job_scan finds profiler-output inside
+ * it, and fails when there is none — unless so->wait_for_data, where
+ * passes succeed and scan_stats.waiting says the job has written nothing
+ * yet. NULL with err set (the source cannot be opened). */
 job *job_open(const char *spec, const source_opts *so, const model_config *mc,
               sm_err *err);
 void job_close(job *j);
 
-/* One scan pass (see scanner_scan). */
+/* One scan pass (see scanner_scan). A failure is never SM_ERR_USAGE:
+ * the source could not be read. */
 int job_scan(job *j, sm_err *err);
 /* Declares the data final (report mode). */
 void job_finish(job *j);
@@ -31,6 +35,9 @@ scanner *job_scanner(job *j);
 pystats_store *job_pystats(job *j);
 source *job_source(job *j);
 pthread_mutex_t *job_lock(job *j);
-const char *job_describe(job *j);   /* e.g. "s3://b/job/profiler-output" */
+/* e.g. "s3://b/job/profiler-output"; the source as given until a pass
+ * found profiler-output in it. A loader's job_scan updates it: read it
+ * under job_lock while one runs. */
+const char *job_describe(job *j);
 
 #endif

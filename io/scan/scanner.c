@@ -60,7 +60,7 @@ scanner *scanner_new(source *src, const char *root, model *m,
                      const scanner_opts *opts, sm_err *err)
 {
     scanner *sc = calloc(1, sizeof *sc);
-    if (!sc || !(sc->root = strdup(root ? root : "")) || !(sc->cat = catalog_new())) {
+    if (!sc || (root && !(sc->root = strdup(root))) || !(sc->cat = catalog_new())) {
         if (sc)
             free(sc->root);
         free(sc);
@@ -75,6 +75,8 @@ scanner *scanner_new(source *src, const char *root, model *m,
         sc->o.window_us = DEFAULT_WINDOW_US;
     if (sc->o.batch == 0)
         sc->o.batch = DEFAULT_BATCH;
+    sc->st.waiting = !root && sc->o.wait;
+    sc->st.started_us = wall_us();
     pthread_mutex_init(&sc->mu, NULL);
     return sc;
 }
@@ -113,7 +115,7 @@ static int has_any(source *src, const char *prefix, sm_err *err)
     return p.found;
 }
 
-int scanner_find_root(source *src, char *root, size_t cap, sm_err *err)
+int scanner_probe_root(source *src, char *root, size_t cap, sm_err *err)
 {
     static const char *const roots[] = {"", "profiler-output/"};
     static const char *const dirs[] = {"system/", "framework/"};
@@ -126,13 +128,46 @@ int scanner_find_root(source *src, char *root, size_t cap, sm_err *err)
                 return -1;
             if (found) {
                 snprintf(root, cap, "%s", roots[r]);
-                return 0;
+                return 1;
             }
         }
+    return 0;
+}
+
+int scanner_find_root(source *src, char *root, size_t cap, sm_err *err)
+{
+    int found = scanner_probe_root(src, root, cap, err);
+    if (found < 0)
+        return -1;
+    if (found)
+        return 0;
     return sm_err_set(err, SM_ERR_NOTFOUND,
                       "%s holds no profiler data: expected system/ or framework/ "
                       "(or a job directory containing profiler-output/)",
                       source_describe(src));
+}
+
+/* Before the first pass that finds data: 1 once the root is known, 0
+ * while waiting for a job that has written nothing yet (opts.wait), -1
+ * with err otherwise. The root never changes once found; it is set under
+ * mu because scanner_root reads it from other threads. */
+static int resolve_root(scanner *sc, sm_err *err)
+{
+    if (sc->root)
+        return 1;
+    char root[256];
+    int found = sc->o.wait ? scanner_probe_root(sc->src, root, sizeof root, err)
+                : scanner_find_root(sc->src, root, sizeof root, err) == 0 ? 1 : -1;
+    if (found <= 0)
+        return found;
+    char *r = strdup(root);
+    if (!r)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    pthread_mutex_lock(&sc->mu);
+    sc->root = r;
+    sc->st.waiting = 0;
+    pthread_mutex_unlock(&sc->mu);
+    return 1;
 }
 
 /* ---- listing ----------------------------------------------------------- */
@@ -498,16 +533,31 @@ static int fetch_work(scanner *sc, sm_err *err)
     return rc;
 }
 
+/* A pass over a source that holds nothing yet: done, still waiting. */
+static int pass_waiting(scanner *sc)
+{
+    pthread_mutex_lock(&sc->mu);
+    sc->st.scanning = 0;
+    sc->st.waiting = 1;
+    sc->st.last_scan_us = wall_us();
+    sc->st.passes++;
+    pthread_mutex_unlock(&sc->mu);
+    return 0;
+}
+
 int scanner_scan(scanner *sc, sm_err *err)
 {
     pthread_mutex_lock(&sc->mu);
     sc->st.scanning = 1;
     pthread_mutex_unlock(&sc->mu);
+    int rc = resolve_root(sc, err);
+    if (rc == 0)
+        return pass_waiting(sc);
     size_t it = 0;
     cat_entry *e;
     while ((e = catalog_next(sc->cat, &it)))
         e->listed = 0;
-    int rc = list_all(sc, err);
+    rc = rc < 0 ? -1 : list_all(sc, err);
     if (rc == 0 && build_work(sc) != 0)
         rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     if (rc == 0) {
@@ -552,6 +602,15 @@ void scanner_finish(scanner *sc)
     sc->st.corrupt_lines += cx.n.corrupt;
     sc->st.partial_lines += cx.n.partial;
     pthread_mutex_unlock(&sc->mu);
+}
+
+int scanner_root(scanner *sc, char *buf, size_t cap)
+{
+    pthread_mutex_lock(&sc->mu);
+    int known = sc->root != NULL;
+    snprintf(buf, cap, "%s", known ? sc->root : "");
+    pthread_mutex_unlock(&sc->mu);
+    return known;
 }
 
 void scanner_get_stats(scanner *sc, scan_stats *out)

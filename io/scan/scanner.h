@@ -42,6 +42,10 @@ typedef struct scanner_opts {
     int sequential;             /* 1: fetch and decode on the calling thread
                                    only (no fetch-ahead thread); the results
                                    are the same either way */
+    int wait;                   /* with root NULL: a source that holds no
+                                   profiler data yet is a job that has not
+                                   written anything; passes succeed and
+                                   report `waiting` until data appears */
 } scanner_opts;
 
 typedef struct scan_stats {
@@ -55,12 +59,18 @@ typedef struct scan_stats {
     int64_t skipped_files;      /* unreadable or undecodable files */
     int64_t last_scan_us;       /* wall clock at the end of the last pass */
     int scanning;               /* 1 while a pass runs */
+    int waiting;                /* 1 while no profiler data exists yet
+                                   (opts.wait): nothing to read so far */
+    int64_t started_us;         /* wall clock when the scanner was made:
+                                   how long a waiting job has been waited for */
     char last_error[SCANNER_MSG_LEN]; /* latest problem in plain words, "" if none */
 } scan_stats;
 
 /* `root` is the key prefix of profiler-output within the source ("" when
  * the source is the profiler-output directory itself); see
- * scanner_find_root. `m` is not owned. NULL with err set on failure. */
+ * scanner_find_root. NULL: found by the first pass that sees data (see
+ * opts.wait; without it a pass on a source with no data fails like
+ * scanner_find_root). `m` is not owned. NULL with err set on failure. */
 scanner *scanner_new(source *src, const char *root, model *m,
                      const scanner_opts *opts, sm_err *err);
 void scanner_free(scanner *sc);
@@ -69,6 +79,11 @@ void scanner_free(scanner *sc);
  * system/ or framework/ directly, "profiler-output/" when it holds a job
  * directory. Writes it into root (cap bytes). -1 with err when neither. */
 int scanner_find_root(source *src, char *root, size_t cap, sm_err *err);
+/* The same without the message: 1 found (root written), 0 the source
+ * holds no profiler data (yet), -1 with err when listing failed. */
+int scanner_probe_root(source *src, char *root, size_t cap, sm_err *err);
+/* Thread-safe copy of the root into buf; 0 while it is not known yet. */
+int scanner_root(scanner *sc, char *buf, size_t cap);
 
 /* One pass. Returns 0 (problems with single files are counted, not fatal),
  * or -1 with err when the listing itself failed (the catalog is intact and

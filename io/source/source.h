@@ -108,5 +108,9 @@ static inline void source_free(source *s)
 /* Opens a local directory as a source. Returns NULL with err set when the
  * path is not a readable directory. The caller owns the result. */
 source *source_local_open(const char *dir, sm_err *err);
+/* The same, except that a directory that does not exist yet opens (and
+ * lists nothing until it appears) when its parent directory exists: a job
+ * that is still starting. */
+source *source_local_open_pending(const char *dir, sm_err *err);
 
 #endif

@@ -269,15 +269,8 @@ static const source_vtbl local_vtbl = {
     .free = local_free,
 };
 
-source *source_local_open(const char *dir, sm_err *err)
+static source *local_new(const char *dir, sm_err *err)
 {
-    struct stat st;
-    if (stat(dir, &st) != 0)
-        return sm_err_set(err, SM_ERR_NOTFOUND, "%s: %s", dir, strerror(errno)), NULL;
-    if (!S_ISDIR(st.st_mode))
-        return sm_err_set(err, SM_ERR_USAGE, "%s is not a directory", dir), NULL;
-    if (access(dir, R_OK | X_OK) != 0)
-        return sm_err_set(err, SM_ERR_DENIED, "%s: %s", dir, strerror(errno)), NULL;
     source_local *sl = calloc(1, sizeof *sl);
     char *root = strdup(dir);
     if (!sl || !root) {
@@ -291,4 +284,45 @@ source *source_local_open(const char *dir, sm_err *err)
     sl->base.vt = &local_vtbl;
     sl->root = root;
     return &sl->base;
+}
+
+source *source_local_open(const char *dir, sm_err *err)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return sm_err_set(err, SM_ERR_NOTFOUND, "%s: %s", dir, strerror(errno)), NULL;
+    if (!S_ISDIR(st.st_mode))
+        return sm_err_set(err, SM_ERR_NOTFOUND, "%s is not a directory", dir), NULL;
+    if (access(dir, R_OK | X_OK) != 0)
+        return sm_err_set(err, SM_ERR_DENIED, "%s: %s", dir, strerror(errno)), NULL;
+    return local_new(dir, err);
+}
+
+/* The directory holding dir (dir without its last component). */
+static void parent_of(const char *dir, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", dir);
+    size_t n = strlen(out);
+    while (n > 1 && out[n - 1] == '/')
+        out[--n] = '\0';
+    char *slash = strrchr(out, '/');
+    if (!slash)
+        snprintf(out, cap, ".");
+    else if (slash == out)
+        out[1] = '\0';
+    else
+        *slash = '\0';
+}
+
+source *source_local_open_pending(const char *dir, sm_err *err)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0 || errno != ENOENT)
+        return source_local_open(dir, err);
+    char parent[4096];
+    parent_of(dir, parent, sizeof parent);
+    if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode))
+        return sm_err_set(err, SM_ERR_NOTFOUND, "%s does not exist, nor does %s: "
+                          "check the path", dir, parent), NULL;
+    return local_new(dir, err);
 }

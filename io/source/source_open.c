@@ -116,5 +116,6 @@ source *source_open(const char *spec, const source_opts *o, sm_err *err)
                    "local directories are supported", spec);
         return NULL;
     }
-    return source_local_open(spec, err);
+    return o->wait_for_data ? source_local_open_pending(spec, err)
+                            : source_local_open(spec, err);
 }

@@ -16,6 +16,10 @@ typedef struct source_opts {
     int parallel;              /* --s3-parallel, default 8 */
     int no_cache;              /* --no-cache */
     int64_t cache_size;        /* --cache-size bytes, default 1 GiB */
+    /* Not an option: set by the dashboard, which watches jobs still being
+     * started. A local directory that does not exist yet (its parent does)
+     * opens empty, and a job with no data yet is waited for (job_open). */
+    int wait_for_data;
 } source_opts;
 
 void source_opts_init(source_opts *o);

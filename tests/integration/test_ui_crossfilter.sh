@@ -6,7 +6,7 @@
 # against the trace files), the python pane merges only the cProfile
 # windows that overlap that window (a function profiled only there is
 # listed, one profiled only elsewhere is not), a step no window overlaps
-# says so plainly, Esc returns to LIVE with every window merged again, and
+# says so plainly, Esc returns to following the newest data with every window merged again, and
 # the StepOutlier alert's J focuses the job's slowest step.
 #
 # Two runs: the first finds which step `o` picks; the cProfile windows are
@@ -126,7 +126,7 @@ ui_screen | grep -Eq '^│ (cpu|gpu0|gmem0|mem) +no data' && ui_fail "an empty c
 
 # Esc: back to live, every window merged again
 ui_keys Escape
-ui_wait '^ smtop .* LIVE *$'
+ui_wait "^ smtop .* $UI_FOLLOW"
 ui_wait_gone 'STEP [0-9]+ '
 ui_wait 'all windows, all nodes \| 2 windows'
 ui_wait 'only_elsewhere'
@@ -146,7 +146,7 @@ if [ "$(steps overlaps "$M")" = 0 ]; then
 fi
 # `0` also leaves the focus
 ui_keys 0
-ui_wait '^ smtop .* LIVE *$'
+ui_wait "^ smtop .* $UI_FOLLOW"
 
 # the StepOutlier alert: J focuses the slowest step of the job
 SLOW=$(steps slowest)
@@ -156,6 +156,6 @@ ui_wait 'MED \] StepOutlier'
 ui_keys J
 ui_wait "STEP $SLOW  $(steps window "$SLOW")"
 ui_keys Escape
-ui_wait '^ smtop .* LIVE *$'
+ui_wait "^ smtop .* $UI_FOLLOW"
 ui_quit
 echo OK

@@ -8,7 +8,7 @@ JOB="$UI_WORK/job"
 ui_synth "$JOB" --nodes 3 --gpus 1 --minutes 3 --no-traces
 ui_start 200 60 "$SMTOP" "$JOB"
 ui_wait '3 nodes'
-ui_wait 'LIVE'
+ui_wait "$UI_FOLLOW"
 
 ui_keys '?'
 ui_wait 'smtop keys'
@@ -23,14 +23,14 @@ ui_wait_gone 'smtop keys'
 ui_keys Space
 ui_wait 'PAUSED'
 ui_keys Space
-ui_wait 'LIVE'
+ui_wait "$UI_FOLLOW"
 
 ui_keys '['
 ui_wait 'HISTORY'
 ui_keys '0'
-ui_wait 'LIVE'
+ui_wait "$UI_FOLLOW"
 ui_keys '[' ']' ']'
-ui_wait 'LIVE'
+ui_wait "$UI_FOLLOW"
 
 ui_wait '\(5 m 00 s\)'
 ui_keys '+'

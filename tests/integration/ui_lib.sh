@@ -31,6 +31,12 @@ ui_start() {
         "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $cmd; echo SMTOP_EXIT=\$?; sleep 120"
 }
 
+# The header badge while the view follows the newest data: LIVE, or how old
+# that data is when the job stopped writing (a finished synthetic job goes
+# from LIVE to STALE within seconds, so a test that means "following again"
+# must accept every one of them).
+UI_FOLLOW='(LIVE|STALE [0-9]+ [smhdy]|ENDED [0-9]+ [smhdy] ago) *$'
+
 ui_screen() { tm capture-pane -p; }
 ui_screen_esc() { tm capture-pane -p -e; }
 ui_keys() { tm send-keys "$@"; }

@@ -92,6 +92,41 @@ static void test_clock(void **state)
     assert_string_equal(fmt_clock(b, sizeof b, t, 3600LL * 1000000), "00:15");
 }
 
+static void test_date_zone_day(void **state)
+{
+    (void)state;
+    char b[FMT_BUF];
+    int64_t t = 1591748109LL * 1000000;   /* 2020-06-10 00:15:09 UTC */
+    setenv("TZ", "UTC0", 1);
+    tzset();
+    assert_string_equal(fmt_date(b, sizeof b, t), "2020-06-10");
+    assert_string_equal(fmt_zone(b, sizeof b, t), "UTC");
+    assert_true(fmt_same_day(t, t + 23LL * 3600 * 1000000));
+    assert_false(fmt_same_day(t, t + 24LL * 3600 * 1000000));
+    /* New York is 4 h behind in June: the same instant is the day before */
+    setenv("TZ", "EST5EDT,M3.2.0,M11.1.0", 1);
+    tzset();
+    assert_string_equal(fmt_date(b, sizeof b, t), "2020-06-09");
+    assert_string_equal(fmt_zone(b, sizeof b, t), "EDT");
+    assert_string_equal(fmt_clock(b, sizeof b, t, 0), "20:15:09");
+    assert_false(fmt_same_day(t, t + 4LL * 3600 * 1000000));
+    setenv("TZ", "UTC0", 1);
+    tzset();
+}
+
+static void test_ago(void **state)
+{
+    (void)state;
+    char b[FMT_BUF];
+    const int64_t s = 1000000;
+    assert_string_equal(fmt_ago(b, sizeof b, -5 * s), "0 s");
+    assert_string_equal(fmt_ago(b, sizeof b, 44 * s), "44 s");
+    assert_string_equal(fmt_ago(b, sizeof b, 3 * 60 * s + 59 * s), "3 m");
+    assert_string_equal(fmt_ago(b, sizeof b, 5 * 3600 * s), "5 h");
+    assert_string_equal(fmt_ago(b, sizeof b, 49 * 3600 * s), "2 d");
+    assert_string_equal(fmt_ago(b, sizeof b, 2000LL * 86400 * s), "5 y");
+}
+
 static void test_unit_for_dimension(void **state)
 {
     (void)state;
@@ -123,6 +158,8 @@ int main(void)
         cmocka_unit_test(test_si),
         cmocka_unit_test(test_truncates_never_overflows),
         cmocka_unit_test(test_clock),
+        cmocka_unit_test(test_date_zone_day),
+        cmocka_unit_test(test_ago),
         cmocka_unit_test(test_unit_for_dimension),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,6 +41,8 @@ void cmd_dashboard_options(FILE *f)
             "  --no-color           attributes only (also when NO_COLOR is set)\n"
             "  --symbols SET        braille, block or ascii (default: from the locale)\n"
             "  --interval SECONDS   scan interval (default 5)\n"
+            "  --utc                show times in UTC (default: the local time zone;\n"
+            "                       the header names the zone either way)\n"
             "  --frames N           draw N frames without waiting for keys, then exit\n"
             "  --rule NAME.PARAM=VALUE  set a rule parameter for the alerts pane\n"
             "                       (repeatable, e.g. --rule StepOutlier.stddev=4); applied\n"
@@ -101,6 +103,8 @@ static int parse_one(dash_args *a, int argc, char **argv, int *i, sm_err *err)
         return r < 0 ? -1 : 0;
     if (!strcmp(arg, "--demo"))
         a->demo = 1;
+    else if (!strcmp(arg, "--utc"))
+        ;   /* applied by main before anything was shown */
     else if (!strcmp(arg, "--baseline")) {
         if (!val)
             return sm_err_set(err, SM_ERR_USAGE, "--baseline needs a BASE job (directory "
@@ -153,6 +157,7 @@ static int parse_args(dash_args *a, int argc, char **argv, sm_err *err)
 {
     memset(a, 0, sizeof *a);
     source_opts_init(&a->so);
+    a->so.wait_for_data = 1;   /* a job that has not written yet is shown waiting */
     a->d.glyphs = -1;
     a->d.interval_ms = 5000;
     a->d.sig_fd = -1;
@@ -187,7 +192,9 @@ static int block_signals(void)
 static json_t *load_baseline(const dash_args *a, sm_err *err)
 {
     sm_err e = {0};
-    json_t *base = report_diff_load(a->baseline, &a->so, &e);
+    source_opts so = a->so;
+    so.wait_for_data = 0;      /* a baseline is a finished job: empty is an error */
+    json_t *base = report_diff_load(a->baseline, &so, &e);
     if (!base)
         sm_err_set(err, e.code, "baseline %s: %s", a->baseline, e.msg);
     return base;
@@ -241,7 +248,7 @@ int cmd_dashboard(int argc, char **argv)
         close(a.d.sig_fd);
     if (rc != 0) {
         fprintf(stderr, "smtop: %s\n", err.msg);
-        return err.code == SM_ERR_USAGE ? SMTOP_EXIT_USAGE : SMTOP_EXIT_FAIL;
+        return cmd_exit_status(&err);
     }
     return SMTOP_EXIT_OK;
 }

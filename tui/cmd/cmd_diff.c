@@ -81,7 +81,7 @@ int cmd_diff(int argc, char **argv)
         if (!(r[k] = report_diff_load(spec[k], &so, &err))) {
             fprintf(stderr, "smtop diff: %s: %s\n", spec[k], err.msg);
             json_decref(r[0]);
-            return SMTOP_EXIT_FAIL;
+            return cmd_exit_status(&err);
         }
     json_t *d = report_diff_build(r[0], r[1]);
     int rc = SMTOP_EXIT_OK;

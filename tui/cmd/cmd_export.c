@@ -29,9 +29,11 @@ static void export_usage(FILE *f)
             "not grow with the job. OUT.json may be - for standard output.\n"
             "\n"
             "  --perfetto FILE  output file (required)\n"
-            "  --since T        drop data before T (epoch seconds or\n"
-            "                   YYYY-MM-DDTHH:MM:SSZ, UTC)\n"
+            "  --since T        drop data before T: epoch seconds or\n"
+            "                   YYYY-MM-DDTHH:MM:SS in the local time zone (a\n"
+            "                   trailing Z or +HH:MM names another zone)\n"
             "  --until T        drop data at or after T\n"
+            "  --utc            read --since/--until in UTC, not the local zone\n"
             "  --steps A:B      only the time window of training steps A..B\n"
             "  --no-system      framework events only, no metric counters\n"
             "%s"
@@ -75,6 +77,8 @@ static int parse_one(export_args *a, int argc, char **argv, int *i, sm_err *err)
         return parse_steps(argv[++*i], &a->xo, err);
     else if (!strcmp(arg, "--no-system"))
         a->xo.system = 0;
+    else if (!strcmp(arg, "--utc"))
+        return 0;   /* applied by main before any time was read */
     else if (arg[0] == '-' && arg[1])
         return sm_err_set(err, SM_ERR_USAGE, "unknown option %s", arg);
     else if (a->spec)
@@ -151,7 +155,7 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "smtop export: %s\n", err.msg);
         if (!to_stdout)
             remove(a.out);   /* a partial document would only mislead a viewer */
-        return err.code == SM_ERR_USAGE ? SMTOP_EXIT_USAGE : SMTOP_EXIT_FAIL;
+        return cmd_exit_status(&err);
     }
     fprintf(stderr, "smtop export: %lld events, %lld counter samples from %lld files",
             (long long)st.events, (long long)st.counters, (long long)st.files);

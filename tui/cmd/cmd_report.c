@@ -30,9 +30,11 @@ static void report_usage(FILE *f)
             "or s3://bucket/prefix.\n"
             "\n"
             "  --json           one JSON object instead of text\n"
-            "  --since T        ignore data before T (epoch seconds or\n"
-            "                   YYYY-MM-DDTHH:MM:SSZ, UTC)\n"
+            "  --since T        ignore data before T: epoch seconds or\n"
+            "                   YYYY-MM-DDTHH:MM:SS in the local time zone (a\n"
+            "                   trailing Z or +HH:MM names another zone)\n"
             "  --until T        ignore data at or after T\n"
+            "  --utc            read and print times in UTC, not the local zone\n"
             "%s"
             "%s"
             "%s"
@@ -66,6 +68,8 @@ static int parse_args(int argc, char **argv, report_args *a)
             return 1;
         if (!strcmp(arg, "--json")) {
             a->json = 1;
+        } else if (!strcmp(arg, "--utc")) {
+            continue;   /* applied by main before any time was read */
         } else if (!strcmp(arg, "--since") || !strcmp(arg, "--until")) {
             if (i + 1 >= argc) {
                 sm_err_set(&err, SM_ERR_USAGE, "%s needs a time", arg);
@@ -108,7 +112,7 @@ int cmd_report(int argc, char **argv)
     if (!j || job_scan(j, &err) != 0) {
         fprintf(stderr, "smtop report: %s\n", err.msg);
         job_close(j);
-        return SMTOP_EXIT_FAIL;
+        return cmd_exit_status(&err);
     }
     job_finish(j);
     json_t *obj = report_build(j);
@@ -126,7 +130,7 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "smtop report: %s\n", err.msg);
         json_decref(obj);
         job_close(j);
-        return err.code == SM_ERR_USAGE ? SMTOP_EXIT_USAGE : SMTOP_EXIT_FAIL;
+        return cmd_exit_status(&err);
     }
     int rc = fired ? SMTOP_EXIT_RULE : SMTOP_EXIT_OK;
     if (!obj) {

@@ -178,7 +178,7 @@ int cmd_synth(int argc, char **argv)
     }
     if (synth_run(&o, &synth_stop_flag, &err)) {
         fprintf(stderr, "smtop synth: %s\n", err.msg);
-        return err.code == SM_ERR_USAGE ? SMTOP_EXIT_USAGE : SMTOP_EXIT_FAIL;
+        return cmd_exit_status(&err);
     }
     return SMTOP_EXIT_OK;
 }

@@ -15,6 +15,16 @@ enum smtop_exit {
     SMTOP_EXIT_RULE = 3
 };
 
+#include "model/sm_err.h"
+
+/* The status for a failure: 2 when the user asked for something that
+ * cannot be (SM_ERR_USAGE), else 1 (a source that cannot be read, an
+ * output that cannot be written). */
+static inline int cmd_exit_status(const sm_err *err)
+{
+    return err->code == SM_ERR_USAGE ? SMTOP_EXIT_USAGE : SMTOP_EXIT_FAIL;
+}
+
 /* The dashboard's option list, for `smtop --help`. */
 void cmd_dashboard_options(FILE *f);
 int cmd_dashboard(int argc, char **argv); /* smtop [opts] SRC | --demo */

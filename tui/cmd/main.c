@@ -3,8 +3,11 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tui/cmd/commands.h"
+#include "tui/cmd/suggest.h"
+#include "tui/cmd/timearg.h"
 
 typedef struct command {
     const char *name;
@@ -17,6 +20,7 @@ static const command commands[] = {
     {"export", cmd_export},
     {"diff", cmd_diff},
 };
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 static void print_usage(FILE *f)
 {
@@ -26,36 +30,98 @@ static void print_usage(FILE *f)
           "       smtop synth --out DIR ...    write a synthetic profiler-output tree\n"
           "       smtop export --perfetto OUT.json SOURCE  one trace file for Perfetto\n"
           "       smtop diff [--json] BASE SOURCE  a job against a baseline job\n"
+          "       smtop help [COMMAND]         this help, or a command's\n"
           "\n"
           "SOURCE is a profiler-output directory (or the job directory holding it),\n"
           "or s3://bucket/prefix. Run `smtop COMMAND --help` for a command's options.\n"
+          "Times are shown and read in the local time zone, or in UTC with --utc.\n"
           "\n"
           "  -h, --help       this help\n"
-          "  -V, --version    print the version\n",
+          "  -V, --version    print the version\n"
+          "\n"
+          "exit status: 0 success, 1 a source could not be read (or an output not\n"
+          "written), 2 usage error, 3 `report --fail-on` rule triggered\n",
           f);
+}
+
+static int full_help(void)
+{
+    print_usage(stdout);
+    fputs("\nDashboard options:\n", stdout);
+    cmd_dashboard_options(stdout);
+    return SMTOP_EXIT_OK;
+}
+
+static const command *find_command(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(name, commands[i].name))
+            return &commands[i];
+    return NULL;
+}
+
+/* `smtop help [COMMAND]`. */
+static int run_help(int argc, char **argv)
+{
+    if (argc < 3)
+        return full_help();
+    const command *c = find_command(argv[2]);
+    if (!c) {
+        fprintf(stderr, "smtop help: no command '%s' (commands: report, synth, "
+                        "export, diff)\n", argv[2]);
+        return SMTOP_EXIT_USAGE;
+    }
+    char *args[] = {argv[2], "--help", NULL};
+    return c->run(2, args);
+}
+
+/* argv[1] is neither a command nor an option. When it names nothing on
+ * disk and looks like a word rather than a path, it is a mistyped
+ * command (`smtop repotr DIR`), not a SOURCE: say so instead of waiting
+ * for ./repotr to appear. 0 when it should be taken as a SOURCE. */
+static int misspelled_command(int argc, char **argv)
+{
+    const char *w = argv[1];
+    struct stat st;
+    if (strchr(w, '/') || strchr(w, '.') || stat(w, &st) == 0)
+        return 0;
+    const char *names[NCOMMANDS + 1];
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    names[NCOMMANDS] = "help";
+    const char *near = suggest_nearest(w, names, NCOMMANDS + 1);
+    if (near)
+        fprintf(stderr, "smtop: '%s' is not a command; did you mean `%s`?\n", w, near);
+    else if (argc > 2 && argv[2][0] != '-')
+        fprintf(stderr, "smtop: unknown command '%s' (commands: report, synth, export, "
+                        "diff, help)\n", w);
+    else
+        return 0;
+    return 1;
 }
 
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
-    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-        print_usage(stdout);
-        fputs("\nDashboard options:\n", stdout);
-        cmd_dashboard_options(stdout);
-        return SMTOP_EXIT_OK;
-    }
-    if (argc >= 2 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {
-        printf("smtop %s\n", SMTOP_VERSION);
-        return SMTOP_EXIT_OK;
-    }
-    if (argc >= 2) {
-        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-            if (!strcmp(argv[1], commands[i].name))
-                return commands[i].run(argc - 1, argv + 1);
-    }
+    /* Before any command parses a time or starts a thread. */
+    if (timearg_wants_utc(argc, argv))
+        timearg_use_utc();
     if (argc < 2) {
         print_usage(stderr);
         return SMTOP_EXIT_USAGE;
     }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+        return full_help();
+    if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+        printf("smtop %s\n", SMTOP_VERSION);
+        return SMTOP_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "help"))
+        return run_help(argc, argv);
+    const command *c = find_command(argv[1]);
+    if (c)
+        return c->run(argc - 1, argv + 1);
+    if (argv[1][0] != '-' && misspelled_command(argc, argv))
+        return SMTOP_EXIT_USAGE;
     return cmd_dashboard(argc, argv);
 }

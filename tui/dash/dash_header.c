@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/freshness.h"
 #include "tui/text/fmt.h"
 #include "tui/text/sanitize.h"
 #include "tui/dash/step_focus.h"
@@ -71,38 +72,84 @@ static void step_badge_text(const view_state *v, char *out, size_t cap)
              fmt_duration(span, sizeof span, (double)(v->step_t1_us - v->step_t0_us)));
 }
 
+/* "08:20-08:25 CEST (5 m)": the visible window, with the date on an end
+ * that is not today (or when the window spans midnight) and always the
+ * zone, so a screen read later or elsewhere is unambiguous. */
+static void range_text(const view_state *v, int64_t t0, int64_t t1, int64_t now,
+                       char *out, size_t cap)
+{
+    char a[FMT_BUF], b[FMT_BUF], da[FMT_BUF + 1] = "", db[FMT_BUF + 1] = "", span[FMT_BUF],
+        zone[FMT_BUF];
+    int across = !fmt_same_day(t0, t1);
+    if (across || !fmt_same_day(t0, now))
+        snprintf(da, sizeof da, "%s ", fmt_date(a, sizeof a, t0));
+    if (across)
+        snprintf(db, sizeof db, "%s ", fmt_date(b, sizeof b, t1));
+    snprintf(out, cap, "%s%s-%s%s %s (%s)", da, fmt_clock(a, sizeof a, t0, v->span_us), db,
+             fmt_clock(b, sizeof b, t1, v->span_us), fmt_zone(zone, sizeof zone, t1),
+             fmt_duration(span, sizeof span, (double)v->span_us));
+}
+
+/* The badge while the view follows the newest data: whether the job is
+ * still writing it (model/freshness.h). Caller holds the model lock. */
+static const char *fresh_badge(dash *d, int64_t now, char *buf, size_t cap, int *role)
+{
+    const model *m = job_model(d->j);
+    scan_stats st;
+    scanner_get_stats(job_scanner(d->j), &st);
+    int64_t newest = model_last_us(m), scan_us = (int64_t)d->o->interval_ms * 1000;
+    char age[FMT_BUF];
+    switch (st.waiting ? FRESH_NONE
+                       : freshness_of(now, newest, freshness_sample_interval(m), scan_us)) {
+    case FRESH_LIVE:
+        *role = ROLE_STATUS_LIVE;
+        return " LIVE ";
+    case FRESH_STALE:
+        *role = ROLE_ALERT_MED;
+        snprintf(buf, cap, " STALE %s ", fmt_ago(age, sizeof age, now - newest));
+        return buf;
+    case FRESH_ENDED:
+        *role = ROLE_DIM;
+        snprintf(buf, cap, " ENDED %s ago ", fmt_ago(age, sizeof age, now - newest));
+        return buf;
+    default:
+        *role = ROLE_STATUS_PAUSED;
+        return " WAITING ";
+    }
+}
+
 void dash_draw_header(dash *d, int64_t now_us)
 {
     const model *m = job_model(d->j);
     size_t total = model_node_count(m), shown = 0;
     for (size_t i = 0; i < total; i++)
         shown += view_node_visible(&d->view, node_id(model_node_at(m, i)));
-    char left[512], range[96], a[FMT_BUF], b[FMT_BUF], span[FMT_BUF], nodes[96];
+    char left[512], range[128], nodes[96], step_badge[200], fresh[64];
     int64_t t0, t1;
     view_window(&d->view, model_last_us(m), &t0, &t1);
-    fmt_duration(span, sizeof span, (double)d->view.span_us);
     if (total == 0)
         snprintf(range, sizeof range, "waiting for data");
     else
-        snprintf(range, sizeof range, "%s-%s (%s)", fmt_clock(a, sizeof a, t0, d->view.span_us),
-                 fmt_clock(b, sizeof b, t1, d->view.span_us), span);
+        range_text(&d->view, t0, t1, now_us, range, sizeof range);
     if (d->view.filter[0])
         snprintf(nodes, sizeof nodes, "%zu/%zu nodes match /%s", shown, total, d->view.filter);
     else
         snprintf(nodes, sizeof nodes, "%zu node%s", total, total == 1 ? "" : "s");
-    char step_badge[200];
-    const char *badge = d->view.live ? " LIVE " : d->view.paused ? " PAUSED " : " HISTORY ";
+    int role = ROLE_STATUS_PAUSED, flags = A_BOLD | A_REVERSE;
+    const char *badge = d->view.paused ? " PAUSED "
+                        : !d->view.live ? " HISTORY "
+                                        : fresh_badge(d, now_us, fresh, sizeof fresh, &role);
     if (d->view.step_focus) {
         /* The focused step replaces the time range and the badge: it is
          * the one thing every pane now shows. */
         step_badge_text(&d->view, step_badge, sizeof step_badge);
         badge = step_badge;
+        role = ROLE_STATUS_PAUSED;
         snprintf(left, sizeof left, " smtop | %s | %s |%s", job_describe(d->j), nodes, badge);
     } else {
         snprintf(left, sizeof left, " smtop | %s | %s | %s |%s", job_describe(d->j), nodes,
                  range, badge);
     }
-    (void)now_us;
     if (!changed(d->hdr_last, sizeof d->hdr_last, left))
         return;
     WINDOW *w = d->header;
@@ -112,9 +159,7 @@ void dash_draw_header(dash *d, int64_t now_us)
     left[strlen(left) - (size_t)blen] = '\0';
     put(w, left, theme_attr(d->th, ROLE_STATUS) | A_BOLD, cols - blen);
     wmove(w, 0, cols - blen > 0 ? cols - blen : 0);
-    put(w, badge, theme_attr(d->th, d->view.live && !d->view.step_focus ? ROLE_STATUS_LIVE
-                                                                         : ROLE_STATUS_PAUSED) |
-                      (d->view.step_focus ? (int)(A_BOLD | A_REVERSE) : 0), cols);
+    put(w, badge, theme_attr(d->th, role) | flags, cols);
     wnoutrefresh(w);
 }
 
@@ -123,12 +168,16 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
 {
     scan_stats st;
     scanner_get_stats(job_scanner(d->j), &st);
-    char age[FMT_BUF], lag[FMT_BUF];
+    char age[FMT_BUF], lag[FMT_BUF], place[1024];
     pthread_mutex_lock(job_lock(d->j));
     int64_t newest = model_last_us(job_model(d->j));
+    snprintf(place, sizeof place, "%s", job_describe(d->j));
     pthread_mutex_unlock(job_lock(d->j));
     int n = 0;
-    if (st.passes == 0)
+    if (st.waiting && st.passes > 0)
+        n = snprintf(out, cap, " waiting for the first data (%s so far) in %s",
+                     fmt_age(age, sizeof age, now - st.started_us), place);
+    else if (st.passes == 0)
         n = snprintf(out, cap, " first scan in progress");
     else
         n = snprintf(out, cap, " scanned %s ago", fmt_age(age, sizeof age, now - st.last_scan_us));
@@ -137,7 +186,7 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
     if (newest > 0)
         n += snprintf(out + n, cap - (size_t)n, " | newest sample %s old",
                       fmt_age(lag, sizeof lag, now - newest));
-    else if (st.passes > 0)
+    else if (st.passes > 0 && !st.waiting)
         n += snprintf(out + n, cap - (size_t)n, " | no samples yet");
     if (n >= 0 && (size_t)n < cap && st.files_pending > 0)
         snprintf(out + n, cap - (size_t)n, " | backfilling: %lld file%s left",

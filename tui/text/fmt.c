@@ -100,19 +100,67 @@ char *fmt_axis_max(char *buf, size_t cap, double max, const char *unit)
     return buf;
 }
 
+/* localtime_r of an epoch-µs instant, flooring before 1970; 0 on failure. */
+static int fmt_local(int64_t t_us, struct tm *tm)
+{
+    time_t sec = (time_t)(t_us >= 0 ? t_us / 1000000 : -((-t_us + 999999) / 1000000));
+    return localtime_r(&sec, tm) != NULL;
+}
+
 char *fmt_clock(char *buf, size_t cap, int64_t t_us, int64_t span_us)
 {
     if (cap == 0)
         return buf;
-    /* Floor division so instants before 1970 still land on the right second. */
-    time_t sec = (time_t)(t_us >= 0 ? t_us / 1000000 : -((-t_us + 999999) / 1000000));
     struct tm tm;
-    if (!localtime_r(&sec, &tm))
+    if (!fmt_local(t_us, &tm))
         return put_dash(buf, cap);
     if (span_us > 600LL * 1000000)
         snprintf(buf, cap, "%02d:%02d", tm.tm_hour, tm.tm_min);
     else
         snprintf(buf, cap, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
+    return buf;
+}
+
+char *fmt_date(char *buf, size_t cap, int64_t t_us)
+{
+    struct tm tm;
+    if (cap == 0)
+        return buf;
+    if (!fmt_local(t_us, &tm) || !strftime(buf, cap, "%Y-%m-%d", &tm))
+        return put_dash(buf, cap);
+    return buf;
+}
+
+char *fmt_zone(char *buf, size_t cap, int64_t t_us)
+{
+    struct tm tm;
+    if (cap == 0)
+        return buf;
+    if (!fmt_local(t_us, &tm) || !strftime(buf, cap, "%Z", &tm) || !buf[0])
+        return put_dash(buf, cap);
+    return buf;
+}
+
+int fmt_same_day(int64_t a_us, int64_t b_us)
+{
+    struct tm a, b;
+    return fmt_local(a_us, &a) && fmt_local(b_us, &b) && a.tm_year == b.tm_year &&
+           a.tm_yday == b.tm_yday;
+}
+
+char *fmt_ago(char *buf, size_t cap, int64_t us)
+{
+    static const struct { int64_t s; const char *unit; } units[] = {
+        {365LL * 86400, "y"}, {86400, "d"}, {3600, "h"}, {60, "m"}};
+    int64_t s = us > 0 ? us / 1000000 : 0;
+    if (cap == 0)
+        return buf;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (s >= units[i].s) {
+            snprintf(buf, cap, "%lld %s", (long long)(s / units[i].s), units[i].unit);
+            return buf;
+        }
+    snprintf(buf, cap, "%lld s", (long long)s);
     return buf;
 }
 

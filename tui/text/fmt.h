@@ -33,9 +33,21 @@ char *fmt_si(char *buf, size_t cap, double value, const char *unit);
 /* An axis label for an auto-scaled chart: "max 412 MB/s". */
 char *fmt_axis_max(char *buf, size_t cap, double max, const char *unit);
 
-/* Time of day of an epoch-µs instant in the local time zone: "14:05" when
- * the visible span is longer than 10 minutes, else "14:05:09". */
+/* Time of day of an epoch-µs instant in the local time zone (which main
+ * sets to UTC for --utc): "14:05" when the visible span is longer than 10
+ * minutes, else "14:05:09". */
 char *fmt_clock(char *buf, size_t cap, int64_t t_us, int64_t span_us);
+
+/* The local date of an instant: "2020-06-10". */
+char *fmt_date(char *buf, size_t cap, int64_t t_us);
+/* The local time zone's name at an instant: "CEST", "UTC" (TZ=UTC0 under
+ * --utc). */
+char *fmt_zone(char *buf, size_t cap, int64_t t_us);
+/* 1 when both instants fall on the same local calendar day. */
+int fmt_same_day(int64_t a_us, int64_t b_us);
+/* A coarse age in its largest whole unit: "45 s", "3 m", "5 h", "2 d",
+ * "6 y". Negative gives "0 s". */
+char *fmt_ago(char *buf, size_t cap, int64_t us);
 
 /* A unit for a system-metric dimension, by its name (the data carries no
  * unit field): "%" for utilization/percent dimensions; "B/s" for rates
