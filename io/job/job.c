@@ -30,11 +30,15 @@ static int job_on_file(void *ud, const key_info *ki, const char *key,
     return 0;
 }
 
-/* "<source>/<root>" without a trailing slash. */
+/* "<source>/<root>" with one slash between and none at the end (an S3
+ * source describes itself as "s3://b/job/"). */
 static void job_set_desc(job *j, const char *root)
 {
-    snprintf(j->desc, sizeof j->desc, "%s%s%s", source_describe(j->src),
-             root[0] ? "/" : "", root);
+    const char *src = source_describe(j->src);
+    int sl = (int)strlen(src);
+    while (sl > 1 && src[sl - 1] == '/')
+        sl--;
+    snprintf(j->desc, sizeof j->desc, "%.*s%s%s", sl, src, root[0] ? "/" : "", root);
     size_t dl = strlen(j->desc);
     if (dl > 1 && j->desc[dl - 1] == '/')
         j->desc[dl - 1] = '\0';

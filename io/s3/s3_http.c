@@ -29,6 +29,8 @@ typedef struct xfer {
 struct s3_http {
     s3_http_cfg cfg;
     char region[64];
+    char peer[256];
+    int contacted;            /* the endpoint has answered once; guarded by mu */
     char ca[4096];
     aws_creds *creds;
     CURLM *multi;
@@ -45,6 +47,7 @@ typedef struct run_ctx {
     size_t n;
     aws_cred_set cs;
     char sigv4[96];
+    int64_t first_deadline_ms; /* first contact: no attempt starts after this */
 } run_ctx;
 
 static int64_t http_now_ms(void)
@@ -67,6 +70,14 @@ s3_http *s3_http_new(const s3_http_cfg *cfg, aws_creds *creds, sm_err *err)
         h->cfg.parallel = 1;
     if (h->cfg.max_attempts < 1)
         h->cfg.max_attempts = 1;
+    if (h->cfg.connect_attempts < 1)
+        h->cfg.connect_attempts = 5;
+    if (h->cfg.connect_attempts > h->cfg.max_attempts)
+        h->cfg.connect_attempts = h->cfg.max_attempts;
+    if (h->cfg.connect_budget_ms < 1)
+        h->cfg.connect_budget_ms = 7000;
+    snprintf(h->peer, sizeof h->peer, "%s", cfg->peer && *cfg->peer ? cfg->peer : "S3");
+    h->cfg.peer = h->peer;   /* the caller's string need not outlive this call */
     snprintf(h->region, sizeof h->region, "%s", cfg->region ? cfg->region : "us-east-1");
     snprintf(h->ca, sizeof h->ca, "%s", cfg->ca_bundle ? cfg->ca_bundle : "");
     h->creds = creds;
@@ -127,6 +138,47 @@ static size_t http_on_header(char *p, size_t sz, size_t nm, void *ud)
     return n;
 }
 
+static void http_set_status(s3_http *h, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void http_set_status(s3_http *h, const char *fmt, ...)
+{
+    va_list ap;
+    pthread_mutex_lock(&h->mu);
+    va_start(ap, fmt);
+    vsnprintf(h->status, sizeof h->status, fmt, ap);
+    va_end(ap);
+    pthread_mutex_unlock(&h->mu);
+}
+
+static int http_contacted(s3_http *h)
+{
+    pthread_mutex_lock(&h->mu);
+    int c = h->contacted;
+    pthread_mutex_unlock(&h->mu);
+    return c;
+}
+
+/* The connect timeout of the next attempt in ms: before the first
+ * answer, no more than what is left of the first-contact budget (which
+ * starts with the batch's first attempt), and the status says which
+ * attempt this is. */
+static long http_connect_ms(run_ctx *r, const xfer *x)
+{
+    s3_http *h = r->h;
+    long ms = h->cfg.connect_timeout_s * 1000;
+    if (http_contacted(h))
+        return ms;
+    int64_t now = http_now_ms();
+    if (!r->first_deadline_ms)
+        r->first_deadline_ms = now + h->cfg.connect_budget_ms;
+    int64_t left = r->first_deadline_ms - now;
+    if (left < ms)
+        ms = left < 1000 ? 1000 : (long)left;
+    http_set_status(h, "connecting to %s (attempt %d/%d)", h->peer, x->attempt + 1,
+                    h->cfg.connect_attempts);
+    return ms;
+}
+
 static int http_start(run_ctx *r, size_t i)
 {
     xfer *x = &r->x[i];
@@ -164,7 +216,7 @@ static int http_start(run_ctx *r, size_t i)
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
     if (r->h->ca[0])
         curl_easy_setopt(e, CURLOPT_CAINFO, r->h->ca);
-    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT, r->h->cfg.connect_timeout_s);
+    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, http_connect_ms(r, x));
     curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, r->h->cfg.stall_timeout_s);
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
@@ -190,36 +242,45 @@ static int http_start(run_ctx *r, size_t i)
     return -1;
 }
 
-static void http_set_status(s3_http *h, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void http_set_status(s3_http *h, const char *fmt, ...)
-{
-    va_list ap;
-    pthread_mutex_lock(&h->mu);
-    va_start(ap, fmt);
-    vsnprintf(h->status, sizeof h->status, fmt, ap);
-    va_end(ap);
-    pthread_mutex_unlock(&h->mu);
-}
-
-/* Schedules a retry and says so in the status line. */
-static void http_backoff(run_ctx *r, xfer *x, int cc, long status,
+/* Schedules a retry d ms from now and says so in the status line. */
+static void http_backoff(run_ctx *r, xfer *x, int64_t d, int cc, long status,
                          const char *code)
 {
     s3_http *h = r->h;
-    int64_t d = s3_retry_delay_ms(x->attempt, h->cfg.backoff_base_ms,
-                                  h->cfg.backoff_cap_ms, &h->rng);
     x->state = 0;
     x->ready_ms = http_now_ms() + d;
     pthread_mutex_lock(&h->mu);
     h->retries++;
+    int contacted = h->contacted;
     pthread_mutex_unlock(&h->mu);
-    if (cc != CURLE_OK)
-        http_set_status(h, "S3 unreachable, retrying in %lld s",
-                        (long long)((d + 999) / 1000));
+    long long secs = (long long)((d + 999) / 1000);
+    if (!contacted)
+        http_set_status(h, "connecting to %s (attempt %d/%d in %lld s)", h->peer,
+                        x->attempt + 1, h->cfg.connect_attempts, secs);
+    else if (cc != CURLE_OK)
+        http_set_status(h, "S3 unreachable, retrying in %lld s", secs);
     else
         http_set_status(h, "S3 busy (HTTP %ld%s%s), retrying in %lld s", status,
-                        *code ? " " : "", code, (long long)((d + 999) / 1000));
+                        *code ? " " : "", code, secs);
+}
+
+/* Whether a transient failure gets another attempt, and after how long
+ * (*d ms): the full max_attempts once the endpoint has answered, before
+ * that only the first-contact attempts that start within its budget. */
+static int http_may_retry(run_ctx *r, const xfer *x, int cc, int64_t *d)
+{
+    s3_http *h = r->h;
+    pthread_mutex_lock(&h->mu);
+    if (cc == CURLE_OK)
+        h->contacted = 1;
+    int contacted = h->contacted;
+    *d = s3_retry_delay_ms(x->attempt, h->cfg.backoff_base_ms, h->cfg.backoff_cap_ms,
+                           &h->rng);
+    pthread_mutex_unlock(&h->mu);
+    if (contacted)
+        return x->attempt < h->cfg.max_attempts;
+    return x->attempt < h->cfg.connect_attempts &&
+           http_now_ms() + *d < r->first_deadline_ms;
 }
 
 static void http_finish(run_ctx *r, CURL *e, int cc, s3_http_done cb, void *ud,
@@ -244,12 +305,12 @@ static void http_finish(run_ctx *r, CURL *e, int cc, s3_http_done cb, void *ud,
     if (getenv("SMTOP_S3_TRACE"))
         fprintf(stderr, "[%lld] attempt %d cc=%d http=%ld code=%s len=%zu\n",
                 (long long)http_now_ms(), x->attempt, cc, status, code, x->len);
-    if (v == S3_RETRY && x->attempt < r->h->cfg.max_attempts) {
-        http_backoff(r, x, cc, status, code);
+    int64_t delay;
+    if (http_may_retry(r, x, cc, &delay) && v == S3_RETRY) {
+        http_backoff(r, x, delay, cc, status, code);
         return;
     }
-    if (v == S3_DONE)
-        http_set_status(r->h, "%s", "");
+    http_set_status(r->h, "%s", "");   /* final: the answer or the error says it */
     s3_http_resp resp = {
         .curl_code = cc, .curl_msg = x->errbuf[0] ? x->errbuf : curl_easy_strerror(cc),
         .status = cc == CURLE_OK ? status : 0, .body = x->body ? x->body : "",

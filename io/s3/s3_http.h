@@ -7,7 +7,15 @@
  * and reports each request once, in completion order, with its complete
  * body (a transfer that broke mid-body is thrown away and retried whole,
  * so no partial body is ever delivered). While it backs off, the status
- * line says so; status is safe to read from another thread. */
+ * line says so; status is safe to read from another thread.
+ *
+ * First contact: until the endpoint has answered once (any HTTP status),
+ * a transport failure (refused, unreachable, DNS, timeout) is retried
+ * only connect_attempts times and within connect_budget_ms, each connect
+ * bounded by what is left of the budget, so a wrong or dead endpoint
+ * fails in seconds; the status line meanwhile says "connecting to PEER
+ * (attempt 2/5)". Once it has answered, a slow or flaky endpoint gets the
+ * full max_attempts with backoff. */
 #ifndef SMTOP_S3_HTTP_H
 #define SMTOP_S3_HTTP_H
 
@@ -26,6 +34,11 @@ typedef struct s3_http_cfg {
     int max_attempts;         /* total tries per request, >= 1 */
     int backoff_base_ms;
     int backoff_cap_ms;
+    int connect_attempts;     /* first contact: tries (default 5, <= max_attempts) */
+    int connect_budget_ms;    /* first contact: no try starts later (default 7000: with the
+                                 last connect and start-up, `report` ends within 10 s) */
+    const char *peer;         /* "127.0.0.1:9000", "bucket.s3.us-east-1.amazonaws.com":
+                                 named in the status line; NULL = "S3" */
     const char *region;       /* signing region */
     const char *ca_bundle;    /* NULL = system store; never disables checks */
 } s3_http_cfg;
@@ -60,7 +73,8 @@ void s3_http_free(s3_http *h);
 int s3_http_run(s3_http *h, const s3_http_req *reqs, size_t n,
                 s3_http_done cb, void *ud, sm_err *err);
 
-/* "S3 unreachable, retrying in 8 s" while backing off, else "". */
+/* "connecting to PEER (attempt 2/5)" before the first answer, "S3
+ * unreachable, retrying in 8 s" while backing off later, else "". */
 void s3_http_status(s3_http *h, char *buf, size_t cap);
 
 /* Bytes of response bodies received (incl. discarded retries), requests

@@ -1,6 +1,7 @@
 /* source_s3: S3 source (list, ranged fetch, cache); see source_s3.h. */
 #include "io/source/source_s3.h"
 
+#include <curl/curl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,8 @@ void s3_tuning_defaults(s3_tuning *t)
     t->backoff_cap_ms = 16000;
     t->stall_timeout_s = env_int("SMTOP_S3_STALL_TIMEOUT", 20);
     t->connect_timeout_s = env_int("SMTOP_S3_CONNECT_TIMEOUT", 10);
+    t->connect_attempts = 5;
+    t->connect_budget_ms = 7000;
 }
 
 static void s3_fail_context(const s3_source *s, const char *key, s3_fail_ctx *c)
@@ -276,9 +279,32 @@ static void s3_pick_endpoint(s3_source *s, const source_opts *o)
     snprintf(s->endpoint, sizeof s->endpoint, "%s", ep && *ep ? ep : "");
 }
 
+/* host[:port] the bucket's requests go to, for "connecting to ..." in the
+ * status line; "S3" when the URL cannot be taken apart. */
+static void s3_peer(const s3_source *s, char *out, size_t cap)
+{
+    char *url = s3_url_build(s->endpoint[0] ? s->endpoint : NULL, s->region, s->bucket,
+                             NULL, NULL);
+    CURLU *u = curl_url();
+    char *host = NULL, *port = NULL;
+    snprintf(out, cap, "S3");
+    if (url && u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+        curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
+        if (curl_url_get(u, CURLUPART_PORT, &port, 0) != CURLUE_OK)
+            port = NULL;   /* none in the URL: the scheme's own */
+        snprintf(out, cap, "%s%s%s", host, port ? ":" : "", port ? port : "");
+    }
+    curl_free(host);
+    curl_free(port);
+    curl_url_cleanup(u);
+    free(url);
+}
+
 static int s3_setup(s3_source *s, const source_opts *o, sm_err *err)
 {
     const char *ca = getenv("AWS_CA_BUNDLE");
+    char peer[256];
+    s3_peer(s, peer, sizeof peer);
     s3_http_cfg hc = {
         .parallel = o && o->parallel > 0 ? o->parallel : 8,
         .connect_timeout_s = s->tune.connect_timeout_s,
@@ -286,6 +312,9 @@ static int s3_setup(s3_source *s, const source_opts *o, sm_err *err)
         .max_attempts = s->tune.max_attempts,
         .backoff_base_ms = s->tune.backoff_base_ms,
         .backoff_cap_ms = s->tune.backoff_cap_ms,
+        .connect_attempts = s->tune.connect_attempts,
+        .connect_budget_ms = s->tune.connect_budget_ms,
+        .peer = peer,
         .region = s->region,
         .ca_bundle = ca && *ca ? ca : NULL};
     sm_err cerr;

@@ -25,7 +25,8 @@
 /* Knobs below the command line. Defaults (s3_tuning_defaults) come from
  * the environment where the AWS CLI has a variable (AWS_MAX_ATTEMPTS,
  * default 8) and otherwise from SMTOP_S3_BACKOFF_MS (500),
- * SMTOP_S3_STALL_TIMEOUT (20 s), SMTOP_S3_CONNECT_TIMEOUT (10 s),
+ * SMTOP_S3_STALL_TIMEOUT (20 s), SMTOP_S3_CONNECT_TIMEOUT (10 s; before
+ * the endpoint first answers, 5 attempts starting within 7 s, see s3_http.h),
  * SMTOP_S3_MAX_KEYS (0 = server default, 1000 on S3). SMTOP_S3_TRACE=1
  * prints one line per finished transfer attempt (time, attempt, curl code,
  * HTTP status, S3 error code, bytes; never URLs or credentials) to stderr,
@@ -37,6 +38,8 @@ typedef struct s3_tuning {
     int backoff_cap_ms;       /* 16 s */
     long stall_timeout_s;
     long connect_timeout_s;
+    int connect_attempts;     /* first contact, see s3_http.h: 5 */
+    int connect_budget_ms;    /* first contact: 7000 */
     const char *cache_dir;    /* NULL = $XDG_CACHE_HOME/smtop */
 } s3_tuning;
 

@@ -14,7 +14,9 @@
 //   ASIASMTOPEXPIRED/ old/secret, token "expired-token" -> ExpiredToken
 // The fake IMDS hands out the ASIASMTOPTEMP credentials.
 // Control port: POST /fault {"kind":"503"|"slowdown"|"stall"|"close",
-// "count":N,"after":BYTES}; GET /stats; POST /reset.
+// "count":N,"after":BYTES} or {"kind":"delay","count":N,"ms":MS} (answer
+// the next N requests of any kind MS late: a slow but live endpoint);
+// GET /stats; POST /reset.
 const http = require('http');
 const fs = require('fs');
 const S3rver = require('s3rver');
@@ -75,7 +77,7 @@ function verify(req) {
 }
 
 function takeFault(isObjectGet) {
-  const i = faults.findIndex((f) => f.count > 0 && (isObjectGet || f.kind === '503' || f.kind === 'slowdown'));
+  const i = faults.findIndex((f) => f.count > 0 && (isObjectGet || f.kind === '503' || f.kind === 'slowdown' || f.kind === 'delay'));
   if (i < 0) return null;
   faults[i].count--;
   stats.faults_fired++;
@@ -90,36 +92,46 @@ function front(s3rverPort) {
     const isList = /^\/[^/]+\/?(\?|$)/.test(req.url);
     const isObjectGet = req.method === 'GET' && !isList;
     if (isList) stats.list++; else if (isObjectGet) stats.get_object++;
-    const fault = takeFault(isObjectGet);
-    if (fault && fault.kind === '503') return xmlError(res, 503, 'ServiceUnavailable', 'Please reduce your request rate.');
-    if (fault && fault.kind === 'slowdown') return xmlError(res, 503, 'SlowDown', 'Please reduce your request rate.');
-    const headers = { ...req.headers };
-    for (const h of Object.keys(headers)) if (h === 'authorization' || h.startsWith('x-amz-')) delete headers[h];
-    const sock = req.socket;
-    const up = http.request({ host: '127.0.0.1', port: s3rverPort, method: req.method, path: req.url, headers }, (ur) => {
-      res.writeHead(ur.statusCode, ur.headers);
-      let sent = 0;
-      ur.on('data', (chunk) => {
-        if (fault && sent + chunk.length > (fault.after || 0)) {
-          const part = chunk.slice(0, Math.max(0, (fault.after || 0) - sent));
-          stats.bytes += part.length;
-          res.write(part);
-          sent += part.length;
-          ur.destroy();
-          // stall: keep the socket open, send nothing more; close: drop it.
-          // let the partial body reach the client before the drop
-          if (fault.kind === 'close') setTimeout(() => sock.destroy(), 50);
-          return;
-        }
-        sent += chunk.length;
-        stats.bytes += chunk.length;
-        res.write(chunk);
-      });
-      ur.on('end', () => res.end());
-    });
-    up.on('error', () => { if (!res.headersSent) xmlError(res, 500, 'InternalError', 'backend unavailable'); else res.destroy(); });
-    req.pipe(up);
+    const taken = takeFault(isObjectGet);
+    if (taken && taken.kind === 'delay') {
+      req.pause();
+      return setTimeout(() => { req.resume(); forward(req, res, s3rverPort, null); }, +taken.ms || 1000);
+    }
+    forward(req, res, s3rverPort, taken);
   });
+}
+
+// Answers one verified request from s3rver, applying a body fault (stall,
+// close, 503, slowdown) when one was taken for it.
+function forward(req, res, s3rverPort, fault) {
+  if (fault && fault.kind === '503') return xmlError(res, 503, 'ServiceUnavailable', 'Please reduce your request rate.');
+  if (fault && fault.kind === 'slowdown') return xmlError(res, 503, 'SlowDown', 'Please reduce your request rate.');
+  const headers = { ...req.headers };
+  for (const h of Object.keys(headers)) if (h === 'authorization' || h.startsWith('x-amz-')) delete headers[h];
+  const sock = req.socket;
+  const up = http.request({ host: '127.0.0.1', port: s3rverPort, method: req.method, path: req.url, headers }, (ur) => {
+    res.writeHead(ur.statusCode, ur.headers);
+    let sent = 0;
+    ur.on('data', (chunk) => {
+      if (fault && sent + chunk.length > (fault.after || 0)) {
+        const part = chunk.slice(0, Math.max(0, (fault.after || 0) - sent));
+        stats.bytes += part.length;
+        res.write(part);
+        sent += part.length;
+        ur.destroy();
+        // stall: keep the socket open, send nothing more; close: drop it.
+        // let the partial body reach the client before the drop
+        if (fault.kind === 'close') setTimeout(() => sock.destroy(), 50);
+        return;
+      }
+      sent += chunk.length;
+      stats.bytes += chunk.length;
+      res.write(chunk);
+    });
+    ur.on('end', () => res.end());
+  });
+  up.on('error', () => { if (!res.headersSent) xmlError(res, 500, 'InternalError', 'backend unavailable'); else res.destroy(); });
+  req.pipe(up);
 }
 
 function control() {

@@ -10,7 +10,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <pthread.h>
+#include <sys/socket.h>
 
 #include "io/source/cache.h"
 #include "io/source/source_s3.h"
@@ -393,6 +396,9 @@ static void test_server_restart_mid_listing(void **st)
     slow_backoff = 0;
     got g = {0};
     watcher w = {s, 0, ""};
+    /* the server answered once before it went away */
+    assert_int_equal(source_list(s, "system/", NULL, on_entry, &g, &err), 0);
+    g.n = 0;
     rig_stop(&rig);
     pthread_create(&th, NULL, restart_later, NULL);
     pthread_t wt;
@@ -403,6 +409,144 @@ static void test_server_restart_mid_listing(void **st)
     pthread_join(th, NULL);
     assert_int_equal(g.n, 20); /* same answer as with a healthy server */
     assert_non_null(strstr(w.seen, "S3 unreachable, retrying in"));
+    source_free(s);
+}
+
+/* A port on 127.0.0.1 that nothing listens on. */
+static int closed_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t al = sizeof a;
+    assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &al), 0);
+    close(fd);
+    return ntohs(a.sin_port);
+}
+
+static source *open_closed(int port, int budget_ms, sm_err *err)
+{
+    source_opts o;
+    s3_tuning t;
+    char ep[64];
+    source_opts_init(&o);
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d", port);
+    o.endpoint_url = ep;
+    o.no_cache = 1;
+    tuning(&t, NULL);
+    t.max_attempts = 8;
+    t.backoff_base_ms = 100;
+    if (budget_ms)
+        t.connect_budget_ms = budget_ms;
+    return source_s3_open("s3://bkt/job", &o, &t, err);
+}
+
+typedef struct seen_status {
+    source *s;
+    volatile int stop;
+    char first[256], last[256];
+} seen_status;
+
+static void *watch_connecting(void *ud)
+{
+    seen_status *w = ud;
+    char buf[256];
+    while (!w->stop) {
+        source_status(w->s, buf, sizeof buf);
+        if (strstr(buf, "connecting to")) {
+            if (!w->first[0])
+                snprintf(w->first, sizeof w->first, "%s", buf);
+            snprintf(w->last, sizeof w->last, "%s", buf);
+        }
+        usleep(2000);
+    }
+    return NULL;
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* An endpoint that never answered is given five tries, not max_attempts,
+ * and the status line says which one runs. */
+static void test_first_contact_gives_up(void **st)
+{
+    (void)st;
+    sm_err err = {0};
+    int port = closed_port();
+    source *s = open_closed(port, 0, &err);
+    assert_non_null(s);
+    seen_status w = {.s = s};
+    pthread_t th;
+    pthread_create(&th, NULL, watch_connecting, &w);
+    got g = {0};
+    double t0 = mono_s();
+    assert_int_equal(source_list(s, "system/", NULL, on_entry, &g, &err), -1);
+    double took = mono_s() - t0;
+    w.stop = 1;
+    pthread_join(th, NULL);
+    source_s3_stats ss;
+    source_s3_get_stats(s, &ss);
+    print_message("gave up after %.2f s, %lld requests: %s\n", took,
+                  (long long)ss.requests, err.msg);
+    assert_int_equal(ss.requests, 5);
+    assert_true(took < 8.0);
+    assert_non_null(strstr(err.msg, "S3 unreachable"));
+    char want[64];
+    snprintf(want, sizeof want, "connecting to 127.0.0.1:%d (attempt ", port);
+    assert_non_null(strstr(w.first, want));
+    assert_non_null(strstr(w.last, "/5"));
+    char buf[256];
+    source_status(s, buf, sizeof buf);
+    assert_string_equal(buf, "");   /* the error says the rest */
+    source_free(s);
+}
+
+/* The tries end with the budget, even before the fifth. */
+static void test_first_contact_budget(void **st)
+{
+    (void)st;
+    sm_err err = {0};
+    source *s = open_closed(closed_port(), 300, &err);
+    assert_non_null(s);
+    got g = {0};
+    assert_int_equal(source_list(s, "system/", NULL, on_entry, &g, &err), -1);
+    source_s3_stats ss;
+    source_s3_get_stats(s, &ss);
+    /* backoff 100 ms doubling, with jitter: tries start at 0, 50-100 and
+     * 150-300 ms; a fourth would start at 350 ms or later, past the budget */
+    print_message("%lld tries within a 300 ms budget\n", (long long)ss.requests);
+    assert_true(ss.requests >= 1 && ss.requests <= 3);
+    source_free(s);
+}
+
+/* A live endpoint that answers late is waited for: no retry, no error. */
+static void test_slow_answers(void **st)
+{
+    (void)st;
+    sm_err err = {0};
+    source_opts o;
+    s3_tuning t;
+    source_opts_init(&o);
+    o.endpoint_url = rig.endpoint;
+    o.no_cache = 1;
+    tuning(&t, NULL);
+    t.stall_timeout_s = 10;   /* slow, not stalled */
+    source *s = source_s3_open("s3://bkt/job/profiler-output", &o, &t, &err);
+    assert_non_null(s);
+    rig_reset(&rig);
+    rig_fault(&rig, "{\"kind\":\"delay\",\"count\":2,\"ms\":1500}");
+    got g = {0};
+    double t0 = mono_s();
+    assert_int_equal(source_list(s, "system/", NULL, on_entry, &g, &err), 0);
+    assert_int_equal(g.n, 20);
+    assert_true(mono_s() - t0 >= 1.4);   /* the delay did happen */
+    source_s3_stats ss;
+    source_s3_get_stats(s, &ss);
+    assert_int_equal(ss.retries, 0);
     source_free(s);
 }
 
@@ -485,6 +629,9 @@ int main(void)
         cmocka_unit_test(test_503_storm_backoff),
         cmocka_unit_test(test_stall_and_drop_retry_whole),
         cmocka_unit_test(test_server_restart_mid_listing),
+        cmocka_unit_test(test_first_contact_gives_up),
+        cmocka_unit_test(test_first_contact_budget),
+        cmocka_unit_test(test_slow_answers),
         cmocka_unit_test(test_cache_second_open),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -177,8 +177,11 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
     if (st.waiting && st.passes > 0)
         n = snprintf(out, cap, " waiting for the first data (%s so far) in %s",
                      fmt_age(age, sizeof age, now - st.started_us), place);
-    else if (st.passes == 0)
+    else if (st.passes == 0 && (st.scanning || !st.last_scan_us))
         n = snprintf(out, cap, " first scan in progress");
+    else if (st.passes == 0)
+        n = snprintf(out, cap, " no scan has worked yet (last try %s ago)",
+                     fmt_age(age, sizeof age, now - st.last_scan_us));
     else
         n = snprintf(out, cap, " scanned %s ago", fmt_age(age, sizeof age, now - st.last_scan_us));
     if (n < 0 || (size_t)n >= cap)
@@ -204,7 +207,10 @@ void dash_draw_status(dash *d, int64_t now)
         snprintf(left, sizeof left, " :%s_", d->cmd);
     } else {
         status_text(d, now, left, sizeof left);
-        if (d->ld)
+        /* What the transport is doing now ("connecting to … (attempt
+         * 2/5)") is newer than how the last pass ended. */
+        source_status(job_source(d->j), err, sizeof err);
+        if (!err[0] && d->ld)
             loader_last_error(d->ld, err, sizeof err, NULL);
         if (!err[0]) {
             scan_stats st;
