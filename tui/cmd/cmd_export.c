@@ -1,10 +1,10 @@
 /* cmd_export: `smtop export --perfetto OUT.json [--since T --until T |
  * --steps A:B] SOURCE` — stream the whole job into one Chrome-trace file. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/export/atomic_file.h"
 #include "io/export/export_perfetto.h"
 #include "io/scan/scanner.h"
 #include "io/source/source_open.h"
@@ -26,7 +26,9 @@ static void export_usage(FILE *f)
             "Chrome-trace JSON file for Perfetto (ui.perfetto.dev) or\n"
             "chrome://tracing: a process per node, a thread per phase, a counter\n"
             "track per metric, times in epoch microseconds. Streams: memory does\n"
-            "not grow with the job. OUT.json may be - for standard output.\n"
+            "not grow with the job. OUT.json may be - for standard output; a\n"
+            "file is written whole or not at all (a failed export leaves an\n"
+            "existing OUT.json as it was).\n"
             "\n"
             "  --perfetto FILE  output file (required)\n"
             "  --since T        drop data before T: epoch seconds or\n"
@@ -129,6 +131,20 @@ static int run_export(const export_args *a, FILE *out, export_stats *st, sm_err 
     return rc;
 }
 
+/* Writes the export to a.out whole or not at all (see atomic_file.h):
+ * a failed export leaves an earlier one in place. */
+static int export_to_file(const export_args *a, export_stats *st, sm_err *err)
+{
+    atomic_file *f = atomic_file_open(a->out, err);
+    if (!f)
+        return -1;
+    if (run_export(a, atomic_file_stream(f), st, err) != 0) {
+        atomic_file_abort(f);
+        return -1;
+    }
+    return atomic_file_commit(f, err);
+}
+
 int cmd_export(int argc, char **argv)
 {
     export_args a = {0};
@@ -140,21 +156,12 @@ int cmd_export(int argc, char **argv)
             export_usage(stdout);
         return pr > 0 ? SMTOP_EXIT_OK : SMTOP_EXIT_USAGE;
     }
-    int to_stdout = !strcmp(a.out, "-");
-    FILE *out = to_stdout ? stdout : fopen(a.out, "w");
-    if (!out) {
-        fprintf(stderr, "smtop export: cannot write %s: %s\n", a.out, strerror(errno));
-        return SMTOP_EXIT_FAIL;
-    }
     export_stats st;
     sm_err err = {0};
-    int rc = run_export(&a, out, &st, &err);
-    if (!to_stdout && fclose(out) != 0 && rc == 0)
-        rc = sm_err_set(&err, SM_ERR_IO, "cannot write %s: %s", a.out, strerror(errno));
+    int rc = !strcmp(a.out, "-") ? run_export(&a, stdout, &st, &err)
+                                 : export_to_file(&a, &st, &err);
     if (rc != 0) {
         fprintf(stderr, "smtop export: %s\n", err.msg);
-        if (!to_stdout)
-            remove(a.out);   /* a partial document would only mislead a viewer */
         return cmd_exit_status(&err);
     }
     fprintf(stderr, "smtop export: %lld events, %lld counter samples from %lld files",
