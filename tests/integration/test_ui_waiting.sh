@@ -41,6 +41,13 @@ ui_wait "$UI_WORK/later/job/profiler-output"
 ui_quit
 echo "ok: directory created after the start"
 
+# --- the --demo race (it_ui_demo's old flake): the directory holds an
+# empty system/ when the dashboard opens; headless frames run and exit 0
+mkdir -p "$UI_WORK/started/system/incremental"
+timeout 60 "$SMTOP" --frames 5 "$UI_WORK/started" </dev/null >/dev/null 2>"$UI_WORK/err" ||
+    { cat "$UI_WORK/err"; echo "FAIL: --frames on a job that has not written yet"; exit 1; }
+echo "ok: headless frames on a job with an empty system/"
+
 # --- errors stay errors
 "$SMTOP" "$UI_WORK/nowhere/at/all" </dev/null >/dev/null 2>"$UI_WORK/err"
 rc=$?

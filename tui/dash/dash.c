@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <term.h>
 #include <unistd.h>
 
 #include "tui/panes/chart.h"
@@ -14,6 +15,23 @@ int64_t dash_now_us(void)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* A terminal that cannot move the cursor (TERM=dumb, a printing
+ * terminal) would show a blank or garbled screen: say so and stop. */
+static int check_addressing(dash *d, const char *term, sm_err *err)
+{
+    set_term(d->scr);
+    const char *cup = tigetstr("cup");
+    if (cup && cup != (const char *)-1)
+        return 0;
+    endwin();
+    delscreen(d->scr);
+    d->scr = NULL;
+    return sm_err_set(err, SM_ERR_USAGE, "terminal type '%s' cannot move the cursor, so "
+                      "the dashboard cannot draw: run it in a full-screen terminal (e.g. "
+                      "TERM=xterm-256color), or use `smtop report SRC` for plain text",
+                      term ? term : "(unset)");
 }
 
 /* Headless runs (--frames, benchmarks) draw into /dev/null so CI needs no
@@ -39,8 +57,9 @@ static int open_terminal(dash *d, sm_err *err)
     }
     if (!d->scr)
         return sm_err_set(err, SM_ERR_USAGE, "cannot use terminal type '%s': set TERM "
-                          "(e.g. TERM=xterm-256color)", term ? term : "(unset)");
-    return 0;
+                          "(e.g. TERM=xterm-256color), or use `smtop report SRC` for "
+                          "plain text", term ? term : "(unset)");
+    return headless ? 0 : check_addressing(d, term, err);
 }
 
 int dash_screen_open(dash *d, sm_err *err)

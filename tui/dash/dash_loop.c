@@ -70,21 +70,50 @@ static int draw_pane(dash *d, size_t i, const pane_ctx *ctx)
     return 1;
 }
 
+/* Puts the words of text on rows from *y, centred, breaking lines at
+ * spaces so that none is wider than cols: the sizes are never cut off.
+ * A hand-made wrap because curses has none. */
+static void put_wrapped(const char *text, int cols, int *y)
+{
+    char line[160] = "", word[64];
+    const char *p = text;
+    while (*p) {
+        int n = 0;
+        while (*p == ' ')
+            p++;
+        while (p[n] && p[n] != ' ' && n < (int)sizeof word - 1)
+            n++;
+        snprintf(word, sizeof word, "%.*s", n, p);
+        p += n;
+        char next[sizeof line];
+        snprintf(next, sizeof next, "%s%s%s", line, line[0] ? " " : "", word);
+        if (line[0] && sanitize_cols(next) > cols) {
+            int x = (cols - sanitize_cols(line)) / 2;
+            mvwaddstr(stdscr, (*y)++, x < 0 ? 0 : x, line);
+            snprintf(next, sizeof next, "%s", word);
+        }
+        snprintf(line, sizeof line, "%s", next);
+    }
+    int x = (cols - sanitize_cols(line)) / 2;
+    if (line[0])
+        mvwaddstr(stdscr, (*y)++, x < 0 ? 0 : x, line);
+}
+
 static void draw_too_small(dash *d)
 {
     int rows = d->lay.rows, cols = d->lay.cols;
-    char line[128];
-    snprintf(line, sizeof line, d->unicode ? "terminal too small \u2014 need %d\u00d7%d, have %d\u00d7%d"
-                                           : "terminal too small - need %dx%d, have %dx%d",
-             LAYOUT_MIN_W, LAYOUT_MIN_H, cols, rows);
+    char need[64], have[64];
+    const char *x = d->unicode ? "\u00d7" : "x";
+    snprintf(need, sizeof need, "need %d%s%d,", LAYOUT_MIN_W, x, LAYOUT_MIN_H);
+    snprintf(have, sizeof have, "have %d%s%d", cols, x, rows);
     werase(stdscr);
-    int w = sanitize_cols(line);
-    int x = (cols - w) / 2;
-    mvwaddstr(stdscr, rows / 2, x < 0 ? 0 : x, line);
-    const char *hint = "enlarge the window, or press q to quit";
-    x = (cols - (int)strlen(hint)) / 2;
-    if (rows > 2)
-        mvwaddstr(stdscr, rows / 2 + 1, x < 0 ? 0 : x, hint);
+    int y = rows / 2 - 2 > 0 ? rows / 2 - 2 : 0;
+    put_wrapped("terminal too small", cols, &y);
+    char sizes[128];
+    snprintf(sizes, sizeof sizes, "%s %s", need, have);
+    put_wrapped(sizes, cols, &y);
+    if (y < rows)
+        put_wrapped("enlarge the window or press q to quit", cols, &y);
     wnoutrefresh(stdscr);
 }
 
