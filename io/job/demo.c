@@ -46,9 +46,11 @@ static void remove_tree(const char *dir)
     nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* History is written before live mode starts; the system/ directory
- * appearing and the generator still running means the job can be opened.
- * Waits at most ~20 s (slow CI under sanitizers). */
+/* Catches a generator that fails at once (TMPDIR full or read-only)
+ * before the screen opens: returns when system/ exists or the generator
+ * ended. Whether files are in it yet does not matter, the dashboard waits
+ * for a job's first data itself. Waits at most ~20 s (slow CI under
+ * sanitizers). */
 static int wait_ready(demo *d, sm_err *err)
 {
     char probe[4200];

@@ -9,7 +9,9 @@ typedef struct demo demo;
 
 /* Creates $TMPDIR/smtop-demo-XXXXXX and starts a 4-node, 2-GPU, 8-CPU job
  * with 10 minutes of history, a slow node and a few step outliers; returns
- * once the generator has started writing (the scanner picks up the rest). NULL with err (the directory is removed). */
+ * once the generator has started writing (the scanner picks up the rest,
+ * and waits for it if it finds no file yet). NULL with err (the directory
+ * is removed). */
 demo *demo_start(sm_err *err);
 
 /* The profiler-output directory being written. */

@@ -52,7 +52,7 @@ static void test_parse_rejects(void **state)
     (void)state;
     static const char *const bad[] = {"yesterday", "2020-13-01T00:00", "2020-06-10T24:00",
                                       "2020-06-10T00:00+25:00", "2020-06-10T00:00X",
-                                      "2020-06-10T00:00+", "", "-5"};
+                                      "2020-06-10T00:00+", "2020-06-10T00:00+-2:00", "", "-5"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         sm_err err = {0};
         int64_t us = 7;

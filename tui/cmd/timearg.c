@@ -46,7 +46,7 @@ static int parse_zone(const char *p, int *utc, long *east_s)
         (sscanf(p + 1, "%2d:%2d%n", &hh, &mm, &n) != 2 &&
          sscanf(p + 1, "%2d%2d%n", &hh, &mm, &n) != 2 &&
          sscanf(p + 1, "%2d%n", &hh, &n) != 1) ||
-        p[1 + n] || hh > 14 || mm > 59)
+        p[1 + n] || hh < 0 || hh > 14 || mm < 0 || mm > 59)
         return -1;
     *east_s = (p[0] == '-' ? -1L : 1L) * (hh * 3600L + mm * 60L);
     return 0;
