@@ -70,33 +70,39 @@ static int draw_pane(dash *d, size_t i, const pane_ctx *ctx)
     return 1;
 }
 
+/* Columns of the text in [a, b), copied into buf (cap bytes). */
+static int span_cols(const char *a, const char *b, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%.*s", (int)(b - a), a);
+    return sanitize_cols(buf);
+}
+
 /* Puts the words of text on rows from *y, centred, breaking lines at
  * spaces so that none is wider than cols: the sizes are never cut off.
  * A hand-made wrap because curses has none. */
 static void put_wrapped(const char *text, int cols, int *y)
 {
-    char line[160] = "", word[64];
+    char buf[256];
     const char *p = text;
+    while (*p == ' ')
+        p++;
     while (*p) {
-        int n = 0;
-        while (*p == ' ')
-            p++;
-        while (p[n] && p[n] != ' ' && n < (int)sizeof word - 1)
-            n++;
-        snprintf(word, sizeof word, "%.*s", n, p);
-        p += n;
-        char next[sizeof line];
-        snprintf(next, sizeof next, "%s%s%s", line, line[0] ? " " : "", word);
-        if (line[0] && sanitize_cols(next) > cols) {
-            int x = (cols - sanitize_cols(line)) / 2;
-            mvwaddstr(stdscr, (*y)++, x < 0 ? 0 : x, line);
-            snprintf(next, sizeof next, "%s", word);
+        const char *end = p, *q = p;
+        while (*q) {   /* whole words while they fit, at least one */
+            const char *we = q;
+            while (*we == ' ')
+                we++;
+            while (*we && *we != ' ')
+                we++;
+            if (end != p && span_cols(p, we, buf, sizeof buf) > cols)
+                break;
+            end = q = we;
         }
-        snprintf(line, sizeof line, "%s", next);
+        int x = (cols - span_cols(p, end, buf, sizeof buf)) / 2;
+        mvwaddstr(stdscr, (*y)++, x < 0 ? 0 : x, buf);
+        for (p = end; *p == ' '; p++)
+            ;
     }
-    int x = (cols - sanitize_cols(line)) / 2;
-    if (line[0])
-        mvwaddstr(stdscr, (*y)++, x < 0 ? 0 : x, line);
 }
 
 static void draw_too_small(dash *d)
