@@ -61,6 +61,9 @@ static void usage(FILE *f)
           "\n"
           "Live dashboard of a SageMaker profiler-output (a local directory, the job\n"
           "directory holding it, or s3://bucket/prefix). Press ? inside for keys.\n"
+          "A job that has not written anything yet is waited for; the header says\n"
+          "LIVE while samples arrive, STALE and their age once they stop, ENDED when\n"
+          "the newest is an hour old or more.\n"
           "\n", f);
     cmd_dashboard_options(f);
 }

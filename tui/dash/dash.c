@@ -17,21 +17,26 @@ int64_t dash_now_us(void)
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* A terminal that cannot move the cursor (TERM=dumb, a printing
- * terminal) would show a blank or garbled screen: say so and stop. */
-static int check_addressing(dash *d, const char *term, sm_err *err)
+/* Checks TERM before newterm: an unknown type (which newterm would
+ * refuse after allocating, and leak) or one that cannot move the cursor
+ * (TERM=dumb, a printing terminal: a blank or garbled screen) gets a
+ * message saying what to do instead. setupterm writes nothing. */
+static int check_terminal(const char *term, sm_err *err)
 {
-    set_term(d->scr);
+    int status = 0;
+    if (setupterm((char *)term, STDOUT_FILENO, &status) != OK)
+        return sm_err_set(err, SM_ERR_USAGE, "cannot use terminal type '%s': set TERM "
+                          "(e.g. TERM=xterm-256color), or use `smtop report SRC` for "
+                          "plain text", term ? term : "(unset)");
     const char *cup = tigetstr("cup");
-    if (cup && cup != (const char *)-1)
-        return 0;
-    endwin();
-    delscreen(d->scr);
-    d->scr = NULL;
-    return sm_err_set(err, SM_ERR_USAGE, "terminal type '%s' cannot move the cursor, so "
-                      "the dashboard cannot draw: run it in a full-screen terminal (e.g. "
-                      "TERM=xterm-256color), or use `smtop report SRC` for plain text",
-                      term ? term : "(unset)");
+    int addressable = cup && cup != (const char *)-1;
+    del_curterm(cur_term);
+    if (!addressable)
+        return sm_err_set(err, SM_ERR_USAGE, "terminal type '%s' cannot move the cursor, "
+                          "so the dashboard cannot draw: run it in a full-screen terminal "
+                          "(e.g. TERM=xterm-256color), or use `smtop report SRC` for "
+                          "plain text", term);
+    return 0;
 }
 
 /* Headless runs (--frames, benchmarks) draw into /dev/null so CI needs no
@@ -53,13 +58,15 @@ static int open_terminal(dash *d, sm_err *err)
             return sm_err_set(err, SM_ERR_USAGE,
                               "the dashboard needs a terminal; use `smtop report SRC` "
                               "for plain text");
+        if (check_terminal(term, err) != 0)
+            return -1;
         d->scr = newterm(NULL, stdout, stdin);
     }
     if (!d->scr)
         return sm_err_set(err, SM_ERR_USAGE, "cannot use terminal type '%s': set TERM "
                           "(e.g. TERM=xterm-256color), or use `smtop report SRC` for "
                           "plain text", term ? term : "(unset)");
-    return headless ? 0 : check_addressing(d, term, err);
+    return 0;
 }
 
 int dash_screen_open(dash *d, sm_err *err)
