@@ -308,10 +308,14 @@ static void test_imds_v2(void **st)
     rig_env_keys("AKIDSMTOPTEST", "smtop+test/secret=key", NULL);
 }
 
+/* Polls the source's status line on a thread: keeps the first and the
+ * latest text containing `want` (default "retrying in"). */
 typedef struct watcher {
     source *s;
     volatile int stop;
-    char seen[256];
+    char seen[256];           /* the latest match */
+    const char *want;
+    char first[256];
 } watcher;
 
 static void *watch_status(void *ud)
@@ -320,9 +324,12 @@ static void *watch_status(void *ud)
     char buf[256];
     while (!w->stop) {
         source_status(w->s, buf, sizeof buf);
-        if (strstr(buf, "retrying in"))
+        if (strstr(buf, w->want ? w->want : "retrying in")) {
+            if (!w->first[0])
+                snprintf(w->first, sizeof w->first, "%s", buf);
             snprintf(w->seen, sizeof w->seen, "%s", buf);
-        usleep(5000);
+        }
+        usleep(2000);
     }
     return NULL;
 }
@@ -334,7 +341,7 @@ static void test_503_storm_backoff(void **st)
     source_s3_stats ss;
     pthread_t th;
     source *s = open_src("odd", 1, &err);
-    watcher w = {s, 0, ""};
+    watcher w = {.s = s};
     rig_fault(&rig, "{\"kind\":\"503\",\"count\":2}");
     rig_fault(&rig, "{\"kind\":\"slowdown\",\"count\":2}");
     pthread_create(&th, NULL, watch_status, &w);
@@ -395,7 +402,7 @@ static void test_server_restart_mid_listing(void **st)
     source *s = open_src("job/profiler-output", 1, &err);
     slow_backoff = 0;
     got g = {0};
-    watcher w = {s, 0, ""};
+    watcher w = {.s = s};
     /* the server answered once before it went away */
     assert_int_equal(source_list(s, "system/", NULL, on_entry, &g, &err), 0);
     g.n = 0;
@@ -441,28 +448,6 @@ static source *open_closed(int port, int budget_ms, sm_err *err)
     return source_s3_open("s3://bkt/job", &o, &t, err);
 }
 
-typedef struct seen_status {
-    source *s;
-    volatile int stop;
-    char first[256], last[256];
-} seen_status;
-
-static void *watch_connecting(void *ud)
-{
-    seen_status *w = ud;
-    char buf[256];
-    while (!w->stop) {
-        source_status(w->s, buf, sizeof buf);
-        if (strstr(buf, "connecting to")) {
-            if (!w->first[0])
-                snprintf(w->first, sizeof w->first, "%s", buf);
-            snprintf(w->last, sizeof w->last, "%s", buf);
-        }
-        usleep(2000);
-    }
-    return NULL;
-}
-
 static double mono_s(void)
 {
     struct timespec ts;
@@ -479,9 +464,9 @@ static void test_first_contact_gives_up(void **st)
     int port = closed_port();
     source *s = open_closed(port, 0, &err);
     assert_non_null(s);
-    seen_status w = {.s = s};
+    watcher w = {.s = s, .want = "connecting to"};
     pthread_t th;
-    pthread_create(&th, NULL, watch_connecting, &w);
+    pthread_create(&th, NULL, watch_status, &w);
     got g = {0};
     double t0 = mono_s();
     assert_int_equal(source_list(s, "system/", NULL, on_entry, &g, &err), -1);
@@ -498,7 +483,7 @@ static void test_first_contact_gives_up(void **st)
     char want[64];
     snprintf(want, sizeof want, "connecting to 127.0.0.1:%d (attempt ", port);
     assert_non_null(strstr(w.first, want));
-    assert_non_null(strstr(w.last, "/5"));
+    assert_non_null(strstr(w.seen, "/5"));
     char buf[256];
     source_status(s, buf, sizeof buf);
     assert_string_equal(buf, "");   /* the error says the rest */

@@ -60,15 +60,38 @@ static int teardown(void **state)
     return 0;
 }
 
+/* A scanner over the directory `path` with the root left to find. */
+typedef struct rig {
+    source *src;
+    model *m;
+    scanner *sc;
+} rig;
+
+static void rig_open(rig *r, const char *path, int wait)
+{
+    sm_err err = {0};
+    scanner_opts o = {.wait = wait};
+    r->src = source_local_open(path, &err);
+    r->m = model_new(NULL);
+    assert_non_null(r->src);
+    r->sc = scanner_new(r->src, NULL, r->m, &o, &err);
+    assert_non_null(r->sc);
+}
+
+static void rig_close(rig *r)
+{
+    scanner_free(r->sc);
+    model_free(r->m);
+    source_free(r->src);
+}
+
 static void test_waits_then_reads(void **state)
 {
     (void)state;
     sm_err err = {0};
-    source *src = source_local_open(dir, &err);
-    model *m = model_new(NULL);
-    scanner_opts o = {.wait = 1};
-    scanner *sc = scanner_new(src, NULL, m, &o, &err);
-    assert_non_null(sc);
+    rig r;
+    rig_open(&r, dir, 1);
+    scanner *sc = r.sc;
     scan_stats st;
     scanner_get_stats(sc, &st);
     assert_int_equal(st.waiting, 1);
@@ -90,10 +113,8 @@ static void test_waits_then_reads(void **state)
     assert_int_equal(st.waiting, 0);
     assert_int_equal(scanner_root(sc, root, sizeof root), 1);
     assert_string_equal(root, "profiler-output/");
-    assert_int_equal(model_node_count(m), 1);   /* read in the same pass */
-    scanner_free(sc);
-    model_free(m);
-    source_free(src);
+    assert_int_equal(model_node_count(r.m), 1);   /* read in the same pass */
+    rig_close(&r);
 }
 
 static void test_report_mode_fails(void **state)
@@ -103,9 +124,9 @@ static void test_report_mode_fails(void **state)
     char empty[300];
     snprintf(empty, sizeof empty, "%s/empty", dir);
     mkdir(empty, 0755);
-    source *src = source_local_open(empty, &err);
-    model *m = model_new(NULL);
-    scanner *sc = scanner_new(src, NULL, m, NULL, &err);
+    rig r;
+    rig_open(&r, empty, 0);
+    scanner *sc = r.sc;
     assert_int_equal(scanner_scan(sc, &err), -1);
     assert_int_equal(err.code, SM_ERR_NOTFOUND);
     assert_non_null(strstr(err.msg, "holds no profiler data"));
@@ -113,9 +134,7 @@ static void test_report_mode_fails(void **state)
     scanner_get_stats(sc, &st);
     assert_int_equal(st.waiting, 0);
     assert_int_equal(st.passes, 0);
-    scanner_free(sc);
-    model_free(m);
-    source_free(src);
+    rig_close(&r);
 }
 
 static void test_job_not_created_yet(void **state)
