@@ -8,7 +8,7 @@ want_tests=0
 pkgs=(build-essential cmake pkg-config libncurses-dev libcurl4-openssl-dev
       libjansson-dev libzstd-dev zlib1g-dev ca-certificates)
 if [ "$want_tests" = 1 ]; then
-  pkgs+=(libcmocka-dev tmux python3 time procps python3-jsonschema)
+  pkgs+=(libcmocka-dev tmux python3 time procps python3-jsonschema zsh bash-completion)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs npm)
 fi
 export DEBIAN_FRONTEND=noninteractive

@@ -49,8 +49,8 @@ void cmd_dashboard_options(FILE *f)
             "                       (repeatable, e.g. --rule StepOutlier.stddev=4); applied\n"
             "                       over $XDG_CONFIG_HOME/smtop/rules.conf; :set works on top\n"
             "  --no-rules-config    ignore rules.conf\n"
-            "  --no-config          ignore smtop.conf (defaults for --theme, --symbols,\n"
-            "                       --interval, --no-color in $XDG_CONFIG_HOME/smtop)\n"
+            "  --no-config          ignore smtop.conf (defaults for theme, symbols,\n"
+            "                       interval, no-color in $XDG_CONFIG_HOME/smtop)\n"
             "%s"
             "  -h, --help           this help\n",
             source_opts_help());

@@ -16,6 +16,7 @@ static const command commands[] = {
     {"synth", cmd_synth},
     {"export", cmd_export},
     {"diff", cmd_diff},
+    {"--complete", cmd_complete},   /* hidden: the shell completions' helper */
 };
 
 static void print_usage(FILE *f)
