@@ -1,11 +1,12 @@
 /* conf_file: see conf_file.h. */
 #include "tui/conf/conf_file.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "model/conf_lines.h"
 
 int conf_file_path(const char *name, char *buf, size_t cap)
 {
@@ -49,53 +50,28 @@ char *conf_file_read(const char *path, size_t *len, int *missing, sm_err *err)
     return buf;
 }
 
-/* Trims s in place; returns the first non-space byte. */
-static char *trim(char *s)
-{
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1]))
-        s[--n] = '\0';
-    while (isspace((unsigned char)*s))
-        s++;
-    return s;
-}
+typedef struct kv_ctx {
+    conf_file_kv_fn fn;
+    void *ctx;
+} kv_ctx;
 
-/* One line (NUL-terminated, comment already cut): 0 for a blank line or a
- * good pair, -1 with err. */
-static int parse_line(char *buf, conf_file_kv_fn fn, void *ctx, sm_err *err)
+/* One trimmed, non-blank line: `key = value`. */
+static int parse_line(void *c, char *line, sm_err *err)
 {
-    char *line = trim(buf);
-    if (!*line)
-        return 0;
+    const kv_ctx *kv = c;
     char *eq = strchr(line, '=');
     if (!eq)
         return sm_err_set(err, SM_ERR_USAGE, "expected key = value, got '%.60s'", line);
     *eq = '\0';
-    char *key = trim(line), *value = trim(eq + 1);
+    char *key = conf_lines_trim(line), *value = conf_lines_trim(eq + 1);
     if (!*key)
         return sm_err_set(err, SM_ERR_USAGE, "no key before '='");
-    return fn(ctx, key, value, err);
+    return kv->fn(kv->ctx, key, value, err);
 }
 
 int conf_file_parse_kv(const char *text, size_t len, const char *origin,
                        conf_file_kv_fn fn, void *ctx, sm_err *err)
 {
-    size_t pos = 0;
-    for (int line = 1; pos < len; line++) {
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
-        char buf[512];
-        if (n >= sizeof buf)
-            return sm_err_set(err, SM_ERR_USAGE, "%s:%d: line too long", origin, line);
-        memcpy(buf, text + pos, n);
-        buf[n] = '\0';
-        pos += n + 1;
-        char *hash = strchr(buf, '#');
-        if (hash)
-            *hash = '\0';
-        sm_err e = {0};
-        if (parse_line(buf, fn, ctx, &e) < 0)
-            return sm_err_set(err, SM_ERR_USAGE, "%s:%d: %s", origin, line, e.msg);
-    }
-    return 0;
+    kv_ctx kv = {fn, ctx};
+    return conf_lines_each(text, len, origin, parse_line, &kv, err);
 }

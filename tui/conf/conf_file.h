@@ -29,9 +29,10 @@ char *conf_file_read(const char *path, size_t *len, int *missing, sm_err *err);
 typedef int (*conf_file_kv_fn)(void *ctx, const char *key, const char *value,
                                sm_err *err);
 
-/* Splits text into lines, drops `#` comments and blank lines, trims
- * spaces around key and value, and calls fn for each. Stops at the first
- * bad line: -1 with err "ORIGIN:LINE: reason" (SM_ERR_USAGE). */
+/* Splits text into lines as every config file does (model/conf_lines.h:
+ * `#` comments, blank lines skipped), splits each at its first '=', trims
+ * key and value, and calls fn for each. Stops at the first bad line: -1
+ * with err "ORIGIN:LINE: reason" (SM_ERR_USAGE). */
 int conf_file_parse_kv(const char *text, size_t len, const char *origin,
                        conf_file_kv_fn fn, void *ctx, sm_err *err);
 
