@@ -60,11 +60,12 @@ _smtop()
         cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
         words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
     fi
-    local bin=${words[0]} cmd="" c
+    local bin=${words[0]} cmd="" c cmds
     if [[ $bin == */* ]]; then
         bin=$(eval printf '%s' "$bin") # expand a leading ~
     fi
-    for c in $(_smtop_commands "$bin"); do
+    cmds=$(_smtop_commands "$bin")
+    for c in $cmds; do
         ((cword > 1)) && [[ ${words[1]} == "$c" ]] && cmd=$c
     done
 
@@ -86,7 +87,7 @@ _smtop()
         return
     fi
     if ((cword == 1)); then
-        COMPREPLY=($(compgen -W "$(_smtop_commands "$bin")" -- "$cur"))
+        COMPREPLY=($(compgen -W "$cmds" -- "$cur"))
     fi
     # SOURCE (and BASE): a profiler-output directory, the job directory
     # holding it, or an s3:// URL, which only the user knows.
