@@ -106,6 +106,13 @@ for v in $("$SMTOP" --complete --symbols); do accepts "$SMTOP" --symbols "$v" --
 mkdir -p "$XDG_CONFIG_HOME/smtop/themes"
 printf 'title = "#ff0000"\n' >"$XDG_CONFIG_HOME/smtop/themes/mine.theme"
 "$SMTOP" --complete --theme | grep -qx mine || fail "user theme 'mine' not offered"
+# a file name that would put an escape sequence on the terminal is not offered
+printf 'title = "#ff0000"\n' >"$XDG_CONFIG_HOME/smtop/themes/$(printf 'evil\033[2J')x.theme"
+printf 'title = "#ff0000"\n' >"$XDG_CONFIG_HOME/smtop/themes/two words.theme"
+"$SMTOP" --complete --theme >"$T/themes"
+grep -q $'\033' "$T/themes" && fail "--complete --theme printed an escape sequence"
+grep -q 'two words' "$T/themes" && fail "--complete --theme offered a name with a blank"
+grep -qx mine "$T/themes" || fail "the other themes are no longer offered"
 [ -z "$("$SMTOP" --complete --nodes)" ] || fail "--complete of a numeric option printed values"
 "$SMTOP" --complete >/dev/null 2>&1; [ $? -eq 2 ] || fail "--complete without OPTION is not a usage error"
 

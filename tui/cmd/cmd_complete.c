@@ -14,12 +14,24 @@
 #include "tui/panes/chart.h"
 #include "tui/theme/theme.h"
 
+/* 1 when a file name can be offered as one shell word: a name with a
+ * blank or a control byte (an escape sequence in a file name) is left
+ * out rather than printed to the user's terminal. */
+static int plain_word(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s <= ' ' || (unsigned char)*s == 0x7f)
+            return 0;
+    return 1;
+}
+
 static void list_themes(FILE *f)
 {
     char names[64][64];
     size_t n = theme_list(names, 64, NULL);
     for (size_t i = 0; i < n; i++)
-        fprintf(f, "%s\n", names[i]);
+        if (plain_word(names[i]))
+            fprintf(f, "%s\n", names[i]);
 }
 
 static void list_rules(FILE *f)
