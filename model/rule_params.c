@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/conf_lines.h"
 #include "model/rules.h"
 
 static void trim(char *s)
@@ -56,31 +57,16 @@ int rules_apply_override(rules *r, const char *spec, sm_err *err)
     return rules_set_param(r, rule, param, v, err);
 }
 
+static int apply_line(void *r, char *line, sm_err *err)
+{
+    return rules_apply_override(r, line, err);
+}
+
 /* Applies every line of text to r; stops at the first bad one. */
 static int apply_lines(rules *r, const char *text, size_t len,
                        const char *origin, sm_err *err)
 {
-    size_t pos = 0;
-    for (int line = 1; pos < len; line++) {
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
-        char buf[256];
-        if (n >= sizeof buf)
-            return sm_err_set(err, SM_ERR_USAGE, "%s:%d: line too long", origin, line);
-        memcpy(buf, text + pos, n);
-        buf[n] = 0;
-        pos += n + 1;
-        char *hash = strchr(buf, '#');
-        if (hash)
-            *hash = 0;
-        trim(buf);
-        if (!*buf)
-            continue;
-        sm_err e = {0};
-        if (rules_apply_override(r, buf, &e) < 0)
-            return sm_err_set(err, SM_ERR_USAGE, "%s:%d: %s", origin, line, e.msg);
-    }
-    return 0;
+    return conf_lines_each(text, len, origin, apply_line, r, err);
 }
 
 int rules_apply_config(rules *r, const char *text, size_t len,

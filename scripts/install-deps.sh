@@ -5,10 +5,12 @@ set -euo pipefail
 want_tests=0
 [ "${1:-}" = "--test" ] && want_tests=1
 
+# scdoc builds the man page; build-essential brings dpkg-dev (cpack -G DEB).
 pkgs=(build-essential cmake pkg-config libncurses-dev libcurl4-openssl-dev
-      libjansson-dev libzstd-dev zlib1g-dev ca-certificates)
+      libjansson-dev libzstd-dev zlib1g-dev ca-certificates scdoc)
 if [ "$want_tests" = 1 ]; then
-  pkgs+=(libcmocka-dev tmux python3 time procps)
+  pkgs+=(libcmocka-dev tmux python3 time procps python3-jsonschema zsh bash-completion
+         man-db)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs npm)
 fi
 export DEBIAN_FRONTEND=noninteractive

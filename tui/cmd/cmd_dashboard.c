@@ -1,7 +1,8 @@
-/* cmd_dashboard: `smtop [OPTIONS] SOURCE` and `smtop --demo` — parses the
- * options, opens the job (or starts the simulated one), blocks the exit
- * signals into a signalfd before any thread starts, and runs the
- * dashboard. Every exit path removes the demo directory. */
+/* cmd_dashboard: `smtop [OPTIONS] SOURCE` and `smtop --demo` — reads the
+ * defaults in smtop.conf, parses the options, opens the job (or starts the
+ * simulated one), blocks the exit signals into a signalfd before any
+ * thread starts, and runs the dashboard. Every exit path removes the demo
+ * directory. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "tui/conf/conf_file.h"
 #include "tui/panes/chart.h"
 #include "tui/cmd/commands.h"
 #include "tui/dash/dash.h"
@@ -26,6 +28,7 @@ typedef struct dash_args {
     const char *src;
     const char *baseline;      /* --baseline BASE: diff mode */
     int demo;
+    char conf_theme[256];      /* `theme =` of smtop.conf, outlives the file */
 } dash_args;
 
 void cmd_dashboard_options(FILE *f)
@@ -48,6 +51,8 @@ void cmd_dashboard_options(FILE *f)
             "                       (repeatable, e.g. --rule StepOutlier.stddev=4); applied\n"
             "                       over $XDG_CONFIG_HOME/smtop/rules.conf; :set works on top\n"
             "  --no-rules-config    ignore rules.conf\n"
+            "  --no-config          ignore smtop.conf (defaults for theme, symbols,\n"
+            "                       interval, no-color in $XDG_CONFIG_HOME/smtop)\n"
             "%s"
             "  -h, --help           this help\n",
             source_opts_help());
@@ -108,6 +113,8 @@ static int parse_one(dash_args *a, int argc, char **argv, int *i, sm_err *err)
         a->demo = 1;
     else if (!strcmp(arg, "--utc"))
         ;   /* applied by main before anything was shown */
+    else if (!strcmp(arg, "--no-config"))
+        ;   /* seen by read_conf before the options */
     else if (!strcmp(arg, "--baseline")) {
         if (!val)
             return sm_err_set(err, SM_ERR_USAGE, "--baseline needs a BASE job (directory "
@@ -156,6 +163,68 @@ static int check_rules(dash_args *a, sm_err *err)
     return 0;
 }
 
+/* smtop.conf keys: the dashboard options that make sense as defaults. A
+ * line `key = value` goes through parse_one as `--key value`, so the file
+ * accepts exactly what the command line does; `no-color` takes a boolean. */
+static const char *const conf_keys[] = {"theme", "symbols", "interval", "no-color"};
+
+static int conf_bool(const char *v, int *out)
+{
+    static const char *const yes[] = {"true", "yes", "on", "1"},
+                      *const no[] = {"false", "no", "off", "0"};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+        if (!strcmp(v, yes[i]) || !strcmp(v, no[i])) {
+            *out = !strcmp(v, yes[i]);
+            return 0;
+        }
+    return -1;
+}
+
+static int conf_apply(void *ctx, const char *key, const char *value, sm_err *err)
+{
+    dash_args *a = ctx;
+    size_t k = 0, n = sizeof conf_keys / sizeof *conf_keys;
+    while (k < n && strcmp(key, conf_keys[k]))
+        k++;
+    if (k == n)
+        return sm_err_set(err, SM_ERR_USAGE, "unknown key '%.40s' (smtop.conf knows "
+                          "theme, symbols, interval, no-color)", key);
+    if (!strcmp(key, "no-color"))
+        return conf_bool(value, &a->d.no_color) ? sm_err_set(err, SM_ERR_USAGE,
+                   "no-color takes true or false, got '%.40s'", value) : 0;
+    if (!strcmp(key, "theme")) {
+        snprintf(a->conf_theme, sizeof a->conf_theme, "%s", value);
+        value = a->conf_theme;
+    }
+    char opt[32];
+    snprintf(opt, sizeof opt, "--%s", key);
+    char *av[2] = {opt, (char *)value};
+    int i = 0;
+    return parse_one(a, 2, av, &i, err) < 0 ? -1 : 0;
+}
+
+/* Applies $XDG_CONFIG_HOME/smtop/smtop.conf unless the options say
+ * --no-config (or ask for --help: a broken file must not hide the help).
+ * A missing file is no error; a bad line is one, naming file and line. */
+static int read_conf(dash_args *a, int argc, char **argv, sm_err *err)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--no-config") || !strcmp(argv[i], "-h") ||
+            !strcmp(argv[i], "--help"))
+            return 0;
+    char path[1024];
+    size_t len = 0;
+    int missing = 0;
+    if (conf_file_path("smtop.conf", path, sizeof path) < 0)
+        return 0;
+    char *text = conf_file_read(path, &len, &missing, err);
+    if (!text)
+        return missing ? 0 : -1;
+    int rc = conf_file_parse_kv(text, len, path, conf_apply, a, err);
+    free(text);
+    return rc;
+}
+
 static int parse_args(dash_args *a, int argc, char **argv, sm_err *err)
 {
     memset(a, 0, sizeof *a);
@@ -164,6 +233,8 @@ static int parse_args(dash_args *a, int argc, char **argv, sm_err *err)
     a->d.glyphs = -1;
     a->d.interval_ms = 5000;
     a->d.sig_fd = -1;
+    if (read_conf(a, argc, argv, err) < 0)
+        return -1;
     for (int i = 1; i < argc; i++) {
         int r = parse_one(a, argc, argv, &i, err);
         if (r != 0)

@@ -32,5 +32,6 @@ int cmd_report(int argc, char **argv);    /* smtop report [--json] SRC */
 int cmd_synth(int argc, char **argv);     /* smtop synth --out DIR ... */
 int cmd_export(int argc, char **argv);    /* smtop export --perfetto OUT SRC */
 int cmd_diff(int argc, char **argv);      /* smtop diff [--json] BASE SRC */
+int cmd_complete(int argc, char **argv);  /* smtop --complete OPTION (hidden) */
 
 #endif

@@ -19,6 +19,7 @@ static const command commands[] = {
     {"synth", cmd_synth},
     {"export", cmd_export},
     {"diff", cmd_diff},
+    {"--complete", cmd_complete},   /* hidden: the shell completions' helper */
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

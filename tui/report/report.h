@@ -13,6 +13,13 @@
 
 #include "io/job/job.h"
 
+/* Version of the `report --json` and `diff --json` shapes, written as
+ * "schema_version" and checked by tui/report/report.schema.json (installed
+ * as share/smtop/report.schema.json). Raise it, and the schema's const,
+ * when a key is renamed, removed or changes type; adding an optional key
+ * to an open object does not need it. */
+#define REPORT_SCHEMA_VERSION 1
+
 /* Builds the report object (caller owns it: json_decref). Takes the job's
  * lock while reading. NULL on OOM. */
 json_t *report_build(job *j);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/step_breakdown.h"
+#include "tui/report/report.h"
 
 #define DIFF_MAX_STEPS 4096
 
@@ -176,8 +177,8 @@ static void diff_python(const json_t *b, const json_t *t, json_t *out, int *ch)
 json_t *report_diff_build(const json_t *base, const json_t *target)
 {
     const json_t *bs = json_object_get(base, "source"), *ts = json_object_get(target, "source");
-    json_t *d = json_pack("{s:O, s:O, s:[], s:[], s:[], s:[]}",
-                          "base", bs ? bs : json_null(), "target", ts ? ts : json_null(),
+    json_t *d = json_pack("{s:i, s:O, s:O, s:[], s:[], s:[], s:[]}",
+                          "schema_version", REPORT_SCHEMA_VERSION, "base", bs ? bs : json_null(), "target", ts ? ts : json_null(),
                           "steps", "utilization", "breakdown", "python");
     if (!d)
         return NULL;

@@ -4,7 +4,7 @@
  * "step_breakdown" section by report_diff_add_breakdown, so the diff sees
  * exactly what `smtop report --json` would show for either job. The diff
  * object:
- *   {base, target,
+ *   {schema_version (REPORT_SCHEMA_VERSION), base, target,
  *    steps[]       {node, phase, stat (p50_us|p95_us|p99_us|mean_us), base, target, change_pct},
  *    utilization[] {node, metric (cpu_total|gpu_util|gpu_mem|host_mem), base, target, change_pct},
  *    breakdown[]   {node, category (data|forward|backward|comm|other), base, target, change_pct},

@@ -108,7 +108,8 @@ json_t *report_build(job *j)
 {
     pthread_mutex_lock(job_lock(j));
     const model *m = job_model(j);
-    json_t *obj = json_pack("{s:s, s:{s:I, s:I}, s:o, s:o, s:o}",
+    json_t *obj = json_pack("{s:i, s:s, s:{s:I, s:I}, s:o, s:o, s:o}",
+                            "schema_version", REPORT_SCHEMA_VERSION,
                             "source", job_describe(j), "time_range",
                             "start_us", (json_int_t)model_first_us(m),
                             "end_us", (json_int_t)model_last_us(m),

@@ -3,10 +3,11 @@
  * report_rules_text.c). */
 #include "tui/report/report_rules.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tui/conf/conf_file.h"
 
 int report_rules_parse_arg(report_rules_opts *o, int argc, char **argv, int *i,
                            sm_err *err)
@@ -52,50 +53,13 @@ const char *report_rules_help(void)
            "  --no-rules-config  ignore rules.conf\n";
 }
 
-int report_rules_config_path(char *buf, size_t cap)
-{
-    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-    if (xdg && *xdg)
-        snprintf(buf, cap, "%s/smtop/rules.conf", xdg);
-    else if (home && *home)
-        snprintf(buf, cap, "%s/.config/smtop/rules.conf", home);
-    else
-        return -1;
-    return 0;
-}
-
-/* Reads a whole small file; NULL with *missing set when it does not exist. */
-static char *slurp(const char *path, size_t *len, int *missing, sm_err *err)
-{
-    FILE *f = fopen(path, "rb");
-    *missing = !f && errno == ENOENT;
-    if (!f) {
-        if (!*missing)
-            sm_err_set(err, SM_ERR_IO, "cannot read %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    char *buf = malloc(65537);
-    size_t n = buf ? fread(buf, 1, 65536, f) : 0;
-    int bad = buf && (ferror(f) || !feof(f));
-    fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        sm_err_set(err, SM_ERR_IO, "cannot read %s: %s", path,
-                   buf ? "larger than 64 KiB or unreadable" : "out of memory");
-        return NULL;
-    }
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
-
 int report_rules_configure(rules *r, const report_rules_opts *o, sm_err *err)
 {
     char path[1024];
-    if ((!o || !o->no_config) && report_rules_config_path(path, sizeof path) == 0) {
+    if ((!o || !o->no_config) && conf_file_path("rules.conf", path, sizeof path) == 0) {
         size_t len = 0;
         int missing = 0;
-        char *text = slurp(path, &len, &missing, err);
+        char *text = conf_file_read(path, &len, &missing, err);
         if (!text && !missing)
             return -1;
         int rc = text ? rules_apply_config(r, text, len, path, err) : 0;

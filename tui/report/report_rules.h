@@ -43,11 +43,9 @@ int report_rules_parse_arg(report_rules_opts *o, int argc, char **argv, int *i,
                            sm_err *err);
 const char *report_rules_help(void);
 
-/* Path of the rules config: $XDG_CONFIG_HOME/smtop/rules.conf, else
- * $HOME/.config/smtop/rules.conf. 0, or -1 when neither variable is set. */
-int report_rules_config_path(char *buf, size_t cap);
-
-/* Applies the config file (a missing file is not an error), then the
+/* Applies the config file, $XDG_CONFIG_HOME/smtop/rules.conf (else
+ * ~/.config/smtop/rules.conf; tui/conf/conf_file.h; a missing file is not
+ * an error), then the
  * --rule overrides of o (o may be NULL). -1 with err naming the file and
  * line or the bad override; r is then unchanged by the failing step. */
 int report_rules_configure(rules *r, const report_rules_opts *o, sm_err *err);

@@ -1,6 +1,7 @@
 /* theme_load: finding theme files — user themes in $XDG_CONFIG_HOME, the
- * installed share/smtop/themes next to the binary, the source tree's
- * themes/ (SMTOP_THEME_DIR), then the compiled-in copies. */
+ * installed share/smtop/themes of the binary's own prefix, the source
+ * tree's themes/ (SMTOP_THEME_DIR, for a binary run from its build
+ * directory), then the compiled-in copies. */
 #include "tui/theme/theme_internal.h"
 
 #include <dirent.h>
@@ -10,21 +11,24 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tui/conf/conf_file.h"
+
 #ifndef SMTOP_THEME_DIR
 #define SMTOP_THEME_DIR "themes"
 #endif
-#define THEME_FILE_MAX (64 * 1024)
+/* The installed themes relative to the binary's directory: CMake derives
+ * it from GNUInstallDirs (bin -> share/smtop/themes), so a package or a
+ * `cmake --install --prefix` anywhere finds its own themes. */
+#ifndef SMTOP_THEME_DIR_FROM_BIN
+#define SMTOP_THEME_DIR_FROM_BIN "../share/smtop/themes"
+#endif
 #define THEME_DIRS 3
 
 /* Theme directories in priority order; empty strings when unknown. */
 static void theme_dirs(char dirs[THEME_DIRS][PATH_MAX])
 {
-    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-    dirs[0][0] = dirs[1][0] = '\0';
-    if (xdg && xdg[0])
-        snprintf(dirs[0], PATH_MAX, "%s/smtop/themes", xdg);
-    else if (home && home[0])
-        snprintf(dirs[0], PATH_MAX, "%s/.config/smtop/themes", home);
+    conf_file_path("themes", dirs[0], PATH_MAX);
+    dirs[1][0] = '\0';
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
@@ -32,41 +36,17 @@ static void theme_dirs(char dirs[THEME_DIRS][PATH_MAX])
         char *slash = strrchr(exe, '/');
         if (slash) {
             *slash = '\0';
-            snprintf(dirs[1], PATH_MAX, "%.*s/../share/smtop/themes",
-                     PATH_MAX - 32, exe);
+            snprintf(dirs[1], PATH_MAX, "%.*s/%s", PATH_MAX - 256, exe,
+                     SMTOP_THEME_DIR_FROM_BIN);
         }
     }
     snprintf(dirs[2], PATH_MAX, "%s", SMTOP_THEME_DIR);
 }
 
-/* Reads a whole small file; NULL with err. Caller frees. */
-static char *read_file(const char *path, size_t *len, sm_err *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        sm_err_set(err, SM_ERR_NOTFOUND, "cannot open theme %s", path);
-        return NULL;
-    }
-    char *buf = malloc(THEME_FILE_MAX + 1);
-    size_t n = buf ? fread(buf, 1, THEME_FILE_MAX + 1, f) : 0;
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf || bad || n > THEME_FILE_MAX) {
-        free(buf);
-        sm_err_set(err, bad ? SM_ERR_IO : SM_ERR_FORMAT, "%s: %s", path,
-                   !buf ? "out of memory" : bad ? "read error"
-                                                : "larger than 64 KiB, not a theme");
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 static theme *load_path(const char *path, char *w, size_t wcap, sm_err *err)
 {
     size_t len;
-    char *text = read_file(path, &len, err);
+    char *text = conf_file_read(path, &len, NULL, err);
     if (!text)
         return NULL;
     theme *t = theme_parse(text, len, path, w, wcap, err);
