@@ -69,6 +69,12 @@ static int run_help(int argc, char **argv)
 {
     if (argc < 3)
         return full_help();
+    if (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help")) {
+        fputs("usage: smtop help [COMMAND]\n"
+              "Prints the usage, or COMMAND's options, and exits 0.\n\n"
+              "  -h, --help       this help\n", stdout);
+        return 0;
+    }
     const command *c = find_command(argv[2]);
     if (!c) {
         fprintf(stderr, "smtop help: no command '%s' (commands: report, synth, "
