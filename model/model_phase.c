@@ -36,6 +36,9 @@ void mnode_free(model_node *n)
         phase_stats_free(n->phases.v[i]);
     for (size_t i = 0; i < n->nextra; i++)
         free(n->extra[i]);
+    for (size_t i = 0; i < n->procs.n; i++)
+        mnode_free(n->procs.v[i]);
+    free(n->procs.v);
     free(n->series.v);
     free(n->cores.v);
     free(n->io.v);

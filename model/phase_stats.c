@@ -43,6 +43,27 @@ phase_stats *phase_stats_new(const char *label, phase_kind kind)
     return p;
 }
 
+phase_stats *phase_stats_clone(const phase_stats *p)
+{
+    phase_stats *c = phase_stats_new(p->label, p->kind);
+    if (!c || quant_merge(c->q, p->q) != 0 || deque_reserve(&c->recent, p->recent.len) != 0) {
+        phase_stats_free(c);
+        return NULL;
+    }
+    if (p->recent.len)
+        deque_prepend(&c->recent, deque_at(&p->recent, 0), p->recent.len);
+    c->count = p->count;
+    c->mean = p->mean;
+    c->m2 = p->m2;
+    c->min = p->min;
+    c->max = p->max;
+    c->first_start = p->first_start;
+    c->last_end = p->last_end;
+    memcpy(c->hist, p->hist, sizeof c->hist);
+    c->gen = p->gen;
+    return c;
+}
+
 void phase_stats_free(phase_stats *p)
 {
     if (!p)

@@ -45,6 +45,9 @@ typedef struct phase_event {
 
 phase_stats *phase_stats_new(const char *label, phase_kind kind); /* NULL on OOM */
 void phase_stats_free(phase_stats *p);
+/* A deep copy of p (its own label, percentiles and retained events), which
+ * answers every getter as p does. NULL on OOM. */
+phase_stats *phase_stats_clone(const phase_stats *p);
 int phase_stats_add(phase_stats *p, int64_t step, int64_t start_us, int64_t dur_us);
 
 const char *phase_stats_label(const phase_stats *p);
