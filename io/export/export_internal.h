@@ -14,8 +14,10 @@
 typedef struct xfile {
     char *key;
     key_kind kind;
+    trace_kind tkind;
     int64_t t;
     char node[128];
+    char process[128];    /* traces: the writer id */
 } xfile;
 
 /* A TF trace waiting for its time base. */
@@ -49,6 +51,8 @@ typedef struct xjob {
     sysdec_scratch scratch;
     struct predec *pre;               /* lines of the file at hand decoded
                                          ahead by the fetch thread, or NULL */
+    struct trace_carry *carry;        /* B/E pairs across a writer's files,
+                                         one per walk */
     int prepass;                      /* --steps scan: events not written */
     struct xwin *wins;                /* --steps: each node's own window */
     size_t nwins;
@@ -58,7 +62,9 @@ typedef struct xjob {
     size_t nmeta;
 } xjob;
 
-/* Whether an event/sample of node at [start, start+dur) is exported. */
+/* Whether an event/sample of node at [start, start+dur] is exported: it
+ * overlaps the --since/--until window (model.h's model_config) and, with
+ * --steps, its node's step window. */
 int xp_in_window(const xjob *x, sm_str node, int64_t start, int64_t dur);
 
 /* --steps: records a Step event's extent during the prepass. */

@@ -10,6 +10,7 @@
 #include "io/scan/scan_fetch.h"
 #include "io/decode/keyname.h"
 #include "io/decode/sys_decode.h"
+#include "io/decode/trace_carry.h"
 #include "io/decode/trace_decode.h"
 
 #define XP_BATCH 8
@@ -59,14 +60,18 @@ static int list_cb(void *ud, const source_entry *e)
     if (!(f->key = strdup(e->key)))
         return x->oom = 1;
     f->kind = ki.kind;
+    f->tkind = ki.tkind;
     f->t = ki.time_us;
     snprintf(f->node, sizeof f->node, "%s", ki.node);
+    snprintf(f->process, sizeof f->process, "%s", ki.process);
     x->n++;
     if (ki.kind == KEY_TF_TRACE && xtf_need(x, f) != 0)
         return x->oom = 1;
     return 0;
 }
 
+/* A step window [a, b) holds what overlaps it; an event that ends where
+ * the step starts belongs to the step before. */
 static int overlaps(int64_t since, int64_t until, int64_t start, int64_t dur)
 {
     if (until && start >= until)
@@ -76,9 +81,17 @@ static int overlaps(int64_t since, int64_t until, int64_t start, int64_t dur)
     return 1;
 }
 
+/* --since/--until keep what ends at or after since (one ending exactly at
+ * since too) and starts before until: the model's rule (model.h), so
+ * export, report and dashboard keep the same events. */
+static int in_time_filter(int64_t since, int64_t until, int64_t start, int64_t dur)
+{
+    return !(until && start >= until) && !(since && start + dur < since);
+}
+
 int xp_in_window(const xjob *x, sm_str node, int64_t start, int64_t dur)
 {
-    if (!overlaps(x->since, x->until, start, dur))
+    if (!in_time_filter(x->since, x->until, start, dur))
         return 0;
     if (!x->o->has_steps)
         return 1;
@@ -140,7 +153,10 @@ static void do_system(xjob *x, const char *line, size_t len)
 static void process_lines(xjob *x, const xfile *f, const char *data, size_t len)
 {
     trace_dec *d = NULL;
-    if (f->kind != KEY_SYSTEM && !(d = tracedec_new(f->node))) {
+    if (f->kind != KEY_SYSTEM &&
+        (!(d = tracedec_new(f->node)) ||
+         tracedec_set_writer(d, f->process, x->carry, (int)f->tkind) != 0)) {
+        tracedec_free(d);
         x->st->skipped_files++;
         return;
     }
@@ -164,6 +180,8 @@ static void process_lines(xjob *x, const xfile *f, const char *data, size_t len)
         }
         i = end + 1;
     }
+    if (d)   /* files of a writer come in time order: its next file pairs these */
+        tracedec_close_file(d, xp_trace_sink, x);
     tracedec_free(d);
 }
 
@@ -347,7 +365,21 @@ static int walk_ahead(xjob *x, xfile *sel, size_t n, sm_err *err, int *rc)
 /* One walk over the files selected by `want` (NULL = all): with a fetch
  * thread when there are line files to decode and one can be started, else
  * on this thread alone. */
+static int walk_once(xjob *x, int (*want)(const xfile *), sm_err *err);
+
+/* Every walk pairs B/E events across files afresh: the --steps prepass
+ * and the export each see every event once. */
 static int walk(xjob *x, int (*want)(const xfile *), sm_err *err)
+{
+    if (!(x->carry = tcarry_new()))
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    int rc = walk_once(x, want, err);
+    tcarry_free(x->carry);
+    x->carry = NULL;
+    return rc;
+}
+
+static int walk_once(xjob *x, int (*want)(const xfile *), sm_err *err)
 {
     xfile *sel = malloc((x->n ? x->n : 1) * sizeof *sel);
     size_t n = 0, nlines = 0;

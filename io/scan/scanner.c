@@ -23,6 +23,7 @@ struct scanner {
     scanner_opts o;
     catalog *cat;
     adopt_list adopt;            /* open .tmp trace files, for rename matching */
+    trace_carry *carry;          /* B/E pairs split across a writer's files */
     sysdec_scratch scratch;
     int64_t newest_sys_us, newest_trace_us;
     cat_entry **work;
@@ -60,9 +61,12 @@ scanner *scanner_new(source *src, const char *root, model *m,
                      const scanner_opts *opts, sm_err *err)
 {
     scanner *sc = calloc(1, sizeof *sc);
-    if (!sc || !(sc->root = strdup(root ? root : "")) || !(sc->cat = catalog_new())) {
-        if (sc)
+    if (!sc || !(sc->root = strdup(root ? root : "")) || !(sc->cat = catalog_new()) ||
+        !(sc->carry = tcarry_new())) {
+        if (sc) {
             free(sc->root);
+            catalog_free(sc->cat);
+        }
         free(sc);
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
         return NULL;
@@ -85,6 +89,7 @@ void scanner_free(scanner *sc)
         return;
     catalog_free(sc->cat);
     adopt_list_free(&sc->adopt);
+    tcarry_free(sc->carry);
     sysdec_scratch_free(&sc->scratch);
     pthread_mutex_destroy(&sc->mu);
     free(sc->work);
@@ -347,7 +352,7 @@ static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len
 
 static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len)
 {
-    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch};
+    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch, .carry = sc->carry};
     cx.pre = sc->pre;
     int64_t corrupt_before = e->corrupt;
     if (sc->o.lock)
@@ -536,7 +541,7 @@ int scanner_scan(scanner *sc, sm_err *err)
 
 void scanner_finish(scanner *sc)
 {
-    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch};
+    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch, .carry = sc->carry};
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
     size_t it = 0;
