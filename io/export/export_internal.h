@@ -29,6 +29,15 @@ typedef struct xtf {
     int from_meta, from_train;
 } xtf;
 
+/* A node's first trace writer, and whether another one writes for it:
+ * then its threads are named "<writer> <phase>", so ranks do not share a
+ * lane (known from the listing, before any event is written). */
+typedef struct xmw {
+    char node[128];
+    char first[128];
+    int multi;
+} xmw;
+
 /* Steps A..B of one node: [train|any][start, end). Nodes drift apart by
  * several steps, so one job-wide window would admit other steps. */
 typedef struct xwin {
@@ -56,6 +65,9 @@ typedef struct xjob {
     int prepass;                      /* --steps scan: events not written */
     struct xwin *wins;                /* --steps: each node's own window */
     size_t nwins;
+    xmw *mw;
+    size_t nmw, capmw;
+    const xmw *mw_last;               /* the last node looked up */
     xtf *tf;
     size_t ntf;
     char (*meta)[512];                /* .metadata keys seen before their traces */

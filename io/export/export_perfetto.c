@@ -37,6 +37,31 @@ static int xfile_cmp(const void *a, const void *b)
     return strcmp(x->key, y->key);
 }
 
+/* Notes f's writer under its node; -1 on OOM. */
+static int note_writer(xjob *x, const xfile *f)
+{
+    if ((f->kind != KEY_TRACE && f->kind != KEY_TRACE_TMP) || !f->process[0])
+        return 0;
+    for (size_t i = 0; i < x->nmw; i++)
+        if (!strcmp(x->mw[i].node, f->node)) {
+            x->mw[i].multi |= strcmp(x->mw[i].first, f->process) != 0;
+            return 0;
+        }
+    if (x->nmw == x->capmw) {
+        size_t nc = x->capmw ? x->capmw * 2 : 16;
+        xmw *n = realloc(x->mw, nc * sizeof *n);
+        if (!n)
+            return -1;
+        x->mw = n;
+        x->capmw = nc;
+    }
+    xmw *m = &x->mw[x->nmw++];
+    snprintf(m->node, sizeof m->node, "%s", f->node);
+    snprintf(m->first, sizeof m->first, "%s", f->process);
+    m->multi = 0;
+    return 0;
+}
+
 static int list_cb(void *ud, const source_entry *e)
 {
     xjob *x = ud;
@@ -65,6 +90,8 @@ static int list_cb(void *ud, const source_entry *e)
     snprintf(f->node, sizeof f->node, "%s", ki.node);
     snprintf(f->process, sizeof f->process, "%s", ki.process);
     x->n++;
+    if (note_writer(x, f) != 0)
+        return x->oom = 1;
     if (ki.kind == KEY_TF_TRACE && xtf_need(x, f) != 0)
         return x->oom = 1;
     return 0;
@@ -104,6 +131,32 @@ int xp_in_window(const xjob *x, sm_str node, int64_t start, int64_t dur)
     return 0;
 }
 
+static int node_has_writers(xjob *x, sm_str node)
+{
+    if (x->mw_last && sm_str_eq(node, x->mw_last->node))
+        return x->mw_last->multi;
+    for (size_t i = 0; i < x->nmw; i++)
+        if (sm_str_eq(node, x->mw[i].node)) {
+            x->mw_last = &x->mw[i];
+            return x->mw[i].multi;
+        }
+    return 0;
+}
+
+/* An event of a node with several writers, on its writer's own thread. */
+static void event_of_writer(xjob *x, const sm_event *e)
+{
+    char buf[512];
+    sm_str ph = e->phase.len ? e->phase : sm_str_c("(unnamed)");
+    int n = snprintf(buf, sizeof buf, "%.*s %.*s", (int)(e->process.len < 200 ? e->process.len : 200),
+                     e->process.ptr, (int)(ph.len < 300 ? ph.len : 300), ph.ptr);
+    sm_event c = *e;
+    c.phase = (sm_str){buf, n > 0 && (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1};
+    if (!c.name.len)
+        c.name = ph;   /* the event keeps its own name */
+    exw_event(x->w, &c);
+}
+
 static void xp_trace_sink(void *ud, const sm_event *e)
 {
     xjob *x = ud;
@@ -112,7 +165,11 @@ static void xp_trace_sink(void *ud, const sm_event *e)
         return;
     }
     xtf_note_step(x, e);
-    if (xp_in_window(x, e->node, e->start_us, e->dur_us))
+    if (!xp_in_window(x, e->node, e->start_us, e->dur_us))
+        return;
+    if (e->process.len && node_has_writers(x, e->node))
+        event_of_writer(x, e);
+    else
         exw_event(x->w, e);
 }
 
@@ -471,5 +528,6 @@ int export_perfetto(source *src, const char *root, FILE *out,
     free(x.files);
     xtf_free(&x);
     free(x.wins);
+    free(x.mw);
     return rc;
 }

@@ -86,6 +86,7 @@ demo *demo_start(sm_err *err)
     d->so.out = d->dir;
     d->so.nodes = 4, d->so.gpus = 2, d->so.cpus = 8, d->so.minutes = 10;
     d->so.live = 1, d->so.slow_node = 2, d->so.outlier_rate = 0.02;
+    d->so.ranks = 2, d->so.slow_rank = 1;   /* one rank per GPU; rank 1 of algo-1 lags */
     d->so.python_every = 250;   /* a new profiled window every ~30 s */
     d->so.seed = (uint64_t)time(NULL);
     if (pthread_create(&d->thread, NULL, demo_main, d) != 0) {

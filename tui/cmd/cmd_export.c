@@ -29,9 +29,7 @@ static void export_usage(FILE *f)
             "not grow with the job. OUT.json may be - for standard output.\n"
             "\n"
             "  --perfetto FILE  output file (required)\n"
-            "  --since T        drop data before T (epoch seconds or\n"
-            "                   YYYY-MM-DDTHH:MM:SSZ, UTC)\n"
-            "  --until T        drop data at or after T\n"
+            "%s"
             "  --steps A:B      only the time window of training steps A..B\n"
             "  --no-system      framework events only, no metric counters\n"
             "%s"
@@ -39,7 +37,7 @@ static void export_usage(FILE *f)
             "\n"
             "exit status: 0 success, 1 the source could not be read or OUT not\n"
             "written, 2 usage error\n",
-            source_opts_help());
+            timearg_help(0), source_opts_help());
 }
 
 static int parse_steps(const char *s, export_opts *o, sm_err *err)

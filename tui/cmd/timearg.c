@@ -63,3 +63,17 @@ char *timearg_format(int64_t us, char *out, size_t cap)
     snprintf(out, cap, "%s.%03dZ", base, (int)((us % 1000000) / 1000));
     return out;
 }
+
+const char *timearg_help(int wide)
+{
+    if (wide)
+        return "  --since T            keep samples at or after T, and every event that\n"
+               "                       overlaps the window (one ending exactly at T too);\n"
+               "                       T is epoch seconds or YYYY-MM-DDTHH:MM:SSZ (UTC)\n"
+               "  --until T            keep samples before T, and events that start before T\n";
+    return "  --since T        keep samples at or after T, and every event that\n"
+           "                   overlaps the window (one ending exactly at T too);\n"
+           "                   T is epoch seconds or YYYY-MM-DDTHH:MM:SSZ (UTC)\n"
+           "  --until T        keep samples before T, and events that start\n"
+           "                   before T\n";
+}
