@@ -550,8 +550,18 @@ void scanner_finish(scanner *sc)
         if (is_line_kind(e->ki.kind))
             ingest_finish_entry(&cx, e);
     model_flush(sc->m, 1);
+    size_t nb = tcarry_waiting_b(sc->carry), ne = tcarry_waiting_e(sc->carry);
+    size_t lost = tcarry_dropped(sc->carry);
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
+    if (nb || ne || lost) {
+        char what[200];
+        snprintf(what, sizeof what, "%zu B event%s without an E in a later file of the "
+                 "writer, %zu E event%s without a B in an earlier one%s: not shown",
+                 nb, nb == 1 ? "" : "s", ne, ne == 1 ? "" : "s",
+                 lost ? " (more dropped past the bound)" : "");
+        add_message(sc, "framework/pevents/", what);
+    }
     pthread_mutex_lock(&sc->mu);
     sc->st.lines += cx.n.lines;
     sc->st.corrupt_lines += cx.n.corrupt;

@@ -158,7 +158,7 @@ static void print_warnings(const json_t *obj, FILE *f)
     const json_t *w = json_object_get(obj, "warnings");
     long long c = (long long)real(w, "corrupt_lines"), p = (long long)real(w, "partial_lines"),
               s = (long long)real(w, "skipped_files");
-    if (!c && !p && !s)
+    if (!c && !p && !s && !json_array_size(json_object_get(w, "messages")))
         return;
     fprintf(f, "\nwarnings: %lld corrupt lines, %lld partial lines, %lld skipped files\n",
             c, p, s);
