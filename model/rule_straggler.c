@@ -61,7 +61,8 @@ static void newest_step(const phase_stats *ph, int64_t *t0, int64_t *t1)
     }
 }
 
-/* Compares each of v[0..n) with the median of the others (tmp: n peers). */
+/* Compares each of v[0..n) with the median of the others (tmp: n peers);
+ * `what` names a peer ("rank", "node"). */
 static void check_peers(peer *v, peer *tmp, size_t n, const char *what, const double *p,
                         rule_result *o, double *worst)
 {
@@ -77,14 +78,14 @@ static void check_peers(peer *v, peer *tmp, size_t n, const char *what, const do
         newest_step(v[i].ph, &t0, &t1);
         o->violations++;
         rres_example(o, node_id(v[i].n), phase_stats_label(v[i].ph), t0, t1, v[i].p50,
-                     "p50 %.1f ms, %+.0f%% vs %.1f ms for the other %zu %s", v[i].p50 / 1e3,
-                     over * 100.0, med / 1e3, n - 1, what);
+                     "p50 %.1f ms, %+.0f%% vs %.1f ms of %zu other %s%s", v[i].p50 / 1e3,
+                     over * 100.0, med / 1e3, n - 1, what, n > 2 ? "s" : "");
         if (over > *worst) {
             *worst = over;
             rres_worst(o, node_id(v[i].n), phase_stats_label(v[i].ph), t0, t1);
-            rres_message(o, "%s: median step %.1f ms is %.0f%% slower than the other %zu %s "
+            rres_message(o, "%s: median step %.1f ms is %.0f%% slower than %zu other %s%s "
                          "(%.1f ms); fires above %g%%", node_id(v[i].n), v[i].p50 / 1e3,
-                         over * 100.0, n - 1, what, med / 1e3, p[0]);
+                         over * 100.0, n - 1, what, n > 2 ? "s" : "", med / 1e3, p[0]);
         }
     }
 }
@@ -105,12 +106,12 @@ int rule_straggler(const model *m, const double *p, rule_result *o)
         size_t k = 0;
         for (size_t r = 0; r < node_process_count(n); r++)
             peer_add(v, &k, node_process_at(n, r), p[1]);
-        check_peers(v, v + cap, k, "ranks of the node", p, o, &worst);
+        check_peers(v, v + cap, k, "rank", p, o, &worst);
     }
     size_t k = 0;
     for (size_t i = 0; i < nn; i++)
         peer_add(v, &k, model_node_at(m, i), p[1]);
-    check_peers(v, v + cap, k, "nodes", p, o, &worst);
+    check_peers(v, v + cap, k, "node", p, o, &worst);
     free(v);
     if (o->violations)
         o->status = RULE_TRIGGERED;
