@@ -46,9 +46,22 @@ static void remove_tree(const char *dir)
     nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* History is written before live mode starts; the system/ directory
- * appearing and the generator still running means the job can be opened.
- * Waits at most ~20 s (slow CI under sanitizers). */
+static int stop_at_file(const char *path, const struct stat *sb, int flag, struct FTW *f)
+{
+    (void)path, (void)sb, (void)f;
+    return flag == FTW_F;
+}
+
+/* The generator creates system/ before its first file: the job can be
+ * opened (its root found) once a file exists under it. */
+static int has_file(const char *dir)
+{
+    return nftw(dir, stop_at_file, 16, FTW_PHYS) == 1;
+}
+
+/* History is written before live mode starts; a system file written and
+ * the generator still running means the job can be opened. Waits at most
+ * ~20 s (slow CI under sanitizers). */
 static int wait_ready(demo *d, sm_err *err)
 {
     char probe[4200];
@@ -61,7 +74,7 @@ static int wait_ready(demo *d, sm_err *err)
         pthread_mutex_unlock(&d->mu);
         if (done)
             return rc == 0 ? 0 : -1;
-        if (access(probe, F_OK) == 0)
+        if (has_file(probe))
             return 0;
         nanosleep(&(struct timespec){0, 50 * 1000000L}, NULL);
     }
