@@ -74,6 +74,7 @@ struct model_node {
     int alias;
     int loose;                  /* the node has events naming no writer */
     ptrvec procs;               /* model_node*, natural order of ids */
+    struct model_node *last_proc;   /* the process of the last event */
 };
 
 /* a[0..n) == b[0..n) for the short identifiers of the ingest path (ids,

@@ -9,7 +9,9 @@
  * phases would double what framework events cost. So the first writer of
  * a node `alias`es the node's phases; when a second writer (or an event
  * naming none) arrives, the first gets a copy of the node's phases — all
- * of which came from it — and from then on each keeps its own. */
+ * of which came from it — and from then on each keeps its own, within the
+ * smaller bounds of phase_stats.h's PHASE_PROC_* (the node keeps the full
+ * ones for the pooled events). */
 #include "model/model_node.h"
 
 #include <stdlib.h>
@@ -42,7 +44,8 @@ static int proc_own(model_node *p)
         idmap_reserve(&p->phase_map, n->phases.n) != 0)
         return -1;
     for (size_t i = 0; i < n->phases.n; i++) {
-        phase_stats *c = phase_stats_clone(n->phases.v[i]);
+        phase_stats *c = phase_stats_clone(n->phases.v[i], PHASE_PROC_EXACT_CAP,
+                                           PHASE_PROC_RECENT_CAP);
         if (!c) {
             for (size_t k = 0; k < p->phases.n; k++)
                 phase_stats_free(p->phases.v[k]);
@@ -65,10 +68,13 @@ static int proc_own(model_node *p)
  * past NODE_PROC_MAX. */
 static model_node *proc_get(model_node *n, sm_str id)
 {
+    model_node *last = n->last_proc;   /* a file's events share one writer */
+    if (last && last->id_len == id.len && mnode_bytes_eq(last->id, id.ptr, id.len))
+        return last;
     int found;
     size_t pos = proc_pos(n, id, &found);
     if (found)
-        return n->procs.v[pos];
+        return n->last_proc = n->procs.v[pos];
     if (n->procs.n >= NODE_PROC_MAX || ptrvec_reserve(&n->procs, 1) != 0)
         return NULL;
     if (n->procs.n == 1 && proc_own(n->procs.v[0]) != 0)
@@ -79,7 +85,7 @@ static model_node *proc_get(model_node *n, sm_str id)
     p->parent = n;
     p->alias = n->procs.n == 0 && !n->loose && n->phases.n == 0;
     ptrvec_insert(&n->procs, pos, p);
-    return p;
+    return n->last_proc = p;
 }
 
 int mnode_add_writer_event(model_node *n, const sm_event *e, phase_kind *kind)

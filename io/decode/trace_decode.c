@@ -36,6 +36,7 @@ typedef struct bstack {
 struct trace_dec {
     char *node;
     char *process;          /* the writer id, "" when unknown */
+    size_t node_len, process_len;
     trace_carry *carry;     /* B/E pairs across the writer's files, or NULL */
     int writer;             /* the writer's handle in carry */
     int64_t base;
@@ -58,6 +59,7 @@ trace_dec *tracedec_new(const char *node)
         tracedec_free(d);
         return NULL;
     }
+    d->node_len = strlen(d->node);
     return d;
 }
 
@@ -71,6 +73,7 @@ int tracedec_set_writer(trace_dec *d, const char *process, trace_carry *carry, i
     }
     free(d->process);
     d->process = p;
+    d->process_len = strlen(p);
     d->carry = w >= 0 ? carry : NULL;
     d->writer = w;
     return 0;
@@ -189,8 +192,8 @@ static void emit_as(trace_dec *d, sm_str phase, int64_t pid, int64_t tid, sm_str
                     int64_t start, int64_t dur, int64_t step, trace_sink sink, void *ud)
 {
     sm_event ev = {
-        .node = sm_str_c(d->node),
-        .process = sm_str_c(d->process),
+        .node = {d->node, d->node_len},
+        .process = {d->process, d->process_len},
         .phase = phase,
         .name = name,
         .start_us = start,
@@ -251,6 +254,7 @@ static void orphan_e(trace_dec *d, const tl_event *e, int64_t end, trace_sink si
     }
     tcarry_put_e(d->carry, &mine);
 }
+
 static bstack *find_stack(trace_dec *d, int64_t pid, int64_t tid)
 {
     for (size_t i = 0; i < d->nst; i++)
@@ -373,6 +377,25 @@ int tracedec_line(trace_dec *d, const char *line, size_t len, trace_sink sink, v
     return rc == TL_OK ? 0 : -1;
 }
 
+/* Hands one open B of stack s to the carry: it meets an E that came
+ * already, or waits there. The B's name moves into the carry. */
+static void hand_over_b(trace_dec *d, const bstack *s, open_b *b, trace_sink sink, void *ud)
+{
+    tcarry_item mine = {d->writer, s->pid, s->tid, b->start, b->step,
+                        b->len ? b->name : NULL, dup_or_null(pid_phase(d, s->pid))};
+    if (!b->len)
+        free(b->name);
+    b->name = NULL;
+    tcarry_item e;
+    if (!tcarry_take_e(d->carry, d->writer, s->pid, s->tid, b->start, &e)) {
+        tcarry_put_b(d->carry, &mine);
+        return;
+    }
+    emit_pair(d, &mine, &e, sink, ud);
+    tcarry_item_clear(&e);
+    tcarry_item_clear(&mine);
+}
+
 void tracedec_close_file(trace_dec *d, trace_sink sink, void *ud)
 {
     if (!d->carry)
@@ -380,24 +403,8 @@ void tracedec_close_file(trace_dec *d, trace_sink sink, void *ud)
     for (size_t i = 0; i < d->nst; i++) {
         bstack *s = &d->st[i];
         while (s->n) {   /* top of the stack first: see trace_carry.h */
-            open_b *b = &s->v[--s->n];
             d->open--;
-            sm_str name = {b->name, b->len};
-            tcarry_item mine = {d->writer, s->pid, s->tid, b->start, b->step,
-                                b->name, dup_or_null(pid_phase(d, s->pid))};
-            b->name = NULL;
-            if (!name.len) {
-                free(mine.name);
-                mine.name = NULL;
-            }
-            tcarry_item e;
-            if (tcarry_take_e(d->carry, d->writer, s->pid, s->tid, b->start, &e)) {
-                emit_pair(d, &mine, &e, sink, ud);
-                tcarry_item_clear(&e);
-                tcarry_item_clear(&mine);
-            } else {
-                tcarry_put_b(d->carry, &mine);
-            }
+            hand_over_b(d, s, &s->v[--s->n], sink, ud);
         }
     }
 }
