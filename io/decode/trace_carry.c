@@ -55,6 +55,20 @@ void tcarry_free(trace_carry *c)
     free(c);
 }
 
+/* Room for one more element in *v (n used of *cap); 0, or -1 on OOM. */
+static int room_for_one(void **v, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : 16;
+    void *nv = realloc(*v, ncap * elem);
+    if (!nv)
+        return -1;
+    *v = nv;
+    *cap = ncap;
+    return 0;
+}
+
 int tcarry_writer(trace_carry *c, const char *process, int kind)
 {
     for (size_t i = 0; i < c->nw; i++)
@@ -62,14 +76,8 @@ int tcarry_writer(trace_carry *c, const char *process, int kind)
             return (int)i;
     if (c->nw == TCARRY_WRITERS)
         return -1;
-    if (c->nw == c->capw) {
-        size_t ncap = c->capw ? c->capw * 2 : 8;
-        writer_key *nw = realloc(c->w, ncap * sizeof *nw);
-        if (!nw)
-            return -1;
-        c->w = nw;
-        c->capw = ncap;
-    }
+    if (room_for_one((void **)&c->w, &c->capw, c->nw, sizeof *c->w) != 0)
+        return -1;
     char *p = strdup(process);
     if (!p)
         return -1;
@@ -129,16 +137,10 @@ static int side_put(trace_carry *c, side *s, tcarry_item *it)
         tcarry_item_clear(&old);
         c->dropped++;
     }
-    if (s->n == s->cap) {
-        size_t ncap = s->cap ? s->cap * 2 : 16;
-        tcarry_item *nv = realloc(s->v, ncap * sizeof *nv);
-        if (!nv) {
-            tcarry_item_clear(it);
-            c->dropped++;
-            return -1;
-        }
-        s->v = nv;
-        s->cap = ncap;
+    if (room_for_one((void **)&s->v, &s->cap, s->n, sizeof *s->v) != 0) {
+        tcarry_item_clear(it);
+        c->dropped++;
+        return -1;
     }
     s->v[s->n++] = *it;
     it->name = it->phase = NULL;

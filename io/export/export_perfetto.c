@@ -37,6 +37,21 @@ static int xfile_cmp(const void *a, const void *b)
     return strcmp(x->key, y->key);
 }
 
+/* Makes room for one more element in *v (n used of *cap, `first` the
+ * first capacity); 0, or -1 on OOM (*v unchanged). */
+static int room_for_one(void **v, size_t *cap, size_t n, size_t elem, size_t first)
+{
+    if (n < *cap)
+        return 0;
+    size_t nc = *cap ? *cap * 2 : first;
+    void *nv = realloc(*v, nc * elem);
+    if (!nv)
+        return -1;
+    *v = nv;
+    *cap = nc;
+    return 0;
+}
+
 /* Notes f's writer under its node; -1 on OOM. */
 static int note_writer(xjob *x, const xfile *f)
 {
@@ -47,14 +62,8 @@ static int note_writer(xjob *x, const xfile *f)
             x->mw[i].multi |= strcmp(x->mw[i].first, f->process) != 0;
             return 0;
         }
-    if (x->nmw == x->capmw) {
-        size_t nc = x->capmw ? x->capmw * 2 : 16;
-        xmw *n = realloc(x->mw, nc * sizeof *n);
-        if (!n)
-            return -1;
-        x->mw = n;
-        x->capmw = nc;
-    }
+    if (room_for_one((void **)&x->mw, &x->capmw, x->nmw, sizeof *x->mw, 16) != 0)
+        return -1;
     xmw *m = &x->mw[x->nmw++];
     snprintf(m->node, sizeof m->node, "%s", f->node);
     snprintf(m->first, sizeof m->first, "%s", f->process);
@@ -73,14 +82,8 @@ static int list_cb(void *ud, const source_entry *e)
     if (ki.kind != KEY_SYSTEM && ki.kind != KEY_TRACE && ki.kind != KEY_TRACE_TMP &&
         ki.kind != KEY_TF_TRACE)
         return 0;
-    if (x->n == x->cap) {
-        size_t nc = x->cap ? x->cap * 2 : 256;
-        xfile *nf = realloc(x->files, nc * sizeof *nf);
-        if (!nf)
-            return x->oom = 1;
-        x->files = nf;
-        x->cap = nc;
-    }
+    if (room_for_one((void **)&x->files, &x->cap, x->n, sizeof *x->files, 256) != 0)
+        return x->oom = 1;
     xfile *f = &x->files[x->n];
     if (!(f->key = strdup(e->key)))
         return x->oom = 1;

@@ -10,12 +10,10 @@ end time and the kind ("1-algo-1"); its node is the host in it. Percentiles
 use linear interpolation between closest ranks (numpy's default)."""
 import json
 import os
-import re
 import sys
 from collections import defaultdict
 
-KINDS = ("_pythontimeline.json", "_model_timeline.json",
-         "_horovod_timeline.json", "_smdataparallel_timeline.json")
+from trace_names import node_of, split_trace_name
 
 
 def pct(values, p):
@@ -35,18 +33,8 @@ def summary(values):
 
 
 def writer_of(fname):
-    for k in KINDS:
-        if fname.endswith(k):
-            return fname[:-len(k)].split("_", 1)[1]
-    return None
-
-
-def node_of(writer):
-    m = re.search(r"(?:^|[-_])(algo-\d+)$", writer)
-    if m:
-        return m.group(1)
-    m = re.match(r"\d+-(.+)$", writer)
-    return m.group(1) if m else writer
+    parts = split_trace_name(fname)
+    return parts[1] if parts else None
 
 
 def read_system(root, metrics, cpu_groups):

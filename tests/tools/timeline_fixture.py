@@ -27,10 +27,10 @@ import collections
 import glob
 import json
 import os
-import re
 import sys
 
-KINDS = ("pythontimeline", "model_timeline", "horovod_timeline", "smdataparallel_timeline")
+from trace_names import node_of, split_trace_name
+
 
 
 def meta(base, names):
@@ -164,27 +164,10 @@ def facts():
 
 # ---- the independent reading ---------------------------------------------
 
-def writer_kind(fname):
-    for k in KINDS:
-        if fname.endswith("_" + k + ".json"):
-            stem = fname[:-len(k) - 6]
-            end, writer = stem.split("_", 1)
-            return int(end) // (1000 if len(end) == 19 else 1), writer, k
-    return None
-
-
-def node_of(writer):
-    m = re.search(r"(?:^|[-_])(algo-\d+)$", writer)
-    if m:
-        return m.group(1)
-    m = re.match(r"\d+-(.+)$", writer)
-    return m.group(1) if m else writer
-
-
 def events(root):
     files = collections.defaultdict(list)
     for path in glob.glob(os.path.join(root, "framework/pevents/*/*.json")):
-        wk = writer_kind(os.path.basename(path))
+        wk = split_trace_name(os.path.basename(path))
         if wk:
             files[(wk[1], wk[2])].append((wk[0], path))
     for (writer, _), fs in files.items():

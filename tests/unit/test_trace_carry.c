@@ -13,39 +13,9 @@
 
 #include "io/decode/trace_carry.h"
 #include "io/decode/trace_decode.h"
+#include "trace_evlog.h"
 
-#define MAXEV 64
 #define BASE 1000000000LL
-
-typedef struct ev_copy {
-    char phase[48], name[48], process[32], node[32];
-    int64_t start, dur, step, pid, tid;
-} ev_copy;
-
-typedef struct evlog {
-    ev_copy ev[MAXEV];
-    int n;
-} evlog;
-
-static void copy_str(char *dst, size_t cap, sm_str s)
-{
-    size_t n = s.len < cap - 1 ? s.len : cap - 1;
-    memcpy(dst, s.ptr, n);
-    dst[n] = '\0';
-}
-
-static void sink(void *ud, const sm_event *e)
-{
-    evlog *l = ud;
-    assert_true(l->n < MAXEV);
-    ev_copy *c = &l->ev[l->n++];
-    *c = (ev_copy){.start = e->start_us, .dur = e->dur_us, .step = e->step,
-                   .pid = e->pid, .tid = e->tid};
-    copy_str(c->phase, sizeof c->phase, e->phase);
-    copy_str(c->name, sizeof c->name, e->name);
-    copy_str(c->process, sizeof c->process, e->process);
-    copy_str(c->node, sizeof c->node, e->node);
-}
 
 /* A job: fast and reference decoding, each with its own carry and log. */
 typedef struct job {
