@@ -50,6 +50,14 @@ static int outside(const model *m, int64_t t)
     return (m->cfg.since_us && t < m->cfg.since_us) || (m->cfg.until_us && t >= m->cfg.until_us);
 }
 
+/* An event is kept when it overlaps the window: it ends at or after since
+ * (one ending exactly at since is kept) and starts before until. */
+static int event_outside(const model *m, int64_t start, int64_t end)
+{
+    return (m->cfg.since_us && end < m->cfg.since_us) ||
+           (m->cfg.until_us && start >= m->cfg.until_us);
+}
+
 static size_t node_pos(const model *m, const char *id, size_t len, int *found)
 {
     size_t lo = 0, hi = m->nodes.n;
@@ -129,7 +137,10 @@ int model_add_sample(model *m, const sm_sample *s)
 
 int model_add_event(model *m, const sm_event *e)
 {
-    if (outside(m, e->start_us))
+    int64_t end;
+    if (__builtin_add_overflow(e->start_us, e->dur_us > 0 ? e->dur_us : 0, &end))
+        end = INT64_MAX;
+    if (event_outside(m, e->start_us, end))
         return 1;
     int is_new;
     size_t pos = 0;
@@ -137,13 +148,10 @@ int model_add_event(model *m, const sm_event *e)
     if (!n)
         return -1;
     phase_kind kind;
-    int rc = mnode_add_event(n, e, &kind);
+    int rc = mnode_add_writer_event(n, e, &kind);
     node_commit(m, n, is_new, pos, rc);
     if (rc != 0)
         return rc;
-    int64_t end;
-    if (__builtin_add_overflow(e->start_us, e->dur_us > 0 ? e->dur_us : 0, &end))
-        end = INT64_MAX;
     if (kind == PHASE_STEP) {
         if (!m->has_steps || e->start_us < m->first_step_us)
             m->first_step_us = e->start_us;

@@ -24,9 +24,13 @@
 typedef struct model model;
 typedef struct model_node model_node;
 
+/* The time filter (--since/--until): a system sample is kept when
+ * since <= t < until; a framework event when it overlaps the window, i.e.
+ * ends at or after since (one ending exactly at since is kept) and starts
+ * before until. */
 typedef struct model_config {
-    int64_t since_us;   /* records before this are ignored; 0 = no bound */
-    int64_t until_us;   /* records at/after this are ignored; 0 = no bound */
+    int64_t since_us;   /* 0 = no bound */
+    int64_t until_us;   /* 0 = no bound */
 } model_config;
 
 /* Job phases from SPEC: initialization = first record → first step start,
@@ -43,7 +47,9 @@ void model_free(model *m);
 
 /* Ingest one record. Returns 0, 1 when the record was ignored (outside the
  * time filter, a non-finite value, or a sample named like the derived CPU
- * total), -1 on OOM (record dropped, model unchanged). */
+ * total), -1 on OOM (record dropped; an event may then have counted in its
+ * node and not in its process). An event counts in its node and, when it
+ * names its writer (e->process), in that process too. */
 int model_add_sample(model *m, const sm_sample *s);
 int model_add_event(model *m, const sm_event *e);
 
@@ -99,6 +105,23 @@ const series *node_net_at(const model_node *n, size_t i);
 size_t node_phase_count(const model_node *n);
 const phase_stats *node_phase_at(const model_node *n, size_t i);
 const phase_stats *node_find_phase(const model_node *n, const char *label);
+
+/* Processes: the trace writers of a node, in natural order of their ids
+ * ("0-algo-1" .. "7-algo-1", the writer id of smdebug's file names). A
+ * process is a model_node that answers node_id (the writer id),
+ * node_generation and the framework-event getters (node_phase_*,
+ * node_find_phase) for its own events alone; it has no series, no
+ * processes, and is not among model_node_at's nodes. A node's phases pool
+ * the events of all its processes (and of events naming no writer). At
+ * most NODE_PROC_MAX (256) processes per node: the events of further
+ * writers count in the node only. */
+size_t node_process_count(const model_node *n);
+const model_node *node_process_at(const model_node *n, size_t i);
+const model_node *node_find_process(const model_node *n, const char *id);
+/* The node a process belongs to; n itself for a node. */
+const model_node *node_parent(const model_node *n);
+/* A node by id, else a process of any node by writer id; NULL if neither. */
+const model_node *model_find_writer(const model *m, const char *id);
 
 /* Names of unknown extra keys seen in this node's system lines
  * (e.g. "GPUTemperature"), in first-seen order. */

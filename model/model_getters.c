@@ -6,7 +6,7 @@
 #include "model/model_node.h"
 
 const char *node_id(const model_node *n) { return n->id; }
-uint64_t node_generation(const model_node *n) { return n->gen; }
+uint64_t node_generation(const model_node *n) { return mnode_phases_of(n)->gen; }
 size_t node_series_count(const model_node *n) { return n->series.n; }
 
 const series *node_series_at(const model_node *n, size_t i)
@@ -76,10 +76,11 @@ const series *node_net_at(const model_node *n, size_t i)
     return i < n->net.n ? n->net.v[i] : NULL;
 }
 
-size_t node_phase_count(const model_node *n) { return n->phases.n; }
+size_t node_phase_count(const model_node *n) { return mnode_phases_of(n)->phases.n; }
 
 const phase_stats *node_phase_at(const model_node *n, size_t i)
 {
+    n = mnode_phases_of(n);
     return i < n->phases.n ? n->phases.v[i] : NULL;
 }
 
@@ -91,6 +92,7 @@ static int label_is(const void *item, const void *key)
 const phase_stats *node_find_phase(const model_node *n, const char *label)
 {
     sm_str k = sm_str_c(label);
+    n = mnode_phases_of(n);
     return idmap_find(&n->phase_map, idmap_hash(&k, 1), label_is, label);
 }
 

@@ -14,6 +14,7 @@
 #define NODE_EXTRA_MAX 32       /* distinct extra key names kept per node */
 #define NODE_EXTRA_NAME_MAX 128
 #define NODE_PHASE_MAX 64       /* labels per node before "(other)" */
+#define NODE_PROC_MAX 256       /* processes (trace writers) kept per node */
 
 /* A series plus the key the hash lookup compares against. */
 typedef struct ser_ent {
@@ -65,6 +66,15 @@ struct model_node {
     ptrvec phases;      /* phase_stats*, in model.h's display order */
     char *extra[NODE_EXTRA_MAX];
     size_t nextra;
+    /* Processes (model_process.c): a node's trace writers are model_nodes
+     * of their own holding only phases. While a node has one writer and
+     * no event without one, that process `alias`es the node's phases
+     * instead of keeping a copy: single-writer jobs pay nothing. */
+    struct model_node *parent;  /* a process: its node; NULL for a node */
+    int alias;
+    int loose;                  /* the node has events naming no writer */
+    ptrvec procs;               /* model_node*, natural order of ids */
+    struct model_node *last_proc;   /* the process of the last event */
 };
 
 /* a[0..n) == b[0..n) for the short identifiers of the ingest path (ids,
@@ -113,6 +123,15 @@ void mnode_cpu_flush(model_node *n, int keep_newest);
 void mnode_note_extra(model_node *n, const char *p, size_t len);
 /* Adds one event under its label. Sets *kind. 0, or -1 on OOM. */
 int mnode_add_event(model_node *n, const sm_event *e, phase_kind *kind);
+/* Adds one event to node n and to its writer's process (model_process.c).
+ * Sets *kind. 0, or -1 on OOM (the event may then be counted in the node
+ * and not in its process). */
+int mnode_add_writer_event(model_node *n, const sm_event *e, phase_kind *kind);
+/* The node whose phases n shows: its parent for an aliasing process. */
+static inline const model_node *mnode_phases_of(const model_node *n)
+{
+    return n->alias ? n->parent : n;
+}
 
 int ptrvec_reserve(ptrvec *pv, size_t extra);
 /* Inserts at position i; requires a prior successful reserve. */

@@ -36,6 +36,9 @@ void mnode_free(model_node *n)
         phase_stats_free(n->phases.v[i]);
     for (size_t i = 0; i < n->nextra; i++)
         free(n->extra[i]);
+    for (size_t i = 0; i < n->procs.n; i++)
+        mnode_free(n->procs.v[i]);
+    free(n->procs.v);
     free(n->series.v);
     free(n->cores.v);
     free(n->io.v);
@@ -103,7 +106,10 @@ static phase_stats *phase_get(model_node *n, sm_str label, phase_kind kind)
             return p;
     }
     char *c = strndup(label.ptr ? label.ptr : "", label.len);
-    p = c ? phase_stats_new(c, kind) : NULL;
+    /* a process (one of several writers) keeps smaller bounds: phase_stats.h */
+    p = !c ? NULL : n->parent ? phase_stats_new_bounded(c, kind, PHASE_PROC_EXACT_CAP,
+                                                         PHASE_PROC_RECENT_CAP)
+                              : phase_stats_new(c, kind);
     free(c);
     if (!p || ptrvec_reserve(&n->phases, 1) || idmap_reserve(&n->phase_map, 1)) {
         phase_stats_free(p);

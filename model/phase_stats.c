@@ -27,20 +27,48 @@ struct phase_stats {
     uint64_t gen;
 };
 
-phase_stats *phase_stats_new(const char *label, phase_kind kind)
+phase_stats *phase_stats_new_bounded(const char *label, phase_kind kind, size_t exact_cap,
+                                     size_t recent_cap)
 {
     phase_stats *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
     p->label = strdup(label ? label : "");
-    p->q = quant_new(PHASE_EXACT_CAP);
+    p->q = quant_new(exact_cap);
     if (!p->label || !p->q) {
         phase_stats_free(p);
         return NULL;
     }
     p->kind = kind;
-    deque_init(&p->recent, sizeof(phase_event), PHASE_RECENT_CAP, PHASE_RECENT_CAP / 8);
+    deque_init(&p->recent, sizeof(phase_event), recent_cap, recent_cap / 8);
     return p;
+}
+
+phase_stats *phase_stats_new(const char *label, phase_kind kind)
+{
+    return phase_stats_new_bounded(label, kind, PHASE_EXACT_CAP, PHASE_RECENT_CAP);
+}
+
+phase_stats *phase_stats_clone(const phase_stats *p, size_t exact_cap, size_t recent_cap)
+{
+    phase_stats *c = phase_stats_new_bounded(p->label, p->kind, exact_cap, recent_cap);
+    size_t keep = p->recent.len < recent_cap ? p->recent.len : recent_cap;
+    if (!c || quant_merge(c->q, p->q) != 0 || deque_reserve(&c->recent, keep) != 0) {
+        phase_stats_free(c);
+        return NULL;
+    }
+    if (keep)   /* the newest: recent is in start order */
+        deque_prepend(&c->recent, deque_at(&p->recent, p->recent.len - keep), keep);
+    c->count = p->count;
+    c->mean = p->mean;
+    c->m2 = p->m2;
+    c->min = p->min;
+    c->max = p->max;
+    c->first_start = p->first_start;
+    c->last_end = p->last_end;
+    memcpy(c->hist, p->hist, sizeof c->hist);
+    c->gen = p->gen;
+    return c;
 }
 
 void phase_stats_free(phase_stats *p)

@@ -43,8 +43,24 @@ typedef struct phase_event {
     int64_t start_us, dur_us;
 } phase_event;
 
+/* Bounds of a process's own phases on a node with several trace writers
+ * (model/model_process.c): the node keeps the bounds above for its pooled
+ * events, each rank exact percentiles up to 4,096 steps (then within
+ * QUANT_REL_ERR) and its newest 1,024 events, so 8 ranks cost about two
+ * nodes' worth, not eight. */
+#define PHASE_PROC_EXACT_CAP 4096
+#define PHASE_PROC_RECENT_CAP 1024
+
 phase_stats *phase_stats_new(const char *label, phase_kind kind); /* NULL on OOM */
+/* The same with other bounds (exact_cap values kept exactly, the newest
+ * recent_cap events retained; recent_cap >= 8). NULL on OOM. */
+phase_stats *phase_stats_new_bounded(const char *label, phase_kind kind, size_t exact_cap,
+                                     size_t recent_cap);
 void phase_stats_free(phase_stats *p);
+/* A deep copy of p within the given bounds: the same count, mean, stddev,
+ * min, max, histogram and first/last times; its newest recent_cap events;
+ * percentiles exact while p holds at most exact_cap values. NULL on OOM. */
+phase_stats *phase_stats_clone(const phase_stats *p, size_t exact_cap, size_t recent_cap);
 int phase_stats_add(phase_stats *p, int64_t step, int64_t start_us, int64_t dur_us);
 
 const char *phase_stats_label(const phase_stats *p);

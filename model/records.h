@@ -45,7 +45,7 @@ typedef struct sm_sample {
 /* One framework trace event, already placed on the epoch clock. B/E pairs
  * are matched by the decoder and arrive here as one complete event. */
 typedef struct sm_event {
-    sm_str node;      /* node id derived from the file name ("algo-1", "905-b88ab1bb8259") */
+    sm_str node;      /* node id derived from the file name ("algo-1", "b88ab1bb8259") */
     sm_str phase;     /* process_name of the event's pid ("Step:ModeKeys.TRAIN",
                          "Forward", "DataIterator", ...); len 0 when unnamed */
     sm_str name;      /* event name; may be empty (horovod `E` events) */
@@ -53,6 +53,8 @@ typedef struct sm_event {
     int64_t dur_us;   /* >= 0 */
     int64_t step;     /* args.step_num as integer, -1 when absent */
     int64_t pid, tid;
+    sm_str process;   /* the writer id, the file name's node part ("1-algo-1",
+                         "905-b88ab1bb8259"); len 0 when unknown */
 } sm_event;
 
 #endif

@@ -36,6 +36,7 @@ int rule_io_bottleneck(const model *m, const double *p, rule_result *o);
 int rule_batch_size(const model *m, const double *p, rule_result *o);
 int rule_gpu_memory_increase(const model *m, const double *p, rule_result *o);
 int rule_step_outlier(const model *m, const double *p, rule_result *o);
+int rule_straggler(const model *m, const double *p, rule_result *o);
 int rule_load_balancing(const model *m, const double *p, rule_result *o);
 int rule_dataloader(const model *m, const double *p, rule_result *o);
 int rule_max_initialization_time(const model *m, const double *p, rule_result *o);

@@ -44,8 +44,24 @@ static int outlier_phase(const model_node *n, const phase_stats *ph,
     return 1;
 }
 
+/* The step phases of one node or process. */
+static void outlier_unit(const model_node *n, const double *p, rule_result *o,
+                         phase_event *ev, int64_t *worst, int *steps)
+{
+    for (size_t i = 0; i < node_phase_count(n); i++) {
+        const phase_stats *ph = node_phase_at(n, i);
+        if (phase_stats_kind(ph) != PHASE_STEP)
+            continue;
+        *steps = 1;
+        outlier_phase(n, ph, p, o, ev, worst);
+    }
+}
+
 /* params: stddev, n_outliers. Outliers are counted over the retained
- * (newest PHASE_RECENT_CAP) steps; mean and sigma over every step. */
+ * (newest PHASE_RECENT_CAP) steps; mean and sigma over every step. Each
+ * process (trace writer) is judged on its own steps, as smdebug's rule
+ * keys step durations by the writer's node id: pooled ranks would hide a
+ * slow rank's outliers in the others' spread. */
 int rule_step_outlier(const model *m, const double *p, rule_result *o)
 {
     phase_event *ev = malloc(PHASE_RECENT_CAP * sizeof *ev);
@@ -55,18 +71,15 @@ int rule_step_outlier(const model *m, const double *p, rule_result *o)
     int steps = 0;
     for (size_t ni = 0; ni < model_node_count(m); ni++) {
         const model_node *n = model_node_at(m, ni);
-        for (size_t i = 0; i < node_phase_count(n); i++) {
-            const phase_stats *ph = node_phase_at(n, i);
-            if (phase_stats_kind(ph) != PHASE_STEP)
-                continue;
-            steps = 1;
-            outlier_phase(n, ph, p, o, ev, &worst);
-        }
+        if (node_process_count(n) == 0)
+            outlier_unit(n, p, o, ev, &worst, &steps);
+        for (size_t r = 0; r < node_process_count(n); r++)
+            outlier_unit(node_process_at(n, r), p, o, ev, &worst, &steps);
     }
     free(ev);
     if (o->datapoints && o->status != RULE_TRIGGERED) {
         o->status = RULE_OK;
-        rres_message(o, "%lld outlier steps, at most %g per node and phase allowed",
+        rres_message(o, "%lld outlier steps, at most %g per process and phase allowed",
                      (long long)o->violations, p[1]);
     }
     if (!o->datapoints)

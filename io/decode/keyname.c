@@ -71,13 +71,18 @@ static int split(const char *key, slice *parts, int max)
 
 /* Node ids go to the terminal and into file names of the cache: printable
  * ASCII only, and they must fit. */
-static int set_node(key_info *out, slice s)
+static int printable_id(slice s)
 {
-    if (s.n == 0 || s.n >= sizeof out->node)
-        return -1;
     for (size_t i = 0; i < s.n; i++)
         if ((unsigned char)s.p[i] <= 0x20 || (unsigned char)s.p[i] >= 0x7f)
-            return -1;
+            return 0;
+    return 1;
+}
+
+static int set_node(key_info *out, slice s)
+{
+    if (s.n == 0 || s.n >= sizeof out->node || !printable_id(s))
+        return -1;
     memcpy(out->node, s.p, s.n);
     out->node[s.n] = '\0';
     return 0;
@@ -96,15 +101,23 @@ void keyname_node_from_part(const char *part, size_t len, char *out, size_t cap)
     if (!out || cap == 0)
         return;
     slice s = {part ? part : "", part ? len : 0};
-    /* "1234-algo-1" → "algo-1": the writer's pid before the host. */
+    /* "1234-algo-1" → "algo-1": the writer's rank or pid before the host. */
+    int algo = 0;
     for (size_t i = s.n; i-- > 0;) {
         slice tail = {s.p + i, s.n - i};
         if (starts(tail, "algo-") && all_digits((slice){tail.p + 5, tail.n - 5}) &&
             (i == 0 || s.p[i - 1] == '-' || s.p[i - 1] == '_')) {
             s = tail;
+            algo = 1;
             break;
         }
     }
+    /* "905-b88ab1bb8259" → "b88ab1bb8259": a host not named algo-N (a
+     * container's host name outside SageMaker). */
+    const char *dash = algo ? NULL : memchr(s.p, '-', s.n);
+    if (dash && dash > s.p && all_digits((slice){s.p, (size_t)(dash - s.p)}) &&
+        dash + 1 < s.p + s.n)
+        s = (slice){dash + 1, s.n - (size_t)(dash + 1 - s.p)};
     size_t n = s.n < cap - 1 ? s.n : cap - 1;
     memcpy(out, s.p, n);
     out[n] = '\0';
@@ -143,11 +156,23 @@ static int trace_stem(slice file, const char *ext, slice *stem, trace_kind *tk)
 static void set_trace_node(key_info *out, slice part, key_kind kind)
 {
     char node[sizeof out->node];
-    if (part.n == 0 || part.n >= sizeof node)
+    if (part.n == 0 || part.n >= sizeof node || !printable_id(part))
         return;
     keyname_node_from_part(part.p, part.n, node, sizeof node);
-    if (set_node(out, (slice){node, strlen(node)}) == 0)
-        out->kind = kind;
+    if (set_node(out, (slice){node, strlen(node)}) != 0)
+        return;
+    out->kind = kind;
+    if (kind == KEY_TRACE || kind == KEY_TRACE_TMP) {
+        memcpy(out->process, part.p, part.n);
+        out->process[part.n] = '\0';
+    }
+}
+
+/* A trace file's end time: 16 digits of epoch µs, or 19 of epoch ns. */
+static int64_t trace_end_us(slice end)
+{
+    int64_t v = to_int(end);
+    return end.n == 19 ? v / 1000 : v;
 }
 
 /* <end_us>_<node-part>_<kind>.json, or <node-part>_<kind>.json.tmp */
@@ -168,11 +193,11 @@ static void parse_trace(slice file, key_info *out)
     if (!us)
         return;
     slice end = {stem.p, (size_t)(us - stem.p)};
-    if (!all_digits(end) || end.n > 18)
+    if (!all_digits(end) || end.n > 19)
         return;
     set_trace_node(out, (slice){us + 1, stem.n - end.n - 1}, KEY_TRACE);
     if (out->kind == KEY_TRACE)
-        out->time_us = to_int(end);
+        out->time_us = trace_end_us(end);
 }
 
 static void parse_framework(const slice *pt, int n, key_info *out)
@@ -226,6 +251,7 @@ void keyname_parse(const char *key, key_info *out)
         out->kind = KEY_RULE_REPORT;
     if (out->kind == KEY_OTHER) {
         out->node[0] = '\0';
+        out->process[0] = '\0';
         out->time_us = 0;
         out->tkind = TRACE_PYTHON;
     }

@@ -9,8 +9,12 @@
  * (rule-output lives beside profiler-output, keys then start with "../"
  * relative to the profiler-output root; the scanner passes them with the
  * job-relative prefix "rule-output/...").
- * Node parts vary: "4487_0000", "905-b88ab1bb8259", "0001", "1234-algo-1";
- * the node id is "algo-N" when the part ends with it, else the whole part. */
+ * Node parts vary: "4487_0000", "905-b88ab1bb8259", "0001", "1234-algo-1".
+ * The part is the writer's id (the "process": `<rank or pid>-<host>`, one
+ * per training process, so a node trained by 8 ranks has 8 writers); the
+ * node is the host: "algo-N" when the part ends with it, else what follows
+ * a leading `<digits>-`, else the whole part. <end_us> is the end of the
+ * file's last event in epoch µs, or in epoch ns when it has 19 digits. */
 #ifndef SMTOP_KEYNAME_H
 #define SMTOP_KEYNAME_H
 
@@ -38,6 +42,8 @@ typedef enum trace_kind {
 typedef struct key_info {
     key_kind kind;
     char node[128];      /* node id, "" when not derivable */
+    char process[128];   /* TRACE / TRACE_TMP: the writer id (the file
+                            name's node part); "" for other kinds */
     int64_t time_us;     /* SYSTEM: minute start; TRACE: end_us; else 0 */
     trace_kind tkind;    /* TRACE / TRACE_TMP */
 } key_info;
@@ -46,7 +52,8 @@ typedef struct key_info {
  * unknown keys are KEY_OTHER. */
 void keyname_parse(const char *key, key_info *out);
 
-/* Derives the node id from a trace file's node part (see above). */
+/* Derives the node id from a trace file's node part, a writer id (see
+ * above). */
 void keyname_node_from_part(const char *part, size_t len, char *out, size_t cap);
 
 /* Formats the start-after key that lists system files from time t_us on:

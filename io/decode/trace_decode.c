@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/decode/trace_carry.h"
 #include "io/decode/trace_line.h"
 
 #define MAX_OPEN 4096     /* open B events per (pid, tid) */
@@ -34,6 +35,10 @@ typedef struct bstack {
 
 struct trace_dec {
     char *node;
+    char *process;          /* the writer id, "" when unknown */
+    size_t node_len, process_len;
+    trace_carry *carry;     /* B/E pairs across the writer's files, or NULL */
+    int writer;             /* the writer's handle in carry */
     int64_t base;
     pid_name *pn;
     size_t npn, cappn;
@@ -49,11 +54,29 @@ trace_dec *tracedec_new(const char *node)
     if (!d)
         return NULL;
     d->node = strdup(node ? node : "");
-    if (!d->node) {
-        free(d);
+    d->process = strdup("");
+    if (!d->node || !d->process) {
+        tracedec_free(d);
         return NULL;
     }
+    d->node_len = strlen(d->node);
     return d;
+}
+
+int tracedec_set_writer(trace_dec *d, const char *process, trace_carry *carry, int kind)
+{
+    char *p = strdup(process ? process : "");
+    int w = carry && p && p[0] ? tcarry_writer(carry, p, kind) : -1;
+    if (!p || (carry && p[0] && w < 0)) {
+        free(p);
+        return -1;
+    }
+    free(d->process);
+    d->process = p;
+    d->process_len = strlen(p);
+    d->carry = w >= 0 ? carry : NULL;
+    d->writer = w;
+    return 0;
 }
 
 void tracedec_free(trace_dec *d)
@@ -70,6 +93,7 @@ void tracedec_free(trace_dec *d)
     free(d->pn);
     free(d->st);
     free(d->node);
+    free(d->process);
     free(d);
 }
 
@@ -158,13 +182,19 @@ static int on_metadata(trace_dec *d, const tl_event *e)
     return 0;
 }
 
-static void emit(trace_dec *d, int64_t pid, int64_t tid, sm_str name, int64_t start,
-                 int64_t dur, int64_t step, trace_sink sink, void *ud)
+static sm_str pid_phase(trace_dec *d, int64_t pid)
 {
     pid_name *p = find_pid(d, pid);
+    return p ? (sm_str){p->s, p->len} : (sm_str){"", 0};
+}
+
+static void emit_as(trace_dec *d, sm_str phase, int64_t pid, int64_t tid, sm_str name,
+                    int64_t start, int64_t dur, int64_t step, trace_sink sink, void *ud)
+{
     sm_event ev = {
-        .node = sm_str_c(d->node),
-        .phase = p ? (sm_str){p->s, p->len} : (sm_str){"", 0},
+        .node = {d->node, d->node_len},
+        .process = {d->process, d->process_len},
+        .phase = phase,
         .name = name,
         .start_us = start,
         .dur_us = dur,
@@ -174,6 +204,55 @@ static void emit(trace_dec *d, int64_t pid, int64_t tid, sm_str name, int64_t st
     };
     if (sink)
         sink(ud, &ev);
+}
+
+static void emit(trace_dec *d, int64_t pid, int64_t tid, sm_str name, int64_t start,
+                 int64_t dur, int64_t step, trace_sink sink, void *ud)
+{
+    emit_as(d, pid_phase(d, pid), pid, tid, name, start, dur, step, sink, ud);
+}
+
+static sm_str item_str(const char *s)
+{
+    return s ? sm_str_c(s) : (sm_str){"", 0};
+}
+
+/* Emits the pair of a B and an E that met in the carry: the B's name,
+ * phase and step unless it lacks them. */
+static void emit_pair(trace_dec *d, const tcarry_item *b, const tcarry_item *e,
+                      trace_sink sink, void *ud)
+{
+    sm_str name = b->name ? item_str(b->name) : item_str(e->name);
+    sm_str phase = b->phase ? item_str(b->phase) : item_str(e->phase);
+    int64_t dur;
+    if (__builtin_sub_overflow(e->t, b->t, &dur) || dur < 0)
+        dur = 0;
+    emit_as(d, phase, b->pid, b->tid, name, b->t, dur, b->step != -1 ? b->step : e->step,
+            sink, ud);
+}
+
+static char *dup_or_null(sm_str s)
+{
+    size_t len;
+    return s.len ? copy_name(s, &len) : NULL;
+}
+
+/* An E whose B this file never saw: it closes a B carried from an earlier
+ * file of the writer, or waits in the carry for that file. */
+static void orphan_e(trace_dec *d, const tl_event *e, int64_t end, trace_sink sink, void *ud)
+{
+    if (!d->carry)
+        return;   /* e.g. the B was in an earlier file */
+    tcarry_item mine = {d->writer, e->pid, e->tid, end, e->step,
+                        dup_or_null(e->name), dup_or_null(pid_phase(d, e->pid))};
+    tcarry_item b;
+    if (tcarry_take_b(d->carry, d->writer, e->pid, e->tid, end, &b)) {
+        emit_pair(d, &b, &mine, sink, ud);
+        tcarry_item_clear(&b);
+        tcarry_item_clear(&mine);
+        return;
+    }
+    tcarry_put_e(d->carry, &mine);
 }
 
 static bstack *find_stack(trace_dec *d, int64_t pid, int64_t tid)
@@ -211,8 +290,10 @@ static int push_b(trace_dec *d, const tl_event *e, int64_t start)
 static void pop_e(trace_dec *d, const tl_event *e, int64_t end, trace_sink sink, void *ud)
 {
     bstack *s = find_stack(d, e->pid, e->tid);
-    if (!s || s->n == 0)
-        return;   /* E without B: e.g. the B was in an earlier file */
+    if (!s || s->n == 0) {
+        orphan_e(d, e, end, sink, ud);
+        return;
+    }
     open_b *b = &s->v[--s->n];
     d->open--;
     int64_t dur;
@@ -294,6 +375,38 @@ int tracedec_line(trace_dec *d, const char *line, size_t len, trace_sink sink, v
         rc = on_event(d, &e, sink, ud);
     tl_release(root);
     return rc == TL_OK ? 0 : -1;
+}
+
+/* Hands one open B of stack s to the carry: it meets an E that came
+ * already, or waits there. The B's name moves into the carry. */
+static void hand_over_b(trace_dec *d, const bstack *s, open_b *b, trace_sink sink, void *ud)
+{
+    tcarry_item mine = {d->writer, s->pid, s->tid, b->start, b->step,
+                        b->len ? b->name : NULL, dup_or_null(pid_phase(d, s->pid))};
+    if (!b->len)
+        free(b->name);
+    b->name = NULL;
+    tcarry_item e;
+    if (!tcarry_take_e(d->carry, d->writer, s->pid, s->tid, b->start, &e)) {
+        tcarry_put_b(d->carry, &mine);
+        return;
+    }
+    emit_pair(d, &mine, &e, sink, ud);
+    tcarry_item_clear(&e);
+    tcarry_item_clear(&mine);
+}
+
+void tracedec_close_file(trace_dec *d, trace_sink sink, void *ud)
+{
+    if (!d->carry)
+        return;
+    for (size_t i = 0; i < d->nst; i++) {
+        bstack *s = &d->st[i];
+        while (s->n) {   /* top of the stack first: see trace_carry.h */
+            d->open--;
+            hand_over_b(d, s, &s->v[--s->n], sink, ud);
+        }
+    }
 }
 
 int tracedec_parse(const char *line, size_t len, tl_event *out)

@@ -19,12 +19,25 @@
 #include "model/records.h"
 
 typedef struct trace_dec trace_dec;
+struct trace_carry;
 
 typedef void (*trace_sink)(void *ud, const sm_event *ev);
 
 /* node is copied. NULL on OOM. */
 trace_dec *tracedec_new(const char *node);
 void tracedec_free(trace_dec *d);
+
+/* Names the file's writer (keyname.h's `process`, copied into every event)
+ * and, with a carry, pairs B/E events split across the writer's files of
+ * trace kind `kind` (trace_carry.h): an E with no B in this file closes
+ * one carried from an earlier file, or waits in the carry. 0, or -1 on
+ * OOM (d unchanged). */
+int tracedec_set_writer(trace_dec *d, const char *process, struct trace_carry *carry,
+                        int kind);
+/* The file has ended: hands its still-open B events to the carry, which
+ * emits through sink those whose E arrived already and keeps the rest
+ * waiting. No-op without a carry (open B's then stay open here). */
+void tracedec_close_file(trace_dec *d, trace_sink sink, void *ud);
 
 /* Feeds one complete line (without its newline). Calls sink for each event
  * the line completes (0 or 1). Returns 0 when the line was understood

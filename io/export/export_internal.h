@@ -14,8 +14,10 @@
 typedef struct xfile {
     char *key;
     key_kind kind;
+    trace_kind tkind;
     int64_t t;
     char node[128];
+    char process[128];    /* traces: the writer id */
 } xfile;
 
 /* A TF trace waiting for its time base. */
@@ -26,6 +28,15 @@ typedef struct xtf {
     int64_t base_us;     /* from .metadata, else the step's start; NO_BASE */
     int from_meta, from_train;
 } xtf;
+
+/* A node's first trace writer, and whether another one writes for it:
+ * then its threads are named "<writer> <phase>", so ranks do not share a
+ * lane (known from the listing, before any event is written). */
+typedef struct xmw {
+    char node[128];
+    char first[128];
+    int multi;
+} xmw;
 
 /* Steps A..B of one node: [train|any][start, end). Nodes drift apart by
  * several steps, so one job-wide window would admit other steps. */
@@ -49,16 +60,23 @@ typedef struct xjob {
     sysdec_scratch scratch;
     struct predec *pre;               /* lines of the file at hand decoded
                                          ahead by the fetch thread, or NULL */
+    struct trace_carry *carry;        /* B/E pairs across a writer's files,
+                                         one per walk */
     int prepass;                      /* --steps scan: events not written */
     struct xwin *wins;                /* --steps: each node's own window */
     size_t nwins;
+    xmw *mw;
+    size_t nmw, capmw;
+    const xmw *mw_last;               /* the last node looked up */
     xtf *tf;
     size_t ntf;
     char (*meta)[512];                /* .metadata keys seen before their traces */
     size_t nmeta;
 } xjob;
 
-/* Whether an event/sample of node at [start, start+dur) is exported. */
+/* Whether an event/sample of node at [start, start+dur] is exported: it
+ * overlaps the --since/--until window (model.h's model_config) and, with
+ * --steps, its node's step window. */
 int xp_in_window(const xjob *x, sm_str node, int64_t start, int64_t dur);
 
 /* --steps: records a Step event's extent during the prepass. */

@@ -10,6 +10,7 @@
 #include "io/scan/scan_fetch.h"
 #include "io/decode/keyname.h"
 #include "io/decode/sys_decode.h"
+#include "io/decode/trace_carry.h"
 #include "io/decode/trace_decode.h"
 
 #define XP_BATCH 8
@@ -36,6 +37,40 @@ static int xfile_cmp(const void *a, const void *b)
     return strcmp(x->key, y->key);
 }
 
+/* Makes room for one more element in *v (n used of *cap, `first` the
+ * first capacity); 0, or -1 on OOM (*v unchanged). */
+static int room_for_one(void **v, size_t *cap, size_t n, size_t elem, size_t first)
+{
+    if (n < *cap)
+        return 0;
+    size_t nc = *cap ? *cap * 2 : first;
+    void *nv = realloc(*v, nc * elem);
+    if (!nv)
+        return -1;
+    *v = nv;
+    *cap = nc;
+    return 0;
+}
+
+/* Notes f's writer under its node; -1 on OOM. */
+static int note_writer(xjob *x, const xfile *f)
+{
+    if ((f->kind != KEY_TRACE && f->kind != KEY_TRACE_TMP) || !f->process[0])
+        return 0;
+    for (size_t i = 0; i < x->nmw; i++)
+        if (!strcmp(x->mw[i].node, f->node)) {
+            x->mw[i].multi |= strcmp(x->mw[i].first, f->process) != 0;
+            return 0;
+        }
+    if (room_for_one((void **)&x->mw, &x->capmw, x->nmw, sizeof *x->mw, 16) != 0)
+        return -1;
+    xmw *m = &x->mw[x->nmw++];
+    snprintf(m->node, sizeof m->node, "%s", f->node);
+    snprintf(m->first, sizeof m->first, "%s", f->process);
+    m->multi = 0;
+    return 0;
+}
+
 static int list_cb(void *ud, const source_entry *e)
 {
     xjob *x = ud;
@@ -47,26 +82,26 @@ static int list_cb(void *ud, const source_entry *e)
     if (ki.kind != KEY_SYSTEM && ki.kind != KEY_TRACE && ki.kind != KEY_TRACE_TMP &&
         ki.kind != KEY_TF_TRACE)
         return 0;
-    if (x->n == x->cap) {
-        size_t nc = x->cap ? x->cap * 2 : 256;
-        xfile *nf = realloc(x->files, nc * sizeof *nf);
-        if (!nf)
-            return x->oom = 1;
-        x->files = nf;
-        x->cap = nc;
-    }
+    if (room_for_one((void **)&x->files, &x->cap, x->n, sizeof *x->files, 256) != 0)
+        return x->oom = 1;
     xfile *f = &x->files[x->n];
     if (!(f->key = strdup(e->key)))
         return x->oom = 1;
     f->kind = ki.kind;
+    f->tkind = ki.tkind;
     f->t = ki.time_us;
     snprintf(f->node, sizeof f->node, "%s", ki.node);
+    snprintf(f->process, sizeof f->process, "%s", ki.process);
     x->n++;
+    if (note_writer(x, f) != 0)
+        return x->oom = 1;
     if (ki.kind == KEY_TF_TRACE && xtf_need(x, f) != 0)
         return x->oom = 1;
     return 0;
 }
 
+/* A step window [a, b) holds what overlaps it; an event that ends where
+ * the step starts belongs to the step before. */
 static int overlaps(int64_t since, int64_t until, int64_t start, int64_t dur)
 {
     if (until && start >= until)
@@ -76,9 +111,17 @@ static int overlaps(int64_t since, int64_t until, int64_t start, int64_t dur)
     return 1;
 }
 
+/* --since/--until keep what ends at or after since (one ending exactly at
+ * since too) and starts before until: the model's rule (model.h), so
+ * export, report and dashboard keep the same events. */
+static int in_time_filter(int64_t since, int64_t until, int64_t start, int64_t dur)
+{
+    return !(until && start >= until) && !(since && start + dur < since);
+}
+
 int xp_in_window(const xjob *x, sm_str node, int64_t start, int64_t dur)
 {
-    if (!overlaps(x->since, x->until, start, dur))
+    if (!in_time_filter(x->since, x->until, start, dur))
         return 0;
     if (!x->o->has_steps)
         return 1;
@@ -91,6 +134,32 @@ int xp_in_window(const xjob *x, sm_str node, int64_t start, int64_t dur)
     return 0;
 }
 
+static int node_has_writers(xjob *x, sm_str node)
+{
+    if (x->mw_last && sm_str_eq(node, x->mw_last->node))
+        return x->mw_last->multi;
+    for (size_t i = 0; i < x->nmw; i++)
+        if (sm_str_eq(node, x->mw[i].node)) {
+            x->mw_last = &x->mw[i];
+            return x->mw[i].multi;
+        }
+    return 0;
+}
+
+/* An event of a node with several writers, on its writer's own thread. */
+static void event_of_writer(xjob *x, const sm_event *e)
+{
+    char buf[512];
+    sm_str ph = e->phase.len ? e->phase : sm_str_c("(unnamed)");
+    int n = snprintf(buf, sizeof buf, "%.*s %.*s", (int)(e->process.len < 200 ? e->process.len : 200),
+                     e->process.ptr, (int)(ph.len < 300 ? ph.len : 300), ph.ptr);
+    sm_event c = *e;
+    c.phase = (sm_str){buf, n > 0 && (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1};
+    if (!c.name.len)
+        c.name = ph;   /* the event keeps its own name */
+    exw_event(x->w, &c);
+}
+
 static void xp_trace_sink(void *ud, const sm_event *e)
 {
     xjob *x = ud;
@@ -99,7 +168,11 @@ static void xp_trace_sink(void *ud, const sm_event *e)
         return;
     }
     xtf_note_step(x, e);
-    if (xp_in_window(x, e->node, e->start_us, e->dur_us))
+    if (!xp_in_window(x, e->node, e->start_us, e->dur_us))
+        return;
+    if (e->process.len && node_has_writers(x, e->node))
+        event_of_writer(x, e);
+    else
         exw_event(x->w, e);
 }
 
@@ -140,7 +213,10 @@ static void do_system(xjob *x, const char *line, size_t len)
 static void process_lines(xjob *x, const xfile *f, const char *data, size_t len)
 {
     trace_dec *d = NULL;
-    if (f->kind != KEY_SYSTEM && !(d = tracedec_new(f->node))) {
+    if (f->kind != KEY_SYSTEM &&
+        (!(d = tracedec_new(f->node)) ||
+         tracedec_set_writer(d, f->process, x->carry, (int)f->tkind) != 0)) {
+        tracedec_free(d);
         x->st->skipped_files++;
         return;
     }
@@ -164,6 +240,8 @@ static void process_lines(xjob *x, const xfile *f, const char *data, size_t len)
         }
         i = end + 1;
     }
+    if (d)   /* files of a writer come in time order: its next file pairs these */
+        tracedec_close_file(d, xp_trace_sink, x);
     tracedec_free(d);
 }
 
@@ -347,7 +425,21 @@ static int walk_ahead(xjob *x, xfile *sel, size_t n, sm_err *err, int *rc)
 /* One walk over the files selected by `want` (NULL = all): with a fetch
  * thread when there are line files to decode and one can be started, else
  * on this thread alone. */
+static int walk_once(xjob *x, int (*want)(const xfile *), sm_err *err);
+
+/* Every walk pairs B/E events across files afresh: the --steps prepass
+ * and the export each see every event once. */
 static int walk(xjob *x, int (*want)(const xfile *), sm_err *err)
+{
+    if (!(x->carry = tcarry_new()))
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    int rc = walk_once(x, want, err);
+    tcarry_free(x->carry);
+    x->carry = NULL;
+    return rc;
+}
+
+static int walk_once(xjob *x, int (*want)(const xfile *), sm_err *err)
 {
     xfile *sel = malloc((x->n ? x->n : 1) * sizeof *sel);
     size_t n = 0, nlines = 0;
@@ -439,5 +531,6 @@ int export_perfetto(source *src, const char *root, FILE *out,
     free(x.files);
     xtf_free(&x);
     free(x.wins);
+    free(x.mw);
     return rc;
 }

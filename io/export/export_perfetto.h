@@ -3,7 +3,9 @@
  *
  *   - one process per node (pid 1, 2, ... in first-seen order), named by
  *     `process_name` metadata; one thread per phase ("Forward",
- *     "Step:ModeKeys.TRAIN", "/host:CPU", ...), named by `thread_name`;
+ *     "Step:ModeKeys.TRAIN", "/host:CPU", ...), named by `thread_name` —
+ *     per writer and phase ("1-algo-1 Forward") on a node with several
+ *     trace writers (ranks), so each rank keeps its own lanes;
  *   - framework events (pevents, the open .tmp trace, TF detailed-profiling
  *     traces) as `X` events with ts/dur in epoch µs, args.step when known;
  *   - system metrics as counter tracks (`ph:"C"`), one per (node, metric)

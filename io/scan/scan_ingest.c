@@ -22,6 +22,16 @@ static void sink_event(void *ud, const sm_event *ev)
     model_add_event(s->cx->m, ev);
 }
 
+static trace_dec *new_decoder(ingest_ctx *cx, const cat_entry *e)
+{
+    trace_dec *d = tracedec_new(e->ki.node);
+    if (d && tracedec_set_writer(d, e->ki.process, cx->carry, (int)e->ki.tkind) != 0) {
+        tracedec_free(d);
+        return NULL;
+    }
+    return d;
+}
+
 /* Returns 0 for a decoded (or structural) line, -1 for a corrupt one. */
 static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
 {
@@ -43,7 +53,7 @@ static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t le
         model_add_sample(cx->m, s);
         return 0;
     }
-    if (!e->tdec && !(e->tdec = tracedec_new(e->ki.node)))
+    if (!e->tdec && !(e->tdec = new_decoder(cx, e)))
         return -1;
     event_sink sink = {cx, e};
     const predec_rec *r = predec_take(cx->pre, line, len, PREDEC_TRACE);
@@ -168,8 +178,13 @@ int ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
         }
     }
     e->consumed += (int64_t)len;
-    if (is_final)
+    if (is_final) {
         ingest_finish_entry(cx, e);
+        if (e->tdec) {
+            event_sink sink = {cx, e};
+            tracedec_close_file(e->tdec, sink_event, &sink);
+        }
+    }
     return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "io/scan/catalog.h"
 #include "io/scan/predec.h"
 #include "io/decode/sys_decode.h"
+#include "io/decode/trace_carry.h"
 
 #define INGEST_LINE_MAX (4 << 20)  /* longer "lines" are corrupt, not buffered */
 
@@ -23,6 +24,7 @@ typedef struct ingest_ctx {
     sysdec_scratch *scratch;
     ingest_counts n;       /* added to by every call */
     predec *pre;           /* lines decoded ahead (scan_fetch), or NULL */
+    trace_carry *carry;    /* B/E pairs across a writer's files, or NULL */
     char first_bad[48];    /* start of the first corrupt line seen, printable */
 } ingest_ctx;
 
@@ -31,7 +33,9 @@ typedef struct ingest_ctx {
  * e->partial for the next call. `data_offset` > 0 skips bytes already
  * ingested through an adopted .tmp file. `is_final` means no more bytes
  * will come: a held partial line is then decoded if complete, else
- * counted as partial. Returns 0, -1 on OOM (e unchanged). */
+ * counted as partial, and a trace's still-open B events go to cx->carry
+ * to meet their E in the writer's next file. Returns 0, -1 on OOM (e
+ * unchanged). */
 int ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
                  size_t data_offset, int is_final);
 

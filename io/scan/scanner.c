@@ -23,6 +23,7 @@ struct scanner {
     scanner_opts o;
     catalog *cat;
     adopt_list adopt;            /* open .tmp trace files, for rename matching */
+    trace_carry *carry;          /* B/E pairs split across a writer's files */
     sysdec_scratch scratch;
     int64_t newest_sys_us, newest_trace_us;
     cat_entry **work;
@@ -60,9 +61,12 @@ scanner *scanner_new(source *src, const char *root, model *m,
                      const scanner_opts *opts, sm_err *err)
 {
     scanner *sc = calloc(1, sizeof *sc);
-    if (!sc || (root && !(sc->root = strdup(root))) || !(sc->cat = catalog_new())) {
-        if (sc)
+    if (!sc || (root && !(sc->root = strdup(root))) || !(sc->cat = catalog_new()) ||
+        !(sc->carry = tcarry_new())) {
+        if (sc) {
             free(sc->root);
+            catalog_free(sc->cat);
+        }
         free(sc);
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
         return NULL;
@@ -87,6 +91,7 @@ void scanner_free(scanner *sc)
         return;
     catalog_free(sc->cat);
     adopt_list_free(&sc->adopt);
+    tcarry_free(sc->carry);
     sysdec_scratch_free(&sc->scratch);
     pthread_mutex_destroy(&sc->mu);
     free(sc->work);
@@ -382,7 +387,7 @@ static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len
 
 static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len)
 {
-    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch};
+    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch, .carry = sc->carry};
     cx.pre = sc->pre;
     int64_t corrupt_before = e->corrupt;
     if (sc->o.lock)
@@ -586,7 +591,7 @@ int scanner_scan(scanner *sc, sm_err *err)
 
 void scanner_finish(scanner *sc)
 {
-    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch};
+    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch, .carry = sc->carry};
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
     size_t it = 0;
@@ -595,8 +600,18 @@ void scanner_finish(scanner *sc)
         if (is_line_kind(e->ki.kind))
             ingest_finish_entry(&cx, e);
     model_flush(sc->m, 1);
+    size_t nb = tcarry_waiting_b(sc->carry), ne = tcarry_waiting_e(sc->carry);
+    size_t lost = tcarry_dropped(sc->carry);
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
+    if (nb || ne || lost) {
+        char what[200];
+        snprintf(what, sizeof what, "%zu B event%s without an E in a later file of the "
+                 "writer, %zu E event%s without a B in an earlier one%s: not shown",
+                 nb, nb == 1 ? "" : "s", ne, ne == 1 ? "" : "s",
+                 lost ? " (more dropped past the bound)" : "");
+        add_message(sc, "framework/pevents/", what);
+    }
     pthread_mutex_lock(&sc->mu);
     sc->st.lines += cx.n.lines;
     sc->st.corrupt_lines += cx.n.corrupt;

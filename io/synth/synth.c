@@ -23,6 +23,8 @@ void synth_opts_init(synth_opts *o)
     o->interval_ms = 500;
     o->seed = 1;
     o->slow_node = -1;
+    o->ranks = 1;
+    o->slow_rank = -1;
     o->outlier_rate = 0.01;
     o->step_ms = 120;
     o->hour_dirs = 1;
@@ -51,6 +53,11 @@ int synth_opts_check(const synth_opts *o, sm_err *err)
     if (o->slow_node < -1 || o->slow_node >= o->nodes)
         return sm_err_set(err, SM_ERR_USAGE, "--slow-node must be -1..%d, not %d",
                           o->nodes - 1, o->slow_node);
+    if (o->ranks < 1 || o->ranks > 64)
+        return sm_err_set(err, SM_ERR_USAGE, "--ranks must be 1..64, not %d", o->ranks);
+    if (o->slow_rank < -1 || o->slow_rank >= o->ranks)
+        return sm_err_set(err, SM_ERR_USAGE, "--slow-rank must be -1..%d, not %d",
+                          o->ranks - 1, o->slow_rank);
     if (!(o->outlier_rate >= 0 && o->outlier_rate <= 1))
         return sm_err_set(err, SM_ERR_USAGE, "--outlier-rate must be 0..1");
     if (!(o->step_ms >= 1 && o->step_ms <= 600000))
@@ -102,6 +109,23 @@ static int synth_make_dirs(const synth_opts *o, sm_err *err)
     return o->traces ? synth_mkdirs(dir, err) : 0;
 }
 
+/* Ranks 1.. of a node, written after rank 0 (which the system sampler
+ * follows): each from the start to the end of the job. */
+static int synth_batch_ranks(const synth_job *j, int n, sm_err *err)
+{
+    for (int r = 1; r < j->o->ranks; r++) {
+        synth_trace tr;
+        synth_trace_init(&tr, j, n, r);
+        int rc = synth_trace_advance(&tr, INT64_MAX, err);
+        rc = rc ? rc : synth_trace_close(&tr, 1, err);
+        if (rc) {
+            synth_trace_close(&tr, 0, NULL);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int synth_batch(const synth_job *j, sm_err *err)
 {
     for (int n = 0; n < j->o->nodes; n++) {
@@ -109,7 +133,7 @@ static int synth_batch(const synth_job *j, sm_err *err)
         synth_trace tr;
         if (synth_sys_init(&sys, j, n, err))
             return -1;
-        synth_trace_init(&tr, j, n);
+        synth_trace_init(&tr, j, n, 0);
         int rc = synth_sys_advance(&sys, &tr, j->end_us, 0, err);
         /* a last long step may end after the last sample */
         rc = rc ? rc : synth_trace_advance(&tr, INT64_MAX, err);
@@ -118,45 +142,52 @@ static int synth_batch(const synth_job *j, sm_err *err)
             synth_trace_close(&tr, 0, NULL);
         if (synth_sys_close(&sys, rc ? NULL : err))
             rc = -1;
-        if (rc)
+        if (rc || synth_batch_ranks(j, n, err))
             return -1;
     }
     return 0;
 }
 
-static int synth_live_step(synth_sys *sys, synth_trace *tr, int nodes, int flush,
+/* Node n's writers are tr[n * ranks .. (n + 1) * ranks); the system
+ * sampler follows rank 0. */
+static int synth_live_step(synth_sys *sys, synth_trace *tr, int nodes, int ranks, int flush,
                            sm_err *err)
 {
     int64_t now = clock_now_us();
-    for (int n = 0; n < nodes; n++)
-        if (synth_sys_advance(&sys[n], &tr[n], now, flush, err) ||
-            synth_trace_advance(&tr[n], now, err) || synth_trace_flush(&tr[n], err))
+    for (int n = 0; n < nodes; n++) {
+        if (synth_sys_advance(&sys[n], &tr[n * ranks], now, flush, err))
             return -1;
+        for (int r = 0; r < ranks; r++)
+            if (synth_trace_advance(&tr[n * ranks + r], now, err) ||
+                synth_trace_flush(&tr[n * ranks + r], err))
+                return -1;
+    }
     return 0;
 }
 
 static int synth_live(const synth_job *j, const volatile int *stop, sm_err *err)
 {
-    int nodes = j->o->nodes, rc = 0, ready = 0;
+    int nodes = j->o->nodes, ranks = j->o->ranks, rc = 0, ready = 0;
     synth_sys *sys = calloc((size_t)nodes, sizeof *sys);
-    synth_trace *tr = calloc((size_t)nodes, sizeof *tr);
+    synth_trace *tr = calloc((size_t)nodes * (size_t)ranks, sizeof *tr);
     if (!sys || !tr)
         rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     for (; !rc && ready < nodes; ready++) {
         rc = synth_sys_init(&sys[ready], j, ready, err);
-        if (!rc)
-            synth_trace_init(&tr[ready], j, ready);
+        for (int r = 0; !rc && r < ranks; r++)
+            synth_trace_init(&tr[ready * ranks + r], j, ready, r);
     }
     /* history without per-group flushes, then real time */
-    rc = rc ? rc : synth_live_step(sys, tr, nodes, 0, err);
+    rc = rc ? rc : synth_live_step(sys, tr, nodes, ranks, 0, err);
     while (!rc && !(stop && *stop)) {
         struct timespec d = {0, 100 * 1000 * 1000};
         nanosleep(&d, NULL);
-        rc = synth_live_step(sys, tr, nodes, 1, err);
+        rc = synth_live_step(sys, tr, nodes, ranks, 1, err);
     }
     for (int n = 0; n < ready; n++) {
-        if (synth_trace_close(&tr[n], 0, rc ? NULL : err))
-            rc = -1;
+        for (int r = 0; r < ranks; r++)
+            if (synth_trace_close(&tr[n * ranks + r], 0, rc ? NULL : err))
+                rc = -1;
         if (synth_sys_close(&sys[n], rc ? NULL : err))
             rc = -1;
     }

@@ -5,6 +5,8 @@
  *   system/incremental/<YYYYMMDDHH>/<epoch10>.algo-<n>.json (or flat)
  *   framework/pevents/<YYYYMMDDHH>/<end_us>_<pid>-algo-<n>_pythontimeline.json
  *   framework/<pid>-algo-<n>_pythontimeline.json.tmp   (the open trace file)
+ * or, with ranks > 1, one writer per rank: <rank>-algo-<n> in those names,
+ * each rank with its own step schedule (one of them slow with slow_rank).
  * The job has an initialization period (no steps, idle GPUs), a training
  * loop (TRAIN steps with Forward/Backward/DataIterator events and an EVAL
  * phase every few hundred steps) and, in batch mode, a short finalization.
@@ -28,6 +30,8 @@ typedef struct synth_opts {
     int64_t start_us;       /* job start; 0 = now - minutes (so live continues seamlessly) */
     uint64_t seed;          /* deterministic output for a given seed; default 1 */
     int slow_node;          /* index of a straggler node with ~30% longer steps and lower GPU util; -1 none (default) */
+    int ranks;              /* training processes (trace writers) per node; default 1 */
+    int slow_rank;          /* rank of algo-1 with ~30% longer steps; -1 none (default) */
     double outlier_rate;    /* fraction of TRAIN steps that are 3-6x slower; default 0.01 */
     double step_ms;         /* mean TRAIN step time; default 120 */
     int hour_dirs;          /* 1 (default): system/incremental/<YYYYMMDDHH>/; 0: flat older layout */

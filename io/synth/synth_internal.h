@@ -69,6 +69,7 @@ typedef struct synth_trace {
     const synth_job *job;
     synth_rng rng;
     int node;               /* 0-based */
+    int rank;               /* 0-based; the writer id names it when ranks > 1 */
     int ospid;              /* the training process's pid, in names and args */
     double scale;           /* step-time multiplier (straggler) */
     synth_step pending;     /* first step not yet written (ends after now) */
@@ -110,8 +111,8 @@ typedef struct synth_sys {
 
 /* ---- synth_trace.c ---- */
 
-/* Sets up the schedule of node `node`; opens nothing yet. */
-void synth_trace_init(synth_trace *t, const synth_job *job, int node);
+/* Sets up the schedule of rank `rank` of node `node`; opens nothing yet. */
+void synth_trace_init(synth_trace *t, const synth_job *job, int node, int rank);
 /* Generates (and, if traces are on, writes) every event ending at or before
  * now_us. 0, or -1 with err (write failure). */
 int synth_trace_advance(synth_trace *t, int64_t now_us, sm_err *err);

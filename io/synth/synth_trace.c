@@ -9,7 +9,9 @@
  * framework/pevents/<hour of end>/<end_us>_<pid>-<host>_pythontimeline.json,
  * end_us being the end of its last event. Events are written when they end,
  * as the hooks record them: a step's DataIterator, Forward and Backward
- * events precede its Step event. */
+ * events precede its Step event. With several ranks per node each rank is
+ * a writer of its own, <rank>-algo-<n>, with its own schedule; rank 0
+ * alone writes Python stats. */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -30,16 +32,21 @@ static const char *const phase_names[] = {
 #define ROTATE_BYTES (10LL << 20)
 #define HOUR_US (3600 * 1000000LL)
 
-void synth_trace_init(synth_trace *t, const synth_job *job, int node)
+void synth_trace_init(synth_trace *t, const synth_job *job, int node, int rank)
 {
     const synth_opts *o = job->o;
     memset(t, 0, sizeof *t);
     t->job = job;
     t->node = node;
-    synth_rng_seed(&t->rng, o->seed, 0x7100 + (uint64_t)node);
+    t->rank = rank;
+    /* rank 0 keeps the one-writer stream: default output is unchanged */
+    synth_rng_seed(&t->rng, o->seed, 0x7100 + (uint64_t)node + 0x10000 * (uint64_t)rank);
     t->ospid = 100 + (int)(synth_rng_next(&t->rng) % 30000);
     t->scale = node == o->slow_node ? 1.3 : 1.0 + 0.02 * synth_rng_unit(&t->rng);
-    snprintf(t->node_part, sizeof t->node_part, "%d-algo-%d", t->ospid, node + 1);
+    if (node == 0 && rank == o->slow_rank)
+        t->scale = 1.3;
+    snprintf(t->node_part, sizeof t->node_part, "%d-algo-%d",
+             o->ranks > 1 ? rank : t->ospid, node + 1);
     snprintf(t->tmp_path, sizeof t->tmp_path, "%s/framework/%s_pythontimeline.json.tmp",
              o->out, t->node_part);
     /* the hook is created a little after the container starts */
@@ -221,7 +228,7 @@ static int trace_write_step(synth_trace *t, const synth_step *s, sm_err *err)
 static int trace_profile_step(synth_trace *t, const synth_step *s, sm_err *err)
 {
     int every = t->job->o->python_every;
-    if (every <= 0 || s->eval || s->num < SYNTH_PY_FIRST_STEP)
+    if (every <= 0 || s->eval || s->num < SYNTH_PY_FIRST_STEP || t->rank != 0)
         return 0;
     int64_t k = (s->num - SYNTH_PY_FIRST_STEP) % every;
     if (k >= SYNTH_PY_WINDOW_STEPS)

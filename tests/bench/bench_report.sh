@@ -3,6 +3,10 @@
 # and a plain Python json.loads reader on the same files, in one run.
 #
 #   SMTOP=build/smtop tests/bench/bench_report.sh     (REPS=5 by default)
+#   BASELINE=/path/to/older/smtop ...   also times that binary on the same
+#                                       files, in the same run
+#   RANKS=8 MINUTES=10 ...              a job with 8 trace writers per node
+#                                       (synth --ranks; defaults 1 and 60)
 #
 # Data: `smtop synth` 4 nodes x 60 min x (32 CPUs + 8 GPUs) at 500 ms, written
 # to a temp dir and split into a system-only tree (synth --no-traces with the
@@ -27,8 +31,9 @@ fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/smtop_bench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-GEN=(--nodes 4 --gpus 8 --cpus 32 --minutes 60 --interval-ms 500
+GEN=(--nodes 4 --gpus 8 --cpus 32 --minutes "${MINUTES:-60}" --interval-ms 500
      --start 1591748100 --seed 1)
+[ "${RANKS:-1}" = 1 ] || GEN+=(--ranks "$RANKS" --slow-rank 1)
 echo "generating: smtop synth ${GEN[*]}"
 $TIME -f "%e %M" -o "$TMP/gen.time" "$SMTOP" synth "${GEN[@]}" --out "$TMP/job"
 "$SMTOP" synth "${GEN[@]}" --no-traces --out "$TMP/sys"
@@ -83,6 +88,10 @@ if [ "$have_report" = 1 ]; then
     measure smtop_sys "$SMTOP" report --json "$TMP/sys"
     measure smtop_tr "$SMTOP" report --json "$TMP/trace"
 fi
+if [ -n "${BASELINE:-}" ]; then
+    measure base_sys "$BASELINE" report --json "$TMP/sys"
+    measure base_tr "$BASELINE" report --json "$TMP/trace"
+fi
 
 echo
 echo "load average before timing: $load0 on $(nproc) CPUs"
@@ -92,10 +101,17 @@ echo "system metrics (${sys_mb} MB):"
 row "  cat" cat_sys
 row "  python json.loads per line" py_sys
 [ "$have_report" = 1 ] && row "  smtop report --json" smtop_sys
+[ -n "${BASELINE:-}" ] && row "  baseline report --json" base_sys
 echo "framework traces (${tr_mb} MB):"
 row "  cat" cat_tr
 row "  python json.load per file" py_tr
 [ "$have_report" = 1 ] && row "  smtop report --json" smtop_tr
+[ -n "${BASELINE:-}" ] && row "  baseline report --json" base_tr
+if [ -n "${BASELINE:-}" ] && [ "$have_report" = 1 ]; then
+    echo
+    echo "smtop/baseline: system $(ratio smtop_sys base_sys)x wall, $(ratio smtop_sys base_sys cpu)x cpu;" \
+         "traces $(ratio smtop_tr base_tr)x wall, $(ratio smtop_tr base_tr cpu)x cpu"
+fi
 if [ "$have_report" = 1 ]; then
     echo
     echo "system: smtop/cat $(ratio smtop_sys cat_sys)x wall, $(ratio smtop_sys cat_sys cpu)x cpu" \

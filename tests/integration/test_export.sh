@@ -17,7 +17,9 @@ import glob, gzip, json, os, sys
 job = sys.argv[1]
 # Step 5's start on algo-1 from the synthetic traces.
 start = None
-for f in sorted(glob.glob(job + "/framework/pevents/*/*algo-1_pythontimeline.json")):
+files = sorted(glob.glob(job + "/framework/pevents/*/*algo-1_pythontimeline.json"))
+writer = os.path.basename(files[0]).split("_")[1]   # <pid>-algo-1: one process writes both timelines
+for f in files:
     base, names = 0, {}
     for line in open(f):
         line = line.strip().rstrip(",")
@@ -52,7 +54,7 @@ lines = ['[', json.dumps({"name": "process_name", "ph": "M", "pid": 0, "args": {
          json.dumps({"name": "NCCL_ALLREDUCE", "ph": "B", "pid": 1, "tid": 1, "ts": 1100}) + ",",
          json.dumps({"ph": "E", "pid": 1, "tid": 1, "ts": 1500}) + ",",
          json.dumps({"ph": "E", "pid": 1, "tid": 1, "ts": 2000}), ']']
-with open(f"{job}/framework/pevents/{hour}/{hb + 2000}_1234-algo-1_horovod_timeline.json", "w") as h:
+with open(f"{job}/framework/pevents/{hour}/{hb + 2000}_{writer}_horovod_timeline.json", "w") as h:
     h.write("\n".join(lines) + "\n")
 json.dump({"step5": start}, open(job + "/../facts.json", "w"))
 PY

@@ -41,20 +41,25 @@ for n in r["nodes"]:
     assert ("gpu", "GPUUtilization") in kinds and ("gpu", "GPUMemoryUtilization") in kinds
     total = [m for m in n["metrics"] if m["name"] == "total"][0]
     assert 0 < total["mean"] <= 100
-train = [s for s in r["steps"] if s["phase"] == "Step:ModeKeys.TRAIN"]
+train = [s for s in r["steps"] if s["phase"] == "Step:ModeKeys.TRAIN" and s["process"] is None]
 assert len(train) == 3 and all(s["count"] > 100 for s in train), train
 assert r["warnings"]["corrupt_lines"] == 0, r["warnings"]
 assert r["job_phases"]["has_steps"] and r["job_phases"]["init_us"] > 0
 print("synthetic report ok:", len(r["nodes"]), "nodes,", sum(s["count"] for s in train), "train steps")
 PY
 
-# --since/--until narrow the time range
+# --since/--until narrow the time range: samples from `since` on, events
+# that overlap it (the earliest may start up to one event before)
 start=$(python3 -c "import json;print(json.load(open('$tmp/r.json'))['time_range']['start_us'])")
 since=$(( start / 1000000 + 60 ))
 "$SMTOP" report --json --since "$since" "$tmp/job" > "$tmp/r2.json" || fail "report --since"
-python3 - "$tmp/r2.json" "$since" <<'PY' || fail "--since not applied"
+python3 - "$tmp/r2.json" "$tmp/r.json" "$since" <<'PY' || fail "--since not applied"
 import json, sys
-r = json.load(open(sys.argv[1]))
-assert r["time_range"]["start_us"] >= int(sys.argv[2]) * 1000000, r["time_range"]
+r, full = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+since = int(sys.argv[3]) * 1000000
+longest = max(s["max_us"] for s in r["steps"])
+assert since - longest <= r["time_range"]["start_us"], (r["time_range"], longest)
+cpu = lambda rep: sum(m["count"] for n in rep["nodes"] for m in n["metrics"] if m["name"] == "cpu0")
+assert 0 < cpu(r) < cpu(full), (cpu(r), cpu(full))
 PY
 echo "report CLI ok"

@@ -2,7 +2,8 @@
 # smtop report --json on smdebug's own sample jobs must agree with an
 # independent Python reading of the same files: per-core CPU statistics,
 # total CPU per timestamp, the 30 TRAIN and 10 EVAL steps and their
-# percentiles.
+# percentiles, per node and per writer (905-b88ab1bb8259: pid 905 on host
+# b88ab1bb8259, the node).
 set -euo pipefail
 if [ ! -d "${SMTOP_SAMPLES:-}/test_traces" ]; then
   echo "SKIPPED: ../shared/samples not found (real-sample tests need it)"
@@ -17,6 +18,7 @@ for job in test_traces merge_traces; do
 done
 python3 "$tools/compare_report.py" "$tmp/test_traces.smtop.json" "$tmp/test_traces.ref.json"
 python3 "$tools/compare_report.py" "$tmp/merge_traces.smtop.json" "$tmp/merge_traces.ref.json" \
+  "b88ab1bb8259|Step:ModeKeys.TRAIN=30" "b88ab1bb8259|Step:ModeKeys.EVAL=10" \
   "905-b88ab1bb8259|Step:ModeKeys.TRAIN=30" "905-b88ab1bb8259|Step:ModeKeys.EVAL=10"
 
 # The sample system files hold 32 cores of algo-1; no line is corrupt.

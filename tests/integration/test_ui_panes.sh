@@ -7,7 +7,7 @@ source "$(dirname "$0")/ui_lib.sh"
 JOB="$UI_WORK/job"
 ui_synth "$JOB" --nodes 4 --gpus 2 --cpus 4 --minutes 3 --start 1700000000
 read -r COUNT P50 < <("$SMTOP" report "$JOB" |
-    awk '$1 == "algo-1" && $2 == "Step:ModeKeys.TRAIN" { print $3, $6 " " $7 }')
+    awk '$1 == "algo-1" && $3 == "Step:ModeKeys.TRAIN" { print $4, $7 " " $8 }')
 [ -n "$COUNT" ] || { echo "FAIL: report has no TRAIN steps for algo-1"; exit 1; }
 
 ui_start 200 60 "$SMTOP" "$JOB"

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Compares `smtop report --json` (argv[1]) with ref_report.py output
-(argv[2]); exits 1 listing every mismatch. Optional argv[3..]: expected
-"node|phase=count" step counts that must be present."""
+(argv[2]); exits 1 listing every mismatch. Node-level step rows
+("process": null) are compared with the reference's steps per node, and
+process rows with its steps per writer. Optional argv[3..]: expected
+"node|phase=count" (or "writer|phase=count") step counts that must be
+present."""
 import json
 import math
 import sys
@@ -33,21 +36,26 @@ for node, want in ref["cpu_total"].items():
     got = got_metrics.get(node + "|cpu|CPUUtilization|total")
     if got is None or got["count"] != want["count"] or not close(got["mean"], want["mean"]):
         bad.append("cpu total of %s: smtop %r, python %r" % (node, got, want))
-got_steps = {s["node"] + "|" + s["phase"]: s for s in smtop["steps"]}
-for key, want in ref["steps"].items():
-    got = got_steps.get(key)
-    if got is None:
-        bad.append("missing steps " + key)
-        continue
-    for f, v in want.items():
-        if not close(got[f], v):
-            bad.append("%s %s: smtop %r, python %r" % (key, f, got[f], v))
+got_steps = {s["node"] + "|" + s["phase"]: s for s in smtop["steps"] if s["process"] is None}
+got_psteps = {s["process"] + "|" + s["phase"]: s for s in smtop["steps"]
+              if s["process"] is not None}
+for refkey, got_rows in (("steps", got_steps), ("process_steps", got_psteps)):
+    for key, want in ref[refkey].items():
+        got = got_rows.get(key)
+        if got is None:
+            bad.append("missing %s %s" % (refkey, key))
+            continue
+        for f, v in want.items():
+            if not close(got[f], v):
+                bad.append("%s %s: smtop %r, python %r" % (key, f, got[f], v))
 for spec in sys.argv[3:]:
     key, count = spec.rsplit("=", 1)
-    if got_steps.get(key, {}).get("count") != int(count):
-        bad.append("expected %s steps for %s, got %r" % (count, key, got_steps.get(key)))
+    got = got_steps.get(key) or got_psteps.get(key) or {}
+    if got.get("count") != int(count):
+        bad.append("expected %s steps for %s, got %r" % (count, key, got or None))
 for b in bad:
     print("MISMATCH", b)
-n_checked = len(ref["metrics"]) + len(ref["steps"]) + len(ref["cpu_total"])
+n_checked = (len(ref["metrics"]) + len(ref["steps"]) + len(ref["process_steps"]) +
+             len(ref["cpu_total"]))
 print("compared %d series/phases: %d mismatches" % (n_checked, len(bad)))
 sys.exit(1 if bad else 0)

@@ -4,16 +4,16 @@ check `smtop report --json` against numbers nobody computed in C.
 
 Prints JSON: {"metrics": {"node|type|dim|name": {count,min,max,mean,p50,p95}},
 "cpu_total": {node: {count, mean}}, "steps": {"node|phase": {count, mean_us,
-min_us, max_us, p50_us, p95_us, p99_us}}}. Percentiles use linear
-interpolation between closest ranks (numpy's default)."""
+min_us, max_us, p50_us, p95_us, p99_us}}, "process_steps": {"writer|phase":
+{...the same}}}. A trace file's writer is the part of its name between the
+end time and the kind ("1-algo-1"); its node is the host in it. Percentiles
+use linear interpolation between closest ranks (numpy's default)."""
 import json
 import os
-import re
 import sys
 from collections import defaultdict
 
-KINDS = ("_pythontimeline.json", "_model_timeline.json",
-         "_horovod_timeline.json", "_smdataparallel_timeline.json")
+from trace_names import node_of, split_trace_name
 
 
 def pct(values, p):
@@ -32,13 +32,9 @@ def summary(values):
             "p95": pct(values, 95), "p99": pct(values, 99)}
 
 
-def node_of(fname):
-    for k in KINDS:
-        if fname.endswith(k):
-            part = fname[:-len(k)].split("_", 1)[1]
-            m = re.search(r"(algo-\d+)$", part)
-            return m.group(1) if m else part
-    return None
+def writer_of(fname):
+    parts = split_trace_name(fname)
+    return parts[1] if parts else None
 
 
 def read_system(root, metrics, cpu_groups):
@@ -61,12 +57,13 @@ def read_system(root, metrics, cpu_groups):
                     cpu_groups[(r["NodeId"], ts)].append(float(r["Value"]))
 
 
-def read_traces(root, steps):
+def read_traces(root, steps, psteps):
     for dirpath, _, files in os.walk(os.path.join(root, "framework")):
         for f in files:
-            node = node_of(f)
-            if not node:
+            writer = writer_of(f)
+            if not writer:
                 continue
+            node = node_of(writer)
             events = json.load(open(os.path.join(dirpath, f), encoding="utf-8"))
             names = {}
             for e in events:
@@ -77,22 +74,25 @@ def read_traces(root, steps):
                 phase = names.get(e.get("pid"), "")
                 if e.get("ph") == "X" and phase.startswith("Step:"):
                     steps[node + "|" + phase].append(int(e["dur"]))
+                    psteps[writer + "|" + phase].append(int(e["dur"]))
 
 
 def main():
     root = sys.argv[1]
     metrics, cpu_groups, steps = defaultdict(list), defaultdict(list), defaultdict(list)
+    psteps = defaultdict(list)
     read_system(root, metrics, cpu_groups)
-    read_traces(root, steps)
+    read_traces(root, steps, psteps)
     totals = defaultdict(list)
     for (node, _), vals in sorted(cpu_groups.items()):
         totals[node].append(sum(vals) / len(vals))
     out = {"metrics": {k: summary(v) for k, v in metrics.items()},
            "cpu_total": {n: {"count": len(v), "mean": sum(v) / len(v)} for n, v in totals.items()},
-           "steps": {}}
-    for k, v in steps.items():
-        s = summary(v)
-        out["steps"][k] = {"count": s["count"], "mean_us": s["mean"], "min_us": s["min"],
+           "steps": {}, "process_steps": {}}
+    for key, src in (("steps", steps), ("process_steps", psteps)):
+        for k, v in src.items():
+            s = summary(v)
+            out[key][k] = {"count": s["count"], "mean_us": s["mean"], "min_us": s["min"],
                            "max_us": s["max"], "p50_us": s["p50"], "p95_us": s["p95"],
                            "p99_us": s["p99"]}
     json.dump(out, sys.stdout, indent=1)

@@ -52,15 +52,21 @@ static void test_traces(void **state)
     char key[256];
     snprintf(key, sizeof key, "%s1589930991000000_4487_0000_pythontimeline.json", p);
     expect(key, KEY_TRACE, "4487_0000", 1589930991000000LL);
+    /* <pid>-<host>: the host is the node, the whole part the writer
+     * (SPEC §1: the host part is the node system metrics name). */
     snprintf(key, sizeof key, "%s1594662624558411_905-b88ab1bb8259_model_timeline.json", p);
-    expect(key, KEY_TRACE, "905-b88ab1bb8259", 1594662624558411LL);
+    expect(key, KEY_TRACE, "b88ab1bb8259", 1594662624558411LL);
+    assert_string_equal(parse(key).process, "905-b88ab1bb8259");
     assert_int_equal(parse(key).tkind, TRACE_MODEL);
     snprintf(key, sizeof key, "%s1594662624558411_0001_horovod_timeline.json", p);
     expect(key, KEY_TRACE, "0001", 1594662624558411LL);
     assert_int_equal(parse(key).tkind, TRACE_HOROVOD);
     snprintf(key, sizeof key, "%s1594662624558411_1234-algo-1_smdataparallel_timeline.json", p);
     expect(key, KEY_TRACE, "algo-1", 1594662624558411LL);
+    assert_string_equal(parse(key).process, "1234-algo-1");
     assert_int_equal(parse(key).tkind, TRACE_SMDP);
+    snprintf(key, sizeof key, "%s1594662624558411_0001_horovod_timeline.json", p);
+    assert_string_equal(parse(key).process, "0001");
     snprintf(key, sizeof key, "%s1594662624558411_1234-algo-1_gpu_timeline.json", p);
     expect(key, KEY_OTHER, "", 0);
     snprintf(key, sizeof key, "%sx594662624558411_0001_pythontimeline.json", p);
@@ -73,17 +79,48 @@ static void test_traces(void **state)
     expect("framework/1594662624558411_0001_pythontimeline.json", KEY_OTHER, "", 0);
 }
 
+/* smdebug's writers name a file by the end of its last event in epoch µs
+ * (16 digits) or, some of them, epoch ns (19 digits; smdebug's own test
+ * data has one): both place the file on the same µs clock. */
+static void test_ns_end_times(void **state)
+{
+    (void)state;
+    const char *p = "framework/pevents/2020071317/";
+    char key[256];
+    snprintf(key, sizeof key, "%s1594662624718694123_7-algo-2_horovod_timeline.json", p);
+    expect(key, KEY_TRACE, "algo-2", 1594662624718694LL);
+    assert_string_equal(parse(key).process, "7-algo-2");
+    assert_int_equal(parse(key).tkind, TRACE_HOROVOD);
+    snprintf(key, sizeof key, "%s1594662624718694999_0001_pythontimeline.json", p);
+    expect(key, KEY_TRACE, "0001", 1594662624718694LL);
+    /* 20 digits is neither µs nor ns of any plausible time: not ours. */
+    snprintf(key, sizeof key, "%s15946626247186941234_0001_pythontimeline.json", p);
+    expect(key, KEY_OTHER, "", 0);
+    /* The listing start-after key (16-digit µs) sorts a ns name of the same
+     * microsecond after it and one of an earlier microsecond before it. */
+    char after[128];
+    keyname_trace_after(1594662624718694LL, after, sizeof after);
+    assert_true(strcmp(after, "framework/pevents/2020071317/1594662624718694123_1-algo-1_"
+                              "pythontimeline.json") < 0);
+    assert_true(strcmp(after, "framework/pevents/2020071317/1594662624718693999_1-algo-1_"
+                              "pythontimeline.json") > 0);
+}
+
 static void test_tmp(void **state)
 {
     (void)state;
     expect("framework/1234-algo-1_pythontimeline.json.tmp", KEY_TRACE_TMP, "algo-1", 0);
+    assert_string_equal(parse("framework/1234-algo-1_pythontimeline.json.tmp").process,
+                        "1234-algo-1");
     expect("framework/4487_0000_pythontimeline.json.tmp", KEY_TRACE_TMP, "4487_0000", 0);
     expect("framework/905-b88ab1bb8259_model_timeline.json.tmp", KEY_TRACE_TMP,
-           "905-b88ab1bb8259", 0);
+           "b88ab1bb8259", 0);
     assert_int_equal(parse("framework/0001_horovod_timeline.json.tmp").tkind, TRACE_HOROVOD);
     expect("framework/pevents/2020071317/1594662624718694_905-b88ab1bb8259_pythontimeline.json.tmp",
-           KEY_TRACE_TMP, "905-b88ab1bb8259", 0);
+           KEY_TRACE_TMP, "b88ab1bb8259", 0);
     expect("framework/_pythontimeline.json.tmp", KEY_OTHER, "", 0);
+    /* Only traces have a writer. */
+    assert_string_equal(parse("system/incremental/1591160699.algo-1.json").process, "");
 }
 
 static void test_python_stats(void **state)
@@ -160,8 +197,17 @@ static void test_node_from_part(void **state)
     assert_string_equal(out, "algo-3");
     keyname_node_from_part("xalgo-3", 7, out, sizeof out);
     assert_string_equal(out, "xalgo-3");
+    /* <rank or pid>-<host>: the host, whatever it is called. */
     keyname_node_from_part("1-algo-x", 8, out, sizeof out);
-    assert_string_equal(out, "1-algo-x");
+    assert_string_equal(out, "algo-x");
+    keyname_node_from_part("905-b88ab1bb8259", 16, out, sizeof out);
+    assert_string_equal(out, "b88ab1bb8259");
+    keyname_node_from_part("905-10-0-0-1", 12, out, sizeof out);
+    assert_string_equal(out, "10-0-0-1");
+    keyname_node_from_part("905-", 4, out, sizeof out);
+    assert_string_equal(out, "905-");              /* no host: the whole part */
+    keyname_node_from_part("ip-10-0-1-2", 11, out, sizeof out);
+    assert_string_equal(out, "ip-10-0-1-2");       /* a host alone */
     keyname_node_from_part("0123456789abcdefghij", 20, out, sizeof out);
     assert_string_equal(out, "0123456789abcde");   /* bounded */
     keyname_node_from_part("1234-algo-1", 4, out, sizeof out);
@@ -195,6 +241,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_system),
         cmocka_unit_test(test_traces),
+        cmocka_unit_test(test_ns_end_times),
         cmocka_unit_test(test_tmp),
         cmocka_unit_test(test_python_stats),
         cmocka_unit_test(test_tf_and_rules),

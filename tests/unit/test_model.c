@@ -226,7 +226,8 @@ static void test_extra_keys(void **state)
 static sm_event ev(const char *node, const char *phase, const char *name, int64_t start,
                    int64_t dur, int64_t step)
 {
-    sm_event e = {sm_str_c(node), sm_str_c(phase), sm_str_c(name), start, dur, step, 1, 1};
+    sm_event e = {sm_str_c(node), sm_str_c(phase), sm_str_c(name), start, dur, step, 1, 1,
+                  {"", 0}};
     return e;
 }
 
@@ -308,6 +309,140 @@ static void test_time_filter_and_generations(void **state)
     model_free(m);
 }
 
+/* --since/--until keep events that overlap the window: smdebug's readers
+ * return every event overlapping a queried range, and an event that ends
+ * exactly at since is kept. Samples are instants: since <= t < until. */
+static void test_time_filter_keeps_overlapping_events(void **state)
+{
+    (void)state;
+    model_config cfg = {T0 + 1000, T0 + 2000};
+    model *m = model_new(&cfg);
+    struct { int64_t start, dur; int kept; } cases[] = {
+        {T0 + 100, 899, 0},    /* ends 1 µs before since */
+        {T0 + 100, 900, 1},    /* ends exactly at since */
+        {T0 + 100, 5000, 1},   /* spans the whole window */
+        {T0 + 1000, 0, 1},     /* an instant at since */
+        {T0 + 1999, 10, 1},    /* starts inside, ends after until */
+        {T0 + 2000, 0, 0},     /* starts at until */
+        {T0 + 2001, 10, 0},
+    };
+    int kept = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sm_event e = ev("algo-1", "Step:ModeKeys.TRAIN", "s", cases[i].start, cases[i].dur, 1);
+        assert_int_equal(model_add_event(m, &e), cases[i].kept ? 0 : 1);
+        kept += cases[i].kept;
+    }
+    phase_summary s;
+    phase_stats_get_summary(node_find_phase(model_find_node(m, "algo-1"), "Step:ModeKeys.TRAIN"), &s);
+    assert_int_equal(s.count, kept);
+    model_free(m);
+}
+
+static sm_event wev(const char *writer, const char *node, const char *phase, int64_t start,
+                    int64_t dur, int64_t step)
+{
+    sm_event e = ev(node, phase, phase, start, dur, step);
+    e.process = sm_str_c(writer);
+    return e;
+}
+
+static int64_t phase_count(const model_node *n, const char *label)
+{
+    const phase_stats *p = node_find_phase(n, label);
+    phase_summary s;
+    if (!p)
+        return -1;
+    phase_stats_get_summary(p, &s);
+    return s.count;
+}
+
+/* Ranks: each writer's steps stay its own, the node pools them; a node's
+ * first writer shares the node's phases until a second one appears. */
+static void test_processes(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    const char *TR = "Step:ModeKeys.TRAIN";
+    for (int i = 0; i < 10; i++) {
+        sm_event e = wev("0-algo-1", "algo-1", TR, T0 + i * 1000, 100, i);
+        assert_int_equal(model_add_event(m, &e), 0);
+    }
+    const model_node *n = model_find_node(m, "algo-1");
+    assert_int_equal(node_process_count(n), 1);
+    const model_node *r0 = node_process_at(n, 0);
+    assert_string_equal(node_id(r0), "0-algo-1");
+    assert_ptr_equal(node_parent(r0), n);
+    assert_ptr_equal(node_parent(n), n);
+    assert_ptr_equal(node_phase_at(r0, 0), node_phase_at(n, 0));   /* shared, no copy */
+    assert_int_equal(node_series_count(r0), 0);
+    assert_int_equal(node_process_count(r0), 0);
+
+    /* a second rank, slower: the first gets its own copy of its history */
+    for (int i = 0; i < 4; i++) {
+        sm_event e = wev("1-algo-1", "algo-1", TR, T0 + i * 1000 + 10, 300, i);
+        assert_int_equal(model_add_event(m, &e), 0);
+    }
+    sm_event e = wev("0-algo-1", "algo-1", TR, T0 + 20000, 100, 10);
+    assert_int_equal(model_add_event(m, &e), 0);
+    assert_int_equal(node_process_count(n), 2);
+    r0 = node_find_process(n, "0-algo-1");
+    const model_node *r1 = node_find_process(n, "1-algo-1");
+    assert_non_null(r0);
+    assert_non_null(r1);
+    assert_ptr_not_equal(node_phase_at(r0, 0), node_phase_at(n, 0));
+    assert_int_equal(phase_count(n, TR), 15);
+    assert_int_equal(phase_count(r0, TR), 11);
+    assert_int_equal(phase_count(r1, TR), 4);
+    phase_summary s0, s1;
+    phase_stats_get_summary(node_find_phase(r0, TR), &s0);
+    phase_stats_get_summary(node_find_phase(r1, TR), &s1);
+    assert_true(s0.p50_us == 100 && s1.p50_us == 300);   /* a slow rank stays visible */
+    assert_int_equal(s0.first_start_us, T0);
+    phase_event last;
+    assert_int_equal(phase_stats_recent(node_find_phase(r0, TR), &last, 1), 1);
+    assert_int_equal(last.step, 10);
+
+    /* writers order naturally; lookups by writer id find processes */
+    for (int r = 10; r >= 2; r--) {
+        char w[32];
+        snprintf(w, sizeof w, "%d-algo-1", r);
+        sm_event x = wev(w, "algo-1", TR, T0 + 50000, 100, 0);
+        assert_int_equal(model_add_event(m, &x), 0);
+    }
+    assert_int_equal(node_process_count(n), 11);
+    assert_string_equal(node_id(node_process_at(n, 2)), "2-algo-1");
+    assert_string_equal(node_id(node_process_at(n, 10)), "10-algo-1");
+    assert_ptr_equal(model_find_writer(m, "10-algo-1"), node_process_at(n, 10));
+    assert_ptr_equal(model_find_writer(m, "algo-1"), n);
+    assert_null(model_find_writer(m, "3-algo-2"));
+    model_free(m);
+}
+
+/* An event naming no writer (e.g. a TF trace placed on the node) counts in
+ * the node only: the single writer then needs phases of its own. */
+static void test_process_and_loose_events(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    sm_event a = wev("7-algo-2", "algo-2", "Forward", T0, 10, 1);
+    sm_event b = ev("algo-2", "Forward", "f", T0 + 100, 10, 1);
+    assert_int_equal(model_add_event(m, &a), 0);
+    assert_int_equal(model_add_event(m, &b), 0);
+    assert_int_equal(model_add_event(m, &a), 0);
+    const model_node *n = model_find_node(m, "algo-2");
+    assert_int_equal(phase_count(n, "Forward"), 3);
+    assert_int_equal(phase_count(node_process_at(n, 0), "Forward"), 2);
+    /* a writer arriving after loose events never shares the node's phases */
+    sm_event c = wev("8-algo-3", "algo-3", "Forward", T0, 10, 1);
+    sm_event d = ev("algo-3", "Forward", "f", T0, 10, 1);
+    assert_int_equal(model_add_event(m, &d), 0);
+    assert_int_equal(model_add_event(m, &c), 0);
+    n = model_find_node(m, "algo-3");
+    assert_int_equal(phase_count(n, "Forward"), 2);
+    assert_int_equal(phase_count(node_process_at(n, 0), "Forward"), 1);
+    model_free(m);
+}
+
 static void test_many_nodes_memory_sane(void **state)
 {
     (void)state;
@@ -344,6 +479,9 @@ int main(void)
         cmocka_unit_test(test_extra_keys),
         cmocka_unit_test(test_events_and_phases),
         cmocka_unit_test(test_time_filter_and_generations),
+        cmocka_unit_test(test_time_filter_keeps_overlapping_events),
+        cmocka_unit_test(test_processes),
+        cmocka_unit_test(test_process_and_loose_events),
         cmocka_unit_test(test_many_nodes_memory_sane),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -160,6 +160,46 @@ static void test_histogram(void **state)
 
 #define CL(ph, nm) phase_classify(ph, strlen(ph), nm, strlen(nm))
 
+/* A clone answers as the original; within smaller bounds it keeps the
+ * newest events and every exact statistic, and its percentiles stay within
+ * the sketch's bound. */
+static void test_clone(void **state)
+{
+    (void)state;
+    phase_stats *p = phase_stats_new("Step:ModeKeys.TRAIN", PHASE_STEP);
+    for (int64_t i = 0; i < 5000; i++)
+        assert_int_equal(phase_stats_add(p, i, 1000000 + i * 1000, 100 + (i * 7919) % 900), 0);
+    phase_summary a, b;
+    phase_stats_get_summary(p, &a);
+    for (int bounded = 0; bounded < 2; bounded++) {
+        phase_stats *c = bounded ? phase_stats_clone(p, PHASE_PROC_EXACT_CAP, PHASE_PROC_RECENT_CAP)
+                                 : phase_stats_clone(p, PHASE_EXACT_CAP, PHASE_RECENT_CAP);
+        assert_non_null(c);
+        phase_stats_get_summary(c, &b);
+        assert_int_equal(b.count, a.count);
+        assert_true(b.mean_us == a.mean_us && b.stddev_us == a.stddev_us);
+        assert_true(b.min_us == a.min_us && b.max_us == a.max_us);
+        assert_true(b.first_start_us == a.first_start_us && b.last_end_us == a.last_end_us);
+        assert_memory_equal(phase_stats_histogram(c), phase_stats_histogram(p),
+                            PHASE_HIST_BUCKETS * sizeof(uint32_t));
+        assert_string_equal(phase_stats_label(c), "Step:ModeKeys.TRAIN");
+        assert_int_equal(b.exact, !bounded);   /* 5000 values > 4096 exact */
+        assert_true(fabs(b.p50_us - a.p50_us) <= 0.011 * a.p50_us);
+        assert_true(fabs(b.p99_us - a.p99_us) <= 0.011 * a.p99_us);
+        static phase_event ev[PHASE_RECENT_CAP];
+        size_t n = phase_stats_recent(c, ev, PHASE_RECENT_CAP);
+        assert_int_equal(n, bounded ? PHASE_PROC_RECENT_CAP : PHASE_RECENT_CAP);
+        assert_int_equal(ev[n - 1].step, 4999);          /* the newest kept */
+        assert_int_equal(ev[0].step, 5000 - (int64_t)n);
+        /* it goes on as its own: adds do not reach the original */
+        assert_int_equal(phase_stats_add(c, 5000, 9000000000, 5), 0);
+        phase_stats_get_summary(p, &a);
+        assert_int_equal(a.count, 5000);
+        phase_stats_free(c);
+    }
+    phase_stats_free(p);
+}
+
 static void test_classify(void **state)
 {
     (void)state;
@@ -189,6 +229,7 @@ int main(void)
         cmocka_unit_test(test_summary_brute_force),
         cmocka_unit_test(test_recent_out_of_order),
         cmocka_unit_test(test_histogram),
+        cmocka_unit_test(test_clone),
         cmocka_unit_test(test_classify),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

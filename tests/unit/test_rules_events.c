@@ -65,6 +65,98 @@ static void test_step_outlier(void **state)
     rules_free(r);
 }
 
+/* n TRAIN steps of `dur` µs by writer `w` of node `node`; `slow` of them
+ * (every 10th from step 5) 1 s. */
+static void rank_run(model *m, const char *node, const char *w, int n, int64_t dur, int slow)
+{
+    int64_t t = T0;
+    for (int s = 0; s < n; s++) {
+        int64_t d = s % 10 == 5 && s / 10 < slow ? 1000000 : dur;
+        sm_event e = {.node = sm_str_c(node), .phase = sm_str_c(TRAIN), .name = sm_str_c(TRAIN),
+                      .start_us = t, .dur_us = d, .step = s, .pid = 1, .tid = 1,
+                      .process = sm_str_c(w)};
+        assert_int_equal(model_add_event(m, &e), 0);
+        t += d + 1000;
+    }
+}
+
+/* Each rank is judged on its own steps (smdebug keys step durations by
+ * the writer): the alert names the rank with the stalls, and two ranks
+ * with 9 stalls each stay within n_outliers = 10 (pooled, their 18 would
+ * fire). */
+static void test_step_outlier_per_process(void **state)
+{
+    (void)state;
+    rules *r = rules_new();
+    model *m = model_new(NULL);
+    for (int k = 0; k < 8; k++) {
+        char w[16];
+        snprintf(w, sizeof w, "%d-algo-1", k);
+        rank_run(m, "algo-1", w, 200, 100000, k == 3 ? 12 : 0);
+    }
+    const rule_result *res = fx_eval(r, m, "StepOutlier");
+    EXPECT(res, RULE_TRIGGERED);
+    assert_string_equal(res->node, "3-algo-1");
+    assert_int_equal(res->violations, 12);
+    assert_int_equal(res->datapoints, 8 * 200);
+    assert_string_equal(res->examples[0].node, "3-algo-1");
+    model_free(m);
+
+    /* pooled, 9 + 9 stalls on two ranks would be 18 > 10 outliers */
+    m = model_new(NULL);
+    rank_run(m, "algo-1", "0-algo-1", 200, 100000, 9);
+    rank_run(m, "algo-1", "1-algo-1", 200, 100000, 9);
+    res = fx_eval(r, m, "StepOutlier");
+    EXPECT(res, RULE_OK);
+    assert_int_equal(res->violations, 18);
+    model_free(m);
+    rules_free(r);
+}
+
+/* Straggler: a rank slower than its node's other ranks, and a node slower
+ * than the other nodes; each compared with the median of the others. */
+static void test_straggler(void **state)
+{
+    (void)state;
+    rules *r = rules_new();
+    model *m = model_new(NULL);
+    rank_run(m, "algo-1", "0-algo-1", 20, 100000, 0);
+    EXPECT(fx_eval(r, m, "Straggler"), RULE_NO_DATA);   /* one rank, one node */
+    rank_run(m, "algo-1", "1-algo-1", 20, 108000, 0);
+    const rule_result *res = fx_eval(r, m, "Straggler");
+    EXPECT(res, RULE_OK);                               /* +8 % <= 10 % */
+    assert_int_equal(res->datapoints, 2);
+    rank_run(m, "algo-1", "2-algo-1", 20, 100000, 0);
+    rank_run(m, "algo-1", "3-algo-1", 20, 130000, 0);   /* +30 % of 100 ms */
+    res = fx_eval(r, m, "Straggler");
+    EXPECT(res, RULE_TRIGGERED);
+    assert_string_equal(res->node, "3-algo-1");
+    assert_string_equal(res->device, TRAIN);
+    assert_int_equal(res->violations, 1);
+    assert_true(res->t1_us - res->t0_us == 130000);      /* its newest step */
+    assert_true(strstr(res->examples[0].text, "+30%") != NULL);
+    fx_set(r, "Straggler.threshold=31");
+    EXPECT(fx_eval(r, m, "Straggler"), RULE_OK);
+    fx_set(r, "Straggler.threshold=10");
+    fx_set(r, "Straggler.min_steps=21");
+    EXPECT(fx_eval(r, m, "Straggler"), RULE_NO_DATA);
+    fx_set(r, "Straggler.min_steps=10");
+    model_free(m);
+
+    /* across nodes: algo-3's steps 25 % slower than the other two's */
+    m = model_new(NULL);
+    rank_run(m, "algo-1", "9-algo-1", 20, 100000, 0);
+    rank_run(m, "algo-2", "9-algo-2", 20, 102000, 0);
+    rank_run(m, "algo-3", "9-algo-3", 20, 126000, 0);
+    res = fx_eval(r, m, "Straggler");
+    EXPECT(res, RULE_TRIGGERED);
+    assert_string_equal(res->node, "algo-3");
+    assert_int_equal(res->violations, 1);
+    assert_int_equal(res->datapoints, 3);
+    model_free(m);
+    rules_free(r);
+}
+
 /* `cores` CPU samples and `workers` loader workers running side by side. */
 static model *loader_model(int cores, int workers)
 {
@@ -216,6 +308,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_step_outlier),
+        cmocka_unit_test(test_step_outlier_per_process),
+        cmocka_unit_test(test_straggler),
         cmocka_unit_test(test_dataloader),
         cmocka_unit_test(test_max_initialization_time),
         cmocka_unit_test(test_device_usage_buckets),

@@ -11,39 +11,10 @@
 #include <cmocka.h>
 
 #include "io/decode/trace_decode.h"
+#include "trace_evlog.h"
 
 #define MERGE_DIR SMTOP_SAMPLES "/merge_traces/framework/pevents/2020071317"
 #define ROT_DIR SMTOP_SAMPLES "/test_traces/framework/pevents/2020051923"
-#define MAXEV 1024
-
-typedef struct ev_copy {
-    char phase[64], name[64];
-    int64_t start, dur, step, pid, tid;
-} ev_copy;
-
-typedef struct evlog {
-    ev_copy ev[MAXEV];
-    int n;
-} evlog;
-
-static void copy_str(char *dst, size_t cap, sm_str s)
-{
-    size_t n = s.len < cap - 1 ? s.len : cap - 1;
-    memcpy(dst, s.ptr, n);
-    dst[n] = '\0';
-}
-
-static void sink(void *ud, const sm_event *e)
-{
-    evlog *l = ud;
-    assert_true(l->n < MAXEV);
-    assert_true(e->dur_us >= 0);
-    ev_copy *c = &l->ev[l->n++];
-    *c = (ev_copy){.start = e->start_us, .dur = e->dur_us, .step = e->step,
-                   .pid = e->pid, .tid = e->tid};
-    copy_str(c->phase, sizeof c->phase, e->phase);
-    copy_str(c->name, sizeof c->name, e->name);
-}
 
 /* A fast decoder and a reference one fed the same lines. */
 typedef struct duo {

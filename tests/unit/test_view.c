@@ -111,6 +111,37 @@ static void test_filter_substring_case_insensitive(void **s)
     assert_true(view_node_visible(&v, "905-b88ab1bb8259"));
 }
 
+/* p / P: the Steps and Timeline panes' process pick cycles through the
+ * node's writers and back to the whole node. */
+static void test_process_cycle(void **s)
+{
+    (void)s;
+    view_state v;
+    view_init(&v, GLYPHS_ASCII);
+    const char *ids[] = {"0-algo-1", "1-algo-1", "2-algo-1"};
+    assert_string_equal(v.process, "");
+    view_cycle_process(&v, ids, 3, 1);
+    assert_string_equal(v.process, "0-algo-1");
+    view_cycle_process(&v, ids, 3, 1);
+    view_cycle_process(&v, ids, 3, 1);
+    assert_string_equal(v.process, "2-algo-1");
+    view_cycle_process(&v, ids, 3, 1);
+    assert_string_equal(v.process, "");          /* back to the node */
+    view_cycle_process(&v, ids, 3, -1);
+    assert_string_equal(v.process, "2-algo-1");
+    view_cycle_process(&v, ids, 3, -1);
+    assert_string_equal(v.process, "1-algo-1");
+    /* a pick of another node counts as none */
+    snprintf(v.process, sizeof v.process, "5-algo-9");
+    view_cycle_process(&v, ids, 3, 1);
+    assert_string_equal(v.process, "0-algo-1");
+    /* one writer or none: nothing to pick */
+    view_cycle_process(&v, ids, 1, 1);
+    assert_string_equal(v.process, "");
+    view_cycle_process(&v, NULL, 0, -1);
+    assert_string_equal(v.process, "");
+}
+
 static void test_step_focus_window_and_clear(void **s)
 {
     (void)s;
@@ -196,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_scrub_back_and_forward_to_live),
         cmocka_unit_test(test_pause_freezes_and_resumes),
         cmocka_unit_test(test_filter_substring_case_insensitive),
+        cmocka_unit_test(test_process_cycle),
         cmocka_unit_test(test_step_focus_window_and_clear),
         cmocka_unit_test(test_step_focus_esc_order),
         cmocka_unit_test(test_step_focus_live_and_leave),

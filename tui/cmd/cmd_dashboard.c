@@ -18,6 +18,7 @@
 #include "tui/dash/dash.h"
 #include "io/job/demo.h"
 #include "io/job/job.h"
+#include "tui/cmd/timearg.h"
 #include "tui/report/report_diff.h"
 #include "tui/report/report_rules.h"
 
@@ -25,6 +26,7 @@ typedef struct dash_args {
     dash_opts d;
     source_opts so;
     report_rules_opts rules;   /* --rule, --no-rules-config */
+    model_config mc;           /* --since, --until */
     const char *src;
     const char *baseline;      /* --baseline BASE: diff mode */
     int demo;
@@ -54,8 +56,9 @@ void cmd_dashboard_options(FILE *f)
             "  --no-config          ignore smtop.conf (defaults for theme, symbols,\n"
             "                       interval, no-color in $XDG_CONFIG_HOME/smtop)\n"
             "%s"
+            "%s"
             "  -h, --help           this help\n",
-            source_opts_help());
+            timearg_help(1), source_opts_help());
 }
 
 static void usage(FILE *f)
@@ -135,6 +138,12 @@ static int parse_one(dash_args *a, int argc, char **argv, int *i, sm_err *err)
         a->d.interval_ms = (int)x * 1000, ++*i;
     } else if (!strcmp(arg, "--frames")) {
         if (parse_long(arg, val, 1, 100000000, &a->d.frames, err))
+            return -1;
+        ++*i;
+    } else if (!strcmp(arg, "--since") || !strcmp(arg, "--until")) {
+        if (!val)
+            return sm_err_set(err, SM_ERR_USAGE, "%s needs a time", arg);
+        if (timearg_parse(val, arg[2] == 's' ? &a->mc.since_us : &a->mc.until_us, err))
             return -1;
         ++*i;
     } else if (!strcmp(arg, "--bench-frames")) {   /* hidden: tests/bench */
@@ -290,7 +299,7 @@ static int run(dash_args *a, sm_err *err)
         return -1;
     }
     a->d.baseline = base;
-    job *j = job_open(spec, &a->so, NULL, err);
+    job *j = job_open(spec, &a->so, &a->mc, err);
     if (j) {
         rc = dash_run(j, &a->d, err);
         job_close(j);

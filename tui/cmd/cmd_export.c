@@ -31,10 +31,7 @@ static void export_usage(FILE *f)
             "existing OUT.json as it was).\n"
             "\n"
             "  --perfetto FILE  output file (required)\n"
-            "  --since T        drop data before T: epoch seconds or\n"
-            "                   YYYY-MM-DDTHH:MM:SS in the local time zone (a\n"
-            "                   trailing Z or +HH:MM names another zone)\n"
-            "  --until T        drop data at or after T\n"
+            "%s"
             "  --utc            read --since/--until in UTC, not the local zone\n"
             "  --steps A:B      only the time window of training steps A..B\n"
             "  --no-system      framework events only, no metric counters\n"
@@ -43,7 +40,7 @@ static void export_usage(FILE *f)
             "\n"
             "exit status: 0 success, 1 the source could not be read or OUT not\n"
             "written, 2 usage error\n",
-            source_opts_help());
+            timearg_help(0), source_opts_help());
 }
 
 static int parse_steps(const char *s, export_opts *o, sm_err *err)

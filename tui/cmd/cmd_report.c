@@ -30,10 +30,7 @@ static void report_usage(FILE *f)
             "or s3://bucket/prefix.\n"
             "\n"
             "  --json           one JSON object instead of text\n"
-            "  --since T        ignore data before T: epoch seconds or\n"
-            "                   YYYY-MM-DDTHH:MM:SS in the local time zone (a\n"
-            "                   trailing Z or +HH:MM names another zone)\n"
-            "  --until T        ignore data at or after T\n"
+            "%s"
             "  --utc            read and print times in UTC, not the local zone\n"
             "%s"
             "%s"
@@ -42,7 +39,7 @@ static void report_usage(FILE *f)
             "\n"
             "exit status: 0 success, 1 the source could not be read, 2 usage error,\n"
             "3 a rule named by --fail-on triggered\n",
-            report_python_help(), report_rules_help(), source_opts_help());
+            timearg_help(0), report_python_help(), report_rules_help(), source_opts_help());
 }
 
 /* Returns -1 on a usage error (message printed), 1 for --help, 0 to run. */

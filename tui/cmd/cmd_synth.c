@@ -41,6 +41,9 @@ static void synth_usage(FILE *f)
           "  --start EPOCH_SECONDS  job start (default: now minus --minutes)\n"
           "  --seed S             random seed; same options + seed = same bytes (default 1)\n"
           "  --slow-node K        make node K (0-based) a straggler (default: none)\n"
+          "  --ranks R            training processes per node, each its own trace\n"
+          "                       writer R-algo-N (default 1: one writer named by pid)\n"
+          "  --slow-rank K        make rank K (0-based) of algo-1 ~30% slower (default: none)\n"
           "  --outlier-rate R     fraction of TRAIN steps 3-6x slower (default 0.01)\n"
           "  --step-ms MS         mean TRAIN step time (default 120)\n"
           "  --flat               old layout without system/incremental/<hour>/ folders\n"
@@ -86,6 +89,8 @@ static int synth_set(synth_opts *o, const char *name, const char *val)
     if (!strcmp(name, "--minutes")) return parse_int(val, &o->minutes);
     if (!strcmp(name, "--interval-ms")) return parse_int(val, &o->interval_ms);
     if (!strcmp(name, "--slow-node")) return parse_int(val, &o->slow_node);
+    if (!strcmp(name, "--ranks")) return parse_int(val, &o->ranks);
+    if (!strcmp(name, "--slow-rank")) return parse_int(val, &o->slow_rank);
     if (!strcmp(name, "--python-stats")) return parse_int(val, &o->python_every);
     if (!strcmp(name, "--outlier-rate")) return parse_num(val, &o->outlier_rate);
     if (!strcmp(name, "--step-ms")) return parse_num(val, &o->step_ms);
@@ -112,7 +117,7 @@ static int is_value_option(const char *name)
     static const char *const names[] = {
         "--out", "--nodes", "--gpus", "--cpus", "--minutes", "--interval-ms",
         "--slow-node", "--outlier-rate", "--step-ms", "--seed", "--start",
-        "--python-stats",
+        "--python-stats", "--ranks", "--slow-rank",
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(name, names[i]))

@@ -106,3 +106,21 @@ char *timearg_format(int64_t us, char *out, size_t cap)
     snprintf(out, cap, "%s.%03d%s", base, (int)((us % 1000000) / 1000), zone);
     return out;
 }
+
+const char *timearg_help(int wide)
+{
+    if (wide)
+        return "  --since T            keep samples at or after T, and every event that\n"
+               "                       overlaps the window (one ending exactly at T too);\n"
+               "                       T is epoch seconds or YYYY-MM-DDTHH:MM:SS in the\n"
+               "                       local time zone (a trailing Z or +HH:MM names\n"
+               "                       another zone)\n"
+               "  --until T            keep samples before T, and events that start before T\n";
+    return "  --since T        keep samples at or after T, and every event that\n"
+           "                   overlaps the window (one ending exactly at T too);\n"
+           "                   T is epoch seconds or YYYY-MM-DDTHH:MM:SS in the\n"
+           "                   local time zone (a trailing Z or +HH:MM names\n"
+           "                   another zone)\n"
+           "  --until T        keep samples before T, and events that start\n"
+           "                   before T\n";
+}

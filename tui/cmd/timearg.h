@@ -20,6 +20,12 @@ int timearg_wants_utc(int argc, char **argv);
 
 int timearg_parse(const char *s, int64_t *out_us, sm_err *err);
 
+/* The --since/--until lines of a command's --help, with the options in a
+ * column 17 (wide = 0: report, export) or 21 (wide = 1: the dashboard)
+ * cells wide. States the rule every command applies (model.h): samples
+ * from since until before until, and events that overlap the window. */
+const char *timearg_help(int wide);
+
 /* Formats epoch µs as "2020-06-10T02:15:09.232+02:00" in the zone above
  * ("...Z" when it is UTC) into out. */
 char *timearg_format(int64_t us, char *out, size_t cap);

@@ -25,6 +25,7 @@ static const help_line help[] = {
     {"[  ]", "scrub back / forward"},
     {"0", "back to live (unfocus)"},
     {"c", "CPU total / per core"},
+    {"p  P", "rank in Steps/Timeline"},
     {"t  g", "theme / graph symbols"},
     {"Ctrl-L", "repaint the screen"},
     {"mouse click", "select pane and node"},

@@ -60,7 +60,7 @@ size_t step_focus_window(const model *m, const char *label, long long step,
 int step_focus_find_event(const model *m, const char *node, const char *label,
                           int64_t start_us, phase_event *out)
 {
-    const model_node *nd = node ? model_find_node(m, node) : NULL;
+    const model_node *nd = node ? model_find_writer(m, node) : NULL;
     const phase_stats *ps = nd ? phase_by_label(nd, label) : NULL;
     if (!ps)
         return 0;

@@ -24,7 +24,7 @@
 size_t step_focus_window(const model *m, const char *label, long long step,
                          int64_t hint_t0, int64_t hint_t1, int64_t *t0, int64_t *t1);
 
-/* The retained event of phase `label` on node `node` that starts at
+/* The retained event of phase `label` on node (or process) `node` that starts at
  * start_us (how a StepOutlier alert's span, which carries node, phase and
  * times but no step number, is turned back into a step). 1 and *out when
  * found, else 0. */

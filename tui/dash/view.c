@@ -2,6 +2,7 @@
 #include "tui/dash/view.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #define VIEW_SPAN_MIN_US (30LL * 1000000)
@@ -134,4 +135,14 @@ int view_node_visible(const view_state *v, const char *node_id)
     if (!v->filter[0])
         return 1;
     return node_id && contains_nocase(node_id, v->filter);
+}
+
+void view_cycle_process(view_state *v, const char *const *ids, size_t n, int dir)
+{
+    size_t cur = n;   /* n: the whole node */
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(ids[i], v->process))
+            cur = i;
+    size_t next = n < 2 ? n : (cur + (dir > 0 ? 1 : n)) % (n + 1);
+    snprintf(v->process, sizeof v->process, "%s", next < n ? ids[next] : "");
 }

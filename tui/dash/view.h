@@ -17,6 +17,9 @@ typedef struct view_state {
     int64_t end_us;       /* right edge when not live */
     char filter[64];      /* node filter pattern (substring, case-insensitive); "" = all */
     size_t selected_node; /* index among the nodes that pass the filter */
+    char process[128];    /* the Steps and Timeline panes' pick among the
+                             selected node's trace writers ("1-algo-1");
+                             "" (or another node's writer) = the node */
     int per_core;         /* show per-core CPU charts */
     chart_glyphs glyphs;
     int focus;            /* index of the focused pane */
@@ -65,6 +68,11 @@ typedef enum view_esc {
     VIEW_ESC_STEP     /* leave the step focus (view_clear_step) */
 } view_esc;
 view_esc view_esc_target(const view_state *v);
+
+/* p / P: picks the next (dir > 0) or previous writer among ids[0..n) (the
+ * selected node's, in order), or the whole node ("") past either end. With
+ * fewer than two writers there is nothing to pick: process becomes "". */
+void view_cycle_process(view_state *v, const char *const *ids, size_t n, int dir);
 
 /* 1 when node id passes the filter. */
 int view_node_visible(const view_state *v, const char *node_id);

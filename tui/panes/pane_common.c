@@ -1,6 +1,7 @@
 /* pane_common: see pane_common.h. */
 #include "tui/panes/pane_common.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "tui/text/sanitize.h"
@@ -72,7 +73,43 @@ uint64_t panec_hash_view(uint64_t h, const pane_ctx *ctx)
     h = panec_hash_u64(h, v->selected_node);
     h = panec_hash_u64(h, (uint64_t)v->per_core);
     h = panec_hash_u64(h, (uint64_t)v->glyphs);
+    h = panec_hash_str(h, v->process);
     return panec_hash_str(h, v->filter);
+}
+
+const model_node *panec_process(const pane_ctx *ctx, const model_node *nd)
+{
+    return nd && ctx->view->process[0] ? node_find_process(nd, ctx->view->process) : NULL;
+}
+
+#define PANEC_MAX_PROCS 256
+
+int panec_key_process(int ch, pane_ctx *ctx, const model_node *nd)
+{
+    if ((ch != 'p' && ch != 'P') || !nd)
+        return 0;
+    const char *ids[PANEC_MAX_PROCS];
+    size_t n = node_process_count(nd);
+    n = n < PANEC_MAX_PROCS ? n : PANEC_MAX_PROCS;
+    for (size_t i = 0; i < n; i++)
+        ids[i] = node_id(node_process_at(nd, i));
+    view_cycle_process(ctx->view, ids, n, ch == 'p' ? 1 : -1);
+    return 1;
+}
+
+char *panec_process_label(char *buf, size_t cap, const model_node *nd,
+                          const model_node *shown)
+{
+    size_t n = node_process_count(nd), k = 0;
+    while (k < n && node_process_at(nd, k) != shown)
+        k++;
+    if (n < 2)
+        snprintf(buf, cap, "%s", node_id(nd));
+    else if (k == n)
+        snprintf(buf, cap, "%s all %zu ranks (p)", node_id(nd), n);
+    else
+        snprintf(buf, cap, "%s > %s (%zu/%zu, p)", node_id(nd), node_id(shown), k + 1, n);
+    return buf;
 }
 
 size_t panec_scroll_top(size_t top, size_t sel, size_t count, size_t fit)

@@ -28,6 +28,20 @@ size_t panec_selected(const view_state *v, size_t count);
  * the filtered nodes; returns 1 when ch was such a key. */
 int panec_key_select(int ch, pane_ctx *ctx);
 
+/* The writer of nd the view picked (view->process), or NULL for the whole
+ * node (nothing picked, or a pick of another node). */
+const model_node *panec_process(const pane_ctx *ctx, const model_node *nd);
+
+/* p / P: picks the next / previous writer of nd (view_cycle_process);
+ * returns 1 when ch was such a key. */
+int panec_key_process(int ch, pane_ctx *ctx, const model_node *nd);
+
+/* What a pane shows of nd: "algo-1" (one writer or none), "algo-1 all 8
+ * ranks (p)", or "algo-1 > 2-algo-1 (3/8, p)" when `shown` is a writer of
+ * a node with several. Into buf (sanitized later by panec_put). */
+char *panec_process_label(char *buf, size_t cap, const model_node *nd,
+                          const model_node *shown);
+
 /* FNV-1a style mixing for pane stamps. */
 /* A pane's one-line prompt (the `/` filter): printable keys append,
  * Backspace deletes, Enter keeps the text and ends editing, Esc clears it
@@ -39,7 +53,7 @@ uint64_t panec_hash_str(uint64_t h, const char *s);
 #define PANEC_HASH_SEED 1469598103934665603ULL
 
 /* Hash of the view fields every pane depends on (window, filter, selection,
- * glyphs, per-core flag). */
+ * process pick, glyphs, per-core flag). */
 uint64_t panec_hash_view(uint64_t h, const pane_ctx *ctx);
 
 /* First item to show so that `sel` stays visible in a list of `count` items

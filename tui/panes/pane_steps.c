@@ -401,9 +401,12 @@ static void draw_cursor_info(WINDOW *w, int x, const pane *p, const pane_ctx *ct
     panec_put(w, 0, x, -1, line, theme_attr(ctx->th, (theme_role)role));
 }
 
-/* The node and phase shown, or NULL (then *why says what to tell the user). */
+/* The phase shown, or NULL (then *why says what to tell the user); its
+ * node, and what its statistics are of: the picked writer (p/P) of that
+ * node, else the node's pooled events. */
 static const phase_stats *steps_current(const pane *p, const pane_ctx *ctx,
-                                        const model_node **nd_out, size_t *idx,
+                                        const model_node **nd_out,
+                                        const model_node **src_out, size_t *idx,
                                         const char **why)
 {
     const model_node *nodes[1024];
@@ -416,18 +419,20 @@ static const phase_stats *steps_current(const pane *p, const pane_ctx *ctx,
                       : "no framework trace events in this job - system metrics only";
         return NULL;
     }
+    const model_node *src = panec_process(ctx, nodes[k]);
     *nd_out = nodes[k];
-    *idx = steps_phase_index(nodes[k], p->phase[0] ? p->phase : NULL);
-    return node_phase_at(nodes[k], *idx);
+    *src_out = src = src ? src : nodes[k];
+    *idx = steps_phase_index(src, p->phase[0] ? p->phase : NULL);
+    return node_phase_at(src, *idx);
 }
 
 static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
-    const model_node *nd = NULL;
+    const model_node *nd = NULL, *src = NULL;
     size_t idx = 0;
     const char *why = "";
-    const phase_stats *ps = steps_current(p, ctx, &nd, &idx, &why);
+    const phase_stats *ps = steps_current(p, ctx, &nd, &src, &idx, &why);
     if (!ps) {
         draw_message(w, why, ctx);
         return;
@@ -435,9 +440,10 @@ static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     phase_summary s;
     phase_stats_get_summary(ps, &s);
     steps_layout l = steps_layout_for(getmaxy(w));
-    char head[256];
-    snprintf(head, sizeof head, "%s  %s  (%zu/%zu, h/l)", node_id(nd),
-             short_label(phase_stats_label(ps)), idx + 1, node_phase_count(nd));
+    char head[400], who[256];
+    snprintf(head, sizeof head, "%s  %s  (%zu/%zu, h/l)",
+             panec_process_label(who, sizeof who, nd, src),
+             short_label(phase_stats_label(ps)), idx + 1, node_phase_count(src));
     int x = panec_put(w, 0, 0, -1, head, theme_attr(ctx->th, ROLE_TITLE));
     p->nrecent = phase_stats_recent(ps, p->recent, PHASE_RECENT_CAP);
     draw_cursor_info(w, x, p, ctx);
@@ -497,14 +503,22 @@ static void jump_outlier(pane *p, const phase_stats *ps, size_t cur, int dir)
 static int steps_on_key(pane *p, int ch, pane_ctx *ctx)
 {
     int dir = (ch == KEY_RIGHT || ch == 'l') ? 1 : (ch == KEY_LEFT || ch == 'h') ? -1 : 0;
-    const model_node *nd = NULL;
+    const model_node *nd = NULL, *src = NULL;
     size_t idx = 0;
     const char *why = "";
-    const phase_stats *ps = steps_current(p, ctx, &nd, &idx, &why);
+    const phase_stats *ps = steps_current(p, ctx, &nd, &src, &idx, &why);
     if (!ps)
         return 0;   /* nothing to cycle or select: let h/l move between panes */
     if (dir != 0)
-        return cycle_phase(p, dir, nd, idx);
+        return cycle_phase(p, dir, src, idx);
+    if (panec_key_process(ch, ctx, nd)) {
+        p->cursor_us = 0;   /* another writer's steps: a new cursor */
+        p->note[0] = '\0';
+        if (node_process_count(nd) < 2)
+            snprintf(p->note, sizeof p->note, "one writer on %.28s: nothing to pick",
+                     node_id(nd));
+        return 1;
+    }
     /* strchr would truncate KEY_* codes above 255 to a char. */
     if (ch <= 0 || ch >= 128 || !strchr(",<.>oOf", ch))
         return 0;
@@ -540,10 +554,11 @@ static uint64_t steps_stamp(pane *p, const pane_ctx *ctx)
     h = panec_hash_u64(h, ctx->view->selected_node);
     h = panec_hash_u64(h, (uint64_t)ctx->view->glyphs);
     h = panec_hash_str(h, ctx->view->filter);
-    const model_node *nd = NULL;
+    h = panec_hash_str(h, ctx->view->process);
+    const model_node *nd = NULL, *src = NULL;
     size_t idx = 0;
     const char *why = "";
-    const phase_stats *ps = steps_current(p, ctx, &nd, &idx, &why);
+    const phase_stats *ps = steps_current(p, ctx, &nd, &src, &idx, &why);
     h = panec_hash_u64(h, ps ? phase_stats_generation(ps) : model_node_count(ctx->m));
     return panec_hash_u64(h, (uint64_t)(uintptr_t)ps);
 }

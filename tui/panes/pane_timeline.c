@@ -123,6 +123,15 @@ const model_node *tlpane_node(const pane_ctx *ctx, const char **why)
     return nodes[k];
 }
 
+const model_node *tlpane_writer(pane *p, const pane_ctx *ctx, const model_node *nd)
+{
+    const model_node *w = panec_process(ctx, nd);
+    if (!w && node_process_count(nd) >= 2)
+        w = node_process_at(nd, 0);
+    panec_process_label(p->who, sizeof p->who, nd, w);
+    return w ? w : nd;
+}
+
 const phase_stats *tlpane_step_phase(const model_node *nd)
 {
     for (size_t i = 0; nd && i < node_phase_count(nd); i++)
@@ -185,6 +194,7 @@ static void tl_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         tlpane_draw_message(w, why, ctx);
         return;
     }
+    nd = tlpane_writer(p, ctx, nd);
     switch (p->view) {
     case TL_STEPS: tlpane_draw_steps(p, w, ctx, nd); break;
     case TL_LOADER: tlpane_draw_loader(p, w, ctx, nd); break;
@@ -198,6 +208,13 @@ static int tl_on_key(pane *p, int ch, pane_ctx *ctx)
         return tlpane_events_key(p, ch, ctx);
     if (ch == 'v') {
         p->view = (tl_view)((p->view + 1) % TL_NVIEWS);
+        return 1;
+    }
+    const char *why = "";
+    const model_node *nd = tlpane_node(ctx, &why);
+    if (nd && panec_key_process(ch, ctx, nd)) {
+        p->sel_start_us = 0;   /* another writer: its newest step */
+        p->ev_sel = p->ev_top = 0;
         return 1;
     }
     switch (p->view) {
@@ -217,6 +234,7 @@ static uint64_t tl_stamp(pane *p, const pane_ctx *ctx)
     uint64_t h = panec_hash_view(PANEC_HASH_SEED, ctx);
     const char *why = "";
     const model_node *nd = tlpane_node(ctx, &why);
+    nd = nd ? tlpane_writer(p, ctx, nd) : NULL;
     h = panec_hash_u64(h, (uint64_t)(uintptr_t)nd);
     h = panec_hash_u64(h, nd ? node_generation(nd) : model_node_count(ctx->m));
     h = panec_hash_u64(h, ((uint64_t)p->view << 8) | ((uint64_t)p->order << 4) |

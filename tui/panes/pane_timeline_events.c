@@ -1,5 +1,5 @@
-/* pane_timeline_events: the events view — the selected node's framework
- * events in the visible window, by start or by duration, filtered by name
+/* pane_timeline_events: the events view — the selected node's (or writer's)
+ * framework events in the visible window, by start or by duration, filtered by name
  * through the pane's own `/` prompt. */
 #include <stdio.h>
 #include <string.h>
@@ -8,10 +8,10 @@
 #include "tui/panes/pane_timeline_internal.h"
 #include "tui/theme/theme.h"
 
-static void draw_header(const pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd)
+static void draw_header(const pane *p, WINDOW *w, const pane_ctx *ctx)
 {
-    char head[256];
-    snprintf(head, sizeof head, "%s  by %s (s)%s%s", node_id(nd),
+    char head[400];
+    snprintf(head, sizeof head, "%s  by %s (s)%s%s", p->who,
              p->order == EW_BY_DURATION ? "duration" : "start",
              p->filter[0] ? "  /" : "", p->filter);
     tlpane_draw_tabs(p, w, ctx, head);
@@ -36,7 +36,7 @@ static void draw_row(WINDOW *w, int y, const ew_event *e, int sel, const pane_ct
 
 void tlpane_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd)
 {
-    draw_header(p, w, ctx, nd);
+    draw_header(p, w, ctx);
     int h = getmaxy(w), W = getmaxx(w);
     int y1 = p->filter_edit ? h - 1 : h;
     if (p->filter_edit) {

@@ -13,6 +13,7 @@
 
 struct pane {
     tl_view view;
+    char who[200];             /* node (and writer) shown, for the headers */
     /* steps view */
     int64_t sel_start_us;      /* start of the selected step; 0 = the newest */
     size_t fit;                /* bars shown at the last draw (keys use it) */
@@ -30,6 +31,12 @@ struct pane {
  * it has framework events, else the first that has), or NULL; *why then
  * says what to tell the user. */
 const model_node *tlpane_node(const pane_ctx *ctx, const char **why);
+
+/* What the views show of node nd: one writer's timeline — the picked one
+ * (p/P), else the first of a node with several (pooled ranks would
+ * interleave their steps) — or the node itself when it has one writer or
+ * none. Sets p->who. */
+const model_node *tlpane_writer(pane *p, const pane_ctx *ctx, const model_node *nd);
 
 /* The node's first Step:* phase (TRAIN when present), or NULL. */
 const phase_stats *tlpane_step_phase(const model_node *nd);

@@ -125,8 +125,8 @@ static void draw_hist(const model_node *nd, WINDOW *w, int y0, int y1, int x, in
 
 void tlpane_draw_loader(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd)
 {
-    char head[160];
-    snprintf(head, sizeof head, "%s data loading", node_id(nd));
+    char head[260];
+    snprintf(head, sizeof head, "%s data loading", p->who);
     tlpane_draw_tabs(p, w, ctx, head);
     if (!has_loader(nd)) {
         tlpane_draw_message(w, "no data-loader events (framework profiling off, "

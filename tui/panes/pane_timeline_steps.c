@@ -78,10 +78,10 @@ static void draw_row(const pane *p, WINDOW *w, int y, size_t i, int64_t max_us, 
 void tlpane_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd)
 {
     const phase_stats *sp = tlpane_step_phase(nd);
-    char head[256];
+    char head[400];
     const char *label = sp ? phase_stats_label(sp) : "";
     const char *mode = strrchr(label, '.');
-    snprintf(head, sizeof head, "%s %s  j/k bar  f focus step", node_id(nd),
+    snprintf(head, sizeof head, "%s %s  j/k bar  f focus step", p->who,
              mode ? mode + 1 : label);
     tlpane_draw_tabs(p, w, ctx, head);
     int h = getmaxy(w), y0 = h >= 4 ? 2 : 1;

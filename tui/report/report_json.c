@@ -48,24 +48,35 @@ static const char *kind_name(phase_kind k)
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "other";
 }
 
+/* The rows of one node (process NULL: every writer pooled) or process. */
+static void phase_rows(json_t *arr, const model_node *n, const model_node *proc)
+{
+    const model_node *src = proc ? proc : n;
+    for (size_t k = 0; k < node_phase_count(src); k++) {
+        const phase_stats *p = node_phase_at(src, k);
+        phase_summary s;
+        phase_stats_get_summary(p, &s);
+        json_array_append_new(arr, json_pack(
+            "{s:s, s:o, s:s, s:s, s:I, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:b}",
+            "node", node_id(n), "process", proc ? json_string(node_id(proc)) : json_null(),
+            "phase", phase_stats_label(p),
+            "kind", kind_name(phase_stats_kind(p)), "count", (json_int_t)s.count,
+            "mean_us", num(s.mean_us), "stddev_us", num(s.stddev_us),
+            "min_us", (json_int_t)s.min_us, "max_us", (json_int_t)s.max_us,
+            "p50_us", num(s.p50_us), "p95_us", num(s.p95_us), "p99_us", num(s.p99_us),
+            "exact_percentiles", s.exact));
+    }
+}
+
+/* Per node: its rows ("process": null), then each writer's own. */
 static json_t *steps_json(const model *m)
 {
     json_t *arr = json_array();
     for (size_t i = 0; i < model_node_count(m); i++) {
         const model_node *n = model_node_at(m, i);
-        for (size_t k = 0; k < node_phase_count(n); k++) {
-            const phase_stats *p = node_phase_at(n, k);
-            phase_summary s;
-            phase_stats_get_summary(p, &s);
-            json_array_append_new(arr, json_pack(
-                "{s:s, s:s, s:s, s:I, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:b}",
-                "node", node_id(n), "phase", phase_stats_label(p),
-                "kind", kind_name(phase_stats_kind(p)), "count", (json_int_t)s.count,
-                "mean_us", num(s.mean_us), "stddev_us", num(s.stddev_us),
-                "min_us", (json_int_t)s.min_us, "max_us", (json_int_t)s.max_us,
-                "p50_us", num(s.p50_us), "p95_us", num(s.p95_us), "p99_us", num(s.p99_us),
-                "exact_percentiles", s.exact));
-        }
+        phase_rows(arr, n, NULL);
+        for (size_t k = 0; k < node_process_count(n); k++)
+            phase_rows(arr, n, node_process_at(n, k));
     }
     return arr;
 }

@@ -77,6 +77,45 @@ static void print_nodes(const json_t *obj, FILE *f)
     }
 }
 
+/* Writers of `node` among the step rows: how many, and the first. */
+static size_t node_writers(const json_t *steps, const char *node, const char **first)
+{
+    size_t i, n = 0;
+    const json_t *s;
+    const char *last = NULL;
+    *first = NULL;
+    json_array_foreach(steps, i, s) {
+        const char *p = json_string_value(json_object_get(s, "process"));
+        const char *nd = json_string_value(json_object_get(s, "node"));
+        if (!p || !nd || strcmp(nd, node) || (last && !strcmp(last, p)))
+            continue;
+        if (!*first)
+            *first = p;
+        last = p;   /* rows of one writer are consecutive */
+        n++;
+    }
+    return n;
+}
+
+/* The process column of a row: a writer's id; on a node's pooled row the
+ * node's only writer, or "all N" over its N writers (their rows follow).
+ * NULL: the row repeats the node's only writer and is not printed. */
+static const char *process_cell(const json_t *steps, const json_t *s, char *buf, size_t cap)
+{
+    const char *nd = json_string_value(json_object_get(s, "node"));
+    const char *p = json_string_value(json_object_get(s, "process"));
+    const char *first;
+    size_t n = node_writers(steps, nd ? nd : "", &first);
+    if (p)
+        return n == 1 ? NULL : str(s, "process", buf, cap);
+    if (n == 1) {
+        sanitize_text(first, strlen(first), buf, cap, (int)cap - 1);
+        return buf;
+    }
+    snprintf(buf, cap, n ? "all %zu" : "-", n);
+    return buf;
+}
+
 static void print_steps(const json_t *obj, FILE *f)
 {
     const json_t *steps = json_object_get(obj, "steps"), *s;
@@ -87,24 +126,29 @@ static void print_steps(const json_t *obj, FILE *f)
     /* Columns as wide as the longest name: TF phase names such as
      * "IteratorGetNextOp::DoCompute" would otherwise shift the numbers. */
     size_t i;
-    int nw = 18, pw = 26;
+    int nw = 12, ww = 9, pw = 26;
     json_array_foreach(steps, i, s) {
-        char n[64], p[64];
+        char n[64], w[64], p[64];
         int a = (int)strlen(str(s, "node", n, sizeof n)), b = (int)strlen(str(s, "phase", p, sizeof p));
+        int c = (int)strlen(str(s, "process", w, sizeof w));
         nw = a > nw ? a : nw;
+        ww = c > ww ? c : ww;
         pw = b > pw ? b : pw;
     }
-    fprintf(f, "\n%-*s %-*s %7s %10s %10s %10s %10s %10s\n", nw, "node", pw, "phase", "count",
-            "mean", "p50", "p95", "p99", "max");
+    fprintf(f, "\n%-*s %-*s %-*s %7s %10s %10s %10s %10s %10s\n", nw, "node", ww, "process",
+            pw, "phase", "count", "mean", "p50", "p95", "p99", "max");
     json_array_foreach(steps, i, s) {
-        char n[64], p[64], v[5][32];
+        char n[64], w[64], p[64], v[5][32];
+        const char *proc = process_cell(steps, s, w, sizeof w);
+        if (!proc)
+            continue;
         fmt_duration(v[0], sizeof v[0], real(s, "mean_us"));
         fmt_duration(v[1], sizeof v[1], real(s, "p50_us"));
         fmt_duration(v[2], sizeof v[2], real(s, "p95_us"));
         fmt_duration(v[3], sizeof v[3], real(s, "p99_us"));
         fmt_duration(v[4], sizeof v[4], real(s, "max_us"));
-        fprintf(f, "%-*s %-*s %7lld %10s %10s %10s %10s %10s\n",
-                nw, str(s, "node", n, sizeof n), pw, str(s, "phase", p, sizeof p),
+        fprintf(f, "%-*s %-*s %-*s %7lld %10s %10s %10s %10s %10s\n",
+                nw, str(s, "node", n, sizeof n), ww, proc, pw, str(s, "phase", p, sizeof p),
                 (long long)real(s, "count"), v[0], v[1], v[2], v[3], v[4]);
     }
 }
@@ -114,7 +158,7 @@ static void print_warnings(const json_t *obj, FILE *f)
     const json_t *w = json_object_get(obj, "warnings");
     long long c = (long long)real(w, "corrupt_lines"), p = (long long)real(w, "partial_lines"),
               s = (long long)real(w, "skipped_files");
-    if (!c && !p && !s)
+    if (!c && !p && !s && !json_array_size(json_object_get(w, "messages")))
         return;
     fprintf(f, "\nwarnings: %lld corrupt lines, %lld partial lines, %lld skipped files\n",
             c, p, s);

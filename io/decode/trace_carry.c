@@ -1,0 +1,155 @@
+/* trace_carry: see trace_carry.h. Waiting items sit in two plain arrays
+ * in arrival order: they are rare (one per event that spans a rotation)
+ * and bounded, so a linear search per lookup costs less than an index
+ * would to keep. */
+#include "io/decode/trace_carry.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct side {
+    tcarry_item *v;
+    size_t n, cap;
+} side;
+
+typedef struct writer_key {
+    char *process;
+    int kind;
+} writer_key;
+
+struct trace_carry {
+    side b, e;
+    writer_key *w;
+    size_t nw, capw;
+    size_t dropped;
+};
+
+trace_carry *tcarry_new(void)
+{
+    return calloc(1, sizeof(trace_carry));
+}
+
+void tcarry_item_clear(tcarry_item *it)
+{
+    free(it->name);
+    free(it->phase);
+    it->name = it->phase = NULL;
+}
+
+static void side_free(side *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        tcarry_item_clear(&s->v[i]);
+    free(s->v);
+}
+
+void tcarry_free(trace_carry *c)
+{
+    if (!c)
+        return;
+    side_free(&c->b);
+    side_free(&c->e);
+    for (size_t i = 0; i < c->nw; i++)
+        free(c->w[i].process);
+    free(c->w);
+    free(c);
+}
+
+/* Room for one more element in *v (n used of *cap); 0, or -1 on OOM. */
+static int room_for_one(void **v, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : 16;
+    void *nv = realloc(*v, ncap * elem);
+    if (!nv)
+        return -1;
+    *v = nv;
+    *cap = ncap;
+    return 0;
+}
+
+int tcarry_writer(trace_carry *c, const char *process, int kind)
+{
+    for (size_t i = 0; i < c->nw; i++)
+        if (c->w[i].kind == kind && !strcmp(c->w[i].process, process))
+            return (int)i;
+    if (c->nw == TCARRY_WRITERS)
+        return -1;
+    if (room_for_one((void **)&c->w, &c->capw, c->nw, sizeof *c->w) != 0)
+        return -1;
+    char *p = strdup(process);
+    if (!p)
+        return -1;
+    c->w[c->nw] = (writer_key){p, kind};
+    return (int)c->nw++;
+}
+
+static void side_remove(side *s, size_t i, tcarry_item *out)
+{
+    *out = s->v[i];
+    memmove(s->v + i, s->v + i + 1, (s->n - i - 1) * sizeof *s->v);
+    s->n--;
+}
+
+static int same_stack(const tcarry_item *it, int writer, int64_t pid, int64_t tid)
+{
+    return it->writer == writer && it->pid == pid && it->tid == tid;
+}
+
+int tcarry_take_b(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t end_us,
+                  tcarry_item *out)
+{
+    size_t best = c->b.n;
+    for (size_t i = 0; i < c->b.n; i++) {
+        const tcarry_item *it = &c->b.v[i];
+        if (same_stack(it, writer, pid, tid) && it->t <= end_us &&
+            (best == c->b.n || it->t >= c->b.v[best].t))
+            best = i;
+    }
+    if (best == c->b.n)
+        return 0;
+    side_remove(&c->b, best, out);
+    return 1;
+}
+
+int tcarry_take_e(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t start_us,
+                  tcarry_item *out)
+{
+    size_t best = c->e.n;
+    for (size_t i = 0; i < c->e.n; i++) {
+        const tcarry_item *it = &c->e.v[i];
+        if (same_stack(it, writer, pid, tid) && it->t >= start_us &&
+            (best == c->e.n || it->t < c->e.v[best].t))
+            best = i;
+    }
+    if (best == c->e.n)
+        return 0;
+    side_remove(&c->e, best, out);
+    return 1;
+}
+
+static int side_put(trace_carry *c, side *s, tcarry_item *it)
+{
+    if (s->n == TCARRY_MAX) {   /* the oldest waiter is the least likely to pair */
+        tcarry_item old;
+        side_remove(s, 0, &old);
+        tcarry_item_clear(&old);
+        c->dropped++;
+    }
+    if (room_for_one((void **)&s->v, &s->cap, s->n, sizeof *s->v) != 0) {
+        tcarry_item_clear(it);
+        c->dropped++;
+        return -1;
+    }
+    s->v[s->n++] = *it;
+    it->name = it->phase = NULL;
+    return 0;
+}
+
+int tcarry_put_b(trace_carry *c, tcarry_item *it) { return side_put(c, &c->b, it); }
+int tcarry_put_e(trace_carry *c, tcarry_item *it) { return side_put(c, &c->e, it); }
+
+size_t tcarry_waiting_b(const trace_carry *c) { return c->b.n; }
+size_t tcarry_waiting_e(const trace_carry *c) { return c->e.n; }
+size_t tcarry_dropped(const trace_carry *c) { return c->dropped; }
