@@ -4,13 +4,17 @@
  *   framework/pevents/<YYYYMMDDHH>/<end_us>_<node-part>_<kind>.json
  *   framework/<node>_<kind>.json.tmp                           (open trace)
  *   framework/<fw>/<cprofile|pyinstrument>/<node>/<stats_dir>/python_stats[.json]
+ *   framework/<fw>/cProfile/<start_us>_<end_us>_<pid>-<node>_<step>/python_stats  (older)
  *   framework/tensorflow/detailed_profiling/<hour>/<step>/plugins/profile/<date>/<host>.trace.json.gz
+ *   framework/tensorflow/detailed_profiling/<hour>/<step>/<writer>_<start_us>_<end_us>.metadata
  *   rule-output/ProfilerReport-<id>/profiler-output/profiler-reports/<Rule>.json
  * (rule-output lives beside profiler-output, keys then start with "../"
  * relative to the profiler-output root; the scanner passes them with the
  * job-relative prefix "rule-output/...").
  * Node parts vary: "4487_0000", "905-b88ab1bb8259", "0001", "1234-algo-1";
- * the node id is "algo-N" when the part ends with it, else the whole part. */
+ * the node id is "algo-N" when the part ends with it, else the whole part.
+ * Times in names are epoch µs, sometimes with a fraction (Python printed
+ * time.time() * 1e6): the fraction is dropped. */
 #ifndef SMTOP_KEYNAME_H
 #define SMTOP_KEYNAME_H
 
@@ -24,7 +28,9 @@ typedef enum key_kind {
     KEY_TRACE_TMP,      /* open framework trace file (.json.tmp) */
     KEY_CPROFILE,       /* python_stats (marshal) */
     KEY_PYINSTRUMENT,   /* python_stats.json */
-    KEY_TF_TRACE,       /* *.trace.json.gz */
+    KEY_TF_TRACE,       /* *.trace.json.gz; node = the trace's host name */
+    KEY_TF_META,        /* <writer>_<start>_<end>.metadata in a TF step dir:
+                           node from the writer id, time_us = start */
     KEY_RULE_REPORT     /* rule-output/.../<Rule>.json */
 } key_kind;
 
@@ -38,13 +44,19 @@ typedef enum trace_kind {
 typedef struct key_info {
     key_kind kind;
     char node[128];      /* node id, "" when not derivable */
-    int64_t time_us;     /* SYSTEM: minute start; TRACE: end_us; else 0 */
+    int64_t time_us;     /* SYSTEM: minute start; TRACE: end_us; TF_META:
+                            session start; else 0 */
     trace_kind tkind;    /* TRACE / TRACE_TMP */
 } key_info;
 
 /* Classifies `key` (relative to the profiler-output root). Never fails:
  * unknown keys are KEY_OTHER. */
 void keyname_parse(const char *key, key_info *out);
+
+/* Why a key that keyname_parse calls KEY_OTHER is not read, in words,
+ * when it is under framework/ or system/ (which hold only profiler data,
+ * so every file there must be accounted for); NULL elsewhere. */
+const char *keyname_unread_reason(const char *key);
 
 /* Derives the node id from a trace file's node part (see above). */
 void keyname_node_from_part(const char *part, size_t len, char *out, size_t cap);

@@ -36,13 +36,13 @@ python3 - "$tmp/r.json" <<'EOF' || fail "job phase selection"
 import json, sys
 w = json.load(open(sys.argv[1]))["python"]["windows"]
 phases = sorted(x["job_phase"] for x in w)
-assert phases == ["after_hook_close"] * 3 + ["before_step0"], phases
+assert phases == ["after_hook_close"] * 3 + ["before_step0"] * 2, phases
 assert all(x["start_step"] is None or x["end_step"] is None for x in w), w
 EOF
 
 # text mode
 "$SMTOP" report --top 5 "$tmp/job" >"$tmp/out" || fail "text report"
-grep -q "python (cProfile, 7 windows, sorted by tottime)" "$tmp/out" \
+grep -q "python (cProfile, 8 windows, sorted by tottime)" "$tmp/out" \
   || fail "no python header in text report: $(cat "$tmp/out")"
 grep -q "9009/9" "$tmp/out" || fail "recursive calls not shown as total/primitive"
 
@@ -75,7 +75,7 @@ head -c 100 "$f" >"$tmp/cut" && mv "$tmp/cut" "$f"
 python3 - "$tmp/r.json" <<'EOF' || fail "truncated file handling"
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert len(r["python"]["windows"]) == 6, r["python"]["windows"]
+assert len(r["python"]["windows"]) == 7, r["python"]["windows"]
 assert r["warnings"]["skipped_files"] >= 1, r["warnings"]
 assert any("python_stats" in m and "byte offset" in m for m in r["warnings"]["messages"]), r["warnings"]
 EOF
