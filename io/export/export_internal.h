@@ -10,6 +10,7 @@
 #include "io/export/export_writer.h"
 #include "io/decode/keyname.h"
 #include "io/decode/sys_decode.h"
+#include "io/decode/tf_meta.h"
 
 typedef struct xfile {
     char *key;
@@ -18,13 +19,13 @@ typedef struct xfile {
     char node[128];
 } xfile;
 
-/* A TF trace waiting for its time base. */
+/* A TF trace without a .metadata record, waiting for its step's start. */
 typedef struct xtf {
-    char node[128];
-    char dir[512];       /* key up to the last '/', for the .metadata sibling */
+    char node[128];      /* the trace's host name */
+    char dir[512];       /* key up to the last '/' */
     int64_t step;
-    int64_t base_us;     /* from .metadata, else the step's start; NO_BASE */
-    int from_meta, from_train;
+    int64_t base_us;     /* the step's start; NO_BASE */
+    int from_train;
 } xtf;
 
 /* Steps A..B of one node: [train|any][start, end). Nodes drift apart by
@@ -54,8 +55,7 @@ typedef struct xjob {
     size_t nwins;
     xtf *tf;
     size_t ntf;
-    char (*meta)[512];                /* .metadata keys seen before their traces */
-    size_t nmeta;
+    tf_meta_book *tfb;                /* smdebug's TF session records */
 } xjob;
 
 /* Whether an event/sample of node at [start, start+dur) is exported. */
@@ -69,7 +69,7 @@ int xp_resolve_steps(xjob *x, int (*walk)(xjob *, int (*)(const xfile *), sm_err
                      int (*want)(const xfile *), sm_err *err);
 
 /* TF traces: listing-time bookkeeping, step anchors, decoding. */
-int xtf_note_metadata(xjob *x, const char *rel);
+int xtf_note_metadata(xjob *x, const char *rel);   /* 0, or -1 on OOM */
 int xtf_need(xjob *x, const xfile *f);
 void xtf_note_step(xjob *x, const sm_event *e);
 void xtf_process(xjob *x, const xfile *f, const char *data, size_t len);

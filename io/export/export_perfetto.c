@@ -42,8 +42,8 @@ static int list_cb(void *ud, const source_entry *e)
     const char *rel = e->key + x->rootlen;
     key_info ki;
     keyname_parse(rel, &ki);
-    if (ki.kind == KEY_OTHER && strstr(rel, "detailed_profiling/"))
-        return xtf_note_metadata(x, rel) == 0 ? 0 : 1;
+    if (ki.kind == KEY_TF_META)
+        return xtf_note_metadata(x, rel) == 0 ? 0 : (x->oom = 1);
     if (ki.kind != KEY_SYSTEM && ki.kind != KEY_TRACE && ki.kind != KEY_TRACE_TMP &&
         ki.kind != KEY_TF_TRACE)
         return 0;

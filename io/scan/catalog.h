@@ -36,6 +36,8 @@ typedef struct cat_entry {
                               were already ingested from the old version */
     int64_t corrupt;       /* corrupt lines in this file */
     int64_t whole_size;    /* whole-file kinds: size last handed over, -1 never */
+    size_t unread_at;      /* position + 1 in the scanner's unread list, 0
+                              when the file is read (scan_unread.h) */
     int listed;            /* seen in the current pass's listing */
     int failed;            /* the last read failed */
 } cat_entry;

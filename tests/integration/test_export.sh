@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `smtop export --perfetto`: a synthetic job plus a gzip'd TF trace (one
-# anchored to its step's start, one with smdebug's .metadata file) and a
+# anchored to its step's start, one placed by smdebug's .metadata record in
+# its step directory, named by the machine's host name) and a
 # Horovod timeline with name-less E events; the output is re-parsed and
 # checked event by event, and --steps A:B must restrict it.
 set -euo pipefail
@@ -39,10 +40,13 @@ def tf(step, host, events):
            [{"ph": "M", "pid": 1, "name": "process_name", "args": {"name": "/host:CPU"}}] + events + [{}]}
     with gzip.open(f"{d}/{host}.trace.json.gz", "wt") as g:
         json.dump(doc, g)
-    return d
+    return d.split("/plugins/")[0]
 tf(5, "algo-1", [{"ph": "X", "pid": 1, "tid": 3, "ts": 100.4, "dur": 20, "name": "TfMatMul"}])
-d = tf(6, "algo-2", [{"ph": "X", "pid": 1, "tid": 3, "ts": 10, "dur": 5, "name": "TfMeta"}])
-open(f"{d}/algo-2_{start + 7000000}_{start + 8000000}.metadata", "w").close()
+# smdebug's record sits in the step directory; the node is its writer's
+# host, not the trace's (a machine name that no system metric uses)
+d = tf(6, "ip-10-0-209-63.ec2.internal",
+       [{"ph": "X", "pid": 1, "tid": 3, "ts": 10, "dur": 5, "name": "TfMeta"}])
+open(f"{d}/1-algo-2_{start + 7000000}_{start + 8000000}.metadata", "w").close()
 tf(999999, "algo-1", [{"ph": "X", "pid": 1, "tid": 3, "ts": 1, "dur": 1, "name": "TfNoBase"}])
 # Horovod timeline: B/E pairs whose E has no name, nested.
 hb = start

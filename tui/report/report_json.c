@@ -1,5 +1,6 @@
 /* report_json: model + scanner state → the report object of report.h. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "tui/report/report.h"
@@ -86,22 +87,41 @@ static json_t *phases_json(const model *m)
                      "has_steps", 1);
 }
 
+typedef struct unread_ctx {
+    json_t *msgs, *list;
+} unread_ctx;
+
+static void unread_json(void *ud, const char *key, const char *why)
+{
+    unread_ctx *u = ud;
+    char line[SCANNER_MSG_LEN];
+    snprintf(line, sizeof line, "%.250s: %.500s", key, why);
+    json_array_append_new(u->msgs, json_string(line));
+    json_array_append_new(u->list, json_pack("{s:s, s:s}", "key", key, "why", why));
+}
+
+/* messages: the scanner's recent problems, then every file not read (all
+ * of them, however many: "no file is dropped in silence"); unread: the
+ * same files as {key, why}. */
 static json_t *warnings_json(scanner *sc)
 {
     scan_stats st;
     scanner_get_stats(sc, &st);
     char (*msgs)[SCANNER_MSG_LEN] = malloc(SCANNER_MSG_MAX * sizeof *msgs);
-    json_t *arr = json_array();
+    unread_ctx u = {json_array(), json_array()};
     size_t n = msgs ? scanner_messages(sc, msgs, SCANNER_MSG_MAX) : 0;
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(arr, json_string(msgs[i]));
+        json_array_append_new(u.msgs, json_string(msgs[i]));
     free(msgs);
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o}",
+    size_t unread = scanner_unread(sc, unread_json, &u);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o}",
                      "corrupt_lines", (json_int_t)st.corrupt_lines,
                      "partial_lines", (json_int_t)st.partial_lines,
                      "skipped_files", (json_int_t)st.skipped_files,
+                     "unread_files", (json_int_t)unread,
                      "lines", (json_int_t)st.lines,
-                     "bytes_read", (json_int_t)st.bytes_read, "messages", arr);
+                     "bytes_read", (json_int_t)st.bytes_read, "messages", u.msgs,
+                     "unread", u.list);
 }
 
 json_t *report_build(job *j)

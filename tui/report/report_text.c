@@ -113,11 +113,11 @@ static void print_warnings(const json_t *obj, FILE *f)
 {
     const json_t *w = json_object_get(obj, "warnings");
     long long c = (long long)real(w, "corrupt_lines"), p = (long long)real(w, "partial_lines"),
-              s = (long long)real(w, "skipped_files");
-    if (!c && !p && !s)
+              s = (long long)real(w, "skipped_files"), u = (long long)real(w, "unread_files");
+    if (!c && !p && !s && !u && !json_array_size(json_object_get(w, "messages")))
         return;
-    fprintf(f, "\nwarnings: %lld corrupt lines, %lld partial lines, %lld skipped files\n",
-            c, p, s);
+    fprintf(f, "\nwarnings: %lld corrupt lines, %lld partial lines, %lld skipped files, "
+               "%lld files not read\n", c, p, s, u);
     size_t i;
     const json_t *m;
     json_array_foreach(json_object_get(w, "messages"), i, m) {
