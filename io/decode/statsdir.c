@@ -76,6 +76,16 @@ static int parse_current(span s, pystats_window *w)
     return 0;
 }
 
+/* A node id goes to terminals and into cache file names: printable
+ * ASCII, no blank (as keyname requires of the ids it takes from keys). */
+static int printable(span s)
+{
+    for (size_t i = 0; i < s.len; i++)
+        if ((unsigned char)s.p[i] <= 0x20 || (unsigned char)s.p[i] >= 0x7f)
+            return 0;
+    return 1;
+}
+
 /* <start_us>_<end_us>_<pid>-<node>_<step>: the node may hold '-' and '_'
  * itself, so the step is after the last '_' and the pid before the first '-'. */
 static int parse_legacy(span s, pystats_window *w)
@@ -94,7 +104,8 @@ static int parse_legacy(span s, pystats_window *w)
     span head = {rest.p, (size_t)(last - rest.p)};
     span st = {last + 1, rest.len - head.len - 1};
     if (parse_i64(st, 1, &step) < 0 || split(head, '-', &pid, &node) < 0 ||
-        parse_i64(pid, 0, &pidv) < 0 || node.len == 0 || node.len >= sizeof w->node)
+        parse_i64(pid, 0, &pidv) < 0 || node.len == 0 || node.len >= sizeof w->node ||
+        !printable(node))
         return -1;
     w->legacy = 1;
     w->start_us = t0;
