@@ -11,16 +11,24 @@ static json_t *num(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* How far an approximate percentile may be from the exact one: within
+ * abs + rel * |value| (both 0 when exact). */
+static json_t *bound_json(double abs_err, double rel_err)
+{
+    return json_pack("{s:f, s:f}", "abs", abs_err, "rel", rel_err);
+}
+
 static json_t *metric_json(const series *s)
 {
     series_summary sum;
     series_get_summary(s, &sum);
-    return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
+    return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}",
                      "type", series_type(s), "dimension", series_dimension(s),
                      "name", series_name(s), "count", (json_int_t)sum.count,
                      "min", num(sum.min), "max", num(sum.max), "mean", num(sum.mean),
                      "p50", num(sum.p50), "p95", num(sum.p95), "p99", num(sum.p99),
-                     "exact_percentiles", sum.exact);
+                     "exact_percentiles", sum.exact,
+                     "percentile_error", bound_json(sum.err_abs, sum.err_rel));
 }
 
 static json_t *nodes_json(const model *m)
@@ -59,13 +67,13 @@ static json_t *steps_json(const model *m)
             phase_summary s;
             phase_stats_get_summary(p, &s);
             json_array_append_new(arr, json_pack(
-                "{s:s, s:s, s:s, s:I, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:b}",
+                "{s:s, s:s, s:s, s:I, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:b, s:o}",
                 "node", node_id(n), "phase", phase_stats_label(p),
                 "kind", kind_name(phase_stats_kind(p)), "count", (json_int_t)s.count,
                 "mean_us", num(s.mean_us), "stddev_us", num(s.stddev_us),
                 "min_us", (json_int_t)s.min_us, "max_us", (json_int_t)s.max_us,
                 "p50_us", num(s.p50_us), "p95_us", num(s.p95_us), "p99_us", num(s.p99_us),
-                "exact_percentiles", s.exact));
+                "exact_percentiles", s.exact, "percentile_error", bound_json(0, s.err_rel)));
         }
     }
     return arr;
