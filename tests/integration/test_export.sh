@@ -13,25 +13,13 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 job="$tmp/job"
 "$SMTOP" synth --out "$job" --nodes 2 --gpus 1 --cpus 2 --minutes 2 >/dev/null || fail synth
 
-python3 - "$job" <<'PY'
+python3 - "$job" "$SMTOP_SRC/tests/tools" <<'PY'
 import glob, gzip, json, os, sys
 job = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from layout_fixture import step_start
 # Step 5's start on algo-1 from the synthetic traces.
-start = None
-for f in sorted(glob.glob(job + "/framework/pevents/*/*algo-1_pythontimeline.json")):
-    base, names = 0, {}
-    for line in open(f):
-        line = line.strip().rstrip(",")
-        if line in ("[", "]", ""):
-            continue
-        e = json.loads(line)
-        if e.get("ph") == "M" and "start_time_since_epoch_in_micros" in e.get("args", {}):
-            base = e["args"]["start_time_since_epoch_in_micros"]
-        elif e.get("ph") == "M" and e.get("name") == "process_name":
-            names[e["pid"]] = e["args"]["name"]
-        elif names.get(e.get("pid")) == "Step:ModeKeys.TRAIN" and str(e.get("args", {}).get("step_num")) == "5":
-            start = base + e["ts"]
-assert start, "synthetic job has no TRAIN step 5"
+start = step_start(job, "algo-1", 5)
 hour = os.listdir(job + "/framework/pevents")[0]
 def tf(step, host, events):
     d = f"{job}/framework/tensorflow/detailed_profiling/{hour}/{step:09d}/plugins/profile/2020_01_01_00_00_00"
