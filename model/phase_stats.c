@@ -185,6 +185,8 @@ void phase_stats_get_summary(const phase_stats *p, phase_summary *out)
     out->p95_us = quant_get(q, 95);
     out->p99_us = quant_get(q, 99);
     out->exact = quant_is_exact(q);
+    double err_abs;   /* 0: durations use the log sketch alone */
+    quant_error_bound(q, &err_abs, &out->err_rel);
 }
 
 size_t phase_stats_recent(const phase_stats *p, phase_event *out, size_t max)

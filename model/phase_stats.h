@@ -34,6 +34,7 @@ typedef struct phase_summary {
     int64_t min_us, max_us;
     double p50_us, p95_us, p99_us;
     int exact;                 /* percentiles exact */
+    double err_rel;            /* else within err_rel * |p| (QUANT_REL_ERR) */
     int64_t first_start_us;    /* earliest event start */
     int64_t last_end_us;       /* latest event end */
 } phase_summary;

@@ -295,7 +295,13 @@ static int steps_selected(const pystats_window *w, const pystats_select *sel)
         hi = lo;
     if (lo == PYSTATS_NO_STEP)   /* no step at all: only an open range selects it */
         return 0;
-    return lo <= sel->step_hi && hi >= sel->step_lo;
+    return sel->step_lo <= lo && hi <= sel->step_hi;
+}
+
+static int mode_selected(const pystats_window *w, const pystats_select *sel)
+{
+    return sel->mode == PYMODE_NONE || w->legacy ||
+           (w->start_mode == sel->mode && w->end_mode == sel->mode);
 }
 
 int pystats_window_selected(const pystats_window *w, const pystats_select *sel)
@@ -310,5 +316,5 @@ int pystats_window_selected(const pystats_window *w, const pystats_select *sel)
         return 0;
     if (sel->t_hi_us && w->start_us >= sel->t_hi_us)
         return 0;
-    return steps_selected(w, sel);
+    return mode_selected(w, sel) && steps_selected(w, sel);
 }

@@ -121,10 +121,17 @@ uint64_t pystats_store_generation(const pystats_store *s);
 
 /* ---- selecting, merging, sorting ---- */
 
+/* Steps and mode select windows as smdebug's fetch_profile_stats_by_step
+ * does (with its default phases, stepstart..stepend): a window of `mode`
+ * (start and end mode both) whose steps lie within [step_lo, step_hi]. A
+ * window missing one end's step uses the other's; one with no step at all
+ * is selected only by an open range. Older-layout windows carry no mode
+ * and match any. */
 typedef struct pystats_select {
     pystats_profiler profiler;
     const char *node;          /* NULL or "" = all nodes */
-    int64_t step_lo, step_hi;  /* window's steps intersect [lo, hi]; INT64_MIN/MAX = any */
+    int64_t step_lo, step_hi;  /* window's steps within [lo, hi]; INT64_MIN/MAX = any */
+    pystats_mode mode;         /* PYMODE_NONE = any mode */
     int64_t t_lo_us, t_hi_us;  /* window intersects [lo, hi); 0 = unbounded */
     unsigned jobphases;        /* PYJOB_* mask; 0 = all */
 } pystats_select;

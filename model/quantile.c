@@ -9,9 +9,15 @@
  * buckets are folded together (DDSketch's collapsing store), which only
  * costs accuracy for the smallest magnitudes.
  *
+ * A linear quant (quant_new_linear) keeps the values in [0, hi] in a
+ * linear histogram instead (linhist.h: absolute error step / 2) and only
+ * the others in the stores; in value order the approximate state reads
+ * negative store, zeros, histogram, positive store (> hi).
+ *
  * Non-finite values are rejected (-1, q unchanged): one NaN would poison
  * every percentile and inf has no bucket. */
 #include "model/quantile.h"
+#include "model/linhist.h"
 #include "model/stable_sort.h"
 
 #include <math.h>
@@ -32,6 +38,8 @@ typedef struct store {
 
 struct quant {
     size_t exact_cap;
+    double lin_hi, lin_step;  /* linear quant: histogram over [0, lin_hi] */
+    linhist *lin;       /* the histogram, once past the exact range */
     double *vals;       /* exact mode: every value, grown on demand */
     size_t nvals, vals_alloc;
     int sorted;
@@ -144,27 +152,34 @@ static int store_merge(store *dst, const store *src)
 typedef struct sketch {
     store pos, neg;
     uint64_t zeros;
+    linhist *lin;       /* in-range values of a linear quant, else NULL */
 } sketch;
 
-static int sketch_add_idx(sketch *k, double v, int idx)
+/* Adds n copies of v. 0, or -1 on OOM (k unchanged). */
+static int sketch_add_n(sketch *k, double v, uint64_t n)
 {
-    if (fabs(v) < MIN_INDEXABLE) {
-        k->zeros++;
+    if (k->lin && linhist_takes(k->lin, v)) {
+        linhist_add(k->lin, v, n);
         return 0;
     }
-    return store_add(v > 0 ? &k->pos : &k->neg, idx, 1);
+    double mag = fabs(v);
+    if (mag < MIN_INDEXABLE) {
+        k->zeros += n;
+        return 0;
+    }
+    return store_add(v > 0 ? &k->pos : &k->neg, bucket_index(mag), n);
 }
 
 static int sketch_add(sketch *k, double v)
 {
-    double mag = fabs(v);
-    return sketch_add_idx(k, v, mag < MIN_INDEXABLE ? 0 : bucket_index(mag));
+    return sketch_add_n(k, v, 1);
 }
 
 static void sketch_free(sketch *k)
 {
     free(k->pos.counts);
     free(k->neg.counts);
+    linhist_free(k->lin);
     memset(k, 0, sizeof *k);
 }
 
@@ -173,6 +188,16 @@ static void sketch_set(quant *q, const sketch *k)
     q->pos = k->pos;
     q->neg = k->neg;
     q->zeros = k->zeros;
+    q->lin = k->lin;
+}
+
+/* An empty sketch of q's kind. 0, or -1 on OOM. */
+static int sketch_init(const quant *q, sketch *k)
+{
+    memset(k, 0, sizeof *k);
+    if (q->lin_hi > 0 && !(k->lin = linhist_new(q->lin_hi, q->lin_step)))
+        return -1;
+    return 0;
 }
 
 quant *quant_new(size_t exact_cap)
@@ -187,6 +212,20 @@ quant *quant_new(size_t exact_cap)
     return q;
 }
 
+quant *quant_new_linear(size_t exact_cap, double hi, double step)
+{
+    linhist *probe = linhist_new(hi, step);   /* checks the shape once */
+    if (!probe)
+        return NULL;
+    linhist_free(probe);
+    quant *q = quant_new(exact_cap);
+    if (q) {
+        q->lin_hi = hi;
+        q->lin_step = step;
+    }
+    return q;
+}
+
 void quant_free(quant *q)
 {
     if (!q)
@@ -194,6 +233,7 @@ void quant_free(quant *q)
     free(q->vals);
     free(q->pos.counts);
     free(q->neg.counts);
+    linhist_free(q->lin);
     free(q);
 }
 
@@ -217,7 +257,8 @@ static int vals_reserve(quant *q, size_t need)
 /* Builds a sketch from the exact values; on OOM *out is left empty. */
 static int sketch_from_vals(const quant *q, sketch *out)
 {
-    memset(out, 0, sizeof *out);
+    if (sketch_init(q, out) != 0)
+        return -1;
     for (size_t i = 0; i < q->nvals; i++)
         if (sketch_add(out, q->vals[i]) != 0) {
             sketch_free(out);
@@ -255,7 +296,7 @@ int quant_add(quant *q, double v)
         q->vals = NULL;
         q->nvals = q->vals_alloc = 0;
         q->sketch = 1;
-    } else {
+    } else if (!(q->lin && linhist_add(q->lin, v, 1))) {
         /* In place (a copy of the stores out and back cost more than the
          * add): store_add leaves the store as it was on OOM. */
         double mag = fabs(v);
@@ -307,6 +348,10 @@ static double sketch_kth(const quant *q, uint64_t k)
     if (k < q->zeros)
         return 0.0;
     k -= q->zeros;
+    uint64_t lt = q->lin ? linhist_total(q->lin) : 0;
+    if (k < lt)
+        return linhist_kth(q->lin, k);
+    k -= lt;
     for (int i = p->lo; p->total && i <= p->hi; i++) {
         uint64_t c = p->counts[i - p->base];
         if (k < c)
@@ -414,6 +459,52 @@ double quant_get(quant *q, double p)
     return clampd(a + frac * (b - a), q->min, q->max);
 }
 
+static void add_bin(void *ud, double v, uint64_t n)
+{
+    sketch *k = ud;
+    if (sketch_add_n(k, v, n) != 0)
+        k->zeros = UINT64_MAX;   /* OOM marker, checked by the caller */
+}
+
+/* Adds src's approximate state to k: store buckets as they are when both
+ * index alike (no histogram on k's side), else as their estimates. */
+static int sketch_merge(sketch *k, const quant *src)
+{
+    uint64_t zeros = k->zeros;
+    if (src->lin)
+        linhist_visit(src->lin, add_bin, k);
+    if (k->zeros == UINT64_MAX)
+        return -1;
+    k->zeros = zeros + src->zeros;
+    if (!k->lin)
+        return store_merge(&k->pos, &src->pos) != 0 || store_merge(&k->neg, &src->neg) != 0
+                   ? -1 : 0;
+    for (int s = 0; s < 2; s++) {
+        const store *st = s ? &src->neg : &src->pos;
+        for (int i = st->lo; st->total && i <= st->hi; i++) {
+            uint64_t c = st->counts[i - st->base];
+            if (c && sketch_add_n(k, s ? -bucket_value(i) : bucket_value(i), c) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* dst's approximate state as a new sketch k (dst unchanged). */
+static int sketch_copy(const quant *dst, sketch *k)
+{
+    if (!dst->sketch)
+        return sketch_from_vals(dst, k);
+    if (sketch_init(dst, k) != 0)
+        return -1;
+    k->zeros = dst->zeros;
+    if (store_copy(&k->pos, &dst->pos) != 0 || store_copy(&k->neg, &dst->neg) != 0)
+        return -1;
+    if (dst->lin)
+        linhist_visit(dst->lin, add_bin, k);
+    return 0;
+}
+
 int quant_merge(quant *dst, const quant *src)
 {
     if (src->count == 0)
@@ -424,38 +515,27 @@ int quant_merge(quant *dst, const quant *src)
         memcpy(dst->vals + dst->nvals, src->vals, src->nvals * sizeof *src->vals);
         dst->nvals += src->nvals;
         dst->sorted = 0;
-    } else {
-        sketch k;
-        if (dst->sketch) {
-            memset(&k, 0, sizeof k);
-            k.zeros = dst->zeros;
-            if (store_copy(&k.pos, &dst->pos) != 0 || store_copy(&k.neg, &dst->neg) != 0)
-                goto fail;
-        } else if (sketch_from_vals(dst, &k) != 0) {
-            return -1;
-        }
-        if (src->sketch) {
-            k.zeros += src->zeros;
-            if (store_merge(&k.pos, &src->pos) != 0 || store_merge(&k.neg, &src->neg) != 0)
-                goto fail;
-        } else {
-            for (size_t i = 0; i < src->nvals; i++)
-                if (sketch_add(&k, src->vals[i]) != 0)
-                    goto fail;
-        }
-        free(dst->pos.counts);
-        free(dst->neg.counts);
-        free(dst->vals);
-        dst->vals = NULL;
-        dst->nvals = dst->vals_alloc = 0;
-        sketch_set(dst, &k);
-        dst->sketch = 1;
         note_minmax(dst, src->min, src->max, src->count);
         return 0;
-fail:
+    }
+    sketch k;
+    int rc = sketch_copy(dst, &k);
+    for (size_t i = 0; rc == 0 && i < src->nvals; i++)
+        rc = sketch_add(&k, src->vals[i]);
+    if (rc == 0 && src->sketch)
+        rc = sketch_merge(&k, src);
+    if (rc != 0 || k.zeros == UINT64_MAX) {
         sketch_free(&k);
         return -1;
     }
+    free(dst->pos.counts);
+    free(dst->neg.counts);
+    linhist_free(dst->lin);
+    free(dst->vals);
+    dst->vals = NULL;
+    dst->nvals = dst->vals_alloc = 0;
+    sketch_set(dst, &k);
+    dst->sketch = 1;
     note_minmax(dst, src->min, src->max, src->count);
     return 0;
 }
@@ -481,6 +561,8 @@ int quant_reserve(quant *q, double v)
         return vals_reserve(q, q->nvals + 1);
     if (!q->sketch && to_sketch(q) != 0)
         return -1;
+    if (q->lin && linhist_takes(q->lin, v))
+        return 0;   /* the histogram has room: nothing to allocate */
     double mag = fabs(v);
     if (mag < MIN_INDEXABLE)
         return 0;
@@ -498,5 +580,12 @@ int quant_reserve(quant *q, double v)
 size_t quant_memory_bytes(const quant *q)
 {
     return sizeof *q + q->vals_alloc * sizeof *q->vals +
-           (size_t)(q->pos.alloc + q->neg.alloc) * sizeof(uint64_t);
+           (size_t)(q->pos.alloc + q->neg.alloc) * sizeof(uint64_t) +
+           linhist_memory_bytes(q->lin);
+}
+
+void quant_error_bound(const quant *q, double *abs_err, double *rel_err)
+{
+    *abs_err = q->sketch && q->lin ? linhist_step(q->lin) / 2 : 0;
+    *rel_err = q->sketch && (q->pos.total || q->neg.total) ? QUANT_REL_ERR : 0;
 }

@@ -4,9 +4,17 @@
  * kept and percentiles use linear interpolation between closest ranks, the
  * same definition as numpy.percentile's default). Past that, values move
  * into a logarithmic-bucket sketch (DDSketch-style) whose answers are within
- * QUANT_REL_ERR relative error of the exact percentile; zero and negative
- * values are handled by a zero bucket and a mirrored sketch. Memory is
- * bounded by exact_cap doubles plus the sketch (a few KiB). */
+ * QUANT_REL_ERR relative error of the exact percentile (for values of one
+ * sign: interpolating between two estimates each within the bound stays
+ * within it); zero and negative values are handled by a zero bucket and a
+ * mirrored sketch. Memory is bounded by exact_cap doubles plus the sketch
+ * (a few KiB).
+ *
+ * A bounded metric (utilization, 0..100) needs better than 1 % relative —
+ * that is 0.9 points at 90 % — so quant_new_linear keeps its values in a
+ * linear histogram past the exact range: within step / 2 absolute (0.05
+ * points at step 0.1; 4 KB), exact at the bins' centres (a series at 100 %
+ * reports 100), and only values outside [0, hi] in the log sketch. */
 #ifndef SMTOP_QUANTILE_H
 #define SMTOP_QUANTILE_H
 
@@ -18,6 +26,9 @@
 typedef struct quant quant;
 
 quant *quant_new(size_t exact_cap);     /* NULL on OOM */
+/* Past the exact range, values in [0, hi] go to bins step wide (see
+ * above). NULL on OOM or when hi / step is not in [1, 1e6]. */
+quant *quant_new_linear(size_t exact_cap, double hi, double step);
 void quant_free(quant *q);
 int quant_add(quant *q, double v);      /* 0, or -1 on OOM (q unchanged) */
 int64_t quant_count(const quant *q);
@@ -32,7 +43,14 @@ double quant_get(quant *q, double p);
 int quant_reserve(quant *q, double v);
 /* Heap bytes owned by q. */
 size_t quant_memory_bytes(const quant *q);
-/* Merges src into dst (dst may leave exact mode). 0, or -1 on OOM. */
+/* Merges src into dst (dst may leave exact mode and keeps its kind; a
+ * value src holds only approximately is added as its estimate). 0, or -1
+ * on OOM (dst unchanged). */
 int quant_merge(quant *dst, const quant *src);
+/* What any percentile may be off by: within *abs_err + *rel_err * |p|
+ * of the exact value. Both 0 while exact; abs_err is half a histogram bin
+ * once a linear quant holds values there, rel_err QUANT_REL_ERR once any
+ * value is in the log sketch. */
+void quant_error_bound(const quant *q, double *abs_err, double *rel_err);
 
 #endif

@@ -22,12 +22,29 @@ struct series {
     uint64_t gen;
 };
 
+static int ends_with(const char *s, size_t n, const char *suffix)
+{
+    size_t k = strlen(suffix);
+    return n >= k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+/* Utilization in percent (CPUUtilization, GPUUtilization,
+ * GPUMemoryUtilization, MemoryUsedPercent, ...): bounded to 0..100, so its
+ * percentiles come from a histogram in 0.1 steps (quantile.h). */
+static quant *summary_quant(const char *dim, size_t ld)
+{
+    if (ends_with(dim, ld, "Utilization") || ends_with(dim, ld, "Percent") ||
+        ends_with(dim, ld, "Percentage"))
+        return quant_new_linear(SERIES_EXACT_CAP, 100, 0.1);
+    return quant_new(SERIES_EXACT_CAP);
+}
+
 series *series_new(const char *type, const char *dimension, const char *name)
 {
     size_t lt = strlen(type), ld = strlen(dimension), ln = name ? strlen(name) : 0;
     series *s = calloc(1, sizeof *s);
     char *ids = malloc(lt + ld + ln + 3);
-    if (!s || !ids || !(s->q = quant_new(SERIES_EXACT_CAP))) {
+    if (!s || !ids || !(s->q = summary_quant(dimension, ld))) {
         free(ids);
         free(s);
         return NULL;
@@ -130,4 +147,5 @@ void series_get_summary(const series *s, series_summary *out)
     out->p95 = quant_get(q, 95);
     out->p99 = quant_get(q, 99);
     out->exact = quant_is_exact(q);
+    quant_error_bound(q, &out->err_abs, &out->err_rel);
 }

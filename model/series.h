@@ -28,13 +28,16 @@
 typedef struct series series;
 
 /* Whole-series statistics over every sample ever added (within the model's
- * time filter). Percentiles are exact while count <= QUANT_EXACT_CAP (see
- * quantile.h) and within the sketch's relative error bound after that. */
+ * time filter). Percentiles are exact for the first 1024 samples; after
+ * that within err_abs + err_rel * |p| of exact (quantile.h): 0.05 points
+ * for utilization in percent (a histogram over 0..100 in 0.1 steps), 1 %
+ * relative for other metrics. */
 typedef struct series_summary {
     int64_t count;
     double min, max, mean;
     double p5, p50, p95, p99;
     int exact;              /* 1 when percentiles are exact */
+    double err_abs, err_rel;   /* the bound when not exact (0 when exact) */
     int64_t first_us, last_us;
     double last_value;      /* value of the sample with the largest time */
 } series_summary;

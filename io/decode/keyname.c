@@ -8,6 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "io/decode/statsdir.h"
+#include "io/decode/tf_meta.h"
+
 typedef struct slice {
     const char *p;
     size_t n;
@@ -200,6 +203,41 @@ static void parse_trace(slice file, key_info *out)
         out->time_us = trace_end_us(end);
 }
 
+/* framework/tensorflow/detailed_profiling/<hour>/<step>/...: the trace
+ * (node = its host name until placed, see tf_meta.h) or smdebug's record
+ * of the session directly in the step directory. */
+static void parse_detailed(const slice *pt, int n, key_info *out)
+{
+    slice f = pt[n - 1];
+    if (ends(f, ".trace.json.gz") && f.n > 14 &&
+        set_node(out, (slice){f.p, f.n - 14}) == 0) {
+        out->kind = KEY_TF_TRACE;
+        return;
+    }
+    tf_meta_name nm;
+    if (n == 6 && all_digits(pt[3]) && all_digits(pt[4]) &&
+        tf_meta_parse_name(f.p, f.n, &nm) == 0 &&
+        set_node(out, (slice){nm.node, strlen(nm.node)}) == 0) {
+        out->kind = KEY_TF_META;
+        out->time_us = nm.start_us;
+    }
+}
+
+/* framework/<fw>/cProfile/<start>_<end>_<pid>-<node>_<step>/python_stats:
+ * the older layout; its node is in the directory name. */
+static void parse_legacy_stats(slice dir, key_info *out)
+{
+    pystats_window w;
+    memset(&w, 0, sizeof w);
+    if (statsdir_parse_name(dir.p, dir.n, &w, NULL) == 0 && w.legacy)
+        set_trace_node(out, (slice){w.node, strlen(w.node)}, KEY_CPROFILE);
+}
+
+static int python_framework(slice s)
+{
+    return eq(s, "pytorch") || eq(s, "tensorflow");
+}
+
 static void parse_framework(const slice *pt, int n, key_info *out)
 {
     if (n >= 3 && eq(pt[1], "pevents") && (n == 3 || (n == 4 && all_digits(pt[2])))) {
@@ -213,13 +251,15 @@ static void parse_framework(const slice *pt, int n, key_info *out)
         return;
     }
     if (n >= 5 && eq(pt[1], "tensorflow") && eq(pt[2], "detailed_profiling")) {
-        slice f = pt[n - 1];
-        if (ends(f, ".trace.json.gz") && f.n > 14 &&
-            set_node(out, (slice){f.p, f.n - 14}) == 0)
-            out->kind = KEY_TF_TRACE;
+        parse_detailed(pt, n, out);
         return;
     }
-    if (n == 6 && (eq(pt[1], "pytorch") || eq(pt[1], "tensorflow")) &&
+    if (n == 5 && python_framework(pt[1]) && eq(pt[2], "cProfile") &&
+        eq(pt[4], "python_stats")) {
+        parse_legacy_stats(pt[3], out);
+        return;
+    }
+    if (n == 6 && python_framework(pt[1]) &&
         (eq(pt[2], "cprofile") || eq(pt[2], "pyinstrument"))) {
         key_kind k = eq(pt[5], "python_stats")        ? KEY_CPROFILE
                      : eq(pt[5], "python_stats.json") ? KEY_PYINSTRUMENT
@@ -255,6 +295,25 @@ void keyname_parse(const char *key, key_info *out)
         out->time_us = 0;
         out->tkind = TRACE_PYTHON;
     }
+}
+
+const char *keyname_unread_reason(const char *key)
+{
+    if (!key)
+        return NULL;
+    slice k = {key, strlen(key)};
+    if (!starts(k, "framework/") && !starts(k, "system/"))
+        return NULL;
+    if (ends(k, "/python_stats.html"))
+        return "not read: pyinstrument's HTML view (its numbers are read from "
+               "python_stats.json)";
+    if (strstr(key, "/detailed_profiling/") && strstr(key, "/plugins/profile/"))
+        return "not read: TensorBoard profile data smtop does not show (it reads "
+               "<host>.trace.json.gz)";
+    if (strstr(key, "/cprofile/") || strstr(key, "/pyinstrument/") || strstr(key, "/cProfile/"))
+        return "not read: unknown file name in a Python stats folder (expected "
+               "<node>/<stats_dir>/python_stats or python_stats.json)";
+    return "not read: unknown file name";
 }
 
 static int hour_dir(int64_t t_us, char *buf, size_t cap)

@@ -4,7 +4,9 @@
  *   framework/pevents/<YYYYMMDDHH>/<end_us>_<node-part>_<kind>.json
  *   framework/<node>_<kind>.json.tmp                           (open trace)
  *   framework/<fw>/<cprofile|pyinstrument>/<node>/<stats_dir>/python_stats[.json]
+ *   framework/<fw>/cProfile/<start_us>_<end_us>_<pid>-<node>_<step>/python_stats  (older)
  *   framework/tensorflow/detailed_profiling/<hour>/<step>/plugins/profile/<date>/<host>.trace.json.gz
+ *   framework/tensorflow/detailed_profiling/<hour>/<step>/<writer>_<start_us>_<end_us>.metadata
  *   rule-output/ProfilerReport-<id>/profiler-output/profiler-reports/<Rule>.json
  * (rule-output lives beside profiler-output, keys then start with "../"
  * relative to the profiler-output root; the scanner passes them with the
@@ -14,7 +16,9 @@
  * per training process, so a node trained by 8 ranks has 8 writers); the
  * node is the host: "algo-N" when the part ends with it, else what follows
  * a leading `<digits>-`, else the whole part. <end_us> is the end of the
- * file's last event in epoch µs, or in epoch ns when it has 19 digits. */
+ * file's last event in epoch µs, or in epoch ns when it has 19 digits.
+ * Times in names are epoch µs, sometimes with a fraction (Python printed
+ * time.time() * 1e6): the fraction is dropped. */
 #ifndef SMTOP_KEYNAME_H
 #define SMTOP_KEYNAME_H
 
@@ -28,7 +32,9 @@ typedef enum key_kind {
     KEY_TRACE_TMP,      /* open framework trace file (.json.tmp) */
     KEY_CPROFILE,       /* python_stats (marshal) */
     KEY_PYINSTRUMENT,   /* python_stats.json */
-    KEY_TF_TRACE,       /* *.trace.json.gz */
+    KEY_TF_TRACE,       /* *.trace.json.gz; node = the trace's host name */
+    KEY_TF_META,        /* <writer>_<start>_<end>.metadata in a TF step dir:
+                           node from the writer id, time_us = start */
     KEY_RULE_REPORT     /* rule-output/.../<Rule>.json */
 } key_kind;
 
@@ -44,13 +50,19 @@ typedef struct key_info {
     char node[128];      /* node id, "" when not derivable */
     char process[128];   /* TRACE / TRACE_TMP: the writer id (the file
                             name's node part); "" for other kinds */
-    int64_t time_us;     /* SYSTEM: minute start; TRACE: end_us; else 0 */
+    int64_t time_us;     /* SYSTEM: minute start; TRACE: end_us; TF_META:
+                            session start; else 0 */
     trace_kind tkind;    /* TRACE / TRACE_TMP */
 } key_info;
 
 /* Classifies `key` (relative to the profiler-output root). Never fails:
  * unknown keys are KEY_OTHER. */
 void keyname_parse(const char *key, key_info *out);
+
+/* Why a key that keyname_parse calls KEY_OTHER is not read, in words,
+ * when it is under framework/ or system/ (which hold only profiler data,
+ * so every file there must be accounted for); NULL elsewhere. */
+const char *keyname_unread_reason(const char *key);
 
 /* Derives the node id from a trace file's node part, a writer id (see
  * above). */

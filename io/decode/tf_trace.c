@@ -254,7 +254,7 @@ static int load_doc(json_t *root, const char *node, int64_t step,
         goto out;
     }
     if (!absolute && base_us == TF_TRACE_NO_BASE) {
-        sm_err_set(err, SM_ERR_FORMAT,
+        sm_err_set(err, SM_ERR_NOTFOUND,
                    "TF trace of node %s step %lld has session-relative times and "
                    "that step's start is not known: not placed on the job clock",
                    node ? node : "?", (long long)step);

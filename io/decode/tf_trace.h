@@ -13,13 +13,14 @@
  *
  * Clock. TF normalises `ts` to the start of the profiler session, so a
  * trace alone does not say when it ran. smdebug records the session start
- * beside the trace, in the name of an empty `<node>_<start_us>_<end_us>.metadata`
- * file; when that is available the caller passes it as base_us. When it is
- * not (e.g. the scanner hands over only the trace), the caller anchors the
- * session to the start of the same step's Step event on the same node
- * (tf_trace_step_start): the profiler is started by the step-begin hook, so
- * this is off by the hook's own latency only. Traces whose `ts` are already
- * epoch microseconds (any ts ≥ 1e15, i.e. after 2001) are used as they are.
+ * in the step directory, in the name of an empty
+ * `<writer>_<start_us>_<end_us>.metadata` file (tf_meta.h places a trace
+ * from it, node included); the caller passes that start as base_us. When
+ * there is no such record, the caller may anchor the session to the start
+ * of the same step's Step event on the same node (tf_trace_step_start):
+ * the profiler is started by the step-begin hook, so this is off by the
+ * hook's own latency only. Traces whose `ts` are already epoch
+ * microseconds (any ts ≥ 1e15, i.e. after 2001) are used as they are.
  */
 #ifndef SMTOP_TF_TRACE_H
 #define SMTOP_TF_TRACE_H
@@ -50,8 +51,8 @@ int tf_trace_load(const void *gz, size_t len, const char *node, int64_t step,
                   tf_trace_sink sink, void *ud, sm_err *err);
 
 /* Same, placing session-relative times at base_us + ts. With base_us ==
- * TF_TRACE_NO_BASE a session-relative trace fails (SM_ERR_FORMAT, message
- * names node and step) rather than landing in 1970. */
+ * TF_TRACE_NO_BASE a session-relative trace fails (SM_ERR_NOTFOUND: no time
+ * base; the message names node and step) rather than landing in 1970. */
 int tf_trace_load_at(const void *gz, size_t len, const char *node,
                      int64_t step, int64_t base_us, tf_trace_sink sink,
                      void *ud, sm_err *err);
@@ -61,10 +62,6 @@ int tf_trace_load_at(const void *gz, size_t len, const char *node,
  * input or when the output would exceed `max` bytes; *out is untouched. */
 int tf_trace_gunzip(const void *gz, size_t len, size_t max, char **out,
                     size_t *out_len, sm_err *err);
-
-/* Parses smdebug's metadata file name "<node>_<start_us>_<end_us>.metadata"
- * (directory part allowed; the node may contain '_'). 0 and *start_us, or -1. */
-int tf_trace_parse_metadata_name(const char *name, int64_t *start_us);
 
 /* Step number from a TF trace key: the 9-digit directory after the hour
  * directory under detailed_profiling/. -1 when absent. */
@@ -77,11 +74,12 @@ int64_t tf_trace_step_from_key(const char *key);
 int64_t tf_trace_step_start(const model *m, const char *node_id, int64_t step);
 
 /* Scanner glue: loads the trace at `key` (its step from the path) for
- * node_id into m, anchored with tf_trace_step_start. Events the model
- * ignores (time filter) are not errors. Returns 0, or -1 with err (the
- * messages of tf_trace_load_at; the model is unchanged then). The caller
- * holds the model's lock. */
-int tf_trace_ingest(model *m, const char *node_id, const char *key,
+ * node_id into m, its session starting at base_us (from the .metadata
+ * record), or with base_us == TF_TRACE_NO_BASE anchored with
+ * tf_trace_step_start. Events the model ignores (time filter) are not
+ * errors. Returns 0, or -1 with err (the messages of tf_trace_load_at; the
+ * model is unchanged then). The caller holds the model's lock. */
+int tf_trace_ingest(model *m, const char *node_id, const char *key, int64_t base_us,
                     const void *gz, size_t len, sm_err *err);
 
 #endif

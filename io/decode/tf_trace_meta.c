@@ -1,5 +1,6 @@
-/* tf_trace_meta: where a TF trace sits in time — from smdebug's metadata
- * file name, from its key, or from the model's step events. See tf_trace.h. */
+/* tf_trace_meta: a TF trace's step (from its key), the fallback time base
+ * from the model's step events, and the scanner's glue. See tf_trace.h;
+ * smdebug's .metadata record is read by tf_meta.c. */
 #include "io/decode/tf_trace.h"
 
 #include <stdlib.h>
@@ -18,29 +19,6 @@ static int parse_digits(const char *p, size_t n, int64_t *out)
         v = v * 10 + (p[i] - '0');
     }
     *out = v;
-    return 0;
-}
-
-int tf_trace_parse_metadata_name(const char *name, int64_t *start_us)
-{
-    const char *base = strrchr(name, '/');
-    base = base ? base + 1 : name;
-    size_t n = strlen(base);
-    static const char suf[] = ".metadata";
-    if (n < sizeof suf || strcmp(base + n - (sizeof suf - 1), suf) != 0)
-        return -1;
-    n -= sizeof suf - 1;
-    const char *end_sep = memrchr(base, '_', n);
-    if (!end_sep || end_sep == base)
-        return -1;
-    const char *start_sep = memrchr(base, '_', (size_t)(end_sep - base));
-    if (!start_sep)
-        return -1;
-    int64_t s, e;
-    if (parse_digits(start_sep + 1, (size_t)(end_sep - start_sep - 1), &s) != 0 ||
-        parse_digits(end_sep + 1, (size_t)(base + n - end_sep - 1), &e) != 0)
-        return -1;
-    *start_us = s;
     return 0;
 }
 
@@ -98,11 +76,11 @@ static void ingest_sink(void *ud, const sm_event *e)
     model_add_event(ud, e);   /* OOM drops one event; the file still counts */
 }
 
-int tf_trace_ingest(model *m, const char *node_id, const char *key,
+int tf_trace_ingest(model *m, const char *node_id, const char *key, int64_t base_us,
                     const void *gz, size_t len, sm_err *err)
 {
     int64_t step = tf_trace_step_from_key(key);
-    int64_t base = tf_trace_step_start(m, node_id, step);
+    int64_t base = base_us != TF_TRACE_NO_BASE ? base_us : tf_trace_step_start(m, node_id, step);
     return tf_trace_load_at(gz, len, node_id, step, base, ingest_sink, m, err) < 0
                ? -1 : 0;
 }

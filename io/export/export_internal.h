@@ -10,6 +10,7 @@
 #include "io/export/export_writer.h"
 #include "io/decode/keyname.h"
 #include "io/decode/sys_decode.h"
+#include "io/decode/tf_meta.h"
 
 typedef struct xfile {
     char *key;
@@ -20,13 +21,13 @@ typedef struct xfile {
     char process[128];    /* traces: the writer id */
 } xfile;
 
-/* A TF trace waiting for its time base. */
+/* A TF trace without a .metadata record, waiting for its step's start. */
 typedef struct xtf {
-    char node[128];
-    char dir[512];       /* key up to the last '/', for the .metadata sibling */
+    char node[128];      /* the trace's host name */
+    char dir[512];       /* key up to the last '/' */
     int64_t step;
-    int64_t base_us;     /* from .metadata, else the step's start; NO_BASE */
-    int from_meta, from_train;
+    int64_t base_us;     /* the step's start; NO_BASE */
+    int from_train;
 } xtf;
 
 /* A node's first trace writer, and whether another one writes for it:
@@ -70,8 +71,7 @@ typedef struct xjob {
     const xmw *mw_last;               /* the last node looked up */
     xtf *tf;
     size_t ntf;
-    char (*meta)[512];                /* .metadata keys seen before their traces */
-    size_t nmeta;
+    tf_meta_book *tfb;                /* smdebug's TF session records */
 } xjob;
 
 /* Whether an event/sample of node at [start, start+dur] is exported: it
@@ -87,7 +87,7 @@ int xp_resolve_steps(xjob *x, int (*walk)(xjob *, int (*)(const xfile *), sm_err
                      int (*want)(const xfile *), sm_err *err);
 
 /* TF traces: listing-time bookkeeping, step anchors, decoding. */
-int xtf_note_metadata(xjob *x, const char *rel);
+int xtf_note_metadata(xjob *x, const char *rel);   /* 0, or -1 on OOM */
 int xtf_need(xjob *x, const xfile *f);
 void xtf_note_step(xjob *x, const sm_event *e);
 void xtf_process(xjob *x, const xfile *f, const char *data, size_t len);

@@ -8,6 +8,8 @@
 
 #include "io/export/export_internal.h"
 #include "io/scan/scan_fetch.h"
+#include "io/scan/scan_ingest.h"
+#include "io/decode/json_split.h"
 #include "io/decode/keyname.h"
 #include "io/decode/sys_decode.h"
 #include "io/decode/trace_carry.h"
@@ -77,8 +79,8 @@ static int list_cb(void *ud, const source_entry *e)
     const char *rel = e->key + x->rootlen;
     key_info ki;
     keyname_parse(rel, &ki);
-    if (ki.kind == KEY_OTHER && strstr(rel, "detailed_profiling/"))
-        return xtf_note_metadata(x, rel) == 0 ? 0 : 1;
+    if (ki.kind == KEY_TF_META)
+        return xtf_note_metadata(x, rel) == 0 ? 0 : (x->oom = 1);
     if (ki.kind != KEY_SYSTEM && ki.kind != KEY_TRACE && ki.kind != KEY_TRACE_TMP &&
         ki.kind != KEY_TF_TRACE)
         return 0;
@@ -209,6 +211,33 @@ static void do_system(xjob *x, const char *line, size_t len)
     exw_counter(x->w, s.node, t, s.ts_us, s.value);
 }
 
+typedef struct xelem {
+    xjob *x;
+    trace_dec *d;
+} xelem;
+
+static void xp_elem(void *ud, const char *p, size_t n)
+{
+    xelem *c = ud;
+    if (!p || tracedec_line(c->d, p, n, xp_trace_sink, c->x) != 0)
+        c->x->st->corrupt_lines++;
+}
+
+/* A closed trace not laid out one event per line: its array's elements,
+ * streamed (json_split.h) exactly as the scanner reads it. */
+static void process_elements(xjob *x, trace_dec *d, const char *data, size_t len)
+{
+    xelem c = {x, d};
+    jsplit *js = jsplit_new(INGEST_LINE_MAX);
+    if (!js) {
+        x->st->skipped_files++;
+        return;
+    }
+    jsplit_feed(js, data, len, xp_elem, &c);
+    x->st->corrupt_lines += jsplit_finish(js);
+    jsplit_free(js);
+}
+
 /* Feeds every line of one file to its decoder. */
 static void process_lines(xjob *x, const xfile *f, const char *data, size_t len)
 {
@@ -218,6 +247,11 @@ static void process_lines(xjob *x, const xfile *f, const char *data, size_t len)
          tracedec_set_writer(d, f->process, x->carry, (int)f->tkind) != 0)) {
         tracedec_free(d);
         x->st->skipped_files++;
+        return;
+    }
+    if (f->kind == KEY_TRACE && !jsplit_one_per_line(data, len)) {
+        process_elements(x, d, data, len);
+        tracedec_free(d);
         return;
     }
     size_t i = 0;

@@ -84,15 +84,9 @@ static size_t dir_len(const char *key)
 
 int xtf_note_metadata(xjob *x, const char *rel)
 {
-    int64_t start;
-    if (tf_trace_parse_metadata_name(rel, &start) != 0 || strlen(rel) >= 512)
-        return 0;
-    char (*nm)[512] = realloc(x->meta, (x->nmeta + 1) * sizeof *nm);
-    if (!nm)
+    if (!x->tfb && !(x->tfb = tf_meta_book_new()))
         return -1;
-    x->meta = nm;
-    snprintf(nm[x->nmeta++], 512, "%s", rel);
-    return 0;
+    return tf_meta_book_note(x->tfb, rel) < 0 ? -1 : 0;
 }
 
 int xtf_need(xjob *x, const xfile *f)
@@ -135,30 +129,36 @@ static void tf_sink(void *ud, const sm_event *e)
         exw_event(x->w, e);
 }
 
+/* The fallback for a trace without a record: its step's Step event on a
+ * node named like the trace's host. */
+static int64_t step_anchor(const xjob *x, const xfile *f, const char *rel)
+{
+    size_t dl = dir_len(rel);
+    for (size_t i = 0; i < x->ntf; i++)
+        if (strlen(x->tf[i].dir) == dl && !strncmp(x->tf[i].dir, rel, dl) &&
+            !strcmp(x->tf[i].node, f->node))
+            return x->tf[i].base_us;
+    return TF_TRACE_NO_BASE;
+}
+
 void xtf_process(xjob *x, const xfile *f, const char *data, size_t len)
 {
     const char *rel = f->key + x->rootlen;
-    size_t dl = dir_len(rel);
-    xtf *t = NULL;
-    for (size_t i = 0; i < x->ntf && !t; i++)
-        if (strlen(x->tf[i].dir) == dl && !strncmp(x->tf[i].dir, rel, dl) &&
-            !strcmp(x->tf[i].node, f->node))
-            t = &x->tf[i];
-    if (!t)
-        return;
-    int64_t base = t->base_us;
-    for (size_t i = 0; i < x->nmeta; i++)   /* smdebug's own record wins */
-        if (dir_len(x->meta[i]) == dl && !strncmp(x->meta[i], rel, dl))
-            tf_trace_parse_metadata_name(x->meta[i], &base);
-    sm_err err = {0};
-    if (tf_trace_load_at(data, len, f->node, t->step, base, tf_sink, x, &err) < 0) {
+    tf_place pl;
+    sm_err place = {0}, err = {0};
+    int placed = tf_meta_place(x->tfb, rel, &pl, &place) == 0;   /* smdebug's record wins */
+    const char *node = placed ? pl.node : f->node;
+    int64_t base = placed ? pl.base_us : step_anchor(x, f, rel);
+    if (tf_trace_load_at(data, len, node, tf_trace_step_from_key(rel), base, tf_sink, x,
+                         &err) < 0) {
         x->st->skipped_files++;
-        snprintf(x->st->last_error, sizeof x->st->last_error, "%.200s: %.300s", rel, err.msg);
+        snprintf(x->st->last_error, sizeof x->st->last_error, "%.200s: %.300s", rel,
+                 !placed && err.code == SM_ERR_NOTFOUND ? place.msg : err.msg);
     }
 }
 
 void xtf_free(xjob *x)
 {
     free(x->tf);
-    free(x->meta);
+    tf_meta_book_free(x->tfb);
 }

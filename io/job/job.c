@@ -26,7 +26,8 @@ static int job_on_file(void *ud, const key_info *ki, const char *key,
     if (ki->kind == KEY_CPROFILE || ki->kind == KEY_PYINSTRUMENT)
         return pystats_load_file(j->py, ki, key, data, len, err);
     if (ki->kind == KEY_TF_TRACE)
-        return tf_trace_ingest(j->m, ki->node, key, data, len, err);
+        return tf_trace_ingest(j->m, ki->node, key, ki->time_us ? ki->time_us : TF_TRACE_NO_BASE,
+                               data, len, err);
     return 0;
 }
 

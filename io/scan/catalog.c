@@ -34,6 +34,7 @@ static void entry_free(cat_entry *e)
     free(e->key);
     free(e->partial);
     tracedec_free(e->tdec);
+    jsplit_free(e->js);
     free(e);
 }
 
@@ -115,5 +116,7 @@ void cat_entry_reset(cat_entry *e)
     e->done_hash = FNV_SEED;
     tracedec_free(e->tdec);
     e->tdec = NULL;
+    jsplit_free(e->js);
+    e->js = NULL;
     e->whole_size = -1;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "io/decode/json_split.h"
 #include "io/decode/keyname.h"
 #include "io/decode/trace_decode.h"
 
@@ -24,6 +25,9 @@ typedef struct cat_entry {
     char *partial;         /* trailing bytes of an incomplete line */
     size_t partial_len, partial_cap;
     trace_dec *tdec;       /* trace kinds: decoder state across reads */
+    jsplit *js;            /* a closed trace not laid out one event per
+                              line: its elements, streamed (json_split.h);
+                              NULL on the line path */
     char head[CAT_HEAD_MAX];
     size_t head_len;
     /* FNV-1a of the bytes decoded so far, [0, consumed - partial_len): a
@@ -36,6 +40,8 @@ typedef struct cat_entry {
                               were already ingested from the old version */
     int64_t corrupt;       /* corrupt lines in this file */
     int64_t whole_size;    /* whole-file kinds: size last handed over, -1 never */
+    size_t unread_at;      /* position + 1 in the scanner's unread list, 0
+                              when the file is read (scan_unread.h) */
     int listed;            /* seen in the current pass's listing */
     int failed;            /* the last read failed */
 } cat_entry;

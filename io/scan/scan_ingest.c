@@ -1,5 +1,6 @@
 #include "io/scan/scan_ingest.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,10 +153,64 @@ static size_t finish_held_line(ingest_ctx *cx, cat_entry *e, const char *p, size
     return take + 1;
 }
 
+typedef struct elem_ctx {
+    ingest_ctx *cx;
+    cat_entry *e;
+} elem_ctx;
+
+/* One array element of a trace read by json_split: decoded like a line. */
+static void take_elem(void *ud, const char *p, size_t n)
+{
+    elem_ctx *c = ud;
+    if (p) {
+        count_line(c->cx, c->e, p, n);
+        return;
+    }
+    if (!c->cx->first_bad[0])
+        snprintf(c->cx->first_bad, sizeof c->cx->first_bad, "%s",
+                 "an event over 4 MB, or bytes outside the array");
+    c->cx->n.corrupt++;
+    c->e->corrupt++;
+}
+
+/* A closed trace in another valid JSON layout (the whole array on one
+ * line, or pretty-printed): its elements, streamed in bounded memory. */
+static int ingest_elements(ingest_ctx *cx, cat_entry *e, const char *p, size_t n,
+                           size_t len, int is_final)
+{
+    elem_ctx c = {cx, e};
+    predec *pre = cx->pre;   /* lines decoded ahead are no elements */
+    cx->pre = NULL;
+    /* An OOM drops the element in progress, counted corrupt: go on. */
+    jsplit_feed(e->js, p, n, take_elem, &c);
+    cx->pre = pre;
+    e->consumed += (int64_t)len;
+    if (is_final)
+        ingest_finish_entry(cx, e);
+    return 0;
+}
+
+/* Whether e's first bytes show a closed trace that is not one event per
+ * line (then read through json_split); -1 on OOM. */
+static int wants_elements(cat_entry *e, const char *data, size_t len, size_t data_offset)
+{
+    if (e->js)
+        return 1;
+    if (e->ki.kind != KEY_TRACE || e->consumed != 0 || data_offset != 0 ||
+        jsplit_one_per_line(data, len))
+        return 0;
+    return (e->js = jsplit_new(INGEST_LINE_MAX)) ? 1 : -1;
+}
+
 int ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
                  size_t data_offset, int is_final)
 {
     remember_head(e, data, len);
+    int elems = wants_elements(e, data, len, data_offset);
+    if (elems != 0)
+        return elems < 0 ? -1
+                         : ingest_elements(cx, e, data + data_offset, len - data_offset, len,
+                                           is_final);
     const char *p = data + data_offset, *end = data + len;
     if (e->partial_len && p < end)
         p += finish_held_line(cx, e, p, (size_t)(end - p));
@@ -190,6 +245,8 @@ int ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
 
 void ingest_finish_entry(ingest_ctx *cx, cat_entry *e)
 {
+    if (e->js && jsplit_finish(e->js))
+        cx->n.partial++;   /* a closed file cut inside an event */
     if (!e->partial_len)
         return;
     /* A final line without its newline still counts when it decodes. */

@@ -11,7 +11,10 @@
 #include "io/scan/scan_adopt.h"
 #include "io/scan/scan_ingest.h"
 #include "io/scan/scan_fetch.h"
+#include "io/scan/scan_unread.h"
 #include "io/decode/sys_decode.h"
+#include "io/decode/tf_meta.h"
+#include "io/decode/tf_trace.h"
 
 #define DEFAULT_WINDOW_US (5LL * 60 * 1000000)
 #define DEFAULT_BATCH 64
@@ -30,10 +33,12 @@ struct scanner {
     size_t nwork, capwork;
     predec *pre;                 /* lines of the file being ingested that
                                     the fetch thread decoded ahead, or NULL */
-    pthread_mutex_t mu;          /* guards st and msgs */
+    tf_meta_book *tfb;           /* smdebug's TF session records, by step dir */
+    pthread_mutex_t mu;          /* guards st, msgs and unread */
     scan_stats st;
     char msgs[SCANNER_MSG_MAX][SCANNER_MSG_LEN];
     size_t msg_head, msg_count;
+    unread_list unread;          /* files not read, with why */
 };
 
 static int64_t wall_us(void)
@@ -57,15 +62,40 @@ static void add_message(scanner *sc, const char *key, const char *what)
     pthread_mutex_unlock(&sc->mu);
 }
 
+/* Names e as not read, with why (replacing an earlier reason), for the
+ * report's list and the status line. The status line has one row: it
+ * gets the file's own name, the report the whole key. */
+static void note_unread(scanner *sc, cat_entry *e, const char *rel, const char *why)
+{
+    const char *base = strrchr(rel, '/');
+    pthread_mutex_lock(&sc->mu);
+    unread_set(&sc->unread, e, why);   /* on OOM the status line still says it */
+    sc->st.unread_files = (int64_t)sc->unread.n;
+    snprintf(sc->st.last_error, sizeof sc->st.last_error, "%.250s: %.500s",
+             base ? base + 1 : rel, why);
+    pthread_mutex_unlock(&sc->mu);
+}
+
+static void note_read(scanner *sc, cat_entry *e)
+{
+    if (!e->unread_at)
+        return;
+    pthread_mutex_lock(&sc->mu);
+    unread_clear(&sc->unread, e);
+    sc->st.unread_files = (int64_t)sc->unread.n;
+    pthread_mutex_unlock(&sc->mu);
+}
+
 scanner *scanner_new(source *src, const char *root, model *m,
                      const scanner_opts *opts, sm_err *err)
 {
     scanner *sc = calloc(1, sizeof *sc);
     if (!sc || (root && !(sc->root = strdup(root))) || !(sc->cat = catalog_new()) ||
-        !(sc->carry = tcarry_new())) {
+        !(sc->carry = tcarry_new()) || !(sc->tfb = tf_meta_book_new())) {
         if (sc) {
             free(sc->root);
             catalog_free(sc->cat);
+            tcarry_free(sc->carry);
         }
         free(sc);
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
@@ -90,6 +120,8 @@ void scanner_free(scanner *sc)
     if (!sc)
         return;
     catalog_free(sc->cat);
+    tf_meta_book_free(sc->tfb);
+    unread_free(&sc->unread);
     adopt_list_free(&sc->adopt);
     tcarry_free(sc->carry);
     sysdec_scratch_free(&sc->scratch);
@@ -203,6 +235,21 @@ static void track_newest(scanner *sc, const key_info *ki)
     }
 }
 
+/* Records a TF session's .metadata; a trace of its step directory that
+ * could not be placed before is fetched again. 0, or -1 on OOM. */
+static int note_tf_meta(scanner *sc, const char *rel)
+{
+    int rc = tf_meta_book_note(sc->tfb, rel);
+    if (rc <= 0)
+        return rc;
+    size_t dl = tf_meta_step_dir_len(rel), rl = strlen(sc->root), it = 0;
+    cat_entry *e;
+    while ((e = catalog_next(sc->cat, &it)))
+        if (e->ki.kind == KEY_TF_TRACE && e->unread_at && !strncmp(e->key + rl, rel, dl))
+            e->whole_size = -1;
+    return 0;
+}
+
 typedef struct list_ctx {
     scanner *sc;
     const char *stop_at;   /* stop the listing at the first key with this prefix */
@@ -225,8 +272,11 @@ static int list_cb(void *ud, const source_entry *se)
         return 1;
     key_info ki;
     keyname_parse(rel, &ki);
-    if (ki.kind == KEY_OTHER)
-        return 0;
+    if (ki.kind == KEY_TF_META)
+        return note_tf_meta(sc, rel) < 0 ? (lc->oom = 1) : 0;
+    const char *why = ki.kind == KEY_OTHER ? keyname_unread_reason(rel) : NULL;
+    if (ki.kind == KEY_OTHER && !why)
+        return 0;   /* not profiler data (e.g. rule output's HTML) */
     cat_entry *e = catalog_get(sc->cat, se->key);
     if (!e) {
         if (!(e = catalog_add(sc->cat, se->key))) {
@@ -235,6 +285,8 @@ static int list_cb(void *ud, const source_entry *se)
         }
         e->ki = ki;
         snprintf(e->etag, sizeof e->etag, "%s", se->etag ? se->etag : "");
+        if (why)
+            note_unread(sc, e, rel, why);
     } else if (se->etag && se->etag[0] && e->etag[0] && strcmp(se->etag, e->etag)) {
         note_changed(sc, e, se);
         snprintf(e->etag, sizeof e->etag, "%s", se->etag);
@@ -325,6 +377,8 @@ static int work_cmp(const void *a, const void *b)
 
 static int needs_fetch(const cat_entry *e)
 {
+    if (e->ki.kind == KEY_OTHER)
+        return 0;
     if (is_line_kind(e->ki.kind))
         return e->size > e->consumed;
     return e->size > 0 && e->size != e->whole_size;
@@ -365,24 +419,45 @@ static int entry_is_final(const scanner *sc, const cat_entry *e)
     return 0;
 }
 
+/* Hands a whole file to on_file; a TF trace first gets its node and
+ * session start from smdebug's record (ki.node, ki.time_us; time_us 0
+ * when there is none, and on_file may then anchor it otherwise). */
 static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len)
 {
     e->whole_size = e->size;
     if (!sc->o.on_file)
         return;
-    sm_err err = {0};
+    sm_err err = {0}, place = {0};
     const char *rel = e->key + (strncmp(e->key, "rule-output/", 12) ? strlen(sc->root) : 0);
+    key_info ki = e->ki;
+    int placed = 1;
+    if (ki.kind == KEY_TF_TRACE) {
+        tf_place pl;
+        placed = tf_meta_place(sc->tfb, rel, &pl, &place) == 0;
+        if (placed) {
+            snprintf(ki.node, sizeof ki.node, "%s", pl.node);
+            ki.time_us = pl.base_us;
+        }
+    }
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
-    int rc = sc->o.on_file(sc->o.on_file_ud, &e->ki, rel, data, len, &err);
+    int rc = sc->o.on_file(sc->o.on_file_ud, &ki, rel, data, len, &err);
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
-    if (rc != 0) {
-        pthread_mutex_lock(&sc->mu);
-        sc->st.skipped_files++;
-        pthread_mutex_unlock(&sc->mu);
-        add_message(sc, rel, err.msg);
+    if (rc == 0) {
+        note_read(sc, e);
+        return;
     }
+    pthread_mutex_lock(&sc->mu);
+    if (!e->unread_at)
+        sc->st.skipped_files++;
+    pthread_mutex_unlock(&sc->mu);
+    /* An unplaced trace says what record it lacks, not only that the
+     * step's start is unknown. */
+    char why[SCANNER_MSG_LEN];
+    snprintf(why, sizeof why, "not read: %s",
+             !placed && err.code == SM_ERR_NOTFOUND ? place.msg : err.msg);
+    note_unread(sc, e, rel, why);
 }
 
 static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len)
@@ -441,10 +516,14 @@ static void fetch_cb(void *ud, const source_req *req, const void *data, size_t l
             pthread_mutex_unlock(&sc->mu);
         }
         e->failed = 1;
-        add_message(sc, e->key + strlen(sc->root), err->msg);
+        char why[SCANNER_MSG_LEN];
+        snprintf(why, sizeof why, "not read: %s", err->msg);
+        note_unread(sc, e, e->key + strlen(sc->root), why);
         return;
     }
     e->failed = 0;
+    if (is_line_kind(e->ki.kind))
+        note_read(sc, e);
     if (is_line_kind(e->ki.kind)) {
         if (len)
             ingest_lines(sc, e, data, len);
@@ -633,6 +712,18 @@ void scanner_get_stats(scanner *sc, scan_stats *out)
     pthread_mutex_lock(&sc->mu);
     *out = sc->st;
     pthread_mutex_unlock(&sc->mu);
+}
+
+size_t scanner_unread(scanner *sc, scanner_unread_cb cb, void *ud)
+{
+    pthread_mutex_lock(&sc->mu);
+    size_t n = sc->unread.n, rl = strlen(sc->root);
+    for (size_t i = 0; i < n; i++) {
+        const char *key = sc->unread.v[i].e->key;
+        cb(ud, key + (strncmp(key, "rule-output/", 12) ? rl : 0), sc->unread.v[i].why);
+    }
+    pthread_mutex_unlock(&sc->mu);
+    return n;
 }
 
 size_t scanner_messages(scanner *sc, char (*out)[SCANNER_MSG_LEN], size_t max)

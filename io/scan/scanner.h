@@ -10,7 +10,9 @@
  * Line-oriented kinds (system metrics, framework traces incl. the open
  * `.tmp` file and its renamed final form) are decoded here; whole-file
  * kinds (python stats, TF traces, rule reports) are read once complete and
- * handed to `on_file`. */
+ * handed to `on_file`. TF traces are placed first from smdebug's
+ * `.metadata` records in their step directory (tf_meta.h). Files under
+ * framework/ or system/ that are not read are named (scanner_unread). */
 #ifndef SMTOP_SCANNER_H
 #define SMTOP_SCANNER_H
 
@@ -28,8 +30,12 @@
 typedef struct scanner scanner;
 
 /* Called for whole-file kinds (KEY_CPROFILE, KEY_PYINSTRUMENT, KEY_TF_TRACE,
- * KEY_RULE_REPORT) once per version of the file, with the lock held. Return
- * 0, or -1 with err set (counted as a skipped file and reported). */
+ * KEY_RULE_REPORT) once per version of the file, with the lock held. For a
+ * TF trace placed by its .metadata record, ki->node is the writer's node
+ * and ki->time_us the session start; time_us is 0 when it has no record.
+ * Return 0, or -1 with err set (counted as a skipped file and named in
+ * scanner_unread; SM_ERR_NOTFOUND from an unplaced TF trace means "no time
+ * base", and the scanner then names the missing record). */
 typedef int (*scanner_file_cb)(void *ud, const key_info *ki, const char *key,
                                const void *data, size_t len, sm_err *err);
 
@@ -57,6 +63,8 @@ typedef struct scan_stats {
     int64_t corrupt_lines;      /* skipped, per-file counts summed */
     int64_t partial_lines;      /* trailing partial lines of final files */
     int64_t skipped_files;      /* unreadable or undecodable files */
+    int64_t unread_files;       /* files now on the unread list (see
+                                   scanner_unread) */
     int64_t last_scan_us;       /* wall clock at the end of the last pass */
     int scanning;               /* 1 while a pass runs */
     int waiting;                /* 1 while no profiler data exists yet
@@ -96,6 +104,16 @@ void scanner_finish(scanner *sc);
 
 /* Thread-safe copy of the counters. */
 void scanner_get_stats(scanner *sc, scan_stats *out);
+
+/* Every file under framework/ or system/ that is not read — an unknown
+ * name, a TF trace not placed on the job clock, a file that could not be
+ * read or decoded — with why ("not read: unknown file name"), once each,
+ * in the order they were noted; a file read later leaves the list.
+ * Thread-safe: calls cb for each under the scanner's lock (cb must not
+ * call the scanner) and returns the count. Keys are relative to the
+ * profiler-output root. */
+typedef void (*scanner_unread_cb)(void *ud, const char *key, const char *why);
+size_t scanner_unread(scanner *sc, scanner_unread_cb cb, void *ud);
 
 #define SCANNER_MSG_MAX 100
 /* Per-file warnings ("system/…/1591748100.algo-1.json: 2 corrupt lines"),

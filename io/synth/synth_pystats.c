@@ -6,6 +6,7 @@
  * data loader, the model's forward, autograd's backward and the optimizer,
  * each with a few realistic children. Times are the window's sums of the
  * step phases the trace generator scheduled, split by fixed shares. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -81,19 +82,31 @@ static size_t put_frame(FILE *f, size_t i, const synth_pywin *w)
     return j;
 }
 
+/* A time as smdebug names stats dirs with it: Python's repr of
+ * time.time() * 1e6, a double whose spacing near 1.6e15 is 0.25 µs, so the
+ * fraction is one digit (.0, .2, .5 or .8). The whole µs are t. */
+static void python_us(char *out, size_t cap, int64_t t)
+{
+    static const char frac[] = "0258";
+    snprintf(out, cap, "%lld.%c", (long long)t, frac[(uint64_t)t * 2654435761u % 4]);
+}
+
 int synth_pystats_write(const synth_job *job, int node, const synth_pywin *w, sm_err *err)
 {
-    char dir[4096], path[4200], tmp[4300];
+    char dir[4096], path[4200], tmp[4300], t0[32], t1[32];
+    python_us(t0, sizeof t0, w->start_us);
+    python_us(t1, sizeof t1, w->end_us);
     snprintf(dir, sizeof dir,
-             "%s/framework/pytorch/pyinstrument/algo-%d/train-%lld-stepstart-%lld_"
-             "train-%lld-stepend-%lld",
-             job->o->out, node + 1, (long long)w->first_step, (long long)w->start_us,
-             (long long)w->last_step, (long long)w->end_us);
+             "%s/framework/pytorch/pyinstrument/algo-%d/train-%lld-stepstart-%s_"
+             "train-%lld-stepend-%s",
+             job->o->out, node + 1, (long long)w->first_step, t0, (long long)w->last_step, t1);
     if (synth_mkdirs(dir, err))
         return -1;
     snprintf(path, sizeof path, "%s/python_stats.json", dir);
-    /* Written aside and renamed: a scanner never sees half a tree. */
-    snprintf(tmp, sizeof tmp, "%s.part", path);
+    /* Written aside and renamed: a scanner never sees half a tree. Aside
+     * means outside framework/, where an unknown file would be named as
+     * not read. */
+    snprintf(tmp, sizeof tmp, "%s/.python_stats.algo-%d.part", job->o->out, node + 1);
     FILE *f = fopen(tmp, "w");
     if (!f)
         return sm_err_set(err, SM_ERR_IO, "cannot write %s", tmp);

@@ -76,8 +76,8 @@ static void run_ingest(const void *gz, size_t n)
     if (!m)
         return;
     sm_err err;
-    tf_trace_ingest(m, NODE, KEY, gz, n, &err);
-    tf_trace_ingest(m, NODE, "algo-1.trace.json.gz", gz, n, &err);
+    tf_trace_ingest(m, NODE, KEY, TF_TRACE_NO_BASE, gz, n, &err);
+    tf_trace_ingest(m, NODE, "algo-1.trace.json.gz", TF_TRACE_NO_BASE, gz, n, &err);
     model_flush(m, 1);
     job_phases ph;   /* reads what placement left behind */
     model_get_job_phases(m, &ph);

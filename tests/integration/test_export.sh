@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `smtop export --perfetto`: a synthetic job plus a gzip'd TF trace (one
-# anchored to its step's start, one with smdebug's .metadata file) and a
+# anchored to its step's start, one placed by smdebug's .metadata record in
+# its step directory, named by the machine's host name) and a
 # Horovod timeline with name-less E events; the output is re-parsed and
 # checked event by event, and --steps A:B must restrict it.
 set -euo pipefail
@@ -12,27 +13,15 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 job="$tmp/job"
 "$SMTOP" synth --out "$job" --nodes 2 --gpus 1 --cpus 2 --minutes 2 >/dev/null || fail synth
 
-python3 - "$job" <<'PY'
+python3 - "$job" "$SMTOP_SRC/tests/tools" <<'PY'
 import glob, gzip, json, os, sys
 job = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from layout_fixture import step_start
 # Step 5's start on algo-1 from the synthetic traces.
-start = None
+start = step_start(job, "algo-1", 5)
 files = sorted(glob.glob(job + "/framework/pevents/*/*algo-1_pythontimeline.json"))
 writer = os.path.basename(files[0]).split("_")[1]   # <pid>-algo-1: one process writes both timelines
-for f in files:
-    base, names = 0, {}
-    for line in open(f):
-        line = line.strip().rstrip(",")
-        if line in ("[", "]", ""):
-            continue
-        e = json.loads(line)
-        if e.get("ph") == "M" and "start_time_since_epoch_in_micros" in e.get("args", {}):
-            base = e["args"]["start_time_since_epoch_in_micros"]
-        elif e.get("ph") == "M" and e.get("name") == "process_name":
-            names[e["pid"]] = e["args"]["name"]
-        elif names.get(e.get("pid")) == "Step:ModeKeys.TRAIN" and str(e.get("args", {}).get("step_num")) == "5":
-            start = base + e["ts"]
-assert start, "synthetic job has no TRAIN step 5"
 hour = os.listdir(job + "/framework/pevents")[0]
 def tf(step, host, events):
     d = f"{job}/framework/tensorflow/detailed_profiling/{hour}/{step:09d}/plugins/profile/2020_01_01_00_00_00"
@@ -41,10 +30,13 @@ def tf(step, host, events):
            [{"ph": "M", "pid": 1, "name": "process_name", "args": {"name": "/host:CPU"}}] + events + [{}]}
     with gzip.open(f"{d}/{host}.trace.json.gz", "wt") as g:
         json.dump(doc, g)
-    return d
+    return d.split("/plugins/")[0]
 tf(5, "algo-1", [{"ph": "X", "pid": 1, "tid": 3, "ts": 100.4, "dur": 20, "name": "TfMatMul"}])
-d = tf(6, "algo-2", [{"ph": "X", "pid": 1, "tid": 3, "ts": 10, "dur": 5, "name": "TfMeta"}])
-open(f"{d}/algo-2_{start + 7000000}_{start + 8000000}.metadata", "w").close()
+# smdebug's record sits in the step directory; the node is its writer's
+# host, not the trace's (a machine name that no system metric uses)
+d = tf(6, "ip-10-0-209-63.ec2.internal",
+       [{"ph": "X", "pid": 1, "tid": 3, "ts": 10, "dur": 5, "name": "TfMeta"}])
+open(f"{d}/1-algo-2_{start + 7000000}_{start + 8000000}.metadata", "w").close()
 tf(999999, "algo-1", [{"ph": "X", "pid": 1, "tid": 3, "ts": 1, "dur": 1, "name": "TfNoBase"}])
 # Horovod timeline: B/E pairs whose E has no name, nested.
 hb = start

@@ -24,25 +24,43 @@ done
 python3 "$fix" check "$tmp/job/profiler-output" "${checks[@]}" || fail "smtop and pstats disagree"
 
 # window selection: one node, a step range, a job phase
-"$SMTOP" report --json --python-node algo-1 --python-steps 10:12 "$tmp/job" >"$tmp/r.json"
+"$SMTOP" report --json --python-node algo-1 --python-steps 9:11 "$tmp/job" >"$tmp/r.json"
 python3 - "$tmp/r.json" <<'EOF' || fail "window selection"
 import json, sys
 py = json.load(open(sys.argv[1]))["python"]
 w = py["windows"]
 assert len(w) == 1 and w[0]["node"] == "algo-1" and w[0]["start_step"] == 9, w
 EOF
+# steps as smdebug's fetch_profile_stats_by_step: TRAIN windows within A..B
+# (train 9-11 and 20-22, and the mode-less older naming at step 5), unless
+# --python-mode says otherwise, in either order
+sel() { "$SMTOP" report --json "$@" "$tmp/job" | python3 -c 'import json, sys
+w = json.load(sys.stdin)["python"]["windows"]
+print(" ".join(sorted("%s:%s" % (x["start_mode"] or "-", x["start_step"]) for x in w)))'; }
+[ "$(sel --python-steps 10:12)" = "" ] || fail "9..11 is not within 10..12: $(sel --python-steps 10:12)"
+[ "$(sel --python-steps 0:30)" = "-:5 train:20 train:9" ] || fail "TRAIN 0:30: $(sel --python-steps 0:30)"
+[ "$(sel --python-steps 0:30 --python-mode any)" = "-:5 prestepzero:None train:20 train:30 train:30 train:30 train:9" ] \
+    || fail "any 0:30: $(sel --python-steps 0:30 --python-mode any)"
+[ "$(sel --python-mode eval --python-steps 0:30)" = "-:5" ] \
+    || fail "eval 0:30: $(sel --python-mode eval --python-steps 0:30)"
+[ "$(sel --python-mode eval)" = "-:5 -:None" ] || fail "eval, all steps: $(sel --python-mode eval)"
+"$SMTOP" report --python-mode bogus "$tmp/job" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "use train, eval, predict, global or any" "$tmp/err" || fail "bad --python-mode"
+"$SMTOP" report --help | grep -q -- "--python-mode MODE" || fail "--python-mode not in --help"
+"$SMTOP" report --help | grep -q "fetch_profile_stats_by_step" || fail "--python-steps semantics not in --help"
+
 "$SMTOP" report --json --python-phase before --python-phase after "$tmp/job" >"$tmp/r.json"
 python3 - "$tmp/r.json" <<'EOF' || fail "job phase selection"
 import json, sys
 w = json.load(open(sys.argv[1]))["python"]["windows"]
 phases = sorted(x["job_phase"] for x in w)
-assert phases == ["after_hook_close"] * 3 + ["before_step0"], phases
+assert phases == ["after_hook_close"] * 3 + ["before_step0"] * 2, phases
 assert all(x["start_step"] is None or x["end_step"] is None for x in w), w
 EOF
 
 # text mode
 "$SMTOP" report --top 5 "$tmp/job" >"$tmp/out" || fail "text report"
-grep -q "python (cProfile, 7 windows, sorted by tottime)" "$tmp/out" \
+grep -q "python (cProfile, 8 windows, sorted by tottime)" "$tmp/out" \
   || fail "no python header in text report: $(cat "$tmp/out")"
 grep -q "9009/9" "$tmp/out" || fail "recursive calls not shown as total/primitive"
 
@@ -75,7 +93,7 @@ head -c 100 "$f" >"$tmp/cut" && mv "$tmp/cut" "$f"
 python3 - "$tmp/r.json" <<'EOF' || fail "truncated file handling"
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert len(r["python"]["windows"]) == 6, r["python"]["windows"]
+assert len(r["python"]["windows"]) == 7, r["python"]["windows"]
 assert r["warnings"]["skipped_files"] >= 1, r["warnings"]
 assert any("python_stats" in m and "byte offset" in m for m in r["warnings"]["messages"]), r["warnings"]
 EOF

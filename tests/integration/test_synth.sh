@@ -134,6 +134,13 @@ data = top["torch/utils/data/dataloader.py:628(__next__)"]["cumtime_s"]
 root = top["train.py:1(<module>)"]["cumtime_s"]
 assert 0 < data < bwd < root, (data, bwd, root)
 PY
+# stats dirs named as smdebug names them: Python's time.time() * 1e6, with
+# a fraction; and nothing the writer leaves is unread
+ls "$T"/py/framework/pytorch/pyinstrument/algo-1 | grep -Eqx \
+    'train-[0-9]+-stepstart-[0-9]{16}\.[0-9]_train-[0-9]+-stepend-[0-9]{16}\.[0-9]' ||
+    fail "synthetic stats dirs lack smdebug's fractional times: $(ls "$T"/py/framework/pytorch/pyinstrument/algo-1 | head -3)"
+python3 -c 'import json,sys; w=json.load(open(sys.argv[1]))["warnings"]; sys.exit(w["unread_files"] != 0)' \
+    "$T/py.json" || fail "synthetic job has unread files: $(grep -o '"unread".*' "$T/py.json" | head -c 400)"
 
 live_run INT "$T/live_int" 1
 ls "$T"/live_int/framework/*.tmp >/dev/null 2>&1 || fail "SIGINT: no .tmp left"

@@ -25,7 +25,7 @@ ui_start 80 24 "$SMTOP" --interval 1 "$JOB"
 ui_wait 'Python functions'
 for _ in 1 2 3; do ui_keys Tab; done        # focus the python pane
 ui_keys Enter                               # zoom it
-ui_wait 'cProfile \| all windows, all nodes \| 8 windows \| sort tottime'
+ui_wait 'cProfile \| all windows, all nodes \| 9 windows \| sort tottime'
 ui_wait '^│  1 +5 +99\.000 +19\.800 +99\.500 +19\.900 ~.*module\.py:77\(evil'
 ui_screen_esc | grep -q $'\e\]0;pwned' && ui_fail "escape sequence from data reached the terminal"
 ui_screen | grep -Eq '^│  1 .{48}~' || ui_fail "long path not shortened from the left"

@@ -4,6 +4,8 @@
   pystats_fixture.py cprofile DIR       real cProfile dumps + crafted marshal
                                         dicts (versions 2, 3, 4) laid out as
                                         DIR/framework/pytorch/cprofile/...
+                                        and one in the older layout
+                                        DIR/framework/tensorflow/cProfile/...
   pystats_fixture.py pyinstrument DIR   hand-made python_stats.json trees,
                                         one of them a failed session
   pystats_fixture.py bench DIR N FUNCS  N cProfile files of ~FUNCS functions
@@ -29,14 +31,25 @@ US0 = 1591748100000000
 
 
 def stats_dir(kind, i):
-    t0, t1 = US0 + i * 60_000_000, US0 + i * 60_000_000 + 5_000_000
+    """Names as smdebug writes them: times are time.time() * 1e6 printed by
+    Python, so they carry a fraction (the float itself, not a format)."""
+    t0 = US0 + i * 60_000_000 + 0.8
+    t1 = US0 + i * 60_000_000 + 5_000_000 + 0.2
     if kind == "pre":
         return f"prestepzero-*-start-{t0}_train-0-stepstart-{t1}"
     if kind == "post":
         return f"train-30-stepend-{t0}_posthookclose-*-end-{t1}"
     if kind == "legacy":
-        return f"{t0}_{t1}_4487-algo-2_{i}"
+        return f"{float(int(t0))}_{float(int(t1))}_4487-algo-2_{i}"
     return f"train-{i}-stepstart-{t0}_train-{i + 2}-stepend-{t1}"
+
+
+def legacy_path(root, sdir):
+    """The older layout: framework/<fw>/cProfile/<start>_<end>_<pid>-<node>_<step>/,
+    capital P and no node folder."""
+    d = os.path.join(root, "framework", "tensorflow", "cProfile", sdir)
+    os.makedirs(d, exist_ok=True)
+    return os.path.join(d, "python_stats")
 
 
 def out_path(root, prof, node, sdir, name):
@@ -96,6 +109,9 @@ def make_cprofile(root):
     real_dump(out_path(root, "cprofile", "algo-1", stats_dir("train", 20), "python_stats"), 2)
     real_dump(out_path(root, "cprofile", "algo-2", stats_dir("pre", 1), "python_stats"), 3)
     real_dump(out_path(root, "cprofile", "algo-2", stats_dir("legacy", 5), "python_stats"), 0)
+    # the older layout, its node in the name, step -1 before step 0
+    t = US0 - 60_000_000
+    real_dump(legacy_path(root, f"{float(t)}_{float(t + 2_000_000)}_151-algo-6_-1"), 4)
     for i, v in enumerate((2, 3, 4)):
         crafted(v, out_path(root, "cprofile", f"algo-{3 + i}", stats_dir("post", 40 + i),
                             "python_stats"))
@@ -144,14 +160,24 @@ def make_bench(root, n, funcs):
                               "python_stats"))
 
 
+def name_us(t):
+    """A name's time as smtop keeps it: whole µs, the fraction dropped."""
+    return int(t.split(".")[0])
+
+
 def window_order(root):
     """The store's merge order: (start_us, node, key)."""
     keyed = []
     for path in glob.glob(os.path.join(root, "framework/*/cprofile/*/*/python_stats")):
         parts = path.split(os.sep)
         sdir, node = parts[-2], parts[-3]
-        start = int(sdir.split("_")[0]) if sdir[0].isdigit() else int(sdir.split("_")[0].split("-")[-1])
+        start = name_us(sdir.split("_")[0]) if sdir[0].isdigit() else \
+            name_us(sdir.split("_")[0].split("-")[-1])
         keyed.append((start, node, os.path.relpath(path, root), path))
+    for path in glob.glob(os.path.join(root, "framework/*/cProfile/*/python_stats")):
+        sdir = path.split(os.sep)[-2]
+        node = sdir.split("_", 2)[2].rsplit("_", 1)[0].split("-", 1)[1]
+        keyed.append((name_us(sdir.split("_")[0]), node, os.path.relpath(path, root), path))
     return [k[3] for k in sorted(keyed)]
 
 

@@ -137,6 +137,18 @@ static void test_python_stats(void **state)
     snprintf(key, sizeof key, "framework/mxnet/cprofile/algo-2/%s/python_stats", sd);
     expect(key, KEY_OTHER, "", 0);
     expect("framework/pytorch/cprofile/algo-1/python_stats", KEY_OTHER, "", 0);
+    /* real names carry fractions of a microsecond */
+    expect("framework/pytorch/cprofile/algo-1/train-1-stepstart-1795415008236194.8_"
+           "train-1-stepend-1795415008242140.8/python_stats", KEY_CPROFILE, "algo-1", 0);
+    /* the older layout: capital P, no node folder, the node in the name */
+    expect("framework/tensorflow/cProfile/1596585374963238.0_1596585376008161.0_151-algo-1_2/"
+           "python_stats", KEY_CPROFILE, "algo-1", 0);
+    expect("framework/pytorch/cProfile/10_20_905-algo-12_-1/python_stats", KEY_CPROFILE,
+           "algo-12", 0);
+    expect("framework/pytorch/cProfile/nonsense/python_stats", KEY_OTHER, "", 0);
+    expect("framework/pytorch/cProfile/10_20_905-algo-1_2/python_stats.json", KEY_OTHER, "", 0);
+    expect("framework/pytorch/cProfile/algo-1/10_20_905-algo-1_2/python_stats", KEY_OTHER, "",
+           0);
 }
 
 static void test_tf_and_rules(void **state)
@@ -146,6 +158,20 @@ static void test_tf_and_rules(void **state)
            "2020_07_13_17_23_45/ip-10-0-1-2.trace.json.gz", KEY_TF_TRACE, "ip-10-0-1-2", 0);
     expect("framework/tensorflow/detailed_profiling/2020071317/000000002/plugins/profile/"
            "2020_07_13_17_23_45/.trace.json.gz", KEY_OTHER, "", 0);
+    /* smdebug's record of the session: in the step directory, named after
+     * the writer (<rank or pid>-<host>), its node the writer's host */
+    expect("framework/tensorflow/detailed_profiling/2020080520/000000002/"
+           "151-algo-1_1596659864545103_1596659864854168.metadata", KEY_TF_META, "algo-1",
+           1596659864545103LL);
+    expect("framework/tensorflow/detailed_profiling/2020080520/000000002/"
+           "algo-2_1596659864545103_1596659864854168.metadata", KEY_TF_META, "algo-2",
+           1596659864545103LL);
+    expect("framework/tensorflow/detailed_profiling/2020080520/000000002/"
+           "_1596659864545103_1596659864854168.metadata", KEY_OTHER, "", 0);
+    expect("framework/tensorflow/detailed_profiling/2020080520/000000002/"
+           "algo-2_15966598645x5103_1596659864854168.metadata", KEY_OTHER, "", 0);
+    expect("framework/tensorflow/detailed_profiling/2020080520/000000002/plugins/"
+           "algo-2_1596659864545103_1596659864854168.metadata", KEY_OTHER, "", 0);
     expect("rule-output/ProfilerReport-1594662605/profiler-output/profiler-reports/"
            "CPUBottleneck.json", KEY_RULE_REPORT, "", 0);
     expect("../rule-output/ProfilerReport-1594662605/profiler-output/profiler-reports/"

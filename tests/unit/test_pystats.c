@@ -142,34 +142,52 @@ static void test_sort_keys_and_ties(void **state)
     pystats_store_free(s);
 }
 
+/* Selection by node, time, job phase, and steps as smdebug's
+ * fetch_profile_stats_by_step takes them: windows of one mode (start and
+ * end) whose steps lie within A..B; the older layout has no mode. */
 static void test_window_selection(void **state)
 {
     (void)state;
     pystats_store *s = pystats_store_new();
     pystats_func_rec f = fn("a.py", 1, "f", 1, 1, 1.0, 1.0);
     put(s, "pre", win("algo-1", PYSTATS_NO_STEP, 0, 100, 200, PYMODE_PRESTEPZERO, PYMODE_TRAIN), &f, 1);
+    put(s, "e5", win("algo-1", 5, 5, 250, 260, PYMODE_EVAL, PYMODE_EVAL), &f, 1);
     put(s, "s9", win("algo-1", 9, 11, 300, 400, PYMODE_TRAIN, PYMODE_TRAIN), &f, 1);
     put(s, "s9b", win("algo-2", 9, 11, 300, 400, PYMODE_TRAIN, PYMODE_TRAIN), &f, 1);
     put(s, "s20", win("algo-1", 20, 22, 500, 600, PYMODE_TRAIN, PYMODE_TRAIN), &f, 1);
     put(s, "post", win("algo-1", 30, PYSTATS_NO_STEP, 700, 800, PYMODE_TRAIN, PYMODE_POSTHOOKCLOSE), &f, 1);
+    pystats_window old = win("algo-3", 2, 2, 900, 901, PYMODE_NONE, PYMODE_NONE);
+    old.legacy = 1;
+    put(s, "old", old, &f, 1);
     pystats_window pw = win("algo-1", 1, 1, 1, 2, PYMODE_TRAIN, PYMODE_TRAIN);
     pw.profiler = PYPROF_PYINSTRUMENT;
     put(s, "pyi", pw, &f, 1);
-    assert_int_equal(pystats_store_window_count(s), 6);
+    assert_int_equal(pystats_store_window_count(s), 8);
     pystats_select sel;
-    struct { const char *node; int64_t s0, s1, t0, t1; unsigned ph; int64_t want; } cases[] = {
-        {NULL, INT64_MIN, INT64_MAX, 0, 0, 0, 5},
-        {"algo-1", INT64_MIN, INT64_MAX, 0, 0, 0, 4},
-        {"algo-2", INT64_MIN, INT64_MAX, 0, 0, 0, 1},
-        {NULL, 10, 10, 0, 0, 0, 2},
-        {NULL, 0, 0, 0, 0, 0, 1},          /* pre ends at step 0 */
-        {NULL, 11, 21, 0, 0, 0, 3},
-        {NULL, 12, 19, 0, 0, 0, 0},
-        {NULL, INT64_MIN, INT64_MAX, 350, 550, 0, 3},
-        {NULL, INT64_MIN, INT64_MAX, 0, 300, 0, 1},   /* [lo, hi): 300 excluded */
-        {NULL, INT64_MIN, INT64_MAX, 0, 0, PYJOB_BEFORE_STEP0, 1},
-        {NULL, INT64_MIN, INT64_MAX, 0, 0, PYJOB_TRAINING, 3},
-        {NULL, INT64_MIN, INT64_MAX, 0, 0, PYJOB_AFTER_CLOSE | PYJOB_BEFORE_STEP0, 2},
+    const int64_t A = INT64_MIN, Z = INT64_MAX;
+    struct { const char *node; int64_t s0, s1, t0, t1; unsigned ph; pystats_mode mode;
+             int64_t want; } cases[] = {
+        {NULL, A, Z, 0, 0, 0, PYMODE_NONE, 7},
+        {"algo-1", A, Z, 0, 0, 0, PYMODE_NONE, 5},
+        {"algo-2", A, Z, 0, 0, 0, PYMODE_NONE, 1},
+        {NULL, 10, 10, 0, 0, 0, PYMODE_NONE, 0},    /* 9..11 is not within 10..10 */
+        {NULL, 0, 0, 0, 0, 0, PYMODE_NONE, 1},      /* pre ends at step 0 */
+        {NULL, 9, 11, 0, 0, 0, PYMODE_NONE, 2},
+        {NULL, 5, 22, 0, 0, 0, PYMODE_NONE, 4},
+        {NULL, 11, 21, 0, 0, 0, PYMODE_NONE, 0},
+        {NULL, 20, 40, 0, 0, 0, PYMODE_NONE, 2},    /* post: from step 30 */
+        {NULL, 1, 3, 0, 0, 0, PYMODE_NONE, 1},
+        {NULL, A, Z, 350, 550, 0, PYMODE_NONE, 3},
+        {NULL, A, Z, 0, 300, 0, PYMODE_NONE, 2},    /* [lo, hi): 300 excluded */
+        {NULL, A, Z, 0, 0, PYJOB_BEFORE_STEP0, PYMODE_NONE, 1},
+        {NULL, A, Z, 0, 0, PYJOB_TRAINING, PYMODE_NONE, 5},
+        {NULL, A, Z, 0, 0, PYJOB_AFTER_CLOSE | PYJOB_BEFORE_STEP0, PYMODE_NONE, 2},
+        {NULL, A, Z, 0, 0, 0, PYMODE_TRAIN, 4},     /* s9 s9b s20, and the older layout */
+        {NULL, 0, 100, 0, 0, 0, PYMODE_TRAIN, 4},
+        {NULL, 0, 100, 0, 0, 0, PYMODE_EVAL, 2},
+        {NULL, 9, 11, 0, 0, 0, PYMODE_EVAL, 0},
+        {"algo-2", 9, 11, 0, 0, 0, PYMODE_TRAIN, 1},
+        {NULL, 0, 100, 0, 0, 0, PYMODE_PRESTEPZERO, 1},   /* pre ends in train: old only */
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         pystats_select_all(&sel, PYPROF_CPROFILE);
@@ -179,6 +197,7 @@ static void test_window_selection(void **state)
         sel.t_lo_us = cases[c].t0;
         sel.t_hi_us = cases[c].t1;
         sel.jobphases = cases[c].ph;
+        sel.mode = cases[c].mode;
         pystats_result *r = pystats_store_query(s, &sel, NULL);
         const pystats_func *fx = pystats_result_at(r, 0);
         int64_t n = fx ? fx->c.ncalls : 0;

@@ -116,6 +116,160 @@ static void test_sketch_signed(void **state)
     check_sketch(gen_signed, 50000);
 }
 
+/* Utilization as smdebug reports it: two decimals, busy near 100, idle
+ * at 0, some of it exactly 100. */
+static double gen_util(void)
+{
+    double u = urand(), v;
+    if (u < 0.4)
+        v = urand() * 100;
+    else if (u < 0.7)
+        v = 90 + 5 * normal();
+    else if (u < 0.9)
+        v = 100 - fabs(normal()) * 0.3;
+    else
+        v = u < 0.95 ? 100 : 0;
+    v = v < 0 ? 0 : v > 100 ? 100 : v;
+    return round(v * 100) / 100;
+}
+
+/* numpy.percentile of already sorted values. */
+static double np_percentile_sorted(const double *s, size_t n, double p)
+{
+    double rank = p / 100.0 * (double)(n - 1);
+    size_t lo = (size_t)floor(rank), hi = (size_t)ceil(rank);
+    return s[lo] + (rank - (double)lo) * (s[hi] - s[lo]);
+}
+
+/* Largest |quant - numpy| (less rel * |numpy|) over percentiles 0, 0.5,
+ * ..., 100. Sorts x. */
+static double worst_error(quant *q, double *x, size_t n, double rel)
+{
+    qsort(x, n, sizeof *x, cmp_d);
+    double worst = 0;
+    for (double p = 0; p <= 100; p += 0.5) {
+        double want = np_percentile_sorted(x, n, p), err = fabs(quant_get(q, p) - want);
+        err -= rel * fabs(want);
+        if (err > worst)
+            worst = err;
+    }
+    return worst;
+}
+
+static void test_linear_within_a_tenth_of_a_point(void **state)
+{
+    (void)state;
+    static const size_t counts[] = {1200, 5000, 100000, 1000000};
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+        size_t n = counts[c];
+        quant *q = quant_new_linear(1024, 100, 0.1), *old = quant_new(1024);
+        double *x = malloc(n * sizeof *x);
+        for (size_t i = 0; i < n; i++) {
+            x[i] = gen_util();
+            assert_int_equal(quant_reserve(q, x[i]), 0);
+            assert_int_equal(quant_add(q, x[i]), 0);
+            quant_add(old, x[i]);
+        }
+        assert_false(quant_is_exact(q));
+        double e = worst_error(q, x, n, 0), e_old = worst_error(old, x, n, 0);
+        print_message("%zu samples: worst error %.4f points (log sketch alone: %.3f)\n", n, e,
+                      e_old);
+        assert_true(e <= 0.05 + 1e-9);
+        double abs_err, rel_err;
+        quant_error_bound(q, &abs_err, &rel_err);
+        assert_close(abs_err, 0.05, 1e-12);
+        assert_close(rel_err, 0, 0);
+        /* 1001 bins of 4 bytes, the exact buffer gone */
+        assert_true(quant_memory_bytes(q) <= 4096 + 256);
+        free(x);
+        quant_free(q);
+        quant_free(old);
+    }
+}
+
+static void test_linear_at_100_is_100(void **state)
+{
+    (void)state;
+    quant *q = quant_new_linear(1024, 100, 0.1);
+    for (int i = 0; i < 5000; i++)
+        assert_int_equal(quant_add(q, 100.0), 0);
+    assert_false(quant_is_exact(q));
+    assert_true(quant_get(q, 5) == 100.0 && quant_get(q, 95) == 100.0 && quant_get(q, 99) == 100);
+    quant_free(q);
+}
+
+/* Values outside [0, hi] (a custom metric on its own scale, a CPU total
+ * over 100) keep the log sketch's bound; the rest keep the histogram's. */
+static void test_linear_out_of_range(void **state)
+{
+    (void)state;
+    size_t n = 60000;
+    quant *q = quant_new_linear(1024, 100, 0.1);
+    double *x = malloc(n * sizeof *x);
+    for (size_t i = 0; i < n; i++) {
+        double u = urand();
+        x[i] = u < 0.05 ? 100 + urand() * 300 : u < 0.08 ? -urand() * 10 : gen_util();
+        assert_int_equal(quant_reserve(q, x[i]), 0);
+        assert_int_equal(quant_add(q, x[i]), 0);
+    }
+    assert_true(worst_error(q, x, n, QUANT_REL_ERR) <= 0.05 + 1e-9);
+    double abs_err, rel_err;
+    quant_error_bound(q, &abs_err, &rel_err);
+    assert_close(abs_err, 0.05, 1e-12);
+    assert_close(rel_err, QUANT_REL_ERR, 0);
+    free(x);
+    quant_free(q);
+    assert_null(quant_new_linear(10, 100, 0));
+    assert_null(quant_new_linear(10, 0, 0.1));
+}
+
+static void test_error_bounds(void **state)
+{
+    (void)state;
+    quant *a = quant_new(4), *b = quant_new_linear(4, 100, 0.1);
+    double abs_err, rel_err;
+    for (int i = 0; i < 4; i++) {
+        quant_add(a, i);
+        quant_add(b, i);
+    }
+    quant_error_bound(a, &abs_err, &rel_err);
+    assert_true(abs_err == 0 && rel_err == 0);
+    quant_error_bound(b, &abs_err, &rel_err);
+    assert_true(abs_err == 0 && rel_err == 0);
+    quant_add(a, 5);
+    quant_add(b, 5);
+    quant_error_bound(a, &abs_err, &rel_err);
+    assert_true(abs_err == 0 && rel_err == QUANT_REL_ERR);
+    quant_error_bound(b, &abs_err, &rel_err);
+    assert_true(abs_err == 0.05 && rel_err == 0);
+    quant_free(a);
+    quant_free(b);
+}
+
+/* Merging linear quants gives what adding every value to one gives. */
+static void test_linear_merge(void **state)
+{
+    (void)state;
+    quant *a = quant_new_linear(100, 100, 0.1), *b = quant_new_linear(100, 100, 0.1);
+    quant *all = quant_new_linear(100, 100, 0.1), *lg = quant_new(100);
+    for (int i = 0; i < 3000; i++) {
+        double v = i % 7 == 0 ? 150 + i : gen_util();
+        quant_add(i % 2 ? a : b, v);
+        quant_add(all, v);
+        quant_add(lg, v);
+    }
+    assert_int_equal(quant_merge(a, b), 0);
+    for (size_t k = 0; k < sizeof pcts / sizeof *pcts; k++)
+        assert_close(quant_get(a, pcts[k]), quant_get(all, pcts[k]), 1e-9);
+    /* a log quant merged into a linear one: its estimates, within bounds */
+    assert_int_equal(quant_merge(b, lg), 0);
+    assert_int_equal(quant_count(b), 3000 + 1500);
+    quant_free(a);
+    quant_free(b);
+    quant_free(all);
+    quant_free(lg);
+}
+
 static void test_zeros_and_extremes(void **state)
 {
     (void)state;
@@ -197,6 +351,11 @@ int main(void)
         cmocka_unit_test(test_sketch_signed),
         cmocka_unit_test(test_zeros_and_extremes),
         cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_linear_within_a_tenth_of_a_point),
+        cmocka_unit_test(test_linear_at_100_is_100),
+        cmocka_unit_test(test_linear_out_of_range),
+        cmocka_unit_test(test_error_bounds),
+        cmocka_unit_test(test_linear_merge),
         cmocka_unit_test(test_rejects_nonfinite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -435,6 +435,21 @@ static void test_newest_files_first(void **state)
 }
 
 /* Works as root too (CI): the file disappears between listing and read. */
+typedef struct unread_got {
+    int n;
+    char key[8][256], why[8][SCANNER_MSG_LEN];
+} unread_got;
+
+static void collect_unread(void *ud, const char *key, const char *why)
+{
+    unread_got *u = ud;
+    if (u->n < 8) {
+        snprintf(u->key[u->n], sizeof u->key[0], "%s", key);
+        snprintf(u->why[u->n], sizeof u->why[0], "%s", why);
+    }
+    u->n++;
+}
+
 static void test_unreadable_file_reported_and_skipped(void **state)
 {
     fixture *f = *state;
@@ -454,6 +469,109 @@ static void test_unreadable_file_reported_and_skipped(void **state)
     assert_int_equal(st.skipped_files, 1);
     assert_int_equal(core_count(f, "algo-1", "cpu3"), 1);
     assert_non_null(strstr(st.last_error, "1591748100.algo-1.json"));
+    /* and it is on the list of files not read, with the reason */
+    assert_int_equal(st.unread_files, 1);
+    unread_got u = {0};
+    assert_int_equal(scanner_unread(f->sc, collect_unread, &u), 1);
+    assert_string_equal(u.key[0], SYS1);
+    assert_non_null(strstr(u.why[0], "not read: cannot read"));
+}
+
+/* Every file under framework/ and system/ is read or named with why;
+ * other folders (rule output's HTML) are not profiler data. */
+static void test_unknown_files_named_once(void **state)
+{
+    fixture *f = *state;
+    char l[256];
+    write_file(f, SYS1, line_at(3, 1591748101.5, 10, l, sizeof l), "w");
+    write_file(f, "system/incremental/2020060923/notes.txt", "x", "w");
+    write_file(f, "framework/pevents/2020060923/1591748100000000_1-algo-1_unknown.json", "[", "w");
+    write_file(f, "framework/pytorch/pyinstrument/algo-1/train-1-stepstart-1.5_train-1-stepend-2.5/"
+                  "python_stats.html", "<html>", "w");
+    write_file(f, "framework/pytorch/cprofile/algo-1/train-1-stepstart-1.5_train-1-stepend-2.5/"
+                  "stats.bin", "x", "w");
+    write_file(f, "other/readme.txt", "x", "w");
+    open_scanner(f);
+    scan_ok(f);
+    scan_ok(f);   /* a second pass names nothing twice */
+    scan_stats st;
+    scanner_get_stats(f->sc, &st);
+    assert_int_equal(st.unread_files, 4);
+    assert_int_equal(st.skipped_files, 0);
+    assert_int_equal(core_count(f, "algo-1", "cpu3"), 1);
+    unread_got u = {0};
+    assert_int_equal(scanner_unread(f->sc, collect_unread, &u), 4);
+    int seen = 0;
+    for (int i = 0; i < u.n; i++) {
+        if (strstr(u.key[i], "notes.txt") || strstr(u.key[i], "_unknown.json")) {
+            assert_string_equal(u.why[i], "not read: unknown file name");
+            seen |= strstr(u.key[i], "notes.txt") ? 1 : 2;
+        } else if (strstr(u.key[i], "python_stats.html")) {
+            assert_non_null(strstr(u.why[i], "pyinstrument's HTML view"));
+            seen |= 4;
+        } else {
+            assert_non_null(strstr(u.key[i], "stats.bin"));
+            assert_non_null(strstr(u.why[i], "unknown file name in a Python stats folder"));
+            seen |= 8;
+        }
+    }
+    assert_int_equal(seen, 15);
+}
+
+#define TFSTEP "framework/tensorflow/detailed_profiling/2020060923/000000003/"
+#define TFTRACE TFSTEP "plugins/profile/2020_06_09_23_55_01/ip-10-0-209-63.ec2.internal.trace.json.gz"
+
+typedef struct tf_seen {
+    int calls;
+    char node[128];
+    int64_t base;
+} tf_seen;
+
+static int tf_on_file(void *ud, const key_info *ki, const char *key, const void *data,
+                      size_t len, sm_err *err)
+{
+    (void)key;
+    (void)data;
+    (void)len;
+    tf_seen *t = ud;
+    t->calls++;
+    snprintf(t->node, sizeof t->node, "%s", ki->node);
+    t->base = ki->time_us;
+    return ki->time_us ? 0 : sm_err_set(err, SM_ERR_NOTFOUND, "no time base");
+}
+
+/* A TF trace is placed from the .metadata record in its step directory;
+ * one listed before its record is named, then read when the record comes. */
+static void test_tf_trace_placed_when_record_arrives(void **state)
+{
+    fixture *f = *state;
+    write_file(f, TFTRACE, "gz", "w");
+    sm_err err = {0};
+    f->src = source_local_open(f->dir, &err);
+    f->m = model_new(NULL);
+    tf_seen t = {0};
+    scanner_opts o = {.on_file = tf_on_file, .on_file_ud = &t};
+    f->sc = scanner_new(f->src, "", f->m, &o, &err);
+    scan_ok(f);
+    assert_int_equal(t.calls, 1);
+    assert_string_equal(t.node, "ip-10-0-209-63.ec2.internal");
+    unread_got u = {0};
+    assert_int_equal(scanner_unread(f->sc, collect_unread, &u), 1);
+    assert_string_equal(u.key[0], TFTRACE);
+    assert_non_null(strstr(u.why[0], "not read: not placed on the job clock: no "
+                                     "<writer>_<start_us>_<end_us>.metadata in " TFSTEP));
+    scan_ok(f);
+    assert_int_equal(t.calls, 1);   /* nothing new: not fetched again */
+    write_file(f, TFSTEP "151-algo-1_1591746900000000.5_1591746901000000.5.metadata", "", "w");
+    scan_ok(f);
+    assert_int_equal(t.calls, 2);
+    assert_string_equal(t.node, "algo-1");
+    assert_int_equal(t.base, 1591746900000000LL);
+    scan_stats st;
+    scanner_get_stats(f->sc, &st);
+    assert_int_equal(st.unread_files, 0);
+    u.n = 0;
+    assert_int_equal(scanner_unread(f->sc, collect_unread, &u), 0);
 }
 
 static void test_root_found_in_job_dir(void **state)
@@ -489,6 +607,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_late_upload_within_window_found, setup, teardown),
         cmocka_unit_test_setup_teardown(test_replaced_file_not_double_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_root_found_in_job_dir, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_files_named_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tf_trace_placed_when_record_arrives, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

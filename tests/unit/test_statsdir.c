@@ -69,6 +69,37 @@ static void test_legacy_naming(void **state)
     assert_int_equal(pystats_window_jobphase(&w), PYJOB_TRAINING);
 }
 
+/* smdebug names a stats dir from time.time() * 1e6 printed by Python, so
+ * real names carry a fraction of a microsecond (dropped: times are µs). */
+static void test_fractional_times(void **state)
+{
+    (void)state;
+    pystats_window w;
+    memset(&w, 0, sizeof w);
+    const char *n = "train-1-stepstart-1795415008236194.8_train-1-stepend-1795415008242140.8";
+    assert_int_equal(statsdir_parse_name(n, strlen(n), &w, NULL), 0);
+    assert_int_equal(w.start_step, 1);
+    assert_int_equal(w.end_step, 1);
+    assert_int_equal(w.start_us, 1795415008236194LL);
+    assert_int_equal(w.end_us, 1795415008242140LL);
+    n = "prestepzero-*-start-1596585374963238.25_train-0-stepstart-1596585376008161";
+    assert_int_equal(statsdir_parse_name(n, strlen(n), &w, NULL), 0);
+    assert_int_equal(w.start_us, 1596585374963238LL);
+    assert_int_equal(w.end_us, 1596585376008161LL);
+    /* the older naming carries fractions too, and step -1 before step 0 */
+    n = "1596585374963238.0_1596585376008161.0_151-algo-1_-1";
+    assert_int_equal(statsdir_parse_name(n, strlen(n), &w, NULL), 0);
+    assert_int_equal(w.legacy, 1);
+    assert_int_equal(w.start_us, 1596585374963238LL);
+    assert_int_equal(w.end_us, 1596585376008161LL);
+    assert_string_equal(w.node, "algo-1");
+    assert_int_equal(w.start_step, PYSTATS_NO_STEP);
+    assert_int_equal(pystats_window_jobphase(&w), PYJOB_BEFORE_STEP0);
+    n = "1596585374963238.0_1596585376008161.0_151-algo-1_2";
+    assert_int_equal(statsdir_parse_name(n, strlen(n), &w, NULL), 0);
+    assert_int_equal(w.start_step, 2);
+}
+
 static void test_bad_names(void **state)
 {
     (void)state;
@@ -77,7 +108,12 @@ static void test_bad_names(void **state)
         "walk-9-stepstart-1_train-1-end-2", "train-9-run-1_train-1-end-2",
         "train-9-stepstart-1_train-1-end-2x", "train-9-stepstart-_train-1-end-2",
         "train-9-stepstart-99999999999999999999_train-1-end-2", "10_20", "10_20_x-node_1",
-        "10_20_905node_1", "10_20_905-_1", "10_20_905-n_", "10_x_905-n_1"};
+        "10_20_905node_1", "10_20_905-_1", "10_20_905-n_", "10_x_905-n_1", "10_20_905-a b_1",
+        "10_20_905-a\x01b_1",
+        "train-1-stepstart-1._train-1-stepend-2", "train-1-stepstart-.5_train-1-stepend-2",
+        "train-1-stepstart-1.5.5_train-1-stepend-2", "train-1-stepstart-1e5_train-1-stepend-2",
+        "train-1-stepstart-1.x_train-1-stepend-2", "10.5x_20_905-n_1", "-10_20_905-n_1",
+        "train-1-stepstart-9223372036854775808.0_train-1-stepend-2"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         pystats_window w, before;
         memset(&w, 0x5a, sizeof w);
@@ -122,13 +158,43 @@ static void test_keys(void **state)
     assert_non_null(strstr(err.msg, "unrecognised Python stats directory name 'nope'"));
 }
 
+/* The older layout: framework/<fw>/cProfile/<start>_<end>_<pid>-<node>_<step>/
+ * python_stats — capital P, no node folder: the node is the name's. */
+static void test_legacy_key(void **state)
+{
+    (void)state;
+    pystats_window w;
+    sm_err err = {0};
+    assert_int_equal(statsdir_parse_key("framework/tensorflow/cProfile/"
+                                        "1596585374963238.0_1596585376008161.0_151-algo-1_2/"
+                                        "python_stats", &w, &err), 0);
+    assert_string_equal(w.framework, "tensorflow");
+    assert_int_equal(w.profiler, PYPROF_CPROFILE);
+    assert_string_equal(w.node, "algo-1");
+    assert_int_equal(w.legacy, 1);
+    assert_int_equal(w.start_step, 2);
+    assert_int_equal(w.start_us, 1596585374963238LL);
+    assert_int_equal(statsdir_parse_key("profiler-output/framework/pytorch/cProfile/"
+                                        "10_20_905-algo-3_-1/python_stats", &w, &err), 0);
+    assert_string_equal(w.node, "algo-3");
+    assert_int_equal(w.start_step, PYSTATS_NO_STEP);
+    /* the current naming has no node of its own: not valid without a node folder */
+    assert_int_equal(statsdir_parse_key("framework/pytorch/cProfile/"
+                                        "train-9-stepstart-1_train-11-stepend-2/python_stats",
+                                        &w, &err), -1);
+    assert_int_equal(statsdir_parse_key("framework/pytorch/cProfile/10_20_905-algo-3_1/"
+                                        "python_stats.json", &w, &err), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_current_naming),
         cmocka_unit_test(test_legacy_naming),
+        cmocka_unit_test(test_fractional_times),
         cmocka_unit_test(test_bad_names),
         cmocka_unit_test(test_keys),
+        cmocka_unit_test(test_legacy_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -188,12 +188,6 @@ static void test_gunzip_bound_and_members(void **state)
 static void test_names(void **state)
 {
     (void)state;
-    int64_t s = 0;
-    assert_int_equal(tf_trace_parse_metadata_name("a/b/algo_1_1594662614000000_1594662615000000.metadata", &s), 0);
-    assert_int_equal(s, 1594662614000000);
-    assert_int_equal(tf_trace_parse_metadata_name("algo-1_12_x.metadata", &s), -1);
-    assert_int_equal(tf_trace_parse_metadata_name("algo-1_12_13.json", &s), -1);
-    assert_int_equal(tf_trace_parse_metadata_name("12_13.metadata", &s), -1);
     assert_int_equal(tf_trace_step_from_key(
         "framework/tensorflow/detailed_profiling/2020071317/000000012/plugins/profile/"
         "2020_07_13_17_01_02/algo-1.trace.json.gz"), 12);
@@ -216,7 +210,7 @@ static void test_ingest_anchors_to_step(void **state)
     const char *key = "framework/tensorflow/detailed_profiling/2020071317/000000012/"
                       "plugins/profile/d/algo-1.trace.json.gz";
     sm_err err = {0};
-    assert_int_equal(tf_trace_ingest(m, "algo-1", key, b, n, &err), 0);
+    assert_int_equal(tf_trace_ingest(m, "algo-1", key, TF_TRACE_NO_BASE, b, n, &err), 0);
     const model_node *nd = model_find_node(m, "algo-1");
     const phase_stats *p = node_find_phase(nd, "/host:CPU");
     assert_non_null(p);
@@ -227,7 +221,7 @@ static void test_ingest_anchors_to_step(void **state)
     const char *key99 = "framework/tensorflow/detailed_profiling/2020071317/000000099/"
                         "plugins/profile/d/algo-1.trace.json.gz";
     uint64_t gen = model_generation(m);
-    assert_int_equal(tf_trace_ingest(m, "algo-1", key99, b, n, &err), -1);
+    assert_int_equal(tf_trace_ingest(m, "algo-1", key99, TF_TRACE_NO_BASE, b, n, &err), -1);
     assert_int_equal(model_generation(m), gen);
     free(b);
     model_free(m);

@@ -192,8 +192,13 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
     else if (st.passes > 0 && !st.waiting)
         n += snprintf(out + n, cap - (size_t)n, " | no samples yet");
     if (n >= 0 && (size_t)n < cap && st.files_pending > 0)
-        snprintf(out + n, cap - (size_t)n, " | backfilling: %lld file%s left",
-                 (long long)st.files_pending, st.files_pending == 1 ? "" : "s");
+        n += snprintf(out + n, cap - (size_t)n, " | backfilling: %lld file%s left",
+                      (long long)st.files_pending, st.files_pending == 1 ? "" : "s");
+    /* Files the job holds that no pane shows: say how many (the message
+     * after this names the latest; `smtop report` lists them all). */
+    if (n >= 0 && (size_t)n < cap && st.unread_files > 0)
+        snprintf(out + n, cap - (size_t)n, " | %lld file%s not read",
+                 (long long)st.unread_files, st.unread_files == 1 ? "" : "s");
 }
 
 void dash_draw_status(dash *d, int64_t now)

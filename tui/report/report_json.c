@@ -1,5 +1,6 @@
 /* report_json: model + scanner state → the report object of report.h. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "tui/report/report.h"
@@ -10,16 +11,24 @@ static json_t *num(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* How far an approximate percentile may be from the exact one: within
+ * abs + rel * |value| (both 0 when exact). */
+static json_t *bound_json(double abs_err, double rel_err)
+{
+    return json_pack("{s:f, s:f}", "abs", abs_err, "rel", rel_err);
+}
+
 static json_t *metric_json(const series *s)
 {
     series_summary sum;
     series_get_summary(s, &sum);
-    return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
+    return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}",
                      "type", series_type(s), "dimension", series_dimension(s),
                      "name", series_name(s), "count", (json_int_t)sum.count,
                      "min", num(sum.min), "max", num(sum.max), "mean", num(sum.mean),
                      "p50", num(sum.p50), "p95", num(sum.p95), "p99", num(sum.p99),
-                     "exact_percentiles", sum.exact);
+                     "exact_percentiles", sum.exact,
+                     "percentile_error", bound_json(sum.err_abs, sum.err_rel));
 }
 
 static json_t *nodes_json(const model *m)
@@ -57,14 +66,14 @@ static void phase_rows(json_t *arr, const model_node *n, const model_node *proc)
         phase_summary s;
         phase_stats_get_summary(p, &s);
         json_array_append_new(arr, json_pack(
-            "{s:s, s:o, s:s, s:s, s:I, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:b}",
+            "{s:s, s:o, s:s, s:s, s:I, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:b, s:o}",
             "node", node_id(n), "process", proc ? json_string(node_id(proc)) : json_null(),
             "phase", phase_stats_label(p),
             "kind", kind_name(phase_stats_kind(p)), "count", (json_int_t)s.count,
             "mean_us", num(s.mean_us), "stddev_us", num(s.stddev_us),
             "min_us", (json_int_t)s.min_us, "max_us", (json_int_t)s.max_us,
             "p50_us", num(s.p50_us), "p95_us", num(s.p95_us), "p99_us", num(s.p99_us),
-            "exact_percentiles", s.exact));
+            "exact_percentiles", s.exact, "percentile_error", bound_json(0, s.err_rel)));
     }
 }
 
@@ -97,22 +106,41 @@ static json_t *phases_json(const model *m)
                      "has_steps", 1);
 }
 
+typedef struct unread_ctx {
+    json_t *msgs, *list;
+} unread_ctx;
+
+static void unread_json(void *ud, const char *key, const char *why)
+{
+    unread_ctx *u = ud;
+    char line[SCANNER_MSG_LEN];
+    snprintf(line, sizeof line, "%.250s: %.500s", key, why);
+    json_array_append_new(u->msgs, json_string(line));
+    json_array_append_new(u->list, json_pack("{s:s, s:s}", "key", key, "why", why));
+}
+
+/* messages: the scanner's recent problems, then every file not read (all
+ * of them, however many: "no file is dropped in silence"); unread: the
+ * same files as {key, why}. */
 static json_t *warnings_json(scanner *sc)
 {
     scan_stats st;
     scanner_get_stats(sc, &st);
     char (*msgs)[SCANNER_MSG_LEN] = malloc(SCANNER_MSG_MAX * sizeof *msgs);
-    json_t *arr = json_array();
+    unread_ctx u = {json_array(), json_array()};
     size_t n = msgs ? scanner_messages(sc, msgs, SCANNER_MSG_MAX) : 0;
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(arr, json_string(msgs[i]));
+        json_array_append_new(u.msgs, json_string(msgs[i]));
     free(msgs);
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o}",
+    size_t unread = scanner_unread(sc, unread_json, &u);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o}",
                      "corrupt_lines", (json_int_t)st.corrupt_lines,
                      "partial_lines", (json_int_t)st.partial_lines,
                      "skipped_files", (json_int_t)st.skipped_files,
+                     "unread_files", (json_int_t)unread,
                      "lines", (json_int_t)st.lines,
-                     "bytes_read", (json_int_t)st.bytes_read, "messages", arr);
+                     "bytes_read", (json_int_t)st.bytes_read, "messages", u.msgs,
+                     "unread", u.list);
 }
 
 json_t *report_build(job *j)

@@ -22,7 +22,11 @@ const char *report_python_help(void)
            "                   cumtime, ncalls, pcalls, tpercall, cpercall\n"
            "  --top N          how many Python functions to list (default 20)\n"
            "  --python-node NODE    only this node's Python stats\n"
-           "  --python-steps A:B    only windows with a step in A..B\n"
+           "  --python-steps A:B    only the windows of steps A..B (a window within\n"
+           "                   them), of TRAIN mode unless --python-mode says\n"
+           "                   otherwise: smdebug's fetch_profile_stats_by_step\n"
+           "  --python-mode MODE    only windows of this mode: train, eval, predict,\n"
+           "                   global, or any (the default without --python-steps)\n"
            "  --python-phase PHASE  before (step 0), training, or after (hook closed)\n";
 }
 
@@ -35,6 +39,24 @@ static int parse_i64(const char *s, int64_t *out)
         return -1;
     *out = v;
     return 0;
+}
+
+static int parse_mode(report_python_opts *o, const char *v, sm_err *err)
+{
+    static const pystats_mode modes[] = {PYMODE_TRAIN, PYMODE_EVAL, PYMODE_PREDICT,
+                                         PYMODE_GLOBAL};
+    o->mode_given = 1;
+    if (!strcmp(v, "any")) {
+        o->sel.mode = PYMODE_NONE;
+        return 1;
+    }
+    for (size_t k = 0; k < sizeof modes / sizeof *modes; k++)
+        if (!strcmp(v, pystats_mode_name(modes[k]))) {
+            o->sel.mode = modes[k];
+            return 1;
+        }
+    return sm_err_set(err, SM_ERR_USAGE, "--python-mode: use train, eval, predict, global "
+                      "or any, got '%s'", v);
 }
 
 static int parse_value(report_python_opts *o, const char *opt, const char *v, sm_err *err)
@@ -62,6 +84,10 @@ static int parse_value(report_python_opts *o, const char *opt, const char *v, sm
                               "got '%s'", v);
         o->sel.step_lo = n;
         o->sel.step_hi = m;
+        if (!o->mode_given)
+            o->sel.mode = PYMODE_TRAIN;   /* step numbers count per mode */
+    } else if (!strcmp(opt, "--python-mode")) {
+        return parse_mode(o, v, err);
     } else {
         static const struct { const char *w; unsigned bit; } ph[] = {
             {"before", PYJOB_BEFORE_STEP0}, {"training", PYJOB_TRAINING},
@@ -81,7 +107,7 @@ int report_python_parse_arg(report_python_opts *o, int argc, char **argv, int *i
                             sm_err *err)
 {
     static const char *const opts[] = {"--python-sort", "--top", "--python-node",
-                                       "--python-steps", "--python-phase"};
+                                       "--python-steps", "--python-mode", "--python-phase"};
     const char *arg = argv[*i];
     for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
         if (strcmp(arg, opts[k]) != 0)

@@ -25,14 +25,18 @@ typedef struct report_python_opts {
     pystats_sort sort;      /* default PYSORT_TOTTIME */
     size_t top;             /* default 20 */
     pystats_select sel;     /* its profiler field is ignored (chosen as above) */
+    int mode_given;         /* --python-mode seen: --python-steps keeps it */
 } report_python_opts;
 
 void report_python_opts_init(report_python_opts *o);
 
 /* Parses one report option at argv[*i] (`--python-sort KEY`, `--top N`,
- * `--python-node NODE`, `--python-steps A:B`, `--python-phase
- * before|training|after`), advancing *i past its value. Returns 1 when
- * consumed, 0 when not a python option, -1 with err (SM_ERR_USAGE). */
+ * `--python-node NODE`, `--python-steps A:B`, `--python-mode MODE`,
+ * `--python-phase before|training|after`), advancing *i past its value.
+ * `--python-steps A:B` selects the windows of TRAIN steps within A..B, as
+ * smdebug's fetch_profile_stats_by_step; `--python-mode` picks another
+ * mode (train, eval, predict, global) or `any`, in either order. Returns 1
+ * when consumed, 0 when not a python option, -1 with err (SM_ERR_USAGE). */
 int report_python_parse_arg(report_python_opts *o, int argc, char **argv, int *i,
                             sm_err *err);
 /* Help lines for the options above. */

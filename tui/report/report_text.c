@@ -49,10 +49,26 @@ static void print_header(const json_t *obj, FILE *f)
     }
 }
 
+/* A percentile as the report prints it: "~" in front when approximate
+ * (the JSON states the bound), right-aligned in width w. */
+static const char *pct(char *buf, size_t cap, int w, const json_t *o, const char *key,
+                       const char *text)
+{
+    int approx = json_is_false(json_object_get(o, "exact_percentiles"));
+    char v[40];
+    if (text)
+        snprintf(v, sizeof v, "%s%s", approx ? "~" : "", text);
+    else
+        snprintf(v, sizeof v, "%s%.2f", approx ? "~" : "", real(o, key));
+    snprintf(buf, cap, "%*s", w, v);
+    return buf;
+}
+
 static void print_nodes(const json_t *obj, FILE *f)
 {
     size_t i, k;
     const json_t *node, *m;
+    int approx = 0;
     json_array_foreach(json_object_get(obj, "nodes"), i, node) {
         char id[128];
         str(node, "id", id, sizeof id);
@@ -67,14 +83,18 @@ static void print_nodes(const json_t *obj, FILE *f)
         fprintf(f, "  %-8s %-22s %-18s %8s %9s %9s %9s %9s %9s\n", "type", "dimension",
                 "name", "count", "min", "mean", "p50", "p95", "max");
         json_array_foreach(json_object_get(node, "metrics"), k, m) {
-            char t[32], d[64], n[64];
-            fprintf(f, "  %-8s %-22s %-18s %8lld %9.2f %9.2f %9.2f %9.2f %9.2f\n",
+            char t[32], d[64], n[64], p50[48], p95[48];
+            fprintf(f, "  %-8s %-22s %-18s %8lld %9.2f %9.2f %s %s %9.2f\n",
                     str(m, "type", t, sizeof t), str(m, "dimension", d, sizeof d),
                     str(m, "name", n, sizeof n), (long long)real(m, "count"),
-                    real(m, "min"), real(m, "mean"), real(m, "p50"), real(m, "p95"),
-                    real(m, "max"));
+                    real(m, "min"), real(m, "mean"), pct(p50, sizeof p50, 9, m, "p50", NULL),
+                    pct(p95, sizeof p95, 9, m, "p95", NULL), real(m, "max"));
+            approx |= json_is_false(json_object_get(m, "exact_percentiles"));
         }
     }
+    if (approx)
+        fprintf(f, "\n~ past 1024 samples: utilization within 0.05 points, other metrics "
+                   "within 1 %% (report --json: percentile_error)\n");
 }
 
 /* Writers of `node` among the step rows: how many, and the first. */
@@ -138,7 +158,7 @@ static void print_steps(const json_t *obj, FILE *f)
     fprintf(f, "\n%-*s %-*s %-*s %7s %10s %10s %10s %10s %10s\n", nw, "node", ww, "process",
             pw, "phase", "count", "mean", "p50", "p95", "p99", "max");
     json_array_foreach(steps, i, s) {
-        char n[64], w[64], p[64], v[5][32];
+        char n[64], w[64], p[64], v[5][32], q[3][48];
         const char *proc = process_cell(steps, s, w, sizeof w);
         if (!proc)
             continue;
@@ -147,9 +167,11 @@ static void print_steps(const json_t *obj, FILE *f)
         fmt_duration(v[2], sizeof v[2], real(s, "p95_us"));
         fmt_duration(v[3], sizeof v[3], real(s, "p99_us"));
         fmt_duration(v[4], sizeof v[4], real(s, "max_us"));
-        fprintf(f, "%-*s %-*s %-*s %7lld %10s %10s %10s %10s %10s\n",
+        fprintf(f, "%-*s %-*s %-*s %7lld %10s %s %s %s %10s\n",
                 nw, str(s, "node", n, sizeof n), ww, proc, pw, str(s, "phase", p, sizeof p),
-                (long long)real(s, "count"), v[0], v[1], v[2], v[3], v[4]);
+                (long long)real(s, "count"), v[0], pct(q[0], sizeof q[0], 10, s, NULL, v[1]),
+                pct(q[1], sizeof q[1], 10, s, NULL, v[2]),
+                pct(q[2], sizeof q[2], 10, s, NULL, v[3]), v[4]);
     }
 }
 
@@ -157,11 +179,11 @@ static void print_warnings(const json_t *obj, FILE *f)
 {
     const json_t *w = json_object_get(obj, "warnings");
     long long c = (long long)real(w, "corrupt_lines"), p = (long long)real(w, "partial_lines"),
-              s = (long long)real(w, "skipped_files");
-    if (!c && !p && !s && !json_array_size(json_object_get(w, "messages")))
+              s = (long long)real(w, "skipped_files"), u = (long long)real(w, "unread_files");
+    if (!c && !p && !s && !u && !json_array_size(json_object_get(w, "messages")))
         return;
-    fprintf(f, "\nwarnings: %lld corrupt lines, %lld partial lines, %lld skipped files\n",
-            c, p, s);
+    fprintf(f, "\nwarnings: %lld corrupt lines, %lld partial lines, %lld skipped files, "
+               "%lld files not read\n", c, p, s, u);
     size_t i;
     const json_t *m;
     json_array_foreach(json_object_get(w, "messages"), i, m) {

@@ -1,0 +1,38 @@
+/* linhist: a linear histogram over [0, hi] for a quantile sketch of a
+ * bounded metric (utilization in percent: 0..100).
+ *
+ * Bin i counts the values nearest to i * step (|v - i*step| <= step / 2),
+ * so reading a value back as its bin's centre is off by at most step / 2:
+ * 0.05 points for utilization at step 0.1, with 1001 bins of 4 bytes. The
+ * log sketch's relative bound (1 %) is 0.9 points at 90 %, which is why a
+ * bounded metric uses this instead. Values outside [0, hi] are not taken
+ * (the caller keeps them elsewhere). No I/O; not thread-safe. */
+#ifndef SMTOP_LINHIST_H
+#define SMTOP_LINHIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct linhist linhist;
+
+/* Bins 0 .. round(hi / step). NULL on OOM or when hi / step is not in
+ * [1, 1e6]. */
+linhist *linhist_new(double hi, double step);
+void linhist_free(linhist *h);
+
+/* Whether v would be taken: in [0, hi] and its bin not full (a bin holds
+ * up to 2^32 - 1 values: 136 years at one sample a second). */
+int linhist_takes(const linhist *h, double v);
+/* Adds n copies of v when linhist_takes(h, v) (returns 1); else returns 0
+ * and changes nothing. Exactly one count is added per copy, up to the
+ * bin's room, so callers check linhist_takes first for n > 1. */
+int linhist_add(linhist *h, double v, uint64_t n);
+uint64_t linhist_total(const linhist *h);
+/* The k-th smallest value taken (0-based, k < total) as its bin's centre. */
+double linhist_kth(const linhist *h, uint64_t k);
+/* Calls f(ud, centre, count) for every non-empty bin, lowest first. */
+void linhist_visit(const linhist *h, void (*f)(void *ud, double v, uint64_t n), void *ud);
+double linhist_step(const linhist *h);
+size_t linhist_memory_bytes(const linhist *h);
+
+#endif
