@@ -44,7 +44,7 @@ want() {  # want "EXPECTED" WORD...
 want "report" smtop rep
 want "diff" smtop di
 want "--perfetto --profile" smtop export --p
-want "--python-node --python-phase --python-sort --python-steps" smtop report --py
+want "--python-mode --python-node --python-phase --python-sort --python-steps" smtop report --py
 want "--json" smtop diff --j
 want "--no-traces --nodes" smtop synth --n
 want "--theme" smtop --th
@@ -152,7 +152,7 @@ ztab() {  # ztab TYPED REGEX: type, press Tab, the screen must match REGEX
 ztab "smtop rep" '^zsh# smtop report$'
 ztab "smtop report --js" '^zsh# smtop report --json$'
 ztab "smtop report --python-sort c" 'cpercall +cumtime'
-ztab "smtop report --p" 'python-steps +-- only windows'
+ztab "smtop report --p" 'python-steps +-- only the windows'
 ztab "smtop --th" '^zsh# smtop --theme$'
 ztab "smtop --theme m" '^zsh# smtop --theme (mine|monochrome)|mine +monochrome'
 ztab "smtop report --fail-on CPUBottleneck,Lo" 'LoadBalancing +LowGPUUtilization'

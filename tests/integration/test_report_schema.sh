@@ -119,7 +119,7 @@ muts = {
     "newer-schema-version": (rep, lambda d: d.update(schema_version=2)),
     "node-cpus-string": (rep, lambda d: d["nodes"][0].update(cpus="4")),
     "metric-lost-p95": (rep, lambda d: d["nodes"][0]["metrics"][0].pop("p95")),
-    "step-new-key": (rep, lambda d: d["steps"][0].update(process="0-algo-1")),
+    "step-new-key": (rep, lambda d: d["steps"][0].update(unit="us")),
     "rule-bad-status": (rep, lambda d: d["rules"][0].update(status="fired")),
     "python-ncalls-null": (rep, lambda d: d["python"]["top"][0].update(ncalls=None)),
     "phases-half-null": (rep, lambda d: d["job_phases"].update(init_us=None)),
