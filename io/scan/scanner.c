@@ -148,8 +148,14 @@ static void note_changed(scanner *sc, cat_entry *e, const source_entry *se)
     int replaced = se->size < e->consumed || sc->src->vt->etag_is_identity;
     if (!replaced || !is_line_kind(e->ki.kind))
         return;
-    if (e->ki.kind == KEY_TRACE_TMP && e->consumed > 0)
-        adopt_list_stash(&sc->adopt, e);   /* the writer renamed it: keep its state */
+    if (e->ki.kind == KEY_TRACE_TMP && e->consumed > 0) {
+        /* The writer renamed it and began a new file at the same path:
+         * its state waits for the closed file, and the new file shares no
+         * event with it (its events may even end earlier: hooks on other
+         * threads finish out of order). */
+        adopt_list_stash(&sc->adopt, e);
+        e->high_water_us = 0;
+    }
     e->skip_until_us = e->high_water_us;
     cat_entry_reset(e);
 }
