@@ -18,6 +18,7 @@ struct model {
     int any;
     int64_t first_step_us, last_step_end_us;
     int has_steps;
+    uint64_t stream;        /* bumped by model_break_stream */
 };
 
 model *model_new(const model_config *cfg)
@@ -43,6 +44,11 @@ void model_flush(model *m, int final)
     for (size_t i = 0; i < m->nodes.n; i++)
         mnode_cpu_flush(m->nodes.v[i], !final);
     m->gen++;
+}
+
+void model_break_stream(model *m)
+{
+    m->stream++;
 }
 
 static int outside(const model *m, int64_t t)
@@ -117,6 +123,10 @@ int model_add_sample(model *m, const sm_sample *s)
     model_node *n = node_get(m, s->node, &is_new, &pos);
     if (!n)
         return -1;
+    if (n->stream != m->stream) {
+        n->stream = m->stream;
+        n->has_cur = 0;   /* the last core sample was in another stream */
+    }
     int rc = mnode_add_sample(n, s);
     node_commit(m, n, is_new, pos, rc);
     if (rc != 0)

@@ -4,8 +4,9 @@
  * is emitted into the "total" series once, when it is complete:
  *   - once the node's core count is known, when the group holds that many
  *     samples (no lag, whatever order files arrive in);
- *   - before that, when a later timestamp follows it (the first group of a
- *     node's first file establishes the core count);
+ *   - before that, when a later timestamp follows it in the same stream
+ *     (model_break_stream: one read of one file), which establishes the
+ *     core count;
  *   - as a fallback, when NODE_CPU_PENDING newer groups are open (a group
  *     that lost a core to a corrupt line is emitted with what it has).
  * Assumption, true of smdebug's writer: every core of one timestamp is in

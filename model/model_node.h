@@ -60,7 +60,8 @@ struct model_node {
     uint64_t group_seq;
     uint32_t expected_cores;    /* 0 until the first group closes */
     int64_t cur_ts;             /* timestamp of the last core sample */
-    int has_cur;
+    int has_cur;                /* ... in the current stream */
+    uint64_t stream;            /* the model's stream when has_cur was set */
     idmap phase_map;
     ptrvec phases;      /* phase_stats*, in model.h's display order */
     char *extra[NODE_EXTRA_MAX];

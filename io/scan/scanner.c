@@ -363,6 +363,8 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
         skip = adopt_take(&sc->adopt, e, data, len);
     if (e->ki.kind == KEY_TRACE_TMP)
         adopt_track(&sc->adopt, e);
+    if (e->ki.kind == KEY_SYSTEM)
+        model_break_stream(sc->m);
     int rc = ingest_bytes(&cx, e, data, len, skip, entry_is_final(sc, e));
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);

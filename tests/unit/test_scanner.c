@@ -184,6 +184,46 @@ static void test_corrupt_line_skipped_rest_kept(void **state)
     assert_non_null(strstr(msgs[0], "1591748100.algo-1.json: 1 corrupt line"));
 }
 
+/* Issue 12, finding 3: a node's first scan ended partway through a
+ * timestamp's cores, and the next minute's file was read first (newest
+ * first). The total took 2 as the core count and emitted every later
+ * timestamp twice. Each timestamp must give one total, the mean of its
+ * four cores. */
+static void test_cpu_total_first_scan_ends_mid_timestamp(void **state)
+{
+    fixture *f = *state;
+    char text[8192] = "", l[256];
+    const char *minute2 = "system/incremental/2020060923/1591748160.algo-1.json";
+    for (int c = 0; c < 2; c++)
+        strcat(text, line_at(c, 1591748101.0, 10 * (c + 1), l, sizeof l));
+    write_file(f, SYS1, text, "w");
+    open_scanner(f);
+    scan_ok(f);
+    text[0] = '\0';
+    for (int c = 2; c < 4; c++)
+        strcat(text, line_at(c, 1591748101.0, 10 * (c + 1), l, sizeof l));
+    for (int t = 1; t < 3; t++)
+        for (int c = 0; c < 4; c++)
+            strcat(text, line_at(c, 1591748101.0 + t, 10 * (c + 1), l, sizeof l));
+    write_file(f, SYS1, text, "a");
+    text[0] = '\0';
+    for (int t = 0; t < 3; t++)
+        for (int c = 0; c < 4; c++)
+            strcat(text, line_at(c, 1591748161.0 + t, 10 * (c + 1), l, sizeof l));
+    write_file(f, minute2, text, "w");
+    scan_ok(f);
+    scan_ok(f);
+    const series *tot = node_cpu_total(model_find_node(f->m, "algo-1"));
+    assert_non_null(tot);
+    series_summary sum;
+    series_get_summary(tot, &sum);
+    print_message("total: %lld samples, min %.2f max %.2f\n", (long long)sum.count,
+                  sum.min, sum.max);
+    assert_int_equal(sum.count, 6);
+    assert_float_equal(sum.min, 25.0, 1e-9);
+    assert_float_equal(sum.max, 25.0, 1e-9);
+}
+
 #define TMP "framework/1234-algo-1_pythontimeline.json.tmp"
 #define FINAL "framework/pevents/2020071317/1594662614000000_1234-algo-1_pythontimeline.json"
 
@@ -481,6 +521,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_growth_read_once_byte_for_byte, setup, teardown),
         cmocka_unit_test_setup_teardown(test_partial_last_line_counted_at_finish, setup, teardown),
         cmocka_unit_test_setup_teardown(test_corrupt_line_skipped_rest_kept, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cpu_total_first_scan_ends_mid_timestamp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unreadable_file_reported_and_skipped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tmp_renamed_to_final_not_double_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_smdebug_close_any_interleaving, setup, teardown),
