@@ -103,9 +103,11 @@ model_node *mnode_new(const char *id, size_t len);  /* NULL on OOM */
 void mnode_free(model_node *n);
 
 /* Ingests one sample (already time-filtered, finite). 0, 1 when ignored
- * (it would collide with the derived CPU total), -1 on OOM with the node
- * unchanged. */
-int mnode_add_sample(model_node *n, const sm_sample *s);
+ * (it would collide with the derived CPU total), MNODE_CAPPED when it
+ * needs a new series past MODEL_NODE_SERIES_MAX or past `room` (new series
+ * the model still allows), -1 on OOM with the node unchanged. */
+#define MNODE_CAPPED 2
+int mnode_add_sample(model_node *n, const sm_sample *s, size_t room);
 /* Feeds one core sample into the CPU total (model_cpu.c). */
 void mnode_cpu_note(model_node *n, int64_t ts, double v);
 /* Emits every pending group (all but the newest when keep_newest). */

@@ -13,12 +13,15 @@ typedef struct event_sink {
 static void sink_event(void *ud, const sm_event *ev)
 {
     event_sink *s = ud;
-    int64_t end = ev->start_us + ev->dur_us;
+    int64_t end;
+    if (__builtin_add_overflow(ev->start_us, ev->dur_us, &end))
+        end = INT64_MAX;   /* the model refuses it, and counts it */
     if (end <= s->e->skip_until_us)
         return;
-    if (end > s->e->high_water_us)
+    /* Only what the model took moves the mark: a refused end near
+     * INT64_MAX would hide every later event of a replaced file. */
+    if (model_add_event(s->cx->m, ev) == 0 && end > s->e->high_water_us)
         s->e->high_water_us = end;
-    model_add_event(s->cx->m, ev);
 }
 
 /* Returns 0 for a decoded (or structural) line, -1 for a corrupt one. */
@@ -37,9 +40,8 @@ static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t le
             return -1;
         if (s->ts_us <= e->skip_until_us)
             return 0;
-        if (s->ts_us > e->high_water_us)
+        if (model_add_sample(cx->m, s) == 0 && s->ts_us > e->high_water_us)
             e->high_water_us = s->ts_us;
-        model_add_sample(cx->m, s);
         return 0;
     }
     if (!e->tdec && !(e->tdec = tracedec_new(e->ki.node)))

@@ -331,6 +331,35 @@ static int entry_is_final(const scanner *sc, const cat_entry *e)
     return 0;
 }
 
+/* Names the file the records the model refused came from (a..b are the
+ * model's counts before and after ingesting it). */
+static void note_drops(scanner *sc, const char *rel, const model_drops *b,
+                       const model_drops *a)
+{
+    char what[256];
+    if (a->bad_time != b->bad_time) {
+        int64_t n = a->bad_time - b->bad_time;
+        snprintf(what, sizeof what,
+                 "%lld record%s with a time outside 2000-2100 ignored (latest: %.6g s "
+                 "since 1970%s)", (long long)n, n == 1 ? "" : "s",
+                 (double)a->bad_time_us / 1e6,
+                 model_time_plausible(a->bad_time_us / 1000) ? ": milliseconds as seconds?" : "");
+        add_message(sc, rel, what);
+    }
+    if (a->series_cap != b->series_cap) {
+        snprintf(what, sizeof what,
+                 "%lld samples dropped: their series are past the cap of %d per node "
+                 "or %d in all", (long long)(a->series_cap - b->series_cap),
+                 MODEL_NODE_SERIES_MAX, MODEL_SERIES_MAX);
+        add_message(sc, rel, what);
+    }
+    if (a->node_cap != b->node_cap) {
+        snprintf(what, sizeof what, "%lld records dropped: their nodes are past the cap of %d",
+                 (long long)(a->node_cap - b->node_cap), MODEL_NODE_MAX);
+        add_message(sc, rel, what);
+    }
+}
+
 static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len)
 {
     e->whole_size = e->size;
@@ -338,11 +367,15 @@ static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len
         return;
     sm_err err = {0};
     const char *rel = e->key + (strncmp(e->key, "rule-output/", 12) ? strlen(sc->root) : 0);
+    model_drops before, after;
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
+    model_get_drops(sc->m, &before);
     int rc = sc->o.on_file(sc->o.on_file_ud, &e->ki, rel, data, len, &err);
+    model_get_drops(sc->m, &after);
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
+    note_drops(sc, rel, &before, &after);
     if (rc != 0) {
         pthread_mutex_lock(&sc->mu);
         sc->st.skipped_files++;
@@ -356,8 +389,10 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
     ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch};
     cx.pre = sc->pre;
     int64_t corrupt_before = e->corrupt;
+    model_drops before, after;
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
+    model_get_drops(sc->m, &before);
     size_t skip = 0;
     if (e->ki.kind == KEY_TRACE && e->consumed == 0)
         skip = adopt_take(&sc->adopt, e, data, len);
@@ -366,6 +401,7 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
     if (e->ki.kind == KEY_SYSTEM)
         model_break_stream(sc->m);
     int rc = ingest_bytes(&cx, e, data, len, skip, entry_is_final(sc, e));
+    model_get_drops(sc->m, &after);
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
     pthread_mutex_lock(&sc->mu);
@@ -376,6 +412,7 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
     const char *rel = e->key + strlen(sc->root);
     if (rc != 0)
         add_message(sc, rel, "out of memory, will retry");
+    note_drops(sc, rel, &before, &after);
     if (e->corrupt != corrupt_before) {
         char what[128];
         snprintf(what, sizeof what, "%lld corrupt line%s skipped (first: \"%s\")",
