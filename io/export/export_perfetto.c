@@ -39,6 +39,8 @@ static int xfile_cmp(const void *a, const void *b)
 static int list_cb(void *ud, const source_entry *e)
 {
     xjob *x = ud;
+    if (e->error)
+        return 0;   /* a folder that could not be listed holds nothing to export */
     const char *rel = e->key + x->rootlen;
     key_info ki;
     keyname_parse(rel, &ki);

@@ -175,6 +175,22 @@ typedef struct list_ctx {
     int oom;
 } list_ctx;
 
+/* A folder the source could not list: said once (the catalog remembers
+ * it), and the listing goes on. */
+static int note_unlisted(list_ctx *lc, const char *key, const char *rel, const char *why)
+{
+    cat_entry *e = catalog_get(lc->sc->cat, key);
+    if (e)
+        return 0;
+    if (!(e = catalog_add(lc->sc->cat, key))) {
+        lc->oom = 1;
+        return 1;
+    }
+    e->failed = 1;
+    add_message(lc->sc, rel, why);
+    return 0;
+}
+
 static int list_cb(void *ud, const source_entry *se)
 {
     list_ctx *lc = ud;
@@ -189,6 +205,8 @@ static int list_cb(void *ud, const source_entry *se)
         return 0;
     if (lc->stop_at && !strncmp(rel, lc->stop_at, strlen(lc->stop_at)))
         return 1;
+    if (se->error)
+        return note_unlisted(lc, se->key, rel, se->error);
     key_info ki;
     keyname_parse(rel, &ki);
     if (ki.kind == KEY_OTHER)
@@ -439,6 +457,8 @@ static void fetch_cb(void *ud, const source_req *req, const void *data, size_t l
     if (!err)
         sc->st.bytes_read += (int64_t)len;
     pthread_mutex_unlock(&sc->mu);
+    if (err && err->code == SM_ERR_NOTFOUND && e->ki.kind == KEY_TRACE_TMP)
+        return;   /* renamed since the listing: a rotation, seen next pass */
     if (err) {
         if (!e->failed) {
             pthread_mutex_lock(&sc->mu);
