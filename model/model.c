@@ -18,7 +18,7 @@ struct model {
     int any;
     int64_t first_step_us, last_step_end_us;
     int has_steps;
-    uint64_t stream;        /* bumped by model_break_stream */
+    uint64_t stream;        /* see model_set_stream */
     size_t nseries;         /* over all nodes */
     model_drops drops;
 };
@@ -66,9 +66,9 @@ static int drop_bad_time(model *m, int64_t t_us)
     return 1;
 }
 
-void model_break_stream(model *m)
+void model_set_stream(model *m, uint64_t id)
 {
-    m->stream++;
+    m->stream = id;
 }
 
 static int outside(const model *m, int64_t t)
@@ -158,12 +158,8 @@ int model_add_sample(model *m, const sm_sample *s)
     model_node *n = node_get(m, s->node, &is_new, &pos);
     if (!n)
         return no_node(m, capped);
-    if (n->stream != m->stream) {
-        n->stream = m->stream;
-        n->has_cur = 0;   /* the last core sample was in another stream */
-    }
     size_t before = n->series.n;
-    int rc = mnode_add_sample(n, s, MODEL_SERIES_MAX - m->nseries);
+    int rc = mnode_add_sample(n, s, m->stream, MODEL_SERIES_MAX - m->nseries);
     if (rc == MNODE_CAPPED) {
         m->drops.series_cap++;
         rc = 1;

@@ -79,14 +79,14 @@ int model_add_event(model *m, const sm_event *e);
  * it). The scanner calls this after every pass and at the end. */
 void model_flush(model *m, int final);
 
-/* Declares that the samples that follow do not continue the ones before:
- * another file, or a later read of the same one. A node's core count is
+/* Declares which stream (one file: any id the caller keeps for it) the
+ * samples that follow come from; 0 until set. A node's core count is
  * learnt from one timestamp's cores followed by a later timestamp, which
- * proves the group complete only when both came in one stream (the
- * scanner reads newest files first, so the next minute's file may come
- * between two reads of this one). The scanner calls it before each read
- * of a system file. */
-void model_break_stream(model *m);
+ * proves the group complete only within one file: the scanner reads
+ * newest files first, so the next minute's file may come between two
+ * reads of this one. The scanner calls it before each read of a system
+ * file. */
+void model_set_stream(model *m, uint64_t id);
 
 /* Time span of everything ingested (system samples and events). 0 when empty. */
 int64_t model_first_us(const model *m);

@@ -241,7 +241,7 @@ static int create_series(model_node *n, const sm_sample *s, size_t room, ser_ent
     return 0;
 }
 
-int mnode_add_sample(model_node *n, const sm_sample *s, size_t room)
+int mnode_add_sample(model_node *n, const sm_sample *s, uint64_t stream, size_t room)
 {
     ser_ent *prev = n->last_hit, *e = prev ? prev->next : NULL;
     if (!e || !ent_eq(e, s)) {
@@ -265,7 +265,7 @@ int mnode_add_sample(model_node *n, const sm_sample *s, size_t room)
         prev->next = e;
     n->last_hit = e;
     if (e->core)
-        mnode_cpu_note(n, s->ts_us, s->value);
+        mnode_cpu_note(n, stream, s->ts_us, s->value);
     if (s->extra.len)
         mnode_note_extra(n, s->extra.ptr, s->extra.len);
     n->gen++;

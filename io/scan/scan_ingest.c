@@ -101,7 +101,8 @@ static void take_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len
  * many bytes of p it used. */
 static size_t finish_held_line(ingest_ctx *cx, cat_entry *e, const char *p, size_t len)
 {
-    if (e->ki.kind == KEY_TRACE_TMP && e->partial[e->partial_len - 1] == ',' && p[0] == ']') {
+    if (e->ki.kind == KEY_TRACE_TMP && e->partial[e->partial_len - 1] == ',' && p[0] == ']' &&
+        (len == 1 || p[1] == '\n')) {
         /* We held "{...}," from a write cut before its "\n"; the writer's
          * close() then truncated that ",\n" in place and appended "\n]\n",
          * so the file now reads "{...}\n]\n" there: the held event is

@@ -417,7 +417,7 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
     if (e->ki.kind == KEY_TRACE_TMP)
         adopt_track(&sc->adopt, e);
     if (e->ki.kind == KEY_SYSTEM)
-        model_break_stream(sc->m);
+        model_set_stream(sc->m, (uint64_t)(uintptr_t)e);   /* one file, one stream */
     int rc = ingest_bytes(&cx, e, data, len, skip, entry_is_final(sc, e));
     model_get_drops(sc->m, &after);
     if (sc->o.lock)
