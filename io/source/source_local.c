@@ -138,45 +138,39 @@ typedef struct walk {
     source_list_cb cb;
     void *ud;
     int stopped;
-    idmap seen;          /* item: 1 + index into ids */
-    dir_id *ids;
-    size_t nids, capids;
+    idmap seen;          /* items: dir_id (owned) */
 } walk;
-
-typedef struct seen_key {
-    const walk *w;
-    dir_id id;
-} seen_key;
 
 static int seen_eq(const void *item, const void *key)
 {
-    const seen_key *k = key;
-    const dir_id *d = &k->w->ids[(uintptr_t)item - 1];
-    return d->dev == k->id.dev && d->ino == k->id.ino;
+    const dir_id *a = item, *b = key;
+    return a->dev == b->dev && a->ino == b->ino;
 }
 
 /* Marks a directory walked; 1 when it already was (a symlink loop or a
  * second path to it), 0 when new, -1 on OOM. */
 static int seen_before(walk *w, dev_t dev, ino_t ino)
 {
-    seen_key k = {w, {dev, ino}};
-    sm_str parts[2] = {{(const char *)&k.id.dev, sizeof k.id.dev},
-                       {(const char *)&k.id.ino, sizeof k.id.ino}};
+    dir_id k = {dev, ino};
+    sm_str parts[2] = {{(const char *)&k.dev, sizeof k.dev},
+                       {(const char *)&k.ino, sizeof k.ino}};
     uint64_t h = idmap_hash(parts, 2);
     if (idmap_find(&w->seen, h, seen_eq, &k))
         return 1;
-    if (w->nids == w->capids) {
-        size_t cap = w->capids ? w->capids * 2 : 64;
-        dir_id *n = realloc(w->ids, cap * sizeof *n);
-        if (!n)
-            return -1;
-        w->ids = n;
-        w->capids = cap;
-    }
-    if (idmap_put(&w->seen, h, (void *)(uintptr_t)(w->nids + 1)) != 0)
+    dir_id *id = malloc(sizeof *id);
+    if (!id || idmap_put(&w->seen, h, id) != 0) {
+        free(id);
         return -1;
-    w->ids[w->nids++] = k.id;
+    }
+    *id = k;
     return 0;
+}
+
+static void seen_free(walk *w)
+{
+    for (size_t i = 0; i < w->seen.cap; i++)
+        free(w->seen.slots[i].item);
+    idmap_free(&w->seen);
 }
 
 /* Tells the caller that `key` could not be examined (errno e). */
@@ -255,7 +249,7 @@ static int local_list(source *s, const char *prefix, const char *start_after,
                       source_list_cb cb, void *ud, sm_err *err)
 {
     walk w = {(source_local *)s, prefix ? prefix : "", start_after ? start_after : "",
-              cb, ud, 0, {0}, NULL, 0, 0};
+              cb, ud, 0, {0}};
     idmap_init(&w.seen);
     struct stat st;
     int rc = 0;
@@ -263,8 +257,7 @@ static int local_list(source *s, const char *prefix, const char *start_after,
         rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory while listing %s", w.sl->root);
     if (rc == 0)
         rc = walk_dir(&w, "", 0, err);
-    idmap_free(&w.seen);
-    free(w.ids);
+    seen_free(&w);
     return rc;
 }
 

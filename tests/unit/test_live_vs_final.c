@@ -88,41 +88,54 @@ static void remove_dir(const char *dir)
     assert_int_equal(system(cmd), 0);
 }
 
-static void writer_totals(const live_writer *w, run_result *r)
+/* One run: the directory, the writer and the live job tailing it. */
+typedef struct harness {
+    char dir[256];
+    lw_pick pick;
+    live_writer w;
+    job *live;
+} harness;
+
+static void harness_begin(harness *h, uint64_t seed)
 {
-    r->actions = w->actions;
-    r->events = w->events;
-    r->samples = w->samples;
-    r->rotations = w->rotations;
+    make_dir(h->dir, sizeof h->dir);
+    h->pick = (lw_pick){.rng = seed * 0x9e3779b97f4a7c15ULL + 1};
+    lw_init(&h->w, lw_posix_fs(h->dir), &h->pick);
+    lw_begin(&h->w);
+    h->live = open_job(h->dir);
+}
+
+/* The writer has stopped and the live job has caught up: compare. */
+static void harness_end(harness *h, run_result *r)
+{
+    assert_int_equal(h->w.failures, 0);
+    r->actions = h->w.actions;
+    r->events = h->w.events;
+    r->samples = h->w.samples;
+    r->rotations = h->w.rotations;
+    compare_with_report(h->dir, h->live, r);
+    job_close(h->live);
+    lw_free(&h->w);
+    remove_dir(h->dir);
 }
 
 /* One deterministic run: actions and scans interleaved as the seed says. */
 static run_result run_seed(uint64_t seed)
 {
     run_result r = {0};
-    char dir[256];
-    make_dir(dir, sizeof dir);
-    lw_pick pick = {.rng = seed * 0x9e3779b97f4a7c15ULL + 1};
-    live_writer w;
-    lw_init(&w, lw_posix_fs(dir), &pick);
-    lw_begin(&w);
-    job *live = open_job(dir);
+    harness h;
+    harness_begin(&h, seed);
     for (int i = 0; i < ACTIONS; i++) {
-        lw_step(&w);
-        if (lw_pick_n(&pick, 4) == 0)
-            scan(live, &r);
+        lw_step(&h.w);
+        if (lw_pick_n(&h.pick, 4) == 0)
+            scan(h.live, &r);
     }
-    while (lw_finish_step(&w))
-        if (lw_pick_n(&pick, 3) == 0)
-            scan(live, &r);
-    scan(live, &r);
-    scan(live, &r);
-    assert_int_equal(w.failures, 0);
-    writer_totals(&w, &r);
-    compare_with_report(dir, live, &r);
-    job_close(live);
-    lw_free(&w);
-    remove_dir(dir);
+    while (lw_finish_step(&h.w))
+        if (lw_pick_n(&h.pick, 3) == 0)
+            scan(h.live, &r);
+    scan(h.live, &r);
+    scan(h.live, &r);
+    harness_end(&h, &r);
     return r;
 }
 
@@ -207,31 +220,21 @@ static void wait_two_passes(job *j)
 static run_result run_threaded(uint64_t seed, int seconds)
 {
     run_result r = {0};
-    char dir[256];
-    make_dir(dir, sizeof dir);
-    lw_pick pick = {.rng = seed * 0x9e3779b97f4a7c15ULL + 7};
-    live_writer w;
-    lw_init(&w, lw_posix_fs(dir), &pick);
-    lw_begin(&w);
-    job *live = open_job(dir);
+    harness h;
+    harness_begin(&h, seed);
     sm_err err = {0};
-    loader *l = loader_start(live, 20, &err);
+    loader *l = loader_start(h.live, 20, &err);
     assert_non_null(l);
-    stress_writer sw = {&w, mono_ns() + (int64_t)seconds * 1000000000LL};
+    stress_writer sw = {&h.w, mono_ns() + (int64_t)seconds * 1000000000LL};
     pthread_t th;
     assert_int_equal(pthread_create(&th, NULL, stress_write, &sw), 0);
     pthread_join(th, NULL);
-    wait_two_passes(live);
+    wait_two_passes(h.live);
     loader_stop(l);
     scan_stats st;
-    scanner_get_stats(job_scanner(live), &st);
-    assert_int_equal(w.failures, 0);
-    writer_totals(&w, &r);
-    compare_with_report(dir, live, &r);
+    scanner_get_stats(job_scanner(h.live), &st);
+    harness_end(&h, &r);
     r.scans = st.passes;
-    job_close(live);
-    lw_free(&w);
-    remove_dir(dir);
     return r;
 }
 

@@ -349,13 +349,19 @@ static void test_503_storm_backoff(void **st)
     source_free(s);
 }
 
+/* 80-byte lines of letters. */
+static void fill_lines(char *body, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        body[i] = (i % 80 == 79) ? '\n' : (char)('a' + i % 26);
+}
+
 static void test_stall_and_drop_retry_whole(void **st)
 {
     (void)st;
     sm_err err;
     char body[4000];
-    for (size_t i = 0; i < sizeof body; i++)
-        body[i] = (i % 80 == 79) ? '\n' : (char)('a' + i % 26);
+    fill_lines(body, sizeof body);
     rig_put(&rig, "bkt", "stall/big.json", body, sizeof body);
     source *s = open_src("stall", 1, &err);
     /* curl judges speed over a ~5 s window: a stall after a few bytes is
@@ -384,8 +390,7 @@ static void test_short_body_retried_then_refused(void **st)
     (void)st;
     sm_err err;
     char body[4000];
-    for (size_t i = 0; i < sizeof body; i++)
-        body[i] = (i % 80 == 79) ? '\n' : (char)('a' + i % 26);
+    fill_lines(body, sizeof body);
     rig_put(&rig, "bkt", "short/m.json", body, sizeof body);
     rig_put(&rig, "bkt", "short/p.json", body, sizeof body);
     source *s = open_src("short", 0, &err);

@@ -5,60 +5,13 @@
  * warnings; a duration near INT64_MAX must not overflow; a file with more
  * distinct metric names than the model keeps must cost bounded memory and
  * say what it dropped. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include "io/scan/scanner.h"
-#include "io/source/source.h"
-
-typedef struct fixture {
-    char dir[256];
-    source *src;
-    model *m;
-    scanner *sc;
-} fixture;
-
-static int setup(void **state)
-{
-    fixture *f = calloc(1, sizeof *f);
-    snprintf(f->dir, sizeof f->dir, "/tmp/smtop-bounds-XXXXXX");
-    assert_non_null(mkdtemp(f->dir));
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    scanner_free(f->sc);
-    model_free(f->m);
-    source_free(f->src);
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-    assert_int_equal(system(cmd), 0);
-    free(f);
-    return 0;
-}
+#include "scan_fixture.h"
 
 static FILE *create(fixture *f, const char *rel)
 {
     char path[512];
+    fixture_mkdirs(f->dir, rel);
     snprintf(path, sizeof path, "%s/%s", f->dir, rel);
-    for (char *p = path + strlen(f->dir) + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0755);
-            *p = '/';
-        }
     FILE *fp = fopen(path, "w");
     assert_non_null(fp);
     return fp;
@@ -66,11 +19,8 @@ static FILE *create(fixture *f, const char *rel)
 
 static void scan_all(fixture *f)
 {
-    sm_err err = {0};
-    assert_non_null(f->src = source_local_open(f->dir, &err));
-    assert_non_null(f->m = model_new(NULL));
-    assert_non_null(f->sc = scanner_new(f->src, "", f->m, NULL, &err));
-    assert_int_equal(scanner_scan(f->sc, &err), 0);
+    fixture_open(f, NULL);
+    fixture_scan(f);
     scanner_finish(f->sc);
 }
 
@@ -118,16 +68,6 @@ static void test_millisecond_timestamp_quarantined(void **state)
 #define STEP "{\"name\": \"Step:ModeKeys.TRAIN\", \"pid\": 1, \"ph\": \"X\", \"ts\": %lld, " \
              "\"dur\": %lld, \"args\": {\"step_num\": \"%d\"}},\n"
 
-static int64_t train_steps(fixture *f)
-{
-    const model_node *n = model_find_node(f->m, "algo-1");
-    const phase_stats *p = n ? node_find_phase(n, "Step:ModeKeys.TRAIN") : NULL;
-    phase_summary s = {0};
-    if (p)
-        phase_stats_get_summary(p, &s);
-    return s.count;
-}
-
 /* A trace time near INT64_MAX once gave a training phase of 106 million
  * days. */
 static void test_trace_time_near_int64_max_quarantined(void **state)
@@ -141,7 +81,7 @@ static void test_trace_time_near_int64_max_quarantined(void **state)
     fputs("]\n", fp);
     fclose(fp);
     scan_all(f);
-    assert_int_equal(train_steps(f), 2);
+    assert_int_equal(fixture_train_steps(f->m), 2);
     job_phases jp;
     model_get_job_phases(f->m, &jp);
     assert_int_equal(jp.training_us, 3000);
@@ -162,7 +102,7 @@ static void test_duration_near_int64_max_no_overflow(void **state)
     fputs("]\n", fp);
     fclose(fp);
     scan_all(f);
-    assert_int_equal(train_steps(f), 2);
+    assert_int_equal(fixture_train_steps(f->m), 2);
     assert_non_null(warning(f, "1594662674000000_1234-algo-1_pythontimeline.json",
                             "outside 2000-2100"));
 }
@@ -231,11 +171,11 @@ static void test_series_total_capped(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_millisecond_timestamp_quarantined, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_trace_time_near_int64_max_quarantined, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_duration_near_int64_max_no_overflow, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_series_per_node_capped_and_counted, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_nodes_capped_and_counted, setup, teardown),
+        FIXTURE_TEST(test_millisecond_timestamp_quarantined),
+        FIXTURE_TEST(test_trace_time_near_int64_max_quarantined),
+        FIXTURE_TEST(test_duration_near_int64_max_no_overflow),
+        FIXTURE_TEST(test_series_per_node_capped_and_counted),
+        FIXTURE_TEST(test_nodes_capped_and_counted),
         cmocka_unit_test(test_series_total_capped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,30 +10,14 @@
  * Schedule letters: n new .tmp (its head: "[", metadata, process names),
  * e one whole event line, h the first half of an event line, H its rest,
  * s scan, t truncate the last ",\n", a append "\n]\n", r rename to final. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include "io/scan/scanner.h"
-#include "io/source/source.h"
+#include "scan_fixture.h"
 
 #define TMP "framework/1234-algo-1_pythontimeline.json.tmp"
 #define HOUR_DIR "framework/pevents/2020071317"
 #define BASE_US 1594662600000000LL
 
 typedef struct rig {
-    char dir[256];
-    source *src;
-    model *m;
-    scanner *sc;
+    fixture *f;
     int events;        /* step events written so far */
     int files;         /* closed files so far (names their end time) */
     char cut[256];     /* second half of an event cut by 'h' */
@@ -41,12 +25,7 @@ typedef struct rig {
 
 static void append(rig *r, const char *text)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", r->dir, TMP);
-    FILE *f = fopen(path, "a");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    fixture_put(r->f, TMP, text, "a");
 }
 
 static void event_line(rig *r, char *buf, size_t cap)
@@ -71,29 +50,21 @@ static void truncate_tail(rig *r)
 {
     char path[512];
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s", r->dir, TMP);
+    snprintf(path, sizeof path, "%s/%s", r->f->dir, TMP);
     assert_int_equal(stat(path, &st), 0);
     assert_int_equal(truncate(path, st.st_size - 2), 0);
 }
 
 static void rename_final(rig *r)
 {
-    char from[512], to[512];
-    snprintf(from, sizeof from, "%s/%s", r->dir, TMP);
-    snprintf(to, sizeof to, "%s/framework/pevents", r->dir);
-    mkdir(to, 0755);
-    snprintf(to, sizeof to, "%s/" HOUR_DIR, r->dir);
-    mkdir(to, 0755);
+    char from[512], rel[256], to[700];
+    snprintf(from, sizeof from, "%s/%s", r->f->dir, TMP);
     /* the name carries the end of the file's last event */
-    snprintf(to, sizeof to, "%s/" HOUR_DIR "/%lld_1234-algo-1_pythontimeline.json", r->dir,
+    snprintf(rel, sizeof rel, HOUR_DIR "/%lld_1234-algo-1_pythontimeline.json",
              (long long)(BASE_US + 1000 + (r->events - 1) * 2000 + 1000 + r->files++));
+    fixture_mkdirs(r->f->dir, rel);
+    snprintf(to, sizeof to, "%s/%s", r->f->dir, rel);
     assert_int_equal(rename(from, to), 0);
-}
-
-static void scan(rig *r)
-{
-    sm_err err = {0};
-    assert_int_equal(scanner_scan(r->sc, &err), 0);
 }
 
 static void step(rig *r, char op)
@@ -109,7 +80,7 @@ static void step(rig *r, char op)
         append(r, buf);
         break;
     case 'H': append(r, r->cut); break;
-    case 's': scan(r); break;
+    case 's': fixture_scan(r->f); break;
     case 't': truncate_tail(r); break;
     case 'a': append(r, "\n]\n"); break;
     case 'r': rename_final(r); break;
@@ -117,46 +88,43 @@ static void step(rig *r, char op)
     }
 }
 
-static int64_t train_steps(const model *m)
+/* A rig over a fresh directory, its scanner reading through `over` (a
+ * wrapper of the local source made here, or NULL for that source). */
+static void rig_open(rig *r, hook_fn before_fetch, void *ud, hook_source *h)
 {
-    const model_node *n = model_find_node(m, "algo-1");
-    const phase_stats *p = n ? node_find_phase(n, "Step:ModeKeys.TRAIN") : NULL;
-    if (!p)
-        return 0;
-    phase_summary s;
-    phase_stats_get_summary(p, &s);
-    return s.count;
+    memset(r, 0, sizeof *r);
+    void *state;
+    fixture_setup(&state);
+    r->f = state;
+    sm_err err = {0};
+    assert_non_null(r->f->src = source_local_open(r->f->dir, &err));
+    if (h)
+        *h = hook_source_wrap(r->f->src, before_fetch, ud);
+    fixture_open(r->f, h ? &h->base : NULL);
+}
+
+static void rig_close(rig *r)
+{
+    void *state = r->f;
+    fixture_teardown(&state);
 }
 
 /* Runs one schedule; returns the steps counted minus the steps written
  * (0 when right) and the corrupt lines in *corrupt. */
 static int64_t run_schedule(const char *ops, int64_t *corrupt)
 {
-    rig r = {0};
-    snprintf(r.dir, sizeof r.dir, "/tmp/smtop-rot-XXXXXX");
-    assert_non_null(mkdtemp(r.dir));
-    char fw[300];
-    snprintf(fw, sizeof fw, "%s/framework", r.dir);
-    mkdir(fw, 0755);
-    sm_err err = {0};
-    assert_non_null(r.src = source_local_open(r.dir, &err));
-    assert_non_null(r.m = model_new(NULL));
-    assert_non_null(r.sc = scanner_new(r.src, "", r.m, NULL, &err));
+    rig r;
+    rig_open(&r, NULL, NULL, NULL);
     for (const char *p = ops; *p; p++)
         if (*p != ' ')
             step(&r, *p);
-    scan(&r);
-    scan(&r);
+    fixture_scan(r.f);
+    fixture_scan(r.f);
     scan_stats st;
-    scanner_get_stats(r.sc, &st);
+    scanner_get_stats(r.f->sc, &st);
     *corrupt = st.corrupt_lines;
-    int64_t diff = train_steps(r.m) - r.events;
-    scanner_free(r.sc);
-    model_free(r.m);
-    source_free(r.src);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", r.dir);
-    assert_int_equal(system(cmd), 0);
+    int64_t diff = fixture_train_steps(r.f->m) - r.events;
+    rig_close(&r);
     return diff;
 }
 
@@ -188,44 +156,21 @@ static void test_every_rotation_schedule_counts_each_step_once(void **state)
     assert_int_equal(failed, 0);
 }
 
-/* A source that performs one writer step between the listing and the
- * read: the rotation may happen exactly there. */
+/* Writer steps run between the listing and the read: the rotation may
+ * happen exactly there. */
 typedef struct racer {
-    source base;
-    source *inner;
     rig *r;
     const char *ops;    /* writer steps to run before the next fetch */
 } racer;
 
-static int racer_list(source *s, const char *p, const char *a, source_list_cb cb,
-                      void *ud, sm_err *e)
+static void race(void *ud, const source_req *reqs, size_t n)
 {
-    return source_list(((racer *)s)->inner, p, a, cb, ud, e);
-}
-
-static int racer_fetch(source *s, const source_req *q, size_t n, source_fetch_cb cb,
-                       void *ud, sm_err *e)
-{
-    racer *rc = (racer *)s;
+    racer *rc = ud;
+    (void)reqs;
+    (void)n;
     for (; rc->ops && *rc->ops; rc->ops++)
         step(rc->r, *rc->ops);
-    return source_fetch(rc->inner, q, n, cb, ud, e);
 }
-
-static const char *racer_describe(const source *s)
-{
-    return source_describe(((const racer *)s)->inner);
-}
-
-static void racer_free(source *s)
-{
-    (void)s;
-}
-
-static const source_vtbl racer_vtbl = {
-    .kind = "racer", .etag_is_identity = 1, .list = racer_list, .fetch = racer_fetch,
-    .describe = racer_describe, .free = racer_free,
-};
 
 /* The .tmp listed, then closed and renamed before it is read: a normal
  * rotation, not a file the user must hear about; its events still count
@@ -233,39 +178,25 @@ static const source_vtbl racer_vtbl = {
 static void test_rotation_between_list_and_read_is_quiet(void **state)
 {
     (void)state;
-    rig r = {0};
-    snprintf(r.dir, sizeof r.dir, "/tmp/smtop-rot-XXXXXX");
-    assert_non_null(mkdtemp(r.dir));
-    char fw[300];
-    snprintf(fw, sizeof fw, "%s/framework", r.dir);
-    mkdir(fw, 0755);
-    sm_err err = {0};
-    racer rc = {.base.vt = &racer_vtbl, .r = &r};
-    assert_non_null(rc.inner = source_local_open(r.dir, &err));
-    r.src = rc.inner;
-    assert_non_null(r.m = model_new(NULL));
-    assert_non_null(r.sc = scanner_new(&rc.base, "", r.m, NULL, &err));
+    rig r;
+    racer rc = {&r, NULL};
+    hook_source h;
+    rig_open(&r, race, &rc, &h);
     for (const char *p = "n e e s e"; *p; p++)
         if (*p != ' ')
             step(&r, *p);
     rc.ops = "tar";
-    scan(&r);
-    scan(&r);
-    scan(&r);
+    for (int i = 0; i < 3; i++)
+        fixture_scan(r.f);
     scan_stats st;
-    scanner_get_stats(r.sc, &st);
+    scanner_get_stats(r.f->sc, &st);
     print_message("steps %lld of %d, skipped %lld, last error \"%s\"\n",
-                  (long long)train_steps(r.m), r.events, (long long)st.skipped_files,
+                  (long long)fixture_train_steps(r.f->m), r.events, (long long)st.skipped_files,
                   st.last_error);
-    assert_int_equal(train_steps(r.m), r.events);
+    assert_int_equal(fixture_train_steps(r.f->m), r.events);
     assert_int_equal(st.skipped_files, 0);
     assert_string_equal(st.last_error, "");
-    scanner_free(r.sc);
-    model_free(r.m);
-    source_free(rc.inner);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", r.dir);
-    assert_int_equal(system(cmd), 0);
+    rig_close(&r);
 }
 
 int main(void)

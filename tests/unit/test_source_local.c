@@ -2,24 +2,10 @@
  * leave behind (issue 12): symlink loops that branch, a subdirectory that
  * cannot be listed, and a FIFO swapped in between listing and reading.
  * Each must end promptly, skip only what cannot be read, and say so. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "scan_fixture.h"
 
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <unistd.h>
-
-#include "io/scan/scanner.h"
-#include "io/source/source.h"
-
-static char dir[256];
 
 static void on_alarm(int sig)
 {
@@ -32,10 +18,7 @@ static void on_alarm(int sig)
 
 static int setup(void **state)
 {
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/smtop-local-XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    chmod(dir, 0755);   /* the unprivileged child below reads it */
+    fixture_setup(state);
     signal(SIGALRM, on_alarm);
     alarm(20);
     return 0;
@@ -43,28 +26,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    (void)state;
     alarm(0);
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "chmod -R u+rwx '%s'; rm -rf '%s'", dir, dir);
-    assert_int_equal(system(cmd), 0);
-    return 0;
-}
-
-static void put(const char *rel, const char *text)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    for (char *p = path + strlen(dir) + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0755);
-            *p = '/';
-        }
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    return fixture_teardown(state);
 }
 
 #define LINE "{\"Type\":\"cpu\",\"Name\":\"cpu0\",\"Dimension\":\"CPUUtilization\"," \
@@ -72,12 +35,12 @@ static void put(const char *rel, const char *text)
 #define HOUR1 "system/incremental/2020060923/"
 #define HOUR2 "system/incremental/2020061000/"
 
-static void put_minute(const char *hour, const char *epoch, const char *ts)
+static void put_minute(const fixture *f, const char *hour, const char *epoch, const char *ts)
 {
     char rel[256], text[256];
     snprintf(rel, sizeof rel, "%s%s.algo-1.json", hour, epoch);
     snprintf(text, sizeof text, LINE, ts);
-    put(rel, text);
+    fixture_put(f, rel, text, "w");
 }
 
 typedef struct keys {
@@ -102,31 +65,29 @@ static int count_cb(void *ud, const source_entry *e)
  * ended. Each directory is walked once. */
 static void test_branching_symlink_loops_listed_once(void **state)
 {
-    (void)state;
-    put_minute(HOUR1, "1591748100", "1591748101.5");
+    fixture *f = *state;
+    put_minute(f, HOUR1, "1591748100", "1591748101.5");
     for (int i = 0; i < 3; i++) {
         char link[512];
-        snprintf(link, sizeof link, "%s/" HOUR1 "x%d", dir, i);
+        snprintf(link, sizeof link, "%s/" HOUR1 "x%d", f->dir, i);
         assert_int_equal(symlink(".", link), 0);
     }
     char up[512];
-    snprintf(up, sizeof up, "%s/system/up", dir);
+    snprintf(up, sizeof up, "%s/system/up", f->dir);
     assert_int_equal(symlink("..", up), 0);
     sm_err err = {0};
-    source *src = source_local_open(dir, &err);
-    assert_non_null(src);
+    assert_non_null(f->src = source_local_open(f->dir, &err));
     keys k = {0};
-    assert_int_equal(source_list(src, "", NULL, count_cb, &k, &err), 0);
+    assert_int_equal(source_list(f->src, "", NULL, count_cb, &k, &err), 0);
     assert_int_equal(k.n, 1);
     assert_int_equal(k.errors, 0);
-    source_free(src);
 }
 
 /* Runs the scan as an unprivileged user when the tests run as root (CI),
  * since root reads a mode-000 directory anyway. The child reports through
  * its exit status: 0 when the readable minute was ingested, the scan
  * succeeded and a warning names the unreadable folder. */
-static int scan_unprivileged(void)
+static int scan_unprivileged(const char *dir)
 {
     pid_t pid = fork();
     if (pid == 0) {
@@ -164,72 +125,43 @@ static int scan_unprivileged(void)
  * is read. */
 static void test_unreadable_subdirectory_skipped_with_warning(void **state)
 {
-    (void)state;
-    put_minute(HOUR1, "1591748100", "1591748101.5");
-    put_minute(HOUR2, "1591750800", "1591750801.5");
+    fixture *f = *state;
+    put_minute(f, HOUR1, "1591748100", "1591748101.5");
+    put_minute(f, HOUR2, "1591750800", "1591750801.5");
     char locked[512];
-    snprintf(locked, sizeof locked, "%s/" HOUR2, dir);
+    snprintf(locked, sizeof locked, "%s/" HOUR2, f->dir);
     assert_int_equal(chmod(locked, 0), 0);
-    assert_int_equal(scan_unprivileged(), 0);
+    assert_int_equal(scan_unprivileged(f->dir), 0);
 }
 
 /* A file replaced by a FIFO between listing and reading blocked the loader
  * forever in open(). Only regular files are read. */
-typedef struct swap {
-    source base;
-    source *inner;
-} swap;
-
-static int swap_list(source *s, const char *p, const char *a, source_list_cb cb,
-                     void *ud, sm_err *e)
+static void make_fifo(void *ud, const source_req *reqs, size_t n)
 {
-    return source_list(((swap *)s)->inner, p, a, cb, ud, e);
-}
-
-static int swap_fetch(source *s, const source_req *r, size_t n, source_fetch_cb cb,
-                      void *ud, sm_err *e)
-{
+    const fixture *f = ud;
     char path[512];
-    snprintf(path, sizeof path, "%s/" HOUR1 "1591748100.algo-1.json", dir);
+    (void)reqs;
+    (void)n;
+    snprintf(path, sizeof path, "%s/" HOUR1 "1591748100.algo-1.json", f->dir);
     unlink(path);
     assert_int_equal(mkfifo(path, 0644), 0);
-    return source_fetch(((swap *)s)->inner, r, n, cb, ud, e);
 }
-
-static const char *swap_describe(const source *s)
-{
-    return source_describe(((const swap *)s)->inner);
-}
-
-static void swap_free(source *s)
-{
-    source_free(((swap *)s)->inner);
-}
-
-static const source_vtbl swap_vtbl = {
-    .kind = "swap", .etag_is_identity = 1, .list = swap_list, .fetch = swap_fetch,
-    .describe = swap_describe, .free = swap_free,
-};
 
 static void test_fifo_swapped_in_is_not_opened(void **state)
 {
-    (void)state;
-    put_minute(HOUR1, "1591748100", "1591748101.5");
+    fixture *f = *state;
+    put_minute(f, HOUR1, "1591748100", "1591748101.5");
     sm_err err = {0};
-    swap sw = {.base.vt = &swap_vtbl, .inner = source_local_open(dir, &err)};
-    assert_non_null(sw.inner);
-    model *m = model_new(NULL);
-    scanner *sc = scanner_new(&sw.base, "", m, NULL, &err);
-    assert_int_equal(scanner_scan(sc, &err), 0);
+    assert_non_null(f->src = source_local_open(f->dir, &err));
+    hook_source h = hook_source_wrap(f->src, make_fifo, f);
+    fixture_open(f, &h.base);
+    fixture_scan(f);
     scan_stats st;
-    scanner_get_stats(sc, &st);
+    scanner_get_stats(f->sc, &st);
     print_message("last error: %s\n", st.last_error);
     assert_int_equal(st.skipped_files, 1);
     assert_non_null(strstr(st.last_error, "1591748100.algo-1.json"));
     assert_non_null(strstr(st.last_error, "not a regular file"));
-    scanner_free(sc);
-    model_free(m);
-    swap_free(&sw.base);
 }
 
 int main(void)
