@@ -54,17 +54,22 @@ static void evict_oldest(model_node *n)
  * stream (its last time then unknown). */
 static cpu_stream *stream_slot(model_node *n, uint64_t id)
 {
+    cpu_stream *last = &n->streams[n->last_stream];
+    if (last->valid && last->id == id)
+        return last;   /* consecutive lines come from one file */
     cpu_stream *lru = &n->streams[0];
     for (size_t i = 0; i < NODE_CPU_STREAMS; i++) {
         cpu_stream *s = &n->streams[i];
         if (s->valid && s->id == id) {
             s->used = ++n->stream_clock;
+            n->last_stream = (uint8_t)i;
             return s;
         }
         if (!s->valid || s->used < lru->used)
             lru = s;
     }
     *lru = (cpu_stream){id, 0, ++n->stream_clock, 0};
+    n->last_stream = (uint8_t)(lru - n->streams);
     return lru;
 }
 

@@ -71,6 +71,7 @@ struct model_node {
     uint32_t expected_cores;    /* 0 until the first group closes */
     cpu_stream streams[NODE_CPU_STREAMS];
     uint64_t stream_clock;
+    uint8_t last_stream;        /* index of the slot used last */
     idmap phase_map;
     ptrvec phases;      /* phase_stats*, in model.h's display order */
     char *extra[NODE_EXTRA_MAX];
