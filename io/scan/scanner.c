@@ -606,9 +606,15 @@ void scanner_finish(scanner *sc)
         pthread_mutex_lock(sc->o.lock);
     size_t it = 0;
     cat_entry *e;
-    while ((e = catalog_next(sc->cat, &it)))
-        if (is_line_kind(e->ki.kind))
-            ingest_finish_entry(&cx, e);
+    while ((e = catalog_next(sc->cat, &it))) {
+        if (!is_line_kind(e->ki.kind))
+            continue;
+        model_drops before, after;
+        model_get_drops(sc->m, &before);
+        ingest_finish_entry(&cx, e);
+        model_get_drops(sc->m, &after);
+        note_drops(sc, e->key + strlen(sc->root), &before, &after);
+    }
     model_flush(sc->m, 1);
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);

@@ -124,7 +124,6 @@ static inline lw_fs lw_posix_fs(const char *dir)
 #define LW_MAX_NODES 3
 #define LW_MAX_WRITERS 6
 #define LW_MAX_CORES 4
-#define LW_QUEUE 64
 #define LW_T0_US 1594681080000000LL   /* 2020-07-13T22:58:00Z: an hour turns soon */
 #define LW_INTERVAL_US 500000LL
 
@@ -181,8 +180,9 @@ typedef struct lw_trace {
     char tmp[160];
     int64_t base_us;         /* start_time_since_epoch_in_micros */
     int64_t next_start_us, step;
-    lw_ev queue[LW_QUEUE];   /* ended, not yet in a file */
-    size_t nqueue;
+    lw_ev *queue;            /* ended, not yet in a file (the writer never
+                                lags: a file's name is about now, as smdebug's) */
+    size_t nqueue, capqueue;
     int has_file;            /* the .tmp exists */
     int rotating;            /* rotation actions done so far, 0 = none */
     int64_t file_events, rotate_at, file_end_us;
@@ -239,8 +239,10 @@ static inline void lw_free(live_writer *w)
 {
     for (int n = 0; n < w->nnodes; n++)
         free(w->sys[n].pend.p);
-    for (int k = 0; k < w->ntr; k++)
+    for (int k = 0; k < w->ntr; k++) {
         free(w->tr[k].pend.p);
+        free(w->tr[k].queue);
+    }
 }
 
 /* ---- system metrics ---- */
@@ -357,8 +359,13 @@ static inline void lw_tr_drain(live_writer *w, lw_trace *t)
 
 static inline void lw_tr_queue(lw_trace *t, int phase, int64_t start, int64_t dur)
 {
-    if (t->nqueue < LW_QUEUE)
-        t->queue[t->nqueue++] = (lw_ev){phase, start, dur, t->step};
+    if (t->nqueue == t->capqueue) {
+        t->capqueue = t->capqueue ? t->capqueue * 2 : 64;
+        t->queue = realloc(t->queue, t->capqueue * sizeof *t->queue);
+        if (!t->queue)
+            abort();   /* test code: out of memory is fatal */
+    }
+    t->queue[t->nqueue++] = (lw_ev){phase, start, dur, t->step};
 }
 
 /* Generates the steps of t that end by now. */
@@ -367,7 +374,7 @@ static inline void lw_tr_advance(live_writer *w, lw_trace *t)
     for (;;) {
         int64_t dur = 300000 + 1000 * (int64_t)lw_pick_n(w->pick, 200);
         int64_t s = t->next_start_us;
-        if (s + dur > w->now_us || t->nqueue + 4 > LW_QUEUE)
+        if (s + dur > w->now_us)
             break;
         int eval = t->step % 40 >= 36;
         int64_t data = dur / 20, fwd = dur * 2 / 5;

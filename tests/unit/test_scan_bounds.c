@@ -47,8 +47,10 @@ static void test_millisecond_timestamp_quarantined(void **state)
     fixture *f = *state;
     FILE *fp = create(f, SYS);
     fprintf(fp, T_LINE, 10, "1591748101.5");
-    fprintf(fp, T_LINE, 99, "1795415008236.2");   /* ms written as s: year 58864 */
     fprintf(fp, T_LINE, 30, "1591748102.5");
+    fprintf(fp, T_LINE, 99, "1795415008236.2");   /* ms written as s: year 58864 */
+    fseek(fp, -1, SEEK_CUR);                       /* the last line, without its \n */
+    fputc(' ', fp);
     fclose(fp);
     scan_all(f);
     const series *s = node_host_mem(model_find_node(f->m, "algo-1"));
