@@ -141,6 +141,8 @@ typedef struct lw_buf {
 
 static inline void lw_buf_add(lw_buf *b, const char *s, size_t n)
 {
+    if (n == 0)
+        return;   /* b->p may still be NULL: memcpy must not see it */
     if (b->len + n > b->cap) {
         size_t cap = b->cap ? b->cap : 4096;
         while (cap < b->len + n)
