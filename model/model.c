@@ -18,6 +18,9 @@ struct model {
     int any;
     int64_t first_step_us, last_step_end_us;
     int has_steps;
+    uint64_t stream;        /* see model_set_stream */
+    size_t nseries;         /* over all nodes */
+    model_drops drops;
 };
 
 model *model_new(const model_config *cfg)
@@ -43,6 +46,29 @@ void model_flush(model *m, int final)
     for (size_t i = 0; i < m->nodes.n; i++)
         mnode_cpu_flush(m->nodes.v[i], !final);
     m->gen++;
+}
+
+int model_time_plausible(int64_t t_us)
+{
+    return t_us >= MODEL_TIME_MIN_US && t_us < MODEL_TIME_MAX_US;
+}
+
+void model_get_drops(const model *m, model_drops *out)
+{
+    *out = m->drops;
+}
+
+/* Counts a record whose time is outside the window; returns 1. */
+static int drop_bad_time(model *m, int64_t t_us)
+{
+    m->drops.bad_time++;
+    m->drops.bad_time_us = t_us;
+    return 1;
+}
+
+void model_set_stream(model *m, uint64_t id)
+{
+    m->stream = id;
 }
 
 static int outside(const model *m, int64_t t)
@@ -75,7 +101,9 @@ static size_t node_pos(const model *m, const char *id, size_t len, int *found)
 }
 
 /* The node for id, or a new unregistered one (*is_new) that the caller
- * registers with node_commit once the record went in. NULL on OOM. */
+ * registers with node_commit once the record went in. NULL on OOM, or
+ * past MODEL_NODE_MAX (counted; *is_new is then 0 and the caller
+ * returns 1). */
 static model_node *node_get(model *m, sm_str id, int *is_new, size_t *pos)
 {
     model_node *n = m->last_node;
@@ -86,6 +114,10 @@ static model_node *node_get(model *m, sm_str id, int *is_new, size_t *pos)
     *pos = node_pos(m, id.ptr ? id.ptr : "", id.len, &found);
     if (found)
         return m->last_node = m->nodes.v[*pos];
+    if (m->nodes.n >= MODEL_NODE_MAX) {
+        m->drops.node_cap++;
+        return NULL;
+    }
     if (ptrvec_reserve(&m->nodes, 1) != 0)
         return NULL;
     *is_new = 1;
@@ -116,19 +148,34 @@ static void note_time(model *m, int64_t t0, int64_t t1)
     m->gen++;
 }
 
+/* The result for a record node_get gave no node for. */
+static int no_node(const model *m, int64_t node_cap_before)
+{
+    return m->drops.node_cap != node_cap_before ? 1 : -1;
+}
+
 int model_add_sample(model *m, const sm_sample *s)
 {
+    if (!model_time_plausible(s->ts_us))
+        return drop_bad_time(m, s->ts_us);
     if (outside(m, s->ts_us) || !isfinite(s->value))
         return 1;
     int is_new;
     size_t pos = 0;
+    int64_t capped = m->drops.node_cap;
     model_node *n = node_get(m, s->node, &is_new, &pos);
     if (!n)
-        return -1;
-    int rc = mnode_add_sample(n, s);
+        return no_node(m, capped);
+    size_t before = n->series.n;
+    int rc = mnode_add_sample(n, s, m->stream, MODEL_SERIES_MAX - m->nseries);
+    if (rc == MNODE_CAPPED) {
+        m->drops.series_cap++;
+        rc = 1;
+    }
     node_commit(m, n, is_new, pos, rc);
     if (rc != 0)
         return rc;
+    m->nseries += n->series.n - before;
     if (s->ts_us > m->last_sample_us)
         m->last_sample_us = s->ts_us;
     note_time(m, s->ts_us, s->ts_us);
@@ -140,13 +187,18 @@ int model_add_event(model *m, const sm_event *e)
     int64_t end;
     if (__builtin_add_overflow(e->start_us, e->dur_us > 0 ? e->dur_us : 0, &end))
         end = INT64_MAX;
+    if (!model_time_plausible(e->start_us))
+        return drop_bad_time(m, e->start_us);
+    if (!model_time_plausible(end))
+        return drop_bad_time(m, end);
     if (event_outside(m, e->start_us, end))
         return 1;
     int is_new;
     size_t pos = 0;
+    int64_t capped = m->drops.node_cap;
     model_node *n = node_get(m, e->node, &is_new, &pos);
     if (!n)
-        return -1;
+        return no_node(m, capped);
     phase_kind kind;
     int rc = mnode_add_writer_event(n, e, &kind);
     node_commit(m, n, is_new, pos, rc);

@@ -42,14 +42,40 @@ typedef struct job_phases {
     int has_steps;
 } job_phases;
 
+/* Bounds on what the data may make the model hold. A time outside the
+ * window is a unit error or garbage (a millisecond timestamp read as
+ * seconds is year 58864); believing it would move the live window and the
+ * job's phases there. The caps bound memory against files with millions
+ * of distinct metric names or node ids (10^6 names took 5 GB). */
+#define MODEL_TIME_MIN_US 946684800000000LL    /* 2000-01-01T00:00:00Z */
+#define MODEL_TIME_MAX_US 4102444800000000LL   /* 2100-01-01T00:00:00Z */
+#define MODEL_NODE_MAX 16384
+#define MODEL_NODE_SERIES_MAX 4096             /* series per node, total CPU included */
+#define MODEL_SERIES_MAX 131072                /* series over all nodes */
+
+/* 1 when t_us lies in [MODEL_TIME_MIN_US, MODEL_TIME_MAX_US). */
+int model_time_plausible(int64_t t_us);
+
+/* Records the model refused because of the bounds above, since it was
+ * made. Callers compare two readings to say which file they came from. */
+typedef struct model_drops {
+    int64_t bad_time;       /* samples/events with a time outside the window */
+    int64_t bad_time_us;    /* the latest such time (an event's start or end) */
+    int64_t series_cap;     /* samples of a series past a cap, not created */
+    int64_t node_cap;       /* records of a node past MODEL_NODE_MAX */
+} model_drops;
+
+void model_get_drops(const model *m, model_drops *out);
+
 model *model_new(const model_config *cfg); /* cfg may be NULL; NULL on OOM */
 void model_free(model *m);
 
 /* Ingest one record. Returns 0, 1 when the record was ignored (outside the
- * time filter, a non-finite value, or a sample named like the derived CPU
- * total), -1 on OOM (record dropped; an event may then have counted in its
- * node and not in its process). An event counts in its node and, when it
- * names its writer (e->process), in that process too. */
+ * time filter, a non-finite value, a sample named like the derived CPU
+ * total, or refused by a bound: see model_get_drops), -1 on OOM (record
+ * dropped; an event may then have counted in its node and not in its
+ * process). An event counts in its node and, when it names its writer
+ * (e->process), in that process too. */
 int model_add_sample(model *m, const sm_sample *s);
 int model_add_event(model *m, const sm_event *e);
 
@@ -58,6 +84,15 @@ int model_add_event(model *m, const sm_event *e);
  * but each node's newest (the file being written may still add cores to
  * it). The scanner calls this after every pass and at the end. */
 void model_flush(model *m, int final);
+
+/* Declares which stream (one file: any id the caller keeps for it) the
+ * samples that follow come from; 0 until set. A node's core count is
+ * learnt from one timestamp's cores followed by a later timestamp, which
+ * proves the group complete only within one file: the scanner reads
+ * newest files first, so the next minute's file may come between two
+ * reads of this one. The scanner calls it before each read of a system
+ * file. */
+void model_set_stream(model *m, uint64_t id);
 
 /* Time span of everything ingested (system samples and events). 0 when empty. */
 int64_t model_first_us(const model *m);

@@ -4,8 +4,8 @@
  * is emitted into the "total" series once, when it is complete:
  *   - once the node's core count is known, when the group holds that many
  *     samples (no lag, whatever order files arrive in);
- *   - before that, when a later timestamp follows it (the first group of a
- *     node's first file establishes the core count);
+ *   - before that, when a later timestamp follows it in the same file
+ *     (model_set_stream), which establishes the core count;
  *   - as a fallback, when NODE_CPU_PENDING newer groups are open (a group
  *     that lost a core to a corrupt line is emitted with what it has).
  * Assumption, true of smdebug's writer: every core of one timestamp is in
@@ -50,12 +50,36 @@ static void evict_oldest(model_node *n)
         group_remove(n, old);   /* no memory even for one sample: drop it */
 }
 
-void mnode_cpu_note(model_node *n, int64_t ts, double v)
+/* The slot of stream id, taking the least recently used one for a new
+ * stream (its last time then unknown). */
+static cpu_stream *stream_slot(model_node *n, uint64_t id)
 {
+    cpu_stream *last = &n->streams[n->last_stream];
+    if (last->valid && last->id == id)
+        return last;   /* consecutive lines come from one file */
+    cpu_stream *lru = &n->streams[0];
+    for (size_t i = 0; i < NODE_CPU_STREAMS; i++) {
+        cpu_stream *s = &n->streams[i];
+        if (s->valid && s->id == id) {
+            s->used = ++n->stream_clock;
+            n->last_stream = (uint8_t)i;
+            return s;
+        }
+        if (!s->valid || s->used < lru->used)
+            lru = s;
+    }
+    *lru = (cpu_stream){id, 0, ++n->stream_clock, 0};
+    n->last_stream = (uint8_t)(lru - n->streams);
+    return lru;
+}
+
+void mnode_cpu_note(model_node *n, uint64_t stream, int64_t ts, double v)
+{
+    cpu_stream *st = stream_slot(n, stream);
     cpu_group *g = group_find(n, ts);
     if (!g) {
-        if (n->expected_cores == 0 && n->has_cur && ts > n->cur_ts) {
-            cpu_group *prev = group_find(n, n->cur_ts);
+        if (n->expected_cores == 0 && st->valid && ts > st->last_ts) {
+            cpu_group *prev = group_find(n, st->last_ts);
             if (prev)
                 group_emit(n, prev);
         }
@@ -66,8 +90,8 @@ void mnode_cpu_note(model_node *n, int64_t ts, double v)
     }
     g->sum += v;
     g->count++;
-    n->cur_ts = ts;
-    n->has_cur = 1;
+    st->last_ts = ts;
+    st->valid = 1;
     if (n->expected_cores && g->count >= n->expected_cores)
         group_emit(n, g);
 }

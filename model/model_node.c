@@ -210,16 +210,19 @@ static int reserve_all(model_node *n, enum role r, size_t nser)
 }
 
 /* Creates, fills and registers the series of a sample seen for the first
- * time. 0, 1 when ignored, -1 on OOM (node unchanged). */
-static int create_series(model_node *n, const sm_sample *s, ser_ent **out)
+ * time. 0, 1 when ignored, MNODE_CAPPED, -1 on OOM (node unchanged). */
+static int create_series(model_node *n, const sm_sample *s, size_t room, ser_ent **out)
 {
     enum role r = role_of(s);
     if (r == R_CLASH)
         return 1;
+    int need_total = r == R_CORE && !n->cpu_total;
+    size_t want = need_total ? 2 : 1;
+    if (n->series.n + want > MODEL_NODE_SERIES_MAX || want > room)
+        return MNODE_CAPPED;
     ser_ent *e = ent_new(s->type.ptr, s->type.len, s->dimension.ptr, s->dimension.len,
                          s->name.ptr, s->name.len);
     ser_ent *tot = NULL;
-    int need_total = r == R_CORE && !n->cpu_total;
     if (need_total)
         tot = ent_new("cpu", 3, "CPUUtilization", 14, "total", 5);
     if (!e || (need_total && !tot) || reserve_all(n, r, 2) != 0 ||
@@ -238,7 +241,7 @@ static int create_series(model_node *n, const sm_sample *s, ser_ent **out)
     return 0;
 }
 
-int mnode_add_sample(model_node *n, const sm_sample *s)
+int mnode_add_sample(model_node *n, const sm_sample *s, uint64_t stream, size_t room)
 {
     ser_ent *prev = n->last_hit, *e = prev ? prev->next : NULL;
     if (!e || !ent_eq(e, s)) {
@@ -254,7 +257,7 @@ int mnode_add_sample(model_node *n, const sm_sample *s)
         if (series_add(e->s, s->ts_us, s->value) != 0)
             return -1;
     } else {
-        int rc = create_series(n, s, &e);
+        int rc = create_series(n, s, room, &e);
         if (rc != 0)
             return rc;
     }
@@ -262,7 +265,7 @@ int mnode_add_sample(model_node *n, const sm_sample *s)
         prev->next = e;
     n->last_hit = e;
     if (e->core)
-        mnode_cpu_note(n, s->ts_us, s->value);
+        mnode_cpu_note(n, stream, s->ts_us, s->value);
     if (s->extra.len)
         mnode_note_extra(n, s->extra.ptr, s->extra.len);
     n->gen++;

@@ -32,6 +32,8 @@ typedef struct gpu_ent {
     const series *util, *mem;
 } gpu_ent;
 
+#define NODE_CPU_STREAMS 4      /* files per node whose last core time is kept */
+
 /* Cores of one timestamp, summed until the group is complete. */
 typedef struct cpu_group {
     int64_t ts;
@@ -39,6 +41,14 @@ typedef struct cpu_group {
     uint32_t count;
     uint64_t seq;       /* creation order, for eviction */
 } cpu_group;
+
+/* The last core sample's time in one file of the node. */
+typedef struct cpu_stream {
+    uint64_t id;
+    int64_t last_ts;
+    uint64_t used;      /* for replacing the least recently used */
+    int valid;
+} cpu_stream;
 
 typedef struct ptrvec {
     void **v;
@@ -60,8 +70,9 @@ struct model_node {
     size_t npending;
     uint64_t group_seq;
     uint32_t expected_cores;    /* 0 until the first group closes */
-    int64_t cur_ts;             /* timestamp of the last core sample */
-    int has_cur;
+    cpu_stream streams[NODE_CPU_STREAMS];
+    uint64_t stream_clock;
+    uint8_t last_stream;        /* index of the slot used last */
     idmap phase_map;
     ptrvec phases;      /* phase_stats*, in model.h's display order */
     char *extra[NODE_EXTRA_MAX];
@@ -112,11 +123,13 @@ model_node *mnode_new(const char *id, size_t len);  /* NULL on OOM */
 void mnode_free(model_node *n);
 
 /* Ingests one sample (already time-filtered, finite). 0, 1 when ignored
- * (it would collide with the derived CPU total), -1 on OOM with the node
- * unchanged. */
-int mnode_add_sample(model_node *n, const sm_sample *s);
-/* Feeds one core sample into the CPU total (model_cpu.c). */
-void mnode_cpu_note(model_node *n, int64_t ts, double v);
+ * (it would collide with the derived CPU total), MNODE_CAPPED when it
+ * needs a new series past MODEL_NODE_SERIES_MAX or past `room` (new series
+ * the model still allows), -1 on OOM with the node unchanged. */
+#define MNODE_CAPPED 2
+int mnode_add_sample(model_node *n, const sm_sample *s, uint64_t stream, size_t room);
+/* Feeds one core sample of `stream` into the CPU total (model_cpu.c). */
+void mnode_cpu_note(model_node *n, uint64_t stream, int64_t ts, double v);
 /* Emits every pending group (all but the newest when keep_newest). */
 void mnode_cpu_flush(model_node *n, int keep_newest);
 /* Records the extra key names of a sample's raw members (model_extra.c). */

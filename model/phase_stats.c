@@ -19,7 +19,11 @@ struct phase_stats {
     phase_kind kind;
     quant *q;
     int64_t count;
-    double mean, m2;            /* Welford */
+    double mean, m2;            /* Welford, for the deviation */
+    /* The exact sum of durations, for a mean that does not depend on the
+     * order events arrived in (the live scanner's order is not the
+     * report's). 2^127 µs: no overflow. */
+    __extension__ __int128 sum;
     int64_t min, max;
     int64_t first_start, last_end;
     uint32_t hist[PHASE_HIST_BUCKETS];
@@ -149,6 +153,7 @@ int phase_stats_add(phase_stats *p, int64_t step, int64_t start_us, int64_t dur_
     if (end > p->last_end)
         p->last_end = end;
     p->count++;
+    p->sum += dur_us;
     double delta = d - p->mean;
     p->mean += delta / (double)p->count;
     p->m2 += delta * (d - p->mean);
@@ -171,7 +176,7 @@ void phase_stats_get_summary(const phase_stats *p, phase_summary *out)
         out->mean_us = out->stddev_us = out->p50_us = out->p95_us = out->p99_us = NAN;
         return;
     }
-    out->mean_us = p->mean;
+    out->mean_us = (double)p->sum / (double)p->count;
     out->stddev_us = sqrt(p->m2 / (double)p->count);
     out->min_us = p->min;
     out->max_us = p->max;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/fsum.h"
 #include "model/quantile.h"
 #include "model/series_tier.h"
 
@@ -16,7 +17,8 @@ struct series {
     tiers t;
     quant *q;
     int64_t count;
-    double min, max, sum;
+    double min, max;
+    fsum sum;               /* exact: the mean does not depend on the order */
     int64_t first_us, last_us;
     double last_value;
     uint64_t gen;
@@ -55,6 +57,7 @@ series *series_new(const char *type, const char *dimension, const char *name)
     s->name = ids + lt + ld + 2;
     memcpy(s->name, name ? name : "", ln + 1);
     tiers_init(&s->t);
+    fsum_init(&s->sum);
     s->min = INFINITY;
     s->max = -INFINITY;
     return s;
@@ -65,6 +68,7 @@ void series_free(series *s)
     if (!s)
         return;
     tiers_free(&s->t);
+    fsum_free(&s->sum);
     quant_free(s->q);
     free(s->type);
     free(s);
@@ -72,11 +76,12 @@ void series_free(series *s)
 
 int series_add(series *s, int64_t ts_us, double value)
 {
-    if (quant_reserve(s->q, value) != 0)
+    if (quant_reserve(s->q, value) != 0 || fsum_reserve(&s->sum) != 0)
         return -1;  /* also rejects NaN/inf: one would poison every mean */
     if (tiers_add(&s->t, ts_us, value) != 0)
         return -1;
-    quant_add(s->q, value);  /* cannot fail after the reserve */
+    quant_add(s->q, value);  /* cannot fail after the reserves */
+    fsum_add(&s->sum, value);
     if (s->count == 0 || ts_us < s->first_us)
         s->first_us = ts_us;
     if (s->count == 0 || ts_us >= s->last_us) {
@@ -84,7 +89,6 @@ int series_add(series *s, int64_t ts_us, double value)
         s->last_value = value;
     }
     s->count++;
-    s->sum += value;
     if (value < s->min)
         s->min = value;
     if (value > s->max)
@@ -113,7 +117,7 @@ size_t series_memory_bytes(const series *s)
     return sizeof *s + strlen(s->type) + strlen(s->dim) + strlen(s->name) + 3 +
            deque_bytes(&s->t.raw) + deque_bytes(&s->t.t1) + deque_bytes(&s->t.t2) +
            s->t.caprun * sizeof *s->t.run +
-           quant_memory_bytes(s->q);
+           quant_memory_bytes(s->q) + (s->sum.heap ? s->sum.cap * sizeof(double) : 0);
 }
 
 int64_t series_extent(const series *s, int64_t *first_us, int64_t *last_us)
@@ -135,7 +139,7 @@ void series_get_summary(const series *s, series_summary *out)
     }
     out->min = s->min;
     out->max = s->max;
-    out->mean = s->sum / (double)s->count;
+    out->mean = fsum_value(&s->sum) / (double)s->count;
     out->first_us = s->first_us;
     out->last_us = s->last_us;
     out->last_value = s->last_value;

@@ -113,6 +113,8 @@ static int collect_key(void *ud, const source_entry *e)
 {
     keylist *kl = ud;
     char name[64];
+    if (e->error)
+        return 0;
     if (!rule_report_key_rule(e->key, name, sizeof name) || strlen(e->key) >= 512)
         return 0;
     if (kl->n == kl->cap) {

@@ -76,6 +76,8 @@ static int note_writer(xjob *x, const xfile *f)
 static int list_cb(void *ud, const source_entry *e)
 {
     xjob *x = ud;
+    if (e->error)
+        return 0;   /* a folder that could not be listed holds nothing to export */
     const char *rel = e->key + x->rootlen;
     key_info ki;
     keyname_parse(rel, &ki);

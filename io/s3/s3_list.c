@@ -93,7 +93,7 @@ int s3_list_objects(const s3_list_ctx *s, const char *prefix,
             const s3_xml_object *o = &l.objs[i];
             if (strncmp(o->key, s->root, rl) != 0 || !o->key[rl])
                 continue;
-            source_entry e = {o->key + rl, o->size, o->mtime_us, o->etag};
+            source_entry e = {o->key + rl, o->size, o->mtime_us, o->etag, NULL};
             if (s3_etags_put(s->etags, e.key, o->etag, o->size) < 0) {
                 rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");
                 stop = 1;

@@ -87,7 +87,7 @@ cat_entry *catalog_add(catalog *c, const char *key)
         return NULL;
     }
     e->whole_size = -1;
-    e->done_hash = FNV_SEED;
+    prefix_hash_init(&e->done);
     c->slots[find_slot(c->slots, c->cap, key)] = e;
     c->count++;
     return e;
@@ -112,8 +112,7 @@ void cat_entry_reset(cat_entry *e)
 {
     e->consumed = 0;
     e->partial_len = 0;
-    e->head_len = 0;
-    e->done_hash = FNV_SEED;
+    prefix_hash_init(&e->done);
     tracedec_free(e->tdec);
     e->tdec = NULL;
     jsplit_free(e->js);

@@ -12,9 +12,7 @@
 #include "io/decode/json_split.h"
 #include "io/decode/keyname.h"
 #include "io/decode/trace_decode.h"
-
-#define CAT_HEAD_MAX 256   /* bytes of a trace file's start kept to match
-                              a renamed .tmp with its final file */
+#include "io/scan/prefix_hash.h"
 
 typedef struct cat_entry {
     char *key;
@@ -28,13 +26,10 @@ typedef struct cat_entry {
     jsplit *js;            /* a closed trace not laid out one event per
                               line: its elements, streamed (json_split.h);
                               NULL on the line path */
-    char head[CAT_HEAD_MAX];
-    size_t head_len;
-    /* FNV-1a of the bytes decoded so far, [0, consumed - partial_len): a
-     * closed trace file continues this .tmp only if its prefix hashes the
-     * same. Real writers give every file of a process the same metadata
-     * head, so the head alone cannot tell them apart. */
-    uint64_t done_hash;
+    /* .tmp traces: the lines decoded so far, [0, consumed - partial_len).
+     * A closed trace file continues this .tmp only if its first lines hash
+     * the same (scan_adopt). */
+    prefix_hash done;
     int64_t high_water_us; /* newest record time ingested from this file */
     int64_t skip_until_us; /* after a replacement: records at or before this
                               were already ingested from the old version */
@@ -57,7 +52,7 @@ size_t catalog_count(const catalog *c);
 /* Iteration: start with *iter = 0; returns NULL after the last entry. */
 cat_entry *catalog_next(catalog *c, size_t *iter);
 
-/* Drops the entry's decoding state (partial line, trace decoder, head) and
+/* Drops the entry's decoding state (partial line, trace decoder, prefix) and
  * rewinds it to byte 0, keeping the key, counters and high-water mark. */
 void cat_entry_reset(cat_entry *e);
 

@@ -3,8 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/scan/fnv.h"
-
 static void item_drop(adopt_list *l, size_t i)
 {
     tracedec_free(l->items[i].dec);
@@ -30,54 +28,55 @@ void adopt_list_stash(adopt_list *l, cat_entry *tmp)
         if (it->live != tmp)
             continue;
         it->live = NULL;
-        memcpy(it->head, tmp->head, tmp->head_len);
-        it->head_len = tmp->head_len;
-        it->processed = tmp->consumed - (int64_t)tmp->partial_len;
-        it->hash = tmp->done_hash;
+        it->done = tmp->done;
         it->dec = tmp->tdec;
         tmp->tdec = NULL;
+        it->high_water_us = tmp->high_water_us;
         snprintf(it->node, sizeof it->node, "%s", tmp->ki.node);
         it->tkind = tmp->ki.tkind;
         return;
     }
 }
 
-static int64_t item_done(const adopt_item *it)
+static const prefix_hash *item_done(const adopt_item *it)
 {
-    return it->live ? it->live->consumed - (int64_t)it->live->partial_len : it->processed;
+    return it->live ? &it->live->done : &it->done;
 }
 
-static int item_matches(const adopt_item *it, const cat_entry *fin,
-                        const char *data, size_t len)
+/* Offset past the lines `it` decoded when fin starts with them, else -1. */
+static int64_t item_match(const adopt_item *it, const cat_entry *fin, uint64_t head,
+                          const char *data, size_t len)
 {
-    const char *head = it->live ? it->live->head : it->head;
-    size_t head_len = it->live ? it->live->head_len : it->head_len;
     const char *node = it->live ? it->live->ki.node : it->node;
     trace_kind tk = it->live ? it->live->ki.tkind : it->tkind;
-    int64_t done = item_done(it);
-    uint64_t hash = it->live ? it->live->done_hash : it->hash;
-    /* The head is a cheap first filter; the hash of everything the .tmp
-     * decoded proves fin continues it (every file of a process starts
-     * with the same metadata, so heads repeat). */
-    return head_len > 0 && len >= head_len && tk == fin->ki.tkind &&
-           !strcmp(node, fin->ki.node) && !memcmp(head, data, head_len) &&
-           done > 0 && (size_t)done <= len && fnv_add(FNV_SEED, data, (size_t)done) == hash;
+    const prefix_hash *done = item_done(it);
+    if (done->lines < PREFIX_HEAD_LINES || done->head != head || tk != fin->ki.tkind ||
+        strcmp(node, fin->ki.node) != 0)
+        return -1;
+    return prefix_hash_match(done, data, len);
 }
 
 size_t adopt_take(adopt_list *l, cat_entry *fin, const char *data, size_t len)
 {
+    uint64_t head = prefix_hash_head(data, len);
+    if (!head)
+        return 0;
     /* Several .tmp states may match (a new .tmp that has decoded only the
      * shared metadata matches every file of its process): the longest
      * match is the file's own history. */
     size_t best = l->n;
-    for (size_t i = 0; i < l->n; i++)
-        if (item_matches(&l->items[i], fin, data, len) &&
-            (best == l->n || item_done(&l->items[i]) > item_done(&l->items[best])))
+    int64_t best_at = -1;
+    for (size_t i = 0; i < l->n; i++) {
+        int64_t at = item_match(&l->items[i], fin, head, data, len);
+        if (at >= 0 && (best == l->n ||
+                        item_done(&l->items[i])->lines > item_done(&l->items[best])->lines)) {
             best = i;
+            best_at = at;
+        }
+    }
     if (best == l->n)
         return 0;
     adopt_item *it = &l->items[best];
-    int64_t done = item_done(it);
     tracedec_free(fin->tdec);
     if (it->live) {
         cat_entry *tmp = it->live;
@@ -90,9 +89,10 @@ size_t adopt_take(adopt_list *l, cat_entry *fin, const char *data, size_t len)
     } else {
         fin->tdec = it->dec;
         it->dec = NULL;
+        fin->high_water_us = it->high_water_us;
     }
     item_drop(l, best);
-    return (size_t)done;   /* item_matches: 0 < done <= len */
+    return (size_t)best_at;
 }
 
 void adopt_list_free(adopt_list *l)

@@ -2,10 +2,12 @@
  * renamed from, so events already read from the .tmp are not ingested a
  * second time. The writer keeps `framework/<node>_<kind>.json.tmp` open and
  * renames it to `pevents/<hour>/<end_us>_<node>_<kind>.json` on rotation:
- * same bytes (plus the closing "]"), new name. The hash of the bytes the
- * .tmp had decoded identifies it: the final file's prefix of that length
- * hashes the same (heads alone repeat: every file a process writes starts
- * with the same metadata). Internal to the scanner; no I/O. */
+ * the same lines, the last one closed ("{...},\n" becomes "{...}\n]\n"),
+ * under a new name. The canonical hash of the lines the .tmp had decoded
+ * (prefix_hash) identifies it: the closed file's first lines hash the
+ * same. Heads alone repeat (every file a process writes starts with the
+ * same metadata), so they only narrow the search. Internal to the scanner;
+ * no I/O. */
 #ifndef SMTOP_SCAN_ADOPT_H
 #define SMTOP_SCAN_ADOPT_H
 
@@ -17,11 +19,9 @@
 
 typedef struct adopt_item {
     cat_entry *live;          /* the catalog's .tmp entry, or NULL once stashed */
-    char head[CAT_HEAD_MAX];  /* stashed copy when live is NULL */
-    size_t head_len;
-    int64_t processed;        /* bytes of the .tmp already decoded */
-    uint64_t hash;            /* their FNV-1a (cat_entry.done_hash) */
+    prefix_hash done;         /* stashed copy of the .tmp's lines when live is NULL */
     trace_dec *dec;           /* stashed decoder (owned) when live is NULL */
+    int64_t high_water_us;    /* stashed newest event end */
     char node[128];
     trace_kind tkind;
 } adopt_item;
@@ -37,8 +37,9 @@ void adopt_track(adopt_list *l, cat_entry *tmp);
  * into the list (tmp's decoder moves here) before the entry is reset. */
 void adopt_list_stash(adopt_list *l, cat_entry *tmp);
 /* For a closed trace file read from byte 0: when `data` starts with the
- * head of a known .tmp of the same node and kind, moves that .tmp's decoder
- * into fin and returns how many bytes of data were already decoded; else 0. */
+ * lines of a known .tmp of the same node and kind, moves that .tmp's
+ * decoder into fin and returns how many bytes of data hold lines already
+ * decoded; else 0. */
 size_t adopt_take(adopt_list *l, cat_entry *fin, const char *data, size_t len);
 void adopt_list_free(adopt_list *l);
 

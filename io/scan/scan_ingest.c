@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/scan/fnv.h"
 #include "io/decode/trace_decode.h"
 
 typedef struct event_sink {
@@ -15,12 +14,15 @@ typedef struct event_sink {
 static void sink_event(void *ud, const sm_event *ev)
 {
     event_sink *s = ud;
-    int64_t end = ev->start_us + ev->dur_us;
+    int64_t end;
+    if (__builtin_add_overflow(ev->start_us, ev->dur_us, &end))
+        end = INT64_MAX;   /* the model refuses it, and counts it */
     if (end <= s->e->skip_until_us)
         return;
-    if (end > s->e->high_water_us)
+    /* Only what the model took moves the mark: a refused end near
+     * INT64_MAX would hide every later event of a replaced file. */
+    if (model_add_event(s->cx->m, ev) == 0 && end > s->e->high_water_us)
         s->e->high_water_us = end;
-    model_add_event(s->cx->m, ev);
 }
 
 static trace_dec *new_decoder(ingest_ctx *cx, const cat_entry *e)
@@ -49,9 +51,8 @@ static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t le
             return -1;
         if (s->ts_us <= e->skip_until_us)
             return 0;
-        if (s->ts_us > e->high_water_us)
+        if (model_add_sample(cx->m, s) == 0 && s->ts_us > e->high_water_us)
             e->high_water_us = s->ts_us;
-        model_add_sample(cx->m, s);
         return 0;
     }
     if (!e->tdec && !(e->tdec = new_decoder(cx, e)))
@@ -98,27 +99,12 @@ static int hold_partial(cat_entry *e, const char *p, size_t len)
     return 0;
 }
 
-/* Keeps the file's first CAT_HEAD_MAX bytes, across reads: a .tmp first
- * read right after its writer created it may hold only "[\n", and a head
- * that short would match every trace file of the node (see scan_adopt). */
-static void remember_head(cat_entry *e, const char *data, size_t len)
-{
-    if (e->ki.kind == KEY_SYSTEM || e->head_len >= CAT_HEAD_MAX ||
-        e->consumed != (int64_t)e->head_len)
-        return;
-    size_t take = CAT_HEAD_MAX - e->head_len;
-    if (take > len)
-        take = len;
-    memcpy(e->head + e->head_len, data, take);
-    e->head_len += take;
-}
-
-/* Decodes one whole line (its "\n" consumed too) and, for traces, adds
- * its bytes to the prefix hash that scan_adopt matches closed files by. */
+/* Decodes one whole line (its "\n" consumed too) and, for the open
+ * trace, adds it to the prefix that scan_adopt matches closed files by. */
 static void take_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
 {
     if (e->ki.kind == KEY_TRACE_TMP)
-        e->done_hash = fnv_add(fnv_add(e->done_hash, line, len), "\n", 1);
+        prefix_hash_add(&e->done, line, len);
     count_line(cx, e, line, len);
 }
 
@@ -126,12 +112,12 @@ static void take_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len
  * many bytes of p it used. */
 static size_t finish_held_line(ingest_ctx *cx, cat_entry *e, const char *p, size_t len)
 {
-    if (e->ki.kind != KEY_SYSTEM && e->partial[e->partial_len - 1] == ',' && p[0] == ']') {
+    if (e->ki.kind == KEY_TRACE_TMP && e->partial[e->partial_len - 1] == ',' && p[0] == ']' &&
+        (len == 1 || p[1] == '\n')) {
         /* We held "{...}," from a write cut before its "\n"; the writer's
          * close() then truncated that ",\n" in place and appended "\n]\n",
          * so the file now reads "{...}\n]\n" there: the held event is
-         * whole, and hashing it as that line keeps the prefix hash equal
-         * to the closed file's (scan_adopt). */
+         * whole, and "]" a line of its own, as in the closed file. */
         take_line(cx, e, e->partial, e->partial_len - 1);
         e->partial_len = 0;
         return 0;
@@ -205,7 +191,6 @@ static int wants_elements(cat_entry *e, const char *data, size_t len, size_t dat
 int ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
                  size_t data_offset, int is_final)
 {
-    remember_head(e, data, len);
     int elems = wants_elements(e, data, len, data_offset);
     if (elems != 0)
         return elems < 0 ? -1

@@ -220,8 +220,14 @@ static void note_changed(scanner *sc, cat_entry *e, const source_entry *se)
     int replaced = se->size < e->consumed || sc->src->vt->etag_is_identity;
     if (!replaced || !is_line_kind(e->ki.kind))
         return;
-    if (e->ki.kind == KEY_TRACE_TMP && e->consumed > 0)
-        adopt_list_stash(&sc->adopt, e);   /* the writer renamed it: keep its state */
+    if (e->ki.kind == KEY_TRACE_TMP && e->consumed > 0) {
+        /* The writer renamed it and began a new file at the same path:
+         * its state waits for the closed file, and the new file shares no
+         * event with it (its events may even end earlier: hooks on other
+         * threads finish out of order). */
+        adopt_list_stash(&sc->adopt, e);
+        e->high_water_us = 0;
+    }
     e->skip_until_us = e->high_water_us;
     cat_entry_reset(e);
 }
@@ -256,6 +262,22 @@ typedef struct list_ctx {
     int oom;
 } list_ctx;
 
+/* A folder the source could not list: said once (the catalog remembers
+ * it), and the listing goes on. */
+static int note_unlisted(list_ctx *lc, const char *key, const char *rel, const char *why)
+{
+    cat_entry *e = catalog_get(lc->sc->cat, key);
+    if (e)
+        return 0;
+    if (!(e = catalog_add(lc->sc->cat, key))) {
+        lc->oom = 1;
+        return 1;
+    }
+    e->failed = 1;
+    add_message(lc->sc, rel, why);
+    return 0;
+}
+
 static int list_cb(void *ud, const source_entry *se)
 {
     list_ctx *lc = ud;
@@ -270,6 +292,8 @@ static int list_cb(void *ud, const source_entry *se)
         return 0;
     if (lc->stop_at && !strncmp(rel, lc->stop_at, strlen(lc->stop_at)))
         return 1;
+    if (se->error)
+        return note_unlisted(lc, se->key, rel, se->error);
     key_info ki;
     keyname_parse(rel, &ki);
     if (ki.kind == KEY_TF_META)
@@ -419,6 +443,35 @@ static int entry_is_final(const scanner *sc, const cat_entry *e)
     return 0;
 }
 
+/* Names the file the records the model refused came from (a..b are the
+ * model's counts before and after ingesting it). */
+static void note_drops(scanner *sc, const char *rel, const model_drops *b,
+                       const model_drops *a)
+{
+    char what[256];
+    if (a->bad_time != b->bad_time) {
+        int64_t n = a->bad_time - b->bad_time;
+        snprintf(what, sizeof what,
+                 "%lld record%s with a time outside 2000-2100 ignored (latest: %.6g s "
+                 "since 1970%s)", (long long)n, n == 1 ? "" : "s",
+                 (double)a->bad_time_us / 1e6,
+                 model_time_plausible(a->bad_time_us / 1000) ? ": milliseconds as seconds?" : "");
+        add_message(sc, rel, what);
+    }
+    if (a->series_cap != b->series_cap) {
+        snprintf(what, sizeof what,
+                 "%lld samples dropped: their series are past the cap of %d per node "
+                 "or %d in all", (long long)(a->series_cap - b->series_cap),
+                 MODEL_NODE_SERIES_MAX, MODEL_SERIES_MAX);
+        add_message(sc, rel, what);
+    }
+    if (a->node_cap != b->node_cap) {
+        snprintf(what, sizeof what, "%lld records dropped: their nodes are past the cap of %d",
+                 (long long)(a->node_cap - b->node_cap), MODEL_NODE_MAX);
+        add_message(sc, rel, what);
+    }
+}
+
 /* Hands a whole file to on_file; a TF trace first gets its node and
  * session start from smdebug's record (ki.node, ki.time_us; time_us 0
  * when there is none, and on_file may then anchor it otherwise). */
@@ -439,11 +492,15 @@ static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len
             ki.time_us = pl.base_us;
         }
     }
+    model_drops before, after;
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
+    model_get_drops(sc->m, &before);
     int rc = sc->o.on_file(sc->o.on_file_ud, &ki, rel, data, len, &err);
+    model_get_drops(sc->m, &after);
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
+    note_drops(sc, rel, &before, &after);
     if (rc == 0) {
         note_read(sc, e);
         return;
@@ -465,14 +522,19 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
     ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch, .carry = sc->carry};
     cx.pre = sc->pre;
     int64_t corrupt_before = e->corrupt;
+    model_drops before, after;
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
+    model_get_drops(sc->m, &before);
     size_t skip = 0;
     if (e->ki.kind == KEY_TRACE && e->consumed == 0)
         skip = adopt_take(&sc->adopt, e, data, len);
     if (e->ki.kind == KEY_TRACE_TMP)
         adopt_track(&sc->adopt, e);
+    if (e->ki.kind == KEY_SYSTEM)
+        model_set_stream(sc->m, (uint64_t)(uintptr_t)e);   /* one file, one stream */
     int rc = ingest_bytes(&cx, e, data, len, skip, entry_is_final(sc, e));
+    model_get_drops(sc->m, &after);
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
     pthread_mutex_lock(&sc->mu);
@@ -483,6 +545,7 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
     const char *rel = e->key + strlen(sc->root);
     if (rc != 0)
         add_message(sc, rel, "out of memory, will retry");
+    note_drops(sc, rel, &before, &after);
     if (e->corrupt != corrupt_before) {
         char what[128];
         snprintf(what, sizeof what, "%lld corrupt line%s skipped (first: \"%s\")",
@@ -509,6 +572,8 @@ static void fetch_cb(void *ud, const source_req *req, const void *data, size_t l
     if (!err)
         sc->st.bytes_read += (int64_t)len;
     pthread_mutex_unlock(&sc->mu);
+    if (err && err->code == SM_ERR_NOTFOUND && e->ki.kind == KEY_TRACE_TMP)
+        return;   /* renamed since the listing: a rotation, seen next pass */
     if (err) {
         if (!e->failed) {
             pthread_mutex_lock(&sc->mu);
@@ -675,9 +740,15 @@ void scanner_finish(scanner *sc)
         pthread_mutex_lock(sc->o.lock);
     size_t it = 0;
     cat_entry *e;
-    while ((e = catalog_next(sc->cat, &it)))
-        if (is_line_kind(e->ki.kind))
-            ingest_finish_entry(&cx, e);
+    while ((e = catalog_next(sc->cat, &it))) {
+        if (!is_line_kind(e->ki.kind))
+            continue;
+        model_drops before, after;
+        model_get_drops(sc->m, &before);
+        ingest_finish_entry(&cx, e);
+        model_get_drops(sc->m, &after);
+        note_drops(sc, e->key + strlen(sc->root), &before, &after);
+    }
     model_flush(sc->m, 1);
     size_t nb = tcarry_waiting_b(sc->carry), ne = tcarry_waiting_e(sc->carry);
     size_t lost = tcarry_dropped(sc->carry);

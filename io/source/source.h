@@ -20,6 +20,11 @@ typedef struct source_entry {
     int64_t size;      /* bytes */
     int64_t mtime_us;  /* 0 when unknown */
     const char *etag;  /* "" for local files */
+    /* NULL for an object. Non-NULL for a part of the tree that could not
+     * be listed (key: the directory, ending in '/', or the entry that
+     * could not be examined): why, in words. What lies below it is missing
+     * from this listing, which goes on; size, mtime and etag are 0/"". */
+    const char *error;
 } source_entry;
 
 /* Return 0 to continue listing, non-zero to stop early. */

@@ -7,7 +7,14 @@
  * with a trailing window touches only the newest hour folders. The "ETag"
  * of a local file is its inode number: a file renamed over or recreated at
  * the same path (the trace writer's rotating .tmp) gets a new one, which
- * the scanner treats as a replaced object. */
+ * the scanner treats as a replaced object.
+ *
+ * Symlinks are followed, each directory (by device and inode) at most once
+ * per listing: three `x -> .` links in one folder would otherwise make
+ * 3^16 paths. A subdirectory that cannot be listed is reported through an
+ * entry with `error` set and skipped; only the root failing fails the
+ * listing. Only regular files are opened, without blocking: a FIFO put in
+ * a file's place between listing and reading must not hang the loader. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +26,7 @@
 #include <unistd.h>
 
 #include "io/source/source.h"
+#include "model/idmap.h"
 
 #define LOCAL_MAX_DEPTH 16
 
@@ -32,6 +40,9 @@ typedef struct source_local {
 typedef struct dir_item {
     char *name;          /* with '/' appended for directories */
     int is_dir;
+    int err;             /* errno of a failed stat, else 0 */
+    dev_t dev;           /* directories: identity, for loop detection */
+    ino_t ino;
 } dir_item;
 
 static int item_cmp(const void *a, const void *b)
@@ -72,12 +83,17 @@ static int read_sorted_dir(const char *path, dir_item **out, size_t *n)
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
             continue;
         char full[4096];
-        struct stat st;
-        if ((size_t)snprintf(full, sizeof full, "%s/%s", path, de->d_name) >= sizeof full
-            || stat(full, &st) != 0)
-            continue;   /* vanished between readdir and stat, or too long */
-        if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+        struct stat st = {0};
+        int err = 0;
+        if ((size_t)snprintf(full, sizeof full, "%s/%s", path, de->d_name) >= sizeof full)
+            continue;   /* deeper than any real profiler-output tree */
+        if (stat(full, &st) != 0) {
+            err = errno;
+            if (err == ENOENT)
+                continue;   /* vanished between readdir and stat */
+        } else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
             continue;
+        }
         if (cnt == cap) {
             size_t ncap = cap ? cap * 2 : 64;
             dir_item *ni = realloc(items, ncap * sizeof *ni);
@@ -89,10 +105,10 @@ static int read_sorted_dir(const char *path, dir_item **out, size_t *n)
         char *name = malloc(len + 2);
         if (!name) { rc = -1; break; }
         memcpy(name, de->d_name, len);
-        name[len] = S_ISDIR(st.st_mode) ? '/' : '\0';
+        int is_dir = !err && S_ISDIR(st.st_mode);
+        name[len] = is_dir ? '/' : '\0';
         name[len + 1] = '\0';
-        items[cnt].name = name;
-        items[cnt].is_dir = S_ISDIR(st.st_mode);
+        items[cnt] = (dir_item){name, is_dir, err, st.st_dev, st.st_ino};
         cnt++;
     }
     closedir(d);
@@ -110,13 +126,75 @@ static void free_items(dir_item *items, size_t n)
     free(items);
 }
 
+/* A directory's identity, for the set of those already walked. */
+typedef struct dir_id {
+    dev_t dev;
+    ino_t ino;
+} dir_id;
+
 typedef struct walk {
     source_local *sl;
     const char *prefix, *after;
     source_list_cb cb;
     void *ud;
     int stopped;
+    idmap seen;          /* items: dir_id (owned) */
 } walk;
+
+static int seen_eq(const void *item, const void *key)
+{
+    const dir_id *a = item, *b = key;
+    return a->dev == b->dev && a->ino == b->ino;
+}
+
+/* Marks a directory walked; 1 when it already was (a symlink loop or a
+ * second path to it), 0 when new, -1 on OOM. */
+static int seen_before(walk *w, dev_t dev, ino_t ino)
+{
+    dir_id k = {dev, ino};
+    sm_str parts[2] = {{(const char *)&k.dev, sizeof k.dev},
+                       {(const char *)&k.ino, sizeof k.ino}};
+    uint64_t h = idmap_hash(parts, 2);
+    if (idmap_find(&w->seen, h, seen_eq, &k))
+        return 1;
+    dir_id *id = malloc(sizeof *id);
+    if (!id || idmap_put(&w->seen, h, id) != 0) {
+        free(id);
+        return -1;
+    }
+    *id = k;
+    return 0;
+}
+
+static void seen_free(walk *w)
+{
+    for (size_t i = 0; i < w->seen.cap; i++)
+        free(w->seen.slots[i].item);
+    idmap_free(&w->seen);
+}
+
+/* Tells the caller that `key` could not be examined (errno e). */
+static void report_unlisted(walk *w, const char *key, int e)
+{
+    char why[160];
+    snprintf(why, sizeof why, "cannot list: %s; what lies below is skipped", strerror(e));
+    source_entry se = {key, 0, 0, "", why};
+    if (w->cb(w->ud, &se))
+        w->stopped = 1;
+}
+
+static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err);
+
+/* Walks the subdirectory item (at key) unless pruned or walked before. */
+static int walk_sub(walk *w, const dir_item *item, const char *key, int depth, sm_err *err)
+{
+    if (depth >= LOCAL_MAX_DEPTH || dir_pruned(key, w->prefix, w->after))
+        return 0;
+    int seen = seen_before(w, item->dev, item->ino);
+    if (seen < 0)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory while listing %s", key);
+    return seen ? 0 : walk_dir(w, key, depth + 1, err);
+}
 
 static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
 {
@@ -126,9 +204,14 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
     dir_item *items;
     size_t n;
     if (read_sorted_dir(path, &items, &n) != 0) {
-        if (depth == 0 && errno == ENOENT)
+        if (errno == ENOENT && depth == 0)
             return 0;
-        return sm_err_set(err, SM_ERR_IO, "cannot list %s: %s", path, strerror(errno));
+        if (depth == 0 || errno == ENOMEM)
+            return sm_err_set(err, errno == ENOMEM ? SM_ERR_NOMEM : SM_ERR_IO,
+                              "cannot list %s: %s", path, strerror(errno));
+        if (errno != ENOENT)   /* a folder that vanished held nothing to read */
+            report_unlisted(w, relkey, errno);
+        return 0;
     }
     int rc = 0;
     for (size_t i = 0; i < n && !w->stopped && rc == 0; i++) {
@@ -136,8 +219,12 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
         if ((size_t)snprintf(key, sizeof key, "%s%s", relkey, items[i].name) >= sizeof key)
             continue;
         if (items[i].is_dir) {
-            if (depth < LOCAL_MAX_DEPTH && !dir_pruned(key, w->prefix, w->after))
-                rc = walk_dir(w, key, depth + 1, err);
+            rc = walk_sub(w, &items[i], key, depth, err);
+            continue;
+        }
+        if (items[i].err) {   /* a file or a folder: said unless out of range */
+            if (!dir_pruned(key, w->prefix, w->after))
+                report_unlisted(w, key, items[i].err);
             continue;
         }
         if (!file_wanted(key, w->prefix, w->after))
@@ -150,7 +237,7 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
         snprintf(etag, sizeof etag, "%" PRIx64, (uint64_t)st.st_ino);
         source_entry e = {key, (int64_t)st.st_size,
                           (int64_t)st.st_mtim.tv_sec * 1000000 + st.st_mtim.tv_nsec / 1000,
-                          etag};
+                          etag, NULL};
         if (w->cb(w->ud, &e))
             w->stopped = 1;
     }
@@ -161,9 +248,17 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
 static int local_list(source *s, const char *prefix, const char *start_after,
                       source_list_cb cb, void *ud, sm_err *err)
 {
-    walk w = {(source_local *)s, prefix ? prefix : "",
-              start_after ? start_after : "", cb, ud, 0};
-    return walk_dir(&w, "", 0, err);
+    walk w = {(source_local *)s, prefix ? prefix : "", start_after ? start_after : "",
+              cb, ud, 0, {0}};
+    idmap_init(&w.seen);
+    struct stat st;
+    int rc = 0;
+    if (stat(w.sl->root, &st) == 0 && seen_before(&w, st.st_dev, st.st_ino) < 0)
+        rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory while listing %s", w.sl->root);
+    if (rc == 0)
+        rc = walk_dir(&w, "", 0, err);
+    seen_free(&w);
+    return rc;
 }
 
 static int ensure_cap(source_local *sl, size_t need)
@@ -212,14 +307,21 @@ static void fetch_one(source_local *sl, const source_req *r, source_fetch_cb cb,
     char path[4096];
     sm_err e = {0};
     int fd = -1;
+    /* O_NONBLOCK: opening a FIFO put in the file's place would otherwise
+     * wait for a writer forever; it is refused below. Regular files
+     * ignore the flag. */
     if ((size_t)snprintf(path, sizeof path, "%s/%s", sl->root, r->key) < sizeof path)
-        fd = open(path, O_RDONLY | O_CLOEXEC);
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     else
         errno = ENAMETOOLONG;
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        sm_err_set(&e, errno == ENOENT ? SM_ERR_NOTFOUND : SM_ERR_IO,
-                   "cannot read %s: %s", path, strerror(errno));
+    int opened = fd >= 0 && fstat(fd, &st) == 0;
+    if (!opened || !S_ISREG(st.st_mode)) {
+        if (opened)
+            sm_err_set(&e, SM_ERR_IO, "cannot read %s: not a regular file", path);
+        else
+            sm_err_set(&e, errno == ENOENT ? SM_ERR_NOTFOUND : SM_ERR_IO,
+                       "cannot read %s: %s", path, strerror(errno));
         if (fd >= 0)
             close(fd);
         cb(ud, r, NULL, 0, NULL, &e);

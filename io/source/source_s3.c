@@ -91,12 +91,18 @@ static void source_s3_note(s3_source *s, const char *what, const char *msg)
 
 /* ---- fetch --------------------------------------------------------- */
 
+/* Rounds of GETs for a body shorter than the object (see body_short). */
+#define SHORT_ROUNDS 3
+
 typedef struct fetch_ctx {
     s3_source *s;
     const source_req *reqs;
     size_t *map;              /* http index → request index */
     source_fetch_cb cb;
     void *ud;
+    size_t *again;            /* http indexes to fetch once more */
+    size_t nagain;
+    int last_round;
 } fetch_ctx;
 
 static int key_is_open_file(const char *key)
@@ -146,11 +152,49 @@ static void fetch_store(s3_source *s, const source_req *q, const char *etag,
     free(full);
 }
 
+/* How many bytes a whole answer to q holds: the object's size (from
+ * Content-Range, else the listing when the ETag shows the same object)
+ * past the offset, capped by the asked length; -1 when unknown. */
+static int64_t body_expected(const s3_http_resp *r, const source_req *q,
+                             const char *listed, int64_t listed_size)
+{
+    int64_t size = r->total >= 0 ? r->total
+                   : listed && *r->etag && !strcmp(listed, r->etag) ? listed_size : -1;
+    if (size < 0)
+        return -1;
+    int64_t want = size - (q->offset > 0 ? q->offset : 0);
+    if (q->len >= 0 && q->len < want)
+        want = q->len;
+    return want > 0 ? want : 0;
+}
+
+/* A body shorter than the object, which curl cannot see when the
+ * Content-Length agrees with it (a proxy or server that cut the object
+ * short): fetched again, and refused if it stays short, so the caller
+ * keeps its offset and no sample is lost in silence. 1 when handled. */
+static int body_short(fetch_ctx *f, size_t idx, const source_req *q, size_t got,
+                      int64_t want, const char *etag)
+{
+    if (want < 0 || (int64_t)got >= want)
+        return 0;
+    if (!f->last_round) {
+        f->again[f->nagain++] = idx;
+        return 1;
+    }
+    sm_err err;
+    sm_err_set(&err, SM_ERR_NET,
+               "S3 sent %zu of %lld bytes of %s, %d times: the read is retried next scan",
+               got, (long long)want, q->key, SHORT_ROUNDS);
+    f->cb(f->ud, q, NULL, 0, etag, &err);
+    return 1;
+}
+
 static void fetch_on_done(void *ud, size_t idx, const s3_http_resp *r)
 {
     fetch_ctx *f = ud;
     const source_req *q = &f->reqs[f->map[idx]];
-    const char *listed = s3_etags_get(f->s->etags, q->key, NULL);
+    int64_t listed_size = -1;
+    const char *listed = s3_etags_get(f->s->etags, q->key, &listed_size);
     const char *etag = *r->etag ? r->etag : listed ? listed : "";
     sm_err err;
     if (r->curl_code == 0 && r->status == 416) {
@@ -162,6 +206,8 @@ static void fetch_on_done(void *ud, size_t idx, const s3_http_resp *r)
         n -= off;
         if (q->len >= 0 && (size_t)q->len < n)
             n = (size_t)q->len;
+        if (body_short(f, idx, q, n, body_expected(r, q, listed, listed_size), etag))
+            return;
         if (r->status == 200 && q->offset <= 0 && q->len < 0)
             fetch_store(f->s, q, etag, r->body, r->len);
         f->cb(f->ud, q, r->body + off, n, etag, NULL);
@@ -171,17 +217,56 @@ static void fetch_on_done(void *ud, size_t idx, const s3_http_resp *r)
     }
 }
 
+static int size_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Runs the m requests of hr, then again those whose body came short
+ * (f->again), up to SHORT_ROUNDS times. Reorders hr and f->map. */
+static void fetch_rounds(s3_source *s, s3_http_req *hr, size_t m, fetch_ctx *f, sm_err *err)
+{
+    for (int round = 0; round < SHORT_ROUNDS && m; round++) {
+        f->nagain = 0;
+        f->last_round = round == SHORT_ROUNDS - 1;
+        if (s3_http_run(s->http, hr, m, fetch_on_done, f, err) < 0) {
+            /* credentials could not be refreshed: every request still gets
+             * its answer, so the caller's bookkeeping stays simple */
+            for (size_t i = 0; i < m; i++)
+                f->cb(f->ud, &f->reqs[f->map[i]], NULL, 0, "", err);
+            return;
+        }
+        /* Swap the requests to repeat to the front (in index order, each
+         * again[k] >= k), so every URL stays in hr for the caller to free. */
+        if (f->nagain)
+            qsort(f->again, f->nagain, sizeof *f->again, size_cmp);
+        for (size_t k = 0; k < f->nagain; k++) {
+            size_t i = f->again[k];
+            s3_http_req th = hr[k];
+            size_t tm = f->map[k];
+            hr[k] = hr[i];
+            f->map[k] = f->map[i];
+            hr[i] = th;
+            f->map[i] = tm;
+        }
+        m = f->nagain;
+    }
+}
+
 static int s3_fetch(source *src, const source_req *reqs, size_t n,
                     source_fetch_cb cb, void *ud, sm_err *err)
 {
     s3_source *s = (s3_source *)src;
     s3_http_req *hr = calloc(n ? n : 1, sizeof *hr);
     size_t *map = calloc(n ? n : 1, sizeof *map), m = 0;
-    fetch_ctx f = {s, reqs, map, cb, ud};
+    size_t *again = calloc(n ? n : 1, sizeof *again);
+    fetch_ctx f = {s, reqs, map, cb, ud, again, 0, 0};
     int rc = 0;
-    if (!hr || !map) {
+    if (!hr || !map || !again) {
         free(hr);
         free(map);
+        free(again);
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++) {
@@ -206,16 +291,14 @@ static int s3_fetch(source *src, const source_req *reqs, size_t n,
         hr[m].range_to = q->len >= 0 ? hr[m].range_from + q->len - 1 : -1;
         map[m++] = i;
     }
-    if (rc == 0 && m && s3_http_run(s->http, hr, m, fetch_on_done, &f, err) < 0) {
-        /* credentials could not be refreshed: every request still gets
-         * its answer, so the caller's bookkeeping stays simple */
-        for (size_t i = 0; i < m; i++)
-            cb(ud, &reqs[map[i]], NULL, 0, "", err);
-    }
-    for (size_t i = 0; i < m; i++)
+    size_t made = m;
+    if (rc == 0)
+        fetch_rounds(s, hr, m, &f, err);
+    for (size_t i = 0; i < made; i++)
         free((char *)hr[i].url);
     free(hr);
     free(map);
+    free(again);
     return rc;
 }
 

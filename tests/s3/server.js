@@ -13,10 +13,12 @@
 //   ASIASMTOPTEMP   / temp/secret+key, token "tok/en+1=="   (session)
 //   ASIASMTOPEXPIRED/ old/secret, token "expired-token" -> ExpiredToken
 // The fake IMDS hands out the ASIASMTOPTEMP credentials.
-// Control port: POST /fault {"kind":"503"|"slowdown"|"stall"|"close",
+// Control port: POST /fault {"kind":"503"|"slowdown"|"stall"|"close"|"short",
 // "count":N,"after":BYTES} or {"kind":"delay","count":N,"ms":MS} (answer
 // the next N requests of any kind MS late: a slow but live endpoint);
-// GET /stats; POST /reset.
+// GET /stats; POST /reset. "short" ends the body after BYTES with headers
+// (Content-Length, Content-Range) that agree with the short body: a
+// well-formed response that is not the whole object.
 const http = require('http');
 const fs = require('fs');
 const S3rver = require('s3rver');
@@ -84,6 +86,22 @@ function takeFault(isObjectGet) {
   return faults[i];
 }
 
+// Relays the first `keep` bytes of an upstream response, as if they were
+// all of it.
+function sendShort(res, ur, keep) {
+  const chunks = [];
+  ur.on('data', (c) => chunks.push(c));
+  ur.on('end', () => {
+    const body = Buffer.concat(chunks).slice(0, keep);
+    const h = { ...ur.headers, 'content-length': String(body.length) };
+    const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(h['content-range'] || '');
+    if (m) h['content-range'] = `bytes ${m[1]}-${+m[1] + body.length - 1}/${m[3]}`;
+    stats.bytes += body.length;
+    res.writeHead(ur.statusCode, h);
+    res.end(body);
+  });
+}
+
 function front(s3rverPort) {
   return http.createServer((req, res) => {
     stats.requests++;
@@ -110,6 +128,7 @@ function forward(req, res, s3rverPort, fault) {
   for (const h of Object.keys(headers)) if (h === 'authorization' || h.startsWith('x-amz-')) delete headers[h];
   const sock = req.socket;
   const up = http.request({ host: '127.0.0.1', port: s3rverPort, method: req.method, path: req.url, headers }, (ur) => {
+    if (fault && fault.kind === 'short') return sendShort(res, ur, fault.after || 0);
     res.writeHead(ur.statusCode, ur.headers);
     let sent = 0;
     ur.on('data', (chunk) => {

@@ -13,23 +13,22 @@
 #include <string.h>
 
 #include "io/scan/catalog.h"
-#include "io/scan/fnv.h"
 #include "io/scan/scan_adopt.h"
 
 #define HEAD_A "[\n{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, \"args\": " \
                "{\"start_time_since_epoch_in_micros\": 1594662614000000}},\n"
 
-static cat_entry *tmp_entry(catalog *c, const char *key, const char *head, int64_t consumed)
+/* A .tmp entry that has decoded the lines of `text`. */
+static cat_entry *tmp_entry(catalog *c, const char *key, const char *text)
 {
     cat_entry *e = catalog_add(c, key);
     assert_non_null(e);
     e->ki.kind = KEY_TRACE_TMP;
     e->ki.tkind = TRACE_PYTHON;
     snprintf(e->ki.node, sizeof e->ki.node, "algo-1");
-    e->head_len = strlen(head) < CAT_HEAD_MAX ? strlen(head) : CAT_HEAD_MAX;
-    memcpy(e->head, head, e->head_len);
-    e->consumed = consumed;
-    e->done_hash = fnv_add(FNV_SEED, head, (size_t)consumed < strlen(head) ? (size_t)consumed : strlen(head));
+    for (const char *p = text, *nl; (nl = strchr(p, '\n')); p = nl + 1)
+        prefix_hash_add(&e->done, p, (size_t)(nl - p));
+    e->consumed = (int64_t)strlen(text);
     return e;
 }
 
@@ -54,8 +53,7 @@ static void test_same_head_other_file_never_matches(void **state)
     (void)state;
     catalog *c = catalog_new();
     adopt_list l = {0};
-    cat_entry *b = tmp_entry(c, "framework/1-algo-1_pythontimeline.json.tmp", HEAD_A EV_B,
-                             (int64_t)strlen(HEAD_A EV_B));
+    cat_entry *b = tmp_entry(c, "framework/1-algo-1_pythontimeline.json.tmp", HEAD_A EV_B);
     adopt_track(&l, b);
     const char *data = HEAD_A EV_A EV_B "]\n";
     assert_int_equal(adopt_take(&l, final_entry(c), data, strlen(data)), 0);
@@ -71,11 +69,9 @@ static void test_longest_true_prefix_wins(void **state)
     (void)state;
     catalog *c = catalog_new();
     adopt_list l = {0};
-    cat_entry *b = tmp_entry(c, "framework/1-algo-1_pythontimeline.json.tmp#new", HEAD_A,
-                             (int64_t)strlen(HEAD_A));
+    cat_entry *b = tmp_entry(c, "framework/1-algo-1_pythontimeline.json.tmp#new", HEAD_A);
     adopt_track(&l, b);
-    cat_entry *a = tmp_entry(c, "framework/1-algo-1_pythontimeline.json.tmp", HEAD_A EV_A,
-                             (int64_t)strlen(HEAD_A EV_A));
+    cat_entry *a = tmp_entry(c, "framework/1-algo-1_pythontimeline.json.tmp", HEAD_A EV_A);
     adopt_track(&l, a);
     adopt_list_stash(&l, a);
     const char *data = HEAD_A EV_A EV_B "]\n";

@@ -2,93 +2,9 @@
  * lines held back, corrupt lines counted per file, unreadable files
  * reported, newest files first, the .tmp → final rename not double-counted,
  * a replaced file not double-counted. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "scan_fixture.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
-
-#include "io/scan/scanner.h"
-#include "io/source/source.h"
-
-typedef struct fixture {
-    char dir[256];
-    source *src;
-    model *m;
-    scanner *sc;
-} fixture;
-
-static void mkdirs(const char *path)
-{
-    char tmp[512];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(tmp, 0755);
-            *p = '/';
-        }
-    mkdir(tmp, 0755);
-}
-
-static void write_file(fixture *f, const char *rel, const char *text, const char *mode)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", f->dir, rel);
-    char *slash = strrchr(path, '/');
-    *slash = '\0';
-    mkdirs(path);
-    *slash = '/';
-    FILE *fp = fopen(path, mode);
-    assert_non_null(fp);
-    fputs(text, fp);
-    fclose(fp);
-}
-
-static int setup(void **state)
-{
-    fixture *f = calloc(1, sizeof *f);
-    snprintf(f->dir, sizeof f->dir, "/tmp/smtop-scan-XXXXXX");
-    assert_non_null(mkdtemp(f->dir));
-    *state = f;
-    return 0;
-}
-
-static void open_scanner(fixture *f)
-{
-    sm_err err = {0};
-    f->src = source_local_open(f->dir, &err);
-    assert_non_null(f->src);
-    f->m = model_new(NULL);
-    assert_non_null(f->m);
-    f->sc = scanner_new(f->src, "", f->m, NULL, &err);
-    assert_non_null(f->sc);
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    scanner_free(f->sc);
-    model_free(f->m);
-    source_free(f->src);
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-    assert_int_equal(system(cmd), 0);
-    free(f);
-    return 0;
-}
-
-static void scan_ok(fixture *f)
-{
-    sm_err err = {0};
-    assert_int_equal(scanner_scan(f->sc, &err), 0);
-}
 
 static const char *line_at(int core, double ts, double v, char *buf, size_t cap)
 {
@@ -124,16 +40,16 @@ static void test_growth_read_once_byte_for_byte(void **state)
     /* first scan sees one full line and half of the second */
     char first[512];
     snprintf(first, sizeof first, "%s%.*s", l1, 40, l2);
-    write_file(f, SYS1, first, "w");
-    open_scanner(f);
-    scan_ok(f);
+    fixture_put(f, SYS1, first, "w");
+    fixture_open(f, NULL);
+    fixture_scan(f);
     assert_int_equal(core_count(f, "algo-1", "cpu0"), 1);
     /* the writer completes line 2 and adds line 3 */
     char rest[512];
     snprintf(rest, sizeof rest, "%s%s", l2 + 40, l3);
-    write_file(f, SYS1, rest, "a");
-    scan_ok(f);
-    scan_ok(f);   /* nothing new: nothing read twice */
+    fixture_put(f, SYS1, rest, "a");
+    fixture_scan(f);
+    fixture_scan(f);   /* nothing new: nothing read twice */
     assert_int_equal(core_count(f, "algo-1", "cpu0"), 3);
     scan_stats st;
     scanner_get_stats(f->sc, &st);
@@ -153,9 +69,9 @@ static void test_partial_last_line_counted_at_finish(void **state)
     line_at(1, 1591748101.5, 10, l1, sizeof l1);
     char text[512];
     snprintf(text, sizeof text, "%s{\"Type\":\"cpu\",\"Na", l1);
-    write_file(f, SYS1, text, "w");
-    open_scanner(f);
-    scan_ok(f);
+    fixture_put(f, SYS1, text, "w");
+    fixture_open(f, NULL);
+    fixture_scan(f);
     scanner_finish(f->sc);
     scan_stats st;
     scanner_get_stats(f->sc, &st);
@@ -171,9 +87,9 @@ static void test_corrupt_line_skipped_rest_kept(void **state)
     line_at(2, 1591748101.5, 10, l1, sizeof l1);
     line_at(2, 1591748102.5, 30, l3, sizeof l3);
     snprintf(text, sizeof text, "%s{\"Type\":\"cpu\", garbage here}\n%s", l1, l3);
-    write_file(f, SYS1, text, "w");
-    open_scanner(f);
-    scan_ok(f);
+    fixture_put(f, SYS1, text, "w");
+    fixture_open(f, NULL);
+    fixture_scan(f);
     scan_stats st;
     scanner_get_stats(f->sc, &st);
     assert_int_equal(st.corrupt_lines, 1);
@@ -182,6 +98,46 @@ static void test_corrupt_line_skipped_rest_kept(void **state)
     size_t n = scanner_messages(f->sc, msgs, 4);
     assert_int_equal(n, 1);
     assert_non_null(strstr(msgs[0], "1591748100.algo-1.json: 1 corrupt line"));
+}
+
+/* Issue 12, finding 3: a node's first scan ended partway through a
+ * timestamp's cores, and the next minute's file was read first (newest
+ * first). The total took 2 as the core count and emitted every later
+ * timestamp twice. Each timestamp must give one total, the mean of its
+ * four cores. */
+static void test_cpu_total_first_scan_ends_mid_timestamp(void **state)
+{
+    fixture *f = *state;
+    char text[8192] = "", l[256];
+    const char *minute2 = "system/incremental/2020060923/1591748160.algo-1.json";
+    for (int c = 0; c < 2; c++)
+        strcat(text, line_at(c, 1591748101.0, 10 * (c + 1), l, sizeof l));
+    fixture_put(f, SYS1, text, "w");
+    fixture_open(f, NULL);
+    fixture_scan(f);
+    text[0] = '\0';
+    for (int c = 2; c < 4; c++)
+        strcat(text, line_at(c, 1591748101.0, 10 * (c + 1), l, sizeof l));
+    for (int t = 1; t < 3; t++)
+        for (int c = 0; c < 4; c++)
+            strcat(text, line_at(c, 1591748101.0 + t, 10 * (c + 1), l, sizeof l));
+    fixture_put(f, SYS1, text, "a");
+    text[0] = '\0';
+    for (int t = 0; t < 3; t++)
+        for (int c = 0; c < 4; c++)
+            strcat(text, line_at(c, 1591748161.0 + t, 10 * (c + 1), l, sizeof l));
+    fixture_put(f, minute2, text, "w");
+    fixture_scan(f);
+    fixture_scan(f);
+    const series *tot = node_cpu_total(model_find_node(f->m, "algo-1"));
+    assert_non_null(tot);
+    series_summary sum;
+    series_get_summary(tot, &sum);
+    print_message("total: %lld samples, min %.2f max %.2f\n", (long long)sum.count,
+                  sum.min, sum.max);
+    assert_int_equal(sum.count, 6);
+    assert_float_equal(sum.min, 25.0, 1e-9);
+    assert_float_equal(sum.max, 25.0, 1e-9);
 }
 
 #define TMP "framework/1234-algo-1_pythontimeline.json.tmp"
@@ -203,49 +159,36 @@ static const char *step_line(int step, char *buf, size_t cap)
     return buf;
 }
 
-static int64_t train_steps(fixture *f)
-{
-    const model_node *n = model_find_node(f->m, "algo-1");
-    const phase_stats *p = n ? node_find_phase(n, "Step:ModeKeys.TRAIN") : NULL;
-    if (!p)
-        return 0;
-    phase_summary s;
-    phase_stats_get_summary(p, &s);
-    return s.count;
-}
-
 static void test_tmp_renamed_to_final_not_double_counted(void **state)
 {
     fixture *f = *state;
     char buf[256];
-    write_file(f, TMP, trace_head, "w");
-    write_file(f, TMP, step_line(0, buf, sizeof buf), "a");
-    write_file(f, TMP, step_line(1, buf, sizeof buf), "a");
-    open_scanner(f);
-    scan_ok(f);
-    assert_int_equal(train_steps(f), 2);
+    fixture_put(f, TMP, trace_head, "w");
+    fixture_put(f, TMP, step_line(0, buf, sizeof buf), "a");
+    fixture_put(f, TMP, step_line(1, buf, sizeof buf), "a");
+    fixture_open(f, NULL);
+    fixture_scan(f);
+    assert_int_equal(fixture_train_steps(f->m), 2);
     /* the writer adds a step, closes the array and renames */
-    write_file(f, TMP, step_line(2, buf, sizeof buf), "a");
-    write_file(f, TMP, "]\n", "a");
+    fixture_put(f, TMP, step_line(2, buf, sizeof buf), "a");
+    fixture_put(f, TMP, "]\n", "a");
     char from[512], to[512];
     snprintf(from, sizeof from, "%s/%s", f->dir, TMP);
     snprintf(to, sizeof to, "%s/%s", f->dir, FINAL);
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s/framework/pevents/2020071317", f->dir);
-    mkdirs(dir);
+    fixture_mkdirs(f->dir, FINAL);
     assert_int_equal(rename(from, to), 0);
-    scan_ok(f);
-    assert_int_equal(train_steps(f), 3);
+    fixture_scan(f);
+    assert_int_equal(fixture_train_steps(f->m), 3);
     /* a new .tmp starts at the same path: a new file, read from byte 0 */
-    write_file(f, TMP,
+    fixture_put(f, TMP,
                "[\n{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, \"args\": "
                "{\"start_time_since_epoch_in_micros\": 1594662700000000}},\n"
                "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": "
                "{\"name\": \"Step:ModeKeys.TRAIN\"}},\n",
                "w");
-    write_file(f, TMP, step_line(3, buf, sizeof buf), "a");
-    scan_ok(f);
-    assert_int_equal(train_steps(f), 4);
+    fixture_put(f, TMP, step_line(3, buf, sizeof buf), "a");
+    fixture_scan(f);
+    assert_int_equal(fixture_train_steps(f->m), 4);
     scan_stats st;
     scanner_get_stats(f->sc, &st);
     assert_int_equal(st.corrupt_lines, 0);
@@ -262,14 +205,13 @@ static void close_like_smdebug(fixture *f, int scan_after_truncate, int scan_aft
     assert_int_equal(stat(path, &st), 0);
     assert_int_equal(truncate(path, st.st_size - 2), 0);
     if (scan_after_truncate)
-        scan_ok(f);
-    write_file(f, TMP, "\n]\n", "a");
+        fixture_scan(f);
+    fixture_put(f, TMP, "\n]\n", "a");
     if (scan_after_append)
-        scan_ok(f);
-    char to[512], dir[512];
+        fixture_scan(f);
+    char to[512];
     snprintf(to, sizeof to, "%s/%s", f->dir, FINAL);
-    snprintf(dir, sizeof dir, "%s/framework/pevents/2020071317", f->dir);
-    mkdirs(dir);
+    fixture_mkdirs(f->dir, FINAL);
     assert_int_equal(rename(path, to), 0);
 }
 
@@ -278,23 +220,23 @@ static void test_smdebug_close_any_interleaving(void **state)
     fixture *f = *state;
     for (int mask = 0; mask < 4; mask++) {
         char buf[256];
-        write_file(f, TMP, trace_head, "w");
-        write_file(f, TMP, step_line(0, buf, sizeof buf), "a");
-        write_file(f, TMP, step_line(1, buf, sizeof buf), "a");
-        open_scanner(f);
-        scan_ok(f);
-        write_file(f, TMP, step_line(2, buf, sizeof buf), "a");
+        fixture_put(f, TMP, trace_head, "w");
+        fixture_put(f, TMP, step_line(0, buf, sizeof buf), "a");
+        fixture_put(f, TMP, step_line(1, buf, sizeof buf), "a");
+        fixture_open(f, NULL);
+        fixture_scan(f);
+        fixture_put(f, TMP, step_line(2, buf, sizeof buf), "a");
         close_like_smdebug(f, mask & 1, mask & 2);
-        scan_ok(f);
-        scan_ok(f);
+        fixture_scan(f);
+        fixture_scan(f);
         scan_stats st;
         scanner_get_stats(f->sc, &st);
         print_message("interleaving %d: steps %lld, corrupt %lld\n", mask,
-                      (long long)train_steps(f), (long long)st.corrupt_lines);
-        assert_int_equal(train_steps(f), 3);
+                      (long long)fixture_train_steps(f->m), (long long)st.corrupt_lines);
+        assert_int_equal(fixture_train_steps(f->m), 3);
         assert_int_equal(st.corrupt_lines, 0);
-        teardown(state);
-        setup(state);
+        fixture_teardown(state);
+        fixture_setup(state);
         f = *state;
     }
 }
@@ -306,22 +248,22 @@ static void test_close_after_write_cut_before_newline(void **state)
 {
     fixture *f = *state;
     char buf[256];
-    write_file(f, TMP, trace_head, "w");
-    write_file(f, TMP, step_line(0, buf, sizeof buf), "a");
+    fixture_put(f, TMP, trace_head, "w");
+    fixture_put(f, TMP, step_line(0, buf, sizeof buf), "a");
     step_line(1, buf, sizeof buf);
     buf[strlen(buf) - 1] = '\0';              /* cut before the "\n" */
-    write_file(f, TMP, buf, "a");
-    open_scanner(f);
-    scan_ok(f);
-    assert_int_equal(train_steps(f), 1);
-    write_file(f, TMP, "\n", "a");           /* the rest of the flush */
+    fixture_put(f, TMP, buf, "a");
+    fixture_open(f, NULL);
+    fixture_scan(f);
+    assert_int_equal(fixture_train_steps(f->m), 1);
+    fixture_put(f, TMP, "\n", "a");           /* the rest of the flush */
     close_like_smdebug(f, 0, 1);             /* scanned before the rename */
-    scan_ok(f);
-    scan_ok(f);
+    fixture_scan(f);
+    fixture_scan(f);
     scan_stats st;
     scanner_get_stats(f->sc, &st);
     assert_int_equal(st.corrupt_lines, 0);
-    assert_int_equal(train_steps(f), 2);
+    assert_int_equal(fixture_train_steps(f->m), 2);
 }
 
 /* A file rewritten in place (new inode, old lines plus new ones) must not
@@ -334,17 +276,17 @@ static void test_replaced_file_not_double_counted(void **state)
     line_at(4, 1591748102.0, 20, l2, sizeof l2);
     line_at(4, 1591748102.5, 30, l3, sizeof l3);
     snprintf(text, sizeof text, "%s%s", l1, l2);
-    write_file(f, SYS1, text, "w");
-    open_scanner(f);
-    scan_ok(f);
+    fixture_put(f, SYS1, text, "w");
+    fixture_open(f, NULL);
+    fixture_scan(f);
     assert_int_equal(core_count(f, "algo-1", "cpu4"), 2);
     snprintf(text, sizeof text, "%s%s%s", l1, l2, l3);
-    write_file(f, "system/incremental/2020060923/new.tmp", text, "w");
+    fixture_put(f, "system/incremental/2020060923/new.tmp", text, "w");
     char from[512], to[512];
     snprintf(from, sizeof from, "%s/system/incremental/2020060923/new.tmp", f->dir);
     snprintf(to, sizeof to, "%s/%s", f->dir, SYS1);
     assert_int_equal(rename(from, to), 0);
-    scan_ok(f);
+    fixture_scan(f);
     assert_int_equal(core_count(f, "algo-1", "cpu4"), 3);
 }
 
@@ -357,77 +299,53 @@ static void test_late_upload_within_window_found(void **state)
     for (int m = 0; m <= 10; m++) {
         long t = 1591748100L + 60L * m;
         snprintf(key, sizeof key, "system/incremental/2020061000/%ld.algo-1.json", t);
-        write_file(f, key, line_at(0, (double)t + 1, 1, l, sizeof l), "w");
+        fixture_put(f, key, line_at(0, (double)t + 1, 1, l, sizeof l), "w");
     }
-    open_scanner(f);
-    scan_ok(f);
+    fixture_open(f, NULL);
+    fixture_scan(f);
     assert_int_equal(core_count(f, "algo-1", "cpu0"), 11);
     snprintf(key, sizeof key, "system/incremental/2020061000/%ld.algo-2.json",
              1591748100L + 60L * 7);
     line_at(0, 1591748100.0 + 60 * 7 + 1, 1, l, sizeof l);
     memcpy(strstr(l, "algo-1"), "algo-2", 6);   /* the slow node's own line */
-    write_file(f, key, l, "w");
-    scan_ok(f);
+    fixture_put(f, key, l, "w");
+    fixture_scan(f);
     assert_int_equal(core_count(f, "algo-2", "cpu0"), 1);
     assert_int_equal(core_count(f, "algo-1", "cpu0"), 11);
 }
 
-/* A source wrapper that records the order in which keys are fetched. */
+/* Records the order in which keys are fetched, and unlinks a file
+ * between the listing and the reads. */
 typedef struct spy {
-    source base;
-    source *inner;
     char order[16][128];
     int n;
     char unlink_before_fetch[512];   /* a file that vanishes after listing */
 } spy;
 
-static int spy_list(source *s, const char *p, const char *a, source_list_cb cb,
-                    void *ud, sm_err *e)
+static void spy_fetch(void *ud, const source_req *r, size_t n)
 {
-    return source_list(((spy *)s)->inner, p, a, cb, ud, e);
-}
-
-static int spy_fetch(source *s, const source_req *r, size_t n, source_fetch_cb cb,
-                     void *ud, sm_err *e)
-{
-    spy *sp = (spy *)s;
+    spy *sp = ud;
     if (sp->unlink_before_fetch[0])
         unlink(sp->unlink_before_fetch);
     for (size_t i = 0; i < n && sp->n < 16; i++)
         snprintf(sp->order[sp->n++], 128, "%s", r[i].key);
-    return source_fetch(sp->inner, r, n, cb, ud, e);
 }
-
-static const char *spy_describe(const source *s)
-{
-    return source_describe(((const spy *)s)->inner);
-}
-
-static void spy_free(source *s)
-{
-    (void)s;
-}
-
-static const source_vtbl spy_vtbl = {
-    .kind = "spy", .etag_is_identity = 1, .list = spy_list, .fetch = spy_fetch,
-    .describe = spy_describe, .free = spy_free,
-};
 
 static void test_newest_files_first(void **state)
 {
     fixture *f = *state;
     char l[256];
-    write_file(f, "system/incremental/2020060922/1591744500.algo-1.json",
+    fixture_put(f, "system/incremental/2020060922/1591744500.algo-1.json",
                line_at(0, 1591744501, 1, l, sizeof l), "w");
-    write_file(f, SYS1, line_at(0, 1591748101, 1, l, sizeof l), "w");
-    write_file(f, "system/incremental/2020060923/1591748160.algo-2.json",
+    fixture_put(f, SYS1, line_at(0, 1591748101, 1, l, sizeof l), "w");
+    fixture_put(f, "system/incremental/2020060923/1591748160.algo-2.json",
                line_at(0, 1591748161, 1, l, sizeof l), "w");
     sm_err err = {0};
-    spy sp = {.base.vt = &spy_vtbl, .inner = source_local_open(f->dir, &err)};
-    f->src = sp.inner;
-    f->m = model_new(NULL);
-    f->sc = scanner_new(&sp.base, "", f->m, NULL, &err);
-    scan_ok(f);
+    spy sp = {0};
+    assert_non_null(f->src = source_local_open(f->dir, &err));
+    hook_source h = hook_source_wrap(f->src, spy_fetch, &sp);
+    fixture_open(f, &h.base);
+    fixture_scan(f);
     assert_int_equal(sp.n, 3);
     assert_non_null(strstr(sp.order[0], "1591748160"));
     assert_non_null(strstr(sp.order[1], "1591748100"));
@@ -454,16 +372,16 @@ static void test_unreadable_file_reported_and_skipped(void **state)
 {
     fixture *f = *state;
     char l[256];
-    write_file(f, SYS1, line_at(3, 1591748101.5, 10, l, sizeof l), "w");
-    write_file(f, "system/incremental/2020060923/1591748160.algo-1.json",
+    fixture_put(f, SYS1, line_at(3, 1591748101.5, 10, l, sizeof l), "w");
+    fixture_put(f, "system/incremental/2020060923/1591748160.algo-1.json",
                line_at(3, 1591748161.5, 10, l, sizeof l), "w");
     sm_err err = {0};
-    spy sp = {.base.vt = &spy_vtbl, .inner = source_local_open(f->dir, &err)};
+    spy sp = {0};
     snprintf(sp.unlink_before_fetch, sizeof sp.unlink_before_fetch, "%s/%s", f->dir, SYS1);
-    f->src = sp.inner;
-    f->m = model_new(NULL);
-    f->sc = scanner_new(&sp.base, "", f->m, NULL, &err);
-    scan_ok(f);
+    assert_non_null(f->src = source_local_open(f->dir, &err));
+    hook_source h = hook_source_wrap(f->src, spy_fetch, &sp);
+    fixture_open(f, &h.base);
+    fixture_scan(f);
     scan_stats st;
     scanner_get_stats(f->sc, &st);
     assert_int_equal(st.skipped_files, 1);
@@ -483,17 +401,17 @@ static void test_unknown_files_named_once(void **state)
 {
     fixture *f = *state;
     char l[256];
-    write_file(f, SYS1, line_at(3, 1591748101.5, 10, l, sizeof l), "w");
-    write_file(f, "system/incremental/2020060923/notes.txt", "x", "w");
-    write_file(f, "framework/pevents/2020060923/1591748100000000_1-algo-1_unknown.json", "[", "w");
-    write_file(f, "framework/pytorch/pyinstrument/algo-1/train-1-stepstart-1.5_train-1-stepend-2.5/"
+    fixture_put(f, SYS1, line_at(3, 1591748101.5, 10, l, sizeof l), "w");
+    fixture_put(f, "system/incremental/2020060923/notes.txt", "x", "w");
+    fixture_put(f, "framework/pevents/2020060923/1591748100000000_1-algo-1_unknown.json", "[", "w");
+    fixture_put(f, "framework/pytorch/pyinstrument/algo-1/train-1-stepstart-1.5_train-1-stepend-2.5/"
                   "python_stats.html", "<html>", "w");
-    write_file(f, "framework/pytorch/cprofile/algo-1/train-1-stepstart-1.5_train-1-stepend-2.5/"
+    fixture_put(f, "framework/pytorch/cprofile/algo-1/train-1-stepstart-1.5_train-1-stepend-2.5/"
                   "stats.bin", "x", "w");
-    write_file(f, "other/readme.txt", "x", "w");
-    open_scanner(f);
-    scan_ok(f);
-    scan_ok(f);   /* a second pass names nothing twice */
+    fixture_put(f, "other/readme.txt", "x", "w");
+    fixture_open(f, NULL);
+    fixture_scan(f);
+    fixture_scan(f);   /* a second pass names nothing twice */
     scan_stats st;
     scanner_get_stats(f->sc, &st);
     assert_int_equal(st.unread_files, 4);
@@ -545,14 +463,14 @@ static int tf_on_file(void *ud, const key_info *ki, const char *key, const void 
 static void test_tf_trace_placed_when_record_arrives(void **state)
 {
     fixture *f = *state;
-    write_file(f, TFTRACE, "gz", "w");
+    fixture_put(f, TFTRACE, "gz", "w");
     sm_err err = {0};
     f->src = source_local_open(f->dir, &err);
     f->m = model_new(NULL);
     tf_seen t = {0};
     scanner_opts o = {.on_file = tf_on_file, .on_file_ud = &t};
     f->sc = scanner_new(f->src, "", f->m, &o, &err);
-    scan_ok(f);
+    fixture_scan(f);
     assert_int_equal(t.calls, 1);
     assert_string_equal(t.node, "ip-10-0-209-63.ec2.internal");
     unread_got u = {0};
@@ -560,10 +478,10 @@ static void test_tf_trace_placed_when_record_arrives(void **state)
     assert_string_equal(u.key[0], TFTRACE);
     assert_non_null(strstr(u.why[0], "not read: not placed on the job clock: no "
                                      "<writer>_<start_us>_<end_us>.metadata in " TFSTEP));
-    scan_ok(f);
+    fixture_scan(f);
     assert_int_equal(t.calls, 1);   /* nothing new: not fetched again */
-    write_file(f, TFSTEP "151-algo-1_1591746900000000.5_1591746901000000.5.metadata", "", "w");
-    scan_ok(f);
+    fixture_put(f, TFSTEP "151-algo-1_1591746900000000.5_1591746901000000.5.metadata", "", "w");
+    fixture_scan(f);
     assert_int_equal(t.calls, 2);
     assert_string_equal(t.node, "algo-1");
     assert_int_equal(t.base, 1591746900000000LL);
@@ -578,7 +496,7 @@ static void test_root_found_in_job_dir(void **state)
 {
     fixture *f = *state;
     char l[256];
-    write_file(f, "profiler-output/" SYS1, line_at(0, 1591748101, 1, l, sizeof l), "w");
+    fixture_put(f, "profiler-output/" SYS1, line_at(0, 1591748101, 1, l, sizeof l), "w");
     sm_err err = {0};
     f->src = source_local_open(f->dir, &err);
     char root[64];
@@ -596,19 +514,20 @@ static void test_root_found_in_job_dir(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_growth_read_once_byte_for_byte, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_partial_last_line_counted_at_finish, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_corrupt_line_skipped_rest_kept, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_unreadable_file_reported_and_skipped, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tmp_renamed_to_final_not_double_counted, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_smdebug_close_any_interleaving, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_close_after_write_cut_before_newline, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_newest_files_first, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_late_upload_within_window_found, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_replaced_file_not_double_counted, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_root_found_in_job_dir, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_unknown_files_named_once, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tf_trace_placed_when_record_arrives, setup, teardown),
+        FIXTURE_TEST(test_growth_read_once_byte_for_byte),
+        FIXTURE_TEST(test_partial_last_line_counted_at_finish),
+        FIXTURE_TEST(test_corrupt_line_skipped_rest_kept),
+        FIXTURE_TEST(test_cpu_total_first_scan_ends_mid_timestamp),
+        FIXTURE_TEST(test_unreadable_file_reported_and_skipped),
+        FIXTURE_TEST(test_tmp_renamed_to_final_not_double_counted),
+        FIXTURE_TEST(test_smdebug_close_any_interleaving),
+        FIXTURE_TEST(test_close_after_write_cut_before_newline),
+        FIXTURE_TEST(test_newest_files_first),
+        FIXTURE_TEST(test_late_upload_within_window_found),
+        FIXTURE_TEST(test_replaced_file_not_double_counted),
+        FIXTURE_TEST(test_root_found_in_job_dir),
+        FIXTURE_TEST(test_unknown_files_named_once),
+        FIXTURE_TEST(test_tf_trace_placed_when_record_arrives),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

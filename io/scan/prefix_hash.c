@@ -1,0 +1,75 @@
+#include "io/scan/prefix_hash.h"
+
+#include <string.h>
+
+#include "io/scan/fnv.h"
+
+void prefix_hash_init(prefix_hash *p)
+{
+    p->lines = 0;
+    p->hash = FNV_SEED;
+    p->head = 0;
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* The canonical form of a line: trimmed, one trailing ',' dropped. */
+static void canonical(const char **line, size_t *len)
+{
+    const char *p = *line;
+    size_t n = *len;
+    while (n && is_space(*p))
+        p++, n--;
+    while (n && is_space(p[n - 1]))
+        n--;
+    if (n && p[n - 1] == ',')
+        n--;
+    while (n && is_space(p[n - 1]))
+        n--;
+    *line = p;
+    *len = n;
+}
+
+void prefix_hash_add(prefix_hash *p, const char *line, size_t len)
+{
+    canonical(&line, &len);
+    if (len == 0)
+        return;
+    p->hash = fnv_add(fnv_add(p->hash, line, len), "\n", 1);
+    if (++p->lines == PREFIX_HEAD_LINES)
+        p->head = p->hash;
+}
+
+/* Hashes data's lines until `want` non-blank ones were added to *acc;
+ * returns the offset past the last one, or -1 when data ends first. */
+static int64_t hash_lines(prefix_hash *acc, int64_t want, const char *data, size_t len)
+{
+    size_t at = 0;
+    while (acc->lines < want) {
+        if (at >= len)
+            return -1;
+        const char *nl = memchr(data + at, '\n', len - at);
+        size_t end = nl ? (size_t)(nl - data) : len;
+        prefix_hash_add(acc, data + at, end - at);
+        at = nl ? end + 1 : len;
+    }
+    return (int64_t)at;
+}
+
+int64_t prefix_hash_match(const prefix_hash *p, const char *data, size_t len)
+{
+    prefix_hash acc;
+    prefix_hash_init(&acc);
+    int64_t at = hash_lines(&acc, p->lines, data, len);
+    return at >= 0 && acc.hash == p->hash ? at : -1;
+}
+
+uint64_t prefix_hash_head(const char *data, size_t len)
+{
+    prefix_hash acc;
+    prefix_hash_init(&acc);
+    return hash_lines(&acc, PREFIX_HEAD_LINES, data, len) >= 0 ? acc.head : 0;
+}

@@ -1,0 +1,176 @@
+/* The local-directory source against trees a live job (or a user) can
+ * leave behind (issue 12): symlink loops that branch, a subdirectory that
+ * cannot be listed, and a FIFO swapped in between listing and reading.
+ * Each must end promptly, skip only what cannot be read, and say so. */
+#include "scan_fixture.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    static const char msg[] = "FAILED: the listing or read did not finish within 20 s\n";
+    ssize_t w = write(2, msg, sizeof msg - 1);
+    (void)w;
+    _exit(1);
+}
+
+static int setup(void **state)
+{
+    fixture_setup(state);
+    signal(SIGALRM, on_alarm);
+    alarm(20);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    alarm(0);
+    return fixture_teardown(state);
+}
+
+#define LINE "{\"Type\":\"cpu\",\"Name\":\"cpu0\",\"Dimension\":\"CPUUtilization\"," \
+             "\"Value\":5,\"NodeId\":\"algo-1\",\"Timestamp\":%s}\n"
+#define HOUR1 "system/incremental/2020060923/"
+#define HOUR2 "system/incremental/2020061000/"
+
+static void put_minute(const fixture *f, const char *hour, const char *epoch, const char *ts)
+{
+    char rel[256], text[256];
+    snprintf(rel, sizeof rel, "%s%s.algo-1.json", hour, epoch);
+    snprintf(text, sizeof text, LINE, ts);
+    fixture_put(f, rel, text, "w");
+}
+
+typedef struct keys {
+    int n;
+    int errors;
+    char last_error[512];
+} keys;
+
+static int count_cb(void *ud, const source_entry *e)
+{
+    keys *k = ud;
+    if (e->error) {
+        k->errors++;
+        snprintf(k->last_error, sizeof k->last_error, "%s: %s", e->key, e->error);
+    } else {
+        k->n++;
+    }
+    return 0;
+}
+
+/* Three `x -> .` links in one folder gave 3^16 paths: the listing never
+ * ended. Each directory is walked once. */
+static void test_branching_symlink_loops_listed_once(void **state)
+{
+    fixture *f = *state;
+    put_minute(f, HOUR1, "1591748100", "1591748101.5");
+    for (int i = 0; i < 3; i++) {
+        char link[512];
+        snprintf(link, sizeof link, "%s/" HOUR1 "x%d", f->dir, i);
+        assert_int_equal(symlink(".", link), 0);
+    }
+    char up[512];
+    snprintf(up, sizeof up, "%s/system/up", f->dir);
+    assert_int_equal(symlink("..", up), 0);
+    sm_err err = {0};
+    assert_non_null(f->src = source_local_open(f->dir, &err));
+    keys k = {0};
+    assert_int_equal(source_list(f->src, "", NULL, count_cb, &k, &err), 0);
+    assert_int_equal(k.n, 1);
+    assert_int_equal(k.errors, 0);
+}
+
+/* Runs the scan as an unprivileged user when the tests run as root (CI),
+ * since root reads a mode-000 directory anyway. The child reports through
+ * its exit status: 0 when the readable minute was ingested, the scan
+ * succeeded and a warning names the unreadable folder. */
+static int scan_unprivileged(const char *dir)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(90);
+        sm_err err = {0};
+        source *src = source_local_open(dir, &err);
+        model *m = model_new(NULL);
+        scanner *sc = src && m ? scanner_new(src, "", m, NULL, &err) : NULL;
+        if (!sc)
+            _exit(91);
+        if (scanner_scan(sc, &err) != 0) {
+            fprintf(stderr, "scan failed: %s\n", err.msg);
+            _exit(92);
+        }
+        const model_node *n = model_find_node(m, "algo-1");
+        if (!n || node_cpu_count(n) != 1)
+            _exit(93);
+        char msgs[8][SCANNER_MSG_LEN];
+        size_t nm = scanner_messages(sc, msgs, 8);
+        for (size_t i = 0; i < nm; i++) {
+            fprintf(stderr, "warning: %s\n", msgs[i]);
+            if (strstr(msgs[i], HOUR2) && strstr(msgs[i], "ermission denied"))
+                _exit(0);
+        }
+        _exit(94);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* One unreadable subdirectory made the whole scan fail (report exit 1,
+ * the dashboard 0 nodes). Its files are skipped with a warning; the rest
+ * is read. */
+static void test_unreadable_subdirectory_skipped_with_warning(void **state)
+{
+    fixture *f = *state;
+    put_minute(f, HOUR1, "1591748100", "1591748101.5");
+    put_minute(f, HOUR2, "1591750800", "1591750801.5");
+    char locked[512];
+    snprintf(locked, sizeof locked, "%s/" HOUR2, f->dir);
+    assert_int_equal(chmod(locked, 0), 0);
+    assert_int_equal(scan_unprivileged(f->dir), 0);
+}
+
+/* A file replaced by a FIFO between listing and reading blocked the loader
+ * forever in open(). Only regular files are read. */
+static void make_fifo(void *ud, const source_req *reqs, size_t n)
+{
+    const fixture *f = ud;
+    char path[512];
+    (void)reqs;
+    (void)n;
+    snprintf(path, sizeof path, "%s/" HOUR1 "1591748100.algo-1.json", f->dir);
+    unlink(path);
+    assert_int_equal(mkfifo(path, 0644), 0);
+}
+
+static void test_fifo_swapped_in_is_not_opened(void **state)
+{
+    fixture *f = *state;
+    put_minute(f, HOUR1, "1591748100", "1591748101.5");
+    sm_err err = {0};
+    assert_non_null(f->src = source_local_open(f->dir, &err));
+    hook_source h = hook_source_wrap(f->src, make_fifo, f);
+    fixture_open(f, &h.base);
+    fixture_scan(f);
+    scan_stats st;
+    scanner_get_stats(f->sc, &st);
+    print_message("last error: %s\n", st.last_error);
+    assert_int_equal(st.skipped_files, 1);
+    assert_non_null(strstr(st.last_error, "1591748100.algo-1.json"));
+    assert_non_null(strstr(st.last_error, "not a regular file"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_branching_symlink_loops_listed_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unreadable_subdirectory_skipped_with_warning, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_fifo_swapped_in_is_not_opened, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
