@@ -64,6 +64,7 @@ phase_stats *phase_stats_clone(const phase_stats *p, size_t exact_cap, size_t re
     if (keep)   /* the newest: recent is in start order */
         deque_prepend(&c->recent, deque_at(&p->recent, p->recent.len - keep), keep);
     c->count = p->count;
+    c->sum = p->sum;
     c->mean = p->mean;
     c->m2 = p->m2;
     c->min = p->min;
