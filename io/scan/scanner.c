@@ -264,8 +264,9 @@ typedef struct list_ctx {
     int oom;
 } list_ctx;
 
-/* A folder the source could not list: said once (the catalog remembers
- * it), and the listing goes on. */
+/* A folder or file the source could not list: on the list of what is not
+ * read (the report's warnings, the status line), once (the catalog
+ * remembers it), and the listing goes on. */
 static int note_unlisted(list_ctx *lc, const char *key, const char *rel, const char *why)
 {
     cat_entry *e = catalog_get(lc->sc->cat, key);
@@ -276,7 +277,7 @@ static int note_unlisted(list_ctx *lc, const char *key, const char *rel, const c
         return 1;
     }
     e->failed = 1;
-    add_message(lc->sc, rel, why);
+    note_unread(lc->sc, e, rel, why);
     return 0;
 }
 
