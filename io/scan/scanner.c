@@ -606,6 +606,10 @@ static void fetch_cb(void *ud, const source_req *req, const void *data, size_t l
  * lines against its first bytes, which one chunk might cut short. */
 static int64_t read_len(const scanner *sc, const cat_entry *e)
 {
+    /* What fits in one read is asked to the end, as always: a whole closed
+     * object is what the S3 cache keeps. */
+    if (e->size - e->consumed <= (int64_t)sc->o.read_chunk)
+        return -1;
     if (e->ki.kind != KEY_TRACE || e->consumed != 0)
         return (int64_t)sc->o.read_chunk;
     if (sc->adopt.n)
