@@ -53,9 +53,10 @@ typedef struct dash {
     int64_t msg_until_us;
     int unicode;              /* the locale can show UTF-8 */
     dash_ext ext;             /* stores beside the model, for pane_ctx.ext */
-    struct json_t *diff;      /* diff mode: owned; ext.diff points here */
-    uint64_t diff_src_gen;    /* model + python generations it was built from */
-    int64_t diff_at_us;       /* when it was last rebuilt */
+    deriver *dv;              /* the rule parameters and Python choice the loader derives */
+    derived *snap;            /* this frame's snapshot (a reference), NULL before the first */
+    char extra_err[sizeof(sm_err){0}.msg]; /* the last diff failure shown */
+    double lock_ms;           /* the model lock's hold in the last frame */
 } dash;
 
 /* dash.c */
@@ -88,10 +89,17 @@ void dash_cmd_key(dash *d, int ch);
  * -1 with err (the bad override or rules.conf line). */
 int dash_cmd_configure_rules(dash *d, sm_err *err);
 
-/* dash_diff.c: rebuilds d->diff when the data changed (at most every
- * DASH_DIFF_MIN_US). Takes the job's lock itself: call it unlocked. */
-void dash_diff_refresh(dash *d, int64_t now_us);
-void dash_diff_free(dash *d);
+/* dash_diff.c: in diff mode (--baseline), has d->dv build the diff
+ * object as its extra product. */
+void dash_diff_setup(dash *d);
+
+/* dash_derive.c: the deriver (rules as configured, the Python choice,
+ * the diff) and the snapshot each frame draws from. */
+int dash_derive_open(dash *d, sm_err *err);
+void dash_derive_close(dash *d);
+/* Takes the latest snapshot into d->snap (and ctx ext); in bench mode,
+ * where no loader runs, builds it here first. */
+void dash_derive_take(dash *d);
 
 /* dash_help.c */
 void dash_draw_help(dash *d);

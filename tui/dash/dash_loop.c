@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tui/panes/chart.h"
@@ -25,7 +26,6 @@ void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us)
     ctx->now_us = now_us;
     view_window(&d->view, model_last_us(m), &ctx->t0_us, &ctx->t1_us);
     d->ext.pystats = job_pystats(d->j);
-    d->ext.diff = d->diff;
     ctx->ext = &d->ext;
 }
 
@@ -123,6 +123,15 @@ static void draw_too_small(dash *d)
     wnoutrefresh(stdscr);
 }
 
+static double mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The model lock is held for the panes that read the model and the
+ * header; the panes that read only the snapshot draw after it is let go. */
 void dash_frame(dash *d)
 {
     int64_t now = dash_now_us();
@@ -135,14 +144,20 @@ void dash_frame(dash *d)
         return;
     }
     int drew = 0;
-    dash_diff_refresh(d, now);
+    dash_derive_take(d);
     pthread_mutex_lock(job_lock(d->j));
+    double t = mono_ms();
     pane_ctx ctx;
     dash_ctx(d, &ctx, now);
     for (size_t i = 0; i < d->npanes; i++)
-        drew |= draw_pane(d, i, &ctx);
+        if (!d->panes[i].vt->snapshot_only)
+            drew |= draw_pane(d, i, &ctx);
     dash_draw_header(d, now);
+    d->lock_ms = mono_ms() - t;
     pthread_mutex_unlock(job_lock(d->j));
+    for (size_t i = 0; i < d->npanes; i++)
+        if (d->panes[i].vt->snapshot_only)
+            drew |= draw_pane(d, i, &ctx);
     dash_draw_status(d, now);
     if (d->help_on && (drew || !d->help))
         dash_draw_help(d);
@@ -236,7 +251,9 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
             return sm_err_set(err, SM_ERR_NOMEM, "out of memory creating the %s pane",
                               d->panes[i].vt->id);
     }
-    return dash_cmd_configure_rules(d, err);
+    if (dash_cmd_configure_rules(d, err) != 0)
+        return -1;
+    return dash_derive_open(d, err);
 }
 
 static void dash_fini(dash *d)
@@ -247,7 +264,7 @@ static void dash_fini(dash *d)
     for (size_t i = 0; i < d->npanes; i++)
         if (d->panes[i].p)
             d->panes[i].vt->destroy(d->panes[i].p);
-    dash_diff_free(d);
+    dash_derive_close(d);
     theme_free(d->th);
 }
 
@@ -259,7 +276,8 @@ int dash_run(job *j, const dash_opts *o, sm_err *err)
     if (!d)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     int rc = dash_init(d, j, o, err);
-    if (rc == 0 && o->bench_frames <= 0 && !(d->ld = loader_start(j, o->interval_ms, err)))
+    loader_opts lo = {.interval_ms = o->interval_ms, .dv = d->dv};
+    if (rc == 0 && o->bench_frames <= 0 && !(d->ld = loader_start_opts(j, &lo, err)))
         rc = -1;
     if (rc == 0)
         rc = dash_screen_open(d, err);
