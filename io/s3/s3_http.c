@@ -13,6 +13,7 @@
 
 #include "io/s3/s3_retry.h"
 #include "io/s3/s3_xml.h"
+#include "model/vec.h"
 
 typedef struct xfer {
     int state;               /* 0 waiting, 1 running, 2 reported */
@@ -105,16 +106,8 @@ static size_t http_on_body(char *p, size_t sz, size_t nm, void *ud)
 {
     xfer *x = ud;
     size_t n = sz * nm;
-    if (x->len + n + 1 > x->cap) {
-        size_t cap = x->cap ? x->cap : 16384;
-        while (cap < x->len + n + 1)
-            cap *= 2;
-        char *g = realloc(x->body, cap);
-        if (!g)
-            return 0; /* aborts the transfer: CURLE_WRITE_ERROR */
-        x->body = g;
-        x->cap = cap;
-    }
+    if (vec_grow(&x->body, &x->cap, x->len + n + 1, 1, 16384) != 0)
+        return 0; /* aborts the transfer: CURLE_WRITE_ERROR */
     memcpy(x->body + x->len, p, n);
     x->len += n;
     x->body[x->len] = '\0';
