@@ -203,11 +203,6 @@ void rule_reports_free(rule_reports *r)
 
 size_t rule_reports_count(const rule_reports *r) { return r ? r->n : 0; }
 
-const rule_verdict *rule_reports_at(const rule_reports *r, size_t i)
-{
-    return r && i < r->n ? &r->v[i] : NULL;
-}
-
 const rule_verdict *rule_reports_find(const rule_reports *r, const char *rule)
 {
     for (size_t i = 0; r && i < r->n; i++)

@@ -1,4 +1,4 @@
-/* Unit tests for tui/pane_alerts: order (most severe first), drawing
+/* Unit tests for tui/panes/pane_alerts: order (most severe first), drawing
  * headlessly within bounds at many sizes, the zoomed detail with the
  * datapoints that crossed the threshold, `J` jumping the view to the
  * alert's span, and the `:set` command re-evaluating the held data. */

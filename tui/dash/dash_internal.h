@@ -1,6 +1,7 @@
 /* dash_internal: the dashboard's state, shared by its parts — dash.c
  * (screen and windows), dash_loop.c (events, frames), dash_keys.c,
- * dash_header.c, dash_help.c. Not used outside tui/dash_*.c. */
+ * dash_header.c, dash_help.c, dash_cmd.c, dash_diff.c, dash_derive.c,
+ * dash_bench.c. Not used outside tui/dash/. */
 #ifndef SMTOP_DASH_INTERNAL_H
 #define SMTOP_DASH_INTERNAL_H
 
