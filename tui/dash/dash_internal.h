@@ -18,6 +18,7 @@
 #include "tui/dash/view.h"
 
 #define DASH_MAX_THEMES 32
+#define DASH_LOCK_LOG 65536
 
 typedef struct dash_pane {
     const pane_vtbl *vt;
@@ -58,6 +59,11 @@ typedef struct dash {
     derived *snap;            /* this frame's snapshot (a reference), NULL before the first */
     char extra_err[sizeof(sm_err){0}.msg]; /* the last diff failure shown */
     double lock_ms;           /* the model lock's hold in the last frame */
+    double wait_ms;           /* how long the last frame waited for it */
+    /* SMTOP_LOCK_STATS=1: per-frame hold and wait, summed up on stderr at
+     * exit (the loader's share of the lock shows as the UI's wait). */
+    double *lock_log;         /* DASH_LOCK_LOG pairs (hold, wait); NULL when off */
+    size_t lock_n;
 } dash;
 
 /* dash.c */

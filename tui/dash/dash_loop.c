@@ -145,8 +145,10 @@ void dash_frame(dash *d)
     }
     int drew = 0;
     dash_derive_take(d);
-    pthread_mutex_lock(job_lock(d->j));
     double t = mono_ms();
+    pthread_mutex_lock(job_lock(d->j));
+    d->wait_ms = mono_ms() - t;
+    t = mono_ms();
     pane_ctx ctx;
     dash_ctx(d, &ctx, now);
     for (size_t i = 0; i < d->npanes; i++)
@@ -155,6 +157,10 @@ void dash_frame(dash *d)
     dash_draw_header(d, now);
     d->lock_ms = mono_ms() - t;
     pthread_mutex_unlock(job_lock(d->j));
+    if (d->lock_log && d->lock_n < DASH_LOCK_LOG) {
+        d->lock_log[2 * d->lock_n] = d->lock_ms;
+        d->lock_log[2 * d->lock_n++ + 1] = d->wait_ms;
+    }
     for (size_t i = 0; i < d->npanes; i++)
         if (d->panes[i].vt->snapshot_only)
             drew |= draw_pane(d, i, &ctx);
@@ -183,7 +189,10 @@ static int frame_timeout(dash *d)
     return st.scanning ? 250 : 1000;
 }
 
-static void wait_events(dash *d)
+enum { EV_KEY = 1, EV_LOADER = 2, EV_OTHER = 4 };
+
+/* Waits up to timeout_ms; returns what woke it (0: the timeout). */
+static int wait_events(dash *d, int timeout_ms)
 {
     struct pollfd fds[3] = {
         {.fd = STDIN_FILENO, .events = POLLIN},
@@ -192,29 +201,92 @@ static void wait_events(dash *d)
     };
     if (d->term_in)
         fds[0].fd = -1;         /* headless: /dev/null is always "readable" */
-    int n = poll(fds, 3, frame_timeout(d));
+    int n = poll(fds, 3, timeout_ms);
     if (n <= 0)
-        return;
-    if (fds[1].revents & POLLIN)
+        return 0;
+    int ev = 0;
+    if (fds[1].revents & POLLIN) {
         loader_ack(d->ld);
+        ev |= EV_LOADER;
+    }
     if (fds[2].revents & POLLIN) {
         struct signalfd_siginfo si;
         while (read(d->o->sig_fd, &si, sizeof si) == (ssize_t)sizeof si)
             d->quit = 1;
+        ev |= EV_OTHER;
     }
     if (fds[0].revents & (POLLHUP | POLLERR))
         d->quit = 1;            /* the terminal went away (ssh dropped) */
+    if (fds[0].revents)
+        ev |= EV_KEY;
+    return ev;
+}
+
+/* While a backfill runs the loader signals after every pass; a frame for
+ * each would hold the model lock for a large share of the time the loader
+ * needs it. New data alone is drawn at most this often then; keys,
+ * signals and the clock still draw at once. */
+#define DASH_BACKFILL_FRAME_MS 250
+
+static int backfilling(dash *d)
+{
+    scan_stats st;
+    scanner_get_stats(job_scanner(d->j), &st);
+    return st.scanning || st.files_pending > 0;
+}
+
+/* Waits for the next reason to draw a frame, reading keys as they come. */
+static void wait_frame(dash *d, double last_ms)
+{
+    int timeout = frame_timeout(d);
+    for (;;) {
+        int ev = wait_events(d, timeout);
+        read_keys(d);
+        if (d->quit || ev != EV_LOADER || d->o->frames > 0 || !backfilling(d))
+            return;
+        double left = last_ms + DASH_BACKFILL_FRAME_MS - mono_ms();
+        if (left <= 0)
+            return;
+        timeout = (int)left + 1;
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The SMTOP_LOCK_STATS summary: medians, p95 and max of the frames'
+ * hold of the model lock and of their wait for it. */
+static void print_lock_stats(dash *d)
+{
+    size_t n = d->lock_n;
+    double *v = malloc(sizeof *v * (n ? n : 1) * 2);
+    if (!v || !n) {
+        free(v);
+        return;
+    }
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < n; i++)
+            v[i] = d->lock_log[2 * i + (size_t)k];
+        qsort(v, n, sizeof *v, cmp_double);
+        fprintf(stderr, "lock: %zu frames, model lock %s: median %.3f ms, p95 %.3f ms, "
+                "max %.3f ms\n", n, k ? "waited for" : "held", v[n / 2],
+                v[(size_t)((double)n * 0.95)], v[n - 1]);
+    }
+    free(v);
 }
 
 static void run_loop(dash *d)
 {
     long frames = 0;
     while (!d->quit) {
+        double t = mono_ms();
         dash_frame(d);
         if (d->o->frames > 0 && ++frames >= d->o->frames)
             break;
-        wait_events(d);
-        read_keys(d);
+        wait_frame(d, t);
     }
 }
 
@@ -225,6 +297,9 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
     memset(d, 0, sizeof *d);
     d->j = j;
     d->o = o;
+    const char *ls = getenv("SMTOP_LOCK_STATS");
+    if (ls && ls[0] == '1')
+        d->lock_log = malloc(sizeof *d->lock_log * DASH_LOCK_LOG * 2);   /* NULL: off */
     d->unicode = chart_glyphs_from_locale() == GLYPHS_BRAILLE;
     view_init(&d->view, o->glyphs >= 0 ? (chart_glyphs)o->glyphs
                                        : chart_glyphs_from_locale());
@@ -261,10 +336,13 @@ static void dash_fini(dash *d)
     loader_stop(d->ld);
     d->ld = NULL;
     dash_screen_close(d);
+    if (d->lock_log)
+        print_lock_stats(d);   /* after the screen is gone, so it stays readable */
     for (size_t i = 0; i < d->npanes; i++)
         if (d->panes[i].p)
             d->panes[i].vt->destroy(d->panes[i].p);
     dash_derive_close(d);
+    free(d->lock_log);
     theme_free(d->th);
 }
 
