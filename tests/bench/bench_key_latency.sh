@@ -7,7 +7,8 @@
 # the first capture that shows it (capture-pane polled every ~5 ms, so a
 # figure includes up to one capture's latency). Only samples taken while
 # the backfill still runs count. A baseline binary runs the same way in
-# the same run, alternating, for a side-by-side median.
+# the same run, alternating, for a side-by-side median; each round also
+# reports how long the whole backfill took.
 #
 # usage: tests/bench/bench_key_latency.sh [BUILD_DIR]   (default ./build)
 #        env BASELINE (a second smtop binary), JOB (an existing job dir;
@@ -21,8 +22,15 @@ ROUNDS=${ROUNDS:-2}
 KEYS=${KEYS:-40}
 JOBS_DIR=${JOBS_DIR:-/work/jobs}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/smtop-keys.XXXXXX")
-SOCK="smtop-keys-$$"
-cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null || true; rm -rf "$WORK"; }
+SOCK=""
+NSOCK=0
+cleanup() { [ -n "$SOCK" ] && tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"; }
+# A fresh tmux server each time: no race with the last one's exit.
+new_server() {
+    [ -n "$SOCK" ] && { tmux -L "$SOCK" kill-server 2>/dev/null || true; }
+    NSOCK=$((NSOCK + 1))
+    SOCK="smtop-keys-$$-$NSOCK"
+}
 trap cleanup EXIT
 
 JOB=${JOB:-}
@@ -62,15 +70,28 @@ wait_gone() {
     echo $(( $(now_ms) - t0 ))
 }
 
+# busy: the status line says the backfill runs. A capture taken while a
+# frame is being drawn can miss the line, so "done" needs three captures
+# in a row without it.
+busy() {
+    local i
+    for i in 1 2 3; do
+        screen | grep -Eq 'first scan in progress|backfilling' && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
 # one_round BIN OUT: appends one latency (ms) per line to OUT.
 one_round() {
-    local bin=$1 out=$2 t0 busy=0 n=0
-    tmux -L "$SOCK" kill-server 2>/dev/null || true
+    local bin=$1 out=$2 t0 start n=0
+    new_server
+    start=$(now_ms)
     tmux -L "$SOCK" -f /dev/null new-session -d -x 200 -y 60 \
         "env LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_CONFIG_HOME=$WORK/cfg $bin $JOB; sleep 600"
     for _ in $(seq 200); do screen | grep -q '^ smtop |' && break; sleep 0.05; done
     while (( n < KEYS )); do
-        screen | grep -Eq 'first scan in progress|backfilling' || break
+        busy || break
         t0=$(now_ms); tmux -L "$SOCK" send-keys '?'
         echo "$(wait_for "$t0" 'zoom time range in/out')" >>"$out"
         t0=$(now_ms); tmux -L "$SOCK" send-keys Escape
@@ -78,8 +99,8 @@ one_round() {
         n=$((n + 2))
         sleep 0.1
     done
-    echo "  $(basename "$(dirname "$(dirname "$bin")")")/$(basename "$bin"): $n keys answered during the backfill" >&2
-    tmux -L "$SOCK" kill-server 2>/dev/null || true
+    while busy; do sleep 0.2; done
+    echo "  $bin: $n keys answered during the backfill, which took $(( $(now_ms) - start )) ms" >&2
 }
 
 stats() {   # FILE LABEL: median, p95, max of the ms in FILE
@@ -94,7 +115,7 @@ stats() {   # FILE LABEL: median, p95, max of the ms in FILE
 # at once. What tmux and the polling cost on this machine right now.
 floor_round() {
     local out=$1 t0 i
-    tmux -L "$SOCK" kill-server 2>/dev/null || true
+    new_server
     tmux -L "$SOCK" -f /dev/null new-session -d -x 200 -y 60 "stty -icanon; cat; sleep 600"
     sleep 0.5
     for i in $(seq "$KEYS"); do
@@ -102,7 +123,6 @@ floor_round() {
         echo "$(wait_for "$t0" "k$i\\.")" >>"$out"
         sleep 0.05
     done
-    tmux -L "$SOCK" kill-server 2>/dev/null || true
 }
 
 echo "== key-to-screen latency during the backfill of $JOB ($(uptime | sed 's/.*load/load/'))"
