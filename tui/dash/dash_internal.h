@@ -25,6 +25,8 @@ typedef struct dash_pane {
     pane *p;
     WINDOW *outer, *inner;    /* inner is a derwin of outer; NULL when hidden */
     uint64_t stamp;
+    uint64_t view_key;        /* the view it was last drawn with */
+    double drawn_ms;          /* when (monotonic) */
     int dirty;                /* content must be redrawn */
     int border_dirty;
 } dash_pane;
@@ -58,6 +60,8 @@ typedef struct dash {
     deriver *dv;              /* the rule parameters and Python choice the loader derives */
     derived *snap;            /* this frame's snapshot (a reference), NULL before the first */
     char extra_err[sizeof(sm_err){0}.msg]; /* the last diff failure shown */
+    uint64_t view_key;        /* this frame's view (dash_frame) */
+    int backfill;             /* this frame: the loader is still backfilling */
     double lock_ms;           /* the model lock's hold in the last frame */
     double wait_ms;           /* how long the last frame waited for it */
     /* SMTOP_LOCK_STATS=1: per-frame hold and wait, summed up on stderr at

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/fnv.h"
 #include "tui/panes/chart.h"
 #include "tui/text/sanitize.h"
 
@@ -48,6 +49,23 @@ static void draw_border(dash *d, size_t i)
     p->border_dirty = 0;
 }
 
+static double mono_ms(void);
+static int backfilling(dash *d);
+
+/* While a backfill runs, every pass changes what the model panes show. A
+ * frame drawn for a key then redraws a pane only when the view changed
+ * (the key moved or zoomed it), the pane was marked dirty (the key was
+ * its own), or its last draw is DASH_BACKFILL_FRAME_MS old: a key that
+ * touches one pane or the help overlay is answered without redrawing
+ * every chart over the growing model. */
+#define DASH_BACKFILL_FRAME_MS 250
+
+static int draw_due(const dash *d, const dash_pane *p, double now_ms)
+{
+    return !d->backfill || p->view_key != d->view_key ||
+           now_ms - p->drawn_ms >= DASH_BACKFILL_FRAME_MS;
+}
+
 /* Redraws pane i when its stamp changed; returns 1 when it drew. */
 static int draw_pane(dash *d, size_t i, const pane_ctx *ctx)
 {
@@ -56,9 +74,14 @@ static int draw_pane(dash *d, size_t i, const pane_ctx *ctx)
         return 0;
     if (p->border_dirty)
         draw_border(d, i);
+    double now = mono_ms();
+    if (!p->dirty && !draw_due(d, p, now))
+        return 0;
     uint64_t st = p->vt->stamp ? p->vt->stamp(p->p, ctx) : 0;
     if (!p->dirty && p->vt->stamp && st == p->stamp)
         return 0;
+    p->view_key = d->view_key;
+    p->drawn_ms = now;
     werase(p->inner);
     wattrset(p->inner, 0);
     p->vt->draw(p->p, p->inner, ctx);
@@ -145,6 +168,8 @@ void dash_frame(dash *d)
     }
     int drew = 0;
     dash_derive_take(d);
+    d->backfill = d->ld && backfilling(d);
+    d->view_key = fnv_add(FNV_SEED, &d->view, sizeof d->view);
     double t = mono_ms();
     pthread_mutex_lock(job_lock(d->j));
     d->wait_ms = mono_ms() - t;
@@ -224,9 +249,8 @@ static int wait_events(dash *d, int timeout_ms)
 
 /* While a backfill runs the loader signals after every pass; a frame for
  * each would hold the model lock for a large share of the time the loader
- * needs it. New data alone is drawn at most this often then; keys,
- * signals and the clock still draw at once. */
-#define DASH_BACKFILL_FRAME_MS 250
+ * needs it. New data alone is drawn at most every DASH_BACKFILL_FRAME_MS
+ * then; keys, signals and the clock still draw at once. */
 
 static int backfilling(dash *d)
 {
