@@ -102,20 +102,47 @@ loader *loader_start(job *j, int interval_ms, sm_err *err)
     return l;
 }
 
-void loader_stop(loader *l)
+static void loader_request_stop(loader *l)
 {
-    if (!l)
-        return;
     pthread_mutex_lock(&l->mu);
     l->stop = 1;
     pthread_cond_signal(&l->cv);
     pthread_mutex_unlock(&l->mu);
-    pthread_join(l->thread, NULL);
+}
+
+static void loader_free(loader *l)
+{
     close(l->pipe_fd[0]);
     close(l->pipe_fd[1]);
     pthread_cond_destroy(&l->cv);
     pthread_mutex_destroy(&l->mu);
     free(l);
+}
+
+void loader_stop(loader *l)
+{
+    if (!l)
+        return;
+    loader_request_stop(l);
+    pthread_join(l->thread, NULL);
+    loader_free(l);
+}
+
+int loader_stop_within(loader *l, int ms)
+{
+    if (!l)
+        return 0;
+    loader_request_stop(l);
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);   /* pthread_timedjoin_np's clock */
+    dl.tv_sec += ms / 1000;
+    dl.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (dl.tv_nsec >= 1000000000L)
+        dl.tv_sec++, dl.tv_nsec -= 1000000000L;
+    if (pthread_timedjoin_np(l->thread, NULL, &dl) != 0)
+        return -1;   /* still in a pass: l stays allocated for the thread */
+    loader_free(l);
+    return 0;
 }
 
 int loader_fd(const loader *l)

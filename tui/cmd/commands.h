@@ -15,6 +15,11 @@ enum smtop_exit {
     SMTOP_EXIT_RULE = 3
 };
 
+/* Or-ed into a command's status when a thread is still blocked in I/O
+ * (a hanging S3 request) and must not be waited for: main flushes the
+ * output and ends the process with _exit(status & 0xff) at once. */
+#define SMTOP_EXIT_NOW 0x100
+
 #include "model/sm_err.h"
 
 /* The status for a failure: 2 when the user asked for something that

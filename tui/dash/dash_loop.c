@@ -239,16 +239,24 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
     return dash_cmd_configure_rules(d, err);
 }
 
-static void dash_fini(dash *d)
+/* How long quitting waits for a scan pass to notice the stop: a pass
+ * blocked on the network or in a huge listing is left behind instead. */
+#define DASH_STOP_WAIT_MS 400
+
+/* Restores the terminal first, so the user's shell is back at once, then
+ * stops the loader. 1 when the loader is still in a pass (it keeps using
+ * the job), else 0. */
+static int dash_fini(dash *d)
 {
-    loader_stop(d->ld);
-    d->ld = NULL;
     dash_screen_close(d);
+    int stuck = loader_stop_within(d->ld, DASH_STOP_WAIT_MS) != 0;
+    d->ld = NULL;
     for (size_t i = 0; i < d->npanes; i++)
         if (d->panes[i].p)
             d->panes[i].vt->destroy(d->panes[i].p);
     dash_diff_free(d);
     theme_free(d->th);
+    return stuck;
 }
 
 int dash_bench(dash *d);   /* dash_bench.c */
@@ -269,7 +277,7 @@ int dash_run(job *j, const dash_opts *o, sm_err *err)
         else
             run_loop(d);
     }
-    dash_fini(d);
+    int stuck = dash_fini(d);
     free(d);
-    return rc;
+    return rc == 0 && stuck ? DASH_LOADER_BUSY : rc;
 }
