@@ -315,7 +315,7 @@ int cmd_dashboard(int argc, char **argv)
         return SMTOP_EXIT_OK;
     }
     if (r < 0) {
-        fprintf(stderr, "smtop: %s\n", err.msg);
+        cmd_err_print("smtop", err.msg);
         return SMTOP_EXIT_USAGE;
     }
     /* Diff mode reads the baseline before any thread starts and before
@@ -323,7 +323,7 @@ int cmd_dashboard(int argc, char **argv)
      * program at once (no screen to restore yet). */
     json_t *base = NULL;
     if (a.baseline && !(base = load_baseline(&a, &err))) {
-        fprintf(stderr, "smtop: %s\n", err.msg);
+        cmd_err_print("smtop", err.msg);
         return cmd_exit_status(&err);
     }
     a.d.baseline = base;
@@ -338,7 +338,7 @@ int cmd_dashboard(int argc, char **argv)
         return SMTOP_EXIT_OK | SMTOP_EXIT_NOW;
     json_decref(base);
     if (rc != 0) {
-        fprintf(stderr, "smtop: %s\n", err.msg);
+        cmd_err_print("smtop", err.msg);
         return cmd_exit_status(&err);
     }
     return SMTOP_EXIT_OK;

@@ -170,7 +170,7 @@ int cmd_synth(int argc, char **argv)
     sm_err err;
     sm_err_clear(&err);
     if (synth_opts_check(&o, &err)) {
-        fprintf(stderr, "smtop synth: %s\n", err.msg);
+        cmd_err_print("smtop synth", err.msg);
         return SMTOP_EXIT_USAGE;
     }
     if (o.live) {
@@ -182,7 +182,7 @@ int cmd_synth(int argc, char **argv)
         sigaction(SIGTERM, &sa, NULL);
     }
     if (synth_run(&o, &synth_stop_flag, &err)) {
-        fprintf(stderr, "smtop synth: %s\n", err.msg);
+        cmd_err_print("smtop synth", err.msg);
         return cmd_exit_status(&err);
     }
     return SMTOP_EXIT_OK;

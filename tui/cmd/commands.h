@@ -21,6 +21,17 @@ enum smtop_exit {
 #define SMTOP_EXIT_NOW 0x100
 
 #include "model/sm_err.h"
+#include "tui/text/sanitize.h"
+
+/* "WHO: MSG\n" on stderr, MSG sanitized: an error may quote what a server
+ * or a file said (an S3 error Code, a key), which must not reach the
+ * terminal as escape sequences or bidi overrides. */
+static inline void cmd_err_print(const char *who, const char *msg)
+{
+    fprintf(stderr, "%s: ", who);
+    sanitize_fputs(msg, stderr);
+    fputc('\n', stderr);
+}
 
 /* The status for a failure: 2 when the user asked for something that
  * cannot be (SM_ERR_USAGE), else 1 (a source that cannot be read, an

@@ -222,7 +222,7 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
         if (!strcmp(d->themes[i], theme_name(d->th)))
             d->theme_idx = i;
     if (warn[0]) {
-        fputs(warn, stderr);
+        sanitize_fputs(warn, stderr);
         char *nl = strchr(warn, '\n');
         if (nl)
             *nl = '\0';
