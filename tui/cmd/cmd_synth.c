@@ -15,12 +15,12 @@
 #include "tui/cmd/commands.h"
 
 /* The one piece of state a signal handler can reach. */
-static volatile sig_atomic_t synth_stop_flag;
+static atomic_int synth_stop_flag;   /* lock-free: safe in a handler */
 
 static void synth_on_signal(int sig)
 {
     (void)sig;
-    synth_stop_flag = 1;
+    atomic_store(&synth_stop_flag, 1);
 }
 
 static void synth_usage(FILE *f)
