@@ -24,7 +24,7 @@ minutes=${FUZZ_MINUTES:-10}
 jobs=${FUZZ_JOBS:-2}
 nice_level=${FUZZ_NICE:-0}
 table=${FUZZ_TABLE:-}
-secs=$(awk -v m="$minutes" 'BEGIN { s = int(m * 60); print s < 1 ? 1 : s }')
+secs=$(awk -v m="$minutes" 'BEGIN { s = int(m * 60); print (s < 1 ? 1 : s) }')
 
 if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
     command -v clang >/dev/null || { echo "fuzz-all: clang not found (apt install clang)"; exit 2; }
@@ -34,6 +34,7 @@ if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
         { tail -20 "$build/fuzz-build.log"; echo "fuzz-all: build failed"; exit 2; }
 fi
 
+build=$(cd "$build" && pwd) || { echo "fuzz-all: no build directory $build"; exit 2; }
 targets=()
 if [ -n "${FUZZ_TARGETS:-}" ]; then
     for t in $FUZZ_TARGETS; do targets+=("$t"); done
@@ -73,7 +74,7 @@ run_one() {
     took=$((end - start))
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
     execs=${execs:-0}
-    rate=$(awk -v e="$execs" -v s="$took" 'BEGIN { printf "%d", s > 0 ? e / s : 0 }')
+    rate=$(awk -v e="$execs" -v s="$took" 'BEGIN { printf "%d", (s > 0 ? e / s : 0) }')
     art=$(cd "$work" && ls -1 crash-* leak-* oom-* timeout-* 2>/dev/null | head -1)
     crashes=$(cd "$work" && ls -1 crash-* leak-* oom-* timeout-* 2>/dev/null | wc -l)
     printf '| %s | %d | %d | %d | %d | %s |\n' "$t" "$took" "$execs" "$rate" "$crashes" "${art:--}"
