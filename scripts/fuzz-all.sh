@@ -53,7 +53,8 @@ rule="|---|---:|---:|---:|---:|---|"
 if [ -n "$table" ]; then
     {
         echo "Fuzz run started $(date -u '+%Y-%m-%d %H:%M UTC'): ${#targets[@]} targets," \
-             "$minutes min each, $jobs at a time, nice $nice_level, on $(nproc) cores" \
+             "$minutes min each, $jobs at a time, nice $nice_level, on a $(nproc)-core machine shared" \
+             "with other builds and tests (exec/s is what the idle CPU gave)" \
              "(load at start: $(cut -d' ' -f1-3 /proc/loadavg))."
         echo
         echo "$header"
