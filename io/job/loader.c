@@ -139,8 +139,12 @@ int loader_stop_within(loader *l, int ms)
     dl.tv_nsec += (long)(ms % 1000) * 1000000L;
     if (dl.tv_nsec >= 1000000000L)
         dl.tv_sec++, dl.tv_nsec -= 1000000000L;
-    if (pthread_timedjoin_np(l->thread, NULL, &dl) != 0)
-        return -1;   /* still in a pass: l stays allocated for the thread */
+    if (pthread_timedjoin_np(l->thread, NULL, &dl) != 0) {
+        /* Still in a pass: l stays allocated for the thread, which ends
+         * with the process; detached, it is not a leak of a joinable one. */
+        pthread_detach(l->thread);
+        return -1;
+    }
     loader_free(l);
     return 0;
 }

@@ -241,7 +241,7 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
 
 /* How long quitting waits for a scan pass to notice the stop: a pass
  * blocked on the network or in a huge listing is left behind instead. */
-#define DASH_STOP_WAIT_MS 400
+#define DASH_STOP_WAIT_MS 250
 
 /* Restores the terminal first, so the user's shell is back at once, then
  * stops the loader. 1 when the loader is still in a pass (it keeps using
