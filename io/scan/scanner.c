@@ -39,6 +39,10 @@ struct scanner {
     char msgs[SCANNER_MSG_MAX][SCANNER_MSG_LEN];
     size_t msg_head, msg_count;
     unread_list unread;          /* files not read, with why */
+    /* st.last_error says why a pass failed or why a file is not read:
+     * true only until S3 answers again, so a pass that succeeds puts the
+     * status right (a data problem, e.g. corrupt lines, stays said). */
+    int err_transient;
 };
 
 static int64_t wall_us(void)
@@ -59,6 +63,7 @@ static void add_message(scanner *sc, const char *key, const char *what)
     /* Bounded so the message always fits: a path and an error sentence. */
     snprintf(sc->msgs[slot], SCANNER_MSG_LEN, "%.250s: %.500s", key, what);
     snprintf(sc->st.last_error, sizeof sc->st.last_error, "%s", sc->msgs[slot]);
+    sc->err_transient = 0;
     pthread_mutex_unlock(&sc->mu);
 }
 
@@ -73,7 +78,25 @@ static void note_unread(scanner *sc, cat_entry *e, const char *rel, const char *
     sc->st.unread_files = (int64_t)sc->unread.n;
     snprintf(sc->st.last_error, sizeof sc->st.last_error, "%.250s: %.500s",
              base ? base + 1 : rel, why);
+    sc->err_transient = 1;
     pthread_mutex_unlock(&sc->mu);
+}
+
+/* After a pass that succeeded (mu held): a failure it did not repeat is
+ * over; the status names the newest file still not read, if any. */
+static void settle_last_error(scanner *sc)
+{
+    if (!sc->err_transient)
+        return;
+    sc->err_transient = 0;
+    sc->st.last_error[0] = '\0';
+    if (sc->unread.n) {
+        const unread_item *u = &sc->unread.v[sc->unread.n - 1];
+        const char *base = strrchr(u->e->key, '/');
+        snprintf(sc->st.last_error, sizeof sc->st.last_error, "%.250s: %.500s",
+                 base ? base + 1 : u->e->key, u->why);
+        sc->err_transient = 1;
+    }
 }
 
 static void note_read(scanner *sc, cat_entry *e)
@@ -780,10 +803,13 @@ int scanner_scan(scanner *sc, sm_err *err)
     sc->st.scanning = 0;
     sc->st.files_pending = 0;
     sc->st.last_scan_us = wall_us();
-    if (rc == 0)
+    if (rc == 0) {
         sc->st.passes++;
-    else
+        settle_last_error(sc);
+    } else {
         snprintf(sc->st.last_error, sizeof sc->st.last_error, "%s", err ? err->msg : "scan failed");
+        sc->err_transient = 1;
+    }
     pthread_mutex_unlock(&sc->mu);
     return rc;
 }

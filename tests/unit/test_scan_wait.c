@@ -126,6 +126,25 @@ static void test_waits_then_reads(void **state)
     rig_close(&r);
 }
 
+static void count_unread(void *ud, const char *key, const char *why)
+{
+    (void)key, (void)why;
+    ++*(int *)ud;
+}
+
+/* The Diff pane asks for the unread files before the loader's first pass
+ * has found the root (it crashed on the root's NULL): nothing, no crash. */
+static void test_unread_before_root_known(void **state)
+{
+    (void)state;
+    rig r;
+    rig_open(&r, dir, 1);
+    int n = 0;
+    assert_int_equal(scanner_unread(r.sc, count_unread, &n), 0);
+    assert_int_equal(n, 0);
+    rig_close(&r);
+}
+
 static void test_report_mode_fails(void **state)
 {
     (void)state;
@@ -199,6 +218,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_waits_then_reads, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unread_before_root_known, setup, teardown),
         cmocka_unit_test_setup_teardown(test_report_mode_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_job_not_created_yet, setup, teardown),
         cmocka_unit_test_setup_teardown(test_job_dir_described, setup, teardown),

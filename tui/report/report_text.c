@@ -55,11 +55,13 @@ static const char *pct(char *buf, size_t cap, int w, const json_t *o, const char
                        const char *text)
 {
     int approx = json_is_false(json_object_get(o, "exact_percentiles"));
-    char v[40];
-    if (text)
-        snprintf(v, sizeof v, "%s%s", approx ? "~" : "", text);
-    else
-        snprintf(v, sizeof v, "%s%.2f", approx ? "~" : "", real(o, key));
+    char v[48], num[40];
+    if (!text) {   /* fits with its "~": a huge value never widens the column */
+        text = fmt_fit(num, sizeof num, real(o, key), w - approx, 2);
+        while (*text == ' ')
+            text++;
+    }
+    snprintf(v, sizeof v, "%s%s", approx ? "~" : "", text);
     snprintf(buf, cap, "%*s", w, v);
     return buf;
 }
@@ -83,12 +85,15 @@ static void print_nodes(const json_t *obj, FILE *f)
         fprintf(f, "  %-8s %-22s %-18s %8s %9s %9s %9s %9s %9s\n", "type", "dimension",
                 "name", "count", "min", "mean", "p50", "p95", "max");
         json_array_foreach(json_object_get(node, "metrics"), k, m) {
-            char t[32], d[64], n[64], p50[48], p95[48];
-            fprintf(f, "  %-8s %-22s %-18s %8lld %9.2f %9.2f %s %s %9.2f\n",
+            char t[32], d[64], n[64], p50[48], p95[48], lo[48], mean[48], hi[48];
+            fprintf(f, "  %-8s %-22s %-18s %8lld %s %s %s %s %s\n",
                     str(m, "type", t, sizeof t), str(m, "dimension", d, sizeof d),
                     str(m, "name", n, sizeof n), (long long)real(m, "count"),
-                    real(m, "min"), real(m, "mean"), pct(p50, sizeof p50, 9, m, "p50", NULL),
-                    pct(p95, sizeof p95, 9, m, "p95", NULL), real(m, "max"));
+                    fmt_fit(lo, sizeof lo, real(m, "min"), 9, 2),
+                    fmt_fit(mean, sizeof mean, real(m, "mean"), 9, 2),
+                    pct(p50, sizeof p50, 9, m, "p50", NULL),
+                    pct(p95, sizeof p95, 9, m, "p95", NULL),
+                    fmt_fit(hi, sizeof hi, real(m, "max"), 9, 2));
             approx |= json_is_false(json_object_get(m, "exact_percentiles"));
         }
     }
