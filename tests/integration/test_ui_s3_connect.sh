@@ -98,6 +98,7 @@ rig_fault '{"kind":"503","count":3}'
     s3://bkt/job/profiler-output >"$UI_WORK/slow.json" 2>"$UI_WORK/err" ||
     { cat "$UI_WORK/err"; echo "FAIL: report on a slow endpoint"; exit 1; }
 [ "$(rig_stat faults_fired)" -ge 6 ] || { echo "FAIL: the faults did not fire"; exit 1; }
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$UI_WORK/local.json" "$UI_WORK/slow.json" || exit 1
 python3 "$RIG_HOME/jsoncmp.py" "$UI_WORK/local.json" "$UI_WORK/slow.json" source ||
     { echo "FAIL: slow endpoint report differs from the local one"; exit 1; }
 echo "ok: slow endpoint: report complete"
