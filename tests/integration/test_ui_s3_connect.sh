@@ -40,7 +40,7 @@ echo "ok: empty S3 prefix waited for, then shown"
 # --- nothing listens: draw at once, say what is happening
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 ui_start 160 40 "${S3ENV[@]}" "$SMTOP" --endpoint-url "http://127.0.0.1:$PORT" s3://bkt/job
-ui_wait "connecting to 127.0.0.1:$PORT \\(attempt [1-5]/5" 3
+ui_wait "connecting to 127.0.0.1:$PORT \\(attempt [1-5]/5" 5   # at once: not after the tries
 ui_wait '^ smtop \| s3://bkt/job \|'
 ui_wait "S3 unreachable \\(http://127.0.0.1:$PORT\\)" 20
 ui_quit
@@ -69,7 +69,7 @@ for kind in blackhole silent; do
     DPORT=$(cat "$UI_WORK/port-$kind")
     [ -n "$DPORT" ] || { cat "$UI_WORK/err"; echo "FAIL: deadend.py $kind did not start"; exit 1; }
     ui_start 160 40 "${S3ENV[@]}" "$SMTOP" --endpoint-url "http://127.0.0.1:$DPORT" s3://bkt/job
-    ui_wait "connecting to 127.0.0.1:$DPORT \\(attempt [1-5]/5" 3
+    ui_wait "connecting to 127.0.0.1:$DPORT \\(attempt [1-5]/5" 5
     ui_wait '^ smtop \| s3://bkt/job \|'
     ui_wait "S3 unreachable \\(http://127.0.0.1:$DPORT\\)" 20
     ui_quit
@@ -107,7 +107,7 @@ rig_reset
 rig_fault '{"kind":"delay","count":3,"ms":2000}'
 rig_fault '{"kind":"503","count":3}'
 ui_start 160 40 "${S3ENV[@]}" "$SMTOP" --no-cache --endpoint-url "$RIG_ENDPOINT" s3://bkt/job
-ui_wait '^ smtop \| s3://bkt/job' 3
+ui_wait '^ smtop \| s3://bkt/job' 5
 ui_wait '2 nodes' 60
 ui_wait 'algo-2'
 ui_quit
