@@ -282,7 +282,7 @@ static int list_cb(void *ud, const source_entry *se)
 {
     list_ctx *lc = ud;
     scanner *sc = lc->sc;
-    size_t rl = strlen(sc->root);
+    size_t rl = sc->root ? strlen(sc->root) : 0;
     const char *rel;
     if (rl && !strncmp(se->key, "rule-output/", 12))
         rel = se->key;   /* job-relative, see list_all */
@@ -788,7 +788,8 @@ void scanner_get_stats(scanner *sc, scan_stats *out)
 size_t scanner_unread(scanner *sc, scanner_unread_cb cb, void *ud)
 {
     pthread_mutex_lock(&sc->mu);
-    size_t n = sc->unread.n, rl = strlen(sc->root);
+    /* no root yet while waiting for the first data: nothing read, nothing unread */
+    size_t n = sc->unread.n, rl = sc->root ? strlen(sc->root) : 0;
     for (size_t i = 0; i < n; i++) {
         const char *key = sc->unread.v[i].e->key;
         cb(ud, key + (strncmp(key, "rule-output/", 12) ? rl : 0), sc->unread.v[i].why);
