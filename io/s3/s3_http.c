@@ -173,6 +173,22 @@ static int http_on_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t u
     return atomic_load(&((s3_http *)ud)->cancelled) != 0;
 }
 
+/* The stall limit of an attempt in s: before the first answer, no more
+ * than what is left of the first-contact budget, so an endpoint that
+ * accepts the connection and then never says a byte (a hung proxy or
+ * load balancer) fails as soon as one that drops it. Call after
+ * http_connect_ms, which starts the budget. */
+static long http_stall_s(const run_ctx *r)
+{
+    long s = r->h->cfg.stall_timeout_s;
+    if (http_contacted(r->h))
+        return s;
+    int64_t left_s = (r->first_deadline_ms - http_now_ms() + 999) / 1000;
+    if (left_s < 1)
+        left_s = 1;
+    return left_s < s ? (long)left_s : s;
+}
+
 static int http_start(run_ctx *r, size_t i)
 {
     xfer *x = &r->x[i];
@@ -212,7 +228,7 @@ static int http_start(run_ctx *r, size_t i)
         curl_easy_setopt(e, CURLOPT_CAINFO, r->h->ca);
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, http_connect_ms(r, x));
     curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, r->h->cfg.stall_timeout_s);
+    curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, http_stall_s(r));
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, http_on_body);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, x);

@@ -12,8 +12,9 @@
  * First contact: until the endpoint has answered once (any HTTP status),
  * a transport failure (refused, unreachable, DNS, timeout) is retried
  * only connect_attempts times and within connect_budget_ms, each connect
- * bounded by what is left of the budget, so a wrong or dead endpoint
- * fails in seconds; the status line meanwhile says "connecting to PEER
+ * and each stall (no byte at all: a hung endpoint that accepted the
+ * connection) bounded by what is left of the budget, so a wrong, dead
+ * or blackholed endpoint fails in seconds; the status line meanwhile says "connecting to PEER
  * (attempt 2/5)". Once it has answered, a slow or flaky endpoint gets the
  * full max_attempts with backoff. */
 #ifndef SMTOP_S3_HTTP_H

@@ -308,7 +308,7 @@ static int list_cb(void *ud, const source_entry *se)
 {
     list_ctx *lc = ud;
     scanner *sc = lc->sc;
-    size_t rl = strlen(sc->root);
+    size_t rl = sc->root ? strlen(sc->root) : 0;
     const char *rel;
     if (rl && !strncmp(se->key, "rule-output/", 12))
         rel = se->key;   /* job-relative, see list_all */

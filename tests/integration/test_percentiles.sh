@@ -22,6 +22,7 @@ for f in glob.glob(sys.argv[1] + "/system/incremental/*/*.json"):
     open(f, "w").write("\n".join(out) + "\n")
 PY
 "$SMTOP" report --json "$tmp/job" >"$tmp/r.json" || fail "report"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || fail "schema"
 "$SMTOP" report "$tmp/job" >"$tmp/r.txt" || fail "text report"
 python3 - "$tmp/job" "$tmp/r.json" <<'PY' || fail "percentiles off"
 import glob, json, math, sys

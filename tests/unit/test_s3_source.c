@@ -570,6 +570,42 @@ static void test_first_contact_budget(void **st)
     source_free(s);
 }
 
+/* An endpoint that accepts the connection and never answers (the kernel
+ * completes the handshake on a listening socket nobody accepts from) is
+ * given up within the first-contact budget, not after the stall timeout. */
+static void test_first_contact_silent(void **st)
+{
+    (void)st;
+    sm_err err = {0};
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t al = sizeof a;
+    assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(fd, 16), 0);
+    assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &al), 0);
+    source_opts o;
+    s3_tuning t;
+    char ep[64];
+    source_opts_init(&o);
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d", ntohs(a.sin_port));
+    o.endpoint_url = ep;
+    o.no_cache = 1;
+    tuning(&t, NULL);
+    t.stall_timeout_s = 20;
+    t.connect_budget_ms = 2000;
+    source *s = source_s3_open("s3://bkt/job", &o, &t, &err);
+    assert_non_null(s);
+    got g = {0};
+    double t0 = mono_s();
+    assert_int_equal(source_list(s, "system/", NULL, on_entry, &g, &err), -1);
+    double took = mono_s() - t0;
+    print_message("silent endpoint given up after %.2f s: %s\n", took, err.msg);
+    assert_true(took < 6.0);   /* the budget and a second of stall check, not 20 s */
+    assert_non_null(strstr(err.msg, "S3 unreachable"));
+    source_free(s);
+    close(fd);
+}
+
 /* A live endpoint that answers late is waited for: no retry, no error. */
 static void test_slow_answers(void **st)
 {
@@ -679,6 +715,7 @@ int main(void)
         cmocka_unit_test(test_server_restart_mid_listing),
         cmocka_unit_test(test_first_contact_gives_up),
         cmocka_unit_test(test_first_contact_budget),
+        cmocka_unit_test(test_first_contact_silent),
         cmocka_unit_test(test_slow_answers),
         cmocka_unit_test(test_cache_second_open),
     };
