@@ -20,10 +20,15 @@ typedef struct rule_param_def {
  * arrives zeroed except name/severity. Returns 0, -1 on OOM. */
 typedef int (*rule_eval_fn)(const model *m, const double *p, rule_result *out);
 
+/* What a rule reads, so a change to the other part does not re-run it. */
+#define RULE_IN_SYS 1u      /* system series (model_system_generation) */
+#define RULE_IN_EV 2u       /* framework events (model_event_generation) */
+
 typedef struct rule_desc {
     const char *name;
     const char *summary;
     rule_severity severity;
+    unsigned inputs;        /* RULE_IN_* */
     size_t n_params;
     rule_param_def params[RULE_MAX_PARAMS];
     rule_eval_fn evaluate;
