@@ -16,7 +16,8 @@ static const rule_desc RULES[] = {
     {.name = "LowGPUUtilization", .inputs = RULE_IN_SYS,
      .severity = RULE_SEV_HIGH,
      .summary = "per GPU and window: p95 < threshold_p95, or p5 < threshold_p5",
-     .n_params = 4, .evaluate = rule_low_gpu_utilization,
+     .n_params = 4, .evaluate_inc = rule_low_gpu_utilization,
+     .free_state = rule_gpu_state_free,
      .params = {PCT("threshold_p95", 70), PCT("threshold_p5", 10),
                 WINDOW("window", 500), COUNT("patience", 1000)}},
     {.name = "CPUBottleneck", .inputs = RULE_IN_SYS,
@@ -34,7 +35,8 @@ static const rule_desc RULES[] = {
     {.name = "BatchSize", .inputs = RULE_IN_SYS,
      .severity = RULE_SEV_LOW,
      .summary = "per window: p95 of CPU, GPU and GPU memory all below thresholds",
-     .n_params = 5, .evaluate = rule_batch_size,
+     .n_params = 5, .evaluate_inc = rule_batch_size,
+     .free_state = rule_gpu_state_free,
      .params = {PCT("cpu", 70), PCT("gpu", 70), PCT("gpu_memory", 70),
                 WINDOW("window", 500), COUNT("patience", 1000)}},
     {.name = "GPUMemoryIncrease", .inputs = RULE_IN_SYS,
@@ -95,6 +97,7 @@ struct rules {
     rule_result results[NRULES];
     uint64_t param_gen[NRULES];     /* bumped by a set of this rule's parameter */
     rule_stamp stamp[NRULES];
+    void *state[NRULES];            /* an incremental rule's, for last_model */
     uint64_t generation;
     const model *last_model;
     uint64_t evaluations;           /* rule runs, for tests and benchmarks */
@@ -123,7 +126,22 @@ rules *rules_new(void)
     return r;
 }
 
-void rules_free(rules *r) { free(r); }
+/* Drops rule i's incremental state: it re-derives from scratch. */
+static void state_reset(rules *r, size_t i)
+{
+    if (r->state[i] && RULES[i].free_state)
+        RULES[i].free_state(r->state[i]);
+    r->state[i] = NULL;
+}
+
+void rules_free(rules *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < NRULES; i++)
+        state_reset(r, i);
+    free(r);
+}
 
 size_t rules_count(void) { return NRULES; }
 const char *rules_name_at(size_t i) { return i < NRULES ? RULES[i].name : NULL; }
@@ -206,7 +224,11 @@ static int rule_run(rules *r, size_t i, const model *m)
     rule_result *o = &r->results[i];
     reset_result(r, i);
     r->evaluations++;
-    int rc = RULES[i].evaluate(m, r->params[i], o);
+    if (r->stamp[i].param_gen != r->param_gen[i])
+        state_reset(r, i);   /* derived under other parameters */
+    int rc = RULES[i].evaluate_inc
+                 ? RULES[i].evaluate_inc(m, r->params[i], o, &r->state[i])
+                 : RULES[i].evaluate(m, r->params[i], o);
     if (rc < 0) {
         reset_result(r, i);
         strcpy(o->message, "out of memory while evaluating");
@@ -241,8 +263,10 @@ int rules_evaluate(rules *r, const model *m)
 
 void rules_invalidate(rules *r)
 {
-    for (size_t i = 0; i < NRULES; i++)
+    for (size_t i = 0; i < NRULES; i++) {
         r->stamp[i].valid = 0;
+        state_reset(r, i);
+    }
 }
 
 uint64_t rules_evaluation_count(const rules *r) { return r->evaluations; }

@@ -17,6 +17,13 @@
  * bucket is averaged away. Jobs longer than RGRID_MAX_CELLS ticks get
  * wider cells (bounded memory).
  *
+ * Incremental: a rule re-runs only when what it reads changed (see
+ * rules_evaluate), and the window-percentile rules (LowGPUUtilization,
+ * BatchSize) keep their windows between runs on one model, recomputing
+ * only the windows whose cells an append changed (model/rule_gpu.c). The
+ * results always equal a fresh evaluation
+ * (tests/unit/test_rules_incremental.c checks it).
+ *
  * Status: RULE_NO_DATA when the data a rule needs is absent or still inside
  * its patience — never RULE_OK. Pure: no I/O. Not thread-safe: the caller
  * holds the model lock while evaluating. */

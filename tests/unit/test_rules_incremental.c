@@ -17,8 +17,12 @@
 #define NODES 3
 #define CPUS 4
 #define GPUS 2
-/* More ticks than SERIES_RAW_CAP, so passes also roll raw samples up. */
-#define TICKS 2600
+/* Ticks of the workloads: at 500 ms, twice SERIES_RAW_CAP, so passes
+ * roll raw samples into 10 s buckets past the rules' patience; at 10 s,
+ * more than the raw and 10 s tiers hold, so buckets move on to 5 min. */
+#define TICKS 4000
+#define SLOW_DT 10000000LL
+#define SLOW_TICKS 4600
 #define TRAIN "Step:ModeKeys.TRAIN"
 
 static const char *const NODE_IDS[NODES] = {"algo-1", "algo-2", "algo-10"};
@@ -97,8 +101,9 @@ static void wl_sort_by_file(workload *w)
  * ramp on one GPU (GPUMemoryIncrease), uneven GPUs (LoadBalancing), and
  * TRAIN steps on two ranks per node with outliers and a slow node
  * (StepOutlier, Straggler), data-loader events (Dataloader). */
-static void wl_build(workload *w, uint64_t seed)
+static void wl_build(workload *w, uint64_t seed, int64_t dt, int64_t ticks)
 {
+    double slow = (double)dt / DT;   /* steps scale with the tick */
     rng g = {seed * 2654435761u + 1};
     int64_t step_t[NODES][2];
     int64_t step_n[NODES][2];
@@ -107,8 +112,8 @@ static void wl_build(workload *w, uint64_t seed)
             step_t[n][k] = T0 + 1000000;
             step_n[n][k] = 0;
         }
-    for (int64_t k = 0; k < TICKS; k++) {
-        int64_t ts = T0 + k * DT;
+    for (int64_t k = 0; k < ticks; k++) {
+        int64_t ts = T0 + k * dt;
         int idle = (k / 300) % 3 == 1;
         for (int n = 0; n < NODES; n++) {
             for (int c = 0; c < CPUS; c++)
@@ -122,9 +127,9 @@ static void wl_build(workload *w, uint64_t seed)
             }
             wl_push(w, (rec){0, n, ts, 0, 0, 3, 0, idle ? 60 + 20 * rng_unit(&g) : rng_unit(&g)});
             for (int r = 0; r < 2; r++) {
-                while (step_t[n][r] < ts + DT) {
+                while (step_t[n][r] < ts + dt) {
                     double f = rng_unit(&g) < 0.02 ? 5 : 1;
-                    int64_t dur = (int64_t)((100000 + 20000 * rng_unit(&g)) * f *
+                    int64_t dur = (int64_t)((100000 + 20000 * rng_unit(&g)) * f * slow *
                                             (n == 2 ? 1.3 : 1.0));
                     wl_push(w, (rec){1, n, step_t[n][r], dur, step_n[n][r]++, r, 0, 0});
                     if (step_n[n][r] % 4 == 0)
@@ -233,10 +238,10 @@ static const char *const TWEAKS[] = {
 /* Feeds the workload in random passes (sizes from a few records to a
  * tenth of it) into one model; after each pass the long-lived rules must
  * equal a fresh evaluation. */
-static void run_seed(uint64_t seed)
+static void run_seed(uint64_t seed, int64_t dt, int64_t ticks)
 {
     workload w = {0};
-    wl_build(&w, seed);
+    wl_build(&w, seed, dt, ticks);
     rng g = {seed + 77};
     model *m = model_new(NULL);
     rules *r = rules_new();
@@ -284,7 +289,15 @@ static void test_random_splits(void **state)
 {
     (void)state;
     for (uint64_t seed = 1; seed <= 5; seed++)
-        run_seed(seed);
+        run_seed(seed, DT, TICKS);
+}
+
+/* The same where the 10 s tier overflows into 5 min buckets. */
+static void test_random_splits_slow(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 21; seed <= 22; seed++)
+        run_seed(seed, SLOW_DT, SLOW_TICKS);
 }
 
 /* System-only and event-only passes re-run only the rules that read that
@@ -391,7 +404,7 @@ static void test_split_equals_whole(void **state)
     (void)state;
     for (uint64_t seed = 11; seed <= 13; seed++) {
         workload w = {0};
-        wl_build(&w, seed);
+        wl_build(&w, seed, DT, TICKS);
         model *whole = model_new(NULL), *split = model_new(NULL);
         rules *rs = rules_new();
         for (size_t i = 0; i < w.n; i++)
@@ -421,6 +434,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_splits),
+        cmocka_unit_test(test_random_splits_slow),
         cmocka_unit_test(test_parts_gate_rules),
         cmocka_unit_test(test_flush_counts_cpu_total),
         cmocka_unit_test(test_split_equals_whole),
