@@ -87,14 +87,14 @@ int rcursor_advance(rcursor *c, rspan *out)
     if (t.count != added || t.rolled || first_of(s, INT64_MIN, 0, 1) != c->first_pt)
         return -1;
     int n = 0;
-    out[n++] = (rspan){c->last_us, INT64_MAX};
+    out[n++] = (rspan){c->last_us, INT64_MAX, RSPAN_NEW};
     /* The raw samples rolled up were the oldest: they joined buckets that
      * start at most one width before the old boundary, and the cells up
      * to just past the new boundary now hold them differently. */
     int64_t raw = first_of(s, sub_sat(c->raw_from, SERIES_T1_WIDTH_US), 0, 0);
     if (raw != c->raw_from) {
         out[n++] = (rspan){sub_sat(c->raw_from, SERIES_T1_WIDTH_US),
-                           add_sat(raw, SERIES_T1_WIDTH_US)};
+                           add_sat(raw, SERIES_T1_WIDTH_US), RSPAN_RAW};
         if (c->t1_from == INT64_MAX)
             c->t1_from = first_of(s, INT64_MIN, SERIES_T1_WIDTH_US, 0);
     }
@@ -105,7 +105,7 @@ int rcursor_advance(rcursor *c, rspan *out)
                               SERIES_T1_WIDTH_US, 0);
         if (t1 != c->t1_from)
             out[n++] = (rspan){sub_sat(c->t1_from, SERIES_T2_WIDTH_US),
-                               add_sat(t1, SERIES_T2_WIDTH_US)};
+                               add_sat(t1, SERIES_T2_WIDTH_US), RSPAN_T1};
         c->t1_from = t1;
     }
     c->count = count;

@@ -53,7 +53,8 @@ void rule_gpu_state_free(void *state);
 int rule_gpu_memory_increase(const model *m, const double *p, rule_result *o);
 int rule_step_outlier(const model *m, const double *p, rule_result *o);
 int rule_straggler(const model *m, const double *p, rule_result *o);
-int rule_load_balancing(const model *m, const double *p, rule_result *o);
+int rule_load_balancing(const model *m, const double *p, rule_result *o, void **state);
+void rule_load_balancing_free(void *state);
 int rule_dataloader(const model *m, const double *p, rule_result *o);
 int rule_max_initialization_time(const model *m, const double *p, rule_result *o);
 int rule_overall_system_usage(const model *m, const double *p, rule_result *o);
@@ -148,9 +149,16 @@ typedef struct rcursor {
     int64_t t1_from;        /* oldest 10 s bucket; INT64_MAX when none */
 } rcursor;
 
-/* Times [t0, t1) whose cells may have changed. */
+/* Times [t0, t1) whose cells may have changed, and why. */
+typedef enum rspan_kind {
+    RSPAN_NEW = 0,      /* samples after the previous newest */
+    RSPAN_RAW,          /* raw samples rolled into 10 s buckets */
+    RSPAN_T1            /* 10 s buckets rolled into 5 min ones */
+} rspan_kind;
+
 typedef struct rspan {
     int64_t t0, t1;
+    rspan_kind kind;
 } rspan;
 
 #define RCURSOR_SPANS 3

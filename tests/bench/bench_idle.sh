@@ -12,12 +12,15 @@
 #
 # usage: tests/bench/bench_idle.sh BASE_SMTOP [BUILD_DIR]
 #   BASE_SMTOP  baseline binary (e.g. built from the commit the change
-#               started at)
+#               started at), or `none` to measure the new binary alone
+#               (when the baseline's backfill takes too long, e.g. 256
+#               nodes on a loaded machine)
 #   env NODES ("4 16 64 256"), MINUTES (60), INTERVALS ("5 1"),
 #       DURATION (60), REPS (3), DEADLINE (1200 s for one backfill),
 #       JOBS_DIR (reuse <JOBS_DIR>/<N>n_<M>m; generated there when missing)
 set -eu
-BASE=$(realpath "$1")
+BASE=$1
+[ "$BASE" = none ] || BASE=$(realpath "$BASE")
 BUILD=${2:-build}
 NEW=$(realpath "$BUILD/smtop")
 NODES=${NODES:-"4 16 64 256"}
@@ -81,10 +84,11 @@ for n in $NODES; do
     job=$(job_for "$n")
     for iv in $INTERVALS; do
         for rep in $(seq "$REPS"); do
-            pb=$(start_dash base "$BASE" "$job" "$iv")
+            pb=
+            [ "$BASE" = none ] || pb=$(start_dash base "$BASE" "$job" "$iv")
             pn=$(start_dash new "$NEW" "$job" "$iv")
             t_start=$(date +%s)
-            until scanned base && scanned new; do
+            until { [ -z "$pb" ] || scanned base; } && scanned new; do
                 if [ $(($(date +%s) - t_start)) -gt "$DEADLINE" ]; then
                     echo "backfill of $job did not finish within $DEADLINE s" >&2
                     exit 1
@@ -93,14 +97,17 @@ for n in $NODES; do
             done
             fill=$(($(date +%s) - t_start))
             sleep $((2 * iv + 2))
-            b0=$(cpu_ticks "$pb"); n0=$(cpu_ticks "$pn"); t0=$(date +%s.%N)
+            b0=0; b1=0
+            [ -z "$pb" ] || b0=$(cpu_ticks "$pb")
+            n0=$(cpu_ticks "$pn"); t0=$(date +%s.%N)
             sleep "$DURATION"
-            b1=$(cpu_ticks "$pb"); n1=$(cpu_ticks "$pn"); t1=$(date +%s.%N)
+            [ -z "$pb" ] || b1=$(cpu_ticks "$pb")
+            n1=$(cpu_ticks "$pn"); t1=$(date +%s.%N)
             read -r bp np < <(echo "$b0 $b1 $n0 $n1 $t0 $t1" | awk -v hz="$HZ" '{
                 s = $6 - $5; printf "%.3f %.3f\n", 100 * ($2 - $1) / hz / s, 100 * ($4 - $3) / hz / s }')
             printf '%-6s %-9s %-5s %12s %12s %7ss\n' "$n" "$iv" "$rep" "$bp" "$np" "$fill"
             echo "$n $iv $bp $np" >>"$RES"
-            tmux -L "$SOCK" kill-session -t base
+            [ -z "$pb" ] || tmux -L "$SOCK" kill-session -t base
             tmux -L "$SOCK" kill-session -t new
         done
     done
