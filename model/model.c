@@ -14,7 +14,7 @@ struct model {
     model_config cfg;
     ptrvec nodes;           /* model_node*, natural order */
     model_node *last_node;  /* files are per node: consecutive records hit it */
-    uint64_t gen;
+    uint64_t gen, sys_gen, ev_gen;  /* see model_generation */
     int64_t first_us, last_us, last_sample_us, last_event_us;
     int any;
     int64_t first_step_us, last_step_end_us;
@@ -42,11 +42,18 @@ void model_free(model *m)
     free(m);
 }
 
+/* Only a flush that emitted CPU-total samples changed what readers see:
+ * an idle pass must leave every generation alone, or every cache keyed
+ * on them (the rules over all history) recomputes for nothing. */
 void model_flush(model *m, int final)
 {
+    size_t emitted = 0;
     for (size_t i = 0; i < m->nodes.n; i++)
-        mnode_cpu_flush(m->nodes.v[i], !final);
-    m->gen++;
+        emitted += mnode_cpu_flush(m->nodes.v[i], !final);
+    if (emitted) {
+        m->gen++;
+        m->sys_gen++;
+    }
 }
 
 int model_time_plausible(int64_t t_us)
@@ -185,6 +192,7 @@ int model_add_sample(model *m, const sm_sample *s)
     m->nseries += n->series.n - before;
     if (s->ts_us > m->last_sample_us)
         m->last_sample_us = s->ts_us;
+    m->sys_gen++;
     note_time(m, s->ts_us, s->ts_us);
     return 0;
 }
@@ -220,6 +228,7 @@ int model_add_event(model *m, const sm_event *e)
     }
     if (end > m->last_event_us)
         m->last_event_us = end;
+    m->ev_gen++;
     note_time(m, e->start_us, end);
     return 0;
 }
@@ -229,6 +238,8 @@ int64_t model_last_us(const model *m) { return m->any ? m->last_us : 0; }
 int64_t model_last_sample_us(const model *m) { return m->last_sample_us; }
 int64_t model_last_event_us(const model *m) { return m->last_event_us; }
 uint64_t model_generation(const model *m) { return m->gen; }
+uint64_t model_system_generation(const model *m) { return m->sys_gen; }
+uint64_t model_event_generation(const model *m) { return m->ev_gen; }
 
 void model_get_job_phases(const model *m, job_phases *out)
 {
