@@ -158,10 +158,9 @@ typedef struct sketch {
 /* Adds n copies of v. 0, or -1 on OOM (k unchanged). */
 static int sketch_add_n(sketch *k, double v, uint64_t n)
 {
-    if (k->lin && linhist_takes(k->lin, v)) {
-        linhist_add(k->lin, v, n);
-        return 0;
-    }
+    int r = k->lin ? linhist_add(k->lin, v, n) : 0;
+    if (r != 0)
+        return r < 0 ? -1 : 0;
     double mag = fabs(v);
     if (mag < MIN_INDEXABLE) {
         k->zeros += n;
@@ -276,6 +275,22 @@ static void note_minmax(quant *q, double lo, double hi, int64_t n)
     q->count += n;
 }
 
+/* Adds v to a quant in sketch mode, in place (a copy of the stores out
+ * and back cost more than the add). 0, or -1 on OOM (q unchanged). */
+static int sketch_put_one(quant *q, double v)
+{
+    int r = q->lin ? linhist_add(q->lin, v, 1) : 0;
+    if (r != 0)
+        return r < 0 ? -1 : 0;
+    double mag = fabs(v);
+    if (mag < MIN_INDEXABLE) {
+        q->zeros++;
+        return 0;
+    }
+    int idx = v == q->reserved_v ? q->reserved_idx : bucket_index(mag);
+    return store_add(v > 0 ? &q->pos : &q->neg, idx, 1);
+}
+
 int quant_add(quant *q, double v)
 {
     if (!isfinite(v))
@@ -296,17 +311,8 @@ int quant_add(quant *q, double v)
         q->vals = NULL;
         q->nvals = q->vals_alloc = 0;
         q->sketch = 1;
-    } else if (!(q->lin && linhist_add(q->lin, v, 1))) {
-        /* In place (a copy of the stores out and back cost more than the
-         * add): store_add leaves the store as it was on OOM. */
-        double mag = fabs(v);
-        if (mag < MIN_INDEXABLE) {
-            q->zeros++;
-        } else {
-            int idx = v == q->reserved_v ? q->reserved_idx : bucket_index(mag);
-            if (store_add(v > 0 ? &q->pos : &q->neg, idx, 1) != 0)
-                return -1;
-        }
+    } else if (sketch_put_one(q, v) != 0) {
+        return -1;
     }
     note_minmax(q, v, v, 1);
     return 0;
@@ -561,8 +567,9 @@ int quant_reserve(quant *q, double v)
         return vals_reserve(q, q->nvals + 1);
     if (!q->sketch && to_sketch(q) != 0)
         return -1;
-    if (q->lin && linhist_takes(q->lin, v))
-        return 0;   /* the histogram has room: nothing to allocate */
+    int r = q->lin ? linhist_reserve(q->lin, v, 1) : 1;
+    if (r <= 0)
+        return r;   /* the histogram takes v (room made), or OOM */
     double mag = fabs(v);
     if (mag < MIN_INDEXABLE)
         return 0;
