@@ -20,6 +20,7 @@
 #include "model/linhist.h"
 #include "model/stable_sort.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,12 @@ struct quant {
     size_t exact_cap;
     double lin_hi, lin_step;  /* linear quant: histogram over [0, lin_hi] */
     linhist *lin;       /* the histogram, once past the exact range */
-    double *vals;       /* exact mode: every value, grown on demand */
+    /* Exact mode: every value, grown on demand, as floats while each one
+     * is a float exactly (durations in µs below 2^24: 4 bytes where 8
+     * bought nothing), else as doubles. */
+    double *vals;
+    float *fvals;       /* used instead of vals while narrow */
+    int narrow;
     size_t nvals, vals_alloc;
     int sorted;
     int sketch;         /* 1 once the values live in the stores */
@@ -205,6 +211,7 @@ quant *quant_new(size_t exact_cap)
     if (!q)
         return NULL;
     q->exact_cap = exact_cap;
+    q->narrow = 1;
     q->reserved_v = NAN;    /* equal to no value */
     q->min = INFINITY;
     q->max = -INFINITY;
@@ -230,27 +237,84 @@ void quant_free(quant *q)
     if (!q)
         return;
     free(q->vals);
+    free(q->fvals);
     free(q->pos.counts);
     free(q->neg.counts);
     linhist_free(q->lin);
     free(q);
 }
 
-static int vals_reserve(quant *q, size_t need)
+/* Whether v survives a round trip through float (-0.0 excluded, so that
+ * a narrow buffer sorts like the doubles would). */
+static int fits_float(double v)
 {
+    return fabs(v) <= FLT_MAX && (double)(float)v == v && !(v == 0 && signbit(v));
+}
+
+static double val_at(const quant *q, size_t i)
+{
+    return q->narrow ? (double)q->fvals[i] : q->vals[i];
+}
+
+/* Switches the exact buffer to doubles. 0, or -1 on OOM (q unchanged). */
+static int widen(quant *q)
+{
+    if (!q->narrow)
+        return 0;
+    double *d = q->vals_alloc ? malloc(q->vals_alloc * sizeof *d) : NULL;
+    if (q->vals_alloc && !d)
+        return -1;
+    for (size_t i = 0; i < q->nvals; i++)
+        d[i] = q->fvals[i];
+    free(q->fvals);
+    q->fvals = NULL;
+    q->vals = d;
+    q->narrow = 0;
+    return 0;
+}
+
+/* Makes room for v (and need values in all) in the exact buffer. 0, or -1
+ * on OOM (q unchanged but for a switch to doubles, which changes no
+ * answer). */
+static int vals_reserve(quant *q, size_t need, double v)
+{
+    if (q->narrow && !fits_float(v) && widen(q) != 0)
+        return -1;
     if (need <= q->vals_alloc)
         return 0;
-    size_t n = q->vals_alloc ? q->vals_alloc * 2 : 16;
-    while (n < need)
-        n *= 2;
+    /* Grows by half: the buffer stops at whatever count the data reaches. */
+    size_t n = q->vals_alloc ? q->vals_alloc + q->vals_alloc / 2 : 16;
+    if (n < need)
+        n = need;
     if (n > q->exact_cap)
         n = q->exact_cap;
-    double *nv = realloc(q->vals, n * sizeof *nv);
+    void *nv = q->narrow ? realloc(q->fvals, n * sizeof *q->fvals)
+                         : realloc(q->vals, n * sizeof *q->vals);
     if (!nv)
         return -1;
-    q->vals = nv;
+    if (q->narrow)
+        q->fvals = nv;
+    else
+        q->vals = nv;
     q->vals_alloc = n;
     return 0;
+}
+
+static void vals_put(quant *q, double v)
+{
+    if (q->narrow)
+        q->fvals[q->nvals++] = (float)v;
+    else
+        q->vals[q->nvals++] = v;
+}
+
+static void vals_drop(quant *q)
+{
+    free(q->vals);
+    free(q->fvals);
+    q->vals = NULL;
+    q->fvals = NULL;
+    q->nvals = q->vals_alloc = 0;
 }
 
 /* Builds a sketch from the exact values; on OOM *out is left empty. */
@@ -259,7 +323,7 @@ static int sketch_from_vals(const quant *q, sketch *out)
     if (sketch_init(q, out) != 0)
         return -1;
     for (size_t i = 0; i < q->nvals; i++)
-        if (sketch_add(out, q->vals[i]) != 0) {
+        if (sketch_add(out, val_at(q, i)) != 0) {
             sketch_free(out);
             return -1;
         }
@@ -296,9 +360,9 @@ int quant_add(quant *q, double v)
     if (!isfinite(v))
         return -1;
     if (!q->sketch && q->nvals < q->exact_cap) {
-        if (vals_reserve(q, q->nvals + 1) != 0)
+        if (vals_reserve(q, q->nvals + 1, v) != 0)
             return -1;
-        q->vals[q->nvals++] = v;
+        vals_put(q, v);
         q->sorted = 0;
     } else if (!q->sketch) {
         sketch k;
@@ -307,9 +371,7 @@ int quant_add(quant *q, double v)
             return -1;
         }
         sketch_set(q, &k);
-        free(q->vals);
-        q->vals = NULL;
-        q->nvals = q->vals_alloc = 0;
+        vals_drop(q);
         q->sketch = 1;
     } else if (sketch_put_one(q, v) != 0) {
         return -1;
@@ -426,19 +488,45 @@ static int radix_doubles(double *a, double *tmp, size_t n)
     return 0;
 }
 
-static void sort_vals(quant *q)
+static void sort_double_array(double *a, size_t n)
 {
     double small[1024];
-    size_t n = q->nvals;
     double *tmp = n <= 1024 ? small : malloc(n * sizeof *tmp);
     if (!tmp) {
-        qsort(q->vals, n, sizeof *q->vals, cmp_double);   /* same order */
+        qsort(a, n, sizeof *a, cmp_double);   /* same order */
         return;
     }
-    if (n < 512 || radix_doubles(q->vals, tmp, n) != 0)
-        sort_doubles(q->vals, tmp, n);
+    if (n < 512 || radix_doubles(a, tmp, n) != 0)
+        sort_doubles(a, tmp, n);
     if (tmp != small)
         free(tmp);
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static void sort_vals(quant *q)
+{
+    size_t n = q->nvals;
+    if (!q->narrow) {
+        sort_double_array(q->vals, n);
+        return;
+    }
+    /* Sorted as doubles in a scratch copy (exact both ways): one sort. */
+    double *d = malloc(n * sizeof *d);
+    if (!d) {
+        qsort(q->fvals, n, sizeof *q->fvals, cmp_float);   /* same order */
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        d[i] = q->fvals[i];
+    sort_double_array(d, n);
+    for (size_t i = 0; i < n; i++)
+        q->fvals[i] = (float)d[i];
+    free(d);
 }
 
 double quant_get(quant *q, double p)
@@ -456,8 +544,8 @@ double quant_get(quant *q, double p)
                 sort_vals(q);
             q->sorted = 1;
         }
-        a = q->vals[k];
-        b = k + 1 < q->nvals ? q->vals[k + 1] : a;
+        a = val_at(q, k);
+        b = k + 1 < q->nvals ? val_at(q, k + 1) : a;
     } else {
         a = sketch_kth(q, k);
         b = frac > 0 ? sketch_kth(q, k + 1) : a;
@@ -516,10 +604,12 @@ int quant_merge(quant *dst, const quant *src)
     if (src->count == 0)
         return 0;
     if (!dst->sketch && !src->sketch && dst->nvals + src->nvals <= dst->exact_cap) {
-        if (vals_reserve(dst, dst->nvals + src->nvals) != 0)
+        /* A wide src has a value no float holds: dst widens too. */
+        if ((!src->narrow && widen(dst) != 0) ||
+            vals_reserve(dst, dst->nvals + src->nvals, 0.0) != 0)
             return -1;
-        memcpy(dst->vals + dst->nvals, src->vals, src->nvals * sizeof *src->vals);
-        dst->nvals += src->nvals;
+        for (size_t i = 0; i < src->nvals; i++)
+            vals_put(dst, val_at(src, i));
         dst->sorted = 0;
         note_minmax(dst, src->min, src->max, src->count);
         return 0;
@@ -527,7 +617,7 @@ int quant_merge(quant *dst, const quant *src)
     sketch k;
     int rc = sketch_copy(dst, &k);
     for (size_t i = 0; rc == 0 && i < src->nvals; i++)
-        rc = sketch_add(&k, src->vals[i]);
+        rc = sketch_add(&k, val_at(src, i));
     if (rc == 0 && src->sketch)
         rc = sketch_merge(&k, src);
     if (rc != 0 || k.zeros == UINT64_MAX) {
@@ -537,9 +627,7 @@ int quant_merge(quant *dst, const quant *src)
     free(dst->pos.counts);
     free(dst->neg.counts);
     linhist_free(dst->lin);
-    free(dst->vals);
-    dst->vals = NULL;
-    dst->nvals = dst->vals_alloc = 0;
+    vals_drop(dst);
     sketch_set(dst, &k);
     dst->sketch = 1;
     note_minmax(dst, src->min, src->max, src->count);
@@ -552,9 +640,7 @@ static int to_sketch(quant *q)
     if (sketch_from_vals(q, &k) != 0)
         return -1;
     sketch_set(q, &k);
-    free(q->vals);
-    q->vals = NULL;
-    q->nvals = q->vals_alloc = 0;
+    vals_drop(q);
     q->sketch = 1;
     return 0;
 }
@@ -564,7 +650,7 @@ int quant_reserve(quant *q, double v)
     if (!isfinite(v))
         return -1;
     if (!q->sketch && q->nvals < q->exact_cap)
-        return vals_reserve(q, q->nvals + 1);
+        return vals_reserve(q, q->nvals + 1, v);
     if (!q->sketch && to_sketch(q) != 0)
         return -1;
     int r = q->lin ? linhist_reserve(q->lin, v, 1) : 1;
@@ -586,7 +672,7 @@ int quant_reserve(quant *q, double v)
 
 size_t quant_memory_bytes(const quant *q)
 {
-    return sizeof *q + q->vals_alloc * sizeof *q->vals +
+    return sizeof *q + q->vals_alloc * (q->narrow ? sizeof *q->fvals : sizeof *q->vals) +
            (size_t)(q->pos.alloc + q->neg.alloc) * sizeof(uint64_t) +
            linhist_memory_bytes(q->lin);
 }
