@@ -191,6 +191,13 @@ int tiers_make_lean(tiers *t)
     free(t->run);
     t->run = NULL;
     t->caprun = 0;
+    while (t->t1.len > SERIES_LEAN_T1_CAP) {
+        if (tier_put(t, 2, *(bucket *)deque_at(&t->t1, 0)) != 0)
+            return -1;
+        deque_pop_front(&t->t1);
+    }
+    t->t1.max_len = SERIES_LEAN_T1_CAP;
+    t->hint[0] = 0;
     t->lean = 1;
     return 0;
 }
