@@ -37,16 +37,19 @@ typedef struct store {
     uint64_t total;
 } store;
 
+enum { NARROW_F32 = 1, NARROW_DEC2 = 2 };   /* forms of the exact buffer */
+
 struct quant {
     size_t exact_cap;
     double lin_hi, lin_step;  /* linear quant: histogram over [0, lin_hi] */
     linhist *lin;       /* the histogram, once past the exact range */
-    /* Exact mode: every value, grown on demand, as floats while each one
-     * is a float exactly (durations in µs below 2^24: 4 bytes where 8
-     * bought nothing), else as doubles. */
+    /* Exact mode: every value, grown on demand, in 4 bytes while each one
+     * round-trips through them — as a float (durations in µs below 2^24)
+     * or as hundredths in an int32 (a utilization of 12.37 %) — else as
+     * doubles: 4 bytes where 8 bought nothing. */
     double *vals;
-    float *fvals;       /* used instead of vals while narrow */
-    int narrow;
+    uint32_t *nbuf;     /* used instead of vals while narrow */
+    int narrow;         /* NARROW_F32, NARROW_DEC2, or 0 (doubles) */
     size_t nvals, vals_alloc;
     int sorted;
     int sketch;         /* 1 once the values live in the stores */
@@ -251,7 +254,7 @@ quant *quant_new(size_t exact_cap)
     if (!q)
         return NULL;
     q->exact_cap = exact_cap;
-    q->narrow = 1;
+    q->narrow = NARROW_F32;
     q->reserved_v = NAN;    /* equal to no value */
     q->min = INFINITY;
     q->max = -INFINITY;
@@ -277,23 +280,53 @@ void quant_free(quant *q)
     if (!q)
         return;
     free(q->vals);
-    free(q->fvals);
+    free(q->nbuf);
     free(q->pos.counts);
     free(q->neg.counts);
     linhist_free(q->lin);
     free(q);
 }
 
-/* Whether v survives a round trip through float (-0.0 excluded, so that
- * a narrow buffer sorts like the doubles would). */
-static int fits_float(double v)
+/* Whether v survives a round trip through `mode`'s 4 bytes (-0.0
+ * excluded, so that a narrow buffer sorts like the doubles would). k /
+ * 100.0 is the double nearest k/100, as strtod reads "12.37": the check
+ * is the round trip itself. */
+static int fits(int mode, double v)
 {
-    return fabs(v) <= FLT_MAX && (double)(float)v == v && !(v == 0 && signbit(v));
+    if (v == 0 && signbit(v))
+        return 0;
+    if (mode == NARROW_F32)
+        return fabs(v) <= FLT_MAX && (double)(float)v == v;
+    if (!(fabs(v) < 2e7))
+        return 0;
+    return (double)(int32_t)llround(v * 100) / 100.0 == v;
+}
+
+static uint32_t encode(int mode, double v)
+{
+    uint32_t u;
+    if (mode == NARROW_F32) {
+        float f = (float)v;
+        memcpy(&u, &f, sizeof u);
+    } else {
+        u = (uint32_t)(int32_t)llround(v * 100);
+    }
+    return u;
+}
+
+static double decode(int mode, uint32_t u)
+{
+    if (mode == NARROW_F32) {
+        float f;
+        memcpy(&f, &u, sizeof f);
+        return f;
+    }
+    return (double)(int32_t)u / 100.0;
 }
 
 static double val_at(const quant *q, size_t i)
 {
-    return q->narrow ? (double)q->fvals[i] : q->vals[i];
+    return q->narrow ? decode(q->narrow, q->nbuf[i]) : q->vals[i];
 }
 
 /* Switches the exact buffer to doubles. 0, or -1 on OOM (q unchanged). */
@@ -305,20 +338,38 @@ static int widen(quant *q)
     if (q->vals_alloc && !d)
         return -1;
     for (size_t i = 0; i < q->nvals; i++)
-        d[i] = q->fvals[i];
-    free(q->fvals);
-    q->fvals = NULL;
+        d[i] = val_at(q, i);
+    free(q->nbuf);
+    q->nbuf = NULL;
     q->vals = d;
     q->narrow = 0;
     return 0;
 }
 
+/* Makes the buffer hold v: the other 4-byte form when v and every value
+ * so far fit it (in place: cannot fail), else doubles. 0, or -1 on OOM. */
+static int make_fit(quant *q, double v)
+{
+    if (!q->narrow || fits(q->narrow, v))
+        return 0;
+    int other = q->narrow == NARROW_F32 ? NARROW_DEC2 : NARROW_F32;
+    int ok = fits(other, v);
+    for (size_t i = 0; ok && i < q->nvals; i++)
+        ok = fits(other, val_at(q, i));
+    if (!ok)
+        return widen(q);
+    for (size_t i = 0; i < q->nvals; i++)
+        q->nbuf[i] = encode(other, decode(q->narrow, q->nbuf[i]));
+    q->narrow = other;
+    return 0;
+}
+
 /* Makes room for v (and need values in all) in the exact buffer. 0, or -1
- * on OOM (q unchanged but for a switch to doubles, which changes no
+ * on OOM (q unchanged but for a change of form, which changes no
  * answer). */
 static int vals_reserve(quant *q, size_t need, double v)
 {
-    if (q->narrow && !fits_float(v) && widen(q) != 0)
+    if (make_fit(q, v) != 0)
         return -1;
     if (need <= q->vals_alloc)
         return 0;
@@ -328,12 +379,12 @@ static int vals_reserve(quant *q, size_t need, double v)
         n = need;
     if (n > q->exact_cap)
         n = q->exact_cap;
-    void *nv = q->narrow ? realloc(q->fvals, n * sizeof *q->fvals)
+    void *nv = q->narrow ? realloc(q->nbuf, n * sizeof *q->nbuf)
                          : realloc(q->vals, n * sizeof *q->vals);
     if (!nv)
         return -1;
     if (q->narrow)
-        q->fvals = nv;
+        q->nbuf = nv;
     else
         q->vals = nv;
     q->vals_alloc = n;
@@ -343,7 +394,7 @@ static int vals_reserve(quant *q, size_t need, double v)
 static void vals_put(quant *q, double v)
 {
     if (q->narrow)
-        q->fvals[q->nvals++] = (float)v;
+        q->nbuf[q->nvals++] = encode(q->narrow, v);
     else
         q->vals[q->nvals++] = v;
 }
@@ -351,9 +402,9 @@ static void vals_put(quant *q, double v)
 static void vals_drop(quant *q)
 {
     free(q->vals);
-    free(q->fvals);
+    free(q->nbuf);
     q->vals = NULL;
-    q->fvals = NULL;
+    q->nbuf = NULL;
     q->nvals = q->vals_alloc = 0;
 }
 
@@ -542,12 +593,6 @@ static void sort_double_array(double *a, size_t n)
         free(tmp);
 }
 
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
 static void sort_vals(quant *q)
 {
     size_t n = q->nvals;
@@ -555,17 +600,26 @@ static void sort_vals(quant *q)
         sort_double_array(q->vals, n);
         return;
     }
-    /* Sorted as doubles in a scratch copy (exact both ways): one sort. */
+    /* Sorted as doubles in a scratch copy (exact both ways): one sort. On
+     * OOM, doubles for good: the buffer is needed sorted either way. */
     double *d = malloc(n * sizeof *d);
     if (!d) {
-        qsort(q->fvals, n, sizeof *q->fvals, cmp_float);   /* same order */
+        if (widen(q) == 0)
+            sort_double_array(q->vals, n);
+        else
+            for (size_t i = 1; i < n; i++)   /* insertion sort: no memory at all */
+                for (size_t j = i; j > 0 && val_at(q, j) < val_at(q, j - 1); j--) {
+                    uint32_t t = q->nbuf[j];
+                    q->nbuf[j] = q->nbuf[j - 1];
+                    q->nbuf[j - 1] = t;
+                }
         return;
     }
     for (size_t i = 0; i < n; i++)
-        d[i] = q->fvals[i];
+        d[i] = val_at(q, i);
     sort_double_array(d, n);
     for (size_t i = 0; i < n; i++)
-        q->fvals[i] = (float)d[i];
+        q->nbuf[i] = encode(q->narrow, d[i]);
     free(d);
 }
 
@@ -644,9 +698,11 @@ int quant_merge(quant *dst, const quant *src)
     if (src->count == 0)
         return 0;
     if (!dst->sketch && !src->sketch && dst->nvals + src->nvals <= dst->exact_cap) {
-        /* A wide src has a value no float holds: dst widens too. */
-        if ((!src->narrow && widen(dst) != 0) ||
-            vals_reserve(dst, dst->nvals + src->nvals, 0.0) != 0)
+        /* dst takes a form every src value fits (or doubles) */
+        for (size_t i = 0; i < src->nvals; i++)
+            if (make_fit(dst, val_at(src, i)) != 0)
+                return -1;
+        if (vals_reserve(dst, dst->nvals + src->nvals, 0.0) != 0)
             return -1;
         for (size_t i = 0; i < src->nvals; i++)
             vals_put(dst, val_at(src, i));
@@ -712,7 +768,7 @@ int quant_reserve(quant *q, double v)
 
 size_t quant_memory_bytes(const quant *q)
 {
-    return sizeof *q + q->vals_alloc * (q->narrow ? sizeof *q->fvals : sizeof *q->vals) +
+    return sizeof *q + q->vals_alloc * (q->narrow ? sizeof *q->nbuf : sizeof *q->vals) +
            (size_t)(q->pos.alloc + q->neg.alloc) * sizeof(uint64_t) +
            linhist_memory_bytes(q->lin);
 }

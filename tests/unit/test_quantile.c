@@ -427,6 +427,19 @@ static void test_exact_narrow_then_wide(void **state)
     assert_true(quant_memory_bytes(q) > narrow);
     for (size_t k = 0; k < sizeof pcts / sizeof *pcts; k++)
         assert_true(quant_get(q, pcts[k]) == np_percentile(x, N + 1, pcts[k]));
+    /* utilization with two decimals: hundredths in 4 bytes, also after
+     * integers (floats) came first; exact as doubles would be */
+    quant *u = quant_new(4096);
+    double y[3000];
+    for (int i = 0; i < 3000; i++) {
+        y[i] = i < 100 ? (double)(i % 100) : (double)(int)(urand() * 10000) / 100.0;
+        assert_int_equal(quant_reserve(u, y[i]), 0);
+        assert_int_equal(quant_add(u, y[i]), 0);
+    }
+    assert_true(quant_memory_bytes(u) < 3000 * sizeof(double));
+    for (size_t k = 0; k < sizeof pcts / sizeof *pcts; k++)
+        assert_true(quant_get(u, pcts[k]) == np_percentile(y, 3000, pcts[k]));
+    quant_free(u);
     /* a narrow source merges into a wide destination and back */
     quant *a = quant_new(65536), *b = quant_new(65536);
     assert_int_equal(quant_add(a, 2.5), 0);
