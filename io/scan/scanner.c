@@ -788,7 +788,9 @@ void scanner_get_stats(scanner *sc, scan_stats *out)
 size_t scanner_unread(scanner *sc, scanner_unread_cb cb, void *ud)
 {
     pthread_mutex_lock(&sc->mu);
-    size_t n = sc->unread.n, rl = strlen(sc->root);
+    /* No root before the first listing: a dashboard frame (the Diff pane's
+     * report) may ask that early, and strlen(NULL) crashed it. */
+    size_t n = sc->unread.n, rl = sc->root ? strlen(sc->root) : 0;
     for (size_t i = 0; i < n; i++) {
         const char *key = sc->unread.v[i].e->key;
         cb(ud, key + (strncmp(key, "rule-output/", 12) ? rl : 0), sc->unread.v[i].why);
