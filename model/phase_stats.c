@@ -13,6 +13,7 @@
 
 #include "model/deque.h"
 #include "model/quantile.h"
+#include "model/lbound.h"
 
 struct phase_stats {
     char *label;
@@ -153,20 +154,25 @@ double phase_hist_lower_us(size_t bucket)
     return exp2((double)bucket / PHASE_HIST_PER_OCTAVE);
 }
 
+typedef struct start_key {
+    const phase_stats *p;
+    int64_t t;
+} start_key;
+
+static int starts_by(const void *ctx, size_t i)
+{
+    const start_key *k = ctx;
+    return start_at(k->p, i) <= k->t;
+}
+
 /* First retained index whose start is > t (stable after equal starts). */
 static size_t recent_upper(const phase_stats *p, int64_t t)
 {
-    size_t lo = 0, hi = p->recent.len;
-    if (hi && start_at(p, hi - 1) <= t)
-        return hi;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (start_at(p, mid) <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    size_t n = p->recent.len;
+    if (n && start_at(p, n - 1) <= t)
+        return n;   /* the usual case: in time order */
+    start_key k = {p, t};
+    return lbound(n, starts_by, &k);
 }
 
 /* 0, or -1 on OOM (the retained events unchanged). */

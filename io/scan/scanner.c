@@ -109,6 +109,8 @@ scanner *scanner_new(source *src, const char *root, model *m,
         sc->o.window_us = DEFAULT_WINDOW_US;
     if (sc->o.batch == 0)
         sc->o.batch = DEFAULT_BATCH;
+    if (sc->o.read_chunk == 0)
+        sc->o.read_chunk = SCAN_READ_CHUNK;
     sc->st.waiting = !root && sc->o.wait;
     sc->st.started_us = wall_us();
     pthread_mutex_init(&sc->mu, NULL);
@@ -262,8 +264,9 @@ typedef struct list_ctx {
     int oom;
 } list_ctx;
 
-/* A folder the source could not list: said once (the catalog remembers
- * it), and the listing goes on. */
+/* A folder or file the source could not list: on the list of what is not
+ * read (the report's warnings, the status line), once (the catalog
+ * remembers it), and the listing goes on. */
 static int note_unlisted(list_ctx *lc, const char *key, const char *rel, const char *why)
 {
     cat_entry *e = catalog_get(lc->sc->cat, key);
@@ -274,7 +277,7 @@ static int note_unlisted(list_ctx *lc, const char *key, const char *rel, const c
         return 1;
     }
     e->failed = 1;
-    add_message(lc->sc, rel, why);
+    note_unread(lc->sc, e, rel, why);
     return 0;
 }
 
@@ -435,12 +438,11 @@ static int build_work(scanner *sc)
 
 /* A system file is final once a newer minute of the same node exists: the
  * profiler has moved on. Closed trace files are final by name. */
-static int entry_is_final(const scanner *sc, const cat_entry *e)
+static int entry_is_final(const scanner *sc, const cat_entry *e, size_t len)
 {
-    if (e->ki.kind == KEY_TRACE)
-        return 1;
     (void)sc;
-    return 0;
+    /* A large closed file comes in several reads: the last one ends it. */
+    return e->ki.kind == KEY_TRACE && e->consumed + (int64_t)len >= e->size;
 }
 
 /* Names the file the records the model refused came from (a..b are the
@@ -533,7 +535,7 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
         adopt_track(&sc->adopt, e);
     if (e->ki.kind == KEY_SYSTEM)
         model_set_stream(sc->m, (uint64_t)(uintptr_t)e);   /* one file, one stream */
-    int rc = ingest_bytes(&cx, e, data, len, skip, entry_is_final(sc, e));
+    int rc = ingest_bytes(&cx, e, data, len, skip, entry_is_final(sc, e, len));
     model_get_drops(sc->m, &after);
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
@@ -597,13 +599,34 @@ static void fetch_cb(void *ud, const source_req *req, const void *data, size_t l
     }
 }
 
+/* How much of line file e one read asks for: read_chunk bytes (the first
+ * read of a closed trace at least SCAN_FIRST_READ_MIN), the rest in later
+ * reads of the pass. A closed trace read from its start
+ * while .tmp files are tracked is read whole: scan_adopt matches the .tmp's
+ * lines against its first bytes, which one chunk might cut short. */
+static int64_t read_len(const scanner *sc, const cat_entry *e)
+{
+    /* What fits in one read is asked to the end, as always: a whole closed
+     * object is what the S3 cache keeps. */
+    if (e->size - e->consumed <= (int64_t)sc->o.read_chunk)
+        return -1;
+    if (e->ki.kind != KEY_TRACE || e->consumed != 0)
+        return (int64_t)sc->o.read_chunk;
+    if (sc->adopt.n)
+        return -1;
+    return (int64_t)(sc->o.read_chunk > SCAN_FIRST_READ_MIN ? sc->o.read_chunk
+                                                            : SCAN_FIRST_READ_MIN);
+}
+
 /* Builds the requests of work[i, i+n). */
 static void fill_reqs(scanner *sc, source_req *reqs, size_t i, size_t n)
 {
     for (size_t k = 0; k < n; k++) {
         cat_entry *e = sc->work[i + k];
         int whole = !is_line_kind(e->ki.kind);
-        reqs[k] = (source_req){e->key, whole ? 0 : e->consumed, -1, e};
+        e->asked_at = e->consumed;
+        reqs[k] = (source_req){e->key, whole ? 0 : e->consumed, whole ? -1 : read_len(sc, e),
+                               e};
     }
 }
 
@@ -648,11 +671,44 @@ static int ahead_run(void *ud, scan_fetch *f, sm_err *err)
     return 0;
 }
 
+/* Keeps in the work list the line files a read moved on that still have
+ * bytes past it (read in chunks); returns how many. */
+static size_t keep_unfinished(scanner *sc)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sc->nwork; i++) {
+        cat_entry *e = sc->work[i];
+        if (is_line_kind(e->ki.kind) && e->consumed > e->asked_at && e->size > e->consumed)
+            sc->work[n++] = e;
+    }
+    sc->nwork = n;
+    if (n) {
+        pthread_mutex_lock(&sc->mu);
+        sc->st.files_pending += (int64_t)n;
+        pthread_mutex_unlock(&sc->mu);
+    }
+    return n;
+}
+
+static int fetch_round(scanner *sc, source_req *reqs, sm_err *err);
+
+/* Fetches and ingests the work list; files larger than one read go on
+ * in further rounds until read to their listed size. */
 static int fetch_work(scanner *sc, sm_err *err)
 {
     source_req *reqs = calloc(sc->o.batch, sizeof *reqs);
     if (!reqs)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    int rc = 0;
+    do
+        rc = fetch_round(sc, reqs, err);
+    while (rc == 0 && keep_unfinished(sc));
+    free(reqs);
+    return rc;
+}
+
+static int fetch_round(scanner *sc, source_req *reqs, sm_err *err)
+{
     int rc = 0;
     /* With line files to decode (a pass over a job's history, or several
      * nodes' new minutes), a fetch thread reads and decodes while this one
@@ -678,7 +734,6 @@ static int fetch_work(scanner *sc, sm_err *err)
             rc = source_fetch(sc->src, reqs, n, fetch_cb, sc, err);
         }
     }
-    free(reqs);
     return rc;
 }
 
@@ -788,8 +843,7 @@ void scanner_get_stats(scanner *sc, scan_stats *out)
 size_t scanner_unread(scanner *sc, scanner_unread_cb cb, void *ud)
 {
     pthread_mutex_lock(&sc->mu);
-    /* No root before the first listing: a dashboard frame (the Diff pane's
-     * report) may ask that early, and strlen(NULL) crashed it. */
+    /* The dashboard asks before the first pass has found the root. */
     size_t n = sc->unread.n, rl = sc->root ? strlen(sc->root) : 0;
     for (size_t i = 0; i < n; i++) {
         const char *key = sc->unread.v[i].e->key;

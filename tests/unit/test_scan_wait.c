@@ -85,6 +85,12 @@ static void rig_close(rig *r)
     source_free(r->src);
 }
 
+static void no_unread(void *ud, const char *key, const char *why)
+{
+    (void)ud;
+    fail_msg("unread before any listing: %s: %s", key, why);
+}
+
 static void test_waits_then_reads(void **state)
 {
     (void)state;
@@ -106,6 +112,9 @@ static void test_waits_then_reads(void **state)
     char root[64] = "x";
     assert_int_equal(scanner_root(sc, root, sizeof root), 0);
     assert_string_equal(root, "");
+    /* the dashboard's status line asks for unread files before a root is
+     * known (this crashed the dashboard: strlen of no root) */
+    assert_int_equal(scanner_unread(sc, no_unread, NULL), 0);
     /* the job directory form: profiler-output/ appears inside */
     put_file("profiler-output/" SYS, LINE);
     assert_int_equal(scanner_scan(sc, &err), 0);

@@ -157,6 +157,7 @@ static void print_steps(const json_t *obj, FILE *f)
     }
     fprintf(f, "\n%-*s %-*s %-*s %7s %10s %10s %10s %10s %10s\n", nw, "node", ww, "process",
             pw, "phase", "count", "mean", "p50", "p95", "p99", "max");
+    double rel = 0;   /* the widest bound of a printed approximate row */
     json_array_foreach(steps, i, s) {
         char n[64], w[64], p[64], v[5][32], q[3][48];
         const char *proc = process_cell(steps, s, w, sizeof w);
@@ -172,7 +173,14 @@ static void print_steps(const json_t *obj, FILE *f)
                 (long long)real(s, "count"), v[0], pct(q[0], sizeof q[0], 10, s, NULL, v[1]),
                 pct(q[1], sizeof q[1], 10, s, NULL, v[2]),
                 pct(q[2], sizeof q[2], 10, s, NULL, v[3]), v[4]);
+        if (json_is_false(json_object_get(s, "exact_percentiles"))) {
+            double r = real(json_object_get(s, "percentile_error"), "rel");
+            rel = r > rel ? r : rel;
+        }
     }
+    if (rel > 0)
+        fprintf(f, "\n~ step times past the exact range: within %g %% (report --json: "
+                   "percentile_error)\n", 100 * rel);
 }
 
 static void print_warnings(const json_t *obj, FILE *f)
