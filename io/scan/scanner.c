@@ -29,6 +29,13 @@ struct scanner {
     trace_carry *carry;          /* B/E pairs split across a writer's files */
     sysdec_scratch scratch;
     int64_t newest_sys_us, newest_trace_us;
+    uint64_t pass;               /* passes begun; cat_entry.listed */
+    /* Start-after keys (relative) of the windowed listings, system/ and
+     * framework/pevents/: they only move forward, and a file at or before
+     * them is never listed again, so once read it leaves the catalog
+     * (`forgotten` counts those). */
+    char *win_after[2];
+    int64_t forgotten;
     cat_entry **work;
     size_t nwork, capwork;
     predec *pre;                 /* lines of the file being ingested that
@@ -126,6 +133,8 @@ void scanner_free(scanner *sc)
     tcarry_free(sc->carry);
     sysdec_scratch_free(&sc->scratch);
     pthread_mutex_destroy(&sc->mu);
+    free(sc->win_after[0]);
+    free(sc->win_after[1]);
     free(sc->work);
     free(sc->root);
     free(sc);
@@ -316,7 +325,7 @@ static int list_cb(void *ud, const source_entry *se)
         snprintf(e->etag, sizeof e->etag, "%s", se->etag);
     }
     e->size = se->size;
-    e->listed = 1;
+    e->listed = sc->pass;
     track_newest(sc, &ki);
     return 0;
 }
@@ -336,37 +345,92 @@ static int list_prefix(scanner *sc, const char *rel_prefix, const char *rel_afte
     return 0;
 }
 
-/* The start-after key for a windowed listing: the greatest catalog key of
- * `kind` whose time is at least `window_us` older than the newest one.
- * Taken from keys actually seen rather than formatted from a time, so it
- * holds whatever hour-folder convention (UTC or not) the writer used. */
-static void window_key(scanner *sc, key_kind kind, int64_t newest_us, char *out,
-                       size_t cap)
+/* The windowed listings and the key kind each one lists. */
+static const char *const win_prefix[2] = {"system/incremental/", "framework/pevents/"};
+static const key_kind win_kind[2] = {KEY_SYSTEM, KEY_TRACE};
+
+/* Moves the start-after key of each windowed listing to the greatest
+ * catalog key of its kind whose time is at least `window_us` older than
+ * the newest one. Taken from keys actually seen rather than formatted
+ * from a time, so it holds whatever hour-folder convention (UTC or not)
+ * the writer used. Run after a listing: the catalog then holds every key
+ * past the previous start-after. 0, or -1 on OOM. */
+static int update_windows(scanner *sc)
 {
-    out[0] = '\0';
-    if (!newest_us)
-        return;
-    const char *best = NULL;
-    size_t it = 0;
+    const int64_t newest[2] = {sc->newest_sys_us, sc->newest_trace_us};
+    const char *best[2] = {sc->win_after[0], sc->win_after[1]};
+    size_t rl = strlen(sc->root), it = 0;
     cat_entry *e;
     while ((e = catalog_next(sc->cat, &it)))
-        if (e->ki.kind == kind && e->ki.time_us <= newest_us - sc->o.window_us
-            && (!best || strcmp(e->key, best) > 0))
-            best = e->key;
-    if (best)
-        snprintf(out, cap, "%s", best + strlen(sc->root));
+        for (int w = 0; w < 2; w++)
+            if (e->ki.kind == win_kind[w] && newest[w] &&
+                e->ki.time_us <= newest[w] - sc->o.window_us &&
+                (!best[w] || strcmp(e->key + rl, best[w]) > 0))
+                best[w] = e->key + rl;
+    for (int w = 0; w < 2; w++) {
+        if (best[w] == sc->win_after[w])
+            continue;
+        char *k = strdup(best[w]);
+        if (!k)
+            return -1;
+        free(sc->win_after[w]);
+        sc->win_after[w] = k;
+    }
+    return 0;
+}
+
+/* Whether e will never be listed again and holds nothing still to do:
+ * read, no held line, not on the unread list. */
+static int entry_forgettable(const scanner *sc, const cat_entry *e)
+{
+    size_t rl = strlen(sc->root);
+    for (int w = 0; w < 2; w++)
+        if (e->ki.kind == win_kind[w] && sc->win_after[w] &&
+            !strncmp(e->key + rl, win_prefix[w], strlen(win_prefix[w])) &&
+            strcmp(e->key + rl, sc->win_after[w]) <= 0)
+            return !e->partial_len && !e->js && !e->unread_at;
+    return 0;
+}
+
+/* Appends e to the work list; 0, or -1 on OOM. */
+static int work_push(scanner *sc, cat_entry *e)
+{
+    if (sc->nwork == sc->capwork) {
+        size_t ncap = sc->capwork ? sc->capwork * 2 : 256;
+        cat_entry **nw = realloc(sc->work, ncap * sizeof *nw);
+        if (!nw)
+            return -1;
+        sc->work = nw;
+        sc->capwork = ncap;
+    }
+    sc->work[sc->nwork++] = e;
+    return 0;
+}
+
+/* Drops the entries behind the windows, so later passes walk only what
+ * can still change (the work list is free after a pass: it collects them,
+ * as removing during the walk would move entries past it). On OOM the
+ * rest stays for the next pass. */
+static void forget_behind(scanner *sc)
+{
+    size_t it = 0;
+    cat_entry *e;
+    sc->nwork = 0;
+    while ((e = catalog_next(sc->cat, &it)))
+        if (entry_forgettable(sc, e) && work_push(sc, e) != 0)
+            break;
+    for (size_t i = 0; i < sc->nwork; i++)
+        catalog_remove(sc->cat, sc->work[i]);
+    sc->forgotten += (int64_t)sc->nwork;
+    sc->nwork = 0;
 }
 
 /* Lists everything that may have changed since the last pass. */
 static int list_all(scanner *sc, sm_err *err)
 {
-    char after[1024];
-    window_key(sc, KEY_SYSTEM, sc->newest_sys_us, after, sizeof after);
-    if (list_prefix(sc, "system/incremental/", after, NULL, err) != 0)
-        return -1;
-    window_key(sc, KEY_TRACE, sc->newest_trace_us, after, sizeof after);
-    if (list_prefix(sc, "framework/pevents/", after, NULL, err) != 0)
-        return -1;
+    for (int w = 0; w < 2; w++)
+        if (list_prefix(sc, win_prefix[w], sc->win_after[w], NULL, err) != 0)
+            return -1;
     /* The rest of framework/ (open .tmp traces, python stats, TF traces)
      * sits on either side of pevents/, which the call above covered. */
     if (list_prefix(sc, "framework/", NULL, "framework/pevents/", err) != 0)
@@ -414,17 +478,10 @@ static int build_work(scanner *sc)
     size_t it = 0;
     cat_entry *e;
     while ((e = catalog_next(sc->cat, &it))) {
-        if (!e->listed || !needs_fetch(e))
+        if (e->listed != sc->pass || !needs_fetch(e))
             continue;
-        if (sc->nwork == sc->capwork) {
-            size_t ncap = sc->capwork ? sc->capwork * 2 : 256;
-            cat_entry **nw = realloc(sc->work, ncap * sizeof *nw);
-            if (!nw)
-                return -1;
-            sc->work = nw;
-            sc->capwork = ncap;
-        }
-        sc->work[sc->nwork++] = e;
+        if (work_push(sc, e) != 0)
+            return -1;
     }
     if (sc->nwork)   /* qsort(NULL, 0, ...) is undefined */
         qsort(sc->work, sc->nwork, sizeof *sc->work, work_cmp);
@@ -532,7 +589,7 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
     if (e->ki.kind == KEY_TRACE_TMP)
         adopt_track(&sc->adopt, e);
     if (e->ki.kind == KEY_SYSTEM)
-        model_set_stream(sc->m, (uint64_t)(uintptr_t)e);   /* one file, one stream */
+        model_set_stream(sc->m, e->id);   /* one file, one stream */
     int rc = ingest_bytes(&cx, e, data, len, skip, entry_is_final(sc, e));
     model_get_drops(sc->m, &after);
     if (sc->o.lock)
@@ -702,20 +759,19 @@ int scanner_scan(scanner *sc, sm_err *err)
     int rc = resolve_root(sc, err);
     if (rc == 0)
         return pass_waiting(sc);
-    size_t it = 0;
-    cat_entry *e;
-    while ((e = catalog_next(sc->cat, &it)))
-        e->listed = 0;
+    sc->pass++;
     rc = rc < 0 ? -1 : list_all(sc, err);
-    if (rc == 0 && build_work(sc) != 0)
+    if (rc == 0 && (update_windows(sc) != 0 || build_work(sc) != 0))
         rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     if (rc == 0) {
         pthread_mutex_lock(&sc->mu);
         sc->st.files_pending = (int64_t)sc->nwork;
-        sc->st.files_known = (int64_t)catalog_count(sc->cat);
+        sc->st.files_known = (int64_t)catalog_count(sc->cat) + sc->forgotten;
         pthread_mutex_unlock(&sc->mu);
         rc = fetch_work(sc, err);
     }
+    if (rc == 0)
+        forget_behind(sc);
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
     model_flush(sc->m, 0);

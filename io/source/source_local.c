@@ -41,6 +41,7 @@ typedef struct dir_item {
     char *name;          /* with '/' appended for directories */
     int is_dir;
     int err;             /* errno of a failed stat, else 0 */
+    int have_id;         /* dev and ino are known */
     dev_t dev;           /* directories: identity, for loop detection */
     ino_t ino;
 } dir_item;
@@ -84,15 +85,25 @@ static int read_sorted_dir(const char *path, dir_item **out, size_t *n)
             continue;
         char full[4096];
         struct stat st = {0};
-        int err = 0;
+        int err = 0, have_id = 0;
         if ((size_t)snprintf(full, sizeof full, "%s/%s", path, de->d_name) >= sizeof full)
             continue;   /* deeper than any real profiler-output tree */
-        if (stat(full, &st) != 0) {
+        /* The type readdir gives saves a stat per entry: a flat job's
+         * folder holds a file per node and minute, and most of them sort
+         * before the window. Links and filesystems without d_type are
+         * stat'ed (following the link). */
+        if (de->d_type == DT_DIR) {
+            st.st_mode = S_IFDIR;
+        } else if (de->d_type == DT_REG) {
+            st.st_mode = S_IFREG;
+        } else if (stat(full, &st) != 0) {
             err = errno;
             if (err == ENOENT)
                 continue;   /* vanished between readdir and stat */
         } else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
             continue;
+        } else {
+            have_id = 1;
         }
         if (cnt == cap) {
             size_t ncap = cap ? cap * 2 : 64;
@@ -108,7 +119,7 @@ static int read_sorted_dir(const char *path, dir_item **out, size_t *n)
         int is_dir = !err && S_ISDIR(st.st_mode);
         name[len] = is_dir ? '/' : '\0';
         name[len + 1] = '\0';
-        items[cnt] = (dir_item){name, is_dir, err, st.st_dev, st.st_ino};
+        items[cnt] = (dir_item){name, is_dir, err, have_id, st.st_dev, st.st_ino};
         cnt++;
     }
     closedir(d);
@@ -190,7 +201,18 @@ static int walk_sub(walk *w, const dir_item *item, const char *key, int depth, s
 {
     if (depth >= LOCAL_MAX_DEPTH || dir_pruned(key, w->prefix, w->after))
         return 0;
-    int seen = seen_before(w, item->dev, item->ino);
+    struct stat st = {.st_dev = item->dev, .st_ino = item->ino};
+    char path[4096];
+    if (!item->have_id) {
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", w->sl->root, key) >= sizeof path)
+            return 0;   /* deeper than any real profiler-output tree */
+        if (stat(path, &st) != 0) {
+            if (errno != ENOENT)   /* a folder that vanished held nothing to read */
+                report_unlisted(w, key, errno);
+            return 0;
+        }
+    }
+    int seen = seen_before(w, st.st_dev, st.st_ino);
     if (seen < 0)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory while listing %s", key);
     return seen ? 0 : walk_dir(w, key, depth + 1, err);
