@@ -15,6 +15,7 @@
 #include "io/decode/sys_decode.h"
 #include "io/decode/tf_meta.h"
 #include "io/decode/tf_trace.h"
+#include "model/idmap.h"
 
 #define DEFAULT_WINDOW_US (5LL * 60 * 1000000)
 #define DEFAULT_BATCH 64
@@ -472,6 +473,46 @@ static int needs_fetch(const cat_entry *e)
     return e->size > 0 && e->size != e->whole_size;
 }
 
+static int same_node(const void *item, const void *key)
+{
+    return !strcmp(((const cat_entry *)item)->ki.node, key);
+}
+
+/* Moves each node's newest system file to the front (the work list is
+ * newest first): a dashboard shows every node's latest minute before any
+ * history or trace is read, whatever the nodes' clocks and file counts.
+ * Traces keep their order among themselves (open .tmp files before the
+ * closed ones they may be adopted into). 0, or -1 on OOM. */
+static int newest_system_first(scanner *sc)
+{
+    cat_entry **tmp = malloc(sc->nwork * sizeof *tmp);
+    idmap seen;
+    idmap_init(&seen);
+    if (!tmp)
+        return -1;
+    size_t nfirst = 0, nrest = 0;
+    int rc = 0;
+    for (size_t i = 0; i < sc->nwork; i++) {
+        cat_entry *e = sc->work[i];
+        int first = 0;
+        if (e->ki.kind == KEY_SYSTEM && rc == 0) {
+            sm_str part = {e->ki.node, strlen(e->ki.node)};
+            uint64_t h = idmap_hash(&part, 1);
+            first = !idmap_find(&seen, h, same_node, e->ki.node);
+            if (first && idmap_put(&seen, h, e) != 0)
+                rc = -1;
+        }
+        if (first)
+            sc->work[nfirst++] = e;
+        else
+            tmp[nrest++] = e;
+    }
+    memcpy(sc->work + nfirst, tmp, nrest * sizeof *tmp);
+    free(tmp);
+    idmap_free(&seen);
+    return rc;
+}
+
 static int build_work(scanner *sc)
 {
     sc->nwork = 0;
@@ -483,9 +524,10 @@ static int build_work(scanner *sc)
         if (work_push(sc, e) != 0)
             return -1;
     }
-    if (sc->nwork)   /* qsort(NULL, 0, ...) is undefined */
-        qsort(sc->work, sc->nwork, sizeof *sc->work, work_cmp);
-    return 0;
+    if (!sc->nwork)   /* qsort(NULL, 0, ...) is undefined */
+        return 0;
+    qsort(sc->work, sc->nwork, sizeof *sc->work, work_cmp);
+    return newest_system_first(sc);
 }
 
 /* ---- fetching and ingesting ------------------------------------------- */
@@ -739,6 +781,102 @@ static int fetch_work(scanner *sc, sm_err *err)
     return rc;
 }
 
+/* ---- the first pass: the newest minutes before the whole listing ------ */
+
+typedef struct sys_probe {
+    size_t rl;             /* root length */
+    int found, hour_dirs;
+    int64_t time_us;
+} sys_probe;
+
+static int sys_probe_cb(void *ud, const source_entry *se)
+{
+    sys_probe *p = ud;
+    key_info ki;
+    if (se->error || strlen(se->key) < p->rl)
+        return 0;
+    keyname_parse(se->key + p->rl, &ki);
+    if (ki.kind != KEY_SYSTEM)
+        return 0;
+    p->found = 1;
+    p->time_us = ki.time_us;
+    p->hour_dirs = strchr(se->key + p->rl + strlen("system/incremental/"), '/') != NULL;
+    return 1;
+}
+
+/* The first system file listed after `after` (relative, NULL = from the
+ * start): 1 with p filled, 0 none, -1 the listing failed. */
+static int probe_system(scanner *sc, const char *after, sys_probe *p)
+{
+    char prefix[1024], from[1024] = "";
+    snprintf(prefix, sizeof prefix, "%ssystem/incremental/", sc->root);
+    if (after)
+        snprintf(from, sizeof from, "%s%s", sc->root, after);
+    *p = (sys_probe){.rl = strlen(sc->root)};
+    sm_err err = {0};
+    if (source_list(sc->src, prefix, from, sys_probe_cb, p, &err) != 0)
+        return -1;
+    return p->found;
+}
+
+/* Finds the start-after key of the newest system minutes: a binary
+ * search over time with listings that stop at their first key (a few
+ * dozen short listings instead of every key of a long job). Which keys
+ * exist after a time only shrinks as the time grows, whatever clock the
+ * hour folders follow, so the search is sound; a folder convention other
+ * than UTC only widens what it returns. 1 with `after` written, 0 when
+ * there is nothing to gain (no system files, a failed probe). */
+static int newest_system_after(scanner *sc, char *after, size_t cap)
+{
+    sys_probe p;
+    if (probe_system(sc, NULL, &p) != 1)
+        return 0;
+    int hd = p.hour_dirs;
+    int64_t lo = p.time_us, day = 86400LL * 1000000;
+    int64_t hi = (wall_us() > lo ? wall_us() : lo) + day;
+    keyname_system_after(hi, hd, after, cap);
+    if (probe_system(sc, after, &p) != 0)
+        return 0;   /* files from beyond tomorrow: list them all */
+    while (hi - lo > 60LL * 1000000) {
+        int64_t mid = lo + (hi - lo) / 2;
+        int r = probe_system(sc, keyname_system_after(mid, hd, after, cap), &p);
+        if (r < 0)
+            return 0;
+        if (r)
+            lo = p.time_us > mid && p.time_us < hi ? p.time_us : mid;
+        else
+            hi = mid;
+    }
+    keyname_system_after(lo - sc->o.window_us, hd, after, cap);
+    return 1;
+}
+
+/* On a job's first pass: lists only the newest minutes of system files
+ * (the window before the newest one) and reads them, so every node shows
+ * its latest data before the whole listing and the history. The pass
+ * then goes on as any other; what was read here is not read again. */
+static int read_newest_first(scanner *sc, sm_err *err)
+{
+    char after[256];
+    if (sc->pass != 1 || catalog_count(sc->cat) || !newest_system_after(sc, after, sizeof after))
+        return 0;
+    if (list_prefix(sc, "system/incremental/", after, NULL, err) != 0)
+        return -1;
+    if (build_work(sc) != 0)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    pthread_mutex_lock(&sc->mu);
+    sc->st.files_pending = (int64_t)sc->nwork;
+    pthread_mutex_unlock(&sc->mu);
+    if (fetch_work(sc, err) != 0)
+        return -1;
+    if (sc->o.lock)
+        pthread_mutex_lock(sc->o.lock);
+    model_flush(sc->m, 0);
+    if (sc->o.lock)
+        pthread_mutex_unlock(sc->o.lock);
+    return 0;
+}
+
 /* A pass over a source that holds nothing yet: done, still waiting. */
 static int pass_waiting(scanner *sc)
 {
@@ -760,6 +898,8 @@ int scanner_scan(scanner *sc, sm_err *err)
     if (rc == 0)
         return pass_waiting(sc);
     sc->pass++;
+    if (rc > 0)
+        rc = read_newest_first(sc, err);
     rc = rc < 0 ? -1 : list_all(sc, err);
     if (rc == 0 && (update_windows(sc) != 0 || build_work(sc) != 0))
         rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");

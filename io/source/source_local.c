@@ -71,11 +71,14 @@ static int file_wanted(const char *key, const char *prefix, const char *after)
     return !after[0] || strcmp(key, after) > 0;
 }
 
-static int read_sorted_dir(const char *path, dir_item **out, size_t *n)
+/* Reads the folder at path, sorted; *dir stays open for the caller to
+ * stat its files by name (no path walk per file) and close. */
+static int read_sorted_dir(const char *path, dir_item **out, size_t *n, DIR **dir)
 {
     DIR *d = opendir(path);
     if (!d)
         return -1;
+    *dir = d;
     dir_item *items = NULL;
     size_t cnt = 0, cap = 0;
     struct dirent *de;
@@ -83,10 +86,9 @@ static int read_sorted_dir(const char *path, dir_item **out, size_t *n)
     while ((de = readdir(d))) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
             continue;
-        char full[4096];
         struct stat st = {0};
         int err = 0, have_id = 0;
-        if ((size_t)snprintf(full, sizeof full, "%s/%s", path, de->d_name) >= sizeof full)
+        if (strlen(path) + strlen(de->d_name) + 2 > 4096)
             continue;   /* deeper than any real profiler-output tree */
         /* The type readdir gives saves a stat per entry: a flat job's
          * folder holds a file per node and minute, and most of them sort
@@ -96,7 +98,7 @@ static int read_sorted_dir(const char *path, dir_item **out, size_t *n)
             st.st_mode = S_IFDIR;
         } else if (de->d_type == DT_REG) {
             st.st_mode = S_IFREG;
-        } else if (stat(full, &st) != 0) {
+        } else if (fstatat(dirfd(d), de->d_name, &st, 0) != 0) {
             err = errno;
             if (err == ENOENT)
                 continue;   /* vanished between readdir and stat */
@@ -122,7 +124,6 @@ static int read_sorted_dir(const char *path, dir_item **out, size_t *n)
         items[cnt] = (dir_item){name, is_dir, err, have_id, st.st_dev, st.st_ino};
         cnt++;
     }
-    closedir(d);
     if (cnt)   /* qsort(NULL, 0, ...) is UB */
         qsort(items, cnt, sizeof *items, item_cmp);
     *out = items;
@@ -225,7 +226,13 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
         return 0;   /* deeper than any real profiler-output tree */
     dir_item *items;
     size_t n;
-    if (read_sorted_dir(path, &items, &n) != 0) {
+    DIR *dir = NULL;
+    if (read_sorted_dir(path, &items, &n, &dir) != 0) {
+        if (dir) {
+            int e = errno;
+            closedir(dir);
+            errno = e;
+        }
         if (errno == ENOENT && depth == 0)
             return 0;
         if (depth == 0 || errno == ENOMEM)
@@ -252,8 +259,7 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
         if (!file_wanted(key, w->prefix, w->after))
             continue;
         struct stat st;
-        if ((size_t)snprintf(path, sizeof path, "%s/%s", w->sl->root, key) >= sizeof path
-            || stat(path, &st) != 0)
+        if (fstatat(dirfd(dir), items[i].name, &st, 0) != 0)
             continue;
         char etag[32];
         snprintf(etag, sizeof etag, "%" PRIx64, (uint64_t)st.st_ino);
@@ -263,6 +269,7 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
         if (w->cb(w->ud, &e))
             w->stopped = 1;
     }
+    closedir(dir);
     free_items(items, n);
     return rc;
 }

@@ -4,8 +4,8 @@
  * Opens JOB as the dashboard does (job_open with wait_for_data, a loader
  * thread scanning every 5 s) and, every 2 ms, looks at the model under the
  * job's lock as a frame would: it prints the milliseconds from start until
- * the first node appears, and until NODES nodes each have a CPU sample at
- * or after NEWEST (epoch seconds: the start of the job's newest minute).
+ * the first node appears, and until NODES nodes each have a sample of some
+ * metric at or after NEWEST (epoch seconds: the start of the job's newest minute).
  * Built against whichever tree's libraries the bench script links, so the
  * same program measures the baseline and the new scanner.
  *
@@ -26,17 +26,21 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* Nodes whose CPU total reaches newest_us; *any set when a node exists. */
+/* Nodes with a series reaching newest_us; *any set when a node exists. */
 static size_t nodes_current(job *j, int64_t newest_us, int *any)
 {
     model *m = job_model(j);
     size_t n = model_node_count(m), ok = 0;
     *any = n > 0;
     for (size_t i = 0; i < n; i++) {
-        const series *s = node_cpu_total(model_node_at(m, i));
-        int64_t first, last;
-        if (s && series_extent(s, &first, &last) && last >= newest_us)
-            ok++;
+        const model_node *nd = model_node_at(m, i);
+        for (size_t k = 0; k < node_series_count(nd); k++) {
+            int64_t first, last;
+            if (series_extent(node_series_at(nd, k), &first, &last) && last >= newest_us) {
+                ok++;
+                break;
+            }
+        }
     }
     return ok;
 }
