@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "io/scan/catalog.h"
 #include "io/scan/scan_adopt.h"
@@ -696,19 +697,23 @@ static void fetch_cb(void *ud, const source_req *req, const void *data, size_t l
     }
 }
 
+/* Builds the request of work[i]. */
+static void fill_reqs_into(scanner *sc, source_req *req, size_t i)
+{
+    cat_entry *e = sc->work[i];
+    int whole = !is_line_kind(e->ki.kind);
+    *req = (source_req){e->key, whole ? 0 : e->consumed, -1, e};
+}
+
 /* Builds the requests of work[i, i+n). */
 static void fill_reqs(scanner *sc, source_req *reqs, size_t i, size_t n)
 {
-    for (size_t k = 0; k < n; k++) {
-        cat_entry *e = sc->work[i + k];
-        int whole = !is_line_kind(e->ki.kind);
-        reqs[k] = (source_req){e->key, whole ? 0 : e->consumed, -1, e};
-    }
+    for (size_t k = 0; k < n; k++)
+        fill_reqs_into(sc, &reqs[k], i + k);
 }
 
 typedef struct ahead_ctx {
     scanner *sc;
-    scan_fetch *f;
     source_req *reqs;
 } ahead_ctx;
 
@@ -725,26 +730,74 @@ static int ahead_kind(key_kind k)
 static void ahead_cb(void *ud, const source_req *req, const void *data, size_t len,
                      const char *etag, const sm_err *err)
 {
-    ahead_ctx *a = ud;
+    scan_fetch *f = ud;
     const cat_entry *e = req->user;
-    scan_fetch_put(a->f, req, data, len, etag, err, err ? PREDEC_NONE : ahead_kind(e->ki.kind));
+    scan_fetch_put(f, req, data, len, etag, err, err ? PREDEC_NONE : ahead_kind(e->ki.kind));
 }
 
+/* One fetch thread, batches of requests (a source whose fetches must not
+ * overlap, e.g. S3 with its own parallel transfers). A request reads only
+ * its own entry's offset, which nothing but that entry's ingest changes
+ * (adoption rewinds an open .tmp, and those come first in the list), so
+ * the next batch need not wait for this one to be ingested. */
 static int ahead_run(void *ud, scan_fetch *f, sm_err *err)
 {
     ahead_ctx *a = ud;
     scanner *sc = a->sc;
-    a->f = f;
     for (size_t i = 0; i < sc->nwork; i += sc->o.batch) {
         size_t n = sc->nwork - i < sc->o.batch ? sc->nwork - i : sc->o.batch;
-        /* The requests read e->consumed: build them once the previous
-         * batch is ingested, exactly as the sequential loop does. */
-        scan_fetch_wait_idle(f);
         fill_reqs(sc, a->reqs, i, n);
-        if (source_fetch(sc->src, a->reqs, n, ahead_cb, a, err) != 0)
+        if (source_fetch(sc->src, a->reqs, n, ahead_cb, f, err) != 0)
             return -1;
     }
     return 0;
+}
+
+typedef struct pool_one {
+    scan_fetch *f;
+    size_t k;
+    int put;
+} pool_one;
+
+static void pool_cb(void *ud, const source_req *req, const void *data, size_t len,
+                    const char *etag, const sm_err *err)
+{
+    pool_one *p = ud;
+    const cat_entry *e = req->user;
+    scan_fetch_put_at(p->f, p->k, req, data, len, etag, err,
+                      err ? PREDEC_NONE : ahead_kind(e->ki.kind));
+    p->put = 1;
+}
+
+/* A pool thread: claims the next file of the work list, reads and
+ * decodes it, until none is left. The consumer takes them in list order. */
+static int pool_run(void *ud, scan_fetch *f, sm_err *err)
+{
+    ahead_ctx *a = ud;
+    scanner *sc = a->sc;
+    pool_one p = {f, 0, 0};
+    while (scan_fetch_claim(f, sc->nwork, &p.k) == 0) {
+        source_req req;
+        fill_reqs_into(sc, &req, p.k);
+        p.put = 0;
+        int rc = source_fetch(sc->src, &req, 1, pool_cb, &p, err);
+        if (!p.put) {   /* the claimed item is owed to the consumer */
+            sm_err why = {SM_ERR_IO, ""};
+            snprintf(why.msg, sizeof why.msg, "%s", rc ? err->msg : "not fetched");
+            scan_fetch_put_at(f, p.k, &req, NULL, 0, NULL, &why, PREDEC_NONE);
+        }
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Decode threads: one per core, the consumer (this thread) feeding the
+ * model being one of the loads; at least one. */
+static size_t pool_size(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 1 ? (size_t)n : 1;
 }
 
 static int fetch_work(scanner *sc, sm_err *err)
@@ -759,8 +812,13 @@ static int fetch_work(scanner *sc, sm_err *err)
     size_t nlines = 0;
     for (size_t i = 0; i < sc->nwork; i++)
         nlines += ahead_kind(sc->work[i]->ki.kind) != PREDEC_NONE;
-    ahead_ctx a = {sc, NULL, reqs};
-    scan_fetch *f = nlines >= 2 && !sc->o.sequential ? scan_fetch_start(ahead_run, &a) : NULL;
+    ahead_ctx a = {sc, reqs};
+    scan_fetch *f = NULL;
+    if (nlines >= 2 && !sc->o.sequential)
+        f = sc->src->vt->fetch_reentrant
+                ? scan_fetch_start_pool(pool_size() < sc->nwork ? pool_size() : sc->nwork,
+                                        pool_run, &a)
+                : scan_fetch_start(ahead_run, &a);
     if (f) {
         scan_item it;
         while (scan_fetch_take(f, &it) == 0) {

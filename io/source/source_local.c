@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,11 +31,20 @@
 
 #define LOCAL_MAX_DEPTH 16
 
+#define LOCAL_SPARE_BUFS 16
+
+/* A read buffer; fetches on several threads each take their own. */
+typedef struct rbuf {
+    char *p;
+    size_t cap;
+} rbuf;
+
 typedef struct source_local {
     source base;
     char *root;          /* no trailing slash */
-    char *buf;           /* read buffer reused across fetches */
-    size_t cap;
+    pthread_mutex_t mu;  /* guards spare */
+    rbuf spare[LOCAL_SPARE_BUFS];   /* buffers between fetches */
+    size_t nspare;
 } source_local;
 
 typedef struct dir_item {
@@ -290,35 +300,55 @@ static int local_list(source *s, const char *prefix, const char *start_after,
     return rc;
 }
 
-static int ensure_cap(source_local *sl, size_t need)
+static rbuf take_buf(source_local *sl)
 {
-    if (need <= sl->cap)
+    rbuf b = {NULL, 0};
+    pthread_mutex_lock(&sl->mu);
+    if (sl->nspare)
+        b = sl->spare[--sl->nspare];
+    pthread_mutex_unlock(&sl->mu);
+    return b;
+}
+
+static void give_buf(source_local *sl, rbuf b)
+{
+    pthread_mutex_lock(&sl->mu);
+    if (sl->nspare < LOCAL_SPARE_BUFS) {
+        sl->spare[sl->nspare++] = b;
+        b.p = NULL;
+    }
+    pthread_mutex_unlock(&sl->mu);
+    free(b.p);
+}
+
+static int ensure_cap(rbuf *b, size_t need)
+{
+    if (need <= b->cap)
         return 0;
-    size_t ncap = sl->cap ? sl->cap : 1 << 20;
+    size_t ncap = b->cap ? b->cap : 1 << 20;
     while (ncap < need)
         ncap *= 2;
-    char *nb = realloc(sl->buf, ncap);
+    char *nb = realloc(b->p, ncap);
     if (!nb)
         return -1;
-    sl->buf = nb;
-    sl->cap = ncap;
+    b->p = nb;
+    b->cap = ncap;
     return 0;
 }
 
-/* Reads [offset, offset+len) (len < 0: to EOF) into sl->buf. */
-static int64_t read_range(source_local *sl, int fd, int64_t offset, int64_t len,
-                          int64_t size)
+/* Reads [offset, offset+len) (len < 0: to EOF) into b. */
+static int64_t read_range(rbuf *b, int fd, int64_t offset, int64_t len, int64_t size)
 {
     int64_t want = len >= 0 ? len : size - offset;
     if (want <= 0)
         return 0;
-    if (ensure_cap(sl, (size_t)want) != 0) {
+    if (ensure_cap(b, (size_t)want) != 0) {
         errno = ENOMEM;
         return -1;
     }
     int64_t got = 0;
     while (got < want) {
-        ssize_t r = pread(fd, sl->buf + got, (size_t)(want - got), offset + got);
+        ssize_t r = pread(fd, b->p + got, (size_t)(want - got), offset + got);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
@@ -358,14 +388,16 @@ static void fetch_one(source_local *sl, const source_req *r, source_fetch_cb cb,
     }
     char etag[32];
     snprintf(etag, sizeof etag, "%" PRIx64, (uint64_t)st.st_ino);
-    int64_t got = read_range(sl, fd, r->offset, r->len, (int64_t)st.st_size);
+    rbuf b = take_buf(sl);
+    int64_t got = read_range(&b, fd, r->offset, r->len, (int64_t)st.st_size);
     close(fd);
     if (got < 0) {
         sm_err_set(&e, SM_ERR_IO, "cannot read %s: %s", path, strerror(errno));
         cb(ud, r, NULL, 0, etag, &e);
-        return;
+    } else {
+        cb(ud, r, b.p ? b.p : "", (size_t)got, etag, NULL);
     }
-    cb(ud, r, sl->buf, (size_t)got, etag, NULL);
+    give_buf(sl, b);
 }
 
 static int local_fetch(source *s, const source_req *reqs, size_t n,
@@ -386,13 +418,16 @@ static void local_free(source *s)
 {
     source_local *sl = (source_local *)s;
     free(sl->root);
-    free(sl->buf);
+    for (size_t i = 0; i < sl->nspare; i++)
+        free(sl->spare[i].p);
+    pthread_mutex_destroy(&sl->mu);
     free(sl);
 }
 
 static const source_vtbl local_vtbl = {
     .kind = "local",
     .etag_is_identity = 1,
+    .fetch_reentrant = 1,
     .list = local_list,
     .fetch = local_fetch,
     .describe = local_describe,
@@ -414,6 +449,7 @@ static source *local_new(const char *dir, sm_err *err)
         root[--len] = '\0';
     sl->base.vt = &local_vtbl;
     sl->root = root;
+    pthread_mutex_init(&sl->mu, NULL);
     return &sl->base;
 }
 
