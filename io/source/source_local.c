@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "io/source/source.h"
@@ -39,22 +40,42 @@ typedef struct rbuf {
     size_t cap;
 } rbuf;
 
+typedef struct dir_item dir_item;
+
+/* A folder's sorted entries, kept while its mtime does not change: a
+ * listing of a folder nothing was added to or removed from then costs a
+ * stat, not a readdir and a sort (a flat job's system folder holds a
+ * file per node and minute). */
+typedef struct dir_cache {
+    char *relkey;        /* NULL: a free slot */
+    struct timespec mtime;
+    dir_item *items;
+    size_t n;
+    uint64_t used;       /* listing count at the last use, for eviction */
+    int busy;            /* being walked (its items are borrowed) */
+} dir_cache;
+
+#define LOCAL_DIR_CACHE 64
+
 typedef struct source_local {
     source base;
     char *root;          /* no trailing slash */
+    pthread_mutex_t list_mu;        /* one listing at a time: the cache */
+    dir_cache dirs[LOCAL_DIR_CACHE];
+    uint64_t listings;
     pthread_mutex_t mu;  /* guards spare */
     rbuf spare[LOCAL_SPARE_BUFS];   /* buffers between fetches */
     size_t nspare;
 } source_local;
 
-typedef struct dir_item {
+struct dir_item {
     char *name;          /* with '/' appended for directories */
     int is_dir;
     int err;             /* errno of a failed stat, else 0 */
     int have_id;         /* dev and ino are known */
     dev_t dev;           /* directories: identity, for loop detection */
     ino_t ino;
-} dir_item;
+};
 
 static int item_cmp(const void *a, const void *b)
 {
@@ -81,14 +102,9 @@ static int file_wanted(const char *key, const char *prefix, const char *after)
     return !after[0] || strcmp(key, after) > 0;
 }
 
-/* Reads the folder at path, sorted; *dir stays open for the caller to
- * stat its files by name (no path walk per file) and close. */
-static int read_sorted_dir(const char *path, dir_item **out, size_t *n, DIR **dir)
+/* Reads the open folder d (at path), sorted. */
+static int read_sorted_dir(DIR *d, const char *path, dir_item **out, size_t *n)
 {
-    DIR *d = opendir(path);
-    if (!d)
-        return -1;
-    *dir = d;
     dir_item *items = NULL;
     size_t cnt = 0, cap = 0;
     struct dirent *de;
@@ -146,6 +162,90 @@ static void free_items(dir_item *items, size_t n)
     for (size_t i = 0; i < n; i++)
         free(items[i].name);
     free(items);
+}
+
+static dir_cache *cache_find(source_local *sl, const char *relkey, const struct timespec *mt)
+{
+    for (size_t i = 0; i < LOCAL_DIR_CACHE; i++) {
+        dir_cache *c = &sl->dirs[i];
+        if (c->relkey && !strcmp(c->relkey, relkey)) {
+            if (c->mtime.tv_sec == mt->tv_sec && c->mtime.tv_nsec == mt->tv_nsec)
+                return c;
+            if (c->busy)
+                return NULL;   /* a symlink back into a folder being walked */
+            free(c->relkey);
+            free_items(c->items, c->n);
+            c->relkey = NULL;
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+/* Whether items may be kept: every entry typed by readdir (a stat'ed
+ * link or a failed stat must be looked at again), and the folder's mtime
+ * at least 2 s old, so a change within the same timestamp tick after
+ * this read cannot go unseen. */
+static int cacheable(const dir_item *items, size_t n, const struct timespec *mt)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    if (now.tv_sec - mt->tv_sec < 2)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (items[i].have_id || items[i].err)
+            return 0;
+    return 1;
+}
+
+/* Keeps items for relkey in the least recently used free slot; NULL
+ * when every slot is busy or on OOM (the caller keeps them). */
+static dir_cache *cache_put(source_local *sl, const char *relkey, const struct timespec *mt,
+                            dir_item *items, size_t n)
+{
+    dir_cache *best = NULL;
+    for (size_t i = 0; i < LOCAL_DIR_CACHE; i++) {
+        dir_cache *c = &sl->dirs[i];
+        if (!c->busy && (!best || !c->relkey || (best->relkey && c->used < best->used)))
+            best = c;
+        if (best && !best->relkey)
+            break;
+    }
+    char *k = best ? strdup(relkey) : NULL;
+    if (!k)
+        return NULL;
+    if (best->relkey) {
+        free(best->relkey);
+        free_items(best->items, best->n);
+    }
+    *best = (dir_cache){k, *mt, items, n, sl->listings, 0};
+    return best;
+}
+
+/* The index of the first item that can hold a key after `after`: names
+ * before the first component of after's part below relkey cannot. */
+static size_t first_wanted(const dir_item *items, size_t n, const char *relkey,
+                           const char *after)
+{
+    size_t rl = strlen(relkey);
+    if (!after[0] || strncmp(after, relkey, rl) != 0)
+        return 0;
+    const char *tail = after + rl, *slash = strchr(tail, '/');
+    size_t cl = slash ? (size_t)(slash - tail) + 1 : strlen(tail);
+    char comp[4096];
+    if (cl >= sizeof comp)
+        return 0;
+    memcpy(comp, tail, cl);
+    comp[cl] = '\0';
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(items[mid].name, comp) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 /* A directory's identity, for the set of those already walked. */
@@ -234,15 +334,24 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
     char path[4096];
     if ((size_t)snprintf(path, sizeof path, "%s/%s", w->sl->root, relkey) >= sizeof path)
         return 0;   /* deeper than any real profiler-output tree */
-    dir_item *items;
-    size_t n;
-    DIR *dir = NULL;
-    if (read_sorted_dir(path, &items, &n, &dir) != 0) {
-        if (dir) {
-            int e = errno;
+    dir_item *items = NULL;
+    size_t n = 0;
+    DIR *dir = opendir(path);
+    struct stat dst;
+    dir_cache *c = NULL;
+    int rd = -1;
+    if (dir && fstat(dirfd(dir), &dst) == 0) {
+        c = cache_find(w->sl, relkey, &dst.st_mtim);
+        rd = c ? 0 : read_sorted_dir(dir, path, &items, &n);
+        if (rd == 0 && !c && cacheable(items, n, &dst.st_mtim))
+            c = cache_put(w->sl, relkey, &dst.st_mtim, items, n);
+    }
+    if (rd != 0) {
+        int e = errno;
+        if (dir)
             closedir(dir);
-            errno = e;
-        }
+        free_items(items, n);
+        errno = e;
         if (errno == ENOENT && depth == 0)
             return 0;
         if (depth == 0 || errno == ENOMEM)
@@ -252,8 +361,15 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
             report_unlisted(w, relkey, errno);
         return 0;
     }
+    if (c) {
+        items = c->items;
+        n = c->n;
+        c->busy = 1;
+        c->used = w->sl->listings;
+    }
     int rc = 0;
-    for (size_t i = 0; i < n && !w->stopped && rc == 0; i++) {
+    for (size_t i = first_wanted(items, n, relkey, w->after); i < n && !w->stopped && rc == 0;
+         i++) {
         char key[4096];
         if ((size_t)snprintf(key, sizeof key, "%s%s", relkey, items[i].name) >= sizeof key)
             continue;
@@ -280,7 +396,10 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
             w->stopped = 1;
     }
     closedir(dir);
-    free_items(items, n);
+    if (c)
+        c->busy = 0;
+    else
+        free_items(items, n);
     return rc;
 }
 
@@ -289,6 +408,8 @@ static int local_list(source *s, const char *prefix, const char *start_after,
 {
     walk w = {(source_local *)s, prefix ? prefix : "", start_after ? start_after : "",
               cb, ud, 0, {0}};
+    pthread_mutex_lock(&w.sl->list_mu);
+    w.sl->listings++;
     idmap_init(&w.seen);
     struct stat st;
     int rc = 0;
@@ -297,6 +418,7 @@ static int local_list(source *s, const char *prefix, const char *start_after,
     if (rc == 0)
         rc = walk_dir(&w, "", 0, err);
     seen_free(&w);
+    pthread_mutex_unlock(&w.sl->list_mu);
     return rc;
 }
 
@@ -420,7 +542,13 @@ static void local_free(source *s)
     free(sl->root);
     for (size_t i = 0; i < sl->nspare; i++)
         free(sl->spare[i].p);
+    for (size_t i = 0; i < LOCAL_DIR_CACHE; i++)
+        if (sl->dirs[i].relkey) {
+            free(sl->dirs[i].relkey);
+            free_items(sl->dirs[i].items, sl->dirs[i].n);
+        }
     pthread_mutex_destroy(&sl->mu);
+    pthread_mutex_destroy(&sl->list_mu);
     free(sl);
 }
 
@@ -450,6 +578,7 @@ static source *local_new(const char *dir, sm_err *err)
     sl->base.vt = &local_vtbl;
     sl->root = root;
     pthread_mutex_init(&sl->mu, NULL);
+    pthread_mutex_init(&sl->list_mu, NULL);
     return &sl->base;
 }
 
