@@ -49,6 +49,7 @@ typedef struct dir_item dir_item;
 typedef struct dir_cache {
     char *relkey;        /* NULL: a free slot */
     struct timespec mtime;
+    ino_t ino;           /* a folder replaced by another is read again */
     dir_item *items;
     size_t n;
     uint64_t used;       /* listing count at the last use, for eviction */
@@ -164,12 +165,14 @@ static void free_items(dir_item *items, size_t n)
     free(items);
 }
 
-static dir_cache *cache_find(source_local *sl, const char *relkey, const struct timespec *mt)
+static dir_cache *cache_find(source_local *sl, const char *relkey, const struct stat *st)
 {
+    const struct timespec *mt = &st->st_mtim;
     for (size_t i = 0; i < LOCAL_DIR_CACHE; i++) {
         dir_cache *c = &sl->dirs[i];
         if (c->relkey && !strcmp(c->relkey, relkey)) {
-            if (c->mtime.tv_sec == mt->tv_sec && c->mtime.tv_nsec == mt->tv_nsec)
+            if (c->mtime.tv_sec == mt->tv_sec && c->mtime.tv_nsec == mt->tv_nsec &&
+                c->ino == st->st_ino)
                 return c;
             if (c->busy)
                 return NULL;   /* a symlink back into a folder being walked */
@@ -200,7 +203,7 @@ static int cacheable(const dir_item *items, size_t n, const struct timespec *mt)
 
 /* Keeps items for relkey in the least recently used free slot; NULL
  * when every slot is busy or on OOM (the caller keeps them). */
-static dir_cache *cache_put(source_local *sl, const char *relkey, const struct timespec *mt,
+static dir_cache *cache_put(source_local *sl, const char *relkey, const struct stat *st,
                             dir_item *items, size_t n)
 {
     dir_cache *best = NULL;
@@ -218,7 +221,7 @@ static dir_cache *cache_put(source_local *sl, const char *relkey, const struct t
         free(best->relkey);
         free_items(best->items, best->n);
     }
-    *best = (dir_cache){k, *mt, items, n, sl->listings, 0};
+    *best = (dir_cache){k, st->st_mtim, st->st_ino, items, n, sl->listings, 0};
     return best;
 }
 
@@ -341,10 +344,10 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
     dir_cache *c = NULL;
     int rd = -1;
     if (dir && fstat(dirfd(dir), &dst) == 0) {
-        c = cache_find(w->sl, relkey, &dst.st_mtim);
+        c = cache_find(w->sl, relkey, &dst);
         rd = c ? 0 : read_sorted_dir(dir, path, &items, &n);
         if (rd == 0 && !c && cacheable(items, n, &dst.st_mtim))
-            c = cache_put(w->sl, relkey, &dst.st_mtim, items, n);
+            c = cache_put(w->sl, relkey, &dst, items, n);
     }
     if (rd != 0) {
         int e = errno;
