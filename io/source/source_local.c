@@ -4,7 +4,11 @@
  * sorted with a '/' appended to directory names, so "a/" and "a.json" come
  * out in the byte order S3 would list them) and prunes whole directories
  * that sort entirely before start_after or outside the prefix, so a scan
- * with a trailing window touches only the newest hour folders. The "ETag"
+ * with a trailing window touches only the newest hour folders; within a
+ * folder it starts at the first name that can sort after start_after, and
+ * a folder whose mtime has not changed is not read again (its sorted
+ * entries are kept), so an idle pass over a flat layout costs a few stats.
+ * Entries are typed by readdir; only listed files are stat'ed. The "ETag"
  * of a local file is its inode number: a file renamed over or recreated at
  * the same path (the trace writer's rotating .tmp) gets a new one, which
  * the scanner treats as a replaced object.
