@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/model_node.h"
+#include "model/lbound.h"
 
 struct model {
     model_config cfg;
@@ -84,17 +85,23 @@ static int event_outside(const model *m, int64_t start, int64_t end)
            (m->cfg.until_us && start >= m->cfg.until_us);
 }
 
+typedef struct id_key {
+    void *const *v;          /* model_node *, sorted by id */
+    const char *id;
+    size_t len;
+} id_key;
+
+static int id_before(const void *ctx, size_t i)
+{
+    const id_key *k = ctx;
+    const model_node *n = k->v[i];
+    return model_natural_cmp_n(n->id, n->id_len, k->id, k->len) < 0;
+}
+
 static size_t node_pos(const model *m, const char *id, size_t len, int *found)
 {
-    size_t lo = 0, hi = m->nodes.n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const model_node *n = m->nodes.v[mid];
-        if (model_natural_cmp_n(n->id, n->id_len, id, len) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    id_key k = {m->nodes.v, id, len};
+    size_t lo = lbound(m->nodes.n, id_before, &k);
     const model_node *n = lo < m->nodes.n ? m->nodes.v[lo] : NULL;
     *found = n && n->id_len == len && (len == 0 || memcmp(n->id, id, len) == 0);
     return lo;

@@ -14,6 +14,7 @@
 #include "io/decode/sys_decode.h"
 #include "io/decode/trace_carry.h"
 #include "io/decode/trace_decode.h"
+#include "model/vec.h"
 
 #define XP_BATCH 8
 
@@ -39,21 +40,6 @@ static int xfile_cmp(const void *a, const void *b)
     return strcmp(x->key, y->key);
 }
 
-/* Makes room for one more element in *v (n used of *cap, `first` the
- * first capacity); 0, or -1 on OOM (*v unchanged). */
-static int room_for_one(void **v, size_t *cap, size_t n, size_t elem, size_t first)
-{
-    if (n < *cap)
-        return 0;
-    size_t nc = *cap ? *cap * 2 : first;
-    void *nv = realloc(*v, nc * elem);
-    if (!nv)
-        return -1;
-    *v = nv;
-    *cap = nc;
-    return 0;
-}
-
 /* Notes f's writer under its node; -1 on OOM. */
 static int note_writer(xjob *x, const xfile *f)
 {
@@ -64,7 +50,7 @@ static int note_writer(xjob *x, const xfile *f)
             x->mw[i].multi |= strcmp(x->mw[i].first, f->process) != 0;
             return 0;
         }
-    if (room_for_one((void **)&x->mw, &x->capmw, x->nmw, sizeof *x->mw, 16) != 0)
+    if (vec_grow(&x->mw, &x->capmw, x->nmw + 1, sizeof *x->mw, 16) != 0)
         return -1;
     xmw *m = &x->mw[x->nmw++];
     snprintf(m->node, sizeof m->node, "%s", f->node);
@@ -86,7 +72,7 @@ static int list_cb(void *ud, const source_entry *e)
     if (ki.kind != KEY_SYSTEM && ki.kind != KEY_TRACE && ki.kind != KEY_TRACE_TMP &&
         ki.kind != KEY_TF_TRACE)
         return 0;
-    if (room_for_one((void **)&x->files, &x->cap, x->n, sizeof *x->files, 256) != 0)
+    if (vec_grow(&x->files, &x->cap, x->n + 1, sizeof *x->files, 256) != 0)
         return x->oom = 1;
     xfile *f = &x->files[x->n];
     if (!(f->key = strdup(e->key)))

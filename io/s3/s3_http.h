@@ -73,6 +73,12 @@ void s3_http_free(s3_http *h);
 int s3_http_run(s3_http *h, const s3_http_req *reqs, size_t n,
                 s3_http_done cb, void *ud, sm_err *err);
 
+/* on = 1: a run in progress on another thread ends within milliseconds,
+ * its unreported requests reported failed (CURLE_ABORTED_BY_CALLBACK),
+ * and every later run fails at once; on = 0 allows runs again. For
+ * quitting. Thread-safe. */
+void s3_http_cancel(s3_http *h, int on);
+
 /* "connecting to PEER (attempt 2/5)" before the first answer, "S3
  * unreachable, retrying in 8 s" while backing off later, else "". */
 void s3_http_status(s3_http *h, char *buf, size_t cap);

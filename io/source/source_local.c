@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,7 @@ typedef struct source_local {
     pthread_mutex_t mu;  /* guards spare */
     rbuf spare[LOCAL_SPARE_BUFS];   /* buffers between fetches */
     size_t nspare;
+    atomic_int cancelled;  /* local_cancel, from another thread */
 } source_local;
 
 struct dir_item {
@@ -378,6 +380,10 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
     for (size_t i = first_wanted(items, n, relkey, w->after); i < n && !w->stopped && rc == 0;
          i++) {
         char key[4096];
+        if (atomic_load(&w->sl->cancelled)) {
+            rc = sm_err_set(err, SM_ERR_IO, "listing %s cancelled", w->sl->root);
+            break;
+        }
         if ((size_t)snprintf(key, sizeof key, "%s%s", relkey, items[i].name) >= sizeof key)
             continue;
         if (items[i].is_dir) {
@@ -495,6 +501,11 @@ static void fetch_one(source_local *sl, const source_req *r, source_fetch_cb cb,
     char path[4096];
     sm_err e = {0};
     int fd = -1;
+    if (atomic_load(&sl->cancelled)) {
+        sm_err_set(&e, SM_ERR_IO, "reading %s cancelled", r->key);
+        cb(ud, r, NULL, 0, NULL, &e);
+        return;
+    }
     /* O_NONBLOCK: opening a FIFO put in the file's place would otherwise
      * wait for a writer forever; it is refused below. Regular files
      * ignore the flag. */
@@ -559,6 +570,13 @@ static void local_free(source *s)
     free(sl);
 }
 
+/* A deep tree on a slow disk (NFS) lists for long: the walk looks at
+ * the flag before each entry, a fetch before each file. */
+static void local_cancel(source *s, int on)
+{
+    atomic_store(&((source_local *)s)->cancelled, on);
+}
+
 static const source_vtbl local_vtbl = {
     .kind = "local",
     .etag_is_identity = 1,
@@ -567,6 +585,7 @@ static const source_vtbl local_vtbl = {
     .fetch = local_fetch,
     .describe = local_describe,
     .status = NULL,
+    .cancel = local_cancel,
     .free = local_free,
 };
 

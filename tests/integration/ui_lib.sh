@@ -14,6 +14,9 @@ ui_cleanup() {
     rm -rf "$UI_WORK"
 }
 trap ui_cleanup EXIT
+# The user's smtop.conf and rules.conf must not change what a test sees
+# (tests that need one write their own under this directory).
+export XDG_CONFIG_HOME="$UI_WORK/config"
 
 tm() { tmux -L "$UI_SOCK" -f /dev/null "$@"; }
 

@@ -4,8 +4,8 @@
  * explicit table in tui/panes/panes.c — not via constructor attributes, which
  * silently vanish from static libraries. The dashboard owns the curses
  * window; a pane draws its content into it from a read-only context while
- * the model lock is held, and must not keep pointers into the model past
- * the call. */
+ * the model lock is held (unless it says it reads only the snapshot), and
+ * must not keep pointers into the model past the call. */
 #ifndef SMTOP_PANE_H
 #define SMTOP_PANE_H
 
@@ -47,6 +47,9 @@ typedef struct pane_vtbl {
      * to on_key before the global keys. May be NULL (never modal). A pane
      * may also take '/' in on_key for a filter of its own. */
     int (*modal)(pane *p);
+    /* 1 when draw and stamp read nothing of ctx->m, only the derived
+     * snapshot in ctx->ext: the frame draws it without the model lock. */
+    int snapshot_only;
 } pane_vtbl;
 
 /* The registry (tui/panes/panes.c): every pane in screen order. */

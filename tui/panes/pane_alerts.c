@@ -6,13 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/dash/dash_ext.h"
 #include "tui/text/fmt.h"
 #include "tui/panes/pane_common.h"
 #include "tui/report/report_rules.h"
 #include "tui/dash/step_focus.h"
 
 struct pane {
-    rules *r;
+    rules *r;              /* the parameters: checks `:set`, seeds the loader's */
     size_t sel;            /* position in display order */
     size_t top;
     char note[600];        /* config problem or last command result */
@@ -25,7 +26,7 @@ static int rank(const rule_result *res)
     return res->status == RULE_OK ? 1 : 0;
 }
 
-void alerts_order(const rules *r, size_t *idx)
+void alerts_order(const derived *s, size_t *idx)
 {
     size_t n = rules_count();
     for (size_t i = 0; i < n; i++)
@@ -33,9 +34,9 @@ void alerts_order(const rules *r, size_t *idx)
     /* insertion sort: eleven rules, and stable by table order */
     for (size_t i = 1; i < n; i++) {
         size_t v = idx[i], j = i;
-        const rule_result *a = rules_result_at(r, v);
+        const rule_result *a = derived_rule_at(s, v);
         while (j > 0) {
-            const rule_result *b = rules_result_at(r, idx[j - 1]);
+            const rule_result *b = derived_rule_at(s, idx[j - 1]);
             if (rank(b) > rank(a) || (rank(b) == rank(a) && b->violations >= a->violations))
                 break;
             idx[j] = idx[j - 1];
@@ -45,13 +46,24 @@ void alerts_order(const rules *r, size_t *idx)
     }
 }
 
-int pane_alerts_command(pane *p, const char *line, char *msg, size_t cap,
-                        sm_err *err)
+const char *pane_alerts_spec(const char *line)
 {
     while (*line == ' ' || *line == ':')
         line++;
     if (!strncmp(line, "set ", 4))
         line += 4;
+    return line;
+}
+
+const rules *pane_alerts_rules(const pane *p)
+{
+    return p->r;
+}
+
+int pane_alerts_command(pane *p, const char *line, char *msg, size_t cap,
+                        sm_err *err)
+{
+    line = pane_alerts_spec(line);
     if (rules_apply_override(p->r, line, err) < 0)
         return -1;
     snprintf(msg, cap, "rule parameter set: %s (re-evaluated)", line);
@@ -123,11 +135,17 @@ static const char *badge(const rule_result *res)
          : res->severity == RULE_SEV_MED ? "[MED ]" : "[LOW ]";
 }
 
-static void draw_counts(WINDOW *w, const pane *p, const pane_ctx *ctx)
+static const derived *snap_of(const pane_ctx *ctx)
+{
+    const dash_ext *ext = ctx->ext;
+    return ext ? ext->snap : NULL;
+}
+
+static void draw_counts(WINDOW *w, const derived *s, const pane_ctx *ctx)
 {
     size_t by[4] = {0}, ok = 0, nd = 0;
     for (size_t i = 0; i < rules_count(); i++) {
-        const rule_result *res = rules_result_at(p->r, i);
+        const rule_result *res = derived_rule_at(s, i);
         if (res->status == RULE_TRIGGERED)
             by[res->severity]++;
         ok += res->status == RULE_OK;
@@ -152,15 +170,15 @@ static void draw_row(WINDOW *w, int y, const rule_result *res, int selected,
     panec_put(w, y, x, -1, res->message, sel ? sel : theme_attr(ctx->th, ROLE_DIM));
 }
 
-static int draw_detail(WINDOW *w, int y, size_t i, const pane *p, const pane_ctx *ctx)
+static int draw_detail(WINDOW *w, int y, size_t i, const derived *s, const pane_ctx *ctx)
 {
-    const rule_result *res = rules_result_at(p->r, i);
+    const rule_result *res = derived_rule_at(s, i);
     int rows = getmaxy(w), lab = theme_attr(ctx->th, ROLE_LABEL);
     char line[400], a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
     int len = snprintf(line, sizeof line, "%s: %s; params", res->name, rules_summary_at(i));
     for (size_t k = 0; k < rules_param_count(i) && len < (int)sizeof line - 40; k++)
         len += snprintf(line + len, sizeof line - (size_t)len, " %s=%g",
-                        rules_param_name(i, k), rules_param_value(p->r, i, k));
+                        rules_param_name(i, k), derived_rule_param(s, i, k));
     panec_put(w, y++, 0, -1, line, lab);
     if (res->t1_us > res->t0_us && y < rows) {
         int64_t span = res->t1_us - res->t0_us;
@@ -183,12 +201,16 @@ static int draw_detail(WINDOW *w, int y, size_t i, const pane *p, const pane_ctx
 static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
-    rules_evaluate(p->r, ctx->m);
+    const derived *s = snap_of(ctx);
+    if (!s) {   /* the loader has not evaluated the rules yet */
+        panec_put(w, 0, 0, -1, "evaluating rules...", theme_attr(ctx->th, ROLE_DIM));
+        return;
+    }
     size_t n = rules_count(), idx[64];
-    alerts_order(p->r, idx);
+    alerts_order(s, idx);
     if (p->sel >= n)
         p->sel = n - 1;
-    draw_counts(w, p, ctx);
+    draw_counts(w, s, ctx);
     int rows = getmaxy(w), y = 1;
     int detail = ctx->view->zoomed && rows > (int)n + 4;
     int list_rows = detail ? (int)n : rows - 1 - (p->note[0] != 0);
@@ -196,9 +218,9 @@ static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         list_rows = 1;
     p->top = panec_scroll_top(p->top, p->sel, n, (size_t)list_rows);
     for (size_t k = p->top; k < n && y < 1 + list_rows; k++)
-        draw_row(w, y++, rules_result_at(p->r, idx[k]), k == p->sel, ctx);
+        draw_row(w, y++, derived_rule_at(s, idx[k]), k == p->sel, ctx);
     if (detail)
-        y = draw_detail(w, y + 1, idx[p->sel], p, ctx);
+        y = draw_detail(w, y + 1, idx[p->sel], s, ctx);
     if (p->note[0] && y < rows)
         panec_put(w, rows - 1, 0, -1, p->note, theme_attr(ctx->th, ROLE_DIM));
 }
@@ -231,11 +253,11 @@ static int alerts_on_key(pane *p, int ch, pane_ctx *ctx)
         p->sel = p->sel ? p->sel - 1 : 0;
         return 1;
     }
-    if (ch != 'J')
+    const derived *s = snap_of(ctx);
+    if (ch != 'J' || !s)
         return 0;
-    rules_evaluate(p->r, ctx->m);
-    alerts_order(p->r, idx);
-    const rule_result *res = rules_result_at(p->r, idx[p->sel < n ? p->sel : 0]);
+    alerts_order(s, idx);
+    const rule_result *res = derived_rule_at(s, idx[p->sel < n ? p->sel : 0]);
     if (focus_outlier_step(res, ctx))
         return 1;
     if (res->t1_us > res->t0_us)
@@ -247,7 +269,8 @@ static int alerts_on_key(pane *p, int ch, pane_ctx *ctx)
 
 static uint64_t alerts_stamp(pane *p, const pane_ctx *ctx)
 {
-    uint64_t h = panec_hash_u64(PANEC_HASH_SEED, model_generation(ctx->m));
+    const derived *s = snap_of(ctx);
+    uint64_t h = panec_hash_u64(PANEC_HASH_SEED, s ? derived_generation(s) : 0);
     h = panec_hash_u64(h, rules_generation(p->r));
     h = panec_hash_u64(h, p->sel);
     h = panec_hash_u64(h, (uint64_t)ctx->view->zoomed);
@@ -263,4 +286,5 @@ const pane_vtbl pane_alerts_vtbl = {
     .on_key = alerts_on_key,
     .on_click = NULL,
     .stamp = alerts_stamp,
+    .snapshot_only = 1,
 };

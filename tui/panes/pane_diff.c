@@ -180,4 +180,5 @@ const pane_vtbl pane_diff_vtbl = {
     .on_key = diff_on_key,
     .on_click = NULL,
     .stamp = diff_stamp,
+    .snapshot_only = 1,
 };
