@@ -154,16 +154,19 @@ loader *loader_start(job *j, int interval_ms, sm_err *err)
     return loader_start_opts(j, &o, err);
 }
 
-void loader_stop(loader *l)
+/* Asks the thread to end and cancels the source, so a pass in flight
+ * returns as soon as its next read or listing notices the cancel. */
+static void loader_request_stop(loader *l)
 {
-    if (!l)
-        return;
     pthread_mutex_lock(&l->mu);
     l->stop = 1;
     pthread_cond_signal(&l->cv);
     pthread_mutex_unlock(&l->mu);
     source_cancel(job_source(l->j), 1);
-    pthread_join(l->thread, NULL);
+}
+
+static void loader_free(loader *l)
+{
     source_cancel(job_source(l->j), 0);
     derived_unref(l->snap);
     close(l->pipe_fd[0]);
@@ -171,6 +174,37 @@ void loader_stop(loader *l)
     pthread_cond_destroy(&l->cv);
     pthread_mutex_destroy(&l->mu);
     free(l);
+}
+
+void loader_stop(loader *l)
+{
+    if (!l)
+        return;
+    loader_request_stop(l);
+    pthread_join(l->thread, NULL);
+    loader_free(l);
+}
+
+int loader_stop_within(loader *l, int ms)
+{
+    if (!l)
+        return 0;
+    loader_request_stop(l);
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);   /* pthread_timedjoin_np's clock */
+    dl.tv_sec += ms / 1000;
+    dl.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (dl.tv_nsec >= 1000000000L)
+        dl.tv_sec++, dl.tv_nsec -= 1000000000L;
+    if (pthread_timedjoin_np(l->thread, NULL, &dl) != 0) {
+        /* Still in a pass the cancel did not reach (e.g. a blocking local
+         * read): l stays allocated for the thread, which ends with the
+         * process; detached, it is not a leak of a joinable one. */
+        pthread_detach(l->thread);
+        return -1;
+    }
+    loader_free(l);
+    return 0;
 }
 
 derived *loader_snapshot(loader *l)

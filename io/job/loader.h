@@ -47,6 +47,13 @@ void loader_poke(loader *l);
  * NULL is a no-op. */
 void loader_stop(loader *l);
 
+/* Asks the thread to stop and waits at most ms for it. 0: stopped and
+ * l freed, as loader_stop. -1: a pass is still blocked (a hanging
+ * request, a huge listing); l and its job stay in use by the thread, so
+ * the caller must free neither and should end the process soon (a user
+ * who pressed q or sent SIGTERM must not wait on the network). */
+int loader_stop_within(loader *l, int ms);
+
 /* File descriptor that is readable after a pass completed. */
 int loader_fd(const loader *l);
 /* Drains loader_fd; returns the number of passes signalled since. */

@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "io/s3/s3_header.h"
 #include "io/s3/s3_retry.h"
 #include "io/s3/s3_xml.h"
 #include "model/vec.h"
@@ -117,20 +118,8 @@ static size_t http_on_body(char *p, size_t sz, size_t nm, void *ud)
 static size_t http_on_header(char *p, size_t sz, size_t nm, void *ud)
 {
     xfer *x = ud;
-    size_t n = sz * nm, l = n;
-    while (l && (p[l - 1] == '\r' || p[l - 1] == '\n'))
-        l--;
-    if (l > 5 && !strncasecmp(p, "etag:", 5)) {
-        size_t o = 5;
-        while (o < l && p[o] == ' ')
-            o++;
-        snprintf(x->etag, sizeof x->etag, "%.*s", (int)(l - o), p + o);
-    } else if (l > 14 && !strncasecmp(p, "content-range:", 14)) {
-        const char *slash = memchr(p, '/', l);
-        if (slash && slash[1] != '*')
-            x->total = strtoll(slash + 1, NULL, 10);
-    }
-    return n;
+    s3_header_parse(p, sz * nm, x->etag, sizeof x->etag, &x->total);
+    return sz * nm;
 }
 
 static void http_set_status(s3_http *h, const char *fmt, ...)

@@ -133,8 +133,12 @@ static int read_sorted_dir(DIR *d, const char *path, dir_item **out, size_t *n)
             st.st_mode = S_IFREG;
         } else if (fstatat(dirfd(d), de->d_name, &st, 0) != 0) {
             err = errno;
-            if (err == ENOENT)
-                continue;   /* vanished between readdir and stat */
+            struct stat lst;
+            /* vanished between readdir and stat; but a symbolic link to
+             * nothing is a name in the tree that cannot be read: said */
+            if (err == ENOENT && (fstatat(dirfd(d), de->d_name, &lst, AT_SYMLINK_NOFOLLOW) != 0 ||
+                                   !S_ISLNK(lst.st_mode)))
+                continue;
         } else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
             continue;
         } else {
@@ -308,7 +312,10 @@ static void seen_free(walk *w)
 static void report_unlisted(walk *w, const char *key, int e)
 {
     char why[160];
-    snprintf(why, sizeof why, "cannot list: %s; what lies below is skipped", strerror(e));
+    if (e == ENOENT)   /* stat found nothing where readdir saw a link */
+        snprintf(why, sizeof why, "not read: a symbolic link to nothing");
+    else
+        snprintf(why, sizeof why, "cannot list: %s; what lies below is skipped", strerror(e));
     source_entry se = {key, 0, 0, "", why};
     if (w->cb(w->ud, &se))
         w->stopped = 1;

@@ -6,6 +6,7 @@
  * tests/s3/node_modules is missing (run `npm ci --prefix tests/s3`). */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -312,7 +313,7 @@ static void test_imds_v2(void **st)
  * latest text containing `want` (default "retrying in"). */
 typedef struct watcher {
     source *s;
-    volatile int stop;
+    atomic_int stop;          /* set by the test thread */
     char seen[256];           /* the latest match */
     const char *want;
     char first[256];
@@ -322,7 +323,7 @@ static void *watch_status(void *ud)
 {
     watcher *w = ud;
     char buf[256];
-    while (!w->stop) {
+    while (!atomic_load(&w->stop)) {
         source_status(w->s, buf, sizeof buf);
         if (strstr(buf, w->want ? w->want : "retrying in")) {
             if (!w->first[0])
@@ -346,7 +347,7 @@ static void test_503_storm_backoff(void **st)
     rig_fault(&rig, "{\"kind\":\"slowdown\",\"count\":2}");
     pthread_create(&th, NULL, watch_status, &w);
     got *d = fetch1(s, "a b+c=:d e.json", 0, -1);
-    w.stop = 1;
+    atomic_store(&w.stop, 1);
     pthread_join(th, NULL);
     assert_int_equal(d->failed, 0);
     assert_string_equal(d->data, "hello odd\n");
@@ -472,7 +473,7 @@ static void test_server_restart_mid_listing(void **st)
     pthread_t wt;
     pthread_create(&wt, NULL, watch_status, &w);
     assert_int_equal(source_list(s, "system/", NULL, on_entry, &g, &err), 0);
-    w.stop = 1;
+    atomic_store(&w.stop, 1);
     pthread_join(wt, NULL);
     pthread_join(th, NULL);
     assert_int_equal(g.n, 20); /* same answer as with a healthy server */
@@ -532,7 +533,7 @@ static void test_first_contact_gives_up(void **st)
     double t0 = mono_s();
     assert_int_equal(source_list(s, "system/", NULL, on_entry, &g, &err), -1);
     double took = mono_s() - t0;
-    w.stop = 1;
+    atomic_store(&w.stop, 1);
     pthread_join(th, NULL);
     source_s3_stats ss;
     source_s3_get_stats(s, &ss);

@@ -85,6 +85,12 @@ static void rig_close(rig *r)
     source_free(r->src);
 }
 
+static void no_unread(void *ud, const char *key, const char *why)
+{
+    (void)ud;
+    fail_msg("unread before any listing: %s: %s", key, why);
+}
+
 static void test_waits_then_reads(void **state)
 {
     (void)state;
@@ -106,6 +112,9 @@ static void test_waits_then_reads(void **state)
     char root[64] = "x";
     assert_int_equal(scanner_root(sc, root, sizeof root), 0);
     assert_string_equal(root, "");
+    /* the dashboard's status line asks for unread files before a root is
+     * known (this crashed the dashboard: strlen of no root) */
+    assert_int_equal(scanner_unread(sc, no_unread, NULL), 0);
     /* the job directory form: profiler-output/ appears inside */
     put_file("profiler-output/" SYS, LINE);
     assert_int_equal(scanner_scan(sc, &err), 0);
@@ -114,6 +123,25 @@ static void test_waits_then_reads(void **state)
     assert_int_equal(scanner_root(sc, root, sizeof root), 1);
     assert_string_equal(root, "profiler-output/");
     assert_int_equal(model_node_count(r.m), 1);   /* read in the same pass */
+    rig_close(&r);
+}
+
+static void count_unread(void *ud, const char *key, const char *why)
+{
+    (void)key, (void)why;
+    ++*(int *)ud;
+}
+
+/* The Diff pane asks for the unread files before the loader's first pass
+ * has found the root (it crashed on the root's NULL): nothing, no crash. */
+static void test_unread_before_root_known(void **state)
+{
+    (void)state;
+    rig r;
+    rig_open(&r, dir, 1);
+    int n = 0;
+    assert_int_equal(scanner_unread(r.sc, count_unread, &n), 0);
+    assert_int_equal(n, 0);
     rig_close(&r);
 }
 
@@ -190,6 +218,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_waits_then_reads, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unread_before_root_known, setup, teardown),
         cmocka_unit_test_setup_teardown(test_report_mode_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_job_not_created_yet, setup, teardown),
         cmocka_unit_test_setup_teardown(test_job_dir_described, setup, teardown),

@@ -47,6 +47,7 @@ typedef struct dash {
     WINDOW *header, *status, *help;
     layout lay;
     int quit;
+    int fatal_restore;        /* fatal_restore_install succeeded */
     int help_on;
     int filter_edit;          /* the status line is the `/` prompt */
     char filter_before[64];   /* restored by Esc */

@@ -336,7 +336,7 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
         if (!strcmp(d->themes[i], theme_name(d->th)))
             d->theme_idx = i;
     if (warn[0]) {
-        fputs(warn, stderr);
+        sanitize_fputs(warn, stderr);
         char *nl = strchr(warn, '\n');
         if (nl)
             *nl = '\0';
@@ -355,19 +355,29 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
     return dash_derive_open(d, err);
 }
 
-static void dash_fini(dash *d)
+/* How long quitting waits for a scan pass to notice the stop: a pass
+ * blocked on the network or in a huge listing is left behind instead. */
+#define DASH_STOP_WAIT_MS 250
+
+/* Restores the terminal first, so the user's shell is back at once, then
+ * stops the loader. 1 when the loader is still in a pass (it keeps using
+ * the job), else 0. */
+static int dash_fini(dash *d)
 {
-    loader_stop(d->ld);
-    d->ld = NULL;
     dash_screen_close(d);
     if (d->lock_log)
         print_lock_stats(d);   /* after the screen is gone, so it stays readable */
+    int stuck = loader_stop_within(d->ld, DASH_STOP_WAIT_MS) != 0;
+    d->ld = NULL;
+    if (stuck)   /* the thread still uses the deriver and the job; the process ends now */
+        return 1;
     for (size_t i = 0; i < d->npanes; i++)
         if (d->panes[i].p)
             d->panes[i].vt->destroy(d->panes[i].p);
     dash_derive_close(d);
     free(d->lock_log);
     theme_free(d->th);
+    return stuck;
 }
 
 int dash_bench(dash *d);   /* dash_bench.c */
@@ -389,7 +399,7 @@ int dash_run(job *j, const dash_opts *o, sm_err *err)
         else
             run_loop(d);
     }
-    dash_fini(d);
+    int stuck = dash_fini(d);
     free(d);
-    return rc;
+    return rc == 0 && stuck ? DASH_LOADER_BUSY : rc;
 }
