@@ -54,7 +54,8 @@ static void scan_once(loader *l, int *pending)
     int rc = job_scan(l->j, &err);
     scan_stats st;
     scanner_get_stats(job_scanner(l->j), &st);
-    *pending = rc == 0 && st.files_pending > 0;
+    /* a pass listed from the cache is revalidated at once */
+    *pending = rc == 0 && (st.files_pending > 0 || st.listing_cached);
     pthread_mutex_lock(&l->mu);
     if (rc != 0 && !l->stop) {   /* a pass cancelled by loader_stop is no news */
         snprintf(l->err, sizeof l->err, "%s", err.msg[0] ? err.msg : "scan failed");

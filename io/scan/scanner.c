@@ -1024,7 +1024,9 @@ static int read_newest_first(scanner *sc, sm_err *err)
 /* A pass over a source that holds nothing yet: done, still waiting. */
 static int pass_waiting(scanner *sc)
 {
+    int cached = source_pass_end(sc->src);
     pthread_mutex_lock(&sc->mu);
+    sc->st.listing_cached = cached;
     sc->st.scanning = 0;
     sc->st.waiting = 1;
     sc->st.last_scan_us = wall_us();
@@ -1056,6 +1058,7 @@ int scanner_scan(scanner *sc, sm_err *err)
     }
     if (rc == 0)
         forget_behind(sc);
+    int cached = source_pass_end(sc->src);
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
     model_flush(sc->m, 0);
@@ -1064,6 +1067,7 @@ int scanner_scan(scanner *sc, sm_err *err)
     pthread_mutex_lock(&sc->mu);
     sc->st.scanning = 0;
     sc->st.files_pending = 0;
+    sc->st.listing_cached = rc == 0 && cached;
     sc->st.last_scan_us = wall_us();
     if (rc == 0) {
         sc->st.passes++;

@@ -76,6 +76,8 @@ typedef struct scan_stats {
     int64_t files_known;        /* files seen (including those read and
                                    dropped from the catalog) */
     int64_t files_pending;      /* files with unread bytes in the current pass */
+    int listing_cached;         /* 1 when the last pass listed from a cache that
+                                   may be stale: another pass should follow now */
     int64_t bytes_read;         /* total payload bytes fetched */
     int64_t lines;              /* lines decoded */
     int64_t corrupt_lines;      /* skipped, per-file counts summed */

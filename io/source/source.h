@@ -80,6 +80,11 @@ typedef struct source_vtbl {
      * every later call fails at once — until cancel(s, 0) allows them
      * again. Thread-safe. May be NULL (nothing to cancel). */
     void (*cancel)(source *s, int on);
+    /* The scanner ended a pass. Returns 1 when that pass's listings came
+     * from a cache that may be stale (S3: the listing kept from the last
+     * run, see list_cache.h), so a real pass should follow at once; else
+     * 0. May be NULL. */
+    int (*pass_end)(source *s);
     void (*free)(source *s);
 } source_vtbl;
 
@@ -118,6 +123,11 @@ static inline void source_cancel(source *s, int on)
 {
     if (s && s->vt->cancel)
         s->vt->cancel(s, on);
+}
+
+static inline int source_pass_end(source *s)
+{
+    return s->vt->pass_end ? s->vt->pass_end(s) : 0;
 }
 
 static inline void source_free(source *s)

@@ -18,7 +18,9 @@ typedef struct source_opts {
     int64_t cache_size;        /* --cache-size bytes, default 1 GiB */
     /* Not an option: set by the dashboard, which watches jobs still being
      * started. A local directory that does not exist yet (its parent does)
-     * opens empty, and a job with no data yet is waited for (job_open). */
+     * opens empty, and a job with no data yet is waited for (job_open).
+     * An S3 job's first pass may list from the cached listing of the last
+     * run (list_cache.h), as passes follow that revalidate it. */
     int wait_for_data;
 } source_opts;
 

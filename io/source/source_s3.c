@@ -10,6 +10,7 @@
 #include "io/s3/aws_creds.h"
 #include "io/s3/aws_region.h"
 #include "io/source/cache.h"
+#include "io/source/list_cache.h"
 #include "io/s3/s3_etags.h"
 #include "io/s3/s3_http.h"
 #include "io/s3/s3_list.h"
@@ -30,6 +31,7 @@ typedef struct s3_source {
     s3_http *http;
     cache *cache;
     s3_etags *etags;
+    list_cache *lc;           /* NULL without the cache */
     int64_t bytes_cache, cache_hits, cache_puts;
 } s3_source;
 
@@ -70,23 +72,69 @@ static void s3_explain(const s3_source *s, const char *key,
     s3_retry_explain(r->curl_code, r->curl_msg, r->status, r->s3code, &c, err);
 }
 
+static int etag_put(void *pud, const source_entry *e)
+{
+    return s3_etags_put(pud, e->key, e->etag, e->size);
+}
+
+/* A real listing passes through here, so the listing cache learns it. */
+typedef struct list_tap {
+    list_cache *lc;
+    source_list_cb cb;
+    void *ud;
+    int stopped, oom;
+} list_tap;
+
+static int list_tap_cb(void *ud, const source_entry *e)
+{
+    list_tap *t = ud;
+    if (list_cache_note(t->lc, e) != 0)
+        t->oom = 1;
+    return (t->stopped = t->cb(t->ud, e) != 0);
+}
+
 static int s3_list(source *src, const char *prefix, const char *start_after,
                    source_list_cb cb, void *ud, sm_err *err)
 {
     s3_source *s = (s3_source *)src;
+    if (list_cache_serving(s->lc))
+        return list_cache_list(s->lc, prefix, start_after, etag_put, s->etags, cb, ud) == 0
+                   ? 0 : sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     s3_fail_ctx fc;
     s3_fail_context(s, NULL, &fc);
     s3_list_ctx c = {.http = s->http, .endpoint = s->endpoint[0] ? s->endpoint : NULL,
                      .region = s->region, .bucket = s->bucket, .root = s->root,
                      .max_keys = s->tune.max_keys, .etags = s->etags, .fail = &fc};
-    return s3_list_objects(&c, prefix, start_after, cb, ud, err);
+    if (!s->lc)
+        return s3_list_objects(&c, prefix, start_after, cb, ud, err);
+    list_tap t = {s->lc, cb, ud, 0, 0};
+    int rc = s3_list_objects(&c, prefix, start_after, list_tap_cb, &t, err);
+    list_cache_settle(s->lc, prefix, start_after, rc < 0 || t.oom ? -1 : !t.stopped);
+    return rc;
 }
+
 
 static void source_s3_note(s3_source *s, const char *what, const char *msg)
 {
     pthread_mutex_lock(&s->note_mu);
     snprintf(s->cache_note, sizeof s->cache_note, "%s%s", what, msg);
     pthread_mutex_unlock(&s->note_mu);
+}
+
+/* The first pass may have come from the cached listing: say so, so that a
+ * real one follows at once; and keep what the real ones listed. */
+static int s3_pass_end(source *src)
+{
+    s3_source *s = (s3_source *)src;
+    sm_err e;
+    if (!s->lc)
+        return 0;
+    int served = list_cache_pass_end(s->lc, &e);
+    if (served < 0) {
+        source_s3_note(s, "cache: ", e.msg);
+        return 0;
+    }
+    return served;
 }
 
 /* ---- fetch --------------------------------------------------------- */
@@ -328,6 +376,7 @@ static void s3_free(source *src)
 {
     s3_source *s = (s3_source *)src;
     s3_http_free(s->http);
+    list_cache_free(s->lc);
     cache_free(s->cache);
     s3_etags_free(s->etags);
     aws_creds_free(s->creds);
@@ -342,6 +391,7 @@ static const source_vtbl s3_vtbl = {
     .describe = s3_describe,
     .status = s3_status,
     .cancel = s3_cancel,
+    .pass_end = s3_pass_end,
     .free = s3_free,
 };
 
@@ -415,6 +465,9 @@ static int s3_setup(s3_source *s, const source_opts *o, sm_err *err)
     if (!(o && o->no_cache) &&
         !(s->cache = cache_open(s->tune.cache_dir, o ? o->cache_size : 0, &cerr)))
         source_s3_note(s, "cache off: ", cerr.msg);
+    if (s->cache && !(s->lc = list_cache_open(s->cache, s->endpoint, s->bucket, s->root,
+                                              o && o->wait_for_data)))
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     return 0;
 }
 
