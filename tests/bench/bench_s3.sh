@@ -9,6 +9,11 @@
 #   server    the same GETs issued by curl itself (`--parallel-max 8`,
 #             `--aws-sigv4`, no listing, no decoding) through the same
 #             verifying front: the floor any client gets from this rig
+#   reopen    time to the dashboard's first frame with every node's newest
+#             minute (bench_first_frame, a loader as the dashboard runs it)
+#             on a reopen whose objects are cached; with BASE_BUILD=DIR
+#             (a baseline tree's build directory) the baseline's loader is
+#             timed in the same run, alternating
 # Prints per-mode medians of RUNS runs and the ratios.
 #   usage: tests/bench/bench_s3.sh [BUILD_DIR] [RUNS]   (default build, 5)
 set -eu
@@ -27,7 +32,8 @@ export XDG_CACHE_HOME="$T/cache"
 # 8 nodes x 250 minutes = 2,000 system-metrics objects (5 s sampling keeps
 # the upload small: ~12 samples x 7 series per object).
 "$SMTOP" synth --out "$T/job/profiler-output" --nodes 8 --minutes 250 \
-    --interval-ms 5000 --no-traces >/dev/null
+    --interval-ms 5000 --no-traces --start 1700000000 >/dev/null
+NEWEST=$((1700000000 + 249 * 60))
 n=$(find "$T/job" -type f | wc -l)
 bytes=$(du -sb "$T/job" | cut -f1)
 rig_upload bkt job "$T/job" >/dev/null
@@ -91,12 +97,45 @@ rig_reset
 rep --no-cache >/dev/null
 cold_bytes=$(rig_stat bytes)
 
+# Reopen to the first frame: each side's loader on its own cache, filled
+# by one full open of that side first.
+LIBS="$(pkg-config --libs jansson libzstd libcurl zlib) -lm -lpthread"
+ff() { # ff BUILD NAME -> builds $T/ff_NAME
+    # shellcheck disable=SC2086
+    cc -O2 -I"$SRC" -o "$T/ff_$2" "$SRC/tests/bench/bench_first_frame.c" \
+        "$1/libsmtop_io.a" "$1/libsmtop_model.a" $LIBS
+}
+frame_ms() { # frame_ms NAME -> all_nodes_ms of one reopen
+    AWS_ENDPOINT_URL=$RIG_ENDPOINT XDG_CACHE_HOME="$T/cache_$1" \
+        "$T/ff_$1" "$URL" 8 "$NEWEST" 60 | sed -n 's/.*all_nodes_ms=\([-0-9]*\).*/\1/p'
+}
+sides="new"
+ff "$BUILD" new
+if [ -n "${BASE_BUILD:-}" ]; then
+    ff "$BASE_BUILD" base
+    sides="base new"
+fi
+for side in $sides; do
+    XDG_CACHE_HOME="$T/cache_$side" rep >/dev/null
+    frame_ms "$side" >/dev/null # the loader's own run also saves the listing
+done
+for i in $(seq 1 "$RUNS"); do
+    for side in $sides; do echo "$side $(frame_ms "$side")"; done
+done >"$T/frames"
+reopen_new=$(awk '$1 == "new" {print $2 / 1000}' "$T/frames" | median)
+
 printf '%-34s %8s s\n' "local directory (floor)" "$local_t"
 printf '%-34s %8s s\n' "curl alone, signed, 8 parallel" "$server_t"
 printf '%-34s %8s s\n' "listing alone, curl, $page pages" "$list_t"
 printf '%-34s %8s s\n' "S3 cold, serial (--s3-parallel 1)" "$ser_t"
 printf '%-34s %8s s\n' "S3 cold, parallel (8)" "$par_t"
 printf '%-34s %8s s\n' "S3 from cache" "$cache_t"
+printf '%-34s %8s s\n' "reopen, first frame (cached)" "$reopen_new"
+if [ -n "${BASE_BUILD:-}" ]; then
+    reopen_base=$(awk '$1 == "base" {print $2 / 1000}' "$T/frames" | median)
+    printf '%-34s %8s s   (base / new = %.1fx)\n' "reopen, first frame, baseline" \
+        "$reopen_base" "$(echo "$reopen_base / $reopen_new" | bc -l)"
+fi
 printf 'serial / parallel = %.1fx, parallel / cache = %.1fx, parallel / curl alone = %.2fx\n' \
     "$(echo "$ser_t / $par_t" | bc -l)" "$(echo "$par_t / $cache_t" | bc -l)" \
     "$(echo "$par_t / $server_t" | bc -l)"
