@@ -192,9 +192,13 @@ static int lc_splice(list_cache *lc, size_t lo, size_t hi)
         return -1;
     for (size_t i = lo; i < hi; i++)
         item_free(&h->v[i]);
-    memcpy(nv, h->v, lo * sizeof *nv);
-    memcpy(nv + lo, f->v, f->n * sizeof *nv);
-    memcpy(nv + lo + f->n, h->v + hi, (h->n - hi) * sizeof *nv);
+    /* either vector may still be empty (NULL): memcpy must not see it */
+    if (lo)
+        memcpy(nv, h->v, lo * sizeof *nv);
+    if (f->n)
+        memcpy(nv + lo, f->v, f->n * sizeof *nv);
+    if (h->n > hi)
+        memcpy(nv + lo + f->n, h->v + hi, (h->n - hi) * sizeof *nv);
     free(h->v);
     h->v = nv;
     h->n = h->cap = n;
