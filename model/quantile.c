@@ -9,7 +9,7 @@
  * buckets are folded together (DDSketch's collapsing store), which only
  * costs accuracy for the smallest magnitudes.
  *
- * A linear quant (quant_new_linear) keeps the values in [0, hi] in a
+ * A linear quant (quantile_new_linear) keeps the values in [0, hi] in a
  * linear histogram instead (linhist.h: absolute error step / 2) and only
  * the others in the stores; in value order the approximate state reads
  * negative store, zeros, histogram, positive store (> hi).
@@ -44,8 +44,8 @@ struct quant {
     size_t nvals, vals_alloc;
     int sorted;
     int sketch;         /* 1 once the values live in the stores */
-    double reserved_v;  /* last value quant_reserve indexed, so that */
-    int reserved_idx;   /* the following quant_add need not log() again */
+    double reserved_v;  /* last value quantile_reserve indexed, so that */
+    int reserved_idx;   /* the following quantile_add need not log() again */
     store pos, neg;
     uint64_t zeros;
     int64_t count;
@@ -200,7 +200,7 @@ static int sketch_init(const quant *q, sketch *k)
     return 0;
 }
 
-quant *quant_new(size_t exact_cap)
+quant *quantile_new(size_t exact_cap)
 {
     quant *q = calloc(1, sizeof *q);
     if (!q)
@@ -212,13 +212,13 @@ quant *quant_new(size_t exact_cap)
     return q;
 }
 
-quant *quant_new_linear(size_t exact_cap, double hi, double step)
+quant *quantile_new_linear(size_t exact_cap, double hi, double step)
 {
     linhist *probe = linhist_new(hi, step);   /* checks the shape once */
     if (!probe)
         return NULL;
     linhist_free(probe);
-    quant *q = quant_new(exact_cap);
+    quant *q = quantile_new(exact_cap);
     if (q) {
         q->lin_hi = hi;
         q->lin_step = step;
@@ -226,7 +226,7 @@ quant *quant_new_linear(size_t exact_cap, double hi, double step)
     return q;
 }
 
-void quant_free(quant *q)
+void quantile_free(quant *q)
 {
     if (!q)
         return;
@@ -276,7 +276,7 @@ static void note_minmax(quant *q, double lo, double hi, int64_t n)
     q->count += n;
 }
 
-int quant_add(quant *q, double v)
+int quantile_add(quant *q, double v)
 {
     if (!isfinite(v))
         return -1;
@@ -312,12 +312,12 @@ int quant_add(quant *q, double v)
     return 0;
 }
 
-int64_t quant_count(const quant *q)
+int64_t quantile_count(const quant *q)
 {
     return q->count;
 }
 
-int quant_is_exact(const quant *q)
+int quantile_is_exact(const quant *q)
 {
     return !q->sketch;
 }
@@ -435,7 +435,7 @@ static void sort_vals(quant *q)
         free(tmp);
 }
 
-double quant_get(quant *q, double p)
+double quantile_get(quant *q, double p)
 {
     if (q->count == 0 || isnan(p))
         return NAN;
@@ -505,7 +505,7 @@ static int sketch_copy(const quant *dst, sketch *k)
     return 0;
 }
 
-int quant_merge(quant *dst, const quant *src)
+int quantile_merge(quant *dst, const quant *src)
 {
     if (src->count == 0)
         return 0;
@@ -553,7 +553,7 @@ static int to_sketch(quant *q)
     return 0;
 }
 
-int quant_reserve(quant *q, double v)
+int quantile_reserve(quant *q, double v)
 {
     if (!isfinite(v))
         return -1;
@@ -577,14 +577,14 @@ int quant_reserve(quant *q, double v)
     return 0;
 }
 
-size_t quant_memory_bytes(const quant *q)
+size_t quantile_memory_bytes(const quant *q)
 {
     return sizeof *q + q->vals_alloc * sizeof *q->vals +
            (size_t)(q->pos.alloc + q->neg.alloc) * sizeof(uint64_t) +
            linhist_memory_bytes(q->lin);
 }
 
-void quant_error_bound(const quant *q, double *abs_err, double *rel_err)
+void quantile_error_bound(const quant *q, double *abs_err, double *rel_err)
 {
     *abs_err = q->sketch && q->lin ? linhist_step(q->lin) / 2 : 0;
     *rel_err = q->sketch && (q->pos.total || q->neg.total) ? QUANT_REL_ERR : 0;

@@ -183,7 +183,7 @@ int scan_fetch_finish(scan_fetch *f, sm_err *err)
         free(f->slots[i].etag_buf);
         predec_buf_free(&f->slots[i].recs);
     }
-    sysdec_scratch_free(&f->scratch);
+    sys_decode_scratch_free(&f->scratch);
     pthread_cond_destroy(&f->cv);
     pthread_mutex_destroy(&f->mu);
     free(f);
