@@ -53,4 +53,10 @@ int quantile_merge(quant *dst, const quant *src);
  * value is in the log sketch. */
 void quantile_error_bound(const quant *q, double *abs_err, double *rel_err);
 
+/* The sketch's bucket of a magnitude mag >= 1e-300: ceil(log(mag) /
+ * quantile_log_gamma()), computed from mag's exponent and mantissa (exposed
+ * for the test that it equals the log() formula). */
+int quantile_log_index(double mag);
+double quantile_log_gamma(void);   /* log(gamma), gamma = (1 + a) / (1 - a) */
+
 #endif
