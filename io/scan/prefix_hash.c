@@ -16,18 +16,17 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* The canonical form of a line: trimmed, one trailing ',' dropped. */
+/* The canonical form of a line: trimmed, with every trailing ',' dropped.
+ * close() takes one ',' off the last line, so "x,," in the .tmp reads
+ * "x," in the closed file: dropping just one would leave them unequal,
+ * the closed file unadopted and the .tmp's lines counted twice. */
 static void canonical(const char **line, size_t *len)
 {
     const char *p = *line;
     size_t n = *len;
     while (n && is_space(*p))
         p++, n--;
-    while (n && is_space(p[n - 1]))
-        n--;
-    if (n && p[n - 1] == ',')
-        n--;
-    while (n && is_space(p[n - 1]))
+    while (n && (is_space(p[n - 1]) || p[n - 1] == ','))
         n--;
     *line = p;
     *len = n;
