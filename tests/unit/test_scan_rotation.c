@@ -10,7 +10,7 @@
  * Schedule letters: n new .tmp (its head: "[", metadata, process names),
  * e one whole event line, h the first half of an event line, H its rest,
  * E an event line ending ",,", c a corrupt line ending ",,", k a line of
- * a lone ",", s scan, t truncate the last ",\n", a append "\n]\n",
+ * ",,", s scan, t truncate the last ",\n", a append "\n]\n",
  * r rename to final. */
 #include "scan_fixture.h"
 
@@ -90,7 +90,7 @@ static void step(rig *r, char op)
         append(r, buf);
         break;
     case 'c': append(r, "{\"name\": \"Step\" \xff broken},,\n"); r->corrupt++; break;
-    case 'k': append(r, ",\n"); break;   /* blank once close() took its ',' */
+    case 'k': append(r, ",,\n"); break;   /* "," when closed: a blank line */
     case 's': fixture_scan(r->f); break;
     case 't': truncate_tail(r); break;
     case 'a': append(r, "\n]\n"); break;
@@ -192,8 +192,8 @@ static void test_rotation_of_lines_ending_in_commas_counts_each_once(void **stat
         {"corrupt last line \"x,,\", not caught up", "n e s c t a r s"},
         {"corrupt line \"x,,\" amid events", "n e c e s t a r s"},
         {"event ending \",,\" last, full read", "n e E s t a r s"},
-        {"lone \",\" last, full read", "n e k s t a r s"},
-        {"lone \",\" last, then successor", "n e k s t a r n e s"},
+        {"line \",,\" last, full read", "n e k s t a r s"},
+        {"line \",,\" last, then successor", "n e k s t a r n e s"},
     };
     assert_int_equal(run_schedules(list, sizeof list / sizeof list[0]), 0);
 }
