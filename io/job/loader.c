@@ -79,16 +79,10 @@ static void publish(loader *l)
     derived_unref(old);
 }
 
-/* While backfilling, a build waits at least this many times its own last
- * cost: passes and builds share the loader thread, so builds then take at
- * most 1 / (1 + ratio) of the backfill (an evaluation over a day of 16
- * nodes takes far longer than derive_min_ms allows for). */
-#define LOADER_BACKFILL_DERIVE_RATIO 9
-
 static void *loader_main(void *arg)
 {
     loader *l = arg;
-    int64_t next_scan = 0, last_build = 0, build_cost = 0;
+    int64_t next_scan = 0, last_build = 0;
     int pending = 0;
     for (;;) {
         int64_t now = clock_us(CLOCK_MONOTONIC);
@@ -101,15 +95,11 @@ static void *loader_main(void *arg)
         /* Backfilling: builds at most every derive_min_ms, or the frames
          * would show rules over a model that is half a pass further on
          * while the loader spends its time re-deriving. */
-        int64_t gap = (int64_t)l->o.derive_min_ms * 1000;
-        if (gap < build_cost * LOADER_BACKFILL_DERIVE_RATIO)
-            gap = build_cost * LOADER_BACKFILL_DERIVE_RATIO;
         if (l->o.dv && (deriver_pending(l->o.dv) ||
-                        (scanned && (!pending || now - last_build >= gap)))) {
-            int64_t t0 = clock_us(CLOCK_MONOTONIC);
+                        (scanned && (!pending ||
+                                     now - last_build >= (int64_t)l->o.derive_min_ms * 1000)))) {
             publish(l);
             last_build = clock_us(CLOCK_MONOTONIC);
-            build_cost = last_build - t0;
         }
         wake_ui(l);
         pthread_mutex_lock(&l->mu);

@@ -25,9 +25,8 @@ loader *loader_start(job *j, int interval_ms, sm_err *err);
 typedef struct loader_opts {
     int interval_ms;     /* between passes once caught up; <= 0: 5000 */
     deriver *dv;         /* NULL: no derived products; borrowed, outlives l */
-    int derive_min_ms;   /* while backfilling, builds at most this often
-                            (and no sooner than 9 times the last build's
-                            cost); <= 0: 1000. Caught up: after every pass. */
+    int derive_min_ms;   /* while backfilling, builds at most this often;
+                            <= 0: 1000. Caught up: after every pass. */
 } loader_opts;
 
 /* As loader_start, and builds o->dv's products after passes (and at once
