@@ -64,39 +64,39 @@ static const char *device_label(const series *s, const char *kind, char *buf, si
     return buf;
 }
 
-size_t sys_node_metrics(const model_node *nd, int per_core, sys_metric *out,
-                        size_t max)
+size_t pane_system_node_metrics(const model_node *nd, int per_core, sys_metric *out,
+                                size_t max)
 {
     char dev[64];
     size_t n = 0;
     char buf[21];
-    add_metric(out, max, &n, node_cpu_total(nd), ROLE_GRAPH_CPU, 1, "cpu%s", "");
-    for (size_t i = 0; per_core && i < node_cpu_count(nd); i++) {
+    add_metric(out, max, &n, model_node_cpu_total(nd), ROLE_GRAPH_CPU, 1, "cpu%s", "");
+    for (size_t i = 0; per_core && i < model_node_cpu_count(nd); i++) {
         snprintf(buf, sizeof buf, "%zu", i);
-        add_metric(out, max, &n, node_cpu_core(nd, i), ROLE_GRAPH_CPU, 1, " cpu%s", buf);
+        add_metric(out, max, &n, model_node_cpu_core(nd, i), ROLE_GRAPH_CPU, 1, " cpu%s", buf);
     }
-    for (size_t i = 0; i < node_gpu_count(nd); i++) {
-        const char *name = node_gpu_name(nd, i);
-        add_metric(out, max, &n, node_gpu_util(nd, i), ROLE_GRAPH_GPU, 1, "%s", name);
+    for (size_t i = 0; i < model_node_gpu_count(nd); i++) {
+        const char *name = model_node_gpu_name(nd, i);
+        add_metric(out, max, &n, model_node_gpu_util(nd, i), ROLE_GRAPH_GPU, 1, "%s", name);
         if (strncmp(name, "gpu", 3) == 0)
-            add_metric(out, max, &n, node_gpu_mem(nd, i), ROLE_GRAPH_GPUMEM, 1, "gmem%s", name + 3);
+            add_metric(out, max, &n, model_node_gpu_mem(nd, i), ROLE_GRAPH_GPUMEM, 1, "gmem%s", name + 3);
         else
-            add_metric(out, max, &n, node_gpu_mem(nd, i), ROLE_GRAPH_GPUMEM, 1, "mem %s", name);
+            add_metric(out, max, &n, model_node_gpu_mem(nd, i), ROLE_GRAPH_GPUMEM, 1, "mem %s", name);
     }
-    const series *hm = node_host_mem(nd);
+    const series *hm = model_node_host_mem(nd);
     add_metric(out, max, &n, hm, ROLE_GRAPH_MEM, hm ? is_util_series(hm) : 0, "mem%s", "");
-    for (size_t i = 0; i < node_io_count(nd); i++) {
-        const series *s = node_io_at(nd, i);
+    for (size_t i = 0; i < model_node_io_count(nd); i++) {
+        const series *s = model_node_io_at(nd, i);
         add_metric(out, max, &n, s, ROLE_GRAPH_IO, is_util_series(s), "%s",
                    device_label(s, "io", dev, sizeof dev));
     }
-    for (size_t i = 0; i < node_net_count(nd); i++) {
-        const series *s = node_net_at(nd, i);
+    for (size_t i = 0; i < model_node_net_count(nd); i++) {
+        const series *s = model_node_net_at(nd, i);
         add_metric(out, max, &n, s, ROLE_GRAPH_NET, is_util_series(s), "%s",
                    device_label(s, "net", dev, sizeof dev));
     }
-    for (size_t i = 0; i < node_series_count(nd); i++) {
-        const series *s = node_series_at(nd, i);
+    for (size_t i = 0; i < model_node_series_count(nd); i++) {
+        const series *s = model_node_series_at(nd, i);
         if (is_known_type(series_type(s)))
             continue;
         const char *nm = *series_name(s) ? series_name(s) : series_dimension(s);
@@ -105,7 +105,7 @@ size_t sys_node_metrics(const model_node *nd, int per_core, sys_metric *out,
     return n;
 }
 
-int sys_chart_rows(int h, size_t nodes, size_t metrics)
+int pane_system_chart_rows(int h, size_t nodes, size_t metrics)
 {
     if (metrics == 0 || (size_t)h <= nodes)
         return 1;
@@ -113,7 +113,7 @@ int sys_chart_rows(int h, size_t nodes, size_t metrics)
     return r < 1 ? 1 : r > 4 ? 4 : (int)r;
 }
 
-double sys_scale_top(const series_bin *b, size_t n, int util)
+double pane_system_scale_top(const series_bin *b, size_t n, int util)
 {
     if (util)
         return 100.0;
@@ -124,7 +124,7 @@ double sys_scale_top(const series_bin *b, size_t n, int util)
     return top > 0 ? top : 1.0;
 }
 
-size_t sys_bin_values(const series_bin *b, size_t n, double *vals)
+size_t pane_system_bin_values(const series_bin *b, size_t n, double *vals)
 {
     size_t have = 0;
     for (size_t i = 0; i < n; i++) {
@@ -134,7 +134,7 @@ size_t sys_bin_values(const series_bin *b, size_t n, double *vals)
     return have;
 }
 
-void sys_hold_gaps(double *vals, size_t n)
+void pane_system_hold_gaps(double *vals, size_t n)
 {
     size_t last = n;   /* index of the previous value */
     for (size_t i = 0; i < n; i++) {
@@ -179,9 +179,9 @@ static int near_visit(void *ud, const series_point *pt)
  * series. */
 #define SYS_NEAR_US (60LL * 1000000)
 
-size_t sys_step_samples(const series *s, int64_t t0_us, int64_t t1_us,
-                        double *vals, size_t max, int *have_near, int64_t *near_us,
-                        double *near_v)
+size_t pane_system_step_samples(const series *s, int64_t t0_us, int64_t t1_us,
+                                double *vals, size_t max, int *have_near, int64_t *near_us,
+                                double *near_v)
 {
     near_walk nw = {.t0 = t0_us, .t1 = t1_us, .vals = vals, .max = max};
     series_visit(s, t0_us - SYS_NEAR_US, t1_us + SYS_NEAR_US, near_visit, &nw);
@@ -191,8 +191,8 @@ size_t sys_step_samples(const series *s, int64_t t0_us, int64_t t1_us,
     return nw.inside;
 }
 
-int sys_current_value(const series *s, int64_t t0_us, int64_t t1_us,
-                      const series_bin *b, size_t n, double *out)
+int pane_system_current_value(const series *s, int64_t t0_us, int64_t t1_us,
+                              const series_bin *b, size_t n, double *out)
 {
     series_summary sum;
     series_get_summary(s, &sum);
@@ -208,7 +208,7 @@ int sys_current_value(const series *s, int64_t t0_us, int64_t t1_us,
     return 0;
 }
 
-size_t sys_scroll_top(size_t top, size_t sel, const int *heights, size_t n, int h)
+size_t pane_system_scroll_top(size_t top, size_t sel, const int *heights, size_t n, int h)
 {
     if (n == 0)
         return 0;
@@ -237,7 +237,7 @@ size_t sys_scroll_top(size_t top, size_t sel, const int *heights, size_t n, int 
 #define SYS_AXIS_W 14     /* "max 412 MB/s" + gap */
 #define SYS_AVG_W 15      /* "avg 51.5 MB/s" + gap */
 
-sys_columns sys_columns_for(int W, int any_auto)
+sys_columns pane_system_columns_for(int W, int any_auto)
 {
     sys_columns c;
     c.label_x = 1;
@@ -293,7 +293,7 @@ static void draw_window_mean(WINDOW *w, int y, const sys_columns *c, const sys_m
     char v[FMT_BUF], text[FMT_BUF + 8];
     format_value(v, sizeof v, m, sum.mean);
     snprintf(text, sizeof text, "avg %s", v);
-    panec_put(w, y, c->avg_x, SYS_AVG_W - 1, text, theme_attr(ctx->th, ROLE_DIM));
+    pane_common_put(w, y, c->avg_x, SYS_AVG_W - 1, text, theme_attr(ctx->th, ROLE_DIM));
 }
 
 /* A focused step's window holding fewer than three samples of m (they
@@ -306,7 +306,7 @@ static int draw_step_samples(WINDOW *w, int y, const sys_columns *c, const sys_m
     double v[3], nv;
     int have_near;
     int64_t nt;
-    size_t k = sys_step_samples(m->s, ctx->t0_us, ctx->t1_us, v, 3, &have_near, &nt, &nv);
+    size_t k = pane_system_step_samples(m->s, ctx->t0_us, ctx->t1_us, v, 3, &have_near, &nt, &nv);
     if (k >= 3)
         return 0;
     char line[160], a[FMT_BUF], b[FMT_BUF], t[32];
@@ -324,8 +324,8 @@ static int draw_step_samples(WINDOW *w, int y, const sys_columns *c, const sys_m
         snprintf(line, sizeof line, "%zu sample%s in step %lld: %s%s%s", k, k == 1 ? "" : "s",
                  step, a, k == 2 ? "  " : "", k == 2 ? b : "");
     }
-    panec_put(w, y, c->graph_x + 1, getmaxx(w) - c->graph_x - 2, line,
-              theme_attr(ctx->th, k ? ROLE_DEFAULT : ROLE_DIM));
+    pane_common_put(w, y, c->graph_x + 1, getmaxx(w) - c->graph_x - 2, line,
+                    theme_attr(ctx->th, k ? ROLE_DEFAULT : ROLE_DIM));
     return 1;
 }
 
@@ -339,8 +339,8 @@ static void draw_metric(pane *p, WINDOW *w, int y, int rows, const sys_columns *
         rows = getmaxy(w) - y;
     chart_glyphs g = ctx->view->glyphs;
     int spc = chart_samples_per_col(g);
-    panec_put(w, y, c->label_x, c->graph_x - c->label_x - 1, m->label,
-              theme_attr(ctx->th, ROLE_LABEL));
+    pane_common_put(w, y, c->label_x, c->graph_x - c->label_x - 1, m->label,
+                    theme_attr(ctx->th, ROLE_LABEL));
     if (c->graph_w < 1 || rows < 1)
         return;
     size_t nb = (size_t)c->graph_w * (size_t)spc;
@@ -349,25 +349,25 @@ static void draw_metric(pane *p, WINDOW *w, int y, int rows, const sys_columns *
     if (ctx->view->step_focus && draw_step_samples(w, y, c, m, ctx))
         return;
     series_query(m->s, ctx->t0_us, ctx->t1_us, nb, p->bins);
-    size_t have = sys_bin_values(p->bins, nb, p->vals);
+    size_t have = pane_system_bin_values(p->bins, nb, p->vals);
     if (ctx->view->step_focus)
-        sys_hold_gaps(p->vals, nb);
+        pane_system_hold_gaps(p->vals, nb);
     if (have == 0) {
-        panec_put(w, y, c->graph_x + 1, c->graph_w - 1, "no data", theme_attr(ctx->th, ROLE_DIM));
+        pane_common_put(w, y, c->graph_x + 1, c->graph_w - 1, "no data", theme_attr(ctx->th, ROLE_DIM));
         return;
     }
-    double top = sys_scale_top(p->bins, nb, m->util), cur = 0;
+    double top = pane_system_scale_top(p->bins, nb, m->util), cur = 0;
     char text[FMT_BUF];
     if (!m->util && c->axis_x >= 0)
-        panec_put(w, y, c->axis_x, SYS_AXIS_W - 1,
-                  fmt_axis_max(text, sizeof text, top * m->scale, m->unit),
-                  theme_attr(ctx->th, ROLE_DIM));
+        pane_common_put(w, y, c->axis_x, SYS_AXIS_W - 1,
+                        fmt_axis_max(text, sizeof text, top * m->scale, m->unit),
+                        theme_attr(ctx->th, ROLE_DIM));
     draw_window_mean(w, y, c, m, ctx);
     chart_draw(w, y, c->graph_x, rows, (int)(nb / (size_t)spc), p->vals, nb, 0.0, top, g,
                theme_attr(ctx->th, m->role));
-    if (sys_current_value(m->s, ctx->t0_us, ctx->t1_us, p->bins, nb, &cur)) {
+    if (pane_system_current_value(m->s, ctx->t0_us, ctx->t1_us, p->bins, nb, &cur)) {
         format_value(text, sizeof text, m, cur);
-        panec_put_right(w, y, c->value_right, SYS_VALUE_W, text, theme_attr(ctx->th, ROLE_DEFAULT));
+        pane_common_put_right(w, y, c->value_right, SYS_VALUE_W, text, theme_attr(ctx->th, ROLE_DEFAULT));
     }
 }
 
@@ -375,14 +375,14 @@ static void draw_node_header(WINDOW *w, int y, const model_node *nd, int sel,
                              const pane_ctx *ctx)
 {
     char line[160];
-    if (node_series_count(nd) == 0)
+    if (model_node_series_count(nd) == 0)
         snprintf(line, sizeof line, "%s %s  (framework trace events only)", sel ? ">" : " ",
-                 node_id(nd));
+                 model_node_id(nd));
     else
-        snprintf(line, sizeof line, "%s %s  %zu cpu  %zu gpu%s", sel ? ">" : " ", node_id(nd),
-                 node_cpu_count(nd), node_gpu_count(nd),
-                 node_phase_count(nd) ? "" : "  (system metrics only)");
-    panec_put(w, y, 0, -1, line, theme_attr(ctx->th, sel ? ROLE_SELECTED : ROLE_TITLE));
+        snprintf(line, sizeof line, "%s %s  %zu cpu  %zu gpu%s", sel ? ">" : " ", model_node_id(nd),
+                 model_node_cpu_count(nd), model_node_gpu_count(nd),
+                 model_node_phase_count(nd) ? "" : "  (system metrics only)");
+    pane_common_put(w, y, 0, -1, line, theme_attr(ctx->th, sel ? ROLE_SELECTED : ROLE_TITLE));
 }
 
 /* Time axis under the graphs: start and end of the window. */
@@ -402,8 +402,8 @@ static void draw_time_axis(WINDOW *w, int y, const sys_columns *c, const pane_ct
         fmt_clock(a, sizeof a, ctx->t0_us, span);
         fmt_clock(b, sizeof b, ctx->t1_us, span);
     }
-    panec_put(w, y, c->graph_x, -1, a, attr);
-    panec_put_right(w, y, c->graph_x + c->graph_w - 1, -1, b, attr);
+    pane_common_put(w, y, c->graph_x, -1, a, attr);
+    pane_common_put_right(w, y, c->graph_x + c->graph_w - 1, -1, b, attr);
 }
 
 /* Block heights per node for `rows`-line charts; total charts and
@@ -414,7 +414,7 @@ static void measure_nodes(pane *p, size_t n, int per_core, int rows, size_t *tot
     *total = 0;
     *any_auto = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t k = sys_node_metrics(p->nodes[i], per_core, p->metrics, SYS_MAX_METRICS);
+        size_t k = pane_system_node_metrics(p->nodes[i], per_core, p->metrics, SYS_MAX_METRICS);
         for (size_t j = 0; j < k; j++)
             *any_auto |= !p->metrics[j].util;
         p->heights[i] = 1 + (k ? (int)k * rows : 1);
@@ -426,27 +426,27 @@ static void sys_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
     int H = getmaxy(w), any_auto;
-    size_t n = panec_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES), total;
+    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES), total;
     n = n > SYS_MAX_NODES ? SYS_MAX_NODES : n;
     if (n == 0) {
-        panec_put(w, H / 2, 1, -1, model_node_count(ctx->m) ? "no node matches the filter"
+        pane_common_put(w, H / 2, 1, -1, model_node_count(ctx->m) ? "no node matches the filter"
                                                               : "waiting for data",
-                  theme_attr(ctx->th, ROLE_DIM));
+                        theme_attr(ctx->th, ROLE_DIM));
         return;
     }
     measure_nodes(p, n, ctx->view->per_core, 1, &total, &any_auto);
-    int rows = sys_chart_rows(H - 1, n, total);
+    int rows = pane_system_chart_rows(H - 1, n, total);
     int axis = rows > 1;  /* tall enough for graphs: spare a line for times */
     measure_nodes(p, n, ctx->view->per_core, rows, &total, &any_auto);
-    sys_columns c = sys_columns_for(getmaxx(w), any_auto);
-    size_t sel = panec_selected(ctx->view, n);
+    sys_columns c = pane_system_columns_for(getmaxx(w), any_auto);
+    size_t sel = pane_common_selected(ctx->view, n);
     int avail = H - axis, y = 0;
-    p->top = sys_scroll_top(p->top, sel, p->heights, n, avail);
+    p->top = pane_system_scroll_top(p->top, sel, p->heights, n, avail);
     for (size_t i = p->top; i < n && y < avail; i++) {
         draw_node_header(w, y++, p->nodes[i], i == sel, ctx);
-        size_t k = sys_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics, SYS_MAX_METRICS);
+        size_t k = pane_system_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics, SYS_MAX_METRICS);
         if (k == 0 && y < avail)
-            panec_put(w, y++, 1, -1, "no system metrics", theme_attr(ctx->th, ROLE_DIM));
+            pane_common_put(w, y++, 1, -1, "no system metrics", theme_attr(ctx->th, ROLE_DIM));
         for (size_t j = 0; j < k && y < avail; j++, y += rows)
             draw_metric(p, w, y, y + rows <= avail ? rows : avail - y, &c, &p->metrics[j], ctx);
     }
@@ -461,16 +461,16 @@ static int sys_on_key(pane *p, int ch, pane_ctx *ctx)
         ctx->view->per_core = !ctx->view->per_core;
         return 1;
     }
-    return panec_key_select(ch, ctx);
+    return pane_common_key_select(ch, ctx);
 }
 
 static uint64_t sys_stamp(pane *p, const pane_ctx *ctx)
 {
-    uint64_t h = panec_hash_view(PANEC_HASH_SEED, ctx);
-    size_t n = panec_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES);
-    h = panec_hash_u64(h, n);
+    uint64_t h = pane_common_hash_view(PANE_COMMON_HASH_SEED, ctx);
+    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES);
+    h = pane_common_hash_u64(h, n);
     for (size_t i = 0; i < n && i < SYS_MAX_NODES; i++)
-        h = panec_hash_u64(h, node_generation(p->nodes[i]));
+        h = pane_common_hash_u64(h, model_node_generation(p->nodes[i]));
     return h;
 }
 
