@@ -225,10 +225,10 @@ static void test_heatmap_marks_straggler(void **state)
     f->v.glyphs = GLYPHS_ASCII;
     pane *p = pane_heatmap_vtbl.create();
     draw_framed(f, &pane_heatmap_vtbl, p, 20, 60, t);
-    assert_true(screen_has(t, 20, L"!algo-3"));
+    assert_true(screen_has(t, 20, L"! algo-3"));
     assert_true(screen_has(t, 20, L"straggler algo-3: gpu 39.0% vs median 89.0%"));
     assert_true(screen_has(t, 20, L">algo-1"));   /* selected, readable without color */
-    assert_false(screen_has(t, 20, L"!algo-1"));
+    assert_false(screen_has(t, 20, L"!>algo-1"));
     assert_true(screen_has(t, 20, L"89.0%"));      /* algo-1 mean GPU util */
     assert_true(screen_has(t, 20, L"#"));          /* readable without color */
     pane_heatmap_vtbl.destroy(p);

@@ -123,7 +123,10 @@ static const char *badge(const rule_result *res)
          : res->severity == RULE_SEV_MED ? "[MED ]" : "[LOW ]";
 }
 
-static void draw_counts(WINDOW *w, const pane *p, const pane_ctx *ctx)
+/* The totals line and, when the pane has room, the column headers: the
+ * counter reads "fired/checked" (windows or samples that broke the rule
+ * / that it looked at). Returns the lines used. */
+static int draw_counts(WINDOW *w, const pane *p, const pane_ctx *ctx)
 {
     size_t by[4] = {0}, ok = 0, nd = 0;
     for (size_t i = 0; i < rules_count(); i++) {
@@ -137,6 +140,12 @@ static void draw_counts(WINDOW *w, const pane *p, const pane_ctx *ctx)
     snprintf(line, sizeof line, "%zu alerts: %zu high, %zu medium, %zu low; "
              "%zu ok, %zu no data", by[1] + by[2] + by[3], by[3], by[2], by[1], ok, nd);
     panec_put(w, 0, 0, -1, line, theme_attr(ctx->th, ROLE_LABEL));
+    if (getmaxy(w) < 4)
+        return 1;
+    snprintf(line, sizeof line, "%-6s %-22s %13s  %s", "level", "rule", "fired/checked",
+             "where, worst case");
+    panec_put(w, 1, 0, -1, line, theme_attr(ctx->th, ROLE_DIM));
+    return 2;
 }
 
 static void draw_row(WINDOW *w, int y, const rule_result *res, int selected,
@@ -188,14 +197,14 @@ static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     alerts_order(p->r, idx);
     if (p->sel >= n)
         p->sel = n - 1;
-    draw_counts(w, p, ctx);
-    int rows = getmaxy(w), y = 1;
+    int head = draw_counts(w, p, ctx);
+    int rows = getmaxy(w), y = head;
     int detail = ctx->view->zoomed && rows > (int)n + 4;
-    int list_rows = detail ? (int)n : rows - 1 - (p->note[0] != 0);
+    int list_rows = detail ? (int)n : rows - head - (p->note[0] != 0);
     if (list_rows < 1)
         list_rows = 1;
     p->top = panec_scroll_top(p->top, p->sel, n, (size_t)list_rows);
-    for (size_t k = p->top; k < n && y < 1 + list_rows; k++)
+    for (size_t k = p->top; k < n && y < head + list_rows; k++)
         draw_row(w, y++, rules_result_at(p->r, idx[k]), k == p->sel, ctx);
     if (detail)
         y = draw_detail(w, y + 1, idx[p->sel], p, ctx);
