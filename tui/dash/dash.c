@@ -81,7 +81,11 @@ int dash_screen_open(dash *d, sm_err *err)
     nodelay(stdscr, TRUE);
     set_escdelay(25);
     curs_set(0);
-    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+    mmask_t wheel = BUTTON4_PRESSED;
+#ifdef BUTTON5_PRESSED
+    wheel |= BUTTON5_PRESSED;
+#endif
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | wheel, NULL);
     mouseinterval(0);
     d->depth = theme_detect_depth(d->o->no_color);
     theme_apply(d->th, d->depth);

@@ -94,6 +94,24 @@ static void cycle_glyphs(dash *d)
     dash_mark_all(d);
 }
 
+static void pane_key(dash *d, int ch);
+
+/* The wheel scrolls the pane under the pointer as Up/Down would. */
+static int wheel(dash *d, const MEVENT *ev)
+{
+    int up = (ev->bstate & BUTTON4_PRESSED) != 0, down = 0;
+#ifdef BUTTON5_PRESSED
+    down = (ev->bstate & BUTTON5_PRESSED) != 0;
+#endif
+    if (!up && !down)
+        return 0;
+    int i = layout_pane_at(&d->lay, ev->y, ev->x);
+    if (i >= 0)
+        set_focus(d, i);
+    pane_key(d, up ? KEY_UP : KEY_DOWN);
+    return 1;
+}
+
 static void click(dash *d)
 {
     MEVENT ev;
@@ -103,6 +121,8 @@ static void click(dash *d)
         close_help(d);
         return;
     }
+    if (wheel(d, &ev))
+        return;
     int i = layout_pane_at(&d->lay, ev.y, ev.x);
     if (i < 0)
         return;
