@@ -245,18 +245,22 @@ static void test_steps_content_and_keys(void **state)
     assert_true(screen_has(t, 30, L"n 100"));
     assert_true(screen_has(t, 30, L"p50"));
     assert_true(screen_has(t, 30, L"p99"));
-    /* l / h cycle the node's phases, wrapping around. */
+    /* n / N cycle the node's phases, wrapping around; h l and the arrows
+     * stay with the dashboard (they move between panes everywhere). */
     pane_ctx k = make_ctx(f);
-    assert_int_equal(pane_steps_vtbl.on_key(p, 'l', &k), 1);
+    assert_int_equal(pane_steps_vtbl.on_key(p, 'l', &k), 0);
+    assert_int_equal(pane_steps_vtbl.on_key(p, KEY_RIGHT, &k), 0);
+    assert_int_equal(pane_steps_vtbl.on_key(p, 'h', &k), 0);
+    assert_int_equal(pane_steps_vtbl.on_key(p, 'n', &k), 1);
     draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
     assert_true(screen_has(t, 30, L"algo-1  Forward  (2/2"));
-    pane_steps_vtbl.on_key(p, KEY_RIGHT, &k);
+    pane_steps_vtbl.on_key(p, 'n', &k);
     draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
     assert_true(screen_has(t, 30, L"algo-1  TRAIN  (1/2"));
-    pane_steps_vtbl.on_key(p, 'h', &k);
+    pane_steps_vtbl.on_key(p, 'N', &k);
     draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
     assert_true(screen_has(t, 30, L"Forward"));
-    pane_steps_vtbl.on_key(p, 'h', &k);
+    pane_steps_vtbl.on_key(p, 'N', &k);
     assert_int_equal(pane_steps_vtbl.on_key(p, 'x', &k), 0);
     /* Selecting the metrics-only node falls back to a node with steps. */
     f->v.selected_node = 3;

@@ -201,11 +201,43 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
                  (long long)st.unread_files, st.unread_files == 1 ? "" : "s");
 }
 
+/* k9s-style hints in plain words for the focused pane, from its key table:
+ * " n/N phase  ,/. step  f focus | ? help  q quit ", as many as fit in
+ * `room` columns. */
+static void pane_hints(const dash *d, char *out, size_t cap, int room)
+{
+    const char *tail = "? help  q quit ";
+    int n = snprintf(out, cap, " ");
+    const pane_key *k = (size_t)d->view.focus < d->npanes ? d->panes[d->view.focus].vt->keys
+                                                           : NULL;
+    for (; k && k->keys && n >= 0 && (size_t)n < cap; k++) {
+        if (!k->hint)
+            continue;
+        char keys[24];
+        size_t j = 0;
+        /* "j k  Dn Up" -> "j/k": the first spelling, joined by '/'. */
+        for (const char *c = k->keys; *c && j + 1 < sizeof keys; c++) {
+            if (c[0] == ' ' && c[1] == ' ')
+                break;
+            keys[j++] = *c == ' ' ? '/' : *c;
+        }
+        keys[j] = '\0';
+        int len = (int)(strlen(keys) + strlen(k->hint) + 3);
+        if (n + len + (int)strlen(tail) + 2 > room)
+            break;
+        n += snprintf(out + n, cap - (size_t)n, "%s %s  ", keys, k->hint);
+    }
+    if (n > 1 && n >= 0 && (size_t)n + 2 < cap)
+        n += snprintf(out + n, cap - (size_t)n, "| ");
+    if (n >= 0 && (size_t)n < cap)
+        snprintf(out + n, cap - (size_t)n, "%s", tail);
+}
+
 void dash_draw_status(dash *d, int64_t now)
 {
-    char left[512], err[SCANNER_MSG_LEN] = "", key[1400];
-    const char *hint = d->filter_edit || d->cmd_edit ? " Enter keep  Esc cancel "
-                                                     : " ? help  q quit ";
+    char left[512], err[SCANNER_MSG_LEN] = "", key[1400], hints[200];
+    pane_hints(d, hints, sizeof hints, getmaxx(d->status) / 2);
+    const char *hint = d->filter_edit || d->cmd_edit ? " Enter keep  Esc cancel " : hints;
     if (d->filter_edit) {
         snprintf(left, sizeof left, " filter nodes: /%s_", d->view.filter);
     } else if (d->cmd_edit) {

@@ -44,6 +44,7 @@ typedef struct dash {
     layout lay;
     int quit;
     int help_on;
+    int help_page;            /* which pane keys the help shows when not all fit */
     int filter_edit;          /* the status line is the `/` prompt */
     char filter_before[64];   /* restored by Esc */
     int cmd_edit;             /* the status line is the `:` prompt (dash_cmd.c) */
@@ -74,6 +75,9 @@ void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us);
 
 /* dash_keys.c: handles one key (or KEY_MOUSE / KEY_RESIZE). */
 void dash_key(dash *d, int ch);
+/* The dashboard's own keys (every pane), ending with {NULL}: the help
+ * overlay lists them before each pane's table (pane_vtbl.keys). */
+extern const pane_key dash_global_keys[];
 
 /* dash_header.c: header and status line; redrawn only when their text
  * changed. Caller holds the model lock (reads node counts). */

@@ -1,10 +1,31 @@
-/* dash_keys: what each key does (the help overlay in dash_help.c lists
- * the same keys). Global keys first; the focused pane sees the rest before
- * the defaults (selection and focus movement) apply. */
+/* dash_keys: what each key does. Global keys first; the focused pane sees
+ * the rest before the defaults (selection and focus movement) apply. The
+ * help overlay is generated from dash_global_keys and each pane's table. */
 #include "tui/dash/dash_internal.h"
 
 #include <ctype.h>
 #include <string.h>
+
+const pane_key dash_global_keys[] = {
+    /* Descriptions fit 23 cells: the two-column overlay on 80x24. */
+    {"q  Ctrl-C", NULL, "quit"},
+    {"?  F1", NULL, "this help"},
+    {"h l  Lt Rt", NULL, "previous / next pane"},
+    {"Tab S-Tab", NULL, "next / previous pane"},
+    {"j k  Dn Up", NULL, "next / previous node"},
+    {"Enter", NULL, "zoom the pane"},
+    {"Esc", NULL, "back; clears a filter"},
+    {"/", NULL, "filter nodes: a|b ^ $"},
+    {":", NULL, "command (:set R.p=v)"},
+    {"space", NULL, "pause / resume live"},
+    {"+  -", NULL, "zoom time range in/out"},
+    {"[  ]", NULL, "scrub back / forward"},
+    {"0", NULL, "back to live (unfocus)"},
+    {"t  g", NULL, "theme / graph symbols"},
+    {"Ctrl-L", NULL, "repaint the screen"},
+    {"mouse", NULL, "click selects, wheel scrolls"},
+    {NULL, NULL, NULL},
+};
 
 /* Nodes passing the filter; caller holds the model lock. */
 static size_t visible_nodes(dash *d)
@@ -94,7 +115,7 @@ static void cycle_glyphs(dash *d)
     dash_mark_all(d);
 }
 
-static void pane_key(dash *d, int ch);
+static void focused_key(dash *d, int ch);
 
 /* The wheel scrolls the pane under the pointer as Up/Down would. */
 static int wheel(dash *d, const MEVENT *ev)
@@ -108,7 +129,7 @@ static int wheel(dash *d, const MEVENT *ev)
     int i = layout_pane_at(&d->lay, ev->y, ev->x);
     if (i >= 0)
         set_focus(d, i);
-    pane_key(d, up ? KEY_UP : KEY_DOWN);
+    focused_key(d, up ? KEY_UP : KEY_DOWN);
     return 1;
 }
 
@@ -168,7 +189,7 @@ static void default_key(dash *d, int ch, size_t nvis)
 }
 
 /* Offers ch to the focused pane, then applies the default. */
-static void pane_key(dash *d, int ch)
+static void focused_key(dash *d, int ch)
 {
     pthread_mutex_lock(job_lock(d->j));
     size_t nvis = visible_nodes(d);
@@ -239,10 +260,18 @@ void dash_key(dash *d, int ch)
         return;
     }
     if (d->help_on) {
-        if (ch == 'q' || ch == 3)
+        if (ch == 'q' || ch == 3) {
             d->quit = 1;
-        else
-            close_help(d);    /* any key closes help, as in htop */
+        } else if (ch == 'l' || ch == KEY_RIGHT || ch == 'h' || ch == KEY_LEFT) {
+            /* Turn the page of pane keys when they do not all fit. */
+            d->help_page += ch == 'l' || ch == KEY_RIGHT ? 1 : -1;
+            if (d->help) {
+                delwin(d->help);   /* redrawn on the next frame */
+                d->help = NULL;
+            }
+        } else {
+            close_help(d);    /* any other key closes help, as in htop */
+        }
         return;
     }
     if (d->lay.too_small && ch != 'q' && ch != 3)
@@ -257,6 +286,7 @@ void dash_key(dash *d, int ch)
         return;
     case '?': case KEY_F(1):
         d->help_on = 1;
+        d->help_page = 0;
         return;
     case '\t':
         set_focus(d, d->view.focus + 1);
@@ -268,11 +298,19 @@ void dash_key(dash *d, int ch)
         set_zoom(d, 1);
         return;
     case 27:
-        /* Innermost layer first: zoom, then the step focus (view.h). */
+        /* Innermost layer first: zoom, a pane's kept filter, the step
+         * focus (view.h), then the node filter. */
         if (view_esc_target(&d->view) == VIEW_ESC_ZOOM)
             set_zoom(d, 0);
+        else if (pane_offer(d, ch))
+            return;
         else if (view_esc_target(&d->view) == VIEW_ESC_STEP)
             view_clear_step(&d->view);
+        else if (d->view.filter[0]) {
+            d->view.filter[0] = '\0';
+            d->view.selected_node = 0;
+            dash_notice(d, "node filter cleared");
+        }
         return;
     case '/':
         if (pane_offer(d, ch))   /* a pane with a filter of its own */
@@ -322,5 +360,5 @@ void dash_key(dash *d, int ch)
         clearok(curscr, TRUE);
         return;
     }
-    pane_key(d, ch);
+    focused_key(d, ch);
 }

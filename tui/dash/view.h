@@ -15,7 +15,7 @@ typedef struct view_state {
     int paused;           /* space: freeze what is shown (loader keeps reading) */
     int64_t span_us;      /* width of the visible time window (+/- zoom) */
     int64_t end_us;       /* right edge when not live */
-    char filter[64];      /* node filter pattern (substring, case-insensitive); "" = all */
+    char filter[64];      /* node filter pattern (view_filter_match); "" = all */
     size_t selected_node; /* index among the nodes that pass the filter */
     char process[128];    /* the Steps and Timeline panes' pick among the
                              selected node's trace writers ("1-algo-1");
@@ -73,6 +73,13 @@ view_esc view_esc_target(const view_state *v);
  * selected node's, in order), or the whole node ("") past either end. With
  * fewer than two writers there is nothing to pick: process becomes "". */
 void view_cycle_process(view_state *v, const char *const *ids, size_t n, int dir);
+
+/* 1 when id matches the filter pattern: case-insensitive substrings that
+ * never cut a number ("algo-6" does not match "algo-60", "6" matches
+ * "algo-6" only), alternatives separated by '|', '^' / '$' anchoring an
+ * alternative at the start / end. Matching is allocation-free: it runs for
+ * every node in every frame. "" matches everything. */
+int view_filter_match(const char *pattern, const char *id);
 
 /* 1 when node id passes the filter. */
 int view_node_visible(const view_state *v, const char *node_id);

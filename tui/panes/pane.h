@@ -27,6 +27,15 @@ typedef struct pane_ctx {
 
 typedef struct pane pane;     /* a pane's private state */
 
+/* One key a pane handles, declared once: the help overlay and the status
+ * line's hints are generated from these tables (no hand-kept copy). */
+typedef struct pane_key {
+    const char *keys;         /* as shown: "s", "j k  Dn Up", "Enter" */
+    const char *hint;         /* plain words for the status line while the
+                                 pane is focused ("sort"); NULL: help only */
+    const char *what;         /* the help overlay's line (fits 23 cells) */
+} pane_key;
+
 typedef struct pane_vtbl {
     const char *id;           /* "system", "heatmap", "steps", "python", "alerts" */
     const char *title;        /* shown in the border */
@@ -47,6 +56,8 @@ typedef struct pane_vtbl {
      * to on_key before the global keys. May be NULL (never modal). A pane
      * may also take '/' in on_key for a filter of its own. */
     int (*modal)(pane *p);
+    /* The keys on_key takes, ending with {NULL}; may be NULL (none). */
+    const pane_key *keys;
 } pane_vtbl;
 
 /* The registry (tui/panes/panes.c): every pane in screen order. */

@@ -263,6 +263,25 @@ static uint64_t alerts_stamp(pane *p, const pane_ctx *ctx)
     return panec_hash_str(h, p->note);
 }
 
+/* A click on a rule's row selects it (row 0 and 1: totals, headers). */
+static int alerts_on_click(pane *p, int y, int x, pane_ctx *ctx)
+{
+    (void)x;
+    (void)ctx;
+    size_t row = p->top + (size_t)(y - 2);
+    if (y < 2 || row >= rules_count())
+        return 0;
+    p->sel = row;
+    return 1;
+}
+
+static const pane_key alerts_keys[] = {
+    {"j k  Dn Up", "rule", "select a rule"},
+    {"J", "jump", "jump / focus the step"},
+    {"Enter", "details", "zoom: the rule's details"},
+    {NULL, NULL, NULL},
+};
+
 const pane_vtbl pane_alerts_vtbl = {
     .id = "alerts",
     .title = "Alerts",
@@ -270,6 +289,7 @@ const pane_vtbl pane_alerts_vtbl = {
     .destroy = alerts_destroy,
     .draw = alerts_draw,
     .on_key = alerts_on_key,
-    .on_click = NULL,
+    .on_click = alerts_on_click,
     .stamp = alerts_stamp,
+    .keys = alerts_keys,
 };

@@ -144,7 +144,8 @@ static int diff_on_key(pane *p, int ch, pane_ctx *ctx)
         p->top -= p->top > 0;
         return 1;
     }
-    if (ch == KEY_HOME || ch == 'g') {
+    /* Home, not g: g is the graph-symbols key everywhere. */
+    if (ch == KEY_HOME) {
         p->top = 0;
         return 1;
     }
@@ -171,6 +172,22 @@ static void diff_destroy(pane *p)
     free(p);
 }
 
+/* A click scrolls the clicked line to the top. */
+static int diff_on_click(pane *p, int y, int x, pane_ctx *ctx)
+{
+    (void)x;
+    (void)ctx;
+    if (y > 0 && p->top + (size_t)y < p->lines)
+        p->top += (size_t)y;
+    return 1;
+}
+
+static const pane_key diff_keys[] = {
+    {"j k  Dn Up", "scroll", "scroll"},
+    {"Home", "top", "back to the top"},
+    {NULL, NULL, NULL},
+};
+
 const pane_vtbl pane_diff_vtbl = {
     .id = "diff",
     .title = "Diff",
@@ -178,6 +195,7 @@ const pane_vtbl pane_diff_vtbl = {
     .destroy = diff_destroy,
     .draw = diff_draw,
     .on_key = diff_on_key,
-    .on_click = NULL,
+    .on_click = diff_on_click,
     .stamp = diff_stamp,
+    .keys = diff_keys,
 };

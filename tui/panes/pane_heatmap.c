@@ -451,6 +451,15 @@ static uint64_t heat_stamp(pane *p, const pane_ctx *ctx)
     return h;
 }
 
+static const pane_key heat_keys[] = {
+    {"j k  Dn Up", "node", "move along the rows"},
+    {"PgUp PgDn", NULL, "page through the nodes"},
+    {"Home End", NULL, "first / last row"},
+    {"s", "sort", "sort: name, worst GPU,"},
+    {"", NULL, "slowest step, stragglers"},
+    {NULL, NULL, NULL},
+};
+
 const pane_vtbl pane_heatmap_vtbl = {
     .id = "heatmap",
     .title = "Heatmap",
@@ -460,4 +469,5 @@ const pane_vtbl pane_heatmap_vtbl = {
     .on_key = heat_on_key,
     .on_click = heat_on_click,
     .stamp = heat_stamp,
+    .keys = heat_keys,
 };

@@ -189,6 +189,28 @@ static uint64_t py_stamp(pane *p, const pane_ctx *ctx)
     return panec_hash_str(h, p->filter);
 }
 
+/* A click on a function's row selects it (the rows follow 2 header lines). */
+static int py_on_click(pane *p, int y, int x, pane_ctx *ctx)
+{
+    (void)x;
+    pypane_refresh(p, ctx);
+    size_t row = p->top + (size_t)(y - 2);
+    if (y < 2 || row >= p->nrows || p->menu_on || p->filter_edit)
+        return 0;
+    p->sel = row;
+    return 1;
+}
+
+static const pane_key py_keys[] = {
+    {"j k  Dn Up", "function", "select a function"},
+    {"s", "sort", "cycle the sort key"},
+    {"T C N P", NULL, "tottime cumtime calls prim"},
+    {"w", "window", "window / node menu"},
+    {"/  Esc", "filter", "filter functions / clear"},
+    {"Enter", NULL, "zoom: callers, callees"},
+    {NULL, NULL, NULL},
+};
+
 const pane_vtbl pane_python_vtbl = {
     .id = "python",
     .title = "Python functions",
@@ -196,7 +218,8 @@ const pane_vtbl pane_python_vtbl = {
     .destroy = py_destroy,
     .draw = pypane_draw,
     .on_key = py_on_key,
-    .on_click = NULL,
+    .on_click = py_on_click,
     .stamp = py_stamp,
     .modal = py_modal,
+    .keys = py_keys,
 };

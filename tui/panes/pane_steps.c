@@ -441,7 +441,7 @@ static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     phase_stats_get_summary(ps, &s);
     steps_layout l = steps_layout_for(getmaxy(w));
     char head[400], who[256];
-    snprintf(head, sizeof head, "%s  %s  (%zu/%zu, h/l)",
+    snprintf(head, sizeof head, "%s  %s  (%zu/%zu, n/N)",
              panec_process_label(who, sizeof who, nd, src),
              short_label(phase_stats_label(ps)), idx + 1, node_phase_count(src));
     int x = panec_put(w, 0, 0, -1, head, theme_attr(ctx->th, ROLE_TITLE));
@@ -458,7 +458,7 @@ static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         draw_strip(w, getmaxy(w) - l.strip_rows, l.strip_rows, p, thr, ctx);
 }
 
-/* h/l: the next/previous phase (a new phase starts without a cursor). */
+/* n/N: the next/previous phase (a new phase starts without a cursor). */
 static int cycle_phase(pane *p, int dir, const model_node *nd, size_t idx)
 {
     size_t n = node_phase_count(nd);
@@ -502,13 +502,14 @@ static void jump_outlier(pane *p, const phase_stats *ps, size_t cur, int dir)
 
 static int steps_on_key(pane *p, int ch, pane_ctx *ctx)
 {
-    int dir = (ch == KEY_RIGHT || ch == 'l') ? 1 : (ch == KEY_LEFT || ch == 'h') ? -1 : 0;
+    /* n/N, not h/l or the arrows: those move between panes everywhere. */
+    int dir = ch == 'n' ? 1 : ch == 'N' ? -1 : 0;
     const model_node *nd = NULL, *src = NULL;
     size_t idx = 0;
     const char *why = "";
     const phase_stats *ps = steps_current(p, ctx, &nd, &src, &idx, &why);
     if (!ps)
-        return 0;   /* nothing to cycle or select: let h/l move between panes */
+        return 0;   /* nothing to cycle or select */
     if (dir != 0)
         return cycle_phase(p, dir, src, idx);
     if (panec_key_process(ch, ctx, nd)) {
@@ -563,6 +564,15 @@ static uint64_t steps_stamp(pane *p, const pane_ctx *ctx)
     return panec_hash_u64(h, (uint64_t)(uintptr_t)ps);
 }
 
+static const pane_key steps_keys[] = {
+    {"n N", "phase", "next / previous phase"},
+    {", .  < >", "step", "step cursor older/newer"},
+    {"o O", "outlier", "previous / next outlier"},
+    {"f", "focus", "focus step in all panes"},
+    {"p P", NULL, "pick a rank (writer)"},
+    {NULL, NULL, NULL},
+};
+
 const pane_vtbl pane_steps_vtbl = {
     .id = "steps",
     .title = "Steps",
@@ -572,4 +582,5 @@ const pane_vtbl pane_steps_vtbl = {
     .on_key = steps_on_key,
     .on_click = NULL,
     .stamp = steps_stamp,
+    .keys = steps_keys,
 };

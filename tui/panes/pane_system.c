@@ -526,6 +526,28 @@ static uint64_t sys_stamp(pane *p, const pane_ctx *ctx)
     return h;
 }
 
+/* A click on a node's header or chart selects that node. */
+static int sys_on_click(pane *p, int y, int x, pane_ctx *ctx)
+{
+    (void)x;
+    size_t n = panec_visible_nodes(ctx->m, ctx->view, NULL, 0);
+    int at = 0;
+    for (size_t i = p->top; i < n && i < SYS_MAX_NODES; i++) {
+        at += p->heights[i];
+        if (y < at) {
+            ctx->view->selected_node = i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static const pane_key sys_keys[] = {
+    {"j k  Dn Up", "node", "select node"},
+    {"c", "per core", "CPU total / per core"},
+    {NULL, NULL, NULL},
+};
+
 const pane_vtbl pane_system_vtbl = {
     .id = "system",
     .title = "System",
@@ -533,6 +555,7 @@ const pane_vtbl pane_system_vtbl = {
     .destroy = sys_destroy,
     .draw = sys_draw,
     .on_key = sys_on_key,
-    .on_click = NULL,
+    .on_click = sys_on_click,
     .stamp = sys_stamp,
+    .keys = sys_keys,
 };

@@ -245,6 +245,15 @@ static uint64_t tl_stamp(pane *p, const pane_ctx *ctx)
     return panec_hash_str(h, p->filter);
 }
 
+static const pane_key tl_keys[] = {
+    {"v", "view", "steps / loader / events"},
+    {"j k", "step", "select step or event"},
+    {"f", "focus", "focus the step"},
+    {"s  /", NULL, "events: sort / filter"},
+    {"p P", NULL, "pick a rank (writer)"},
+    {NULL, NULL, NULL},
+};
+
 const pane_vtbl pane_timeline_vtbl = {
     .id = "timeline",
     .title = "Timeline",
@@ -255,4 +264,5 @@ const pane_vtbl pane_timeline_vtbl = {
     .on_click = NULL,
     .stamp = tl_stamp,
     .modal = tl_modal,
+    .keys = tl_keys,
 };
