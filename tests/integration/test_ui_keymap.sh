@@ -9,7 +9,7 @@ source "$(dirname "$0")/ui_lib.sh"
 JOB="$UI_WORK/job"
 ui_synth "$JOB" --nodes 12 --gpus 1 --cpus 2 --minutes 2 --start 1700000000
 
-ui_start 120 40 "$SMTOP" "$JOB"
+ui_start 200 50 "$SMTOP" "$JOB"
 ui_wait '12 nodes'
 ui_wait 'j/k node  c per core +\| \? help  q quit'    # System's hints
 ui_keys Tab Tab                                      # the Steps pane
@@ -19,17 +19,25 @@ ui_keys n
 ui_wait_gone 'TRAIN  \(1/[0-9]+, n/N\)'
 ui_keys N
 ui_wait 'TRAIN  \(1/[0-9]+, n/N\)'
-# l and Right leave the Steps pane; h and Left come back.
+# l and Right leave the Steps pane (for the Timeline: this job has no
+# Python stats, so that pane gave its space away); h and Left come back.
 ui_keys l
-ui_wait 'j/k function  s sort'
+ui_wait '\[5 Timeline\]'
+ui_wait 'v view  j/k step'
 ui_keys h
+ui_wait '\[3 Steps\]'
 ui_wait 'n/N phase'
 ui_keys Right
-ui_wait 'j/k function'
+ui_wait 'v view'
 ui_keys Left
 ui_wait 'n/N phase'
 ui_keys BTab BTab
 ui_wait 'c per core'
+ui_quit
+
+ui_start 120 40 "$SMTOP" "$JOB"
+ui_wait '12 nodes'
+
 
 # The filter is anchored at numbers: /algo-1 keeps algo-1 only, not
 # algo-10..12; alternatives with |; Esc clears the kept filter.

@@ -83,15 +83,17 @@ ui_wait 'SMTOP_EXIT=0' 10
 echo "ok: Ctrl-C"
 
 # Mouse: a click (X10 encoding, as tmux forwards it) focuses the pane under
-# the pointer; Enter then zooms that pane.
+# the pointer; Enter then zooms that pane. (This job has system metrics
+# only: System on top, Heatmap and Alerts side by side below.)
 ui_start 80 24 "$SMTOP" "$JOB"
 ui_wait '3 nodes'
-ui_wait '3 Steps'
-# ESC [ M, button 1 press then release, column 51 (33+50='S'), row 11 (33+10='+')
-ui_keys -l $'\e[M S+'
-ui_keys -l $'\e[M#S+'
+ui_wait '6 Alerts'
+# ESC [ M, button 1 press then release, column 51 (33+50='S'), row 16 (33+15='0')
+ui_keys -l $'\e[M S0'
+ui_keys -l $'\e[M#S0'
+ui_wait '\[6 Alerts\]'
 ui_keys Enter
-ui_wait '3 Steps \(Esc: back\)'
+ui_wait '6 Alerts \(Esc: back\)'
 ui_quit
 echo "ok: mouse"
 

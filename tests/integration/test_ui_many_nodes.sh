@@ -26,7 +26,7 @@ ui_wait '64 nodes'
 ui_wait 'straggler algo-42'
 ui_wait ' 1-[0-9]+/64 '
 ui_keys Tab                    # focus the heatmap
-ui_wait '┌─ 2 Heatmap'
+ui_wait '┌─\[2 Heatmap\]'
 # End reaches the last node, Home the first again.
 ui_keys End
 ui_wait '[0-9]+-64/64'

@@ -56,7 +56,7 @@ echo "ok: synthetic job: $TRAIN_N TRAIN steps, cpu avg $got% = report $CPU_MEAN,
 # A job with system metrics only (the norm since TF 2.11 / PT 2.0) looks complete.
 ui_synth "$UI_WORK/sys" --nodes 2 --gpus 1 --cpus 4 --minutes 2 --no-traces
 ui_start 120 40 "$SMTOP" "$UI_WORK/sys"
-ui_wait 'no framework trace events in this job'
+ui_wait 'no framework traces, no Python stats in this job'
 ui_wait 'gpu0 .*%'
 ui_wait 'system metrics only'
 ! ui_screen | grep -qi 'error' || ui_fail "metrics-only job shows an error"

@@ -118,13 +118,29 @@ static const char *fresh_badge(dash *d, int64_t now, char *buf, size_t cap, int 
     }
 }
 
+/* src cut in the middle to at most max bytes ("s3://bucket/.../job-7/
+ * profiler-output" keeps both ends: the bucket and the job tell jobs
+ * apart), with "..." where it was cut. Sources are ASCII paths and URLs
+ * in practice; the header sanitizes whatever remains. */
+static const char *mid_cut(const char *src, int max, char *out, size_t cap)
+{
+    int len = (int)strlen(src);
+    if (len <= max || max < 9) {
+        snprintf(out, cap, "%s", max < 9 && len > max ? "" : src);
+        return out;
+    }
+    int head = (max - 3) / 2, tail = max - 3 - head;
+    snprintf(out, cap, "%.*s...%s", head, src, src + len - tail);
+    return out;
+}
+
 void dash_draw_header(dash *d, int64_t now_us)
 {
     const model *m = job_model(d->j);
     size_t total = model_node_count(m), shown = 0;
     for (size_t i = 0; i < total; i++)
         shown += view_node_visible(&d->view, node_id(model_node_at(m, i)));
-    char left[512], range[128], nodes[96], step_badge[200], fresh[64];
+    char left[1024], range[128], nodes[96], step_badge[200], fresh[64];
     int64_t t0, t1;
     view_window(&d->view, model_last_us(m), &t0, &t1);
     if (total == 0)
@@ -147,8 +163,24 @@ void dash_draw_header(dash *d, int64_t now_us)
         role = ROLE_STATUS_PAUSED;
         snprintf(left, sizeof left, " smtop | %s | %s |%s", job_describe(d->j), nodes, badge);
     } else {
-        snprintf(left, sizeof left, " smtop | %s | %s | %s |%s", job_describe(d->j), nodes,
-                 range, badge);
+        /* The node count and the time range always fit (80 columns and
+         * up): the source gives way, cut in the middle. */
+        char src[256];
+        const char *name = " smtop |";
+        int room = getmaxx(d->header) - (int)(strlen(nodes) + strlen(range) + strlen(badge)) -
+                   16;
+        int need = (int)strlen(job_describe(d->j));
+        if (room < need && room < 20) {   /* narrow: the program name goes first */
+            name = "";
+            room += 8;
+        }
+        char *paren = strrchr(range, '(');
+        if (room < need && room < 20 && paren && paren > range) {   /* then the span */
+            paren[-1] = '\0';
+            room += (int)strlen(paren) + 1;
+        }
+        snprintf(left, sizeof left, "%s %s | %s | %s |%s", name,
+                 mid_cut(job_describe(d->j), room, src, sizeof src), nodes, range, badge);
     }
     if (!changed(d->hdr_last, sizeof d->hdr_last, left))
         return;
@@ -236,14 +268,17 @@ static void pane_hints(const dash *d, char *out, size_t cap, int room)
 void dash_draw_status(dash *d, int64_t now)
 {
     char left[512], err[SCANNER_MSG_LEN] = "", key[1400], hints[200];
-    pane_hints(d, hints, sizeof hints, getmaxx(d->status) / 2);
-    const char *hint = d->filter_edit || d->cmd_edit ? " Enter keep  Esc cancel " : hints;
     if (d->filter_edit) {
         snprintf(left, sizeof left, " filter nodes: /%s_", d->view.filter);
     } else if (d->cmd_edit) {
         snprintf(left, sizeof left, " :%s_", d->cmd);
     } else {
         status_text(d, now, left, sizeof left);
+        /* What the job lacks, once: it explains the panes that gave their
+         * space away. */
+        size_t k = strlen(left);
+        if (d->absent_note[0] && k < sizeof left)
+            snprintf(left + k, sizeof left - k, " | %s in this job", d->absent_note);
         /* What the transport is doing now ("connecting to … (attempt
          * 2/5)") is newer than how the last pass ended. */
         source_status(job_source(d->j), err, sizeof err);
@@ -254,14 +289,22 @@ void dash_draw_status(dash *d, int64_t now)
             scanner_get_stats(job_scanner(d->j), &st);
             snprintf(err, sizeof err, "%s", st.last_error);
         }
-        if (now < d->msg_until_us)
-            snprintf(err, sizeof err, "%s", d->msg);
+        /* A notice answers the key just pressed: it goes first, alone. */
+        if (now < d->msg_until_us) {
+            snprintf(left, sizeof left, " %s", d->msg);
+            err[0] = '\0';
+        }
     }
+    /* The pane's key hints take what the status leaves (up to half). */
+    int cols = getmaxx(d->status);
+    int used = sanitize_cols(left) + (err[0] ? sanitize_cols(err) + 3 : 0) + 2;
+    pane_hints(d, hints, sizeof hints, cols - used < cols / 2 ? cols - used : cols / 2);
+    const char *hint = d->filter_edit || d->cmd_edit ? " Enter keep  Esc cancel " : hints;
     snprintf(key, sizeof key, "%s\x1f%s\x1f%s", left, err, hint);
     if (!changed(d->st_last, sizeof d->st_last, key))
         return;
     WINDOW *w = d->status;
-    int cols = getmaxx(w), hl = (int)strlen(hint);
+    int hl = (int)strlen(hint);
     werase(w);
     wmove(w, 0, 0);
     int limit = cols - hl > 0 ? cols - hl : cols;

@@ -17,6 +17,9 @@
 #include "tui/dash/view.h"
 
 #define DASH_MAX_THEMES 32
+/* The user quit (q, Ctrl-C as a key): the layout is saved. A signal or a
+ * lost terminal leaves smtop.conf alone. */
+#define DASH_QUIT_KEY 2
 
 typedef struct dash_pane {
     const pane_vtbl *vt;
@@ -42,9 +45,13 @@ typedef struct dash {
     dash_pane panes[LAYOUT_MAX_PANES];
     WINDOW *header, *status, *help;
     layout lay;
-    int quit;
+    int quit;                 /* 1: leave (signal, terminal gone); DASH_QUIT_KEY: q */
     int help_on;
     int help_page;            /* which pane keys the help shows when not all fit */
+    int preset;               /* dash_panes.c: the layout preset (p) */
+    int pane_mode[LAYOUT_MAX_PANES];  /* 1 shown, -1 hidden by its digit; 0 preset */
+    uint32_t shown_mask;      /* panes on screen (bit i = pane i); 0: recompute */
+    char absent_note[160];    /* "no framework trace events, ..." */
     int filter_edit;          /* the status line is the `/` prompt */
     char filter_before[64];   /* restored by Esc */
     int cmd_edit;             /* the status line is the `:` prompt (dash_cmd.c) */
@@ -96,6 +103,22 @@ int dash_cmd_configure_rules(dash *d, sm_err *err);
  * DASH_DIFF_MIN_US). Takes the job's lock itself: call it unlocked. */
 void dash_diff_refresh(dash *d, int64_t now_us);
 void dash_diff_free(dash *d);
+
+/* dash_panes.c: which panes are on screen (data, digits, presets) and
+ * their persistence in smtop.conf. */
+uint32_t dash_panes_shown(dash *d, const pane_ctx *ctx);
+/* Relayouts when the shown set changed; caller holds the model lock. */
+void dash_panes_update(dash *d, const pane_ctx *ctx);
+void dash_panes_toggle(dash *d, size_t i);
+void dash_panes_next_preset(dash *d);
+const char *dash_panes_preset_name(int k);
+int dash_panes_preset_find(const char *name);
+/* From smtop.conf: preset name, and comma lists of pane ids the user
+ * showed / hid; any may be NULL. */
+void dash_panes_configure(dash *d, const char *layout, const char *shown, const char *hidden);
+/* Writes layout, shown, hidden, theme and symbols into smtop.conf,
+ * keeping every other line. 0, or -1 with err. */
+int dash_panes_save(const dash *d, sm_err *err);
 
 /* dash_help.c */
 void dash_draw_help(dash *d);

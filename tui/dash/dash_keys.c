@@ -22,6 +22,8 @@ const pane_key dash_global_keys[] = {
     {"[  ]", NULL, "scrub back / forward"},
     {"0", NULL, "back to live (unfocus)"},
     {"t  g", NULL, "theme / graph symbols"},
+    {"1-7", NULL, "show / hide pane N"},
+    {"p", NULL, "next layout preset"},
     {"Ctrl-L", NULL, "repaint the screen"},
     {"mouse", NULL, "click selects, wheel scrolls"},
     {NULL, NULL, NULL},
@@ -43,6 +45,14 @@ static void set_focus(dash *d, int f)
     int n = (int)d->npanes;
     if (n == 0)
         return;
+    /* Skip hidden panes, in the direction of travel. */
+    int dir = f < d->view.focus ? -1 : 1;
+    for (int k = 0; k < n; k++) {
+        int g = ((f % n) + n) % n;
+        if (!d->shown_mask || (d->shown_mask >> g) & 1u)
+            break;
+        f += dir;
+    }
     f = ((f % n) + n) % n;
     if (f == d->view.focus)
         return;
@@ -261,7 +271,7 @@ void dash_key(dash *d, int ch)
     }
     if (d->help_on) {
         if (ch == 'q' || ch == 3) {
-            d->quit = 1;
+            d->quit = DASH_QUIT_KEY;
         } else if (ch == 'l' || ch == KEY_RIGHT || ch == 'h' || ch == KEY_LEFT) {
             /* Turn the page of pane keys when they do not all fit. */
             d->help_page += ch == 'l' || ch == KEY_RIGHT ? 1 : -1;
@@ -282,7 +292,7 @@ void dash_key(dash *d, int ch)
     }
     switch (ch) {
     case 'q': case 'Q': case 3:              /* 3: Ctrl-C without ISIG */
-        d->quit = 1;
+        d->quit = DASH_QUIT_KEY;
         return;
     case '?': case KEY_F(1):
         d->help_on = 1;
@@ -352,6 +362,15 @@ void dash_key(dash *d, int ch)
     case 't':
         cycle_theme(d);
         return;
+    case 'p':
+        dash_panes_next_preset(d);
+        return;
+    case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8':
+        if ((size_t)(ch - '1') < d->npanes) {
+            dash_panes_toggle(d, (size_t)(ch - '1'));
+            return;
+        }
+        break;
     case 'g':
         cycle_glyphs(d);
         return;

@@ -37,8 +37,9 @@ static void draw_border(dash *d, size_t i)
     wattrset(p->outer, a);
     box(p->outer, 0, 0);
     char title[96];
-    snprintf(title, sizeof title, " %zu %s%s ", i + 1, p->vt->title,
-             d->view.zoomed ? " (Esc: back)" : "");
+    /* Brackets mark the focused pane without colour too. */
+    snprintf(title, sizeof title, "%s%zu %s%s%s", focus ? "[" : " ", i + 1, p->vt->title,
+             d->view.zoomed ? " (Esc: back)" : "", focus ? "]" : " ");
     char safe[128];
     sanitize_str(title, safe, sizeof safe, getmaxx(p->outer) - 4);
     wattrset(p->outer, theme_attr(d->th, ROLE_TITLE) | (focus ? A_REVERSE : 0));
@@ -139,6 +140,7 @@ void dash_frame(dash *d)
     pthread_mutex_lock(job_lock(d->j));
     pane_ctx ctx;
     dash_ctx(d, &ctx, now);
+    dash_panes_update(d, &ctx);
     for (size_t i = 0; i < d->npanes; i++)
         drew |= draw_pane(d, i, &ctx);
     dash_draw_header(d, now);
@@ -236,6 +238,7 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
             return sm_err_set(err, SM_ERR_NOMEM, "out of memory creating the %s pane",
                               d->panes[i].vt->id);
     }
+    dash_panes_configure(d, o->layout, o->shown, o->hidden);
     return dash_cmd_configure_rules(d, err);
 }
 
@@ -269,6 +272,10 @@ int dash_run(job *j, const dash_opts *o, sm_err *err)
         else
             run_loop(d);
     }
+    sm_err serr = {0};
+    if (rc == 0 && o->save_config && d->quit == DASH_QUIT_KEY &&
+        dash_panes_save(d, &serr) < 0)
+        fprintf(stderr, "smtop: layout not saved: %s\n", serr.msg);
     dash_fini(d);
     free(d);
     return rc;

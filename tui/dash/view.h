@@ -69,7 +69,7 @@ typedef enum view_esc {
 } view_esc;
 view_esc view_esc_target(const view_state *v);
 
-/* p / P: picks the next (dir > 0) or previous writer among ids[0..n) (the
+/* r / R: picks the next (dir > 0) or previous writer among ids[0..n) (the
  * selected node's, in order), or the whole node ("") past either end. With
  * fewer than two writers there is nothing to pick: process becomes "". */
 void view_cycle_process(view_state *v, const char *const *ids, size_t n, int dir);

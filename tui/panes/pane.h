@@ -56,6 +56,10 @@ typedef struct pane_vtbl {
      * to on_key before the global keys. May be NULL (never modal). A pane
      * may also take '/' in on_key for a filter of its own. */
     int (*modal)(pane *p);
+    /* NULL when the job has what the pane shows, else what it lacks in a
+     * few words ("framework trace events"): the dashboard then gives the
+     * pane's space to others and names the absence once. May be NULL. */
+    const char *(*absent)(pane *p, const pane_ctx *ctx);
     /* The keys on_key takes, ending with {NULL}; may be NULL (none). */
     const pane_key *keys;
 } pane_vtbl;

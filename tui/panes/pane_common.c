@@ -86,14 +86,14 @@ const model_node *panec_process(const pane_ctx *ctx, const model_node *nd)
 
 int panec_key_process(int ch, pane_ctx *ctx, const model_node *nd)
 {
-    if ((ch != 'p' && ch != 'P') || !nd)
+    if ((ch != 'r' && ch != 'R') || !nd)
         return 0;
     const char *ids[PANEC_MAX_PROCS];
     size_t n = node_process_count(nd);
     n = n < PANEC_MAX_PROCS ? n : PANEC_MAX_PROCS;
     for (size_t i = 0; i < n; i++)
         ids[i] = node_id(node_process_at(nd, i));
-    view_cycle_process(ctx->view, ids, n, ch == 'p' ? 1 : -1);
+    view_cycle_process(ctx->view, ids, n, ch == 'r' ? 1 : -1);
     return 1;
 }
 
@@ -106,9 +106,9 @@ char *panec_process_label(char *buf, size_t cap, const model_node *nd,
     if (n < 2)
         snprintf(buf, cap, "%s", node_id(nd));
     else if (k == n)
-        snprintf(buf, cap, "%s all %zu ranks (p)", node_id(nd), n);
+        snprintf(buf, cap, "%s all %zu ranks (r)", node_id(nd), n);
     else
-        snprintf(buf, cap, "%s > %s (%zu/%zu, p)", node_id(nd), node_id(shown), k + 1, n);
+        snprintf(buf, cap, "%s > %s (%zu/%zu, r)", node_id(nd), node_id(shown), k + 1, n);
     return buf;
 }
 
@@ -193,4 +193,15 @@ void panec_edit_prompt(char *buf, size_t cap, int ch, int *editing)
         buf[n] = (char)ch;
         buf[n + 1] = '\0';
     }
+}
+
+/* "framework traces" when no node has any (a system-only job: every
+ * PyTorch >= 2.0 or TF >= 2.11 job), NULL otherwise or before data. */
+const char *panec_absent_traces(const pane_ctx *ctx)
+{
+    size_t n = model_node_count(ctx->m);
+    for (size_t i = 0; i < n; i++)
+        if (node_phase_count(model_node_at(ctx->m, i)) > 0)
+            return NULL;
+    return n ? "framework traces" : NULL;
 }

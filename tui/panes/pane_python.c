@@ -201,6 +201,17 @@ static int py_on_click(pane *p, int y, int x, pane_ctx *ctx)
     return 1;
 }
 
+/* Nothing to show until the job has Python profiler stats; before any
+ * node is read the pane stays (the job may still be starting). */
+static const char *py_absent(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    const pystats_store *s = pypane_store(ctx);
+    if (model_node_count(ctx->m) == 0 || (s && pystats_store_window_count(s) > 0))
+        return NULL;
+    return "Python stats";
+}
+
 static const pane_key py_keys[] = {
     {"j k  Dn Up", "function", "select a function"},
     {"s", "sort", "cycle the sort key"},
@@ -222,4 +233,5 @@ const pane_vtbl pane_python_vtbl = {
     .stamp = py_stamp,
     .modal = py_modal,
     .keys = py_keys,
+    .absent = py_absent,
 };

@@ -402,7 +402,7 @@ static void draw_cursor_info(WINDOW *w, int x, const pane *p, const pane_ctx *ct
 }
 
 /* The phase shown, or NULL (then *why says what to tell the user); its
- * node, and what its statistics are of: the picked writer (p/P) of that
+ * node, and what its statistics are of: the picked writer (r/R) of that
  * node, else the node's pooled events. */
 static const phase_stats *steps_current(const pane *p, const pane_ctx *ctx,
                                         const model_node **nd_out,
@@ -564,12 +564,18 @@ static uint64_t steps_stamp(pane *p, const pane_ctx *ctx)
     return panec_hash_u64(h, (uint64_t)(uintptr_t)ps);
 }
 
+static const char *steps_absent(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    return panec_absent_traces(ctx);
+}
+
 static const pane_key steps_keys[] = {
     {"n N", "phase", "next / previous phase"},
     {", .  < >", "step", "step cursor older/newer"},
     {"o O", "outlier", "previous / next outlier"},
     {"f", "focus", "focus step in all panes"},
-    {"p P", NULL, "pick a rank (writer)"},
+    {"r R", "rank", "pick a rank (writer)"},
     {NULL, NULL, NULL},
 };
 
@@ -583,4 +589,5 @@ const pane_vtbl pane_steps_vtbl = {
     .on_click = NULL,
     .stamp = steps_stamp,
     .keys = steps_keys,
+    .absent = steps_absent,
 };

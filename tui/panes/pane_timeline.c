@@ -245,12 +245,18 @@ static uint64_t tl_stamp(pane *p, const pane_ctx *ctx)
     return panec_hash_str(h, p->filter);
 }
 
+static const char *tl_absent(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    return panec_absent_traces(ctx);
+}
+
 static const pane_key tl_keys[] = {
     {"v", "view", "steps / loader / events"},
     {"j k", "step", "select step or event"},
     {"f", "focus", "focus the step"},
     {"s  /", NULL, "events: sort / filter"},
-    {"p P", NULL, "pick a rank (writer)"},
+    {"r R", NULL, "pick a rank (writer)"},
     {NULL, NULL, NULL},
 };
 
@@ -265,4 +271,5 @@ const pane_vtbl pane_timeline_vtbl = {
     .stamp = tl_stamp,
     .modal = tl_modal,
     .keys = tl_keys,
+    .absent = tl_absent,
 };

@@ -33,7 +33,7 @@ struct pane {
 const model_node *tlpane_node(const pane_ctx *ctx, const char **why);
 
 /* What the views show of node nd: one writer's timeline — the picked one
- * (p/P), else the first of a node with several (pooled ranks would
+ * (r/R), else the first of a node with several (pooled ranks would
  * interleave their steps) — or the node itself when it has one writer or
  * none. Sets p->who. */
 const model_node *tlpane_writer(pane *p, const pane_ctx *ctx, const model_node *nd);
