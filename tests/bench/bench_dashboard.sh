@@ -11,11 +11,17 @@
 #     same generator over the same interval as a reference; and the whole
 #     `smtop --demo` process (dashboard + built-in generator).
 #
+# With BASE=/path/to/older/smtop, parts 1 and 2 run that binary too, side by
+# side in the same run: part 1 alternates the two on the same job (ROUNDS
+# times each), part 2 tails the same live job with both at once.
+#
 # usage: tests/bench/bench_dashboard.sh [BUILD_DIR]   (default ./build)
-#        env FRAMES (1000), DURATION (60), WARMUP (8)
+#        env FRAMES (1000), DURATION (60), WARMUP (8), BASE (none), ROUNDS (3)
 set -eu
 BUILD=${1:-build}
 SMTOP=$(realpath "$BUILD/smtop")
+BASE=${BASE:-}
+ROUNDS=${ROUNDS:-3}
 FRAMES=${FRAMES:-1000}
 DURATION=${DURATION:-60}
 WARMUP=${WARMUP:-8}
@@ -30,15 +36,23 @@ cleanup() {
 }
 trap cleanup EXIT
 HZ=$(getconf CLK_TCK)
+# Neither binary reads or writes the user's smtop.conf.
+export XDG_CONFIG_HOME="$WORK/config"
 
 cpu_ticks() {   # utime + stime of PID (fields 14 and 15 of /proc/PID/stat)
     awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
 }
 
-echo "== 1. full redraw, 64 nodes x 8 GPUs"
-"$SMTOP" synth --out "$WORK/big" --nodes 64 --gpus 8 --cpus 8 --minutes 10 --seed 3 >/dev/null
-COLUMNS=200 LINES=60 TERM=xterm-256color "$SMTOP" "$WORK/big" --bench-frames "$FRAMES" \
-    </dev/null >/dev/null
+echo "== 1. full redraw, 64 nodes x 8 GPUs (with Python stats: every pane has data)"
+"$SMTOP" synth --out "$WORK/big" --nodes 64 --gpus 8 --cpus 8 --minutes 10 --seed 3 \
+    --python-stats 200 >/dev/null
+for ((r = 1; r <= ROUNDS; r++)); do
+    for bin in ${BASE:+"$BASE"} "$SMTOP"; do
+        echo "-- round $r: $bin"
+        COLUMNS=200 LINES=60 TERM=xterm-256color "$bin" "$WORK/big" --bench-frames "$FRAMES" \
+            </dev/null >/dev/null
+    done
+done
 rm -rf "$WORK/big"
 
 echo "== 2. idle cost over ${DURATION} s (after ${WARMUP} s warm-up)"
@@ -47,25 +61,37 @@ echo "== 2. idle cost over ${DURATION} s (after ${WARMUP} s warm-up)"
 GEN=$!
 PIDS+=("$GEN")
 sleep 2
-tmux -L "$SOCK" -f /dev/null new-session -d -x 200 -y 60 \
+tmux -L "$SOCK" -f /dev/null new-session -d -s new -x 200 -y 60 \
     "env LANG=C.UTF-8 $SMTOP $WORK/live; sleep 600"
 sleep 1
-PANE=$(tmux -L "$SOCK" list-panes -F '#{pane_pid}')
+PANE=$(tmux -L "$SOCK" list-panes -t new -F '#{pane_pid}')
 DASH=$(pgrep -P "$PANE" -f smtop | head -1)
+BDASH=""
+if [ -n "$BASE" ]; then
+    tmux -L "$SOCK" -f /dev/null new-session -d -s base -x 200 -y 60 \
+        "env LANG=C.UTF-8 $BASE $WORK/live; sleep 600"
+    sleep 1
+    BPANE=$(tmux -L "$SOCK" list-panes -t base -F '#{pane_pid}')
+    BDASH=$(pgrep -P "$BPANE" -f smtop | head -1)
+fi
 sleep "$WARMUP"
 # top runs alongside over the same interval; bash's `times` gives the CPU
 # its child (top) used, the same utime+stime the kernel reports.
 ( top -b -d 1 -n "$DURATION" -p "$GEN" >/dev/null; times >"$WORK/top_times" ) &
 TOPJOB=$!
 d0=$(cpu_ticks "$DASH")
+b0=${BDASH:+$(cpu_ticks "$BDASH")}
 g0=$(cpu_ticks "$GEN")
 t0=$(date +%s.%N)
 wait "$TOPJOB"
 d1=$(cpu_ticks "$DASH")
+b1=${BDASH:+$(cpu_ticks "$BDASH")}
 g1=$(cpu_ticks "$GEN")
 t1=$(date +%s.%N)
 echo "$d0 $d1 $t0 $t1" | awk -v hz="$HZ" '{ s = $4 - $3; c = ($2 - $1) / hz;
     printf "smtop SRC (tailing):   %.2f s CPU in %.1f s = %.2f %% of one core\n", c, s, 100 * c / s }'
+[ -z "$BDASH" ] || echo "$b0 $b1 $t0 $t1" | awk -v hz="$HZ" '{ s = $4 - $3; c = ($2 - $1) / hz;
+    printf "baseline (tailing):    %.2f s CPU in %.1f s = %.2f %% of one core\n", c, s, 100 * c / s }'
 tail -1 "$WORK/top_times" | awk -v s="$DURATION" '{
     split($1, u, /[ms]/); split($2, k, /[ms]/);
     c = u[1] * 60 + u[2] + k[1] * 60 + k[2];

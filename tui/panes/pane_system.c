@@ -262,6 +262,7 @@ struct pane {
     const model_node *nodes[SYS_MAX_NODES];
     int heights[SYS_MAX_NODES];
     int rows[SYS_MAX_NODES];      /* chart rows of each node's metrics */
+    size_t counts[SYS_MAX_NODES]; /* charts of each node (sys_node_metrics) */
     sys_metric metrics[SYS_MAX_METRICS];
     series_bin bins[SYS_MAX_BINS];
     double vals[SYS_MAX_BINS];
@@ -339,7 +340,8 @@ static void draw_metric_text(WINDOW *w, int y, int rows, const sys_columns *c,
     if (have_cur)
         panec_put_right(w, y, c->value_right, SYS_VALUE_W,
                         format_value(val, sizeof val, m, cur), def);
-    int mean = window_mean_text(text, sizeof text, m, ctx);
+    /* The mean costs a range scan: only when it has a place. */
+    int mean = (c->avg_x >= 0 || rows > 1) && window_mean_text(text, sizeof text, m, ctx);
     if (c->avg_x >= 0 && mean)
         panec_put(w, y, c->avg_x, SYS_AVG_W - 1, text, dim);
     if (rows <= 1)
@@ -440,11 +442,11 @@ static void draw_time_axis(WINDOW *w, int y, const sys_columns *c, const pane_ct
 
 /* Block heights per node when node i's charts are rows[i] tall; total
  * charts to *total. */
-static void measure_nodes(pane *p, size_t n, int per_core, size_t *total)
+static void measure_nodes(pane *p, size_t n, size_t *total)
 {
     *total = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t k = sys_node_metrics(p->nodes[i], per_core, p->metrics, SYS_MAX_METRICS);
+        size_t k = p->counts[i];
         p->heights[i] = 1 + (k ? (int)k * p->rows[i] : 1);
         *total += k;
     }
@@ -453,12 +455,12 @@ static void measure_nodes(pane *p, size_t n, int per_core, size_t *total)
 /* Chart rows per node: the same for all when every chart fits taller;
  * else 1, and the lines left over go to the selected node's charts so
  * the node in question reads as a graph rather than a strip. */
-static void plan_rows(pane *p, size_t n, size_t sel, int per_core, int avail)
+static void plan_rows(pane *p, size_t n, size_t sel, int avail)
 {
     size_t total;
     for (size_t i = 0; i < n; i++)
         p->rows[i] = 1;
-    measure_nodes(p, n, per_core, &total);
+    measure_nodes(p, n, &total);
     int rows = sys_chart_rows(avail, n, total);
     long used = 0;
     for (size_t i = 0; i < n; i++) {
@@ -466,11 +468,11 @@ static void plan_rows(pane *p, size_t n, size_t sel, int per_core, int avail)
         used += 1 + (long)(p->heights[i] - 1) * rows;
     }
     if (rows == 1 && used < avail) {
-        size_t k = sys_node_metrics(p->nodes[sel], per_core, p->metrics, SYS_MAX_METRICS);
+        size_t k = p->counts[sel];
         long extra = k ? (avail - used) / (long)k : 0;
         p->rows[sel] = 1 + (extra > 3 ? 3 : (int)extra);
     }
-    measure_nodes(p, n, per_core, &total);
+    measure_nodes(p, n, &total);
 }
 
 static void sys_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
@@ -486,10 +488,14 @@ static void sys_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         return;
     }
     size_t sel = panec_selected(ctx->view, n);
-    plan_rows(p, n, sel, ctx->view->per_core, H - 1);
+    /* Counted once: listing a node's metrics formats every label. */
+    for (size_t i = 0; i < n; i++)
+        p->counts[i] = sys_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics,
+                                        SYS_MAX_METRICS);
+    plan_rows(p, n, sel, H - 1);
     int axis = p->rows[sel] > 1;  /* tall graphs: spare a line for times */
     if (!axis)
-        plan_rows(p, n, sel, ctx->view->per_core, H);
+        plan_rows(p, n, sel, H);
     int avail = H - axis, y = 0;
     sys_columns c = sys_columns_for(getmaxx(w));
     p->top = sys_scroll_top(p->top, sel, p->heights, n, avail);

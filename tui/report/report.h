@@ -24,7 +24,10 @@
  * lock while reading. NULL on OOM. */
 json_t *report_build(job *j);
 
-/* Writes the human-readable report for obj to f. */
+/* Writes the human-readable report for obj to f: header, the verdict
+ * (rules that fired, straggler, idle GPU-hours), then the details. */
 void report_print_text(const json_t *obj, FILE *f);
+/* The header and the verdict only (`report --summary`). */
+void report_print_summary(const json_t *obj, FILE *f);
 
 #endif

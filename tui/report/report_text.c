@@ -216,10 +216,26 @@ static void print_warnings(const json_t *obj, FILE *f)
     }
 }
 
+/* What a reader needs first, in one screen: the rules that fired, the
+ * straggler and idle GPU-hours (then the details follow). */
+static void print_verdict(const json_t *obj, FILE *f)
+{
+    fprintf(f, "\n== verdict ==\n");
+    report_rules_print_verdict(obj, f);
+    print_straggler(obj, f);
+}
+
+void report_print_summary(const json_t *obj, FILE *f)
+{
+    print_header(obj, f);
+    print_verdict(obj, f);
+}
+
 void report_print_text(const json_t *obj, FILE *f)
 {
     print_header(obj, f);
-    print_straggler(obj, f);
+    print_verdict(obj, f);
+    fprintf(f, "\n== details ==\n");
     print_nodes(obj, f);
     print_steps(obj, f);
     report_python_print_text(obj, f);
