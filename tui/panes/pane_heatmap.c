@@ -397,8 +397,15 @@ static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         draw_node_row(w, 1 + r, p->nodes[i], &p->rows[i], lw, cw, gap, gpus,
                       (long)i == s.index, i == sel, ctx);
     }
-    if (legend)
+    if (legend) {
         draw_legend(w, H - 2, p->top, last, n, p->sort, ctx);
+    } else {
+        /* No room for the legend: the row range replaces the header's
+         * last label, so "more rows" is never hidden. */
+        char range[48];
+        snprintf(range, sizeof range, " %zu-%zu/%zu", n ? p->top + 1 : 0, last, n);
+        panec_put_right(w, 0, W - 1, -1, range, theme_attr(ctx->th, ROLE_LABEL));
+    }
     if (footer)
         draw_footer(w, H - 1, &s, s.index >= 0 ? p->nodes[s.index] : NULL, n, ctx);
 }
