@@ -91,7 +91,7 @@ ui_wait '6 Alerts'
 # ESC [ M, button 1 press then release, column 51 (33+50='S'), row 16 (33+15='0')
 ui_keys -l $'\e[M S0'
 ui_keys -l $'\e[M#S0'
-ui_wait '\[6 Alerts\]'
+ui_wait '\[6 Alerts - whole job\]'
 ui_keys Enter
 ui_wait '6 Alerts \(Esc: back\)'
 ui_quit

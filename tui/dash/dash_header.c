@@ -300,7 +300,9 @@ void dash_draw_status(dash *d, int64_t now)
     int used = sanitize_cols(left) + (err[0] ? sanitize_cols(err) + 3 : 0) + 2;
     pane_hints(d, hints, sizeof hints, cols - used < cols / 2 ? cols - used : cols / 2);
     const char *hint = d->filter_edit || d->cmd_edit ? " Enter keep  Esc cancel " : hints;
-    snprintf(key, sizeof key, "%s\x1f%s\x1f%s", left, err, hint);
+    /* The key only detects change: hints differ within their first
+     * words, and the cut keeps it within st_last. */
+    snprintf(key, sizeof key, "%s\x1f%s\x1f%.118s", left, err, hint);
     if (!changed(d->st_last, sizeof d->st_last, key))
         return;
     WINDOW *w = d->status;

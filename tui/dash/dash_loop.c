@@ -38,8 +38,9 @@ static void draw_border(dash *d, size_t i)
     box(p->outer, 0, 0);
     char title[96];
     /* Brackets mark the focused pane without colour too. */
-    snprintf(title, sizeof title, "%s%zu %s%s%s", focus ? "[" : " ", i + 1, p->vt->title,
-             d->view.zoomed ? " (Esc: back)" : "", focus ? "]" : " ");
+    snprintf(title, sizeof title, "%s%zu %s%s%s%s", focus ? "[" : " ", i + 1, p->vt->title,
+             d->view.zoomed ? " (Esc: back)" : "", p->vt->whole_job ? " - whole job" : "",
+             focus ? "]" : " ");
     char safe[128];
     sanitize_str(title, safe, sizeof safe, getmaxx(p->outer) - 4);
     wattrset(p->outer, theme_attr(d->th, ROLE_TITLE) | (focus ? A_REVERSE : 0));

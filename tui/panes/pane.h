@@ -60,6 +60,10 @@ typedef struct pane_vtbl {
      * few words ("framework trace events"): the dashboard then gives the
      * pane's space to others and names the absence once. May be NULL. */
     const char *(*absent)(pane *p, const pane_ctx *ctx);
+    /* 1: the pane shows the whole job whatever window `+ - [ ]` select
+     * (its border says "whole job", so no pane quietly shows another time
+     * range than the others). */
+    int whole_job;
     /* The keys on_key takes, ending with {NULL}; may be NULL (none). */
     const pane_key *keys;
 } pane_vtbl;

@@ -292,4 +292,5 @@ const pane_vtbl pane_alerts_vtbl = {
     .on_click = alerts_on_click,
     .stamp = alerts_stamp,
     .keys = alerts_keys,
+    .whole_job = 1,
 };

@@ -233,5 +233,6 @@ const pane_vtbl pane_python_vtbl = {
     .stamp = py_stamp,
     .modal = py_modal,
     .keys = py_keys,
+    .whole_job = 1,
     .absent = py_absent,
 };

@@ -589,5 +589,6 @@ const pane_vtbl pane_steps_vtbl = {
     .on_click = NULL,
     .stamp = steps_stamp,
     .keys = steps_keys,
+    .whole_job = 1,
     .absent = steps_absent,
 };

@@ -271,5 +271,6 @@ const pane_vtbl pane_timeline_vtbl = {
     .stamp = tl_stamp,
     .modal = tl_modal,
     .keys = tl_keys,
+    .whole_job = 1,
     .absent = tl_absent,
 };
