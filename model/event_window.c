@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/vec.h"
 
 struct event_window {
     ew_event *ev;
@@ -29,15 +30,7 @@ static int label_matches(const char *label, const char *needle)
 
 static int reserve(event_window *w, size_t more)
 {
-    if (w->n + more <= w->cap)
-        return 0;
-    size_t cap = (w->n + more) * 2;
-    ew_event *ev = realloc(w->ev, cap * sizeof *ev);
-    if (!ev)
-        return -1;
-    w->ev = ev;
-    w->cap = cap;
-    return 0;
+    return vec_grow(&w->ev, &w->cap, w->n + more, sizeof *w->ev, 16);
 }
 
 /* Appends phase p's retained events overlapping [t0, t1). -1 on OOM. */

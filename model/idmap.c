@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "model/fnv.h"
 
 void idmap_init(idmap *m)
 {
@@ -54,7 +55,7 @@ uint64_t idmap_hash(const sm_str *parts, size_t nparts)
     for (size_t k = 0; k < nparts; k++) {
         const unsigned char *p = (const unsigned char *)parts[k].ptr;
         size_t n = parts[k].len, i = 0;
-        h = (h ^ n) * 0x100000001b3ULL;
+        h = fnv_add_u64(h, n);
         for (; i + 8 <= n; i += 8) {
             uint64_t w;
             memcpy(&w, p + i, 8);

@@ -8,12 +8,13 @@
 #include <string.h>
 
 #include "model/model_node.h"
+#include "model/lbound.h"
 
 struct model {
     model_config cfg;
     ptrvec nodes;           /* model_node*, natural order */
     model_node *last_node;  /* files are per node: consecutive records hit it */
-    uint64_t gen;
+    uint64_t gen, sys_gen, ev_gen;  /* see model_generation */
     int64_t first_us, last_us, last_sample_us, last_event_us;
     int any;
     int64_t first_step_us, last_step_end_us;
@@ -41,11 +42,18 @@ void model_free(model *m)
     free(m);
 }
 
+/* Only a flush that emitted CPU-total samples changed what readers see:
+ * an idle pass must leave every generation alone, or every cache keyed
+ * on them (the rules over all history) recomputes for nothing. */
 void model_flush(model *m, int final)
 {
+    size_t emitted = 0;
     for (size_t i = 0; i < m->nodes.n; i++)
-        mnode_cpu_flush(m->nodes.v[i], !final);
-    m->gen++;
+        emitted += mnode_cpu_flush(m->nodes.v[i], !final);
+    if (emitted) {
+        m->gen++;
+        m->sys_gen++;
+    }
 }
 
 int model_time_plausible(int64_t t_us)
@@ -84,17 +92,23 @@ static int event_outside(const model *m, int64_t start, int64_t end)
            (m->cfg.until_us && start >= m->cfg.until_us);
 }
 
+typedef struct id_key {
+    void *const *v;          /* model_node *, sorted by id */
+    const char *id;
+    size_t len;
+} id_key;
+
+static int id_before(const void *ctx, size_t i)
+{
+    const id_key *k = ctx;
+    const model_node *n = k->v[i];
+    return model_natural_cmp_n(n->id, n->id_len, k->id, k->len) < 0;
+}
+
 static size_t node_pos(const model *m, const char *id, size_t len, int *found)
 {
-    size_t lo = 0, hi = m->nodes.n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const model_node *n = m->nodes.v[mid];
-        if (model_natural_cmp_n(n->id, n->id_len, id, len) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    id_key k = {m->nodes.v, id, len};
+    size_t lo = lbound(m->nodes.n, id_before, &k);
     const model_node *n = lo < m->nodes.n ? m->nodes.v[lo] : NULL;
     *found = n && n->id_len == len && (len == 0 || memcmp(n->id, id, len) == 0);
     return lo;
@@ -178,6 +192,7 @@ int model_add_sample(model *m, const sm_sample *s)
     m->nseries += n->series.n - before;
     if (s->ts_us > m->last_sample_us)
         m->last_sample_us = s->ts_us;
+    m->sys_gen++;
     note_time(m, s->ts_us, s->ts_us);
     return 0;
 }
@@ -213,6 +228,7 @@ int model_add_event(model *m, const sm_event *e)
     }
     if (end > m->last_event_us)
         m->last_event_us = end;
+    m->ev_gen++;
     note_time(m, e->start_us, end);
     return 0;
 }
@@ -222,6 +238,8 @@ int64_t model_last_us(const model *m) { return m->any ? m->last_us : 0; }
 int64_t model_last_sample_us(const model *m) { return m->last_sample_us; }
 int64_t model_last_event_us(const model *m) { return m->last_event_us; }
 uint64_t model_generation(const model *m) { return m->gen; }
+uint64_t model_system_generation(const model *m) { return m->sys_gen; }
+uint64_t model_event_generation(const model *m) { return m->ev_gen; }
 
 void model_get_job_phases(const model *m, job_phases *out)
 {

@@ -82,7 +82,8 @@ int model_add_event(model *m, const sm_event *e);
 /* Declares a batch boundary. Total-CPU groups still waiting for more cores
  * are emitted: all of them when `final` (no more data will come), else all
  * but each node's newest (the file being written may still add cores to
- * it). The scanner calls this after every pass and at the end. */
+ * it). The scanner calls this after every pass and at the end. Bumps
+ * the generations only when it emitted something. */
 void model_flush(model *m, int final);
 
 /* Declares which stream (one file: any id the caller keeps for it) the
@@ -102,8 +103,16 @@ int64_t model_last_sample_us(const model *m);
 int64_t model_last_event_us(const model *m);
 void model_get_job_phases(const model *m, job_phases *out);
 
-/* Bumped on every successful add. */
+/* Bumped on every successful add, and by a model_flush that completed
+ * CPU-total samples; never by a flush (a scan pass) that changed nothing,
+ * so caches keyed on it recompute only for new data. */
 uint64_t model_generation(const model *m);
+/* The same, split by input: system samples (and the CPU total derived
+ * from them) versus framework events. A reader that depends on one part
+ * only skips the other's changes. model_generation changes whenever
+ * either does. */
+uint64_t model_system_generation(const model *m);
+uint64_t model_event_generation(const model *m);
 
 size_t model_node_count(const model *m);
 const model_node *model_node_at(const model *m, size_t i);

@@ -96,8 +96,9 @@ void mnode_cpu_note(model_node *n, uint64_t stream, int64_t ts, double v)
         group_emit(n, g);
 }
 
-void mnode_cpu_flush(model_node *n, int keep_newest)
+size_t mnode_cpu_flush(model_node *n, int keep_newest)
 {
+    size_t emitted = 0;
     int64_t newest = INT64_MIN;
     for (size_t i = 0; i < n->npending; i++)
         if (n->pending[i].ts > newest)
@@ -107,5 +108,10 @@ void mnode_cpu_flush(model_node *n, int keep_newest)
             continue;
         if (group_emit(n, &n->pending[i]) != 0)
             group_remove(n, &n->pending[i]);
+        else
+            emitted++;
     }
+    if (emitted)
+        n->gen++;   /* the total changed: views keyed on the node redraw */
+    return emitted;
 }

@@ -6,22 +6,14 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "model/vec.h"
+#include "model/lbound.h"
 
 enum role { R_PLAIN, R_CORE, R_GPU_UTIL, R_GPU_MEM, R_MEM, R_IO, R_NET, R_CLASH };
 
 int ptrvec_reserve(ptrvec *pv, size_t extra)
 {
-    if (pv->n + extra <= pv->cap)
-        return 0;
-    size_t cap = pv->cap ? pv->cap * 2 : 8;
-    while (cap < pv->n + extra)
-        cap *= 2;
-    void **nv = realloc(pv->v, cap * sizeof *nv);
-    if (!nv)
-        return -1;
-    pv->v = nv;
-    pv->cap = cap;
-    return 0;
+    return vec_grow(&pv->v, &pv->cap, pv->n + extra, sizeof *pv->v, 8);
 }
 
 void ptrvec_insert(ptrvec *pv, size_t i, void *p)
@@ -76,19 +68,24 @@ static int series_cmp(const series *a, const series *b)
     return c ? c : model_natural_cmp(series_name(a), series_name(b));
 }
 
+typedef struct ser_key {
+    const ptrvec *pv;
+    const series *s;
+    int ents;
+} ser_key;
+
+static int ser_before(const void *ctx, size_t i)
+{
+    const ser_key *k = ctx;
+    const series *m = k->ents ? ((const ser_ent *)k->pv->v[i])->s : k->pv->v[i];
+    return series_cmp(m, k->s) < 0;
+}
+
 /* Insertion point keeping pv (of ser_ent* when ents, else series*) sorted. */
 static size_t sorted_pos(const ptrvec *pv, const series *s, int ents)
 {
-    size_t lo = 0, hi = pv->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const series *m = ents ? ((const ser_ent *)pv->v[mid])->s : pv->v[mid];
-        if (series_cmp(m, s) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    ser_key k = {pv, s, ents};
+    return lbound(pv->n, ser_before, &k);
 }
 
 static ser_ent *ent_new(const char *t, size_t lt, const char *d, size_t ld,
@@ -150,15 +147,7 @@ static size_t gpu_pos(const model_node *n, const char *name, int *found)
 
 static int gpus_reserve(model_node *n)
 {
-    if (n->ngpus < n->gpus_cap)
-        return 0;
-    size_t cap = n->gpus_cap ? n->gpus_cap * 2 : 4;
-    gpu_ent *g = realloc(n->gpus, cap * sizeof *g);
-    if (!g)
-        return -1;
-    n->gpus = g;
-    n->gpus_cap = cap;
-    return 0;
+    return vec_grow(&n->gpus, &n->gpus_cap, n->ngpus + 1, sizeof *n->gpus, 4);
 }
 
 static void role_register(model_node *n, ser_ent *e, enum role r)

@@ -130,8 +130,10 @@ void mnode_free(model_node *n);
 int mnode_add_sample(model_node *n, const sm_sample *s, uint64_t stream, size_t room);
 /* Feeds one core sample of `stream` into the CPU total (model_cpu.c). */
 void mnode_cpu_note(model_node *n, uint64_t stream, int64_t ts, double v);
-/* Emits every pending group (all but the newest when keep_newest). */
-void mnode_cpu_flush(model_node *n, int keep_newest);
+/* Emits every pending group (all but the newest when keep_newest).
+ * Returns how many samples went into the total (the node's generation is
+ * bumped when any did). */
+size_t mnode_cpu_flush(model_node *n, int keep_newest);
 /* Records the extra key names of a sample's raw members (model_extra.c). */
 void mnode_note_extra(model_node *n, const char *p, size_t len);
 /* Adds one event under its label. Sets *kind. 0, or -1 on OOM. */

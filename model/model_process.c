@@ -16,18 +16,24 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "model/lbound.h"
+
+typedef struct proc_key {
+    void *const *procs;     /* model_node *, sorted by id */
+    sm_str id;
+} proc_key;
+
+static int proc_before(const void *ctx, size_t i)
+{
+    const proc_key *k = ctx;
+    const model_node *p = k->procs[i];
+    return model_natural_cmp_n(p->id, p->id_len, k->id.ptr, k->id.len) < 0;
+}
 
 static size_t proc_pos(const model_node *n, sm_str id, int *found)
 {
-    size_t lo = 0, hi = n->procs.n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const model_node *p = n->procs.v[mid];
-        if (model_natural_cmp_n(p->id, p->id_len, id.ptr, id.len) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    proc_key k = {n->procs.v, id};
+    size_t lo = lbound(n->procs.n, proc_before, &k);
     const model_node *p = lo < n->procs.n ? n->procs.v[lo] : NULL;
     *found = p && p->id_len == id.len && memcmp(p->id, id.ptr, id.len) == 0;
     return lo;

@@ -13,6 +13,7 @@
 
 #include "model/deque.h"
 #include "model/quantile.h"
+#include "model/lbound.h"
 
 struct phase_stats {
     char *label;
@@ -99,21 +100,25 @@ double phase_hist_lower_us(size_t bucket)
     return exp2((double)bucket / PHASE_HIST_PER_OCTAVE);
 }
 
+typedef struct start_key {
+    const phase_event *e;
+    int64_t t;
+} start_key;
+
+static int starts_by(const void *ctx, size_t i)
+{
+    const start_key *k = ctx;
+    return k->e[i].start_us <= k->t;
+}
+
 /* First retained index whose start is > t (stable after equal starts). */
 static size_t recent_upper(const deque *d, int64_t t)
 {
     const phase_event *e = d->len ? deque_at(d, 0) : NULL;
-    size_t lo = 0, hi = d->len;
-    if (hi && e[hi - 1].start_us <= t)
-        return hi;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (e[mid].start_us <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    if (d->len && e[d->len - 1].start_us <= t)
+        return d->len;   /* the usual case: in time order */
+    start_key k = {e, t};
+    return lbound(d->len, starts_by, &k);
 }
 
 /* 0, or -1 on OOM (deque unchanged). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/pystats_pool.h"
+#include "model/vec.h"
 
 static const char *const mode_names[] = {
     "", "train", "eval", "predict", "global", "prestepzero", "posthookclose"};
@@ -137,21 +138,6 @@ static void chunks_trim(void **ch, size_t nch, size_t n, size_t elem)
         ch[nch - 1] = p;
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap : 64;
-    while (nc < need)
-        nc *= 2;
-    void *p = realloc(*arr, nc * elem);
-    if (!p)
-        return -1;
-    *arr = p;
-    *cap = nc;
-    return 0;
-}
-
 /* Everything that can fail happens before the window changes. */
 static int win_reserve(pystats_win *w, const pystats_func_rec *f, uint32_t *ids)
 {
@@ -229,7 +215,7 @@ int pystats_store_put(pystats_store *s, const char *key, pystats_win *w)
     for (size_t i = 0; i < s->n; i++)
         if (strcmp(s->w[i]->key, key) == 0)
             old = i;
-    if (old == s->n && grow((void **)&s->w, &s->cap, s->n + 1, sizeof *s->w) < 0) {
+    if (old == s->n && vec_grow(&s->w, &s->cap, s->n + 1, sizeof *s->w, 64) < 0) {
         free(k);
         return -1;
     }

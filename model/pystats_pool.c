@@ -80,19 +80,21 @@ int pmap_put(pmap *m, pmap_key k, uint32_t v, uint32_t *out, int *added)
 
 /* ---- string pool ---- */
 
+/* The maps hold ids as tokens: id + 1, so that no item is NULL. */
+static void *id_token(size_t id)
+{
+    return (void *)(uintptr_t)(id + 1);
+}
+
+static uint32_t token_id(const void *item)
+{
+    return (uint32_t)((uintptr_t)item - 1);
+}
+
 static uint64_t str_hash(const char *s, size_t len)
 {
-    uint64_t h = 1469598103934665603ULL;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        h = (h ^ w) * 0x100000001b3ULL;
-        h ^= h >> 29;
-    }
-    for (; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-    return mix64(h ^ len);
+    sm_str part = {s, len};
+    return idmap_hash(&part, 1);
 }
 
 void pool_free(pool *p)
@@ -101,42 +103,26 @@ void pool_free(pool *p)
         free(p->str[i]);
     free(p->str);
     free(p->len);
-    free(p->slots);
+    idmap_free(&p->ids);
     memset(p, 0, sizeof *p);
 }
 
-static size_t pool_slot(const pool *p, const char *s, size_t len, uint64_t h)
-{
-    size_t mask = p->nslots - 1, i = (size_t)h & mask;
-    for (;;) {
-        uint32_t id = p->slots[i];
-        if (id == PMAP_NONE ||
-            (p->len[id] == len && (len == 0 || memcmp(p->str[id], s, len) == 0)))
-            return i;
-        i = (i + 1) & mask;
-    }
-}
+typedef struct pool_key {
+    const pool *p;
+    const char *s;
+    size_t len;
+} pool_key;
 
-static int pool_rehash(pool *p)
+static int pool_eq(const void *item, const void *key)
 {
-    size_t n = p->nslots ? p->nslots * 2 : 256;
-    uint32_t *slots = malloc(n * sizeof *slots);
-    if (!slots)
-        return -1;
-    memset(slots, 0xff, n * sizeof *slots);
-    free(p->slots);
-    p->slots = slots;
-    p->nslots = n;
-    for (size_t id = 0; id < p->n; id++) {
-        size_t i = pool_slot(p, p->str[id], p->len[id], str_hash(p->str[id], p->len[id]));
-        p->slots[i] = (uint32_t)id;
-    }
-    return 0;
+    const pool_key *k = key;
+    uint32_t id = token_id(item);
+    return k->p->len[id] == k->len && (k->len == 0 || memcmp(k->p->str[id], k->s, k->len) == 0);
 }
 
 static int pool_reserve(pool *p)
 {
-    if ((p->n + 1) * 2 > p->nslots && pool_rehash(p) < 0)
+    if (idmap_reserve(&p->ids, 1) < 0)
         return -1;
     if (p->n < p->cap)
         return 0;
@@ -158,9 +144,10 @@ int pool_intern(pool *p, const char *s, size_t len, uint32_t *id)
     if (p->n >= PMAP_NONE - 1 || pool_reserve(p) < 0)
         return -1;
     uint64_t h = str_hash(s, len);
-    size_t i = pool_slot(p, s, len, h);
-    if (p->slots[i] != PMAP_NONE) {
-        *id = p->slots[i];
+    pool_key k = {p, s, len};
+    const void *found = idmap_find(&p->ids, h, pool_eq, &k);
+    if (found) {
+        *id = token_id(found);
         return 0;
     }
     char *copy = malloc(len + 1);
@@ -171,7 +158,7 @@ int pool_intern(pool *p, const char *s, size_t len, uint32_t *id)
     copy[len] = '\0';
     p->str[p->n] = copy;
     p->len[p->n] = len;
-    p->slots[i] = (uint32_t)p->n;
+    idmap_put(&p->ids, h, id_token(p->n));   /* reserved above: cannot fail */
     *id = (uint32_t)p->n++;
     return 0;
 }
@@ -183,50 +170,38 @@ void pkeys_free(pkeys *k)
     free(k->file);
     free(k->name);
     free(k->line);
-    free(k->slots);
+    idmap_free(&k->ids);
     memset(k, 0, sizeof *k);
 }
 
-static uint64_t fkey_hash(const char *f, size_t fl, int64_t line, const char *n, size_t nl)
+static uint64_t fkey_hash(sm_str file, int64_t line, sm_str name)
 {
-    return mix64(str_hash(f, fl) ^ (str_hash(n, nl) * 31) ^ (uint64_t)line);
+    sm_str parts[2] = {file, name};
+    return mix64(idmap_hash(parts, 2) ^ (uint64_t)line);
 }
 
-static size_t pkeys_slot(const pkeys *k, const pool *p, sm_str file, int64_t line, sm_str name,
-                         uint64_t h)
+typedef struct fkey {
+    const pkeys *k;
+    const pool *p;
+    sm_str file, name;
+    int64_t line;
+} fkey;
+
+static int fkey_eq(const void *item, const void *key)
 {
-    size_t mask = k->nslots - 1, i = (size_t)h & mask;
-    for (;;) {
-        uint32_t id = k->slots[i];
-        if (id == PMAP_NONE)
-            return i;
-        uint32_t fi = k->file[id], ni = k->name[id];
-        if (k->line[id] == line && p->len[fi] == file.len && p->len[ni] == name.len &&
-            (file.len == 0 || memcmp(p->str[fi], file.ptr, file.len) == 0) &&
-            (name.len == 0 || memcmp(p->str[ni], name.ptr, name.len) == 0))
-            return i;
-        i = (i + 1) & mask;
-    }
+    const fkey *q = key;
+    const pkeys *k = q->k;
+    const pool *p = q->p;
+    uint32_t id = token_id(item), fi = k->file[id], ni = k->name[id];
+    return k->line[id] == q->line && p->len[fi] == q->file.len && p->len[ni] == q->name.len &&
+           (q->file.len == 0 || memcmp(p->str[fi], q->file.ptr, q->file.len) == 0) &&
+           (q->name.len == 0 || memcmp(p->str[ni], q->name.ptr, q->name.len) == 0);
 }
 
-static int pkeys_reserve(pkeys *k, const pool *p)
+static int pkeys_reserve(pkeys *k)
 {
-    if ((k->n + 1) * 2 > k->nslots) {
-        size_t ns = k->nslots ? k->nslots * 2 : 256;
-        uint32_t *slots = malloc(ns * sizeof *slots);
-        if (!slots)
-            return -1;
-        memset(slots, 0xff, ns * sizeof *slots);
-        free(k->slots);
-        k->slots = slots;
-        k->nslots = ns;
-        for (size_t id = 0; id < k->n; id++) {
-            sm_str f = {p->str[k->file[id]], p->len[k->file[id]]};
-            sm_str n = {p->str[k->name[id]], p->len[k->name[id]]};
-            uint64_t h = fkey_hash(f.ptr, f.len, k->line[id], n.ptr, n.len);
-            k->slots[pkeys_slot(k, p, f, k->line[id], n, h)] = (uint32_t)id;
-        }
-    }
+    if (idmap_reserve(&k->ids, 1) < 0)
+        return -1;
     if (k->n < k->cap)
         return 0;
     size_t nc = k->cap ? k->cap * 2 : 256;
@@ -248,12 +223,13 @@ static int pkeys_reserve(pkeys *k, const pool *p)
 
 int pkeys_intern(pkeys *k, pool *p, sm_str file, int64_t line, sm_str name, uint32_t *id)
 {
-    if (k->n >= PMAP_NONE - 1 || pkeys_reserve(k, p) < 0)
+    if (k->n >= PMAP_NONE - 1 || pkeys_reserve(k) < 0)
         return -1;
-    uint64_t h = fkey_hash(file.ptr, file.len, line, name.ptr, name.len);
-    size_t i = pkeys_slot(k, p, file, line, name, h);
-    if (k->slots[i] != PMAP_NONE) {
-        *id = k->slots[i];
+    uint64_t h = fkey_hash(file, line, name);
+    fkey q = {k, p, file, name, line};
+    const void *found = idmap_find(&k->ids, h, fkey_eq, &q);
+    if (found) {
+        *id = token_id(found);
         return 0;
     }
     uint32_t fi, ni;
@@ -262,7 +238,7 @@ int pkeys_intern(pkeys *k, pool *p, sm_str file, int64_t line, sm_str name, uint
     k->file[k->n] = fi;
     k->name[k->n] = ni;
     k->line[k->n] = line;
-    k->slots[i] = (uint32_t)k->n;
+    idmap_put(&k->ids, h, id_token(k->n));   /* reserved above: cannot fail */
     *id = (uint32_t)k->n++;
     return 0;
 }

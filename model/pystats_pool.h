@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/idmap.h"
+
 #define PMAP_NONE UINT32_MAX
 
 typedef struct pmap_key {
@@ -32,8 +34,7 @@ typedef struct pool {
     char **str;
     size_t *len;
     size_t n, cap;
-    uint32_t *slots;    /* hash table of ids, PMAP_NONE = empty */
-    size_t nslots;
+    idmap ids;          /* string hash -> id token (pool_intern) */
 } pool;
 
 void pool_free(pool *p);
@@ -50,8 +51,7 @@ typedef struct pkeys {
     uint32_t *file, *name;  /* pool ids */
     int64_t *line;
     size_t n, cap;
-    uint32_t *slots;        /* hash table of key ids, PMAP_NONE = empty */
-    size_t nslots;
+    idmap ids;              /* key hash -> id token (pkeys_intern) */
 } pkeys;
 
 typedef struct pw_func {

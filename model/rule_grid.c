@@ -193,13 +193,23 @@ int rcol_fill(rcol *col, const series *s, const rgrid *g)
         rcol_free(col);
         return -1;
     }
-    cell_acc a = {g, col->val, col->cnt};
-    series_visit(s, g->t0_us, g->t0_us + (int64_t)g->n * g->width_us, put_point, &a);
-    for (size_t i = 0; i < g->n; i++)
-        col->val[i] = col->cnt[i] > 0 ? (0 + col->val[i] / col->cnt[i]) / 1 : NAN;
+    rcol_fill_from(col, s, g, 0);
     if (!g->n)
         col->val[0] = NAN;
     return 0;
+}
+
+void rcol_fill_from(rcol *col, const series *s, const rgrid *g, size_t from)
+{
+    for (size_t i = from; i < g->n; i++)
+        col->val[i] = col->cnt[i] = 0;
+    cell_acc a = {g, col->val, col->cnt};
+    /* a point before cell `from` would be clamped into a cell; none is
+     * visited, as every point of the series lies on the grid */
+    series_visit(s, rgrid_cell_t0(g, from), g->t0_us + (int64_t)g->n * g->width_us,
+                 put_point, &a);
+    for (size_t i = from; i < g->n; i++)
+        col->val[i] = col->cnt[i] > 0 ? (0 + col->val[i] / col->cnt[i]) / 1 : NAN;
 }
 
 int rcol_fill_mean(rcol *col, const series *const *ss, size_t n, const rgrid *g)

@@ -19,25 +19,42 @@ typedef struct rule_param_def {
 /* Evaluates one rule over m with params p (table order) into out, which
  * arrives zeroed except name/severity. Returns 0, -1 on OOM. */
 typedef int (*rule_eval_fn)(const model *m, const double *p, rule_result *out);
+/* The same for a rule that keeps state between evaluations of one model
+ * with the same parameters (*state starts NULL; rules.c frees it with
+ * the rule's free_state when the model or a parameter changes). The
+ * result must equal what a fresh state would give. */
+typedef int (*rule_eval_inc_fn)(const model *m, const double *p, rule_result *out,
+                                void **state);
+
+/* What a rule reads, so a change to the other part does not re-run it. */
+#define RULE_IN_SYS 1u      /* system series (model_system_generation) */
+#define RULE_IN_EV 2u       /* framework events (model_event_generation) */
 
 typedef struct rule_desc {
     const char *name;
     const char *summary;
     rule_severity severity;
+    unsigned inputs;        /* RULE_IN_* */
     size_t n_params;
     rule_param_def params[RULE_MAX_PARAMS];
     rule_eval_fn evaluate;
+    rule_eval_inc_fn evaluate_inc;     /* instead of evaluate, when set */
+    void (*free_state)(void *state);
 } rule_desc;
 
 /* Rule implementations (one per table row). */
-int rule_low_gpu_utilization(const model *m, const double *p, rule_result *o);
+int rule_low_gpu_utilization(const model *m, const double *p, rule_result *o,
+                             void **state);
 int rule_cpu_bottleneck(const model *m, const double *p, rule_result *o);
 int rule_io_bottleneck(const model *m, const double *p, rule_result *o);
-int rule_batch_size(const model *m, const double *p, rule_result *o);
+int rule_batch_size(const model *m, const double *p, rule_result *o, void **state);
+/* Frees the state of the two above (model/rule_gpu.c). */
+void rule_gpu_state_free(void *state);
 int rule_gpu_memory_increase(const model *m, const double *p, rule_result *o);
 int rule_step_outlier(const model *m, const double *p, rule_result *o);
 int rule_straggler(const model *m, const double *p, rule_result *o);
-int rule_load_balancing(const model *m, const double *p, rule_result *o);
+int rule_load_balancing(const model *m, const double *p, rule_result *o, void **state);
+void rule_load_balancing_free(void *state);
 int rule_dataloader(const model *m, const double *p, rule_result *o);
 int rule_max_initialization_time(const model *m, const double *p, rule_result *o);
 int rule_overall_system_usage(const model *m, const double *p, rule_result *o);
@@ -96,6 +113,10 @@ typedef struct rcol {
 
 /* Fills col (allocating it) from s over g. -1 on OOM (col left empty). */
 int rcol_fill(rcol *col, const series *s, const rgrid *g);
+/* Fills cells [from, g->n) of col, allocated for at least g->n cells,
+ * exactly as rcol_fill does (the same additions in the same order, so the
+ * same doubles), visiting only the points of those cells. */
+void rcol_fill_from(rcol *col, const series *s, const rgrid *g, size_t from);
 /* Cell-wise mean of several series (cells where none has data stay empty).
  * -1 on OOM. n may be 0 (empty column). */
 int rcol_fill_mean(rcol *col, const series *const *ss, size_t n, const rgrid *g);
@@ -110,5 +131,45 @@ int64_t rgrid_cell_t1(const rgrid *g, size_t i);
  * never exhausted. */
 size_t rgrid_skip_patience(const rgrid *g, const double *cnt,
                            const unsigned char *present, double patience);
+
+/* --- what changed in a series since a rule last read it (rule_cursor.c) ---
+ *
+ * A live job appends: new samples come after the newest one, and the
+ * series rolls its oldest raw samples into 10 s buckets (and, when that
+ * tier is full, its oldest buckets into 5 min ones). A grid cell holds the
+ * points whose time falls in it, so after an append only these cells can
+ * differ: from the previous newest sample on, and around the raw (and
+ * tier-1) boundary, which moved. A cursor remembers the series' extent and
+ * boundaries, so a rule re-derives those cells only. */
+typedef struct rcursor {
+    const series *s;
+    int64_t count, last_us;
+    int64_t first_pt;       /* time of the oldest stored point */
+    int64_t raw_from;       /* oldest raw sample; INT64_MAX when none */
+    int64_t t1_from;        /* oldest 10 s bucket; INT64_MAX when none */
+} rcursor;
+
+/* Times [t0, t1) whose cells may have changed, and why. */
+typedef enum rspan_kind {
+    RSPAN_NEW = 0,      /* samples after the previous newest */
+    RSPAN_RAW,          /* raw samples rolled into 10 s buckets */
+    RSPAN_T1            /* 10 s buckets rolled into 5 min ones */
+} rspan_kind;
+
+typedef struct rspan {
+    int64_t t0, t1;
+    rspan_kind kind;
+} rspan;
+
+#define RCURSOR_SPANS 3
+
+/* Reads s's current state into c (walks the rolled-up tiers once). */
+void rcursor_init(rcursor *c, const series *s);
+/* What changed in c->s since c was taken: writes up to RCURSOR_SPANS
+ * spans to out and returns their count (0: nothing), and moves c to the
+ * present. -1 when the change is not an append the spans bound (a sample
+ * older than the newest, the oldest point dropped, too many new samples
+ * at once): the caller recomputes everything and re-inits c. */
+int rcursor_advance(rcursor *c, rspan *out);
 
 #endif

@@ -1,9 +1,12 @@
 /* rule_trend: GPUMemoryIncrease (the moving average of GPU memory climbs
  * more than `increase` percentage points above its lowest level since
  * patience — a leak or a growing cache) and LoadBalancing (the GPUs of a
- * node have different utilization distributions). */
+ * node have different utilization distributions). LoadBalancing keeps
+ * each GPU's histogram of the cells an append can no longer change, so a
+ * pass reads only the newer cells. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/rule_impl.h"
 
@@ -94,30 +97,147 @@ int rule_gpu_memory_increase(const model *m, const double *p, rule_result *o)
     return 0;
 }
 
+/* One GPU's histogram kept between evaluations: the counts of the cells
+ * before `stable` (which an append cannot change: they lie before the raw
+ * boundary's span, and before the 10 s tier's once that tier rolls), so
+ * a pass adds the cells from there on. Counts are whole numbers, so the
+ * sums are exact in any order and equal a fresh walk's. */
+typedef struct lb_unit {
+    const series *s;
+    rcursor cur;
+    rgrid g;
+    size_t stable;              /* cells [0, stable) are in pre */
+    double pre[LB_BINS], pre_total, pre_seen;
+    int t1_rolls;               /* the 10 s tier is full and rolling */
+    int valid;
+} lb_unit;
+
+typedef struct lb_state {
+    lb_unit *u;
+    size_t n, cap, next;        /* next: where the last lookup hit, plus one */
+} lb_state;
+
+static void lb_state_free(void *state)
+{
+    lb_state *st = state;
+    if (st)
+        free(st->u);
+    free(st);
+}
+
+/* The unit of s (a new, invalid one when unknown). NULL on OOM. */
+static lb_unit *lb_unit_of(lb_state *st, const series *s)
+{
+    for (size_t k = 0; k < st->n; k++) {
+        size_t i = (st->next + k) % st->n;
+        if (st->u[i].s == s) {
+            st->next = i + 1;
+            return &st->u[i];
+        }
+    }
+    if (st->n == st->cap) {
+        size_t cap = st->cap ? st->cap * 2 : 64;
+        lb_unit *u = realloc(st->u, cap * sizeof *u);
+        if (!u)
+            return NULL;
+        st->u = u;
+        st->cap = cap;
+    }
+    memset(&st->u[st->n], 0, sizeof st->u[st->n]);
+    st->u[st->n].s = s;
+    st->next = st->n + 1;
+    return &st->u[st->n++];
+}
+
+/* The cell holding time t, clamped to [0, g->n]. */
+static size_t cell_of(const rgrid *g, int64_t t)
+{
+    if (t <= g->t0_us)
+        return 0;
+    int64_t k = (t - g->t0_us) / g->width_us;
+    return (uint64_t)k > g->n ? g->n : (size_t)k;
+}
+
+/* Brings u to s's present: 1 when its prefix still stands (the columns
+ * are then read from u->stable on), 0 when it starts over. */
+static int lb_advance(lb_unit *u, const rgrid *g)
+{
+    rspan sp[RCURSOR_SPANS];
+    int r = -1;
+    if (u->valid && u->g.t0_us == g->t0_us && u->g.width_us == g->width_us && g->n >= u->g.n)
+        r = rcursor_advance(&u->cur, sp);
+    for (int i = 0; i < r; i++) {
+        if (cell_of(g, sp[i].t0) < u->stable)
+            r = -1;
+        else if (sp[i].kind == RSPAN_T1)
+            u->t1_rolls = 1;
+    }
+    if (r >= 0)
+        return 1;
+    memset(u->pre, 0, sizeof u->pre);
+    u->pre_total = u->pre_seen = 0;
+    u->stable = 0;
+    u->t1_rolls = 0;
+    rcursor_init(&u->cur, u->s);
+    return 0;
+}
+
+/* Adds cells [a, b) of c to h / total, counting only samples past
+ * patience (seen runs over every sample). */
+static void lb_add(const rcol *c, size_t a, size_t b, double patience, double *h,
+                   double *total, double *seen)
+{
+    for (size_t i = a; i < b; i++) {
+        if (c->cnt[i] <= 0)
+            continue;
+        *seen += c->cnt[i];
+        if (*seen <= patience)
+            continue;
+        int k = (int)(c->val[i] / (100.0 / LB_BINS));
+        k = k < 0 ? 0 : k >= LB_BINS ? LB_BINS - 1 : k;
+        h[k] += c->cnt[i];
+        *total += c->cnt[i];
+    }
+}
+
 /* Normalised utilization histogram of one GPU after patience; 0 when it
- * has no samples past patience, -1 on OOM. */
-static int util_hist(const series *s, double patience, double *h)
+ * has no samples past patience, -1 on OOM. st may be NULL (no cache). */
+static int util_hist(lb_state *st, const series *s, double patience, double *h)
 {
     rgrid g;
-    rcol c;
     for (size_t b = 0; b < LB_BINS; b++)
         h[b] = 0;
     if (!s || rgrid_plan(&s, 1, &g) < 0)
         return 0;
-    if (rcol_fill(&c, s, &g) < 0)
+    lb_unit fresh = {.s = s}, *u = st ? lb_unit_of(st, s) : &fresh;
+    if (!u)
         return -1;
-    double seen = 0, total = 0;
-    for (size_t i = 0; i < g.n; i++) {
-        if (c.cnt[i] <= 0)
-            continue;
-        seen += c.cnt[i];
-        if (seen <= patience)
-            continue;
-        int b = (int)(c.val[i] / (100.0 / LB_BINS));
-        b = b < 0 ? 0 : b >= LB_BINS ? LB_BINS - 1 : b;
-        h[b] += c.cnt[i];
-        total += c.cnt[i];
+    lb_advance(u, &g);
+    rcol c;
+    size_t cells = g.n ? g.n : 1;
+    c.val = malloc(cells * sizeof *c.val);
+    c.cnt = malloc(cells * sizeof *c.cnt);
+    if (!c.val || !c.cnt) {
+        rcol_free(&c);
+        u->valid = 0;
+        return -1;
     }
+    rcol_fill_from(&c, s, &g, u->stable);
+    double total = u->pre_total, seen = u->pre_seen;
+    for (size_t b = 0; b < LB_BINS; b++)
+        h[b] = u->pre[b];
+    lb_add(&c, u->stable, g.n, patience, h, &total, &seen);
+    /* move the prefix up to the cells no later append can change */
+    int64_t keep = u->cur.raw_from - SERIES_T1_WIDTH_US;
+    if (u->t1_rolls && u->cur.t1_from - SERIES_T2_WIDTH_US < keep)
+        keep = u->cur.t1_from - SERIES_T2_WIDTH_US;
+    size_t to = cell_of(&g, keep);
+    if (to > u->stable)
+        lb_add(&c, u->stable, to, patience, u->pre, &u->pre_total, &u->pre_seen);
+    if (to > u->stable)
+        u->stable = to;
+    u->g = g;
+    u->valid = 1;
     rcol_free(&c);
     for (size_t b = 0; b < LB_BINS && total > 0; b++)
         h[b] /= total;
@@ -140,8 +260,8 @@ static double js_distance(const double *a, const double *b)
 
 #define LB_MAX_GPUS 64
 
-static int balance_node(const model_node *n, const double *p, rule_result *o,
-                        double *best, int *seen)
+static int balance_node(lb_state *st, const model_node *n, const double *p,
+                        rule_result *o, double *best, int *seen)
 {
     static const size_t cap = LB_MAX_GPUS;
     double (*h)[LB_BINS] = malloc(cap * sizeof *h);
@@ -149,7 +269,7 @@ static int balance_node(const model_node *n, const double *p, rule_result *o,
     if (!h)
         return -1;
     for (size_t gi = 0; gi < node_gpu_count(n) && k < cap; gi++) {
-        int rc = util_hist(node_gpu_util(n, gi), p[1], h[k]);
+        int rc = util_hist(st, node_gpu_util(n, gi), p[1], h[k]);
         if (rc < 0) {
             free(h);
             return -1;
@@ -180,13 +300,17 @@ static int balance_node(const model_node *n, const double *p, rule_result *o,
     return 0;
 }
 
+void rule_load_balancing_free(void *state) { lb_state_free(state); }
+
 /* params: threshold, patience */
-int rule_load_balancing(const model *m, const double *p, rule_result *o)
+int rule_load_balancing(const model *m, const double *p, rule_result *o, void **state)
 {
     double best = -1;
     int seen = 0;
+    if (!*state)
+        *state = calloc(1, sizeof(lb_state));   /* NULL: no cache, still right */
     for (size_t ni = 0; ni < model_node_count(m); ni++)
-        if (balance_node(model_node_at(m, ni), p, o, &best, &seen) < 0)
+        if (balance_node(*state, model_node_at(m, ni), p, o, &best, &seen) < 0)
             return -1;
     if (o->datapoints)
         o->status = o->violations ? RULE_TRIGGERED : RULE_OK;

@@ -17,6 +17,13 @@
  * bucket is averaged away. Jobs longer than RGRID_MAX_CELLS ticks get
  * wider cells (bounded memory).
  *
+ * Incremental: a rule re-runs only when what it reads changed (see
+ * rules_evaluate), and the window-percentile rules (LowGPUUtilization,
+ * BatchSize) keep their windows between runs on one model, recomputing
+ * only the windows whose cells an append changed (model/rule_gpu.c). The
+ * results always equal a fresh evaluation
+ * (tests/unit/test_rules_incremental.c checks it).
+ *
  * Status: RULE_NO_DATA when the data a rule needs is absent or still inside
  * its patience — never RULE_OK. Pure: no I/O. Not thread-safe: the caller
  * holds the model lock while evaluating. */
@@ -98,15 +105,22 @@ int rules_set_param(rules *r, const char *rule, const char *param,
 /* Bumped by every successful rules_set_param: views use it in stamps. */
 uint64_t rules_generation(const rules *r);
 
-/* Re-evaluates every rule over m when m or a parameter changed since the
- * last call (returns 1), else keeps the results (returns 0). "Changed" is
- * judged by the model's address and model_generation(): after freeing a
- * model and evaluating another, call rules_invalidate (a new model may get
- * the old address). -1 on OOM (results then say so in their message,
- * status no_data). */
+/* Brings every rule's result up to date with m: a rule re-runs only when
+ * what it reads changed since its last run — the model's system or event
+ * generation (model_system_generation / model_event_generation, by the
+ * rule's inputs) or one of its own parameters — so an idle pass costs
+ * nothing and a `:set` re-derives that rule alone. Returns 1 when any
+ * rule re-ran, 0 when every result stood. A different model address
+ * re-runs all; after freeing a model and evaluating another, call
+ * rules_invalidate (a new model may get the old address). -1 on OOM
+ * (that rule's result says so, status no_data, and it re-runs next
+ * call). */
 int rules_evaluate(rules *r, const model *m);
-/* Forgets the cached results: the next rules_evaluate recomputes. */
+/* Forgets the cached results: the next rules_evaluate recomputes all. */
 void rules_invalidate(rules *r);
+/* How many single-rule runs rules_evaluate did since rules_new: tests
+ * and benchmarks check that idle passes cost none. */
+uint64_t rules_evaluation_count(const rules *r);
 
 /* Result of rule i from the last evaluation; valid until the next
  * rules_evaluate or rules_free. */

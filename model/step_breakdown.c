@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "model/lbound.h"
 
 static const char *const comm_tokens[] = {
     "ALLREDUCE", "ALLGATHER", "BROADCAST", "ALLTOALL", "REDUCESCATTER",
@@ -65,17 +66,21 @@ static int64_t union_len(const sb_span *s, size_t n, int cat)
 }
 
 /* First index whose start is >= t (spans sorted by start). */
+typedef struct span_key {
+    const sb_span *s;
+    int64_t t;
+} span_key;
+
+static int starts_before(const void *ctx, size_t i)
+{
+    const span_key *k = ctx;
+    return k->s[i].start_us < k->t;
+}
+
 static size_t lower_bound(const sb_span *s, size_t n, int64_t t)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s[mid].start_us < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    span_key k = {s, t};
+    return lbound(n, starts_before, &k);
 }
 
 static void one_step(step_breakdown *st, const sb_span *s, size_t n,

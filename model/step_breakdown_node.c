@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "model/vec.h"
 
 static const phase_stats *find_step_phase(const model_node *n, const char *label)
 {
@@ -29,14 +30,8 @@ static int gather_spans(const model_node *n, int64_t t0, int64_t t1,
         if (cat < 0)
             continue;
         size_t k = phase_stats_in_range(p, t0, t1, buf, PHASE_RECENT_CAP);
-        if (*nspans + k > cap) {
-            size_t ncap = (*nspans + k) * 2;
-            sb_span *ns = realloc(*spans, ncap * sizeof *ns);
-            if (!ns)
-                return -1;
-            *spans = ns;
-            cap = ncap;
-        }
+        if (vec_grow(spans, &cap, *nspans + k, sizeof **spans, 64) != 0)
+            return -1;
         for (size_t j = 0; j < k; j++)
             (*spans)[(*nspans)++] = (sb_span){buf[j].start_us,
                                               buf[j].start_us + buf[j].dur_us, cat};

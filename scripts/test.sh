@@ -10,7 +10,7 @@ cd "$here"
 "$here/scripts/install-deps.sh" --test
 jobs=$(nproc 2>/dev/null || echo 2)
 
-# README line 1 on a machine without the test dependencies.
+# README line 1, as written, on a machine without the test dependencies.
 "$here/scripts/check-fresh.sh" "$here/build-ci-fresh"
 
 cmake -S . -B build-ci -DSMTOP_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

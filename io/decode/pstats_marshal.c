@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "io/decode/pstats_mv.h"
+#include "model/vec.h"
 
 #define FLAG_REF 0x80
 
@@ -101,15 +102,9 @@ static mv *new_val(mv_reader *rd, uint8_t type, size_t at, int flag)
     v->type = type;
     v->off = at;
     if (flag) {
-        if (rd->nrefs == rd->caprefs) {
-            size_t nc = rd->caprefs ? rd->caprefs * 2 : 256;
-            mv **r = realloc(rd->refs, nc * sizeof *r);
-            if (!r) {
-                oom(rd);
-                return NULL;
-            }
-            rd->refs = r;
-            rd->caprefs = nc;
+        if (vec_grow(&rd->refs, &rd->caprefs, rd->nrefs + 1, sizeof *rd->refs, 256) != 0) {
+            oom(rd);
+            return NULL;
         }
         rd->refs[rd->nrefs++] = v;
     }
@@ -204,14 +199,8 @@ static int rd_tuple(mv_reader *rd, int short_form, size_t at, int flag, int dept
 
 static int scratch_push(mv_reader *rd, mv *v)
 {
-    if (rd->nscratch == rd->capscratch) {
-        size_t nc = rd->capscratch ? rd->capscratch * 2 : 256;
-        mv **s = realloc(rd->scratch, nc * sizeof *s);
-        if (!s)
-            return oom(rd);
-        rd->scratch = s;
-        rd->capscratch = nc;
-    }
+    if (vec_grow(&rd->scratch, &rd->capscratch, rd->nscratch + 1, sizeof *rd->scratch, 256) != 0)
+        return oom(rd);
     rd->scratch[rd->nscratch++] = v;
     return 0;
 }

@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/vec.h"
 
 typedef struct frame_key {
     sm_str file, name;
@@ -86,14 +87,8 @@ static int visit(walker *wk, json_t *f)
     }
     if (wk->cb(wk->ud, &rec, wk->err) < 0)
         return -1;
-    if (wk->depth == wk->cap) {
-        size_t nc = wk->cap ? wk->cap * 2 : 64;
-        frame_key *s = realloc(wk->stack, nc * sizeof *s);
-        if (!s)
-            return sm_err_set(wk->err, SM_ERR_NOMEM, "out of memory reading pyinstrument");
-        wk->stack = s;
-        wk->cap = nc;
-    }
+    if (vec_grow(&wk->stack, &wk->cap, wk->depth + 1, sizeof *wk->stack, 64) != 0)
+        return sm_err_set(wk->err, SM_ERR_NOMEM, "out of memory reading pyinstrument");
     wk->stack[wk->depth++] = k;
     int rc = 0;
     json_array_foreach(ch, i, c) {

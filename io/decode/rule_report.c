@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "model/vec.h"
 
 #define RR_MAX 64
 #define RR_ERR_MAX 16
@@ -117,14 +118,8 @@ static int collect_key(void *ud, const source_entry *e)
         return 0;
     if (!rule_report_key_rule(e->key, name, sizeof name) || strlen(e->key) >= 512)
         return 0;
-    if (kl->n == kl->cap) {
-        size_t cap = kl->cap ? kl->cap * 2 : 16;
-        void *p = realloc(kl->keys, cap * sizeof *kl->keys);
-        if (!p)
-            return 1;
-        kl->keys = p;
-        kl->cap = cap;
-    }
+    if (vec_grow(&kl->keys, &kl->cap, kl->n + 1, sizeof *kl->keys, 16) != 0)
+        return 1;
     strcpy(kl->keys[kl->n++], e->key);
     return 0;
 }
@@ -207,11 +202,6 @@ void rule_reports_free(rule_reports *r)
 }
 
 size_t rule_reports_count(const rule_reports *r) { return r ? r->n : 0; }
-
-const rule_verdict *rule_reports_at(const rule_reports *r, size_t i)
-{
-    return r && i < r->n ? &r->v[i] : NULL;
-}
 
 const rule_verdict *rule_reports_find(const rule_reports *r, const char *rule)
 {

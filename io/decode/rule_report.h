@@ -51,7 +51,6 @@ rule_reports *rule_reports_load(source *src, const char *prefix, sm_err *err);
 void rule_reports_free(rule_reports *r);
 
 size_t rule_reports_count(const rule_reports *r);
-const rule_verdict *rule_reports_at(const rule_reports *r, size_t i);
 /* Case-insensitive lookup by rule name; NULL when absent. */
 const rule_verdict *rule_reports_find(const rule_reports *r, const char *rule);
 /* Messages about files that could not be read or parsed. */

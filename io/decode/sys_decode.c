@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "io/decode/jscan.h"
+#include "model/vec.h"
 
 enum {
     F_TYPE = 1, F_NAME = 2, F_DIM = 4, F_VALUE = 8, F_NODE = 16, F_TS = 32,
@@ -49,17 +50,7 @@ void sysdec_scratch_free(sysdec_scratch *s)
 
 static int scratch_reserve(sysdec_scratch *s, size_t need)
 {
-    if (need <= s->cap)
-        return 0;
-    size_t ncap = s->cap ? s->cap : 256;
-    while (ncap < need)
-        ncap *= 2;
-    char *nb = realloc(s->buf, ncap);
-    if (!nb)
-        return -1;
-    s->buf = nb;
-    s->cap = ncap;
-    return 0;
+    return vec_grow(&s->buf, &s->cap, need, 1, 256);
 }
 
 /* ---- fast path ---------------------------------------------------------- */

@@ -10,6 +10,7 @@
 
 #include "io/decode/keyname.h"
 #include "io/decode/name_us.h"
+#include "model/vec.h"
 
 #define SLACK_US 2000000LL   /* the <date> folder is named to the second */
 
@@ -99,14 +100,8 @@ int tf_meta_book_note(tf_meta_book *b, const char *key)
     for (size_t i = 0; i < b->n; i++)
         if (!strcmp(b->v[i].key, key))
             return 0;
-    if (b->n == b->cap) {
-        size_t nc = b->cap ? b->cap * 2 : 16;
-        meta_rec *nv = realloc(b->v, nc * sizeof *nv);
-        if (!nv)
-            return -1;
-        b->v = nv;
-        b->cap = nc;
-    }
+    if (vec_grow(&b->v, &b->cap, b->n + 1, sizeof *b->v, 16) != 0)
+        return -1;
     char *k = strdup(key);
     if (!k)
         return -1;

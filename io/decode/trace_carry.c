@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "model/vec.h"
 
 typedef struct side {
     tcarry_item *v;
@@ -55,20 +56,6 @@ void tcarry_free(trace_carry *c)
     free(c);
 }
 
-/* Room for one more element in *v (n used of *cap); 0, or -1 on OOM. */
-static int room_for_one(void **v, size_t *cap, size_t n, size_t elem)
-{
-    if (n < *cap)
-        return 0;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    void *nv = realloc(*v, ncap * elem);
-    if (!nv)
-        return -1;
-    *v = nv;
-    *cap = ncap;
-    return 0;
-}
-
 int tcarry_writer(trace_carry *c, const char *process, int kind)
 {
     for (size_t i = 0; i < c->nw; i++)
@@ -76,7 +63,7 @@ int tcarry_writer(trace_carry *c, const char *process, int kind)
             return (int)i;
     if (c->nw == TCARRY_WRITERS)
         return -1;
-    if (room_for_one((void **)&c->w, &c->capw, c->nw, sizeof *c->w) != 0)
+    if (vec_grow(&c->w, &c->capw, c->nw + 1, sizeof *c->w, 16) != 0)
         return -1;
     char *p = strdup(process);
     if (!p)
@@ -137,7 +124,7 @@ static int side_put(trace_carry *c, side *s, tcarry_item *it)
         tcarry_item_clear(&old);
         c->dropped++;
     }
-    if (room_for_one((void **)&s->v, &s->cap, s->n, sizeof *s->v) != 0) {
+    if (vec_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v, 16) != 0) {
         tcarry_item_clear(it);
         c->dropped++;
         return -1;

@@ -9,6 +9,7 @@
 
 #include "io/decode/trace_carry.h"
 #include "io/decode/trace_line.h"
+#include "model/vec.h"
 
 #define MAX_OPEN 4096     /* open B events per (pid, tid) */
 #define MAX_STACKS 4096   /* distinct (pid, tid) with open B events */
@@ -117,20 +118,6 @@ void tracedec_set_reference(trace_dec *d, int on)
     d->reference = on;
 }
 
-/* Grows *v (of elements `size`) to hold n + 1; 0 on success. */
-static int grow(void **v, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    size_t ncap = *cap ? *cap * 2 : 8;
-    void *nv = realloc(*v, ncap * size);
-    if (!nv)
-        return -1;
-    *v = nv;
-    *cap = ncap;
-    return 0;
-}
-
 static char *copy_name(sm_str s, size_t *len)
 {
     *len = s.len < MAX_NAME ? s.len : MAX_NAME;
@@ -159,7 +146,7 @@ static int set_phase(trace_dec *d, int64_t pid, sm_str name)
     }
     size_t len;
     char *c = copy_name(name, &len);
-    if (!c || (!p && grow((void **)&d->pn, &d->cappn, d->npn, sizeof *d->pn) != 0)) {
+    if (!c || (!p && vec_grow(&d->pn, &d->cappn, d->npn + 1, sizeof *d->pn, 8) != 0)) {
         free(c);
         return -1;
     }
@@ -271,14 +258,14 @@ static int push_b(trace_dec *d, const tl_event *e, int64_t start)
         return 0;
     }
     if (!s) {
-        if (grow((void **)&d->st, &d->capst, d->nst, sizeof *d->st) != 0)
+        if (vec_grow(&d->st, &d->capst, d->nst + 1, sizeof *d->st, 8) != 0)
             return -1;
         s = &d->st[d->nst++];
         *s = (bstack){.pid = e->pid, .tid = e->tid};
     }
     size_t len;
     char *name = copy_name(e->name, &len);
-    if (!name || grow((void **)&s->v, &s->cap, s->n, sizeof *s->v) != 0) {
+    if (!name || vec_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v, 8) != 0) {
         free(name);
         return -1;   /* an empty new stack stays: harmless, reused later */
     }

@@ -17,6 +17,7 @@ typedef struct xfile {
     key_kind kind;
     trace_kind tkind;
     int64_t t;
+    int64_t size;         /* bytes at the listing: a large file is streamed */
     char node[128];
     char process[128];    /* traces: the writer id */
 } xfile;

@@ -9,11 +9,13 @@
 #include "io/export/export_internal.h"
 #include "io/scan/scan_fetch.h"
 #include "io/scan/scan_ingest.h"
+#include "io/scan/scanner.h"
 #include "io/decode/json_split.h"
 #include "io/decode/keyname.h"
 #include "io/decode/sys_decode.h"
 #include "io/decode/trace_carry.h"
 #include "io/decode/trace_decode.h"
+#include "model/vec.h"
 
 #define XP_BATCH 8
 
@@ -39,21 +41,6 @@ static int xfile_cmp(const void *a, const void *b)
     return strcmp(x->key, y->key);
 }
 
-/* Makes room for one more element in *v (n used of *cap, `first` the
- * first capacity); 0, or -1 on OOM (*v unchanged). */
-static int room_for_one(void **v, size_t *cap, size_t n, size_t elem, size_t first)
-{
-    if (n < *cap)
-        return 0;
-    size_t nc = *cap ? *cap * 2 : first;
-    void *nv = realloc(*v, nc * elem);
-    if (!nv)
-        return -1;
-    *v = nv;
-    *cap = nc;
-    return 0;
-}
-
 /* Notes f's writer under its node; -1 on OOM. */
 static int note_writer(xjob *x, const xfile *f)
 {
@@ -64,7 +51,7 @@ static int note_writer(xjob *x, const xfile *f)
             x->mw[i].multi |= strcmp(x->mw[i].first, f->process) != 0;
             return 0;
         }
-    if (room_for_one((void **)&x->mw, &x->capmw, x->nmw, sizeof *x->mw, 16) != 0)
+    if (vec_grow(&x->mw, &x->capmw, x->nmw + 1, sizeof *x->mw, 16) != 0)
         return -1;
     xmw *m = &x->mw[x->nmw++];
     snprintf(m->node, sizeof m->node, "%s", f->node);
@@ -86,7 +73,7 @@ static int list_cb(void *ud, const source_entry *e)
     if (ki.kind != KEY_SYSTEM && ki.kind != KEY_TRACE && ki.kind != KEY_TRACE_TMP &&
         ki.kind != KEY_TF_TRACE)
         return 0;
-    if (room_for_one((void **)&x->files, &x->cap, x->n, sizeof *x->files, 256) != 0)
+    if (vec_grow(&x->files, &x->cap, x->n + 1, sizeof *x->files, 256) != 0)
         return x->oom = 1;
     xfile *f = &x->files[x->n];
     if (!(f->key = strdup(e->key)))
@@ -94,6 +81,7 @@ static int list_cb(void *ud, const source_entry *e)
     f->kind = ki.kind;
     f->tkind = ki.tkind;
     f->t = ki.time_us;
+    f->size = e->size;
     snprintf(f->node, sizeof f->node, "%s", ki.node);
     snprintf(f->process, sizeof f->process, "%s", ki.process);
     x->n++;
@@ -240,17 +228,58 @@ static void process_elements(xjob *x, trace_dec *d, const char *data, size_t len
     jsplit_free(js);
 }
 
+/* One line of a file: a trace event for d, or a system sample (d NULL). */
+static void xp_line(xjob *x, trace_dec *d, const char *line, size_t l)
+{
+    if (l && line[l - 1] == '\r')
+        l--;
+    if (l == 0)
+        return;
+    if (!d) {
+        do_system(x, line, l);
+        return;
+    }
+    const predec_rec *r = predec_take(x->pre, line, l, PREDEC_TRACE);
+    int rc = r ? tracedec_event(d, &r->t, xp_trace_sink, x) : 1;
+    if (rc == 1)
+        rc = tracedec_line(d, line, l, xp_trace_sink, x);
+    if (rc != 0)
+        x->st->corrupt_lines++;
+}
+
+/* f's decoder (NULL for a system file, which needs none); -1 on OOM,
+ * counted as a skipped file. */
+static int xp_open_dec(xjob *x, const xfile *f, trace_dec **out)
+{
+    trace_dec *d = NULL;
+    *out = NULL;
+    if (f->kind == KEY_SYSTEM)
+        return 0;
+    if (!(d = tracedec_new(f->node)) ||
+        tracedec_set_writer(d, f->process, x->carry, (int)f->tkind) != 0) {
+        tracedec_free(d);
+        x->st->skipped_files++;
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+/* Files of a writer come in time order: its next file pairs what this one
+ * left open. */
+static void xp_close_dec(xjob *x, trace_dec *d)
+{
+    if (d)
+        tracedec_close_file(d, xp_trace_sink, x);
+    tracedec_free(d);
+}
+
 /* Feeds every line of one file to its decoder. */
 static void process_lines(xjob *x, const xfile *f, const char *data, size_t len)
 {
-    trace_dec *d = NULL;
-    if (f->kind != KEY_SYSTEM &&
-        (!(d = tracedec_new(f->node)) ||
-         tracedec_set_writer(d, f->process, x->carry, (int)f->tkind) != 0)) {
-        tracedec_free(d);
-        x->st->skipped_files++;
+    trace_dec *d;
+    if (xp_open_dec(x, f, &d) != 0)
         return;
-    }
     if (f->kind == KEY_TRACE && !jsplit_one_per_line(data, len)) {
         process_elements(x, d, data, len);
         tracedec_free(d);
@@ -260,25 +289,147 @@ static void process_lines(xjob *x, const xfile *f, const char *data, size_t len)
     while (i < len) {
         const char *nl = memchr(data + i, '\n', len - i);
         size_t end = nl ? (size_t)(nl - data) : len;
-        size_t l = end - i;
-        if (l && data[i + l - 1] == '\r')
-            l--;
-        if (l == 0) {
-        } else if (d) {
-            const predec_rec *r = predec_take(x->pre, data + i, l, PREDEC_TRACE);
-            int rc = r ? tracedec_event(d, &r->t, xp_trace_sink, x) : 1;
-            if (rc == 1)
-                rc = tracedec_line(d, data + i, l, xp_trace_sink, x);
-            if (rc != 0)
-                x->st->corrupt_lines++;
-        } else {
-            do_system(x, data + i, l);
-        }
+        xp_line(x, d, data + i, end - i);
         i = end + 1;
     }
-    if (d)   /* files of a writer come in time order: its next file pairs these */
-        tracedec_close_file(d, xp_trace_sink, x);
-    tracedec_free(d);
+    xp_close_dec(x, d);
+}
+
+/* ---- a line file larger than XP_CHUNK: read and exported piece by piece,
+ * in walk order, so memory does not grow with the file (a 200 MB
+ * pretty-printed trace costs what a 16 MB one costs) ------------------- */
+
+#define XP_CHUNK SCAN_READ_CHUNK
+
+typedef struct xstream {
+    xjob *x;
+    const xfile *f;
+    trace_dec *d;
+    jsplit *js;            /* a trace not laid out one event per line */
+    char *part;            /* a line cut by the end of a read */
+    size_t plen, pcap;
+    int decided, failed, skipping;   /* skipping: a runaway line's rest */
+    size_t got;            /* bytes of the last read */
+} xstream;
+
+/* Adds p[0..n) to the held partial line; past INGEST_LINE_MAX the line is
+ * corrupt (as on the scanner's path) and its rest is skipped. */
+static void stream_hold(xstream *s, const char *p, size_t n)
+{
+    if (s->skipping)
+        return;
+    if (s->plen + n > INGEST_LINE_MAX) {
+        s->x->st->corrupt_lines++;
+        s->plen = 0;
+        s->skipping = 1;
+        return;
+    }
+    if (s->plen + n > s->pcap) {
+        size_t nc = s->pcap ? s->pcap : 4096;
+        while (nc < s->plen + n)
+            nc *= 2;
+        char *np = realloc(s->part, nc);
+        if (!np) {
+            s->x->st->corrupt_lines++;
+            s->plen = 0;
+            s->skipping = 1;
+            return;
+        }
+        s->part = np;
+        s->pcap = nc;
+    }
+    memcpy(s->part + s->plen, p, n);
+    s->plen += n;
+}
+
+static void stream_lines(xstream *s, const char *p, size_t n)
+{
+    size_t i = 0;
+    if (s->plen || s->skipping) {   /* finish the line the last read cut */
+        const char *nl = memchr(p, '\n', n);
+        size_t take = nl ? (size_t)(nl - p) : n;
+        stream_hold(s, p, take);
+        if (!nl)
+            return;
+        if (!s->skipping)
+            xp_line(s->x, s->d, s->part, s->plen);
+        s->plen = 0;
+        s->skipping = 0;
+        i = take + 1;
+    }
+    while (i < n) {
+        const char *nl = memchr(p + i, '\n', n - i);
+        if (!nl) {
+            stream_hold(s, p + i, n - i);
+            return;
+        }
+        xp_line(s->x, s->d, p + i, (size_t)(nl - p) - i);
+        i = (size_t)(nl - p) + 1;
+    }
+}
+
+static void stream_cb(void *ud, const source_req *req, const void *data, size_t len,
+                      const char *etag, const sm_err *err)
+{
+    xstream *s = ud;
+    (void)etag;
+    if (err) {
+        snprintf(s->x->st->last_error, sizeof s->x->st->last_error, "%.200s: %.300s",
+                 req->key, err->msg);
+        s->failed = 1;
+        return;
+    }
+    s->got = len;
+    if (!s->decided) {   /* the layout, from the first element (json_split.h) */
+        s->decided = 1;
+        if (s->f->kind == KEY_TRACE && !jsplit_one_per_line(data, len) &&
+            !(s->js = jsplit_new(INGEST_LINE_MAX))) {
+            s->failed = 1;
+            return;
+        }
+    }
+    if (s->js) {
+        xelem c = {s->x, s->d};
+        jsplit_feed(s->js, data, len, xp_elem, &c);
+    } else {
+        stream_lines(s, data, len);
+    }
+}
+
+/* Exports f from reads of XP_CHUNK bytes. -1 only when the source could
+ * not attempt a read (err set). */
+static int stream_file(xjob *x, const xfile *f, sm_err *err)
+{
+    x->st->files++;
+    xstream s = {.x = x, .f = f};
+    if (xp_open_dec(x, f, &s.d) != 0)
+        return 0;
+    int rc = 0;
+    for (int64_t off = 0;; off += (int64_t)s.got) {
+        source_req r = {f->key, off, (int64_t)XP_CHUNK, NULL};
+        s.got = 0;
+        if (source_fetch(x->src, &r, 1, stream_cb, &s, err) != 0) {
+            rc = -1;
+            break;
+        }
+        if (s.failed || s.got < XP_CHUNK)
+            break;
+    }
+    if (s.js)
+        x->st->corrupt_lines += jsplit_finish(s.js);
+    else if (s.plen && !s.skipping)   /* a last line without its newline */
+        xp_line(x, s.d, s.part, s.plen);
+    if (s.failed && !s.decided)
+        x->st->skipped_files++;
+    jsplit_free(s.js);
+    free(s.part);
+    xp_close_dec(x, s.d);
+    return rc;
+}
+
+static int is_big(const xfile *f)
+{
+    return f->kind != KEY_TF_TRACE && f->size > (int64_t)XP_CHUNK;
 }
 
 typedef struct xbatch {
@@ -479,15 +630,18 @@ static int walk_once(xjob *x, int (*want)(const xfile *), sm_err *err)
 {
     xfile *sel = malloc((x->n ? x->n : 1) * sizeof *sel);
     size_t n = 0, nlines = 0;
+    int big = 0;
     for (size_t i = 0; sel && i < x->n; i++) {
         if ((want && !want(&x->files[i])) ||
             (!x->o->system && x->files[i].kind == KEY_SYSTEM))
             continue;
         nlines += xahead_kind(x->files[i].kind) != PREDEC_NONE;
+        big |= is_big(&x->files[i]);
         sel[n++] = x->files[i];
     }
     int rc = 0;
-    if (sel && nlines >= 2 && walk_ahead(x, sel, n, err, &rc) == 0) {
+    /* A file too large to read whole is streamed on this thread. */
+    if (sel && nlines >= 2 && !big && walk_ahead(x, sel, n, err, &rc) == 0) {
         free(sel);
         return rc;
     }
@@ -503,6 +657,12 @@ static int walk_files(xjob *x, int (*want)(const xfile *), sm_err *err)
         if ((want && !want(&x->files[i])) ||
             (!x->o->system && x->files[i].kind == KEY_SYSTEM))
             continue;
+        if (is_big(&x->files[i])) {   /* in turn: the files before it first */
+            if ((k && run_batch(x, sel, k, err) != 0) || stream_file(x, &x->files[i], err) != 0)
+                return -1;
+            k = 0;
+            continue;
+        }
         sel[k++] = x->files[i];
         if (k == XP_BATCH || i + 1 == x->n) {
             if (run_batch(x, sel, k, err) != 0)

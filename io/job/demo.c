@@ -1,7 +1,10 @@
 /* demo: see demo.h. */
 #include "io/job/demo.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <ftw.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +19,7 @@ struct demo {
     char dir[4096];
     synth_opts so;
     pthread_t thread;
-    volatile int stop;
+    atomic_int stop;          /* read by the generator thread */
     pthread_mutex_t mu;       /* guards done, rc, err */
     int done, rc;
     sm_err err;
@@ -70,16 +73,48 @@ static int wait_ready(demo *d, sm_err *err)
     return sm_err_set(err, SM_ERR_IO, "the demo generator wrote nothing into %s", d->dir);
 }
 
+/* A demo directory "smtop-demo-PID-XXXXXX" of ours whose PID is no
+ * longer running was left by a demo that died (SIGKILL, a crash): it is
+ * removed. Another user's, a live process's, or anything not a plain
+ * directory is left alone. */
+static void sweep_dead_demos(const char *tmp)
+{
+    DIR *dir = opendir(tmp);
+    if (!dir)
+        return;
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        char *end;
+        if (strncmp(e->d_name, "smtop-demo-", 11))
+            continue;
+        long pid = strtol(e->d_name + 11, &end, 10);
+        if (pid <= 0 || *end != '-' || strlen(end) != 7)
+            continue;
+        char path[4200];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
+        if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        remove_tree(path);
+    }
+    closedir(dir);
+}
+
 demo *demo_start(sm_err *err)
 {
     demo *d = calloc(1, sizeof *d);
     if (!d)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory"), NULL;
     const char *tmp = getenv("TMPDIR");
-    snprintf(d->dir, sizeof d->dir, "%s/smtop-demo-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    tmp = tmp && tmp[0] ? tmp : "/tmp";
+    sweep_dead_demos(tmp);
+    /* The PID in the name lets a later start tell a dead owner's. */
+    snprintf(d->dir, sizeof d->dir, "%s/smtop-demo-%ld-XXXXXX", tmp, (long)getpid());
     if (!mkdtemp(d->dir)) {
         sm_err_set(err, SM_ERR_IO, "cannot create a demo directory in %s (set TMPDIR)",
-                   tmp && tmp[0] ? tmp : "/tmp");
+                   tmp);
         free(d);
         return NULL;
     }
@@ -113,7 +148,7 @@ void demo_stop(demo *d)
 {
     if (!d)
         return;
-    d->stop = 1;
+    atomic_store(&d->stop, 1);
     pthread_join(d->thread, NULL);
     remove_tree(d->dir);
     pthread_mutex_destroy(&d->mu);

@@ -1,4 +1,5 @@
-/* loader: scan thread + self-pipe wakeup (see loader.h). */
+/* loader: scan thread, derived snapshots and self-pipe wakeup (see
+ * loader.h). */
 #include "io/job/loader.h"
 
 #include <errno.h>
@@ -12,72 +13,117 @@
 
 struct loader {
     job *j;
-    int interval_ms;
+    loader_opts o;
     int pipe_fd[2];
     pthread_t thread;
-    pthread_mutex_t mu;        /* guards stop, err, err_us */
-    pthread_cond_t cv;         /* signalled by loader_stop */
+    pthread_mutex_t mu;        /* guards stop, poked, err, err_us, snap */
+    pthread_cond_t cv;         /* signalled by loader_stop and loader_poke */
     int stop;
+    int poked;
     char err[512];
     int64_t err_us;
+    derived *snap;             /* latest published snapshot */
 };
 
-static int64_t wall_us(void)
+static int64_t clock_us(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
+    clock_gettime(id, &ts);
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* Waits up to ms or until stop; returns the stop flag. Caller holds mu. */
-static int wait_or_stop(loader *l, int ms)
+/* Waits until the monotonic deadline, a stop or a poke. Caller holds mu. */
+static void wait_until(loader *l, int64_t deadline_us)
 {
-    struct timespec dl;
-    clock_gettime(CLOCK_MONOTONIC, &dl);
-    dl.tv_sec += ms / 1000;
-    dl.tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (dl.tv_nsec >= 1000000000L)
-        dl.tv_sec++, dl.tv_nsec -= 1000000000L;
-    while (!l->stop && pthread_cond_timedwait(&l->cv, &l->mu, &dl) != ETIMEDOUT)
+    struct timespec dl = {(time_t)(deadline_us / 1000000), (long)(deadline_us % 1000000) * 1000};
+    while (!l->stop && !l->poked &&
+           pthread_cond_timedwait(&l->cv, &l->mu, &dl) != ETIMEDOUT)
         ;
-    return l->stop;
+}
+
+static void wake_ui(loader *l)
+{
+    /* A full pipe already means "wake up": EAGAIN is fine. */
+    ssize_t w = write(l->pipe_fd[1], "s", 1);
+    (void)w;
+}
+
+static void scan_once(loader *l, int *pending)
+{
+    sm_err err = {0};
+    int rc = job_scan(l->j, &err);
+    scan_stats st;
+    scanner_get_stats(job_scanner(l->j), &st);
+    *pending = rc == 0 && st.files_pending > 0;
+    pthread_mutex_lock(&l->mu);
+    if (rc != 0 && !l->stop) {   /* a pass cancelled by loader_stop is no news */
+        snprintf(l->err, sizeof l->err, "%s", err.msg[0] ? err.msg : "scan failed");
+        l->err_us = clock_us(CLOCK_REALTIME);
+    } else if (rc == 0) {
+        l->err[0] = '\0';
+        l->err_us = 0;
+    }
+    pthread_mutex_unlock(&l->mu);
+}
+
+/* Builds and publishes; the lock is held only to swap the pointer. */
+static void publish(loader *l)
+{
+    derived *s = deriver_build(l->o.dv, clock_us(CLOCK_REALTIME));
+    if (!s)
+        return;   /* out of memory: the UI keeps the last snapshot */
+    pthread_mutex_lock(&l->mu);
+    derived *old = l->snap;
+    l->snap = s;
+    pthread_mutex_unlock(&l->mu);
+    derived_unref(old);
 }
 
 static void *loader_main(void *arg)
 {
     loader *l = arg;
+    int64_t next_scan = 0, last_build = 0;
+    int pending = 0;
     for (;;) {
-        sm_err err = {0};
-        int rc = job_scan(l->j, &err);
-        scan_stats st;
-        scanner_get_stats(job_scanner(l->j), &st);
-        pthread_mutex_lock(&l->mu);
-        if (rc != 0) {
-            snprintf(l->err, sizeof l->err, "%s", err.msg[0] ? err.msg : "scan failed");
-            l->err_us = wall_us();
-        } else {
-            l->err[0] = '\0';
-            l->err_us = 0;
+        int64_t now = clock_us(CLOCK_MONOTONIC);
+        int scanned = now >= next_scan;
+        if (scanned) {
+            scan_once(l, &pending);
+            now = clock_us(CLOCK_MONOTONIC);
+            next_scan = pending ? now : now + (int64_t)l->o.interval_ms * 1000;
         }
-        pthread_mutex_unlock(&l->mu);
-        /* A full pipe already means "wake up": EAGAIN is fine. */
-        ssize_t w = write(l->pipe_fd[1], "s", 1);
-        (void)w;
+        /* Backfilling: builds at most every derive_min_ms, or the frames
+         * would show rules over a model that is half a pass further on
+         * while the loader spends its time re-deriving. */
+        if (l->o.dv && (deriver_pending(l->o.dv) ||
+                        (scanned && (!pending ||
+                                     now - last_build >= (int64_t)l->o.derive_min_ms * 1000)))) {
+            publish(l);
+            last_build = clock_us(CLOCK_MONOTONIC);
+        }
+        wake_ui(l);
         pthread_mutex_lock(&l->mu);
-        int stop = wait_or_stop(l, rc == 0 && st.files_pending > 0 ? 0 : l->interval_ms);
+        if (!l->stop && !l->poked)
+            wait_until(l, next_scan);
+        l->poked = 0;
+        int stop = l->stop;
         pthread_mutex_unlock(&l->mu);
         if (stop)
             return NULL;
     }
 }
 
-loader *loader_start(job *j, int interval_ms, sm_err *err)
+loader *loader_start_opts(job *j, const loader_opts *o, sm_err *err)
 {
     loader *l = calloc(1, sizeof *l);
     if (!l)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory"), NULL;
     l->j = j;
-    l->interval_ms = interval_ms > 0 ? interval_ms : 5000;
+    l->o = *o;
+    if (l->o.interval_ms <= 0)
+        l->o.interval_ms = 5000;
+    if (l->o.derive_min_ms <= 0)
+        l->o.derive_min_ms = 1000;
     if (pipe2(l->pipe_fd, O_NONBLOCK | O_CLOEXEC) != 0) {
         sm_err_set(err, SM_ERR_IO, "cannot create a pipe: %s", strerror(errno));
         free(l);
@@ -102,20 +148,79 @@ loader *loader_start(job *j, int interval_ms, sm_err *err)
     return l;
 }
 
-void loader_stop(loader *l)
+loader *loader_start(job *j, int interval_ms, sm_err *err)
 {
-    if (!l)
-        return;
+    loader_opts o = {.interval_ms = interval_ms};
+    return loader_start_opts(j, &o, err);
+}
+
+/* Asks the thread to end and cancels the source, so a pass in flight
+ * returns as soon as its next read or listing notices the cancel. */
+static void loader_request_stop(loader *l)
+{
     pthread_mutex_lock(&l->mu);
     l->stop = 1;
     pthread_cond_signal(&l->cv);
     pthread_mutex_unlock(&l->mu);
-    pthread_join(l->thread, NULL);
+    source_cancel(job_source(l->j), 1);
+}
+
+static void loader_free(loader *l)
+{
+    source_cancel(job_source(l->j), 0);
+    derived_unref(l->snap);
     close(l->pipe_fd[0]);
     close(l->pipe_fd[1]);
     pthread_cond_destroy(&l->cv);
     pthread_mutex_destroy(&l->mu);
     free(l);
+}
+
+void loader_stop(loader *l)
+{
+    if (!l)
+        return;
+    loader_request_stop(l);
+    pthread_join(l->thread, NULL);
+    loader_free(l);
+}
+
+int loader_stop_within(loader *l, int ms)
+{
+    if (!l)
+        return 0;
+    loader_request_stop(l);
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);   /* pthread_timedjoin_np's clock */
+    dl.tv_sec += ms / 1000;
+    dl.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (dl.tv_nsec >= 1000000000L)
+        dl.tv_sec++, dl.tv_nsec -= 1000000000L;
+    if (pthread_timedjoin_np(l->thread, NULL, &dl) != 0) {
+        /* Still in a pass the cancel did not reach (e.g. a blocking local
+         * read): l stays allocated for the thread, which ends with the
+         * process; detached, it is not a leak of a joinable one. */
+        pthread_detach(l->thread);
+        return -1;
+    }
+    loader_free(l);
+    return 0;
+}
+
+derived *loader_snapshot(loader *l)
+{
+    pthread_mutex_lock(&l->mu);
+    derived *s = derived_ref(l->snap);
+    pthread_mutex_unlock(&l->mu);
+    return s;
+}
+
+void loader_poke(loader *l)
+{
+    pthread_mutex_lock(&l->mu);
+    l->poked = 1;
+    pthread_cond_signal(&l->cv);
+    pthread_mutex_unlock(&l->mu);
 }
 
 int loader_fd(const loader *l)

@@ -1,7 +1,10 @@
 /* loader: the thread that scans the job every interval so that keys and
- * redraws never wait on I/O. After each pass it makes loader_fd() readable,
- * which the UI's poll() watches, so the frame after new data comes at once
- * instead of at the next timeout. */
+ * redraws never wait on I/O, and builds the derived products (rules, the
+ * Python merge, the diff: io/job/derive.h) so that frames never compute
+ * them. Takes a job; gives model updates and `derived` snapshots. After
+ * each pass or build it makes loader_fd() readable, which the UI's poll()
+ * watches, so the frame after new data comes at once instead of at the
+ * next timeout. */
 #ifndef SMTOP_LOADER_H
 #define SMTOP_LOADER_H
 
@@ -9,6 +12,7 @@
 #include <stdint.h>
 
 #include "model/sm_err.h"
+#include "io/job/derive.h"
 #include "io/job/job.h"
 
 typedef struct loader loader;
@@ -18,9 +22,37 @@ typedef struct loader loader;
  * at once by another. NULL with err when the thread or pipe cannot be made. */
 loader *loader_start(job *j, int interval_ms, sm_err *err);
 
-/* Stops the thread (waits for a pass in progress to end) and frees l.
+typedef struct loader_opts {
+    int interval_ms;     /* between passes once caught up; <= 0: 5000 */
+    deriver *dv;         /* NULL: no derived products; borrowed, outlives l */
+    int derive_min_ms;   /* while backfilling, builds at most this often;
+                            <= 0: 1000. Caught up: after every pass. */
+} loader_opts;
+
+/* As loader_start, and builds o->dv's products after passes (and at once
+ * after loader_poke), publishing each as the latest snapshot. */
+loader *loader_start_opts(job *j, const loader_opts *o, sm_err *err);
+
+/* The latest snapshot (a new reference: derived_unref it), NULL before
+ * the first build or without a deriver. Never waits on the model lock. */
+derived *loader_snapshot(loader *l);
+/* The deriver's choices changed (a rule override, a Python selection):
+ * build and publish now, without waiting for the interval (when a pass is
+ * running, as soon as it ends). */
+void loader_poke(loader *l);
+
+/* Stops the thread and frees l: a pass in progress is cancelled through
+ * the source (source_cancel), so this returns within milliseconds even
+ * when the network hangs. The source accepts calls again afterwards.
  * NULL is a no-op. */
 void loader_stop(loader *l);
+
+/* Asks the thread to stop and waits at most ms for it. 0: stopped and
+ * l freed, as loader_stop. -1: a pass is still blocked (a hanging
+ * request, a huge listing); l and its job stay in use by the thread, so
+ * the caller must free neither and should end the process soon (a user
+ * who pressed q or sent SIGTERM must not wait on the network). */
+int loader_stop_within(loader *l, int ms);
 
 /* File descriptor that is readable after a pass completed. */
 int loader_fd(const loader *l);

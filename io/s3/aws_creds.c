@@ -16,7 +16,6 @@ struct aws_creds {
     aws_cred_set set;
     int from_imds;
     int64_t expires_us;
-    int refreshes;
     char origin[256];
     char where[4200];
 };
@@ -90,7 +89,6 @@ static int creds_from_imds(aws_creds *c, sm_err *err)
         snprintf(c->set.token, sizeof c->set.token, "%s", ic.token);
         c->expires_us = ic.expires_us;
         c->from_imds = 1;
-        c->refreshes++;
         snprintf(c->origin, sizeof c->origin, "the EC2 instance role");
         snprintf(c->where, sizeof c->where, "the instance's IAM role "
                  "(via the EC2 metadata service)");
@@ -153,7 +151,6 @@ int aws_creds_get(aws_creds *c, aws_cred_set *out, sm_err *err)
 
 const char *aws_creds_origin(const aws_creds *c) { return c->origin; }
 const char *aws_creds_where(const aws_creds *c) { return c->where; }
-int aws_creds_refresh_count(const aws_creds *c) { return c->refreshes; }
 
 void aws_creds_free(aws_creds *c)
 {

@@ -43,9 +43,6 @@ const char *aws_creds_origin(const aws_creds *c);
 /* What the user should check: a file path or variable names. */
 const char *aws_creds_where(const aws_creds *c);
 
-/* Number of IMDS fetches so far (tests assert refresh behaviour). */
-int aws_creds_refresh_count(const aws_creds *c);
-
 void aws_creds_wipe(aws_cred_set *s);
 
 #endif

@@ -60,7 +60,7 @@ static long imds_call(const char *url, const char *method, const char *hdr,
     return status;
 }
 
-static int imds_parse(const char *text, aws_imds_creds *out, sm_err *err)
+int aws_imds_parse(const char *text, aws_imds_creds *out, sm_err *err)
 {
     json_t *j = json_loads(text, 0, NULL);
     const char *ak = j ? json_string_value(json_object_get(j, "AccessKeyId")) : NULL;
@@ -120,7 +120,7 @@ int aws_imds_fetch(aws_imds_creds *out, sm_err *err)
                    "'%s' (HTTP %ld)", role, st);
         goto out;
     }
-    rc = imds_parse(b->data, out, err);
+    rc = aws_imds_parse(b->data, out, err);
 out:
     memset(b, 0, sizeof *b); /* the token and secret leave no copy behind */
     free(b);

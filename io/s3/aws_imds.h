@@ -29,4 +29,10 @@ int aws_imds_disabled(void);
  * service rejected the token). Error text never contains credentials. */
 int aws_imds_fetch(aws_imds_creds *out, sm_err *err);
 
+/* Reads the role-credentials JSON the service returns (AccessKeyId,
+ * SecretAccessKey, Token, optional Expiration). 0, or -1 with err
+ * (SM_ERR_DENIED) when a field is missing, not a string or too long for
+ * out; out is filled only on success. */
+int aws_imds_parse(const char *text, aws_imds_creds *out, sm_err *err);
+
 #endif

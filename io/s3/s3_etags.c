@@ -1,37 +1,33 @@
-/* s3_etags: open-addressing hash of key → (ETag, size); see s3_etags.h. */
+/* s3_etags: key → (ETag, size) in the shared hash map (model/idmap.h),
+ * keyed by the FNV-1a hash of the key; see s3_etags.h. */
 #include "io/s3/s3_etags.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct etag_slot {
+#include "model/fnv.h"
+#include "model/idmap.h"
+
+typedef struct etag_ent {
     char *key;
     char *etag;
     int64_t size;
-} etag_slot;
+} etag_ent;
 
 struct s3_etags {
-    etag_slot *slots;
-    size_t cap, n;     /* cap is a power of two, load kept below 1/2 */
+    idmap map;         /* items: etag_ent (owned) */
 };
 
-static uint64_t etags_hash(const char *s)
+static int ent_eq(const void *item, const void *key)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    while (*s) {
-        h ^= (unsigned char)*s++;
-        h *= 0x100000001b3ULL;
-    }
-    return h;
+    return strcmp(((const etag_ent *)item)->key, key) == 0;
 }
 
 s3_etags *s3_etags_new(void)
 {
     s3_etags *t = calloc(1, sizeof *t);
-    if (t && !(t->slots = calloc(t->cap = 256, sizeof *t->slots))) {
-        free(t);
-        return NULL;
-    }
+    if (t)
+        idmap_init(&t->map);
     return t;
 }
 
@@ -39,64 +35,46 @@ void s3_etags_free(s3_etags *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->cap; i++) {
-        free(t->slots[i].key);
-        free(t->slots[i].etag);
+    for (size_t i = 0; i < t->map.cap; i++) {
+        etag_ent *e = t->map.slots[i].item;
+        if (e) {
+            free(e->key);
+            free(e->etag);
+            free(e);
+        }
     }
-    free(t->slots);
+    idmap_free(&t->map);
     free(t);
-}
-
-static etag_slot *etags_find(etag_slot *slots, size_t cap, const char *key)
-{
-    size_t i = (size_t)etags_hash(key) & (cap - 1);
-    while (slots[i].key && strcmp(slots[i].key, key))
-        i = (i + 1) & (cap - 1);
-    return &slots[i];
-}
-
-static int etags_grow(s3_etags *t)
-{
-    size_t cap = t->cap * 2;
-    etag_slot *s = calloc(cap, sizeof *s);
-    if (!s)
-        return -1;
-    for (size_t i = 0; i < t->cap; i++)
-        if (t->slots[i].key)
-            *etags_find(s, cap, t->slots[i].key) = t->slots[i];
-    free(t->slots);
-    t->slots = s;
-    t->cap = cap;
-    return 0;
 }
 
 int s3_etags_put(s3_etags *t, const char *key, const char *etag, int64_t size)
 {
-    if (t->n * 2 >= t->cap && etags_grow(t) < 0)
+    uint64_t h = fnv_add_str(FNV_SEED, key);
+    etag_ent *e = idmap_find(&t->map, h, ent_eq, key);
+    char *copy = strdup(etag);
+    if (!copy)
         return -1;
-    etag_slot *s = etags_find(t->slots, t->cap, key);
-    char *e = strdup(etag);
-    if (!e)
-        return -1;
-    if (!s->key) {
-        if (!(s->key = strdup(key))) {
+    if (!e) {
+        if (idmap_reserve(&t->map, 1) != 0 || !(e = calloc(1, sizeof *e)) ||
+            !(e->key = strdup(key))) {
             free(e);
+            free(copy);
             return -1;
         }
-        t->n++;
+        idmap_put(&t->map, h, e);   /* cannot fail after the reserve */
     }
-    free(s->etag);
-    s->etag = e;
-    s->size = size;
+    free(e->etag);
+    e->etag = copy;
+    e->size = size;
     return 0;
 }
 
 const char *s3_etags_get(const s3_etags *t, const char *key, int64_t *size)
 {
-    etag_slot *s = etags_find(t->slots, t->cap, key);
-    if (!s->key)
+    const etag_ent *e = idmap_find(&t->map, fnv_add_str(FNV_SEED, key), ent_eq, key);
+    if (!e)
         return NULL;
     if (size)
-        *size = s->size;
-    return s->etag;
+        *size = e->size;
+    return e->etag;
 }

@@ -3,6 +3,7 @@
 
 #include <curl/curl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,10 @@
 #include <strings.h>
 #include <time.h>
 
+#include "io/s3/s3_header.h"
 #include "io/s3/s3_retry.h"
 #include "io/s3/s3_xml.h"
+#include "model/vec.h"
 
 typedef struct xfer {
     int state;               /* 0 waiting, 1 running, 2 reported */
@@ -38,6 +41,7 @@ struct s3_http {
     pthread_mutex_t mu;       /* guards status and counters */
     char status[256];
     int64_t bytes, requests, retries;
+    atomic_int cancelled;     /* s3_http_cancel, from any thread */
 };
 
 typedef struct run_ctx {
@@ -103,16 +107,8 @@ static size_t http_on_body(char *p, size_t sz, size_t nm, void *ud)
 {
     xfer *x = ud;
     size_t n = sz * nm;
-    if (x->len + n + 1 > x->cap) {
-        size_t cap = x->cap ? x->cap : 16384;
-        while (cap < x->len + n + 1)
-            cap *= 2;
-        char *g = realloc(x->body, cap);
-        if (!g)
-            return 0; /* aborts the transfer: CURLE_WRITE_ERROR */
-        x->body = g;
-        x->cap = cap;
-    }
+    if (vec_grow(&x->body, &x->cap, x->len + n + 1, 1, 16384) != 0)
+        return 0; /* aborts the transfer: CURLE_WRITE_ERROR */
     memcpy(x->body + x->len, p, n);
     x->len += n;
     x->body[x->len] = '\0';
@@ -122,20 +118,8 @@ static size_t http_on_body(char *p, size_t sz, size_t nm, void *ud)
 static size_t http_on_header(char *p, size_t sz, size_t nm, void *ud)
 {
     xfer *x = ud;
-    size_t n = sz * nm, l = n;
-    while (l && (p[l - 1] == '\r' || p[l - 1] == '\n'))
-        l--;
-    if (l > 5 && !strncasecmp(p, "etag:", 5)) {
-        size_t o = 5;
-        while (o < l && p[o] == ' ')
-            o++;
-        snprintf(x->etag, sizeof x->etag, "%.*s", (int)(l - o), p + o);
-    } else if (l > 14 && !strncasecmp(p, "content-range:", 14)) {
-        const char *slash = memchr(p, '/', l);
-        if (slash && slash[1] != '*')
-            x->total = strtoll(slash + 1, NULL, 10);
-    }
-    return n;
+    s3_header_parse(p, sz * nm, x->etag, sizeof x->etag, &x->total);
+    return sz * nm;
 }
 
 static void http_set_status(s3_http *h, const char *fmt, ...)
@@ -179,6 +163,32 @@ static long http_connect_ms(run_ctx *r, const xfer *x)
     return ms;
 }
 
+/* Aborts a transfer in flight once cancelled (CURLE_ABORTED_BY_CALLBACK):
+ * the cover for a transfer busy inside curl_multi_perform when the run
+ * loop itself cannot look. */
+static int http_on_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut,
+                            curl_off_t un)
+{
+    (void)dt, (void)dn, (void)ut, (void)un;
+    return atomic_load(&((s3_http *)ud)->cancelled) != 0;
+}
+
+/* The stall limit of an attempt in s: before the first answer, no more
+ * than what is left of the first-contact budget, so an endpoint that
+ * accepts the connection and then never says a byte (a hung proxy or
+ * load balancer) fails as soon as one that drops it. Call after
+ * http_connect_ms, which starts the budget. */
+static long http_stall_s(const run_ctx *r)
+{
+    long s = r->h->cfg.stall_timeout_s;
+    if (http_contacted(r->h))
+        return s;
+    int64_t left_s = (r->first_deadline_ms - http_now_ms() + 999) / 1000;
+    if (left_s < 1)
+        left_s = 1;
+    return left_s < s ? (long)left_s : s;
+}
+
 static int http_start(run_ctx *r, size_t i)
 {
     xfer *x = &r->x[i];
@@ -218,13 +228,16 @@ static int http_start(run_ctx *r, size_t i)
         curl_easy_setopt(e, CURLOPT_CAINFO, r->h->ca);
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, http_connect_ms(r, x));
     curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, r->h->cfg.stall_timeout_s);
+    curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, http_stall_s(r));
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, http_on_body);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
     curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, http_on_header);
     curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
     curl_easy_setopt(e, CURLOPT_PRIVATE, (void *)x);
+    curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, http_on_progress);
+    curl_easy_setopt(e, CURLOPT_XFERINFODATA, r->h);
+    curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
     x->easy = e;
     x->state = 1;
     x->attempt++;
@@ -354,6 +367,41 @@ static long http_fill(run_ctx *r, size_t *running, size_t *fresh,
     return (long)(next > now ? next - now : 0);
 }
 
+/* Cancelled: every request not yet reported ends now, running or not,
+ * with CURLE_ABORTED_BY_CALLBACK, so the caller's bookkeeping still sees
+ * one callback per request. */
+static void http_abort_all(run_ctx *r, s3_http_done cb, void *ud, size_t *done)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        xfer *x = &r->x[i];
+        if (x->state == 2)
+            continue;
+        if (x->easy) {
+            curl_multi_remove_handle(r->h->multi, x->easy);
+            curl_easy_cleanup(x->easy);
+            curl_slist_free_all(x->hdrs);
+            x->easy = NULL;
+            x->hdrs = NULL;
+        }
+        s3_http_resp resp = {.curl_code = CURLE_ABORTED_BY_CALLBACK,
+                             .curl_msg = "cancelled (smtop is quitting)", .body = "",
+                             .etag = "", .total = -1, .s3code = "", .attempts = x->attempt};
+        x->state = 2;
+        (*done)++;
+        cb(ud, i, &resp);
+        free(x->body);
+        x->body = NULL;
+        x->len = x->cap = 0;
+    }
+}
+
+void s3_http_cancel(s3_http *h, int on)
+{
+    atomic_store(&h->cancelled, on);
+    if (on)
+        curl_multi_wakeup(h->multi);   /* thread-safe: ends a curl_multi_poll at once */
+}
+
 int s3_http_run(s3_http *h, const s3_http_req *reqs, size_t n,
                 s3_http_done cb, void *ud, sm_err *err)
 {
@@ -361,6 +409,8 @@ int s3_http_run(s3_http *h, const s3_http_req *reqs, size_t n,
     size_t done = 0, running = 0, fresh = 0;
     if (!n)
         return 0;
+    if (atomic_load(&h->cancelled))
+        return sm_err_set(err, SM_ERR_IO, "cancelled (smtop is quitting)");
     if (aws_creds_get(h->creds, &r.cs, err) < 0)
         return -1;
     if (!(r.x = calloc(n, sizeof *r.x))) {
@@ -369,6 +419,10 @@ int s3_http_run(s3_http *h, const s3_http_req *reqs, size_t n,
     }
     snprintf(r.sigv4, sizeof r.sigv4, "aws:amz:%s:s3", h->region);
     while (done < n) {
+        if (atomic_load(&h->cancelled)) {
+            http_abort_all(&r, cb, ud, &done);
+            break;
+        }
         long wait = http_fill(&r, &running, &fresh, fresh - done - running);
         int still = 0;
         CURLMsg *m;

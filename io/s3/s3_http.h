@@ -12,8 +12,9 @@
  * First contact: until the endpoint has answered once (any HTTP status),
  * a transport failure (refused, unreachable, DNS, timeout) is retried
  * only connect_attempts times and within connect_budget_ms, each connect
- * bounded by what is left of the budget, so a wrong or dead endpoint
- * fails in seconds; the status line meanwhile says "connecting to PEER
+ * and each stall (no byte at all: a hung endpoint that accepted the
+ * connection) bounded by what is left of the budget, so a wrong, dead
+ * or blackholed endpoint fails in seconds; the status line meanwhile says "connecting to PEER
  * (attempt 2/5)". Once it has answered, a slow or flaky endpoint gets the
  * full max_attempts with backoff. */
 #ifndef SMTOP_S3_HTTP_H
@@ -72,6 +73,12 @@ void s3_http_free(s3_http *h);
  * with err when the batch could not start (credentials unavailable). */
 int s3_http_run(s3_http *h, const s3_http_req *reqs, size_t n,
                 s3_http_done cb, void *ud, sm_err *err);
+
+/* on = 1: a run in progress on another thread ends within milliseconds,
+ * its unreported requests reported failed (CURLE_ABORTED_BY_CALLBACK),
+ * and every later run fails at once; on = 0 allows runs again. For
+ * quitting. Thread-safe. */
+void s3_http_cancel(s3_http *h, int on);
 
 /* "connecting to PEER (attempt 2/5)" before the first answer, "S3
  * unreachable, retrying in 8 s" while backing off later, else "". */

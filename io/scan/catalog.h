@@ -20,6 +20,9 @@ typedef struct cat_entry {
     int64_t size;          /* size at the last listing */
     char etag[96];
     int64_t consumed;      /* bytes fetched so far = offset of next read */
+    int64_t asked_at;      /* consumed when its last read was asked: a
+                              read that moved it may be followed by more
+                              in the same pass (scanner_opts.read_chunk) */
     char *partial;         /* trailing bytes of an incomplete line */
     size_t partial_len, partial_cap;
     trace_dec *tdec;       /* trace kinds: decoder state across reads */

@@ -39,6 +39,10 @@ struct scanner {
     char msgs[SCANNER_MSG_MAX][SCANNER_MSG_LEN];
     size_t msg_head, msg_count;
     unread_list unread;          /* files not read, with why */
+    /* st.last_error says why a pass failed or why a file is not read:
+     * true only until S3 answers again, so a pass that succeeds puts the
+     * status right (a data problem, e.g. corrupt lines, stays said). */
+    int err_transient;
 };
 
 static int64_t wall_us(void)
@@ -59,6 +63,7 @@ static void add_message(scanner *sc, const char *key, const char *what)
     /* Bounded so the message always fits: a path and an error sentence. */
     snprintf(sc->msgs[slot], SCANNER_MSG_LEN, "%.250s: %.500s", key, what);
     snprintf(sc->st.last_error, sizeof sc->st.last_error, "%s", sc->msgs[slot]);
+    sc->err_transient = 0;
     pthread_mutex_unlock(&sc->mu);
 }
 
@@ -73,7 +78,25 @@ static void note_unread(scanner *sc, cat_entry *e, const char *rel, const char *
     sc->st.unread_files = (int64_t)sc->unread.n;
     snprintf(sc->st.last_error, sizeof sc->st.last_error, "%.250s: %.500s",
              base ? base + 1 : rel, why);
+    sc->err_transient = 1;
     pthread_mutex_unlock(&sc->mu);
+}
+
+/* After a pass that succeeded (mu held): a failure it did not repeat is
+ * over; the status names the newest file still not read, if any. */
+static void settle_last_error(scanner *sc)
+{
+    if (!sc->err_transient)
+        return;
+    sc->err_transient = 0;
+    sc->st.last_error[0] = '\0';
+    if (sc->unread.n) {
+        const unread_item *u = &sc->unread.v[sc->unread.n - 1];
+        const char *base = strrchr(u->e->key, '/');
+        snprintf(sc->st.last_error, sizeof sc->st.last_error, "%.250s: %.500s",
+                 base ? base + 1 : u->e->key, u->why);
+        sc->err_transient = 1;
+    }
 }
 
 static void note_read(scanner *sc, cat_entry *e)
@@ -109,6 +132,8 @@ scanner *scanner_new(source *src, const char *root, model *m,
         sc->o.window_us = DEFAULT_WINDOW_US;
     if (sc->o.batch == 0)
         sc->o.batch = DEFAULT_BATCH;
+    if (sc->o.read_chunk == 0)
+        sc->o.read_chunk = SCAN_READ_CHUNK;
     sc->st.waiting = !root && sc->o.wait;
     sc->st.started_us = wall_us();
     pthread_mutex_init(&sc->mu, NULL);
@@ -262,8 +287,9 @@ typedef struct list_ctx {
     int oom;
 } list_ctx;
 
-/* A folder the source could not list: said once (the catalog remembers
- * it), and the listing goes on. */
+/* A folder or file the source could not list: on the list of what is not
+ * read (the report's warnings, the status line), once (the catalog
+ * remembers it), and the listing goes on. */
 static int note_unlisted(list_ctx *lc, const char *key, const char *rel, const char *why)
 {
     cat_entry *e = catalog_get(lc->sc->cat, key);
@@ -274,7 +300,7 @@ static int note_unlisted(list_ctx *lc, const char *key, const char *rel, const c
         return 1;
     }
     e->failed = 1;
-    add_message(lc->sc, rel, why);
+    note_unread(lc->sc, e, rel, why);
     return 0;
 }
 
@@ -282,7 +308,7 @@ static int list_cb(void *ud, const source_entry *se)
 {
     list_ctx *lc = ud;
     scanner *sc = lc->sc;
-    size_t rl = strlen(sc->root);
+    size_t rl = sc->root ? strlen(sc->root) : 0;
     const char *rel;
     if (rl && !strncmp(se->key, "rule-output/", 12))
         rel = se->key;   /* job-relative, see list_all */
@@ -435,12 +461,11 @@ static int build_work(scanner *sc)
 
 /* A system file is final once a newer minute of the same node exists: the
  * profiler has moved on. Closed trace files are final by name. */
-static int entry_is_final(const scanner *sc, const cat_entry *e)
+static int entry_is_final(const scanner *sc, const cat_entry *e, size_t len)
 {
-    if (e->ki.kind == KEY_TRACE)
-        return 1;
     (void)sc;
-    return 0;
+    /* A large closed file comes in several reads: the last one ends it. */
+    return e->ki.kind == KEY_TRACE && e->consumed + (int64_t)len >= e->size;
 }
 
 /* Names the file the records the model refused came from (a..b are the
@@ -533,7 +558,7 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
         adopt_track(&sc->adopt, e);
     if (e->ki.kind == KEY_SYSTEM)
         model_set_stream(sc->m, (uint64_t)(uintptr_t)e);   /* one file, one stream */
-    int rc = ingest_bytes(&cx, e, data, len, skip, entry_is_final(sc, e));
+    int rc = ingest_bytes(&cx, e, data, len, skip, entry_is_final(sc, e, len));
     model_get_drops(sc->m, &after);
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
@@ -597,13 +622,34 @@ static void fetch_cb(void *ud, const source_req *req, const void *data, size_t l
     }
 }
 
+/* How much of line file e one read asks for: read_chunk bytes (the first
+ * read of a closed trace at least SCAN_FIRST_READ_MIN), the rest in later
+ * reads of the pass. A closed trace read from its start
+ * while .tmp files are tracked is read whole: scan_adopt matches the .tmp's
+ * lines against its first bytes, which one chunk might cut short. */
+static int64_t read_len(const scanner *sc, const cat_entry *e)
+{
+    /* What fits in one read is asked to the end, as always: a whole closed
+     * object is what the S3 cache keeps. */
+    if (e->size - e->consumed <= (int64_t)sc->o.read_chunk)
+        return -1;
+    if (e->ki.kind != KEY_TRACE || e->consumed != 0)
+        return (int64_t)sc->o.read_chunk;
+    if (sc->adopt.n)
+        return -1;
+    return (int64_t)(sc->o.read_chunk > SCAN_FIRST_READ_MIN ? sc->o.read_chunk
+                                                            : SCAN_FIRST_READ_MIN);
+}
+
 /* Builds the requests of work[i, i+n). */
 static void fill_reqs(scanner *sc, source_req *reqs, size_t i, size_t n)
 {
     for (size_t k = 0; k < n; k++) {
         cat_entry *e = sc->work[i + k];
         int whole = !is_line_kind(e->ki.kind);
-        reqs[k] = (source_req){e->key, whole ? 0 : e->consumed, -1, e};
+        e->asked_at = e->consumed;
+        reqs[k] = (source_req){e->key, whole ? 0 : e->consumed, whole ? -1 : read_len(sc, e),
+                               e};
     }
 }
 
@@ -648,11 +694,44 @@ static int ahead_run(void *ud, scan_fetch *f, sm_err *err)
     return 0;
 }
 
+/* Keeps in the work list the line files a read moved on that still have
+ * bytes past it (read in chunks); returns how many. */
+static size_t keep_unfinished(scanner *sc)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sc->nwork; i++) {
+        cat_entry *e = sc->work[i];
+        if (is_line_kind(e->ki.kind) && e->consumed > e->asked_at && e->size > e->consumed)
+            sc->work[n++] = e;
+    }
+    sc->nwork = n;
+    if (n) {
+        pthread_mutex_lock(&sc->mu);
+        sc->st.files_pending += (int64_t)n;
+        pthread_mutex_unlock(&sc->mu);
+    }
+    return n;
+}
+
+static int fetch_round(scanner *sc, source_req *reqs, sm_err *err);
+
+/* Fetches and ingests the work list; files larger than one read go on
+ * in further rounds until read to their listed size. */
 static int fetch_work(scanner *sc, sm_err *err)
 {
     source_req *reqs = calloc(sc->o.batch, sizeof *reqs);
     if (!reqs)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    int rc = 0;
+    do
+        rc = fetch_round(sc, reqs, err);
+    while (rc == 0 && keep_unfinished(sc));
+    free(reqs);
+    return rc;
+}
+
+static int fetch_round(scanner *sc, source_req *reqs, sm_err *err)
+{
     int rc = 0;
     /* With line files to decode (a pass over a job's history, or several
      * nodes' new minutes), a fetch thread reads and decodes while this one
@@ -678,7 +757,6 @@ static int fetch_work(scanner *sc, sm_err *err)
             rc = source_fetch(sc->src, reqs, n, fetch_cb, sc, err);
         }
     }
-    free(reqs);
     return rc;
 }
 
@@ -725,10 +803,13 @@ int scanner_scan(scanner *sc, sm_err *err)
     sc->st.scanning = 0;
     sc->st.files_pending = 0;
     sc->st.last_scan_us = wall_us();
-    if (rc == 0)
+    if (rc == 0) {
         sc->st.passes++;
-    else
+        settle_last_error(sc);
+    } else {
         snprintf(sc->st.last_error, sizeof sc->st.last_error, "%s", err ? err->msg : "scan failed");
+        sc->err_transient = 1;
+    }
     pthread_mutex_unlock(&sc->mu);
     return rc;
 }
@@ -788,7 +869,8 @@ void scanner_get_stats(scanner *sc, scan_stats *out)
 size_t scanner_unread(scanner *sc, scanner_unread_cb cb, void *ud)
 {
     pthread_mutex_lock(&sc->mu);
-    size_t n = sc->unread.n, rl = strlen(sc->root);
+    /* The dashboard asks before the first pass has found the root. */
+    size_t n = sc->unread.n, rl = sc->root ? strlen(sc->root) : 0;
     for (size_t i = 0; i < n; i++) {
         const char *key = sc->unread.v[i].e->key;
         cb(ud, key + (strncmp(key, "rule-output/", 12) ? rl : 0), sc->unread.v[i].why);

@@ -29,6 +29,14 @@
 
 typedef struct scanner scanner;
 
+/* A line file's bytes per read: above smdebug's 10 MB trace rotation, so
+ * its own files are read in one request. */
+#define SCAN_READ_CHUNK ((size_t)16 << 20)
+/* The first read of a closed trace asks for at least this much: its layout
+ * (one event per line, or another) is judged from its first element, the
+ * writer's ~100-byte metadata event (json_split.h). */
+#define SCAN_FIRST_READ_MIN ((size_t)64 << 10)
+
 /* Called for whole-file kinds (KEY_CPROFILE, KEY_PYINSTRUMENT, KEY_TF_TRACE,
  * KEY_RULE_REPORT) once per version of the file, with the lock held. For a
  * TF trace placed by its .metadata record, ki->node is the writer's node
@@ -45,6 +53,10 @@ typedef struct scanner_opts {
     scanner_file_cb on_file;    /* may be NULL: whole-file kinds are ignored */
     void *on_file_ud;
     size_t batch;               /* files fetched per source_fetch call; default 64 */
+    size_t read_chunk;          /* most bytes of a line file one read asks
+                                   for (default SCAN_READ_CHUNK): a larger
+                                   file is read in several within the pass,
+                                   so memory does not grow with file size */
     int sequential;             /* 1: fetch and decode on the calling thread
                                    only (no fetch-ahead thread); the results
                                    are the same either way */

@@ -39,6 +39,30 @@ static int cache_mkdirs(char *path)
     return (mkdir(path, 0700) < 0 && errno != EEXIST) ? -1 : 0;
 }
 
+/* A cache another user can write to could feed us any object under any
+ * key (a planted entry is trusted once its header matches), so the
+ * directory must be ours and closed to others. */
+static int cache_check_owner(const char *dir, sm_err *err)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return sm_err_set(err, SM_ERR_IO, "cannot use cache directory %s: %s "
+                          "(use --no-cache to run without it)", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return sm_err_set(err, SM_ERR_IO, "cache directory %s is not a directory: remove "
+                          "it, set XDG_CACHE_HOME elsewhere, or use --no-cache", dir);
+    if (st.st_uid != geteuid())
+        return sm_err_set(err, SM_ERR_DENIED, "cache directory %s belongs to uid %u, not "
+                          "to you (uid %u): refusing to use it; remove it, set "
+                          "XDG_CACHE_HOME to a directory of yours, or use --no-cache",
+                          dir, (unsigned)st.st_uid, (unsigned)geteuid());
+    if (st.st_mode & (S_IWGRP | S_IWOTH))
+        return sm_err_set(err, SM_ERR_DENIED, "cache directory %s is writable by others "
+                          "(mode %04o): refusing to use it; `chmod go-w %s` (or 700), "
+                          "or use --no-cache", dir, (unsigned)(st.st_mode & 07777), dir);
+    return 0;
+}
+
 cache *cache_open(const char *dir, int64_t max_bytes, sm_err *err)
 {
     cache *c = calloc(1, sizeof *c);
@@ -59,6 +83,10 @@ cache *cache_open(const char *dir, int64_t max_bytes, sm_err *err)
     if (cache_mkdirs(c->dir) < 0) {
         sm_err_set(err, SM_ERR_IO, "cannot create cache directory %s: %s "
                    "(use --no-cache to run without it)", c->dir, strerror(errno));
+        free(c);
+        return NULL;
+    }
+    if (cache_check_owner(c->dir, err) != 0) {
         free(c);
         return NULL;
     }

@@ -26,7 +26,10 @@ typedef struct cache_stats {
 } cache_stats;
 
 /* dir NULL = the default location. max_bytes <= 0 = 1 GiB. Creates the
- * directory. NULL with err (SM_ERR_IO) when it cannot be created. */
+ * directory. NULL with err (SM_ERR_IO) when it cannot be created, or
+ * (SM_ERR_DENIED, saying what to do) when it is not owned by this user or
+ * is writable by group or others: entries planted there would be
+ * trusted. */
 cache *cache_open(const char *dir, int64_t max_bytes, sm_err *err);
 void cache_free(cache *c);
 

@@ -70,6 +70,12 @@ typedef struct source_vtbl {
     /* Copies a short status line about the transport ("S3 unreachable,
      * retrying in 8 s") into buf, or "" when all is well. May be NULL. */
     void (*status)(const source *s, char *buf, size_t len);
+    /* Asks a list or fetch running on another thread to end within
+     * milliseconds, whatever the network does (the caller is quitting):
+     * a list then fails, a fetch reports its unread requests failed, and
+     * every later call fails at once — until cancel(s, 0) allows them
+     * again. Thread-safe. May be NULL (nothing to cancel). */
+    void (*cancel)(source *s, int on);
     void (*free)(source *s);
 } source_vtbl;
 
@@ -102,6 +108,12 @@ static inline void source_status(const source *s, char *buf, size_t len)
         buf[0] = '\0';
     if (s->vt->status)
         s->vt->status(s, buf, len);
+}
+
+static inline void source_cancel(source *s, int on)
+{
+    if (s && s->vt->cancel)
+        s->vt->cancel(s, on);
 }
 
 static inline void source_free(source *s)

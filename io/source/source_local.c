@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@ typedef struct source_local {
     char *root;          /* no trailing slash */
     char *buf;           /* read buffer reused across fetches */
     size_t cap;
+    atomic_int cancelled;  /* local_cancel, from another thread */
 } source_local;
 
 typedef struct dir_item {
@@ -89,8 +91,11 @@ static int read_sorted_dir(const char *path, dir_item **out, size_t *n)
             continue;   /* deeper than any real profiler-output tree */
         if (stat(full, &st) != 0) {
             err = errno;
-            if (err == ENOENT)
-                continue;   /* vanished between readdir and stat */
+            struct stat lst;
+            /* vanished between readdir and stat; but a symbolic link to
+             * nothing is a name in the tree that cannot be read: said */
+            if (err == ENOENT && (lstat(full, &lst) != 0 || !S_ISLNK(lst.st_mode)))
+                continue;
         } else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
             continue;
         }
@@ -177,7 +182,10 @@ static void seen_free(walk *w)
 static void report_unlisted(walk *w, const char *key, int e)
 {
     char why[160];
-    snprintf(why, sizeof why, "cannot list: %s; what lies below is skipped", strerror(e));
+    if (e == ENOENT)   /* stat found nothing where readdir saw a link */
+        snprintf(why, sizeof why, "not read: a symbolic link to nothing");
+    else
+        snprintf(why, sizeof why, "cannot list: %s; what lies below is skipped", strerror(e));
     source_entry se = {key, 0, 0, "", why};
     if (w->cb(w->ud, &se))
         w->stopped = 1;
@@ -216,6 +224,10 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
     int rc = 0;
     for (size_t i = 0; i < n && !w->stopped && rc == 0; i++) {
         char key[4096];
+        if (atomic_load(&w->sl->cancelled)) {
+            rc = sm_err_set(err, SM_ERR_IO, "listing %s cancelled", w->sl->root);
+            break;
+        }
         if ((size_t)snprintf(key, sizeof key, "%s%s", relkey, items[i].name) >= sizeof key)
             continue;
         if (items[i].is_dir) {
@@ -307,6 +319,11 @@ static void fetch_one(source_local *sl, const source_req *r, source_fetch_cb cb,
     char path[4096];
     sm_err e = {0};
     int fd = -1;
+    if (atomic_load(&sl->cancelled)) {
+        sm_err_set(&e, SM_ERR_IO, "reading %s cancelled", r->key);
+        cb(ud, r, NULL, 0, NULL, &e);
+        return;
+    }
     /* O_NONBLOCK: opening a FIFO put in the file's place would otherwise
      * wait for a writer forever; it is refused below. Regular files
      * ignore the flag. */
@@ -361,6 +378,13 @@ static void local_free(source *s)
     free(sl);
 }
 
+/* A deep tree on a slow disk (NFS) lists for long: the walk looks at
+ * the flag before each entry, a fetch before each file. */
+static void local_cancel(source *s, int on)
+{
+    atomic_store(&((source_local *)s)->cancelled, on);
+}
+
 static const source_vtbl local_vtbl = {
     .kind = "local",
     .etag_is_identity = 1,
@@ -368,6 +392,7 @@ static const source_vtbl local_vtbl = {
     .fetch = local_fetch,
     .describe = local_describe,
     .status = NULL,
+    .cancel = local_cancel,
     .free = local_free,
 };
 

@@ -319,6 +319,11 @@ static void s3_status(const source *src, char *buf, size_t len)
     pthread_mutex_unlock((pthread_mutex_t *)&s->note_mu);
 }
 
+static void s3_cancel(source *src, int on)
+{
+    s3_http_cancel(((s3_source *)src)->http, on);
+}
+
 static void s3_free(source *src)
 {
     s3_source *s = (s3_source *)src;
@@ -336,6 +341,7 @@ static const source_vtbl s3_vtbl = {
     .fetch = s3_fetch,
     .describe = s3_describe,
     .status = s3_status,
+    .cancel = s3_cancel,
     .free = s3_free,
 };
 

@@ -165,7 +165,7 @@ static int synth_live_step(synth_sys *sys, synth_trace *tr, int nodes, int ranks
     return 0;
 }
 
-static int synth_live(const synth_job *j, const volatile int *stop, sm_err *err)
+static int synth_live(const synth_job *j, const atomic_int *stop, sm_err *err)
 {
     int nodes = j->o->nodes, ranks = j->o->ranks, rc = 0, ready = 0;
     synth_sys *sys = calloc((size_t)nodes, sizeof *sys);
@@ -179,7 +179,7 @@ static int synth_live(const synth_job *j, const volatile int *stop, sm_err *err)
     }
     /* history without per-group flushes, then real time */
     rc = rc ? rc : synth_live_step(sys, tr, nodes, ranks, 0, err);
-    while (!rc && !(stop && *stop)) {
+    while (!rc && !(stop && atomic_load(stop))) {
         struct timespec d = {0, 100 * 1000 * 1000};
         nanosleep(&d, NULL);
         rc = synth_live_step(sys, tr, nodes, ranks, 1, err);
@@ -196,7 +196,7 @@ static int synth_live(const synth_job *j, const volatile int *stop, sm_err *err)
     return rc;
 }
 
-int synth_run(const synth_opts *o, const volatile int *stop, sm_err *err)
+int synth_run(const synth_opts *o, const atomic_int *stop, sm_err *err)
 {
     if (synth_opts_check(o, err) || synth_make_dirs(o, err))
         return -1;

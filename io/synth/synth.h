@@ -14,6 +14,7 @@
 #ifndef SMTOP_SYNTH_H
 #define SMTOP_SYNTH_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "model/sm_err.h"
@@ -53,6 +54,6 @@ int synth_opts_check(const synth_opts *o, sm_err *err);
  * in batch mode. Returns 0, or -1 with err (SM_ERR_USAGE for bad options,
  * SM_ERR_IO naming the path that could not be written). Files already
  * written stay on disk after a failure. */
-int synth_run(const synth_opts *o, const volatile int *stop, sm_err *err);
+int synth_run(const synth_opts *o, const atomic_int *stop, sm_err *err);
 
 #endif

@@ -1,27 +1,30 @@
 #!/bin/bash
 # bench_dashboard.sh: the dashboard's two performance figures (issue #3).
 #
-#  1. Full redraw of a 64-node x 8-GPU job: `smtop --bench-frames N` scans
-#     the job to the end, then times N frames with every pane dirty into a
-#     newterm on /dev/null (200x60, xterm-256color); median wall and CPU
-#     time per frame, then each pane alone.
+#  1. Full redraw of a 64-node x 8-GPU job with Python stats (so every
+#     pane, Alerts and Python included, has data): `smtop --bench-frames N`
+#     scans the job to the end, then times N frames with every pane dirty
+#     into a newterm on /dev/null (200x60, xterm-256color); median wall and
+#     CPU time per frame, the model lock's hold per frame, then each pane
+#     alone. With BASELINE=<another smtop> both run on the same job,
+#     alternating, RUNS times each.
 #  2. Idle cost while tailing a live job for DURATION s: utime+stime of the
 #     smtop process from /proc/PID/stat (after a warm-up, so the first
 #     backfill is excluded), next to `top -b -d 1 -n DURATION` watching the
 #     same generator over the same interval as a reference; and the whole
 #     `smtop --demo` process (dashboard + built-in generator).
 #
-# With BASE=/path/to/older/smtop, parts 1 and 2 run that binary too, side by
-# side in the same run: part 1 alternates the two on the same job (ROUNDS
-# times each), part 2 tails the same live job with both at once.
+# With BASELINE=/path/to/older/smtop, part 2 also tails the same live job
+# with that binary, both at once, side by side.
 #
 # usage: tests/bench/bench_dashboard.sh [BUILD_DIR]   (default ./build)
-#        env FRAMES (1000), DURATION (60), WARMUP (8), BASE (none), ROUNDS (3)
+#        env FRAMES (1000), DURATION (60), WARMUP (8), BASELINE (none; BASE is the
+#        same), RUNS (3), ONLY_REDRAW=1 (part 1 alone)
 set -eu
 BUILD=${1:-build}
 SMTOP=$(realpath "$BUILD/smtop")
-BASE=${BASE:-}
-ROUNDS=${ROUNDS:-3}
+BASELINE=${BASELINE:-${BASE:-}}
+BASE=${BASELINE:+$(realpath "$BASELINE")}
 FRAMES=${FRAMES:-1000}
 DURATION=${DURATION:-60}
 WARMUP=${WARMUP:-8}
@@ -43,17 +46,19 @@ cpu_ticks() {   # utime + stime of PID (fields 14 and 15 of /proc/PID/stat)
     awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
 }
 
-echo "== 1. full redraw, 64 nodes x 8 GPUs (with Python stats: every pane has data)"
+RUNS=${RUNS:-3}
+echo "== 1. full redraw, 64 nodes x 8 GPUs, Python stats ($(uptime | sed 's/.*load/load/'))"
 "$SMTOP" synth --out "$WORK/big" --nodes 64 --gpus 8 --cpus 8 --minutes 10 --seed 3 \
-    --python-stats 200 >/dev/null
-for ((r = 1; r <= ROUNDS; r++)); do
-    for bin in ${BASE:+"$BASE"} "$SMTOP"; do
-        echo "-- round $r: $bin"
-        COLUMNS=200 LINES=60 TERM=xterm-256color "$bin" "$WORK/big" --bench-frames "$FRAMES" \
-            </dev/null >/dev/null
+    --python-stats 50 >/dev/null
+for r in $(seq "$RUNS"); do
+    for bin in "$SMTOP" ${BASELINE:+"$(realpath "$BASELINE")"}; do
+        echo "-- $bin (run $r)"
+        COLUMNS=200 LINES=60 TERM=xterm-256color XDG_CONFIG_HOME="$WORK/cfg" "$bin" \
+            "$WORK/big" --bench-frames "$FRAMES" </dev/null 2>&1 >/dev/null
     done
 done
 rm -rf "$WORK/big"
+[ "${ONLY_REDRAW:-0}" = 1 ] && exit 0
 
 echo "== 2. idle cost over ${DURATION} s (after ${WARMUP} s warm-up)"
 "$SMTOP" synth --out "$WORK/live" --nodes 4 --gpus 2 --cpus 8 --minutes 10 \

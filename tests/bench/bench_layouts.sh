@@ -3,16 +3,19 @@
 # framework trace file written one event per line (the fast path), the
 # whole array on one line, and pretty-printed (the streamed fallback), at
 # two sizes, beside Python's json.load of the same file (what smdebug does).
-# Shows the fallback's cost against the line path, and that its memory does
-# not grow with the file: the streamed element is bounded, so the report's
-# RSS is the line path's (the local source still reads a whole file into
-# one buffer, for every layout alike).
+# Shows the fallback's cost against the line path, and that memory does not
+# grow with the file: the streamed element is bounded and the scanner reads
+# a line file in chunks of SCAN_READ_CHUNK (16 MB), so a 200 MB file costs
+# the RSS of a 20 MB one. BASE (optional) is a baseline binary measured the
+# same way in the same run (e.g. one built from the commit before a change).
 #
-#   SMTOP=build/smtop tests/bench/bench_layouts.sh     (REPS=3, SIZES="32 128" MB)
+#   SMTOP=build/smtop [BASE=../base/build/smtop] tests/bench/bench_layouts.sh
+#   (REPS=3, SIZES="20 200" MB)
 set -eu
 SMTOP=${SMTOP:-build/smtop}
 REPS=${REPS:-3}
-SIZES=${SIZES:-32 128}
+SIZES=${SIZES:-20 200}
+BASE=${BASE:-}
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "bench_layouts: $TIME not found (apt-get install time)" >&2; exit 1; }
 [ -x "$SMTOP" ] || { echo "bench_layouts: build first or set SMTOP" >&2; exit 1; }
@@ -60,17 +63,25 @@ measure() { # NAME CMD...: REPS runs → "median_wall_s rss_kb_of_that_run"
 }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; median of $REPS runs"
-printf '%-9s %-8s %9s %9s %12s %12s %12s\n' size layout file_MB steps smtop_s smtop_RSS_MB py_RSS_MB
+printf '%-9s %-8s %9s %9s %12s %12s %12s %12s %12s\n' size layout file_MB steps smtop_s smtop_RSS_MB \
+    base_s base_RSS_MB py_RSS_MB
 for mb in $SIZES; do
     for layout in lines oneline pretty; do
         f=$(gen "$mb" "$layout" "$TMP/$mb-$layout")
         steps=$("$SMTOP" report --json "$TMP/$mb-$layout" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(sum(s["count"] for s in r["steps"]), r["warnings"]["corrupt_lines"] + r["warnings"]["partial_lines"])')
         measure "s-$mb-$layout" "$SMTOP" report --json "$TMP/$mb-$layout"
         measure "p-$mb-$layout" python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$f"
-        printf '%-9s %-8s %9.0f %9s %12s %12.1f %12.1f\n' "${mb}MB" "$layout" \
+        if [ -n "$BASE" ]; then
+            measure "b-$mb-$layout" "$BASE" report --json "$TMP/$mb-$layout"
+        else
+            echo "- 0" >"$TMP/b-$mb-$layout.res"
+        fi
+        printf '%-9s %-8s %9.0f %9s %12s %12.1f %12s %12.1f %12.1f\n' "${mb}MB" "$layout" \
             "$(($(stat -c %s "$f") / 1000000))" "${steps% *}" \
             "$(cut -d' ' -f1 "$TMP/s-$mb-$layout.res")" \
             "$(awk '{print $2 / 1024}' "$TMP/s-$mb-$layout.res")" \
+            "$(cut -d' ' -f1 "$TMP/b-$mb-$layout.res")" \
+            "$(awk '{print $2 / 1024}' "$TMP/b-$mb-$layout.res")" \
             "$(awk '{print $2 / 1024}' "$TMP/p-$mb-$layout.res")"
         [ "${steps#* }" = 0 ] || echo "  ($layout: ${steps#* } corrupt/partial lines)"
         rm -rf "$TMP/$mb-$layout"

@@ -97,6 +97,7 @@ TZ=$NY "$SMTOP" report --json --since 2020-06-10T00:05:00Z "$tmp/job" >"$tmp/b.j
 TZ=$NY "$SMTOP" report --json --utc --since 2020-06-10T00:05:00 "$tmp/job" >"$tmp/c.json" || fail "since --utc"
 TZ=$NY "$SMTOP" report --json --since 2020-06-10T02:05:00+02:00 "$tmp/job" >"$tmp/d.json" || fail "since +02:00"
 TZ=UTC0 "$SMTOP" report --json --since 1591747500 "$tmp/job" >"$tmp/e.json" || fail "since epoch"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp"/[a-e].json || fail "a --since report does not match the schema"
 # An event that overlaps --since is kept whole, so the range may start
 # just before it; a zone read wrongly would be hours off.
 s0=$(start_of "$tmp/a.json")

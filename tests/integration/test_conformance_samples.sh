@@ -11,6 +11,7 @@ fi
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$SMTOP" report --json "$SMTOP_SAMPLES/test_traces" >"$tmp/r.json" || { echo "FAIL: report"; exit 1; }
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || exit 1
 python3 - "$tmp/r.json" <<'PY' || { echo "FAIL: smdebug's numbers on its own files"; exit 1; }
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -98,6 +98,7 @@ python3 "$fx" horovod "$tmp/hvd"
 hs=$(fact hvd_since); hu=$(fact hvd_until)
 "$SMTOP" report --json --since "$(secs "$hs")" --until "$(secs "$hu")" "$tmp/hvd" > "$tmp/h.json" \
     || fail "report horovod window"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/h.json" || fail "schema"
 python3 "$fx" ref "$tmp/hvd" "$hs" "$hu" > "$tmp/h.ref"
 compare "$tmp/h.json" "$tmp/h.ref" || fail "horovod window vs python"
 python3 - "$tmp/h.json" "$tmp/hvd" "$hs" "$hu" <<'PY' || fail "horovod: 15 events"
@@ -119,6 +120,7 @@ starts = [base + e["ts"] for e in ev if e.get("ph") == "B"]
 assert len(starts) == 25 and not [t for t in starts if int(sys.argv[2]) <= t < int(sys.argv[3])]
 PY
 "$SMTOP" report --json "$tmp/hvd" > "$tmp/h_all.json" || fail "report horovod"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/h_all.json" || fail "schema"
 python3 -c "
 import json,sys; r=json.load(open(sys.argv[1]))
 assert sum(s['count'] for s in r['steps'] if s['process'] is None) == 25" "$tmp/h_all.json" \
@@ -133,6 +135,7 @@ echo "ok: horovod window keeps the 15 overlapping events (report, export)"
 # ---- 2. split pairs, ns names, ranks -------------------------------------
 python3 "$fx" split "$tmp/split"
 "$SMTOP" report --json "$tmp/split" > "$tmp/s.json" || fail "report split"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/s.json" || fail "schema"
 python3 "$fx" ref "$tmp/split" 0 0 > "$tmp/s.ref"
 compare "$tmp/s.json" "$tmp/s.ref" || fail "split pairs vs python"
 python3 - "$tmp/s.json" <<'PY' || fail "split content"
@@ -155,6 +158,7 @@ echo "ok: split B/E pairs and a 19-digit ns file name (report, export, text)"
 # A job whose E never came: the B is named in the warnings, not dropped silently.
 python3 "$fx" split "$tmp/cut" --without-last
 "$SMTOP" report --json "$tmp/cut" > "$tmp/c.json" || fail "report cut"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/c.json" || fail "schema"
 python3 -c "
 import json,sys; m=json.load(open(sys.argv[1]))['warnings']['messages']
 assert any('1 B event without an E' in x for x in m), m" "$tmp/c.json" || fail "unpaired B not named"
@@ -165,6 +169,7 @@ win() {   # win NAME SINCE_US UNTIL_US
     [ "$s" = 0 ] || args+=(--since "$(secs "$s")")
     [ "$u" = 0 ] || args+=(--until "$(secs "$u")")
     "$SMTOP" report --json "${args[@]}" "$tmp/split" > "$tmp/$name.json" || fail "report $name"
+    "$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/$name.json" || fail "schema"
     python3 "$fx" ref "$tmp/split" "$s" "$u" > "$tmp/$name.ref"
     compare "$tmp/$name.json" "$tmp/$name.ref" || fail "window $name vs python"
     "$SMTOP" export --perfetto "$tmp/$name.x.json" "${args[@]}" "$tmp/split" 2>/dev/null \

@@ -29,6 +29,9 @@ want=(./usr/bin/smtop ./usr/share/smtop/report.schema.json
 command -v scdoc >/dev/null && want+=(./usr/share/man/man1/smtop.1)
 for t in "$SMTOP_SRC"/themes/*.theme; do want+=("./usr/share/smtop/themes/$(basename "$t")"); done
 for f in "${want[@]}"; do grep -qx -- "$f" "$T/contents" || fail "package lacks $f"; done
+# and nothing else: every file (not directory) in the package is one of them
+extra=$(grep -v '/$' "$T/contents" | grep -vxF -f <(printf '%s\n' "${want[@]}"))
+[ -z "$extra" ] || fail "unexpected files in the package: $extra"
 
 [ "$(dpkg-deb -f "$deb" Package)" = smtop ] || fail "Package: $(dpkg-deb -f "$deb" Package)"
 [ "$(dpkg-deb -f "$deb" Version)" = "$version" ] || fail "Version: $(dpkg-deb -f "$deb" Version)"

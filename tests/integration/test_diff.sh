@@ -13,6 +13,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 grep -q "No change" "$tmp/self.txt" || { cat "$tmp/self.txt"; fail "self diff shows a change"; }
 grep -q "Step:ModeKeys.TRAIN p50" "$tmp/self.txt" || fail "self diff lacks step rows"
 "$SMTOP" diff --json "$tmp/base" "$tmp/base" >"$tmp/self.json" || fail "self diff --json"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/self.json" || fail "schema"
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -25,6 +26,7 @@ cp -r "$tmp/base" "$tmp/slow"
 python3 "$(dirname "$0")/make_slow_copy.py" "$tmp/slow" || fail "make_slow_copy.py"
 
 "$SMTOP" diff --json "$tmp/base" "$tmp/slow" >"$tmp/slow.json" || fail "slow diff --json"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/slow.json" || fail "schema"
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -22,9 +22,11 @@ for run in tottime:5 tottime:20 cumtime:20 ncalls:20 pcalls:20 tpercall:1000 cpe
   checks+=("$sort" "$top" "$tmp/r-$run.json")
 done
 python3 "$fix" check "$tmp/job/profiler-output" "${checks[@]}" || fail "smtop and pstats disagree"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp"/r-*.json || fail "schema"
 
 # window selection: one node, a step range, a job phase
 "$SMTOP" report --json --python-node algo-1 --python-steps 9:11 "$tmp/job" >"$tmp/r.json"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || fail "schema"
 python3 - "$tmp/r.json" <<'EOF' || fail "window selection"
 import json, sys
 py = json.load(open(sys.argv[1]))["python"]
@@ -50,6 +52,7 @@ print(" ".join(sorted("%s:%s" % (x["start_mode"] or "-", x["start_step"]) for x 
 "$SMTOP" report --help | grep -q "fetch_profile_stats_by_step" || fail "--python-steps semantics not in --help"
 
 "$SMTOP" report --json --python-phase before --python-phase after "$tmp/job" >"$tmp/r.json"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || fail "schema"
 python3 - "$tmp/r.json" <<'EOF' || fail "job phase selection"
 import json, sys
 w = json.load(open(sys.argv[1]))["python"]["windows"]
@@ -73,6 +76,7 @@ grep -q "9009/9" "$tmp/out" || fail "recursive calls not shown as total/primitiv
 # pyinstrument: self/total per function, recursion counted once, failed session
 python3 "$fix" pyinstrument "$tmp/pyi" || fail "pyinstrument fixture"
 "$SMTOP" report --json "$tmp/pyi" >"$tmp/p.json" 2>"$tmp/err" || fail "pyinstrument: $(cat "$tmp/err")"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/p.json" || fail "schema"
 python3 - "$tmp/p.json" <<'EOF' || fail "pyinstrument numbers"
 import json, sys
 py = json.load(open(sys.argv[1]))["python"]
@@ -90,6 +94,7 @@ EOF
 f=$(ls "$tmp"/job/profiler-output/framework/pytorch/cprofile/algo-1/train-9-*/python_stats)
 head -c 100 "$f" >"$tmp/cut" && mv "$tmp/cut" "$f"
 "$SMTOP" report --json "$tmp/job" >"$tmp/r.json" 2>"$tmp/err" || fail "report after truncation"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || fail "schema"
 python3 - "$tmp/r.json" <<'EOF' || fail "truncated file handling"
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -19,6 +19,7 @@ job="$tmp/job"
 "$SMTOP" synth --out "$job" --nodes 2 --ranks 4 --slow-rank 2 --minutes 3 --seed 3 \
     >/dev/null || fail synth
 "$SMTOP" report --json "$job" > "$tmp/r.json" || fail "report --json"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || fail "schema"
 python3 "$tools/ref_report.py" "$job" > "$tmp/ref.json"
 python3 "$tools/compare_report.py" "$tmp/r.json" "$tmp/ref.json" || fail "report vs python"
 

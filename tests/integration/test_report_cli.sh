@@ -30,6 +30,7 @@ expect_exit 2 "usage:"
 "$SMTOP" synth --out "$tmp/job" --nodes 3 --gpus 2 --cpus 4 --minutes 3 --seed 7 >/dev/null \
   || fail "synth failed"
 "$SMTOP" report --json "$tmp/job" > "$tmp/r.json" || fail "report failed"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || fail "schema"
 python3 - "$tmp/r.json" <<'PY' || fail "synthetic report content"
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -53,6 +54,7 @@ PY
 start=$(python3 -c "import json;print(json.load(open('$tmp/r.json'))['time_range']['start_us'])")
 since=$(( start / 1000000 + 60 ))
 "$SMTOP" report --json --since "$since" "$tmp/job" > "$tmp/r2.json" || fail "report --since"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r2.json" || fail "schema"
 python3 - "$tmp/r2.json" "$tmp/r.json" "$since" <<'PY' || fail "--since not applied"
 import json, sys
 r, full = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))

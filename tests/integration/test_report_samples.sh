@@ -14,6 +14,7 @@ tools="$SMTOP_SRC/tests/tools"
 
 for job in test_traces merge_traces; do
   "$SMTOP" report --json "$SMTOP_SAMPLES/$job" > "$tmp/$job.smtop.json"
+  "$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/$job.smtop.json" || exit 1
   python3 "$tools/ref_report.py" "$SMTOP_SAMPLES/$job" > "$tmp/$job.ref.json"
 done
 python3 "$tools/compare_report.py" "$tmp/test_traces.smtop.json" "$tmp/test_traces.ref.json"

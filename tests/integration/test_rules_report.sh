@@ -31,6 +31,7 @@ expect() {  # expect SCENARIO RULE STATUS [report options...]
 }
 
 check_expectations() {
+    "$SMTOP_SRC/tests/tools/schema_ok.sh" $(cut -f1 "$TMP/expect.tsv") || fail "a rule report does not match the schema"
     python3 - "$TMP/expect.tsv" <<'PY' || fail "rule statuses (see above)"
 import json, sys
 bad = 0
@@ -99,6 +100,7 @@ rc=$?; [ $rc -eq 2 ] || fail "bad --rule: exit $rc, expected 2"
 python3 "$GEN" "$TMP/pr" cpu_fire --profiler-report >/dev/null
 for src in "$TMP/pr" "$TMP/pr/profiler-output"; do
     "$SMTOP" report --json "$src" >"$TMP/pr.json" 2>"$TMP/err" || fail "report $src: $(cat "$TMP/err")"
+    "$SMTOP_SRC/tests/tools/schema_ok.sh" "$TMP/pr.json" || fail "schema"
     python3 - "$TMP/pr.json" <<'PY' || fail "rule-output / usage checks on $src"
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -47,6 +47,7 @@ export AWS_SHARED_CREDENTIALS_FILE="$T/credentials" AWS_CONFIG_FILE="$T/config"
 
 run --profile ci
 check "--profile with session token from the credentials file" test $? -eq 0
+check "the report matches the schema" "$SMTOP_SRC/tests/tools/schema_ok.sh" "$T/out.json"
 
 AWS_PROFILE=ci run
 check "AWS_PROFILE selects the profile" test $? -eq 0

@@ -24,7 +24,7 @@ export XDG_CACHE_HOME="$T/cache" SMTOP_S3_BACKOFF_MS=100
 rig_upload bkt job "$T/job" >/dev/null || exit 1
 URL=s3://bkt/job/profiler-output
 s3report() { timeout 120 "$SMTOP" report --json "$URL" --endpoint-url "$RIG_ENDPOINT" "$@"; }
-same() { python3 "$RIG_HOME/jsoncmp.py" "$T/local.json" "$1" source; }
+same() { "$SMTOP_SRC/tests/tools/schema_ok.sh" "$1" && python3 "$RIG_HOME/jsoncmp.py" "$T/local.json" "$1" source; }
 
 timeout 60 "$SMTOP" report --json "$T/job/profiler-output" >"$T/local.json" || exit 1
 

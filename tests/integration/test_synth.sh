@@ -118,6 +118,7 @@ last_ts=$(tail -n 1 "$newest" | python3 -c 'import json,sys; print(int(json.load
 "$SMTOP" synth --out "$T/py_bad" --python-stats 2 2>"$T/err" && fail "--python-stats 2 accepted"
 grep -q "python-stats must be" "$T/err" || fail "bad --python-stats not explained: $(cat "$T/err")"
 "$SMTOP" report --json --top 50 "$T/py" >"$T/py.json" || fail "report on --python-stats job failed"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$T/py.json" || fail "schema"
 python3 - "$T/py.json" <<'PY' || fail "python stats of the synthetic job are wrong"
 import json, sys
 py = json.load(open(sys.argv[1]))["python"]

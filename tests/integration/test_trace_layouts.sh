@@ -19,6 +19,7 @@ head -c 300 "$(ls "$tmp"/oneline/framework/pevents/*/*.json | head -1)" | grep -
     || fail "oneline fixture is not one line"
 for l in lines oneline pretty cut; do
     "$SMTOP" report --json "$tmp/$l" >"$tmp/$l.json" 2>"$tmp/$l.err" || fail "report $l: $(cat "$tmp/$l.err")"
+    "$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/$l.json" || fail "schema"
     "$SMTOP" export --perfetto "$tmp/$l.trace" --no-system "$tmp/$l" 2>"$tmp/$l.xerr" ||
         fail "export $l: $(cat "$tmp/$l.xerr")"
 done

@@ -12,6 +12,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 for job in test_traces merge_traces; do
   "$SMTOP" report --json "$SMTOP_SAMPLES/$job" >"$tmp/$job.json" || fail "report $job"
+  "$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/$job.json" || fail "schema"
   for l in oneline pretty; do
     cp -r "$SMTOP_SAMPLES/$job" "$tmp/$job-$l"
     python3 "$SMTOP_SRC/tests/tools/relayout.py" "$l" "$tmp/$job-$l" || fail "relayout $job $l"

@@ -11,6 +11,7 @@ source "$(dirname "$0")/ui_lib.sh"
 JOB="$UI_WORK/job"
 ui_synth "$JOB" --nodes 4 --gpus 2 --cpus 8 --minutes 5 --slow-node 2
 "$SMTOP" report --json "$JOB" > "$UI_WORK/r.json" || { echo "FAIL: report"; exit 1; }
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$UI_WORK/r.json" || exit 1
 read -r TRAIN_N CPU_MEAN < <(python3 - "$UI_WORK/r.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -12,6 +12,7 @@ command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
 JOB="$UI_WORK/job"
 ui_synth "$JOB" --nodes 2 --ranks 4 --slow-rank 2 --minutes 3
 "$SMTOP" report --json "$JOB" > "$UI_WORK/r.json" || { echo "FAIL: report"; exit 1; }
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$UI_WORK/r.json" || exit 1
 # count(WRITER|-): the TRAIN step count of a rank of algo-1 (- = pooled)
 count() {
     python3 - "$UI_WORK/r.json" "$1" <<'PY'

@@ -15,12 +15,14 @@ job="$tmp/job/profiler-output"
 "$SMTOP" synth --out "$job" --nodes 2 --minutes 2 --seed 3 --python-stats 300 >/dev/null ||
     fail "synth"
 "$SMTOP" report --json "$job" >"$tmp/clean.json" || fail "report on the clean job"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/clean.json" || fail "schema"
 python3 -c 'import json,sys; w=json.load(open(sys.argv[1]))["warnings"]; assert w["unread_files"] == 0 and not w["unread"], w' \
     "$tmp/clean.json" || fail "a clean synthetic job has unread files"
 
 python3 "$fix" tf "$job" >"$tmp/tf.json" || fail "tf fixture"
 python3 "$fix" unread "$job" >"$tmp/unread.json" || fail "unread fixture"
 "$SMTOP" report --json "$job" >"$tmp/r.json" 2>"$tmp/err" || fail "report: $(cat "$tmp/err")"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || fail "schema"
 python3 - "$tmp/r.json" "$tmp/tf.json" "$tmp/unread.json" <<'PY' || fail "report content"
 import json, sys
 r = json.load(open(sys.argv[1])); tf = json.load(open(sys.argv[2]))

@@ -14,8 +14,10 @@ ui_cleanup() {
     rm -rf "$UI_WORK"
 }
 trap ui_cleanup EXIT
-# The dashboard saves its layout, theme and symbols to smtop.conf on exit:
-# every test gets its own config directory (a test may point it elsewhere).
+# The user's smtop.conf and rules.conf must not change what a test sees,
+# and the dashboard saves its layout, theme and symbols to smtop.conf on
+# exit: every test gets its own config directory (a test may point it
+# elsewhere, or write its own files under it).
 export XDG_CONFIG_HOME="$UI_WORK/config"
 
 tm() { tmux -L "$UI_SOCK" -f /dev/null "$@"; }

@@ -13,10 +13,11 @@
 //   ASIASMTOPTEMP   / temp/secret+key, token "tok/en+1=="   (session)
 //   ASIASMTOPEXPIRED/ old/secret, token "expired-token" -> ExpiredToken
 // The fake IMDS hands out the ASIASMTOPTEMP credentials.
-// Control port: POST /fault {"kind":"503"|"slowdown"|"stall"|"close"|"short",
+// Control port: POST /fault {"kind":"503"|"slowdown"|"403"|"stall"|"close"|"short",
 // "count":N,"after":BYTES} or {"kind":"delay","count":N,"ms":MS} (answer
 // the next N requests of any kind MS late: a slow but live endpoint);
-// GET /stats; POST /reset. "short" ends the body after BYTES with headers
+// GET /stats; POST /reset. "403" answers any request AccessDenied (a
+// bucket policy that denies, until it is fixed). "short" ends the body after BYTES with headers
 // (Content-Length, Content-Range) that agree with the short body: a
 // well-formed response that is not the whole object.
 const http = require('http');
@@ -79,7 +80,7 @@ function verify(req) {
 }
 
 function takeFault(isObjectGet) {
-  const i = faults.findIndex((f) => f.count > 0 && (isObjectGet || f.kind === '503' || f.kind === 'slowdown' || f.kind === 'delay'));
+  const i = faults.findIndex((f) => f.count > 0 && (isObjectGet || f.kind === '503' || f.kind === 'slowdown' || f.kind === 'delay' || f.kind === '403'));
   if (i < 0) return null;
   faults[i].count--;
   stats.faults_fired++;
@@ -123,6 +124,7 @@ function front(s3rverPort) {
 // close, 503, slowdown) when one was taken for it.
 function forward(req, res, s3rverPort, fault) {
   if (fault && fault.kind === '503') return xmlError(res, 503, 'ServiceUnavailable', 'Please reduce your request rate.');
+  if (fault && fault.kind === '403') return xmlError(res, 403, 'AccessDenied', 'Access Denied');
   if (fault && fault.kind === 'slowdown') return xmlError(res, 503, 'SlowDown', 'Please reduce your request rate.');
   const headers = { ...req.headers };
   for (const h of Object.keys(headers)) if (h === 'authorization' || h.startsWith('x-amz-')) delete headers[h];

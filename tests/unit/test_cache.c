@@ -190,6 +190,45 @@ static void test_default_location(void **st)
     assert_int_equal(e.code, SM_ERR_IO);
 }
 
+/* A cache directory someone else can write to (0777, group-writable,
+ * sticky /tmp-like) or that belongs to another user is refused with a
+ * message that says why and what to do; a private one (0700, 0755) is
+ * used. */
+static void test_refuses_foreign_or_open_dir(void **st)
+{
+    (void)st;
+    sm_err e;
+    char d[300];
+    static const struct { mode_t mode; int ok; } cases[] = {
+        {0700, 1}, {0755, 1}, {0777, 0}, {0770, 0}, {01777, 0}, {0702, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(d, sizeof d, "%s/m%zu", dir, i);
+        assert_int_equal(mkdir(d, 0700), 0);
+        assert_int_equal(chmod(d, cases[i].mode), 0);
+        memset(&e, 0, sizeof e);
+        cache *c = cache_open(d, 0, &e);
+        if (cases[i].ok) {
+            assert_non_null(c);
+            cache_free(c);
+        } else {
+            assert_null(c);
+            assert_int_equal(e.code, SM_ERR_DENIED);
+            assert_non_null(strstr(e.msg, "writable by others"));
+            assert_non_null(strstr(e.msg, "--no-cache"));
+        }
+    }
+    if (geteuid() != 0) {
+        print_message("note: not root, the other-owner case is not checked\n");
+        return;
+    }
+    snprintf(d, sizeof d, "%s/theirs", dir);
+    assert_int_equal(mkdir(d, 0700), 0);
+    assert_int_equal(chown(d, 4242, 4242), 0);
+    assert_null(cache_open(d, 0, &e));
+    assert_int_equal(e.code, SM_ERR_DENIED);
+    assert_non_null(strstr(e.msg, "belongs to uid 4242, not to you"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -198,6 +237,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_paths_stay_inside, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lru_bound, setup, teardown),
         cmocka_unit_test_setup_teardown(test_default_location, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refuses_foreign_or_open_dir, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -149,6 +149,24 @@ static void test_unit_for_dimension(void **state)
     assert_float_equal(fmt_scale_for_dimension("StepNumber"), 1, 0);
 }
 
+/* A table column keeps its width whatever the value. */
+static void test_fit_keeps_width(void **s)
+{
+    (void)s;
+    char b[FMT_BUF];
+    assert_string_equal(fmt_fit(b, sizeof b, 12.345, 9, 2), "    12.35");
+    assert_string_equal(fmt_fit(b, sizeof b, 1e308, 9, 2), "   1e+308");
+    assert_string_equal(fmt_fit(b, sizeof b, -1e308, 9, 2), "  -1e+308");
+    assert_string_equal(fmt_fit(b, sizeof b, 1.7976931348623157e308, 9, 2), " 1.8e+308");
+    assert_string_equal(fmt_fit(b, sizeof b, -1.7976931348623157e308, 9, 2), "-1.8e+308");
+    assert_string_equal(fmt_fit(b, sizeof b, 123456789.0, 9, 2), "1.235e+08");
+    assert_string_equal(fmt_fit(b, sizeof b, 4.9e-324, 9, 2), "     0.00");
+    assert_string_equal(fmt_fit(b, sizeof b, NAN, 9, 2), "      nan");
+    assert_string_equal(fmt_fit(b, sizeof b, -INFINITY, 7, 1), "   -inf");
+    for (double v = 1; v < 1e308; v *= 7.3)
+        assert_int_equal(strlen(fmt_fit(b, sizeof b, -v, 9, 2)), 9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -161,6 +179,7 @@ int main(void)
         cmocka_unit_test(test_date_zone_day),
         cmocka_unit_test(test_ago),
         cmocka_unit_test(test_unit_for_dimension),
+        cmocka_unit_test(test_fit_keeps_width),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* Unit tests for tui/pane_alerts: order (most severe first), drawing
+/* Unit tests for tui/panes/pane_alerts: order (most severe first), drawing
  * headlessly within bounds at many sizes, the zoomed detail with the
  * datapoints that crossed the threshold, `J` jumping the view to the
  * alert's span, and the `:set` command re-evaluating the held data. */
@@ -9,6 +9,7 @@
 #include <wchar.h>
 
 #include "rules_fixture.h"
+#include "tui/dash/dash_ext.h"
 #include "tui/panes/pane_alerts.h"
 #include "tui/theme/theme.h"
 #include "tui/dash/view.h"
@@ -19,6 +20,8 @@ typedef struct fixture {
     theme *th;
     model *m;
     view_state v;
+    dash_ext ext;      /* the snapshot the loader would publish */
+    derived *snap;
 } fixture;
 
 /* CPU bottleneck on algo-1 (gpu 5 %, cpu 95 % after patience) and a
@@ -61,15 +64,26 @@ static int teardown(void **state)
     fclose(f->out);
     fclose(f->in);
     theme_free(f->th);
+    derived_unref(f->snap);
     model_free(f->m);
     free(f);
     return 0;
 }
 
-static pane_ctx make_ctx(fixture *f)
+/* A context with the snapshot the loader would build from p's parameters
+ * (the pane itself never evaluates). */
+static pane_ctx make_ctx(fixture *f, pane *p)
 {
+    deriver *dv = deriver_new(pane_alerts_rules(p), f->m, NULL, NULL);
+    assert_non_null(dv);
+    derived_unref(f->snap);
+    f->snap = deriver_build(dv, 0);
+    assert_non_null(f->snap);
+    deriver_free(dv);
+    f->ext.snap = f->snap;
     pane_ctx c;
     memset(&c, 0, sizeof c);
+    c.ext = &f->ext;
     c.m = f->m;
     c.view = &f->v;
     c.th = f->th;
@@ -87,7 +101,7 @@ static void draw_framed(fixture *f, pane *p, int h, int w, wchar_t text[][512])
         for (int x = 0; x < w + 2; x++)
             mvwaddch(outer, y, x, 'Z');
     WINDOW *inner = derwin(outer, h, w, 1, 1);
-    pane_ctx c = make_ctx(f);
+    pane_ctx c = make_ctx(f, p);
     pane_alerts_vtbl.draw(p, inner, &c);
     for (int y = 0; y < h + 2; y++)
         for (int x = 0; x < w + 2; x++)
@@ -148,7 +162,7 @@ static void test_zoomed_detail_and_jump(void **state)
     assert_true(row_of(t, 40, L"params threshold=50 gpu_threshold=10") > 0);
     assert_true(row_of(t, 40, L"worst: algo-1") > 0);
     assert_true(row_of(t, 40, L"gpu 5.0%, cpu 95.0%") > 0);   /* a datapoint */
-    pane_ctx c = make_ctx(f);
+    pane_ctx c = make_ctx(f, p);
     assert_int_equal(pane_alerts_vtbl.on_key(p, 'J', &c), 1);
     assert_int_equal(f->v.live, 0);
     /* the bottleneck run is ticks 1000..1199: the window shows all of it */
@@ -164,7 +178,7 @@ static void test_set_command_reevaluates(void **state)
 {
     fixture *f = *state;
     pane *p = pane_alerts_vtbl.create();
-    pane_ctx c = make_ctx(f);
+    pane_ctx c = make_ctx(f, p);
     uint64_t before = pane_alerts_vtbl.stamp(p, &c);
     char msg[256];
     sm_err e = {0};

@@ -6,6 +6,7 @@
  * tests/s3/node_modules is missing (run `npm ci --prefix tests/s3`). */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -312,7 +313,7 @@ static void test_imds_v2(void **st)
  * latest text containing `want` (default "retrying in"). */
 typedef struct watcher {
     source *s;
-    volatile int stop;
+    atomic_int stop;          /* set by the test thread */
     char seen[256];           /* the latest match */
     const char *want;
     char first[256];
@@ -322,7 +323,7 @@ static void *watch_status(void *ud)
 {
     watcher *w = ud;
     char buf[256];
-    while (!w->stop) {
+    while (!atomic_load(&w->stop)) {
         source_status(w->s, buf, sizeof buf);
         if (strstr(buf, w->want ? w->want : "retrying in")) {
             if (!w->first[0])
@@ -346,7 +347,7 @@ static void test_503_storm_backoff(void **st)
     rig_fault(&rig, "{\"kind\":\"slowdown\",\"count\":2}");
     pthread_create(&th, NULL, watch_status, &w);
     got *d = fetch1(s, "a b+c=:d e.json", 0, -1);
-    w.stop = 1;
+    atomic_store(&w.stop, 1);
     pthread_join(th, NULL);
     assert_int_equal(d->failed, 0);
     assert_string_equal(d->data, "hello odd\n");
@@ -472,7 +473,7 @@ static void test_server_restart_mid_listing(void **st)
     pthread_t wt;
     pthread_create(&wt, NULL, watch_status, &w);
     assert_int_equal(source_list(s, "system/", NULL, on_entry, &g, &err), 0);
-    w.stop = 1;
+    atomic_store(&w.stop, 1);
     pthread_join(wt, NULL);
     pthread_join(th, NULL);
     assert_int_equal(g.n, 20); /* same answer as with a healthy server */
@@ -532,7 +533,7 @@ static void test_first_contact_gives_up(void **st)
     double t0 = mono_s();
     assert_int_equal(source_list(s, "system/", NULL, on_entry, &g, &err), -1);
     double took = mono_s() - t0;
-    w.stop = 1;
+    atomic_store(&w.stop, 1);
     pthread_join(th, NULL);
     source_s3_stats ss;
     source_s3_get_stats(s, &ss);
@@ -567,6 +568,42 @@ static void test_first_contact_budget(void **st)
     print_message("%lld tries within a 300 ms budget\n", (long long)ss.requests);
     assert_true(ss.requests >= 1 && ss.requests <= 3);
     source_free(s);
+}
+
+/* An endpoint that accepts the connection and never answers (the kernel
+ * completes the handshake on a listening socket nobody accepts from) is
+ * given up within the first-contact budget, not after the stall timeout. */
+static void test_first_contact_silent(void **st)
+{
+    (void)st;
+    sm_err err = {0};
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t al = sizeof a;
+    assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(fd, 16), 0);
+    assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &al), 0);
+    source_opts o;
+    s3_tuning t;
+    char ep[64];
+    source_opts_init(&o);
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d", ntohs(a.sin_port));
+    o.endpoint_url = ep;
+    o.no_cache = 1;
+    tuning(&t, NULL);
+    t.stall_timeout_s = 20;
+    t.connect_budget_ms = 2000;
+    source *s = source_s3_open("s3://bkt/job", &o, &t, &err);
+    assert_non_null(s);
+    got g = {0};
+    double t0 = mono_s();
+    assert_int_equal(source_list(s, "system/", NULL, on_entry, &g, &err), -1);
+    double took = mono_s() - t0;
+    print_message("silent endpoint given up after %.2f s: %s\n", took, err.msg);
+    assert_true(took < 6.0);   /* the budget and a second of stall check, not 20 s */
+    assert_non_null(strstr(err.msg, "S3 unreachable"));
+    source_free(s);
+    close(fd);
 }
 
 /* A live endpoint that answers late is waited for: no retry, no error. */
@@ -678,6 +715,7 @@ int main(void)
         cmocka_unit_test(test_server_restart_mid_listing),
         cmocka_unit_test(test_first_contact_gives_up),
         cmocka_unit_test(test_first_contact_budget),
+        cmocka_unit_test(test_first_contact_silent),
         cmocka_unit_test(test_slow_answers),
         cmocka_unit_test(test_cache_second_open),
     };

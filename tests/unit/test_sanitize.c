@@ -117,6 +117,53 @@ static void test_ascii_locale_replaces_non_ascii(void **s)
     setlocale(LC_ALL, "C.UTF-8");
 }
 
+/* Bidi overrides, isolates, zero-width characters and the BOM print
+ * nothing but reorder or hide what is around them: a node or function
+ * name must not spoof another. */
+static void test_invisible_format_characters(void **s)
+{
+    (void)s;
+    assert_string_equal(san("gpj\xe2\x80\xae.exe", -1), "gpj?.exe");          /* RLO */
+    for (unsigned c = 0x202A; c <= 0x202E; c++) {
+        char in[8] = {'a', (char)0xE2, (char)0x80, (char)(0x80 | (c & 0x3F)), 'b', 0};
+        assert_string_equal(san(in, -1), "a?b");
+    }
+    for (unsigned c = 0x2066; c <= 0x2069; c++) {                          /* isolates */
+        char in[8] = {'a', (char)0xE2, (char)0x81, (char)(0x80 | (c & 0x3F)), 'b', 0};
+        assert_string_equal(san(in, -1), "a?b");
+    }
+    for (unsigned c = 0x200B; c <= 0x200F; c++) {                          /* ZW*, LRM, RLM */
+        char in[8] = {'a', (char)0xE2, (char)0x80, (char)(0x80 | (c & 0x3F)), 'b', 0};
+        assert_string_equal(san(in, -1), "a?b");
+    }
+    assert_string_equal(san("a\xe2\x81\xa0" "b", -1), "a?b");                   /* WJ */
+    assert_string_equal(san("\xef\xbb\xbf" "algo-1", -1), "?algo-1");       /* BOM */
+    assert_string_equal(san("a\xe2\x80\xa8" "b\xe2\x80\xa9", -1), "a?b?");  /* LS, PS */
+    /* Neighbours that are ordinary text stay: en dash, em dash, ellipsis. */
+    assert_string_equal(san("a\xe2\x80\x93" "b\xe2\x80\x94" "c\xe2\x80\xa6", -1),
+                        "a\xe2\x80\x93" "b\xe2\x80\x94" "c\xe2\x80\xa6");
+}
+
+/* Messages keep their newlines and their own UTF-8 in any locale; what
+ * a server put in them (escapes, C1, bidi) does not pass. */
+static void test_fputs_message(void **s)
+{
+    (void)s;
+    char buf[256] = "";
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    assert_non_null(f);
+    sanitize_fputs("403 Denied\x1b]52;c;cHduZWQ=\x07\x1b[2J \xe2\x80\xae" "x\xc2\x85"
+                   "\n\xe2\x80\x94 check the policy", f);
+    fclose(f);
+    assert_string_equal(buf, "403 Denied?? ?x?\n\xe2\x80\x94 check the policy");
+    setlocale(LC_ALL, "C");
+    f = fmemopen(buf, sizeof buf, "w");
+    sanitize_fputs("a \xe2\x80\x94 b\x1b[31m", f);
+    fclose(f);
+    assert_string_equal(buf, "a \xe2\x80\x94 b?");
+    setlocale(LC_ALL, "C.UTF-8");
+}
+
 int main(void)
 {
     if (!setlocale(LC_ALL, "C.UTF-8")) {
@@ -125,6 +172,8 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_text_unchanged),
+        cmocka_unit_test(test_invisible_format_characters),
+        cmocka_unit_test(test_fputs_message),
         cmocka_unit_test(test_csi_sequence_replaced_whole),
         cmocka_unit_test(test_osc_and_string_sequences),
         cmocka_unit_test(test_c0_and_c1_controls),

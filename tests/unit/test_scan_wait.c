@@ -60,6 +60,12 @@ static int teardown(void **state)
     return 0;
 }
 
+static void no_unread(void *ud, const char *key, const char *why)
+{
+    (void)ud;
+    fail_msg("unread file %s (%s) while no root is known", key, why);
+}
+
 /* A scanner over the directory `path` with the root left to find. */
 typedef struct rig {
     source *src;
@@ -96,12 +102,16 @@ static void test_waits_then_reads(void **state)
     scanner_get_stats(sc, &st);
     assert_int_equal(st.waiting, 1);
     assert_true(st.started_us > 0);
+    /* the dashboard's Diff pane asks for unread files at any time, also
+     * before the root is known (this was strlen(NULL): a crash) */
+    assert_int_equal(scanner_unread(sc, no_unread, NULL), 0);
     for (int pass = 1; pass <= 2; pass++) {
         assert_int_equal(scanner_scan(sc, &err), 0);
         scanner_get_stats(sc, &st);
         assert_int_equal(st.waiting, 1);
         assert_int_equal(st.passes, pass);
         assert_string_equal(st.last_error, "");
+        assert_int_equal(scanner_unread(sc, no_unread, NULL), 0);
     }
     char root[64] = "x";
     assert_int_equal(scanner_root(sc, root, sizeof root), 0);
@@ -114,6 +124,25 @@ static void test_waits_then_reads(void **state)
     assert_int_equal(scanner_root(sc, root, sizeof root), 1);
     assert_string_equal(root, "profiler-output/");
     assert_int_equal(model_node_count(r.m), 1);   /* read in the same pass */
+    rig_close(&r);
+}
+
+static void count_unread(void *ud, const char *key, const char *why)
+{
+    (void)key, (void)why;
+    ++*(int *)ud;
+}
+
+/* The Diff pane asks for the unread files before the loader's first pass
+ * has found the root (it crashed on the root's NULL): nothing, no crash. */
+static void test_unread_before_root_known(void **state)
+{
+    (void)state;
+    rig r;
+    rig_open(&r, dir, 1);
+    int n = 0;
+    assert_int_equal(scanner_unread(r.sc, count_unread, &n), 0);
+    assert_int_equal(n, 0);
     rig_close(&r);
 }
 
@@ -190,6 +219,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_waits_then_reads, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unread_before_root_known, setup, teardown),
         cmocka_unit_test_setup_teardown(test_report_mode_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_job_not_created_yet, setup, teardown),
         cmocka_unit_test_setup_teardown(test_job_dir_described, setup, teardown),

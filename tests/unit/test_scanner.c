@@ -436,6 +436,37 @@ static void test_unknown_files_named_once(void **state)
     assert_int_equal(seen, 15);
 }
 
+/* Names in the tree that lead to no readable file — a symbolic link to
+ * nothing, a link to itself — were passed over in silence (the first) or
+ * only in the message ring (the second): both are files not read. */
+static void test_links_to_nothing_named(void **state)
+{
+    fixture *f = *state;
+    char l[256], path[512];
+    fixture_put(f, SYS1, line_at(3, 1591748101.5, 10, l, sizeof l), "w");
+    snprintf(path, sizeof path, "%s/system/incremental/2020060923/1591748160.algo-1.json", f->dir);
+    assert_int_equal(symlink("/nonexistent/1591748160.algo-1.json", path), 0);
+    snprintf(path, sizeof path, "%s/system/incremental/2020060923/1591748220.algo-1.json", f->dir);
+    assert_int_equal(symlink("1591748220.algo-1.json", path), 0);
+    fixture_open(f, NULL);
+    fixture_scan(f);
+    fixture_scan(f);   /* named once */
+    scan_stats st;
+    scanner_get_stats(f->sc, &st);
+    assert_int_equal(core_count(f, "algo-1", "cpu3"), 1);
+    assert_int_equal(st.unread_files, 2);
+    unread_got u = {0};
+    assert_int_equal(scanner_unread(f->sc, collect_unread, &u), 2);
+    for (int i = 0; i < u.n; i++) {
+        if (strstr(u.key[i], "1591748160")) {
+            assert_string_equal(u.why[i], "not read: a symbolic link to nothing");
+        } else {
+            assert_non_null(strstr(u.key[i], "1591748220"));
+            assert_non_null(strstr(u.why[i], "symbolic links"));   /* ELOOP's text */
+        }
+    }
+}
+
 #define TFSTEP "framework/tensorflow/detailed_profiling/2020060923/000000003/"
 #define TFTRACE TFSTEP "plugins/profile/2020_06_09_23_55_01/ip-10-0-209-63.ec2.internal.trace.json.gz"
 
@@ -519,6 +550,7 @@ int main(void)
         FIXTURE_TEST(test_corrupt_line_skipped_rest_kept),
         FIXTURE_TEST(test_cpu_total_first_scan_ends_mid_timestamp),
         FIXTURE_TEST(test_unreadable_file_reported_and_skipped),
+        FIXTURE_TEST(test_links_to_nothing_named),
         FIXTURE_TEST(test_tmp_renamed_to_final_not_double_counted),
         FIXTURE_TEST(test_smdebug_close_any_interleaving),
         FIXTURE_TEST(test_close_after_write_cut_before_newline),

@@ -296,6 +296,8 @@ static json_t *load_baseline(const dash_args *a, sm_err *err)
     return base;
 }
 
+/* 0, -1 with err, or DASH_LOADER_BUSY: the job is left to the loader
+ * thread still in a pass, and the process must end without freeing it. */
 static int run(dash_args *a, sm_err *err)
 {
     demo *dm = NULL;
@@ -306,18 +308,12 @@ static int run(dash_args *a, sm_err *err)
         spec = demo_dir(dm);
     }
     int rc = -1;
-    json_t *base = NULL;
-    if (a->baseline && !(base = load_baseline(a, err))) {
-        demo_stop(dm);
-        return -1;
-    }
-    a->d.baseline = base;
     job *j = job_open(spec, &a->so, &a->mc, err);
     if (j) {
         rc = dash_run(j, &a->d, err);
-        job_close(j);
+        if (rc != DASH_LOADER_BUSY)
+            job_close(j);
     }
-    json_decref(base);
     demo_stop(dm);
     return rc;
 }
@@ -332,9 +328,18 @@ int cmd_dashboard(int argc, char **argv)
         return SMTOP_EXIT_OK;
     }
     if (r < 0) {
-        fprintf(stderr, "smtop: %s\n", err.msg);
+        cmd_err_print("smtop", err.msg);
         return SMTOP_EXIT_USAGE;
     }
+    /* Diff mode reads the baseline before any thread starts and before
+     * the signals are blocked: Ctrl-C while a slow BASE loads ends the
+     * program at once (no screen to restore yet). */
+    json_t *base = NULL;
+    if (a.baseline && !(base = load_baseline(&a, &err))) {
+        cmd_err_print("smtop", err.msg);
+        return cmd_exit_status(&err);
+    }
+    a.d.baseline = base;
     /* The signals stay blocked until the process ends: unblocking would
      * let one that arrived after the last poll kill us with the default
      * action instead of the clean exit already under way. */
@@ -342,8 +347,11 @@ int cmd_dashboard(int argc, char **argv)
     int rc = run(&a, &err);
     if (a.d.sig_fd >= 0)
         close(a.d.sig_fd);
+    if (rc == DASH_LOADER_BUSY)   /* a request still hangs: do not wait for it */
+        return SMTOP_EXIT_OK | SMTOP_EXIT_NOW;
+    json_decref(base);
     if (rc != 0) {
-        fprintf(stderr, "smtop: %s\n", err.msg);
+        cmd_err_print("smtop", err.msg);
         return cmd_exit_status(&err);
     }
     return SMTOP_EXIT_OK;

@@ -59,7 +59,8 @@ static int parse_args(int argc, char **argv, const char *spec[2], int *json,
         return 0;
     sm_err_set(&err, SM_ERR_USAGE, n ? "missing SOURCE (after BASE)" : "missing BASE and SOURCE");
 usage:
-    fprintf(stderr, "smtop diff: %s\nTry 'smtop diff --help'.\n", err.msg);
+    cmd_err_print("smtop diff", err.msg);
+    fputs("Try 'smtop diff --help'.\n", stderr);
     return -1;
 }
 
@@ -79,7 +80,9 @@ int cmd_diff(int argc, char **argv)
     json_t *r[2] = {0};
     for (int k = 0; k < 2; k++)
         if (!(r[k] = report_diff_load(spec[k], &so, &err))) {
-            fprintf(stderr, "smtop diff: %s: %s\n", spec[k], err.msg);
+            char m[sizeof err.msg + 1100];
+            snprintf(m, sizeof m, "%.1024s: %s", spec[k], err.msg);
+            cmd_err_print("smtop diff", m);
             json_decref(r[0]);
             return cmd_exit_status(&err);
         }
@@ -89,7 +92,7 @@ int cmd_diff(int argc, char **argv)
         fprintf(stderr, "smtop diff: out of memory\n");
         rc = SMTOP_EXIT_FAIL;
     } else if (json) {
-        json_dumpf(d, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+        json_dumpf(d, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17) | JSON_ENSURE_ASCII);
         fputc('\n', stdout);
     } else {
         report_diff_print_text(d, stdout, !strcmp(nl_langinfo(CODESET), "UTF-8"));

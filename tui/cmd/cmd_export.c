@@ -111,7 +111,8 @@ static int parse_args(int argc, char **argv, export_args *a)
     else
         return 0;
 usage:
-    fprintf(stderr, "smtop export: %s\nTry 'smtop export --help'.\n", err.msg);
+    cmd_err_print("smtop export", err.msg);
+    fputs("Try 'smtop export --help'.\n", stderr);
     return -1;
 }
 
@@ -158,7 +159,7 @@ int cmd_export(int argc, char **argv)
     int rc = !strcmp(a.out, "-") ? run_export(&a, stdout, &st, &err)
                                  : export_to_file(&a, &st, &err);
     if (rc != 0) {
-        fprintf(stderr, "smtop export: %s\n", err.msg);
+        cmd_err_print("smtop export", err.msg);
         return cmd_exit_status(&err);
     }
     fprintf(stderr, "smtop export: %lld events, %lld counter samples from %lld files",
@@ -168,6 +169,6 @@ int cmd_export(int argc, char **argv)
                 (long long)st.skipped_files, (long long)st.corrupt_lines);
     fputc('\n', stderr);
     if (st.last_error[0])
-        fprintf(stderr, "smtop export: last problem: %s\n", st.last_error);
+        cmd_err_print("smtop export: last problem", st.last_error);
     return SMTOP_EXIT_OK;
 }

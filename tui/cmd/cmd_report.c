@@ -94,7 +94,8 @@ static int parse_args(int argc, char **argv, report_args *a)
         return 0;
     sm_err_set(&err, SM_ERR_USAGE, "missing SOURCE");
 usage:
-    fprintf(stderr, "smtop report: %s\nTry 'smtop report --help'.\n", err.msg);
+    cmd_err_print("smtop report", err.msg);
+    fputs("Try 'smtop report --help'.\n", stderr);
     return -1;
 }
 
@@ -112,7 +113,7 @@ int cmd_report(int argc, char **argv)
     sm_err err = {0};
     job *j = job_open(a.spec, &a.so, &a.mc, &err);
     if (!j || job_scan(j, &err) != 0) {
-        fprintf(stderr, "smtop report: %s\n", err.msg);
+        cmd_err_print("smtop report", err.msg);
         job_close(j);
         return cmd_exit_status(&err);
     }
@@ -129,7 +130,7 @@ int cmd_report(int argc, char **argv)
     }
     int fired = obj ? report_rules_run(obj, j, a.spec, &a.so, &a.rules, &err) : 0;
     if (fired < 0) {
-        fprintf(stderr, "smtop report: %s\n", err.msg);
+        cmd_err_print("smtop report", err.msg);
         json_decref(obj);
         job_close(j);
         return cmd_exit_status(&err);
@@ -139,7 +140,7 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "smtop report: out of memory\n");
         rc = SMTOP_EXIT_FAIL;
     } else if (a.json) {
-        json_dumpf(obj, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+        json_dumpf(obj, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17) | JSON_ENSURE_ASCII);
         fputc('\n', stdout);
     } else if (a.summary) {
         report_print_summary(obj, stdout);

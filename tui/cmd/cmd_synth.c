@@ -15,12 +15,12 @@
 #include "tui/cmd/commands.h"
 
 /* The one piece of state a signal handler can reach. */
-static volatile sig_atomic_t synth_stop_flag;
+static atomic_int synth_stop_flag;   /* lock-free: safe in a handler */
 
 static void synth_on_signal(int sig)
 {
     (void)sig;
-    synth_stop_flag = 1;
+    atomic_store(&synth_stop_flag, 1);
 }
 
 static void synth_usage(FILE *f)
@@ -170,7 +170,7 @@ int cmd_synth(int argc, char **argv)
     sm_err err;
     sm_err_clear(&err);
     if (synth_opts_check(&o, &err)) {
-        fprintf(stderr, "smtop synth: %s\n", err.msg);
+        cmd_err_print("smtop synth", err.msg);
         return SMTOP_EXIT_USAGE;
     }
     if (o.live) {
@@ -182,7 +182,7 @@ int cmd_synth(int argc, char **argv)
         sigaction(SIGTERM, &sa, NULL);
     }
     if (synth_run(&o, &synth_stop_flag, &err)) {
-        fprintf(stderr, "smtop synth: %s\n", err.msg);
+        cmd_err_print("smtop synth", err.msg);
         return cmd_exit_status(&err);
     }
     return SMTOP_EXIT_OK;

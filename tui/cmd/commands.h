@@ -15,7 +15,23 @@ enum smtop_exit {
     SMTOP_EXIT_RULE = 3
 };
 
+/* Or-ed into a command's status when a thread is still blocked in I/O
+ * (a hanging S3 request) and must not be waited for: main flushes the
+ * output and ends the process with _exit(status & 0xff) at once. */
+#define SMTOP_EXIT_NOW 0x100
+
 #include "model/sm_err.h"
+#include "tui/text/sanitize.h"
+
+/* "WHO: MSG\n" on stderr, MSG sanitized: an error may quote what a server
+ * or a file said (an S3 error Code, a key), which must not reach the
+ * terminal as escape sequences or bidi overrides. */
+static inline void cmd_err_print(const char *who, const char *msg)
+{
+    fprintf(stderr, "%s: ", who);
+    sanitize_fputs(msg, stderr);
+    fputc('\n', stderr);
+}
 
 /* The status for a failure: 2 when the user asked for something that
  * cannot be (SM_ERR_USAGE), else 1 (a source that cannot be read, an

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "tui/cmd/commands.h"
 #include "tui/cmd/suggest.h"
@@ -110,6 +111,17 @@ static int misspelled_command(int argc, char **argv)
     return 1;
 }
 
+/* A status with SMTOP_EXIT_NOW: a thread still hangs in a request, and
+ * exit()'s cleanup must not meet it (nor wait on it). */
+static int exit_status(int rc)
+{
+    if (rc & SMTOP_EXIT_NOW) {
+        fflush(NULL);
+        _exit(rc & 0xff);
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
@@ -133,5 +145,5 @@ int main(int argc, char **argv)
         return c->run(argc - 1, argv + 1);
     if (argv[1][0] != '-' && misspelled_command(argc, argv))
         return SMTOP_EXIT_USAGE;
-    return cmd_dashboard(argc, argv);
+    return exit_status(cmd_dashboard(argc, argv));
 }

@@ -7,6 +7,7 @@
 #include <term.h>
 #include <unistd.h>
 
+#include "tui/dash/fatal_restore.h"
 #include "tui/panes/chart.h"
 #include "tui/text/sanitize.h"
 
@@ -74,6 +75,8 @@ int dash_screen_open(dash *d, sm_err *err)
     if (open_terminal(d, err) != 0)
         return -1;
     set_term(d->scr);
+    if (!d->term_out)
+        d->fatal_restore = fatal_restore_install(STDOUT_FILENO) == 0;
     cbreak();
     noecho();
     nonl();
@@ -118,6 +121,9 @@ void dash_screen_close(dash *d)
         return;
     free_windows(d);
     endwin();
+    if (d->fatal_restore)
+        fatal_restore_remove();
+    d->fatal_restore = 0;
     delscreen(d->scr);
     d->scr = NULL;
     if (d->term_out)

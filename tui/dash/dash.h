@@ -30,9 +30,15 @@ typedef struct dash_opts {
     int save_config;
 } dash_opts;
 
+/* dash_run's result when the loader thread was still in a scan pass
+ * (a hanging request) when the dashboard ended: the thread goes on
+ * using j, so the caller must not close j and should end the process. */
+#define DASH_LOADER_BUSY 1
+
 /* Runs the dashboard on j until the user quits, a signal arrives on
  * o->sig_fd, or o->frames frames were drawn. The terminal is restored on
- * every return path. 0, or -1 with err (e.g. unknown terminal). */
+ * every return path, before waiting (briefly) for the loader. 0,
+ * DASH_LOADER_BUSY, or -1 with err (e.g. unknown terminal). */
 int dash_run(job *j, const dash_opts *o, sm_err *err);
 
 #endif

@@ -1,7 +1,7 @@
 /* dash_cmd: the dashboard's `:` command line. One command today —
  * `set Name.param=value` (or just `Name.param=value`) — which changes a
- * rule threshold in the alerts pane; the pane re-evaluates the held data
- * on its next draw. Keys while the prompt is open all go here, so '=' or
+ * rule threshold: the alerts pane checks it, the loader's deriver gets it
+ * and re-evaluates the held data at once (loader_poke). Keys while the prompt is open all go here, so '=' or
  * digits do not zoom or jump the view. The start-up rule options
  * (`smtop --rule`, rules.conf) reach the same pane through
  * dash_cmd_configure_rules, so `:set` always works on top of them. */
@@ -47,9 +47,11 @@ static void run(dash *d)
         dash_notice(d, "no alerts pane: rule parameters cannot be set");
         return;
     }
-    pthread_mutex_lock(job_lock(d->j));
     int rc = pane_alerts_command(alerts->p, d->cmd, msg, sizeof msg, &err);
-    pthread_mutex_unlock(job_lock(d->j));
+    if (rc == 0 && d->dv)
+        rc = deriver_rule_override(d->dv, pane_alerts_spec(d->cmd), &err);
+    if (rc == 0 && d->ld)
+        loader_poke(d->ld);
     dash_notice(d, rc == 0 ? msg : err.msg);
     alerts->dirty = 1;
 }

@@ -1,20 +1,31 @@
-/* dash_ext: the stores beside the model that panes read through
- * pane_ctx.ext, under the same lock as the model. Filled by dash_ctx;
- * NULL members mean "none in this job". */
+/* dash_ext: what panes read beside the model through pane_ctx.ext. The
+ * derived products (rules, the Python merge, the diff) come in `snap`, the
+ * loader's latest immutable snapshot (io/job/derive.h): a pane reads it
+ * without any lock and never computes them itself. Filled by dash_ctx;
+ * NULL members mean "none in this job" or "not built yet". */
 #ifndef SMTOP_DASH_EXT_H
 #define SMTOP_DASH_EXT_H
 
 #include <stdint.h>
 
+#include "io/job/derive.h"
 #include "model/pystats.h"
 
 struct json_t;
 
 typedef struct dash_ext {
-    const pystats_store *pystats;   /* Python profiler stats (job_pystats) */
+    /* Python profiler stats (job_pystats): the window menu lists them;
+     * read only under the model lock (in on_key), never in draw. */
+    const pystats_store *pystats;
+    const derived *snap;            /* latest derived products */
+    /* Asks the loader for the merge of sel sorted by sort, named key (the
+     * snapshot answers with derived_python). NULL: nobody to ask. */
+    void (*want_python)(void *ud, const pystats_select *sel, pystats_sort sort,
+                        uint64_t key);
+    void *want_ud;
     /* Diff mode: the current job against the baseline, a report_diff_build
-     * object rebuilt by dash_diff.c (NULL until the first build or without
-     * --baseline); diff_gen changes with every rebuild. */
+     * object (the snapshot's extra product; NULL until the first build or
+     * without --baseline); diff_gen changes with every rebuild. */
     const struct json_t *diff;
     uint64_t diff_gen;
 } dash_ext;

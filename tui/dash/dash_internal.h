@@ -1,6 +1,7 @@
 /* dash_internal: the dashboard's state, shared by its parts — dash.c
  * (screen and windows), dash_loop.c (events, frames), dash_keys.c,
- * dash_header.c, dash_help.c. Not used outside tui/dash_*.c. */
+ * dash_header.c, dash_help.c, dash_cmd.c, dash_diff.c, dash_derive.c,
+ * dash_bench.c. Not used outside tui/dash/. */
 #ifndef SMTOP_DASH_INTERNAL_H
 #define SMTOP_DASH_INTERNAL_H
 
@@ -20,12 +21,15 @@
 /* The user quit (q, Ctrl-C as a key): the layout is saved. A signal or a
  * lost terminal leaves smtop.conf alone. */
 #define DASH_QUIT_KEY 2
+#define DASH_LOCK_LOG 65536
 
 typedef struct dash_pane {
     const pane_vtbl *vt;
     pane *p;
     WINDOW *outer, *inner;    /* inner is a derwin of outer; NULL when hidden */
     uint64_t stamp;
+    uint64_t view_key;        /* the view it was last drawn with */
+    double drawn_ms;          /* when (monotonic) */
     int dirty;                /* content must be redrawn */
     int border_dirty;
 } dash_pane;
@@ -46,6 +50,7 @@ typedef struct dash {
     WINDOW *header, *status, *help;
     layout lay;
     int quit;                 /* 1: leave (signal, terminal gone); DASH_QUIT_KEY: q */
+    int fatal_restore;        /* fatal_restore_install succeeded */
     int help_on;
     int help_page;            /* which pane keys the help shows when not all fit */
     int preset;               /* dash_panes.c: the layout preset (p) */
@@ -61,9 +66,17 @@ typedef struct dash {
     int64_t msg_until_us;
     int unicode;              /* the locale can show UTF-8 */
     dash_ext ext;             /* stores beside the model, for pane_ctx.ext */
-    struct json_t *diff;      /* diff mode: owned; ext.diff points here */
-    uint64_t diff_src_gen;    /* model + python generations it was built from */
-    int64_t diff_at_us;       /* when it was last rebuilt */
+    deriver *dv;              /* the rule parameters and Python choice the loader derives */
+    derived *snap;            /* this frame's snapshot (a reference), NULL before the first */
+    char extra_err[sizeof(sm_err){0}.msg]; /* the last diff failure shown */
+    uint64_t view_key;        /* this frame's view (dash_frame) */
+    int backfill;             /* this frame: the loader is still backfilling */
+    double lock_ms;           /* the model lock's hold in the last frame */
+    double wait_ms;           /* how long the last frame waited for it */
+    /* SMTOP_LOCK_STATS=1: per-frame hold and wait, summed up on stderr at
+     * exit (the loader's share of the lock shows as the UI's wait). */
+    double *lock_log;         /* DASH_LOCK_LOG pairs (hold, wait); NULL when off */
+    size_t lock_n;
 } dash;
 
 /* dash.c */
@@ -99,10 +112,17 @@ void dash_cmd_key(dash *d, int ch);
  * -1 with err (the bad override or rules.conf line). */
 int dash_cmd_configure_rules(dash *d, sm_err *err);
 
-/* dash_diff.c: rebuilds d->diff when the data changed (at most every
- * DASH_DIFF_MIN_US). Takes the job's lock itself: call it unlocked. */
-void dash_diff_refresh(dash *d, int64_t now_us);
-void dash_diff_free(dash *d);
+/* dash_diff.c: in diff mode (--baseline), has d->dv build the diff
+ * object as its extra product. */
+void dash_diff_setup(dash *d);
+
+/* dash_derive.c: the deriver (rules as configured, the Python choice,
+ * the diff) and the snapshot each frame draws from. */
+int dash_derive_open(dash *d, sm_err *err);
+void dash_derive_close(dash *d);
+/* Takes the latest snapshot into d->snap (and ctx ext); in bench mode,
+ * where no loader runs, builds it here first. */
+void dash_derive_take(dash *d);
 
 /* dash_panes.c: which panes are on screen (data, digits, presets) and
  * their persistence in smtop.conf. */

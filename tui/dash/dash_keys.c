@@ -169,7 +169,7 @@ static void click(dash *d)
     pthread_mutex_lock(job_lock(d->j));
     pane_ctx ctx;
     dash_ctx(d, &ctx, dash_now_us());
-    p->vt->on_click(p->p, y, x, &ctx);
+    p->dirty |= p->vt->on_click(p->p, y, x, &ctx);
     pthread_mutex_unlock(job_lock(d->j));
 }
 
@@ -210,6 +210,7 @@ static void focused_key(dash *d, int ch)
             pane_ctx ctx;
             dash_ctx(d, &ctx, dash_now_us());
             used = p->vt->on_key(p->p, ch, &ctx);
+            p->dirty |= used;   /* its own key: redrawn even while backfilling */
         }
     }
     if (!used)
@@ -232,6 +233,7 @@ static int pane_offer(dash *d, int ch)
     dash_ctx(d, &ctx, dash_now_us());
     int used = p->vt->on_key(p->p, ch, &ctx);
     pthread_mutex_unlock(job_lock(d->j));
+    p->dirty |= used;
     return used;
 }
 

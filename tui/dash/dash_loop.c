@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "model/fnv.h"
 #include "tui/panes/chart.h"
 #include "tui/text/sanitize.h"
 
@@ -25,7 +27,6 @@ void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us)
     ctx->now_us = now_us;
     view_window(&d->view, model_last_us(m), &ctx->t0_us, &ctx->t1_us);
     d->ext.pystats = job_pystats(d->j);
-    d->ext.diff = d->diff;
     ctx->ext = &d->ext;
 }
 
@@ -50,6 +51,23 @@ static void draw_border(dash *d, size_t i)
     p->border_dirty = 0;
 }
 
+static double mono_ms(void);
+static int backfilling(dash *d);
+
+/* While a backfill runs, every pass changes what the model panes show. A
+ * frame drawn for a key then redraws a pane only when the view changed
+ * (the key moved or zoomed it), the pane was marked dirty (the key was
+ * its own), or its last draw is DASH_BACKFILL_FRAME_MS old: a key that
+ * touches one pane or the help overlay is answered without redrawing
+ * every chart over the growing model. */
+#define DASH_BACKFILL_FRAME_MS 250
+
+static int draw_due(const dash *d, const dash_pane *p, double now_ms)
+{
+    return !d->backfill || p->view_key != d->view_key ||
+           now_ms - p->drawn_ms >= DASH_BACKFILL_FRAME_MS;
+}
+
 /* Redraws pane i when its stamp changed; returns 1 when it drew. */
 static int draw_pane(dash *d, size_t i, const pane_ctx *ctx)
 {
@@ -58,9 +76,14 @@ static int draw_pane(dash *d, size_t i, const pane_ctx *ctx)
         return 0;
     if (p->border_dirty)
         draw_border(d, i);
+    double now = mono_ms();
+    if (!p->dirty && !draw_due(d, p, now))
+        return 0;
     uint64_t st = p->vt->stamp ? p->vt->stamp(p->p, ctx) : 0;
     if (!p->dirty && p->vt->stamp && st == p->stamp)
         return 0;
+    p->view_key = d->view_key;
+    p->drawn_ms = now;
     werase(p->inner);
     wattrset(p->inner, 0);
     p->vt->draw(p->p, p->inner, ctx);
@@ -125,6 +148,15 @@ static void draw_too_small(dash *d)
     wnoutrefresh(stdscr);
 }
 
+static double mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The model lock is held for the panes that read the model and the
+ * header; the panes that read only the snapshot draw after it is let go. */
 void dash_frame(dash *d)
 {
     int64_t now = dash_now_us();
@@ -137,15 +169,29 @@ void dash_frame(dash *d)
         return;
     }
     int drew = 0;
-    dash_diff_refresh(d, now);
+    dash_derive_take(d);
+    d->backfill = d->ld && backfilling(d);
+    d->view_key = fnv_add(FNV_SEED, &d->view, sizeof d->view);
+    double t = mono_ms();
     pthread_mutex_lock(job_lock(d->j));
+    d->wait_ms = mono_ms() - t;
+    t = mono_ms();
     pane_ctx ctx;
     dash_ctx(d, &ctx, now);
     dash_panes_update(d, &ctx);
     for (size_t i = 0; i < d->npanes; i++)
-        drew |= draw_pane(d, i, &ctx);
+        if (!d->panes[i].vt->snapshot_only)
+            drew |= draw_pane(d, i, &ctx);
     dash_draw_header(d, now);
+    d->lock_ms = mono_ms() - t;
     pthread_mutex_unlock(job_lock(d->j));
+    if (d->lock_log && d->lock_n < DASH_LOCK_LOG) {
+        d->lock_log[2 * d->lock_n] = d->lock_ms;
+        d->lock_log[2 * d->lock_n++ + 1] = d->wait_ms;
+    }
+    for (size_t i = 0; i < d->npanes; i++)
+        if (d->panes[i].vt->snapshot_only)
+            drew |= draw_pane(d, i, &ctx);
     dash_draw_status(d, now);
     if (d->help_on && (drew || !d->help))
         dash_draw_help(d);
@@ -171,7 +217,10 @@ static int frame_timeout(dash *d)
     return st.scanning ? 250 : 1000;
 }
 
-static void wait_events(dash *d)
+enum { EV_KEY = 1, EV_LOADER = 2, EV_OTHER = 4 };
+
+/* Waits up to timeout_ms; returns what woke it (0: the timeout). */
+static int wait_events(dash *d, int timeout_ms)
 {
     struct pollfd fds[3] = {
         {.fd = STDIN_FILENO, .events = POLLIN},
@@ -180,29 +229,91 @@ static void wait_events(dash *d)
     };
     if (d->term_in)
         fds[0].fd = -1;         /* headless: /dev/null is always "readable" */
-    int n = poll(fds, 3, frame_timeout(d));
+    int n = poll(fds, 3, timeout_ms);
     if (n <= 0)
-        return;
-    if (fds[1].revents & POLLIN)
+        return 0;
+    int ev = 0;
+    if (fds[1].revents & POLLIN) {
         loader_ack(d->ld);
+        ev |= EV_LOADER;
+    }
     if (fds[2].revents & POLLIN) {
         struct signalfd_siginfo si;
         while (read(d->o->sig_fd, &si, sizeof si) == (ssize_t)sizeof si)
             d->quit = 1;
+        ev |= EV_OTHER;
     }
     if (fds[0].revents & (POLLHUP | POLLERR))
         d->quit = 1;            /* the terminal went away (ssh dropped) */
+    if (fds[0].revents)
+        ev |= EV_KEY;
+    return ev;
+}
+
+/* While a backfill runs the loader signals after every pass; a frame for
+ * each would hold the model lock for a large share of the time the loader
+ * needs it. New data alone is drawn at most every DASH_BACKFILL_FRAME_MS
+ * then; keys, signals and the clock still draw at once. */
+
+static int backfilling(dash *d)
+{
+    scan_stats st;
+    scanner_get_stats(job_scanner(d->j), &st);
+    return st.scanning || st.files_pending > 0;
+}
+
+/* Waits for the next reason to draw a frame, reading keys as they come. */
+static void wait_frame(dash *d, double last_ms)
+{
+    int timeout = frame_timeout(d);
+    for (;;) {
+        int ev = wait_events(d, timeout);
+        read_keys(d);
+        if (d->quit || ev != EV_LOADER || d->o->frames > 0 || !backfilling(d))
+            return;
+        double left = last_ms + DASH_BACKFILL_FRAME_MS - mono_ms();
+        if (left <= 0)
+            return;
+        timeout = (int)left + 1;
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The SMTOP_LOCK_STATS summary: medians, p95 and max of the frames'
+ * hold of the model lock and of their wait for it. */
+static void print_lock_stats(dash *d)
+{
+    size_t n = d->lock_n;
+    double *v = malloc(sizeof *v * (n ? n : 1) * 2);
+    if (!v || !n) {
+        free(v);
+        return;
+    }
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < n; i++)
+            v[i] = d->lock_log[2 * i + (size_t)k];
+        qsort(v, n, sizeof *v, cmp_double);
+        fprintf(stderr, "lock: %zu frames, model lock %s: median %.3f ms, p95 %.3f ms, "
+                "max %.3f ms\n", n, k ? "waited for" : "held", v[n / 2],
+                v[(size_t)((double)n * 0.95)], v[n - 1]);
+    }
+    free(v);
 }
 
 static void run_loop(dash *d)
 {
     long frames = 0;
     while (!d->quit) {
+        double t = mono_ms();
         dash_frame(d);
         if (d->o->frames > 0 && ++frames >= d->o->frames)
             break;
-        wait_events(d);
-        read_keys(d);
+        wait_frame(d, t);
     }
 }
 
@@ -213,6 +324,9 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
     memset(d, 0, sizeof *d);
     d->j = j;
     d->o = o;
+    const char *ls = getenv("SMTOP_LOCK_STATS");
+    if (ls && ls[0] == '1')
+        d->lock_log = malloc(sizeof *d->lock_log * DASH_LOCK_LOG * 2);   /* NULL: off */
     d->unicode = chart_glyphs_from_locale() == GLYPHS_BRAILLE;
     view_init(&d->view, o->glyphs >= 0 ? (chart_glyphs)o->glyphs
                                        : chart_glyphs_from_locale());
@@ -225,7 +339,7 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
         if (!strcmp(d->themes[i], theme_name(d->th)))
             d->theme_idx = i;
     if (warn[0]) {
-        fputs(warn, stderr);
+        sanitize_fputs(warn, stderr);
         char *nl = strchr(warn, '\n');
         if (nl)
             *nl = '\0';
@@ -240,19 +354,34 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
                               d->panes[i].vt->id);
     }
     dash_panes_configure(d, o->layout, o->shown, o->hidden);
-    return dash_cmd_configure_rules(d, err);
+    if (dash_cmd_configure_rules(d, err) != 0)
+        return -1;
+    return dash_derive_open(d, err);
 }
 
-static void dash_fini(dash *d)
+/* How long quitting waits for a scan pass to notice the stop: a pass
+ * blocked on the network or in a huge listing is left behind instead. */
+#define DASH_STOP_WAIT_MS 250
+
+/* Restores the terminal first, so the user's shell is back at once, then
+ * stops the loader. 1 when the loader is still in a pass (it keeps using
+ * the job), else 0. */
+static int dash_fini(dash *d)
 {
-    loader_stop(d->ld);
-    d->ld = NULL;
     dash_screen_close(d);
+    if (d->lock_log)
+        print_lock_stats(d);   /* after the screen is gone, so it stays readable */
+    int stuck = loader_stop_within(d->ld, DASH_STOP_WAIT_MS) != 0;
+    d->ld = NULL;
+    if (stuck)   /* the thread still uses the deriver and the job; the process ends now */
+        return 1;
     for (size_t i = 0; i < d->npanes; i++)
         if (d->panes[i].p)
             d->panes[i].vt->destroy(d->panes[i].p);
-    dash_diff_free(d);
+    dash_derive_close(d);
+    free(d->lock_log);
     theme_free(d->th);
+    return stuck;
 }
 
 int dash_bench(dash *d);   /* dash_bench.c */
@@ -263,7 +392,8 @@ int dash_run(job *j, const dash_opts *o, sm_err *err)
     if (!d)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     int rc = dash_init(d, j, o, err);
-    if (rc == 0 && o->bench_frames <= 0 && !(d->ld = loader_start(j, o->interval_ms, err)))
+    loader_opts lo = {.interval_ms = o->interval_ms, .dv = d->dv};
+    if (rc == 0 && o->bench_frames <= 0 && !(d->ld = loader_start_opts(j, &lo, err)))
         rc = -1;
     if (rc == 0)
         rc = dash_screen_open(d, err);
@@ -274,10 +404,11 @@ int dash_run(job *j, const dash_opts *o, sm_err *err)
             run_loop(d);
     }
     sm_err serr = {0};
-    if (rc == 0 && o->save_config && d->quit == DASH_QUIT_KEY &&
-        dash_panes_save(d, &serr) < 0)
+    int unsaved = rc == 0 && o->save_config && d->quit == DASH_QUIT_KEY &&
+                  dash_panes_save(d, &serr) < 0;
+    int stuck = dash_fini(d);
+    if (unsaved)   /* after the screen is gone, so it stays readable */
         fprintf(stderr, "smtop: layout not saved: %s\n", serr.msg);
-    dash_fini(d);
     free(d);
-    return rc;
+    return rc == 0 && stuck ? DASH_LOADER_BUSY : rc;
 }

@@ -1,7 +1,9 @@
 /* view: the dashboard's navigation state shared by every pane — which time
  * window is shown (live-following or paused/scrubbed), the zoom span, the
- * node filter, the selected node, symbols and theme in use. Pure data and
- * pure transitions (no curses), so key handling is unit-tested. */
+ * node filter, the selected node and process, the focused and zoomed pane,
+ * the step cross-filter and the chart symbols (the theme lives in the
+ * dashboard). Pure data and pure transitions (no curses), so key handling
+ * is unit-tested. */
 #ifndef SMTOP_VIEW_H
 #define SMTOP_VIEW_H
 

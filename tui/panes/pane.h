@@ -4,8 +4,8 @@
  * explicit table in tui/panes/panes.c — not via constructor attributes, which
  * silently vanish from static libraries. The dashboard owns the curses
  * window; a pane draws its content into it from a read-only context while
- * the model lock is held, and must not keep pointers into the model past
- * the call. */
+ * the model lock is held (unless it says it reads only the snapshot), and
+ * must not keep pointers into the model past the call. */
 #ifndef SMTOP_PANE_H
 #define SMTOP_PANE_H
 
@@ -44,7 +44,8 @@ typedef struct pane_vtbl {
     /* Draws the content area of w (the border is drawn by the dashboard,
      * w is the inner window). Must stay within w and sanitize data strings. */
     void (*draw)(pane *p, WINDOW *w, const pane_ctx *ctx);
-    /* Handles a key while focused; returns 1 when consumed. May be NULL. */
+    /* Handles a key while focused; returns 1 when consumed. May be NULL.
+     * on_key and on_click run with the model lock held. */
     int (*on_key)(pane *p, int ch, pane_ctx *ctx);
     /* Handles a click at (y, x) inside the inner window; may be NULL. */
     int (*on_click)(pane *p, int y, int x, pane_ctx *ctx);
@@ -58,7 +59,8 @@ typedef struct pane_vtbl {
     int (*modal)(pane *p);
     /* NULL when the job has what the pane shows, else what it lacks in a
      * few words ("framework trace events"): the dashboard then gives the
-     * pane's space to others and names the absence once. May be NULL. */
+     * pane's space to others and names the absence once. Called with the
+     * model lock held (even for a snapshot_only pane). May be NULL. */
     const char *(*absent)(pane *p, const pane_ctx *ctx);
     /* 1: the pane shows the whole job whatever window `+ - [ ]` select
      * (its border says "whole job", so no pane quietly shows another time
@@ -66,6 +68,9 @@ typedef struct pane_vtbl {
     int whole_job;
     /* The keys on_key takes, ending with {NULL}; may be NULL (none). */
     const pane_key *keys;
+    /* 1 when draw and stamp read nothing of ctx->m, only the derived
+     * snapshot in ctx->ext: the frame draws it without the model lock. */
+    int snapshot_only;
 } pane_vtbl;
 
 /* The registry (tui/panes/panes.c): every pane in screen order. */

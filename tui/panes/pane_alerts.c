@@ -6,15 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/dash/dash_ext.h"
 #include "tui/text/fmt.h"
 #include "tui/panes/pane_common.h"
 #include "tui/report/report_rules.h"
 #include "tui/dash/step_focus.h"
 
 struct pane {
-    rules *r;
+    rules *r;              /* the parameters: checks `:set`, seeds the loader's */
     size_t sel;            /* position in display order */
     size_t top;
+    int head;              /* lines above the rows: totals, column headers */
     char note[600];        /* config problem or last command result */
 };
 
@@ -25,7 +27,7 @@ static int rank(const rule_result *res)
     return res->status == RULE_OK ? 1 : 0;
 }
 
-void alerts_order(const rules *r, size_t *idx)
+void alerts_order(const derived *s, size_t *idx)
 {
     size_t n = rules_count();
     for (size_t i = 0; i < n; i++)
@@ -33,9 +35,9 @@ void alerts_order(const rules *r, size_t *idx)
     /* insertion sort: eleven rules, and stable by table order */
     for (size_t i = 1; i < n; i++) {
         size_t v = idx[i], j = i;
-        const rule_result *a = rules_result_at(r, v);
+        const rule_result *a = derived_rule_at(s, v);
         while (j > 0) {
-            const rule_result *b = rules_result_at(r, idx[j - 1]);
+            const rule_result *b = derived_rule_at(s, idx[j - 1]);
             if (rank(b) > rank(a) || (rank(b) == rank(a) && b->violations >= a->violations))
                 break;
             idx[j] = idx[j - 1];
@@ -45,13 +47,24 @@ void alerts_order(const rules *r, size_t *idx)
     }
 }
 
-int pane_alerts_command(pane *p, const char *line, char *msg, size_t cap,
-                        sm_err *err)
+const char *pane_alerts_spec(const char *line)
 {
     while (*line == ' ' || *line == ':')
         line++;
     if (!strncmp(line, "set ", 4))
         line += 4;
+    return line;
+}
+
+const rules *pane_alerts_rules(const pane *p)
+{
+    return p->r;
+}
+
+int pane_alerts_command(pane *p, const char *line, char *msg, size_t cap,
+                        sm_err *err)
+{
+    line = pane_alerts_spec(line);
     if (rules_apply_override(p->r, line, err) < 0)
         return -1;
     snprintf(msg, cap, "rule parameter set: %s (re-evaluated)", line);
@@ -123,14 +136,20 @@ static const char *badge(const rule_result *res)
          : res->severity == RULE_SEV_MED ? "[MED ]" : "[LOW ]";
 }
 
+static const derived *snap_of(const pane_ctx *ctx)
+{
+    const dash_ext *ext = ctx->ext;
+    return ext ? ext->snap : NULL;
+}
+
 /* The totals line and, when the pane has room, the column headers: the
  * counter reads "fired/checked" (windows or samples that broke the rule
  * / that it looked at). Returns the lines used. */
-static int draw_counts(WINDOW *w, const pane *p, const pane_ctx *ctx)
+static int draw_counts(WINDOW *w, const derived *s, const pane_ctx *ctx)
 {
     size_t by[4] = {0}, ok = 0, nd = 0;
     for (size_t i = 0; i < rules_count(); i++) {
-        const rule_result *res = rules_result_at(p->r, i);
+        const rule_result *res = derived_rule_at(s, i);
         if (res->status == RULE_TRIGGERED)
             by[res->severity]++;
         ok += res->status == RULE_OK;
@@ -161,15 +180,15 @@ static void draw_row(WINDOW *w, int y, const rule_result *res, int selected,
     panec_put(w, y, x, -1, res->message, sel ? sel : theme_attr(ctx->th, ROLE_DIM));
 }
 
-static int draw_detail(WINDOW *w, int y, size_t i, const pane *p, const pane_ctx *ctx)
+static int draw_detail(WINDOW *w, int y, size_t i, const derived *s, const pane_ctx *ctx)
 {
-    const rule_result *res = rules_result_at(p->r, i);
+    const rule_result *res = derived_rule_at(s, i);
     int rows = getmaxy(w), lab = theme_attr(ctx->th, ROLE_LABEL);
     char line[400], a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
     int len = snprintf(line, sizeof line, "%s: %s; params", res->name, rules_summary_at(i));
     for (size_t k = 0; k < rules_param_count(i) && len < (int)sizeof line - 40; k++)
         len += snprintf(line + len, sizeof line - (size_t)len, " %s=%g",
-                        rules_param_name(i, k), rules_param_value(p->r, i, k));
+                        rules_param_name(i, k), derived_rule_param(s, i, k));
     panec_put(w, y++, 0, -1, line, lab);
     if (res->t1_us > res->t0_us && y < rows) {
         int64_t span = res->t1_us - res->t0_us;
@@ -192,12 +211,16 @@ static int draw_detail(WINDOW *w, int y, size_t i, const pane *p, const pane_ctx
 static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
-    rules_evaluate(p->r, ctx->m);
+    const derived *s = snap_of(ctx);
+    if (!s) {   /* the loader has not evaluated the rules yet */
+        panec_put(w, 0, 0, -1, "evaluating rules...", theme_attr(ctx->th, ROLE_DIM));
+        return;
+    }
     size_t n = rules_count(), idx[64];
-    alerts_order(p->r, idx);
+    alerts_order(s, idx);
     if (p->sel >= n)
         p->sel = n - 1;
-    int head = draw_counts(w, p, ctx);
+    int head = p->head = draw_counts(w, s, ctx);
     int rows = getmaxy(w), y = head;
     int detail = ctx->view->zoomed && rows > (int)n + 4;
     int list_rows = detail ? (int)n : rows - head - (p->note[0] != 0);
@@ -205,9 +228,9 @@ static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         list_rows = 1;
     p->top = panec_scroll_top(p->top, p->sel, n, (size_t)list_rows);
     for (size_t k = p->top; k < n && y < head + list_rows; k++)
-        draw_row(w, y++, rules_result_at(p->r, idx[k]), k == p->sel, ctx);
+        draw_row(w, y++, derived_rule_at(s, idx[k]), k == p->sel, ctx);
     if (detail)
-        y = draw_detail(w, y + 1, idx[p->sel], p, ctx);
+        y = draw_detail(w, y + 1, idx[p->sel], s, ctx);
     if (p->note[0] && y < rows)
         panec_put(w, rows - 1, 0, -1, p->note, theme_attr(ctx->th, ROLE_DIM));
 }
@@ -240,11 +263,11 @@ static int alerts_on_key(pane *p, int ch, pane_ctx *ctx)
         p->sel = p->sel ? p->sel - 1 : 0;
         return 1;
     }
-    if (ch != 'J')
+    const derived *s = snap_of(ctx);
+    if (ch != 'J' || !s)
         return 0;
-    rules_evaluate(p->r, ctx->m);
-    alerts_order(p->r, idx);
-    const rule_result *res = rules_result_at(p->r, idx[p->sel < n ? p->sel : 0]);
+    alerts_order(s, idx);
+    const rule_result *res = derived_rule_at(s, idx[p->sel < n ? p->sel : 0]);
     if (focus_outlier_step(res, ctx))
         return 1;
     if (res->t1_us > res->t0_us)
@@ -256,20 +279,21 @@ static int alerts_on_key(pane *p, int ch, pane_ctx *ctx)
 
 static uint64_t alerts_stamp(pane *p, const pane_ctx *ctx)
 {
-    uint64_t h = panec_hash_u64(PANEC_HASH_SEED, model_generation(ctx->m));
+    const derived *s = snap_of(ctx);
+    uint64_t h = panec_hash_u64(PANEC_HASH_SEED, s ? derived_generation(s) : 0);
     h = panec_hash_u64(h, rules_generation(p->r));
     h = panec_hash_u64(h, p->sel);
     h = panec_hash_u64(h, (uint64_t)ctx->view->zoomed);
     return panec_hash_str(h, p->note);
 }
 
-/* A click on a rule's row selects it (row 0 and 1: totals, headers). */
+/* A click on a rule's row selects it (above the rows: totals, headers). */
 static int alerts_on_click(pane *p, int y, int x, pane_ctx *ctx)
 {
     (void)x;
     (void)ctx;
-    size_t row = p->top + (size_t)(y - 2);
-    if (y < 2 || row >= rules_count())
+    size_t row = p->top + (size_t)(y - p->head);
+    if (y < p->head || row >= rules_count())
         return 0;
     p->sel = row;
     return 1;
@@ -293,4 +317,5 @@ const pane_vtbl pane_alerts_vtbl = {
     .stamp = alerts_stamp,
     .keys = alerts_keys,
     .whole_job = 1,
+    .snapshot_only = 1,
 };

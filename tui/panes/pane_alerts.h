@@ -5,30 +5,39 @@
  * datapoints that crossed the threshold. `J` jumps the dashboard's time
  * window to the selected alert's span.
  *
- * The pane owns its rule set (defaults + $XDG_CONFIG_HOME/smtop/rules.conf,
- * then `smtop --rule` overrides via pane_alerts_configure, then `:set`)
- * and re-evaluates it over the model whenever the model or a parameter
- * changed. */
+ * The pane owns the rule parameters (defaults +
+ * $XDG_CONFIG_HOME/smtop/rules.conf, then `smtop --rule` overrides via
+ * pane_alerts_configure, then `:set`) but never evaluates them: it draws
+ * the results of the loader's latest snapshot (dash_ext.snap), which the
+ * loader rebuilds when the model or a parameter changed. */
 #ifndef SMTOP_PANE_ALERTS_H
 #define SMTOP_PANE_ALERTS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "io/job/derive.h"
 #include "model/rules.h"
 #include "tui/panes/pane.h"
 
 extern const pane_vtbl pane_alerts_vtbl;
 
-/* Rule indices in display order (see above) into idx (rules_count()
+/* Rule indices of s in display order (see above) into idx (rules_count()
  * entries). Pure. */
-void alerts_order(const rules *r, size_t *idx);
+void alerts_order(const derived *s, size_t *idx);
 
 /* Applies a command line typed after ':' — "set Name.param=value" (the
- * word "set" optional) — to the rule set of an alerts pane instance.
- * 0 and a confirmation in msg, or -1 with err (SM_ERR_USAGE). */
+ * word "set" optional) — to the rule parameters of an alerts pane
+ * instance; the caller hands pane_alerts_spec(line) to the loader's
+ * deriver, which re-evaluates. 0 and a confirmation in msg, or -1 with
+ * err (SM_ERR_USAGE). */
 int pane_alerts_command(pane *p, const char *line, char *msg, size_t cap,
                         sm_err *err);
+
+/* The "Name.param=value" part of a command line (inside line). */
+const char *pane_alerts_spec(const char *line);
+/* The pane's rule parameters (for the deriver's copy). */
+const rules *pane_alerts_rules(const pane *p);
 
 /* Rebuilds the rule set of an alerts pane instance from defaults,
  * rules.conf (unless o->no_config) and o's --rule overrides, as `smtop

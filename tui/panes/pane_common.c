@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tui/text/sanitize.h"
+#include "model/fnv.h"
 
 size_t panec_visible_nodes(const model *m, const view_state *v,
                            const model_node **out, size_t max)
@@ -47,20 +48,12 @@ int panec_key_select(int ch, pane_ctx *ctx)
 
 uint64_t panec_hash_u64(uint64_t h, uint64_t x)
 {
-    for (int i = 0; i < 8; i++) {
-        h ^= (x >> (8 * i)) & 0xff;
-        h *= 1099511628211ULL;
-    }
-    return h;
+    return fnv_add(h, &x, sizeof x);
 }
 
 uint64_t panec_hash_str(uint64_t h, const char *s)
 {
-    for (; s && *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ULL;
-    }
-    return panec_hash_u64(h, 0xff);
+    return panec_hash_u64(s ? fnv_add_str(h, s) : h, 0xff);
 }
 
 uint64_t panec_hash_view(uint64_t h, const pane_ctx *ctx)

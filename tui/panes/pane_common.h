@@ -14,6 +14,7 @@
 #include "tui/panes/chart.h"
 #include "tui/panes/pane.h"
 #include "tui/dash/view.h"
+#include "model/fnv.h"
 
 /* Fills out[0..max) with the nodes that pass the view's filter, in model
  * order; returns how many passed (may exceed max: only max are stored).
@@ -42,7 +43,6 @@ int panec_key_process(int ch, pane_ctx *ctx, const model_node *nd);
 char *panec_process_label(char *buf, size_t cap, const model_node *nd,
                           const model_node *shown);
 
-/* FNV-1a style mixing for pane stamps. */
 /* A pane's one-line prompt (the `/` filter): printable keys append,
  * Backspace deletes, Enter keeps the text and ends editing, Esc clears it
  * and ends editing. */
@@ -52,9 +52,11 @@ void panec_edit_prompt(char *buf, size_t cap, int ch, int *editing);
  * "framework trace events" when the job has nodes but none has any. */
 const char *panec_absent_traces(const pane_ctx *ctx);
 
+/* Pane stamps: FNV-1a (model/fnv.h) over a word, or a string and an end
+ * mark (so "a" then "" differs from "" then "a"). */
 uint64_t panec_hash_u64(uint64_t h, uint64_t x);
 uint64_t panec_hash_str(uint64_t h, const char *s);
-#define PANEC_HASH_SEED 1469598103934665603ULL
+#define PANEC_HASH_SEED FNV_SEED
 
 /* Hash of the view fields every pane depends on (window, filter, selection,
  * process pick, glyphs, per-core flag). */

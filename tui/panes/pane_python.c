@@ -21,7 +21,6 @@ static void py_destroy(pane *p)
 {
     if (!p)
         return;
-    pystats_result_free(p->r);
     free(p->rows);
     free(p->menu);
     free(p);
@@ -31,15 +30,6 @@ const pystats_store *pypane_store(const pane_ctx *ctx)
 {
     const dash_ext *ext = ctx->ext;
     return ext ? ext->pystats : NULL;
-}
-
-static int pick_profiler(const pystats_store *s, pystats_profiler *out)
-{
-    int seen[2] = {0, 0};
-    for (size_t i = 0; i < pystats_store_window_count(s); i++)
-        seen[pystats_store_window_at(s, i, NULL, NULL)->profiler == PYPROF_PYINSTRUMENT] = 1;
-    *out = seen[0] ? PYPROF_CPROFILE : PYPROF_PYINSTRUMENT;
-    return seen[0] || seen[1];
 }
 
 static uint64_t selection_key(const pane *p, const view_state *v)
@@ -79,35 +69,29 @@ size_t pypane_profiler_windows(const pystats_store *s, pystats_profiler prof)
     return n;
 }
 
-/* Re-queries when the store or the selection changed, re-sorts, refilters. */
+/* Takes the merge from the loader's snapshot, asks the loader for
+ * another when the selection or the sort changed (the old rows stay on
+ * screen until it comes), and refilters. The pane never merges. */
 void pypane_refresh(pane *p, const pane_ctx *ctx)
 {
-    const pystats_store *s = pypane_store(ctx);
-    p->have = s && pick_profiler(s, &p->prof);
-    if (!p->have) {
-        pystats_result_free(p->r);
-        p->r = NULL;
-        p->nrows = 0;
+    const dash_ext *ext = ctx->ext;
+    const derived *snap = ext ? ext->snap : NULL;
+    p->have = snap && derived_python_profiler(snap, &p->prof, &p->nwin);
+    p->r = NULL;
+    p->nrows = 0;
+    if (!p->have)
         return;
-    }
-    uint64_t key = selection_key(p, ctx->view);
-    if (!p->r || p->r_store != s || p->r_gen != pystats_store_generation(s) || p->r_key != key) {
+    uint64_t key = panec_hash_u64(selection_key(p, ctx->view), (uint64_t)p->sort);
+    if (key != p->asked_key && ext->want_python) {
         pystats_select sel;
         pypane_selection(p, ctx->view, &sel);
-        pystats_result *r = pystats_store_query(s, &sel, NULL);
-        if (!r)
-            return;   /* OOM: keep showing the previous result */
-        pystats_result_free(p->r);
-        p->r = r;
-        p->r_store = s;
-        p->r_gen = pystats_store_generation(s);
-        p->r_key = key;
-        p->r_sort = (pystats_sort)-1;
+        ext->want_python(ext->want_ud, &sel, p->sort, key);
+        p->asked_key = key;
     }
-    if (p->r_sort != p->sort) {
-        pystats_result_sort(p->r, p->sort);
-        p->r_sort = p->sort;
-    }
+    uint64_t got;
+    p->r = derived_python(snap, &got);
+    if (!p->r)
+        return;
     size_t n = pystats_result_count(p->r);
     if (n > p->caprows) {
         size_t *rows = realloc(p->rows, n * sizeof *rows);
@@ -116,7 +100,6 @@ void pypane_refresh(pane *p, const pane_ctx *ctx)
         p->rows = rows;
         p->caprows = n;
     }
-    p->nrows = 0;
     for (size_t i = 0; i < n; i++)
         if (pypane_filter_match(pystats_result_at(p->r, i), p->filter))
             p->rows[p->nrows++] = i;
@@ -178,9 +161,9 @@ static int py_modal(pane *p)
 
 static uint64_t py_stamp(pane *p, const pane_ctx *ctx)
 {
-    const pystats_store *s = pypane_store(ctx);
+    const dash_ext *ext = ctx->ext;
     uint64_t h = panec_hash_view(PANEC_HASH_SEED, ctx);
-    h = panec_hash_u64(h, s ? pystats_store_generation(s) + 1 : 0);
+    h = panec_hash_u64(h, ext && ext->snap ? derived_generation(ext->snap) + 1 : 0);
     h = panec_hash_u64(h, selection_key(p, ctx->view));
     h = panec_hash_u64(h, ((uint64_t)p->sort << 8) | ((uint64_t)p->filter_edit << 4) |
                               ((uint64_t)p->menu_on << 2) | (uint64_t)ctx->view->zoomed);
@@ -235,4 +218,5 @@ const pane_vtbl pane_python_vtbl = {
     .keys = py_keys,
     .whole_job = 1,
     .absent = py_absent,
+    .snapshot_only = 1,
 };

@@ -40,7 +40,7 @@ static void draw_header(pane *p, WINDOW *w, const pane_ctx *ctx, cols c)
     int n;
     if (ctx->view->step_focus)
         n = snprintf(info, sizeof info, "%s | windows overlapping step %lld (%zu of %zu)", prof,
-                     ctx->view->step, nw, pypane_profiler_windows(pypane_store(ctx), p->prof));
+                     ctx->view->step, nw, p->nwin);
     else
         n = snprintf(info, sizeof info, "%s | %s | %zu window%s", prof, p->sel_label,
                      nw, nw == 1 ? "" : "s");
@@ -126,7 +126,8 @@ void pypane_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     pypane_refresh(p, ctx);
     int h = getmaxy(w);
     if (!p->have || !p->r) {
-        panec_put(w, 0, 0, -1, "no Python profiler stats in this job (cProfile or "
+        panec_put(w, 0, 0, -1, p->have ? "merging the Python profiler stats..."
+                  : "no Python profiler stats in this job (cProfile or "
                   "pyinstrument under framework/)", theme_attr(ctx->th, ROLE_DIM));
         return;
     }

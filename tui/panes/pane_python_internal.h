@@ -30,12 +30,12 @@ struct pane {
     size_t menu_sel, menu_top;
     pypane_item *menu;
     size_t nmenu;
-    /* cached merge */
-    pystats_result *r;
-    const pystats_store *r_store;
-    uint64_t r_gen, r_key;
-    pystats_sort r_sort;
+    /* the merge: the loader's, valid until the frame's snapshot changes,
+     * so pypane_refresh renews it at every draw and key */
+    const pystats_result *r;
+    uint64_t asked_key;      /* the selection and sort last asked for */
     pystats_profiler prof;
+    size_t nwin;             /* windows of prof in the job */
     int have;                /* the job has Python stats */
     size_t *rows;            /* result positions passing the filter */
     size_t nrows, caprows;

@@ -5,17 +5,12 @@
 #include <string.h>
 
 #include "tui/panes/pane_python_internal.h"
+#include "model/vec.h"
 
 static pypane_item *add(pypane_item **items, size_t *n, size_t *cap)
 {
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 16;
-        pypane_item *m = realloc(*items, nc * sizeof *m);
-        if (!m)
-            return NULL;
-        *items = m;
-        *cap = nc;
-    }
+    if (vec_grow(items, cap, *n + 1, sizeof **items, 16) != 0)
+        return NULL;
     pypane_item *it = &(*items)[(*n)++];
     memset(it, 0, sizeof *it);
     return it;

@@ -12,6 +12,7 @@
 #include "tui/panes/panes_builtin.h"
 #include "tui/dash/step_focus.h"
 #include "tui/theme/theme.h"
+#include "model/lbound.h"
 
 size_t steps_hist_rows(const uint32_t *counts, size_t nbuckets,
                        size_t max_rows, steps_hist_row *out)
@@ -124,19 +125,24 @@ size_t steps_strip(const int64_t *dur, size_t n, size_t cols, int per_col,
     return m;
 }
 
+typedef struct cursor_key {
+    const phase_event *ev;
+    int64_t at_us;
+} cursor_key;
+
+static int starts_by(const void *ctx, size_t i)
+{
+    const cursor_key *k = ctx;
+    return k->ev[i].start_us <= k->at_us;
+}
+
 size_t steps_cursor_find(const phase_event *ev, size_t n, int64_t at_us)
 {
     if (at_us == 0 || n == 0)
         return n;
-    /* Binary search: the last event with start_us <= at_us. */
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ev[mid].start_us <= at_us)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    /* The last event with start_us <= at_us. */
+    cursor_key k = {ev, at_us};
+    size_t lo = lbound(n, starts_by, &k);
     return lo ? lo - 1 : 0;
 }
 

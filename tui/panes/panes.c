@@ -1,7 +1,7 @@
 /* panes: the explicit registry of dashboard panes, in screen order. An
  * array (not constructor attributes) so that no pane can silently vanish
- * when linked from a static library. The python and alerts panes join
- * here when they exist. */
+ * when linked from a static library. The Diff pane is not in it: it is
+ * appended only with --baseline (panes_select). */
 #include "tui/panes/pane.h"
 #include "tui/panes/pane_alerts.h"
 #include "tui/panes/pane_diff.h"

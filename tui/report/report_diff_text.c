@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tui/report/report_diff.h"
+#include "tui/text/fmt.h"
 #include "tui/text/sanitize.h"
 
 /* Changes smaller than this (percent) are shown as unchanged. */
@@ -16,8 +17,8 @@ void report_diff_format_value(char *out, size_t cap, double v, int is_us)
         snprintf(out, cap, "-");
     else if (is_us)
         snprintf(out, cap, "%.1f ms", v / 1000.0);
-    else
-        snprintf(out, cap, "%.2f", v);
+    else   /* as wide as any ordinary value at most: 1e308 keeps the table */
+        fmt_fit(out, cap, v, 12, 2), memmove(out, out + strspn(out, " "), strlen(out) + 1);
 }
 
 int report_diff_mark(const json_t *row, char *out, size_t cap, int utf8)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "tui/report/report_python.h"
+#include "tui/text/fmt.h"
 #include "tui/text/sanitize.h"
 
 static double real(const json_t *o, const char *key)
@@ -29,11 +30,12 @@ static void print_row(const json_t *fn, int counts, FILE *f)
     sanitize_str(func, fname, sizeof fname, -1);
     char tpc[32] = "-", cpc[32] = "-";   /* no counts, no per-call times */
     if (counts) {
-        snprintf(tpc, sizeof tpc, "%9.3f", real(fn, "tpercall_s"));
-        snprintf(cpc, sizeof cpc, "%9.3f", real(fn, "cpercall_s"));
+        fmt_fit(tpc, sizeof tpc, real(fn, "tpercall_s"), 9, 3);
+        fmt_fit(cpc, sizeof cpc, real(fn, "cpercall_s"), 9, 3);
     }
-    fprintf(f, "%12s %9.3f %9s %9.3f %9s  %s\n", calls, real(fn, "tottime_s"), tpc,
-            real(fn, "cumtime_s"), cpc, fname);
+    char tot[32], cum[32];
+    fprintf(f, "%12s %s %9s %s %9s  %s\n", calls, fmt_fit(tot, sizeof tot, real(fn, "tottime_s"), 9, 3),
+            tpc, fmt_fit(cum, sizeof cum, real(fn, "cumtime_s"), 9, 3), cpc, fname);
 }
 
 void report_python_print_text(const json_t *obj, FILE *f)

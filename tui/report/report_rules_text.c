@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tui/report/report_rules.h"
+#include "tui/text/fmt.h"
 #include "tui/text/sanitize.h"
 
 static const char *safe(const json_t *o, const char *key, char *buf, size_t cap,
@@ -69,11 +70,12 @@ static void print_usage(const json_t *obj, FILE *f)
                 "node", "device", ">90%", "10-90%", "<10%");
         size_t i;
         json_array_foreach(arr, i, u) {
-            char n[64], d[32];
-            fprintf(f, "  %-18s %-8s %7.1f%% %7.1f%% %7.1f%%\n",
+            char n[64], d[32], a[32], b[32], c[32];
+            fprintf(f, "  %-18s %-8s %s%% %s%% %s%%\n",
                     safe(u, "node", n, sizeof n, 18), safe(u, "device", d, sizeof d, 8),
-                    real(u, "above_90_pct"), real(u, "between_10_90_pct"),
-                    real(u, "below_10_pct"));
+                    fmt_fit(a, sizeof a, real(u, "above_90_pct"), 7, 1),
+                    fmt_fit(b, sizeof b, real(u, "between_10_90_pct"), 7, 1),
+                    fmt_fit(c, sizeof c, real(u, "below_10_pct"), 7, 1));
         }
     }
     arr = json_object_get(obj, "idle_gpu_hours");
@@ -82,10 +84,10 @@ static void print_usage(const json_t *obj, FILE *f)
                 "  %-18s %5s %10s %10s\n", "node", "gpus", "gpu-hours", "idle");
         size_t i;
         json_array_foreach(arr, i, u) {
-            char n[64];
-            fprintf(f, "  %-18s %5lld %10.3f %10.3f\n", safe(u, "node", n, sizeof n, 18),
-                    (long long)real(u, "gpus"), real(u, "gpu_hours"),
-                    real(u, "idle_gpu_hours"));
+            char n[64], h[32], idle[32];
+            fprintf(f, "  %-18s %5lld %s %s\n", safe(u, "node", n, sizeof n, 18),
+                    (long long)real(u, "gpus"), fmt_fit(h, sizeof h, real(u, "gpu_hours"), 10, 3),
+                    fmt_fit(idle, sizeof idle, real(u, "idle_gpu_hours"), 10, 3));
         }
     }
 }

@@ -77,11 +77,13 @@ static const char *pct(char *buf, size_t cap, int w, const json_t *o, const char
                        const char *text)
 {
     int approx = json_is_false(json_object_get(o, "exact_percentiles"));
-    char v[40];
-    if (text)
-        snprintf(v, sizeof v, "%s%s", approx ? "~" : "", text);
-    else
-        snprintf(v, sizeof v, "%s%.2f", approx ? "~" : "", real(o, key));
+    char v[48], num[40];
+    if (!text) {   /* fits with its "~": a huge value never widens the column */
+        text = fmt_fit(num, sizeof num, real(o, key), w - approx, 2);
+        while (*text == ' ')
+            text++;
+    }
+    snprintf(v, sizeof v, "%s%s", approx ? "~" : "", text);
     snprintf(buf, cap, "%*s", w, v);
     return buf;
 }
@@ -105,12 +107,15 @@ static void print_nodes(const json_t *obj, FILE *f)
         fprintf(f, "  %-8s %-22s %-18s %8s %9s %9s %9s %9s %9s\n", "type", "dimension",
                 "name", "count", "min", "mean", "p50", "p95", "max");
         json_array_foreach(json_object_get(node, "metrics"), k, m) {
-            char t[32], d[64], n[64], p50[48], p95[48];
-            fprintf(f, "  %-8s %-22s %-18s %8lld %9.2f %9.2f %s %s %9.2f\n",
+            char t[32], d[64], n[64], p50[48], p95[48], lo[48], mean[48], hi[48];
+            fprintf(f, "  %-8s %-22s %-18s %8lld %s %s %s %s %s\n",
                     str(m, "type", t, sizeof t), str(m, "dimension", d, sizeof d),
                     str(m, "name", n, sizeof n), (long long)real(m, "count"),
-                    real(m, "min"), real(m, "mean"), pct(p50, sizeof p50, 9, m, "p50", NULL),
-                    pct(p95, sizeof p95, 9, m, "p95", NULL), real(m, "max"));
+                    fmt_fit(lo, sizeof lo, real(m, "min"), 9, 2),
+                    fmt_fit(mean, sizeof mean, real(m, "mean"), 9, 2),
+                    pct(p50, sizeof p50, 9, m, "p50", NULL),
+                    pct(p95, sizeof p95, 9, m, "p95", NULL),
+                    fmt_fit(hi, sizeof hi, real(m, "max"), 9, 2));
             approx |= json_is_false(json_object_get(m, "exact_percentiles"));
         }
     }
@@ -179,6 +184,7 @@ static void print_steps(const json_t *obj, FILE *f)
     }
     fprintf(f, "\n%-*s %-*s %-*s %7s %10s %10s %10s %10s %10s\n", nw, "node", ww, "process",
             pw, "phase", "count", "mean", "p50", "p95", "p99", "max");
+    double rel = 0;   /* the widest bound of a printed approximate row */
     json_array_foreach(steps, i, s) {
         char n[64], w[64], p[64], v[5][32], q[3][48];
         const char *proc = process_cell(steps, s, w, sizeof w);
@@ -194,7 +200,14 @@ static void print_steps(const json_t *obj, FILE *f)
                 (long long)real(s, "count"), v[0], pct(q[0], sizeof q[0], 10, s, NULL, v[1]),
                 pct(q[1], sizeof q[1], 10, s, NULL, v[2]),
                 pct(q[2], sizeof q[2], 10, s, NULL, v[3]), v[4]);
+        if (json_is_false(json_object_get(s, "exact_percentiles"))) {
+            double r = real(json_object_get(s, "percentile_error"), "rel");
+            rel = r > rel ? r : rel;
+        }
     }
+    if (rel > 0)
+        fprintf(f, "\n~ step times past the exact range: within %g %% (report --json: "
+                   "percentile_error)\n", 100 * rel);
 }
 
 static void print_warnings(const json_t *obj, FILE *f)

@@ -201,3 +201,13 @@ double fmt_scale_for_dimension(const char *dimension)
         return 1e3;
     return 1.0;
 }
+
+char *fmt_fit(char *buf, size_t cap, double v, int width, int prec)
+{
+    char t[400];
+    snprintf(t, sizeof t, "%.*f", prec, v);
+    for (int g = prec + 3; (int)strlen(t) > width && g >= 1; g--)
+        snprintf(t, sizeof t, "%.*g", g, v);
+    snprintf(buf, cap, "%*s", width, t);
+    return buf;
+}

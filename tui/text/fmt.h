@@ -30,6 +30,12 @@ char *fmt_percent(char *buf, size_t cap, double pct);
  * NaN gives "-". */
 char *fmt_si(char *buf, size_t cap, double value, const char *unit);
 
+/* v in at most `width` columns for a table: "%.{prec}f" when it fits,
+ * else the most significant digits that fit in %g form ("1.8e+308",
+ * "-1e+308"), "nan" / "inf" / "-inf" as they are; right-aligned. A column
+ * of such values keeps its layout whatever the data holds. width <= 40. */
+char *fmt_fit(char *buf, size_t cap, double v, int width, int prec);
+
 /* An axis label for an auto-scaled chart: "max 412 MB/s". */
 char *fmt_axis_max(char *buf, size_t cap, double max, const char *unit);
 

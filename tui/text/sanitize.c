@@ -2,6 +2,7 @@
 #include "tui/text/sanitize.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <wchar.h>
 
@@ -113,8 +114,22 @@ static size_t skip_escape(const unsigned char *s, size_t n, size_t i)
     return i;
 }
 
-size_t sanitize_text(const char *in, size_t len, char *out, size_t cap,
-                     int max_cols)
+/* Format characters that print nothing yet change what the text around
+ * them looks like: bidi embeddings, overrides and isolates (a node named
+ * "\u202Egpj.exe" shows as "exe.jpg"), zero-width spaces and joiners, word
+ * joiner, BOM, line and paragraph separators. wcwidth calls most of them
+ * width 0, so they would pass as printable. */
+static int invisible_format(uint32_t cp)
+{
+    return (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
+           (cp >= 0x2060 && cp <= 0x2069) || cp == 0xFEFF || cp == 0x061C ||
+           cp == 0x180E;
+}
+
+/* any_locale: keep every printable character whatever the locale says
+ * (for messages, whose own text is UTF-8 and was always written as is). */
+static size_t sanitize_impl(const char *in, size_t len, char *out, size_t cap,
+                            int max_cols, int any_locale)
 {
     if (cap == 0)
         return 0;
@@ -135,7 +150,8 @@ size_t sanitize_text(const char *in, size_t len, char *out, size_t cap,
             i++;
             continue;
         }
-        int w = (cp < 0x20 || cp == 0x7F) ? -1 : wcwidth((wchar_t)cp);
+        int w = (cp < 0x20 || cp == 0x7F || invisible_format(cp)) ? -1
+                : any_locale ? 1 : wcwidth((wchar_t)cp);
         if (w < 0)
             sink_put(&k, "?", 1, 1);
         else
@@ -144,6 +160,12 @@ size_t sanitize_text(const char *in, size_t len, char *out, size_t cap,
     }
     out[k.used] = '\0';
     return k.used;
+}
+
+size_t sanitize_text(const char *in, size_t len, char *out, size_t cap,
+                     int max_cols)
+{
+    return sanitize_impl(in, len, out, cap, max_cols, 0);
 }
 
 size_t sanitize_str(const char *in, char *out, size_t cap, int max_cols)
@@ -183,4 +205,20 @@ size_t sanitize_fit(const char *in, char *out, size_t cap, int max_cols)
         out[n] = '\0';
     }
     return n;
+}
+
+void sanitize_fputs(const char *msg, FILE *f)
+{
+    char buf[1024];
+    const char *p = msg ? msg : "";
+    for (;;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        sanitize_impl(p, n, buf, sizeof buf, -1, 1);
+        fputs(buf, f);
+        if (!nl)
+            break;
+        fputc('\n', f);
+        p = nl + 1;
+    }
 }

@@ -7,6 +7,10 @@
  *     PM `^`, SOS `X` strings, or a two-byte ESC x) and the C1 controls
  *     U+0080..U+009F (incl. 8-bit CSI/OSC and their payload) are replaced,
  *     as a whole, by one '?';
+ *   - invisible format characters become '?': bidi embeddings, overrides
+ *     and isolates (U+202A..202E, U+2066..2069, U+061C), zero-width
+ *     characters (U+200B..200F, U+2060..2064), BOM (U+FEFF), line and
+ *     paragraph separators (U+2028, U+2029);
  *   - any other C0 control (incl. TAB, CR, LF) and DEL become '?';
  *   - an invalid, overlong, surrogate or truncated UTF-8 sequence becomes
  *     '?' per offending byte;
@@ -22,6 +26,7 @@
 #define SMTOP_SANITIZE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Sanitizes in[0..len) into out (cap bytes incl. the NUL). Returns the
  * number of bytes written before the NUL. `in` may be NULL when len is 0. */
@@ -30,6 +35,14 @@ size_t sanitize_text(const char *in, size_t len, char *out, size_t cap,
 
 /* Same for a NUL-terminated string (NULL is treated as ""). */
 size_t sanitize_str(const char *in, char *out, size_t cap, int max_cols);
+
+/* Writes msg (a message that may quote data: an S3 error's Code and
+ * Message, a key, a file name) to f sanitized line by line: its newlines
+ * are kept, everything else follows the rules above except that
+ * printable non-ASCII characters are kept in any locale (the messages'
+ * own text, e.g. an em dash, was always printed as is), no column limit.
+ * For every message that goes to stdout or stderr. NULL is "". */
+void sanitize_fputs(const char *msg, FILE *f);
 
 /* Display columns of already-sanitized text s (NUL-terminated). */
 int sanitize_cols(const char *s);

@@ -30,11 +30,6 @@ static const char *const role_keys[ROLE_COUNT] = {
 static const char *const heat_keys[3][2] = {
     {"heat_start", "heat.low"}, {"heat_mid", "heat.mid"}, {"heat_end", "heat.high"}};
 
-const char *theme_role_key(theme_role r)
-{
-    return (unsigned)r < ROLE_COUNT ? role_keys[r] : "?";
-}
-
 /* Appends one formatted warning line to w (bounded, always terminated). */
 static void warn(char *w, size_t cap, const char *fmt, ...)
 {

@@ -25,7 +25,4 @@ const char *theme_builtin_text(const char *name);
 size_t theme_builtin_count(void);
 const char *theme_builtin_name(size_t i);
 
-/* Role name used in theme files ("graph.cpu"), for messages and tests. */
-const char *theme_role_key(theme_role r);
-
 #endif

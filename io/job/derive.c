@@ -1,0 +1,417 @@
+/* derive: see derive.h. Products that did not change are shared between
+ * snapshots through a small reference-counted box, so a build that finds
+ * nothing new costs a few copies of rule results and no merge. */
+#include "io/job/derive.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DERIVE_MAX_SPECS 32
+
+/* One immutable product shared by several snapshots. */
+typedef struct box {
+    atomic_int refs;
+    void *p;
+    void (*free_fn)(void *);
+} box;
+
+struct derived {
+    atomic_int refs;
+    uint64_t gen;
+    size_t nrules;
+    rule_result *res;            /* nrules */
+    double (*param)[RULE_MAX_PARAMS];
+    box *py;                     /* pystats_result */
+    uint64_t py_key;
+    int py_have;
+    pystats_profiler py_prof;
+    size_t py_windows;
+    box *extra;
+    uint64_t extra_gen;
+    char extra_err[sizeof(sm_err){0}.msg];
+};
+
+struct deriver {
+    rules *r;                    /* evaluated by builds (loader thread) */
+    const model *m;
+    const pystats_store *py;
+    pthread_mutex_t *lock;       /* guards m and py; may be NULL */
+    pthread_mutex_t mu;          /* guards everything below */
+    rules *check;                /* mirrors r's parameters: validates overrides */
+    char *specs[DERIVE_MAX_SPECS];
+    size_t nspecs;
+    int want_py;
+    pystats_select sel;
+    char sel_node[128];
+    pystats_sort sort;
+    uint64_t py_key;
+    derive_extra_fn extra_build;
+    void (*extra_free)(void *);
+    void *extra_ud;
+    int64_t extra_min_us;
+    /* The build side's memory (loader thread only). */
+    derived *last;
+    int built_any;               /* under mu, as built_py_key and built_want_py */
+    uint64_t built_model_gen, built_py_gen, built_py_key;
+    int built_want_py;
+    uint64_t extra_src_gen;
+    int64_t extra_at_us;
+};
+
+static box *box_new(void *p, void (*free_fn)(void *))
+{
+    box *b = malloc(sizeof *b);
+    if (!b)
+        return NULL;
+    atomic_init(&b->refs, 1);
+    b->p = p;
+    b->free_fn = free_fn;
+    return b;
+}
+
+static box *box_ref(box *b)
+{
+    if (b)
+        atomic_fetch_add(&b->refs, 1);
+    return b;
+}
+
+static void box_unref(box *b)
+{
+    if (!b || atomic_fetch_sub(&b->refs, 1) != 1)
+        return;
+    if (b->free_fn)
+        b->free_fn(b->p);
+    free(b);
+}
+
+/* Copies r's parameters into dst (same table, so every set succeeds). */
+static void copy_params(rules *dst, const rules *src)
+{
+    for (size_t i = 0; i < rules_count(); i++)
+        for (size_t k = 0; k < rules_param_count(i); k++)
+            rules_set_param(dst, rules_name_at(i), rules_param_name(i, k),
+                            rules_param_value(src, i, k), NULL);
+}
+
+deriver *deriver_new(const rules *params, const model *m, const pystats_store *py,
+                     pthread_mutex_t *lock)
+{
+    deriver *dv = calloc(1, sizeof *dv);
+    if (!dv || !(dv->r = rules_new()) || !(dv->check = rules_new())) {
+        if (dv)
+            rules_free(dv->r);
+        free(dv);
+        return NULL;
+    }
+    if (params) {
+        copy_params(dv->r, params);
+        copy_params(dv->check, params);
+    }
+    dv->m = m;
+    dv->py = py;
+    dv->lock = lock;
+    pthread_mutex_init(&dv->mu, NULL);
+    return dv;
+}
+
+void deriver_free(deriver *dv)
+{
+    if (!dv)
+        return;
+    for (size_t i = 0; i < dv->nspecs; i++)
+        free(dv->specs[i]);
+    derived_unref(dv->last);
+    rules_free(dv->r);
+    rules_free(dv->check);
+    pthread_mutex_destroy(&dv->mu);
+    free(dv);
+}
+
+int deriver_rule_override(deriver *dv, const char *spec, sm_err *err)
+{
+    pthread_mutex_lock(&dv->mu);
+    int rc = -1;
+    char *copy = NULL;
+    if (dv->nspecs == DERIVE_MAX_SPECS)
+        sm_err_set(err, SM_ERR_USAGE, "too many rule changes at once: try again in a second");
+    else if (!(copy = strdup(spec)))
+        sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    else if (rules_apply_override(dv->check, spec, err) == 0) {
+        dv->specs[dv->nspecs++] = copy;
+        copy = NULL;
+        rc = 0;
+    }
+    pthread_mutex_unlock(&dv->mu);
+    free(copy);
+    return rc;
+}
+
+void deriver_want_python(deriver *dv, const pystats_select *sel, pystats_sort sort,
+                         uint64_t key)
+{
+    pthread_mutex_lock(&dv->mu);
+    dv->want_py = sel != NULL;
+    if (sel) {
+        dv->sel = *sel;
+        snprintf(dv->sel_node, sizeof dv->sel_node, "%s", sel->node ? sel->node : "");
+        dv->sel.node = dv->sel_node;
+        dv->sort = sort;
+        dv->py_key = key;
+    }
+    pthread_mutex_unlock(&dv->mu);
+}
+
+void deriver_set_extra(deriver *dv, derive_extra_fn build, void (*free_fn)(void *),
+                       void *ud, int64_t min_us)
+{
+    pthread_mutex_lock(&dv->mu);
+    dv->extra_build = build;
+    dv->extra_free = free_fn;
+    dv->extra_ud = ud;
+    dv->extra_min_us = min_us;
+    pthread_mutex_unlock(&dv->mu);
+}
+
+int deriver_pending(deriver *dv)
+{
+    pthread_mutex_lock(&dv->mu);
+    int p = dv->nspecs > 0 || !dv->built_any ||
+            (dv->want_py && dv->py_key != dv->built_py_key) || dv->want_py != dv->built_want_py;
+    pthread_mutex_unlock(&dv->mu);
+    return p;
+}
+
+/* What one build works from, copied out of dv->mu. */
+typedef struct req {
+    char *specs[DERIVE_MAX_SPECS];
+    size_t nspecs;
+    int want_py;
+    pystats_select sel;
+    char node[128];
+    pystats_sort sort;
+    uint64_t py_key;
+} req;
+
+static void take_request(deriver *dv, req *q)
+{
+    pthread_mutex_lock(&dv->mu);
+    memcpy(q->specs, dv->specs, sizeof q->specs);
+    q->nspecs = dv->nspecs;
+    dv->nspecs = 0;
+    q->want_py = dv->want_py;
+    q->sel = dv->sel;
+    memcpy(q->node, dv->sel_node, sizeof q->node);
+    q->sel.node = q->node;
+    q->sort = dv->sort;
+    q->py_key = dv->py_key;
+    pthread_mutex_unlock(&dv->mu);
+}
+
+static int pick_profiler(const pystats_store *s, pystats_profiler *prof, size_t *windows)
+{
+    size_t seen[2] = {0, 0};
+    for (size_t i = 0; i < pystats_store_window_count(s); i++)
+        seen[pystats_store_window_at(s, i, NULL, NULL)->profiler == PYPROF_PYINSTRUMENT]++;
+    *prof = seen[0] ? PYPROF_CPROFILE : PYPROF_PYINSTRUMENT;
+    *windows = seen[0] ? seen[0] : seen[1];
+    return seen[0] || seen[1];
+}
+
+static void free_result(void *p)
+{
+    pystats_result_free(p);
+}
+
+/* The merge, when the store or the choice changed (lock held). 1 when s
+ * got a new one. */
+static int build_python(deriver *dv, const req *q, derived *s)
+{
+    uint64_t g = dv->py ? pystats_store_generation(dv->py) : 0;
+    s->py_have = dv->py && pick_profiler(dv->py, &s->py_prof, &s->py_windows);
+    pthread_mutex_lock(&dv->mu);
+    int same = dv->last && g == dv->built_py_gen && q->want_py == dv->built_want_py &&
+               (!q->want_py || q->py_key == dv->built_py_key);
+    pthread_mutex_unlock(&dv->mu);
+    if (same && dv->last->py_have == s->py_have) {
+        s->py = box_ref(dv->last->py);
+        s->py_key = dv->last->py_key;
+        return 0;
+    }
+    pthread_mutex_lock(&dv->mu);
+    dv->built_py_gen = g;
+    dv->built_want_py = q->want_py;
+    dv->built_py_key = q->py_key;
+    pthread_mutex_unlock(&dv->mu);
+    if (!q->want_py || !s->py_have)
+        return 1;
+    pystats_select sel = q->sel;
+    sel.profiler = s->py_prof;
+    pystats_result *r = pystats_store_query(dv->py, &sel, NULL);
+    if (r)
+        pystats_result_sort(r, q->sort);
+    if (r && !(s->py = box_new(r, free_result)))
+        pystats_result_free(r);
+    s->py_key = q->py_key;
+    return 1;
+}
+
+/* Rules and Python under the lock; 1 when anything differs from last. */
+static int build_locked(deriver *dv, const req *q, derived *s)
+{
+    if (dv->lock)
+        pthread_mutex_lock(dv->lock);
+    int changed = rules_evaluate(dv->r, dv->m) != 0 || q->nspecs > 0;
+    dv->built_model_gen = model_generation(dv->m);
+    for (size_t i = 0; i < s->nrules; i++) {
+        s->res[i] = *rules_result_at(dv->r, i);
+        for (size_t k = 0; k < rules_param_count(i); k++)
+            s->param[i][k] = rules_param_value(dv->r, i, k);
+    }
+    changed |= build_python(dv, q, s);
+    if (dv->lock)
+        pthread_mutex_unlock(dv->lock);
+    return changed;
+}
+
+/* The extra product, rate-limited; 1 when s got a new one. */
+static int build_extra(deriver *dv, derived *s, int64_t now_us)
+{
+    pthread_mutex_lock(&dv->mu);
+    derive_extra_fn build = dv->extra_build;
+    void (*free_fn)(void *) = dv->extra_free;
+    void *ud = dv->extra_ud;
+    int64_t min_us = dv->extra_min_us;
+    pthread_mutex_unlock(&dv->mu);
+    if (dv->last) {
+        s->extra = box_ref(dv->last->extra);
+        s->extra_gen = dv->last->extra_gen;
+        memcpy(s->extra_err, dv->last->extra_err, sizeof s->extra_err);
+    }
+    uint64_t src = dv->built_model_gen * 1000003u + dv->built_py_gen;
+    if (!build || (dv->extra_at_us && (src == dv->extra_src_gen ||
+                                       now_us - dv->extra_at_us < min_us)))
+        return 0;
+    dv->extra_at_us = now_us;
+    sm_err err = {0};
+    void *p = build(ud, &err);
+    box *b = p ? box_new(p, free_fn) : NULL;
+    if (!b) {
+        if (p && free_fn)
+            free_fn(p);
+        snprintf(s->extra_err, sizeof s->extra_err, "%s",
+                 err.msg[0] ? err.msg : "out of memory");
+        return 1;
+    }
+    dv->extra_src_gen = src;
+    box_unref(s->extra);
+    s->extra = b;
+    s->extra_gen++;
+    s->extra_err[0] = '\0';
+    return 1;
+}
+
+static derived *derived_alloc(void)
+{
+    derived *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    atomic_init(&s->refs, 1);
+    s->nrules = rules_count();
+    s->res = calloc(s->nrules ? s->nrules : 1, sizeof *s->res);
+    s->param = calloc(s->nrules ? s->nrules : 1, sizeof *s->param);
+    if (!s->res || !s->param) {
+        derived_unref(s);
+        return NULL;
+    }
+    return s;
+}
+
+derived *deriver_build(deriver *dv, int64_t now_us)
+{
+    req q;
+    take_request(dv, &q);
+    for (size_t i = 0; i < q.nspecs; i++) {
+        rules_apply_override(dv->r, q.specs[i], NULL);   /* checked on dv->check */
+        free(q.specs[i]);
+    }
+    derived *s = derived_alloc();
+    if (!s)
+        return NULL;
+    int changed = build_locked(dv, &q, s);
+    changed |= build_extra(dv, s, now_us);
+    if (!changed && dv->last) {
+        derived_unref(s);
+        return derived_ref(dv->last);
+    }
+    pthread_mutex_lock(&dv->mu);
+    dv->built_any = 1;
+    pthread_mutex_unlock(&dv->mu);
+    s->gen = dv->last ? dv->last->gen + 1 : 1;
+    derived_unref(dv->last);
+    dv->last = derived_ref(s);
+    return s;
+}
+
+derived *derived_ref(derived *s)
+{
+    if (s)
+        atomic_fetch_add(&s->refs, 1);
+    return s;
+}
+
+void derived_unref(derived *s)
+{
+    if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
+        return;
+    box_unref(s->py);
+    box_unref(s->extra);
+    free(s->res);
+    free(s->param);
+    free(s);
+}
+
+uint64_t derived_generation(const derived *s)
+{
+    return s->gen;
+}
+
+const rule_result *derived_rule_at(const derived *s, size_t i)
+{
+    return &s->res[i];
+}
+
+double derived_rule_param(const derived *s, size_t i, size_t p)
+{
+    return s->param[i][p];
+}
+
+const pystats_result *derived_python(const derived *s, uint64_t *key)
+{
+    if (key)
+        *key = s->py_key;
+    return s->py ? s->py->p : NULL;
+}
+
+int derived_python_profiler(const derived *s, pystats_profiler *prof, size_t *windows)
+{
+    if (prof)
+        *prof = s->py_prof;
+    if (windows)
+        *windows = s->py_have ? s->py_windows : 0;
+    return s->py_have;
+}
+
+const void *derived_extra(const derived *s, uint64_t *gen)
+{
+    if (gen)
+        *gen = s->extra_gen;
+    return s->extra ? s->extra->p : NULL;
+}
+
+const char *derived_extra_error(const derived *s)
+{
+    return s->extra_err;
+}

@@ -1,0 +1,15 @@
+/* vec: the one grow-by-doubling step for arrays kept as (pointer, cap).
+ * Every growable array in smtop goes through vec_grow, so capacity rules
+ * and overflow checks live in one place. */
+#ifndef SMTOP_MODEL_VEC_H
+#define SMTOP_MODEL_VEC_H
+
+#include <stddef.h>
+
+/* Makes *data (an array of cap elements of elem bytes, possibly NULL)
+ * hold at least need elements: doubles the capacity, starting from first
+ * (>= 1), until it does, and reallocates. New elements are not cleared.
+ * 0, or -1 on OOM or overflow with *data and *cap unchanged. */
+int vec_grow(void *data, size_t *cap, size_t need, size_t elem, size_t first);
+
+#endif

@@ -1,0 +1,138 @@
+#!/bin/bash
+# bench_key_latency.sh: key-to-screen latency while the dashboard backfills
+# a big job (issue #13): the real binary in tmux opens a large synthetic
+# job; while its status line says it is still reading ("first scan in
+# progress" / "backfilling"), the help overlay is opened with `?` and closed
+# with Esc, again and again, and each transition is timed from send-keys to
+# the first capture that shows it (capture-pane polled every ~5 ms, so a
+# figure includes up to one capture's latency). Only samples taken while
+# the backfill still runs count. A baseline binary runs the same way in
+# the same run, alternating, for a side-by-side median; each round also
+# reports how long the whole backfill took.
+#
+# usage: tests/bench/bench_key_latency.sh [BUILD_DIR]   (default ./build)
+#        env BASELINE (a second smtop binary), JOB (an existing job dir;
+#        default: JOBS_DIR/64n_60m if present, else one generated here:
+#        64 nodes x 8 GPUs x 60 min), ROUNDS (2 per binary), KEYS (40 per round)
+set -eu
+BUILD=${1:-build}
+SMTOP=$(realpath "$BUILD/smtop")
+BASELINE=${BASELINE:-}
+ROUNDS=${ROUNDS:-2}
+KEYS=${KEYS:-40}
+JOBS_DIR=${JOBS_DIR:-/work/jobs}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/smtop-keys.XXXXXX")
+SOCK=""
+NSOCK=0
+cleanup() { [ -n "$SOCK" ] && tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"; }
+# A fresh tmux server each time: no race with the last one's exit.
+new_server() {
+    [ -n "$SOCK" ] && { tmux -L "$SOCK" kill-server 2>/dev/null || true; }
+    NSOCK=$((NSOCK + 1))
+    SOCK="smtop-keys-$$-$NSOCK"
+}
+trap cleanup EXIT
+
+JOB=${JOB:-}
+if [ -z "$JOB" ]; then
+    if [ -f "$JOBS_DIR/64n_60m/.done" ]; then
+        JOB=$JOBS_DIR/64n_60m
+    else
+        JOB=$WORK/64n_60m
+        "$SMTOP" synth --out "$JOB" --nodes 64 --gpus 8 --cpus 32 --minutes 60 \
+            --seed 1 --start 1700000000 >/dev/null
+    fi
+fi
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+screen() { tmux -L "$SOCK" capture-pane -p; }
+
+# wait_for PATTERN: ms until the screen matches (or 5000 on a timeout).
+wait_for() {
+    local t0=$1 pat=$2 t
+    while :; do
+        screen | grep -Eq -- "$pat" && break
+        t=$(now_ms)
+        (( t - t0 > 5000 )) && break
+        sleep 0.005
+    done
+    echo $(( $(now_ms) - t0 ))
+}
+
+wait_gone() {
+    local t0=$1 pat=$2 t
+    while :; do
+        screen | grep -Eq -- "$pat" || break
+        t=$(now_ms)
+        (( t - t0 > 5000 )) && break
+        sleep 0.005
+    done
+    echo $(( $(now_ms) - t0 ))
+}
+
+# busy: the status line says the backfill runs. A capture taken while a
+# frame is being drawn can miss the line, so "done" needs three captures
+# in a row without it.
+busy() {
+    local i
+    for i in 1 2 3; do
+        screen | grep -Eq 'first scan in progress|backfilling' && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# one_round BIN OUT: appends one latency (ms) per line to OUT.
+one_round() {
+    local bin=$1 out=$2 t0 start n=0
+    new_server
+    start=$(now_ms)
+    tmux -L "$SOCK" -f /dev/null new-session -d -x 200 -y 60 \
+        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_CONFIG_HOME=$WORK/cfg $bin $JOB; sleep 600"
+    for _ in $(seq 200); do screen | grep -q '^ smtop |' && break; sleep 0.05; done
+    while (( n < KEYS )); do
+        busy || break
+        t0=$(now_ms); tmux -L "$SOCK" send-keys '?'
+        echo "$(wait_for "$t0" 'zoom time range in/out')" >>"$out"
+        t0=$(now_ms); tmux -L "$SOCK" send-keys Escape
+        echo "$(wait_gone "$t0" 'zoom time range in/out')" >>"$out"
+        n=$((n + 2))
+        sleep 0.1
+    done
+    while busy; do sleep 0.2; done
+    echo "  $bin: $n keys answered during the backfill, which took $(( $(now_ms) - start )) ms" >&2
+}
+
+stats() {   # FILE LABEL: median, p95, max of the ms in FILE
+    sort -n "$1" | awk -v l="$2" '{ v[NR] = $1 } END {
+        if (NR == 0) { printf "%-12s no samples (the backfill ended first)\n", l; exit }
+        p = int(NR * 0.95); if (p < 1) p = 1
+        printf "%-12s %3d keys: median %d ms, p95 %d ms, max %d ms\n", l, NR,
+               v[int((NR + 1) / 2)], v[p], v[NR] }'
+}
+
+# The floor: the same send-keys/capture loop against `cat`, which echoes
+# at once. What tmux and the polling cost on this machine right now.
+floor_round() {
+    local out=$1 t0 i
+    new_server
+    tmux -L "$SOCK" -f /dev/null new-session -d -x 200 -y 60 "stty -icanon; cat; sleep 600"
+    sleep 0.5
+    for i in $(seq "$KEYS"); do
+        t0=$(now_ms); tmux -L "$SOCK" send-keys "k$i."
+        echo "$(wait_for "$t0" "k$i\\.")" >>"$out"
+        sleep 0.05
+    done
+}
+
+echo "== key-to-screen latency during the backfill of $JOB ($(uptime | sed 's/.*load/load/'))"
+: >"$WORK/new"; : >"$WORK/base"; : >"$WORK/floor"
+for r in $(seq "$ROUNDS"); do
+    floor_round "$WORK/floor"
+    one_round "$SMTOP" "$WORK/new"
+    [ -n "$BASELINE" ] && one_round "$(realpath "$BASELINE")" "$WORK/base"
+done
+stats "$WORK/floor" "floor (cat)"
+stats "$WORK/new" "this build"
+[ -n "$BASELINE" ] && stats "$WORK/base" "baseline"
+exit 0

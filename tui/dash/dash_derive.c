@@ -1,0 +1,69 @@
+/* dash_derive: the dashboard's side of the derived snapshot. The deriver
+ * starts from the alerts pane's parameters (rules.conf, --rule), so the
+ * loader evaluates what the pane shows; each frame takes the loader's
+ * latest snapshot once and every pane reads that one, so a frame never
+ * mixes two generations. */
+#include "tui/dash/dash_internal.h"
+
+#include <string.h>
+
+#include "tui/panes/pane_alerts.h"
+
+static const rules *alerts_params(dash *d)
+{
+    for (size_t i = 0; i < d->npanes; i++)
+        if (d->panes[i].vt == &pane_alerts_vtbl && d->panes[i].p)
+            return pane_alerts_rules(d->panes[i].p);
+    return NULL;
+}
+
+/* pane_ctx.ext's want_python: runs on the UI thread inside a draw or key. */
+static void want_python(void *ud, const pystats_select *sel, pystats_sort sort, uint64_t key)
+{
+    dash *d = ud;
+    deriver_want_python(d->dv, sel, sort, key);
+    if (d->ld)
+        loader_poke(d->ld);
+}
+
+int dash_derive_open(dash *d, sm_err *err)
+{
+    d->dv = deriver_new(alerts_params(d), job_model(d->j), job_pystats(d->j), job_lock(d->j));
+    if (!d->dv)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    dash_diff_setup(d);
+    d->ext.want_python = want_python;
+    d->ext.want_ud = d;
+    return 0;
+}
+
+void dash_derive_close(dash *d)
+{
+    derived_unref(d->snap);
+    d->snap = NULL;
+    d->ext.snap = NULL;
+    d->ext.diff = NULL;
+    deriver_free(d->dv);
+    d->dv = NULL;
+}
+
+void dash_derive_take(dash *d)
+{
+    derived *s;
+    if (d->ld)
+        s = loader_snapshot(d->ld);
+    else if (d->dv && (!d->snap || deriver_pending(d->dv)))
+        s = deriver_build(d->dv, dash_now_us());   /* bench: no loader thread */
+    else
+        s = derived_ref(d->snap);
+    if (!s)
+        return;
+    derived_unref(d->snap);
+    d->snap = s;
+    d->ext.snap = s;
+    d->ext.diff = derived_extra(s, &d->ext.diff_gen);
+    const char *e = derived_extra_error(s);
+    if (e[0] && strcmp(e, d->extra_err) != 0)
+        dash_notice(d, e);
+    snprintf(d->extra_err, sizeof d->extra_err, "%s", e);
+}
