@@ -22,7 +22,7 @@ ui_wait 'TRAIN  \(1/[0-9]+, n/N\)'
 # l and Right leave the Steps pane (for the Timeline: this job has no
 # Python stats, so that pane gave its space away); h and Left come back.
 ui_keys l
-ui_wait '\[5 Timeline - whole job\]'
+ui_wait '\[5 Timeline\]'
 ui_wait 'v view  j/k step'
 ui_keys h
 ui_wait '\[3 Steps - whole job\]'

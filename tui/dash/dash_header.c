@@ -58,14 +58,16 @@ static int changed(char *last, size_t cap, const char *now)
     return 1;
 }
 
-/* " STEP 1234  12:03:04.120-12:03:05.900 (1.78 s)  Esc: back " */
+/* " STEP 1234 algo-3  12:03:04.120-12:03:05.900 (1.78 s)  Esc: back " */
 static void step_badge_text(const view_state *v, char *out, size_t cap)
 {
-    char a[32], b[32], span[FMT_BUF], step[32];
+    char a[32], b[32], span[FMT_BUF], step[64];
     if (v->step >= 0)
         snprintf(step, sizeof step, "STEP %lld", v->step);
     else
         snprintf(step, sizeof step, "EVENT");
+    if (v->step_node[0])
+        snprintf(step + strlen(step), sizeof step - strlen(step), " %.20s", v->step_node);
     snprintf(out, cap, " %s  %s-%s (%s)  Esc: back ", step,
              step_focus_clock(a, sizeof a, v->step_t0_us),
              step_focus_clock(b, sizeof b, v->step_t1_us),

@@ -40,6 +40,12 @@ void view_focus_step(view_state *v, long long step, int64_t t0_us, int64_t t1_us
     v->step = step;
     v->step_t0_us = t0_us;
     v->step_t1_us = t1_us > t0_us ? t1_us : t0_us + 1;
+    v->step_node[0] = '\0';
+}
+
+void view_focus_node(view_state *v, const char *node)
+{
+    snprintf(v->step_node, sizeof v->step_node, "%s", node ? node : "");
 }
 
 void view_clear_step(view_state *v)

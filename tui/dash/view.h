@@ -31,7 +31,8 @@ typedef struct view_state {
      * to where the view was. */
     int step_focus;
     long long step;
-    int64_t step_t0_us, step_t1_us;
+    int64_t step_t0_us, step_t1_us;   /* the step's own window on step_node */
+    char step_node[64];               /* where the focused step came from */
 } view_state;
 
 void view_init(view_state *v, chart_glyphs g);
@@ -53,6 +54,8 @@ void view_toggle_pause(view_state *v, int64_t newest_us);
 void view_focus_step(view_state *v, long long step, int64_t t0_us, int64_t t1_us);
 /* Leaves the cross-filter; the window is live or scrubbed as before. */
 void view_clear_step(view_state *v);
+/* Names the node (or process) the focused step's window comes from. */
+void view_focus_node(view_state *v, const char *node);
 /* Leaves the cross-filter into HISTORY: the usual span centred on the
  * step, so `[`/`]`/`+`/`-` pressed while focused act from the step's
  * place in time rather than jumping back to where the view was. No-op

@@ -245,10 +245,8 @@ static int focus_outlier_step(const rule_result *res, pane_ctx *ctx)
     if (strcmp(res->name, "StepOutlier") != 0 || res->t1_us <= res->t0_us ||
         !step_focus_find_event(ctx->m, res->node, res->device, res->t0_us, &ev))
         return 0;
-    int64_t t0, t1;
-    step_focus_window(ctx->m, res->device, ev.step, ev.start_us, ev.start_us + ev.dur_us,
-                      &t0, &t1);
-    view_focus_step(ctx->view, ev.step, t0, t1);
+    view_focus_step(ctx->view, ev.step, ev.start_us, ev.start_us + ev.dur_us);
+    view_focus_node(ctx->view, res->node);
     return 1;
 }
 

@@ -477,7 +477,7 @@ static int cycle_phase(pane *p, int dir, const model_node *nd, size_t idx)
 
 /* f: focuses every pane on the cursor's step (the newest without a
  * cursor), or leaves the focus when it is that step already. */
-static void focus_cursor(pane *p, const phase_stats *ps, size_t i, pane_ctx *ctx)
+static void focus_cursor(pane *p, const model_node *src, size_t i, pane_ctx *ctx)
 {
     const phase_event *ev = &p->recent[i];
     p->cursor_us = ev->start_us;
@@ -485,10 +485,10 @@ static void focus_cursor(pane *p, const phase_stats *ps, size_t i, pane_ctx *ctx
         view_clear_step(ctx->view);
         return;
     }
-    int64_t t0, t1;
-    step_focus_window(ctx->m, phase_stats_label(ps), ev->step, ev->start_us,
-                      ev->start_us + ev->dur_us, &t0, &t1);
-    view_focus_step(ctx->view, ev->step, t0, t1);
+    /* The step's own window on the node it came from: ranks are not in
+     * step, so step N's union over every node is not one step long. */
+    view_focus_step(ctx->view, ev->step, ev->start_us, ev->start_us + ev->dur_us);
+    view_focus_node(ctx->view, node_id(src));
 }
 
 /* o/O: the cursor to the previous/next outlier step. */
@@ -546,7 +546,7 @@ static int steps_on_key(pane *p, int ch, pane_ctx *ctx)
         jump_outlier(p, ps, cur, ch == 'o' ? -1 : 1);
         break;
     case 'f':
-        focus_cursor(p, ps, cur < n ? cur : n - 1, ctx);
+        focus_cursor(p, src, cur < n ? cur : n - 1, ctx);
         break;
     }
     return 1;
