@@ -17,8 +17,9 @@ grep -Eq '^straggler: +algo-42: step p50 ' "$UI_WORK/r.txt" ||
 python3 - "$UI_WORK/r.json" <<'PY' || ui_fail "report --json straggler"
 import json, sys
 s = json.load(open(sys.argv[1]))["straggler"]
-assert s["node"] == "algo-42" and s["metric"] == "step_p50_us", s
-assert s["value"] > s["median"] and s["deviation_pct"] >= 10, s
+assert s["node"] == "algo-42" and s["metric"] == "step_p50", s
+assert s["value_us"] > s["median_us"] and s["deviation_pct"] >= 10, s
+assert "value" not in s and "median" not in s, s   # units in key names
 PY
 
 ui_start 120 40 "$SMTOP" "$JOB"

@@ -92,8 +92,10 @@ static void draw_section(cursor *c, const json_t *d, const char *key, const char
         row_label(r, label, sizeof label);
         if ((int)strlen(label) > c->label_w)   /* cut, marked as panec_put marks */
             label[c->label_w - 1] = '~', label[c->label_w] = '\0';
-        report_diff_format_value(vb, sizeof vb, json_number_value(json_object_get(r, "base")), is_us);
-        report_diff_format_value(vt, sizeof vt, json_number_value(json_object_get(r, "target")), is_us);
+        double nb, nt;
+        report_diff_row_values(r, &nb, &nt);
+        report_diff_format_value(vb, sizeof vb, nb, is_us);
+        report_diff_format_value(vt, sizeof vt, nt, is_us);
         int dir = report_diff_mark(r, mark, sizeof mark, utf8);
         if (c->narrow)
             snprintf(line, sizeof line, " %-*s %9s %s", c->label_w, label, vt, mark);

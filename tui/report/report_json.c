@@ -135,9 +135,9 @@ static void node_straggler_inputs(const model_node *n, double *gpu, double *p50)
 }
 
 /* The heatmap's straggler over the whole job, so the report names the node
- * the dashboard marks: {"node", "metric", "value", "median",
- * "deviation_pct"} with the unit in "metric" (step_p50_us or
- * gpu_util_pct), or null when no node stands out (or fewer than 3). */
+ * the dashboard marks: {"node", "metric" (step_p50 or gpu_util),
+ * "value_us"/"median_us" or "value_pct"/"median_pct", "deviation_pct"},
+ * or null when no node stands out (or fewer than 3). */
 static json_t *straggler_json(const model *m)
 {
     size_t n = model_node_count(m);
@@ -150,8 +150,9 @@ static json_t *straggler_json(const model *m)
         if (s.index >= 0)
             out = json_pack("{s:s, s:s, s:f, s:f, s:f}",
                             "node", node_id(model_node_at(m, (size_t)s.index)),
-                            "metric", s.by_steps ? "step_p50_us" : "gpu_util_pct",
-                            "value", s.value, "median", s.median,
+                            "metric", s.by_steps ? "step_p50" : "gpu_util",
+                            s.by_steps ? "value_us" : "value_pct", s.value,
+                            s.by_steps ? "median_us" : "median_pct", s.median,
                             "deviation_pct", 100.0 * s.dev);
     }
     free(gpu);

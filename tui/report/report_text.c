@@ -59,13 +59,13 @@ static void print_straggler(const json_t *obj, FILE *f)
         return;
     }
     const char *metric = json_string_value(json_object_get(s, "metric"));
-    int steps = metric && !strcmp(metric, "step_p50_us");
+    int steps = metric && !strcmp(metric, "step_p50");
     if (steps) {
-        fmt_duration(a, sizeof a, real(s, "value"));
-        fmt_duration(b, sizeof b, real(s, "median"));
+        fmt_duration(a, sizeof a, real(s, "value_us"));
+        fmt_duration(b, sizeof b, real(s, "median_us"));
     } else {
-        fmt_percent(a, sizeof a, real(s, "value"));
-        fmt_percent(b, sizeof b, real(s, "median"));
+        fmt_percent(a, sizeof a, real(s, "value_pct"));
+        fmt_percent(b, sizeof b, real(s, "median_pct"));
     }
     fprintf(f, "straggler:    %s: %s %s vs median %s (%.0f%% off)\n", str(s, "node", node, sizeof node),
             steps ? "step p50" : "gpu", a, b, real(s, "deviation_pct"));
