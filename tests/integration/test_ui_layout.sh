@@ -73,3 +73,10 @@ ui_wait '3 nodes'
 ui_wait '^ /\S*\.\.\.\S*output \| 3 nodes \| [0-9-]+ [0-9:]+-[0-9:]+ UTC'
 ui_quit
 echo "ok: 80x24 header"
+
+# 80x24, system-only: the status line still names what the job lacks, whole.
+ui_start 80 24 "$SMTOP" --no-config "$SYS"
+ui_wait '2 nodes'
+ui_wait '\| no traces, no Python +\? help *$'
+ui_quit
+echo "ok: 80x24 absent-data note"

@@ -58,8 +58,22 @@ done
 echo "ok: [ ends the timeline at the window ($r)"
 ui_keys ']' ']'
 
-# A step far back, focused in the Steps pane, is the Timeline's selection.
+# A click on the Steps pane's strip (zoomed: its last rows) puts the step
+# cursor on the step under the pointer: an old one, at column 3.
 ui_focus Steps
+ui_keys Enter
+ui_wait 'Steps \(Esc: back\)'
+srow=$(($(ui_screen | grep -n '^└' | tail -1 | cut -d: -f1) - 1))
+printf -v cy '%b' "\\$(printf '%03o' $((srow - 1 + 33)))"
+ui_keys -l $'\e[M $'"$cy" $'\e[M#$'"$cy"
+ui_wait 'step [0-9]+ \(f: focus\)'
+clicked=$(ui_screen | grep -oE 'step [0-9]+ \(f: focus\)' | head -1 | awk '{ print $2 }')
+((clicked < total - 20)) || ui_fail "a click on the strip's third column picked step $clicked of $total"
+ui_keys Escape
+ui_wait_gone 'Steps \(Esc: back\)'
+echo "ok: a click on the strip picks step $clicked"
+
+# A step far back, focused in the Steps pane, is the Timeline's selection.
 ui_wait '(, ?/ ?\. o f|,/\. step)'
 for _ in $(seq 1 60); do ui_keys ,; done
 ui_wait 'step [0-9]+ \(f: focus\)'

@@ -41,7 +41,7 @@ static void test_select_only_with_baseline(void **state)
 static json_t *row(double b, double t)
 {
     json_t *r = json_pack("{s:s, s:s, s:s, s:f, s:f}", "node", "algo-1", "phase",
-                          "Step:ModeKeys.TRAIN", "stat", "p50_us", "base", b, "target", t);
+                          "Step:ModeKeys.TRAIN", "stat", "p50_us", "base_us", b, "target_us", t);
     json_object_set_new(r, "change_pct", b != 0 ? json_real((t - b) / b * 100) : json_null());
     return r;
 }

@@ -235,12 +235,17 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
                  (long long)st.unread_files, st.unread_files == 1 ? "" : "s");
 }
 
+/* Columns the status line keeps for "? help  q quit", or at least "? help". */
+#define STATUS_TAIL_COLS 17
+#define STATUS_TAIL_MIN 9
+
 /* k9s-style hints in plain words for the focused pane, from its key table:
  * " n/N phase  ,/. step  f focus | ? help  q quit ", as many as fit in
  * `room` columns. */
 static void pane_hints(const dash *d, char *out, size_t cap, int room)
 {
-    const char *tail = "? help  q quit ";
+    /* A narrow line keeps "? help" (the help lists q). */
+    const char *tail = room >= STATUS_TAIL_COLS ? "? help  q quit " : "? help ";
     int n = snprintf(out, cap, " ");
     const pane_key *k = (size_t)d->view.focus < d->npanes ? d->panes[d->view.focus].vt->keys
                                                            : NULL;
@@ -267,6 +272,26 @@ static void pane_hints(const dash *d, char *out, size_t cap, int room)
         snprintf(out + n, cap - (size_t)n, "%s", tail);
 }
 
+/* What the job lacks, once, in the longest form that leaves the status
+ * line room for "? help  q quit": "no framework traces, no Python stats
+ * in this job", without "in this job", or "no traces, no Python" (then
+ * with "? help" alone, so at 80 columns it still fits whole). */
+static void append_absent(const dash *d, char *left, size_t cap)
+{
+    if (!d->absent_note[0])
+        return;
+    size_t k = strlen(left);
+    int room = getmaxx(d->status) - sanitize_cols(left) - STATUS_TAIL_COLS;
+    char note[200];
+    snprintf(note, sizeof note, " | %s in this job", d->absent_note);
+    if ((int)strlen(note) > room)
+        snprintf(note, sizeof note, " | %s", d->absent_note);
+    if ((int)strlen(note) > room)
+        snprintf(note, sizeof note, " | %s", d->absent_short);
+    if (k < cap)
+        snprintf(left + k, cap - k, "%s", note);
+}
+
 void dash_draw_status(dash *d, int64_t now)
 {
     char left[512], err[SCANNER_MSG_LEN] = "", key[1400], hints[200];
@@ -278,9 +303,7 @@ void dash_draw_status(dash *d, int64_t now)
         status_text(d, now, left, sizeof left);
         /* What the job lacks, once: it explains the panes that gave their
          * space away. */
-        size_t k = strlen(left);
-        if (d->absent_note[0] && k < sizeof left)
-            snprintf(left + k, sizeof left - k, " | %s in this job", d->absent_note);
+        append_absent(d, left, sizeof left);
         /* What the transport is doing now ("connecting to … (attempt
          * 2/5)") is newer than how the last pass ended. */
         source_status(job_source(d->j), err, sizeof err);

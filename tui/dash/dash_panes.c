@@ -56,8 +56,8 @@ uint32_t dash_panes_shown(dash *d, const pane_ctx *ctx)
 {
     const preset *pr = &presets[d->preset];
     uint32_t mask = 0;
-    char note[sizeof d->absent_note] = "";
-    size_t nl = 0;
+    char note[sizeof d->absent_note] = "", brief[sizeof d->absent_short] = "";
+    size_t nl = 0, bl = 0;
     for (size_t i = 0; i < d->npanes; i++) {
         const pane_vtbl *vt = d->panes[i].vt;
         const char *why = vt->absent ? vt->absent(d->panes[i].p, ctx) : NULL;
@@ -66,13 +66,22 @@ uint32_t dash_panes_shown(dash *d, const pane_ctx *ctx)
             on = d->pane_mode[i] > 0;
         if (on)
             mask |= 1u << i;
-        /* Name each absent kind of data once ("no framework trace events,
-         * no Python profiler stats"). */
-        if (why && !strstr(note, why) && nl + strlen(why) + 8 < sizeof note)
-            nl += (size_t)snprintf(note + nl, sizeof note - nl, "%sno %s", nl ? ", " : "",
-                                   why);
+        /* Name each absent kind of data once ("no framework traces, no
+         * Python stats"), and in one word each ("no traces, no Python"). */
+        const char *bar = why ? strchr(why, '|') : NULL;
+        int wl = why ? (int)(bar ? (size_t)(bar - why) : strlen(why)) : 0;
+        const char *word = bar ? bar + 1 : why;
+        char item[96];
+        snprintf(item, sizeof item, "no %.*s", wl, why ? why : "");
+        if (why && !strstr(note, item) && nl + strlen(item) + 3 < sizeof note) {
+            nl += (size_t)snprintf(note + nl, sizeof note - nl, "%s%s", nl ? ", " : "", item);
+            if (bl + strlen(word) + 6 < sizeof brief)
+                bl += (size_t)snprintf(brief + bl, sizeof brief - bl, "%sno %s",
+                                       bl ? ", " : "", word);
+        }
     }
     snprintf(d->absent_note, sizeof d->absent_note, "%s", note);
+    snprintf(d->absent_short, sizeof d->absent_short, "%s", brief);
     return mask ? mask : 1u;
 }
 

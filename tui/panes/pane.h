@@ -58,7 +58,8 @@ typedef struct pane_vtbl {
      * may also take '/' in on_key for a filter of its own. */
     int (*modal)(pane *p);
     /* NULL when the job has what the pane shows, else what it lacks in a
-     * few words ("framework trace events"): the dashboard then gives the
+     * few words, then `|` and one word for a narrow status line
+     * ("framework traces|traces"): the dashboard then gives the
      * pane's space to others and names the absence once. Called with the
      * model lock held (even for a snapshot_only pane). May be NULL. */
     const char *(*absent)(pane *p, const pane_ctx *ctx);

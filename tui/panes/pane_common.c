@@ -196,5 +196,5 @@ const char *panec_absent_traces(const pane_ctx *ctx)
     for (size_t i = 0; i < n; i++)
         if (node_phase_count(model_node_at(ctx->m, i)) > 0)
             return NULL;
-    return n ? "framework traces" : NULL;
+    return n ? "framework traces|traces" : NULL;
 }

@@ -192,7 +192,7 @@ static const char *py_absent(pane *p, const pane_ctx *ctx)
     const pystats_store *s = pypane_store(ctx);
     if (model_node_count(ctx->m) == 0 || (s && pystats_store_window_count(s) > 0))
         return NULL;
-    return "Python stats";
+    return "Python stats|Python";
 }
 
 static const pane_key py_keys[] = {

@@ -184,6 +184,10 @@ struct pane {
     int64_t dur[STEPS_MAX_STRIP];
     double frac[STEPS_MAX_STRIP];
     int outlier[STEPS_MAX_STRIP];
+    /* the strip at the last draw, for clicks: rows [strip_y, +strip_rows),
+     * column c holds events first + c * strip_spc onwards, m samples */
+    int strip_y, strip_rows, strip_spc;
+    size_t strip_first, strip_m;
 };
 
 static pane *steps_create(void) { return calloc(1, sizeof(pane)); }
@@ -351,6 +355,11 @@ static void draw_strip(WINDOW *w, int y, int rows, pane *p, double thr,
         p->dur[i] = p->recent[from + i].dur_us;
     size_t m = steps_strip(p->dur, shown, want / (size_t)spc, spc, thr, p->frac, p->outlier);
     size_t first = end - m;   /* event index of strip sample 0 */
+    p->strip_y = y;
+    p->strip_rows = rows;
+    p->strip_spc = spc;
+    p->strip_first = first;
+    p->strip_m = m;
     for (size_t c = 0; c * (size_t)spc < m; c++) {
         double h[2] = {0, 0};
         int k = 0;
@@ -552,6 +561,20 @@ static int steps_on_key(pane *p, int ch, pane_ctx *ctx)
     return 1;
 }
 
+/* A click on the strip puts the cursor on the step under the pointer
+ * (the first of its column); `f` then focuses it. */
+static int steps_on_click(pane *p, int y, int x, pane_ctx *ctx)
+{
+    (void)ctx;
+    size_t i = (size_t)x * (size_t)(p->strip_spc > 0 ? p->strip_spc : 1);
+    if (y < p->strip_y || y >= p->strip_y + p->strip_rows || x < 0 || i >= p->strip_m ||
+        p->strip_first + i >= p->nrecent)
+        return 0;
+    p->cursor_us = p->recent[p->strip_first + i].start_us;
+    p->note[0] = '\0';
+    return 1;
+}
+
 static uint64_t steps_stamp(pane *p, const pane_ctx *ctx)
 {
     uint64_t h = panec_hash_str(PANEC_HASH_SEED, p->phase);
@@ -592,7 +615,7 @@ const pane_vtbl pane_steps_vtbl = {
     .destroy = steps_destroy,
     .draw = steps_draw,
     .on_key = steps_on_key,
-    .on_click = NULL,
+    .on_click = steps_on_click,
     .stamp = steps_stamp,
     .keys = steps_keys,
     .whole_job = 1,
