@@ -53,7 +53,16 @@ static int bucket_counts(const series *s, double *low, double *mid, double *high
 {
     rgrid g;
     rcol c;
+    int64_t band[3];
     *low = *mid = *high = 0;
+    if (s && series_band_counts(s, band)) {
+        /* Counted per sample as they came (CPU cores, whose history a
+         * node with many cores keeps only in 10 s buckets). */
+        *low = (double)band[0];
+        *mid = (double)band[1];
+        *high = (double)band[2];
+        return band[0] + band[1] + band[2] > 0;
+    }
     if (!s || rgrid_plan(&s, 1, &g) < 0)
         return 0;
     usage_acc a = {.g = &g};

@@ -2,9 +2,10 @@
  * 90 %, between 10 and 90 %, below 10 % (smdebug's get_device_usage_stats
  * buckets) — and idle GPU-hours per node (GPU time under 10 %).
  *
- * Computed from what the model holds: samples at full resolution where the
- * series still has them, rolled-up bucket means (weighted by their sample
- * count) for older data. Time per sample = the series' sampling
+ * Computed from what the model holds: CPU cores from the per-sample
+ * counts their series keep as samples arrive (series_count_bands); GPUs
+ * from samples at full resolution where the series still has them,
+ * rolled-up bucket means (weighted by their sample count) for older data. Time per sample = the series' sampling
  * interval (median gap snapped to the nearest of SageMaker's 100 ms .. 60 s), so a pause
  * in the data is not counted as GPU time. Pure; the caller holds the model lock. */
 #ifndef SMTOP_DEVICE_USAGE_H

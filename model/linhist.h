@@ -3,7 +3,8 @@
  *
  * Bin i counts the values nearest to i * step (|v - i*step| <= step / 2),
  * so reading a value back as its bin's centre is off by at most step / 2:
- * 0.05 points for utilization at step 0.1, with 1001 bins of 4 bytes. The
+ * 0.05 points for utilization at step 0.1, with 1001 bins, of which only
+ * the span the values reach is stored, 1 to 4 bytes a count. The
  * log sketch's relative bound (1 %) is 0.9 points at 90 %, which is why a
  * bounded metric uses this instead. Values outside [0, hi] are not taken
  * (the caller keeps them elsewhere). No I/O; not thread-safe. */
@@ -23,9 +24,13 @@ void linhist_free(linhist *h);
 /* Whether v would be taken: in [0, hi] and its bin not full (a bin holds
  * up to 2^32 - 1 values: 136 years at one sample a second). */
 int linhist_takes(const linhist *h, double v);
+/* Makes room so that linhist_add(h, v, n) cannot fail: 0, 1 when v is not
+ * taken (nothing changes), -1 on OOM (h unchanged). */
+int linhist_reserve(linhist *h, double v, uint64_t n);
 /* Adds n copies of v when linhist_takes(h, v) (returns 1); else returns 0
- * and changes nothing. Exactly one count is added per copy, up to the
- * bin's room, so callers check linhist_takes first for n > 1. */
+ * and changes nothing; -1 on OOM (h unchanged; never after a reserve of
+ * this v and n). Exactly one count is added per copy, up to the bin's
+ * room, so callers check linhist_takes first for n > 1. */
 int linhist_add(linhist *h, double v, uint64_t n);
 uint64_t linhist_total(const linhist *h);
 /* The k-th smallest value taken (0-based, k < total) as its bin's centre. */

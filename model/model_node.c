@@ -9,6 +9,8 @@
 #include "model/vec.h"
 #include "model/lbound.h"
 
+#include "model/device_usage.h"
+
 enum role { R_PLAIN, R_CORE, R_GPU_UTIL, R_GPU_MEM, R_MEM, R_IO, R_NET, R_CLASH };
 
 int ptrvec_reserve(ptrvec *pv, size_t extra)
@@ -150,6 +152,14 @@ static int gpus_reserve(model_node *n)
     return vec_grow(&n->gpus, &n->gpus_cap, n->ngpus + 1, sizeof *n->gpus, 4);
 }
 
+/* Past NODE_CORES_FULL_MAX cores, every core goes lean. One that cannot
+ * (OOM) stays full and is tried again with the next new core. */
+static void cores_make_lean(model_node *n)
+{
+    for (size_t i = 0; n->cores.n > NODE_CORES_FULL_MAX && i < n->cores.n; i++)
+        series_make_lean(n->cores.v[i]);
+}
+
 static void role_register(model_node *n, ser_ent *e, enum role r)
 {
     series *s = e->s;
@@ -159,6 +169,7 @@ static void role_register(model_node *n, ser_ent *e, enum role r)
     case R_CORE:
         e->core = 1;
         ptrvec_insert(&n->cores, sorted_pos(&n->cores, s, 0), s);
+        cores_make_lean(n);
         break;
     case R_GPU_UTIL:
     case R_GPU_MEM:
@@ -214,6 +225,8 @@ static int create_series(model_node *n, const sm_sample *s, size_t room, ser_ent
     ser_ent *tot = NULL;
     if (need_total)
         tot = ent_new("cpu", 3, "CPUUtilization", 14, "total", 5);
+    if (e && r == R_CORE)   /* device usage per core needs no history */
+        series_count_bands(e->s, DEVICE_USAGE_LOW, DEVICE_USAGE_HIGH);
     if (!e || (need_total && !tot) || reserve_all(n, r, 2) != 0 ||
         series_add(e->s, s->ts_us, s->value) != 0) {
         ent_free(e);

@@ -15,6 +15,11 @@
 #define NODE_EXTRA_NAME_MAX 128
 #define NODE_PHASE_MAX 64       /* labels per node before "(other)" */
 #define NODE_PROC_MAX 256       /* processes (trace writers) kept per node */
+/* Cores a node keeps at full resolution: past that, every core's series
+ * is lean (series_make_lean: summary, usage bands and 10 s buckets, no raw
+ * tier) and the node's total carries the full resolution. 32 cores with
+ * raw tiers were 60 % of a node's memory. */
+#define NODE_CORES_FULL_MAX 8
 
 /* A series plus the key the hash lookup compares against. */
 typedef struct ser_ent {

@@ -28,9 +28,59 @@ struct phase_stats {
     int64_t min, max;
     int64_t first_start, last_end;
     uint32_t hist[PHASE_HIST_BUCKETS];
-    deque recent;               /* phase_event by start_us */
+    /* By start_us: packed events (16 bytes) while every one fits, else
+     * phase_event (24 bytes). */
+    deque recent;
+    int wide;
     uint64_t gen;
 };
+
+/* A retained event in 16 bytes: a step's duration fits 32 bits of µs
+ * (71 min) and its number 32 bits; the 4,096 newest events of each phase
+ * were a sixth of a node's memory at 24 bytes. */
+typedef struct packed_event {
+    int64_t start_us;
+    uint32_t dur_us;
+    int32_t step;
+} packed_event;
+
+static int packs(const phase_event *e)
+{
+    return e->dur_us >= 0 && e->dur_us <= UINT32_MAX && e->step >= INT32_MIN &&
+           e->step <= INT32_MAX;
+}
+
+static phase_event event_at(const phase_stats *p, size_t i)
+{
+    if (p->wide)
+        return *(const phase_event *)deque_at(&p->recent, i);
+    const packed_event *k = deque_at(&p->recent, i);
+    return (phase_event){k->step, k->start_us, k->dur_us};
+}
+
+static int64_t start_at(const phase_stats *p, size_t i)
+{
+    return p->wide ? ((const phase_event *)deque_at(&p->recent, i))->start_us
+                   : ((const packed_event *)deque_at(&p->recent, i))->start_us;
+}
+
+/* Re-stores the retained events 24 bytes each. 0, or -1 on OOM (p
+ * unchanged). */
+static int widen_recent(phase_stats *p)
+{
+    deque w;
+    deque_init(&w, sizeof(phase_event), p->recent.max_len, p->recent.slack);
+    if (deque_reserve(&w, p->recent.len + 1) != 0)
+        return -1;
+    for (size_t i = 0; i < p->recent.len; i++) {
+        phase_event e = event_at(p, i);
+        deque_insert(&w, i, &e);    /* reserved: cannot fail */
+    }
+    deque_free(&p->recent);
+    p->recent = w;
+    p->wide = 1;
+    return 0;
+}
 
 phase_stats *phase_stats_new_bounded(const char *label, phase_kind kind, size_t exact_cap,
                                      size_t recent_cap)
@@ -45,7 +95,7 @@ phase_stats *phase_stats_new_bounded(const char *label, phase_kind kind, size_t 
         return NULL;
     }
     p->kind = kind;
-    deque_init(&p->recent, sizeof(phase_event), recent_cap, recent_cap / 8);
+    deque_init(&p->recent, sizeof(packed_event), recent_cap, recent_cap / 8);
     return p;
 }
 
@@ -58,6 +108,10 @@ phase_stats *phase_stats_clone(const phase_stats *p, size_t exact_cap, size_t re
 {
     phase_stats *c = phase_stats_new_bounded(p->label, p->kind, exact_cap, recent_cap);
     size_t keep = p->recent.len < recent_cap ? p->recent.len : recent_cap;
+    if (c && p->wide) {     /* the same layout, so that the copy is one block */
+        c->wide = 1;
+        deque_init(&c->recent, sizeof(phase_event), recent_cap, recent_cap / 8);
+    }
     if (!c || quant_merge(c->q, p->q) != 0 || deque_reserve(&c->recent, keep) != 0) {
         phase_stats_free(c);
         return NULL;
@@ -101,32 +155,36 @@ double phase_hist_lower_us(size_t bucket)
 }
 
 typedef struct start_key {
-    const phase_event *e;
+    const phase_stats *p;
     int64_t t;
 } start_key;
 
 static int starts_by(const void *ctx, size_t i)
 {
     const start_key *k = ctx;
-    return k->e[i].start_us <= k->t;
+    return start_at(k->p, i) <= k->t;
 }
 
 /* First retained index whose start is > t (stable after equal starts). */
-static size_t recent_upper(const deque *d, int64_t t)
+static size_t recent_upper(const phase_stats *p, int64_t t)
 {
-    const phase_event *e = d->len ? deque_at(d, 0) : NULL;
-    if (d->len && e[d->len - 1].start_us <= t)
-        return d->len;   /* the usual case: in time order */
-    start_key k = {e, t};
-    return lbound(d->len, starts_by, &k);
+    size_t n = p->recent.len;
+    if (n && start_at(p, n - 1) <= t)
+        return n;   /* the usual case: in time order */
+    start_key k = {p, t};
+    return lbound(n, starts_by, &k);
 }
 
-/* 0, or -1 on OOM (deque unchanged). */
-static int recent_put(deque *d, const phase_event *ev)
+/* 0, or -1 on OOM (the retained events unchanged). */
+static int recent_put(phase_stats *p, const phase_event *ev)
 {
-    if (d->len == d->max_len && ev->start_us < ((phase_event *)deque_at(d, 0))->start_us)
+    deque *d = &p->recent;
+    if (d->len == d->max_len && ev->start_us < start_at(p, 0))
         return 0;
-    if (deque_insert(d, recent_upper(d, ev->start_us), ev) != 0)
+    if (!p->wide && !packs(ev) && widen_recent(p) != 0)
+        return -1;
+    packed_event k = {ev->start_us, (uint32_t)ev->dur_us, (int32_t)ev->step};
+    if (deque_insert(d, recent_upper(p, ev->start_us), p->wide ? (const void *)ev : &k) != 0)
         return -1;
     if (d->len > d->max_len)
         deque_pop_front(d);
@@ -139,7 +197,7 @@ int phase_stats_add(phase_stats *p, int64_t step, int64_t start_us, int64_t dur_
         dur_us = 0;  /* a clock step backwards; 0 is the honest lower bound */
     phase_event ev = {step, start_us, dur_us};
     double d = (double)dur_us;
-    if (quant_reserve(p->q, d) != 0 || recent_put(&p->recent, &ev) != 0)
+    if (quant_reserve(p->q, d) != 0 || recent_put(p, &ev) != 0)
         return -1;
     quant_add(p->q, d);
     int64_t end;
@@ -203,8 +261,8 @@ void phase_stats_get_summary(const phase_stats *p, phase_summary *out)
 size_t phase_stats_recent(const phase_stats *p, phase_event *out, size_t max)
 {
     size_t n = p->recent.len < max ? p->recent.len : max;
-    if (n)
-        memcpy(out, deque_at(&p->recent, p->recent.len - n), n * sizeof *out);
+    for (size_t i = 0; i < n; i++)
+        out[i] = event_at(p, p->recent.len - n + i);
     return n;
 }
 
@@ -215,7 +273,7 @@ size_t phase_stats_recent_count(const phase_stats *p)
 
 size_t phase_stats_recent_upto(const phase_stats *p, int64_t t_us)
 {
-    return recent_upper(&p->recent, t_us);
+    return recent_upper(p, t_us);
 }
 
 size_t phase_stats_recent_from(const phase_stats *p, size_t first, phase_event *out,
@@ -224,7 +282,8 @@ size_t phase_stats_recent_from(const phase_stats *p, size_t first, phase_event *
     if (first >= p->recent.len)
         return 0;
     size_t n = p->recent.len - first < max ? p->recent.len - first : max;
-    memcpy(out, deque_at(&p->recent, first), n * sizeof *out);
+    for (size_t i = 0; i < n; i++)   /* events are packed: unpack each */
+        out[i] = event_at(p, first + i);
     return n;
 }
 
@@ -232,15 +291,15 @@ size_t phase_stats_in_range(const phase_stats *p, int64_t t0_us, int64_t t1_us,
                             phase_event *out, size_t max)
 {
     const deque *d = &p->recent;
-    const phase_event *e = d->len ? deque_at(d, 0) : NULL;
-    if (t1_us <= t0_us || !e)
+    if (t1_us <= t0_us || !d->len)
         return 0;
-    size_t end = recent_upper(d, t1_us - 1), n = 0;
+    size_t end = recent_upper(p, t1_us - 1), n = 0;
     /* Long events starting before t0 may still overlap: scan from 0. */
     for (size_t i = 0; i < end && n < max; i++) {
-        int64_t stop = e[i].start_us + e[i].dur_us;
-        if (stop > t0_us || (e[i].dur_us == 0 && e[i].start_us >= t0_us))
-            out[n++] = e[i];
+        phase_event e = event_at(p, i);
+        int64_t stop = e.start_us + e.dur_us;
+        if (stop > t0_us || (e.dur_us == 0 && e.start_us >= t0_us))
+            out[n++] = e;
     }
     return n;
 }

@@ -53,4 +53,10 @@ int quant_merge(quant *dst, const quant *src);
  * value is in the log sketch. */
 void quant_error_bound(const quant *q, double *abs_err, double *rel_err);
 
+/* The sketch's bucket of a magnitude mag >= 1e-300: ceil(log(mag) /
+ * quant_log_gamma()), computed from mag's exponent and mantissa (exposed
+ * for the test that it equals the log() formula). */
+int quant_log_index(double mag);
+double quant_log_gamma(void);   /* log(gamma), gamma = (1 + a) / (1 - a) */
+
 #endif

@@ -22,6 +22,9 @@ struct series {
     int64_t first_us, last_us;
     double last_value;
     uint64_t gen;
+    int bands;              /* series_count_bands was called */
+    double band_lo, band_hi;
+    int64_t band[3];
 };
 
 static int ends_with(const char *s, size_t n, const char *suffix)
@@ -89,6 +92,8 @@ int series_add(series *s, int64_t ts_us, double value)
         s->last_value = value;
     }
     s->count++;
+    if (s->bands)
+        s->band[value < s->band_lo ? 0 : value > s->band_hi ? 2 : 1]++;
     if (value < s->min)
         s->min = value;
     if (value > s->max)
@@ -105,6 +110,26 @@ const tiers *series_tiers_(const series *s)
      * the model's lock. */
     tiers_settle((tiers *)&s->t);
     return &s->t;
+}
+
+int series_make_lean(series *s)
+{
+    return s->t.lean ? 0 : tiers_make_lean(&s->t);
+}
+
+int series_is_lean(const series *s) { return s->t.lean; }
+
+void series_count_bands(series *s, double lo, double hi)
+{
+    s->bands = 1;
+    s->band_lo = lo;
+    s->band_hi = hi;
+}
+
+int series_band_counts(const series *s, int64_t out[3])
+{
+    memcpy(out, s->band, sizeof s->band);
+    return s->bands;
 }
 
 const char *series_type(const series *s) { return s->type; }

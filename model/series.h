@@ -24,6 +24,7 @@
 #define SERIES_T1_CAP 2048              /* ~5.7 h */
 #define SERIES_T2_WIDTH_US 300000000LL  /* 5 min */
 #define SERIES_T2_CAP 4096              /* ~14 days */
+#define SERIES_LEAN_T1_CAP 360          /* a lean series: 1 h of 10 s buckets */
 
 typedef struct series series;
 
@@ -81,6 +82,21 @@ void series_query(const series *s, int64_t t0_us, int64_t t1_us,
  * percentiles not filled). */
 void series_range_summary(const series *s, int64_t t0_us, int64_t t1_us,
                           series_summary *out);
+
+/* Keeps no raw tier from now on: raw samples roll up into 10 s buckets
+ * (the newest hour of them: older ones into 5 min buckets) and new ones
+ * go straight there. For a node's many CPU cores (the node's total keeps
+ * full resolution): charts of one core then draw 10 s buckets, while the
+ * whole-series summary and the band counts stay per sample.
+ * 0, or -1 on OOM (no sample is lost or counted twice; retry later). */
+int series_make_lean(series *s);
+int series_is_lean(const series *s);
+
+/* Counts every sample added from now on as below lo, in [lo, hi], or above
+ * hi: usage classes that need no history. Call before the first add. */
+void series_count_bands(series *s, double lo, double hi);
+/* The counts (below, between, above); 0 when s does not count bands. */
+int series_band_counts(const series *s, int64_t out[3]);
 
 /* Heap bytes owned by s (for memory accounting and tests). */
 size_t series_memory_bytes(const series *s);

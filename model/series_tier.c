@@ -20,6 +20,7 @@ void tiers_init(tiers *t)
     t->run = NULL;
     t->nrun = t->caprun = 0;
     t->hint[0] = t->hint[1] = 0;
+    t->lean = 0;
 }
 
 void tiers_free(tiers *t)
@@ -155,30 +156,63 @@ static int stage(tiers *t, int64_t ts, double v)
     return 1;
 }
 
+/* Merges one sample into tier 1 (and on into tier 2). */
+static int bucket_add(tiers *t, int64_t ts, double v)
+{
+    /* Most samples land in the bucket the previous one did: tier_put's
+     * merge, without building a bucket to pass by value. */
+    int64_t key = tier_floordiv(ts, SERIES_T1_WIDTH_US);
+    if (t->hint[0] < t->t1.len) {
+        bucket *at = deque_at(&t->t1, t->hint[0]);
+        if (at->key == key) {
+            if (v < at->min)
+                at->min = v;
+            if (v > at->max)
+                at->max = v;
+            at->sum += v;
+            at->count += 1;
+            return 0;
+        }
+    }
+    return tier_put(t, 1, point_bucket(ts, v));
+}
+
+int tiers_make_lean(tiers *t)
+{
+    tiers_settle(t);
+    /* Newest first, so that each raw sample is only removed once placed. */
+    while (t->raw.len) {
+        const raw_pt *p = deque_at(&t->raw, t->raw.len - 1);
+        if (bucket_add(t, p->ts, p->v) != 0)
+            return -1;
+        t->raw.len--;
+    }
+    deque_free(&t->raw);
+    free(t->run);
+    t->run = NULL;
+    t->caprun = 0;
+    while (t->t1.len > SERIES_LEAN_T1_CAP) {
+        if (tier_put(t, 2, *(bucket *)deque_at(&t->t1, 0)) != 0)
+            return -1;
+        deque_pop_front(&t->t1);
+    }
+    t->t1.max_len = SERIES_LEAN_T1_CAP;
+    t->hint[0] = 0;
+    t->lean = 1;
+    return 0;
+}
+
 int tiers_add(tiers *t, int64_t ts, double v)
 {
     deque *raw = &t->raw;
+    if (t->lean)
+        return bucket_add(t, ts, v);
     int st = stage(t, ts, v);
     if (st != 0)
         return st < 0 ? -1 : 0;
     tiers_settle(t);
     if (raw->len == raw->max_len && ts < ((raw_pt *)deque_at(raw, 0))->ts) {
-        /* Most older samples land in the bucket the previous one did:
-         * tier_put's merge, without building a bucket to pass by value. */
-        int64_t key = tier_floordiv(ts, SERIES_T1_WIDTH_US);
-        if (t->hint[0] < t->t1.len) {
-            bucket *at = deque_at(&t->t1, t->hint[0]);
-            if (at->key == key) {
-                if (v < at->min)
-                    at->min = v;
-                if (v > at->max)
-                    at->max = v;
-                at->sum += v;
-                at->count += 1;
-                return 0;
-            }
-        }
-        return tier_put(t, 1, point_bucket(ts, v));
+        return bucket_add(t, ts, v);
     }
     size_t i = raw->len;
     if (i && ((raw_pt *)deque_at(raw, i - 1))->ts > ts) {

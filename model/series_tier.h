@@ -33,12 +33,17 @@ typedef struct tiers {
     size_t nrun, caprun;
     size_t hint[2];     /* t1/t2 index of the bucket last merged into:
                          * consecutive samples mostly share a bucket */
+    int lean;           /* no raw tier: samples go straight to tier 1 */
 } tiers;
 
 void tiers_init(tiers *t);
 void tiers_free(tiers *t);
 /* Places one sample, cascading evictions. 0, or -1 on OOM (t unchanged). */
 int tiers_add(tiers *t, int64_t ts, double v);
+/* Rolls raw (and a staged run) up into tier 1 and keeps no raw tier from
+ * then on (series_make_lean). 0, or -1 on OOM (t unchanged but for
+ * samples already moved: none is lost or counted twice). */
+int tiers_make_lean(tiers *t);
 /* Moves a staged run into raw. Cannot fail (tiers_add reserved the room);
  * changes no answer, so readers may call it on data they otherwise only
  * read, under the lock that serialises them with writers. */

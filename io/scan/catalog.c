@@ -8,6 +8,7 @@
 struct catalog {
     cat_entry **slots;
     size_t cap, count;
+    uint64_t next_id;
 };
 
 static uint64_t hash_key(const char *s)
@@ -87,10 +88,33 @@ cat_entry *catalog_add(catalog *c, const char *key)
         return NULL;
     }
     e->whole_size = -1;
+    e->id = ++c->next_id;
     prefix_hash_init(&e->done);
     c->slots[find_slot(c->slots, c->cap, key)] = e;
     c->count++;
     return e;
+}
+
+/* Linear probing: the entries after the freed slot that would no longer
+ * be found (their home slot lies cyclically outside (hole, here]) move
+ * back into the hole, so lookups need no tombstones. */
+void catalog_remove(catalog *c, cat_entry *e)
+{
+    size_t mask = c->cap - 1, hole = find_slot(c->slots, c->cap, e->key);
+    if (c->slots[hole] != e)
+        return;
+    entry_free(e);
+    c->slots[hole] = NULL;
+    c->count--;
+    for (size_t i = (hole + 1) & mask; c->slots[i]; i = (i + 1) & mask) {
+        size_t home = hash_key(c->slots[i]->key) & mask;
+        int stays = hole <= i ? hole < home && home <= i : hole < home || home <= i;
+        if (stays)
+            continue;
+        c->slots[hole] = c->slots[i];
+        c->slots[i] = NULL;
+        hole = i;
+    }
 }
 
 size_t catalog_count(const catalog *c)

@@ -40,7 +40,9 @@ typedef struct cat_entry {
     int64_t whole_size;    /* whole-file kinds: size last handed over, -1 never */
     size_t unread_at;      /* position + 1 in the scanner's unread list, 0
                               when the file is read (scan_unread.h) */
-    int listed;            /* seen in the current pass's listing */
+    uint64_t listed;       /* number of the last pass that listed it */
+    uint64_t id;           /* unique for the catalog's life (addresses of
+                              removed entries are reused) */
     int failed;            /* the last read failed */
 } cat_entry;
 
@@ -51,6 +53,9 @@ void catalog_free(catalog *c);       /* frees every entry */
 cat_entry *catalog_get(catalog *c, const char *key);
 /* Inserts a fresh entry for key (must not exist). NULL on OOM. */
 cat_entry *catalog_add(catalog *c, const char *key);
+/* Removes e (an entry of c) and frees it. Entries other than e stay
+ * where they are in memory; an iteration in progress must not go on. */
+void catalog_remove(catalog *c, cat_entry *e);
 size_t catalog_count(const catalog *c);
 /* Iteration: start with *iter = 0; returns NULL after the last entry. */
 cat_entry *catalog_next(catalog *c, size_t *iter);

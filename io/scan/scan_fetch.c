@@ -1,7 +1,9 @@
-/* scan_fetch: a ring of NSLOTS items between the fetch thread (producer)
- * and the scanner's thread (consumer); see scan_fetch.h. `tail` counts
- * items put, `head` items released: slot k % NSLOTS holds item k while
- * head <= k < tail, and only the producer touches it before it is put. */
+/* scan_fetch: a ring of nslots items between the fetch threads
+ * (producers) and the scanner's thread (consumer); see scan_fetch.h.
+ * `tail` counts items claimed, `head` items released: slot k % nslots
+ * belongs to item k while head <= k < tail, only its producer touches it
+ * until it is put (`filled` = k + 1), and the consumer takes items in
+ * claim order whichever producer finishes first. */
 #include "io/scan/scan_fetch.h"
 
 #include <pthread.h>
@@ -11,9 +13,9 @@
 
 #include "io/decode/sys_decode.h"
 
-#define NSLOTS 4
 /* Larger fetches are lent rather than copied (bounds the copies' memory). */
 #define COPY_MAX ((size_t)64 << 20)
+#define WORKERS_MAX 16
 
 typedef struct fslot {
     source_req req;
@@ -26,19 +28,23 @@ typedef struct fslot {
     int has_err;
     sm_err err;
     predec_buf recs;
+    uint64_t filled;        /* k + 1 once item k is put here */
+    sysdec_scratch scratch; /* its producer's, while it fills the slot */
 } fslot;
 
 struct scan_fetch {
-    pthread_t thread;
+    pthread_t threads[WORKERS_MAX];
+    size_t nthreads;
     pthread_mutex_t mu;
-    pthread_cond_t cv;          /* head, tail or done changed */
-    fslot slots[NSLOTS];
+    pthread_cond_t cv;          /* head, tail, a slot or running changed */
+    fslot *slots;
+    size_t nslots;
     uint64_t head, tail;
-    int done, rc;
+    size_t running;             /* producers not yet returned */
+    int rc;
     sm_err err;
     scan_fetch_fn fn;
     void *ud;
-    sysdec_scratch scratch;     /* the producer's */
 };
 
 static void *fetch_main(void *arg)
@@ -47,30 +53,77 @@ static void *fetch_main(void *arg)
     sm_err err = {0};
     int rc = f->fn(f->ud, f, &err);
     pthread_mutex_lock(&f->mu);
-    f->rc = rc;
-    f->err = err;
-    f->done = 1;
+    if (rc != 0 && f->rc == 0) {
+        f->rc = rc;
+        f->err = err;
+    }
+    f->running--;
     pthread_cond_broadcast(&f->cv);
     pthread_mutex_unlock(&f->mu);
     return NULL;
 }
 
-scan_fetch *scan_fetch_start(scan_fetch_fn fn, void *ud)
+static void free_slots(scan_fetch *f)
+{
+    for (size_t i = 0; i < f->nslots; i++) {
+        free(f->slots[i].buf);
+        free(f->slots[i].etag_buf);
+        predec_buf_free(&f->slots[i].recs);
+        sysdec_scratch_free(&f->slots[i].scratch);
+    }
+    free(f->slots);
+}
+
+scan_fetch *scan_fetch_start_pool(size_t n, scan_fetch_fn fn, void *ud)
 {
     scan_fetch *f = calloc(1, sizeof *f);
-    if (!f)
+    if (n == 0)
+        n = 1;
+    if (n > WORKERS_MAX)
+        n = WORKERS_MAX;
+    /* Room for each producer to have one item in hand and one waiting,
+     * and the consumer one: nobody waits on a slot while work remains. */
+    size_t nslots = 2 * n + 2;
+    if (!f || !(f->slots = calloc(nslots, sizeof *f->slots))) {
+        free(f);
         return NULL;
+    }
+    f->nslots = nslots;
     f->fn = fn;
     f->ud = ud;
     pthread_mutex_init(&f->mu, NULL);
     pthread_cond_init(&f->cv, NULL);
-    if (pthread_create(&f->thread, NULL, fetch_main, f) != 0) {
+    pthread_mutex_lock(&f->mu);
+    for (size_t i = 0; i < n; i++) {
+        if (pthread_create(&f->threads[i], NULL, fetch_main, f) != 0)
+            break;
+        f->nthreads++;
+        f->running++;
+    }
+    pthread_mutex_unlock(&f->mu);
+    if (f->nthreads == 0) {
         pthread_cond_destroy(&f->cv);
         pthread_mutex_destroy(&f->mu);
+        free_slots(f);
         free(f);
         return NULL;
     }
     return f;
+}
+
+scan_fetch *scan_fetch_start(scan_fetch_fn fn, void *ud)
+{
+    return scan_fetch_start_pool(1, fn, ud);
+}
+
+int scan_fetch_claim(scan_fetch *f, size_t limit, size_t *k)
+{
+    pthread_mutex_lock(&f->mu);
+    int ok = f->tail < limit;
+    if (ok)
+        *k = (size_t)f->tail++;
+    pthread_mutex_unlock(&f->mu);
+    return ok ? 0 : -1;
 }
 
 /* Copies n bytes into *buf (grown to *cap); 0, or -1 on OOM. */
@@ -92,12 +145,21 @@ void scan_fetch_put(scan_fetch *f, const source_req *req, const void *data, size
                     const char *etag, const sm_err *err, int kind)
 {
     pthread_mutex_lock(&f->mu);
-    while (f->tail - f->head == NSLOTS)
+    uint64_t k = f->tail++;
+    pthread_mutex_unlock(&f->mu);
+    scan_fetch_put_at(f, (size_t)k, req, data, len, etag, err, kind);
+}
+
+void scan_fetch_put_at(scan_fetch *f, size_t item, const source_req *req, const void *data,
+                       size_t len, const char *etag, const sm_err *err, int kind)
+{
+    uint64_t k = item;
+    pthread_mutex_lock(&f->mu);
+    while (k - f->head >= f->nslots)
         pthread_cond_wait(&f->cv, &f->mu);
-    uint64_t k = f->tail;
     pthread_mutex_unlock(&f->mu);
 
-    fslot *s = &f->slots[k % NSLOTS];
+    fslot *s = &f->slots[k % f->nslots];
     int lent = 0;
     s->req = *req;
     s->has_err = err != NULL;
@@ -124,10 +186,10 @@ void scan_fetch_put(scan_fetch *f, const source_req *req, const void *data, size
     }
     s->recs.n = 0;
     if (kind != PREDEC_NONE && s->data && len)
-        predec_decode(&s->recs, &f->scratch, s->data, len, kind);
+        predec_decode(&s->recs, &s->scratch, s->data, len, kind);
 
     pthread_mutex_lock(&f->mu);
-    f->tail = k + 1;
+    s->filled = k + 1;
     pthread_cond_broadcast(&f->cv);
     /* Lent bytes belong to the source only until this callback returns. */
     while (lent && f->head <= k)
@@ -146,14 +208,16 @@ void scan_fetch_wait_idle(scan_fetch *f)
 int scan_fetch_take(scan_fetch *f, scan_item *out)
 {
     pthread_mutex_lock(&f->mu);
-    while (f->head == f->tail && !f->done)
-        pthread_cond_wait(&f->cv, &f->mu);
-    int empty = f->head == f->tail;
     uint64_t k = f->head;
+    /* Every claimed item gets put, so the ring is empty for good only
+     * once no producer runs and every claim was taken. */
+    while (f->slots[k % f->nslots].filled != k + 1 && !(f->running == 0 && k == f->tail))
+        pthread_cond_wait(&f->cv, &f->mu);
+    int empty = f->slots[k % f->nslots].filled != k + 1;
     pthread_mutex_unlock(&f->mu);
     if (empty)
         return -1;
-    const fslot *s = &f->slots[k % NSLOTS];
+    const fslot *s = &f->slots[k % f->nslots];
     out->req = s->req;
     out->data = s->data;
     out->len = s->len;
@@ -174,16 +238,12 @@ void scan_fetch_release(scan_fetch *f)
 
 int scan_fetch_finish(scan_fetch *f, sm_err *err)
 {
-    pthread_join(f->thread, NULL);
+    for (size_t i = 0; i < f->nthreads; i++)
+        pthread_join(f->threads[i], NULL);
     int rc = f->rc;
     if (rc != 0 && err)
         *err = f->err;
-    for (size_t i = 0; i < NSLOTS; i++) {
-        free(f->slots[i].buf);
-        free(f->slots[i].etag_buf);
-        predec_buf_free(&f->slots[i].recs);
-    }
-    sysdec_scratch_free(&f->scratch);
+    free_slots(f);
     pthread_cond_destroy(&f->cv);
     pthread_mutex_destroy(&f->mu);
     free(f);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "io/scan/catalog.h"
 #include "io/scan/scan_adopt.h"
@@ -15,6 +16,7 @@
 #include "io/decode/sys_decode.h"
 #include "io/decode/tf_meta.h"
 #include "io/decode/tf_trace.h"
+#include "model/idmap.h"
 
 #define DEFAULT_WINDOW_US (5LL * 60 * 1000000)
 #define DEFAULT_BATCH 64
@@ -26,9 +28,17 @@ struct scanner {
     scanner_opts o;
     catalog *cat;
     adopt_list adopt;            /* open .tmp trace files, for rename matching */
+    int adopt_any;               /* this round: a .tmp is or will be tracked */
     trace_carry *carry;          /* B/E pairs split across a writer's files */
     sysdec_scratch scratch;
     int64_t newest_sys_us, newest_trace_us;
+    uint64_t pass;               /* passes begun; cat_entry.listed */
+    /* Start-after keys (relative) of the windowed listings, system/ and
+     * framework/pevents/: they only move forward, and a file at or before
+     * them is never listed again, so once read it leaves the catalog
+     * (`forgotten` counts those). */
+    char *win_after[2];
+    int64_t forgotten;
     cat_entry **work;
     size_t nwork, capwork;
     predec *pre;                 /* lines of the file being ingested that
@@ -151,6 +161,8 @@ void scanner_free(scanner *sc)
     tcarry_free(sc->carry);
     sysdec_scratch_free(&sc->scratch);
     pthread_mutex_destroy(&sc->mu);
+    free(sc->win_after[0]);
+    free(sc->win_after[1]);
     free(sc->work);
     free(sc->root);
     free(sc);
@@ -342,7 +354,7 @@ static int list_cb(void *ud, const source_entry *se)
         snprintf(e->etag, sizeof e->etag, "%s", se->etag);
     }
     e->size = se->size;
-    e->listed = 1;
+    e->listed = sc->pass;
     track_newest(sc, &ki);
     return 0;
 }
@@ -362,37 +374,92 @@ static int list_prefix(scanner *sc, const char *rel_prefix, const char *rel_afte
     return 0;
 }
 
-/* The start-after key for a windowed listing: the greatest catalog key of
- * `kind` whose time is at least `window_us` older than the newest one.
- * Taken from keys actually seen rather than formatted from a time, so it
- * holds whatever hour-folder convention (UTC or not) the writer used. */
-static void window_key(scanner *sc, key_kind kind, int64_t newest_us, char *out,
-                       size_t cap)
+/* The windowed listings and the key kind each one lists. */
+static const char *const win_prefix[2] = {"system/incremental/", "framework/pevents/"};
+static const key_kind win_kind[2] = {KEY_SYSTEM, KEY_TRACE};
+
+/* Moves the start-after key of each windowed listing to the greatest
+ * catalog key of its kind whose time is at least `window_us` older than
+ * the newest one. Taken from keys actually seen rather than formatted
+ * from a time, so it holds whatever hour-folder convention (UTC or not)
+ * the writer used. Run after a listing: the catalog then holds every key
+ * past the previous start-after. 0, or -1 on OOM. */
+static int update_windows(scanner *sc)
 {
-    out[0] = '\0';
-    if (!newest_us)
-        return;
-    const char *best = NULL;
-    size_t it = 0;
+    const int64_t newest[2] = {sc->newest_sys_us, sc->newest_trace_us};
+    const char *best[2] = {sc->win_after[0], sc->win_after[1]};
+    size_t rl = strlen(sc->root), it = 0;
     cat_entry *e;
     while ((e = catalog_next(sc->cat, &it)))
-        if (e->ki.kind == kind && e->ki.time_us <= newest_us - sc->o.window_us
-            && (!best || strcmp(e->key, best) > 0))
-            best = e->key;
-    if (best)
-        snprintf(out, cap, "%s", best + strlen(sc->root));
+        for (int w = 0; w < 2; w++)
+            if (e->ki.kind == win_kind[w] && newest[w] &&
+                e->ki.time_us <= newest[w] - sc->o.window_us &&
+                (!best[w] || strcmp(e->key + rl, best[w]) > 0))
+                best[w] = e->key + rl;
+    for (int w = 0; w < 2; w++) {
+        if (best[w] == sc->win_after[w])
+            continue;
+        char *k = strdup(best[w]);
+        if (!k)
+            return -1;
+        free(sc->win_after[w]);
+        sc->win_after[w] = k;
+    }
+    return 0;
+}
+
+/* Whether e will never be listed again and holds nothing still to do:
+ * read, no held line, not on the unread list. */
+static int entry_forgettable(const scanner *sc, const cat_entry *e)
+{
+    size_t rl = strlen(sc->root);
+    for (int w = 0; w < 2; w++)
+        if (e->ki.kind == win_kind[w] && sc->win_after[w] &&
+            !strncmp(e->key + rl, win_prefix[w], strlen(win_prefix[w])) &&
+            strcmp(e->key + rl, sc->win_after[w]) <= 0)
+            return !e->partial_len && !e->js && !e->unread_at;
+    return 0;
+}
+
+/* Appends e to the work list; 0, or -1 on OOM. */
+static int work_push(scanner *sc, cat_entry *e)
+{
+    if (sc->nwork == sc->capwork) {
+        size_t ncap = sc->capwork ? sc->capwork * 2 : 256;
+        cat_entry **nw = realloc(sc->work, ncap * sizeof *nw);
+        if (!nw)
+            return -1;
+        sc->work = nw;
+        sc->capwork = ncap;
+    }
+    sc->work[sc->nwork++] = e;
+    return 0;
+}
+
+/* Drops the entries behind the windows, so later passes walk only what
+ * can still change (the work list is free after a pass: it collects them,
+ * as removing during the walk would move entries past it). On OOM the
+ * rest stays for the next pass. */
+static void forget_behind(scanner *sc)
+{
+    size_t it = 0;
+    cat_entry *e;
+    sc->nwork = 0;
+    while ((e = catalog_next(sc->cat, &it)))
+        if (entry_forgettable(sc, e) && work_push(sc, e) != 0)
+            break;
+    for (size_t i = 0; i < sc->nwork; i++)
+        catalog_remove(sc->cat, sc->work[i]);
+    sc->forgotten += (int64_t)sc->nwork;
+    sc->nwork = 0;
 }
 
 /* Lists everything that may have changed since the last pass. */
 static int list_all(scanner *sc, sm_err *err)
 {
-    char after[1024];
-    window_key(sc, KEY_SYSTEM, sc->newest_sys_us, after, sizeof after);
-    if (list_prefix(sc, "system/incremental/", after, NULL, err) != 0)
-        return -1;
-    window_key(sc, KEY_TRACE, sc->newest_trace_us, after, sizeof after);
-    if (list_prefix(sc, "framework/pevents/", after, NULL, err) != 0)
-        return -1;
+    for (int w = 0; w < 2; w++)
+        if (list_prefix(sc, win_prefix[w], sc->win_after[w], NULL, err) != 0)
+            return -1;
     /* The rest of framework/ (open .tmp traces, python stats, TF traces)
      * sits on either side of pevents/, which the call above covered. */
     if (list_prefix(sc, "framework/", NULL, "framework/pevents/", err) != 0)
@@ -434,27 +501,61 @@ static int needs_fetch(const cat_entry *e)
     return e->size > 0 && e->size != e->whole_size;
 }
 
+static int same_node(const void *item, const void *key)
+{
+    return !strcmp(((const cat_entry *)item)->ki.node, key);
+}
+
+/* Moves each node's newest system file to the front (the work list is
+ * newest first): a dashboard shows every node's latest minute before any
+ * history or trace is read, whatever the nodes' clocks and file counts.
+ * Traces keep their order among themselves (open .tmp files before the
+ * closed ones they may be adopted into). 0, or -1 on OOM. */
+static int newest_system_first(scanner *sc)
+{
+    cat_entry **tmp = malloc(sc->nwork * sizeof *tmp);
+    idmap seen;
+    idmap_init(&seen);
+    if (!tmp)
+        return -1;
+    size_t nfirst = 0, nrest = 0;
+    int rc = 0;
+    for (size_t i = 0; i < sc->nwork; i++) {
+        cat_entry *e = sc->work[i];
+        int first = 0;
+        if (e->ki.kind == KEY_SYSTEM && rc == 0) {
+            sm_str part = {e->ki.node, strlen(e->ki.node)};
+            uint64_t h = idmap_hash(&part, 1);
+            first = !idmap_find(&seen, h, same_node, e->ki.node);
+            if (first && idmap_put(&seen, h, e) != 0)
+                rc = -1;
+        }
+        if (first)
+            sc->work[nfirst++] = e;
+        else
+            tmp[nrest++] = e;
+    }
+    memcpy(sc->work + nfirst, tmp, nrest * sizeof *tmp);
+    free(tmp);
+    idmap_free(&seen);
+    return rc;
+}
+
 static int build_work(scanner *sc)
 {
     sc->nwork = 0;
     size_t it = 0;
     cat_entry *e;
     while ((e = catalog_next(sc->cat, &it))) {
-        if (!e->listed || !needs_fetch(e))
+        if (e->listed != sc->pass || !needs_fetch(e))
             continue;
-        if (sc->nwork == sc->capwork) {
-            size_t ncap = sc->capwork ? sc->capwork * 2 : 256;
-            cat_entry **nw = realloc(sc->work, ncap * sizeof *nw);
-            if (!nw)
-                return -1;
-            sc->work = nw;
-            sc->capwork = ncap;
-        }
-        sc->work[sc->nwork++] = e;
+        if (work_push(sc, e) != 0)
+            return -1;
     }
-    if (sc->nwork)   /* qsort(NULL, 0, ...) is undefined */
-        qsort(sc->work, sc->nwork, sizeof *sc->work, work_cmp);
-    return 0;
+    if (!sc->nwork)   /* qsort(NULL, 0, ...) is undefined */
+        return 0;
+    qsort(sc->work, sc->nwork, sizeof *sc->work, work_cmp);
+    return newest_system_first(sc);
 }
 
 /* ---- fetching and ingesting ------------------------------------------- */
@@ -557,7 +658,7 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
     if (e->ki.kind == KEY_TRACE_TMP)
         adopt_track(&sc->adopt, e);
     if (e->ki.kind == KEY_SYSTEM)
-        model_set_stream(sc->m, (uint64_t)(uintptr_t)e);   /* one file, one stream */
+        model_set_stream(sc->m, e->id);   /* one file, one stream */
     int rc = ingest_bytes(&cx, e, data, len, skip, entry_is_final(sc, e, len));
     model_get_drops(sc->m, &after);
     if (sc->o.lock)
@@ -626,7 +727,10 @@ static void fetch_cb(void *ud, const source_req *req, const void *data, size_t l
  * read of a closed trace at least SCAN_FIRST_READ_MIN), the rest in later
  * reads of the pass. A closed trace read from its start
  * while .tmp files are tracked is read whole: scan_adopt matches the .tmp's
- * lines against its first bytes, which one chunk might cut short. */
+ * lines against its first bytes, which one chunk might cut short. Whether
+ * any is tracked is taken when the round starts (`adopt_any`): requests
+ * are built on the fetch threads while this round's .tmp files are still
+ * being ingested. */
 static int64_t read_len(const scanner *sc, const cat_entry *e)
 {
     /* What fits in one read is asked to the end, as always: a whole closed
@@ -635,27 +739,30 @@ static int64_t read_len(const scanner *sc, const cat_entry *e)
         return -1;
     if (e->ki.kind != KEY_TRACE || e->consumed != 0)
         return (int64_t)sc->o.read_chunk;
-    if (sc->adopt.n)
+    if (sc->adopt_any)
         return -1;
     return (int64_t)(sc->o.read_chunk > SCAN_FIRST_READ_MIN ? sc->o.read_chunk
                                                             : SCAN_FIRST_READ_MIN);
 }
 
+/* Builds the request of work[i]. */
+static void fill_reqs_into(scanner *sc, source_req *req, size_t i)
+{
+    cat_entry *e = sc->work[i];
+    int whole = !is_line_kind(e->ki.kind);
+    e->asked_at = e->consumed;
+    *req = (source_req){e->key, whole ? 0 : e->consumed, whole ? -1 : read_len(sc, e), e};
+}
+
 /* Builds the requests of work[i, i+n). */
 static void fill_reqs(scanner *sc, source_req *reqs, size_t i, size_t n)
 {
-    for (size_t k = 0; k < n; k++) {
-        cat_entry *e = sc->work[i + k];
-        int whole = !is_line_kind(e->ki.kind);
-        e->asked_at = e->consumed;
-        reqs[k] = (source_req){e->key, whole ? 0 : e->consumed, whole ? -1 : read_len(sc, e),
-                               e};
-    }
+    for (size_t k = 0; k < n; k++)
+        fill_reqs_into(sc, &reqs[k], i + k);
 }
 
 typedef struct ahead_ctx {
     scanner *sc;
-    scan_fetch *f;
     source_req *reqs;
 } ahead_ctx;
 
@@ -672,26 +779,74 @@ static int ahead_kind(key_kind k)
 static void ahead_cb(void *ud, const source_req *req, const void *data, size_t len,
                      const char *etag, const sm_err *err)
 {
-    ahead_ctx *a = ud;
+    scan_fetch *f = ud;
     const cat_entry *e = req->user;
-    scan_fetch_put(a->f, req, data, len, etag, err, err ? PREDEC_NONE : ahead_kind(e->ki.kind));
+    scan_fetch_put(f, req, data, len, etag, err, err ? PREDEC_NONE : ahead_kind(e->ki.kind));
 }
 
+/* One fetch thread, batches of requests (a source whose fetches must not
+ * overlap, e.g. S3 with its own parallel transfers). A request reads only
+ * its own entry's offset, which nothing but that entry's ingest changes
+ * (adoption rewinds an open .tmp, and those come first in the list), so
+ * the next batch need not wait for this one to be ingested. */
 static int ahead_run(void *ud, scan_fetch *f, sm_err *err)
 {
     ahead_ctx *a = ud;
     scanner *sc = a->sc;
-    a->f = f;
     for (size_t i = 0; i < sc->nwork; i += sc->o.batch) {
         size_t n = sc->nwork - i < sc->o.batch ? sc->nwork - i : sc->o.batch;
-        /* The requests read e->consumed: build them once the previous
-         * batch is ingested, exactly as the sequential loop does. */
-        scan_fetch_wait_idle(f);
         fill_reqs(sc, a->reqs, i, n);
-        if (source_fetch(sc->src, a->reqs, n, ahead_cb, a, err) != 0)
+        if (source_fetch(sc->src, a->reqs, n, ahead_cb, f, err) != 0)
             return -1;
     }
     return 0;
+}
+
+typedef struct pool_one {
+    scan_fetch *f;
+    size_t k;
+    int put;
+} pool_one;
+
+static void pool_cb(void *ud, const source_req *req, const void *data, size_t len,
+                    const char *etag, const sm_err *err)
+{
+    pool_one *p = ud;
+    const cat_entry *e = req->user;
+    scan_fetch_put_at(p->f, p->k, req, data, len, etag, err,
+                      err ? PREDEC_NONE : ahead_kind(e->ki.kind));
+    p->put = 1;
+}
+
+/* A pool thread: claims the next file of the work list, reads and
+ * decodes it, until none is left. The consumer takes them in list order. */
+static int pool_run(void *ud, scan_fetch *f, sm_err *err)
+{
+    ahead_ctx *a = ud;
+    scanner *sc = a->sc;
+    pool_one p = {f, 0, 0};
+    while (scan_fetch_claim(f, sc->nwork, &p.k) == 0) {
+        source_req req;
+        fill_reqs_into(sc, &req, p.k);
+        p.put = 0;
+        int rc = source_fetch(sc->src, &req, 1, pool_cb, &p, err);
+        if (!p.put) {   /* the claimed item is owed to the consumer */
+            sm_err why = {SM_ERR_IO, ""};
+            snprintf(why.msg, sizeof why.msg, "%s", rc ? err->msg : "not fetched");
+            scan_fetch_put_at(f, p.k, &req, NULL, 0, NULL, &why, PREDEC_NONE);
+        }
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Decode threads: one per core, the consumer (this thread) feeding the
+ * model being one of the loads; at least one. */
+static size_t pool_size(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 1 ? (size_t)n : 1;
 }
 
 /* Keeps in the work list the line files a read moved on that still have
@@ -739,8 +894,18 @@ static int fetch_round(scanner *sc, source_req *reqs, sm_err *err)
     size_t nlines = 0;
     for (size_t i = 0; i < sc->nwork; i++)
         nlines += ahead_kind(sc->work[i]->ki.kind) != PREDEC_NONE;
-    ahead_ctx a = {sc, NULL, reqs};
-    scan_fetch *f = nlines >= 2 && !sc->o.sequential ? scan_fetch_start(ahead_run, &a) : NULL;
+    /* .tmp files come first in the list, so they are tracked by the time
+     * a closed trace after them is ingested. */
+    sc->adopt_any = sc->adopt.n > 0;
+    for (size_t i = 0; i < sc->nwork && !sc->adopt_any; i++)
+        sc->adopt_any = sc->work[i]->ki.kind == KEY_TRACE_TMP;
+    ahead_ctx a = {sc, reqs};
+    scan_fetch *f = NULL;
+    if (nlines >= 2 && !sc->o.sequential)
+        f = sc->src->vt->fetch_reentrant
+                ? scan_fetch_start_pool(pool_size() < sc->nwork ? pool_size() : sc->nwork,
+                                        pool_run, &a)
+                : scan_fetch_start(ahead_run, &a);
     if (f) {
         scan_item it;
         while (scan_fetch_take(f, &it) == 0) {
@@ -758,6 +923,102 @@ static int fetch_round(scanner *sc, source_req *reqs, sm_err *err)
         }
     }
     return rc;
+}
+
+/* ---- the first pass: the newest minutes before the whole listing ------ */
+
+typedef struct sys_probe {
+    size_t rl;             /* root length */
+    int found, hour_dirs;
+    int64_t time_us;
+} sys_probe;
+
+static int sys_probe_cb(void *ud, const source_entry *se)
+{
+    sys_probe *p = ud;
+    key_info ki;
+    if (se->error || strlen(se->key) < p->rl)
+        return 0;
+    keyname_parse(se->key + p->rl, &ki);
+    if (ki.kind != KEY_SYSTEM)
+        return 0;
+    p->found = 1;
+    p->time_us = ki.time_us;
+    p->hour_dirs = strchr(se->key + p->rl + strlen("system/incremental/"), '/') != NULL;
+    return 1;
+}
+
+/* The first system file listed after `after` (relative, NULL = from the
+ * start): 1 with p filled, 0 none, -1 the listing failed. */
+static int probe_system(scanner *sc, const char *after, sys_probe *p)
+{
+    char prefix[1024], from[1024] = "";
+    snprintf(prefix, sizeof prefix, "%ssystem/incremental/", sc->root);
+    if (after)
+        snprintf(from, sizeof from, "%s%s", sc->root, after);
+    *p = (sys_probe){.rl = strlen(sc->root)};
+    sm_err err = {0};
+    if (source_list(sc->src, prefix, from, sys_probe_cb, p, &err) != 0)
+        return -1;
+    return p->found;
+}
+
+/* Finds the start-after key of the newest system minutes: a binary
+ * search over time with listings that stop at their first key (a few
+ * dozen short listings instead of every key of a long job). Which keys
+ * exist after a time only shrinks as the time grows, whatever clock the
+ * hour folders follow, so the search is sound; a folder convention other
+ * than UTC only widens what it returns. 1 with `after` written, 0 when
+ * there is nothing to gain (no system files, a failed probe). */
+static int newest_system_after(scanner *sc, char *after, size_t cap)
+{
+    sys_probe p;
+    if (probe_system(sc, NULL, &p) != 1)
+        return 0;
+    int hd = p.hour_dirs;
+    int64_t lo = p.time_us, day = 86400LL * 1000000;
+    int64_t hi = (wall_us() > lo ? wall_us() : lo) + day;
+    keyname_system_after(hi, hd, after, cap);
+    if (probe_system(sc, after, &p) != 0)
+        return 0;   /* files from beyond tomorrow: list them all */
+    while (hi - lo > 60LL * 1000000) {
+        int64_t mid = lo + (hi - lo) / 2;
+        int r = probe_system(sc, keyname_system_after(mid, hd, after, cap), &p);
+        if (r < 0)
+            return 0;
+        if (r)
+            lo = p.time_us > mid && p.time_us < hi ? p.time_us : mid;
+        else
+            hi = mid;
+    }
+    keyname_system_after(lo - sc->o.window_us, hd, after, cap);
+    return 1;
+}
+
+/* On a job's first pass: lists only the newest minutes of system files
+ * (the window before the newest one) and reads them, so every node shows
+ * its latest data before the whole listing and the history. The pass
+ * then goes on as any other; what was read here is not read again. */
+static int read_newest_first(scanner *sc, sm_err *err)
+{
+    char after[256];
+    if (sc->pass != 1 || catalog_count(sc->cat) || !newest_system_after(sc, after, sizeof after))
+        return 0;
+    if (list_prefix(sc, "system/incremental/", after, NULL, err) != 0)
+        return -1;
+    if (build_work(sc) != 0)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    pthread_mutex_lock(&sc->mu);
+    sc->st.files_pending = (int64_t)sc->nwork;
+    pthread_mutex_unlock(&sc->mu);
+    if (fetch_work(sc, err) != 0)
+        return -1;
+    if (sc->o.lock)
+        pthread_mutex_lock(sc->o.lock);
+    model_flush(sc->m, 0);
+    if (sc->o.lock)
+        pthread_mutex_unlock(sc->o.lock);
+    return 0;
 }
 
 /* A pass over a source that holds nothing yet: done, still waiting. */
@@ -780,20 +1041,21 @@ int scanner_scan(scanner *sc, sm_err *err)
     int rc = resolve_root(sc, err);
     if (rc == 0)
         return pass_waiting(sc);
-    size_t it = 0;
-    cat_entry *e;
-    while ((e = catalog_next(sc->cat, &it)))
-        e->listed = 0;
+    sc->pass++;
+    if (rc > 0)
+        rc = read_newest_first(sc, err);
     rc = rc < 0 ? -1 : list_all(sc, err);
-    if (rc == 0 && build_work(sc) != 0)
+    if (rc == 0 && (update_windows(sc) != 0 || build_work(sc) != 0))
         rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     if (rc == 0) {
         pthread_mutex_lock(&sc->mu);
         sc->st.files_pending = (int64_t)sc->nwork;
-        sc->st.files_known = (int64_t)catalog_count(sc->cat);
+        sc->st.files_known = (int64_t)catalog_count(sc->cat) + sc->forgotten;
         pthread_mutex_unlock(&sc->mu);
         rc = fetch_work(sc, err);
     }
+    if (rc == 0)
+        forget_behind(sc);
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
     model_flush(sc->m, 0);

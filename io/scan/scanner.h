@@ -2,10 +2,15 @@
  *
  * Each pass lists what is new under the profiler-output root (with a
  * start-after that trails the newest key by `window_us`, so late uploads
- * from slow nodes are still found), keeps a catalog of every file with the
- * bytes already consumed, fetches only new bytes, holds back a partial last
- * line until a later pass completes it, and processes files newest first so
- * the latest minutes reach the model before the history.
+ * from slow nodes are still found), keeps a catalog of every file that can
+ * still change with the bytes already consumed (a file read and behind
+ * that window is never listed again and leaves it), fetches only new
+ * bytes, holds back a partial last line until a later pass completes it,
+ * and processes files newest first — each node's newest system file
+ * before anything else — so the latest minutes reach the model before the
+ * history. A job's first pass reads the newest minutes before it lists
+ * the whole job. Files are read and decoded on a pool of threads and
+ * merged into the model on the scanning thread, in that order.
  *
  * Line-oriented kinds (system metrics, framework traces incl. the open
  * `.tmp` file and its renamed final form) are decoded here; whole-file
@@ -68,7 +73,8 @@ typedef struct scanner_opts {
 
 typedef struct scan_stats {
     int64_t passes;             /* completed scans */
-    int64_t files_known;        /* catalog size */
+    int64_t files_known;        /* files seen (including those read and
+                                   dropped from the catalog) */
     int64_t files_pending;      /* files with unread bytes in the current pass */
     int64_t bytes_read;         /* total payload bytes fetched */
     int64_t lines;              /* lines decoded */

@@ -54,6 +54,10 @@ typedef struct source_vtbl {
      * is a content hash (S3), where an object re-uploaded with more bytes
      * gets a new ETag but keeps its prefix. */
     int etag_is_identity;
+    /* 1 when fetch may run on several threads at once (each call with
+     * its own requests and callback), so a scan can decode files in
+     * parallel; 0 when calls must not overlap. */
+    int fetch_reentrant;
     /* Lists every object whose key starts with `prefix` and sorts strictly
      * after `start_after` (byte order; NULL or "" = from the start), in
      * ascending key order. Returns 0, or -1 with err set (listing stops). */

@@ -4,7 +4,11 @@
  * sorted with a '/' appended to directory names, so "a/" and "a.json" come
  * out in the byte order S3 would list them) and prunes whole directories
  * that sort entirely before start_after or outside the prefix, so a scan
- * with a trailing window touches only the newest hour folders. The "ETag"
+ * with a trailing window touches only the newest hour folders; within a
+ * folder it starts at the first name that can sort after start_after, and
+ * a folder whose mtime has not changed is not read again (its sorted
+ * entries are kept), so an idle pass over a flat layout costs a few stats.
+ * Entries are typed by readdir; only listed files are stat'ed. The "ETag"
  * of a local file is its inode number: a file renamed over or recreated at
  * the same path (the trace writer's rotating .tmp) gets a new one, which
  * the scanner treats as a replaced object.
@@ -19,11 +23,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "io/source/source.h"
@@ -31,21 +37,52 @@
 
 #define LOCAL_MAX_DEPTH 16
 
+#define LOCAL_SPARE_BUFS 16
+
+/* A read buffer; fetches on several threads each take their own. */
+typedef struct rbuf {
+    char *p;
+    size_t cap;
+} rbuf;
+
+typedef struct dir_item dir_item;
+
+/* A folder's sorted entries, kept while its mtime does not change: a
+ * listing of a folder nothing was added to or removed from then costs a
+ * stat, not a readdir and a sort (a flat job's system folder holds a
+ * file per node and minute). */
+typedef struct dir_cache {
+    char *relkey;        /* NULL: a free slot */
+    struct timespec mtime;
+    ino_t ino;           /* a folder replaced by another is read again */
+    dir_item *items;
+    size_t n;
+    uint64_t used;       /* listing count at the last use, for eviction */
+    int busy;            /* being walked (its items are borrowed) */
+} dir_cache;
+
+#define LOCAL_DIR_CACHE 64
+
 typedef struct source_local {
     source base;
     char *root;          /* no trailing slash */
-    char *buf;           /* read buffer reused across fetches */
-    size_t cap;
+    pthread_mutex_t list_mu;        /* one listing at a time: the cache */
+    dir_cache dirs[LOCAL_DIR_CACHE];
+    uint64_t listings;
+    pthread_mutex_t mu;  /* guards spare */
+    rbuf spare[LOCAL_SPARE_BUFS];   /* buffers between fetches */
+    size_t nspare;
     atomic_int cancelled;  /* local_cancel, from another thread */
 } source_local;
 
-typedef struct dir_item {
+struct dir_item {
     char *name;          /* with '/' appended for directories */
     int is_dir;
     int err;             /* errno of a failed stat, else 0 */
+    int have_id;         /* dev and ino are known */
     dev_t dev;           /* directories: identity, for loop detection */
     ino_t ino;
-} dir_item;
+};
 
 static int item_cmp(const void *a, const void *b)
 {
@@ -72,11 +109,9 @@ static int file_wanted(const char *key, const char *prefix, const char *after)
     return !after[0] || strcmp(key, after) > 0;
 }
 
-static int read_sorted_dir(const char *path, dir_item **out, size_t *n)
+/* Reads the open folder d (at path), sorted. */
+static int read_sorted_dir(DIR *d, const char *path, dir_item **out, size_t *n)
 {
-    DIR *d = opendir(path);
-    if (!d)
-        return -1;
     dir_item *items = NULL;
     size_t cnt = 0, cap = 0;
     struct dirent *de;
@@ -84,20 +119,30 @@ static int read_sorted_dir(const char *path, dir_item **out, size_t *n)
     while ((de = readdir(d))) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
             continue;
-        char full[4096];
         struct stat st = {0};
-        int err = 0;
-        if ((size_t)snprintf(full, sizeof full, "%s/%s", path, de->d_name) >= sizeof full)
+        int err = 0, have_id = 0;
+        if (strlen(path) + strlen(de->d_name) + 2 > 4096)
             continue;   /* deeper than any real profiler-output tree */
-        if (stat(full, &st) != 0) {
+        /* The type readdir gives saves a stat per entry: a flat job's
+         * folder holds a file per node and minute, and most of them sort
+         * before the window. Links and filesystems without d_type are
+         * stat'ed (following the link). */
+        if (de->d_type == DT_DIR) {
+            st.st_mode = S_IFDIR;
+        } else if (de->d_type == DT_REG) {
+            st.st_mode = S_IFREG;
+        } else if (fstatat(dirfd(d), de->d_name, &st, 0) != 0) {
             err = errno;
             struct stat lst;
             /* vanished between readdir and stat; but a symbolic link to
              * nothing is a name in the tree that cannot be read: said */
-            if (err == ENOENT && (lstat(full, &lst) != 0 || !S_ISLNK(lst.st_mode)))
+            if (err == ENOENT && (fstatat(dirfd(d), de->d_name, &lst, AT_SYMLINK_NOFOLLOW) != 0 ||
+                                   !S_ISLNK(lst.st_mode)))
                 continue;
         } else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
             continue;
+        } else {
+            have_id = 1;
         }
         if (cnt == cap) {
             size_t ncap = cap ? cap * 2 : 64;
@@ -113,10 +158,9 @@ static int read_sorted_dir(const char *path, dir_item **out, size_t *n)
         int is_dir = !err && S_ISDIR(st.st_mode);
         name[len] = is_dir ? '/' : '\0';
         name[len + 1] = '\0';
-        items[cnt] = (dir_item){name, is_dir, err, st.st_dev, st.st_ino};
+        items[cnt] = (dir_item){name, is_dir, err, have_id, st.st_dev, st.st_ino};
         cnt++;
     }
-    closedir(d);
     if (cnt)   /* qsort(NULL, 0, ...) is UB */
         qsort(items, cnt, sizeof *items, item_cmp);
     *out = items;
@@ -129,6 +173,92 @@ static void free_items(dir_item *items, size_t n)
     for (size_t i = 0; i < n; i++)
         free(items[i].name);
     free(items);
+}
+
+static dir_cache *cache_find(source_local *sl, const char *relkey, const struct stat *st)
+{
+    const struct timespec *mt = &st->st_mtim;
+    for (size_t i = 0; i < LOCAL_DIR_CACHE; i++) {
+        dir_cache *c = &sl->dirs[i];
+        if (c->relkey && !strcmp(c->relkey, relkey)) {
+            if (c->mtime.tv_sec == mt->tv_sec && c->mtime.tv_nsec == mt->tv_nsec &&
+                c->ino == st->st_ino)
+                return c;
+            if (c->busy)
+                return NULL;   /* a symlink back into a folder being walked */
+            free(c->relkey);
+            free_items(c->items, c->n);
+            c->relkey = NULL;
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+/* Whether items may be kept: every entry typed by readdir (a stat'ed
+ * link or a failed stat must be looked at again), and the folder's mtime
+ * at least 2 s old, so a change within the same timestamp tick after
+ * this read cannot go unseen. */
+static int cacheable(const dir_item *items, size_t n, const struct timespec *mt)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    if (now.tv_sec - mt->tv_sec < 2)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (items[i].have_id || items[i].err)
+            return 0;
+    return 1;
+}
+
+/* Keeps items for relkey in the least recently used free slot; NULL
+ * when every slot is busy or on OOM (the caller keeps them). */
+static dir_cache *cache_put(source_local *sl, const char *relkey, const struct stat *st,
+                            dir_item *items, size_t n)
+{
+    dir_cache *best = NULL;
+    for (size_t i = 0; i < LOCAL_DIR_CACHE; i++) {
+        dir_cache *c = &sl->dirs[i];
+        if (!c->busy && (!best || !c->relkey || (best->relkey && c->used < best->used)))
+            best = c;
+        if (best && !best->relkey)
+            break;
+    }
+    char *k = best ? strdup(relkey) : NULL;
+    if (!k)
+        return NULL;
+    if (best->relkey) {
+        free(best->relkey);
+        free_items(best->items, best->n);
+    }
+    *best = (dir_cache){k, st->st_mtim, st->st_ino, items, n, sl->listings, 0};
+    return best;
+}
+
+/* The index of the first item that can hold a key after `after`: names
+ * before the first component of after's part below relkey cannot. */
+static size_t first_wanted(const dir_item *items, size_t n, const char *relkey,
+                           const char *after)
+{
+    size_t rl = strlen(relkey);
+    if (!after[0] || strncmp(after, relkey, rl) != 0)
+        return 0;
+    const char *tail = after + rl, *slash = strchr(tail, '/');
+    size_t cl = slash ? (size_t)(slash - tail) + 1 : strlen(tail);
+    char comp[4096];
+    if (cl >= sizeof comp)
+        return 0;
+    memcpy(comp, tail, cl);
+    comp[cl] = '\0';
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(items[mid].name, comp) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 /* A directory's identity, for the set of those already walked. */
@@ -198,7 +328,18 @@ static int walk_sub(walk *w, const dir_item *item, const char *key, int depth, s
 {
     if (depth >= LOCAL_MAX_DEPTH || dir_pruned(key, w->prefix, w->after))
         return 0;
-    int seen = seen_before(w, item->dev, item->ino);
+    struct stat st = {.st_dev = item->dev, .st_ino = item->ino};
+    char path[4096];
+    if (!item->have_id) {
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", w->sl->root, key) >= sizeof path)
+            return 0;   /* deeper than any real profiler-output tree */
+        if (stat(path, &st) != 0) {
+            if (errno != ENOENT)   /* a folder that vanished held nothing to read */
+                report_unlisted(w, key, errno);
+            return 0;
+        }
+    }
+    int seen = seen_before(w, st.st_dev, st.st_ino);
     if (seen < 0)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory while listing %s", key);
     return seen ? 0 : walk_dir(w, key, depth + 1, err);
@@ -209,9 +350,24 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
     char path[4096];
     if ((size_t)snprintf(path, sizeof path, "%s/%s", w->sl->root, relkey) >= sizeof path)
         return 0;   /* deeper than any real profiler-output tree */
-    dir_item *items;
-    size_t n;
-    if (read_sorted_dir(path, &items, &n) != 0) {
+    dir_item *items = NULL;
+    size_t n = 0;
+    DIR *dir = opendir(path);
+    struct stat dst;
+    dir_cache *c = NULL;
+    int rd = -1;
+    if (dir && fstat(dirfd(dir), &dst) == 0) {
+        c = cache_find(w->sl, relkey, &dst);
+        rd = c ? 0 : read_sorted_dir(dir, path, &items, &n);
+        if (rd == 0 && !c && cacheable(items, n, &dst.st_mtim))
+            c = cache_put(w->sl, relkey, &dst, items, n);
+    }
+    if (rd != 0) {
+        int e = errno;
+        if (dir)
+            closedir(dir);
+        free_items(items, n);
+        errno = e;
         if (errno == ENOENT && depth == 0)
             return 0;
         if (depth == 0 || errno == ENOMEM)
@@ -221,8 +377,15 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
             report_unlisted(w, relkey, errno);
         return 0;
     }
+    if (c) {
+        items = c->items;
+        n = c->n;
+        c->busy = 1;
+        c->used = w->sl->listings;
+    }
     int rc = 0;
-    for (size_t i = 0; i < n && !w->stopped && rc == 0; i++) {
+    for (size_t i = first_wanted(items, n, relkey, w->after); i < n && !w->stopped && rc == 0;
+         i++) {
         char key[4096];
         if (atomic_load(&w->sl->cancelled)) {
             rc = sm_err_set(err, SM_ERR_IO, "listing %s cancelled", w->sl->root);
@@ -242,8 +405,7 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
         if (!file_wanted(key, w->prefix, w->after))
             continue;
         struct stat st;
-        if ((size_t)snprintf(path, sizeof path, "%s/%s", w->sl->root, key) >= sizeof path
-            || stat(path, &st) != 0)
+        if (fstatat(dirfd(dir), items[i].name, &st, 0) != 0)
             continue;
         char etag[32];
         snprintf(etag, sizeof etag, "%" PRIx64, (uint64_t)st.st_ino);
@@ -253,7 +415,11 @@ static int walk_dir(walk *w, const char *relkey, int depth, sm_err *err)
         if (w->cb(w->ud, &e))
             w->stopped = 1;
     }
-    free_items(items, n);
+    closedir(dir);
+    if (c)
+        c->busy = 0;
+    else
+        free_items(items, n);
     return rc;
 }
 
@@ -262,6 +428,8 @@ static int local_list(source *s, const char *prefix, const char *start_after,
 {
     walk w = {(source_local *)s, prefix ? prefix : "", start_after ? start_after : "",
               cb, ud, 0, {0}};
+    pthread_mutex_lock(&w.sl->list_mu);
+    w.sl->listings++;
     idmap_init(&w.seen);
     struct stat st;
     int rc = 0;
@@ -270,38 +438,59 @@ static int local_list(source *s, const char *prefix, const char *start_after,
     if (rc == 0)
         rc = walk_dir(&w, "", 0, err);
     seen_free(&w);
+    pthread_mutex_unlock(&w.sl->list_mu);
     return rc;
 }
 
-static int ensure_cap(source_local *sl, size_t need)
+static rbuf take_buf(source_local *sl)
 {
-    if (need <= sl->cap)
+    rbuf b = {NULL, 0};
+    pthread_mutex_lock(&sl->mu);
+    if (sl->nspare)
+        b = sl->spare[--sl->nspare];
+    pthread_mutex_unlock(&sl->mu);
+    return b;
+}
+
+static void give_buf(source_local *sl, rbuf b)
+{
+    pthread_mutex_lock(&sl->mu);
+    if (sl->nspare < LOCAL_SPARE_BUFS) {
+        sl->spare[sl->nspare++] = b;
+        b.p = NULL;
+    }
+    pthread_mutex_unlock(&sl->mu);
+    free(b.p);
+}
+
+static int ensure_cap(rbuf *b, size_t need)
+{
+    if (need <= b->cap)
         return 0;
-    size_t ncap = sl->cap ? sl->cap : 1 << 20;
+    size_t ncap = b->cap ? b->cap : 1 << 20;
     while (ncap < need)
         ncap *= 2;
-    char *nb = realloc(sl->buf, ncap);
+    char *nb = realloc(b->p, ncap);
     if (!nb)
         return -1;
-    sl->buf = nb;
-    sl->cap = ncap;
+    b->p = nb;
+    b->cap = ncap;
     return 0;
 }
 
-/* Reads [offset, offset+len) (len < 0: to EOF) into sl->buf. */
-static int64_t read_range(source_local *sl, int fd, int64_t offset, int64_t len,
-                          int64_t size)
+/* Reads [offset, offset+len) (len < 0: to EOF) into b. */
+static int64_t read_range(rbuf *b, int fd, int64_t offset, int64_t len, int64_t size)
 {
     int64_t want = len >= 0 ? len : size - offset;
     if (want <= 0)
         return 0;
-    if (ensure_cap(sl, (size_t)want) != 0) {
+    if (ensure_cap(b, (size_t)want) != 0) {
         errno = ENOMEM;
         return -1;
     }
     int64_t got = 0;
     while (got < want) {
-        ssize_t r = pread(fd, sl->buf + got, (size_t)(want - got), offset + got);
+        ssize_t r = pread(fd, b->p + got, (size_t)(want - got), offset + got);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
@@ -346,14 +535,16 @@ static void fetch_one(source_local *sl, const source_req *r, source_fetch_cb cb,
     }
     char etag[32];
     snprintf(etag, sizeof etag, "%" PRIx64, (uint64_t)st.st_ino);
-    int64_t got = read_range(sl, fd, r->offset, r->len, (int64_t)st.st_size);
+    rbuf b = take_buf(sl);
+    int64_t got = read_range(&b, fd, r->offset, r->len, (int64_t)st.st_size);
     close(fd);
     if (got < 0) {
         sm_err_set(&e, SM_ERR_IO, "cannot read %s: %s", path, strerror(errno));
         cb(ud, r, NULL, 0, etag, &e);
-        return;
+    } else {
+        cb(ud, r, b.p ? b.p : "", (size_t)got, etag, NULL);
     }
-    cb(ud, r, sl->buf, (size_t)got, etag, NULL);
+    give_buf(sl, b);
 }
 
 static int local_fetch(source *s, const source_req *reqs, size_t n,
@@ -374,7 +565,15 @@ static void local_free(source *s)
 {
     source_local *sl = (source_local *)s;
     free(sl->root);
-    free(sl->buf);
+    for (size_t i = 0; i < sl->nspare; i++)
+        free(sl->spare[i].p);
+    for (size_t i = 0; i < LOCAL_DIR_CACHE; i++)
+        if (sl->dirs[i].relkey) {
+            free(sl->dirs[i].relkey);
+            free_items(sl->dirs[i].items, sl->dirs[i].n);
+        }
+    pthread_mutex_destroy(&sl->mu);
+    pthread_mutex_destroy(&sl->list_mu);
     free(sl);
 }
 
@@ -388,6 +587,7 @@ static void local_cancel(source *s, int on)
 static const source_vtbl local_vtbl = {
     .kind = "local",
     .etag_is_identity = 1,
+    .fetch_reentrant = 1,
     .list = local_list,
     .fetch = local_fetch,
     .describe = local_describe,
@@ -410,6 +610,8 @@ static source *local_new(const char *dir, sm_err *err)
         root[--len] = '\0';
     sl->base.vt = &local_vtbl;
     sl->root = root;
+    pthread_mutex_init(&sl->mu, NULL);
+    pthread_mutex_init(&sl->list_mu, NULL);
     return &sl->base;
 }
 

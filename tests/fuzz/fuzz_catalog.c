@@ -1,8 +1,9 @@
 /* Fuzz target: the scanner's catalog (a hand-written string hash map)
  * against a plain list. The input is operations: a byte (add, get,
- * reset, iterate), a length byte and that many key bytes (NUL-free). The
+ * reset, iterate, remove), a length byte and that many key bytes (NUL-free). The
  * catalog must find exactly what was added, never an entry twice, count
- * them right, and iterate over each once; reset keeps the key. */
+ * them right, and iterate over each once; reset keeps the key; a removed
+ * key is gone and every other one is still found where it was. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,14 @@ static void apply(catalog *c, ref *r, unsigned op, const char *key)
             abort();
     } else if (op == 2) {
         check_iteration(c, r);
+    } else if (op == 4 && e) {
+        catalog_remove(c, e);
+        free(r->keys[i]);
+        r->keys[i] = r->keys[--r->n];
+        r->at[i] = r->at[r->n];
+        for (size_t j = 0; j < r->n; j++)
+            if (catalog_get(c, r->keys[j]) != r->at[j])
+                abort();
     }
 }
 
@@ -66,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ref *r = calloc(1, sizeof *r);
     char key[256];
     for (size_t at = 0; at + 2 <= size;) {
-        unsigned op = data[at] % 4;
+        unsigned op = data[at] % 5;
         size_t n = data[at + 1];
         at += 2;
         if (n > size - at)

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "model/device_usage.h"
 #include "model/model.h"
 
 #define assert_close(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
@@ -469,6 +470,50 @@ static void test_many_nodes_memory_sane(void **state)
     model_free(m);
 }
 
+/* Past NODE_CORES_FULL_MAX cores a node's cores keep no raw tier; the
+ * total keeps full resolution, and usage per core is still counted per
+ * sample (what the report's device_usage shows). */
+static void test_many_cores_lean(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    int nts = 300;
+    for (int t = 0; t < nts; t++) {
+        add_group(m, 1, 32, t);
+        add_group(m, 2, 4, t);
+    }
+    model_flush(m, 1);
+    check_total(m, 1, 32, nts);
+    check_total(m, 2, 4, nts);
+    const model_node *many = model_find_node(m, "algo-1"), *few = model_find_node(m, "algo-2");
+    for (size_t i = 0; i < 32; i++)
+        assert_true(series_is_lean(node_cpu_core(many, i)));
+    for (size_t i = 0; i < 4; i++)
+        assert_false(series_is_lean(node_cpu_core(few, i)));
+    assert_false(series_is_lean(node_cpu_total(many)));
+    device_usage du[64];
+    long k = device_usage_compute(m, du, 64);
+    assert_true(k > 0);
+    int seen = 0;
+    for (long i = 0; i < k; i++) {
+        if (du[i].is_gpu)
+            continue;
+        int node = strcmp(du[i].node, "algo-1") == 0 ? 1 : 2, core = atoi(du[i].device + 3);
+        double lo = 0, mid = 0, hi = 0;
+        for (int t = 0; t < nts; t++) {
+            double v = core_value(node, core, t);
+            *(v > DEVICE_USAGE_HIGH ? &hi : v < DEVICE_USAGE_LOW ? &lo : &mid) += 1;
+        }
+        assert_int_equal(du[i].samples, nts);
+        assert_close(du[i].pct_low, 100.0 * lo / nts, 1e-9);
+        assert_close(du[i].pct_mid, 100.0 * mid / nts, 1e-9);
+        assert_close(du[i].pct_high, 100.0 * hi / nts, 1e-9);
+        seen++;
+    }
+    assert_int_equal(seen, 36);
+    model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -483,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_processes),
         cmocka_unit_test(test_process_and_loose_events),
         cmocka_unit_test(test_many_nodes_memory_sane),
+        cmocka_unit_test(test_many_cores_lean),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -223,6 +223,39 @@ static void test_classify(void **state)
     assert_int_equal(phase_classify("Step:X", 4, "", 0), PHASE_OTHER);
 }
 
+/* Retained events are stored in 16 bytes while each fits (a duration under
+ * 2^32 µs, a step number in 32 bits); one that does not re-stores them
+ * all in full, and every event reads back as it was added, before and
+ * after, in a clone too. */
+static void test_recent_wide_events(void **state)
+{
+    (void)state;
+    phase_stats *p = phase_stats_new("Step:ModeKeys.TRAIN", PHASE_STEP);
+    phase_event want[300];
+    for (int64_t i = 0; i < 300; i++) {
+        int64_t step = i == 200 ? (int64_t)1 << 40 : i;         /* past int32 */
+        int64_t dur = i == 100 ? (int64_t)5 << 32 : 1000 + i;   /* past uint32 */
+        want[i] = (phase_event){step, 1000000 + i * 10000, dur};
+        assert_int_equal(phase_stats_add(p, step, want[i].start_us, dur), 0);
+        phase_event got[300];
+        size_t n = phase_stats_recent(p, got, 300);
+        assert_int_equal(n, (size_t)i + 1);
+        assert_memory_equal(got, want, n * sizeof *got);
+    }
+    phase_event got[300];
+    /* the long event overlaps everything after its start */
+    size_t n = phase_stats_in_range(p, 1000000 + 150 * 10000 + 100, 1000000 + 151 * 10000, got, 300);
+    assert_int_equal(n, 2);
+    assert_memory_equal(&got[0], &want[100], sizeof *got);
+    assert_memory_equal(&got[1], &want[150], sizeof *got);
+    phase_stats *c = phase_stats_clone(p, PHASE_PROC_EXACT_CAP, PHASE_PROC_RECENT_CAP);
+    assert_non_null(c);
+    assert_int_equal(phase_stats_recent(c, got, 300), 300);
+    assert_memory_equal(got, want, sizeof want);
+    phase_stats_free(c);
+    phase_stats_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +264,7 @@ int main(void)
         cmocka_unit_test(test_histogram),
         cmocka_unit_test(test_clone),
         cmocka_unit_test(test_classify),
+        cmocka_unit_test(test_recent_wide_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -179,7 +179,7 @@ static void test_linear_within_a_tenth_of_a_point(void **state)
         quant_error_bound(q, &abs_err, &rel_err);
         assert_close(abs_err, 0.05, 1e-12);
         assert_close(rel_err, 0, 0);
-        /* 1001 bins of 4 bytes, the exact buffer gone */
+        /* at most 1001 bins of 4 bytes, the exact buffer gone */
         assert_true(quant_memory_bytes(q) <= 4096 + 256);
         free(x);
         quant_free(q);
@@ -342,6 +342,117 @@ static void test_rejects_nonfinite(void **state)
     quant_free(q);
 }
 
+
+/* The sketch's bucket index from exponent and mantissa (issue 17) equals
+ * ceil(log(m) / log(gamma)) for every value tried: random magnitudes over
+ * the whole indexed range, integers (durations in µs), and the values
+ * nearest every bucket boundary, where a wrong rounding would show. */
+static int log_index_ref(double m)
+{
+    return (int)ceil(log(m) / quant_log_gamma());
+}
+
+static void test_log_index_equals_log(void **state)
+{
+    (void)state;
+    long checked = 0;
+    for (int i = 0; i < 2000000; i++) {
+        double m = exp((urand() * 2 - 1) * 690);
+        assert_int_equal(quant_log_index(m), log_index_ref(m));
+        checked++;
+    }
+    for (double m = 1; m <= 2e6; m += 1, checked++)
+        assert_int_equal(quant_log_index(m), log_index_ref(m));
+    double lg = quant_log_gamma();
+    for (int k = -35000; k <= 36000; k++) {
+        double b = exp(k * lg);
+        if (!(b >= 1e-300) || !isfinite(b))
+            continue;
+        double around[] = {b, nextafter(b, 0), nextafter(b, INFINITY),
+                           nextafter(nextafter(b, 0), 0), b * (1 + 1e-9), b * (1 - 1e-9)};
+        for (size_t j = 0; j < sizeof around / sizeof *around; j++, checked++)
+            assert_int_equal(quant_log_index(around[j]), log_index_ref(around[j]));
+    }
+    for (int e = -996; e <= 1023; e++, checked++)
+        assert_int_equal(quant_log_index(ldexp(1, e)), log_index_ref(ldexp(1, e)));
+    print_message("%ld magnitudes: same bucket as log()\n", checked);
+}
+
+/* A linear histogram stores only the bins its values reach, 1 byte a
+ * count until a bin passes 255, and answers as before when it widens. */
+static void test_linear_sized_to_data(void **state)
+{
+    (void)state;
+    quant *q = quant_new_linear(16, 100, 0.1);
+    for (int i = 0; i < 20000; i++)
+        assert_int_equal(quant_add(q, 95 + (i % 50) * 0.1), 0);  /* 95.0 .. 99.9 */
+    /* 50 bins reached, 400 values each: 2 bytes a count, not 1001 x 4 */
+    size_t bytes = quant_memory_bytes(q);
+    print_message("busy GPU, 20000 samples: %zu bytes\n", bytes);
+    assert_true(bytes < 1024);
+    assert_close(quant_get(q, 50), 97.4, 0.05 + 1e-9);
+    assert_close(quant_get(q, 99), 99.9, 0.05 + 1e-9);
+    assert_true(quant_get(q, 0) == 95.0 && quant_get(q, 100) == 99.9);
+    /* a value far below the window widens it; counts survive */
+    for (int i = 0; i < 20000; i++)
+        assert_int_equal(quant_add(q, 1.0), 0);
+    assert_close(quant_get(q, 25), 1.0, 0.05 + 1e-9);
+    assert_close(quant_get(q, 75), 97.4, 0.05 + 1e-9);
+    assert_int_equal(quant_count(q), 40000);
+    quant_free(q);
+}
+
+/* Exact values are kept as floats while each is one (durations in µs),
+ * with the same answers as doubles; a value no float holds switches the
+ * buffer to doubles without losing one. */
+static void test_exact_narrow_then_wide(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    quant *q = quant_new(65536);
+    double x[N + 1];
+    for (int i = 0; i < N; i++) {
+        x[i] = (double)(100000 + (int)(urand() * 50000));
+        assert_int_equal(quant_reserve(q, x[i]), 0);
+        assert_int_equal(quant_add(q, x[i]), 0);
+    }
+    assert_true(quant_is_exact(q));
+    size_t narrow = quant_memory_bytes(q);
+    assert_true(narrow < N * sizeof(double));
+    for (size_t k = 0; k < sizeof pcts / sizeof *pcts; k++)
+        assert_true(quant_get(q, pcts[k]) == np_percentile(x, N, pcts[k]));
+    x[N] = 123456.789;   /* not a float */
+    assert_int_equal(quant_reserve(q, x[N]), 0);
+    assert_int_equal(quant_add(q, x[N]), 0);
+    assert_true(quant_memory_bytes(q) > narrow);
+    for (size_t k = 0; k < sizeof pcts / sizeof *pcts; k++)
+        assert_true(quant_get(q, pcts[k]) == np_percentile(x, N + 1, pcts[k]));
+    /* utilization with two decimals: hundredths in 4 bytes, also after
+     * integers (floats) came first; exact as doubles would be */
+    quant *u = quant_new(4096);
+    double y[3000];
+    for (int i = 0; i < 3000; i++) {
+        y[i] = i < 100 ? (double)(i % 100) : (double)(int)(urand() * 10000) / 100.0;
+        assert_int_equal(quant_reserve(u, y[i]), 0);
+        assert_int_equal(quant_add(u, y[i]), 0);
+    }
+    assert_true(quant_memory_bytes(u) < 3000 * sizeof(double));
+    for (size_t k = 0; k < sizeof pcts / sizeof *pcts; k++)
+        assert_true(quant_get(u, pcts[k]) == np_percentile(y, 3000, pcts[k]));
+    quant_free(u);
+    /* a narrow source merges into a wide destination and back */
+    quant *a = quant_new(65536), *b = quant_new(65536);
+    assert_int_equal(quant_add(a, 2.5), 0);
+    assert_int_equal(quant_add(b, 0.1), 0);
+    assert_int_equal(quant_merge(b, a), 0);
+    assert_int_equal(quant_merge(a, b), 0);
+    assert_true(quant_get(a, 0) == 0.1 && quant_get(a, 100) == 2.5 && quant_count(a) == 3);
+    assert_true(quant_get(a, 50) == 2.5);
+    quant_free(a);
+    quant_free(b);
+    quant_free(q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +468,9 @@ int main(void)
         cmocka_unit_test(test_error_bounds),
         cmocka_unit_test(test_linear_merge),
         cmocka_unit_test(test_rejects_nonfinite),
+        cmocka_unit_test(test_log_index_equals_log),
+        cmocka_unit_test(test_linear_sized_to_data),
+        cmocka_unit_test(test_exact_narrow_then_wide),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

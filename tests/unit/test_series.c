@@ -238,6 +238,55 @@ static void test_memory_bounds(void **state)
     series_free(big);
 }
 
+/* A lean series (a CPU core on a node with many) keeps the same summary
+ * and per-sample usage bands as a full one, answers queries from 10 s
+ * buckets (the newest hour of them, then 5 min), and costs a fraction. */
+static void test_lean_series(void **state)
+{
+    (void)state;
+    size_t n = 7200 * 3;    /* 3 h at 500 ms */
+    pt *p = make_points(n, 500000);
+    series *full = series_new("cpu", "CPUUtilization", "cpu0");
+    series *lean = series_new("cpu", "CPUUtilization", "cpu0");
+    series_count_bands(full, 10, 90);
+    series_count_bands(lean, 10, 90);
+    /* made lean after some samples: those roll up, none is lost */
+    ingest_chunks(lean, p + n - 1000, 1000, 0);
+    assert_false(series_is_lean(lean));
+    assert_int_equal(series_make_lean(lean), 0);
+    assert_true(series_is_lean(lean));
+    ingest_chunks(lean, p, n - 1000, 1);
+    ingest_chunks(full, p, n, 1);
+    check_summary(lean, p, n);
+    series_summary a, b;
+    series_get_summary(full, &a);
+    series_get_summary(lean, &b);
+    assert_true(a.p5 == b.p5 && a.p50 == b.p50 && a.p95 == b.p95 && a.p99 == b.p99);
+    assert_true(a.mean == b.mean && a.min == b.min && a.max == b.max);
+    int64_t bf[3], bl[3], want[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; i++)
+        want[p[i].v < 10 ? 0 : p[i].v > 90 ? 2 : 1]++;
+    assert_true(series_band_counts(full, bf) && series_band_counts(lean, bl));
+    for (int k = 0; k < 3; k++)
+        assert_true(bf[k] == want[k] && bl[k] == want[k]);
+    int64_t none[3];
+    series *plain = series_new("gpu", "GPUUtilization", "gpu0");
+    assert_false(series_band_counts(plain, none));
+    series_free(plain);
+    /* the newest hour in 10 s buckets: exact over bucket-aligned bins */
+    int64_t end = floor_to(p[n - 1].ts, SERIES_T1_WIDTH_US) + SERIES_T1_WIDTH_US;
+    check_bins(lean, p, n, end - 3600000000LL + SERIES_T1_WIDTH_US, end, 359);
+    /* older in 5 min buckets */
+    int64_t t2end = floor_to(end - 3600000000LL, SERIES_T2_WIDTH_US);
+    check_bins(lean, p, n, floor_to(p[0].ts, SERIES_T2_WIDTH_US), t2end, 24);
+    size_t lb = series_memory_bytes(lean), fb = series_memory_bytes(full);
+    print_message("3 h at 500 ms: lean %zu bytes, full %zu bytes\n", lb, fb);
+    assert_true(lb * 4 < fb);
+    series_free(full);
+    series_free(lean);
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_cascade_all_tiers),
         cmocka_unit_test(test_duplicates_and_bad_values),
         cmocka_unit_test(test_memory_bounds),
+        cmocka_unit_test(test_lean_series),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,10 @@
  * Each must end promptly, skip only what cannot be read, and say so. */
 #include "scan_fixture.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <sys/wait.h>
 
 static void on_alarm(int sig)
@@ -81,6 +84,51 @@ static void test_branching_symlink_loops_listed_once(void **state)
     assert_int_equal(source_list(f->src, "", NULL, count_cb, &k, &err), 0);
     assert_int_equal(k.n, 1);
     assert_int_equal(k.errors, 0);
+}
+
+/* Sets the folder's mtime 10 s back, so the lister may keep its entries. */
+static void age_folder(const fixture *f, const char *rel)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", f->dir, rel);
+    struct timespec ts[2];
+    clock_gettime(CLOCK_REALTIME, &ts[0]);
+    ts[0].tv_sec -= 10;
+    ts[1] = ts[0];
+    assert_int_equal(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+/* A flat folder's entries are kept between listings while its mtime
+ * stands (an idle pass must not re-read and sort it): a file written
+ * into it later is still listed, one removed is gone, and a listing
+ * that starts after a key lists only what sorts after it. */
+static void test_kept_folder_still_sees_new_and_removed_files(void **state)
+{
+    fixture *f = *state;
+    const char *flat = "system/incremental/";
+    put_minute(f, flat, "1591748100", "1591748101.5");
+    put_minute(f, flat, "1591748160", "1591748161.5");
+    age_folder(f, flat);
+    sm_err err = {0};
+    assert_non_null(f->src = source_local_open(f->dir, &err));
+    keys k = {0};
+    assert_int_equal(source_list(f->src, "", NULL, count_cb, &k, &err), 0);
+    assert_int_equal(k.n, 2);
+    k = (keys){0};   /* served from the kept entries */
+    assert_int_equal(source_list(f->src, "", "system/incremental/1591748100.algo-1.json",
+                                 count_cb, &k, &err), 0);
+    assert_int_equal(k.n, 1);
+    put_minute(f, flat, "1591748220", "1591748221.5");
+    age_folder(f, flat);   /* a new mtime, even when aged again */
+    k = (keys){0};
+    assert_int_equal(source_list(f->src, "", NULL, count_cb, &k, &err), 0);
+    assert_int_equal(k.n, 3);
+    char gone[512];
+    snprintf(gone, sizeof gone, "%s/%s1591748100.algo-1.json", f->dir, flat);
+    assert_int_equal(unlink(gone), 0);
+    k = (keys){0};
+    assert_int_equal(source_list(f->src, "", NULL, count_cb, &k, &err), 0);
+    assert_int_equal(k.n, 2);
 }
 
 typedef struct unlisted {
@@ -179,6 +227,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unreadable_subdirectory_skipped_with_warning, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_fifo_swapped_in_is_not_opened, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kept_folder_still_sees_new_and_removed_files, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

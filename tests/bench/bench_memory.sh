@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Memory benchmark (issue 15, "1 MB a node"): peak RSS of `smtop report
+# --json` on synthetic jobs from 1 to 256 nodes and 10 min to 24 h, side
+# by side with a baseline binary in the same run.
+#
+#   SMTOP=build/smtop BASELINE=/path/to/older/smtop \
+#   JOBS_DIR=/work/jobs tests/bench/bench_memory.sh [JOB...]
+#
+# JOB names <nodes>n_<minutes>m (default: 1n_10m 4n_10m 16n_10m 64n_10m
+# 4n_60m 16n_60m 64n_60m). A job missing under JOBS_DIR (default: a temp
+# dir, removed at the end) is generated with `smtop synth --nodes N
+# --minutes M --gpus 8 --cpus 32 --interval-ms 500 --seed 1` (system +
+# traces); big ones (256n_60m: 15 GB, 16n_1440m: 23 GB) are best shared
+# through JOBS_DIR. Each binary runs REPS times (default 3), alternating;
+# the table shows the median peak RSS and median wall (/usr/bin/time), MB
+# per node and per node-hour, the ratio new / baseline, and whether the
+# two reports are the same JSON. Not a ctest test: minutes of runtime.
+set -eu
+SMTOP=${SMTOP:-build/smtop}
+BASELINE=${BASELINE:-}
+REPS=${REPS:-3}
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "bench_memory: $TIME not found (Debian: apt-get install time)" >&2; exit 1; }
+[ -x "$SMTOP" ] || { echo "bench_memory: $SMTOP is not an executable; build first or set SMTOP" >&2; exit 1; }
+[ -z "$BASELINE" ] || [ -x "$BASELINE" ] ||
+    { echo "bench_memory: BASELINE=$BASELINE is not an executable" >&2; exit 1; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/smtop_mem.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+JOBS_DIR=${JOBS_DIR:-$TMP/jobs}
+mkdir -p "$JOBS_DIR"
+if [ $# -gt 0 ]; then JOBS=("$@"); else
+    JOBS=(1n_10m 4n_10m 16n_10m 64n_10m 4n_60m 16n_60m 64n_60m)
+fi
+
+job_dir() { # name -> directory, generating the job when missing
+    local name=$1 dir="$JOBS_DIR/$1" nodes minutes
+    if [ -f "$dir/.done" ] || { [ -d "$dir" ] && [ ! -e "$JOBS_DIR/$name.lock" ]; }; then
+        echo "$dir"
+        return
+    fi
+    [[ $name =~ ^([0-9]+)n_([0-9]+)m$ ]] ||
+        { echo "bench_memory: job name '$name' is not <nodes>n_<minutes>m" >&2; exit 1; }
+    nodes=${BASH_REMATCH[1]} minutes=${BASH_REMATCH[2]}
+    mkdir "$JOBS_DIR/$name.lock" ||
+        { echo "bench_memory: $JOBS_DIR/$name.lock exists: another run is generating it" >&2; exit 1; }
+    local cmd=("$SMTOP" synth --nodes "$nodes" --gpus 8 --cpus 32 --minutes "$minutes"
+               --interval-ms 500 --start 1700000000 --seed 1 --out "$dir")
+    echo "generating: ${cmd[*]}" >&2
+    "${cmd[@]}" >&2
+    echo "${cmd[*]}" >"$dir/.cmd"
+    touch "$dir/.done"
+    rmdir "$JOBS_DIR/$name.lock"
+    echo "$dir"
+}
+
+# run TAG BIN DIR: one run, appends "wall rss_kb" to $TMP/TAG.runs
+run() {
+    $TIME -f "%e %M" -o "$TMP/$1.one" "$2" report --json "$3" >"$TMP/$1.json" 2>"$TMP/$1.err" || {
+        echo "bench_memory: '$2 report --json $3' failed: $(head -c 300 "$TMP/$1.err")" >&2
+        exit 1
+    }
+    tail -n 1 "$TMP/$1.one" >>"$TMP/$1.runs"
+}
+median() { # file column
+    sort -n -k"$2" "$1" | awk -v c="$2" -v m=$(((REPS + 1) / 2)) 'NR == m {print $c}'
+}
+same_json() {
+    python3 - "$TMP/new.json" "$TMP/base.json" <<'EOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+print("yes" if a == b else "no")
+EOF
+}
+
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '| job | data | new RSS MB | MB/node | MB/node-h | new wall s'
+[ -n "$BASELINE" ] && printf ' | baseline RSS MB | baseline MB/node-h | baseline wall s | RSS new/base | same JSON'
+printf ' |\n|---|---|---|---|---|---'
+[ -n "$BASELINE" ] && printf '|---|---|---|---|---'
+printf '|\n'
+for name in "${JOBS[@]}"; do
+    dir=$(job_dir "$name")
+    [[ $name =~ ^([0-9]+)n_([0-9]+)m ]]
+    nodes=${BASH_REMATCH[1]} minutes=${BASH_REMATCH[2]}
+    : >"$TMP/new.runs"
+    : >"$TMP/base.runs"
+    for _ in $(seq "$REPS"); do
+        run new "$SMTOP" "$dir"
+        [ -z "$BASELINE" ] || run base "$BASELINE" "$dir"
+    done
+    size=$(du -sbL "$dir" | awk '{printf "%.2f GB", $1 / 1e9}')
+    nrss=$(median "$TMP/new.runs" 2) nwall=$(median "$TMP/new.runs" 1)
+    row=$(awk -v r="$nrss" -v n="$nodes" -v m="$minutes" -v w="$nwall" 'BEGIN {
+        printf "%.1f | %.2f | %.2f | %s", r / 1024, r / 1024 / n, r / 1024 / n / (m / 60), w }')
+    printf '| %s | %s | %s' "$name" "$size" "$row"
+    if [ -n "$BASELINE" ]; then
+        brss=$(median "$TMP/base.runs" 2) bwall=$(median "$TMP/base.runs" 1)
+        awk -v r="$brss" -v n="$nodes" -v m="$minutes" -v w="$bwall" -v nr="$nrss" 'BEGIN {
+            printf " | %.1f | %.2f | %s | %.2f", r / 1024, r / 1024 / n / (m / 60), w, nr / r }'
+        printf ' | %s' "$(same_json)"
+    fi
+    printf ' |\n'
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
