@@ -77,6 +77,6 @@ echo "ok: 80x24 header"
 # 80x24, system-only: the status line still names what the job lacks, whole.
 ui_start 80 24 "$SMTOP" --no-config "$SYS"
 ui_wait '2 nodes'
-ui_wait '\| no traces, no Python +\? help *$'
+ui_wait '^ newest sample .* old \| no traces, no Python +\? help  q quit *$'
 ui_quit
 echo "ok: 80x24 absent-data note"

@@ -235,17 +235,15 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
                  (long long)st.unread_files, st.unread_files == 1 ? "" : "s");
 }
 
-/* Columns the status line keeps for "? help  q quit", or at least "? help". */
+/* Columns the status line keeps for " ? help  q quit ". */
 #define STATUS_TAIL_COLS 17
-#define STATUS_TAIL_MIN 9
 
 /* k9s-style hints in plain words for the focused pane, from its key table:
  * " n/N phase  ,/. step  f focus | ? help  q quit ", as many as fit in
  * `room` columns. */
 static void pane_hints(const dash *d, char *out, size_t cap, int room)
 {
-    /* A narrow line keeps "? help" (the help lists q). */
-    const char *tail = room >= STATUS_TAIL_COLS ? "? help  q quit " : "? help ";
+    const char *tail = "? help  q quit ";
     int n = snprintf(out, cap, " ");
     const pane_key *k = (size_t)d->view.focus < d->npanes ? d->panes[d->view.focus].vt->keys
                                                            : NULL;
@@ -274,14 +272,21 @@ static void pane_hints(const dash *d, char *out, size_t cap, int room)
 
 /* What the job lacks, once, in the longest form that leaves the status
  * line room for "? help  q quit": "no framework traces, no Python stats
- * in this job", without "in this job", or "no traces, no Python" (then
- * with "? help" alone, so at 80 columns it still fits whole). */
+ * in this job", without "in this job", or "no traces, no Python". When
+ * even that does not fit (80 columns), "scanned N s ago" gives way: the
+ * newest sample's age stays, and the header says STALE. */
 static void append_absent(const dash *d, char *left, size_t cap)
 {
     if (!d->absent_note[0])
         return;
-    size_t k = strlen(left);
     int room = getmaxx(d->status) - sanitize_cols(left) - STATUS_TAIL_COLS;
+    const char *bar = strstr(left, " | ");
+    if (!strncmp(left, " scanned ", 9) && bar &&
+        (int)strlen(d->absent_short) + 3 > room) {
+        room += (int)(bar + 2 - left);
+        memmove(left, bar + 2, strlen(bar + 2) + 1);
+    }
+    size_t k = strlen(left);
     char note[200];
     snprintf(note, sizeof note, " | %s in this job", d->absent_note);
     if ((int)strlen(note) > room)
