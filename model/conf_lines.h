@@ -1,7 +1,7 @@
 /* conf_lines: the line grammar every smtop config file shares. Text is
  * split at '\n'; '#' starts a comment; blanks around a line are trimmed
  * and blank lines skipped; an error names the origin and the line. Pure
- * text in, no I/O: rules.conf (model/rule_params.c) and smtop.conf
+ * text in, no I/O: rules.conf (model/rules_params.c) and smtop.conf
  * (tui/conf/conf_file.c) both go through it, so they read alike. */
 #ifndef SMTOP_CONF_LINES_H
 #define SMTOP_CONF_LINES_H

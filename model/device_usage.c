@@ -5,7 +5,7 @@
 #include "model/rule_impl.h"
 #include "model/series_iter.h"
 
-/* Streams the cells of rcol_fill: series_visit yields points in time
+/* Streams the cells of rule_col_fill: series_visit yields points in time
  * order (tier 2, tier 1, raw, each older than the next), so a cell is
  * complete when a later one starts, and the counts come out of the same
  * additions in the same order as from the filled column — without
@@ -23,7 +23,7 @@ static void acc_close(usage_acc *a)
 {
     if (!a->open || a->cnt <= 0)
         return;
-    double v = (0 + a->sum / a->cnt) / 1;   /* rcol_fill's expression */
+    double v = (0 + a->sum / a->cnt) / 1;   /* rule_col_fill's expression */
     *(v > DEVICE_USAGE_HIGH ? &a->high : v < DEVICE_USAGE_LOW ? &a->low : &a->mid) += a->cnt;
 }
 
@@ -63,7 +63,7 @@ static int bucket_counts(const series *s, double *low, double *mid, double *high
         *high = (double)band[2];
         return band[0] + band[1] + band[2] > 0;
     }
-    if (!s || rgrid_plan(&s, 1, &g) < 0)
+    if (!s || rule_grid_plan(&s, 1, &g) < 0)
         return 0;
     usage_acc a = {.g = &g};
     series_visit(s, g.t0_us, g.t0_us + (int64_t)g.n * g.width_us, acc_point, &a);
@@ -74,7 +74,7 @@ static int bucket_counts(const series *s, double *low, double *mid, double *high
         *high = a.high;
         return *low + *mid + *high > 0;
     }
-    if (rcol_fill(&c, s, &g) < 0)
+    if (rule_col_fill(&c, s, &g) < 0)
         return -1;
     for (size_t i = 0; i < g.n; i++) {
         if (c.cnt[i] <= 0)
@@ -82,7 +82,7 @@ static int bucket_counts(const series *s, double *low, double *mid, double *high
         double v = c.val[i];
         *(v > DEVICE_USAGE_HIGH ? high : v < DEVICE_USAGE_LOW ? low : mid) += c.cnt[i];
     }
-    rcol_free(&c);
+    rule_col_free(&c);
     return *low + *mid + *high > 0;
 }
 
@@ -96,7 +96,7 @@ static int add_device(const model_node *n, const series *s, const char *dev,
     if ((size_t)*k < max) {
         device_usage *d = &out[*k];
         double total = lo + mid + hi;
-        snprintf(d->node, sizeof d->node, "%s", node_id(n));
+        snprintf(d->node, sizeof d->node, "%s", model_node_id(n));
         snprintf(d->device, sizeof d->device, "%s", dev);
         d->is_gpu = is_gpu;
         d->samples = (int64_t)total;
@@ -113,13 +113,13 @@ long device_usage_compute(const model *m, device_usage *out, size_t max)
     long k = 0;
     for (size_t ni = 0; ni < model_node_count(m); ni++) {
         const model_node *n = model_node_at(m, ni);
-        for (size_t i = 0; i < node_cpu_count(n); i++) {
-            const series *s = node_cpu_core(n, i);
+        for (size_t i = 0; i < model_node_cpu_count(n); i++) {
+            const series *s = model_node_cpu_core(n, i);
             if (s && add_device(n, s, series_name(s), 0, out, max, &k) < 0)
                 return -1;
         }
-        for (size_t i = 0; i < node_gpu_count(n); i++)
-            if (add_device(n, node_gpu_util(n, i), node_gpu_name(n, i), 1,
+        for (size_t i = 0; i < model_node_gpu_count(n); i++)
+            if (add_device(n, model_node_gpu_util(n, i), model_node_gpu_name(n, i), 1,
                            out, max, &k) < 0)
                 return -1;
     }
@@ -138,8 +138,8 @@ long device_usage_idle_gpu(const model *m, idle_gpu_hours *out, size_t max)
     for (size_t ni = 0; ni < model_node_count(m); ni++) {
         const model_node *n = model_node_at(m, ni);
         idle_gpu_hours h = {.gpus = 0};
-        for (size_t i = 0; i < node_gpu_count(n); i++) {
-            const series *s = node_gpu_util(n, i);
+        for (size_t i = 0; i < model_node_gpu_count(n); i++) {
+            const series *s = model_node_gpu_util(n, i);
             double lo, mid, hi;
             int rc = bucket_counts(s, &lo, &mid, &hi);
             if (rc < 0)
@@ -153,7 +153,7 @@ long device_usage_idle_gpu(const model *m, idle_gpu_hours *out, size_t max)
         }
         if (h.gpus == 0)
             continue;
-        snprintf(h.node, sizeof h.node, "%s", node_id(n));
+        snprintf(h.node, sizeof h.node, "%s", model_node_id(n));
         if ((size_t)k < max)
             out[k] = h;
         k++;

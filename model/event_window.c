@@ -75,8 +75,8 @@ event_window *event_window_query(const model_node *n, int64_t t0_us, int64_t t1_
         free(w);
         return NULL;
     }
-    for (size_t i = 0; i < node_phase_count(n); i++) {
-        const phase_stats *p = node_phase_at(n, i);
+    for (size_t i = 0; i < model_node_phase_count(n); i++) {
+        const phase_stats *p = model_node_phase_at(n, i);
         if (!label_matches(phase_stats_label(p), name))
             continue;
         if (add_phase(w, p, t0_us, t1_us, buf)) {

@@ -26,8 +26,8 @@ int64_t freshness_sample_interval(const model *m)
 {
     for (size_t i = 0; i < model_node_count(m); i++) {
         const model_node *n = model_node_at(m, i);
-        if (node_series_count(n) > 0)
-            return rule_sample_interval(node_series_at(n, 0));
+        if (model_node_series_count(n) > 0)
+            return rule_sample_interval(model_node_series_at(n, 0));
     }
     return 0;
 }

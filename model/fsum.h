@@ -33,7 +33,7 @@ typedef struct fsum {
 void fsum_init(fsum *s);
 void fsum_free(fsum *s);
 
-/* Makes room so that the next fsum_add cannot fail (as quant_reserve).
+/* Makes room so that the next fsum_add cannot fail (as quantile_reserve).
  * 0, or -1 on OOM (the sum unchanged). */
 int fsum_reserve(fsum *s);
 /* Adds v; requires a successful fsum_reserve since the last add. */

@@ -37,7 +37,7 @@ void model_free(model *m)
     if (!m)
         return;
     for (size_t i = 0; i < m->nodes.n; i++)
-        mnode_free(m->nodes.v[i]);
+        model_node_free(m->nodes.v[i]);
     free(m->nodes.v);
     free(m);
 }
@@ -49,7 +49,7 @@ void model_flush(model *m, int final)
 {
     size_t emitted = 0;
     for (size_t i = 0; i < m->nodes.n; i++)
-        emitted += mnode_cpu_flush(m->nodes.v[i], !final);
+        emitted += model_node_cpu_flush(m->nodes.v[i], !final);
     if (emitted) {
         m->gen++;
         m->sys_gen++;
@@ -122,7 +122,7 @@ static model_node *node_get(model *m, sm_str id, int *is_new, size_t *pos)
 {
     model_node *n = m->last_node;
     *is_new = 0;
-    if (n && n->id_len == id.len && mnode_bytes_eq(n->id, id.ptr, id.len))
+    if (n && n->id_len == id.len && model_node_bytes_eq(n->id, id.ptr, id.len))
         return n;
     int found;
     *pos = node_pos(m, id.ptr ? id.ptr : "", id.len, &found);
@@ -132,10 +132,10 @@ static model_node *node_get(model *m, sm_str id, int *is_new, size_t *pos)
         m->drops.node_cap++;
         return NULL;
     }
-    if (ptrvec_reserve(&m->nodes, 1) != 0)
+    if (model_ptrvec_reserve(&m->nodes, 1) != 0)
         return NULL;
     *is_new = 1;
-    return mnode_new(id.ptr ? id.ptr : "", id.len);
+    return model_node_new(id.ptr ? id.ptr : "", id.len);
 }
 
 /* Registers a new node after a successful add, or frees it after a
@@ -145,10 +145,10 @@ static void node_commit(model *m, model_node *n, int is_new, size_t pos, int rc)
     if (!is_new)
         return;
     if (rc != 0) {
-        mnode_free(n);
+        model_node_free(n);
         return;
     }
-    ptrvec_insert(&m->nodes, pos, n);
+    model_ptrvec_insert(&m->nodes, pos, n);
     m->last_node = n;
 }
 
@@ -181,7 +181,7 @@ int model_add_sample(model *m, const sm_sample *s)
     if (!n)
         return no_node(m, capped);
     size_t before = n->series.n;
-    int rc = mnode_add_sample(n, s, m->stream, MODEL_SERIES_MAX - m->nseries);
+    int rc = model_node_add_sample(n, s, m->stream, MODEL_SERIES_MAX - m->nseries);
     if (rc == MNODE_CAPPED) {
         m->drops.series_cap++;
         rc = 1;
@@ -215,7 +215,7 @@ int model_add_event(model *m, const sm_event *e)
     if (!n)
         return no_node(m, capped);
     phase_kind kind;
-    int rc = mnode_add_writer_event(n, e, &kind);
+    int rc = model_node_add_writer_event(n, e, &kind);
     node_commit(m, n, is_new, pos, rc);
     if (rc != 0)
         return rc;

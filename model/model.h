@@ -118,59 +118,59 @@ size_t model_node_count(const model *m);
 const model_node *model_node_at(const model *m, size_t i);
 const model_node *model_find_node(const model *m, const char *id);
 
-const char *node_id(const model_node *n);
-uint64_t node_generation(const model_node *n);
+const char *model_node_id(const model_node *n);
+uint64_t model_node_generation(const model_node *n);
 
 /* Raw series in (type, dimension, natural name) order. */
-size_t node_series_count(const model_node *n);
-const series *node_series_at(const model_node *n, size_t i);
-const series *node_find_series(const model_node *n, const char *type,
-                               const char *dimension, const char *name);
+size_t model_node_series_count(const model_node *n);
+const series *model_node_series_at(const model_node *n, size_t i);
+const series *model_node_find_series(const model_node *n, const char *type,
+                                     const char *dimension, const char *name);
 
 /* Aggregates; NULL when the node has no such data. */
-const series *node_cpu_total(const model_node *n);   /* type "cpu", dim "CPUUtilization", name "total" */
-size_t node_cpu_count(const model_node *n);          /* cores seen */
-const series *node_cpu_core(const model_node *n, size_t i); /* natural order cpu0, cpu1, ... */
-size_t node_gpu_count(const model_node *n);          /* GPUs seen (util or memory) */
-const char *node_gpu_name(const model_node *n, size_t i);   /* "gpu0" */
-const series *node_gpu_util(const model_node *n, size_t i);
-const series *node_gpu_mem(const model_node *n, size_t i);
-const series *node_host_mem(const model_node *n);    /* type "memory" */
+const series *model_node_cpu_total(const model_node *n);   /* type "cpu", dim "CPUUtilization", name "total" */
+size_t model_node_cpu_count(const model_node *n);          /* cores seen */
+const series *model_node_cpu_core(const model_node *n, size_t i); /* natural order cpu0, cpu1, ... */
+size_t model_node_gpu_count(const model_node *n);          /* GPUs seen (util or memory) */
+const char *model_node_gpu_name(const model_node *n, size_t i);   /* "gpu0" */
+const series *model_node_gpu_util(const model_node *n, size_t i);
+const series *model_node_gpu_mem(const model_node *n, size_t i);
+const series *model_node_host_mem(const model_node *n);    /* type "memory" */
 /* I/O and network series: every series of that type, in order. */
-size_t node_io_count(const model_node *n);
-const series *node_io_at(const model_node *n, size_t i);
-size_t node_net_count(const model_node *n);
-const series *node_net_at(const model_node *n, size_t i);
+size_t model_node_io_count(const model_node *n);
+const series *model_node_io_at(const model_node *n, size_t i);
+size_t model_node_net_count(const model_node *n);
+const series *model_node_net_at(const model_node *n, size_t i);
 
 /* Framework-event statistics: one per label (the pid's phase name for
  * Step/Forward/Backward, the event name for data-loader events), in order
  * steps first (TRAIN, EVAL, GLOBAL, others), then forward, backward,
  * data loader, other. */
-size_t node_phase_count(const model_node *n);
-const phase_stats *node_phase_at(const model_node *n, size_t i);
-const phase_stats *node_find_phase(const model_node *n, const char *label);
+size_t model_node_phase_count(const model_node *n);
+const phase_stats *model_node_phase_at(const model_node *n, size_t i);
+const phase_stats *model_node_find_phase(const model_node *n, const char *label);
 
 /* Processes: the trace writers of a node, in natural order of their ids
  * ("0-algo-1" .. "7-algo-1", the writer id of smdebug's file names). A
- * process is a model_node that answers node_id (the writer id),
- * node_generation and the framework-event getters (node_phase_*,
- * node_find_phase) for its own events alone; it has no series, no
+ * process is a model_node that answers model_node_id (the writer id),
+ * model_node_generation and the framework-event getters (node_phase_*,
+ * model_node_find_phase) for its own events alone; it has no series, no
  * processes, and is not among model_node_at's nodes. A node's phases pool
  * the events of all its processes (and of events naming no writer). At
  * most NODE_PROC_MAX (256) processes per node: the events of further
  * writers count in the node only. */
-size_t node_process_count(const model_node *n);
-const model_node *node_process_at(const model_node *n, size_t i);
-const model_node *node_find_process(const model_node *n, const char *id);
+size_t model_node_process_count(const model_node *n);
+const model_node *model_node_process_at(const model_node *n, size_t i);
+const model_node *model_node_find_process(const model_node *n, const char *id);
 /* The node a process belongs to; n itself for a node. */
-const model_node *node_parent(const model_node *n);
+const model_node *model_node_parent(const model_node *n);
 /* A node by id, else a process of any node by writer id; NULL if neither. */
 const model_node *model_find_writer(const model *m, const char *id);
 
 /* Names of unknown extra keys seen in this node's system lines
  * (e.g. "GPUTemperature"), in first-seen order. */
-size_t node_extra_key_count(const model_node *n);
-const char *node_extra_key_at(const model_node *n, size_t i);
+size_t model_node_extra_key_count(const model_node *n);
+const char *model_node_extra_key_at(const model_node *n, size_t i);
 
 /* Natural ("version") ordering used for node and device names: digit runs
  * compare numerically. Exposed for views that sort. */

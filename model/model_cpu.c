@@ -73,7 +73,7 @@ static cpu_stream *stream_slot(model_node *n, uint64_t id)
     return lru;
 }
 
-void mnode_cpu_note(model_node *n, uint64_t stream, int64_t ts, double v)
+void model_node_cpu_note(model_node *n, uint64_t stream, int64_t ts, double v)
 {
     cpu_stream *st = stream_slot(n, stream);
     cpu_group *g = group_find(n, ts);
@@ -96,7 +96,7 @@ void mnode_cpu_note(model_node *n, uint64_t stream, int64_t ts, double v)
         group_emit(n, g);
 }
 
-size_t mnode_cpu_flush(model_node *n, int keep_newest)
+size_t model_node_cpu_flush(model_node *n, int keep_newest)
 {
     size_t emitted = 0;
     int64_t newest = INT64_MIN;

@@ -59,7 +59,7 @@ static void remember(model_node *n, const char *k, size_t len)
         n->extra[n->nextra++] = c;
 }
 
-void mnode_note_extra(model_node *n, const char *p, size_t len)
+void model_node_note_extra(model_node *n, const char *p, size_t len)
 {
     size_t i = 0;
     while (n->nextra < NODE_EXTRA_MAX) {

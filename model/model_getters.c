@@ -5,11 +5,11 @@
 
 #include "model/model_node.h"
 
-const char *node_id(const model_node *n) { return n->id; }
-uint64_t node_generation(const model_node *n) { return mnode_phases_of(n)->gen; }
-size_t node_series_count(const model_node *n) { return n->series.n; }
+const char *model_node_id(const model_node *n) { return n->id; }
+uint64_t model_node_generation(const model_node *n) { return model_node_phases_of(n)->gen; }
+size_t model_node_series_count(const model_node *n) { return n->series.n; }
 
-const series *node_series_at(const model_node *n, size_t i)
+const series *model_node_series_at(const model_node *n, size_t i)
 {
     return i < n->series.n ? ((const ser_ent *)n->series.v[i])->s : NULL;
 }
@@ -23,64 +23,64 @@ static int key_eq(const void *item, const void *key)
            !strcmp(series_name(e->s), k[2].ptr);
 }
 
-const series *node_find_series(const model_node *n, const char *type,
-                               const char *dimension, const char *name)
+const series *model_node_find_series(const model_node *n, const char *type,
+                                     const char *dimension, const char *name)
 {
     sm_str k[3] = {sm_str_c(type), sm_str_c(dimension), sm_str_c(name ? name : "")};
     const ser_ent *e = idmap_find(&n->series_map, idmap_hash(k, 3), key_eq, k);
     return e ? e->s : NULL;
 }
 
-const series *node_cpu_total(const model_node *n)
+const series *model_node_cpu_total(const model_node *n)
 {
     /* The total exists from the first core on; it is empty until the
      * first timestamp group completes. */
     return n->cpu_total && series_generation(n->cpu_total) ? n->cpu_total : NULL;
 }
 
-size_t node_cpu_count(const model_node *n) { return n->cores.n; }
+size_t model_node_cpu_count(const model_node *n) { return n->cores.n; }
 
-const series *node_cpu_core(const model_node *n, size_t i)
+const series *model_node_cpu_core(const model_node *n, size_t i)
 {
     return i < n->cores.n ? n->cores.v[i] : NULL;
 }
 
-size_t node_gpu_count(const model_node *n) { return n->ngpus; }
+size_t model_node_gpu_count(const model_node *n) { return n->ngpus; }
 
-const char *node_gpu_name(const model_node *n, size_t i)
+const char *model_node_gpu_name(const model_node *n, size_t i)
 {
     return i < n->ngpus ? n->gpus[i].name : NULL;
 }
 
-const series *node_gpu_util(const model_node *n, size_t i)
+const series *model_node_gpu_util(const model_node *n, size_t i)
 {
     return i < n->ngpus ? n->gpus[i].util : NULL;
 }
 
-const series *node_gpu_mem(const model_node *n, size_t i)
+const series *model_node_gpu_mem(const model_node *n, size_t i)
 {
     return i < n->ngpus ? n->gpus[i].mem : NULL;
 }
 
-const series *node_host_mem(const model_node *n) { return n->host_mem; }
-size_t node_io_count(const model_node *n) { return n->io.n; }
-size_t node_net_count(const model_node *n) { return n->net.n; }
+const series *model_node_host_mem(const model_node *n) { return n->host_mem; }
+size_t model_node_io_count(const model_node *n) { return n->io.n; }
+size_t model_node_net_count(const model_node *n) { return n->net.n; }
 
-const series *node_io_at(const model_node *n, size_t i)
+const series *model_node_io_at(const model_node *n, size_t i)
 {
     return i < n->io.n ? n->io.v[i] : NULL;
 }
 
-const series *node_net_at(const model_node *n, size_t i)
+const series *model_node_net_at(const model_node *n, size_t i)
 {
     return i < n->net.n ? n->net.v[i] : NULL;
 }
 
-size_t node_phase_count(const model_node *n) { return mnode_phases_of(n)->phases.n; }
+size_t model_node_phase_count(const model_node *n) { return model_node_phases_of(n)->phases.n; }
 
-const phase_stats *node_phase_at(const model_node *n, size_t i)
+const phase_stats *model_node_phase_at(const model_node *n, size_t i)
 {
-    n = mnode_phases_of(n);
+    n = model_node_phases_of(n);
     return i < n->phases.n ? n->phases.v[i] : NULL;
 }
 
@@ -89,16 +89,16 @@ static int label_is(const void *item, const void *key)
     return strcmp(phase_stats_label(item), key) == 0;
 }
 
-const phase_stats *node_find_phase(const model_node *n, const char *label)
+const phase_stats *model_node_find_phase(const model_node *n, const char *label)
 {
     sm_str k = sm_str_c(label);
-    n = mnode_phases_of(n);
+    n = model_node_phases_of(n);
     return idmap_find(&n->phase_map, idmap_hash(&k, 1), label_is, label);
 }
 
-size_t node_extra_key_count(const model_node *n) { return n->nextra; }
+size_t model_node_extra_key_count(const model_node *n) { return n->nextra; }
 
-const char *node_extra_key_at(const model_node *n, size_t i)
+const char *model_node_extra_key_at(const model_node *n, size_t i)
 {
     return i < n->nextra ? n->extra[i] : NULL;
 }

@@ -13,12 +13,12 @@
 
 enum role { R_PLAIN, R_CORE, R_GPU_UTIL, R_GPU_MEM, R_MEM, R_IO, R_NET, R_CLASH };
 
-int ptrvec_reserve(ptrvec *pv, size_t extra)
+int model_ptrvec_reserve(ptrvec *pv, size_t extra)
 {
     return vec_grow(&pv->v, &pv->cap, pv->n + extra, sizeof *pv->v, 8);
 }
 
-void ptrvec_insert(ptrvec *pv, size_t i, void *p)
+void model_ptrvec_insert(ptrvec *pv, size_t i, void *p)
 {
     memmove(pv->v + i + 1, pv->v + i, (pv->n - i) * sizeof *pv->v);
     pv->v[i] = p;
@@ -57,9 +57,9 @@ static int ent_eq(const void *item, const void *key)
     const ser_ent *e = item;
     const sm_sample *s = key;
     return e->lt == s->type.len && e->ld == s->dimension.len && e->ln == s->name.len &&
-           mnode_bytes_eq(e->n, s->name.ptr, e->ln) &&
-           mnode_bytes_eq(e->d, s->dimension.ptr, e->ld) &&
-           mnode_bytes_eq(e->t, s->type.ptr, e->lt);
+           model_node_bytes_eq(e->n, s->name.ptr, e->ln) &&
+           model_node_bytes_eq(e->d, s->dimension.ptr, e->ld) &&
+           model_node_bytes_eq(e->t, s->type.ptr, e->lt);
 }
 
 static int series_cmp(const series *a, const series *b)
@@ -134,7 +134,7 @@ static void ent_register(model_node *n, ser_ent *e)
 {
     sm_str parts[3] = {sm_str_c(series_type(e->s)), sm_str_c(series_dimension(e->s)),
                        sm_str_c(series_name(e->s))};
-    ptrvec_insert(&n->series, sorted_pos(&n->series, e->s, 1), e);
+    model_ptrvec_insert(&n->series, sorted_pos(&n->series, e->s, 1), e);
     idmap_put(&n->series_map, idmap_hash(parts, 3), e);  /* reserved: cannot fail */
 }
 
@@ -168,7 +168,7 @@ static void role_register(model_node *n, ser_ent *e, enum role r)
     switch (r) {
     case R_CORE:
         e->core = 1;
-        ptrvec_insert(&n->cores, sorted_pos(&n->cores, s, 0), s);
+        model_ptrvec_insert(&n->cores, sorted_pos(&n->cores, s, 0), s);
         cores_make_lean(n);
         break;
     case R_GPU_UTIL:
@@ -187,10 +187,10 @@ static void role_register(model_node *n, ser_ent *e, enum role r)
             n->host_mem = s;
         break;
     case R_IO:
-        ptrvec_insert(&n->io, sorted_pos(&n->io, s, 0), s);
+        model_ptrvec_insert(&n->io, sorted_pos(&n->io, s, 0), s);
         break;
     case R_NET:
-        ptrvec_insert(&n->net, sorted_pos(&n->net, s, 0), s);
+        model_ptrvec_insert(&n->net, sorted_pos(&n->net, s, 0), s);
         break;
     default:
         break;
@@ -200,9 +200,9 @@ static void role_register(model_node *n, ser_ent *e, enum role r)
 static int reserve_all(model_node *n, enum role r, size_t nser)
 {
     ptrvec *rv = r == R_CORE ? &n->cores : r == R_IO ? &n->io : r == R_NET ? &n->net : NULL;
-    if (ptrvec_reserve(&n->series, nser) || idmap_reserve(&n->series_map, nser))
+    if (model_ptrvec_reserve(&n->series, nser) || idmap_reserve(&n->series_map, nser))
         return -1;
-    if (rv && ptrvec_reserve(rv, 1))
+    if (rv && model_ptrvec_reserve(rv, 1))
         return -1;
     if ((r == R_GPU_UTIL || r == R_GPU_MEM) && gpus_reserve(n))
         return -1;
@@ -243,7 +243,7 @@ static int create_series(model_node *n, const sm_sample *s, size_t room, ser_ent
     return 0;
 }
 
-int mnode_add_sample(model_node *n, const sm_sample *s, uint64_t stream, size_t room)
+int model_node_add_sample(model_node *n, const sm_sample *s, uint64_t stream, size_t room)
 {
     ser_ent *prev = n->last_hit, *e = prev ? prev->next : NULL;
     if (!e || !ent_eq(e, s)) {
@@ -267,9 +267,9 @@ int mnode_add_sample(model_node *n, const sm_sample *s, uint64_t stream, size_t 
         prev->next = e;
     n->last_hit = e;
     if (e->core)
-        mnode_cpu_note(n, stream, s->ts_us, s->value);
+        model_node_cpu_note(n, stream, s->ts_us, s->value);
     if (s->extra.len)
-        mnode_note_extra(n, s->extra.ptr, s->extra.len);
+        model_node_note_extra(n, s->extra.ptr, s->extra.len);
     n->gen++;
     return 0;
 }

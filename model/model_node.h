@@ -96,7 +96,7 @@ struct model_node {
 /* a[0..n) == b[0..n) for the short identifiers of the ingest path (ids,
  * types, names): word loads instead of a libc call or a byte loop, and
  * never a read outside either range. */
-static inline int mnode_bytes_eq(const char *a, const char *b, size_t n)
+static inline int model_node_bytes_eq(const char *a, const char *b, size_t n)
 {
     uint64_t x, y;
     uint32_t u, v;
@@ -124,38 +124,38 @@ static inline int mnode_bytes_eq(const char *a, const char *b, size_t n)
     return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 }
 
-model_node *mnode_new(const char *id, size_t len);  /* NULL on OOM */
-void mnode_free(model_node *n);
+model_node *model_node_new(const char *id, size_t len);  /* NULL on OOM */
+void model_node_free(model_node *n);
 
 /* Ingests one sample (already time-filtered, finite). 0, 1 when ignored
  * (it would collide with the derived CPU total), MNODE_CAPPED when it
  * needs a new series past MODEL_NODE_SERIES_MAX or past `room` (new series
  * the model still allows), -1 on OOM with the node unchanged. */
 #define MNODE_CAPPED 2
-int mnode_add_sample(model_node *n, const sm_sample *s, uint64_t stream, size_t room);
+int model_node_add_sample(model_node *n, const sm_sample *s, uint64_t stream, size_t room);
 /* Feeds one core sample of `stream` into the CPU total (model_cpu.c). */
-void mnode_cpu_note(model_node *n, uint64_t stream, int64_t ts, double v);
+void model_node_cpu_note(model_node *n, uint64_t stream, int64_t ts, double v);
 /* Emits every pending group (all but the newest when keep_newest).
  * Returns how many samples went into the total (the node's generation is
  * bumped when any did). */
-size_t mnode_cpu_flush(model_node *n, int keep_newest);
+size_t model_node_cpu_flush(model_node *n, int keep_newest);
 /* Records the extra key names of a sample's raw members (model_extra.c). */
-void mnode_note_extra(model_node *n, const char *p, size_t len);
+void model_node_note_extra(model_node *n, const char *p, size_t len);
 /* Adds one event under its label. Sets *kind. 0, or -1 on OOM. */
-int mnode_add_event(model_node *n, const sm_event *e, phase_kind *kind);
+int model_node_add_event(model_node *n, const sm_event *e, phase_kind *kind);
 /* Adds one event to node n and to its writer's process (model_process.c).
  * Sets *kind. 0, or -1 on OOM (the event may then be counted in the node
  * and not in its process). */
-int mnode_add_writer_event(model_node *n, const sm_event *e, phase_kind *kind);
+int model_node_add_writer_event(model_node *n, const sm_event *e, phase_kind *kind);
 /* The node whose phases n shows: its parent for an aliasing process. */
-static inline const model_node *mnode_phases_of(const model_node *n)
+static inline const model_node *model_node_phases_of(const model_node *n)
 {
     return n->alias ? n->parent : n;
 }
 
-int ptrvec_reserve(ptrvec *pv, size_t extra);
+int model_ptrvec_reserve(ptrvec *pv, size_t extra);
 /* Inserts at position i; requires a prior successful reserve. */
-void ptrvec_insert(ptrvec *pv, size_t i, void *p);
+void model_ptrvec_insert(ptrvec *pv, size_t i, void *p);
 
 /* model_natural_cmp over slices. */
 int model_natural_cmp_n(const char *a, size_t la, const char *b, size_t lb);

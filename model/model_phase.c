@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-model_node *mnode_new(const char *id, size_t len)
+model_node *model_node_new(const char *id, size_t len)
 {
     model_node *n = calloc(1, sizeof *n);
     if (!n || !(n->id = strndup(id, len))) {
@@ -23,7 +23,7 @@ model_node *mnode_new(const char *id, size_t len)
     return n;
 }
 
-void mnode_free(model_node *n)
+void model_node_free(model_node *n)
 {
     if (!n)
         return;
@@ -37,7 +37,7 @@ void mnode_free(model_node *n)
     for (size_t i = 0; i < n->nextra; i++)
         free(n->extra[i]);
     for (size_t i = 0; i < n->procs.n; i++)
-        mnode_free(n->procs.v[i]);
+        model_node_free(n->procs.v[i]);
     free(n->procs.v);
     free(n->series.v);
     free(n->cores.v);
@@ -111,19 +111,19 @@ static phase_stats *phase_get(model_node *n, sm_str label, phase_kind kind)
                                                          PHASE_PROC_RECENT_CAP)
                               : phase_stats_new(c, kind);
     free(c);
-    if (!p || ptrvec_reserve(&n->phases, 1) || idmap_reserve(&n->phase_map, 1)) {
+    if (!p || model_ptrvec_reserve(&n->phases, 1) || idmap_reserve(&n->phase_map, 1)) {
         phase_stats_free(p);
         return NULL;
     }
     size_t i = 0;
     while (i < n->phases.n && phase_cmp(n->phases.v[i], p) < 0)
         i++;
-    ptrvec_insert(&n->phases, i, p);
+    model_ptrvec_insert(&n->phases, i, p);
     idmap_put(&n->phase_map, h, p);
     return p;
 }
 
-int mnode_add_event(model_node *n, const sm_event *e, phase_kind *kind)
+int model_node_add_event(model_node *n, const sm_event *e, phase_kind *kind)
 {
     *kind = phase_classify(e->phase.ptr, e->phase.len, e->name.ptr, e->name.len);
     phase_stats *p = phase_get(n, event_label(e, *kind), *kind);

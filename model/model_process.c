@@ -46,7 +46,7 @@ static int proc_own(model_node *p)
     const model_node *n = p->parent;
     if (!p->alias)
         return 0;
-    if (ptrvec_reserve(&p->phases, n->phases.n) != 0 ||
+    if (model_ptrvec_reserve(&p->phases, n->phases.n) != 0 ||
         idmap_reserve(&p->phase_map, n->phases.n) != 0)
         return -1;
     for (size_t i = 0; i < n->phases.n; i++) {
@@ -61,7 +61,7 @@ static int proc_own(model_node *p)
             return -1;
         }
         sm_str label = sm_str_c(phase_stats_label(c));
-        ptrvec_insert(&p->phases, p->phases.n, c);   /* the node's order */
+        model_ptrvec_insert(&p->phases, p->phases.n, c);   /* the node's order */
         idmap_put(&p->phase_map, idmap_hash(&label, 1), c);
     }
     p->gen = n->gen;
@@ -75,26 +75,26 @@ static int proc_own(model_node *p)
 static model_node *proc_get(model_node *n, sm_str id)
 {
     model_node *last = n->last_proc;   /* a file's events share one writer */
-    if (last && last->id_len == id.len && mnode_bytes_eq(last->id, id.ptr, id.len))
+    if (last && last->id_len == id.len && model_node_bytes_eq(last->id, id.ptr, id.len))
         return last;
     int found;
     size_t pos = proc_pos(n, id, &found);
     if (found)
         return n->last_proc = n->procs.v[pos];
-    if (n->procs.n >= NODE_PROC_MAX || ptrvec_reserve(&n->procs, 1) != 0)
+    if (n->procs.n >= NODE_PROC_MAX || model_ptrvec_reserve(&n->procs, 1) != 0)
         return NULL;
     if (n->procs.n == 1 && proc_own(n->procs.v[0]) != 0)
         return NULL;
-    model_node *p = mnode_new(id.ptr, id.len);
+    model_node *p = model_node_new(id.ptr, id.len);
     if (!p)
         return NULL;
     p->parent = n;
     p->alias = n->procs.n == 0 && !n->loose && n->phases.n == 0;
-    ptrvec_insert(&n->procs, pos, p);
+    model_ptrvec_insert(&n->procs, pos, p);
     return n->last_proc = p;
 }
 
-int mnode_add_writer_event(model_node *n, const sm_event *e, phase_kind *kind)
+int model_node_add_writer_event(model_node *n, const sm_event *e, phase_kind *kind)
 {
     model_node *p = NULL;
     if (e->process.len == 0) {
@@ -104,33 +104,33 @@ int mnode_add_writer_event(model_node *n, const sm_event *e, phase_kind *kind)
     } else if (!(p = proc_get(n, e->process)) && n->procs.n < NODE_PROC_MAX) {
         return -1;   /* OOM; past the cap the node alone counts the event */
     }
-    if (mnode_add_event(n, e, kind) != 0)
+    if (model_node_add_event(n, e, kind) != 0)
         return -1;
-    if (p && !p->alias && mnode_add_event(p, e, kind) != 0)
+    if (p && !p->alias && model_node_add_event(p, e, kind) != 0)
         return -1;
     return 0;
 }
 
-size_t node_process_count(const model_node *n) { return n->procs.n; }
+size_t model_node_process_count(const model_node *n) { return n->procs.n; }
 
-const model_node *node_process_at(const model_node *n, size_t i)
+const model_node *model_node_process_at(const model_node *n, size_t i)
 {
     return i < n->procs.n ? n->procs.v[i] : NULL;
 }
 
-const model_node *node_find_process(const model_node *n, const char *id)
+const model_node *model_node_find_process(const model_node *n, const char *id)
 {
     int found;
     size_t pos = proc_pos(n, sm_str_c(id), &found);
     return found ? n->procs.v[pos] : NULL;
 }
 
-const model_node *node_parent(const model_node *n) { return n->parent ? n->parent : n; }
+const model_node *model_node_parent(const model_node *n) { return n->parent ? n->parent : n; }
 
 const model_node *model_find_writer(const model *m, const char *id)
 {
     const model_node *n = model_find_node(m, id);
     for (size_t i = 0; !n && i < model_node_count(m); i++)
-        n = node_find_process(model_node_at(m, i), id);
+        n = model_node_find_process(model_node_at(m, i), id);
     return n;
 }

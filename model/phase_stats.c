@@ -89,7 +89,7 @@ phase_stats *phase_stats_new_bounded(const char *label, phase_kind kind, size_t 
     if (!p)
         return NULL;
     p->label = strdup(label ? label : "");
-    p->q = quant_new(exact_cap);
+    p->q = quantile_new(exact_cap);
     if (!p->label || !p->q) {
         phase_stats_free(p);
         return NULL;
@@ -112,7 +112,7 @@ phase_stats *phase_stats_clone(const phase_stats *p, size_t exact_cap, size_t re
         c->wide = 1;
         deque_init(&c->recent, sizeof(phase_event), recent_cap, recent_cap / 8);
     }
-    if (!c || quant_merge(c->q, p->q) != 0 || deque_reserve(&c->recent, keep) != 0) {
+    if (!c || quantile_merge(c->q, p->q) != 0 || deque_reserve(&c->recent, keep) != 0) {
         phase_stats_free(c);
         return NULL;
     }
@@ -136,7 +136,7 @@ void phase_stats_free(phase_stats *p)
     if (!p)
         return;
     free(p->label);
-    quant_free(p->q);
+    quantile_free(p->q);
     deque_free(&p->recent);
     free(p);
 }
@@ -197,9 +197,9 @@ int phase_stats_add(phase_stats *p, int64_t step, int64_t start_us, int64_t dur_
         dur_us = 0;  /* a clock step backwards; 0 is the honest lower bound */
     phase_event ev = {step, start_us, dur_us};
     double d = (double)dur_us;
-    if (quant_reserve(p->q, d) != 0 || recent_put(p, &ev) != 0)
+    if (quantile_reserve(p->q, d) != 0 || recent_put(p, &ev) != 0)
         return -1;
-    quant_add(p->q, d);
+    quantile_add(p->q, d);
     int64_t end;
     if (__builtin_add_overflow(start_us, dur_us, &end))
         end = INT64_MAX;
@@ -246,16 +246,16 @@ void phase_stats_get_summary(const phase_stats *p, phase_summary *out)
     out->max_us = p->max;
     out->first_start_us = p->first_start;
     out->last_end_us = p->last_end;
-    /* quant_get may sort its exact buffer: an internal cache that changes
+    /* quantile_get may sort its exact buffer: an internal cache that changes
      * no answer, so the const getter may trigger it (the model's lock
      * serialises readers and writers). */
     quant *q = p->q;
-    out->p50_us = quant_get(q, 50);
-    out->p95_us = quant_get(q, 95);
-    out->p99_us = quant_get(q, 99);
-    out->exact = quant_is_exact(q);
+    out->p50_us = quantile_get(q, 50);
+    out->p95_us = quantile_get(q, 95);
+    out->p99_us = quantile_get(q, 99);
+    out->exact = quantile_is_exact(q);
     double err_abs;   /* 0: durations use the log sketch alone */
-    quant_error_bound(q, &err_abs, &out->err_rel);
+    quantile_error_bound(q, &err_abs, &out->err_rel);
 }
 
 size_t phase_stats_recent(const phase_stats *p, phase_event *out, size_t max)

@@ -142,11 +142,11 @@ static void chunks_trim(void **ch, size_t nch, size_t n, size_t elem)
 static int win_reserve(pystats_win *w, const pystats_func_rec *f, uint32_t *ids)
 {
     pystats_store *s = w->owner;
-    if (pkeys_intern(&s->keys, &s->strs, f->file, f->line, f->name, &ids[0]) < 0)
+    if (pystats_keys_intern(&s->keys, &s->strs, f->file, f->line, f->name, &ids[0]) < 0)
         return -1;
     for (size_t i = 0; i < f->ncallers; i++) {
         const pystats_caller_rec *c = &f->callers[i];
-        if (pkeys_intern(&s->keys, &s->strs, c->file, c->line, c->name, &ids[1 + i]) < 0)
+        if (pystats_keys_intern(&s->keys, &s->strs, c->file, c->line, c->name, &ids[1 + i]) < 0)
             return -1;
     }
     if (chunks_reserve((void ***)&w->fch, &w->nfch, w->nf + 1, sizeof(pw_func)) < 0 ||
@@ -193,8 +193,8 @@ void pystats_store_free(pystats_store *s)
     for (size_t i = 0; i < s->n; i++)
         pystats_win_free(s->w[i]);
     free(s->w);
-    pkeys_free(&s->keys);
-    pool_free(&s->strs);
+    pystats_keys_free(&s->keys);
+    pystats_pool_free(&s->strs);
     free(s);
 }
 

@@ -75,8 +75,8 @@ static int merge_edge(merge *mg, const pw_edge *we, uint32_t callee)
             return -1;
         mg->cape = nc;
     }
-    if (pmap_put(&mg->emap, (pmap_key){we->key, 0, callee, 0}, (uint32_t)mg->ne, &ei,
-                 &added) < 0)
+    if (pystats_map_put(&mg->emap, (pmap_key){we->key, 0, callee, 0}, (uint32_t)mg->ne, &ei,
+                        &added) < 0)
         return -1;
     if (added)
         mg->e[mg->ne++] = (m_edge){{0, 0, 0, 0}, callee, we->key};
@@ -237,7 +237,7 @@ pystats_result *pystats_store_query(const pystats_store *s, const pystats_select
     if (rc == 0)
         pystats_result_sort(mg.r, PYSORT_TOTTIME);
     free(mg.mof);
-    pmap_free(&mg.emap);
+    pystats_map_free(&mg.emap);
     free(mg.e);
     free(mg.local);
     if (rc < 0) {

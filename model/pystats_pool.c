@@ -25,14 +25,14 @@ static int key_eq(pmap_key x, pmap_key y)
     return x.a == y.a && x.b == y.b && x.c == y.c && x.line == y.line;
 }
 
-void pmap_free(pmap *m)
+void pystats_map_free(pmap *m)
 {
     free(m->keys);
     free(m->vals);
     memset(m, 0, sizeof *m);
 }
 
-static size_t pmap_slot(const pmap *m, pmap_key k)
+static size_t pystats_map_slot(const pmap *m, pmap_key k)
 {
     size_t mask = m->cap - 1, i = (size_t)key_hash(k) & mask;
     while (m->vals[i] != PMAP_NONE && !key_eq(m->keys[i], k))
@@ -40,7 +40,7 @@ static size_t pmap_slot(const pmap *m, pmap_key k)
     return i;
 }
 
-static int pmap_grow(pmap *m)
+static int pystats_map_grow(pmap *m)
 {
     size_t ncap = m->cap ? m->cap * 2 : 64;
     pmap nm = {malloc(ncap * sizeof *nm.keys), malloc(ncap * sizeof *nm.vals), ncap, m->n};
@@ -53,21 +53,21 @@ static int pmap_grow(pmap *m)
     for (size_t i = 0; i < m->cap; i++) {
         if (m->vals[i] == PMAP_NONE)
             continue;
-        size_t j = pmap_slot(&nm, m->keys[i]);
+        size_t j = pystats_map_slot(&nm, m->keys[i]);
         nm.keys[j] = m->keys[i];
         nm.vals[j] = m->vals[i];
     }
-    pmap_free(m);
+    pystats_map_free(m);
     *m = nm;
     return 0;
 }
 
-int pmap_put(pmap *m, pmap_key k, uint32_t v, uint32_t *out, int *added)
+int pystats_map_put(pmap *m, pmap_key k, uint32_t v, uint32_t *out, int *added)
 {
     /* Load factor <= 1/2 keeps linear probing short. */
-    if ((m->n + 1) * 2 > m->cap && pmap_grow(m) < 0)
+    if ((m->n + 1) * 2 > m->cap && pystats_map_grow(m) < 0)
         return -1;
-    size_t i = pmap_slot(m, k);
+    size_t i = pystats_map_slot(m, k);
     *added = m->vals[i] == PMAP_NONE;
     if (*added) {
         m->keys[i] = k;
@@ -97,7 +97,7 @@ static uint64_t str_hash(const char *s, size_t len)
     return idmap_hash(&part, 1);
 }
 
-void pool_free(pool *p)
+void pystats_pool_free(pool *p)
 {
     for (size_t i = 0; i < p->n; i++)
         free(p->str[i]);
@@ -113,14 +113,14 @@ typedef struct pool_key {
     size_t len;
 } pool_key;
 
-static int pool_eq(const void *item, const void *key)
+static int pystats_pool_eq(const void *item, const void *key)
 {
     const pool_key *k = key;
     uint32_t id = token_id(item);
     return k->p->len[id] == k->len && (k->len == 0 || memcmp(k->p->str[id], k->s, k->len) == 0);
 }
 
-static int pool_reserve(pool *p)
+static int pystats_pool_reserve(pool *p)
 {
     if (idmap_reserve(&p->ids, 1) < 0)
         return -1;
@@ -139,13 +139,13 @@ static int pool_reserve(pool *p)
     return 0;
 }
 
-int pool_intern(pool *p, const char *s, size_t len, uint32_t *id)
+int pystats_pool_intern(pool *p, const char *s, size_t len, uint32_t *id)
 {
-    if (p->n >= PMAP_NONE - 1 || pool_reserve(p) < 0)
+    if (p->n >= PMAP_NONE - 1 || pystats_pool_reserve(p) < 0)
         return -1;
     uint64_t h = str_hash(s, len);
     pool_key k = {p, s, len};
-    const void *found = idmap_find(&p->ids, h, pool_eq, &k);
+    const void *found = idmap_find(&p->ids, h, pystats_pool_eq, &k);
     if (found) {
         *id = token_id(found);
         return 0;
@@ -165,7 +165,7 @@ int pool_intern(pool *p, const char *s, size_t len, uint32_t *id)
 
 /* ---- function keys ---- */
 
-void pkeys_free(pkeys *k)
+void pystats_keys_free(pkeys *k)
 {
     free(k->file);
     free(k->name);
@@ -198,7 +198,7 @@ static int fkey_eq(const void *item, const void *key)
            (q->name.len == 0 || memcmp(p->str[ni], q->name.ptr, q->name.len) == 0);
 }
 
-static int pkeys_reserve(pkeys *k)
+static int pystats_keys_reserve(pkeys *k)
 {
     if (idmap_reserve(&k->ids, 1) < 0)
         return -1;
@@ -221,9 +221,9 @@ static int pkeys_reserve(pkeys *k)
     return 0;
 }
 
-int pkeys_intern(pkeys *k, pool *p, sm_str file, int64_t line, sm_str name, uint32_t *id)
+int pystats_keys_intern(pkeys *k, pool *p, sm_str file, int64_t line, sm_str name, uint32_t *id)
 {
-    if (k->n >= PMAP_NONE - 1 || pkeys_reserve(k) < 0)
+    if (k->n >= PMAP_NONE - 1 || pystats_keys_reserve(k) < 0)
         return -1;
     uint64_t h = fkey_hash(file, line, name);
     fkey q = {k, p, file, name, line};
@@ -233,7 +233,7 @@ int pkeys_intern(pkeys *k, pool *p, sm_str file, int64_t line, sm_str name, uint
         return 0;
     }
     uint32_t fi, ni;
-    if (pool_intern(p, file.ptr, file.len, &fi) < 0 || pool_intern(p, name.ptr, name.len, &ni) < 0)
+    if (pystats_pool_intern(p, file.ptr, file.len, &fi) < 0 || pystats_pool_intern(p, name.ptr, name.len, &ni) < 0)
         return -1;
     k->file[k->n] = fi;
     k->name[k->n] = ni;

@@ -23,23 +23,23 @@ typedef struct pmap {
     size_t cap, n;      /* cap is 0 or a power of two */
 } pmap;
 
-void pmap_free(pmap *m);
+void pystats_map_free(pmap *m);
 /* Looks k up; when absent inserts it with value v. *out receives the stored
  * value, *added 1 when inserted. -1 on OOM (map unchanged). */
-int pmap_put(pmap *m, pmap_key k, uint32_t v, uint32_t *out, int *added);
+int pystats_map_put(pmap *m, pmap_key k, uint32_t v, uint32_t *out, int *added);
 
 /* Interned strings: ids are dense, strings NUL-terminated copies (data may
- * hold NULs: use the length), never moved or removed until pool_free. */
+ * hold NULs: use the length), never moved or removed until pystats_pool_free. */
 typedef struct pool {
     char **str;
     size_t *len;
     size_t n, cap;
-    idmap ids;          /* string hash -> id token (pool_intern) */
+    idmap ids;          /* string hash -> id token (pystats_pool_intern) */
 } pool;
 
-void pool_free(pool *p);
+void pystats_pool_free(pool *p);
 /* Id of the string, interning a copy when new. -1 on OOM. */
-int pool_intern(pool *p, const char *s, size_t len, uint32_t *id);
+int pystats_pool_intern(pool *p, const char *s, size_t len, uint32_t *id);
 
 /* ---- the store's private layout, shared by pystats.c and pystats_query.c ---- */
 
@@ -51,7 +51,7 @@ typedef struct pkeys {
     uint32_t *file, *name;  /* pool ids */
     int64_t *line;
     size_t n, cap;
-    idmap ids;              /* key hash -> id token (pkeys_intern) */
+    idmap ids;              /* key hash -> id token (pystats_keys_intern) */
 } pkeys;
 
 typedef struct pw_func {
@@ -112,8 +112,8 @@ struct pystats_result {
 
 /* Id of the key (file, line, name), interning it (and its strings) when
  * new. -1 on OOM. */
-int pkeys_intern(pkeys *k, pool *p, sm_str file, int64_t line, sm_str name, uint32_t *id);
-void pkeys_free(pkeys *k);
+int pystats_keys_intern(pkeys *k, pool *p, sm_str file, int64_t line, sm_str name, uint32_t *id);
+void pystats_keys_free(pkeys *k);
 
 /* a + b clamped to the int64 range (pstats sums Python ints exactly;
  * beyond 2^63 calls clamping is the honest answer). */

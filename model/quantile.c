@@ -9,7 +9,7 @@
  * buckets are folded together (DDSketch's collapsing store), which only
  * costs accuracy for the smallest magnitudes.
  *
- * A linear quant (quant_new_linear) keeps the values in [0, hi] in a
+ * A linear quant (quantile_new_linear) keeps the values in [0, hi] in a
  * linear histogram instead (linhist.h: absolute error step / 2) and only
  * the others in the stores; in value order the approximate state reads
  * negative store, zeros, histogram, positive store (> hi).
@@ -53,22 +53,22 @@ struct quant {
     size_t nvals, vals_alloc;
     int sorted;
     int sketch;         /* 1 once the values live in the stores */
-    double reserved_v;  /* last value quant_reserve indexed, so that */
-    int reserved_idx;   /* the following quant_add need not log() again */
+    double reserved_v;  /* last value quantile_reserve indexed, so that */
+    int reserved_idx;   /* the following quantile_add need not log() again */
     store pos, neg;
     uint64_t zeros;
     int64_t count;
     double min, max;
 };
 
-double quant_log_gamma(void)
+double quantile_log_gamma(void)
 {
     return log1p(SKETCH_ALPHA) - log1p(-SKETCH_ALPHA);
 }
 
 static double lgamma_(void)
 {
-    return quant_log_gamma();
+    return quantile_log_gamma();
 }
 
 /* lgamma_() as a constant (test_quantile checks that they are equal). */
@@ -77,7 +77,7 @@ static double lgamma_(void)
  * its error (< 1e-10 in log units, so < 1e-8 in buckets). */
 #define INDEX_MARGIN 1e-6
 
-int quant_log_index(double mag)
+int quantile_log_index(double mag)
 {
     /* ceil(log(mag) / SKETCH_LG) without a log() per sample (issue 17): mag
      * = f * 2^e with f in [sqrt(1/2), sqrt(2)) from its bits, log(f) =
@@ -108,7 +108,7 @@ int quant_log_index(double mag)
 
 static int bucket_index(double mag)
 {
-    return quant_log_index(mag);
+    return quantile_log_index(mag);
 }
 
 static double bucket_value(int i)
@@ -248,7 +248,7 @@ static int sketch_init(const quant *q, sketch *k)
     return 0;
 }
 
-quant *quant_new(size_t exact_cap)
+quant *quantile_new(size_t exact_cap)
 {
     quant *q = calloc(1, sizeof *q);
     if (!q)
@@ -261,13 +261,13 @@ quant *quant_new(size_t exact_cap)
     return q;
 }
 
-quant *quant_new_linear(size_t exact_cap, double hi, double step)
+quant *quantile_new_linear(size_t exact_cap, double hi, double step)
 {
     linhist *probe = linhist_new(hi, step);   /* checks the shape once */
     if (!probe)
         return NULL;
     linhist_free(probe);
-    quant *q = quant_new(exact_cap);
+    quant *q = quantile_new(exact_cap);
     if (q) {
         q->lin_hi = hi;
         q->lin_step = step;
@@ -275,7 +275,7 @@ quant *quant_new_linear(size_t exact_cap, double hi, double step)
     return q;
 }
 
-void quant_free(quant *q)
+void quantile_free(quant *q)
 {
     if (!q)
         return;
@@ -446,7 +446,7 @@ static int sketch_put_one(quant *q, double v)
     return store_add(v > 0 ? &q->pos : &q->neg, idx, 1);
 }
 
-int quant_add(quant *q, double v)
+int quantile_add(quant *q, double v)
 {
     if (!isfinite(v))
         return -1;
@@ -471,12 +471,12 @@ int quant_add(quant *q, double v)
     return 0;
 }
 
-int64_t quant_count(const quant *q)
+int64_t quantile_count(const quant *q)
 {
     return q->count;
 }
 
-int quant_is_exact(const quant *q)
+int quantile_is_exact(const quant *q)
 {
     return !q->sketch;
 }
@@ -623,7 +623,7 @@ static void sort_vals(quant *q)
     free(d);
 }
 
-double quant_get(quant *q, double p)
+double quantile_get(quant *q, double p)
 {
     if (q->count == 0 || isnan(p))
         return NAN;
@@ -693,7 +693,7 @@ static int sketch_copy(const quant *dst, sketch *k)
     return 0;
 }
 
-int quant_merge(quant *dst, const quant *src)
+int quantile_merge(quant *dst, const quant *src)
 {
     if (src->count == 0)
         return 0;
@@ -741,7 +741,7 @@ static int to_sketch(quant *q)
     return 0;
 }
 
-int quant_reserve(quant *q, double v)
+int quantile_reserve(quant *q, double v)
 {
     if (!isfinite(v))
         return -1;
@@ -766,14 +766,14 @@ int quant_reserve(quant *q, double v)
     return 0;
 }
 
-size_t quant_memory_bytes(const quant *q)
+size_t quantile_memory_bytes(const quant *q)
 {
     return sizeof *q + q->vals_alloc * (q->narrow ? sizeof *q->nbuf : sizeof *q->vals) +
            (size_t)(q->pos.alloc + q->neg.alloc) * sizeof(uint64_t) +
            linhist_memory_bytes(q->lin);
 }
 
-void quant_error_bound(const quant *q, double *abs_err, double *rel_err)
+void quantile_error_bound(const quant *q, double *abs_err, double *rel_err)
 {
     *abs_err = q->sketch && q->lin ? linhist_step(q->lin) / 2 : 0;
     *rel_err = q->sketch && (q->pos.total || q->neg.total) ? QUANT_REL_ERR : 0;

@@ -11,7 +11,7 @@
  * (a few KiB).
  *
  * A bounded metric (utilization, 0..100) needs better than 1 % relative —
- * that is 0.9 points at 90 % — so quant_new_linear keeps its values in a
+ * that is 0.9 points at 90 % — so quantile_new_linear keeps its values in a
  * linear histogram past the exact range: within step / 2 absolute (0.05
  * points at step 0.1; 4 KB), exact at the bins' centres (a series at 100 %
  * reports 100), and only values outside [0, hi] in the log sketch. */
@@ -25,38 +25,38 @@
 
 typedef struct quant quant;
 
-quant *quant_new(size_t exact_cap);     /* NULL on OOM */
+quant *quantile_new(size_t exact_cap);     /* NULL on OOM */
 /* Past the exact range, values in [0, hi] go to bins step wide (see
  * above). NULL on OOM or when hi / step is not in [1, 1e6]. */
-quant *quant_new_linear(size_t exact_cap, double hi, double step);
-void quant_free(quant *q);
-int quant_add(quant *q, double v);      /* 0, or -1 on OOM (q unchanged) */
-int64_t quant_count(const quant *q);
-int quant_is_exact(const quant *q);
+quant *quantile_new_linear(size_t exact_cap, double hi, double step);
+void quantile_free(quant *q);
+int quantile_add(quant *q, double v);      /* 0, or -1 on OOM (q unchanged) */
+int64_t quantile_count(const quant *q);
+int quantile_is_exact(const quant *q);
 /* p in [0,100]. Returns NAN when empty. May sort the exact buffer in place
  * (hence non-const), which does not change any answer. */
-double quant_get(quant *q, double p);
-/* Makes the next quant_add(q, v) of this v unable to fail, so a caller can
+double quantile_get(quant *q, double p);
+/* Makes the next quantile_add(q, v) of this v unable to fail, so a caller can
  * reserve before a change it cannot undo. 0, or -1 on OOM / non-finite v.
  * May switch a full exact buffer to the sketch early (answers stay within
  * the sketch bound). */
-int quant_reserve(quant *q, double v);
+int quantile_reserve(quant *q, double v);
 /* Heap bytes owned by q. */
-size_t quant_memory_bytes(const quant *q);
+size_t quantile_memory_bytes(const quant *q);
 /* Merges src into dst (dst may leave exact mode and keeps its kind; a
  * value src holds only approximately is added as its estimate). 0, or -1
  * on OOM (dst unchanged). */
-int quant_merge(quant *dst, const quant *src);
+int quantile_merge(quant *dst, const quant *src);
 /* What any percentile may be off by: within *abs_err + *rel_err * |p|
  * of the exact value. Both 0 while exact; abs_err is half a histogram bin
  * once a linear quant holds values there, rel_err QUANT_REL_ERR once any
  * value is in the log sketch. */
-void quant_error_bound(const quant *q, double *abs_err, double *rel_err);
+void quantile_error_bound(const quant *q, double *abs_err, double *rel_err);
 
 /* The sketch's bucket of a magnitude mag >= 1e-300: ceil(log(mag) /
- * quant_log_gamma()), computed from mag's exponent and mantissa (exposed
+ * quantile_log_gamma()), computed from mag's exponent and mantissa (exposed
  * for the test that it equals the log() formula). */
-int quant_log_index(double mag);
-double quant_log_gamma(void);   /* log(gamma), gamma = (1 + a) / (1 - a) */
+int quantile_log_index(double mag);
+double quantile_log_gamma(void);   /* log(gamma), gamma = (1 + a) / (1 - a) */
 
 #endif

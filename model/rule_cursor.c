@@ -49,7 +49,7 @@ static int tally_point(void *ud, const series_point *p)
     return 0;
 }
 
-void rcursor_init(rcursor *c, const series *s)
+void rule_cursor_init(rcursor *c, const series *s)
 {
     int64_t first;
     c->s = s;
@@ -71,7 +71,7 @@ static int64_t add_sat(int64_t a, int64_t b)
     return a > INT64_MAX - b ? INT64_MAX : a + b;
 }
 
-int rcursor_advance(rcursor *c, rspan *out)
+int rule_cursor_advance(rcursor *c, rspan *out)
 {
     const series *s = c->s;
     int64_t first, last;

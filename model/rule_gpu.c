@@ -99,7 +99,7 @@ typedef struct gpu_ctx {
 static void ctx_free(gpu_ctx *c)
 {
     for (size_t k = 0; k < c->ns; k++)
-        rcol_free(&c->col[k]);
+        rule_col_free(&c->col[k]);
     free(c->present);
     free(c->vw);
     free(c->win);
@@ -148,7 +148,7 @@ static gunit *unit_at(gstate *st, size_t k, const series *const *ss, size_t ns)
 /* 1 when cells [a, b] hold a time a span marks as changed. */
 static int window_touched(const gpu_ctx *c, size_t a, size_t b)
 {
-    int64_t t0 = rgrid_cell_t0(&c->g, a), t1 = rgrid_cell_t1(&c->g, b);
+    int64_t t0 = rule_grid_cell_t0(&c->g, a), t1 = rule_grid_cell_t1(&c->g, b);
     for (size_t i = 0; i < c->nspans; i++)
         if (c->spans[i].t0 < t1 && c->spans[i].t1 > t0)
             return 1;
@@ -180,7 +180,7 @@ static size_t unit_advance(gunit *u, gpu_ctx *c, size_t *keep)
     int same = u->valid && u->g.t0_us == c->g.t0_us &&
                u->g.width_us == c->g.width_us && c->g.n >= u->g.n;
     for (size_t k = 0; same && k < c->ns; k++) {
-        int r = rcursor_advance(&u->cur[k], c->spans + c->nspans);
+        int r = rule_cursor_advance(&u->cur[k], c->spans + c->nspans);
         if (r < 0)
             same = 0;
         else
@@ -193,7 +193,7 @@ static size_t unit_advance(gunit *u, gpu_ctx *c, size_t *keep)
         u->nwin = 0;
         c->nspans = 0;
         for (size_t k = 0; k < c->ns; k++)
-            rcursor_init(&u->cur[k], c->ss[k]);
+            rule_cursor_init(&u->cur[k], c->ss[k]);
         return 0;
     }
     while (*keep < u->nwin && u->win[*keep].b < d)
@@ -217,7 +217,7 @@ static int ctx_fill(gpu_ctx *c, size_t from)
     if (!c->present || !c->vw)
         return -1;
     for (size_t k = 0; k < c->ns; k++)
-        rcol_fill_from(&c->col[k], c->ss[k], &c->g, from);
+        rule_col_fill_from(&c->col[k], c->ss[k], &c->g, from);
     for (size_t i = from; i < c->g.n; i++) {
         c->present[i] = 1;
         for (size_t k = 0; k < c->ns; k++)
@@ -256,7 +256,7 @@ static int unit_windows(gunit *u, gpu_ctx *c)
         return -1;
     size_t pos = from;
     if (from == 0)
-        pos = u->patience_end = rgrid_skip_patience(&c->g, c->col[c->seg].cnt,
+        pos = u->patience_end = rule_grid_skip_patience(&c->g, c->col[c->seg].cnt,
                                                      c->present, c->patience);
     size_t cap = keep + (c->g.n - pos) / (c->window > 1 ? (size_t)c->window : 1) + 2;
     c->win = malloc(cap * sizeof *c->win);
@@ -298,7 +298,7 @@ static int unit_windows(gunit *u, gpu_ctx *c)
  * series have no data, 0 with c->win set, -1 on OOM. */
 static int unit_eval(gstate *st, size_t k, gpu_ctx *c)
 {
-    if (rgrid_plan(c->ss, c->ns, &c->g) < 0)
+    if (rule_grid_plan(c->ss, c->ns, &c->g) < 0)
         return 1;
     gunit fresh = {.valid = 0}, *u = st ? unit_at(st, k, c->ss, c->ns) : &fresh;
     if (!u)
@@ -331,7 +331,7 @@ static void low_gpu_emit(const gpu_ctx *c, gpu_out *g, const double *p, rule_res
         o->datapoints++;
         double p95 = w->v[0], p5 = w->v[1], bad;
         char txt[96];
-        int64_t t0 = rgrid_cell_t0(&c->g, w->a), t1 = rgrid_cell_t1(&c->g, w->b);
+        int64_t t0 = rule_grid_cell_t0(&c->g, w->a), t1 = rule_grid_cell_t1(&c->g, w->b);
         if (p95 < p[0]) {
             bad = p[0] - p95;
             snprintf(txt, sizeof txt, "underused: p95 %.1f%% < %g", p95, p[0]);
@@ -343,12 +343,12 @@ static void low_gpu_emit(const gpu_ctx *c, gpu_out *g, const double *p, rule_res
             continue;
         }
         o->violations++;
-        rres_example(o, node_id(g->node), g->dev, t0, t1,
-                     p95 < p[0] ? p95 : p5, "%s", txt);
+        rule_result_example(o, model_node_id(g->node), g->dev, t0, t1,
+                            p95 < p[0] ? p95 : p5, "%s", txt);
         if (bad > g->best_badness) {
             g->best_badness = bad;
-            rres_worst(o, node_id(g->node), g->dev, t0, t1);
-            rres_message(o, "%s %s %s", node_id(g->node), g->dev, txt);
+            rule_result_worst(o, model_node_id(g->node), g->dev, t0, t1);
+            rule_result_message(o, "%s %s %s", model_node_id(g->node), g->dev, txt);
         }
     }
 }
@@ -363,8 +363,8 @@ int rule_low_gpu_utilization(const model *m, const double *p, rule_result *o,
     size_t k = 0;
     for (size_t ni = 0; ni < model_node_count(m); ni++) {
         const model_node *n = model_node_at(m, ni);
-        for (size_t gi = 0; gi < node_gpu_count(n); gi++) {
-            const series *s = node_gpu_util(n, gi);
+        for (size_t gi = 0; gi < model_node_gpu_count(n); gi++) {
+            const series *s = model_node_gpu_util(n, gi);
             if (!s)
                 continue;
             gpu_ctx c = {.ss = &s, .ns = 1, .seg = 0, .window = p[2], .patience = p[3]};
@@ -373,7 +373,7 @@ int rule_low_gpu_utilization(const model *m, const double *p, rule_result *o,
                 k++;
                 seen = 1;
                 g.node = n;
-                g.dev = node_gpu_name(n, gi);
+                g.dev = model_node_gpu_name(n, gi);
                 low_gpu_emit(&c, &g, p, o);
                 waiting |= c.nwin == 0;
             }
@@ -385,9 +385,9 @@ int rule_low_gpu_utilization(const model *m, const double *p, rule_result *o,
     if (o->datapoints)
         o->status = o->violations ? RULE_TRIGGERED : RULE_OK;
     else
-        rres_message(o, !seen ? "no GPUUtilization metrics"
-                     : waiting ? "waiting for patience + one window of GPU samples"
-                     : "no GPU samples after patience");
+        rule_result_message(o, !seen ? "no GPUUtilization metrics"
+                            : waiting ? "waiting for patience + one window of GPU samples"
+                            : "no GPU samples after patience");
     return 0;
 }
 
@@ -399,18 +399,18 @@ static void batch_emit(const gpu_ctx *c, gpu_out *g, const double *p, rule_resul
         double pc = w->v[0], pg = w->v[1], pm = w->v[2];
         if (!(pc < p[0] && pg < p[1] && pm < p[2]))
             continue;
-        int64_t t0 = rgrid_cell_t0(&c->g, w->a), t1 = rgrid_cell_t1(&c->g, w->b);
+        int64_t t0 = rule_grid_cell_t0(&c->g, w->a), t1 = rule_grid_cell_t1(&c->g, w->b);
         o->violations++;
-        rres_example(o, node_id(g->node), g->dev, t0, t1, pg,
-                     "p95 cpu %.1f%% gpu %.1f%% gpu-mem %.1f%%", pc, pg, pm);
+        rule_result_example(o, model_node_id(g->node), g->dev, t0, t1, pg,
+                            "p95 cpu %.1f%% gpu %.1f%% gpu-mem %.1f%%", pc, pg, pm);
         /* worst = the window furthest below all three thresholds */
         double bad = fmin(p[0] - pc, fmin(p[1] - pg, p[2] - pm));
         if (bad > g->best_badness) {
             g->best_badness = bad;
-            rres_worst(o, node_id(g->node), g->dev, t0, t1);
-            rres_message(o, "%s %s underused: p95 cpu %.1f%%, gpu %.1f%%, "
-                         "gpu memory %.1f%%: a larger batch size may help",
-                         node_id(g->node), g->dev, pc, pg, pm);
+            rule_result_worst(o, model_node_id(g->node), g->dev, t0, t1);
+            rule_result_message(o, "%s %s underused: p95 cpu %.1f%%, gpu %.1f%%, "
+                                "gpu memory %.1f%%: a larger batch size may help",
+                                model_node_id(g->node), g->dev, pc, pg, pm);
         }
     }
 }
@@ -424,9 +424,9 @@ int rule_batch_size(const model *m, const double *p, rule_result *o, void **stat
     size_t k = 0;
     for (size_t ni = 0; ni < model_node_count(m); ni++) {
         const model_node *n = model_node_at(m, ni);
-        for (size_t gi = 0; gi < node_gpu_count(n); gi++) {
-            const series *ss[3] = {node_cpu_total(n), node_gpu_util(n, gi),
-                                   node_gpu_mem(n, gi)};
+        for (size_t gi = 0; gi < model_node_gpu_count(n); gi++) {
+            const series *ss[3] = {model_node_cpu_total(n), model_node_gpu_util(n, gi),
+                                   model_node_gpu_mem(n, gi)};
             if (!ss[0] || !ss[1] || !ss[2])
                 continue;
             gpu_ctx c = {.ss = ss, .ns = 3, .seg = 1, .window = p[3], .patience = p[4]};
@@ -435,7 +435,7 @@ int rule_batch_size(const model *m, const double *p, rule_result *o, void **stat
                 k++;
                 seen = 1;
                 g.node = n;
-                g.dev = node_gpu_name(n, gi);
+                g.dev = model_node_gpu_name(n, gi);
                 batch_emit(&c, &g, p, o);
             }
             ctx_free(&c);
@@ -446,7 +446,7 @@ int rule_batch_size(const model *m, const double *p, rule_result *o, void **stat
     if (o->datapoints)
         o->status = o->violations ? RULE_TRIGGERED : RULE_OK;
     else
-        rres_message(o, seen ? "waiting for patience + one window of samples"
-                     : "needs CPU, GPU and GPU memory utilization metrics");
+        rule_result_message(o, seen ? "waiting for patience + one window of samples"
+                            : "needs CPU, GPU and GPU memory utilization metrics");
     return 0;
 }

@@ -100,7 +100,7 @@ int64_t rule_sample_interval(const series *s)
     return allowed[best];
 }
 
-int rgrid_plan(const series *const *ss, size_t n, rgrid *g)
+int rule_grid_plan(const series *const *ss, size_t n, rgrid *g)
 {
     int64_t first = 0, last = 0, dt = 0;
     int any = 0;
@@ -133,22 +133,22 @@ int rgrid_plan(const series *const *ss, size_t n, rgrid *g)
     return 0;
 }
 
-int64_t rgrid_cell_t0(const rgrid *g, size_t i)
+int64_t rule_grid_cell_t0(const rgrid *g, size_t i)
 {
     return g->t0_us + (int64_t)i * g->width_us;
 }
 
-int64_t rgrid_cell_t1(const rgrid *g, size_t i)
+int64_t rule_grid_cell_t1(const rgrid *g, size_t i)
 {
     return g->t0_us + (int64_t)(i + 1) * g->width_us;
 }
 
-static int rcol_alloc(rcol *col, size_t n)
+static int rule_col_alloc(rcol *col, size_t n)
 {
     col->val = malloc((n ? n : 1) * sizeof *col->val);
     col->cnt = calloc(n ? n : 1, sizeof *col->cnt);
     if (!col->val || !col->cnt) {
-        rcol_free(col);
+        rule_col_free(col);
         return -1;
     }
     for (size_t i = 0; i < n; i++)
@@ -156,7 +156,7 @@ static int rcol_alloc(rcol *col, size_t n)
     return 0;
 }
 
-void rcol_free(rcol *col)
+void rule_col_free(rcol *col)
 {
     free(col->val);
     free(col->cnt);
@@ -179,43 +179,43 @@ static int put_point(void *ud, const series_point *p)
     return 0;
 }
 
-int rcol_fill(rcol *col, const series *s, const rgrid *g)
+int rule_col_fill(rcol *col, const series *s, const rgrid *g)
 {
     if (!s)
-        return rcol_fill_mean(col, &s, 1, g);
-    /* rcol_fill_mean for one series, summing straight into the column
+        return rule_col_fill_mean(col, &s, 1, g);
+    /* rule_col_fill_mean for one series, summing straight into the column
      * (no scratch arrays): same additions in the same order, and the same
      * final expression, so the same doubles. */
     size_t cells = g->n ? g->n : 1;
     col->val = calloc(cells, sizeof *col->val);
     col->cnt = calloc(cells, sizeof *col->cnt);
     if (!col->val || !col->cnt) {
-        rcol_free(col);
+        rule_col_free(col);
         return -1;
     }
-    rcol_fill_from(col, s, g, 0);
+    rule_col_fill_from(col, s, g, 0);
     if (!g->n)
         col->val[0] = NAN;
     return 0;
 }
 
-void rcol_fill_from(rcol *col, const series *s, const rgrid *g, size_t from)
+void rule_col_fill_from(rcol *col, const series *s, const rgrid *g, size_t from)
 {
     for (size_t i = from; i < g->n; i++)
         col->val[i] = col->cnt[i] = 0;
     cell_acc a = {g, col->val, col->cnt};
     /* a point before cell `from` would be clamped into a cell; none is
      * visited, as every point of the series lies on the grid */
-    series_visit(s, rgrid_cell_t0(g, from), g->t0_us + (int64_t)g->n * g->width_us,
+    series_visit(s, rule_grid_cell_t0(g, from), g->t0_us + (int64_t)g->n * g->width_us,
                  put_point, &a);
     for (size_t i = from; i < g->n; i++)
         col->val[i] = col->cnt[i] > 0 ? (0 + col->val[i] / col->cnt[i]) / 1 : NAN;
 }
 
-int rcol_fill_mean(rcol *col, const series *const *ss, size_t n, const rgrid *g)
+int rule_col_fill_mean(rcol *col, const series *const *ss, size_t n, const rgrid *g)
 {
     col->val = col->cnt = NULL;
-    if (rcol_alloc(col, g->n) < 0)
+    if (rule_col_alloc(col, g->n) < 0)
         return -1;
     size_t cells = g->n ? g->n : 1;
     double *sum = malloc(cells * sizeof *sum), *cnt = malloc(cells * sizeof *cnt);
@@ -224,7 +224,7 @@ int rcol_fill_mean(rcol *col, const series *const *ss, size_t n, const rgrid *g)
         free(sum);
         free(cnt);
         free(nser);
-        rcol_free(col);
+        rule_col_free(col);
         return -1;
     }
     int64_t t1 = g->t0_us + (int64_t)g->n * g->width_us;
@@ -253,8 +253,8 @@ int rcol_fill_mean(rcol *col, const series *const *ss, size_t n, const rgrid *g)
     return 0;
 }
 
-size_t rgrid_skip_patience(const rgrid *g, const double *cnt,
-                           const unsigned char *present, double patience)
+size_t rule_grid_skip_patience(const rgrid *g, const double *cnt,
+                               const unsigned char *present, double patience)
 {
     double seen = 0;
     for (size_t i = 0; i < g->n; i++) {

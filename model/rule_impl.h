@@ -64,13 +64,13 @@ int rule_overall_framework_metrics(const model *m, const double *p, rule_result 
 
 /* Appends an example (dropped silently past RULE_MAX_EXAMPLES: the counts
  * stay exact, only the list is bounded). */
-void rres_example(rule_result *o, const char *node, const char *device,
-                  int64_t t0, int64_t t1, double value, const char *fmt, ...)
+void rule_result_example(rule_result *o, const char *node, const char *device,
+                         int64_t t0, int64_t t1, double value, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 /* Records (node, device, span) as the worst violation. */
-void rres_worst(rule_result *o, const char *node, const char *device,
-                int64_t t0, int64_t t1);
-void rres_message(rule_result *o, const char *fmt, ...)
+void rule_result_worst(rule_result *o, const char *node, const char *device,
+                       int64_t t0, int64_t t1);
+void rule_result_message(rule_result *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* Linear-interpolated percentile (numpy's default) of values v[0..n) with
@@ -102,7 +102,7 @@ int64_t rule_sample_interval(const series *s);
  * cell width = the finest sampling interval (rule_sample_interval) among them (or wider when
  * more than RGRID_MAX_CELLS cells would be needed), cells centred on the
  * first sample's tick. Returns 0, or -1 when no series has data. */
-int rgrid_plan(const series *const *ss, size_t n, rgrid *g);
+int rule_grid_plan(const series *const *ss, size_t n, rgrid *g);
 
 /* One series on a grid: val[i] = mean of the samples in cell i, cnt[i] =
  * how many (0 = no data, val NAN). */
@@ -112,25 +112,25 @@ typedef struct rcol {
 } rcol;
 
 /* Fills col (allocating it) from s over g. -1 on OOM (col left empty). */
-int rcol_fill(rcol *col, const series *s, const rgrid *g);
+int rule_col_fill(rcol *col, const series *s, const rgrid *g);
 /* Fills cells [from, g->n) of col, allocated for at least g->n cells,
- * exactly as rcol_fill does (the same additions in the same order, so the
+ * exactly as rule_col_fill does (the same additions in the same order, so the
  * same doubles), visiting only the points of those cells. */
-void rcol_fill_from(rcol *col, const series *s, const rgrid *g, size_t from);
+void rule_col_fill_from(rcol *col, const series *s, const rgrid *g, size_t from);
 /* Cell-wise mean of several series (cells where none has data stay empty).
  * -1 on OOM. n may be 0 (empty column). */
-int rcol_fill_mean(rcol *col, const series *const *ss, size_t n, const rgrid *g);
-void rcol_free(rcol *col);
+int rule_col_fill_mean(rcol *col, const series *const *ss, size_t n, const rgrid *g);
+void rule_col_free(rcol *col);
 
 /* Time span of cells [a, b]. */
-int64_t rgrid_cell_t0(const rgrid *g, size_t i);
-int64_t rgrid_cell_t1(const rgrid *g, size_t i);
+int64_t rule_grid_cell_t0(const rgrid *g, size_t i);
+int64_t rule_grid_cell_t1(const rgrid *g, size_t i);
 
 /* Index of the first cell after `patience` samples (counting the cells
  * where present[i] != 0, by their sample count cnt[i]); n when patience is
  * never exhausted. */
-size_t rgrid_skip_patience(const rgrid *g, const double *cnt,
-                           const unsigned char *present, double patience);
+size_t rule_grid_skip_patience(const rgrid *g, const double *cnt,
+                               const unsigned char *present, double patience);
 
 /* --- what changed in a series since a rule last read it (rule_cursor.c) ---
  *
@@ -164,12 +164,12 @@ typedef struct rspan {
 #define RCURSOR_SPANS 3
 
 /* Reads s's current state into c (walks the rolled-up tiers once). */
-void rcursor_init(rcursor *c, const series *s);
+void rule_cursor_init(rcursor *c, const series *s);
 /* What changed in c->s since c was taken: writes up to RCURSOR_SPANS
  * spans to out and returns their count (0: nothing), and moves c to the
  * present. -1 when the change is not an append the spans bound (a sample
  * older than the newest, the oldest point dropped, too many new samples
  * at once): the caller recomputes everything and re-inits c. */
-int rcursor_advance(rcursor *c, rspan *out);
+int rule_cursor_advance(rcursor *c, rspan *out);
 
 #endif

@@ -20,8 +20,8 @@ typedef struct joint_acc {
 static size_t io_wait_series(const model_node *n, const series **out, size_t max)
 {
     size_t k = 0;
-    for (size_t i = 0; i < node_series_count(n) && k < max; i++) {
-        const series *s = node_series_at(n, i);
+    for (size_t i = 0; i < model_node_series_count(n) && k < max; i++) {
+        const series *s = model_node_series_at(n, i);
         if (strcasestr(series_dimension(s), "wait"))
             out[k++] = s;
     }
@@ -51,9 +51,9 @@ static void add_run_examples(rule_result *o, const model_node *n,
 {
     for (size_t i = a; i < a + len && o->n_examples < RULE_MAX_EXAMPLES; i++)
         if (gc->cnt[i] > 0 && oc->cnt[i] > 0)
-            rres_example(o, node_id(n), "", rgrid_cell_t0(g, i),
-                         rgrid_cell_t1(g, i), oc->val[i],
-                         "gpu %.1f%%, %s %.1f%%", gc->val[i], what, oc->val[i]);
+            rule_result_example(o, model_node_id(n), "", rule_grid_cell_t0(g, i),
+                                rule_grid_cell_t1(g, i), oc->val[i],
+                                "gpu %.1f%%, %s %.1f%%", gc->val[i], what, oc->val[i]);
 }
 
 /* Evaluates one node; 1 when it had data, 0 when not, -1 on OOM. */
@@ -62,29 +62,29 @@ static int joint_node(const model_node *n, const double *p, int io,
 {
     const series *ss[JOINT_MAX_SERIES];
     size_t ng = 0, no;
-    for (size_t i = 0; i < node_gpu_count(n) && ng < JOINT_MAX_SERIES / 2; i++)
-        if (node_gpu_util(n, i))
-            ss[ng++] = node_gpu_util(n, i);
+    for (size_t i = 0; i < model_node_gpu_count(n) && ng < JOINT_MAX_SERIES / 2; i++)
+        if (model_node_gpu_util(n, i))
+            ss[ng++] = model_node_gpu_util(n, i);
     if (io) {
         no = io_wait_series(n, ss + ng, JOINT_MAX_SERIES - ng);
     } else {
-        ss[ng] = node_cpu_total(n);
+        ss[ng] = model_node_cpu_total(n);
         no = ss[ng] ? 1 : 0;
     }
     rgrid g;
-    if (ng == 0 || no == 0 || rgrid_plan(ss, ng + no, &g) < 0)
+    if (ng == 0 || no == 0 || rule_grid_plan(ss, ng + no, &g) < 0)
         return 0;
     rcol gc, oc;
-    int rc = rcol_fill_mean(&gc, ss, ng, &g);
-    if (rc == 0 && rcol_fill_mean(&oc, ss + ng, no, &g) < 0) {
-        rcol_free(&gc);
+    int rc = rule_col_fill_mean(&gc, ss, ng, &g);
+    if (rc == 0 && rule_col_fill_mean(&oc, ss + ng, no, &g) < 0) {
+        rule_col_free(&gc);
         rc = -1;
     }
     unsigned char *present = rc == 0 ? malloc(g.n) : NULL;
     if (rc < 0 || !present) {
         if (rc == 0) {
-            rcol_free(&gc);
-            rcol_free(&oc);
+            rule_col_free(&gc);
+            rule_col_free(&oc);
         }
         return -1;
     }
@@ -95,7 +95,7 @@ static int joint_node(const model_node *n, const double *p, int io,
             w[i] = oc.cnt[i];
     }
     joint_acc a = {0};
-    for (size_t i = rgrid_skip_patience(&g, w, present, p[3]); i < g.n; i++)
+    for (size_t i = rule_grid_skip_patience(&g, w, present, p[3]); i < g.n; i++)
         if (present[i])
             acc_cell(&a, i, w[i], gc.val[i] < p[1] && oc.val[i] > p[2]);
     const char *what = io ? "io wait" : "cpu";
@@ -108,16 +108,16 @@ static int joint_node(const model_node *n, const double *p, int io,
         if (pct > *best_pct) {
             *best_pct = pct;
             o->n_examples = 0;
-            rres_worst(o, node_id(n), "", a.best_len ? rgrid_cell_t0(&g, a.best_a) : 0,
-                       a.best_len ? rgrid_cell_t1(&g, a.best_a + a.best_len - 1) : 0);
-            rres_message(o, "%s: %.1f%% of samples with gpu < %g%% and %s > %g%% "
-                         "(fires above %g%%)", node_id(n), pct, p[1], what, p[2], p[0]);
+            rule_result_worst(o, model_node_id(n), "", a.best_len ? rule_grid_cell_t0(&g, a.best_a) : 0,
+                              a.best_len ? rule_grid_cell_t1(&g, a.best_a + a.best_len - 1) : 0);
+            rule_result_message(o, "%s: %.1f%% of samples with gpu < %g%% and %s > %g%% "
+                                "(fires above %g%%)", model_node_id(n), pct, p[1], what, p[2], p[0]);
             add_run_examples(o, n, &g, &gc, &oc, what, a.best_a, a.best_len);
         }
     }
     int had = a.d > 0 ? 1 : 2;
-    rcol_free(&gc);
-    rcol_free(&oc);
+    rule_col_free(&gc);
+    rule_col_free(&oc);
     free(present);
     return had;
 }
@@ -135,8 +135,8 @@ static int joint_eval(const model *m, const double *p, rule_result *o, int io)
     if (o->datapoints > 0 && o->status != RULE_TRIGGERED)
         o->status = RULE_OK;
     if (o->datapoints == 0)
-        rres_message(o, seen ? "waiting: fewer samples than patience"
-                     : io ? "needs GPU utilization and I/O wait metrics"
+        rule_result_message(o, seen ? "waiting: fewer samples than patience"
+                            : io ? "needs GPU utilization and I/O wait metrics"
                           : "needs GPU and CPU utilization metrics");
     return 0;
 }

@@ -31,10 +31,10 @@ static int outlier_phase(const model_node *n, const phase_stats *ph,
         if ((double)ev[i].dur_us <= thr)
             continue;
         outliers++;
-        rres_example(o, node_id(n), phase_stats_label(ph), ev[i].start_us,
-                     ev[i].start_us + ev[i].dur_us, (double)ev[i].dur_us,
-                     "step %lld took %.1f ms > %.1f ms (mean + %g sigma)",
-                     (long long)ev[i].step, ev[i].dur_us / 1e3, thr / 1e3, p[0]);
+        rule_result_example(o, model_node_id(n), phase_stats_label(ph), ev[i].start_us,
+                            ev[i].start_us + ev[i].dur_us, (double)ev[i].dur_us,
+                            "step %lld took %.1f ms > %.1f ms (mean + %g sigma)",
+                            (long long)ev[i].step, ev[i].dur_us / 1e3, thr / 1e3, p[0]);
         if (slowest == k || ev[i].dur_us > ev[slowest].dur_us)
             slowest = i;
     }
@@ -44,16 +44,16 @@ static int outlier_phase(const model_node *n, const phase_stats *ph,
     if (slowest < k && (fires ? outliers > pick->fired_max
                               : pick->fired_max < 0 && ev[slowest].dur_us > pick->worst_dur)) {
         pick->worst_dur = ev[slowest].dur_us;
-        rres_worst(o, node_id(n), phase_stats_label(ph), ev[slowest].start_us,
-                   ev[slowest].start_us + ev[slowest].dur_us);
+        rule_result_worst(o, model_node_id(n), phase_stats_label(ph), ev[slowest].start_us,
+                          ev[slowest].start_us + ev[slowest].dur_us);
     }
     if (fires && outliers > pick->fired_max) {
         pick->fired_max = outliers;
         o->status = RULE_TRIGGERED;
-        rres_message(o, "%s %s: %lld of the last %zu steps slower than "
-                     "mean %.1f ms + %g sigma (%.1f ms); fires above %g",
-                     node_id(n), phase_stats_label(ph), (long long)outliers, k,
-                     s.mean_us / 1e3, p[0], s.stddev_us / 1e3, p[1]);
+        rule_result_message(o, "%s %s: %lld of the last %zu steps slower than "
+                            "mean %.1f ms + %g sigma (%.1f ms); fires above %g",
+                            model_node_id(n), phase_stats_label(ph), (long long)outliers, k,
+                            s.mean_us / 1e3, p[0], s.stddev_us / 1e3, p[1]);
     }
     return 1;
 }
@@ -62,8 +62,8 @@ static int outlier_phase(const model_node *n, const phase_stats *ph,
 static void outlier_unit(const model_node *n, const double *p, rule_result *o,
                          phase_event *ev, outlier_pick *pick, int *steps)
 {
-    for (size_t i = 0; i < node_phase_count(n); i++) {
-        const phase_stats *ph = node_phase_at(n, i);
+    for (size_t i = 0; i < model_node_phase_count(n); i++) {
+        const phase_stats *ph = model_node_phase_at(n, i);
         if (phase_stats_kind(ph) != PHASE_STEP)
             continue;
         *steps = 1;
@@ -85,20 +85,20 @@ int rule_step_outlier(const model *m, const double *p, rule_result *o)
     int steps = 0;
     for (size_t ni = 0; ni < model_node_count(m); ni++) {
         const model_node *n = model_node_at(m, ni);
-        if (node_process_count(n) == 0)
+        if (model_node_process_count(n) == 0)
             outlier_unit(n, p, o, ev, &pick, &steps);
-        for (size_t r = 0; r < node_process_count(n); r++)
-            outlier_unit(node_process_at(n, r), p, o, ev, &pick, &steps);
+        for (size_t r = 0; r < model_node_process_count(n); r++)
+            outlier_unit(model_node_process_at(n, r), p, o, ev, &pick, &steps);
     }
     free(ev);
     if (o->datapoints && o->status != RULE_TRIGGERED) {
         o->status = RULE_OK;
-        rres_message(o, "%lld outlier steps, at most %g per process and phase allowed",
-                     (long long)o->violations, p[1]);
+        rule_result_message(o, "%lld outlier steps, at most %g per process and phase allowed",
+                            (long long)o->violations, p[1]);
     }
     if (!o->datapoints)
-        rres_message(o, steps ? "waiting for more than 100 steps"
-                     : "no step events (framework profiling off?)");
+        rule_result_message(o, steps ? "waiting for more than 100 steps"
+                            : "no step events (framework profiling off?)");
     return 0;
 }
 
@@ -118,8 +118,8 @@ static int loader_concurrency(const model_node *n, phase_event *ev, int64_t *spa
     if (!edges)
         return -1;
     span[0] = span[1] = 0;
-    for (size_t i = 0; i < node_phase_count(n); i++) {
-        const phase_stats *ph = node_phase_at(n, i);
+    for (size_t i = 0; i < model_node_phase_count(n); i++) {
+        const phase_stats *ph = model_node_phase_at(n, i);
         if (phase_stats_kind(ph) != PHASE_DATALOADER)
             continue;
         size_t k = phase_stats_recent(ph, ev, PHASE_RECENT_CAP);
@@ -161,29 +161,29 @@ int rule_dataloader(const model *m, const double *p, rule_result *o)
             return -1;
         }
         any_loader |= conc > 0;
-        size_t cores = node_cpu_count(n);
+        size_t cores = model_node_cpu_count(n);
         if (conc == 0 || cores == 0)
             continue;
         double pct = 100.0 * conc / (double)cores;
         o->datapoints++;
         int low = pct < p[0], high = pct > p[1];
         if (low || high || o->violations == 0)
-            rres_message(o, "%s: %d parallel data-loader workers on %zu cores "
-                     "(%.0f%%; expected %g-%g%%)", node_id(n), conc,
-                         cores, pct, p[0], p[1]);
+            rule_result_message(o, "%s: %d parallel data-loader workers on %zu cores "
+                     "(%.0f%%; expected %g-%g%%)", model_node_id(n), conc,
+                                cores, pct, p[0], p[1]);
         if (!low && !high)
             continue;
         o->violations++;
-        rres_example(o, node_id(n), "", span[0], span[1], pct,
-                     "%d workers / %zu cores = %.0f%% %s %g%%", conc, cores,
-                     pct, low ? "<" : ">", low ? p[0] : p[1]);
-        rres_worst(o, node_id(n), "", span[0], span[1]);
+        rule_result_example(o, model_node_id(n), "", span[0], span[1], pct,
+                            "%d workers / %zu cores = %.0f%% %s %g%%", conc, cores,
+                            pct, low ? "<" : ">", low ? p[0] : p[1]);
+        rule_result_worst(o, model_node_id(n), "", span[0], span[1]);
     }
     free(ev);
     if (o->datapoints)
         o->status = o->violations ? RULE_TRIGGERED : RULE_OK;
     else
-        rres_message(o, any_loader ? "needs CPU metrics (core count)"
-                     : "no data-loader events");
+        rule_result_message(o, any_loader ? "needs CPU metrics (core count)"
+                            : "no data-loader events");
     return 0;
 }

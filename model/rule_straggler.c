@@ -21,10 +21,10 @@ typedef struct peer {
 /* The TRAIN steps of a node or process, else its first step phase. */
 static const phase_stats *train_steps(const model_node *n)
 {
-    const phase_stats *p = node_find_phase(n, "Step:ModeKeys.TRAIN");
-    for (size_t i = 0; !p && i < node_phase_count(n); i++)
-        if (phase_stats_kind(node_phase_at(n, i)) == PHASE_STEP)
-            p = node_phase_at(n, i);
+    const phase_stats *p = model_node_find_phase(n, "Step:ModeKeys.TRAIN");
+    for (size_t i = 0; !p && i < model_node_phase_count(n); i++)
+        if (phase_stats_kind(model_node_phase_at(n, i)) == PHASE_STEP)
+            p = model_node_phase_at(n, i);
     return p;
 }
 
@@ -77,15 +77,15 @@ static void check_peers(peer *v, peer *tmp, size_t n, const char *what, const do
         int64_t t0, t1;
         newest_step(v[i].ph, &t0, &t1);
         o->violations++;
-        rres_example(o, node_id(v[i].n), phase_stats_label(v[i].ph), t0, t1, v[i].p50,
-                     "p50 %.1f ms, %+.0f%% vs %.1f ms of %zu other %s%s", v[i].p50 / 1e3,
-                     over * 100.0, med / 1e3, n - 1, what, n > 2 ? "s" : "");
+        rule_result_example(o, model_node_id(v[i].n), phase_stats_label(v[i].ph), t0, t1, v[i].p50,
+                            "p50 %.1f ms, %+.0f%% vs %.1f ms of %zu other %s%s", v[i].p50 / 1e3,
+                            over * 100.0, med / 1e3, n - 1, what, n > 2 ? "s" : "");
         if (over > *worst) {
             *worst = over;
-            rres_worst(o, node_id(v[i].n), phase_stats_label(v[i].ph), t0, t1);
-            rres_message(o, "%s: median step %.1f ms is %.0f%% slower than %zu other %s%s "
-                         "(%.1f ms); fires above %g%%", node_id(v[i].n), v[i].p50 / 1e3,
-                         over * 100.0, n - 1, what, n > 2 ? "s" : "", med / 1e3, p[0]);
+            rule_result_worst(o, model_node_id(v[i].n), phase_stats_label(v[i].ph), t0, t1);
+            rule_result_message(o, "%s: median step %.1f ms is %.0f%% slower than %zu other %s%s "
+                                "(%.1f ms); fires above %g%%", model_node_id(v[i].n), v[i].p50 / 1e3,
+                                over * 100.0, n - 1, what, n > 2 ? "s" : "", med / 1e3, p[0]);
         }
     }
 }
@@ -95,8 +95,8 @@ int rule_straggler(const model *m, const double *p, rule_result *o)
 {
     size_t nn = model_node_count(m), cap = nn;
     for (size_t i = 0; i < nn; i++)
-        if (node_process_count(model_node_at(m, i)) > cap)
-            cap = node_process_count(model_node_at(m, i));
+        if (model_node_process_count(model_node_at(m, i)) > cap)
+            cap = model_node_process_count(model_node_at(m, i));
     peer *v = malloc((cap ? cap : 1) * 2 * sizeof *v);
     if (!v)
         return -1;
@@ -104,8 +104,8 @@ int rule_straggler(const model *m, const double *p, rule_result *o)
     for (size_t i = 0; i < nn; i++) {
         const model_node *n = model_node_at(m, i);
         size_t k = 0;
-        for (size_t r = 0; r < node_process_count(n); r++)
-            peer_add(v, &k, node_process_at(n, r), p[1]);
+        for (size_t r = 0; r < model_node_process_count(n); r++)
+            peer_add(v, &k, model_node_process_at(n, r), p[1]);
         check_peers(v, v + cap, k, "rank", p, o, &worst);
     }
     size_t k = 0;
@@ -117,10 +117,10 @@ int rule_straggler(const model *m, const double *p, rule_result *o)
         o->status = RULE_TRIGGERED;
     else if (o->datapoints) {
         o->status = RULE_OK;
-        rres_message(o, "every rank and node within %g%% of its peers' median step", p[0]);
+        rule_result_message(o, "every rank and node within %g%% of its peers' median step", p[0]);
     } else {
-        rres_message(o, "needs two ranks of a node, or two nodes, with %g TRAIN steps each",
-                     p[1]);
+        rule_result_message(o, "needs two ranks of a node, or two nodes, with %g TRAIN steps each",
+                            p[1]);
     }
     return 0;
 }

@@ -11,7 +11,7 @@ int rule_max_initialization_time(const model *m, const double *p, rule_result *o
     int64_t limit = (int64_t)(p[0] * 60e6);
     if (model_last_event_us(m) == 0) {
         /* system metrics alone cannot tell when training starts */
-        rres_message(o, "no framework events: first step unknown");
+        rule_result_message(o, "no framework events: first step unknown");
         return 0;
     }
     o->datapoints = 1;
@@ -19,28 +19,28 @@ int rule_max_initialization_time(const model *m, const double *p, rule_result *o
         int64_t init = ph.first_step_us - ph.first_us;
         o->status = init > limit ? RULE_TRIGGERED : RULE_OK;
         o->violations = init > limit;
-        rres_worst(o, "", "", ph.first_us, ph.first_step_us);
-        rres_message(o, "first step after %.1f min (fires above %g min)",
-                     init / 60e6, p[0]);
+        rule_result_worst(o, "", "", ph.first_us, ph.first_step_us);
+        rule_result_message(o, "first step after %.1f min (fires above %g min)",
+                            init / 60e6, p[0]);
         if (init > limit)
-            rres_example(o, "", "", ph.first_us, ph.first_step_us, init / 60e6,
-                         "initialization %.1f min > %g min", init / 60e6, p[0]);
+            rule_result_example(o, "", "", ph.first_us, ph.first_step_us, init / 60e6,
+                                "initialization %.1f min > %g min", init / 60e6, p[0]);
         return 0;
     }
     int64_t waited = model_last_us(m) - model_first_us(m);
     if (waited <= limit) {
         o->datapoints = 0;
-        rres_message(o, "no step yet after %.1f min (fires after %g min)",
-                     waited / 60e6, p[0]);
+        rule_result_message(o, "no step yet after %.1f min (fires after %g min)",
+                            waited / 60e6, p[0]);
         return 0;
     }
     o->status = RULE_TRIGGERED;
     o->violations = 1;
-    rres_worst(o, "", "", model_first_us(m), model_last_us(m));
-    rres_message(o, "no training step after %.1f min (limit %g min)",
-                 waited / 60e6, p[0]);
-    rres_example(o, "", "", model_first_us(m), model_last_us(m), waited / 60e6,
-                 "still initializing after %.1f min", waited / 60e6);
+    rule_result_worst(o, "", "", model_first_us(m), model_last_us(m));
+    rule_result_message(o, "no training step after %.1f min (limit %g min)",
+                        waited / 60e6, p[0]);
+    rule_result_example(o, "", "", model_first_us(m), model_last_us(m), waited / 60e6,
+                        "still initializing after %.1f min", waited / 60e6);
     return 0;
 }
 
@@ -50,16 +50,16 @@ int rule_overall_system_usage(const model *m, const double *p, rule_result *o)
     size_t nodes = 0;
     for (size_t i = 0; i < model_node_count(m); i++) {
         const model_node *n = model_node_at(m, i);
-        size_t k = node_series_count(n);
+        size_t k = model_node_series_count(n);
         o->datapoints += (int64_t)k;
         nodes += k > 0;
     }
     if (o->datapoints) {
         o->status = RULE_OK;
-        rres_message(o, "%lld metrics on %zu nodes summarised",
-                     (long long)o->datapoints, nodes);
+        rule_result_message(o, "%lld metrics on %zu nodes summarised",
+                            (long long)o->datapoints, nodes);
     } else {
-        rres_message(o, "no system metrics");
+        rule_result_message(o, "no system metrics");
     }
     return 0;
 }
@@ -68,13 +68,13 @@ int rule_overall_framework_metrics(const model *m, const double *p, rule_result 
 {
     (void)p;
     for (size_t i = 0; i < model_node_count(m); i++)
-        o->datapoints += (int64_t)node_phase_count(model_node_at(m, i));
+        o->datapoints += (int64_t)model_node_phase_count(model_node_at(m, i));
     if (o->datapoints) {
         o->status = RULE_OK;
-        rres_message(o, "%lld framework phases summarised",
-                     (long long)o->datapoints);
+        rule_result_message(o, "%lld framework phases summarised",
+                            (long long)o->datapoints);
     } else {
-        rres_message(o, "no framework events");
+        rule_result_message(o, "no framework events");
     }
     return 0;
 }

@@ -52,18 +52,18 @@ static int mem_gpu(const model_node *n, const char *dev, const rgrid *g,
             s.min_cell = i;
         }
         double rise = ma - s.min_ma;
-        int64_t t0 = rgrid_cell_t0(g, s.min_cell), t1 = rgrid_cell_t1(g, i);
+        int64_t t0 = rule_grid_cell_t0(g, s.min_cell), t1 = rule_grid_cell_t1(g, i);
         if (rise > p[0]) {
             o->violations++;
-            rres_example(o, node_id(n), dev, t0, t1, ma,
-                         "moving avg %.1f%%, +%.1f from %.1f%%", ma, rise, s.min_ma);
+            rule_result_example(o, model_node_id(n), dev, t0, t1, ma,
+                                "moving avg %.1f%%, +%.1f from %.1f%%", ma, rise, s.min_ma);
         }
         if (rise > *best) {   /* the worst rise, violating or not */
             *best = rise;
-            rres_worst(o, node_id(n), dev, t0, t1);
-            rres_message(o, "%s %s: GPU memory moving average rose %.1f points "
-                         "(%.1f%% -> %.1f%%); fires above %g", node_id(n), dev,
-                         rise, s.min_ma, ma, p[0]);
+            rule_result_worst(o, model_node_id(n), dev, t0, t1);
+            rule_result_message(o, "%s %s: GPU memory moving average rose %.1f points "
+                                "(%.1f%% -> %.1f%%); fires above %g", model_node_id(n), dev,
+                                rise, s.min_ma, ma, p[0]);
         }
     }
     return reached;
@@ -76,24 +76,24 @@ int rule_gpu_memory_increase(const model *m, const double *p, rule_result *o)
     double best = -1;
     for (size_t ni = 0; ni < model_node_count(m); ni++) {
         const model_node *n = model_node_at(m, ni);
-        for (size_t gi = 0; gi < node_gpu_count(n); gi++) {
-            const series *s = node_gpu_mem(n, gi);
+        for (size_t gi = 0; gi < model_node_gpu_count(n); gi++) {
+            const series *s = model_node_gpu_mem(n, gi);
             rgrid g;
-            if (!s || rgrid_plan(&s, 1, &g) < 0)
+            if (!s || rule_grid_plan(&s, 1, &g) < 0)
                 continue;
             rcol c;
-            if (rcol_fill(&c, s, &g) < 0)
+            if (rule_col_fill(&c, s, &g) < 0)
                 return -1;
             seen = 1;
-            mem_gpu(n, node_gpu_name(n, gi), &g, &c, p, o, &best);
-            rcol_free(&c);
+            mem_gpu(n, model_node_gpu_name(n, gi), &g, &c, p, o, &best);
+            rule_col_free(&c);
         }
     }
     if (o->datapoints)
         o->status = o->violations ? RULE_TRIGGERED : RULE_OK;
     else
-        rres_message(o, seen ? "waiting for patience + one window of samples"
-                     : "no GPUMemoryUtilization metrics");
+        rule_result_message(o, seen ? "waiting for patience + one window of samples"
+                            : "no GPUMemoryUtilization metrics");
     return 0;
 }
 
@@ -165,7 +165,7 @@ static int lb_advance(lb_unit *u, const rgrid *g)
     rspan sp[RCURSOR_SPANS];
     int r = -1;
     if (u->valid && u->g.t0_us == g->t0_us && u->g.width_us == g->width_us && g->n >= u->g.n)
-        r = rcursor_advance(&u->cur, sp);
+        r = rule_cursor_advance(&u->cur, sp);
     for (int i = 0; i < r; i++) {
         if (cell_of(g, sp[i].t0) < u->stable)
             r = -1;
@@ -178,7 +178,7 @@ static int lb_advance(lb_unit *u, const rgrid *g)
     u->pre_total = u->pre_seen = 0;
     u->stable = 0;
     u->t1_rolls = 0;
-    rcursor_init(&u->cur, u->s);
+    rule_cursor_init(&u->cur, u->s);
     return 0;
 }
 
@@ -207,7 +207,7 @@ static int util_hist(lb_state *st, const series *s, double patience, double *h)
     rgrid g;
     for (size_t b = 0; b < LB_BINS; b++)
         h[b] = 0;
-    if (!s || rgrid_plan(&s, 1, &g) < 0)
+    if (!s || rule_grid_plan(&s, 1, &g) < 0)
         return 0;
     lb_unit fresh = {.s = s}, *u = st ? lb_unit_of(st, s) : &fresh;
     if (!u)
@@ -218,11 +218,11 @@ static int util_hist(lb_state *st, const series *s, double patience, double *h)
     c.val = malloc(cells * sizeof *c.val);
     c.cnt = malloc(cells * sizeof *c.cnt);
     if (!c.val || !c.cnt) {
-        rcol_free(&c);
+        rule_col_free(&c);
         u->valid = 0;
         return -1;
     }
-    rcol_fill_from(&c, s, &g, u->stable);
+    rule_col_fill_from(&c, s, &g, u->stable);
     double total = u->pre_total, seen = u->pre_seen;
     for (size_t b = 0; b < LB_BINS; b++)
         h[b] = u->pre[b];
@@ -238,7 +238,7 @@ static int util_hist(lb_state *st, const series *s, double patience, double *h)
         u->stable = to;
     u->g = g;
     u->valid = 1;
-    rcol_free(&c);
+    rule_col_free(&c);
     for (size_t b = 0; b < LB_BINS && total > 0; b++)
         h[b] /= total;
     return total > 0;
@@ -268,13 +268,13 @@ static int balance_node(lb_state *st, const model_node *n, const double *p,
     size_t idx[LB_MAX_GPUS], k = 0;
     if (!h)
         return -1;
-    for (size_t gi = 0; gi < node_gpu_count(n) && k < cap; gi++) {
-        int rc = util_hist(st, node_gpu_util(n, gi), p[1], h[k]);
+    for (size_t gi = 0; gi < model_node_gpu_count(n) && k < cap; gi++) {
+        int rc = util_hist(st, model_node_gpu_util(n, gi), p[1], h[k]);
         if (rc < 0) {
             free(h);
             return -1;
         }
-        *seen |= node_gpu_util(n, gi) != NULL;
+        *seen |= model_node_gpu_util(n, gi) != NULL;
         if (rc > 0)
             idx[k++] = gi;
     }
@@ -282,18 +282,18 @@ static int balance_node(lb_state *st, const model_node *n, const double *p,
         for (size_t b = a + 1; b < k; b++) {
             double d = js_distance(h[a], h[b]);
             o->datapoints++;
-            const char *da = node_gpu_name(n, idx[a]), *db = node_gpu_name(n, idx[b]);
+            const char *da = model_node_gpu_name(n, idx[a]), *db = model_node_gpu_name(n, idx[b]);
             if (d > p[0]) {
                 o->violations++;
-                rres_example(o, node_id(n), da, 0, 0, d,
-                             "%s vs %s: distance %.2f > %g", da, db, d, p[0]);
+                rule_result_example(o, model_node_id(n), da, 0, 0, d,
+                                    "%s vs %s: distance %.2f > %g", da, db, d, p[0]);
             }
             if (d > *best) {
                 *best = d;
-                rres_worst(o, node_id(n), da, 0, 0);
-                rres_message(o, "%s: utilization of %s and %s differs "
-                             "(histogram distance %.2f, fires above %g)",
-                             node_id(n), da, db, d, p[0]);
+                rule_result_worst(o, model_node_id(n), da, 0, 0);
+                rule_result_message(o, "%s: utilization of %s and %s differs "
+                                    "(histogram distance %.2f, fires above %g)",
+                                    model_node_id(n), da, db, d, p[0]);
             }
         }
     free(h);
@@ -315,7 +315,7 @@ int rule_load_balancing(const model *m, const double *p, rule_result *o, void **
     if (o->datapoints)
         o->status = o->violations ? RULE_TRIGGERED : RULE_OK;
     else
-        rres_message(o, seen ? "needs two GPUs on a node with samples past patience"
-                     : "no GPUUtilization metrics");
+        rule_result_message(o, seen ? "needs two GPUs on a node with samples past patience"
+                            : "no GPUUtilization metrics");
     return 0;
 }

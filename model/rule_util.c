@@ -14,8 +14,8 @@ static void copy_str(char *dst, size_t cap, const char *src)
     snprintf(dst, cap, "%s", src ? src : "");
 }
 
-void rres_example(rule_result *o, const char *node, const char *device,
-                  int64_t t0, int64_t t1, double value, const char *fmt, ...)
+void rule_result_example(rule_result *o, const char *node, const char *device,
+                         int64_t t0, int64_t t1, double value, const char *fmt, ...)
 {
     if (o->n_examples >= RULE_MAX_EXAMPLES)
         return;
@@ -32,8 +32,8 @@ void rres_example(rule_result *o, const char *node, const char *device,
     va_end(ap);
 }
 
-void rres_worst(rule_result *o, const char *node, const char *device,
-                int64_t t0, int64_t t1)
+void rule_result_worst(rule_result *o, const char *node, const char *device,
+                       int64_t t0, int64_t t1)
 {
     copy_str(o->node, sizeof o->node, node);
     copy_str(o->device, sizeof o->device, device);
@@ -41,7 +41,7 @@ void rres_worst(rule_result *o, const char *node, const char *device,
     o->t1_us = t1;
 }
 
-void rres_message(rule_result *o, const char *fmt, ...)
+void rule_result_message(rule_result *o, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -132,7 +132,7 @@ size_t rules_triggered_count(const rules *r);
 const char *rules_status_name(rule_status s);      /* "triggered", "ok", "no_data" */
 const char *rules_severity_name(rule_severity s);  /* "high", "medium", "low", "info" */
 
-/* --- overrides (model/rule_params.c) --- */
+/* --- overrides (model/rules_params.c) --- */
 
 /* Applies one "Name.param=value" override (spaces around '=' allowed).
  * 0, or -1 with err (SM_ERR_USAGE) quoting the bad part; r unchanged. */

@@ -40,8 +40,8 @@ static quant *summary_quant(const char *dim, size_t ld)
 {
     if (ends_with(dim, ld, "Utilization") || ends_with(dim, ld, "Percent") ||
         ends_with(dim, ld, "Percentage"))
-        return quant_new_linear(SERIES_EXACT_CAP, 100, 0.1);
-    return quant_new(SERIES_EXACT_CAP);
+        return quantile_new_linear(SERIES_EXACT_CAP, 100, 0.1);
+    return quantile_new(SERIES_EXACT_CAP);
 }
 
 series *series_new(const char *type, const char *dimension, const char *name)
@@ -59,7 +59,7 @@ series *series_new(const char *type, const char *dimension, const char *name)
     memcpy(ids, type, lt + 1);
     s->name = ids + lt + ld + 2;
     memcpy(s->name, name ? name : "", ln + 1);
-    tiers_init(&s->t);
+    series_tiers_init(&s->t);
     fsum_init(&s->sum);
     s->min = INFINITY;
     s->max = -INFINITY;
@@ -70,20 +70,20 @@ void series_free(series *s)
 {
     if (!s)
         return;
-    tiers_free(&s->t);
+    series_tiers_free(&s->t);
     fsum_free(&s->sum);
-    quant_free(s->q);
+    quantile_free(s->q);
     free(s->type);
     free(s);
 }
 
 int series_add(series *s, int64_t ts_us, double value)
 {
-    if (quant_reserve(s->q, value) != 0 || fsum_reserve(&s->sum) != 0)
+    if (quantile_reserve(s->q, value) != 0 || fsum_reserve(&s->sum) != 0)
         return -1;  /* also rejects NaN/inf: one would poison every mean */
-    if (tiers_add(&s->t, ts_us, value) != 0)
+    if (series_tiers_add(&s->t, ts_us, value) != 0)
         return -1;
-    quant_add(s->q, value);  /* cannot fail after the reserves */
+    quantile_add(s->q, value);  /* cannot fail after the reserves */
     fsum_add(&s->sum, value);
     if (s->count == 0 || ts_us < s->first_us)
         s->first_us = ts_us;
@@ -106,15 +106,15 @@ const tiers *series_tiers_(const series *s);
 const tiers *series_tiers_(const series *s)
 {
     /* Every reader comes through here: merge a staged run first. Like
-     * quant_get's sort, a cache flush that changes no answer, safe under
+     * quantile_get's sort, a cache flush that changes no answer, safe under
      * the model's lock. */
-    tiers_settle((tiers *)&s->t);
+    series_tiers_settle((tiers *)&s->t);
     return &s->t;
 }
 
 int series_make_lean(series *s)
 {
-    return s->t.lean ? 0 : tiers_make_lean(&s->t);
+    return s->t.lean ? 0 : series_tiers_make_lean(&s->t);
 }
 
 int series_is_lean(const series *s) { return s->t.lean; }
@@ -142,7 +142,7 @@ size_t series_memory_bytes(const series *s)
     return sizeof *s + strlen(s->type) + strlen(s->dim) + strlen(s->name) + 3 +
            deque_bytes(&s->t.raw) + deque_bytes(&s->t.t1) + deque_bytes(&s->t.t2) +
            s->t.caprun * sizeof *s->t.run +
-           quant_memory_bytes(s->q) + (s->sum.heap ? s->sum.cap * sizeof(double) : 0);
+           quantile_memory_bytes(s->q) + (s->sum.heap ? s->sum.cap * sizeof(double) : 0);
 }
 
 int64_t series_extent(const series *s, int64_t *first_us, int64_t *last_us)
@@ -168,13 +168,13 @@ void series_get_summary(const series *s, series_summary *out)
     out->first_us = s->first_us;
     out->last_us = s->last_us;
     out->last_value = s->last_value;
-    /* quant_get only sorts its exact buffer, a cache that changes no
+    /* quantile_get only sorts its exact buffer, a cache that changes no
      * answer: casting const away here is safe under the model's lock. */
     quant *q = s->q;
-    out->p5 = quant_get(q, 5);
-    out->p50 = quant_get(q, 50);
-    out->p95 = quant_get(q, 95);
-    out->p99 = quant_get(q, 99);
-    out->exact = quant_is_exact(q);
-    quant_error_bound(q, &out->err_abs, &out->err_rel);
+    out->p5 = quantile_get(q, 5);
+    out->p50 = quantile_get(q, 50);
+    out->p95 = quantile_get(q, 95);
+    out->p99 = quantile_get(q, 99);
+    out->exact = quantile_is_exact(q);
+    quantile_error_bound(q, &out->err_abs, &out->err_rel);
 }

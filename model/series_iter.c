@@ -35,7 +35,7 @@ void series_visit(const series *s, int64_t t0_us, int64_t t1_us,
     if (visit_buckets(&t->t2, SERIES_T2_WIDTH_US, first, t0_us, t1_us, fn, ud) ||
         visit_buckets(&t->t1, SERIES_T1_WIDTH_US, first, t0_us, t1_us, fn, ud))
         return;
-    for (size_t i = tier_raw_lower(&t->raw, t0_us); i < t->raw.len; i++) {
+    for (size_t i = series_tier_raw_lower(&t->raw, t0_us); i < t->raw.len; i++) {
         const raw_pt *r = deque_at(&t->raw, i);
         if (r->ts >= t1_us)
             break;

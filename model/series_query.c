@@ -49,7 +49,7 @@ static void raw_pass(const deque *raw, const binner *B, int64_t t1, series_bin *
     const raw_pt *p = raw->len ? deque_at(raw, 0) : NULL;
     uint64_t b = 0;
     int64_t end = bin_start(B, 1);
-    for (size_t i = tier_raw_lower(raw, B->t0); i < raw->len && p[i].ts < t1; i++) {
+    for (size_t i = series_tier_raw_lower(raw, B->t0); i < raw->len && p[i].ts < t1; i++) {
         while (p[i].ts >= end)
             end = bin_start(B, ++b + 1);
         bin_put(&out[b], p[i].v, p[i].v, p[i].v, 1);
@@ -61,7 +61,7 @@ static void bucket_pass(const deque *d, int64_t width, int64_t clip, const binne
 {
     const bucket *k = d->len ? deque_at(d, 0) : NULL;
     uint64_t b = 0;
-    for (size_t i = tier_bucket_lower(d, tier_floordiv(B->t0, width)); i < d->len; i++) {
+    for (size_t i = series_tier_bucket_lower(d, tier_floordiv(B->t0, width)); i < d->len; i++) {
         int64_t bs = k[i].key * width, be = sat_add(bs, width);
         if (bs >= t1)
             break;
@@ -139,7 +139,7 @@ static void range_buckets(const deque *d, int64_t width, int64_t t0, int64_t t1,
                           series_summary *o)
 {
     const bucket *k = d->len ? deque_at(d, 0) : NULL;
-    for (size_t i = tier_bucket_lower(d, tier_floordiv(t0, width)); i < d->len; i++) {
+    for (size_t i = series_tier_bucket_lower(d, tier_floordiv(t0, width)); i < d->len; i++) {
         int64_t bs = k[i].key * width;
         if (bs >= t1)
             break;
@@ -161,7 +161,7 @@ void series_range_summary(const series *s, int64_t t0_us, int64_t t1_us,
     range_buckets(&t->t2, SERIES_T2_WIDTH_US, t0_us, t1_us, out);
     range_buckets(&t->t1, SERIES_T1_WIDTH_US, t0_us, t1_us, out);
     const raw_pt *p = t->raw.len ? deque_at(&t->raw, 0) : NULL;
-    for (size_t i = tier_raw_lower(&t->raw, t0_us); i < t->raw.len && p[i].ts < t1_us; i++)
+    for (size_t i = series_tier_raw_lower(&t->raw, t0_us); i < t->raw.len && p[i].ts < t1_us; i++)
         sum_add(out, p[i].v, p[i].v, p[i].v, 1, p[i].ts, p[i].v);
     out->p5 = out->p50 = out->p95 = out->p99 = NAN;
     if (out->count) {

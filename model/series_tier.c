@@ -11,7 +11,7 @@
 
 #include "model/series.h"
 
-void tiers_init(tiers *t)
+void series_tiers_init(tiers *t)
 {
     deque_init(&t->raw, sizeof(raw_pt), SERIES_RAW_CAP, SERIES_RAW_CAP / 4);
     /* Buckets are inserted about once per 10 s of data: small slack. */
@@ -23,7 +23,7 @@ void tiers_init(tiers *t)
     t->lean = 0;
 }
 
-void tiers_free(tiers *t)
+void series_tiers_free(tiers *t)
 {
     free(t->run);
     t->run = NULL;
@@ -33,7 +33,7 @@ void tiers_free(tiers *t)
     deque_free(&t->t2);
 }
 
-size_t tier_raw_lower(const deque *raw, int64_t t)
+size_t series_tier_raw_lower(const deque *raw, int64_t t)
 {
     const raw_pt *p = raw->len ? deque_at(raw, 0) : NULL;
     size_t lo = 0, hi = raw->len;
@@ -47,7 +47,7 @@ size_t tier_raw_lower(const deque *raw, int64_t t)
     return lo;
 }
 
-size_t tier_bucket_lower(const deque *d, int64_t k)
+size_t series_tier_bucket_lower(const deque *d, int64_t k)
 {
     const bucket *b = d->len ? deque_at(d, 0) : NULL;
     size_t lo = 0, hi = d->len;
@@ -75,7 +75,7 @@ static void bucket_merge(bucket *into, const bucket *b)
 
 /* Merges b (key in tier-1 units when level == 1) into tier `level`.
  * 0, or -1 on OOM with every tier unchanged. */
-static int tier_put(tiers *t, int level, bucket b)
+static int series_tier_put(tiers *t, int level, bucket b)
 {
     deque *d = level == 1 ? &t->t1 : &t->t2;
     if (level == 2)
@@ -84,7 +84,7 @@ static int tier_put(tiers *t, int level, bucket b)
      * the lower bound the search would find. */
     size_t *hint = &t->hint[level - 1];
     size_t i = *hint < d->len && ((bucket *)deque_at(d, *hint))->key == b.key
-                   ? *hint : tier_bucket_lower(d, b.key);
+                   ? *hint : series_tier_bucket_lower(d, b.key);
     if (i < d->len) {
         bucket *at = deque_at(d, i);
         if (at->key == b.key) {
@@ -97,13 +97,13 @@ static int tier_put(tiers *t, int level, bucket b)
         /* Older than everything a full tier keeps. */
         if (level == 2)
             return 0;   /* dropped: only the whole-series summary keeps it */
-        return tier_put(t, 2, b);
+        return series_tier_put(t, 2, b);
     }
     if (deque_insert(d, i, &b) != 0)
         return -1;
     if (d->len > d->max_len) {
         bucket old = *(bucket *)deque_at(d, 0);
-        if (level == 1 && tier_put(t, 2, old) != 0) {
+        if (level == 1 && series_tier_put(t, 2, old) != 0) {
             deque_remove(d, i);
             return -1;
         }
@@ -120,7 +120,7 @@ static bucket point_bucket(int64_t ts, double v)
     return b;
 }
 
-void tiers_settle(tiers *t)
+void series_tiers_settle(tiers *t)
 {
     if (!t->nrun)
         return;
@@ -128,7 +128,7 @@ void tiers_settle(tiers *t)
     t->nrun = 0;
 }
 
-/* Appends (ts, v) to the staged run when that is where tiers_add would put
+/* Appends (ts, v) to the staged run when that is where series_tiers_add would put
  * it in run + raw: after every run sample (equal times keep arrival
  * order), before every raw one, with no eviction due. 1 when staged, 0
  * when not applicable, -1 on OOM (t unchanged). */
@@ -138,7 +138,7 @@ static int stage(tiers *t, int64_t ts, double v)
     /* Older than the run's last sample: the next older file begins. The
      * run joins raw, and this sample may start a new one before it. */
     if (t->nrun && ts < t->run[t->nrun - 1].ts)
-        tiers_settle(t);
+        series_tiers_settle(t);
     if (!raw->len || raw->len + t->nrun + 1 > raw->max_len ||
         ts >= ((raw_pt *)deque_at(raw, 0))->ts)
         return 0;
@@ -159,7 +159,7 @@ static int stage(tiers *t, int64_t ts, double v)
 /* Merges one sample into tier 1 (and on into tier 2). */
 static int bucket_add(tiers *t, int64_t ts, double v)
 {
-    /* Most samples land in the bucket the previous one did: tier_put's
+    /* Most samples land in the bucket the previous one did: series_tier_put's
      * merge, without building a bucket to pass by value. */
     int64_t key = tier_floordiv(ts, SERIES_T1_WIDTH_US);
     if (t->hint[0] < t->t1.len) {
@@ -174,12 +174,12 @@ static int bucket_add(tiers *t, int64_t ts, double v)
             return 0;
         }
     }
-    return tier_put(t, 1, point_bucket(ts, v));
+    return series_tier_put(t, 1, point_bucket(ts, v));
 }
 
-int tiers_make_lean(tiers *t)
+int series_tiers_make_lean(tiers *t)
 {
-    tiers_settle(t);
+    series_tiers_settle(t);
     /* Newest first, so that each raw sample is only removed once placed. */
     while (t->raw.len) {
         const raw_pt *p = deque_at(&t->raw, t->raw.len - 1);
@@ -192,7 +192,7 @@ int tiers_make_lean(tiers *t)
     t->run = NULL;
     t->caprun = 0;
     while (t->t1.len > SERIES_LEAN_T1_CAP) {
-        if (tier_put(t, 2, *(bucket *)deque_at(&t->t1, 0)) != 0)
+        if (series_tier_put(t, 2, *(bucket *)deque_at(&t->t1, 0)) != 0)
             return -1;
         deque_pop_front(&t->t1);
     }
@@ -202,7 +202,7 @@ int tiers_make_lean(tiers *t)
     return 0;
 }
 
-int tiers_add(tiers *t, int64_t ts, double v)
+int series_tiers_add(tiers *t, int64_t ts, double v)
 {
     deque *raw = &t->raw;
     if (t->lean)
@@ -210,21 +210,21 @@ int tiers_add(tiers *t, int64_t ts, double v)
     int st = stage(t, ts, v);
     if (st != 0)
         return st < 0 ? -1 : 0;
-    tiers_settle(t);
+    series_tiers_settle(t);
     if (raw->len == raw->max_len && ts < ((raw_pt *)deque_at(raw, 0))->ts) {
         return bucket_add(t, ts, v);
     }
     size_t i = raw->len;
     if (i && ((raw_pt *)deque_at(raw, i - 1))->ts > ts) {
         /* Equal times go after the existing ones: keeps arrival order. */
-        i = tier_raw_lower(raw, ts + 1);
+        i = series_tier_raw_lower(raw, ts + 1);
     }
     raw_pt p = {ts, v};
     if (deque_insert(raw, i, &p) != 0)
         return -1;
     if (raw->len > raw->max_len) {
         raw_pt old = *(raw_pt *)deque_at(raw, 0);
-        if (tier_put(t, 1, point_bucket(old.ts, old.v)) != 0) {
+        if (series_tier_put(t, 1, point_bucket(old.ts, old.v)) != 0) {
             deque_remove(raw, i);
             return -1;
         }

@@ -26,7 +26,7 @@ typedef struct bucket {
  * older file arrives as such a run, and inserting it point by point at the
  * front of raw would shift the run so far once per sample (quadratic per
  * file). The run joins raw in one copy when anything else happens or
- * when the tiers are read (tiers_settle). */
+ * when the tiers are read (series_tiers_settle). */
 typedef struct tiers {
     deque raw, t1, t2;
     raw_pt *run;
@@ -36,18 +36,18 @@ typedef struct tiers {
     int lean;           /* no raw tier: samples go straight to tier 1 */
 } tiers;
 
-void tiers_init(tiers *t);
-void tiers_free(tiers *t);
+void series_tiers_init(tiers *t);
+void series_tiers_free(tiers *t);
 /* Places one sample, cascading evictions. 0, or -1 on OOM (t unchanged). */
-int tiers_add(tiers *t, int64_t ts, double v);
+int series_tiers_add(tiers *t, int64_t ts, double v);
 /* Rolls raw (and a staged run) up into tier 1 and keeps no raw tier from
  * then on (series_make_lean). 0, or -1 on OOM (t unchanged but for
  * samples already moved: none is lost or counted twice). */
-int tiers_make_lean(tiers *t);
-/* Moves a staged run into raw. Cannot fail (tiers_add reserved the room);
+int series_tiers_make_lean(tiers *t);
+/* Moves a staged run into raw. Cannot fail (series_tiers_add reserved the room);
  * changes no answer, so readers may call it on data they otherwise only
  * read, under the lock that serialises them with writers. */
-void tiers_settle(tiers *t);
+void series_tiers_settle(tiers *t);
 
 /* floor(a / b) for b > 0. */
 static inline int64_t tier_floordiv(int64_t a, int64_t b)
@@ -57,8 +57,8 @@ static inline int64_t tier_floordiv(int64_t a, int64_t b)
 }
 
 /* First raw index with ts >= t (len when none). */
-size_t tier_raw_lower(const deque *raw, int64_t t);
+size_t series_tier_raw_lower(const deque *raw, int64_t t);
 /* First bucket index with key >= k (len when none). */
-size_t tier_bucket_lower(const deque *d, int64_t k);
+size_t series_tier_bucket_lower(const deque *d, int64_t k);
 
 #endif

@@ -10,8 +10,8 @@ const phase_stats *step_breakdown_phase(const model_node *n, const char *label)
 {
     if (!n)
         return NULL;
-    for (size_t i = 0; i < node_phase_count(n); i++) {
-        const phase_stats *p = node_phase_at(n, i);
+    for (size_t i = 0; i < model_node_phase_count(n); i++) {
+        const phase_stats *p = model_node_phase_at(n, i);
         if (phase_stats_kind(p) != PHASE_STEP)
             continue;
         if (!label || !strcmp(phase_stats_label(p), label))
@@ -26,8 +26,8 @@ static int gather_spans(const model_node *n, int64_t t0, int64_t t1,
                         sb_span **spans, size_t *nspans, phase_event *buf)
 {
     size_t cap = 0;
-    for (size_t i = 0; i < node_phase_count(n); i++) {
-        const phase_stats *p = node_phase_at(n, i);
+    for (size_t i = 0; i < model_node_phase_count(n); i++) {
+        const phase_stats *p = model_node_phase_at(n, i);
         int cat = step_breakdown_category(phase_stats_label(p), phase_stats_kind(p));
         if (cat < 0)
             continue;

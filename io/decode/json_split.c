@@ -22,7 +22,7 @@ static int is_ws(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-jsplit *jsplit_new(size_t max_elem)
+jsplit *json_split_new(size_t max_elem)
 {
     jsplit *s = calloc(1, sizeof *s);
     if (s)
@@ -30,7 +30,7 @@ jsplit *jsplit_new(size_t max_elem)
     return s;
 }
 
-void jsplit_free(jsplit *s)
+void json_split_free(jsplit *s)
 {
     if (!s)
         return;
@@ -38,7 +38,7 @@ void jsplit_free(jsplit *s)
     free(s);
 }
 
-size_t jsplit_held(const jsplit *s)
+size_t json_split_held(const jsplit *s)
 {
     return s->len;
 }
@@ -170,7 +170,7 @@ static int step(jsplit *s, const char *p, size_t *pi, size_t n, jsplit_cb cb, vo
     return 0;
 }
 
-int jsplit_feed(jsplit *s, const char *p, size_t n, jsplit_cb cb, void *ud)
+int json_split_feed(jsplit *s, const char *p, size_t n, jsplit_cb cb, void *ud)
 {
     int rc = 0;
     size_t i = 0;
@@ -180,7 +180,7 @@ int jsplit_feed(jsplit *s, const char *p, size_t n, jsplit_cb cb, void *ud)
     return rc;
 }
 
-int jsplit_finish(jsplit *s)
+int json_split_finish(jsplit *s)
 {
     int partial = s->state == JS_ELEM;
     if (partial)
@@ -190,7 +190,7 @@ int jsplit_finish(jsplit *s)
     return partial;
 }
 
-int jsplit_one_per_line(const char *p, size_t n)
+int json_split_one_per_line(const char *p, size_t n)
 {
     size_t i = 0;
     while (i < n && is_ws(p[i]))

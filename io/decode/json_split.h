@@ -28,20 +28,20 @@ typedef struct jsplit jsplit;
 typedef void (*jsplit_cb)(void *ud, const char *p, size_t n);
 
 /* A splitter that keeps at most max_elem bytes of one element. NULL on OOM. */
-jsplit *jsplit_new(size_t max_elem);
-void jsplit_free(jsplit *s);
+jsplit *json_split_new(size_t max_elem);
+void json_split_free(jsplit *s);
 
 /* Feeds the next n bytes of the document. 0, or -1 on OOM (the element in
  * progress is then dropped as if too long; the splitter stays usable). */
-int jsplit_feed(jsplit *s, const char *p, size_t n, jsplit_cb cb, void *ud);
+int json_split_feed(jsplit *s, const char *p, size_t n, jsplit_cb cb, void *ud);
 
 /* The document ended: 1 when an element was still incomplete (it is
  * dropped; a closed file cut mid-event), else 0. An array never closed by
  * ']' is not an error: smdebug's open .tmp file reads that way. */
-int jsplit_finish(jsplit *s);
+int json_split_finish(jsplit *s);
 
 /* Bytes held for the element in progress (for tests of the bound). */
-size_t jsplit_held(const jsplit *s);
+size_t json_split_held(const jsplit *s);
 
 /* Whether the document that starts with p[0..n) is laid out one array
  * element per line, judged from its first element: 1 when it is (or when
@@ -49,6 +49,6 @@ size_t jsplit_held(const jsplit *s);
  * as before), 0 when the first element spans lines or shares its line
  * with the next — then only this splitter gives its events. Reads no
  * further than the end of the first element. */
-int jsplit_one_per_line(const char *p, size_t n);
+int json_split_one_per_line(const char *p, size_t n);
 
 #endif

@@ -41,7 +41,7 @@ static void *arena_alloc(mv_reader *rd, size_t n)
     return p;
 }
 
-void mv_reader_free(mv_reader *rd)
+void pstats_mv_reader_free(mv_reader *rd)
 {
     for (arena_blk *b = rd->arena, *nx; b; b = nx) {
         nx = b->next;
@@ -190,7 +190,7 @@ static int rd_tuple(mv_reader *rd, int short_form, size_t at, int flag, int dept
     if (n && !t->u.items)
         return oom(rd);
     for (uint32_t i = 0; i < n; i++)
-        if (mv_read(rd, depth + 1, &t->u.items[i]) < 0)
+        if (pstats_mv_read(rd, depth + 1, &t->u.items[i]) < 0)
             return -1;
     t->busy = 0;
     *out = t;
@@ -227,7 +227,7 @@ static int rd_dict(mv_reader *rd, size_t at, int flag, int depth, mv **out)
             break;
         }
         mv *v;
-        rc = mv_read(rd, depth + 1, &v);
+        rc = pstats_mv_read(rd, depth + 1, &v);
         if (rc == 0)
             rc = scratch_push(rd, v);
     }
@@ -256,7 +256,7 @@ static int rd_ref(mv_reader *rd, size_t at, mv **out)
     return 0;
 }
 
-int mv_read(mv_reader *rd, int depth, mv **out)
+int pstats_mv_read(mv_reader *rd, int depth, mv **out)
 {
     size_t at = rd->pos;
     if (depth > PSTATS_MAX_DEPTH)
@@ -284,7 +284,7 @@ int mv_read(mv_reader *rd, int depth, mv **out)
     return fail(rd, at, what);
 }
 
-int mv_parse(mv_reader *rd, const void *data, size_t len, sm_err *err, mv **out)
+int pstats_mv_parse(mv_reader *rd, const void *data, size_t len, sm_err *err, mv **out)
 {
     memset(rd, 0, sizeof *rd);
     rd->p = data;
@@ -292,5 +292,5 @@ int mv_parse(mv_reader *rd, const void *data, size_t len, sm_err *err, mv **out)
     rd->err = err;
     if (len == 0)
         return sm_err_set(err, SM_ERR_FORMAT, "bad marshal data: empty file");
-    return mv_read(rd, 0, out);
+    return pstats_mv_read(rd, 0, out);
 }

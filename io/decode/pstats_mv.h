@@ -35,9 +35,9 @@ typedef struct mv_reader {
 } mv_reader;
 
 /* Reads one value of data[0..len) into a tree owned by rd (free with
- * mv_reader_free even on failure). -1 with err on bad data or OOM. */
-int mv_parse(mv_reader *rd, const void *data, size_t len, sm_err *err, mv **out);
-int mv_read(mv_reader *rd, int depth, mv **out);
-void mv_reader_free(mv_reader *rd);
+ * pstats_mv_reader_free even on failure). -1 with err on bad data or OOM. */
+int pstats_mv_parse(mv_reader *rd, const void *data, size_t len, sm_err *err, mv **out);
+int pstats_mv_read(mv_reader *rd, int depth, mv **out);
+void pstats_mv_reader_free(mv_reader *rd);
 
 #endif

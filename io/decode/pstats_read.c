@@ -92,7 +92,7 @@ int pstats_marshal_parse(const void *data, size_t len, pstats_func_cb cb, void *
     mv_reader rd;
     mv *top = NULL;
     callers_buf buf = {NULL, 0};
-    int rc = mv_parse(&rd, data, len, err, &top);
+    int rc = pstats_mv_parse(&rd, data, len, err, &top);
     if (rc == 0 && top->type != '{')
         rc = bad(err, top, "top level is not a dict");
     for (uint32_t i = 0; rc == 0 && i < top->n; i++) {
@@ -102,7 +102,7 @@ int pstats_marshal_parse(const void *data, size_t len, pstats_func_cb cb, void *
             rc = cb(ud, &f, err);
     }
     free(buf.c);
-    mv_reader_free(&rd);
+    pstats_mv_reader_free(&rd);
     return rc;
 }
 
@@ -203,12 +203,12 @@ int pstats_marshal_repr(const void *data, size_t len, char *out, size_t cap, sm_
 {
     mv_reader rd;
     mv *top = NULL;
-    int rc = mv_parse(&rd, data, len, err, &top);
+    int rc = pstats_mv_parse(&rd, data, len, err, &top);
     out_buf o = {out, cap, 0};
     if (rc == 0)
         put_val(&o, top);
     if (cap)
         out[o.n < cap ? o.n : cap - 1] = '\0';
-    mv_reader_free(&rd);
+    pstats_mv_reader_free(&rd);
     return rc;
 }

@@ -39,7 +39,7 @@ static int known_field(sm_str k)
     }
 }
 
-void sysdec_scratch_free(sysdec_scratch *s)
+void sys_decode_scratch_free(sysdec_scratch *s)
 {
     if (!s)
         return;
@@ -239,7 +239,7 @@ static int join_extra(const fast_ctx *c, sysdec_scratch *sc, sm_str *extra)
     return 0;
 }
 
-static int sysdec_fast(const char *line, size_t len, sm_sample *out, sysdec_scratch *sc)
+static int sys_decode_fast(const char *line, size_t len, sm_sample *out, sysdec_scratch *sc)
 {
     jscan s = {line, line + len};
     /* Not `= {...}`: that would zero the extra arrays on every line (a
@@ -281,17 +281,17 @@ static int sysdec_fast(const char *line, size_t len, sm_sample *out, sysdec_scra
     return 0;
 }
 
-int sysdec_line_fast(const char *line, size_t len, sm_sample *out,
-                     sysdec_scratch *scratch)
+int sys_decode_line_fast(const char *line, size_t len, sm_sample *out,
+                         sysdec_scratch *scratch)
 {
-    return sysdec_fast(line, len, out, scratch);
+    return sys_decode_fast(line, len, out, scratch);
 }
 
-int sysdec_line(const char *line, size_t len, sm_sample *out, sysdec_scratch *scratch)
+int sys_decode_line(const char *line, size_t len, sm_sample *out, sysdec_scratch *scratch)
 {
-    if (sysdec_fast(line, len, out, scratch) == 0)
+    if (sys_decode_fast(line, len, out, scratch) == 0)
         return 0;
-    return sysdec_line_jansson(line, len, out, scratch);
+    return sys_decode_line_jansson(line, len, out, scratch);
 }
 
 /* ---- jansson reference -------------------------------------------------- */
@@ -415,8 +415,8 @@ static int j_extra(json_t *root, sysdec_scratch *sc, sm_str *extra)
     return 0;
 }
 
-int sysdec_line_jansson(const char *line, size_t len, sm_sample *out,
-                        sysdec_scratch *scratch)
+int sys_decode_line_jansson(const char *line, size_t len, sm_sample *out,
+                            sysdec_scratch *scratch)
 {
     json_decref(scratch->jroot);
     scratch->jroot = NULL;

@@ -2,10 +2,10 @@
  *
  * The hot path of smtop: a job writes ~1 M such lines per node-day. A
  * generic DOM parse per line (jansson json_loadb) runs at ~40 MB/s, far
- * from the 1.5×-of-cat target, so sysdec_line() is a hand-written scanner
+ * from the 1.5×-of-cat target, so sys_decode_line() is a hand-written scanner
  * for the flat object the profiler writes. Whenever it meets anything it
  * does not fully understand (escapes in a string, nested values, odd
- * numbers, duplicate keys) it hands the line to sysdec_line_jansson(), and
+ * numbers, duplicate keys) it hands the line to sys_decode_line_jansson(), and
  * a differential test + fuzzer hold the two to the same record. */
 #ifndef SMTOP_SYS_DECODE_H
 #define SMTOP_SYS_DECODE_H
@@ -29,7 +29,7 @@ typedef struct sysdec_scratch {
     int64_t ts_us;
 } sysdec_scratch;
 
-void sysdec_scratch_free(sysdec_scratch *s);
+void sys_decode_scratch_free(sysdec_scratch *s);
 
 /* Decodes one line (no trailing newline; surrounding whitespace allowed).
  * Required: Type, Dimension, Value (number), NodeId, Timestamp (number,
@@ -37,17 +37,17 @@ void sysdec_scratch_free(sysdec_scratch *s);
  * in out->extra. Slices in *out point into `line` or into `scratch` and stay
  * valid until the next call with the same scratch.
  * Returns 0 on success, -1 for a corrupt/incomplete line (out undefined). */
-int sysdec_line(const char *line, size_t len, sm_sample *out,
-                sysdec_scratch *scratch);
+int sys_decode_line(const char *line, size_t len, sm_sample *out,
+                    sysdec_scratch *scratch);
 
-/* The fast path of sysdec_line alone: -1 where sysdec_line would consult
+/* The fast path of sys_decode_line alone: -1 where sys_decode_line would consult
  * the reference (whose verdict may still be success). Pure apart from
  * `scratch`, so it may run on another thread with its own scratch. */
-int sysdec_line_fast(const char *line, size_t len, sm_sample *out,
-                     sysdec_scratch *scratch);
+int sys_decode_line_fast(const char *line, size_t len, sm_sample *out,
+                         sysdec_scratch *scratch);
 
 /* The reference decoder, same contract, via jansson. */
-int sysdec_line_jansson(const char *line, size_t len, sm_sample *out,
-                        sysdec_scratch *scratch);
+int sys_decode_line_jansson(const char *line, size_t len, sm_sample *out,
+                            sysdec_scratch *scratch);
 
 #endif

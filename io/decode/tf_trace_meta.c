@@ -60,8 +60,8 @@ int64_t tf_trace_step_start(const model *m, const char *node_id, int64_t step)
     if (!n || step < 0)
         return TF_TRACE_NO_BASE;
     /* Phases are ordered TRAIN, EVAL, GLOBAL, other modes: first hit wins. */
-    for (size_t i = 0; i < node_phase_count(n); i++) {
-        const phase_stats *p = node_phase_at(n, i);
+    for (size_t i = 0; i < model_node_phase_count(n); i++) {
+        const phase_stats *p = model_node_phase_at(n, i);
         if (phase_stats_kind(p) != PHASE_STEP)
             continue;
         int64_t t = find_in_phase(p, step);

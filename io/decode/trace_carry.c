@@ -25,12 +25,12 @@ struct trace_carry {
     size_t dropped;
 };
 
-trace_carry *tcarry_new(void)
+trace_carry *trace_carry_new(void)
 {
     return calloc(1, sizeof(trace_carry));
 }
 
-void tcarry_item_clear(tcarry_item *it)
+void trace_carry_item_clear(tcarry_item *it)
 {
     free(it->name);
     free(it->phase);
@@ -40,11 +40,11 @@ void tcarry_item_clear(tcarry_item *it)
 static void side_free(side *s)
 {
     for (size_t i = 0; i < s->n; i++)
-        tcarry_item_clear(&s->v[i]);
+        trace_carry_item_clear(&s->v[i]);
     free(s->v);
 }
 
-void tcarry_free(trace_carry *c)
+void trace_carry_free(trace_carry *c)
 {
     if (!c)
         return;
@@ -56,7 +56,7 @@ void tcarry_free(trace_carry *c)
     free(c);
 }
 
-int tcarry_writer(trace_carry *c, const char *process, int kind)
+int trace_carry_writer(trace_carry *c, const char *process, int kind)
 {
     for (size_t i = 0; i < c->nw; i++)
         if (c->w[i].kind == kind && !strcmp(c->w[i].process, process))
@@ -84,8 +84,8 @@ static int same_stack(const tcarry_item *it, int writer, int64_t pid, int64_t ti
     return it->writer == writer && it->pid == pid && it->tid == tid;
 }
 
-int tcarry_take_b(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t end_us,
-                  tcarry_item *out)
+int trace_carry_take_b(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t end_us,
+                       tcarry_item *out)
 {
     size_t best = c->b.n;
     for (size_t i = 0; i < c->b.n; i++) {
@@ -100,8 +100,8 @@ int tcarry_take_b(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t 
     return 1;
 }
 
-int tcarry_take_e(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t start_us,
-                  tcarry_item *out)
+int trace_carry_take_e(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t start_us,
+                       tcarry_item *out)
 {
     size_t best = c->e.n;
     for (size_t i = 0; i < c->e.n; i++) {
@@ -121,11 +121,11 @@ static int side_put(trace_carry *c, side *s, tcarry_item *it)
     if (s->n == TCARRY_MAX) {   /* the oldest waiter is the least likely to pair */
         tcarry_item old;
         side_remove(s, 0, &old);
-        tcarry_item_clear(&old);
+        trace_carry_item_clear(&old);
         c->dropped++;
     }
     if (vec_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v, 16) != 0) {
-        tcarry_item_clear(it);
+        trace_carry_item_clear(it);
         c->dropped++;
         return -1;
     }
@@ -134,9 +134,9 @@ static int side_put(trace_carry *c, side *s, tcarry_item *it)
     return 0;
 }
 
-int tcarry_put_b(trace_carry *c, tcarry_item *it) { return side_put(c, &c->b, it); }
-int tcarry_put_e(trace_carry *c, tcarry_item *it) { return side_put(c, &c->e, it); }
+int trace_carry_put_b(trace_carry *c, tcarry_item *it) { return side_put(c, &c->b, it); }
+int trace_carry_put_e(trace_carry *c, tcarry_item *it) { return side_put(c, &c->e, it); }
 
-size_t tcarry_waiting_b(const trace_carry *c) { return c->b.n; }
-size_t tcarry_waiting_e(const trace_carry *c) { return c->e.n; }
-size_t tcarry_dropped(const trace_carry *c) { return c->dropped; }
+size_t trace_carry_waiting_b(const trace_carry *c) { return c->b.n; }
+size_t trace_carry_waiting_e(const trace_carry *c) { return c->e.n; }
+size_t trace_carry_dropped(const trace_carry *c) { return c->dropped; }

@@ -32,41 +32,41 @@ typedef struct trace_carry trace_carry;
 
 /* One side of a pair waiting for the other. */
 typedef struct tcarry_item {
-    int writer;             /* from tcarry_writer */
+    int writer;             /* from trace_carry_writer */
     int64_t pid, tid;
     int64_t t;              /* B: its start; E: its end (epoch µs) */
     int64_t step;           /* -1 when unknown */
     char *name, *phase;     /* owned; NULL = empty */
 } tcarry_item;
 
-trace_carry *tcarry_new(void);          /* NULL on OOM */
-void tcarry_free(trace_carry *c);       /* NULL is fine */
+trace_carry *trace_carry_new(void);          /* NULL on OOM */
+void trace_carry_free(trace_carry *c);       /* NULL is fine */
 
 /* The handle of writer (process, kind): >= 0, or -1 on OOM or when
  * TCARRY_WRITERS writers are known already. */
-int tcarry_writer(trace_carry *c, const char *process, int kind);
+int trace_carry_writer(trace_carry *c, const char *process, int kind);
 
 /* Takes the waiting B of (writer, pid, tid) that began last at or before
  * end_us: 1 with *out filled (the caller owns its strings: release with
- * tcarry_item_clear), 0 when none waits. */
-int tcarry_take_b(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t end_us,
-                  tcarry_item *out);
+ * trace_carry_item_clear), 0 when none waits. */
+int trace_carry_take_b(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t end_us,
+                       tcarry_item *out);
 /* Takes the earliest waiting E of (writer, pid, tid) at or after start_us. */
-int tcarry_take_e(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t start_us,
-                  tcarry_item *out);
+int trace_carry_take_e(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t start_us,
+                       tcarry_item *out);
 
 /* Leaves *it waiting; the carry takes its strings in every case (*it is
  * cleared). 0, or -1 when it could not be kept (OOM): it is then counted
  * as dropped. */
-int tcarry_put_b(trace_carry *c, tcarry_item *it);
-int tcarry_put_e(trace_carry *c, tcarry_item *it);
+int trace_carry_put_b(trace_carry *c, tcarry_item *it);
+int trace_carry_put_e(trace_carry *c, tcarry_item *it);
 
-void tcarry_item_clear(tcarry_item *it);
+void trace_carry_item_clear(tcarry_item *it);
 
 /* B's and E's still waiting for their other half, and how many were
  * dropped (bounds, OOM). */
-size_t tcarry_waiting_b(const trace_carry *c);
-size_t tcarry_waiting_e(const trace_carry *c);
-size_t tcarry_dropped(const trace_carry *c);
+size_t trace_carry_waiting_b(const trace_carry *c);
+size_t trace_carry_waiting_e(const trace_carry *c);
+size_t trace_carry_dropped(const trace_carry *c);
 
 #endif

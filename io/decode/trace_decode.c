@@ -49,7 +49,7 @@ struct trace_dec {
     int reference;
 };
 
-trace_dec *tracedec_new(const char *node)
+trace_dec *trace_decode_new(const char *node)
 {
     trace_dec *d = calloc(1, sizeof *d);
     if (!d)
@@ -57,17 +57,17 @@ trace_dec *tracedec_new(const char *node)
     d->node = strdup(node ? node : "");
     d->process = strdup("");
     if (!d->node || !d->process) {
-        tracedec_free(d);
+        trace_decode_free(d);
         return NULL;
     }
     d->node_len = strlen(d->node);
     return d;
 }
 
-int tracedec_set_writer(trace_dec *d, const char *process, trace_carry *carry, int kind)
+int trace_decode_set_writer(trace_dec *d, const char *process, trace_carry *carry, int kind)
 {
     char *p = strdup(process ? process : "");
-    int w = carry && p && p[0] ? tcarry_writer(carry, p, kind) : -1;
+    int w = carry && p && p[0] ? trace_carry_writer(carry, p, kind) : -1;
     if (!p || (carry && p[0] && w < 0)) {
         free(p);
         return -1;
@@ -80,7 +80,7 @@ int tracedec_set_writer(trace_dec *d, const char *process, trace_carry *carry, i
     return 0;
 }
 
-void tracedec_free(trace_dec *d)
+void trace_decode_free(trace_dec *d)
 {
     if (!d)
         return;
@@ -98,22 +98,22 @@ void tracedec_free(trace_dec *d)
     free(d);
 }
 
-int64_t tracedec_base_us(const trace_dec *d)
+int64_t trace_decode_base_us(const trace_dec *d)
 {
     return d->base;
 }
 
-size_t tracedec_open_count(const trace_dec *d)
+size_t trace_decode_open_count(const trace_dec *d)
 {
     return d->open;
 }
 
-size_t tracedec_dropped_count(const trace_dec *d)
+size_t trace_decode_dropped_count(const trace_dec *d)
 {
     return d->dropped;
 }
 
-void tracedec_set_reference(trace_dec *d, int on)
+void trace_decode_set_reference(trace_dec *d, int on)
 {
     d->reference = on;
 }
@@ -233,13 +233,13 @@ static void orphan_e(trace_dec *d, const tl_event *e, int64_t end, trace_sink si
     tcarry_item mine = {d->writer, e->pid, e->tid, end, e->step,
                         dup_or_null(e->name), dup_or_null(pid_phase(d, e->pid))};
     tcarry_item b;
-    if (tcarry_take_b(d->carry, d->writer, e->pid, e->tid, end, &b)) {
+    if (trace_carry_take_b(d->carry, d->writer, e->pid, e->tid, end, &b)) {
         emit_pair(d, &b, &mine, sink, ud);
-        tcarry_item_clear(&b);
-        tcarry_item_clear(&mine);
+        trace_carry_item_clear(&b);
+        trace_carry_item_clear(&mine);
         return;
     }
-    tcarry_put_e(d->carry, &mine);
+    trace_carry_put_e(d->carry, &mine);
 }
 
 static bstack *find_stack(trace_dec *d, int64_t pid, int64_t tid)
@@ -348,19 +348,19 @@ static void trim_line(const char **pp, size_t *lenp)
     }
 }
 
-int tracedec_line(trace_dec *d, const char *line, size_t len, trace_sink sink, void *ud)
+int trace_decode_line(trace_dec *d, const char *line, size_t len, trace_sink sink, void *ud)
 {
     trim_line(&line, &len);
     if (len == 0)
         return 0;
     tl_event e;
     void *root = NULL;
-    int rc = d->reference ? TL_FALLBACK : tl_parse_fast(line, len, &e);
+    int rc = d->reference ? TL_FALLBACK : trace_line_parse_fast(line, len, &e);
     if (rc == TL_FALLBACK)
-        rc = tl_parse_jansson(line, len, &e, &root);
+        rc = trace_line_parse_jansson(line, len, &e, &root);
     if (rc == TL_OK)
         rc = on_event(d, &e, sink, ud);
-    tl_release(root);
+    trace_line_release(root);
     return rc == TL_OK ? 0 : -1;
 }
 
@@ -374,16 +374,16 @@ static void hand_over_b(trace_dec *d, const bstack *s, open_b *b, trace_sink sin
         free(b->name);
     b->name = NULL;
     tcarry_item e;
-    if (!tcarry_take_e(d->carry, d->writer, s->pid, s->tid, b->start, &e)) {
-        tcarry_put_b(d->carry, &mine);
+    if (!trace_carry_take_e(d->carry, d->writer, s->pid, s->tid, b->start, &e)) {
+        trace_carry_put_b(d->carry, &mine);
         return;
     }
     emit_pair(d, &mine, &e, sink, ud);
-    tcarry_item_clear(&e);
-    tcarry_item_clear(&mine);
+    trace_carry_item_clear(&e);
+    trace_carry_item_clear(&mine);
 }
 
-void tracedec_close_file(trace_dec *d, trace_sink sink, void *ud)
+void trace_decode_close_file(trace_dec *d, trace_sink sink, void *ud)
 {
     if (!d->carry)
         return;
@@ -396,15 +396,15 @@ void tracedec_close_file(trace_dec *d, trace_sink sink, void *ud)
     }
 }
 
-int tracedec_parse(const char *line, size_t len, tl_event *out)
+int trace_decode_parse(const char *line, size_t len, tl_event *out)
 {
     trim_line(&line, &len);
     if (len == 0)
         return 0;
-    return tl_parse_fast(line, len, out) == TL_OK ? 1 : -1;
+    return trace_line_parse_fast(line, len, out) == TL_OK ? 1 : -1;
 }
 
-int tracedec_event(trace_dec *d, const tl_event *ev, trace_sink sink, void *ud)
+int trace_decode_event(trace_dec *d, const tl_event *ev, trace_sink sink, void *ud)
 {
     if (d->reference)
         return 1;

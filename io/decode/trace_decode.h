@@ -24,49 +24,49 @@ struct trace_carry;
 typedef void (*trace_sink)(void *ud, const sm_event *ev);
 
 /* node is copied. NULL on OOM. */
-trace_dec *tracedec_new(const char *node);
-void tracedec_free(trace_dec *d);
+trace_dec *trace_decode_new(const char *node);
+void trace_decode_free(trace_dec *d);
 
 /* Names the file's writer (keyname.h's `process`, copied into every event)
  * and, with a carry, pairs B/E events split across the writer's files of
  * trace kind `kind` (trace_carry.h): an E with no B in this file closes
  * one carried from an earlier file, or waits in the carry. 0, or -1 on
  * OOM (d unchanged). */
-int tracedec_set_writer(trace_dec *d, const char *process, struct trace_carry *carry,
-                        int kind);
+int trace_decode_set_writer(trace_dec *d, const char *process, struct trace_carry *carry,
+                            int kind);
 /* The file has ended: hands its still-open B events to the carry, which
  * emits through sink those whose E arrived already and keeps the rest
  * waiting. No-op without a carry (open B's then stay open here). */
-void tracedec_close_file(trace_dec *d, trace_sink sink, void *ud);
+void trace_decode_close_file(trace_dec *d, trace_sink sink, void *ud);
 
 /* Feeds one complete line (without its newline). Calls sink for each event
  * the line completes (0 or 1). Returns 0 when the line was understood
  * (including structural lines "[", "]", metadata, unmatched E), -1 when it
  * is corrupt (the decoder state is unchanged). */
-int tracedec_line(trace_dec *d, const char *line, size_t len,
-                  trace_sink sink, void *ud);
+int trace_decode_line(trace_dec *d, const char *line, size_t len,
+                      trace_sink sink, void *ud);
 
-/* tracedec_line in two steps, so the pure first one can run ahead on
- * another thread (scan_fetch): tracedec_parse trims and reads the line
+/* trace_decode_line in two steps, so the pure first one can run ahead on
+ * another thread (scan_fetch): trace_decode_parse trims and reads the line
  * with the hand-written reader — 1 with *out filled, 0 for a blank line,
- * -1 when the reader declines (then use tracedec_line); *out is a
- * trace_line.h tl_event whose slices point into line. tracedec_event then
- * does what tracedec_line does with such an event: 0 or -1 as it, or 1
+ * -1 when the reader declines (then use trace_decode_line); *out is a
+ * trace_line.h tl_event whose slices point into line. trace_decode_event then
+ * does what trace_decode_line does with such an event: 0 or -1 as it, or 1
  * without touching anything when d is in reference mode. */
 struct tl_event;
-int tracedec_parse(const char *line, size_t len, struct tl_event *out);
-int tracedec_event(trace_dec *d, const struct tl_event *ev, trace_sink sink, void *ud);
+int trace_decode_parse(const char *line, size_t len, struct tl_event *out);
+int trace_decode_event(trace_dec *d, const struct tl_event *ev, trace_sink sink, void *ud);
 
 /* Base time from the metadata line, 0 until seen. */
-int64_t tracedec_base_us(const trace_dec *d);
+int64_t trace_decode_base_us(const trace_dec *d);
 /* Number of B events still open (never closed by an E). */
-size_t tracedec_open_count(const trace_dec *d);
+size_t trace_decode_open_count(const trace_dec *d);
 /* B events (and pid names) dropped because a bound was reached: 4096 open
  * per (pid, tid), 4096 (pid, tid) stacks, 4096 named pids. */
-size_t tracedec_dropped_count(const trace_dec *d);
+size_t trace_decode_dropped_count(const trace_dec *d);
 
 /* For the differential test and fuzzer: on != 0 sends every line through
  * the jansson reference reader instead of the hand-written one. */
-void tracedec_set_reference(trace_dec *d, int on);
+void trace_decode_set_reference(trace_dec *d, int on);
 
 #endif

@@ -215,7 +215,7 @@ static void event_init(tl_event *ev)
     ev->step = -1;
 }
 
-int tl_parse_fast(const char *p, size_t len, tl_event *ev)
+int trace_line_parse_fast(const char *p, size_t len, tl_event *ev)
 {
     event_init(ev);
     jscan s = {p, p + len};
@@ -269,7 +269,7 @@ static void j_args(json_t *args, tl_event *ev)
         ev->has_start = 0;
 }
 
-int tl_parse_jansson(const char *p, size_t len, tl_event *ev, void **rootp)
+int trace_line_parse_jansson(const char *p, size_t len, tl_event *ev, void **rootp)
 {
     event_init(ev);
     json_t *root = json_loadb(p, len, JSON_REJECT_DUPLICATES, NULL);
@@ -295,7 +295,7 @@ int tl_parse_jansson(const char *p, size_t len, tl_event *ev, void **rootp)
     return TL_OK;
 }
 
-void tl_release(void *root)
+void trace_line_release(void *root)
 {
     json_decref(root);
 }

@@ -26,14 +26,14 @@ typedef struct tl_event {
 } tl_event;
 
 /* Hand-written reader. Slices point into `p`. TL_OK or TL_FALLBACK. */
-int tl_parse_fast(const char *p, size_t len, tl_event *ev);
+int trace_line_parse_fast(const char *p, size_t len, tl_event *ev);
 
 /* Reference reader. Slices point into *root (a json_t*, which the caller
  * releases with json_decref after use; NULL when nothing to release).
  * TL_OK or TL_CORRUPT. */
-int tl_parse_jansson(const char *p, size_t len, tl_event *ev, void **root);
+int trace_line_parse_jansson(const char *p, size_t len, tl_event *ev, void **root);
 
-/* Releases what tl_parse_jansson left in *root. */
-void tl_release(void *root);
+/* Releases what trace_line_parse_jansson left in *root. */
+void trace_line_release(void *root);
 
 #endif

@@ -78,20 +78,20 @@ typedef struct xjob {
 /* Whether an event/sample of node at [start, start+dur] is exported: it
  * overlaps the --since/--until window (model.h's model_config) and, with
  * --steps, its node's step window. */
-int xp_in_window(const xjob *x, sm_str node, int64_t start, int64_t dur);
+int export_perfetto_in_window(const xjob *x, sm_str node, int64_t start, int64_t dur);
 
 /* --steps: records a Step event's extent during the prepass. */
-void xp_note_step(xjob *x, const sm_event *e);
+void export_steps_note(xjob *x, const sm_event *e);
 /* Runs the prepass through walk() and keeps each node's window. -1 with err
  * (SM_ERR_USAGE) when no step of A..B exists. */
-int xp_resolve_steps(xjob *x, int (*walk)(xjob *, int (*)(const xfile *), sm_err *),
-                     int (*want)(const xfile *), sm_err *err);
+int export_steps_resolve(xjob *x, int (*walk)(xjob *, int (*)(const xfile *), sm_err *),
+                         int (*want)(const xfile *), sm_err *err);
 
 /* TF traces: listing-time bookkeeping, step anchors, decoding. */
-int xtf_note_metadata(xjob *x, const char *rel);   /* 0, or -1 on OOM */
-int xtf_need(xjob *x, const xfile *f);
-void xtf_note_step(xjob *x, const sm_event *e);
-void xtf_process(xjob *x, const xfile *f, const char *data, size_t len);
-void xtf_free(xjob *x);
+int export_steps_tf_note_metadata(xjob *x, const char *rel);   /* 0, or -1 on OOM */
+int export_steps_tf_need(xjob *x, const xfile *f);
+void export_steps_tf_note_step(xjob *x, const sm_event *e);
+void export_steps_tf_process(xjob *x, const xfile *f, const char *data, size_t len);
+void export_steps_tf_free(xjob *x);
 
 #endif

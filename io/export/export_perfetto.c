@@ -69,7 +69,7 @@ static int list_cb(void *ud, const source_entry *e)
     key_info ki;
     keyname_parse(rel, &ki);
     if (ki.kind == KEY_TF_META)
-        return xtf_note_metadata(x, rel) == 0 ? 0 : (x->oom = 1);
+        return export_steps_tf_note_metadata(x, rel) == 0 ? 0 : (x->oom = 1);
     if (ki.kind != KEY_SYSTEM && ki.kind != KEY_TRACE && ki.kind != KEY_TRACE_TMP &&
         ki.kind != KEY_TF_TRACE)
         return 0;
@@ -87,7 +87,7 @@ static int list_cb(void *ud, const source_entry *e)
     x->n++;
     if (note_writer(x, f) != 0)
         return x->oom = 1;
-    if (ki.kind == KEY_TF_TRACE && xtf_need(x, f) != 0)
+    if (ki.kind == KEY_TF_TRACE && export_steps_tf_need(x, f) != 0)
         return x->oom = 1;
     return 0;
 }
@@ -111,7 +111,7 @@ static int in_time_filter(int64_t since, int64_t until, int64_t start, int64_t d
     return !(until && start >= until) && !(since && start + dur < since);
 }
 
-int xp_in_window(const xjob *x, sm_str node, int64_t start, int64_t dur)
+int export_perfetto_in_window(const xjob *x, sm_str node, int64_t start, int64_t dur)
 {
     if (!in_time_filter(x->since, x->until, start, dur))
         return 0;
@@ -149,23 +149,23 @@ static void event_of_writer(xjob *x, const sm_event *e)
     c.phase = (sm_str){buf, n > 0 && (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1};
     if (!c.name.len)
         c.name = ph;   /* the event keeps its own name */
-    exw_event(x->w, &c);
+    export_writer_event(x->w, &c);
 }
 
 static void xp_trace_sink(void *ud, const sm_event *e)
 {
     xjob *x = ud;
     if (x->prepass) {
-        xp_note_step(x, e);
+        export_steps_note(x, e);
         return;
     }
-    xtf_note_step(x, e);
-    if (!xp_in_window(x, e->node, e->start_us, e->dur_us))
+    export_steps_tf_note_step(x, e);
+    if (!export_perfetto_in_window(x, e->node, e->start_us, e->dur_us))
         return;
     if (e->process.len && node_has_writers(x, e->node))
         event_of_writer(x, e);
     else
-        exw_event(x->w, e);
+        export_writer_event(x->w, e);
 }
 
 static void do_system(xjob *x, const char *line, size_t len)
@@ -174,11 +174,11 @@ static void do_system(xjob *x, const char *line, size_t len)
     const predec_rec *r = predec_take(x->pre, line, len, PREDEC_SYSTEM);
     if (r) {
         s = r->s;
-    } else if (sysdec_line(line, len, &s, &x->scratch) != 0) {
+    } else if (sys_decode_line(line, len, &s, &x->scratch) != 0) {
         x->st->corrupt_lines++;
         return;
     }
-    if (!xp_in_window(x, s.node, s.ts_us, 0))
+    if (!export_perfetto_in_window(x, s.node, s.ts_us, 0))
         return;
     char track[256];
     sm_str who = s.name.len && !sm_str_eq(s.name, "") ? s.name : s.type;
@@ -198,7 +198,7 @@ static void do_system(xjob *x, const char *line, size_t len)
     n += take;
     track[n] = '\0';
     sm_str t = {track, n};
-    exw_counter(x->w, s.node, t, s.ts_us, s.value);
+    export_writer_counter(x->w, s.node, t, s.ts_us, s.value);
 }
 
 typedef struct xelem {
@@ -209,7 +209,7 @@ typedef struct xelem {
 static void xp_elem(void *ud, const char *p, size_t n)
 {
     xelem *c = ud;
-    if (!p || tracedec_line(c->d, p, n, xp_trace_sink, c->x) != 0)
+    if (!p || trace_decode_line(c->d, p, n, xp_trace_sink, c->x) != 0)
         c->x->st->corrupt_lines++;
 }
 
@@ -218,14 +218,14 @@ static void xp_elem(void *ud, const char *p, size_t n)
 static void process_elements(xjob *x, trace_dec *d, const char *data, size_t len)
 {
     xelem c = {x, d};
-    jsplit *js = jsplit_new(INGEST_LINE_MAX);
+    jsplit *js = json_split_new(INGEST_LINE_MAX);
     if (!js) {
         x->st->skipped_files++;
         return;
     }
-    jsplit_feed(js, data, len, xp_elem, &c);
-    x->st->corrupt_lines += jsplit_finish(js);
-    jsplit_free(js);
+    json_split_feed(js, data, len, xp_elem, &c);
+    x->st->corrupt_lines += json_split_finish(js);
+    json_split_free(js);
 }
 
 /* One line of a file: a trace event for d, or a system sample (d NULL). */
@@ -240,9 +240,9 @@ static void xp_line(xjob *x, trace_dec *d, const char *line, size_t l)
         return;
     }
     const predec_rec *r = predec_take(x->pre, line, l, PREDEC_TRACE);
-    int rc = r ? tracedec_event(d, &r->t, xp_trace_sink, x) : 1;
+    int rc = r ? trace_decode_event(d, &r->t, xp_trace_sink, x) : 1;
     if (rc == 1)
-        rc = tracedec_line(d, line, l, xp_trace_sink, x);
+        rc = trace_decode_line(d, line, l, xp_trace_sink, x);
     if (rc != 0)
         x->st->corrupt_lines++;
 }
@@ -255,9 +255,9 @@ static int xp_open_dec(xjob *x, const xfile *f, trace_dec **out)
     *out = NULL;
     if (f->kind == KEY_SYSTEM)
         return 0;
-    if (!(d = tracedec_new(f->node)) ||
-        tracedec_set_writer(d, f->process, x->carry, (int)f->tkind) != 0) {
-        tracedec_free(d);
+    if (!(d = trace_decode_new(f->node)) ||
+        trace_decode_set_writer(d, f->process, x->carry, (int)f->tkind) != 0) {
+        trace_decode_free(d);
         x->st->skipped_files++;
         return -1;
     }
@@ -270,8 +270,8 @@ static int xp_open_dec(xjob *x, const xfile *f, trace_dec **out)
 static void xp_close_dec(xjob *x, trace_dec *d)
 {
     if (d)
-        tracedec_close_file(d, xp_trace_sink, x);
-    tracedec_free(d);
+        trace_decode_close_file(d, xp_trace_sink, x);
+    trace_decode_free(d);
 }
 
 /* Feeds every line of one file to its decoder. */
@@ -280,9 +280,9 @@ static void process_lines(xjob *x, const xfile *f, const char *data, size_t len)
     trace_dec *d;
     if (xp_open_dec(x, f, &d) != 0)
         return;
-    if (f->kind == KEY_TRACE && !jsplit_one_per_line(data, len)) {
+    if (f->kind == KEY_TRACE && !json_split_one_per_line(data, len)) {
         process_elements(x, d, data, len);
-        tracedec_free(d);
+        trace_decode_free(d);
         return;
     }
     size_t i = 0;
@@ -382,15 +382,15 @@ static void stream_cb(void *ud, const source_req *req, const void *data, size_t 
     s->got = len;
     if (!s->decided) {   /* the layout, from the first element (json_split.h) */
         s->decided = 1;
-        if (s->f->kind == KEY_TRACE && !jsplit_one_per_line(data, len) &&
-            !(s->js = jsplit_new(INGEST_LINE_MAX))) {
+        if (s->f->kind == KEY_TRACE && !json_split_one_per_line(data, len) &&
+            !(s->js = json_split_new(INGEST_LINE_MAX))) {
             s->failed = 1;
             return;
         }
     }
     if (s->js) {
         xelem c = {s->x, s->d};
-        jsplit_feed(s->js, data, len, xp_elem, &c);
+        json_split_feed(s->js, data, len, xp_elem, &c);
     } else {
         stream_lines(s, data, len);
     }
@@ -416,12 +416,12 @@ static int stream_file(xjob *x, const xfile *f, sm_err *err)
             break;
     }
     if (s.js)
-        x->st->corrupt_lines += jsplit_finish(s.js);
+        x->st->corrupt_lines += json_split_finish(s.js);
     else if (s.plen && !s.skipping)   /* a last line without its newline */
         xp_line(x, s.d, s.part, s.plen);
     if (s.failed && !s.decided)
         x->st->skipped_files++;
-    jsplit_free(s.js);
+    json_split_free(s.js);
     free(s.part);
     xp_close_dec(x, s.d);
     return rc;
@@ -445,7 +445,7 @@ static void process_one(xjob *x, const xfile *f, const char *data, size_t len)
 {
     x->st->files++;
     if (f->kind == KEY_TF_TRACE)
-        xtf_process(x, f, data, len);
+        export_steps_tf_process(x, f, data, len);
     else
         process_lines(x, f, data, len);
 }
@@ -618,10 +618,10 @@ static int walk_once(xjob *x, int (*want)(const xfile *), sm_err *err);
  * and the export each see every event once. */
 static int walk(xjob *x, int (*want)(const xfile *), sm_err *err)
 {
-    if (!(x->carry = tcarry_new()))
+    if (!(x->carry = trace_carry_new()))
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     int rc = walk_once(x, want, err);
-    tcarry_free(x->carry);
+    trace_carry_free(x->carry);
     x->carry = NULL;
     return rc;
 }
@@ -693,15 +693,15 @@ static int export_run(xjob *x, sm_err *err)
 {
     if (list_all(x, err) != 0)
         return -1;
-    if (x->o->has_steps && xp_resolve_steps(x, walk, is_trace, err) != 0)
+    if (x->o->has_steps && export_steps_resolve(x, walk, is_trace, err) != 0)
         return -1;
-    if (!(x->w = exw_new(x->out)))
+    if (!(x->w = export_writer_new(x->out)))
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     if (walk(x, NULL, err) != 0)
         return -1;
-    x->st->events = exw_event_count(x->w);
-    x->st->counters = exw_counter_count(x->w);
-    if (exw_finish(x->w) != 0)
+    x->st->events = export_writer_event_count(x->w);
+    x->st->counters = export_writer_counter_count(x->w);
+    if (export_writer_finish(x->w) != 0)
         return sm_err_set(err, SM_ERR_IO, "writing the export failed (disk full?)");
     return 0;
 }
@@ -720,12 +720,12 @@ int export_perfetto(source *src, const char *root, FILE *out,
     x.rootlen = strlen(x.root);
     memset(x.st, 0, sizeof *x.st);
     int rc = export_run(&x, err);
-    exw_free(x.w);
-    sysdec_scratch_free(&x.scratch);
+    export_writer_free(x.w);
+    sys_decode_scratch_free(&x.scratch);
     for (size_t i = 0; i < x.n; i++)
         free(x.files[i].key);
     free(x.files);
-    xtf_free(&x);
+    export_steps_tf_free(&x);
     free(x.wins);
     free(x.mw);
     return rc;

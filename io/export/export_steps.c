@@ -31,7 +31,7 @@ static xwin *node_win(xjob *x, sm_str node)
     return w;
 }
 
-void xp_note_step(xjob *x, const sm_event *e)
+void export_steps_note(xjob *x, const sm_event *e)
 {
     if (!is_step_phase(e) || e->step < x->o->step_a || e->step > x->o->step_b)
         return;
@@ -50,8 +50,8 @@ void xp_note_step(xjob *x, const sm_event *e)
     }
 }
 
-int xp_resolve_steps(xjob *x, int (*walk)(xjob *, int (*)(const xfile *), sm_err *),
-                     int (*want)(const xfile *), sm_err *err)
+int export_steps_resolve(xjob *x, int (*walk)(xjob *, int (*)(const xfile *), sm_err *),
+                         int (*want)(const xfile *), sm_err *err)
 {
     x->prepass = 1;
     int rc = walk(x, want, err);
@@ -82,14 +82,14 @@ static size_t dir_len(const char *key)
     return s ? (size_t)(s - key + 1) : 0;
 }
 
-int xtf_note_metadata(xjob *x, const char *rel)
+int export_steps_tf_note_metadata(xjob *x, const char *rel)
 {
     if (!x->tfb && !(x->tfb = tf_meta_book_new()))
         return -1;
     return tf_meta_book_note(x->tfb, rel) < 0 ? -1 : 0;
 }
 
-int xtf_need(xjob *x, const xfile *f)
+int export_steps_tf_need(xjob *x, const xfile *f)
 {
     const char *rel = f->key + x->rootlen;
     xtf *nt = realloc(x->tf, (x->ntf + 1) * sizeof *nt);
@@ -106,7 +106,7 @@ int xtf_need(xjob *x, const xfile *f)
     return 0;
 }
 
-void xtf_note_step(xjob *x, const sm_event *e)
+void export_steps_tf_note_step(xjob *x, const sm_event *e)
 {
     if (!x->ntf || !is_step_phase(e))
         return;
@@ -125,8 +125,8 @@ void xtf_note_step(xjob *x, const sm_event *e)
 static void tf_sink(void *ud, const sm_event *e)
 {
     xjob *x = ud;
-    if (xp_in_window(x, e->node, e->start_us, e->dur_us))
-        exw_event(x->w, e);
+    if (export_perfetto_in_window(x, e->node, e->start_us, e->dur_us))
+        export_writer_event(x->w, e);
 }
 
 /* The fallback for a trace without a record: its step's Step event on a
@@ -141,7 +141,7 @@ static int64_t step_anchor(const xjob *x, const xfile *f, const char *rel)
     return TF_TRACE_NO_BASE;
 }
 
-void xtf_process(xjob *x, const xfile *f, const char *data, size_t len)
+void export_steps_tf_process(xjob *x, const xfile *f, const char *data, size_t len)
 {
     const char *rel = f->key + x->rootlen;
     tf_place pl;
@@ -157,7 +157,7 @@ void xtf_process(xjob *x, const xfile *f, const char *data, size_t len)
     }
 }
 
-void xtf_free(xjob *x)
+void export_steps_tf_free(xjob *x)
 {
     free(x->tf);
     tf_meta_book_free(x->tfb);

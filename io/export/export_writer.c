@@ -136,7 +136,7 @@ static int64_t phase_tid(exw *w, int64_t pid, sm_str phase)
     return tid;
 }
 
-exw *exw_new(FILE *out)
+exw *export_writer_new(FILE *out)
 {
     exw *w = calloc(1, sizeof *w);
     if (!w)
@@ -147,13 +147,13 @@ exw *exw_new(FILE *out)
     return w;
 }
 
-int exw_finish(exw *w)
+int export_writer_finish(exw *w)
 {
     fputs("\n]}\n", w->f);
     return fflush(w->f) == 0 && !ferror(w->f) ? 0 : -1;
 }
 
-void exw_free(exw *w)
+void export_writer_free(exw *w)
 {
     if (!w)
         return;
@@ -181,7 +181,7 @@ static char *put_record_head(exw *w, char *p, sm_str name)
     return p + name.len;
 }
 
-void exw_event(exw *w, const sm_event *e)
+void export_writer_event(exw *w, const sm_event *e)
 {
     int64_t pid = node_pid(w, e->node);
     if (!pid)
@@ -279,7 +279,7 @@ static char *put_value(char *p, double v)
     return p;
 }
 
-void exw_counter(exw *w, sm_str node, sm_str track, int64_t ts_us, double value)
+void export_writer_counter(exw *w, sm_str node, sm_str track, int64_t ts_us, double value)
 {
     if (!isfinite(value))
         return;     /* JSON has no NaN */
@@ -314,12 +314,12 @@ void exw_counter(exw *w, sm_str node, sm_str track, int64_t ts_us, double value)
     w->counters++;
 }
 
-int64_t exw_event_count(const exw *w)
+int64_t export_writer_event_count(const exw *w)
 {
     return w->events;
 }
 
-int64_t exw_counter_count(const exw *w)
+int64_t export_writer_counter_count(const exw *w)
 {
     return w->counters;
 }

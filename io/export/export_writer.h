@@ -12,17 +12,17 @@
 typedef struct exw exw;
 
 /* Writes the document header to out. NULL on OOM. out is not owned. */
-exw *exw_new(FILE *out);
+exw *export_writer_new(FILE *out);
 /* Writes the closing brackets; returns 0, or -1 when any write failed. */
-int exw_finish(exw *w);
-void exw_free(exw *w);
+int export_writer_finish(exw *w);
+void export_writer_free(exw *w);
 
 /* One complete event (X). */
-void exw_event(exw *w, const sm_event *e);
+void export_writer_event(exw *w, const sm_event *e);
 /* One counter sample on the track (node, track name). */
-void exw_counter(exw *w, sm_str node, sm_str track, int64_t ts_us, double value);
+void export_writer_counter(exw *w, sm_str node, sm_str track, int64_t ts_us, double value);
 
-int64_t exw_event_count(const exw *w);
-int64_t exw_counter_count(const exw *w);
+int64_t export_writer_event_count(const exw *w);
+int64_t export_writer_counter_count(const exw *w);
 
 #endif

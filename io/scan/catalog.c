@@ -34,8 +34,8 @@ static void entry_free(cat_entry *e)
 {
     free(e->key);
     free(e->partial);
-    tracedec_free(e->tdec);
-    jsplit_free(e->js);
+    trace_decode_free(e->tdec);
+    json_split_free(e->js);
     free(e);
 }
 
@@ -132,14 +132,14 @@ cat_entry *catalog_next(catalog *c, size_t *iter)
     return NULL;
 }
 
-void cat_entry_reset(cat_entry *e)
+void catalog_entry_reset(cat_entry *e)
 {
     e->consumed = 0;
     e->partial_len = 0;
     prefix_hash_init(&e->done);
-    tracedec_free(e->tdec);
+    trace_decode_free(e->tdec);
     e->tdec = NULL;
-    jsplit_free(e->js);
+    json_split_free(e->js);
     e->js = NULL;
     e->whole_size = -1;
 }

@@ -62,6 +62,6 @@ cat_entry *catalog_next(catalog *c, size_t *iter);
 
 /* Drops the entry's decoding state (partial line, trace decoder, prefix) and
  * rewinds it to byte 0, keeping the key, counters and high-water mark. */
-void cat_entry_reset(cat_entry *e);
+void catalog_entry_reset(cat_entry *e);
 
 #endif

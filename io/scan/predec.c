@@ -50,9 +50,9 @@ void predec_decode(predec_buf *b, sysdec_scratch *sc, const char *data, size_t l
         r->nl = nl;
         r->kind = kind;
         if (kind == PREDEC_TRACE)
-            r->ok = tracedec_parse(line, n, &r->t) == 1;
+            r->ok = trace_decode_parse(line, n, &r->t) == 1;
         else
-            r->ok = sysdec_line_fast(line, n, &r->s, sc) == 0 && r->s.extra.len == 0;
+            r->ok = sys_decode_line_fast(line, n, &r->s, sc) == 0 && r->s.extra.len == 0;
     }
 }
 

@@ -3,7 +3,7 @@
  * A producer (scan_fetch's fetch thread) splits a file's bytes into lines
  * exactly as their consumer will (scan_ingest, the export) and runs the
  * pure first step of decoding on each: the fast system-metrics scanner
- * (sysdec_line_fast) or the trace line reader (tracedec_parse). The
+ * (sys_decode_line_fast) or the trace line reader (trace_decode_parse). The
  * consumer still walks every line itself, in order, and takes a record
  * only when it is for exactly that line (same address and length) and
  * came out of the fast path without scratch-backed strings; anything else
@@ -25,7 +25,7 @@ typedef struct predec_rec {
     const char *line;   /* trimmed as scan_ingest trims */
     size_t len;
     const char *nl;     /* the '\n' ending the line */
-    int kind;           /* PREDEC_SYSTEM: s; PREDEC_TRACE: t (tracedec_parse) */
+    int kind;           /* PREDEC_SYSTEM: s; PREDEC_TRACE: t (trace_decode_parse) */
     int ok;             /* s / t is valid */
     union {
         sm_sample s;

@@ -5,11 +5,11 @@
 
 static void item_drop(adopt_list *l, size_t i)
 {
-    tracedec_free(l->items[i].dec);
+    trace_decode_free(l->items[i].dec);
     l->items[i] = l->items[--l->n];
 }
 
-void adopt_track(adopt_list *l, cat_entry *tmp)
+void scan_adopt_track(adopt_list *l, cat_entry *tmp)
 {
     for (size_t i = 0; i < l->n; i++)
         if (l->items[i].live == tmp)
@@ -21,7 +21,7 @@ void adopt_track(adopt_list *l, cat_entry *tmp)
     it->live = tmp;
 }
 
-void adopt_list_stash(adopt_list *l, cat_entry *tmp)
+void scan_adopt_stash(adopt_list *l, cat_entry *tmp)
 {
     for (size_t i = 0; i < l->n; i++) {
         adopt_item *it = &l->items[i];
@@ -56,7 +56,7 @@ static int64_t item_match(const adopt_item *it, const cat_entry *fin, uint64_t h
     return prefix_hash_match(done, data, len);
 }
 
-size_t adopt_take(adopt_list *l, cat_entry *fin, const char *data, size_t len)
+size_t scan_adopt_take(adopt_list *l, cat_entry *fin, const char *data, size_t len)
 {
     uint64_t head = prefix_hash_head(data, len);
     if (!head)
@@ -77,13 +77,13 @@ size_t adopt_take(adopt_list *l, cat_entry *fin, const char *data, size_t len)
     if (best == l->n)
         return 0;
     adopt_item *it = &l->items[best];
-    tracedec_free(fin->tdec);
+    trace_decode_free(fin->tdec);
     if (it->live) {
         cat_entry *tmp = it->live;
         fin->tdec = tmp->tdec;
         tmp->tdec = NULL;
         fin->high_water_us = tmp->high_water_us;
-        cat_entry_reset(tmp);
+        catalog_entry_reset(tmp);
         tmp->high_water_us = 0;
         tmp->skip_until_us = 0;
     } else {
@@ -95,7 +95,7 @@ size_t adopt_take(adopt_list *l, cat_entry *fin, const char *data, size_t len)
     return (size_t)best_at;
 }
 
-void adopt_list_free(adopt_list *l)
+void scan_adopt_free(adopt_list *l)
 {
     while (l->n)
         item_drop(l, l->n - 1);

@@ -69,7 +69,7 @@ static void free_slots(scan_fetch *f)
         free(f->slots[i].buf);
         free(f->slots[i].etag_buf);
         predec_buf_free(&f->slots[i].recs);
-        sysdec_scratch_free(&f->slots[i].scratch);
+        sys_decode_scratch_free(&f->slots[i].scratch);
     }
     free(f->slots);
 }

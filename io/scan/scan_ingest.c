@@ -27,9 +27,9 @@ static void sink_event(void *ud, const sm_event *ev)
 
 static trace_dec *new_decoder(ingest_ctx *cx, const cat_entry *e)
 {
-    trace_dec *d = tracedec_new(e->ki.node);
-    if (d && tracedec_set_writer(d, e->ki.process, cx->carry, (int)e->ki.tkind) != 0) {
-        tracedec_free(d);
+    trace_dec *d = trace_decode_new(e->ki.node);
+    if (d && trace_decode_set_writer(d, e->ki.process, cx->carry, (int)e->ki.tkind) != 0) {
+        trace_decode_free(d);
         return NULL;
     }
     return d;
@@ -47,7 +47,7 @@ static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t le
         sm_sample own;
         const predec_rec *r = predec_take(cx->pre, line, len, PREDEC_SYSTEM);
         const sm_sample *s = r ? &r->s : &own;
-        if (!r && sysdec_line(line, len, &own, cx->scratch) != 0)
+        if (!r && sys_decode_line(line, len, &own, cx->scratch) != 0)
             return -1;
         if (s->ts_us <= e->skip_until_us)
             return 0;
@@ -59,8 +59,8 @@ static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t le
         return -1;
     event_sink sink = {cx, e};
     const predec_rec *r = predec_take(cx->pre, line, len, PREDEC_TRACE);
-    int rc = r ? tracedec_event(e->tdec, &r->t, sink_event, &sink) : 1;
-    return rc != 1 ? rc : tracedec_line(e->tdec, line, len, sink_event, &sink);
+    int rc = r ? trace_decode_event(e->tdec, &r->t, sink_event, &sink) : 1;
+    return rc != 1 ? rc : trace_decode_line(e->tdec, line, len, sink_event, &sink);
 }
 
 static void count_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
@@ -161,18 +161,18 @@ static void take_elem(void *ud, const char *p, size_t n)
 
 /* A closed trace in another valid JSON layout (the whole array on one
  * line, or pretty-printed): its elements, streamed in bounded memory. */
-static int ingest_elements(ingest_ctx *cx, cat_entry *e, const char *p, size_t n,
-                           size_t len, int is_final)
+static int scan_ingest_elements(ingest_ctx *cx, cat_entry *e, const char *p, size_t n,
+                                size_t len, int is_final)
 {
     elem_ctx c = {cx, e};
     predec *pre = cx->pre;   /* lines decoded ahead are no elements */
     cx->pre = NULL;
     /* An OOM drops the element in progress, counted corrupt: go on. */
-    jsplit_feed(e->js, p, n, take_elem, &c);
+    json_split_feed(e->js, p, n, take_elem, &c);
     cx->pre = pre;
     e->consumed += (int64_t)len;
     if (is_final)
-        ingest_finish_entry(cx, e);
+        scan_ingest_finish_entry(cx, e);
     return 0;
 }
 
@@ -183,19 +183,19 @@ static int wants_elements(cat_entry *e, const char *data, size_t len, size_t dat
     if (e->js)
         return 1;
     if (e->ki.kind != KEY_TRACE || e->consumed != 0 || data_offset != 0 ||
-        jsplit_one_per_line(data, len))
+        json_split_one_per_line(data, len))
         return 0;
-    return (e->js = jsplit_new(INGEST_LINE_MAX)) ? 1 : -1;
+    return (e->js = json_split_new(INGEST_LINE_MAX)) ? 1 : -1;
 }
 
-int ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
-                 size_t data_offset, int is_final)
+int scan_ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
+                      size_t data_offset, int is_final)
 {
     int elems = wants_elements(e, data, len, data_offset);
     if (elems != 0)
         return elems < 0 ? -1
-                         : ingest_elements(cx, e, data + data_offset, len - data_offset, len,
-                                           is_final);
+                         : scan_ingest_elements(cx, e, data + data_offset, len - data_offset, len,
+                                                is_final);
     const char *p = data + data_offset, *end = data + len;
     if (e->partial_len && p < end)
         p += finish_held_line(cx, e, p, (size_t)(end - p));
@@ -219,18 +219,18 @@ int ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
     }
     e->consumed += (int64_t)len;
     if (is_final) {
-        ingest_finish_entry(cx, e);
+        scan_ingest_finish_entry(cx, e);
         if (e->tdec) {
             event_sink sink = {cx, e};
-            tracedec_close_file(e->tdec, sink_event, &sink);
+            trace_decode_close_file(e->tdec, sink_event, &sink);
         }
     }
     return 0;
 }
 
-void ingest_finish_entry(ingest_ctx *cx, cat_entry *e)
+void scan_ingest_finish_entry(ingest_ctx *cx, cat_entry *e)
 {
-    if (e->js && jsplit_finish(e->js))
+    if (e->js && json_split_finish(e->js))
         cx->n.partial++;   /* a closed file cut inside an event */
     if (!e->partial_len)
         return;

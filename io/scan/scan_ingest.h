@@ -36,10 +36,10 @@ typedef struct ingest_ctx {
  * counted as partial, and a trace's still-open B events go to cx->carry
  * to meet their E in the writer's next file. Returns 0, -1 on OOM (e
  * unchanged). */
-int ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
-                 size_t data_offset, int is_final);
+int scan_ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
+                      size_t data_offset, int is_final);
 
 /* Decodes what e still holds back as if the file had ended. */
-void ingest_finish_entry(ingest_ctx *cx, cat_entry *e);
+void scan_ingest_finish_entry(ingest_ctx *cx, cat_entry *e);
 
 #endif

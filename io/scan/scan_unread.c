@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int unread_set(unread_list *l, cat_entry *e, const char *why)
+int scan_unread_set(unread_list *l, cat_entry *e, const char *why)
 {
     char *w = strdup(why);
     if (!w)
@@ -33,7 +33,7 @@ int unread_set(unread_list *l, cat_entry *e, const char *why)
     return 0;
 }
 
-void unread_clear(unread_list *l, cat_entry *e)
+void scan_unread_clear(unread_list *l, cat_entry *e)
 {
     if (!e->unread_at)
         return;
@@ -47,7 +47,7 @@ void unread_clear(unread_list *l, cat_entry *e)
     e->unread_at = 0;
 }
 
-void unread_free(unread_list *l)
+void scan_unread_free(unread_list *l)
 {
     for (size_t i = 0; i < l->n; i++)
         free(l->v[i].why);

@@ -23,9 +23,9 @@ typedef struct unread_list {
 } unread_list;
 
 /* Records (or replaces) why e is not read. 0, or -1 on OOM (l unchanged). */
-int unread_set(unread_list *l, cat_entry *e, const char *why);
+int scan_unread_set(unread_list *l, cat_entry *e, const char *why);
 /* Forgets e (it was read after all); no-op when not listed. */
-void unread_clear(unread_list *l, cat_entry *e);
-void unread_free(unread_list *l);
+void scan_unread_clear(unread_list *l, cat_entry *e);
+void scan_unread_free(unread_list *l);
 
 #endif

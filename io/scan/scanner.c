@@ -84,7 +84,7 @@ static void note_unread(scanner *sc, cat_entry *e, const char *rel, const char *
 {
     const char *base = strrchr(rel, '/');
     pthread_mutex_lock(&sc->mu);
-    unread_set(&sc->unread, e, why);   /* on OOM the status line still says it */
+    scan_unread_set(&sc->unread, e, why);   /* on OOM the status line still says it */
     sc->st.unread_files = (int64_t)sc->unread.n;
     snprintf(sc->st.last_error, sizeof sc->st.last_error, "%.250s: %.500s",
              base ? base + 1 : rel, why);
@@ -114,7 +114,7 @@ static void note_read(scanner *sc, cat_entry *e)
     if (!e->unread_at)
         return;
     pthread_mutex_lock(&sc->mu);
-    unread_clear(&sc->unread, e);
+    scan_unread_clear(&sc->unread, e);
     sc->st.unread_files = (int64_t)sc->unread.n;
     pthread_mutex_unlock(&sc->mu);
 }
@@ -124,11 +124,11 @@ scanner *scanner_new(source *src, const char *root, model *m,
 {
     scanner *sc = calloc(1, sizeof *sc);
     if (!sc || (root && !(sc->root = strdup(root))) || !(sc->cat = catalog_new()) ||
-        !(sc->carry = tcarry_new()) || !(sc->tfb = tf_meta_book_new())) {
+        !(sc->carry = trace_carry_new()) || !(sc->tfb = tf_meta_book_new())) {
         if (sc) {
             free(sc->root);
             catalog_free(sc->cat);
-            tcarry_free(sc->carry);
+            trace_carry_free(sc->carry);
         }
         free(sc);
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
@@ -156,10 +156,10 @@ void scanner_free(scanner *sc)
         return;
     catalog_free(sc->cat);
     tf_meta_book_free(sc->tfb);
-    unread_free(&sc->unread);
-    adopt_list_free(&sc->adopt);
-    tcarry_free(sc->carry);
-    sysdec_scratch_free(&sc->scratch);
+    scan_unread_free(&sc->unread);
+    scan_adopt_free(&sc->adopt);
+    trace_carry_free(sc->carry);
+    sys_decode_scratch_free(&sc->scratch);
     pthread_mutex_destroy(&sc->mu);
     free(sc->win_after[0]);
     free(sc->win_after[1]);
@@ -262,11 +262,11 @@ static void note_changed(scanner *sc, cat_entry *e, const source_entry *se)
          * its state waits for the closed file, and the new file shares no
          * event with it (its events may even end earlier: hooks on other
          * threads finish out of order). */
-        adopt_list_stash(&sc->adopt, e);
+        scan_adopt_stash(&sc->adopt, e);
         e->high_water_us = 0;
     }
     e->skip_until_us = e->high_water_us;
-    cat_entry_reset(e);
+    catalog_entry_reset(e);
 }
 
 static void track_newest(scanner *sc, const key_info *ki)
@@ -654,12 +654,12 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
     model_get_drops(sc->m, &before);
     size_t skip = 0;
     if (e->ki.kind == KEY_TRACE && e->consumed == 0)
-        skip = adopt_take(&sc->adopt, e, data, len);
+        skip = scan_adopt_take(&sc->adopt, e, data, len);
     if (e->ki.kind == KEY_TRACE_TMP)
-        adopt_track(&sc->adopt, e);
+        scan_adopt_track(&sc->adopt, e);
     if (e->ki.kind == KEY_SYSTEM)
         model_set_stream(sc->m, e->id);   /* one file, one stream */
-    int rc = ingest_bytes(&cx, e, data, len, skip, entry_is_final(sc, e, len));
+    int rc = scan_ingest_bytes(&cx, e, data, len, skip, entry_is_final(sc, e, len));
     model_get_drops(sc->m, &after);
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
@@ -1088,13 +1088,13 @@ void scanner_finish(scanner *sc)
             continue;
         model_drops before, after;
         model_get_drops(sc->m, &before);
-        ingest_finish_entry(&cx, e);
+        scan_ingest_finish_entry(&cx, e);
         model_get_drops(sc->m, &after);
         note_drops(sc, e->key + strlen(sc->root), &before, &after);
     }
     model_flush(sc->m, 1);
-    size_t nb = tcarry_waiting_b(sc->carry), ne = tcarry_waiting_e(sc->carry);
-    size_t lost = tcarry_dropped(sc->carry);
+    size_t nb = trace_carry_waiting_b(sc->carry), ne = trace_carry_waiting_e(sc->carry);
+    size_t lost = trace_carry_dropped(sc->carry);
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
     if (nb || ne || lost) {

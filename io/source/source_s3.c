@@ -39,7 +39,7 @@ static int env_int(const char *name, int def)
     return v && *v ? atoi(v) : def;
 }
 
-void s3_tuning_defaults(s3_tuning *t)
+void source_s3_tuning_defaults(s3_tuning *t)
 {
     memset(t, 0, sizeof *t);
     t->max_keys = env_int("SMTOP_S3_MAX_KEYS", 0);
@@ -431,7 +431,7 @@ source *source_s3_open(const char *spec, const source_opts *o,
     if (t)
         s->tune = *t;
     else
-        s3_tuning_defaults(&s->tune);
+        source_s3_tuning_defaults(&s->tune);
     if (s3_url_parse_spec(spec, s->bucket, sizeof s->bucket, s->root,
                           sizeof s->root, err) < 0)
         goto fail;

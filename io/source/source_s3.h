@@ -22,7 +22,7 @@
 #include "io/source/source.h"
 #include "io/source/source_open.h"
 
-/* Knobs below the command line. Defaults (s3_tuning_defaults) come from
+/* Knobs below the command line. Defaults (source_s3_tuning_defaults) come from
  * the environment where the AWS CLI has a variable (AWS_MAX_ATTEMPTS,
  * default 8) and otherwise from SMTOP_S3_BACKOFF_MS (500),
  * SMTOP_S3_STALL_TIMEOUT (20 s), SMTOP_S3_CONNECT_TIMEOUT (10 s; before
@@ -43,7 +43,7 @@ typedef struct s3_tuning {
     const char *cache_dir;    /* NULL = $XDG_CACHE_HOME/smtop */
 } s3_tuning;
 
-void s3_tuning_defaults(s3_tuning *t);
+void source_s3_tuning_defaults(s3_tuning *t);
 
 /* Opens "s3://bucket/prefix". o and t may be NULL (defaults). Resolves
  * credentials and region now. NULL with err: SM_ERR_USAGE (bad URL,

@@ -34,9 +34,9 @@ static size_t nodes_current(job *j, int64_t newest_us, int *any)
     *any = n > 0;
     for (size_t i = 0; i < n; i++) {
         const model_node *nd = model_node_at(m, i);
-        for (size_t k = 0; k < node_series_count(nd); k++) {
+        for (size_t k = 0; k < model_node_series_count(nd); k++) {
             int64_t first, last;
-            if (series_extent(node_series_at(nd, k), &first, &last) && last >= newest_us) {
+            if (series_extent(model_node_series_at(nd, k), &first, &last) && last >= newest_us) {
                 ok++;
                 break;
             }

@@ -61,12 +61,12 @@ static double run(int ingest, volatile double *sink)
             }
     double ns = (now_s() - t) * 1e9 / TOTAL;
     if (ingest) {
-        const series *tot = node_cpu_total(model_node_at(m, 0));
+        const series *tot = model_node_cpu_total(model_node_at(m, 0));
         series_summary sum;
         series_get_summary(tot, &sum);
         *sink += sum.mean;
         /* series_query: 200 bins over the 2048 raw samples of one core. */
-        const series *c = node_cpu_core(model_node_at(m, 0), 0);
+        const series *c = model_node_cpu_core(model_node_at(m, 0), 0);
         series_get_summary(c, &sum);
         series_bin bins[200];
         int reps = 20000;

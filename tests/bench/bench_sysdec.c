@@ -1,4 +1,4 @@
-/* bench_sysdec: MB/s of sysdec_line (fast path) and sysdec_line_jansson on
+/* bench_sysdec: MB/s of sys_decode_line (fast path) and sys_decode_line_jansson on
  * typical system-metrics lines, both spacings the real writers use. Not a
  * ctest. Rates are per CPU-second of this thread, so a busy shared machine
  * does not distort them much. Build and run by hand:
@@ -55,7 +55,7 @@ static double run(decode_fn fn, const char *buf, size_t len, double *checksum)
         p = nl + 1;
     }
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
-    sysdec_scratch_free(&sc);
+    sys_decode_scratch_free(&sc);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     return (double)len / 1e6 / secs;
 }
@@ -71,15 +71,15 @@ int main(int argc, char **argv)
     }
     double c1 = 0, c2 = 0, best_fast = 0, best_ref = 0;
     for (int rep = 0; rep < 3; rep++) {
-        double f = run(sysdec_line, buf, len, &c1);
-        double r = rep == 0 ? run(sysdec_line_jansson, buf, len, &c2) : 0;
+        double f = run(sys_decode_line, buf, len, &c1);
+        double r = rep == 0 ? run(sys_decode_line_jansson, buf, len, &c2) : 0;
         best_fast = f > best_fast ? f : best_fast;
         best_ref = r > best_ref ? r : best_ref;
     }
     printf("%zu lines, %.1f MB (avg %.0f B/line)\n", lines, (double)len / 1e6,
            (double)len / (double)lines);
-    printf("sysdec_line (fast)   %8.1f MB/s\n", best_fast);
-    printf("sysdec_line_jansson  %8.1f MB/s\n", best_ref);
+    printf("sys_decode_line (fast)   %8.1f MB/s\n", best_fast);
+    printf("sys_decode_line_jansson  %8.1f MB/s\n", best_ref);
     printf("checksums %.3f %.3f\n", c1 / 3, c2);
     free(buf);
     return 0;

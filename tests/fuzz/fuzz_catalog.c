@@ -53,7 +53,7 @@ static void apply(catalog *c, ref *r, unsigned op, const char *key)
         r->at[r->n++] = e;
     } else if (op == 1 && e) {
         e->consumed = 42;
-        cat_entry_reset(e);
+        catalog_entry_reset(e);
         if (e->consumed != 0 || strcmp(e->key, key) != 0)
             abort();
     } else if (op == 2) {

@@ -56,22 +56,22 @@ static void on_elem(void *ud, const char *p, size_t n)
         json_decref(v);
     }
     if (r->d)
-        tracedec_line(r->d, p, n, sink, NULL);
+        trace_decode_line(r->d, p, n, sink, NULL);
     r->n++;
 }
 
 static int split(const uint8_t *data, size_t size, size_t piece, run *r)
 {
-    jsplit *s = jsplit_new(MAX_ELEM);
+    jsplit *s = json_split_new(MAX_ELEM);
     if (!s)
         return -1;
     for (size_t i = 0; i < size; i += piece) {
-        jsplit_feed(s, (const char *)data + i, size - i < piece ? size - i : piece, on_elem, r);
-        if (jsplit_held(s) > MAX_ELEM)
+        json_split_feed(s, (const char *)data + i, size - i < piece ? size - i : piece, on_elem, r);
+        if (json_split_held(s) > MAX_ELEM)
             abort();
     }
-    int partial = jsplit_finish(s);
-    jsplit_free(s);
+    int partial = json_split_finish(s);
+    json_split_free(s);
     return partial;
 }
 
@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     size_t piece = size ? 1 + data[0] % 64 : 1;
     run whole = {0}, parts = {0};
-    whole.d = tracedec_new("algo-1");
+    whole.d = trace_decode_new("algo-1");
     json_t *doc = json_loadb((const char *)data, size, 0, NULL);
     parts.arr = json_is_array(doc) ? doc : NULL;
     int pw = split(data, size, size ? size : 1, &whole);
@@ -94,6 +94,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (pp || parts.mismatch || parts.n != json_array_size(parts.arr)))
         abort();
     json_decref(doc);
-    tracedec_free(whole.d);
+    trace_decode_free(whole.d);
     return 0;
 }

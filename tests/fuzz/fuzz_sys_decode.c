@@ -1,5 +1,5 @@
-/* Differential fuzz target: each input line goes through sysdec_line (the
- * fast scanner, falling back to jansson) and sysdec_line_jansson alone.
+/* Differential fuzz target: each input line goes through sys_decode_line (the
+ * fast scanner, falling back to jansson) and sys_decode_line_jansson alone.
  * The results must be identical — same verdict, same record bit for bit —
  * otherwise abort(), which libFuzzer and the replay driver report. */
 #include <stdint.h>
@@ -16,8 +16,8 @@ static int same(sm_str a, sm_str b)
 static void check_line(const char *p, size_t len, sysdec_scratch *sa, sysdec_scratch *sb)
 {
     sm_sample a, b;
-    int ra = sysdec_line(p, len, &a, sa);
-    int rb = sysdec_line_jansson(p, len, &b, sb);
+    int ra = sys_decode_line(p, len, &a, sa);
+    int rb = sys_decode_line_jansson(p, len, &b, sb);
     if (ra != rb)
         abort();
     if (ra != 0)
@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(line);
         p += len + (nl ? 1 : 0);
     }
-    sysdec_scratch_free(&sa);
-    sysdec_scratch_free(&sb);
+    sys_decode_scratch_free(&sa);
+    sys_decode_scratch_free(&sb);
     return 0;
 }

@@ -42,30 +42,30 @@ static void sink(void *ud, const sm_event *e)
 static void feed(trace_dec *f, trace_dec *r, const char *line, size_t len)
 {
     digest df = {14695981039346656037ull, 0}, dr = df;
-    int64_t base = tracedec_base_us(f);
-    size_t open = tracedec_open_count(f);
-    int rf = tracedec_line(f, line, len, sink, &df);
-    int rr = tracedec_line(r, line, len, sink, &dr);
+    int64_t base = trace_decode_base_us(f);
+    size_t open = trace_decode_open_count(f);
+    int rf = trace_decode_line(f, line, len, sink, &df);
+    int rr = trace_decode_line(r, line, len, sink, &dr);
     if (rf != rr || df.h != dr.h || df.n != dr.n || df.n > 1 ||
-        tracedec_base_us(f) != tracedec_base_us(r) ||
-        tracedec_open_count(f) != tracedec_open_count(r))
+        trace_decode_base_us(f) != trace_decode_base_us(r) ||
+        trace_decode_open_count(f) != trace_decode_open_count(r))
         abort();
-    if (rf != 0 && (tracedec_base_us(f) != base || tracedec_open_count(f) != open || df.n))
+    if (rf != 0 && (trace_decode_base_us(f) != base || trace_decode_open_count(f) != open || df.n))
         abort();
 }
 
 /* A new file of writer 3-algo-1 for each decoder; 0, or -1 on OOM. */
 static int open_files(trace_dec **f, trace_dec **r, trace_carry *cf, trace_carry *cr)
 {
-    *f = tracedec_new("algo-1");
-    *r = tracedec_new("algo-1");
-    if (!*f || !*r || tracedec_set_writer(*f, "3-algo-1", cf, 2) != 0 ||
-        tracedec_set_writer(*r, "3-algo-1", cr, 2) != 0) {
-        tracedec_free(*f);
-        tracedec_free(*r);
+    *f = trace_decode_new("algo-1");
+    *r = trace_decode_new("algo-1");
+    if (!*f || !*r || trace_decode_set_writer(*f, "3-algo-1", cf, 2) != 0 ||
+        trace_decode_set_writer(*r, "3-algo-1", cr, 2) != 0) {
+        trace_decode_free(*f);
+        trace_decode_free(*r);
         return -1;
     }
-    tracedec_set_reference(*r, 1);
+    trace_decode_set_reference(*r, 1);
     return 0;
 }
 
@@ -73,23 +73,23 @@ static void close_files(trace_dec *f, trace_dec *r, const trace_carry *cf,
                         const trace_carry *cr)
 {
     digest df = {14695981039346656037ull, 0}, dr = df;
-    tracedec_close_file(f, sink, &df);
-    tracedec_close_file(r, sink, &dr);
-    if (df.h != dr.h || df.n != dr.n || tracedec_open_count(f) != 0 ||
-        tcarry_waiting_b(cf) != tcarry_waiting_b(cr) ||
-        tcarry_waiting_e(cf) != tcarry_waiting_e(cr))
+    trace_decode_close_file(f, sink, &df);
+    trace_decode_close_file(r, sink, &dr);
+    if (df.h != dr.h || df.n != dr.n || trace_decode_open_count(f) != 0 ||
+        trace_carry_waiting_b(cf) != trace_carry_waiting_b(cr) ||
+        trace_carry_waiting_e(cf) != trace_carry_waiting_e(cr))
         abort();
-    tracedec_free(f);
-    tracedec_free(r);
+    trace_decode_free(f);
+    trace_decode_free(r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    trace_carry *cf = tcarry_new(), *cr = tcarry_new();
+    trace_carry *cf = trace_carry_new(), *cr = trace_carry_new();
     trace_dec *f = NULL, *r = NULL;
     if (!cf || !cr || open_files(&f, &r, cf, cr) != 0) {
-        tcarry_free(cf);
-        tcarry_free(cr);
+        trace_carry_free(cf);
+        trace_carry_free(cr);
         return 0;
     }
     const char *p = (const char *)data, *end = p + size;
@@ -114,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (f)
         close_files(f, r, cf, cr);
-    tcarry_free(cf);
-    tcarry_free(cr);
+    trace_carry_free(cf);
+    trace_carry_free(cr);
     return 0;
 }

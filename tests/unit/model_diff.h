@@ -89,30 +89,30 @@ static inline void mdiff_nodes(model_diff *d, const model *from, const model *to
 {
     for (size_t i = 0; i < model_node_count(from); i++) {
         const model_node *f = model_node_at(from, i);
-        const model_node *l = model_find_node(to, node_id(f));
+        const model_node *l = model_find_node(to, model_node_id(f));
         if (!l) {
-            mdiff_note(d, "node %s only %s", node_id(f), both ? "in the files" : extra_side);
+            mdiff_note(d, "node %s only %s", model_node_id(f), both ? "in the files" : extra_side);
             continue;
         }
-        for (size_t k = 0; k < node_series_count(f); k++) {
-            const series *s = node_series_at(f, k);
-            const series *o = node_find_series(l, series_type(s), series_dimension(s),
-                                               series_name(s));
-            if (d->raw_only && s == node_cpu_total(f))
+        for (size_t k = 0; k < model_node_series_count(f); k++) {
+            const series *s = model_node_series_at(f, k);
+            const series *o = model_node_find_series(l, series_type(s), series_dimension(s),
+                                                     series_name(s));
+            if (d->raw_only && s == model_node_cpu_total(f))
                 continue;
             if (both)
-                mdiff_series(d, node_id(f), s, o);
+                mdiff_series(d, model_node_id(f), s, o);
             else if (!o)
-                mdiff_note(d, "%s %s/%s/%s only %s", node_id(f), series_type(s),
+                mdiff_note(d, "%s %s/%s/%s only %s", model_node_id(f), series_type(s),
                            series_dimension(s), series_name(s), extra_side);
         }
-        for (size_t k = 0; k < node_phase_count(f); k++) {
-            const phase_stats *p = node_phase_at(f, k);
-            const phase_stats *o = node_find_phase(l, phase_stats_label(p));
+        for (size_t k = 0; k < model_node_phase_count(f); k++) {
+            const phase_stats *p = model_node_phase_at(f, k);
+            const phase_stats *o = model_node_find_phase(l, phase_stats_label(p));
             if (both)
-                mdiff_phase(d, node_id(f), p, o);
+                mdiff_phase(d, model_node_id(f), p, o);
             else if (!o)
-                mdiff_note(d, "%s phase %s only %s", node_id(f), phase_stats_label(p),
+                mdiff_note(d, "%s phase %s only %s", model_node_id(f), phase_stats_label(p),
                            extra_side);
         }
     }

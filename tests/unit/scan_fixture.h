@@ -102,7 +102,7 @@ static inline int fixture_teardown(void **state)
 static inline int64_t fixture_train_steps(const model *m)
 {
     const model_node *n = model_find_node(m, "algo-1");
-    const phase_stats *p = n ? node_find_phase(n, "Step:ModeKeys.TRAIN") : NULL;
+    const phase_stats *p = n ? model_node_find_phase(n, "Step:ModeKeys.TRAIN") : NULL;
     phase_summary s = {0};
     if (p)
         phase_stats_get_summary(p, &s);

@@ -37,13 +37,13 @@ static void collect(void *ud, const char *p, size_t n)
 static got split(const char *doc, size_t piece, size_t max, int *partial)
 {
     got g = {0};
-    jsplit *s = jsplit_new(max);
+    jsplit *s = json_split_new(max);
     assert_non_null(s);
     size_t n = strlen(doc);
     for (size_t i = 0; i < n; i += piece)
-        assert_int_equal(jsplit_feed(s, doc + i, n - i < piece ? n - i : piece, collect, &g), 0);
-    *partial = jsplit_finish(s);
-    jsplit_free(s);
+        assert_int_equal(json_split_feed(s, doc + i, n - i < piece ? n - i : piece, collect, &g), 0);
+    *partial = json_split_finish(s);
+    json_split_free(s);
     return g;
 }
 
@@ -109,14 +109,14 @@ static void test_bound(void **state)
     snprintf(doc, sizeof doc, "[{\"a\":1},{\"big\":\"%s\"},{\"b\":2}]", big);
     for (size_t piece = 1; piece < 200; piece += 7) {
         got g = {0};
-        jsplit *s = jsplit_new(256);
+        jsplit *s = json_split_new(256);
         size_t n = strlen(doc);
         for (size_t i = 0; i < n; i += piece) {
-            assert_int_equal(jsplit_feed(s, doc + i, n - i < piece ? n - i : piece, collect, &g), 0);
-            assert_true(jsplit_held(s) <= 256);
+            assert_int_equal(json_split_feed(s, doc + i, n - i < piece ? n - i : piece, collect, &g), 0);
+            assert_true(json_split_held(s) <= 256);
         }
-        assert_int_equal(jsplit_finish(s), 0);
-        jsplit_free(s);
+        assert_int_equal(json_split_finish(s), 0);
+        json_split_free(s);
         assert_int_equal(g.n, 2);          /* the ones before and after it */
         assert_int_equal(g.dropped, 1);
         assert_string_equal(g.e[1], "{\"b\":2}");
@@ -141,7 +141,7 @@ static void test_layout_detection(void **state)
         {"[{\"a\":\n1}]", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        if (jsplit_one_per_line(cases[i].doc, strlen(cases[i].doc)) != cases[i].lines)
+        if (json_split_one_per_line(cases[i].doc, strlen(cases[i].doc)) != cases[i].lines)
             fail_msg("case %zu (%s): want %d", i, cases[i].doc, cases[i].lines);
 }
 
@@ -169,22 +169,22 @@ static void test_memory_flat_on_a_large_single_line(void **state)
     size_t el = strlen(ev), per = sizeof piece / el, used = per * el;
     for (size_t k = 0; k < per; k++)
         memcpy(piece + k * el, ev, el);
-    jsplit *s = jsplit_new(1 << 20);
+    jsplit *s = json_split_new(1 << 20);
     int64_t c[2] = {0, 0};
-    assert_int_equal(jsplit_feed(s, "[", 1, count, c), 0);
+    assert_int_equal(json_split_feed(s, "[", 1, count, c), 0);
     long before = max_rss_kb();
     size_t total = 0;
     while (total < ((size_t)256 << 20)) {
         /* shift the piece boundary so elements straddle pieces */
         size_t cut = 1 + total % 97;
-        assert_int_equal(jsplit_feed(s, piece, cut, count, c), 0);
-        assert_int_equal(jsplit_feed(s, piece + cut, used - cut, count, c), 0);
+        assert_int_equal(json_split_feed(s, piece, cut, count, c), 0);
+        assert_int_equal(json_split_feed(s, piece + cut, used - cut, count, c), 0);
         total += used;
-        assert_true(jsplit_held(s) <= el);
+        assert_true(json_split_held(s) <= el);
     }
-    assert_int_equal(jsplit_feed(s, "{}]", 3, count, c), 0);
-    assert_int_equal(jsplit_finish(s), 0);
-    jsplit_free(s);
+    assert_int_equal(json_split_feed(s, "{}]", 3, count, c), 0);
+    assert_int_equal(json_split_finish(s), 0);
+    json_split_free(s);
     long grew = max_rss_kb() - before;
     print_message("fed %zu MB, %lld elements, max RSS grew %ld kB\n", total >> 20,
                   (long long)c[0], grew);

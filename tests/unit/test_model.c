@@ -67,11 +67,11 @@ static void check_total(const model *m, int node, int ncores, int nts)
     snprintf(nid, sizeof nid, "algo-%d", node);
     const model_node *n = model_find_node(m, nid);
     assert_non_null(n);
-    assert_int_equal(node_cpu_count(n), ncores);
-    const series *tot = node_cpu_total(n);
+    assert_int_equal(model_node_cpu_count(n), ncores);
+    const series *tot = model_node_cpu_total(n);
     assert_non_null(tot);
     assert_string_equal(series_name(tot), "total");
-    assert_ptr_equal(node_find_series(n, "cpu", "CPUUtilization", "total"), tot);
+    assert_ptr_equal(model_node_find_series(n, "cpu", "CPUUtilization", "total"), tot);
     series_summary s;
     series_get_summary(tot, &s);
     assert_int_equal(s.count, nts);     /* each timestamp exactly once */
@@ -93,11 +93,11 @@ static void test_cpu_total_interleaved(void **state)
         check_total(m, node, 4 + node, 50);
     /* cpu cores in natural order, total not among them */
     const model_node *n = model_find_node(m, "algo-3");
-    assert_int_equal(node_cpu_count(n), 7);
+    assert_int_equal(model_node_cpu_count(n), 7);
     for (size_t i = 0; i < 7; i++) {
         char want[16];
         snprintf(want, sizeof want, "cpu%zu", i);
-        assert_string_equal(series_name(node_cpu_core(n, i)), want);
+        assert_string_equal(series_name(model_node_cpu_core(n, i)), want);
     }
     assert_int_equal(add(m, "algo-1", "cpu", "CPUUtilization", "total", T0, 5, NULL), 1);
     model_free(m);
@@ -140,10 +140,10 @@ static void test_nodes_and_aggregates(void **state)
     for (int i = 0; i < 4; i++)
         add(m, ids[i], "memory", "MemoryUtilization", "", T0, 1, NULL);
     assert_int_equal(model_node_count(m), 4);
-    assert_string_equal(node_id(model_node_at(m, 0)), "algo-1");
-    assert_string_equal(node_id(model_node_at(m, 1)), "algo-2");
-    assert_string_equal(node_id(model_node_at(m, 2)), "algo-10");
-    assert_string_equal(node_id(model_node_at(m, 3)), "algo-11");
+    assert_string_equal(model_node_id(model_node_at(m, 0)), "algo-1");
+    assert_string_equal(model_node_id(model_node_at(m, 1)), "algo-2");
+    assert_string_equal(model_node_id(model_node_at(m, 2)), "algo-10");
+    assert_string_equal(model_node_id(model_node_at(m, 3)), "algo-11");
     assert_null(model_node_at(m, 4));
     assert_null(model_find_node(m, "algo-3"));
 
@@ -156,22 +156,22 @@ static void test_nodes_and_aggregates(void **state)
     add(m, "algo-1", "network", "RxBytes", "eth0", T0, 1, NULL);
     add(m, "algo-1", "custom", "Algorithm", "loss", T0, 0.5, NULL);
     const model_node *n = model_find_node(m, "algo-1");
-    assert_int_equal(node_gpu_count(n), 2);
-    assert_string_equal(node_gpu_name(n, 0), "gpu2");
-    assert_string_equal(node_gpu_name(n, 1), "gpu10");
-    assert_non_null(node_gpu_util(n, 0));
-    assert_null(node_gpu_util(n, 1));
-    assert_string_equal(series_dimension(node_gpu_mem(n, 1)), "GPUMemoryUtilization");
-    assert_string_equal(series_name(node_host_mem(n)), "MemoryUsedPercent");
-    assert_int_equal(node_io_count(n), 2);
-    assert_string_equal(series_name(node_io_at(n, 0)), "nvme0");
-    assert_int_equal(node_net_count(n), 1);
-    assert_null(node_cpu_total(n));
-    assert_int_equal(node_cpu_count(n), 0);
+    assert_int_equal(model_node_gpu_count(n), 2);
+    assert_string_equal(model_node_gpu_name(n, 0), "gpu2");
+    assert_string_equal(model_node_gpu_name(n, 1), "gpu10");
+    assert_non_null(model_node_gpu_util(n, 0));
+    assert_null(model_node_gpu_util(n, 1));
+    assert_string_equal(series_dimension(model_node_gpu_mem(n, 1)), "GPUMemoryUtilization");
+    assert_string_equal(series_name(model_node_host_mem(n)), "MemoryUsedPercent");
+    assert_int_equal(model_node_io_count(n), 2);
+    assert_string_equal(series_name(model_node_io_at(n, 0)), "nvme0");
+    assert_int_equal(model_node_net_count(n), 1);
+    assert_null(model_node_cpu_total(n));
+    assert_int_equal(model_node_cpu_count(n), 0);
     /* every series, in (type, dimension, natural name) order */
-    assert_int_equal(node_series_count(n), 9);
-    for (size_t i = 1; i < node_series_count(n); i++) {
-        const series *a = node_series_at(n, i - 1), *b = node_series_at(n, i);
+    assert_int_equal(model_node_series_count(n), 9);
+    for (size_t i = 1; i < model_node_series_count(n); i++) {
+        const series *a = model_node_series_at(n, i - 1), *b = model_node_series_at(n, i);
         int c = strcmp(series_type(a), series_type(b));
         if (!c)
             c = strcmp(series_dimension(a), series_dimension(b));
@@ -179,9 +179,9 @@ static void test_nodes_and_aggregates(void **state)
             c = model_natural_cmp(series_name(a), series_name(b));
         assert_true(c < 0);
     }
-    assert_non_null(node_find_series(n, "custom", "Algorithm", "loss"));
-    assert_non_null(node_find_series(n, "memory", "MemoryUtilization", NULL));
-    assert_null(node_find_series(n, "custom", "Algorithm", "los"));
+    assert_non_null(model_node_find_series(n, "custom", "Algorithm", "loss"));
+    assert_non_null(model_node_find_series(n, "memory", "MemoryUtilization", NULL));
+    assert_null(model_node_find_series(n, "custom", "Algorithm", "los"));
     model_free(m);
 }
 
@@ -209,18 +209,18 @@ static void test_extra_keys(void **state)
     add(m, "algo-1", "gpu", "GPUUtilization", "gpu0", T0 + 1, 1, "\"Z\":1,\"Power\":[1,2]");
     add(m, "algo-1", "gpu", "GPUUtilization", "gpu0", T0 + 2, 1, "\"Broken\" 5");
     const model_node *n = model_find_node(m, "algo-1");
-    assert_int_equal(node_extra_key_count(n), 4);
-    assert_string_equal(node_extra_key_at(n, 0), "GPUTemperature");
-    assert_string_equal(node_extra_key_at(n, 1), "Nested");
-    assert_string_equal(node_extra_key_at(n, 2), "Z");
-    assert_string_equal(node_extra_key_at(n, 3), "Power");
+    assert_int_equal(model_node_extra_key_count(n), 4);
+    assert_string_equal(model_node_extra_key_at(n, 0), "GPUTemperature");
+    assert_string_equal(model_node_extra_key_at(n, 1), "Nested");
+    assert_string_equal(model_node_extra_key_at(n, 2), "Z");
+    assert_string_equal(model_node_extra_key_at(n, 3), "Power");
     char k[64], big[64 * 40] = "";
     for (int i = 0; i < 40; i++) {
         snprintf(k, sizeof k, "%s\"k%d\":%d", i ? "," : "", i, i);
         strcat(big, k);
     }
     add(m, "algo-1", "gpu", "GPUUtilization", "gpu0", T0 + 3, 1, big);
-    assert_int_equal(node_extra_key_count(n), 32);  /* bounded */
+    assert_int_equal(model_node_extra_key_count(n), 32);  /* bounded */
     model_free(m);
 }
 
@@ -255,14 +255,14 @@ static void test_events_and_phases(void **state)
     const char *order[] = {"Step:ModeKeys.TRAIN", "Step:ModeKeys.EVAL", "Forward",
                            "Backward(post-forward)", "DataLoaderIter::GetNext",
                            "(unnamed)", "cpu_functions"};
-    assert_int_equal(node_phase_count(n), 7);
+    assert_int_equal(model_node_phase_count(n), 7);
     for (size_t i = 0; i < 7; i++)
-        assert_string_equal(phase_stats_label(node_phase_at(n, i)), order[i]);
-    const phase_stats *train = node_find_phase(n, "Step:ModeKeys.TRAIN");
+        assert_string_equal(phase_stats_label(model_node_phase_at(n, i)), order[i]);
+    const phase_stats *train = model_node_find_phase(n, "Step:ModeKeys.TRAIN");
     phase_summary s;
     phase_stats_get_summary(train, &s);
     assert_int_equal(s.count, 2);
-    assert_int_equal(phase_stats_kind(node_find_phase(n, "DataLoaderIter::GetNext")),
+    assert_int_equal(phase_stats_kind(model_node_find_phase(n, "DataLoaderIter::GetNext")),
                      PHASE_DATALOADER);
     job_phases jp;
     model_get_job_phases(m, &jp);
@@ -299,10 +299,10 @@ static void test_time_filter_and_generations(void **state)
     e.start_us = T0 + 1999;
     assert_int_equal(model_add_event(m, &e), 0);
     const model_node *n = model_find_node(m, "algo-1");
-    assert_int_equal(node_generation(n), 2);
+    assert_int_equal(model_node_generation(n), 2);
     assert_int_equal(model_generation(m), 2);
-    assert_int_equal(series_generation(node_cpu_core(n, 0)), 1);
-    assert_int_equal(phase_stats_generation(node_find_phase(n, "Forward")), 1);
+    assert_int_equal(series_generation(model_node_cpu_core(n, 0)), 1);
+    assert_int_equal(phase_stats_generation(model_node_find_phase(n, "Forward")), 1);
     job_phases jp;
     model_get_job_phases(m, &jp);
     assert_false(jp.has_steps);
@@ -334,7 +334,7 @@ static void test_time_filter_keeps_overlapping_events(void **state)
         kept += cases[i].kept;
     }
     phase_summary s;
-    phase_stats_get_summary(node_find_phase(model_find_node(m, "algo-1"), "Step:ModeKeys.TRAIN"), &s);
+    phase_stats_get_summary(model_node_find_phase(model_find_node(m, "algo-1"), "Step:ModeKeys.TRAIN"), &s);
     assert_int_equal(s.count, kept);
     model_free(m);
 }
@@ -349,7 +349,7 @@ static sm_event wev(const char *writer, const char *node, const char *phase, int
 
 static int64_t phase_count(const model_node *n, const char *label)
 {
-    const phase_stats *p = node_find_phase(n, label);
+    const phase_stats *p = model_node_find_phase(n, label);
     phase_summary s;
     if (!p)
         return -1;
@@ -369,14 +369,14 @@ static void test_processes(void **state)
         assert_int_equal(model_add_event(m, &e), 0);
     }
     const model_node *n = model_find_node(m, "algo-1");
-    assert_int_equal(node_process_count(n), 1);
-    const model_node *r0 = node_process_at(n, 0);
-    assert_string_equal(node_id(r0), "0-algo-1");
-    assert_ptr_equal(node_parent(r0), n);
-    assert_ptr_equal(node_parent(n), n);
-    assert_ptr_equal(node_phase_at(r0, 0), node_phase_at(n, 0));   /* shared, no copy */
-    assert_int_equal(node_series_count(r0), 0);
-    assert_int_equal(node_process_count(r0), 0);
+    assert_int_equal(model_node_process_count(n), 1);
+    const model_node *r0 = model_node_process_at(n, 0);
+    assert_string_equal(model_node_id(r0), "0-algo-1");
+    assert_ptr_equal(model_node_parent(r0), n);
+    assert_ptr_equal(model_node_parent(n), n);
+    assert_ptr_equal(model_node_phase_at(r0, 0), model_node_phase_at(n, 0));   /* shared, no copy */
+    assert_int_equal(model_node_series_count(r0), 0);
+    assert_int_equal(model_node_process_count(r0), 0);
 
     /* a second rank, slower: the first gets its own copy of its history */
     for (int i = 0; i < 4; i++) {
@@ -385,22 +385,22 @@ static void test_processes(void **state)
     }
     sm_event e = wev("0-algo-1", "algo-1", TR, T0 + 20000, 100, 10);
     assert_int_equal(model_add_event(m, &e), 0);
-    assert_int_equal(node_process_count(n), 2);
-    r0 = node_find_process(n, "0-algo-1");
-    const model_node *r1 = node_find_process(n, "1-algo-1");
+    assert_int_equal(model_node_process_count(n), 2);
+    r0 = model_node_find_process(n, "0-algo-1");
+    const model_node *r1 = model_node_find_process(n, "1-algo-1");
     assert_non_null(r0);
     assert_non_null(r1);
-    assert_ptr_not_equal(node_phase_at(r0, 0), node_phase_at(n, 0));
+    assert_ptr_not_equal(model_node_phase_at(r0, 0), model_node_phase_at(n, 0));
     assert_int_equal(phase_count(n, TR), 15);
     assert_int_equal(phase_count(r0, TR), 11);
     assert_int_equal(phase_count(r1, TR), 4);
     phase_summary s0, s1;
-    phase_stats_get_summary(node_find_phase(r0, TR), &s0);
-    phase_stats_get_summary(node_find_phase(r1, TR), &s1);
+    phase_stats_get_summary(model_node_find_phase(r0, TR), &s0);
+    phase_stats_get_summary(model_node_find_phase(r1, TR), &s1);
     assert_true(s0.p50_us == 100 && s1.p50_us == 300);   /* a slow rank stays visible */
     assert_int_equal(s0.first_start_us, T0);
     phase_event last;
-    assert_int_equal(phase_stats_recent(node_find_phase(r0, TR), &last, 1), 1);
+    assert_int_equal(phase_stats_recent(model_node_find_phase(r0, TR), &last, 1), 1);
     assert_int_equal(last.step, 10);
 
     /* writers order naturally; lookups by writer id find processes */
@@ -410,10 +410,10 @@ static void test_processes(void **state)
         sm_event x = wev(w, "algo-1", TR, T0 + 50000, 100, 0);
         assert_int_equal(model_add_event(m, &x), 0);
     }
-    assert_int_equal(node_process_count(n), 11);
-    assert_string_equal(node_id(node_process_at(n, 2)), "2-algo-1");
-    assert_string_equal(node_id(node_process_at(n, 10)), "10-algo-1");
-    assert_ptr_equal(model_find_writer(m, "10-algo-1"), node_process_at(n, 10));
+    assert_int_equal(model_node_process_count(n), 11);
+    assert_string_equal(model_node_id(model_node_process_at(n, 2)), "2-algo-1");
+    assert_string_equal(model_node_id(model_node_process_at(n, 10)), "10-algo-1");
+    assert_ptr_equal(model_find_writer(m, "10-algo-1"), model_node_process_at(n, 10));
     assert_ptr_equal(model_find_writer(m, "algo-1"), n);
     assert_null(model_find_writer(m, "3-algo-2"));
     model_free(m);
@@ -432,7 +432,7 @@ static void test_process_and_loose_events(void **state)
     assert_int_equal(model_add_event(m, &a), 0);
     const model_node *n = model_find_node(m, "algo-2");
     assert_int_equal(phase_count(n, "Forward"), 3);
-    assert_int_equal(phase_count(node_process_at(n, 0), "Forward"), 2);
+    assert_int_equal(phase_count(model_node_process_at(n, 0), "Forward"), 2);
     /* a writer arriving after loose events never shares the node's phases */
     sm_event c = wev("8-algo-3", "algo-3", "Forward", T0, 10, 1);
     sm_event d = ev("algo-3", "Forward", "f", T0, 10, 1);
@@ -440,7 +440,7 @@ static void test_process_and_loose_events(void **state)
     assert_int_equal(model_add_event(m, &c), 0);
     n = model_find_node(m, "algo-3");
     assert_int_equal(phase_count(n, "Forward"), 2);
-    assert_int_equal(phase_count(node_process_at(n, 0), "Forward"), 1);
+    assert_int_equal(phase_count(model_node_process_at(n, 0), "Forward"), 1);
     model_free(m);
 }
 
@@ -462,8 +462,8 @@ static void test_many_nodes_memory_sane(void **state)
     size_t bytes = 0;
     for (size_t i = 0; i < model_node_count(m); i++) {
         const model_node *n = model_node_at(m, i);
-        for (size_t k = 0; k < node_series_count(n); k++)
-            bytes += series_memory_bytes(node_series_at(n, k));
+        for (size_t k = 0; k < model_node_series_count(n); k++)
+            bytes += series_memory_bytes(model_node_series_at(n, k));
     }
     assert_true(bytes < 8u * 1024 * 1024);
     check_total(m, 64, 50, 30);
@@ -487,10 +487,10 @@ static void test_many_cores_lean(void **state)
     check_total(m, 2, 4, nts);
     const model_node *many = model_find_node(m, "algo-1"), *few = model_find_node(m, "algo-2");
     for (size_t i = 0; i < 32; i++)
-        assert_true(series_is_lean(node_cpu_core(many, i)));
+        assert_true(series_is_lean(model_node_cpu_core(many, i)));
     for (size_t i = 0; i < 4; i++)
-        assert_false(series_is_lean(node_cpu_core(few, i)));
-    assert_false(series_is_lean(node_cpu_total(many)));
+        assert_false(series_is_lean(model_node_cpu_core(few, i)));
+    assert_false(series_is_lean(model_node_cpu_total(many)));
     device_usage du[64];
     long k = device_usage_compute(m, du, 64);
     assert_true(k > 0);

@@ -200,10 +200,10 @@ static void test_jump_view_bounds(void **state)
     (void)state;
     view_state v;
     view_init(&v, GLYPHS_ASCII);
-    alerts_jump_view(&v, T0, T0 + 1000000);       /* 1 s: at least 30 s shown */
+    pane_alerts_jump_view(&v, T0, T0 + 1000000);       /* 1 s: at least 30 s shown */
     assert_int_equal(v.span_us, 30000000);
     assert_true(v.end_us - v.span_us <= T0 && v.end_us >= T0 + 1000000);
-    alerts_jump_view(&v, T0, T0 + 3600000000LL);
+    pane_alerts_jump_view(&v, T0, T0 + 3600000000LL);
     assert_int_equal(v.span_us, 7200000000LL);
     assert_int_equal(v.end_us, T0 + 3600000000LL + 1800000000LL);
 }

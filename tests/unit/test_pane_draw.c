@@ -344,9 +344,9 @@ static void test_put_never_wraps(void **state)
     WINDOW *w = newwin(2, 10, 0, 0);
     wchar_t row[2][64];
     werase(w);
-    assert_int_equal(panec_put(w, 0, 5, -1, "abcdefghijkl", 0), 5);
-    assert_int_equal(panec_put(w, 0, 20, -1, "outside", 0), 0);
-    assert_int_equal(panec_put_right(w, 1, 3, -1, "\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2", 0), 3);
+    assert_int_equal(pane_common_put(w, 0, 5, -1, "abcdefghijkl", 0), 5);
+    assert_int_equal(pane_common_put(w, 0, 20, -1, "outside", 0), 0);
+    assert_int_equal(pane_common_put_right(w, 1, 3, -1, "\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2", 0), 3);
     mvwinnwstr(w, 0, 0, row[0], 63);
     mvwinnwstr(w, 1, 0, row[1], 63);
     assert_true(wcscmp(row[0], L"     abcd~") == 0);

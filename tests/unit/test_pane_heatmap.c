@@ -13,24 +13,24 @@
 static void test_ramp(void **state)
 {
     (void)state;
-    assert_int_equal(heat_ramp_char(GLYPHS_ASCII, 0.0), L' ');
-    assert_int_equal(heat_ramp_char(GLYPHS_ASCII, 0.01), L'.');
-    assert_int_equal(heat_ramp_char(GLYPHS_ASCII, 0.124), L'.');
-    assert_int_equal(heat_ramp_char(GLYPHS_ASCII, 0.126), L':');
-    assert_int_equal(heat_ramp_char(GLYPHS_ASCII, 1.0), L'@');
-    assert_int_equal(heat_ramp_char(GLYPHS_ASCII, 7.0), L'@');
-    assert_int_equal(heat_ramp_char(GLYPHS_ASCII, -1.0), L' ');
-    assert_int_equal(heat_ramp_char(GLYPHS_ASCII, NAN), L'-');
-    assert_int_equal(heat_ramp_char(GLYPHS_BLOCK, 1.0), 0x2588);
-    assert_int_equal(heat_ramp_char(GLYPHS_BRAILLE, 0.01), 0x2581);
+    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 0.0), L' ');
+    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 0.01), L'.');
+    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 0.124), L'.');
+    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 0.126), L':');
+    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 1.0), L'@');
+    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 7.0), L'@');
+    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, -1.0), L' ');
+    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, NAN), L'-');
+    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_BLOCK, 1.0), 0x2588);
+    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_BRAILLE, 0.01), 0x2581);
     /* 50 % and 70 % differ, with and without colour (issue 14). */
-    assert_true(heat_ramp_char(GLYPHS_BRAILLE, 0.5) != heat_ramp_char(GLYPHS_BRAILLE, 0.7));
-    assert_true(heat_ramp_char(GLYPHS_ASCII, 0.5) != heat_ramp_char(GLYPHS_ASCII, 0.7));
+    assert_true(pane_heatmap_ramp_char(GLYPHS_BRAILLE, 0.5) != pane_heatmap_ramp_char(GLYPHS_BRAILLE, 0.7));
+    assert_true(pane_heatmap_ramp_char(GLYPHS_ASCII, 0.5) != pane_heatmap_ramp_char(GLYPHS_ASCII, 0.7));
     /* Monotonic: more load never gets a lighter glyph. */
     const wchar_t order[] = L" .:-=+*#@";
     int last = 0;
     for (int i = 0; i <= 100; i++) {
-        wchar_t c = heat_ramp_char(GLYPHS_ASCII, i / 100.0);
+        wchar_t c = pane_heatmap_ramp_char(GLYPHS_ASCII, i / 100.0);
         int k = 0;
         while (order[k] != c)
             k++;
@@ -43,12 +43,12 @@ static void test_median(void **state)
 {
     (void)state;
     double a[] = {5, 1, 3};
-    assert_float_equal(heat_median(a, 3), 3, 1e-12);
+    assert_float_equal(pane_heatmap_median(a, 3), 3, 1e-12);
     double b[] = {4, NAN, 1, 3, 2};
-    assert_float_equal(heat_median(b, 5), 2.5, 1e-12);
+    assert_float_equal(pane_heatmap_median(b, 5), 2.5, 1e-12);
     double c[] = {NAN, NAN};
-    assert_true(isnan(heat_median(c, 2)));
-    assert_true(isnan(heat_median(c, 0)));
+    assert_true(isnan(pane_heatmap_median(c, 2)));
+    assert_true(isnan(pane_heatmap_median(c, 0)));
     assert_float_equal(a[0], 5, 0); /* input untouched */
 }
 
@@ -56,7 +56,7 @@ static void test_straggler_by_gpu(void **state)
 {
     (void)state;
     double gpu[] = {80, 82, 55, 79};
-    heat_straggler s = heat_find_straggler(gpu, NULL, 4);
+    heat_straggler s = pane_heatmap_find_straggler(gpu, NULL, 4);
     assert_int_equal(s.index, 2);
     assert_int_equal(s.by_steps, 0);
     assert_float_equal(s.value, 55, 1e-12);
@@ -68,7 +68,7 @@ static void test_straggler_by_steps_wins_when_larger(void **state)
     (void)state;
     double gpu[] = {80, 82, 70, 79};          /* node 2 12 % low */
     double p50[] = {120e3, 121e3, 119e3, 190e3}; /* node 3 58 % slow */
-    heat_straggler s = heat_find_straggler(gpu, p50, 4);
+    heat_straggler s = pane_heatmap_find_straggler(gpu, p50, 4);
     assert_int_equal(s.index, 3);
     assert_int_equal(s.by_steps, 1);
 }
@@ -77,17 +77,17 @@ static void test_no_straggler(void **state)
 {
     (void)state;
     double even[] = {80, 82, 79, 81};
-    assert_int_equal(heat_find_straggler(even, NULL, 4).index, -1);
+    assert_int_equal(pane_heatmap_find_straggler(even, NULL, 4).index, -1);
     /* Idle cluster: 0.5 vs 2 points is noise, not a straggler. */
     double idle[] = {0.5, 2, 1, 1.5};
-    assert_int_equal(heat_find_straggler(idle, NULL, 4).index, -1);
+    assert_int_equal(pane_heatmap_find_straggler(idle, NULL, 4).index, -1);
     /* One or two nodes: no median to deviate from. */
     double two[] = {10, 90};
-    assert_int_equal(heat_find_straggler(two, two, 2).index, -1);
-    assert_int_equal(heat_find_straggler(NULL, NULL, 0).index, -1);
+    assert_int_equal(pane_heatmap_find_straggler(two, two, 2).index, -1);
+    assert_int_equal(pane_heatmap_find_straggler(NULL, NULL, 0).index, -1);
     /* Nodes without the metric do not count towards the three. */
     double sparse[] = {80, NAN, 20, NAN};
-    assert_int_equal(heat_find_straggler(sparse, NULL, 4).index, -1);
+    assert_int_equal(pane_heatmap_find_straggler(sparse, NULL, 4).index, -1);
 }
 
 static void test_straggler_among_64(void **state)
@@ -97,7 +97,7 @@ static void test_straggler_among_64(void **state)
     for (int i = 0; i < 64; i++)
         gpu[i] = 85 + (i % 5);
     gpu[41] = 60;
-    heat_straggler s = heat_find_straggler(gpu, NULL, 64);
+    heat_straggler s = pane_heatmap_find_straggler(gpu, NULL, 64);
     assert_int_equal(s.index, 41);
 }
 
@@ -131,14 +131,14 @@ static void test_cell_geometry(void **state)
     int cw, gap;
     for (int width = 28; width <= 400; width++)
         for (int ncols = 1; ncols <= 18; ncols++) {
-            heat_cell_geometry(width, 10, ncols, 7, &cw, &gap);
+            pane_heatmap_cell_geometry(width, 10, ncols, 7, &cw, &gap);
             assert_true(cw >= 1 && cw <= 6);
             assert_true(gap == 0 || gap == 1);
             /* Fits whenever one column per cell fits at all. */
             if (width - 17 >= ncols)
                 assert_true(10 + ncols * (cw + gap) + 7 <= width + gap);
         }
-    heat_cell_geometry(80, 10, 4, 7, &cw, &gap);
+    pane_heatmap_cell_geometry(80, 10, 4, 7, &cw, &gap);
     assert_int_equal(cw, 6);
     assert_int_equal(gap, 1);
 }

@@ -26,21 +26,21 @@ static void test_func_text_fits_or_shortens(void **state)
     (void)state;
     char out[256];
     pystats_func f = fn("/usr/lib/python3/torch/nn/functional.py", 1234, "relu");
-    pypane_func_text(&f, 80, out, sizeof out);
+    pane_python_func_text(&f, 80, out, sizeof out);
     assert_string_equal(out, "/usr/lib/python3/torch/nn/functional.py:1234(relu)");
-    pypane_func_text(&f, 30, out, sizeof out);
+    pane_python_func_text(&f, 30, out, sizeof out);
     assert_string_equal(out, "~h/nn/functional.py:1234(relu)");  /* cut from the left */
     assert_true(sanitize_cols(out) <= 30);
     for (int cols = 1; cols < 60; cols++) {
-        pypane_func_text(&f, cols, out, sizeof out);
+        pane_python_func_text(&f, cols, out, sizeof out);
         assert_true(sanitize_cols(out) <= cols);
     }
     /* the name cannot fit: cut at the end instead */
-    pypane_func_text(&f, 8, out, sizeof out);
+    pane_python_func_text(&f, 8, out, sizeof out);
     assert_int_equal(sanitize_cols(out), 8);
     assert_int_equal(out[7], '~');
     pystats_func b = fn("~", 0, "<built-in method builtins.len>");
-    pypane_func_text(&b, 80, out, sizeof out);
+    pane_python_func_text(&b, 80, out, sizeof out);
     assert_string_equal(out, "{built-in method builtins.len}");
 }
 
@@ -49,13 +49,13 @@ static void test_func_text_sanitizes(void **state)
     (void)state;
     char out[256];
     pystats_func f = fn("a\x1b[31m.py", 1, "x\ty");
-    pypane_func_text(&f, 80, out, sizeof out);
+    pane_python_func_text(&f, 80, out, sizeof out);
     assert_null(strchr(out, '\x1b'));
     assert_null(strchr(out, '\t'));
     /* wide characters: never more columns than asked, never a split char */
     pystats_func u = fn("数据/数据/数据/数据/loader.py", 3, "λ");
     for (int cols = 1; cols < 40; cols++) {
-        pypane_func_text(&u, cols, out, sizeof out);
+        pane_python_func_text(&u, cols, out, sizeof out);
         assert_true(sanitize_cols(out) <= cols);
     }
 }
@@ -65,26 +65,26 @@ static void test_calls_filter_sort(void **state)
     (void)state;
     char out[64];
     pystats_call c = {9, 9009, 0, 0};
-    pypane_calls_text(&c, 1, out, sizeof out);
+    pane_python_calls_text(&c, 1, out, sizeof out);
     assert_string_equal(out, "9009/9");
     c.pcalls = 9009;
-    pypane_calls_text(&c, 1, out, sizeof out);
+    pane_python_calls_text(&c, 1, out, sizeof out);
     assert_string_equal(out, "9009");
-    pypane_calls_text(&c, 0, out, sizeof out);
+    pane_python_calls_text(&c, 0, out, sizeof out);
     assert_string_equal(out, "-");
     c = (pystats_call){INT64_MAX, INT64_MAX, 0, 0};
-    pypane_calls_text(&c, 1, out, sizeof out);
+    pane_python_calls_text(&c, 1, out, sizeof out);
     assert_string_equal(out, "9.2e+18");
     pystats_func f = fn("torch/Module.py", 1, "Forward");
-    assert_true(pypane_filter_match(&f, ""));
-    assert_true(pypane_filter_match(&f, "forw"));
-    assert_true(pypane_filter_match(&f, "MODULE"));
-    assert_false(pypane_filter_match(&f, "backward"));
+    assert_true(pane_python_filter_match(&f, ""));
+    assert_true(pane_python_filter_match(&f, "forw"));
+    assert_true(pane_python_filter_match(&f, "MODULE"));
+    assert_false(pane_python_filter_match(&f, "backward"));
     pystats_sort k = PYSORT_TOTTIME;
     for (int i = 0; i < PYSORT_COUNT; i++)
-        k = pypane_next_sort(k);
+        k = pane_python_next_sort(k);
     assert_int_equal(k, PYSORT_TOTTIME);
-    assert_int_equal(pypane_next_sort(PYSORT_TOTTIME), PYSORT_CUMTIME);
+    assert_int_equal(pane_python_next_sort(PYSORT_TOTTIME), PYSORT_CUMTIME);
 }
 
 static void put_window(pystats_store *st, const char *node, int64_t t0, int64_t t1,
@@ -130,10 +130,10 @@ static void test_selection_follows_step_focus(void **state)
     view_state v;
     view_init(&v, GLYPHS_ASCII);
     pystats_select sel;
-    pypane_selection(p, &v, &sel);
+    pane_python_selection(p, &v, &sel);
     assert_string_equal(sel.node, "algo-1");
     view_focus_step(&v, 12, T + 2000000, T + 2200000);
-    pypane_selection(p, &v, &sel);
+    pane_python_selection(p, &v, &sel);
     assert_true(!sel.node || !sel.node[0]);          /* every node */
     pystats_result *r = pystats_store_query(st, &sel, NULL);
     assert_non_null(r);
@@ -142,15 +142,15 @@ static void test_selection_follows_step_focus(void **state)
     assert_string_equal(pystats_result_at(r, 0)->name, "during");
     pystats_result_free(r);
     view_focus_step(&v, 13, T + 5000000, T + 5100000);   /* between windows */
-    pypane_selection(p, &v, &sel);
+    pane_python_selection(p, &v, &sel);
     r = pystats_store_query(st, &sel, NULL);
     assert_non_null(r);
     assert_int_equal(pystats_result_window_count(r), 0);
     pystats_result_free(r);
-    assert_int_equal(pypane_profiler_windows(st, PYPROF_CPROFILE), 3);
-    assert_int_equal(pypane_profiler_windows(st, PYPROF_PYINSTRUMENT), 0);
+    assert_int_equal(pane_python_profiler_windows(st, PYPROF_CPROFILE), 3);
+    assert_int_equal(pane_python_profiler_windows(st, PYPROF_PYINSTRUMENT), 0);
     view_clear_step(&v);
-    pypane_selection(p, &v, &sel);
+    pane_python_selection(p, &v, &sel);
     assert_string_equal(sel.node, "algo-1");
     free(p);
     pystats_store_free(st);

@@ -31,7 +31,7 @@ static void test_bar_parts(void **state)
     (void)state;
     int out[TL_OTHER + 1];
     step_breakdown b = mk(1, 0, 100, 10, 30, 50, 0, 10);
-    timeline_bar_parts(&b, 10, out);
+    pane_timeline_bar_parts(&b, 10, out);
     assert_int_equal(out[SB_DATA], 1);
     assert_int_equal(out[SB_FORWARD], 3);
     assert_int_equal(out[SB_BACKWARD], 5);
@@ -40,16 +40,16 @@ static void test_bar_parts(void **state)
     /* Overlapping categories (comm during backward): still exactly 7 cells,
      * the largest remainders get the rounding cells. */
     b = mk(2, 0, 100, 20, 20, 40, 40, 0);
-    timeline_bar_parts(&b, 7, out);
+    pane_timeline_bar_parts(&b, 7, out);
     assert_int_equal(sum(out, TL_OTHER + 1), 7);
     assert_true(out[SB_BACKWARD] >= out[SB_DATA]);
     for (int cells = 1; cells < 50; cells++) {
         b = mk(3, 0, 97, 13, 29, 31, 7, 17);
-        timeline_bar_parts(&b, cells, out);
+        pane_timeline_bar_parts(&b, cells, out);
         assert_int_equal(sum(out, TL_OTHER + 1), cells);
     }
     b = mk(4, 0, 0, 0, 0, 0, 0, 0);     /* nothing to split */
-    timeline_bar_parts(&b, 5, out);
+    pane_timeline_bar_parts(&b, 5, out);
     assert_int_equal(sum(out, TL_OTHER + 1), 0);
 }
 
@@ -61,16 +61,16 @@ static void test_mark_slow(void **state)
     for (int i = 0; i < 6; i++)
         b[i] = mk(i, 1000 * i, d[i], 0, 0, 0, 0, d[i]);
     int slow[6];
-    timeline_mark_slow(b, 6, 3, INFINITY, slow);
+    pane_timeline_mark_slow(b, 6, 3, INFINITY, slow);
     /* The two long steps; the third longest (101) is jitter, not slow. */
     const int want[6] = {0, 0, 0, 1, 0, 1};
     for (int i = 0; i < 6; i++)
         assert_int_equal(slow[i], want[i]);
-    timeline_mark_slow(b, 6, 0, 99.5, slow);     /* by threshold alone */
+    pane_timeline_mark_slow(b, 6, 0, 99.5, slow);     /* by threshold alone */
     const int want_thr[6] = {1, 1, 0, 1, 1, 1};
     for (int i = 0; i < 6; i++)
         assert_int_equal(slow[i], want_thr[i]);
-    timeline_mark_slow(b, 0, 3, INFINITY, slow);  /* empty: nothing touched */
+    pane_timeline_mark_slow(b, 0, 3, INFINITY, slow);  /* empty: nothing touched */
 }
 
 static void test_find_sel_and_share(void **state)
@@ -78,15 +78,15 @@ static void test_find_sel_and_share(void **state)
     (void)state;
     step_breakdown b[3] = {mk(7, 100, 10, 5, 0, 0, 0, 5), mk(8, 200, 30, 3, 0, 0, 0, 27),
                            mk(9, 300, 60, 12, 0, 0, 0, 48)};
-    assert_int_equal(timeline_find_sel(b, 3, 200), 1);
-    assert_int_equal(timeline_find_sel(b, 3, 0), 2);       /* newest */
-    assert_int_equal(timeline_find_sel(b, 3, 12345), 2);   /* gone: newest */
-    assert_int_equal(timeline_find_sel(b, 0, 200), 0);
+    assert_int_equal(pane_timeline_find_sel(b, 3, 200), 1);
+    assert_int_equal(pane_timeline_find_sel(b, 3, 0), 2);       /* newest */
+    assert_int_equal(pane_timeline_find_sel(b, 3, 12345), 2);   /* gone: newest */
+    assert_int_equal(pane_timeline_find_sel(b, 0, 200), 0);
     int64_t data, step;
-    timeline_data_share(b, 3, &data, &step);
+    pane_timeline_data_share(b, 3, &data, &step);
     assert_int_equal(data, 20);
     assert_int_equal(step, 100);
-    assert_string_equal(timeline_view_name(TL_LOADER), "loader");
+    assert_string_equal(pane_timeline_view_name(TL_LOADER), "loader");
 }
 
 int main(void)

@@ -56,42 +56,42 @@ static void test_exact_matches_numpy(void **state)
 {
     (void)state;
     for (size_t n = 1; n <= 300; n += 37) {
-        quant *q = quant_new(1024);
+        quant *q = quantile_new(1024);
         double *x = malloc(n * sizeof *x);
         for (size_t i = 0; i < n; i++) {
             x[i] = normal() * 10 + (i % 3 == 0 ? -5 : 5);
-            assert_int_equal(quant_add(q, x[i]), 0);
+            assert_int_equal(quantile_add(q, x[i]), 0);
         }
-        assert_true(quant_is_exact(q));
-        assert_int_equal(quant_count(q), (int64_t)n);
+        assert_true(quantile_is_exact(q));
+        assert_int_equal(quantile_count(q), (int64_t)n);
         for (size_t k = 0; k < sizeof pcts / sizeof *pcts; k++)
-            assert_close(quant_get(q, pcts[k]), np_percentile(x, n, pcts[k]), 1e-12);
+            assert_close(quantile_get(q, pcts[k]), np_percentile(x, n, pcts[k]), 1e-12);
         /* Adding after a sorted read must still be right. */
-        assert_int_equal(quant_add(q, -1000), 0);
-        assert_close(quant_get(q, 0), -1000, 0);
+        assert_int_equal(quantile_add(q, -1000), 0);
+        assert_close(quantile_get(q, 0), -1000, 0);
         free(x);
-        quant_free(q);
+        quantile_free(q);
     }
 }
 
 static void check_sketch(double (*gen)(void), size_t n)
 {
-    quant *q = quant_new(1024);
+    quant *q = quantile_new(1024);
     double *x = malloc(n * sizeof *x);
     for (size_t i = 0; i < n; i++) {
         x[i] = gen();
-        assert_int_equal(quant_add(q, x[i]), 0);
+        assert_int_equal(quantile_add(q, x[i]), 0);
     }
-    assert_false(quant_is_exact(q));
-    assert_int_equal(quant_count(q), (int64_t)n);
+    assert_false(quantile_is_exact(q));
+    assert_int_equal(quantile_count(q), (int64_t)n);
     qsort(x, n, sizeof *x, cmp_d);
     for (size_t k = 0; k < sizeof pcts / sizeof *pcts; k++) {
-        double want = np_percentile(x, n, pcts[k]), got = quant_get(q, pcts[k]);
+        double want = np_percentile(x, n, pcts[k]), got = quantile_get(q, pcts[k]);
         assert_true(fabs(got - want) <= QUANT_REL_ERR * fabs(want) + 1e-12);
     }
-    assert_true(quant_memory_bytes(q) < 64 * 1024);
+    assert_true(quantile_memory_bytes(q) < 64 * 1024);
     free(x);
-    quant_free(q);
+    quantile_free(q);
 }
 
 static double gen_lognormal(void) { return exp(normal() * 2.0 + 3.0); }
@@ -148,7 +148,7 @@ static double worst_error(quant *q, double *x, size_t n, double rel)
     qsort(x, n, sizeof *x, cmp_d);
     double worst = 0;
     for (double p = 0; p <= 100; p += 0.5) {
-        double want = np_percentile_sorted(x, n, p), err = fabs(quant_get(q, p) - want);
+        double want = np_percentile_sorted(x, n, p), err = fabs(quantile_get(q, p) - want);
         err -= rel * fabs(want);
         if (err > worst)
             worst = err;
@@ -162,40 +162,40 @@ static void test_linear_within_a_tenth_of_a_point(void **state)
     static const size_t counts[] = {1200, 5000, 100000, 1000000};
     for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
         size_t n = counts[c];
-        quant *q = quant_new_linear(1024, 100, 0.1), *old = quant_new(1024);
+        quant *q = quantile_new_linear(1024, 100, 0.1), *old = quantile_new(1024);
         double *x = malloc(n * sizeof *x);
         for (size_t i = 0; i < n; i++) {
             x[i] = gen_util();
-            assert_int_equal(quant_reserve(q, x[i]), 0);
-            assert_int_equal(quant_add(q, x[i]), 0);
-            quant_add(old, x[i]);
+            assert_int_equal(quantile_reserve(q, x[i]), 0);
+            assert_int_equal(quantile_add(q, x[i]), 0);
+            quantile_add(old, x[i]);
         }
-        assert_false(quant_is_exact(q));
+        assert_false(quantile_is_exact(q));
         double e = worst_error(q, x, n, 0), e_old = worst_error(old, x, n, 0);
         print_message("%zu samples: worst error %.4f points (log sketch alone: %.3f)\n", n, e,
                       e_old);
         assert_true(e <= 0.05 + 1e-9);
         double abs_err, rel_err;
-        quant_error_bound(q, &abs_err, &rel_err);
+        quantile_error_bound(q, &abs_err, &rel_err);
         assert_close(abs_err, 0.05, 1e-12);
         assert_close(rel_err, 0, 0);
         /* at most 1001 bins of 4 bytes, the exact buffer gone */
-        assert_true(quant_memory_bytes(q) <= 4096 + 256);
+        assert_true(quantile_memory_bytes(q) <= 4096 + 256);
         free(x);
-        quant_free(q);
-        quant_free(old);
+        quantile_free(q);
+        quantile_free(old);
     }
 }
 
 static void test_linear_at_100_is_100(void **state)
 {
     (void)state;
-    quant *q = quant_new_linear(1024, 100, 0.1);
+    quant *q = quantile_new_linear(1024, 100, 0.1);
     for (int i = 0; i < 5000; i++)
-        assert_int_equal(quant_add(q, 100.0), 0);
-    assert_false(quant_is_exact(q));
-    assert_true(quant_get(q, 5) == 100.0 && quant_get(q, 95) == 100.0 && quant_get(q, 99) == 100);
-    quant_free(q);
+        assert_int_equal(quantile_add(q, 100.0), 0);
+    assert_false(quantile_is_exact(q));
+    assert_true(quantile_get(q, 5) == 100.0 && quantile_get(q, 95) == 100.0 && quantile_get(q, 99) == 100);
+    quantile_free(q);
 }
 
 /* Values outside [0, hi] (a custom metric on its own scale, a CPU total
@@ -204,142 +204,142 @@ static void test_linear_out_of_range(void **state)
 {
     (void)state;
     size_t n = 60000;
-    quant *q = quant_new_linear(1024, 100, 0.1);
+    quant *q = quantile_new_linear(1024, 100, 0.1);
     double *x = malloc(n * sizeof *x);
     for (size_t i = 0; i < n; i++) {
         double u = urand();
         x[i] = u < 0.05 ? 100 + urand() * 300 : u < 0.08 ? -urand() * 10 : gen_util();
-        assert_int_equal(quant_reserve(q, x[i]), 0);
-        assert_int_equal(quant_add(q, x[i]), 0);
+        assert_int_equal(quantile_reserve(q, x[i]), 0);
+        assert_int_equal(quantile_add(q, x[i]), 0);
     }
     assert_true(worst_error(q, x, n, QUANT_REL_ERR) <= 0.05 + 1e-9);
     double abs_err, rel_err;
-    quant_error_bound(q, &abs_err, &rel_err);
+    quantile_error_bound(q, &abs_err, &rel_err);
     assert_close(abs_err, 0.05, 1e-12);
     assert_close(rel_err, QUANT_REL_ERR, 0);
     free(x);
-    quant_free(q);
-    assert_null(quant_new_linear(10, 100, 0));
-    assert_null(quant_new_linear(10, 0, 0.1));
+    quantile_free(q);
+    assert_null(quantile_new_linear(10, 100, 0));
+    assert_null(quantile_new_linear(10, 0, 0.1));
 }
 
 static void test_error_bounds(void **state)
 {
     (void)state;
-    quant *a = quant_new(4), *b = quant_new_linear(4, 100, 0.1);
+    quant *a = quantile_new(4), *b = quantile_new_linear(4, 100, 0.1);
     double abs_err, rel_err;
     for (int i = 0; i < 4; i++) {
-        quant_add(a, i);
-        quant_add(b, i);
+        quantile_add(a, i);
+        quantile_add(b, i);
     }
-    quant_error_bound(a, &abs_err, &rel_err);
+    quantile_error_bound(a, &abs_err, &rel_err);
     assert_true(abs_err == 0 && rel_err == 0);
-    quant_error_bound(b, &abs_err, &rel_err);
+    quantile_error_bound(b, &abs_err, &rel_err);
     assert_true(abs_err == 0 && rel_err == 0);
-    quant_add(a, 5);
-    quant_add(b, 5);
-    quant_error_bound(a, &abs_err, &rel_err);
+    quantile_add(a, 5);
+    quantile_add(b, 5);
+    quantile_error_bound(a, &abs_err, &rel_err);
     assert_true(abs_err == 0 && rel_err == QUANT_REL_ERR);
-    quant_error_bound(b, &abs_err, &rel_err);
+    quantile_error_bound(b, &abs_err, &rel_err);
     assert_true(abs_err == 0.05 && rel_err == 0);
-    quant_free(a);
-    quant_free(b);
+    quantile_free(a);
+    quantile_free(b);
 }
 
 /* Merging linear quants gives what adding every value to one gives. */
 static void test_linear_merge(void **state)
 {
     (void)state;
-    quant *a = quant_new_linear(100, 100, 0.1), *b = quant_new_linear(100, 100, 0.1);
-    quant *all = quant_new_linear(100, 100, 0.1), *lg = quant_new(100);
+    quant *a = quantile_new_linear(100, 100, 0.1), *b = quantile_new_linear(100, 100, 0.1);
+    quant *all = quantile_new_linear(100, 100, 0.1), *lg = quantile_new(100);
     for (int i = 0; i < 3000; i++) {
         double v = i % 7 == 0 ? 150 + i : gen_util();
-        quant_add(i % 2 ? a : b, v);
-        quant_add(all, v);
-        quant_add(lg, v);
+        quantile_add(i % 2 ? a : b, v);
+        quantile_add(all, v);
+        quantile_add(lg, v);
     }
-    assert_int_equal(quant_merge(a, b), 0);
+    assert_int_equal(quantile_merge(a, b), 0);
     for (size_t k = 0; k < sizeof pcts / sizeof *pcts; k++)
-        assert_close(quant_get(a, pcts[k]), quant_get(all, pcts[k]), 1e-9);
+        assert_close(quantile_get(a, pcts[k]), quantile_get(all, pcts[k]), 1e-9);
     /* a log quant merged into a linear one: its estimates, within bounds */
-    assert_int_equal(quant_merge(b, lg), 0);
-    assert_int_equal(quant_count(b), 3000 + 1500);
-    quant_free(a);
-    quant_free(b);
-    quant_free(all);
-    quant_free(lg);
+    assert_int_equal(quantile_merge(b, lg), 0);
+    assert_int_equal(quantile_count(b), 3000 + 1500);
+    quantile_free(a);
+    quantile_free(b);
+    quantile_free(all);
+    quantile_free(lg);
 }
 
 static void test_zeros_and_extremes(void **state)
 {
     (void)state;
-    quant *q = quant_new(4);
+    quant *q = quantile_new(4);
     double v[] = {0, 0, 0, 1e-320, 1e300, -1e300, 5, 0};
     for (size_t i = 0; i < 8; i++)
-        assert_int_equal(quant_add(q, v[i]), 0);
-    assert_false(quant_is_exact(q));
-    assert_close(quant_get(q, 0), -1e300, 0);
-    assert_close(quant_get(q, 100), 1e300, 0);
-    assert_close(quant_get(q, 50), 0, 1e-300);
-    quant_free(q);
+        assert_int_equal(quantile_add(q, v[i]), 0);
+    assert_false(quantile_is_exact(q));
+    assert_close(quantile_get(q, 0), -1e300, 0);
+    assert_close(quantile_get(q, 100), 1e300, 0);
+    assert_close(quantile_get(q, 50), 0, 1e-300);
+    quantile_free(q);
 }
 
 static void test_merge(void **state)
 {
     (void)state;
-    quant *a = quant_new(1000), *b = quant_new(1000), *all = quant_new(100000);
+    quant *a = quantile_new(1000), *b = quantile_new(1000), *all = quantile_new(100000);
     /* exact + exact staying exact */
     for (int i = 0; i < 300; i++) {
         double x = gen_uniform(), y = gen_lognormal();
-        quant_add(a, x);
-        quant_add(b, y);
-        quant_add(all, x);
-        quant_add(all, y);
+        quantile_add(a, x);
+        quantile_add(b, y);
+        quantile_add(all, x);
+        quantile_add(all, y);
     }
-    assert_int_equal(quant_merge(a, b), 0);
-    assert_true(quant_is_exact(a));
-    assert_int_equal(quant_count(a), 600);
+    assert_int_equal(quantile_merge(a, b), 0);
+    assert_true(quantile_is_exact(a));
+    assert_int_equal(quantile_count(a), 600);
     for (size_t k = 0; k < sizeof pcts / sizeof *pcts; k++)
-        assert_close(quant_get(a, pcts[k]), quant_get(all, pcts[k]), 1e-12);
+        assert_close(quantile_get(a, pcts[k]), quantile_get(all, pcts[k]), 1e-12);
     /* sketch + sketch */
     for (int i = 0; i < 5000; i++) {
         double x = gen_lognormal(), y = gen_uniform();
-        quant_add(a, x);
-        quant_add(b, y);
-        quant_add(all, x);
-        quant_add(all, y);
+        quantile_add(a, x);
+        quantile_add(b, y);
+        quantile_add(all, x);
+        quantile_add(all, y);
     }
-    assert_int_equal(quant_merge(a, b), 0);
-    assert_false(quant_is_exact(a));
-    assert_int_equal(quant_count(a), quant_count(all) + 300);  /* b's first 300 twice */
-    quant *c = quant_new(10);
-    assert_int_equal(quant_merge(c, all), 0);
-    assert_int_equal(quant_count(c), quant_count(all));
+    assert_int_equal(quantile_merge(a, b), 0);
+    assert_false(quantile_is_exact(a));
+    assert_int_equal(quantile_count(a), quantile_count(all) + 300);  /* b's first 300 twice */
+    quant *c = quantile_new(10);
+    assert_int_equal(quantile_merge(c, all), 0);
+    assert_int_equal(quantile_count(c), quantile_count(all));
     for (size_t k = 1; k < sizeof pcts / sizeof *pcts - 1; k++) {
-        double want = quant_get(all, pcts[k]);
-        assert_true(fabs(quant_get(c, pcts[k]) - want) <= QUANT_REL_ERR * fabs(want));
+        double want = quantile_get(all, pcts[k]);
+        assert_true(fabs(quantile_get(c, pcts[k]) - want) <= QUANT_REL_ERR * fabs(want));
     }
-    quant_free(a);
-    quant_free(b);
-    quant_free(c);
-    quant_free(all);
+    quantile_free(a);
+    quantile_free(b);
+    quantile_free(c);
+    quantile_free(all);
 }
 
 static void test_rejects_nonfinite(void **state)
 {
     (void)state;
-    quant *q = quant_new(8);
-    assert_true(isnan(quant_get(q, 50)));
-    quant_add(q, 1);
-    quant_add(q, 3);
-    assert_int_equal(quant_add(q, NAN), -1);
-    assert_int_equal(quant_add(q, INFINITY), -1);
-    assert_int_equal(quant_add(q, -INFINITY), -1);
-    assert_int_equal(quant_reserve(q, NAN), -1);
-    assert_int_equal(quant_count(q), 2);
-    assert_close(quant_get(q, 50), 2, 0);
-    assert_close(quant_get(q, 100), 3, 0);
-    quant_free(q);
+    quant *q = quantile_new(8);
+    assert_true(isnan(quantile_get(q, 50)));
+    quantile_add(q, 1);
+    quantile_add(q, 3);
+    assert_int_equal(quantile_add(q, NAN), -1);
+    assert_int_equal(quantile_add(q, INFINITY), -1);
+    assert_int_equal(quantile_add(q, -INFINITY), -1);
+    assert_int_equal(quantile_reserve(q, NAN), -1);
+    assert_int_equal(quantile_count(q), 2);
+    assert_close(quantile_get(q, 50), 2, 0);
+    assert_close(quantile_get(q, 100), 3, 0);
+    quantile_free(q);
 }
 
 
@@ -349,7 +349,7 @@ static void test_rejects_nonfinite(void **state)
  * nearest every bucket boundary, where a wrong rounding would show. */
 static int log_index_ref(double m)
 {
-    return (int)ceil(log(m) / quant_log_gamma());
+    return (int)ceil(log(m) / quantile_log_gamma());
 }
 
 static void test_log_index_equals_log(void **state)
@@ -358,12 +358,12 @@ static void test_log_index_equals_log(void **state)
     long checked = 0;
     for (int i = 0; i < 2000000; i++) {
         double m = exp((urand() * 2 - 1) * 690);
-        assert_int_equal(quant_log_index(m), log_index_ref(m));
+        assert_int_equal(quantile_log_index(m), log_index_ref(m));
         checked++;
     }
     for (double m = 1; m <= 2e6; m += 1, checked++)
-        assert_int_equal(quant_log_index(m), log_index_ref(m));
-    double lg = quant_log_gamma();
+        assert_int_equal(quantile_log_index(m), log_index_ref(m));
+    double lg = quantile_log_gamma();
     for (int k = -35000; k <= 36000; k++) {
         double b = exp(k * lg);
         if (!(b >= 1e-300) || !isfinite(b))
@@ -371,10 +371,10 @@ static void test_log_index_equals_log(void **state)
         double around[] = {b, nextafter(b, 0), nextafter(b, INFINITY),
                            nextafter(nextafter(b, 0), 0), b * (1 + 1e-9), b * (1 - 1e-9)};
         for (size_t j = 0; j < sizeof around / sizeof *around; j++, checked++)
-            assert_int_equal(quant_log_index(around[j]), log_index_ref(around[j]));
+            assert_int_equal(quantile_log_index(around[j]), log_index_ref(around[j]));
     }
     for (int e = -996; e <= 1023; e++, checked++)
-        assert_int_equal(quant_log_index(ldexp(1, e)), log_index_ref(ldexp(1, e)));
+        assert_int_equal(quantile_log_index(ldexp(1, e)), log_index_ref(ldexp(1, e)));
     print_message("%ld magnitudes: same bucket as log()\n", checked);
 }
 
@@ -383,23 +383,23 @@ static void test_log_index_equals_log(void **state)
 static void test_linear_sized_to_data(void **state)
 {
     (void)state;
-    quant *q = quant_new_linear(16, 100, 0.1);
+    quant *q = quantile_new_linear(16, 100, 0.1);
     for (int i = 0; i < 20000; i++)
-        assert_int_equal(quant_add(q, 95 + (i % 50) * 0.1), 0);  /* 95.0 .. 99.9 */
+        assert_int_equal(quantile_add(q, 95 + (i % 50) * 0.1), 0);  /* 95.0 .. 99.9 */
     /* 50 bins reached, 400 values each: 2 bytes a count, not 1001 x 4 */
-    size_t bytes = quant_memory_bytes(q);
+    size_t bytes = quantile_memory_bytes(q);
     print_message("busy GPU, 20000 samples: %zu bytes\n", bytes);
     assert_true(bytes < 1024);
-    assert_close(quant_get(q, 50), 97.4, 0.05 + 1e-9);
-    assert_close(quant_get(q, 99), 99.9, 0.05 + 1e-9);
-    assert_true(quant_get(q, 0) == 95.0 && quant_get(q, 100) == 99.9);
+    assert_close(quantile_get(q, 50), 97.4, 0.05 + 1e-9);
+    assert_close(quantile_get(q, 99), 99.9, 0.05 + 1e-9);
+    assert_true(quantile_get(q, 0) == 95.0 && quantile_get(q, 100) == 99.9);
     /* a value far below the window widens it; counts survive */
     for (int i = 0; i < 20000; i++)
-        assert_int_equal(quant_add(q, 1.0), 0);
-    assert_close(quant_get(q, 25), 1.0, 0.05 + 1e-9);
-    assert_close(quant_get(q, 75), 97.4, 0.05 + 1e-9);
-    assert_int_equal(quant_count(q), 40000);
-    quant_free(q);
+        assert_int_equal(quantile_add(q, 1.0), 0);
+    assert_close(quantile_get(q, 25), 1.0, 0.05 + 1e-9);
+    assert_close(quantile_get(q, 75), 97.4, 0.05 + 1e-9);
+    assert_int_equal(quantile_count(q), 40000);
+    quantile_free(q);
 }
 
 /* Exact values are kept as floats while each is one (durations in µs),
@@ -409,48 +409,48 @@ static void test_exact_narrow_then_wide(void **state)
 {
     (void)state;
     enum { N = 5000 };
-    quant *q = quant_new(65536);
+    quant *q = quantile_new(65536);
     double x[N + 1];
     for (int i = 0; i < N; i++) {
         x[i] = (double)(100000 + (int)(urand() * 50000));
-        assert_int_equal(quant_reserve(q, x[i]), 0);
-        assert_int_equal(quant_add(q, x[i]), 0);
+        assert_int_equal(quantile_reserve(q, x[i]), 0);
+        assert_int_equal(quantile_add(q, x[i]), 0);
     }
-    assert_true(quant_is_exact(q));
-    size_t narrow = quant_memory_bytes(q);
+    assert_true(quantile_is_exact(q));
+    size_t narrow = quantile_memory_bytes(q);
     assert_true(narrow < N * sizeof(double));
     for (size_t k = 0; k < sizeof pcts / sizeof *pcts; k++)
-        assert_true(quant_get(q, pcts[k]) == np_percentile(x, N, pcts[k]));
+        assert_true(quantile_get(q, pcts[k]) == np_percentile(x, N, pcts[k]));
     x[N] = 123456.789;   /* not a float */
-    assert_int_equal(quant_reserve(q, x[N]), 0);
-    assert_int_equal(quant_add(q, x[N]), 0);
-    assert_true(quant_memory_bytes(q) > narrow);
+    assert_int_equal(quantile_reserve(q, x[N]), 0);
+    assert_int_equal(quantile_add(q, x[N]), 0);
+    assert_true(quantile_memory_bytes(q) > narrow);
     for (size_t k = 0; k < sizeof pcts / sizeof *pcts; k++)
-        assert_true(quant_get(q, pcts[k]) == np_percentile(x, N + 1, pcts[k]));
+        assert_true(quantile_get(q, pcts[k]) == np_percentile(x, N + 1, pcts[k]));
     /* utilization with two decimals: hundredths in 4 bytes, also after
      * integers (floats) came first; exact as doubles would be */
-    quant *u = quant_new(4096);
+    quant *u = quantile_new(4096);
     double y[3000];
     for (int i = 0; i < 3000; i++) {
         y[i] = i < 100 ? (double)(i % 100) : (double)(int)(urand() * 10000) / 100.0;
-        assert_int_equal(quant_reserve(u, y[i]), 0);
-        assert_int_equal(quant_add(u, y[i]), 0);
+        assert_int_equal(quantile_reserve(u, y[i]), 0);
+        assert_int_equal(quantile_add(u, y[i]), 0);
     }
-    assert_true(quant_memory_bytes(u) < 3000 * sizeof(double));
+    assert_true(quantile_memory_bytes(u) < 3000 * sizeof(double));
     for (size_t k = 0; k < sizeof pcts / sizeof *pcts; k++)
-        assert_true(quant_get(u, pcts[k]) == np_percentile(y, 3000, pcts[k]));
-    quant_free(u);
+        assert_true(quantile_get(u, pcts[k]) == np_percentile(y, 3000, pcts[k]));
+    quantile_free(u);
     /* a narrow source merges into a wide destination and back */
-    quant *a = quant_new(65536), *b = quant_new(65536);
-    assert_int_equal(quant_add(a, 2.5), 0);
-    assert_int_equal(quant_add(b, 0.1), 0);
-    assert_int_equal(quant_merge(b, a), 0);
-    assert_int_equal(quant_merge(a, b), 0);
-    assert_true(quant_get(a, 0) == 0.1 && quant_get(a, 100) == 2.5 && quant_count(a) == 3);
-    assert_true(quant_get(a, 50) == 2.5);
-    quant_free(a);
-    quant_free(b);
-    quant_free(q);
+    quant *a = quantile_new(65536), *b = quantile_new(65536);
+    assert_int_equal(quantile_add(a, 2.5), 0);
+    assert_int_equal(quantile_add(b, 0.1), 0);
+    assert_int_equal(quantile_merge(b, a), 0);
+    assert_int_equal(quantile_merge(a, b), 0);
+    assert_true(quantile_get(a, 0) == 0.1 && quantile_get(a, 100) == 2.5 && quantile_count(a) == 3);
+    assert_true(quantile_get(a, 50) == 2.5);
+    quantile_free(a);
+    quantile_free(b);
+    quantile_free(q);
 }
 
 int main(void)

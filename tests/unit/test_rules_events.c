@@ -295,8 +295,8 @@ static void test_sample_interval_and_pauses(void **state)
         t += k == 99 ? 3 * 3600000000LL : 499700 + (k % 3) * 100;
     }
     const model_node *n = model_node_at(m, 0);
-    assert_int_equal(rule_sample_interval(node_gpu_util(n, 0)), 500000);
-    assert_int_equal(rule_sample_interval(node_cpu_core(n, 0)), 5000000);
+    assert_int_equal(rule_sample_interval(model_node_gpu_util(n, 0)), 500000);
+    assert_int_equal(rule_sample_interval(model_node_cpu_core(n, 0)), 5000000);
     idle_gpu_hours ih[1];
     assert_int_equal(device_usage_idle_gpu(m, ih, 1), 1);
     assert_float_equal(ih[0].gpu_hours, 200 * 0.5 / 3600, 1e-12);

@@ -364,7 +364,7 @@ static void test_flush_counts_cpu_total(void **state)
     assert_true(model_generation(m) > g);
     assert_true(model_system_generation(m) > gs);
     assert_int_equal(model_event_generation(m), ge);
-    const series *tot = node_cpu_total(model_node_at(m, 0));
+    const series *tot = model_node_cpu_total(model_node_at(m, 0));
     assert_non_null(tot);
     int64_t f, l;
     assert_int_equal(series_extent(tot, &f, &l), 2);

@@ -66,7 +66,7 @@ static void on_data(void *ud, const source_req *q, const void *data, size_t len,
 
 static void tuning(s3_tuning *t, const char *cache_dir)
 {
-    s3_tuning_defaults(t);
+    source_s3_tuning_defaults(t);
     t->max_keys = 7;
     t->max_attempts = 6;
     t->backoff_base_ms = 50;

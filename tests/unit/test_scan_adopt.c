@@ -54,10 +54,10 @@ static void test_same_head_other_file_never_matches(void **state)
     catalog *c = catalog_new();
     adopt_list l = {0};
     cat_entry *b = tmp_entry(c, "framework/1-algo-1_pythontimeline.json.tmp", HEAD_A EV_B);
-    adopt_track(&l, b);
+    scan_adopt_track(&l, b);
     const char *data = HEAD_A EV_A EV_B "]\n";
-    assert_int_equal(adopt_take(&l, final_entry(c), data, strlen(data)), 0);
-    adopt_list_free(&l);
+    assert_int_equal(scan_adopt_take(&l, final_entry(c), data, strlen(data)), 0);
+    scan_adopt_free(&l);
     catalog_free(c);
 }
 
@@ -70,13 +70,13 @@ static void test_longest_true_prefix_wins(void **state)
     catalog *c = catalog_new();
     adopt_list l = {0};
     cat_entry *b = tmp_entry(c, "framework/1-algo-1_pythontimeline.json.tmp#new", HEAD_A);
-    adopt_track(&l, b);
+    scan_adopt_track(&l, b);
     cat_entry *a = tmp_entry(c, "framework/1-algo-1_pythontimeline.json.tmp", HEAD_A EV_A);
-    adopt_track(&l, a);
-    adopt_list_stash(&l, a);
+    scan_adopt_track(&l, a);
+    scan_adopt_stash(&l, a);
     const char *data = HEAD_A EV_A EV_B "]\n";
-    assert_int_equal(adopt_take(&l, final_entry(c), data, strlen(data)), strlen(HEAD_A EV_A));
-    adopt_list_free(&l);
+    assert_int_equal(scan_adopt_take(&l, final_entry(c), data, strlen(data)), strlen(HEAD_A EV_A));
+    scan_adopt_free(&l);
     catalog_free(c);
 }
 

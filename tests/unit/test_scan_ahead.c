@@ -135,9 +135,9 @@ static void same_model(const model *a, const model *b)
     assert_int_equal(model_node_count(a), model_node_count(b));
     for (size_t i = 0; i < model_node_count(a); i++) {
         const model_node *na = model_node_at(a, i), *nb = model_node_at(b, i);
-        assert_int_equal(node_series_count(na), node_series_count(nb));
-        for (size_t k = 0; k < node_series_count(na); k++) {
-            const series *sa = node_series_at(na, k), *sb = node_series_at(nb, k);
+        assert_int_equal(model_node_series_count(na), model_node_series_count(nb));
+        for (size_t k = 0; k < model_node_series_count(na); k++) {
+            const series *sa = model_node_series_at(na, k), *sb = model_node_series_at(nb, k);
             assert_string_equal(series_name(sa), series_name(sb));
             assert_string_equal(series_dimension(sa), series_dimension(sb));
             series_summary x, y;
@@ -227,9 +227,9 @@ static void same_phases(const model *a, const model *b)
 {
     for (size_t i = 0; i < model_node_count(a); i++) {
         const model_node *na = model_node_at(a, i), *nb = model_node_at(b, i);
-        assert_int_equal(node_phase_count(na), node_phase_count(nb));
-        for (size_t k = 0; k < node_phase_count(na); k++) {
-            const phase_stats *pa = node_phase_at(na, k), *pb = node_phase_at(nb, k);
+        assert_int_equal(model_node_phase_count(na), model_node_phase_count(nb));
+        for (size_t k = 0; k < model_node_phase_count(na); k++) {
+            const phase_stats *pa = model_node_phase_at(na, k), *pb = model_node_phase_at(nb, k);
             assert_string_equal(phase_stats_label(pa), phase_stats_label(pb));
             phase_summary x, y;
             phase_stats_get_summary(pa, &x);
@@ -278,7 +278,7 @@ static void test_ahead_traces(void **state)
     same_model(seq.m, par.m);
     same_phases(seq.m, par.m);
     same_stats(&seq, &par);
-    assert_true(node_phase_count(model_node_at(par.m, 0)) > 0);
+    assert_true(model_node_phase_count(model_node_at(par.m, 0)) > 0);
     run_close(&seq);
     run_close(&par);
     char cmd[512];

@@ -53,7 +53,7 @@ static void test_millisecond_timestamp_quarantined(void **state)
     fputc(' ', fp);
     fclose(fp);
     scan_all(f);
-    const series *s = node_host_mem(model_find_node(f->m, "algo-1"));
+    const series *s = model_node_host_mem(model_find_node(f->m, "algo-1"));
     series_summary sum;
     series_get_summary(s, &sum);
     assert_int_equal(sum.count, 2);
@@ -119,7 +119,7 @@ static void test_series_per_node_capped_and_counted(void **state)
                     "\"Value\":1,\"NodeId\":\"algo-1\",\"Timestamp\":1591748101.5}\n", i);
     fclose(fp);
     scan_all(f);
-    assert_int_equal(node_series_count(model_find_node(f->m, "algo-1")), MODEL_NODE_SERIES_MAX);
+    assert_int_equal(model_node_series_count(model_find_node(f->m, "algo-1")), MODEL_NODE_SERIES_MAX);
     model_drops d;
     model_get_drops(f->m, &d);
     assert_int_equal(d.series_cap, 100);
@@ -161,7 +161,7 @@ static void test_series_total_capped(void **state)
     }
     size_t series = 0;
     for (size_t i = 0; i < model_node_count(m); i++)
-        series += node_series_count(model_node_at(m, i));
+        series += model_node_series_count(model_node_at(m, i));
     model_drops d;
     model_get_drops(m, &d);
     assert_int_equal(series, MODEL_SERIES_MAX);

@@ -20,7 +20,7 @@ static int64_t core_count(fixture *f, const char *node, const char *name)
     const model_node *n = model_find_node(f->m, node);
     if (!n)
         return 0;
-    const series *s = node_find_series(n, "cpu", "CPUUtilization", name);
+    const series *s = model_node_find_series(n, "cpu", "CPUUtilization", name);
     if (!s)
         return 0;
     series_summary sum;
@@ -55,8 +55,8 @@ static void test_growth_read_once_byte_for_byte(void **state)
     scanner_get_stats(f->sc, &st);
     assert_int_equal(st.bytes_read, (int64_t)(strlen(l1) + strlen(l2) + strlen(l3)));
     assert_int_equal(st.corrupt_lines, 0);
-    const series *s = node_find_series(model_find_node(f->m, "algo-1"), "cpu",
-                                       "CPUUtilization", "cpu0");
+    const series *s = model_node_find_series(model_find_node(f->m, "algo-1"), "cpu",
+                                             "CPUUtilization", "cpu0");
     series_summary sum;
     series_get_summary(s, &sum);
     assert_float_equal(sum.mean, 20.0, 1e-9);
@@ -129,7 +129,7 @@ static void test_cpu_total_first_scan_ends_mid_timestamp(void **state)
     fixture_put(f, minute2, text, "w");
     fixture_scan(f);
     fixture_scan(f);
-    const series *tot = node_cpu_total(model_find_node(f->m, "algo-1"));
+    const series *tot = model_node_cpu_total(model_find_node(f->m, "algo-1"));
     assert_non_null(tot);
     series_summary sum;
     series_get_summary(tot, &sum);

@@ -1,4 +1,4 @@
-/* The hand-written sorts behind quant_get (exact mode), rule_percentile
+/* The hand-written sorts behind quantile_get (exact mode), rule_percentile
  * and rule_sample_interval give the answers qsort gave: random data with
  * many ties, -0.0 next to 0.0, and sizes around the insertion-run, radix
  * and merge bounds. */
@@ -48,7 +48,7 @@ static void same_bits(double a, double b)
         fail_msg("%.17g != %.17g", a, b);
 }
 
-/* quant_get's exact-mode formula over a qsort-ed copy. */
+/* quantile_get's exact-mode formula over a qsort-ed copy. */
 static double ref_quant(const double *v, size_t n, double p, double lo, double hi)
 {
     double *c = malloc(n * sizeof *c);
@@ -74,7 +74,7 @@ static void test_quant_exact_sort(void **state)
     for (int round = 0; round < 3; round++) {
         for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
             size_t n = sizes[si];
-            quant *q = quant_new(65536);
+            quant *q = quantile_new(65536);
             double *v = malloc(n * sizeof *v);
             double lo = INFINITY, hi = -INFINITY;
             for (size_t i = 0; i < n; i++) {
@@ -83,14 +83,14 @@ static void test_quant_exact_sort(void **state)
                     v[i] = 0.0;
                 if (round == 2)
                     v[i] = (double)(1000 + next_rand(&rng) % 90000);
-                assert_int_equal(quant_add(q, v[i]), 0);
+                assert_int_equal(quantile_add(q, v[i]), 0);
                 lo = v[i] < lo ? v[i] : lo;
                 hi = v[i] > hi ? v[i] : hi;
             }
             for (double p = 0; p <= 100; p += 2.5)
-                same_bits(quant_get(q, p), ref_quant(v, n, p, lo, hi));
+                same_bits(quantile_get(q, p), ref_quant(v, n, p, lo, hi));
             free(v);
-            quant_free(q);
+            quantile_free(q);
         }
     }
 }

@@ -163,7 +163,7 @@ static int scan_unprivileged(const char *dir)
             _exit(92);
         }
         const model_node *n = model_find_node(m, "algo-1");
-        if (!n || node_cpu_count(n) != 1)
+        if (!n || model_node_cpu_count(n) != 1)
             _exit(93);
         /* named on the list of what is not read (report, status line) */
         unlisted u = {0};

@@ -38,8 +38,8 @@ static int same_record(const sm_sample *x, const sm_sample *y)
 static int both(pair *p, const char *line)
 {
     size_t len = strlen(line);
-    p->rf = sysdec_line(line, len, &p->fast, &p->a);
-    p->rr = sysdec_line_jansson(line, len, &p->ref, &p->b);
+    p->rf = sys_decode_line(line, len, &p->fast, &p->a);
+    p->rr = sys_decode_line_jansson(line, len, &p->ref, &p->b);
     assert_int_equal(p->rf, p->rr);
     if (p->rf == 0 && !same_record(&p->fast, &p->ref)) {
         fail_msg("decoders disagree on: %s (ts %lld vs %lld, value %.17g vs %.17g)", line,
@@ -51,8 +51,8 @@ static int both(pair *p, const char *line)
 
 static void pair_free(pair *p)
 {
-    sysdec_scratch_free(&p->a);
-    sysdec_scratch_free(&p->b);
+    sys_decode_scratch_free(&p->a);
+    sys_decode_scratch_free(&p->b);
 }
 
 static int in_line(sm_str s, const char *line)

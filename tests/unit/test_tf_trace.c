@@ -212,7 +212,7 @@ static void test_ingest_anchors_to_step(void **state)
     sm_err err = {0};
     assert_int_equal(tf_trace_ingest(m, "algo-1", key, TF_TRACE_NO_BASE, b, n, &err), 0);
     const model_node *nd = model_find_node(m, "algo-1");
-    const phase_stats *p = node_find_phase(nd, "/host:CPU");
+    const phase_stats *p = model_node_find_phase(nd, "/host:CPU");
     assert_non_null(p);
     phase_summary sum;
     phase_stats_get_summary(p, &sum);

@@ -27,13 +27,13 @@ static void job_init(job *j)
 {
     memset(j, 0, sizeof *j);
     for (int k = 0; k < 2; k++)
-        assert_non_null(j->c[k] = tcarry_new());
+        assert_non_null(j->c[k] = trace_carry_new());
 }
 
 static void job_free(job *j)
 {
     for (int k = 0; k < 2; k++)
-        tcarry_free(j->c[k]);
+        trace_carry_free(j->c[k]);
 }
 
 #define META "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":" \
@@ -45,19 +45,19 @@ static void job_free(job *j)
 static void file(job *j, const char *process, int kind, const char *const *lines)
 {
     for (int k = 0; k < 2; k++) {
-        trace_dec *d = tracedec_new("algo-1");
+        trace_dec *d = trace_decode_new("algo-1");
         assert_non_null(d);
-        assert_int_equal(tracedec_set_writer(d, process, j->c[k], kind), 0);
-        tracedec_set_reference(d, k);
+        assert_int_equal(trace_decode_set_writer(d, process, j->c[k], kind), 0);
+        trace_decode_set_reference(d, k);
         for (size_t i = 0; lines[i]; i++)
-            assert_int_equal(tracedec_line(d, lines[i], strlen(lines[i]), sink, &j->log[k]), 0);
-        tracedec_close_file(d, sink, &j->log[k]);
-        tracedec_free(d);
+            assert_int_equal(trace_decode_line(d, lines[i], strlen(lines[i]), sink, &j->log[k]), 0);
+        trace_decode_close_file(d, sink, &j->log[k]);
+        trace_decode_free(d);
     }
     assert_int_equal(j->log[0].n, j->log[1].n);
     assert_memory_equal(j->log[0].ev, j->log[1].ev, sizeof(ev_copy) * (size_t)j->log[0].n);
-    assert_int_equal(tcarry_waiting_b(j->c[0]), tcarry_waiting_b(j->c[1]));
-    assert_int_equal(tcarry_waiting_e(j->c[0]), tcarry_waiting_e(j->c[1]));
+    assert_int_equal(trace_carry_waiting_b(j->c[0]), trace_carry_waiting_b(j->c[1]));
+    assert_int_equal(trace_carry_waiting_e(j->c[0]), trace_carry_waiting_e(j->c[1]));
 }
 
 /* Rotation between a B and its E: the file written first holds the B. */
@@ -91,11 +91,11 @@ static void test_in_order(void **state)
     job_init(&j);
     file(&j, "4-algo-1", 0, f1);
     assert_int_equal(j.log[0].n, 1);             /* the X */
-    assert_int_equal(tcarry_waiting_b(j.c[0]), 1);
+    assert_int_equal(trace_carry_waiting_b(j.c[0]), 1);
     file(&j, "4-algo-1", 0, f2);
     assert_int_equal(j.log[0].n, 2);
     expect_step(&j.log[0].ev[1]);
-    assert_int_equal(tcarry_waiting_b(j.c[0]) + tcarry_waiting_e(j.c[0]), 0);
+    assert_int_equal(trace_carry_waiting_b(j.c[0]) + trace_carry_waiting_e(j.c[0]), 0);
     job_free(&j);
 }
 
@@ -107,11 +107,11 @@ static void test_newest_first(void **state)
     job_init(&j);
     file(&j, "4-algo-1", 0, f2);
     assert_int_equal(j.log[0].n, 0);
-    assert_int_equal(tcarry_waiting_e(j.c[0]), 1);
+    assert_int_equal(trace_carry_waiting_e(j.c[0]), 1);
     file(&j, "4-algo-1", 0, f1);
     assert_int_equal(j.log[0].n, 2);
     expect_step(&j.log[0].ev[1]);
-    assert_int_equal(tcarry_waiting_b(j.c[0]) + tcarry_waiting_e(j.c[0]), 0);
+    assert_int_equal(trace_carry_waiting_b(j.c[0]) + trace_carry_waiting_e(j.c[0]), 0);
     job_free(&j);
 }
 
@@ -169,8 +169,8 @@ static void test_no_false_pairs(void **state)
     file(&j, "4-algo-1", 0, other_tid);
     file(&j, "4-algo-1", 0, too_early);
     assert_int_equal(j.log[0].n, 1);   /* the X alone */
-    assert_int_equal(tcarry_waiting_b(j.c[0]), 1);
-    assert_int_equal(tcarry_waiting_e(j.c[0]), 4);
+    assert_int_equal(trace_carry_waiting_b(j.c[0]), 1);
+    assert_int_equal(trace_carry_waiting_e(j.c[0]), 4);
     file(&j, "4-algo-1", 0, f2);
     assert_int_equal(j.log[0].n, 2);
     expect_step(&j.log[0].ev[1]);
@@ -183,39 +183,39 @@ static void test_without_carry(void **state)
 {
     (void)state;
     evlog l = {.n = 0};
-    trace_dec *d = tracedec_new("algo-1");
-    assert_int_equal(tracedec_set_writer(d, "4-algo-1", NULL, 0), 0);
+    trace_dec *d = trace_decode_new("algo-1");
+    assert_int_equal(trace_decode_set_writer(d, "4-algo-1", NULL, 0), 0);
     for (size_t i = 0; f2[i]; i++)
-        assert_int_equal(tracedec_line(d, f2[i], strlen(f2[i]), sink, &l), 0);
+        assert_int_equal(trace_decode_line(d, f2[i], strlen(f2[i]), sink, &l), 0);
     for (size_t i = 0; f1[i]; i++)
-        assert_int_equal(tracedec_line(d, f1[i], strlen(f1[i]), sink, &l), 0);
-    tracedec_close_file(d, sink, &l);
+        assert_int_equal(trace_decode_line(d, f1[i], strlen(f1[i]), sink, &l), 0);
+    trace_decode_close_file(d, sink, &l);
     assert_int_equal(l.n, 1);
     assert_string_equal(l.ev[0].process, "4-algo-1");
-    assert_int_equal(tracedec_open_count(d), 1);
-    tracedec_free(d);
+    assert_int_equal(trace_decode_open_count(d), 1);
+    trace_decode_free(d);
 }
 
 /* Bounded: past TCARRY_MAX waiting E's the oldest are dropped and counted. */
 static void test_bound(void **state)
 {
     (void)state;
-    trace_carry *c = tcarry_new();
-    int w = tcarry_writer(c, "1-algo-1", 0);
+    trace_carry *c = trace_carry_new();
+    int w = trace_carry_writer(c, "1-algo-1", 0);
     assert_true(w >= 0);
-    assert_int_equal(tcarry_writer(c, "1-algo-1", 0), w);
-    assert_true(tcarry_writer(c, "1-algo-1", 1) != w);
+    assert_int_equal(trace_carry_writer(c, "1-algo-1", 0), w);
+    assert_true(trace_carry_writer(c, "1-algo-1", 1) != w);
     for (int i = 0; i < TCARRY_MAX + 10; i++) {
         tcarry_item it = {w, 1, 1, i, -1, NULL, NULL};
-        assert_int_equal(tcarry_put_e(c, &it), 0);
+        assert_int_equal(trace_carry_put_e(c, &it), 0);
     }
-    assert_int_equal(tcarry_waiting_e(c), TCARRY_MAX);
-    assert_int_equal(tcarry_dropped(c), 10);
+    assert_int_equal(trace_carry_waiting_e(c), TCARRY_MAX);
+    assert_int_equal(trace_carry_dropped(c), 10);
     tcarry_item out;
-    assert_int_equal(tcarry_take_e(c, w, 1, 1, 0, &out), 1);
+    assert_int_equal(trace_carry_take_e(c, w, 1, 1, 0, &out), 1);
     assert_int_equal(out.t, 10);   /* 0..9 were dropped */
-    tcarry_item_clear(&out);
-    tcarry_free(c);
+    trace_carry_item_clear(&out);
+    trace_carry_free(c);
 }
 
 int main(void)

@@ -24,31 +24,31 @@ typedef struct duo {
 
 static void duo_init(duo *d, const char *node)
 {
-    d->f = tracedec_new(node);
-    d->r = tracedec_new(node);
+    d->f = trace_decode_new(node);
+    d->r = trace_decode_new(node);
     assert_non_null(d->f);
     assert_non_null(d->r);
-    tracedec_set_reference(d->r, 1);
+    trace_decode_set_reference(d->r, 1);
     d->lf.n = d->lr.n = 0;
 }
 
 static void duo_free(duo *d)
 {
-    tracedec_free(d->f);
-    tracedec_free(d->r);
+    trace_decode_free(d->f);
+    trace_decode_free(d->r);
 }
 
 static int feed(duo *d, const char *line)
 {
     size_t len = strlen(line);
-    int rf = tracedec_line(d->f, line, len, sink, &d->lf);
-    int rr = tracedec_line(d->r, line, len, sink, &d->lr);
+    int rf = trace_decode_line(d->f, line, len, sink, &d->lf);
+    int rr = trace_decode_line(d->r, line, len, sink, &d->lr);
     if (rf != rr)
         fail_msg("fast %d vs reference %d on: %s", rf, rr, line);
     assert_int_equal(d->lf.n, d->lr.n);
     assert_memory_equal(d->lf.ev, d->lr.ev, sizeof(ev_copy) * (size_t)d->lf.n);
-    assert_int_equal(tracedec_base_us(d->f), tracedec_base_us(d->r));
-    assert_int_equal(tracedec_open_count(d->f), tracedec_open_count(d->r));
+    assert_int_equal(trace_decode_base_us(d->f), trace_decode_base_us(d->r));
+    assert_int_equal(trace_decode_open_count(d->f), trace_decode_open_count(d->r));
     return rf;
 }
 
@@ -92,7 +92,7 @@ static void test_merge_samples(void **state)
         snprintf(path, sizeof path, "%s/%s", MERGE_DIR, files[i]);
         duo_init(&d, "905-b88ab1bb8259");
         feed_file(&d, path);
-        assert_int_equal(tracedec_open_count(d.f), 0);
+        assert_int_equal(trace_decode_open_count(d.f), 0);
         for (int k = 0; k < d.lf.n; k++) {
             ev_copy *e = &d.lf.ev[k];
             if (!strcmp(e->phase, "Step:ModeKeys.TRAIN")) {
@@ -113,7 +113,7 @@ static void test_merge_samples(void **state)
             }
         }
         if (i == 2)
-            assert_int_equal(tracedec_base_us(d.f), 1594662605425850LL);
+            assert_int_equal(trace_decode_base_us(d.f), 1594662605425850LL);
         duo_free(&d);
     }
     assert_int_equal(train, 30);
@@ -134,7 +134,7 @@ static void test_rotation_samples(void **state)
                  987 + i);
         duo_init(&d, "4487_0000");
         feed_file(&d, path);
-        assert_int_equal(tracedec_base_us(d.f), 1589930987655184LL);
+        assert_int_equal(trace_decode_base_us(d.f), 1589930987655184LL);
         assert_int_equal(d.lf.n, 1);
         char want[32];
         snprintf(want, sizeof want, "event%d", i);
@@ -161,7 +161,7 @@ static duo *started(void)
     assert_int_equal(feed(&d, META1), 0);
     assert_int_equal(feed(&d, "{\"name\": \"process_sort_index\", \"ph\": \"M\", \"pid\": 1, "
                               "\"args\": {\"sort_index\": 1}},"), 0);
-    assert_int_equal(tracedec_base_us(d.f), 1000000000);
+    assert_int_equal(trace_decode_base_us(d.f), 1000000000);
     return &d;
 }
 
@@ -206,10 +206,10 @@ static void test_begin_end(void **state)
     feed(d, "{\"name\":\"outer\",\"ph\":\"B\",\"pid\":1,\"tid\":2,\"ts\":100,\"args\":{\"step_num\":4}},");
     feed(d, "{\"name\":\"inner\",\"ph\":\"B\",\"pid\":1,\"tid\":2,\"ts\":110},");
     feed(d, "{\"name\":\"other\",\"ph\":\"B\",\"pid\":1,\"tid\":3,\"ts\":120},");
-    assert_int_equal(tracedec_open_count(d->f), 3);
+    assert_int_equal(trace_decode_open_count(d->f), 3);
     feed(d, "{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":150},");   /* horovod: no name */
     feed(d, "{\"name\":\"outer\",\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":300},");
-    assert_int_equal(tracedec_open_count(d->f), 1);
+    assert_int_equal(trace_decode_open_count(d->f), 1);
     assert_int_equal(d->lf.n, 2);
     assert_string_equal(d->lf.ev[0].name, "inner");
     assert_int_equal(d->lf.ev[0].start, 1000000110);
@@ -225,7 +225,7 @@ static void test_begin_end(void **state)
     /* B-less E with a name; then the remaining open one closes. */
     feed(d, "{\"ph\":\"E\",\"pid\":1,\"tid\":3,\"ts\":100},");
     assert_int_equal(d->lf.ev[2].dur, 0);         /* E before B: clamped */
-    assert_int_equal(tracedec_open_count(d->f), 0);
+    assert_int_equal(trace_decode_open_count(d->f), 0);
     duo_free(d);
 }
 
@@ -281,8 +281,8 @@ static void test_corrupt_keeps_state(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         if (feed(d, bad[i]) != -1)
             fail_msg("accepted corrupt line: %s", bad[i]);
-        assert_int_equal(tracedec_base_us(d->f), 1000000000);
-        assert_int_equal(tracedec_open_count(d->f), 1);
+        assert_int_equal(trace_decode_base_us(d->f), 1000000000);
+        assert_int_equal(trace_decode_open_count(d->f), 1);
     }
     assert_int_equal(d->lf.n, 0);
     feed(d, "{\"ph\":\"E\",\"pid\":1,\"ts\":130},");
@@ -295,14 +295,14 @@ static void test_corrupt_keeps_state(void **state)
 static void test_open_bound(void **state)
 {
     (void)state;
-    trace_dec *t = tracedec_new("n");
+    trace_dec *t = trace_decode_new("n");
     assert_non_null(t);
     const char *b = "{\"name\":\"deep\",\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":1},";
     for (int i = 0; i < 5000; i++)
-        assert_int_equal(tracedec_line(t, b, strlen(b), NULL, NULL), 0);
-    assert_int_equal(tracedec_open_count(t), 4096);
-    assert_int_equal(tracedec_dropped_count(t), 5000 - 4096);
-    tracedec_free(t);
+        assert_int_equal(trace_decode_line(t, b, strlen(b), NULL, NULL), 0);
+    assert_int_equal(trace_decode_open_count(t), 4096);
+    assert_int_equal(trace_decode_dropped_count(t), 5000 - 4096);
+    trace_decode_free(t);
 }
 
 int main(void)

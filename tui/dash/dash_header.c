@@ -141,7 +141,7 @@ void dash_draw_header(dash *d, int64_t now_us)
     const model *m = job_model(d->j);
     size_t total = model_node_count(m), shown = 0;
     for (size_t i = 0; i < total; i++)
-        shown += view_node_visible(&d->view, node_id(model_node_at(m, i)));
+        shown += view_node_visible(&d->view, model_node_id(model_node_at(m, i)));
     char left[1024], range[128], nodes[96], step_badge[200], fresh[64];
     int64_t t0, t1;
     view_window(&d->view, model_last_us(m), &t0, &t1);

@@ -35,7 +35,7 @@ static size_t visible_nodes(dash *d)
     const model *m = job_model(d->j);
     size_t n = 0;
     for (size_t i = 0; i < model_node_count(m); i++)
-        if (view_node_visible(&d->view, node_id(model_node_at(m, i))))
+        if (view_node_visible(&d->view, model_node_id(model_node_at(m, i))))
             n++;
     return n;
 }

@@ -8,9 +8,9 @@
 
 static const phase_stats *phase_by_label(const model_node *nd, const char *label)
 {
-    for (size_t i = 0; label && i < node_phase_count(nd); i++)
-        if (strcmp(phase_stats_label(node_phase_at(nd, i)), label) == 0)
-            return node_phase_at(nd, i);
+    for (size_t i = 0; label && i < model_node_phase_count(nd); i++)
+        if (strcmp(phase_stats_label(model_node_phase_at(nd, i)), label) == 0)
+            return model_node_phase_at(nd, i);
     return NULL;
 }
 

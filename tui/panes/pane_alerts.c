@@ -27,7 +27,7 @@ static int rank(const rule_result *res)
     return res->status == RULE_OK ? 1 : 0;
 }
 
-void alerts_order(const derived *s, size_t *idx)
+void pane_alerts_order(const derived *s, size_t *idx)
 {
     size_t n = rules_count();
     for (size_t i = 0; i < n; i++)
@@ -82,7 +82,7 @@ int pane_alerts_configure(pane *p, const report_rules_opts *o, sm_err *err)
     return 0;
 }
 
-void alerts_jump_view(view_state *v, int64_t t0_us, int64_t t1_us)
+void pane_alerts_jump_view(view_state *v, int64_t t0_us, int64_t t1_us)
 {
     int64_t w = t1_us > t0_us ? t1_us - t0_us : 0;
     int64_t span = 2 * w;
@@ -158,12 +158,12 @@ static int draw_counts(WINDOW *w, const derived *s, const pane_ctx *ctx)
     char line[160];
     snprintf(line, sizeof line, "%zu alerts: %zu high, %zu medium, %zu low; "
              "%zu ok, %zu no data", by[1] + by[2] + by[3], by[3], by[2], by[1], ok, nd);
-    panec_put(w, 0, 0, -1, line, theme_attr(ctx->th, ROLE_LABEL));
+    pane_common_put(w, 0, 0, -1, line, theme_attr(ctx->th, ROLE_LABEL));
     if (getmaxy(w) < 4)
         return 1;
     snprintf(line, sizeof line, "%-6s %-22s %13s  %s", "level", "rule", "fired/checked",
              "where, worst case");
-    panec_put(w, 1, 0, -1, line, theme_attr(ctx->th, ROLE_DIM));
+    pane_common_put(w, 1, 0, -1, line, theme_attr(ctx->th, ROLE_DIM));
     return 2;
 }
 
@@ -171,13 +171,13 @@ static void draw_row(WINDOW *w, int y, const rule_result *res, int selected,
                      const pane_ctx *ctx)
 {
     int attr = status_attr(ctx, res);
-    int x = panec_put(w, y, 0, -1, badge(res), attr);
+    int x = pane_common_put(w, y, 0, -1, badge(res), attr);
     char mid[96];
     snprintf(mid, sizeof mid, " %-22s %6lld/%-6lld ", res->name,
              (long long)res->violations, (long long)res->datapoints);
     int sel = selected ? theme_attr(ctx->th, ROLE_SELECTED) : 0;
-    x += panec_put(w, y, x, -1, mid, sel ? sel : theme_attr(ctx->th, ROLE_DEFAULT));
-    panec_put(w, y, x, -1, res->message, sel ? sel : theme_attr(ctx->th, ROLE_DIM));
+    x += pane_common_put(w, y, x, -1, mid, sel ? sel : theme_attr(ctx->th, ROLE_DEFAULT));
+    pane_common_put(w, y, x, -1, res->message, sel ? sel : theme_attr(ctx->th, ROLE_DIM));
 }
 
 static int draw_detail(WINDOW *w, int y, size_t i, const derived *s, const pane_ctx *ctx)
@@ -189,21 +189,21 @@ static int draw_detail(WINDOW *w, int y, size_t i, const derived *s, const pane_
     for (size_t k = 0; k < rules_param_count(i) && len < (int)sizeof line - 40; k++)
         len += snprintf(line + len, sizeof line - (size_t)len, " %s=%g",
                         rules_param_name(i, k), derived_rule_param(s, i, k));
-    panec_put(w, y++, 0, -1, line, lab);
+    pane_common_put(w, y++, 0, -1, line, lab);
     if (res->t1_us > res->t0_us && y < rows) {
         int64_t span = res->t1_us - res->t0_us;
         snprintf(line, sizeof line, "worst: %s %s  %s - %s (%s)  [J: %s]",
                  res->node, res->device, fmt_clock(a, sizeof a, res->t0_us, span),
                  fmt_clock(b, sizeof b, res->t1_us, span), fmt_duration(c, sizeof c, (double)span),
                  strcmp(res->name, "StepOutlier") ? "jump there" : "focus this step");
-        panec_put(w, y++, 0, -1, line, theme_attr(ctx->th, ROLE_DEFAULT));
+        pane_common_put(w, y++, 0, -1, line, theme_attr(ctx->th, ROLE_DEFAULT));
     }
     for (size_t k = 0; k < res->n_examples && y < rows; k++) {
         const rule_example *e = &res->examples[k];
         snprintf(line, sizeof line, "  %s %s %s  %s",
                  e->t0_us ? fmt_clock(a, sizeof a, e->t0_us, 0) : "", e->node,
                  e->device, e->text);
-        panec_put(w, y++, 0, -1, line, status_attr(ctx, res));
+        pane_common_put(w, y++, 0, -1, line, status_attr(ctx, res));
     }
     return y;
 }
@@ -213,11 +213,11 @@ static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     werase(w);
     const derived *s = snap_of(ctx);
     if (!s) {   /* the loader has not evaluated the rules yet */
-        panec_put(w, 0, 0, -1, "evaluating rules...", theme_attr(ctx->th, ROLE_DIM));
+        pane_common_put(w, 0, 0, -1, "evaluating rules...", theme_attr(ctx->th, ROLE_DIM));
         return;
     }
     size_t n = rules_count(), idx[64];
-    alerts_order(s, idx);
+    pane_alerts_order(s, idx);
     if (p->sel >= n)
         p->sel = n - 1;
     int head = p->head = draw_counts(w, s, ctx);
@@ -226,13 +226,13 @@ static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     int list_rows = detail ? (int)n : rows - head - (p->note[0] != 0);
     if (list_rows < 1)
         list_rows = 1;
-    p->top = panec_scroll_top(p->top, p->sel, n, (size_t)list_rows);
+    p->top = pane_common_scroll_top(p->top, p->sel, n, (size_t)list_rows);
     for (size_t k = p->top; k < n && y < head + list_rows; k++)
         draw_row(w, y++, derived_rule_at(s, idx[k]), k == p->sel, ctx);
     if (detail)
         y = draw_detail(w, y + 1, idx[p->sel], s, ctx);
     if (p->note[0] && y < rows)
-        panec_put(w, rows - 1, 0, -1, p->note, theme_attr(ctx->th, ROLE_DIM));
+        pane_common_put(w, rows - 1, 0, -1, p->note, theme_attr(ctx->th, ROLE_DIM));
 }
 
 /* A StepOutlier's worst span is one step (node, phase label in `device`,
@@ -264,12 +264,12 @@ static int alerts_on_key(pane *p, int ch, pane_ctx *ctx)
     const derived *s = snap_of(ctx);
     if (ch != 'J' || !s)
         return 0;
-    alerts_order(s, idx);
+    pane_alerts_order(s, idx);
     const rule_result *res = derived_rule_at(s, idx[p->sel < n ? p->sel : 0]);
     if (focus_outlier_step(res, ctx))
         return 1;
     if (res->t1_us > res->t0_us)
-        alerts_jump_view(ctx->view, res->t0_us, res->t1_us);
+        pane_alerts_jump_view(ctx->view, res->t0_us, res->t1_us);
     else
         snprintf(p->note, sizeof p->note, "%s has no time span to jump to", res->name);
     return 1;
@@ -278,11 +278,11 @@ static int alerts_on_key(pane *p, int ch, pane_ctx *ctx)
 static uint64_t alerts_stamp(pane *p, const pane_ctx *ctx)
 {
     const derived *s = snap_of(ctx);
-    uint64_t h = panec_hash_u64(PANEC_HASH_SEED, s ? derived_generation(s) : 0);
-    h = panec_hash_u64(h, rules_generation(p->r));
-    h = panec_hash_u64(h, p->sel);
-    h = panec_hash_u64(h, (uint64_t)ctx->view->zoomed);
-    return panec_hash_str(h, p->note);
+    uint64_t h = pane_common_hash_u64(PANE_COMMON_HASH_SEED, s ? derived_generation(s) : 0);
+    h = pane_common_hash_u64(h, rules_generation(p->r));
+    h = pane_common_hash_u64(h, p->sel);
+    h = pane_common_hash_u64(h, (uint64_t)ctx->view->zoomed);
+    return pane_common_hash_str(h, p->note);
 }
 
 /* A click on a rule's row selects it (above the rows: totals, headers). */

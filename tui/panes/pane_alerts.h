@@ -24,7 +24,7 @@ extern const pane_vtbl pane_alerts_vtbl;
 
 /* Rule indices of s in display order (see above) into idx (rules_count()
  * entries). Pure. */
-void alerts_order(const derived *s, size_t *idx);
+void pane_alerts_order(const derived *s, size_t *idx);
 
 /* Applies a command line typed after ':' — "set Name.param=value" (the
  * word "set" optional) — to the rule parameters of an alerts pane
@@ -49,6 +49,6 @@ int pane_alerts_configure(pane *p, const struct report_rules_opts *o,
 
 /* The view window that shows [t0, t1) with some context around it: sets
  * v->live = 0, v->span_us (>= 30 s) and v->end_us. Pure. */
-void alerts_jump_view(view_state *v, int64_t t0_us, int64_t t1_us);
+void pane_alerts_jump_view(view_state *v, int64_t t0_us, int64_t t1_us);
 
 #endif

@@ -7,13 +7,13 @@
 #include "tui/text/sanitize.h"
 #include "model/fnv.h"
 
-size_t panec_visible_nodes(const model *m, const view_state *v,
-                           const model_node **out, size_t max)
+size_t pane_common_visible_nodes(const model *m, const view_state *v,
+                                 const model_node **out, size_t max)
 {
     size_t n = 0, total = m ? model_node_count(m) : 0;
     for (size_t i = 0; i < total; i++) {
         const model_node *nd = model_node_at(m, i);
-        if (!nd || (v && !view_node_visible(v, node_id(nd))))
+        if (!nd || (v && !view_node_visible(v, model_node_id(nd))))
             continue;
         if (n < max)
             out[n] = nd;
@@ -22,17 +22,17 @@ size_t panec_visible_nodes(const model *m, const view_state *v,
     return n;
 }
 
-size_t panec_selected(const view_state *v, size_t count)
+size_t pane_common_selected(const view_state *v, size_t count)
 {
     if (count == 0 || !v)
         return 0;
     return v->selected_node < count ? v->selected_node : count - 1;
 }
 
-int panec_key_select(int ch, pane_ctx *ctx)
+int pane_common_key_select(int ch, pane_ctx *ctx)
 {
-    size_t n = panec_visible_nodes(ctx->m, ctx->view, NULL, 0);
-    size_t sel = panec_selected(ctx->view, n);
+    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, NULL, 0);
+    size_t sel = pane_common_selected(ctx->view, n);
     switch (ch) {
     case KEY_UP: case 'k': sel = sel > 0 ? sel - 1 : 0; break;
     case KEY_DOWN: case 'j': sel = sel + 1 < n ? sel + 1 : sel; break;
@@ -46,66 +46,66 @@ int panec_key_select(int ch, pane_ctx *ctx)
     return 1;
 }
 
-uint64_t panec_hash_u64(uint64_t h, uint64_t x)
+uint64_t pane_common_hash_u64(uint64_t h, uint64_t x)
 {
     return fnv_add(h, &x, sizeof x);
 }
 
-uint64_t panec_hash_str(uint64_t h, const char *s)
+uint64_t pane_common_hash_str(uint64_t h, const char *s)
 {
-    return panec_hash_u64(s ? fnv_add_str(h, s) : h, 0xff);
+    return pane_common_hash_u64(s ? fnv_add_str(h, s) : h, 0xff);
 }
 
-uint64_t panec_hash_view(uint64_t h, const pane_ctx *ctx)
+uint64_t pane_common_hash_view(uint64_t h, const pane_ctx *ctx)
 {
     const view_state *v = ctx->view;
-    h = panec_hash_u64(h, (uint64_t)ctx->t0_us);
-    h = panec_hash_u64(h, (uint64_t)ctx->t1_us);
+    h = pane_common_hash_u64(h, (uint64_t)ctx->t0_us);
+    h = pane_common_hash_u64(h, (uint64_t)ctx->t1_us);
     if (!v)
         return h;
-    h = panec_hash_u64(h, v->selected_node);
-    h = panec_hash_u64(h, (uint64_t)v->per_core);
-    h = panec_hash_u64(h, (uint64_t)v->glyphs);
-    h = panec_hash_str(h, v->process);
-    return panec_hash_str(h, v->filter);
+    h = pane_common_hash_u64(h, v->selected_node);
+    h = pane_common_hash_u64(h, (uint64_t)v->per_core);
+    h = pane_common_hash_u64(h, (uint64_t)v->glyphs);
+    h = pane_common_hash_str(h, v->process);
+    return pane_common_hash_str(h, v->filter);
 }
 
-const model_node *panec_process(const pane_ctx *ctx, const model_node *nd)
+const model_node *pane_common_process(const pane_ctx *ctx, const model_node *nd)
 {
-    return nd && ctx->view->process[0] ? node_find_process(nd, ctx->view->process) : NULL;
+    return nd && ctx->view->process[0] ? model_node_find_process(nd, ctx->view->process) : NULL;
 }
 
-#define PANEC_MAX_PROCS 256
+#define PANE_COMMON_MAX_PROCS 256
 
-int panec_key_process(int ch, pane_ctx *ctx, const model_node *nd)
+int pane_common_key_process(int ch, pane_ctx *ctx, const model_node *nd)
 {
     if ((ch != 'r' && ch != 'R') || !nd)
         return 0;
-    const char *ids[PANEC_MAX_PROCS];
-    size_t n = node_process_count(nd);
-    n = n < PANEC_MAX_PROCS ? n : PANEC_MAX_PROCS;
+    const char *ids[PANE_COMMON_MAX_PROCS];
+    size_t n = model_node_process_count(nd);
+    n = n < PANE_COMMON_MAX_PROCS ? n : PANE_COMMON_MAX_PROCS;
     for (size_t i = 0; i < n; i++)
-        ids[i] = node_id(node_process_at(nd, i));
+        ids[i] = model_node_id(model_node_process_at(nd, i));
     view_cycle_process(ctx->view, ids, n, ch == 'r' ? 1 : -1);
     return 1;
 }
 
-char *panec_process_label(char *buf, size_t cap, const model_node *nd,
-                          const model_node *shown)
+char *pane_common_process_label(char *buf, size_t cap, const model_node *nd,
+                                const model_node *shown)
 {
-    size_t n = node_process_count(nd), k = 0;
-    while (k < n && node_process_at(nd, k) != shown)
+    size_t n = model_node_process_count(nd), k = 0;
+    while (k < n && model_node_process_at(nd, k) != shown)
         k++;
     if (n < 2)
-        snprintf(buf, cap, "%s", node_id(nd));
+        snprintf(buf, cap, "%s", model_node_id(nd));
     else if (k == n)
-        snprintf(buf, cap, "%s all %zu ranks (r)", node_id(nd), n);
+        snprintf(buf, cap, "%s all %zu ranks (r)", model_node_id(nd), n);
     else
-        snprintf(buf, cap, "%s > %s (%zu/%zu, r)", node_id(nd), node_id(shown), k + 1, n);
+        snprintf(buf, cap, "%s > %s (%zu/%zu, r)", model_node_id(nd), model_node_id(shown), k + 1, n);
     return buf;
 }
 
-size_t panec_scroll_top(size_t top, size_t sel, size_t count, size_t fit)
+size_t pane_common_scroll_top(size_t top, size_t sel, size_t count, size_t fit)
 {
     if (fit == 0 || count <= fit)
         return 0;
@@ -120,7 +120,7 @@ size_t panec_scroll_top(size_t top, size_t sel, size_t count, size_t fit)
     return top;
 }
 
-int panec_put(WINDOW *w, int y, int x, int max_cols, const char *text, int attr)
+int pane_common_put(WINDOW *w, int y, int x, int max_cols, const char *text, int attr)
 {
     int h, wd;
     getmaxyx(w, h, wd);
@@ -142,8 +142,8 @@ int panec_put(WINDOW *w, int y, int x, int max_cols, const char *text, int attr)
     return sanitize_cols(buf);
 }
 
-int panec_put_right(WINDOW *w, int y, int right_x, int max_cols,
-                    const char *text, int attr)
+int pane_common_put_right(WINDOW *w, int y, int right_x, int max_cols,
+                          const char *text, int attr)
 {
     char buf[512];
     int room = right_x + 1;
@@ -156,10 +156,10 @@ int panec_put_right(WINDOW *w, int y, int right_x, int max_cols,
     else
         sanitize_str(text, buf, sizeof buf, room);
     int cols = sanitize_cols(buf);
-    return panec_put(w, y, right_x + 1 - cols, cols, buf, attr);
+    return pane_common_put(w, y, right_x + 1 - cols, cols, buf, attr);
 }
 
-void panec_put_wch(WINDOW *w, int y, int x, wchar_t ch, int attr)
+void pane_common_put_wch(WINDOW *w, int y, int x, wchar_t ch, int attr)
 {
     int h, wd;
     getmaxyx(w, h, wd);
@@ -171,7 +171,7 @@ void panec_put_wch(WINDOW *w, int y, int x, wchar_t ch, int attr)
         mvwadd_wch(w, y, x, &c);
 }
 
-void panec_edit_prompt(char *buf, size_t cap, int ch, int *editing)
+void pane_common_edit_prompt(char *buf, size_t cap, int ch, int *editing)
 {
     size_t n = strlen(buf);
     if (ch == 27) {
@@ -194,7 +194,7 @@ const char *panec_absent_traces(const pane_ctx *ctx)
 {
     size_t n = model_node_count(ctx->m);
     for (size_t i = 0; i < n; i++)
-        if (node_phase_count(model_node_at(ctx->m, i)) > 0)
+        if (model_node_phase_count(model_node_at(ctx->m, i)) > 0)
             return NULL;
     return n ? "framework traces|traces" : NULL;
 }

@@ -19,34 +19,34 @@
 /* Fills out[0..max) with the nodes that pass the view's filter, in model
  * order; returns how many passed (may exceed max: only max are stored).
  * Pointers are borrowed from the model and valid while its lock is held. */
-size_t panec_visible_nodes(const model *m, const view_state *v,
-                           const model_node **out, size_t max);
+size_t pane_common_visible_nodes(const model *m, const view_state *v,
+                                 const model_node **out, size_t max);
 
 /* view->selected_node clamped to [0, count) (0 when count is 0). */
-size_t panec_selected(const view_state *v, size_t count);
+size_t pane_common_selected(const view_state *v, size_t count);
 
 /* Up/Down/j/k (and PgUp/PgDn/Home/End) move view->selected_node within
  * the filtered nodes; returns 1 when ch was such a key. */
-int panec_key_select(int ch, pane_ctx *ctx);
+int pane_common_key_select(int ch, pane_ctx *ctx);
 
 /* The writer of nd the view picked (view->process), or NULL for the whole
  * node (nothing picked, or a pick of another node). */
-const model_node *panec_process(const pane_ctx *ctx, const model_node *nd);
+const model_node *pane_common_process(const pane_ctx *ctx, const model_node *nd);
 
 /* r / R (rank): picks the next / previous writer of nd (view_cycle_process);
  * returns 1 when ch was such a key. */
-int panec_key_process(int ch, pane_ctx *ctx, const model_node *nd);
+int pane_common_key_process(int ch, pane_ctx *ctx, const model_node *nd);
 
 /* What a pane shows of nd: "algo-1" (one writer or none), "algo-1 all 8
  * ranks (r)", or "algo-1 > 2-algo-1 (3/8, r)" when `shown` is a writer of
- * a node with several. Into buf (sanitized later by panec_put). */
-char *panec_process_label(char *buf, size_t cap, const model_node *nd,
-                          const model_node *shown);
+ * a node with several. Into buf (sanitized later by pane_common_put). */
+char *pane_common_process_label(char *buf, size_t cap, const model_node *nd,
+                                const model_node *shown);
 
 /* A pane's one-line prompt (the `/` filter): printable keys append,
  * Backspace deletes, Enter keeps the text and ends editing, Esc clears it
  * and ends editing. */
-void panec_edit_prompt(char *buf, size_t cap, int ch, int *editing);
+void pane_common_edit_prompt(char *buf, size_t cap, int ch, int *editing);
 
 /* pane_vtbl.absent of the panes built on trace events (Steps, Timeline):
  * "framework trace events" when the job has nodes but none has any. */
@@ -54,26 +54,26 @@ const char *panec_absent_traces(const pane_ctx *ctx);
 
 /* Pane stamps: FNV-1a (model/fnv.h) over a word, or a string and an end
  * mark (so "a" then "" differs from "" then "a"). */
-uint64_t panec_hash_u64(uint64_t h, uint64_t x);
-uint64_t panec_hash_str(uint64_t h, const char *s);
-#define PANEC_HASH_SEED FNV_SEED
+uint64_t pane_common_hash_u64(uint64_t h, uint64_t x);
+uint64_t pane_common_hash_str(uint64_t h, const char *s);
+#define PANE_COMMON_HASH_SEED FNV_SEED
 
 /* Hash of the view fields every pane depends on (window, filter, selection,
  * process pick, glyphs, per-core flag). */
-uint64_t panec_hash_view(uint64_t h, const pane_ctx *ctx);
+uint64_t pane_common_hash_view(uint64_t h, const pane_ctx *ctx);
 
 /* First item to show so that `sel` stays visible in a list of `count` items
  * with `fit` visible at once, moving `top` as little as possible. Pure. */
-size_t panec_scroll_top(size_t top, size_t sel, size_t count, size_t fit);
+size_t pane_common_scroll_top(size_t top, size_t sel, size_t count, size_t fit);
 
 /* Draws text (from data or not: it is sanitized) at (y, x), cut to the
  * columns left in the window and to max_cols (< 0: no extra limit), a cut
  * marked with '~'. Returns the columns drawn; nothing outside w. */
-int panec_put(WINDOW *w, int y, int x, int max_cols, const char *text, int attr);
+int pane_common_put(WINDOW *w, int y, int x, int max_cols, const char *text, int attr);
 /* Same, right-aligned so its last column is right_x (inclusive). */
-int panec_put_right(WINDOW *w, int y, int right_x, int max_cols,
-                    const char *text, int attr);
+int pane_common_put_right(WINDOW *w, int y, int right_x, int max_cols,
+                          const char *text, int attr);
 /* Puts one wide character cell at (y, x) when inside w. */
-void panec_put_wch(WINDOW *w, int y, int x, wchar_t ch, int attr);
+void pane_common_put_wch(WINDOW *w, int y, int x, wchar_t ch, int attr);
 
 #endif

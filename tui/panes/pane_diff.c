@@ -35,7 +35,7 @@ typedef struct cursor {
 static void draw_line(cursor *c, const char *text, int attr)
 {
     if (c->idx >= c->top && (int)(c->idx - c->top) < c->rows)
-        panec_put(c->w, (int)(c->idx - c->top), 0, -1, text, attr);
+        pane_common_put(c->w, (int)(c->idx - c->top), 0, -1, text, attr);
     c->idx++;
 }
 
@@ -90,7 +90,7 @@ static void draw_section(cursor *c, const json_t *d, const char *key, const char
             continue;   /* the pane shows the percentiles; `smtop diff` has the mean */
         char label[128], vb[32], vt[32], mark[48], line[320];
         row_label(r, label, sizeof label);
-        if ((int)strlen(label) > c->label_w)   /* cut, marked as panec_put marks */
+        if ((int)strlen(label) > c->label_w)   /* cut, marked as pane_common_put marks */
             label[c->label_w - 1] = '~', label[c->label_w] = '\0';
         double nb, nt;
         report_diff_row_values(r, &nb, &nt);
@@ -112,8 +112,8 @@ static void diff_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     const json_t *d = ext ? ext->diff : NULL;
     werase(w);
     if (!d) {
-        panec_put(w, 0, 0, -1, "reading the current job to compare with the baseline...",
-                  theme_attr(ctx->th, ROLE_DIM));
+        pane_common_put(w, 0, 0, -1, "reading the current job to compare with the baseline...",
+                        theme_attr(ctx->th, ROLE_DIM));
         return;
     }
     int narrow = getmaxx(w) < DIFF_WIDE_W;
@@ -157,11 +157,11 @@ static int diff_on_key(pane *p, int ch, pane_ctx *ctx)
 static uint64_t diff_stamp(pane *p, const pane_ctx *ctx)
 {
     const dash_ext *ext = ctx->ext;
-    uint64_t h = panec_hash_u64(PANEC_HASH_SEED, ext ? ext->diff_gen : 0);
-    h = panec_hash_u64(h, ext && ext->diff ? 1 : 0);
-    h = panec_hash_u64(h, p->top);
-    h = panec_hash_u64(h, (uint64_t)ctx->view->zoomed);
-    return panec_hash_u64(h, (uint64_t)ctx->view->glyphs);
+    uint64_t h = pane_common_hash_u64(PANE_COMMON_HASH_SEED, ext ? ext->diff_gen : 0);
+    h = pane_common_hash_u64(h, ext && ext->diff ? 1 : 0);
+    h = pane_common_hash_u64(h, p->top);
+    h = pane_common_hash_u64(h, (uint64_t)ctx->view->zoomed);
+    return pane_common_hash_u64(h, (uint64_t)ctx->view->glyphs);
 }
 
 static pane *diff_create(void)

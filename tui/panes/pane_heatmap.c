@@ -11,7 +11,7 @@
 #include "tui/panes/panes_builtin.h"
 #include "tui/theme/theme.h"
 
-wchar_t heat_ramp_char(chart_glyphs g, double pos)
+wchar_t pane_heatmap_ramp_char(chart_glyphs g, double pos)
 {
     /* Eighths, so 50 % and 70 % differ in shape even without colour. */
     static const wchar_t uni[] = L" ▁▂▃▄▅▆▇█", asc[] = L" .:-=+*#@";
@@ -35,7 +35,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double heat_median(const double *v, size_t n)
+double pane_heatmap_median(const double *v, size_t n)
 {
     double *t = malloc((n ? n : 1) * sizeof *t);
     size_t k = 0;
@@ -61,7 +61,7 @@ static void consider(const double *v, size_t n, double floor, int by_steps,
         have += !isnan(v[i]);
     if (have < 3)
         return;
-    double med = heat_median(v, n);
+    double med = pane_heatmap_median(v, n);
     double base = fabs(med) > floor ? fabs(med) : floor;
     for (size_t i = 0; i < n; i++) {
         if (isnan(v[i]))
@@ -77,8 +77,8 @@ static void consider(const double *v, size_t n, double floor, int by_steps,
     }
 }
 
-heat_straggler heat_find_straggler(const double *gpu_util, const double *step_p50,
-                                   size_t n)
+heat_straggler pane_heatmap_find_straggler(const double *gpu_util, const double *step_p50,
+                                           size_t n)
 {
     heat_straggler s = {-1, 0, NAN, NAN, 0.0};
     consider(gpu_util, n, 20.0, 0, &s);
@@ -131,7 +131,7 @@ void heat_sort_order(heat_sort k, const double *gpu_util, const double *step_p50
         free(keys);
         return;
     }
-    double gmed = heat_median(gpu_util, n), smed = heat_median(step_p50, n);
+    double gmed = pane_heatmap_median(gpu_util, n), smed = pane_heatmap_median(step_p50, n);
     for (size_t i = 0; i < n; i++) {
         keys[i].i = i;
         if (k == HEAT_SORT_WORST_GPU)
@@ -149,8 +149,8 @@ void heat_sort_order(heat_sort k, const double *gpu_util, const double *step_p50
     free(keys);
 }
 
-void heat_cell_geometry(int width, int label_w, int ncols, int final_w,
-                        int *cell_w, int *gap)
+void pane_heatmap_cell_geometry(int width, int label_w, int ncols, int final_w,
+                                int *cell_w, int *gap)
 {
     int avail = width - label_w - final_w;
     if (ncols < 1)
@@ -222,23 +222,23 @@ static double mean_of(const double *v, size_t n)
 
 static void heat_fill_row(const model_node *nd, const pane_ctx *ctx, heat_row *r)
 {
-    size_t g = node_gpu_count(nd);
+    size_t g = model_node_gpu_count(nd);
     double mem[HEAT_MAX_GPUS];
     if (g > HEAT_MAX_GPUS)
         g = HEAT_MAX_GPUS;
-    r->cpu = window_mean(node_cpu_total(nd), ctx);
+    r->cpu = window_mean(model_node_cpu_total(nd), ctx);
     for (size_t i = 0; i < HEAT_MAX_GPUS; i++)
         r->gpu[i] = NAN;
     for (size_t i = 0; i < g; i++) {
-        r->gpu[i] = window_mean(node_gpu_util(nd, i), ctx);
-        mem[i] = window_mean(node_gpu_mem(nd, i), ctx);
+        r->gpu[i] = window_mean(model_node_gpu_util(nd, i), ctx);
+        mem[i] = window_mean(model_node_gpu_mem(nd, i), ctx);
     }
     r->gmem = mean_of(mem, g);
     r->gpu_mean = mean_of(r->gpu, g);
     r->p50 = NAN;
-    if (node_phase_count(nd) > 0 && phase_stats_kind(node_phase_at(nd, 0)) == PHASE_STEP) {
+    if (model_node_phase_count(nd) > 0 && phase_stats_kind(model_node_phase_at(nd, 0)) == PHASE_STEP) {
         phase_summary s;
-        phase_stats_get_summary(node_phase_at(nd, 0), &s);
+        phase_stats_get_summary(model_node_phase_at(nd, 0), &s);
         if (s.count > 0)
             r->p50 = s.p50_us;
     }
@@ -248,27 +248,27 @@ static void draw_cell(WINDOW *w, int y, int x, int cw, double util, const pane_c
 {
     double pos = util / 100.0;
     int attr = isnan(util) ? theme_attr(ctx->th, ROLE_DIM) : theme_heat_attr(ctx->th, pos);
-    wchar_t ch = heat_ramp_char(ctx->view->glyphs, pos);
+    wchar_t ch = pane_heatmap_ramp_char(ctx->view->glyphs, pos);
     for (int i = 0; i < cw; i++)
-        panec_put_wch(w, y, x + i, isnan(util) && i != cw / 2 ? L' ' : ch, attr);
+        pane_common_put_wch(w, y, x + i, isnan(util) && i != cw / 2 ? L' ' : ch, attr);
 }
 
 static void draw_header(WINDOW *w, int lw, int cw, int gap, size_t gpus, const pane_ctx *ctx)
 {
     int attr = theme_attr(ctx->th, ROLE_LABEL), x = lw;
     char name[16];
-    panec_put(w, 0, 0, lw - 1, "node", attr);
-    panec_put(w, 0, x, cw, cw >= 3 ? "cpu" : "c", attr);
+    pane_common_put(w, 0, 0, lw - 1, "node", attr);
+    pane_common_put(w, 0, x, cw, cw >= 3 ? "cpu" : "c", attr);
     x += cw + gap;
     for (size_t i = 0; i < gpus; i++, x += cw + gap) {
         snprintf(name, sizeof name, cw >= 3 ? "g%zu" : "%zu", i);
-        panec_put(w, 0, x, cw, name, attr);
+        pane_common_put(w, 0, x, cw, name, attr);
     }
     if (gpus > 0) {
-        panec_put(w, 0, x, cw, cw >= 3 ? "mem" : "m", attr);
+        pane_common_put(w, 0, x, cw, cw >= 3 ? "mem" : "m", attr);
         x += cw + gap;
     }
-    panec_put_right(w, 0, getmaxx(w) - 1, HEAT_FINAL_W - 1, gpus ? "gpu%" : "cpu%", attr);
+    pane_common_put_right(w, 0, getmaxx(w) - 1, HEAT_FINAL_W - 1, gpus ? "gpu%" : "cpu%", attr);
 }
 
 static void draw_node_row(WINDOW *w, int y, const model_node *nd, const heat_row *r,
@@ -278,9 +278,9 @@ static void draw_node_row(WINDOW *w, int y, const model_node *nd, const heat_row
     char lab[80];
     /* Marks readable without color, each in its own column so a selected
      * straggler shows both: '!' straggler, '>' selected. */
-    snprintf(lab, sizeof lab, "%c%c%s", mark ? '!' : ' ', sel ? '>' : ' ', node_id(nd));
+    snprintf(lab, sizeof lab, "%c%c%s", mark ? '!' : ' ', sel ? '>' : ' ', model_node_id(nd));
     int attr = theme_attr(ctx->th, mark ? ROLE_ALERT_HIGH : ROLE_DEFAULT);
-    panec_put(w, y, 0, lw - 1, lab, sel ? theme_attr(ctx->th, ROLE_SELECTED) : attr);
+    pane_common_put(w, y, 0, lw - 1, lab, sel ? theme_attr(ctx->th, ROLE_SELECTED) : attr);
     int x = lw;
     draw_cell(w, y, x, cw, r->cpu, ctx);
     x += cw + gap;
@@ -290,8 +290,8 @@ static void draw_node_row(WINDOW *w, int y, const model_node *nd, const heat_row
         draw_cell(w, y, x, cw, r->gmem, ctx);
     double fin = gpus ? r->gpu_mean : r->cpu;
     char v[FMT_BUF];
-    panec_put_right(w, y, getmaxx(w) - 1, HEAT_FINAL_W - 1, fmt_percent(v, sizeof v, fin),
-                    isnan(fin) ? theme_attr(ctx->th, ROLE_DIM)
+    pane_common_put_right(w, y, getmaxx(w) - 1, HEAT_FINAL_W - 1, fmt_percent(v, sizeof v, fin),
+                          isnan(fin) ? theme_attr(ctx->th, ROLE_DIM)
                                : theme_heat_attr(ctx->th, fin / 100.0));
 }
 
@@ -300,18 +300,18 @@ static void draw_footer(WINDOW *w, int y, const heat_straggler *s, const model_n
 {
     char line[200], a[FMT_BUF], b[FMT_BUF];
     if (s->index < 0) {
-        panec_put(w, y, 0, -1, nodes < 3 ? "straggler check needs 3 or more nodes"
+        pane_common_put(w, y, 0, -1, nodes < 3 ? "straggler check needs 3 or more nodes"
                                          : "no straggler: nodes within 10% of the median",
-                  theme_attr(ctx->th, ROLE_DIM));
+                        theme_attr(ctx->th, ROLE_DIM));
         return;
     }
     if (s->by_steps)
-        snprintf(line, sizeof line, "straggler %s: p50 %s vs median %s", node_id(nd),
+        snprintf(line, sizeof line, "straggler %s: p50 %s vs median %s", model_node_id(nd),
                  fmt_duration(a, sizeof a, s->value), fmt_duration(b, sizeof b, s->median));
     else
-        snprintf(line, sizeof line, "straggler %s: gpu %s vs median %s", node_id(nd),
+        snprintf(line, sizeof line, "straggler %s: gpu %s vs median %s", model_node_id(nd),
                  fmt_percent(a, sizeof a, s->value), fmt_percent(b, sizeof b, s->median));
-    panec_put(w, y, 0, -1, line, theme_attr(ctx->th, ROLE_ALERT_HIGH));
+    pane_common_put(w, y, 0, -1, line, theme_attr(ctx->th, ROLE_ALERT_HIGH));
 }
 
 /* What the shades mean, which rows of how many are shown and in which
@@ -323,8 +323,8 @@ static void draw_legend(WINDOW *w, int y, size_t first, size_t last, size_t n,
     int x = 0, dim = theme_attr(ctx->th, ROLE_DIM);
     for (int i = 1; i <= 8; i++, x++) {
         double pos = (i - 0.5) / 8.0;
-        panec_put_wch(w, y, x, heat_ramp_char(ctx->view->glyphs, pos),
-                      theme_heat_attr(ctx->th, pos));
+        pane_common_put_wch(w, y, x, pane_heatmap_ramp_char(ctx->view->glyphs, pos),
+                            theme_heat_attr(ctx->th, pos));
     }
     char pos[80];
     int W = getmaxx(w);
@@ -334,8 +334,8 @@ static void draw_legend(WINDOW *w, int y, size_t first, size_t last, size_t n,
         snprintf(pos, sizeof pos, "%zu-%zu/%zu", n ? first + 1 : 0, last, n);
     int room = W - x - 2 - (int)strlen(pos);
     if (room > 6)
-        panec_put(w, y, x, room, " 0-100%  - none  ! straggler  > selected", dim);
-    panec_put_right(w, y, W - 1, -1, pos, theme_attr(ctx->th, ROLE_LABEL));
+        pane_common_put(w, y, x, room, " 0-100%  - none  ! straggler  > selected", dim);
+    pane_common_put_right(w, y, W - 1, -1, pos, theme_attr(ctx->th, ROLE_LABEL));
 }
 
 /* Display position of node index sel in order[0..n). */
@@ -350,12 +350,12 @@ static size_t pos_of(const size_t *order, size_t n, size_t sel)
 static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
-    size_t n = panec_visible_nodes(ctx->m, ctx->view, p->nodes, HEAT_MAX_NODES);
+    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, p->nodes, HEAT_MAX_NODES);
     if (n > HEAT_MAX_NODES)
         n = HEAT_MAX_NODES;
     int H = getmaxy(w), W = getmaxx(w);
     if (n == 0) {
-        panec_put(w, H / 2, 0, -1, "waiting for data", theme_attr(ctx->th, ROLE_DIM));
+        pane_common_put(w, H / 2, 0, -1, "waiting for data", theme_attr(ctx->th, ROLE_DIM));
         return;
     }
     size_t gpus = 0;
@@ -366,7 +366,7 @@ static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         p->t1 = ctx->t1_us;
     }
     for (size_t i = 0; i < n; i++) {
-        uint64_t gen = node_generation(p->nodes[i]);
+        uint64_t gen = model_node_generation(p->nodes[i]);
         if (p->row_node[i] != p->nodes[i] || p->row_gen[i] != gen) {
             heat_fill_row(p->nodes[i], ctx, &p->rows[i]);
             p->row_node[i] = p->nodes[i];
@@ -374,23 +374,23 @@ static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         }
         p->gpu_mean[i] = p->rows[i].gpu_mean;
         p->p50[i] = p->rows[i].p50;
-        size_t g = node_gpu_count(p->nodes[i]);
+        size_t g = model_node_gpu_count(p->nodes[i]);
         gpus = g > gpus ? g : gpus;
-        int len = (int)strlen(node_id(p->nodes[i])) + 3;
+        int len = (int)strlen(model_node_id(p->nodes[i])) + 3;
         lw = len > lw ? len : lw;
     }
     gpus = gpus > HEAT_MAX_GPUS ? HEAT_MAX_GPUS : gpus;
     lw = lw > W / 3 ? W / 3 : lw;
-    heat_straggler s = heat_find_straggler(p->gpu_mean, p->p50, n);
+    heat_straggler s = pane_heatmap_find_straggler(p->gpu_mean, p->p50, n);
     int cw, gap;
-    heat_cell_geometry(W, lw, 1 + (int)gpus + (gpus > 0), HEAT_FINAL_W, &cw, &gap);
+    pane_heatmap_cell_geometry(W, lw, 1 + (int)gpus + (gpus > 0), HEAT_FINAL_W, &cw, &gap);
     draw_header(w, lw, cw, gap, gpus, ctx);
     int legend = H >= 5, footer = H >= 4;
     int fit = H - 1 - legend - footer;
-    size_t sel = panec_selected(ctx->view, n);
+    size_t sel = pane_common_selected(ctx->view, n);
     heat_sort_order(p->sort, p->gpu_mean, p->p50, n, p->order);
     p->shown = n;
-    p->top = panec_scroll_top(p->top, pos_of(p->order, n, sel), n, fit > 0 ? (size_t)fit : 1);
+    p->top = pane_common_scroll_top(p->top, pos_of(p->order, n, sel), n, fit > 0 ? (size_t)fit : 1);
     size_t last = p->top;
     for (int r = 0; r < fit && p->top + (size_t)r < n; r++, last++) {
         size_t i = p->order[p->top + (size_t)r];
@@ -404,7 +404,7 @@ static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
          * last label, so "more rows" is never hidden. */
         char range[48];
         snprintf(range, sizeof range, " %zu-%zu/%zu", n ? p->top + 1 : 0, last, n);
-        panec_put_right(w, 0, W - 1, -1, range, theme_attr(ctx->th, ROLE_LABEL));
+        pane_common_put_right(w, 0, W - 1, -1, range, theme_attr(ctx->th, ROLE_LABEL));
     }
     if (footer)
         draw_footer(w, H - 1, &s, s.index >= 0 ? p->nodes[s.index] : NULL, n, ctx);
@@ -418,10 +418,10 @@ static int heat_on_key(pane *p, int ch, pane_ctx *ctx)
         p->sort = (heat_sort)((p->sort + 1) % HEAT_SORT_COUNT);
         return 1;
     }
-    size_t n = panec_visible_nodes(ctx->m, ctx->view, NULL, 0);
+    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, NULL, 0);
     if (p->shown != n || n == 0)
-        return panec_key_select(ch, ctx);
-    size_t pos = pos_of(p->order, n, panec_selected(ctx->view, n));
+        return pane_common_key_select(ch, ctx);
+    size_t pos = pos_of(p->order, n, pane_common_selected(ctx->view, n));
     switch (ch) {
     case KEY_UP: case 'k': pos = pos > 0 ? pos - 1 : 0; break;
     case KEY_DOWN: case 'j': pos = pos + 1 < n ? pos + 1 : pos; break;
@@ -439,7 +439,7 @@ static int heat_on_key(pane *p, int ch, pane_ctx *ctx)
 static int heat_on_click(pane *p, int y, int x, pane_ctx *ctx)
 {
     (void)x;
-    size_t n = panec_visible_nodes(ctx->m, ctx->view, NULL, 0);
+    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, NULL, 0);
     size_t pos = p->top + (size_t)(y - 1);
     if (y < 1 || pos >= n || p->shown != n)
         return 0;
@@ -449,12 +449,12 @@ static int heat_on_click(pane *p, int y, int x, pane_ctx *ctx)
 
 static uint64_t heat_stamp(pane *p, const pane_ctx *ctx)
 {
-    uint64_t h = panec_hash_view(PANEC_HASH_SEED, ctx);
-    size_t n = panec_visible_nodes(ctx->m, ctx->view, p->nodes, HEAT_MAX_NODES);
-    h = panec_hash_u64(h, n);
-    h = panec_hash_u64(h, (uint64_t)p->sort);
+    uint64_t h = pane_common_hash_view(PANE_COMMON_HASH_SEED, ctx);
+    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, p->nodes, HEAT_MAX_NODES);
+    h = pane_common_hash_u64(h, n);
+    h = pane_common_hash_u64(h, (uint64_t)p->sort);
     for (size_t i = 0; i < n && i < HEAT_MAX_NODES; i++)
-        h = panec_hash_u64(h, node_generation(p->nodes[i]));
+        h = pane_common_hash_u64(h, model_node_generation(p->nodes[i]));
     return h;
 }
 

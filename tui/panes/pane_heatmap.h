@@ -18,10 +18,10 @@
  * braille/block sets, " .:-=+*#@" for ASCII — blank only at exactly 0,
  * then one glyph per eighth (so 50 % and 70 % differ without colour).
  * NaN (no data) gives L'-'. */
-wchar_t heat_ramp_char(chart_glyphs g, double pos);
+wchar_t pane_heatmap_ramp_char(chart_glyphs g, double pos);
 
 /* Median of the non-NaN values of v[0..n) (not modified); NaN when none. */
-double heat_median(const double *v, size_t n);
+double pane_heatmap_median(const double *v, size_t n);
 
 typedef struct heat_straggler {
     long index;      /* node index, -1 when no node stands out */
@@ -37,8 +37,8 @@ typedef struct heat_straggler {
  * (with 2 a median cannot tell which one is off) and a deviation of at least
  * 10 % (utilization deviations are measured against a floor of 20 points so
  * an idle cluster's noise does not count). */
-heat_straggler heat_find_straggler(const double *gpu_util, const double *step_p50,
-                                   size_t n);
+heat_straggler pane_heatmap_find_straggler(const double *gpu_util, const double *step_p50,
+                                           size_t n);
 
 /* Row orders of the heatmap (`s` cycles them). */
 typedef enum heat_sort {
@@ -58,7 +58,7 @@ void heat_sort_order(heat_sort k, const double *gpu_util, const double *step_p50
 
 /* Column geometry: `ncols` cells and a final value column in `width`
  * columns after a label of `label_w`. Cell width (1..6) and gap (0 or 1). */
-void heat_cell_geometry(int width, int label_w, int ncols, int final_w,
-                        int *cell_w, int *gap);
+void pane_heatmap_cell_geometry(int width, int label_w, int ncols, int final_w,
+                                int *cell_w, int *gap);
 
 #endif

@@ -26,7 +26,7 @@ static void py_destroy(pane *p)
     free(p);
 }
 
-const pystats_store *pypane_store(const pane_ctx *ctx)
+const pystats_store *pane_python_store(const pane_ctx *ctx)
 {
     const dash_ext *ext = ctx->ext;
     return ext ? ext->pystats : NULL;
@@ -34,18 +34,18 @@ const pystats_store *pypane_store(const pane_ctx *ctx)
 
 static uint64_t selection_key(const pane *p, const view_state *v)
 {
-    uint64_t h = panec_hash_str(PANEC_HASH_SEED, p->node);
-    h = panec_hash_u64(h, p->phases);
-    h = panec_hash_u64(h, (uint64_t)p->t_lo);
-    h = panec_hash_u64(h, (uint64_t)p->t_hi);
+    uint64_t h = pane_common_hash_str(PANE_COMMON_HASH_SEED, p->node);
+    h = pane_common_hash_u64(h, p->phases);
+    h = pane_common_hash_u64(h, (uint64_t)p->t_lo);
+    h = pane_common_hash_u64(h, (uint64_t)p->t_hi);
     if (v && v->step_focus) {
-        h = panec_hash_u64(h, (uint64_t)v->step_t0_us);
-        h = panec_hash_u64(h, (uint64_t)v->step_t1_us);
+        h = pane_common_hash_u64(h, (uint64_t)v->step_t0_us);
+        h = pane_common_hash_u64(h, (uint64_t)v->step_t1_us);
     }
     return h;
 }
 
-void pypane_selection(const pane *p, const view_state *v, pystats_select *sel)
+void pane_python_selection(const pane *p, const view_state *v, pystats_select *sel)
 {
     pystats_select_all(sel, p->prof);
     if (v && v->step_focus) {
@@ -61,7 +61,7 @@ void pypane_selection(const pane *p, const view_state *v, pystats_select *sel)
     sel->t_hi_us = p->t_hi;
 }
 
-size_t pypane_profiler_windows(const pystats_store *s, pystats_profiler prof)
+size_t pane_python_profiler_windows(const pystats_store *s, pystats_profiler prof)
 {
     size_t n = 0;
     for (size_t i = 0; s && i < pystats_store_window_count(s); i++)
@@ -72,7 +72,7 @@ size_t pypane_profiler_windows(const pystats_store *s, pystats_profiler prof)
 /* Takes the merge from the loader's snapshot, asks the loader for
  * another when the selection or the sort changed (the old rows stay on
  * screen until it comes), and refilters. The pane never merges. */
-void pypane_refresh(pane *p, const pane_ctx *ctx)
+void pane_python_refresh(pane *p, const pane_ctx *ctx)
 {
     const dash_ext *ext = ctx->ext;
     const derived *snap = ext ? ext->snap : NULL;
@@ -81,10 +81,10 @@ void pypane_refresh(pane *p, const pane_ctx *ctx)
     p->nrows = 0;
     if (!p->have)
         return;
-    uint64_t key = panec_hash_u64(selection_key(p, ctx->view), (uint64_t)p->sort);
+    uint64_t key = pane_common_hash_u64(selection_key(p, ctx->view), (uint64_t)p->sort);
     if (key != p->asked_key && ext->want_python) {
         pystats_select sel;
-        pypane_selection(p, ctx->view, &sel);
+        pane_python_selection(p, ctx->view, &sel);
         ext->want_python(ext->want_ud, &sel, p->sort, key);
         p->asked_key = key;
     }
@@ -101,7 +101,7 @@ void pypane_refresh(pane *p, const pane_ctx *ctx)
         p->caprows = n;
     }
     for (size_t i = 0; i < n; i++)
-        if (pypane_filter_match(pystats_result_at(p->r, i), p->filter))
+        if (pane_python_filter_match(pystats_result_at(p->r, i), p->filter))
             p->rows[p->nrows++] = i;
     if (p->sel >= p->nrows)
         p->sel = p->nrows ? p->nrows - 1 : 0;
@@ -110,7 +110,7 @@ void pypane_refresh(pane *p, const pane_ctx *ctx)
 /* The `/` prompt inside the pane: every key goes here until Enter/Esc. */
 static int filter_key(pane *p, int ch)
 {
-    panec_edit_prompt(p->filter, sizeof p->filter, ch, &p->filter_edit);
+    pane_common_edit_prompt(p->filter, sizeof p->filter, ch, &p->filter_edit);
     p->sel = p->top = 0;
     return 1;
 }
@@ -133,17 +133,17 @@ static int py_on_key(pane *p, int ch, pane_ctx *ctx)
 {
     if (p->filter_edit)
         return filter_key(p, ch);
-    pypane_refresh(p, ctx);
+    pane_python_refresh(p, ctx);
     if (p->menu_on)
-        return pypane_menu_key(p, ch, ctx);
+        return pane_python_menu_key(p, ch, ctx);
     switch (ch) {
-    case 's': p->sort = pypane_next_sort(p->sort); return 1;
+    case 's': p->sort = pane_python_next_sort(p->sort); return 1;
     case 'T': p->sort = PYSORT_TOTTIME; return 1;
     case 'C': p->sort = PYSORT_CUMTIME; return 1;
     case 'N': p->sort = PYSORT_NCALLS; return 1;
     case 'P': p->sort = PYSORT_PCALLS; return 1;
     case '/': p->filter_edit = 1; return 1;
-    case 'w': return pypane_menu_open(p, ctx);
+    case 'w': return pane_python_menu_open(p, ctx);
     case 27:
         if (p->filter[0] && !ctx->view->zoomed) {   /* Esc clears a kept filter first */
             p->filter[0] = '\0';
@@ -162,21 +162,21 @@ static int py_modal(pane *p)
 static uint64_t py_stamp(pane *p, const pane_ctx *ctx)
 {
     const dash_ext *ext = ctx->ext;
-    uint64_t h = panec_hash_view(PANEC_HASH_SEED, ctx);
-    h = panec_hash_u64(h, ext && ext->snap ? derived_generation(ext->snap) + 1 : 0);
-    h = panec_hash_u64(h, selection_key(p, ctx->view));
-    h = panec_hash_u64(h, ((uint64_t)p->sort << 8) | ((uint64_t)p->filter_edit << 4) |
+    uint64_t h = pane_common_hash_view(PANE_COMMON_HASH_SEED, ctx);
+    h = pane_common_hash_u64(h, ext && ext->snap ? derived_generation(ext->snap) + 1 : 0);
+    h = pane_common_hash_u64(h, selection_key(p, ctx->view));
+    h = pane_common_hash_u64(h, ((uint64_t)p->sort << 8) | ((uint64_t)p->filter_edit << 4) |
                               ((uint64_t)p->menu_on << 2) | (uint64_t)ctx->view->zoomed);
-    h = panec_hash_u64(h, p->sel);
-    h = panec_hash_u64(h, p->menu_sel);
-    return panec_hash_str(h, p->filter);
+    h = pane_common_hash_u64(h, p->sel);
+    h = pane_common_hash_u64(h, p->menu_sel);
+    return pane_common_hash_str(h, p->filter);
 }
 
 /* A click on a function's row selects it (the rows follow 2 header lines). */
 static int py_on_click(pane *p, int y, int x, pane_ctx *ctx)
 {
     (void)x;
-    pypane_refresh(p, ctx);
+    pane_python_refresh(p, ctx);
     size_t row = p->top + (size_t)(y - 2);
     if (y < 2 || row >= p->nrows || p->menu_on || p->filter_edit)
         return 0;
@@ -189,7 +189,7 @@ static int py_on_click(pane *p, int y, int x, pane_ctx *ctx)
 static const char *py_absent(pane *p, const pane_ctx *ctx)
 {
     (void)p;
-    const pystats_store *s = pypane_store(ctx);
+    const pystats_store *s = pane_python_store(ctx);
     if (model_node_count(ctx->m) == 0 || (s && pystats_store_window_count(s) > 0))
         return NULL;
     return "Python stats|Python";
@@ -210,7 +210,7 @@ const pane_vtbl pane_python_vtbl = {
     .title = "Python functions",
     .create = py_create,
     .destroy = py_destroy,
-    .draw = pypane_draw,
+    .draw = pane_python_draw,
     .on_key = py_on_key,
     .on_click = py_on_click,
     .stamp = py_stamp,

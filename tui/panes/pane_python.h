@@ -25,17 +25,17 @@ extern const pane_vtbl pane_python_vtbl;
 /* "file:line(name)" (pstats' form), sanitized, fitting `cols` columns: the
  * path is shortened from the left ("~" marks the cut) before the name is
  * cut. Returns bytes written to out (NUL-terminated). Pure. */
-size_t pypane_func_text(const pystats_func *f, int cols, char *out, size_t cap);
+size_t pane_python_func_text(const pystats_func *f, int cols, char *out, size_t cap);
 
 /* The calls column: "total/primitive" when they differ, "-" without
  * counts (pyinstrument). Pure. */
-void pypane_calls_text(const pystats_call *c, int counts, char *out, size_t cap);
+void pane_python_calls_text(const pystats_call *c, int counts, char *out, size_t cap);
 
 /* 1 when filter is empty or a case-insensitive substring of the name or
  * the file. Pure. */
-int pypane_filter_match(const pystats_func *f, const char *filter);
+int pane_python_filter_match(const pystats_func *f, const char *filter);
 
 /* tottime → cumtime → ncalls → pcalls → tpercall → cpercall → tottime. */
-pystats_sort pypane_next_sort(pystats_sort k);
+pystats_sort pane_python_next_sort(pystats_sort k);
 
 #endif

@@ -23,7 +23,7 @@ static cols layout_cols(int width)
 static void put_nums(char *out, size_t cap, const pystats_call *k, int counts, int percall)
 {
     char calls[48];
-    pypane_calls_text(k, counts, calls, sizeof calls);
+    pane_python_calls_text(k, counts, calls, sizeof calls);
     double tp = counts && k->ncalls ? k->tottime / (double)k->ncalls : 0;
     double cp = counts && k->pcalls ? k->cumtime / (double)k->pcalls : 0;
     if (percall)
@@ -50,23 +50,23 @@ static void draw_header(pane *p, WINDOW *w, const pane_ctx *ctx, cols c)
         snprintf(info + n, sizeof info - (size_t)n, " | sort %s%s%s%s",
                  pystats_sort_name(p->sort), p->filter[0] || p->filter_edit ? " | /" : "",
                  p->filter, p->filter_edit ? "_" : "");
-    panec_put(w, 0, 0, -1, info, theme_attr(ctx->th, ROLE_TITLE));
+    pane_common_put(w, 0, 0, -1, info, theme_attr(ctx->th, ROLE_TITLE));
     char hdr[256];
     if (c.percall)
         snprintf(hdr, sizeof hdr, "  # %11s %8s %8s %8s %8s ", "ncalls", "tottime", "percall",
                  "cumtime", "percall");
     else
         snprintf(hdr, sizeof hdr, "  # %11s %8s %8s ", "ncalls", "tottime", "cumtime");
-    panec_put(w, 1, 0, -1, hdr, theme_attr(ctx->th, ROLE_LABEL));
-    panec_put(w, 1, c.func_x, c.func_w, "filename:lineno(function)",
-              theme_attr(ctx->th, ROLE_LABEL));
+    pane_common_put(w, 1, 0, -1, hdr, theme_attr(ctx->th, ROLE_LABEL));
+    pane_common_put(w, 1, c.func_x, c.func_w, "filename:lineno(function)",
+                    theme_attr(ctx->th, ROLE_LABEL));
 }
 
 static void draw_rows(pane *p, WINDOW *w, const pane_ctx *ctx, cols c, int y0, int y1)
 {
     int counts = p->prof == PYPROF_CPROFILE;
     size_t fit = y1 > y0 ? (size_t)(y1 - y0) : 1;
-    p->top = panec_scroll_top(p->top, p->sel, p->nrows, fit);
+    p->top = pane_common_scroll_top(p->top, p->sel, p->nrows, fit);
     for (size_t i = p->top; i < p->nrows && y0 < y1; i++, y0++) {
         const pystats_func *f = pystats_result_at(p->r, p->rows[i]);
         int attr = theme_attr(ctx->th, i == p->sel ? ROLE_SELECTED : ROLE_DEFAULT);
@@ -74,10 +74,10 @@ static void draw_rows(pane *p, WINDOW *w, const pane_ctx *ctx, cols c, int y0, i
         snprintf(fn, sizeof fn, "%3zu ", p->rows[i] + 1);
         put_nums(nums, sizeof nums, &f->c, counts, c.percall);
         mvwhline(w, y0, 0, ' ' | (chtype)attr, getmaxx(w));
-        panec_put(w, y0, 0, 4, fn, attr);
-        panec_put(w, y0, 4, c.func_x - 4, nums, attr);
-        pypane_func_text(f, c.func_w, fn, sizeof fn);
-        panec_put(w, y0, c.func_x, c.func_w, fn, attr);
+        pane_common_put(w, y0, 0, 4, fn, attr);
+        pane_common_put(w, y0, 4, c.func_x - 4, nums, attr);
+        pane_python_func_text(f, c.func_w, fn, sizeof fn);
+        pane_common_put(w, y0, c.func_x, c.func_w, fn, attr);
     }
 }
 
@@ -89,13 +89,13 @@ static int draw_edges(pane *p, WINDOW *w, const pane_ctx *ctx, cols c, int y, in
         return y;
     char head[64];
     snprintf(head, sizeof head, "%s (%zu)", label, n);
-    panec_put(w, y++, 0, -1, head, theme_attr(ctx->th, ROLE_LABEL));
+    pane_common_put(w, y++, 0, -1, head, theme_attr(ctx->th, ROLE_LABEL));
     for (size_t i = 0; i < n && y < y1; i++, y++) {
         char nums[160], fn[1024];
         put_nums(nums, sizeof nums, &e[i].peer.c, p->prof == PYPROF_CPROFILE, c.percall);
-        panec_put(w, y, 4, c.func_x - 4, nums, theme_attr(ctx->th, ROLE_DEFAULT));
-        pypane_func_text(&e[i].peer, c.func_w, fn, sizeof fn);
-        panec_put(w, y, c.func_x, c.func_w, fn, theme_attr(ctx->th, ROLE_DEFAULT));
+        pane_common_put(w, y, 4, c.func_x - 4, nums, theme_attr(ctx->th, ROLE_DEFAULT));
+        pane_python_func_text(&e[i].peer, c.func_w, fn, sizeof fn);
+        pane_common_put(w, y, c.func_x, c.func_w, fn, theme_attr(ctx->th, ROLE_DEFAULT));
     }
     return y;
 }
@@ -107,11 +107,11 @@ static void draw_detail(pane *p, WINDOW *w, const pane_ctx *ctx, cols c, int y0)
         return;
     size_t at = p->rows[p->sel];
     char fn[1024];
-    pypane_func_text(pystats_result_at(p->r, at), getmaxx(w) - 12, fn, sizeof fn);
+    pane_python_func_text(pystats_result_at(p->r, at), getmaxx(w) - 12, fn, sizeof fn);
     char head[1100];
     snprintf(head, sizeof head, "%s:", fn);
     mvwhline(w, y0, 0, ACS_HLINE, getmaxx(w));
-    panec_put(w, y0++, 2, -1, head, theme_attr(ctx->th, ROLE_TITLE));
+    pane_common_put(w, y0++, 2, -1, head, theme_attr(ctx->th, ROLE_TITLE));
     const pystats_edge *e;
     size_t n = pystats_result_callers(p->r, at, &e);
     int mid = y0 + (h - y0) / 2;
@@ -120,21 +120,21 @@ static void draw_detail(pane *p, WINDOW *w, const pane_ctx *ctx, cols c, int y0)
     draw_edges(p, w, ctx, c, y, h, "calls", e, n);
 }
 
-void pypane_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
+void pane_python_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
-    pypane_refresh(p, ctx);
+    pane_python_refresh(p, ctx);
     int h = getmaxy(w);
     if (!p->have || !p->r) {
-        panec_put(w, 0, 0, -1, p->have ? "merging the Python profiler stats..."
-                  : "no Python profiler stats in this job (cProfile or "
-                  "pyinstrument under framework/)", theme_attr(ctx->th, ROLE_DIM));
+        pane_common_put(w, 0, 0, -1, p->have ? "merging the Python profiler stats..."
+                        : "no Python profiler stats in this job (cProfile or "
+                        "pyinstrument under framework/)", theme_attr(ctx->th, ROLE_DIM));
         return;
     }
     cols c = layout_cols(getmaxx(w));
     draw_header(p, w, ctx, c);
     if (p->menu_on) {
-        pypane_menu_draw(p, w, ctx, 2);
+        pane_python_menu_draw(p, w, ctx, 2);
         return;
     }
     if (!p->nrows) {
@@ -145,7 +145,7 @@ void pypane_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         else
             snprintf(msg, sizeof msg, "%s", p->filter[0] ? "no function matches the filter"
                                                          : "no functions in the selected windows");
-        panec_put(w, 2, 0, -1, msg, theme_attr(ctx->th, ROLE_DIM));
+        pane_common_put(w, 2, 0, -1, msg, theme_attr(ctx->th, ROLE_DIM));
         return;
     }
     int table_end = ctx->view->zoomed ? 2 + (h - 2) / 2 : h;

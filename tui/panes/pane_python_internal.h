@@ -31,7 +31,7 @@ struct pane {
     pypane_item *menu;
     size_t nmenu;
     /* the merge: the loader's, valid until the frame's snapshot changes,
-     * so pypane_refresh renews it at every draw and key */
+     * so pane_python_refresh renews it at every draw and key */
     const pystats_result *r;
     uint64_t asked_key;      /* the selection and sort last asked for */
     pystats_profiler prof;
@@ -41,16 +41,16 @@ struct pane {
     size_t nrows, caprows;
 };
 
-const pystats_store *pypane_store(const pane_ctx *ctx);
+const pystats_store *pane_python_store(const pane_ctx *ctx);
 /* What is merged: the menu's choice, or while the view is focused on a
  * step (the cross-filter) every window overlapping the step's window. */
-void pypane_selection(const pane *p, const view_state *v, pystats_select *sel);
+void pane_python_selection(const pane *p, const view_state *v, pystats_select *sel);
 /* Windows of profiler prof in the store (the "of M" in the title). */
-size_t pypane_profiler_windows(const pystats_store *s, pystats_profiler prof);
-void pypane_refresh(pane *p, const pane_ctx *ctx);
-void pypane_draw(pane *p, WINDOW *w, const pane_ctx *ctx);
-int pypane_menu_open(pane *p, const pane_ctx *ctx);
-int pypane_menu_key(pane *p, int ch, const pane_ctx *ctx);
-void pypane_menu_draw(pane *p, WINDOW *w, const pane_ctx *ctx, int y0);
+size_t pane_python_profiler_windows(const pystats_store *s, pystats_profiler prof);
+void pane_python_refresh(pane *p, const pane_ctx *ctx);
+void pane_python_draw(pane *p, WINDOW *w, const pane_ctx *ctx);
+int pane_python_menu_open(pane *p, const pane_ctx *ctx);
+int pane_python_menu_key(pane *p, int ch, const pane_ctx *ctx);
+void pane_python_menu_draw(pane *p, WINDOW *w, const pane_ctx *ctx, int y0);
 
 #endif

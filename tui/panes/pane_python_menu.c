@@ -32,9 +32,9 @@ static void window_label(const pystats_window *w, int failed, char *out, size_t 
              w->legacy ? "" : pystats_mode_name(w->end_mode), failed ? " (failed)" : "");
 }
 
-int pypane_menu_open(pane *p, const pane_ctx *ctx)
+int pane_python_menu_open(pane *p, const pane_ctx *ctx)
 {
-    const pystats_store *s = pypane_store(ctx);
+    const pystats_store *s = pane_python_store(ctx);
     if (!p->have || !s)
         return 1;
     pypane_item *items = NULL, *it;
@@ -84,7 +84,7 @@ oom:
     return 1;
 }
 
-int pypane_menu_key(pane *p, int ch, const pane_ctx *ctx)
+int pane_python_menu_key(pane *p, int ch, const pane_ctx *ctx)
 {
     (void)ctx;
     switch (ch) {
@@ -116,18 +116,18 @@ int pypane_menu_key(pane *p, int ch, const pane_ctx *ctx)
     return 1;   /* the menu is modal: no key reaches the dashboard */
 }
 
-void pypane_menu_draw(pane *p, WINDOW *w, const pane_ctx *ctx, int y0)
+void pane_python_menu_draw(pane *p, WINDOW *w, const pane_ctx *ctx, int y0)
 {
     int h = getmaxy(w) - y0, cols = getmaxx(w);
     if (h < 1)
         return;
-    panec_put(w, y0, 0, -1, "choose windows (Enter: apply, Esc: close)",
-              theme_attr(ctx->th, ROLE_LABEL));
+    pane_common_put(w, y0, 0, -1, "choose windows (Enter: apply, Esc: close)",
+                    theme_attr(ctx->th, ROLE_LABEL));
     size_t fit = h > 1 ? (size_t)(h - 1) : 1;
-    p->menu_top = panec_scroll_top(p->menu_top, p->menu_sel, p->nmenu, fit);
+    p->menu_top = pane_common_scroll_top(p->menu_top, p->menu_sel, p->nmenu, fit);
     for (size_t i = p->menu_top, y = (size_t)y0 + 1; i < p->nmenu && y < (size_t)getmaxy(w); i++, y++) {
         int attr = theme_attr(ctx->th, i == p->menu_sel ? ROLE_SELECTED : ROLE_DEFAULT);
         mvwhline(w, (int)y, 0, ' ' | (chtype)attr, cols);
-        panec_put(w, (int)y, 1, cols - 2, p->menu[i].label, attr);
+        pane_common_put(w, (int)y, 1, cols - 2, p->menu[i].label, attr);
     }
 }

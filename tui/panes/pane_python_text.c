@@ -6,7 +6,7 @@
 #include "tui/panes/pane_python.h"
 #include "tui/text/sanitize.h"
 
-size_t pypane_func_text(const pystats_func *f, int cols, char *out, size_t cap)
+size_t pane_python_func_text(const pystats_func *f, int cols, char *out, size_t cap)
 {
     char full[1024], file[768], tail[512];
     if (cap == 0)
@@ -48,7 +48,7 @@ static void count_text(int64_t v, char *out, size_t cap)
         snprintf(out, cap, "%lld", (long long)v);
 }
 
-void pypane_calls_text(const pystats_call *c, int counts, char *out, size_t cap)
+void pane_python_calls_text(const pystats_call *c, int counts, char *out, size_t cap)
 {
     char nc[32], pc[32];
     count_text(c->ncalls, nc, sizeof nc);
@@ -75,12 +75,12 @@ static int contains_ci(const char *hay, const char *needle)
     return n == 0;
 }
 
-int pypane_filter_match(const pystats_func *f, const char *filter)
+int pane_python_filter_match(const pystats_func *f, const char *filter)
 {
     return !filter[0] || contains_ci(f->name, filter) || contains_ci(f->file, filter);
 }
 
-pystats_sort pypane_next_sort(pystats_sort k)
+pystats_sort pane_python_next_sort(pystats_sort k)
 {
     return (pystats_sort)(((int)k + 1) % PYSORT_COUNT);
 }

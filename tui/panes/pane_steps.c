@@ -14,8 +14,8 @@
 #include "tui/theme/theme.h"
 #include "model/lbound.h"
 
-size_t steps_hist_rows(const uint32_t *counts, size_t nbuckets,
-                       size_t max_rows, steps_hist_row *out)
+size_t pane_steps_hist_rows(const uint32_t *counts, size_t nbuckets,
+                            size_t max_rows, steps_hist_row *out)
 {
     size_t first = nbuckets, last = 0;
     for (size_t i = 0; i < nbuckets; i++) {
@@ -40,7 +40,7 @@ size_t steps_hist_rows(const uint32_t *counts, size_t nbuckets,
     return n;
 }
 
-size_t steps_bucket_of(double us)
+size_t pane_steps_bucket_of(double us)
 {
     /* Binary search for the last bucket whose lower bound is <= us. */
     size_t lo = 0, hi = PHASE_HIST_BUCKETS - 1;
@@ -54,7 +54,7 @@ size_t steps_bucket_of(double us)
     return lo;
 }
 
-size_t steps_row_of(const steps_hist_row *rows, size_t n, size_t bucket)
+size_t pane_steps_row_of(const steps_hist_row *rows, size_t n, size_t bucket)
 {
     for (size_t i = 0; i < n; i++)
         if (bucket >= rows[i].b0 && bucket < rows[i].b1)
@@ -62,7 +62,7 @@ size_t steps_row_of(const steps_hist_row *rows, size_t n, size_t bucket)
     return n;
 }
 
-double steps_outlier_threshold(const phase_summary *s)
+double pane_steps_outlier_threshold(const phase_summary *s)
 {
     if (!s || s->count < 10)
         return INFINITY;
@@ -74,26 +74,26 @@ double steps_outlier_threshold(const phase_summary *s)
     return t;
 }
 
-long steps_pick_node(const model_node *const *nodes, size_t n, size_t selected)
+long pane_steps_pick_node(const model_node *const *nodes, size_t n, size_t selected)
 {
-    if (selected < n && node_phase_count(nodes[selected]) > 0)
+    if (selected < n && model_node_phase_count(nodes[selected]) > 0)
         return (long)selected;
     for (size_t i = 0; i < n; i++)
-        if (node_phase_count(nodes[i]) > 0)
+        if (model_node_phase_count(nodes[i]) > 0)
             return (long)i;
     return -1;
 }
 
-size_t steps_phase_index(const model_node *nd, const char *label)
+size_t pane_steps_phase_index(const model_node *nd, const char *label)
 {
-    size_t n = node_phase_count(nd);
+    size_t n = model_node_phase_count(nd);
     for (size_t i = 0; label && i < n; i++)
-        if (strcmp(phase_stats_label(node_phase_at(nd, i)), label) == 0)
+        if (strcmp(phase_stats_label(model_node_phase_at(nd, i)), label) == 0)
             return i;
     return 0;
 }
 
-steps_layout steps_layout_for(int h)
+steps_layout pane_steps_layout_for(int h)
 {
     steps_layout l = {0, 0, 0};
     int avail = h - 1; /* the header line */
@@ -107,8 +107,8 @@ steps_layout steps_layout_for(int h)
     return l;
 }
 
-size_t steps_strip(const int64_t *dur, size_t n, size_t cols, int per_col,
-                   double threshold, double *frac, int *outlier)
+size_t pane_steps_strip(const int64_t *dur, size_t n, size_t cols, int per_col,
+                        double threshold, double *frac, int *outlier)
 {
     size_t m = cols * (size_t)(per_col > 0 ? per_col : 1);
     if (m > n)
@@ -136,7 +136,7 @@ static int starts_by(const void *ctx, size_t i)
     return k->ev[i].start_us <= k->at_us;
 }
 
-size_t steps_cursor_find(const phase_event *ev, size_t n, int64_t at_us)
+size_t pane_steps_cursor_find(const phase_event *ev, size_t n, int64_t at_us)
 {
     if (at_us == 0 || n == 0)
         return n;
@@ -146,8 +146,8 @@ size_t steps_cursor_find(const phase_event *ev, size_t n, int64_t at_us)
     return lo ? lo - 1 : 0;
 }
 
-size_t steps_next_outlier(const phase_event *ev, size_t n, size_t from,
-                          double threshold, int dir)
+size_t pane_steps_next_outlier(const phase_event *ev, size_t n, size_t from,
+                               double threshold, int dir)
 {
     if (n == 0)
         return n;
@@ -160,7 +160,7 @@ size_t steps_next_outlier(const phase_event *ev, size_t n, size_t from,
     return n;
 }
 
-size_t steps_strip_end(size_t n, size_t m, size_t cursor)
+size_t pane_steps_strip_end(size_t n, size_t m, size_t cursor)
 {
     if (cursor >= n || m == 0 || cursor + m >= n)
         return n;
@@ -208,7 +208,7 @@ static void draw_stats(WINDOW *w, int y, int rows, const phase_summary *s,
              (long long)s->count, fmt_duration(a, sizeof a, s->mean_us),
              fmt_duration(b, sizeof b, (double)s->min_us),
              fmt_duration(c, sizeof c, (double)s->max_us));
-    panec_put(w, y, 0, -1, line, theme_attr(ctx->th, ROLE_DEFAULT));
+    pane_common_put(w, y, 0, -1, line, theme_attr(ctx->th, ROLE_DEFAULT));
     if (rows < 2)
         return;
     static const theme_role roles[3] = {ROLE_MARK_P50, ROLE_MARK_P95, ROLE_MARK_P99};
@@ -217,7 +217,7 @@ static void draw_stats(WINDOW *w, int y, int rows, const phase_summary *s,
     for (int i = 0; i < 3; i++) {
         snprintf(line, sizeof line, "p%d %s%s", i == 0 ? 50 : i == 1 ? 95 : 99,
                  fmt_duration(d, sizeof d, v[i]), s->exact ? "" : "~");
-        x += panec_put(w, y + 1, x, -1, line, theme_attr(ctx->th, roles[i])) + 2;
+        x += pane_common_put(w, y + 1, x, -1, line, theme_attr(ctx->th, roles[i])) + 2;
     }
 }
 
@@ -231,7 +231,7 @@ static void row_marks(const steps_hist_row *rows, size_t n, size_t r,
     static const theme_role roles[3] = {ROLE_MARK_P50, ROLE_MARK_P95, ROLE_MARK_P99};
     out[0] = '\0';
     for (int i = 0; i < 3; i++) {
-        if (steps_row_of(rows, n, steps_bucket_of(v[i])) != r)
+        if (pane_steps_row_of(rows, n, pane_steps_bucket_of(v[i])) != r)
             continue;
         size_t len = strlen(out);
         if (len && len + 4 >= cap)
@@ -248,10 +248,10 @@ static void draw_bar(WINDOW *w, int y, int x, int width, double cells,
     static const wchar_t eighths[] = L" ▏▎▍▌▋▊▉█";
     int full = (int)cells;
     for (int i = 0; i < full && i < width; i++)
-        panec_put_wch(w, y, x + i, g == GLYPHS_ASCII ? L'#' : L'█', attr);
+        pane_common_put_wch(w, y, x + i, g == GLYPHS_ASCII ? L'#' : L'█', attr);
     int part = (int)((cells - full) * 8.0);
     if (full < width && part > 0 && g != GLYPHS_ASCII)
-        panec_put_wch(w, y, x + full, eighths[part], attr);
+        pane_common_put_wch(w, y, x + full, eighths[part], attr);
 }
 
 static void draw_hist(WINDOW *w, int y, int rows_max, const phase_stats *ps,
@@ -260,8 +260,8 @@ static void draw_hist(WINDOW *w, int y, int rows_max, const phase_stats *ps,
     steps_hist_row rows[STEPS_MAX_ROWS];
     if (rows_max > STEPS_MAX_ROWS)
         rows_max = STEPS_MAX_ROWS;
-    size_t n = steps_hist_rows(phase_stats_histogram(ps), PHASE_HIST_BUCKETS,
-                               (size_t)rows_max, rows);
+    size_t n = pane_steps_hist_rows(phase_stats_histogram(ps), PHASE_HIST_BUCKETS,
+                                    (size_t)rows_max, rows);
     int W = getmaxx(w);
     const int LW = 9, CW = 7, MW = W >= 50 ? 12 : 4;
     char marks[24];
@@ -274,19 +274,19 @@ static void draw_hist(WINDOW *w, int y, int rows_max, const phase_stats *ps,
         int yy = y + (int)r;
         char lab[FMT_BUF], cnt[24];
         double lo = phase_hist_lower_us(rows[r].b0);
-        panec_put(w, yy, 0, LW - 1, fmt_duration(lab, sizeof lab, lo),
-                  theme_attr(ctx->th, ROLE_LABEL));
+        pane_common_put(w, yy, 0, LW - 1, fmt_duration(lab, sizeof lab, lo),
+                        theme_attr(ctx->th, ROLE_LABEL));
         theme_role bar_role = lo >= thr ? ROLE_STEP_OUTLIER : ROLE_STEP_BAR;
         if (barw > 0)
             draw_bar(w, yy, LW, barw, (double)rows[r].count * barw / (double)maxc,
                      ctx->view->glyphs, theme_attr(ctx->th, bar_role));
         snprintf(cnt, sizeof cnt, "%llu", (unsigned long long)rows[r].count);
-        panec_put_right(w, yy, LW + (barw > 0 ? barw : 0) + CW - 1, CW, cnt,
-                        theme_attr(ctx->th, ROLE_DIM));
+        pane_common_put_right(w, yy, LW + (barw > 0 ? barw : 0) + CW - 1, CW, cnt,
+                              theme_attr(ctx->th, ROLE_DIM));
         theme_role mr = ROLE_LABEL;
         row_marks(rows, n, r, s, marks, (size_t)MW, &mr);
         if (marks[0])
-            panec_put(w, yy, W - MW + 1, MW - 1, marks, theme_attr(ctx->th, mr) | (int)A_BOLD);
+            pane_common_put(w, yy, W - MW + 1, MW - 1, marks, theme_attr(ctx->th, mr) | (int)A_BOLD);
     }
 }
 
@@ -296,17 +296,17 @@ static void draw_hist(WINDOW *w, int y, int rows_max, const phase_stats *ps,
 static void mark_cursor_row(WINDOW *w, int y, int rows_max, const pane *p,
                             const phase_stats *ps, const pane_ctx *ctx)
 {
-    size_t at = steps_cursor_find(p->recent, p->nrecent, p->cursor_us);
+    size_t at = pane_steps_cursor_find(p->recent, p->nrecent, p->cursor_us);
     if (at >= p->nrecent)
         return;
     steps_hist_row rows[STEPS_MAX_ROWS];
     if (rows_max > STEPS_MAX_ROWS)
         rows_max = STEPS_MAX_ROWS;
-    size_t n = steps_hist_rows(phase_stats_histogram(ps), PHASE_HIST_BUCKETS,
-                               (size_t)rows_max, rows);
-    size_t r = steps_row_of(rows, n, steps_bucket_of((double)p->recent[at].dur_us));
+    size_t n = pane_steps_hist_rows(phase_stats_histogram(ps), PHASE_HIST_BUCKETS,
+                                    (size_t)rows_max, rows);
+    size_t r = pane_steps_row_of(rows, n, pane_steps_bucket_of((double)p->recent[at].dur_us));
     if (r < n)
-        panec_put(w, y + (int)r, 8, 1, ">", theme_attr(ctx->th, ROLE_SELECTED) | (int)A_BOLD);
+        pane_common_put(w, y + (int)r, 8, 1, ">", theme_attr(ctx->th, ROLE_SELECTED) | (int)A_BOLD);
 }
 
 /* 1 when ev is the step the view is focused on (the cross-filter). */
@@ -348,12 +348,12 @@ static void draw_strip(WINDOW *w, int y, int rows, pane *p, double thr,
     if (want > STEPS_MAX_STRIP)
         want = STEPS_MAX_STRIP;
     size_t n = p->nrecent;
-    size_t cursor = steps_cursor_find(p->recent, n, p->cursor_us);
-    size_t end = steps_strip_end(n, want, cursor);
+    size_t cursor = pane_steps_cursor_find(p->recent, n, p->cursor_us);
+    size_t end = pane_steps_strip_end(n, want, cursor);
     size_t shown = end < want ? end : want, from = end - shown;
     for (size_t i = 0; i < shown; i++)
         p->dur[i] = p->recent[from + i].dur_us;
-    size_t m = steps_strip(p->dur, shown, want / (size_t)spc, spc, thr, p->frac, p->outlier);
+    size_t m = pane_steps_strip(p->dur, shown, want / (size_t)spc, spc, thr, p->frac, p->outlier);
     size_t first = end - m;   /* event index of strip sample 0 */
     p->strip_y = y;
     p->strip_rows = rows;
@@ -367,7 +367,7 @@ static void draw_strip(WINDOW *w, int y, int rows, pane *p, double thr,
             h[k] = p->frac[c * (size_t)spc + (size_t)k] * rows * lpr;
         int attr = strip_attr(p, first, c, spc, m, cursor, ctx);
         for (int r = 0; r < rows; r++)
-            panec_put_wch(w, y + rows - 1 - r, (int)c, chart_cell(g, h, k, r, lpr), attr);
+            pane_common_put_wch(w, y + rows - 1 - r, (int)c, chart_cell(g, h, k, r, lpr), attr);
     }
     if (m > 0 && W - cols >= 9) {
         /* The cursor's duration while there is one, else the newest. */
@@ -376,7 +376,7 @@ static void draw_strip(WINDOW *w, int y, int rows, pane *p, double thr,
         fmt_duration(last, sizeof last, (double)p->recent[at].dur_us);
         int role = cursor < n ? ROLE_SELECTED
                  : (double)p->recent[at].dur_us > thr ? ROLE_STEP_OUTLIER : ROLE_DIM;
-        panec_put_right(w, y + rows - 1, W - 1, W - cols - 1, last, theme_attr(ctx->th, (theme_role)role));
+        pane_common_put_right(w, y + rows - 1, W - 1, W - cols - 1, last, theme_attr(ctx->th, (theme_role)role));
     }
 }
 
@@ -384,7 +384,7 @@ static void draw_message(WINDOW *w, const char *msg, const pane_ctx *ctx)
 {
     int h = getmaxy(w), W = getmaxx(w), len = (int)strlen(msg);
     int x = len < W ? (W - len) / 2 : 0;
-    panec_put(w, h / 2, x, -1, msg, theme_attr(ctx->th, ROLE_DIM));
+    pane_common_put(w, h / 2, x, -1, msg, theme_attr(ctx->th, ROLE_DIM));
 }
 
 /* After the pane's title: the cursor's step and what f does, the focused
@@ -397,7 +397,7 @@ static void draw_cursor_info(WINDOW *w, int x, const pane *p, const pane_ctx *ct
         snprintf(line, sizeof line, "  %s", p->note);
         role = ROLE_DIM;
     } else if (p->cursor_us) {
-        size_t i = steps_cursor_find(p->recent, p->nrecent, p->cursor_us);
+        size_t i = pane_steps_cursor_find(p->recent, p->nrecent, p->cursor_us);
         const phase_event *ev = i < p->nrecent ? &p->recent[i] : NULL;
         int focused = ev && is_focused(ev, ctx->view);
         if (ev && ev->step >= 0)
@@ -413,7 +413,7 @@ static void draw_cursor_info(WINDOW *w, int x, const pane *p, const pane_ctx *ct
         snprintf(line, sizeof line, "  ,/. o f");
         role = ROLE_DIM;
     }
-    panec_put(w, 0, x, -1, line, theme_attr(ctx->th, (theme_role)role));
+    pane_common_put(w, 0, x, -1, line, theme_attr(ctx->th, (theme_role)role));
 }
 
 /* The phase shown, or NULL (then *why says what to tell the user); its
@@ -425,20 +425,20 @@ static const phase_stats *steps_current(const pane *p, const pane_ctx *ctx,
                                         const char **why)
 {
     const model_node *nodes[1024];
-    size_t n = panec_visible_nodes(ctx->m, ctx->view, nodes, 1024);
+    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, nodes, 1024);
     if (n > 1024)
         n = 1024;
-    long k = steps_pick_node(nodes, n, panec_selected(ctx->view, n));
+    long k = pane_steps_pick_node(nodes, n, pane_common_selected(ctx->view, n));
     if (k < 0) {
         *why = n == 0 ? "waiting for data"
                       : "no framework trace events in this job - system metrics only";
         return NULL;
     }
-    const model_node *src = panec_process(ctx, nodes[k]);
+    const model_node *src = pane_common_process(ctx, nodes[k]);
     *nd_out = nodes[k];
     *src_out = src = src ? src : nodes[k];
-    *idx = steps_phase_index(src, p->phase[0] ? p->phase : NULL);
-    return node_phase_at(src, *idx);
+    *idx = pane_steps_phase_index(src, p->phase[0] ? p->phase : NULL);
+    return model_node_phase_at(src, *idx);
 }
 
 static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
@@ -454,17 +454,17 @@ static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     }
     phase_summary s;
     phase_stats_get_summary(ps, &s);
-    steps_layout l = steps_layout_for(getmaxy(w));
+    steps_layout l = pane_steps_layout_for(getmaxy(w));
     char head[400], who[256];
     snprintf(head, sizeof head, "%s  %s  (%zu/%zu, n/N)",
-             panec_process_label(who, sizeof who, nd, src),
-             short_label(phase_stats_label(ps)), idx + 1, node_phase_count(src));
-    int x = panec_put(w, 0, 0, -1, head, theme_attr(ctx->th, ROLE_TITLE));
+             pane_common_process_label(who, sizeof who, nd, src),
+             short_label(phase_stats_label(ps)), idx + 1, model_node_phase_count(src));
+    int x = pane_common_put(w, 0, 0, -1, head, theme_attr(ctx->th, ROLE_TITLE));
     p->nrecent = phase_stats_recent(ps, p->recent, PHASE_RECENT_CAP);
     draw_cursor_info(w, x, p, ctx);
     if (l.stats_rows)
         draw_stats(w, 1, l.stats_rows, &s, ctx);
-    double thr = steps_outlier_threshold(&s);
+    double thr = pane_steps_outlier_threshold(&s);
     if (l.hist_rows > 0) {
         draw_hist(w, 1 + l.stats_rows, l.hist_rows, ps, &s, thr, ctx);
         mark_cursor_row(w, 1 + l.stats_rows, l.hist_rows, p, ps, ctx);
@@ -476,9 +476,9 @@ static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 /* n/N: the next/previous phase (a new phase starts without a cursor). */
 static int cycle_phase(pane *p, int dir, const model_node *nd, size_t idx)
 {
-    size_t n = node_phase_count(nd);
+    size_t n = model_node_phase_count(nd);
     idx = (idx + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
-    snprintf(p->phase, sizeof p->phase, "%s", phase_stats_label(node_phase_at(nd, idx)));
+    snprintf(p->phase, sizeof p->phase, "%s", phase_stats_label(model_node_phase_at(nd, idx)));
     p->cursor_us = 0;
     p->note[0] = '\0';
     return 1;
@@ -497,7 +497,7 @@ static void focus_cursor(pane *p, const model_node *src, size_t i, pane_ctx *ctx
     /* The step's own window on the node it came from: ranks are not in
      * step, so step N's union over every node is not one step long. */
     view_focus_step(ctx->view, ev->step, ev->start_us, ev->start_us + ev->dur_us);
-    view_focus_node(ctx->view, node_id(src));
+    view_focus_node(ctx->view, model_node_id(src));
 }
 
 /* o/O: the cursor to the previous/next outlier step. */
@@ -505,8 +505,8 @@ static void jump_outlier(pane *p, const phase_stats *ps, size_t cur, int dir)
 {
     phase_summary s;
     phase_stats_get_summary(ps, &s);
-    double thr = steps_outlier_threshold(&s);
-    size_t i = steps_next_outlier(p->recent, p->nrecent, cur, thr, dir);
+    double thr = pane_steps_outlier_threshold(&s);
+    size_t i = pane_steps_next_outlier(p->recent, p->nrecent, cur, thr, dir);
     if (i < p->nrecent)
         p->cursor_us = p->recent[i].start_us;
     else if (s.count < 10)
@@ -527,12 +527,12 @@ static int steps_on_key(pane *p, int ch, pane_ctx *ctx)
         return 0;   /* nothing to cycle or select */
     if (dir != 0)
         return cycle_phase(p, dir, src, idx);
-    if (panec_key_process(ch, ctx, nd)) {
+    if (pane_common_key_process(ch, ctx, nd)) {
         p->cursor_us = 0;   /* another writer's steps: a new cursor */
         p->note[0] = '\0';
-        if (node_process_count(nd) < 2)
+        if (model_node_process_count(nd) < 2)
             snprintf(p->note, sizeof p->note, "one writer on %.28s: nothing to pick",
-                     node_id(nd));
+                     model_node_id(nd));
         return 1;
     }
     /* strchr would truncate KEY_* codes above 255 to a char. */
@@ -540,7 +540,7 @@ static int steps_on_key(pane *p, int ch, pane_ctx *ctx)
         return 0;
     p->note[0] = '\0';
     p->nrecent = phase_stats_recent(ps, p->recent, PHASE_RECENT_CAP);
-    size_t n = p->nrecent, cur = steps_cursor_find(p->recent, n, p->cursor_us);
+    size_t n = p->nrecent, cur = pane_steps_cursor_find(p->recent, n, p->cursor_us);
     if (n == 0)
         return 1;
     switch (ch) {
@@ -577,20 +577,20 @@ static int steps_on_click(pane *p, int y, int x, pane_ctx *ctx)
 
 static uint64_t steps_stamp(pane *p, const pane_ctx *ctx)
 {
-    uint64_t h = panec_hash_str(PANEC_HASH_SEED, p->phase);
-    h = panec_hash_str(h, p->note);
-    h = panec_hash_u64(h, (uint64_t)p->cursor_us);
-    h = panec_hash_u64(h, ctx->view->step_focus ? (uint64_t)ctx->view->step_t0_us : 0);
-    h = panec_hash_u64(h, ctx->view->selected_node);
-    h = panec_hash_u64(h, (uint64_t)ctx->view->glyphs);
-    h = panec_hash_str(h, ctx->view->filter);
-    h = panec_hash_str(h, ctx->view->process);
+    uint64_t h = pane_common_hash_str(PANE_COMMON_HASH_SEED, p->phase);
+    h = pane_common_hash_str(h, p->note);
+    h = pane_common_hash_u64(h, (uint64_t)p->cursor_us);
+    h = pane_common_hash_u64(h, ctx->view->step_focus ? (uint64_t)ctx->view->step_t0_us : 0);
+    h = pane_common_hash_u64(h, ctx->view->selected_node);
+    h = pane_common_hash_u64(h, (uint64_t)ctx->view->glyphs);
+    h = pane_common_hash_str(h, ctx->view->filter);
+    h = pane_common_hash_str(h, ctx->view->process);
     const model_node *nd = NULL, *src = NULL;
     size_t idx = 0;
     const char *why = "";
     const phase_stats *ps = steps_current(p, ctx, &nd, &src, &idx, &why);
-    h = panec_hash_u64(h, ps ? phase_stats_generation(ps) : model_node_count(ctx->m));
-    return panec_hash_u64(h, (uint64_t)(uintptr_t)ps);
+    h = pane_common_hash_u64(h, ps ? phase_stats_generation(ps) : model_node_count(ctx->m));
+    return pane_common_hash_u64(h, (uint64_t)(uintptr_t)ps);
 }
 
 static const char *steps_absent(pane *p, const pane_ctx *ctx)

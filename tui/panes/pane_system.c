@@ -64,39 +64,39 @@ static const char *device_label(const series *s, const char *kind, char *buf, si
     return buf;
 }
 
-size_t sys_node_metrics(const model_node *nd, int per_core, sys_metric *out,
-                        size_t max)
+size_t pane_system_node_metrics(const model_node *nd, int per_core, sys_metric *out,
+                                size_t max)
 {
     char dev[64];
     size_t n = 0;
     char buf[21];
-    add_metric(out, max, &n, node_cpu_total(nd), ROLE_GRAPH_CPU, 1, "cpu%s", "");
-    for (size_t i = 0; per_core && i < node_cpu_count(nd); i++) {
+    add_metric(out, max, &n, model_node_cpu_total(nd), ROLE_GRAPH_CPU, 1, "cpu%s", "");
+    for (size_t i = 0; per_core && i < model_node_cpu_count(nd); i++) {
         snprintf(buf, sizeof buf, "%zu", i);
-        add_metric(out, max, &n, node_cpu_core(nd, i), ROLE_GRAPH_CPU, 1, " cpu%s", buf);
+        add_metric(out, max, &n, model_node_cpu_core(nd, i), ROLE_GRAPH_CPU, 1, " cpu%s", buf);
     }
-    for (size_t i = 0; i < node_gpu_count(nd); i++) {
-        const char *name = node_gpu_name(nd, i);
-        add_metric(out, max, &n, node_gpu_util(nd, i), ROLE_GRAPH_GPU, 1, "%s", name);
+    for (size_t i = 0; i < model_node_gpu_count(nd); i++) {
+        const char *name = model_node_gpu_name(nd, i);
+        add_metric(out, max, &n, model_node_gpu_util(nd, i), ROLE_GRAPH_GPU, 1, "%s", name);
         if (strncmp(name, "gpu", 3) == 0)
-            add_metric(out, max, &n, node_gpu_mem(nd, i), ROLE_GRAPH_GPUMEM, 1, "gmem%s", name + 3);
+            add_metric(out, max, &n, model_node_gpu_mem(nd, i), ROLE_GRAPH_GPUMEM, 1, "gmem%s", name + 3);
         else
-            add_metric(out, max, &n, node_gpu_mem(nd, i), ROLE_GRAPH_GPUMEM, 1, "mem %s", name);
+            add_metric(out, max, &n, model_node_gpu_mem(nd, i), ROLE_GRAPH_GPUMEM, 1, "mem %s", name);
     }
-    const series *hm = node_host_mem(nd);
+    const series *hm = model_node_host_mem(nd);
     add_metric(out, max, &n, hm, ROLE_GRAPH_MEM, hm ? is_util_series(hm) : 0, "mem%s", "");
-    for (size_t i = 0; i < node_io_count(nd); i++) {
-        const series *s = node_io_at(nd, i);
+    for (size_t i = 0; i < model_node_io_count(nd); i++) {
+        const series *s = model_node_io_at(nd, i);
         add_metric(out, max, &n, s, ROLE_GRAPH_IO, is_util_series(s), "%s",
                    device_label(s, "io", dev, sizeof dev));
     }
-    for (size_t i = 0; i < node_net_count(nd); i++) {
-        const series *s = node_net_at(nd, i);
+    for (size_t i = 0; i < model_node_net_count(nd); i++) {
+        const series *s = model_node_net_at(nd, i);
         add_metric(out, max, &n, s, ROLE_GRAPH_NET, is_util_series(s), "%s",
                    device_label(s, "net", dev, sizeof dev));
     }
-    for (size_t i = 0; i < node_series_count(nd); i++) {
-        const series *s = node_series_at(nd, i);
+    for (size_t i = 0; i < model_node_series_count(nd); i++) {
+        const series *s = model_node_series_at(nd, i);
         if (is_known_type(series_type(s)))
             continue;
         const char *nm = *series_name(s) ? series_name(s) : series_dimension(s);
@@ -105,7 +105,7 @@ size_t sys_node_metrics(const model_node *nd, int per_core, sys_metric *out,
     return n;
 }
 
-int sys_chart_rows(int h, size_t nodes, size_t metrics)
+int pane_system_chart_rows(int h, size_t nodes, size_t metrics)
 {
     if (metrics == 0 || (size_t)h <= nodes)
         return 1;
@@ -113,7 +113,7 @@ int sys_chart_rows(int h, size_t nodes, size_t metrics)
     return r < 1 ? 1 : r > 4 ? 4 : (int)r;
 }
 
-double sys_scale_top(const series_bin *b, size_t n, int util)
+double pane_system_scale_top(const series_bin *b, size_t n, int util)
 {
     if (util)
         return 100.0;
@@ -124,7 +124,7 @@ double sys_scale_top(const series_bin *b, size_t n, int util)
     return top > 0 ? top : 1.0;
 }
 
-size_t sys_bin_values(const series_bin *b, size_t n, double *vals)
+size_t pane_system_bin_values(const series_bin *b, size_t n, double *vals)
 {
     size_t have = 0;
     for (size_t i = 0; i < n; i++) {
@@ -134,7 +134,7 @@ size_t sys_bin_values(const series_bin *b, size_t n, double *vals)
     return have;
 }
 
-void sys_hold_gaps(double *vals, size_t n)
+void pane_system_hold_gaps(double *vals, size_t n)
 {
     size_t last = n;   /* index of the previous value */
     for (size_t i = 0; i < n; i++) {
@@ -179,9 +179,9 @@ static int near_visit(void *ud, const series_point *pt)
  * series. */
 #define SYS_NEAR_US (60LL * 1000000)
 
-size_t sys_step_samples(const series *s, int64_t t0_us, int64_t t1_us,
-                        double *vals, size_t max, int *have_near, int64_t *near_us,
-                        double *near_v)
+size_t pane_system_step_samples(const series *s, int64_t t0_us, int64_t t1_us,
+                                double *vals, size_t max, int *have_near, int64_t *near_us,
+                                double *near_v)
 {
     near_walk nw = {.t0 = t0_us, .t1 = t1_us, .vals = vals, .max = max};
     series_visit(s, t0_us - SYS_NEAR_US, t1_us + SYS_NEAR_US, near_visit, &nw);
@@ -191,8 +191,8 @@ size_t sys_step_samples(const series *s, int64_t t0_us, int64_t t1_us,
     return nw.inside;
 }
 
-int sys_current_value(const series *s, int64_t t0_us, int64_t t1_us,
-                      const series_bin *b, size_t n, double *out)
+int pane_system_current_value(const series *s, int64_t t0_us, int64_t t1_us,
+                              const series_bin *b, size_t n, double *out)
 {
     series_summary sum;
     series_get_summary(s, &sum);
@@ -208,7 +208,7 @@ int sys_current_value(const series *s, int64_t t0_us, int64_t t1_us,
     return 0;
 }
 
-size_t sys_scroll_top(size_t top, size_t sel, const int *heights, size_t n, int h)
+size_t pane_system_scroll_top(size_t top, size_t sel, const int *heights, size_t n, int h)
 {
     if (n == 0)
         return 0;
@@ -236,7 +236,7 @@ size_t sys_scroll_top(size_t top, size_t sel, const int *heights, size_t n, int 
 #define SYS_VALUE_W 9     /* "412 MB/s", "100%" */
 #define SYS_AVG_W 14      /* "avg 51.5 MB/s" + gap */
 
-sys_columns sys_columns_for(int W)
+sys_columns pane_system_columns_for(int W)
 {
     sys_columns c;
     c.label_x = 1;
@@ -262,7 +262,7 @@ struct pane {
     const model_node *nodes[SYS_MAX_NODES];
     int heights[SYS_MAX_NODES];
     int rows[SYS_MAX_NODES];      /* chart rows of each node's metrics */
-    size_t counts[SYS_MAX_NODES]; /* charts of each node (sys_node_metrics) */
+    size_t counts[SYS_MAX_NODES]; /* charts of each node (pane_system_node_metrics) */
     sys_metric metrics[SYS_MAX_METRICS];
     series_bin bins[SYS_MAX_BINS];
     double vals[SYS_MAX_BINS];
@@ -300,7 +300,7 @@ static int draw_step_samples(WINDOW *w, int y, const sys_columns *c, const sys_m
     double v[3], nv;
     int have_near;
     int64_t nt;
-    size_t k = sys_step_samples(m->s, ctx->t0_us, ctx->t1_us, v, 3, &have_near, &nt, &nv);
+    size_t k = pane_system_step_samples(m->s, ctx->t0_us, ctx->t1_us, v, 3, &have_near, &nt, &nv);
     if (k >= 3)
         return 0;
     char line[160], a[FMT_BUF], b[FMT_BUF], t[32];
@@ -318,8 +318,8 @@ static int draw_step_samples(WINDOW *w, int y, const sys_columns *c, const sys_m
         snprintf(line, sizeof line, "%zu sample%s in step %lld: %s%s%s", k, k == 1 ? "" : "s",
                  step, a, k == 2 ? "  " : "", k == 2 ? b : "");
     }
-    panec_put(w, y, c->graph_x + 1, getmaxx(w) - c->graph_x - 2, line,
-              theme_attr(ctx->th, k ? ROLE_DEFAULT : ROLE_DIM));
+    pane_common_put(w, y, c->graph_x + 1, getmaxx(w) - c->graph_x - 2, line,
+                    theme_attr(ctx->th, k ? ROLE_DEFAULT : ROLE_DIM));
     return 1;
 }
 
@@ -336,19 +336,19 @@ static void draw_metric_text(WINDOW *w, int y, int rows, const sys_columns *c,
     int lw = c->graph_x - c->label_x - 1;
     int scale_right = c->axis_x + SYS_VALUE_W - 1;
     format_value(text, sizeof text, m, top);
-    panec_put_right(w, y, scale_right, SYS_VALUE_W, text, dim);
+    pane_common_put_right(w, y, scale_right, SYS_VALUE_W, text, dim);
     if (have_cur)
-        panec_put_right(w, y, c->value_right, SYS_VALUE_W,
-                        format_value(val, sizeof val, m, cur), def);
+        pane_common_put_right(w, y, c->value_right, SYS_VALUE_W,
+                              format_value(val, sizeof val, m, cur), def);
     /* The mean costs a range scan: only when it has a place. */
     int mean = (c->avg_x >= 0 || rows > 1) && window_mean_text(text, sizeof text, m, ctx);
     if (c->avg_x >= 0 && mean)
-        panec_put(w, y, c->avg_x, SYS_AVG_W - 1, text, dim);
+        pane_common_put(w, y, c->avg_x, SYS_AVG_W - 1, text, dim);
     if (rows <= 1)
         return;
-    panec_put_right(w, y + rows - 1, scale_right, SYS_VALUE_W, m->util ? "0%" : "0", dim);
+    pane_common_put_right(w, y + rows - 1, scale_right, SYS_VALUE_W, m->util ? "0%" : "0", dim);
     if (c->avg_x < 0 && mean)
-        panec_put(w, y + 1, c->label_x + 1, lw - 1, text, dim);
+        pane_common_put(w, y + 1, c->label_x + 1, lw - 1, text, dim);
 }
 
 /* One chart: label, graph over `rows` lines and its numbers. Every chart
@@ -360,8 +360,8 @@ static void draw_metric(pane *p, WINDOW *w, int y, int rows, const sys_columns *
         rows = getmaxy(w) - y;
     chart_glyphs g = ctx->view->glyphs;
     int spc = chart_samples_per_col(g);
-    panec_put(w, y, c->label_x, c->graph_x - c->label_x - 1, m->label,
-              theme_attr(ctx->th, ROLE_LABEL));
+    pane_common_put(w, y, c->label_x, c->graph_x - c->label_x - 1, m->label,
+                    theme_attr(ctx->th, ROLE_LABEL));
     if (c->graph_w < 1 || rows < 1)
         return;
     size_t nb = (size_t)c->graph_w * (size_t)spc;
@@ -370,18 +370,18 @@ static void draw_metric(pane *p, WINDOW *w, int y, int rows, const sys_columns *
     if (ctx->view->step_focus && draw_step_samples(w, y, c, m, ctx))
         return;
     series_query(m->s, ctx->t0_us, ctx->t1_us, nb, p->bins);
-    size_t have = sys_bin_values(p->bins, nb, p->vals);
+    size_t have = pane_system_bin_values(p->bins, nb, p->vals);
     if (ctx->view->step_focus)
-        sys_hold_gaps(p->vals, nb);
+        pane_system_hold_gaps(p->vals, nb);
     if (have == 0) {
-        panec_put(w, y, c->graph_x + 1, c->graph_w - 1, "no data in this window",
-                  theme_attr(ctx->th, ROLE_DIM));
+        pane_common_put(w, y, c->graph_x + 1, c->graph_w - 1, "no data in this window",
+                        theme_attr(ctx->th, ROLE_DIM));
         return;
     }
-    double top = sys_scale_top(p->bins, nb, m->util), cur = 0;
+    double top = pane_system_scale_top(p->bins, nb, m->util), cur = 0;
     chart_draw(w, y, c->graph_x, rows, (int)(nb / (size_t)spc), p->vals, nb, 0.0, top, g,
                theme_attr(ctx->th, m->role));
-    int have_cur = sys_current_value(m->s, ctx->t0_us, ctx->t1_us, p->bins, nb, &cur);
+    int have_cur = pane_system_current_value(m->s, ctx->t0_us, ctx->t1_us, p->bins, nb, &cur);
     draw_metric_text(w, y, rows, c, m, top, have_cur, cur, ctx);
 }
 
@@ -389,22 +389,22 @@ static void draw_node_header(WINDOW *w, int y, const model_node *nd, int sel,
                              const sys_columns *c, int rows, const pane_ctx *ctx)
 {
     char line[160];
-    if (node_series_count(nd) == 0)
+    if (model_node_series_count(nd) == 0)
         snprintf(line, sizeof line, "%s %s  (framework trace events only)", sel ? ">" : " ",
-                 node_id(nd));
+                 model_node_id(nd));
     else
-        snprintf(line, sizeof line, "%s %s  %zu cpu  %zu gpu%s", sel ? ">" : " ", node_id(nd),
-                 node_cpu_count(nd), node_gpu_count(nd),
-                 node_phase_count(nd) ? "" : "  (system metrics only)");
-    panec_put(w, y, 0, -1, line, theme_attr(ctx->th, sel ? ROLE_SELECTED : ROLE_TITLE));
+        snprintf(line, sizeof line, "%s %s  %zu cpu  %zu gpu%s", sel ? ">" : " ", model_node_id(nd),
+                 model_node_cpu_count(nd), model_node_gpu_count(nd),
+                 model_node_phase_count(nd) ? "" : "  (system metrics only)");
+    pane_common_put(w, y, 0, -1, line, theme_attr(ctx->th, sel ? ROLE_SELECTED : ROLE_TITLE));
     /* Name the number columns once per node, over where they stand. */
     (void)rows;
-    if (node_series_count(nd) && c->graph_w > 0) {
+    if (model_node_series_count(nd) && c->graph_w > 0) {
         int dim = theme_attr(ctx->th, ROLE_DIM);
-        panec_put_right(w, y, c->axis_x + SYS_VALUE_W - 1, SYS_VALUE_W, "scale", dim);
-        panec_put_right(w, y, c->value_right, SYS_VALUE_W, "now", dim);
+        pane_common_put_right(w, y, c->axis_x + SYS_VALUE_W - 1, SYS_VALUE_W, "scale", dim);
+        pane_common_put_right(w, y, c->value_right, SYS_VALUE_W, "now", dim);
         if (c->avg_x >= 0)
-            panec_put(w, y, c->avg_x, SYS_AVG_W - 1, "window", dim);
+            pane_common_put(w, y, c->avg_x, SYS_AVG_W - 1, "window", dim);
     }
 }
 
@@ -428,15 +428,15 @@ static void draw_time_axis(WINDOW *w, int y, const sys_columns *c, const pane_ct
         return;
     axis_clock(a, sizeof a, ctx->t0_us, span);
     int label_w = (int)strlen(a) + 4;
-    panec_put(w, y, c->graph_x, -1, a, attr);
+    pane_common_put(w, y, c->graph_x, -1, a, attr);
     axis_clock(a, sizeof a, ctx->t1_us, span);
-    panec_put_right(w, y, c->graph_x + c->graph_w - 1, -1, a, attr);
+    pane_common_put_right(w, y, c->graph_x + c->graph_w - 1, -1, a, attr);
     int ticks = c->graph_w / (label_w * 2);
     for (int i = 1; i < ticks; i++) {
         int x = c->graph_x + c->graph_w * i / ticks;
         axis_clock(a, sizeof a, ctx->t0_us + span * i / ticks, span);
-        panec_put_wch(w, y, x, L'|', attr);
-        panec_put(w, y, x + 1, label_w - 2, a, attr);
+        pane_common_put_wch(w, y, x, L'|', attr);
+        pane_common_put(w, y, x + 1, label_w - 2, a, attr);
     }
 }
 
@@ -461,7 +461,7 @@ static void plan_rows(pane *p, size_t n, size_t sel, int avail)
     for (size_t i = 0; i < n; i++)
         p->rows[i] = 1;
     measure_nodes(p, n, &total);
-    int rows = sys_chart_rows(avail, n, total);
+    int rows = pane_system_chart_rows(avail, n, total);
     long used = 0;
     for (size_t i = 0; i < n; i++) {
         p->rows[i] = rows;
@@ -479,32 +479,32 @@ static void sys_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
     int H = getmaxy(w);
-    size_t n = panec_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES);
+    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES);
     n = n > SYS_MAX_NODES ? SYS_MAX_NODES : n;
     if (n == 0) {
-        panec_put(w, H / 2, 1, -1, model_node_count(ctx->m) ? "no node matches the filter"
+        pane_common_put(w, H / 2, 1, -1, model_node_count(ctx->m) ? "no node matches the filter"
                                                               : "waiting for data",
-                  theme_attr(ctx->th, ROLE_DIM));
+                        theme_attr(ctx->th, ROLE_DIM));
         return;
     }
-    size_t sel = panec_selected(ctx->view, n);
+    size_t sel = pane_common_selected(ctx->view, n);
     /* Counted once: listing a node's metrics formats every label. */
     for (size_t i = 0; i < n; i++)
-        p->counts[i] = sys_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics,
-                                        SYS_MAX_METRICS);
+        p->counts[i] = pane_system_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics,
+                                                SYS_MAX_METRICS);
     plan_rows(p, n, sel, H - 1);
     int axis = p->rows[sel] > 1;  /* tall graphs: spare a line for times */
     if (!axis)
         plan_rows(p, n, sel, H);
     int avail = H - axis, y = 0;
-    sys_columns c = sys_columns_for(getmaxx(w));
-    p->top = sys_scroll_top(p->top, sel, p->heights, n, avail);
+    sys_columns c = pane_system_columns_for(getmaxx(w));
+    p->top = pane_system_scroll_top(p->top, sel, p->heights, n, avail);
     for (size_t i = p->top; i < n && y < avail; i++) {
         int rows = p->rows[i];
         draw_node_header(w, y++, p->nodes[i], i == sel, &c, rows, ctx);
-        size_t k = sys_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics, SYS_MAX_METRICS);
+        size_t k = pane_system_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics, SYS_MAX_METRICS);
         if (k == 0 && y < avail)
-            panec_put(w, y++, 1, -1, "no system metrics", theme_attr(ctx->th, ROLE_DIM));
+            pane_common_put(w, y++, 1, -1, "no system metrics", theme_attr(ctx->th, ROLE_DIM));
         for (size_t j = 0; j < k && y < avail; j++, y += rows)
             draw_metric(p, w, y, y + rows <= avail ? rows : avail - y, &c, &p->metrics[j], ctx);
     }
@@ -519,16 +519,16 @@ static int sys_on_key(pane *p, int ch, pane_ctx *ctx)
         ctx->view->per_core = !ctx->view->per_core;
         return 1;
     }
-    return panec_key_select(ch, ctx);
+    return pane_common_key_select(ch, ctx);
 }
 
 static uint64_t sys_stamp(pane *p, const pane_ctx *ctx)
 {
-    uint64_t h = panec_hash_view(PANEC_HASH_SEED, ctx);
-    size_t n = panec_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES);
-    h = panec_hash_u64(h, n);
+    uint64_t h = pane_common_hash_view(PANE_COMMON_HASH_SEED, ctx);
+    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES);
+    h = pane_common_hash_u64(h, n);
     for (size_t i = 0; i < n && i < SYS_MAX_NODES; i++)
-        h = panec_hash_u64(h, node_generation(p->nodes[i]));
+        h = pane_common_hash_u64(h, model_node_generation(p->nodes[i]));
     return h;
 }
 
@@ -536,7 +536,7 @@ static uint64_t sys_stamp(pane *p, const pane_ctx *ctx)
 static int sys_on_click(pane *p, int y, int x, pane_ctx *ctx)
 {
     (void)x;
-    size_t n = panec_visible_nodes(ctx->m, ctx->view, NULL, 0);
+    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, NULL, 0);
     int at = 0;
     for (size_t i = p->top; i < n && i < SYS_MAX_NODES; i++) {
         at += p->heights[i];

@@ -11,13 +11,13 @@
 #include "tui/panes/pane_steps.h"
 #include "tui/theme/theme.h"
 
-const char *timeline_view_name(tl_view v)
+const char *pane_timeline_view_name(tl_view v)
 {
     static const char *const names[TL_NVIEWS] = {"steps", "loader", "events"};
     return v < TL_NVIEWS ? names[v] : "?";
 }
 
-void timeline_bar_parts(const step_breakdown *b, int cells, int out[TL_OTHER + 1])
+void pane_timeline_bar_parts(const step_breakdown *b, int cells, int out[TL_OTHER + 1])
 {
     int64_t part[TL_OTHER + 1], sum = 0;
     for (int i = 0; i < SB_NCAT; i++)
@@ -65,8 +65,8 @@ static int64_t median_dur(const step_breakdown *b, size_t n)
     return 0;
 }
 
-void timeline_mark_slow(const step_breakdown *b, size_t n, size_t top,
-                        double threshold, int *slow)
+void pane_timeline_mark_slow(const step_breakdown *b, size_t n, size_t top,
+                             double threshold, int *slow)
 {
     for (size_t i = 0; i < n; i++)
         slow[i] = (double)b[i].dur_us > threshold;
@@ -84,7 +84,7 @@ void timeline_mark_slow(const step_breakdown *b, size_t n, size_t top,
         slow[i] = slow[i] != 0;
 }
 
-size_t timeline_find_sel(const step_breakdown *b, size_t n, int64_t sel_start_us)
+size_t pane_timeline_find_sel(const step_breakdown *b, size_t n, int64_t sel_start_us)
 {
     if (n == 0)
         return 0;
@@ -94,8 +94,8 @@ size_t timeline_find_sel(const step_breakdown *b, size_t n, int64_t sel_start_us
     return n - 1;
 }
 
-void timeline_data_share(const step_breakdown *b, size_t n, int64_t *data_us,
-                         int64_t *step_us)
+void pane_timeline_data_share(const step_breakdown *b, size_t n, int64_t *data_us,
+                              int64_t *step_us)
 {
     *data_us = *step_us = 0;
     for (size_t i = 0; i < n; i++) {
@@ -108,13 +108,13 @@ void timeline_data_share(const step_breakdown *b, size_t n, int64_t *data_us,
 
 #define TL_MAX_NODES 1024
 
-const model_node *tlpane_node(const pane_ctx *ctx, const char **why)
+const model_node *pane_timeline_node(const pane_ctx *ctx, const char **why)
 {
     const model_node *nodes[TL_MAX_NODES];
-    size_t n = panec_visible_nodes(ctx->m, ctx->view, nodes, TL_MAX_NODES);
+    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, nodes, TL_MAX_NODES);
     if (n > TL_MAX_NODES)
         n = TL_MAX_NODES;
-    long k = steps_pick_node(nodes, n, panec_selected(ctx->view, n));
+    long k = pane_steps_pick_node(nodes, n, pane_common_selected(ctx->view, n));
     if (k < 0) {
         *why = n == 0 ? "waiting for data"
                       : "no framework trace events in this job - system metrics only";
@@ -123,52 +123,52 @@ const model_node *tlpane_node(const pane_ctx *ctx, const char **why)
     return nodes[k];
 }
 
-const model_node *tlpane_writer(pane *p, const pane_ctx *ctx, const model_node *nd)
+const model_node *pane_timeline_writer(pane *p, const pane_ctx *ctx, const model_node *nd)
 {
-    const model_node *w = panec_process(ctx, nd);
-    if (!w && node_process_count(nd) >= 2)
-        w = node_process_at(nd, 0);
-    panec_process_label(p->who, sizeof p->who, nd, w);
+    const model_node *w = pane_common_process(ctx, nd);
+    if (!w && model_node_process_count(nd) >= 2)
+        w = model_node_process_at(nd, 0);
+    pane_common_process_label(p->who, sizeof p->who, nd, w);
     return w ? w : nd;
 }
 
-const phase_stats *tlpane_step_phase(const model_node *nd)
+const phase_stats *pane_timeline_step_phase(const model_node *nd)
 {
-    for (size_t i = 0; nd && i < node_phase_count(nd); i++)
-        if (phase_stats_kind(node_phase_at(nd, i)) == PHASE_STEP)
-            return node_phase_at(nd, i);
+    for (size_t i = 0; nd && i < model_node_phase_count(nd); i++)
+        if (phase_stats_kind(model_node_phase_at(nd, i)) == PHASE_STEP)
+            return model_node_phase_at(nd, i);
     return NULL;
 }
 
-void tlpane_draw_tabs(const pane *p, WINDOW *w, const pane_ctx *ctx, const char *extra)
+void pane_timeline_draw_tabs(const pane *p, WINDOW *w, const pane_ctx *ctx, const char *extra)
 {
     int x = 0;
     for (int v = 0; v < TL_NVIEWS; v++) {
         if (v)
-            x += panec_put(w, 0, x, -1, "|", theme_attr(ctx->th, ROLE_DIM));
+            x += pane_common_put(w, 0, x, -1, "|", theme_attr(ctx->th, ROLE_DIM));
         int attr = (int)p->view == v ? theme_attr(ctx->th, ROLE_SELECTED) | (int)A_BOLD
                                      : theme_attr(ctx->th, ROLE_DIM);
-        x += panec_put(w, 0, x, -1, timeline_view_name((tl_view)v), attr);
+        x += pane_common_put(w, 0, x, -1, pane_timeline_view_name((tl_view)v), attr);
     }
     if (extra && *extra)
-        panec_put(w, 0, x + 2, -1, extra, theme_attr(ctx->th, ROLE_TITLE));
+        pane_common_put(w, 0, x + 2, -1, extra, theme_attr(ctx->th, ROLE_TITLE));
 }
 
-void tlpane_draw_message(WINDOW *w, const char *msg, const pane_ctx *ctx)
+void pane_timeline_draw_message(WINDOW *w, const char *msg, const pane_ctx *ctx)
 {
     int h = getmaxy(w), W = getmaxx(w), len = (int)strlen(msg);
     int x = len < W ? (W - len) / 2 : 0;
-    panec_put(w, h > 2 ? 1 + (h - 1) / 2 : h - 1, x, -1, msg, theme_attr(ctx->th, ROLE_DIM));
+    pane_common_put(w, h > 2 ? 1 + (h - 1) / 2 : h - 1, x, -1, msg, theme_attr(ctx->th, ROLE_DIM));
 }
 
-size_t tlpane_load_steps(pane *p, const model_node *nd, size_t fit)
+size_t pane_timeline_load_steps(pane *p, const model_node *nd, size_t fit)
 {
-    const phase_stats *sp = tlpane_step_phase(nd);
+    const phase_stats *sp = pane_timeline_step_phase(nd);
     size_t len = sp ? phase_stats_recent_count(sp) : 0;
-    return tlpane_load_steps_from(p, nd, len > fit ? len - fit : 0, fit);
+    return pane_timeline_load_steps_from(p, nd, len > fit ? len - fit : 0, fit);
 }
 
-size_t tlpane_load_steps_from(pane *p, const model_node *nd, size_t first, size_t fit)
+size_t pane_timeline_load_steps_from(pane *p, const model_node *nd, size_t first, size_t fit)
 {
     if (fit > TL_MAX_BARS)
         fit = TL_MAX_BARS;
@@ -176,13 +176,13 @@ size_t tlpane_load_steps_from(pane *p, const model_node *nd, size_t first, size_
     if (n <= 0)
         return 0;
     phase_summary s;
-    const phase_stats *sp = tlpane_step_phase(nd);
+    const phase_stats *sp = pane_timeline_step_phase(nd);
     double thr = INFINITY;
     if (sp) {
         phase_stats_get_summary(sp, &s);
-        thr = steps_outlier_threshold(&s);
+        thr = pane_steps_outlier_threshold(&s);
     }
-    timeline_mark_slow(p->sb, (size_t)n, 3, thr, p->slow);
+    pane_timeline_mark_slow(p->sb, (size_t)n, 3, thr, p->slow);
     return (size_t)n;
 }
 
@@ -195,38 +195,38 @@ static void tl_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
     const char *why = "";
-    const model_node *nd = tlpane_node(ctx, &why);
+    const model_node *nd = pane_timeline_node(ctx, &why);
     if (!nd) {
-        tlpane_draw_tabs(p, w, ctx, "");
-        tlpane_draw_message(w, why, ctx);
+        pane_timeline_draw_tabs(p, w, ctx, "");
+        pane_timeline_draw_message(w, why, ctx);
         return;
     }
-    nd = tlpane_writer(p, ctx, nd);
+    nd = pane_timeline_writer(p, ctx, nd);
     switch (p->view) {
-    case TL_STEPS: tlpane_draw_steps(p, w, ctx, nd); break;
-    case TL_LOADER: tlpane_draw_loader(p, w, ctx, nd); break;
-    default: tlpane_draw_events(p, w, ctx, nd); break;
+    case TL_STEPS: pane_timeline_draw_steps(p, w, ctx, nd); break;
+    case TL_LOADER: pane_timeline_draw_loader(p, w, ctx, nd); break;
+    default: pane_timeline_draw_events(p, w, ctx, nd); break;
     }
 }
 
 static int tl_on_key(pane *p, int ch, pane_ctx *ctx)
 {
     if (p->filter_edit)
-        return tlpane_events_key(p, ch, ctx);
+        return pane_timeline_events_key(p, ch, ctx);
     if (ch == 'v') {
         p->view = (tl_view)((p->view + 1) % TL_NVIEWS);
         return 1;
     }
     const char *why = "";
-    const model_node *nd = tlpane_node(ctx, &why);
-    if (nd && panec_key_process(ch, ctx, nd)) {
+    const model_node *nd = pane_timeline_node(ctx, &why);
+    if (nd && pane_common_key_process(ch, ctx, nd)) {
         p->sel_start_us = 0;   /* another writer: its newest step */
         p->ev_sel = p->ev_top = 0;
         return 1;
     }
     switch (p->view) {
-    case TL_STEPS: return tlpane_steps_key(p, ch, ctx);
-    case TL_EVENTS: return tlpane_events_key(p, ch, ctx);
+    case TL_STEPS: return pane_timeline_steps_key(p, ch, ctx);
+    case TL_EVENTS: return pane_timeline_events_key(p, ch, ctx);
     default: return 0;   /* loader: j/k keep selecting the node */
     }
 }
@@ -238,26 +238,26 @@ static int tl_modal(pane *p)
 
 static uint64_t tl_stamp(pane *p, const pane_ctx *ctx)
 {
-    uint64_t h = panec_hash_view(PANEC_HASH_SEED, ctx);
+    uint64_t h = pane_common_hash_view(PANE_COMMON_HASH_SEED, ctx);
     const char *why = "";
-    const model_node *nd = tlpane_node(ctx, &why);
-    nd = nd ? tlpane_writer(p, ctx, nd) : NULL;
-    h = panec_hash_u64(h, (uint64_t)(uintptr_t)nd);
-    h = panec_hash_u64(h, nd ? node_generation(nd) : model_node_count(ctx->m));
-    h = panec_hash_u64(h, ((uint64_t)p->view << 8) | ((uint64_t)p->order << 4) |
+    const model_node *nd = pane_timeline_node(ctx, &why);
+    nd = nd ? pane_timeline_writer(p, ctx, nd) : NULL;
+    h = pane_common_hash_u64(h, (uint64_t)(uintptr_t)nd);
+    h = pane_common_hash_u64(h, nd ? model_node_generation(nd) : model_node_count(ctx->m));
+    h = pane_common_hash_u64(h, ((uint64_t)p->view << 8) | ((uint64_t)p->order << 4) |
                               ((uint64_t)p->filter_edit << 2) | (uint64_t)ctx->view->zoomed);
-    h = panec_hash_u64(h, (uint64_t)p->sel_start_us);
-    h = panec_hash_u64(h, (uint64_t)p->top_us);
-    h = panec_hash_u64(h, (uint64_t)ctx->view->step_focus);
-    h = panec_hash_u64(h, (uint64_t)ctx->view->step_t0_us);
-    h = panec_hash_u64(h, p->ev_sel);
-    return panec_hash_str(h, p->filter);
+    h = pane_common_hash_u64(h, (uint64_t)p->sel_start_us);
+    h = pane_common_hash_u64(h, (uint64_t)p->top_us);
+    h = pane_common_hash_u64(h, (uint64_t)ctx->view->step_focus);
+    h = pane_common_hash_u64(h, (uint64_t)ctx->view->step_t0_us);
+    h = pane_common_hash_u64(h, p->ev_sel);
+    return pane_common_hash_str(h, p->filter);
 }
 
 static int tl_on_click(pane *p, int y, int x, pane_ctx *ctx)
 {
     (void)x;
-    return p->view == TL_STEPS && tlpane_steps_click(p, y, ctx);
+    return p->view == TL_STEPS && pane_timeline_steps_click(p, y, ctx);
 }
 
 static const char *tl_absent(pane *p, const pane_ctx *ctx)

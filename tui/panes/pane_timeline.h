@@ -33,9 +33,9 @@ typedef enum tl_view {
 extern const pane_vtbl pane_timeline_vtbl;
 
 /* "steps", "loader", "events". */
-const char *timeline_view_name(tl_view v);
+const char *pane_timeline_view_name(tl_view v);
 
-/* Index of the "other" part in timeline_bar_parts' output. */
+/* Index of the "other" part in pane_timeline_bar_parts' output. */
 #define TL_OTHER SB_NCAT
 
 /* Splits a bar of `cells` cells among step b's parts: out[SB_DATA ..
@@ -43,22 +43,22 @@ const char *timeline_view_name(tl_view v);
  * during backward), so each part gets its share of the sum of all parts
  * rather than of the step; the parts add up to exactly `cells` (largest
  * remainder), or are all 0 when the step has no time at all. */
-void timeline_bar_parts(const step_breakdown *b, int cells, int out[TL_OTHER + 1]);
+void pane_timeline_bar_parts(const step_breakdown *b, int cells, int out[TL_OTHER + 1]);
 
 /* slow[i] = 1 for any step of b[0..n) longer than threshold (INFINITY:
  * none by threshold) and for the `top` longest that are also longer than
  * TL_SLOW_OVER_MEDIAN times the median of b — so the steady jitter of a
  * healthy job is not marked — else 0. n is a screenful (O(n^2)). */
 #define TL_SLOW_OVER_MEDIAN 1.2
-void timeline_mark_slow(const step_breakdown *b, size_t n, size_t top,
-                        double threshold, int *slow);
+void pane_timeline_mark_slow(const step_breakdown *b, size_t n, size_t top,
+                             double threshold, int *slow);
 
 /* Index of the step that starts at sel_start_us, or the newest (n - 1)
  * when none does (or sel_start_us is 0); 0 when n is 0. */
-size_t timeline_find_sel(const step_breakdown *b, size_t n, int64_t sel_start_us);
+size_t pane_timeline_find_sel(const step_breakdown *b, size_t n, int64_t sel_start_us);
 
 /* Data-loading share of b[0..n): total data time and total step time. */
-void timeline_data_share(const step_breakdown *b, size_t n, int64_t *data_us,
-                         int64_t *step_us);
+void pane_timeline_data_share(const step_breakdown *b, size_t n, int64_t *data_us,
+                              int64_t *step_us);
 
 #endif

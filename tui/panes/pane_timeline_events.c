@@ -14,7 +14,7 @@ static void draw_header(const pane *p, WINDOW *w, const pane_ctx *ctx)
     snprintf(head, sizeof head, "%s  by %s (s)%s%s", p->who,
              p->order == EW_BY_DURATION ? "duration" : "start",
              p->filter[0] ? "  /" : "", p->filter);
-    tlpane_draw_tabs(p, w, ctx, head);
+    pane_timeline_draw_tabs(p, w, ctx, head);
 }
 
 static void draw_row(WINDOW *w, int y, const ew_event *e, int sel, const pane_ctx *ctx)
@@ -30,11 +30,11 @@ static void draw_row(WINDOW *w, int y, const ew_event *e, int sel, const pane_ct
     int attr = theme_attr(ctx->th, sel ? ROLE_SELECTED : ROLE_DEFAULT);
     if (sel)
         mvwhline(w, y, 0, ' ' | (chtype)attr, getmaxx(w));
-    int x = panec_put(w, y, 0, -1, line, attr);
-    panec_put(w, y, x, -1, e->label, sel ? attr : theme_attr(ctx->th, ROLE_LABEL));
+    int x = pane_common_put(w, y, 0, -1, line, attr);
+    pane_common_put(w, y, x, -1, e->label, sel ? attr : theme_attr(ctx->th, ROLE_LABEL));
 }
 
-void tlpane_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd)
+void pane_timeline_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd)
 {
     draw_header(p, w, ctx);
     int h = getmaxy(w), W = getmaxx(w);
@@ -42,11 +42,11 @@ void tlpane_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const model_nod
     if (p->filter_edit) {
         char prompt[96];
         snprintf(prompt, sizeof prompt, "filter events: /%s_", p->filter);
-        panec_put(w, h - 1, 0, -1, prompt, theme_attr(ctx->th, ROLE_STATUS));
+        pane_common_put(w, h - 1, 0, -1, prompt, theme_attr(ctx->th, ROLE_STATUS));
     }
     event_window *ew = event_window_query(nd, ctx->t0_us, ctx->t1_us, p->filter);
     if (!ew) {
-        tlpane_draw_message(w, "out of memory listing events", ctx);
+        pane_timeline_draw_message(w, "out of memory listing events", ctx);
         return;
     }
     event_window_sort(ew, p->order);
@@ -57,16 +57,16 @@ void tlpane_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const model_nod
     char cnt[64];
     snprintf(cnt, sizeof cnt, "%zu event%s", n, n == 1 ? "" : "s");
     if (h >= 3) {
-        panec_put(w, 1, 0, -1, "      start      dur   step name", theme_attr(ctx->th, ROLE_LABEL));
-        panec_put_right(w, 1, W - 1, 16, cnt, theme_attr(ctx->th, ROLE_DIM));
+        pane_common_put(w, 1, 0, -1, "      start      dur   step name", theme_attr(ctx->th, ROLE_LABEL));
+        pane_common_put_right(w, 1, W - 1, 16, cnt, theme_attr(ctx->th, ROLE_DIM));
     }
     int y0 = h >= 3 ? 2 : 1;
     if (n == 0) {
-        tlpane_draw_message(w, p->filter[0] ? "no events in this window match the filter"
+        pane_timeline_draw_message(w, p->filter[0] ? "no events in this window match the filter"
                                             : "no framework events in this window", ctx);
     } else if (y1 > y0) {
         size_t fit = (size_t)(y1 - y0);
-        p->ev_top = panec_scroll_top(p->ev_top, p->ev_sel, n, fit);
+        p->ev_top = pane_common_scroll_top(p->ev_top, p->ev_sel, n, fit);
         for (size_t i = p->ev_top; i < n && y0 < y1; i++, y0++)
             draw_row(w, y0, event_window_at(ew, i), i == p->ev_sel, ctx);
     }
@@ -76,12 +76,12 @@ void tlpane_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const model_nod
 /* The `/` prompt: typing narrows live, Enter keeps, Esc clears. */
 static int filter_key(pane *p, int ch)
 {
-    panec_edit_prompt(p->filter, sizeof p->filter, ch, &p->filter_edit);
+    pane_common_edit_prompt(p->filter, sizeof p->filter, ch, &p->filter_edit);
     p->ev_sel = p->ev_top = 0;
     return 1;
 }
 
-int tlpane_events_key(pane *p, int ch, pane_ctx *ctx)
+int pane_timeline_events_key(pane *p, int ch, pane_ctx *ctx)
 {
     (void)ctx;
     if (p->filter_edit)

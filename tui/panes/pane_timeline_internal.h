@@ -35,36 +35,36 @@ struct pane {
 /* The node the pane shows (the selected one among the filtered nodes when
  * it has framework events, else the first that has), or NULL; *why then
  * says what to tell the user. */
-const model_node *tlpane_node(const pane_ctx *ctx, const char **why);
+const model_node *pane_timeline_node(const pane_ctx *ctx, const char **why);
 
 /* What the views show of node nd: one writer's timeline — the picked one
  * (r/R), else the first of a node with several (pooled ranks would
  * interleave their steps) — or the node itself when it has one writer or
  * none. Sets p->who. */
-const model_node *tlpane_writer(pane *p, const pane_ctx *ctx, const model_node *nd);
+const model_node *pane_timeline_writer(pane *p, const pane_ctx *ctx, const model_node *nd);
 
 /* The node's first Step:* phase (TRAIN when present), or NULL. */
-const phase_stats *tlpane_step_phase(const model_node *nd);
+const phase_stats *pane_timeline_step_phase(const model_node *nd);
 
 /* Draws the view tabs and `extra` on row 0. */
-void tlpane_draw_tabs(const pane *p, WINDOW *w, const pane_ctx *ctx, const char *extra);
+void pane_timeline_draw_tabs(const pane *p, WINDOW *w, const pane_ctx *ctx, const char *extra);
 /* A dim message centred in the rows below the tabs. */
-void tlpane_draw_message(WINDOW *w, const char *msg, const pane_ctx *ctx);
+void pane_timeline_draw_message(WINDOW *w, const char *msg, const pane_ctx *ctx);
 
 /* Loads the newest bars that fit into p->sb (and p->slow); returns how
  * many, 0 when none (or on OOM). _from: the bars from retained index
  * first on. */
-size_t tlpane_load_steps(pane *p, const model_node *nd, size_t fit);
-size_t tlpane_load_steps_from(pane *p, const model_node *nd, size_t first, size_t fit);
+size_t pane_timeline_load_steps(pane *p, const model_node *nd, size_t fit);
+size_t pane_timeline_load_steps_from(pane *p, const model_node *nd, size_t first, size_t fit);
 
-void tlpane_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd);
-void tlpane_draw_loader(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd);
-void tlpane_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd);
+void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd);
+void pane_timeline_draw_loader(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd);
+void pane_timeline_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd);
 
 /* Keys of the steps and events views; 1 when consumed. */
-int tlpane_steps_key(pane *p, int ch, pane_ctx *ctx);
+int pane_timeline_steps_key(pane *p, int ch, pane_ctx *ctx);
 /* A click on a bar selects its step; 1 when it hit one. */
-int tlpane_steps_click(pane *p, int y, pane_ctx *ctx);
-int tlpane_events_key(pane *p, int ch, pane_ctx *ctx);
+int pane_timeline_steps_click(pane *p, int y, pane_ctx *ctx);
+int pane_timeline_events_key(pane *p, int ch, pane_ctx *ctx);
 
 #endif

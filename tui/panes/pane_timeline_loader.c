@@ -13,8 +13,8 @@
 
 static int has_loader(const model_node *nd)
 {
-    for (size_t i = 0; i < node_phase_count(nd); i++)
-        if (phase_stats_kind(node_phase_at(nd, i)) == PHASE_DATALOADER)
+    for (size_t i = 0; i < model_node_phase_count(nd); i++)
+        if (phase_stats_kind(model_node_phase_at(nd, i)) == PHASE_DATALOADER)
             return 1;
     return 0;
 }
@@ -33,8 +33,8 @@ static void draw_workers(WINDOW *w, int y, const model_node *nd, const pane_ctx 
 {
     size_t labels = 0;
     int64_t events = 0;
-    for (size_t i = 0; i < node_phase_count(nd); i++) {
-        const phase_stats *ps = node_phase_at(nd, i);
+    for (size_t i = 0; i < model_node_phase_count(nd); i++) {
+        const phase_stats *ps = model_node_phase_at(nd, i);
         if (!strstr(phase_stats_label(ps), "DataLoaderWorker"))
             continue;
         phase_summary s;
@@ -53,7 +53,7 @@ static void draw_workers(WINDOW *w, int y, const model_node *nd, const pane_ctx 
         snprintf(line, sizeof line, "workers: up to %ld in parallel, %lld events, %zu label%s",
                  par, (long long)events, labels, labels == 1 ? "" : "s");
     }
-    panec_put(w, y, 0, -1, line, theme_attr(ctx->th, ROLE_DEFAULT));
+    pane_common_put(w, y, 0, -1, line, theme_attr(ctx->th, ROLE_DEFAULT));
 }
 
 /* Newest steps at the bottom of rows [y0, y1) in columns [x, x + cw). */
@@ -61,7 +61,7 @@ static void draw_per_step(const pane *p, size_t n, WINDOW *w, int y0, int y1, in
                           const pane_ctx *ctx)
 {
     if (y1 - y0 >= 3)
-        panec_put(w, y0++, x, cw, "  step     data  share", theme_attr(ctx->th, ROLE_LABEL));
+        pane_common_put(w, y0++, x, cw, "  step     data  share", theme_attr(ctx->th, ROLE_LABEL));
     size_t rows = y1 > y0 ? (size_t)(y1 - y0) : 0;
     size_t first = n > rows ? n - rows : 0;
     int barw = cw - 24;
@@ -72,11 +72,11 @@ static void draw_per_step(const pane *p, size_t n, WINDOW *w, int y0, int y1, in
         snprintf(line, sizeof line, "%6lld %8s %6s", (long long)b->step,
                  fmt_duration(d, sizeof d, (double)b->cat_us[SB_DATA]),
                  fmt_percent(pc, sizeof pc, share));
-        panec_put(w, y0, x, cw, line, theme_attr(ctx->th, ROLE_DEFAULT));
+        pane_common_put(w, y0, x, cw, line, theme_attr(ctx->th, ROLE_DEFAULT));
         int cells = barw > 0 ? (int)(barw * share / 100.0 + 0.5) : 0;
         for (int k = 0; k < cells; k++)
-            panec_put_wch(w, y0, x + 23 + k, ctx->view->glyphs == GLYPHS_ASCII ? L'#' : L'▒',
-                          theme_attr(ctx->th, ROLE_GRAPH_IO));
+            pane_common_put_wch(w, y0, x + 23 + k, ctx->view->glyphs == GLYPHS_ASCII ? L'#' : L'▒',
+                                theme_attr(ctx->th, ROLE_GRAPH_IO));
     }
 }
 
@@ -85,8 +85,8 @@ static void draw_hist(const model_node *nd, WINDOW *w, int y0, int y1, int x, in
 {
     uint32_t counts[PHASE_HIST_BUCKETS] = {0};
     uint64_t total = 0;
-    for (size_t i = 0; i < node_phase_count(nd); i++) {
-        const phase_stats *ps = node_phase_at(nd, i);
+    for (size_t i = 0; i < model_node_phase_count(nd); i++) {
+        const phase_stats *ps = model_node_phase_at(nd, i);
         if (!is_getnext(ps))
             continue;
         const uint32_t *c = phase_stats_histogram(ps);
@@ -97,14 +97,14 @@ static void draw_hist(const model_node *nd, WINDOW *w, int y0, int y1, int x, in
     }
     char head[96];
     snprintf(head, sizeof head, "GetNext latency (%llu calls)", (unsigned long long)total);
-    panec_put(w, y0, x, cw, total ? head : "GetNext latency: no GetNext events",
-              theme_attr(ctx->th, ROLE_LABEL));
+    pane_common_put(w, y0, x, cw, total ? head : "GetNext latency: no GetNext events",
+                    theme_attr(ctx->th, ROLE_LABEL));
     steps_hist_row rows[TL_HIST_ROWS];
     int max_rows = y1 - y0 - 1;
     if (max_rows <= 0 || total == 0)
         return;
-    size_t n = steps_hist_rows(counts, PHASE_HIST_BUCKETS,
-                               (size_t)(max_rows < TL_HIST_ROWS ? max_rows : TL_HIST_ROWS), rows);
+    size_t n = pane_steps_hist_rows(counts, PHASE_HIST_BUCKETS,
+                                    (size_t)(max_rows < TL_HIST_ROWS ? max_rows : TL_HIST_ROWS), rows);
     uint64_t maxc = 1;
     for (size_t r = 0; r < n; r++)
         maxc = rows[r].count > maxc ? rows[r].count : maxc;
@@ -113,30 +113,30 @@ static void draw_hist(const model_node *nd, WINDOW *w, int y0, int y1, int x, in
         int y = y0 + 1 + (int)r;
         char lab[FMT_BUF], cnt[32];
         fmt_duration(lab, sizeof lab, phase_hist_lower_us(rows[r].b0));
-        panec_put(w, y, x, 8, lab, theme_attr(ctx->th, ROLE_LABEL));
+        pane_common_put(w, y, x, 8, lab, theme_attr(ctx->th, ROLE_LABEL));
         int cells = barw > 0 ? (int)((double)barw * (double)rows[r].count / (double)maxc + 0.5) : 0;
         for (int k = 0; k < cells; k++)
-            panec_put_wch(w, y, x + 9 + k, ctx->view->glyphs == GLYPHS_ASCII ? L'#' : L'█',
-                          theme_attr(ctx->th, ROLE_STEP_BAR));
+            pane_common_put_wch(w, y, x + 9 + k, ctx->view->glyphs == GLYPHS_ASCII ? L'#' : L'█',
+                                theme_attr(ctx->th, ROLE_STEP_BAR));
         snprintf(cnt, sizeof cnt, "%llu", (unsigned long long)rows[r].count);
-        panec_put_right(w, y, x + cw - 1, 7, cnt, theme_attr(ctx->th, ROLE_DIM));
+        pane_common_put_right(w, y, x + cw - 1, 7, cnt, theme_attr(ctx->th, ROLE_DIM));
     }
 }
 
-void tlpane_draw_loader(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd)
+void pane_timeline_draw_loader(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd)
 {
     char head[260];
     snprintf(head, sizeof head, "%s data loading", p->who);
-    tlpane_draw_tabs(p, w, ctx, head);
+    pane_timeline_draw_tabs(p, w, ctx, head);
     if (!has_loader(nd)) {
-        tlpane_draw_message(w, "no data-loader events (framework profiling off, "
+        pane_timeline_draw_message(w, "no data-loader events (framework profiling off, "
                                "or not a PyTorch/TF data pipeline)", ctx);
         return;
     }
     int h = getmaxy(w), W = getmaxx(w);
-    size_t n = tlpane_load_steps(p, nd, TL_MAX_BARS);
+    size_t n = pane_timeline_load_steps(p, nd, TL_MAX_BARS);
     int64_t data_us = 0, step_us = 0;
-    timeline_data_share(p->sb, n, &data_us, &step_us);
+    pane_timeline_data_share(p->sb, n, &data_us, &step_us);
     char line[256], a[FMT_BUF], b[FMT_BUF];
     if (n)
         snprintf(line, sizeof line, "data %s/step, %s of step time (last %zu steps)",
@@ -145,7 +145,7 @@ void tlpane_draw_loader(pane *p, WINDOW *w, const pane_ctx *ctx, const model_nod
                  n);
     else
         snprintf(line, sizeof line, "no steps to share data loading with (no Step:* events)");
-    panec_put(w, 1, 0, -1, line, theme_attr(ctx->th, ROLE_DEFAULT));
+    pane_common_put(w, 1, 0, -1, line, theme_attr(ctx->th, ROLE_DEFAULT));
     draw_workers(w, 2, nd, ctx);
     if (h <= 3)
         return;

@@ -29,22 +29,22 @@ static void draw_legend(WINDOW *w, int y, const pane_ctx *ctx)
 {
     int x = 0;
     for (int i = 0; i <= TL_OTHER; i++) {
-        panec_put_wch(w, y, x, glyph_of(ctx, i), theme_attr(ctx->th, part_role[i]));
+        pane_common_put_wch(w, y, x, glyph_of(ctx, i), theme_attr(ctx->th, part_role[i]));
         x += 2;
-        x += panec_put(w, y, x, -1, part_name(i), theme_attr(ctx->th, ROLE_LABEL)) + 2;
+        x += pane_common_put(w, y, x, -1, part_name(i), theme_attr(ctx->th, ROLE_LABEL)) + 2;
     }
-    panec_put(w, y, x, -1, "! slow", theme_attr(ctx->th, ROLE_STEP_OUTLIER));
+    pane_common_put(w, y, x, -1, "! slow", theme_attr(ctx->th, ROLE_STEP_OUTLIER));
 }
 
 static void draw_bar(WINDOW *w, int y, int x, int cells, const step_breakdown *b,
                      const pane_ctx *ctx)
 {
     int parts[TL_OTHER + 1];
-    timeline_bar_parts(b, cells, parts);
+    pane_timeline_bar_parts(b, cells, parts);
     for (int i = 0; i <= TL_OTHER; i++) {
         int attr = theme_attr(ctx->th, part_role[i]);
         for (int k = 0; k < parts[i]; k++)
-            panec_put_wch(w, y, x++, glyph_of(ctx, i), attr);
+            pane_common_put_wch(w, y, x++, glyph_of(ctx, i), attr);
     }
 }
 
@@ -61,18 +61,18 @@ static void draw_row(const pane *p, WINDOW *w, int y, size_t i, int64_t max_us, 
         snprintf(num, sizeof num, "%6s", "?");
     int focused = ctx->view->step_focus && ctx->view->step_t0_us == b->start_us;
     int lattr = theme_attr(ctx->th, sel ? ROLE_SELECTED : ROLE_LABEL);
-    panec_put(w, y, 0, 1, sel ? ">" : focused ? "*" : " ", lattr);
-    panec_put(w, y, 1, 6, num, lattr | (focused ? (int)A_BOLD : 0));
+    pane_common_put(w, y, 0, 1, sel ? ">" : focused ? "*" : " ", lattr);
+    pane_common_put(w, y, 1, 6, num, lattr | (focused ? (int)A_BOLD : 0));
     if (barw > 0 && max_us > 0) {
         int cells = (int)((double)barw * (double)b->dur_us / (double)max_us + 0.5);
         draw_bar(w, y, 8, cells > 0 ? cells : 1, b, ctx);
     }
     int slow = p->slow[i];
     fmt_duration(dur, sizeof dur, (double)b->dur_us);
-    panec_put_right(w, y, W - 3, 8, dur,
-                    theme_attr(ctx->th, slow ? ROLE_STEP_OUTLIER : ROLE_DIM));
+    pane_common_put_right(w, y, W - 3, 8, dur,
+                          theme_attr(ctx->th, slow ? ROLE_STEP_OUTLIER : ROLE_DIM));
     if (slow)
-        panec_put(w, y, W - 1, 1, "!", theme_attr(ctx->th, ROLE_STEP_OUTLIER) | (int)A_BOLD);
+        pane_common_put(w, y, W - 1, 1, "!", theme_attr(ctx->th, ROLE_STEP_OUTLIER) | (int)A_BOLD);
 }
 
 /* The retained index of the step a focus (J/f) names on this node: the
@@ -134,9 +134,9 @@ static size_t first_bar(const pane *p, const phase_stats *sp, size_t n, size_t s
     return first;
 }
 
-void tlpane_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd)
+void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd)
 {
-    const phase_stats *sp = tlpane_step_phase(nd);
+    const phase_stats *sp = pane_timeline_step_phase(nd);
     char head[400];
     const char *label = sp ? phase_stats_label(sp) : "";
     const char *mode = strrchr(label, '.');
@@ -146,14 +146,14 @@ void tlpane_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node
     size_t sel = total ? cursor(p, sp, ctx, total) : 0;
     p->first = total ? first_bar(p, sp, total, sel, p->fit) : 0;
     p->y0 = y0;
-    size_t n = total ? tlpane_load_steps_from(p, nd, p->first, p->fit) : 0;
+    size_t n = total ? pane_timeline_load_steps_from(p, nd, p->first, p->fit) : 0;
     snprintf(head, sizeof head, "%s %s  %zu-%zu/%zu  f focus", p->who, mode ? mode + 1 : label,
              n ? p->first + 1 : 0, p->first + n, total);
-    tlpane_draw_tabs(p, w, ctx, head);
+    pane_timeline_draw_tabs(p, w, ctx, head);
     if (y0 == 2)
         draw_legend(w, 1, ctx);
     if (n == 0) {
-        tlpane_draw_message(w, "no steps on this node (no Step:* events)", ctx);
+        pane_timeline_draw_message(w, "no steps on this node (no Step:* events)", ctx);
         return;
     }
     int64_t max_us = 0;
@@ -175,12 +175,12 @@ static void select_index(pane *p, const phase_stats *sp, size_t i, size_t n, con
         p->top_us = start_at(sp, p->first);
 }
 
-int tlpane_steps_key(pane *p, int ch, pane_ctx *ctx)
+int pane_timeline_steps_key(pane *p, int ch, pane_ctx *ctx)
 {
     const char *why = "";
-    const model_node *nd = tlpane_node(ctx, &why);
-    nd = nd ? tlpane_writer(p, ctx, nd) : NULL;
-    const phase_stats *sp = nd ? tlpane_step_phase(nd) : NULL;
+    const model_node *nd = pane_timeline_node(ctx, &why);
+    nd = nd ? pane_timeline_writer(p, ctx, nd) : NULL;
+    const phase_stats *sp = nd ? pane_timeline_step_phase(nd) : NULL;
     size_t n = sp ? phase_stats_recent_count(sp) : 0;
     if (n == 0)
         return 0;   /* no bars: j/k keep selecting the node */
@@ -199,7 +199,7 @@ int tlpane_steps_key(pane *p, int ch, pane_ctx *ctx)
         /* The step's own window on this node: the nodes are not in step,
          * so the union of step N everywhere is not this step. */
         view_focus_step(ctx->view, ev.step, ev.start_us, ev.start_us + ev.dur_us);
-        view_focus_node(ctx->view, node_id(nd));
+        view_focus_node(ctx->view, model_node_id(nd));
         p->focus_t0 = ctx->view->step_t0_us;
         p->sel_start_us = ev.start_us;
         return 1;
@@ -210,12 +210,12 @@ int tlpane_steps_key(pane *p, int ch, pane_ctx *ctx)
     return 1;
 }
 
-int tlpane_steps_click(pane *p, int y, pane_ctx *ctx)
+int pane_timeline_steps_click(pane *p, int y, pane_ctx *ctx)
 {
     const char *why = "";
-    const model_node *nd = tlpane_node(ctx, &why);
-    nd = nd ? tlpane_writer(p, ctx, nd) : NULL;
-    const phase_stats *sp = nd ? tlpane_step_phase(nd) : NULL;
+    const model_node *nd = pane_timeline_node(ctx, &why);
+    nd = nd ? pane_timeline_writer(p, ctx, nd) : NULL;
+    const phase_stats *sp = nd ? pane_timeline_step_phase(nd) : NULL;
     size_t n = sp ? phase_stats_recent_count(sp) : 0;
     if (y < p->y0 || (size_t)(y - p->y0) >= p->fit || p->first + (size_t)(y - p->y0) >= n)
         return 0;

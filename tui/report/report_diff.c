@@ -23,7 +23,7 @@ static json_t *node_breakdown(const model_node *n, step_breakdown *buf)
             sum[c] += (double)buf[i].cat_us[c];
         sum[SB_NCAT] += (double)buf[i].other_us;
     }
-    return json_pack("{s:s, s:i, s:f, s:f, s:f, s:f, s:f}", "node", node_id(n),
+    return json_pack("{s:s, s:i, s:f, s:f, s:f, s:f, s:f}", "node", model_node_id(n),
                      "steps", k, "data_us", sum[SB_DATA] / k,
                      "forward_us", sum[SB_FORWARD] / k, "backward_us", sum[SB_BACKWARD] / k,
                      "comm_us", sum[SB_COMM] / k, "other_us", sum[SB_NCAT] / k);

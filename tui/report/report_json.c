@@ -38,15 +38,15 @@ static json_t *nodes_json(const model *m)
     for (size_t i = 0; i < model_node_count(m); i++) {
         const model_node *n = model_node_at(m, i);
         json_t *metrics = json_array();
-        for (size_t k = 0; k < node_series_count(n); k++)
-            json_array_append_new(metrics, metric_json(node_series_at(n, k)));
+        for (size_t k = 0; k < model_node_series_count(n); k++)
+            json_array_append_new(metrics, metric_json(model_node_series_at(n, k)));
         json_t *extra = json_array();
-        for (size_t k = 0; k < node_extra_key_count(n); k++)
-            json_array_append_new(extra, json_string(node_extra_key_at(n, k)));
+        for (size_t k = 0; k < model_node_extra_key_count(n); k++)
+            json_array_append_new(extra, json_string(model_node_extra_key_at(n, k)));
         json_array_append_new(arr, json_pack("{s:s, s:I, s:I, s:o, s:o}",
-                                             "id", node_id(n),
-                                             "cpus", (json_int_t)node_cpu_count(n),
-                                             "gpus", (json_int_t)node_gpu_count(n),
+                                             "id", model_node_id(n),
+                                             "cpus", (json_int_t)model_node_cpu_count(n),
+                                             "gpus", (json_int_t)model_node_gpu_count(n),
                                              "metrics", metrics, "extra_keys", extra));
     }
     return arr;
@@ -62,13 +62,13 @@ static const char *kind_name(phase_kind k)
 static void phase_rows(json_t *arr, const model_node *n, const model_node *proc)
 {
     const model_node *src = proc ? proc : n;
-    for (size_t k = 0; k < node_phase_count(src); k++) {
-        const phase_stats *p = node_phase_at(src, k);
+    for (size_t k = 0; k < model_node_phase_count(src); k++) {
+        const phase_stats *p = model_node_phase_at(src, k);
         phase_summary s;
         phase_stats_get_summary(p, &s);
         json_array_append_new(arr, json_pack(
             "{s:s, s:o, s:s, s:s, s:I, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:b, s:o}",
-            "node", node_id(n), "process", proc ? json_string(node_id(proc)) : json_null(),
+            "node", model_node_id(n), "process", proc ? json_string(model_node_id(proc)) : json_null(),
             "phase", phase_stats_label(p),
             "kind", kind_name(phase_stats_kind(p)), "count", (json_int_t)s.count,
             "mean_us", num(s.mean_us), "stddev_us", num(s.stddev_us),
@@ -85,8 +85,8 @@ static json_t *steps_json(const model *m)
     for (size_t i = 0; i < model_node_count(m); i++) {
         const model_node *n = model_node_at(m, i);
         phase_rows(arr, n, NULL);
-        for (size_t k = 0; k < node_process_count(n); k++)
-            phase_rows(arr, n, node_process_at(n, k));
+        for (size_t k = 0; k < model_node_process_count(n); k++)
+            phase_rows(arr, n, model_node_process_at(n, k));
     }
     return arr;
 }
@@ -114,11 +114,11 @@ static void node_straggler_inputs(const model_node *n, double *gpu, double *p50)
 {
     double sum = 0;
     size_t k = 0;
-    for (size_t g = 0; g < node_gpu_count(n); g++) {
+    for (size_t g = 0; g < model_node_gpu_count(n); g++) {
         series_summary s;
-        if (!node_gpu_util(n, g))
+        if (!model_node_gpu_util(n, g))
             continue;
-        series_get_summary(node_gpu_util(n, g), &s);
+        series_get_summary(model_node_gpu_util(n, g), &s);
         if (s.count > 0) {
             sum += s.mean;
             k++;
@@ -126,9 +126,9 @@ static void node_straggler_inputs(const model_node *n, double *gpu, double *p50)
     }
     *gpu = k ? sum / (double)k : NAN;
     *p50 = NAN;
-    if (node_phase_count(n) > 0 && phase_stats_kind(node_phase_at(n, 0)) == PHASE_STEP) {
+    if (model_node_phase_count(n) > 0 && phase_stats_kind(model_node_phase_at(n, 0)) == PHASE_STEP) {
         phase_summary s;
-        phase_stats_get_summary(node_phase_at(n, 0), &s);
+        phase_stats_get_summary(model_node_phase_at(n, 0), &s);
         if (s.count > 0)
             *p50 = s.p50_us;
     }
@@ -146,10 +146,10 @@ static json_t *straggler_json(const model *m)
     if (gpu && p50) {
         for (size_t i = 0; i < n; i++)
             node_straggler_inputs(model_node_at(m, i), &gpu[i], &p50[i]);
-        heat_straggler s = heat_find_straggler(gpu, p50, n);
+        heat_straggler s = pane_heatmap_find_straggler(gpu, p50, n);
         if (s.index >= 0)
             out = json_pack("{s:s, s:s, s:f, s:f, s:f}",
-                            "node", node_id(model_node_at(m, (size_t)s.index)),
+                            "node", model_node_id(model_node_at(m, (size_t)s.index)),
                             "metric", s.by_steps ? "step_p50" : "gpu_util",
                             s.by_steps ? "value_us" : "value_pct", s.value,
                             s.by_steps ? "median_us" : "median_pct", s.median,

@@ -44,8 +44,8 @@ static json_t *system_nodes(const model *m)
     for (size_t i = 0; i < model_node_count(m); i++) {
         const model_node *n = model_node_at(m, i);
         json_t *metrics = json_array();
-        for (size_t k = 0; k < node_series_count(n); k++) {
-            const series *s = node_series_at(n, k);
+        for (size_t k = 0; k < model_node_series_count(n); k++) {
+            const series *s = model_node_series_at(n, k);
             series_summary sum;
             series_get_summary(s, &sum);
             json_array_append_new(metrics, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
@@ -53,7 +53,7 @@ static json_t *system_nodes(const model *m)
                 "name", jstr(series_name(s)), "p50", num(sum.p50), "p95", num(sum.p95),
                 "p99", num(sum.p99), "max", num(sum.max)));
         }
-        json_array_append_new(arr, json_pack("{s:o, s:o}", "node", jstr(node_id(n)),
+        json_array_append_new(arr, json_pack("{s:o, s:o}", "node", jstr(model_node_id(n)),
                                              "metrics", metrics));
     }
     return arr;
@@ -66,8 +66,8 @@ static json_t *framework_nodes(const model *m)
     for (size_t i = 0; i < model_node_count(m); i++) {
         const model_node *n = model_node_at(m, i);
         json_t *phases = json_array();
-        for (size_t k = 0; k < node_phase_count(n); k++) {
-            const phase_stats *p = node_phase_at(n, k);
+        for (size_t k = 0; k < model_node_phase_count(n); k++) {
+            const phase_stats *p = model_node_phase_at(n, k);
             phase_summary s;
             phase_stats_get_summary(p, &s);
             json_array_append_new(phases, json_pack("{s:o, s:I, s:I}",
@@ -75,7 +75,7 @@ static json_t *framework_nodes(const model *m)
                 "total_us", (json_int_t)llround(s.mean_us * (double)s.count)));
         }
         if (json_array_size(phases))
-            json_array_append_new(arr, json_pack("{s:o, s:o}", "node", jstr(node_id(n)),
+            json_array_append_new(arr, json_pack("{s:o, s:o}", "node", jstr(model_node_id(n)),
                                                  "phases", phases));
         else
             json_decref(phases);
@@ -130,7 +130,7 @@ static json_t *usage_json(const model *m)
      * first would classify every device's samples twice. */
     size_t cap = 0;
     for (size_t i = 0; i < model_node_count(m); i++)
-        cap += node_cpu_count(model_node_at(m, i)) + node_gpu_count(model_node_at(m, i));
+        cap += model_node_cpu_count(model_node_at(m, i)) + model_node_gpu_count(model_node_at(m, i));
     device_usage *du = cap ? calloc(cap, sizeof *du) : NULL;
     if (cap && !du)
         return NULL;
