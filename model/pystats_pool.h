@@ -29,7 +29,8 @@ void pystats_map_free(pmap *m);
 int pystats_map_put(pmap *m, pmap_key k, uint32_t v, uint32_t *out, int *added);
 
 /* Interned strings: ids are dense, strings NUL-terminated copies (data may
- * hold NULs: use the length), never moved or removed until pystats_pool_free. */
+ * hold NULs: use the length), never moved or removed until
+ * pystats_pool_free. */
 typedef struct pool {
     char **str;
     size_t *len;

@@ -1,4 +1,4 @@
-/* rule_params: `Name.param=value` overrides from the command line
+/* rules_params: `Name.param=value` overrides from the command line
  * (--rule), the rules config file and the dashboard's `:set` line. */
 #include <ctype.h>
 #include <math.h>

@@ -128,10 +128,10 @@ void series_tiers_settle(tiers *t)
     t->nrun = 0;
 }
 
-/* Appends (ts, v) to the staged run when that is where series_tiers_add would put
- * it in run + raw: after every run sample (equal times keep arrival
- * order), before every raw one, with no eviction due. 1 when staged, 0
- * when not applicable, -1 on OOM (t unchanged). */
+/* Appends (ts, v) to the staged run when that is where series_tiers_add
+ * would put it in run + raw: after every run sample (equal times keep
+ * arrival order), before every raw one, with no eviction due. 1 when
+ * staged, 0 when not applicable, -1 on OOM (t unchanged). */
 static int stage(tiers *t, int64_t ts, double v)
 {
     deque *raw = &t->raw;

@@ -44,9 +44,9 @@ int series_tiers_add(tiers *t, int64_t ts, double v);
  * then on (series_make_lean). 0, or -1 on OOM (t unchanged but for
  * samples already moved: none is lost or counted twice). */
 int series_tiers_make_lean(tiers *t);
-/* Moves a staged run into raw. Cannot fail (series_tiers_add reserved the room);
- * changes no answer, so readers may call it on data they otherwise only
- * read, under the lock that serialises them with writers. */
+/* Moves a staged run into raw. Cannot fail (series_tiers_add reserved the
+ * room); changes no answer, so readers may call it on data they otherwise
+ * only read, under the lock that serialises them with writers. */
 void series_tiers_settle(tiers *t);
 
 /* floor(a / b) for b > 0. */

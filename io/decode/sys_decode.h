@@ -40,9 +40,9 @@ void sys_decode_scratch_free(sysdec_scratch *s);
 int sys_decode_line(const char *line, size_t len, sm_sample *out,
                     sysdec_scratch *scratch);
 
-/* The fast path of sys_decode_line alone: -1 where sys_decode_line would consult
- * the reference (whose verdict may still be success). Pure apart from
- * `scratch`, so it may run on another thread with its own scratch. */
+/* The fast path of sys_decode_line alone: -1 where sys_decode_line would
+ * consult the reference (whose verdict may still be success). Pure apart
+ * from `scratch`, so it may run on another thread with its own scratch. */
 int sys_decode_line_fast(const char *line, size_t len, sm_sample *out,
                          sysdec_scratch *scratch);
 

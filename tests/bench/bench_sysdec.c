@@ -1,7 +1,8 @@
-/* bench_sysdec: MB/s of sys_decode_line (fast path) and sys_decode_line_jansson on
- * typical system-metrics lines, both spacings the real writers use. Not a
- * ctest. Rates are per CPU-second of this thread, so a busy shared machine
- * does not distort them much. Build and run by hand:
+/* bench_sysdec: MB/s of sys_decode_line (fast path) and
+ * sys_decode_line_jansson on typical system-metrics lines, both spacings
+ * the real writers use. Not a ctest. Rates are per CPU-second of this
+ * thread, so a busy shared machine does not distort them much. Build and
+ * run by hand:
  *
  *   gcc -O2 -std=c11 -D_GNU_SOURCE -I. tests/bench/bench_sysdec.c \
  *       io/decode/jscan.c io/decode/sys_decode.c $(pkg-config --cflags --libs jansson) -lm \

@@ -107,22 +107,22 @@ static void test_sort_order(void **state)
     double gpu[] = {80, 55, NAN, 79, 82};
     double p50[] = {120e3, 121e3, 300e3, NAN, 119e3};
     size_t o[5];
-    heat_sort_order(HEAT_SORT_NAME, gpu, p50, 5, o);
+    pane_heatmap_sort_order(HEAT_SORT_NAME, gpu, p50, 5, o);
     for (size_t i = 0; i < 5; i++)
         assert_int_equal(o[i], i);
-    heat_sort_order(HEAT_SORT_WORST_GPU, gpu, p50, 5, o);
+    pane_heatmap_sort_order(HEAT_SORT_WORST_GPU, gpu, p50, 5, o);
     size_t worst[] = {1, 3, 0, 4, 2};        /* no GPU value last */
     for (size_t i = 0; i < 5; i++)
         assert_int_equal(o[i], worst[i]);
-    heat_sort_order(HEAT_SORT_SLOWEST_STEP, gpu, p50, 5, o);
+    pane_heatmap_sort_order(HEAT_SORT_SLOWEST_STEP, gpu, p50, 5, o);
     size_t slow[] = {2, 1, 0, 4, 3};
     for (size_t i = 0; i < 5; i++)
         assert_int_equal(o[i], slow[i]);
     /* Stragglers: node 2's steps are 2.5x the median, node 1's GPU 31 % off. */
-    heat_sort_order(HEAT_SORT_STRAGGLERS, gpu, p50, 5, o);
+    pane_heatmap_sort_order(HEAT_SORT_STRAGGLERS, gpu, p50, 5, o);
     assert_int_equal(o[0], 2);
     assert_int_equal(o[1], 1);
-    assert_string_equal(heat_sort_name(HEAT_SORT_WORST_GPU), "worst gpu");
+    assert_string_equal(pane_heatmap_sort_name(HEAT_SORT_WORST_GPU), "worst gpu");
 }
 
 static void test_cell_geometry(void **state)

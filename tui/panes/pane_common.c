@@ -190,7 +190,7 @@ void pane_common_edit_prompt(char *buf, size_t cap, int ch, int *editing)
 
 /* "framework traces" when no node has any (a system-only job: every
  * PyTorch >= 2.0 or TF >= 2.11 job), NULL otherwise or before data. */
-const char *panec_absent_traces(const pane_ctx *ctx)
+const char *pane_common_absent_traces(const pane_ctx *ctx)
 {
     size_t n = model_node_count(ctx->m);
     for (size_t i = 0; i < n; i++)

@@ -50,7 +50,7 @@ void pane_common_edit_prompt(char *buf, size_t cap, int ch, int *editing);
 
 /* pane_vtbl.absent of the panes built on trace events (Steps, Timeline):
  * "framework trace events" when the job has nodes but none has any. */
-const char *panec_absent_traces(const pane_ctx *ctx);
+const char *pane_common_absent_traces(const pane_ctx *ctx);
 
 /* Pane stamps: FNV-1a (model/fnv.h) over a word, or a string and an end
  * mark (so "a" then "" differs from "" then "a"). */

@@ -86,7 +86,7 @@ heat_straggler pane_heatmap_find_straggler(const double *gpu_util, const double 
     return s;
 }
 
-const char *heat_sort_name(heat_sort k)
+const char *pane_heatmap_sort_name(heat_sort k)
 {
     static const char *const names[HEAT_SORT_COUNT] = {"name", "worst gpu", "slowest step",
                                                        "stragglers"};
@@ -121,7 +121,7 @@ static double rel_dev(double v, double med, double floor)
     return fabs(v - med) / base;
 }
 
-void heat_sort_order(heat_sort k, const double *gpu_util, const double *step_p50,
+void pane_heatmap_sort_order(heat_sort k, const double *gpu_util, const double *step_p50,
                      size_t n, size_t *order)
 {
     heat_key *keys = malloc((n ? n : 1) * sizeof *keys);
@@ -329,7 +329,7 @@ static void draw_legend(WINDOW *w, int y, size_t first, size_t last, size_t n,
     char pos[80];
     int W = getmaxx(w);
     snprintf(pos, sizeof pos, "%zu-%zu/%zu  s: %s", n ? first + 1 : 0, last, n,
-             heat_sort_name(sort));
+             pane_heatmap_sort_name(sort));
     if (x + 12 + (int)strlen(pos) > W)   /* narrow: the row range first */
         snprintf(pos, sizeof pos, "%zu-%zu/%zu", n ? first + 1 : 0, last, n);
     int room = W - x - 2 - (int)strlen(pos);
@@ -388,7 +388,7 @@ static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     int legend = H >= 5, footer = H >= 4;
     int fit = H - 1 - legend - footer;
     size_t sel = pane_common_selected(ctx->view, n);
-    heat_sort_order(p->sort, p->gpu_mean, p->p50, n, p->order);
+    pane_heatmap_sort_order(p->sort, p->gpu_mean, p->p50, n, p->order);
     p->shown = n;
     p->top = pane_common_scroll_top(p->top, pos_of(p->order, n, sel), n, fit > 0 ? (size_t)fit : 1);
     size_t last = p->top;

@@ -48,12 +48,12 @@ typedef enum heat_sort {
     HEAT_SORT_STRAGGLERS,    /* largest deviation from the median first */
     HEAT_SORT_COUNT
 } heat_sort;
-const char *heat_sort_name(heat_sort k);
+const char *pane_heatmap_sort_name(heat_sort k);
 
 /* The display order of n nodes into order[0..n) (indices into the
  * arrays, which hold NaN for a node without that metric: such nodes come
  * last). Ties keep model order. Pure. */
-void heat_sort_order(heat_sort k, const double *gpu_util, const double *step_p50,
+void pane_heatmap_sort_order(heat_sort k, const double *gpu_util, const double *step_p50,
                      size_t n, size_t *order);
 
 /* Column geometry: `ncols` cells and a final value column in `width`

@@ -596,7 +596,7 @@ static uint64_t steps_stamp(pane *p, const pane_ctx *ctx)
 static const char *steps_absent(pane *p, const pane_ctx *ctx)
 {
     (void)p;
-    return panec_absent_traces(ctx);
+    return pane_common_absent_traces(ctx);
 }
 
 static const pane_key steps_keys[] = {

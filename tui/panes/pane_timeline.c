@@ -263,7 +263,7 @@ static int tl_on_click(pane *p, int y, int x, pane_ctx *ctx)
 static const char *tl_absent(pane *p, const pane_ctx *ctx)
 {
     (void)p;
-    return panec_absent_traces(ctx);
+    return pane_common_absent_traces(ctx);
 }
 
 static const pane_key tl_keys[] = {
