@@ -319,15 +319,15 @@ static int is_ws(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
+/* Every trailing ',' goes, not just the separator: close() takes one off
+ * the last line, and a line must be judged the same in the open .tmp
+ * ("x,," or ",") as in the closed file ("x," or ""), or the live scanner
+ * counts a corrupt line the finished file does not have. */
 static void trim(const char **pp, size_t *lenp)
 {
     while (*lenp && is_ws(**pp))
         (*pp)++, (*lenp)--;
-    while (*lenp && is_ws((*pp)[*lenp - 1]))
-        (*lenp)--;
-    if (*lenp && (*pp)[*lenp - 1] == ',')
-        (*lenp)--;
-    while (*lenp && is_ws((*pp)[*lenp - 1]))
+    while (*lenp && (is_ws((*pp)[*lenp - 1]) || (*pp)[*lenp - 1] == ','))
         (*lenp)--;
 }
 

@@ -16,19 +16,29 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* The canonical form of a line: trimmed, one trailing ',' dropped. */
+static size_t trim_tail(const char *p, size_t n)
+{
+    while (n && (is_space(p[n - 1]) || p[n - 1] == ','))
+        n--;
+    return n;
+}
+
+/* The canonical form of a line: trimmed, with every trailing ',' and one
+ * closing ']' dropped, as the trace decoder trims it. close() takes one
+ * ',' off the last line, so "x,," in the .tmp reads "x," in the closed
+ * file; a .tmp line read as "x," then "]\n" (close() came between) reads
+ * "x" then "]" there. Unequal hashes would leave the closed file
+ * unadopted and the .tmp's lines counted twice. The leading '[' stays:
+ * the "[" line is part of the head. */
 static void canonical(const char **line, size_t *len)
 {
     const char *p = *line;
     size_t n = *len;
     while (n && is_space(*p))
         p++, n--;
-    while (n && is_space(p[n - 1]))
-        n--;
-    if (n && p[n - 1] == ',')
-        n--;
-    while (n && is_space(p[n - 1]))
-        n--;
+    n = trim_tail(p, n);
+    if (n && p[n - 1] == ']')
+        n = trim_tail(p, n - 1);
     *line = p;
     *len = n;
 }

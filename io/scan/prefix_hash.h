@@ -1,10 +1,12 @@
 /* prefix_hash: the identity of the lines of a trace file read so far, by
  * which scan_adopt matches a closed file with the `.tmp` it was renamed
  * from. Lines are taken canonically — blank lines skipped, surrounding
- * whitespace and the separating ',' trimmed — because smdebug's close()
+ * whitespace and every trailing ',' trimmed — because smdebug's close()
  * rewrites the last event's ",\n" into "\n]\n": the same event line with
  * other bytes, which a hash of raw bytes would not recognise (issue 12,
- * finding 1). No I/O. */
+ * finding 1), and a line ending ",," would still differ by one ','
+ * (fuzz_scanner crash b26e8b34). The trace decoder trims the same way, so
+ * such a line is judged alike open and closed. No I/O. */
 #ifndef SMTOP_PREFIX_HASH_H
 #define SMTOP_PREFIX_HASH_H
 

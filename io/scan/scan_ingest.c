@@ -109,19 +109,13 @@ static void take_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len
 }
 
 /* Completes a held partial line with the first line of `p`; returns how
- * many bytes of p it used. */
+ * many bytes of p it used. A held "{...}," that close() completes (",\n"
+ * truncated under it, "\n]\n" appended) becomes "{...},]": decoded and
+ * hashed as "{...}", like the closed file's "{...}" and "]". Taking the
+ * held line early on a "]" guessed at bytes not yet seen ("x," then "]"
+ * may as well be the one line "x,]abc"). */
 static size_t finish_held_line(ingest_ctx *cx, cat_entry *e, const char *p, size_t len)
 {
-    if (e->ki.kind == KEY_TRACE_TMP && e->partial[e->partial_len - 1] == ',' && p[0] == ']' &&
-        (len == 1 || p[1] == '\n')) {
-        /* We held "{...}," from a write cut before its "\n"; the writer's
-         * close() then truncated that ",\n" in place and appended "\n]\n",
-         * so the file now reads "{...}\n]\n" there: the held event is
-         * whole, and "]" a line of its own, as in the closed file. */
-        take_line(cx, e, e->partial, e->partial_len - 1);
-        e->partial_len = 0;
-        return 0;
-    }
     const char *nl = memchr(p, '\n', len);
     size_t take = nl ? (size_t)(nl - p) : len;
     int r = hold_partial(e, p, take);

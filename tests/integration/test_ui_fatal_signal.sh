@@ -28,9 +28,9 @@ for sig in SEGV ABRT QUIT PIPE; do
     m=$(modes)
     [[ $m == alt=1*mouse=*1* ]] || ui_fail "$sig: the dashboard did not set the modes under test: $m"
     kill -"$sig" "$(smtop_pid)"
-    ui_wait 'SMTOP_EXIT=' 10
+    st=$(ui_exit_status 10)
     n=$(kill -l "$sig")
-    ui_screen | grep -q "SMTOP_EXIT=$((128 + n))" || ui_fail "$sig: exit status is not 128+$n"
+    [ "$st" = $((128 + n)) ] || ui_fail "$sig: exit status $st is not 128+$n"
     m=$(modes)
     [ "$m" = "alt=0 cursor=1 mouse=0000 keypad=0" ] || ui_fail "$sig: terminal left as $m"
     ! ui_screen | grep -Eq '^ smtop \|' || ui_fail "$sig: dashboard left on screen"
@@ -44,7 +44,7 @@ ui_start 160 40 env TMPDIR="$TMPDIR" "$SMTOP" --demo
 ui_wait 'nodes' 20
 pid=$(smtop_pid)
 kill -KILL "$pid"
-ui_wait 'SMTOP_EXIT=' 10
+ui_exit_status 10 >/dev/null
 left=$(ls -d "$TMPDIR"/smtop-demo-* 2>/dev/null)
 [ -n "$left" ] || ui_fail "SIGKILL left no demo directory to clean (the test lost its point)"
 mkdir "$TMPDIR/smtop-demo-1-keepme"                     # pid 1 is alive: kept

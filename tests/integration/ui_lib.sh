@@ -32,8 +32,24 @@ ui_start() {
     [ -n "$UI_SOCK" ] && tm kill-server 2>/dev/null
     UI_SOCK="smtop-ui-$$-${#UI_SOCKS[@]}-${RANDOM}"
     UI_SOCKS+=("$UI_SOCK")
+    local status_file
+    printf -v status_file '%q' "$UI_WORK/exit-status"
+    rm -f "$UI_WORK/exit-status"
     tm new-session -d -x "$cols" -y "$rows" \
-        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $cmd; echo SMTOP_EXIT=\$?; sleep 120"
+        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $cmd; st=\$?; echo \$st >$status_file; echo SMTOP_EXIT=\$st; sleep 120"
+}
+
+# ui_exit_status [SECONDS]: polls until the command of the last ui_start has
+# ended and prints its exit status. Read from a file, not the screen: the
+# shell's own "Segmentation fault <command>" line can wrap SMTOP_EXIT= over
+# two rows when the paths are long.
+ui_exit_status() {
+    local limit=${1:-15} end=$((SECONDS + ${1:-15}))
+    while ((SECONDS < end)); do
+        [ -s "$UI_WORK/exit-status" ] && { cat "$UI_WORK/exit-status"; return 0; }
+        sleep 0.1
+    done
+    ui_fail "timed out after ${limit}s waiting for the command to end"
 }
 
 # The header badge while the view follows the newest data: LIVE, or how old
