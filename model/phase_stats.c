@@ -266,6 +266,27 @@ size_t phase_stats_recent(const phase_stats *p, phase_event *out, size_t max)
     return n;
 }
 
+size_t phase_stats_recent_count(const phase_stats *p)
+{
+    return p->recent.len;
+}
+
+size_t phase_stats_recent_upto(const phase_stats *p, int64_t t_us)
+{
+    return recent_upper(p, t_us);
+}
+
+size_t phase_stats_recent_from(const phase_stats *p, size_t first, phase_event *out,
+                               size_t max)
+{
+    if (first >= p->recent.len)
+        return 0;
+    size_t n = p->recent.len - first < max ? p->recent.len - first : max;
+    for (size_t i = 0; i < n; i++)   /* events are packed: unpack each */
+        out[i] = event_at(p, first + i);
+    return n;
+}
+
 size_t phase_stats_in_range(const phase_stats *p, int64_t t0_us, int64_t t1_us,
                             phase_event *out, size_t max)
 {

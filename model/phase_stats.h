@@ -76,6 +76,14 @@ double phase_hist_lower_us(size_t bucket);
 /* Copies up to max of the most recent events (by start time), oldest first,
  * into out; returns how many. */
 size_t phase_stats_recent(const phase_stats *p, phase_event *out, size_t max);
+/* How many events are retained, and how many of them start at or before
+ * t_us (the index just after the last such event). */
+size_t phase_stats_recent_count(const phase_stats *p);
+size_t phase_stats_recent_upto(const phase_stats *p, int64_t t_us);
+/* Copies up to max retained events from index `first` on (0: the oldest
+ * retained), oldest first; returns how many. */
+size_t phase_stats_recent_from(const phase_stats *p, size_t first, phase_event *out,
+                               size_t max);
 /* Copies up to max retained events that overlap [t0_us, t1_us), oldest first. */
 size_t phase_stats_in_range(const phase_stats *p, int64_t t0_us, int64_t t1_us,
                             phase_event *out, size_t max);

@@ -7,9 +7,17 @@
 
 #define STEP_MIN_SEEN 100
 
+/* The most outliers one process and phase has among those that fire:
+ * the message and the worst span both name that one, so details.node and
+ * the message agree. Without a firing one, the span is the slowest outlier. */
+typedef struct outlier_pick {
+    int64_t worst_dur;   /* slowest outlier step seen (no process fired yet) */
+    int64_t fired_max;   /* outliers of the process the message names; -1: none */
+} outlier_pick;
+
 static int outlier_phase(const model_node *n, const phase_stats *ph,
                          const double *p, rule_result *o, phase_event *ev,
-                         int64_t *worst_dur)
+                         outlier_pick *pick)
 {
     phase_summary s;
     phase_stats_get_summary(ph, &s);
@@ -18,6 +26,7 @@ static int outlier_phase(const model_node *n, const phase_stats *ph,
     double thr = s.mean_us + p[0] * s.stddev_us;
     size_t k = phase_stats_recent(ph, ev, PHASE_RECENT_CAP);
     int64_t outliers = 0;
+    size_t slowest = k;
     for (size_t i = 0; i < k; i++) {
         if ((double)ev[i].dur_us <= thr)
             continue;
@@ -26,15 +35,20 @@ static int outlier_phase(const model_node *n, const phase_stats *ph,
                             ev[i].start_us + ev[i].dur_us, (double)ev[i].dur_us,
                             "step %lld took %.1f ms > %.1f ms (mean + %g sigma)",
                             (long long)ev[i].step, ev[i].dur_us / 1e3, thr / 1e3, p[0]);
-        if (ev[i].dur_us > *worst_dur) {
-            *worst_dur = ev[i].dur_us;
-            rule_result_worst(o, model_node_id(n), phase_stats_label(ph), ev[i].start_us,
-                              ev[i].start_us + ev[i].dur_us);
-        }
+        if (slowest == k || ev[i].dur_us > ev[slowest].dur_us)
+            slowest = i;
     }
     o->datapoints += (int64_t)k;
     o->violations += outliers;
-    if (outliers > (int64_t)p[1]) {
+    int fires = outliers > (int64_t)p[1];
+    if (slowest < k && (fires ? outliers > pick->fired_max
+                              : pick->fired_max < 0 && ev[slowest].dur_us > pick->worst_dur)) {
+        pick->worst_dur = ev[slowest].dur_us;
+        rule_result_worst(o, model_node_id(n), phase_stats_label(ph), ev[slowest].start_us,
+                          ev[slowest].start_us + ev[slowest].dur_us);
+    }
+    if (fires && outliers > pick->fired_max) {
+        pick->fired_max = outliers;
         o->status = RULE_TRIGGERED;
         rule_result_message(o, "%s %s: %lld of the last %zu steps slower than "
                             "mean %.1f ms + %g sigma (%.1f ms); fires above %g",
@@ -46,14 +60,14 @@ static int outlier_phase(const model_node *n, const phase_stats *ph,
 
 /* The step phases of one node or process. */
 static void outlier_unit(const model_node *n, const double *p, rule_result *o,
-                         phase_event *ev, int64_t *worst, int *steps)
+                         phase_event *ev, outlier_pick *pick, int *steps)
 {
     for (size_t i = 0; i < model_node_phase_count(n); i++) {
         const phase_stats *ph = model_node_phase_at(n, i);
         if (phase_stats_kind(ph) != PHASE_STEP)
             continue;
         *steps = 1;
-        outlier_phase(n, ph, p, o, ev, worst);
+        outlier_phase(n, ph, p, o, ev, pick);
     }
 }
 
@@ -67,14 +81,14 @@ int rule_step_outlier(const model *m, const double *p, rule_result *o)
     phase_event *ev = malloc(PHASE_RECENT_CAP * sizeof *ev);
     if (!ev)
         return -1;
-    int64_t worst = -1;
+    outlier_pick pick = {.worst_dur = -1, .fired_max = -1};
     int steps = 0;
     for (size_t ni = 0; ni < model_node_count(m); ni++) {
         const model_node *n = model_node_at(m, ni);
         if (model_node_process_count(n) == 0)
-            outlier_unit(n, p, o, ev, &worst, &steps);
+            outlier_unit(n, p, o, ev, &pick, &steps);
         for (size_t r = 0; r < model_node_process_count(n); r++)
-            outlier_unit(model_node_process_at(n, r), p, o, ev, &worst, &steps);
+            outlier_unit(model_node_process_at(n, r), p, o, ev, &pick, &steps);
     }
     free(ev);
     if (o->datapoints && o->status != RULE_TRIGGERED) {

@@ -71,5 +71,12 @@ int step_breakdown_compute(step_breakdown *steps, size_t nsteps,
  * steps, -1 on OOM. Read-only; the caller holds the model's lock. */
 int step_breakdown_node(const model_node *n, const char *step_label,
                         step_breakdown *out, size_t max);
+/* Like step_breakdown_node, but the steps from retained index `first` on
+ * (0: the oldest retained; phase_stats_recent_* count them), so a view can
+ * scroll back through every retained step. */
+int step_breakdown_node_from(const model_node *n, const char *step_label, size_t first,
+                             step_breakdown *out, size_t max);
+/* Node n's step phase (as step_breakdown_node picks it), or NULL. */
+const phase_stats *step_breakdown_phase(const model_node *n, const char *step_label);
 
 #endif

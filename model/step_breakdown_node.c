@@ -6,8 +6,10 @@
 #include <string.h>
 #include "model/vec.h"
 
-static const phase_stats *find_step_phase(const model_node *n, const char *label)
+const phase_stats *step_breakdown_phase(const model_node *n, const char *label)
 {
+    if (!n)
+        return NULL;
     for (size_t i = 0; i < model_node_phase_count(n); i++) {
         const phase_stats *p = model_node_phase_at(n, i);
         if (phase_stats_kind(p) != PHASE_STEP)
@@ -42,13 +44,22 @@ static int gather_spans(const model_node *n, int64_t t0, int64_t t1,
 int step_breakdown_node(const model_node *n, const char *step_label,
                         step_breakdown *out, size_t max)
 {
-    const phase_stats *sp = n ? find_step_phase(n, step_label) : NULL;
+    const phase_stats *sp = step_breakdown_phase(n, step_label);
+    size_t len = sp ? phase_stats_recent_count(sp) : 0;
+    return step_breakdown_node_from(n, step_label, len > max ? len - max : 0, out, max);
+}
+
+int step_breakdown_node_from(const model_node *n, const char *step_label, size_t first,
+                             step_breakdown *out, size_t max)
+{
+    const phase_stats *sp = step_breakdown_phase(n, step_label);
     if (!sp || max == 0)
         return 0;
     phase_event *buf = malloc(PHASE_RECENT_CAP * sizeof *buf);
     if (!buf)
         return -1;
-    size_t ns = phase_stats_recent(sp, buf, max < PHASE_RECENT_CAP ? max : PHASE_RECENT_CAP);
+    size_t ns = phase_stats_recent_from(sp, first, buf,
+                                        max < PHASE_RECENT_CAP ? max : PHASE_RECENT_CAP);
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
     step_breakdown *tmp = malloc((ns ? ns : 1) * sizeof *tmp);
     if (!tmp) {

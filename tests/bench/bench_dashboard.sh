@@ -14,12 +14,17 @@
 #     same generator over the same interval as a reference; and the whole
 #     `smtop --demo` process (dashboard + built-in generator).
 #
+# With BASELINE=/path/to/older/smtop, part 2 also tails the same live job
+# with that binary, both at once, side by side.
+#
 # usage: tests/bench/bench_dashboard.sh [BUILD_DIR]   (default ./build)
-#        env FRAMES (1000), DURATION (60), WARMUP (8), BASELINE, RUNS (3),
-#        ONLY_REDRAW=1 (part 1 alone)
+#        env FRAMES (1000), DURATION (60), WARMUP (8), BASELINE (none; BASE is the
+#        same), RUNS (3), ONLY_REDRAW=1 (part 1 alone)
 set -eu
 BUILD=${1:-build}
 SMTOP=$(realpath "$BUILD/smtop")
+BASELINE=${BASELINE:-${BASE:-}}
+BASE=${BASELINE:+$(realpath "$BASELINE")}
 FRAMES=${FRAMES:-1000}
 DURATION=${DURATION:-60}
 WARMUP=${WARMUP:-8}
@@ -34,6 +39,8 @@ cleanup() {
 }
 trap cleanup EXIT
 HZ=$(getconf CLK_TCK)
+# Neither binary reads or writes the user's smtop.conf.
+export XDG_CONFIG_HOME="$WORK/config"
 
 cpu_ticks() {   # utime + stime of PID (fields 14 and 15 of /proc/PID/stat)
     awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
@@ -59,25 +66,37 @@ echo "== 2. idle cost over ${DURATION} s (after ${WARMUP} s warm-up)"
 GEN=$!
 PIDS+=("$GEN")
 sleep 2
-tmux -L "$SOCK" -f /dev/null new-session -d -x 200 -y 60 \
+tmux -L "$SOCK" -f /dev/null new-session -d -s new -x 200 -y 60 \
     "env LANG=C.UTF-8 $SMTOP $WORK/live; sleep 600"
 sleep 1
-PANE=$(tmux -L "$SOCK" list-panes -F '#{pane_pid}')
+PANE=$(tmux -L "$SOCK" list-panes -t new -F '#{pane_pid}')
 DASH=$(pgrep -P "$PANE" -f smtop | head -1)
+BDASH=""
+if [ -n "$BASE" ]; then
+    tmux -L "$SOCK" -f /dev/null new-session -d -s base -x 200 -y 60 \
+        "env LANG=C.UTF-8 $BASE $WORK/live; sleep 600"
+    sleep 1
+    BPANE=$(tmux -L "$SOCK" list-panes -t base -F '#{pane_pid}')
+    BDASH=$(pgrep -P "$BPANE" -f smtop | head -1)
+fi
 sleep "$WARMUP"
 # top runs alongside over the same interval; bash's `times` gives the CPU
 # its child (top) used, the same utime+stime the kernel reports.
 ( top -b -d 1 -n "$DURATION" -p "$GEN" >/dev/null; times >"$WORK/top_times" ) &
 TOPJOB=$!
 d0=$(cpu_ticks "$DASH")
+b0=${BDASH:+$(cpu_ticks "$BDASH")}
 g0=$(cpu_ticks "$GEN")
 t0=$(date +%s.%N)
 wait "$TOPJOB"
 d1=$(cpu_ticks "$DASH")
+b1=${BDASH:+$(cpu_ticks "$BDASH")}
 g1=$(cpu_ticks "$GEN")
 t1=$(date +%s.%N)
 echo "$d0 $d1 $t0 $t1" | awk -v hz="$HZ" '{ s = $4 - $3; c = ($2 - $1) / hz;
     printf "smtop SRC (tailing):   %.2f s CPU in %.1f s = %.2f %% of one core\n", c, s, 100 * c / s }'
+[ -z "$BDASH" ] || echo "$b0 $b1 $t0 $t1" | awk -v hz="$HZ" '{ s = $4 - $3; c = ($2 - $1) / hz;
+    printf "baseline (tailing):    %.2f s CPU in %.1f s = %.2f %% of one core\n", c, s, 100 * c / s }'
 tail -1 "$WORK/top_times" | awk -v s="$DURATION" '{
     split($1, u, /[ms]/); split($2, k, /[ms]/);
     c = u[1] * 60 + u[2] + k[1] * 60 + k[2];

@@ -38,7 +38,7 @@ fw = [r for r in d["steps"] if r["phase"] == "Forward"]
 assert fw and all(r["change_pct"] == 0 for r in fw), "Forward must not change"
 assert d["changed"] > 0
 other = [r for r in d["breakdown"] if r["category"] == "other"]
-assert all(r["target"] > r["base"] for r in other), other
+assert all(r["target_us"] > r["base_us"] for r in other), other
 ' "$tmp/slow.json" || fail "slow diff json"
 
 if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then

@@ -108,22 +108,30 @@ print(f"{len(reps)} reports and {len(diffs)} diffs cover every optional shape")
 PY
 
 # --- the schema rejects drift: else this test could not fail ---------------
-# reports[3] is `py` (python stats), diffs[2] `py-py2` (rows in every section)
-python3 - "$T/drift" "${reports[3]}" "${diffs[2]}" <<'PY' || fail "writing drifted documents"
+# reports[3] is `py` (pyinstrument stats), reports[4] `cprof` (cProfile),
+# diffs[2] `py-py2` (rows in every section)
+python3 - "$T/drift" "${reports[3]}" "${diffs[2]}" "${reports[4]}" <<'PY' || fail "writing drifted documents"
 import copy, json, os, sys
 out, rep, dif = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+cpr = json.load(open(sys.argv[4]))
+assert rep["python"]["profiler"] == "pyinstrument" and cpr["python"]["profiler"] == "cprofile"
 os.makedirs(out)
 muts = {
     "unknown-top-key": (rep, lambda d: d.update(extra=1)),
     "no-schema-version": (rep, lambda d: d.pop("schema_version")),
-    "newer-schema-version": (rep, lambda d: d.update(schema_version=2)),
+    "newer-schema-version": (rep, lambda d: d.update(schema_version=3)),
+    "older-schema-version": (rep, lambda d: d.update(schema_version=1)),
     "node-cpus-string": (rep, lambda d: d["nodes"][0].update(cpus="4")),
     "metric-lost-p95": (rep, lambda d: d["nodes"][0]["metrics"][0].pop("p95")),
     "step-new-key": (rep, lambda d: d["steps"][0].update(unit="us")),
     "rule-bad-status": (rep, lambda d: d["rules"][0].update(status="fired")),
-    "python-ncalls-null": (rep, lambda d: d["python"]["top"][0].update(ncalls=None)),
+    "cprofile-ncalls-null": (cpr, lambda d: d["python"]["top"][0].update(ncalls=None)),
+    "pyinstrument-ncalls-zero": (rep, lambda d: d["python"]["top"][0].update(ncalls=0)),
+    "pyinstrument-total-calls-zero": (rep, lambda d: d["python"].update(total_calls=0)),
     "phases-half-null": (rep, lambda d: d["job_phases"].update(init_us=None)),
     "diff-row-new-key": (dif, lambda d: d["steps"][0].update(unit="us")),
+    "diff-row-unitless": (dif, lambda d: d["steps"][0].update(base=d["steps"][0].pop("base_us"))),
+    "diff-util-in-us": (dif, lambda d: d["utilization"][0].update(base_us=d["utilization"][0].pop("base_pct"))),
     "diff-bad-metric": (dif, lambda d: d["utilization"][0].update(metric="gpu")),
     "diff-lost-changed": (dif, lambda d: d.pop("changed")),
 }

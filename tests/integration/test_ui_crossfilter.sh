@@ -1,13 +1,15 @@
 #!/bin/bash
 # The step cross-filter in a real terminal (tmux): on a synthetic job with
 # slow steps, the steps pane's `o` puts the cursor on the newest outlier
-# step and `f` ties every pane to it — the header shows STEP N and the
-# union of step N's windows on every node (to the millisecond, checked
-# against the trace files), the python pane merges only the cProfile
+# step and `f` ties every pane to it — the header shows STEP N, the node
+# it came from and that step's own window there (to the millisecond,
+# checked against the trace files; not the union over unsynchronised
+# nodes, issue 14), the python pane merges only the cProfile
 # windows that overlap that window (a function profiled only there is
 # listed, one profiled only elsewhere is not), a step no window overlaps
 # says so plainly, Esc returns to following the newest data with every window merged again, and
-# the StepOutlier alert's J focuses the job's slowest step.
+# the StepOutlier alert's J focuses the step its details name (the same
+# node as its message, and as report --json).
 #
 # Two runs: the first finds which step `o` picks; the cProfile windows are
 # then written around that step (smdebug's stats_dir naming carries the
@@ -57,15 +59,18 @@ def clock(us):
     return time.strftime("%H:%M:%S", time.gmtime(sec)) + ".%03d" % ((us - sec * 1000000) // 1000)
 
 cmd = sys.argv[2]
-if cmd == "window":          # the header's text for step N
+if cmd == "window":          # the header's text for step N on algo-1
+    t0, t1 = steps["algo-1"][int(sys.argv[3])]
+    print("%s-%s" % (clock(t0), clock(t1)))
+elif cmd == "union":         # what the header showed before issue 14
     t0, t1 = union(int(sys.argv[3]))
     print("%s-%s" % (clock(t0), clock(t1)))
+elif cmd == "span":          # the header's text for a report --json details span
+    print("%s-%s" % (clock(int(sys.argv[3])), clock(int(sys.argv[4]))))
 elif cmd == "outlier":       # step N is a slow step on algo-1
     d = {k: b - a for k, (a, b) in steps["algo-1"].items()}
     n = int(sys.argv[3])
     sys.exit(0 if d[n] > 2 * statistics.median(d.values()) else 1)
-elif cmd == "slowest":       # the slowest step on any node
-    print(max(((b - a, k) for s in steps.values() for k, (a, b) in s.items()))[1])
 elif cmd == "write":         # cProfile windows: one inside step N, one far from it
     n = int(sys.argv[3])
     a, b = steps["algo-1"][n]
@@ -81,7 +86,7 @@ elif cmd == "write":         # cProfile windows: one inside step N, one far from
     open(os.path.join(job, "inside"), "w").write("%d %d" % inside)
 elif cmd == "overlaps":      # does step M's window overlap the inside window?
     w0, w1 = map(int, open(os.path.join(job, "inside")).read().split())
-    t0, t1 = union(int(sys.argv[3]))
+    t0, t1 = steps["algo-1"][int(sys.argv[3])]
     print(1 if w1 >= t0 and w0 < t1 else 0)
 PY
 steps() { python3 "$UI_WORK/steps.py" "$JOB" "$@"; }
@@ -99,7 +104,7 @@ start_and_pick_outlier() {
     ui_keys o
     ui_wait 'step [0-9]+ \(f: focus\)'
     ui_keys f
-    ui_wait 'STEP [0-9]+ +[0-9:.]+-[0-9:.]+ \([0-9.]+ m?s\) +Esc: back'
+    ui_wait 'STEP [0-9]+ \S*algo-1 +[0-9:.]+-[0-9:.]+ \([0-9.]+ m?s\) +Esc: back'
 }
 
 # ---- run 1: which step does `o` pick?
@@ -114,8 +119,10 @@ steps write "$N"
 start_and_pick_outlier
 [ "$(header_step)" = "$N" ] || ui_fail "o/f picked step $(header_step), not $N"
 WIN=$(steps window "$N")
-ui_screen | sed -n 1p | grep -qF "STEP $N  $WIN" \
-    || ui_fail "header does not show step $N's window on every node ($WIN)"
+ui_screen | sed -n 1p | grep -Eq "STEP $N \S*algo-1  $WIN" \
+    || ui_fail "header does not show step $N's own window on algo-1 ($WIN): $(ui_screen | sed -n 1p)"
+[ "$WIN" = "$(steps union "$N")" ] || ! ui_screen | sed -n 1p | grep -qF "$(steps union "$N")" \
+    || ui_fail "the header shows the union of step $N over both nodes"
 ui_wait 'step [0-9]+ focused \(Esc\)'                       # the steps pane marks it
 ui_wait "windows overlapping step $N \\(1 of 2\\)"
 ui_wait 'py:10\(only_in_step\)'
@@ -148,13 +155,17 @@ fi
 ui_keys 0
 ui_wait "^ smtop .* $UI_FOLLOW"
 
-# the StepOutlier alert: J focuses the slowest step of the job
-SLOW=$(steps slowest)
+# the StepOutlier alert: J focuses the step its details name, on that node
+read -r SNODE ST0 ST1 < <("$SMTOP" report --json "$JOB" | jq -r \
+    '.rules[] | select(.name == "StepOutlier") | "\(.details.node) \(.details.start_us) \(.details.end_us)"')
+"$SMTOP" report --json "$JOB" | jq -e --arg n "$SNODE" \
+    '.rules[] | select(.name == "StepOutlier") | .details.message | startswith($n + " ")' >/dev/null \
+    || ui_fail "StepOutlier: details.node $SNODE is not the node its message names"
 ui_keys BTab BTab BTab                      # steps -> system -> the last pane, alerts
 for _ in 1 2 3 4 5 6 7 8; do ui_keys k; done  # the top alert: StepOutlier
 ui_wait 'MED \] StepOutlier' 
 ui_keys J
-ui_wait "STEP $SLOW  $(steps window "$SLOW")"
+ui_wait "STEP [0-9]+ ${SNODE:0:20}  $(steps span "$ST0" "$ST1")"
 ui_keys Escape
 ui_wait "^ smtop .* $UI_FOLLOW"
 ui_quit

@@ -40,10 +40,12 @@ ui_wait 'Mean utilization'
 ui_screen | grep -q 'algo-1 TRAIN mean' && ui_fail "mean row shown (pane shows percentiles)"
 ui_quit
 
-# 80x24: the unzoomed Diff pane keeps the current value and the mark
+# 80x24: the unzoomed Diff pane keeps the current value and the mark (the
+# baseline value too when it gets a full-width row: this job has no Python
+# stats, so that pane gave its space away)
 ui_start 80 24 "$SMTOP" --baseline "$UI_WORK/base" "$UI_WORK/slow"
 ui_wait ' 7 Diff |[0-9] Diff '
-ui_wait 'algo-1 TRAIN p50 +[0-9.]+ ms \+(49\.[5-9]|50\.[0-4]) % ▲'
+ui_wait 'algo-1 TRAIN p50 +([0-9.]+ ms → )?[0-9.]+ ms +\+(49\.[5-9]|50\.[0-4]) % ▲'
 ui_quit
 
 # the same job against itself: nothing changed

@@ -14,7 +14,7 @@ ui_keys '?'
 ui_wait 'smtop keys'
 for k in 'quit' 'pause / resume' 'filter nodes' 'zoom time range' \
          'scrub back' 'back to live' 'theme / graph symbols' \
-         'previous / next phase' 'callers, callees' 'jump / focus the step'; do
+         'next / previous phase' 'callers, callees' 'jump / focus the step'; do
     ui_wait "$k" 2
 done
 ui_keys x
@@ -83,29 +83,45 @@ ui_wait 'SMTOP_EXIT=0' 10
 echo "ok: Ctrl-C"
 
 # Mouse: a click (X10 encoding, as tmux forwards it) focuses the pane under
-# the pointer; Enter then zooms that pane.
+# the pointer; Enter then zooms that pane. (This job has system metrics
+# only: System on top, Heatmap and Alerts side by side below.)
 ui_start 80 24 "$SMTOP" "$JOB"
 ui_wait '3 nodes'
-ui_wait '3 Steps'
-# ESC [ M, button 1 press then release, column 51 (33+50='S'), row 11 (33+10='+')
-ui_keys -l $'\e[M S+'
-ui_keys -l $'\e[M#S+'
+ui_wait '6 Alerts'
+# ESC [ M, button 1 press then release, column 51 (33+50='S'), row 16 (33+15='0')
+ui_keys -l $'\e[M S0'
+ui_keys -l $'\e[M#S0'
+ui_wait '\[6 Alerts - whole job\]'
 ui_keys Enter
-ui_wait '3 Steps \(Esc: back\)'
+ui_wait '6 Alerts \(Esc: back\)'
 ui_quit
 echo "ok: mouse"
 
 # On the minimum 80x24 terminal the help does not fit in one column: it
-# splits into general keys and pane keys, and every entry stays on screen.
+# splits into general keys and the focused pane's keys, and h/l turn the
+# page through every other pane's keys (all generated from the panes' key
+# tables).
 ui_start 80 24 "$SMTOP" "$JOB"
 ui_wait '3 nodes'
 ui_keys '?'
 ui_wait 'smtop keys'
-for k in 'quit' 'repaint the screen' 'select pane and node' 'Python pane' \
-         'Diff \(--baseline\)' 'scroll / back to top' 'events: sort / filter' \
-         'previous / next phase' 'focus step in all panes' 'jump / focus the step'; do
+for k in 'quit' 'repaint the screen' 'click selects, wheel' '1 System' \
+         'CPU total / per core' "h l: other panes' keys"; do
     ui_wait "$k" 2
 done
+# Page k starts with pane k+1's section.
+ui_keys l
+ui_wait '2 Heatmap' 3 && ui_wait 'sort: name, worst GPU' 3
+ui_keys l
+ui_wait '3 Steps' 3 && ui_wait 'next / previous phase' 3 && ui_wait 'focus step in all panes' 3
+ui_keys l
+ui_wait '4 Python functions' 3 && ui_wait 'callers, callees' 3
+ui_keys l
+ui_wait '5 Timeline' 3 && ui_wait 'events: sort / filter' 3
+ui_keys l
+ui_wait '6 Alerts' 3 && ui_wait 'jump / focus the step' 3
+ui_keys h
+ui_wait '5 Timeline' 3
 ui_keys x
 ui_wait_gone 'smtop keys'
 ui_quit

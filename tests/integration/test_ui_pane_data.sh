@@ -26,18 +26,21 @@ PY
 ui_start 200 60 "$SMTOP" --interval 1 "$JOB"
 ui_wait "n $TRAIN_N "                       # steps pane: algo-1's TRAIN count
 ui_wait "algo-1  TRAIN"
-ui_wait '!algo-3'                           # heatmap marks the straggler...
+ui_wait '![ >]algo-3'                       # heatmap marks the straggler...
 ui_wait 'straggler algo-3'
-! ui_screen | grep -q '!algo-[124]' || ui_fail "heatmap marks a node that is not slow"
+! ui_screen | grep -q '![ >]algo-[124]' || ui_fail "heatmap marks a node that is not slow"
 ui_wait 'gmem1'
-ui_wait 'nvme0n1 read .*max [0-9.]+ [kMG]?B/s'   # auto-scaled, axis labelled, MB → B
+# auto-scaled, the scale's top named beside the current value, MB → B
+ui_wait 'nvme0n1 read .* [0-9.]+ [kMG]?B/s +[0-9.]+ [kMG]?B/s'
 
 # `-` doubles the 5-minute window so it holds the whole job: the mean shown
-# for algo-1's total CPU must then be the report's mean (to the 0.1 shown).
+# for algo-1's total CPU must then be the report's mean (to the 0.1 shown;
+# on the chart's line, or under its label when the chart is several rows).
 ui_keys -
 cpu_avg() {
     ui_screen | awk '{ gsub("│", " ") } /algo-1  [0-9]+ cpu/ { on = 1; next }
-        on && $1 == "cpu" && match($0, /avg [0-9.]+%/) {
+        on && $1 == "cpu" { cpu = 1 }
+        cpu && match($0, /avg [0-9.]+%/) {
             print substr($0, RSTART + 4, RLENGTH - 5); exit }'
 }
 end=$((SECONDS + 10)); got=""
@@ -54,7 +57,7 @@ echo "ok: synthetic job: $TRAIN_N TRAIN steps, cpu avg $got% = report $CPU_MEAN,
 # A job with system metrics only (the norm since TF 2.11 / PT 2.0) looks complete.
 ui_synth "$UI_WORK/sys" --nodes 2 --gpus 1 --cpus 4 --minutes 2 --no-traces
 ui_start 120 40 "$SMTOP" "$UI_WORK/sys"
-ui_wait 'no framework trace events in this job'
+ui_wait 'no framework traces, no Python stats in this job'
 ui_wait 'gpu0 .*%'
 ui_wait 'system metrics only'
 ! ui_screen | grep -qi 'error' || ui_fail "metrics-only job shows an error"

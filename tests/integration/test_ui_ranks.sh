@@ -31,33 +31,32 @@ R3=$(count 3-algo-1)
 
 ui_start 200 60 "$SMTOP" --interval 1 "$JOB"
 ui_wait '[0-9] Steps'
-idx=$(ui_screen | grep -oE '[0-9] Steps' | head -1 | cut -c1)
-for ((i = 1; i < idx; i++)); do ui_keys Tab; done
-ui_wait 'algo-1 all 4 ranks \(p\)  TRAIN'
+ui_focus Steps
+ui_wait 'algo-1 all 4 ranks \(r\)  TRAIN'
 ui_wait "n $ALL "
-ui_keys p
-ui_wait 'algo-1 > 0-algo-1 \(1/4, p\)  TRAIN'
+ui_keys r
+ui_wait 'algo-1 > 0-algo-1 \(1/4, r\)  TRAIN'
 ui_wait "n $R0 "
-ui_keys p p
-ui_wait 'algo-1 > 2-algo-1 \(3/4, p\)  TRAIN'
+ui_keys r r
+ui_wait 'algo-1 > 2-algo-1 \(3/4, r\)  TRAIN'
 ui_wait "n $R2 "
 # The timeline shows the same writer: its tab line names it.
-ui_wait 'steps\|loader\|events  algo-1 > 2-algo-1 \(3/4, p\)'
-ui_keys P P P
-ui_wait 'algo-1 all 4 ranks \(p\)  TRAIN'
+ui_wait 'steps\|loader\|events  algo-1 > 2-algo-1 \(3/4, r\)'
+ui_keys R R R
+ui_wait 'algo-1 all 4 ranks \(r\)  TRAIN'
 ui_wait "n $ALL "
 # With none picked, the timeline shows the first rank, not pooled ranks.
-ui_wait 'steps\|loader\|events  algo-1 > 0-algo-1 \(1/4, p\)'
-ui_keys P
-ui_wait 'algo-1 > 3-algo-1 \(4/4, p\)  TRAIN'
+ui_wait 'steps\|loader\|events  algo-1 > 0-algo-1 \(1/4, r\)'
+ui_keys R
+ui_wait 'algo-1 > 3-algo-1 \(4/4, r\)  TRAIN'
 ui_wait "n $R3 "
 
-# The Timeline pane's own p moves the shared pick.
-ui_keys Tab Tab                              # steps -> python -> timeline
-ui_keys p                                    # 3-algo-1 -> the whole node
-ui_wait 'algo-1 all 4 ranks \(p\)  TRAIN'
-ui_keys p
-ui_wait 'steps\|loader\|events  algo-1 > 0-algo-1 \(1/4, p\)'
-ui_wait 'algo-1 > 0-algo-1 \(1/4, p\)  TRAIN'
+# The Timeline pane's own r moves the shared pick.
+ui_focus Timeline
+ui_keys r                                    # 3-algo-1 -> the whole node
+ui_wait 'algo-1 all 4 ranks \(r\)  TRAIN'
+ui_keys r
+ui_wait 'steps\|loader\|events  algo-1 > 0-algo-1 \(1/4, r\)'
+ui_wait 'algo-1 > 0-algo-1 \(1/4, r\)  TRAIN'
 ui_quit
 echo "ok: ranks picked (pooled $ALL, rank 0 $R0, rank 2 $R2, rank 3 $R3 TRAIN steps)"

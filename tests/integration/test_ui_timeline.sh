@@ -17,9 +17,9 @@ ui_synth "$JOB" --nodes 2 --gpus 1 --minutes 3
 
 ui_start 200 60 "$SMTOP" --interval 1 "$JOB"
 ui_wait '[0-9] Timeline'
-# Focus the pane by its number in the border, whatever its place, and zoom it.
+# Focus the pane whatever its place (panes without data are hidden), zoom it.
 idx=$(ui_screen | grep -oE '[0-9] Timeline' | head -1 | cut -c1)
-for ((i = 1; i < idx; i++)); do ui_keys Tab; done
+ui_focus Timeline
 ui_keys Enter
 ui_wait "$idx Timeline \\(Esc: back\\)"
 
@@ -140,8 +140,7 @@ trace_job "$UI_WORK/workers" workers || { echo "FAIL: fixture"; exit 1; }
 for job in noload workers; do
     ui_start 120 40 "$SMTOP" --interval 1 "$UI_WORK/$job"
     ui_wait '[0-9] Timeline'
-    idx=$(ui_screen | grep -oE '[0-9] Timeline' | head -1 | cut -c1)
-    for ((i = 1; i < idx; i++)); do ui_keys Tab; done
+    ui_focus Timeline
     ui_keys Enter v
     ui_wait 'algo-1 data loading'
     if [ $job = noload ]; then
@@ -154,10 +153,14 @@ for job in noload workers; do
 done
 echo "ok: data-loader view without loader events, and with three workers"
 
-# Nothing to show: a system-metrics-only job.
+# Nothing to show: a system-metrics-only job. The pane gives its space
+# away; shown on request (5), it says why it is empty.
 ui_synth "$UI_WORK/sys" --nodes 1 --gpus 1 --minutes 2 --no-traces
 ui_start 120 40 "$SMTOP" "$UI_WORK/sys"
-ui_wait 'Timeline'
+ui_wait 'no framework traces'
+ui_wait_gone '5 Timeline'
+ui_keys 5
+ui_wait '5 Timeline'
 ui_wait 'steps\|loader\|events'
 ui_wait 'no framework trace events in this job'
 ui_quit

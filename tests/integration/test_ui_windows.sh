@@ -11,17 +11,15 @@ JOB="$UI_WORK/job"
 
 focus_steps() {
     ui_wait '[0-9] Steps'
-    local idx i
-    idx=$(ui_screen | grep -oE '[0-9] Steps' | head -1 | cut -c1)
-    for ((i = 1; i < idx; i++)); do ui_keys Tab; done
+    ui_focus Steps
 }
 
 # --- the E's file arrives while the dashboard runs -------------------------
 python3 "$FX" split "$JOB" --without-last
 ui_start 200 60 "$SMTOP" --interval 1 "$JOB"
 focus_steps
-ui_keys p
-ui_wait 'algo-1 > 0-algo-1 \(1/2, p\)  TRAIN'
+ui_keys r
+ui_wait 'algo-1 > 0-algo-1 \(1/2, r\)  TRAIN'
 ui_wait 'n 15  mean 100 ms  min 100 ms  max 100 ms'   # steps 0-14; step 15's B is open
 python3 "$FX" split "$JOB" --only-last                # the rotation's next file
 ui_wait 'n 30  .* max 5\.00 s' 30                     # step 15 paired across the files
@@ -38,9 +36,9 @@ import json, sys; print(json.load(sys.stdin)['algo-1|Step:ModeKeys.TRAIN']['coun
 secs() { python3 -c "import sys; print('%d.%06d' % divmod(int(sys.argv[1]), 1000000))" "$1"; }
 ui_start 200 60 "$SMTOP" --interval 1 --since "$(secs "$S")" --until "$(secs "$U")" "$JOB"
 focus_steps
-ui_wait 'algo-1 all 2 ranks \(p\)  TRAIN'
+ui_wait 'algo-1 all 2 ranks \(r\)  TRAIN'
 ui_wait "n $WANT "
-ui_keys p
+ui_keys r
 ui_wait 'n 20 '                                       # rank 0: step 5 ends at since: kept
 ui_quit
 echo "ok: --since/--until on the dashboard: $WANT TRAIN steps overlap the window"

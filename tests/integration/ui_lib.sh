@@ -14,8 +14,10 @@ ui_cleanup() {
     rm -rf "$UI_WORK"
 }
 trap ui_cleanup EXIT
-# The user's smtop.conf and rules.conf must not change what a test sees
-# (tests that need one write their own under this directory).
+# The user's smtop.conf and rules.conf must not change what a test sees,
+# and the dashboard saves its layout, theme and symbols to smtop.conf on
+# exit: every test gets its own config directory (a test may point it
+# elsewhere, or write its own files under it).
 export XDG_CONFIG_HOME="$UI_WORK/config"
 
 tm() { tmux -L "$UI_SOCK" -f /dev/null "$@"; }
@@ -86,6 +88,23 @@ ui_wait_gone() {
         sleep 0.2
     done
     ui_fail "timed out after ${limit}s: /$pat/ still shown"
+}
+
+# The focused pane's title: "[3 Steps]" in its border.
+ui_focused() { ui_screen | grep -oE '\[[0-9] [A-Z][A-Za-z ]*' | head -1; }
+
+# ui_focus TITLE: Tab until the pane titled TITLE ("Timeline") has the
+# focus, whatever its number and whichever panes are hidden. Each Tab waits
+# for the focus mark to move before the next.
+ui_focus() {
+    local title=$1 end=$((SECONDS + 40)) before
+    while ((SECONDS < end)); do
+        before=$(ui_focused)
+        [[ "$before" =~ ^\[[0-9]\ $title ]] && return 0
+        ui_keys Tab
+        while ((SECONDS < end)) && [ "$(ui_focused)" = "$before" ]; do sleep 0.1; done
+    done
+    ui_fail "could not focus the $title pane"
 }
 
 # ui_quit: q must end smtop with status 0 and leave no dashboard behind.

@@ -135,8 +135,10 @@ static void test_order_and_bounds(void **state)
     static wchar_t t[24][512];
     draw_framed(f, p, 24, 120, t);
     assert_true(wcsstr(t[0], L"2 alerts: 1 high, 1 medium") != NULL);
-    assert_int_equal(row_of(t, 24, L"[HIGH] CPUBottleneck"), 1);
-    assert_int_equal(row_of(t, 24, L"[MED ] GPUMemoryIncrease"), 2);
+    /* Row 1 names the counter column: fired/checked. */
+    assert_int_equal(row_of(t, 24, L"fired/checked"), 1);
+    assert_int_equal(row_of(t, 24, L"[HIGH] CPUBottleneck"), 2);
+    assert_int_equal(row_of(t, 24, L"[MED ] GPUMemoryIncrease"), 3);
     /* then every ok rule, then every rule without data */
     int last_ok = -1, first_nd = 99;
     for (int y = 0; y < 24; y++) {
@@ -186,8 +188,8 @@ static void test_set_command_reevaluates(void **state)
     assert_true(pane_alerts_vtbl.stamp(p, &c) != before);
     static wchar_t t[24][512];
     draw_framed(f, p, 24, 120, t);
-    assert_int_equal(row_of(t, 24, L"[MED ] GPUMemoryIncrease"), 1);
-    assert_true(row_of(t, 24, L"[ ok ] CPUBottleneck") > 1);
+    assert_int_equal(row_of(t, 24, L"[MED ] GPUMemoryIncrease"), 2);
+    assert_true(row_of(t, 24, L"[ ok ] CPUBottleneck") > 2);
     assert_int_equal(pane_alerts_command(p, ":set StepOutlier.nope=1", msg, sizeof msg, &e), -1);
     assert_non_null(strstr(e.msg, "no parameter 'nope'"));
     pane_alerts_vtbl.destroy(p);

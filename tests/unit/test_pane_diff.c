@@ -41,7 +41,7 @@ static void test_select_only_with_baseline(void **state)
 static json_t *row(double b, double t)
 {
     json_t *r = json_pack("{s:s, s:s, s:s, s:f, s:f}", "node", "algo-1", "phase",
-                          "Step:ModeKeys.TRAIN", "stat", "p50_us", "base", b, "target", t);
+                          "Step:ModeKeys.TRAIN", "stat", "p50_us", "base_us", b, "target_us", t);
     json_object_set_new(r, "change_pct", b != 0 ? json_real((t - b) / b * 100) : json_null());
     return r;
 }
@@ -138,6 +138,25 @@ static void test_draw_slowdown(void **state)
     json_decref(d);
 }
 
+/* g is the graph-symbols key everywhere: the Diff pane goes back to its
+ * top with Home (issue 14: the top was unreachable while g was shared),
+ * and its key table says so. */
+static void test_top_is_home_not_g(void **state)
+{
+    (void)state;
+    pane *p = pane_diff_vtbl.create();
+    pane_ctx c = {0};
+    assert_int_equal(pane_diff_vtbl.on_key(p, 'g', &c), 0);
+    assert_int_equal(pane_diff_vtbl.on_key(p, KEY_HOME, &c), 1);
+    int home = 0;
+    for (const pane_key *k = pane_diff_vtbl.keys; k && k->keys; k++) {
+        home |= strstr(k->keys, "Home") != NULL;
+        assert_null(strchr(k->keys, 'g'));
+    }
+    assert_true(home);
+    pane_diff_vtbl.destroy(p);
+}
+
 static void test_alerts_configure(void **state)
 {
     (void)state;
@@ -167,6 +186,7 @@ int main(void)
         cmocka_unit_test(test_select_only_with_baseline),
         cmocka_unit_test(test_marks),
         cmocka_unit_test(test_draw_slowdown),
+        cmocka_unit_test(test_top_is_home_not_g),
         cmocka_unit_test(test_alerts_configure),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -225,10 +225,10 @@ static void test_heatmap_marks_straggler(void **state)
     f->v.glyphs = GLYPHS_ASCII;
     pane *p = pane_heatmap_vtbl.create();
     draw_framed(f, &pane_heatmap_vtbl, p, 20, 60, t);
-    assert_true(screen_has(t, 20, L"!algo-3"));
+    assert_true(screen_has(t, 20, L"! algo-3"));
     assert_true(screen_has(t, 20, L"straggler algo-3: gpu 39.0% vs median 89.0%"));
     assert_true(screen_has(t, 20, L">algo-1"));   /* selected, readable without color */
-    assert_false(screen_has(t, 20, L"!algo-1"));
+    assert_false(screen_has(t, 20, L"!>algo-1"));
     assert_true(screen_has(t, 20, L"89.0%"));      /* algo-1 mean GPU util */
     assert_true(screen_has(t, 20, L"#"));          /* readable without color */
     pane_heatmap_vtbl.destroy(p);
@@ -245,18 +245,22 @@ static void test_steps_content_and_keys(void **state)
     assert_true(screen_has(t, 30, L"n 100"));
     assert_true(screen_has(t, 30, L"p50"));
     assert_true(screen_has(t, 30, L"p99"));
-    /* l / h cycle the node's phases, wrapping around. */
+    /* n / N cycle the node's phases, wrapping around; h l and the arrows
+     * stay with the dashboard (they move between panes everywhere). */
     pane_ctx k = make_ctx(f);
-    assert_int_equal(pane_steps_vtbl.on_key(p, 'l', &k), 1);
+    assert_int_equal(pane_steps_vtbl.on_key(p, 'l', &k), 0);
+    assert_int_equal(pane_steps_vtbl.on_key(p, KEY_RIGHT, &k), 0);
+    assert_int_equal(pane_steps_vtbl.on_key(p, 'h', &k), 0);
+    assert_int_equal(pane_steps_vtbl.on_key(p, 'n', &k), 1);
     draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
     assert_true(screen_has(t, 30, L"algo-1  Forward  (2/2"));
-    pane_steps_vtbl.on_key(p, KEY_RIGHT, &k);
+    pane_steps_vtbl.on_key(p, 'n', &k);
     draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
     assert_true(screen_has(t, 30, L"algo-1  TRAIN  (1/2"));
-    pane_steps_vtbl.on_key(p, 'h', &k);
+    pane_steps_vtbl.on_key(p, 'N', &k);
     draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
     assert_true(screen_has(t, 30, L"Forward"));
-    pane_steps_vtbl.on_key(p, 'h', &k);
+    pane_steps_vtbl.on_key(p, 'N', &k);
     assert_int_equal(pane_steps_vtbl.on_key(p, 'x', &k), 0);
     /* Selecting the metrics-only node falls back to a node with steps. */
     f->v.selected_node = 3;

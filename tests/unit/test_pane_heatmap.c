@@ -15,19 +15,19 @@ static void test_ramp(void **state)
     (void)state;
     assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 0.0), L' ');
     assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 0.01), L'.');
-    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 0.24), L'.');
-    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 0.26), L':');
-    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 0.5), L'*');
-    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 0.74), L'*');
-    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 0.76), L'#');
-    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 1.0), L'#');
-    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 7.0), L'#');
+    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 0.124), L'.');
+    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 0.126), L':');
+    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 1.0), L'@');
+    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, 7.0), L'@');
     assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, -1.0), L' ');
     assert_int_equal(pane_heatmap_ramp_char(GLYPHS_ASCII, NAN), L'-');
     assert_int_equal(pane_heatmap_ramp_char(GLYPHS_BLOCK, 1.0), 0x2588);
-    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_BRAILLE, 0.3), 0x2592);
+    assert_int_equal(pane_heatmap_ramp_char(GLYPHS_BRAILLE, 0.01), 0x2581);
+    /* 50 % and 70 % differ, with and without colour (issue 14). */
+    assert_true(pane_heatmap_ramp_char(GLYPHS_BRAILLE, 0.5) != pane_heatmap_ramp_char(GLYPHS_BRAILLE, 0.7));
+    assert_true(pane_heatmap_ramp_char(GLYPHS_ASCII, 0.5) != pane_heatmap_ramp_char(GLYPHS_ASCII, 0.7));
     /* Monotonic: more load never gets a lighter glyph. */
-    const wchar_t order[] = L" .:*#";
+    const wchar_t order[] = L" .:-=+*#@";
     int last = 0;
     for (int i = 0; i <= 100; i++) {
         wchar_t c = pane_heatmap_ramp_char(GLYPHS_ASCII, i / 100.0);
@@ -101,6 +101,30 @@ static void test_straggler_among_64(void **state)
     assert_int_equal(s.index, 41);
 }
 
+static void test_sort_order(void **state)
+{
+    (void)state;
+    double gpu[] = {80, 55, NAN, 79, 82};
+    double p50[] = {120e3, 121e3, 300e3, NAN, 119e3};
+    size_t o[5];
+    pane_heatmap_sort_order(HEAT_SORT_NAME, gpu, p50, 5, o);
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(o[i], i);
+    pane_heatmap_sort_order(HEAT_SORT_WORST_GPU, gpu, p50, 5, o);
+    size_t worst[] = {1, 3, 0, 4, 2};        /* no GPU value last */
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(o[i], worst[i]);
+    pane_heatmap_sort_order(HEAT_SORT_SLOWEST_STEP, gpu, p50, 5, o);
+    size_t slow[] = {2, 1, 0, 4, 3};
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(o[i], slow[i]);
+    /* Stragglers: node 2's steps are 2.5x the median, node 1's GPU 31 % off. */
+    pane_heatmap_sort_order(HEAT_SORT_STRAGGLERS, gpu, p50, 5, o);
+    assert_int_equal(o[0], 2);
+    assert_int_equal(o[1], 1);
+    assert_string_equal(pane_heatmap_sort_name(HEAT_SORT_WORST_GPU), "worst gpu");
+}
+
 static void test_cell_geometry(void **state)
 {
     (void)state;
@@ -128,6 +152,7 @@ int main(void)
         cmocka_unit_test(test_straggler_by_steps_wins_when_larger),
         cmocka_unit_test(test_no_straggler),
         cmocka_unit_test(test_straggler_among_64),
+        cmocka_unit_test(test_sort_order),
         cmocka_unit_test(test_cell_geometry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

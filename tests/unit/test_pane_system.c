@@ -153,33 +153,33 @@ static void test_current_value(void **state)
 static void test_columns(void **state)
 {
     (void)state;
-    for (int W = 1; W <= 400; W++)
-        for (int any_auto = 0; any_auto < 2; any_auto++) {
-            sys_columns c = pane_system_columns_for(W, any_auto);
-            int end = c.graph_x + c.graph_w;   /* first column after the graph */
-            assert_true(c.graph_w >= 0);
-            assert_int_equal(c.value_right, W - 1);
-            if (c.avg_x >= 0) {
-                assert_true(c.avg_x >= end + 1 && c.graph_w >= 40);
-                end = c.avg_x + 14;
-            }
-            if (c.axis_x >= 0) {
-                assert_true(any_auto);
-                assert_true(c.axis_x >= end && c.graph_w >= 24);
-                end = c.axis_x + 13;
-            }
-            if (c.graph_w > 0)
-                assert_true(end <= W - 9);     /* the value column stays free */
+    for (int W = 1; W <= 400; W++) {
+        sys_columns c = pane_system_columns_for(W);
+        int end = c.graph_x + c.graph_w;   /* first column after the graph */
+        assert_true(c.graph_w >= 0);
+        assert_int_equal(c.value_right, W - 1);
+        if (c.avg_x >= 0) {
+            assert_true(c.avg_x >= end && c.graph_w >= 100);
+            end = c.avg_x + 13;
         }
-    sys_columns c = pane_system_columns_for(80, 1);
+        if (c.graph_w > 0) {
+            assert_true(c.axis_x >= end);
+            assert_true(c.axis_x + 9 <= W - 9);  /* scale and value columns stay free */
+        }
+        /* The graph takes what the numbers leave: no blank gap. */
+        if (W >= 40 && c.avg_x < 0)
+            assert_int_equal(c.graph_x + c.graph_w + 20, W);
+    }
+    sys_columns c = pane_system_columns_for(80);
     assert_int_equal(c.graph_x, 16);
-    assert_int_equal(c.graph_w, 40);
-    assert_true(c.axis_x > 0);
+    assert_int_equal(c.graph_w, 44);
     assert_int_equal(c.avg_x, -1);
-    c = pane_system_columns_for(80, 0);
-    assert_int_equal(c.axis_x, -1);
-    c = pane_system_columns_for(200, 1);
-    assert_true(c.avg_x > 0 && c.axis_x > c.avg_x);
+    /* The 200-column System pane of the wide layout (118 inner columns):
+     * the graph is 82 wide, not the 63 it was with fixed text columns. */
+    c = pane_system_columns_for(118);
+    assert_int_equal(c.graph_w, 82);
+    c = pane_system_columns_for(200);
+    assert_true(c.avg_x > 0 && c.graph_w >= 100);
 }
 
 static void test_scroll_top(void **state)

@@ -121,6 +121,17 @@ static void test_from_model(void **state)
     assert_int_equal(out[1].other_us, 40);
     assert_int_equal(step_breakdown_node(n, NULL, out, 1), 1);   /* most recent */
     assert_int_equal(out[0].step, 2);
+    /* From a retained index: the Timeline scrolls back to the oldest. */
+    const phase_stats *sp = step_breakdown_phase(n, NULL);
+    assert_int_equal(phase_stats_recent_count(sp), 2);
+    assert_int_equal(phase_stats_recent_upto(sp, T + 99), 1);
+    assert_int_equal(phase_stats_recent_upto(sp, T + 100), 2);
+    assert_int_equal(step_breakdown_node_from(n, NULL, 0, out, 1), 1);
+    assert_int_equal(out[0].step, 1);
+    assert_int_equal(out[0].cat_us[SB_DATA], 20);   /* its own breakdown */
+    assert_int_equal(step_breakdown_node_from(n, NULL, 1, out, 4), 1);
+    assert_int_equal(out[0].step, 2);
+    assert_int_equal(step_breakdown_node_from(n, NULL, 2, out, 4), 0);
     assert_int_equal(step_breakdown_node(n, "Step:ModeKeys.EVAL", out, 4), 1);
     assert_int_equal(out[0].other_us, 50);
     assert_int_equal(step_breakdown_node(n, "Step:nope", out, 4), 0);

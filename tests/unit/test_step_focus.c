@@ -40,32 +40,6 @@ static model *make_job(void)
     return m;
 }
 
-static void test_window_is_union_over_nodes(void **state)
-{
-    (void)state;
-    model *m = make_job();
-    int64_t t0, t1;
-    /* picked on algo-1: [T0+200 ms, T0+290 ms); algo-2's step 2 ends at 480 ms */
-    size_t n = step_focus_window(m, TRAIN, 2, T0 + 200000, T0 + 290000, &t0, &t1);
-    assert_int_equal(n, 2);
-    assert_int_equal(t0, T0 + 200000);
-    assert_int_equal(t1, T0 + 480000);
-    /* a step no node retains any more: the picked event's window alone */
-    n = step_focus_window(m, TRAIN, 99, T0 + 5000, T0 + 6000, &t0, &t1);
-    assert_int_equal(n, 1);
-    assert_int_equal(t0, T0 + 5000);
-    assert_int_equal(t1, T0 + 6000);
-    /* unknown step number (data-loader events): the hint */
-    n = step_focus_window(m, "DataIterator", -1, T0 + 100000, T0 + 105000, &t0, &t1);
-    assert_int_equal(n, 1);
-    assert_int_equal(t1, T0 + 105000);
-    /* other phases with the same step number stay out */
-    step_focus_window(m, "Step:ModeKeys.EVAL", 2, T0 + 9002000, T0 + 9002500, &t0, &t1);
-    assert_int_equal(t0, T0 + 9002000);
-    assert_int_equal(t1, T0 + 9002500);
-    model_free(m);
-}
-
 static void test_find_event_of_alert_span(void **state)
 {
     (void)state;
@@ -100,7 +74,6 @@ static void test_clock_has_milliseconds(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_window_is_union_over_nodes),
         cmocka_unit_test(test_find_event_of_alert_span),
         cmocka_unit_test(test_clock_has_milliseconds),
     };

@@ -104,11 +104,27 @@ static void test_filter_substring_case_insensitive(void **s)
     assert_true(view_node_visible(&v, "algo-1"));
     snprintf(v.filter, sizeof v.filter, "ALGO-1");
     assert_true(view_node_visible(&v, "algo-1"));
-    assert_true(view_node_visible(&v, "algo-12"));
+    /* A number is never cut in two: /algo-1 is not algo-12 (issue 14). */
+    assert_false(view_node_visible(&v, "algo-12"));
     assert_false(view_node_visible(&v, "algo-2"));
     assert_false(view_node_visible(&v, NULL));
     snprintf(v.filter, sizeof v.filter, "b88");
     assert_true(view_node_visible(&v, "905-b88ab1bb8259"));
+    assert_false(view_filter_match("algo-6", "algo-60"));
+    assert_true(view_filter_match("algo-6", "algo-6"));
+    assert_false(view_filter_match("6", "algo-16"));
+    assert_true(view_filter_match("algo", "algo-60"));
+    assert_true(view_filter_match("algo-", "algo-60"));
+    /* Alternatives and anchors. */
+    assert_true(view_filter_match("algo-3|algo-60", "algo-60"));
+    assert_true(view_filter_match("algo-3|algo-60", "algo-3"));
+    assert_false(view_filter_match("algo-3|algo-60", "algo-6"));
+    assert_true(view_filter_match("^algo", "algo-1"));
+    assert_false(view_filter_match("^go", "algo-1"));
+    assert_true(view_filter_match("-1$", "algo-1"));
+    assert_false(view_filter_match("algo$", "algo-1"));
+    assert_true(view_filter_match("", "x"));
+    assert_true(view_filter_match("|", "x") == 0);
 }
 
 /* p / P: the Steps and Timeline panes' process pick cycles through the

@@ -30,7 +30,9 @@ typedef struct dash_args {
     const char *src;
     const char *baseline;      /* --baseline BASE: diff mode */
     int demo;
+    int no_config;             /* --no-config: smtop.conf neither read nor written */
     char conf_theme[256];      /* `theme =` of smtop.conf, outlives the file */
+    char conf_layout[128], conf_shown[128], conf_hidden[128];
 } dash_args;
 
 void cmd_dashboard_options(FILE *f)
@@ -117,7 +119,7 @@ static int parse_one(dash_args *a, int argc, char **argv, int *i, sm_err *err)
     else if (!strcmp(arg, "--utc"))
         ;   /* applied by main before anything was shown */
     else if (!strcmp(arg, "--no-config"))
-        ;   /* seen by read_conf before the options */
+        a->no_config = 1;   /* also seen by read_conf before the options */
     else if (!strcmp(arg, "--baseline")) {
         if (!val)
             return sm_err_set(err, SM_ERR_USAGE, "--baseline needs a BASE job (directory "
@@ -175,7 +177,8 @@ static int check_rules(dash_args *a, sm_err *err)
 /* smtop.conf keys: the dashboard options that make sense as defaults. A
  * line `key = value` goes through parse_one as `--key value`, so the file
  * accepts exactly what the command line does; `no-color` takes a boolean. */
-static const char *const conf_keys[] = {"theme", "symbols", "interval", "no-color"};
+static const char *const conf_keys[] = {"theme", "symbols", "interval", "no-color",
+                                        "layout", "shown", "hidden"};
 
 static int conf_bool(const char *v, int *out)
 {
@@ -197,7 +200,16 @@ static int conf_apply(void *ctx, const char *key, const char *value, sm_err *err
         k++;
     if (k == n)
         return sm_err_set(err, SM_ERR_USAGE, "unknown key '%.40s' (smtop.conf knows "
-                          "theme, symbols, interval, no-color)", key);
+                          "theme, symbols, interval, no-color, layout, shown, hidden)", key);
+    /* The dashboard's own state, saved on exit (dash_panes.c): no option. */
+    if (!strcmp(key, "layout") || !strcmp(key, "shown") || !strcmp(key, "hidden")) {
+        char *dst = !strcmp(key, "layout") ? a->conf_layout
+                  : !strcmp(key, "shown") ? a->conf_shown : a->conf_hidden;
+        snprintf(dst, sizeof a->conf_layout, "%s", value);
+        *(!strcmp(key, "layout") ? &a->d.layout : !strcmp(key, "shown") ? &a->d.shown
+                                                                        : &a->d.hidden) = dst;
+        return 0;
+    }
     if (!strcmp(key, "no-color"))
         return conf_bool(value, &a->d.no_color) ? sm_err_set(err, SM_ERR_USAGE,
                    "no-color takes true or false, got '%.40s'", value) : 0;
@@ -251,6 +263,7 @@ static int parse_args(dash_args *a, int argc, char **argv, sm_err *err)
     }
     if (!a->demo && !a->src)
         return sm_err_set(err, SM_ERR_USAGE, "no SOURCE given (or use --demo)");
+    a->d.save_config = !a->no_config;
     if (a->demo && a->src)
         return sm_err_set(err, SM_ERR_USAGE, "--demo takes no SOURCE");
     return check_rules(a, err);

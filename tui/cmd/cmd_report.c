@@ -12,6 +12,7 @@
 
 typedef struct report_args {
     int json;
+    int summary;               /* --summary: header and verdict only */
     const char *spec;
     model_config mc;
     source_opts so;
@@ -30,6 +31,8 @@ static void report_usage(FILE *f)
             "or s3://bucket/prefix.\n"
             "\n"
             "  --json           one JSON object instead of text\n"
+            "  --summary        the verdict only: rules that fired, the straggler,\n"
+            "                   idle GPU-hours\n"
             "%s"
             "  --utc            read and print times in UTC, not the local zone\n"
             "%s"
@@ -65,6 +68,8 @@ static int parse_args(int argc, char **argv, report_args *a)
             return 1;
         if (!strcmp(arg, "--json")) {
             a->json = 1;
+        } else if (!strcmp(arg, "--summary")) {
+            a->summary = 1;
         } else if (!strcmp(arg, "--utc")) {
             continue;   /* applied by main before any time was read */
         } else if (!strcmp(arg, "--since") || !strcmp(arg, "--until")) {
@@ -137,6 +142,8 @@ int cmd_report(int argc, char **argv)
     } else if (a.json) {
         json_dumpf(obj, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17) | JSON_ENSURE_ASCII);
         fputc('\n', stdout);
+    } else if (a.summary) {
+        report_print_summary(obj, stdout);
     } else {
         report_print_text(obj, stdout);
     }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "model/conf_lines.h"
 
@@ -74,4 +75,92 @@ int conf_file_parse_kv(const char *text, size_t len, const char *origin,
 {
     kv_ctx kv = {fn, ctx};
     return conf_lines_each(text, len, origin, parse_line, &kv, err);
+}
+
+/* The key of a `key = value` line (trimmed, into buf), or "" for a blank,
+ * comment or other line. */
+static const char *line_key(const char *line, size_t len, char *buf, size_t cap)
+{
+    size_t i = 0, k = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    while (i < len && line[i] != '=' && line[i] != '#' && k + 1 < cap)
+        buf[k++] = line[i++];
+    if (i >= len || line[i] != '=')
+        k = 0;
+    while (k > 0 && (buf[k - 1] == ' ' || buf[k - 1] == '\t'))
+        k--;
+    buf[k] = '\0';
+    return buf;
+}
+
+static long key_index(const char *key, const char *const *keys, size_t n)
+{
+    for (size_t i = 0; *key && i < n; i++)
+        if (!strcmp(key, keys[i]))
+            return (long)i;
+    return -1;
+}
+
+/* The directory holding path, and its parent, created when missing. */
+static void make_parent(const char *path)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return;
+    *slash = '\0';
+    char *up = strrchr(dir, '/');
+    if (up && up != dir) {
+        *up = '\0';
+        mkdir(dir, 0755);
+        *up = '/';
+    }
+    mkdir(dir, 0755);
+}
+
+int conf_file_update(const char *path, const char *const *keys, const char *const *values,
+                     size_t n, sm_err *err)
+{
+    size_t len = 0;
+    int missing = 0;
+    char *text = conf_file_read(path, &len, &missing, err);
+    if (!text && !missing)
+        return -1;
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    make_parent(path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        free(text);
+        return sm_err_set(err, SM_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+    }
+    unsigned char done[64] = {0};
+    /* Every line as it was, except a line of one of the keys: it takes
+     * the new value (or goes, when the value is empty). */
+    for (size_t at = 0; text && at < len;) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t ll = nl ? (size_t)(nl - (text + at)) : len - at;
+        char key[64];
+        long k = key_index(line_key(text + at, ll, key, sizeof key), keys, n);
+        if (k < 0)
+            fprintf(f, "%.*s\n", (int)ll, text + at);
+        else if (!done[k] && values[k][0])
+            fprintf(f, "%s = %s\n", keys[k], values[k]);
+        if (k >= 0 && k < 64)
+            done[k] = 1;
+        at += ll + 1;
+    }
+    for (size_t k = 0; k < n && k < 64; k++)
+        if (!done[k] && values[k][0])
+            fprintf(f, "%s = %s\n", keys[k], values[k]);
+    free(text);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return sm_err_set(err, SM_ERR_IO, "cannot write %s: %s", path, strerror(e));
+    }
+    return 0;
 }

@@ -36,4 +36,13 @@ typedef int (*conf_file_kv_fn)(void *ctx, const char *key, const char *value,
 int conf_file_parse_kv(const char *text, size_t len, const char *origin,
                        conf_file_kv_fn fn, void *ctx, sm_err *err);
 
+/* Sets `key = value` for keys[0..n) in the file at path, keeping every
+ * other line (comments too) as it was: a key's first line takes the new
+ * value, later lines of it go, a key not yet there is appended; an empty
+ * value removes the key. Creates the file and its directory when missing;
+ * replaces it by rename, so a reader never sees half a file. 0, or -1
+ * with err. */
+int conf_file_update(const char *path, const char *const *keys, const char *const *values,
+                     size_t n, sm_err *err);
+
 #endif

@@ -84,7 +84,11 @@ int dash_screen_open(dash *d, sm_err *err)
     nodelay(stdscr, TRUE);
     set_escdelay(25);
     curs_set(0);
-    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+    mmask_t wheel = BUTTON4_PRESSED;
+#ifdef BUTTON5_PRESSED
+    wheel |= BUTTON5_PRESSED;
+#endif
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | wheel, NULL);
     mouseinterval(0);
     d->depth = theme_detect_depth(d->o->no_color);
     theme_apply(d->th, d->depth);
@@ -141,7 +145,23 @@ void dash_relayout(dash *d)
     free_windows(d);
     int rows, cols;
     getmaxyx(stdscr, rows, cols);
-    layout_compute(rows, cols, d->npanes, d->view.zoomed ? d->view.focus : -1, &d->lay);
+    /* Lay out the shown panes only (dash_panes.c), then put each
+     * rectangle back at its pane's index: hidden panes get none. */
+    size_t vis[LAYOUT_MAX_PANES], nv = 0;
+    int zi = -1;
+    for (size_t i = 0; i < d->npanes; i++)
+        if (!d->shown_mask || (d->shown_mask >> i) & 1u) {
+            if ((int)i == d->view.focus)
+                zi = (int)nv;
+            vis[nv++] = i;
+        }
+    layout tmp;
+    layout_compute(rows, cols, nv, d->view.zoomed ? zi : -1, &tmp);
+    d->lay = tmp;
+    d->lay.npanes = d->npanes;
+    memset(d->lay.pane, 0, sizeof d->lay.pane);
+    for (size_t k = 0; k < nv; k++)
+        d->lay.pane[vis[k]] = tmp.pane[k];
     werase(stdscr);
     wnoutrefresh(stdscr);
     if (!d->lay.too_small) {

@@ -23,6 +23,11 @@ typedef struct dash_opts {
     /* Diff mode (--baseline): the baseline job's report object
      * (report_diff_load), read once; NULL = no Diff pane. Borrowed. */
     const struct json_t *baseline;
+    /* smtop.conf's `layout`, `shown`, `hidden` (NULL: auto, none); with
+     * save_config the dashboard writes them back on exit, with the theme
+     * and symbols in use. */
+    const char *layout, *shown, *hidden;
+    int save_config;
 } dash_opts;
 
 /* dash_run's result when the loader thread was still in a scan pass

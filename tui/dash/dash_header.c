@@ -58,14 +58,16 @@ static int changed(char *last, size_t cap, const char *now)
     return 1;
 }
 
-/* " STEP 1234  12:03:04.120-12:03:05.900 (1.78 s)  Esc: back " */
+/* " STEP 1234 algo-3  12:03:04.120-12:03:05.900 (1.78 s)  Esc: back " */
 static void step_badge_text(const view_state *v, char *out, size_t cap)
 {
-    char a[32], b[32], span[FMT_BUF], step[32];
+    char a[32], b[32], span[FMT_BUF], step[64];
     if (v->step >= 0)
         snprintf(step, sizeof step, "STEP %lld", v->step);
     else
         snprintf(step, sizeof step, "EVENT");
+    if (v->step_node[0])
+        snprintf(step + strlen(step), sizeof step - strlen(step), " %.20s", v->step_node);
     snprintf(out, cap, " %s  %s-%s (%s)  Esc: back ", step,
              step_focus_clock(a, sizeof a, v->step_t0_us),
              step_focus_clock(b, sizeof b, v->step_t1_us),
@@ -118,13 +120,29 @@ static const char *fresh_badge(dash *d, int64_t now, char *buf, size_t cap, int 
     }
 }
 
+/* src cut in the middle to at most max bytes ("s3://bucket/.../job-7/
+ * profiler-output" keeps both ends: the bucket and the job tell jobs
+ * apart), with "..." where it was cut. Sources are ASCII paths and URLs
+ * in practice; the header sanitizes whatever remains. */
+static const char *mid_cut(const char *src, int max, char *out, size_t cap)
+{
+    int len = (int)strlen(src);
+    if (len <= max || max < 9) {
+        snprintf(out, cap, "%s", max < 9 && len > max ? "" : src);
+        return out;
+    }
+    int head = (max - 3) / 2, tail = max - 3 - head;
+    snprintf(out, cap, "%.*s...%s", head, src, src + len - tail);
+    return out;
+}
+
 void dash_draw_header(dash *d, int64_t now_us)
 {
     const model *m = job_model(d->j);
     size_t total = model_node_count(m), shown = 0;
     for (size_t i = 0; i < total; i++)
         shown += view_node_visible(&d->view, model_node_id(model_node_at(m, i)));
-    char left[512], range[128], nodes[96], step_badge[200], fresh[64];
+    char left[1024], range[128], nodes[96], step_badge[200], fresh[64];
     int64_t t0, t1;
     view_window(&d->view, model_last_us(m), &t0, &t1);
     if (total == 0)
@@ -147,8 +165,24 @@ void dash_draw_header(dash *d, int64_t now_us)
         role = ROLE_STATUS_PAUSED;
         snprintf(left, sizeof left, " smtop | %s | %s |%s", job_describe(d->j), nodes, badge);
     } else {
-        snprintf(left, sizeof left, " smtop | %s | %s | %s |%s", job_describe(d->j), nodes,
-                 range, badge);
+        /* The node count and the time range always fit (80 columns and
+         * up): the source gives way, cut in the middle. */
+        char src[256];
+        const char *name = " smtop |";
+        int room = getmaxx(d->header) - (int)(strlen(nodes) + strlen(range) + strlen(badge)) -
+                   16;
+        int need = (int)strlen(job_describe(d->j));
+        if (room < need && room < 20) {   /* narrow: the program name goes first */
+            name = "";
+            room += 8;
+        }
+        char *paren = strrchr(range, '(');
+        if (room < need && room < 20 && paren && paren > range) {   /* then the span */
+            paren[-1] = '\0';
+            room += (int)strlen(paren) + 1;
+        }
+        snprintf(left, sizeof left, "%s %s | %s | %s |%s", name,
+                 mid_cut(job_describe(d->j), room, src, sizeof src), nodes, range, badge);
     }
     if (!changed(d->hdr_last, sizeof d->hdr_last, left))
         return;
@@ -201,17 +235,80 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
                  (long long)st.unread_files, st.unread_files == 1 ? "" : "s");
 }
 
+/* Columns the status line keeps for " ? help  q quit ". */
+#define STATUS_TAIL_COLS 17
+
+/* k9s-style hints in plain words for the focused pane, from its key table:
+ * " n/N phase  ,/. step  f focus | ? help  q quit ", as many as fit in
+ * `room` columns. */
+static void pane_hints(const dash *d, char *out, size_t cap, int room)
+{
+    const char *tail = "? help  q quit ";
+    int n = snprintf(out, cap, " ");
+    const pane_key *k = (size_t)d->view.focus < d->npanes ? d->panes[d->view.focus].vt->keys
+                                                           : NULL;
+    for (; k && k->keys && n >= 0 && (size_t)n < cap; k++) {
+        if (!k->hint)
+            continue;
+        char keys[24];
+        size_t j = 0;
+        /* "j k  Dn Up" -> "j/k": the first spelling, joined by '/'. */
+        for (const char *c = k->keys; *c && j + 1 < sizeof keys; c++) {
+            if (c[0] == ' ' && c[1] == ' ')
+                break;
+            keys[j++] = *c == ' ' ? '/' : *c;
+        }
+        keys[j] = '\0';
+        int len = (int)(strlen(keys) + strlen(k->hint) + 3);
+        if (n + len + (int)strlen(tail) + 2 > room)
+            break;
+        n += snprintf(out + n, cap - (size_t)n, "%s %s  ", keys, k->hint);
+    }
+    if (n > 1 && n >= 0 && (size_t)n + 2 < cap)
+        n += snprintf(out + n, cap - (size_t)n, "| ");
+    if (n >= 0 && (size_t)n < cap)
+        snprintf(out + n, cap - (size_t)n, "%s", tail);
+}
+
+/* What the job lacks, once, in the longest form that leaves the status
+ * line room for "? help  q quit": "no framework traces, no Python stats
+ * in this job", without "in this job", or "no traces, no Python". When
+ * even that does not fit (80 columns), "scanned N s ago" gives way: the
+ * newest sample's age stays, and the header says STALE. */
+static void append_absent(const dash *d, char *left, size_t cap)
+{
+    if (!d->absent_note[0])
+        return;
+    int room = getmaxx(d->status) - sanitize_cols(left) - STATUS_TAIL_COLS;
+    const char *bar = strstr(left, " | ");
+    if (!strncmp(left, " scanned ", 9) && bar &&
+        (int)strlen(d->absent_short) + 3 > room) {
+        room += (int)(bar + 2 - left);
+        memmove(left, bar + 2, strlen(bar + 2) + 1);
+    }
+    size_t k = strlen(left);
+    char note[200];
+    snprintf(note, sizeof note, " | %s in this job", d->absent_note);
+    if ((int)strlen(note) > room)
+        snprintf(note, sizeof note, " | %s", d->absent_note);
+    if ((int)strlen(note) > room)
+        snprintf(note, sizeof note, " | %s", d->absent_short);
+    if (k < cap)
+        snprintf(left + k, cap - k, "%s", note);
+}
+
 void dash_draw_status(dash *d, int64_t now)
 {
-    char left[512], err[SCANNER_MSG_LEN] = "", key[1400];
-    const char *hint = d->filter_edit || d->cmd_edit ? " Enter keep  Esc cancel "
-                                                     : " ? help  q quit ";
+    char left[512], err[SCANNER_MSG_LEN] = "", key[1400], hints[200];
     if (d->filter_edit) {
         snprintf(left, sizeof left, " filter nodes: /%s_", d->view.filter);
     } else if (d->cmd_edit) {
         snprintf(left, sizeof left, " :%s_", d->cmd);
     } else {
         status_text(d, now, left, sizeof left);
+        /* What the job lacks, once: it explains the panes that gave their
+         * space away. */
+        append_absent(d, left, sizeof left);
         /* What the transport is doing now ("connecting to … (attempt
          * 2/5)") is newer than how the last pass ended. */
         source_status(job_source(d->j), err, sizeof err);
@@ -222,14 +319,24 @@ void dash_draw_status(dash *d, int64_t now)
             scanner_get_stats(job_scanner(d->j), &st);
             snprintf(err, sizeof err, "%s", st.last_error);
         }
-        if (now < d->msg_until_us)
-            snprintf(err, sizeof err, "%s", d->msg);
+        /* A notice answers the key just pressed: it goes first, alone. */
+        if (now < d->msg_until_us) {
+            snprintf(left, sizeof left, " %s", d->msg);
+            err[0] = '\0';
+        }
     }
-    snprintf(key, sizeof key, "%s\x1f%s\x1f%s", left, err, hint);
+    /* The pane's key hints take what the status leaves (up to half). */
+    int cols = getmaxx(d->status);
+    int used = sanitize_cols(left) + (err[0] ? sanitize_cols(err) + 3 : 0) + 2;
+    pane_hints(d, hints, sizeof hints, cols - used < cols / 2 ? cols - used : cols / 2);
+    const char *hint = d->filter_edit || d->cmd_edit ? " Enter keep  Esc cancel " : hints;
+    /* The key only detects change: hints differ within their first
+     * words, and the cut keeps it within st_last. */
+    snprintf(key, sizeof key, "%s\x1f%s\x1f%.118s", left, err, hint);
     if (!changed(d->st_last, sizeof d->st_last, key))
         return;
     WINDOW *w = d->status;
-    int cols = getmaxx(w), hl = (int)strlen(hint);
+    int hl = (int)strlen(hint);
     werase(w);
     wmove(w, 0, 0);
     int limit = cols - hl > 0 ? cols - hl : cols;

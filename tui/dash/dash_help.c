@@ -1,57 +1,54 @@
-/* dash_help: the `?` overlay listing every key (keep in step with
- * dash_keys.c). */
+/* dash_help: the `?` overlay listing every key, generated from the
+ * dashboard's table (dash_global_keys) and each pane's (pane_vtbl.keys),
+ * so no hand-kept copy can drift from what the keys do. */
 #include "tui/dash/dash_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct help_line {
-    const char *keys, *what;
+    char keys[48];
+    const char *what;     /* NULL: a section title */
+    int pane;             /* the pane of a section line, -1 for global */
 } help_line;
 
-/* A NULL `what` starts a section; the pane sections go to the second
- * column when the overlay does not fit the terminal in one. */
-static const help_line help[] = {
-    /* Descriptions fit 23 cells: the two-column overlay on 80x24. */
-    {"q  Ctrl-C", "quit"},
-    {"?  F1", "this help"},
-    {"Tab S-Tab", "next / previous pane"},
-    {"h l  Lt Rt", "previous / next pane"},
-    {"j k  Dn Up", "next / previous node"},
-    {"Enter  Esc", "zoom pane / back"},
-    {"/", "filter nodes by name"},
-    {":", "command (:set R.p=v)"},
-    {"space", "pause / resume live"},
-    {"+  -", "zoom time range in/out"},
-    {"[  ]", "scrub back / forward"},
-    {"0", "back to live (unfocus)"},
-    {"c", "CPU total / per core"},
-    {"p  P", "rank in Steps/Timeline"},
-    {"t  g", "theme / graph symbols"},
-    {"Ctrl-L", "repaint the screen"},
-    {"mouse click", "select pane and node"},
-    {"Steps pane", NULL},
-    {"h l", "previous / next phase"},
-    {", . < >", "step cursor older/newer"},
-    {"o O", "previous / next outlier"},
-    {"f", "focus step in all panes"},
-    {"Timeline pane", NULL},
-    {"v", "steps / loader / events"},
-    {"j k  f", "select step, focus it"},
-    {"s  /", "events: sort / filter"},
-    {"Python pane", NULL},
-    {"s", "cycle the sort key"},
-    {"T C N P", "tottime cumtime calls prim"},
-    {"w", "window / node menu"},
-    {"/", "filter functions"},
-    {"Enter", "zoom: callers, callees"},
-    {"Alerts pane", NULL},
-    {"J", "jump / focus the step"},
-    {"Diff (--baseline)", NULL},
-    {"j k  g", "scroll / back to top"},
-};
+#define HELP_MAX 160
+
+static size_t add(help_line *out, size_t n, size_t cap, const char *keys, const char *what,
+                  int pane)
+{
+    if (n >= cap)
+        return n;
+    snprintf(out[n].keys, sizeof out[n].keys, "%s", keys);
+    out[n].what = what;
+    out[n].pane = pane;
+    return n + 1;
+}
+
+/* The global keys, then a section per pane of this run ("2 Heatmap") with
+ * that pane's table (entries without a description are status-line hints
+ * only). Returns the count. */
+static size_t help_lines(const dash *d, help_line *out, size_t cap)
+{
+    size_t n = 0;
+    for (const pane_key *k = dash_global_keys; k->keys; k++)
+        n = add(out, n, cap, k->keys, k->what, -1);
+    for (size_t i = 0; i < d->npanes; i++) {
+        const pane_key *k = d->panes[i].vt->keys;
+        if (!k || !k->keys)
+            continue;
+        char title[48];
+        snprintf(title, sizeof title, "%zu %s", i + 1, d->panes[i].vt->title);
+        n = add(out, n, cap, title, NULL, (int)i);
+        for (; k->keys; k++)
+            if (k->what)
+                n = add(out, n, cap, k->keys, k->what, (int)i);
+    }
+    return n;
+}
 
 /* Index of the first pane section: where the second column starts. */
-static size_t first_section(size_t n)
+static size_t first_section(const help_line *help, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (!help[i].what)
@@ -59,29 +56,58 @@ static size_t first_section(size_t n)
     return n;
 }
 
-/* Draws help[from, to) as one column at x, `w` cells wide, descriptions
- * starting `kw` cells in. */
-static void draw_column(dash *d, WINDOW *hw, size_t from, size_t to, int x, int w, int h,
-                        int kw)
+/* Draws the lines help[idx[0..k)) as one column at x, `w` cells wide,
+ * descriptions starting `kw` cells in. */
+static void draw_column(dash *d, const help_line *help, const size_t *idx, size_t k,
+                        WINDOW *hw, int x, int w, int h, int kw)
 {
-    for (size_t i = from; i < to && (int)(i - from) + 2 < h - 1; i++) {
-        int y = (int)(i - from) + 2;
-        if (!help[i].what) {
+    for (size_t j = 0; j < k && (int)j + 2 < h - 1; j++) {
+        const help_line *l = &help[idx[j]];
+        int y = (int)j + 2;
+        if (!l->what) {
             wattrset(hw, theme_attr(d->th, ROLE_TITLE));
-            mvwaddnstr(hw, y, x, help[i].keys, w);
+            mvwaddnstr(hw, y, x, l->keys, w);
             continue;
         }
         wattrset(hw, theme_attr(d->th, ROLE_LABEL) | A_BOLD);
-        mvwaddnstr(hw, y, x, help[i].keys, kw - 1);
+        mvwaddnstr(hw, y, x, l->keys, kw - 1);
         wattrset(hw, theme_attr(d->th, ROLE_DEFAULT));
         if (w > kw + 2)
-            mvwaddnstr(hw, y, x + kw, help[i].what, w - kw);
+            mvwaddnstr(hw, y, x + kw, l->what, w - kw);
     }
+}
+
+/* The pane sections for the second column when they do not all fit in
+ * `fit` lines: whole sections from the `page`-th pane on (wrapping), the
+ * focused pane's first at page 0. Returns the count put into idx. */
+static size_t pane_page(const dash *d, const help_line *help, size_t n, size_t split,
+                        int page, int fit, size_t *idx)
+{
+    int np = (int)d->npanes, first = ((d->view.focus + page) % np + np) % np;
+    size_t k = 0;
+    for (int step = 0; step < np; step++) {
+        int pane = (first + step) % np;
+        size_t from = n, len = 0;
+        for (size_t i = split; i < n; i++)
+            if (help[i].pane == pane) {
+                from = from == n ? i : from;
+                len++;
+            }
+        if (len == 0)
+            continue;
+        if ((int)(k + len) > fit)
+            break;
+        for (size_t i = from; i < from + len; i++)
+            idx[k++] = i;
+    }
+    return k;
 }
 
 void dash_draw_help(dash *d)
 {
-    size_t n = sizeof help / sizeof help[0], split = first_section(n);
+    help_line help[HELP_MAX];
+    size_t idx[HELP_MAX];
+    size_t n = help_lines(d, help, HELP_MAX), split = first_section(help, n);
     int rows = d->lay.rows, cols = d->lay.cols;
     int two = (int)n + 4 > rows - 2;
     int h = two ? (int)(split > n - split ? split : n - split) + 4 : (int)n + 4;
@@ -106,11 +132,26 @@ void dash_draw_help(dash *d)
     wattrset(hw, theme_attr(d->th, ROLE_TITLE));
     mvwaddstr(hw, 0, 2, " smtop keys ");
     if (two) {
-        int cw = (w - 5) / 2;
-        draw_column(d, hw, 0, split, 2, cw, h, 13);
-        draw_column(d, hw, split, n, 3 + cw, cw, h, 9);   /* pane keys are short */
+        int cw = (w - 5) / 2, fit = h - 3;
+        for (size_t i = 0; i < split; i++)
+            idx[i] = i;
+        draw_column(d, help, idx, split, hw, 2, cw, h, 13);
+        size_t k = n - split;
+        if ((int)k > fit - 1) {
+            /* Not all pane sections fit: a page of them, the focused
+             * pane's first; h/l turn the page. */
+            k = pane_page(d, help, n, split, d->help_page, fit - 1, idx);
+            wattrset(hw, theme_attr(d->th, ROLE_DIM));
+            mvwaddnstr(hw, h - 2, 3 + cw, "h l: other panes' keys", cw);
+        } else {
+            for (size_t i = 0; i < k; i++)
+                idx[i] = split + i;
+        }
+        draw_column(d, help, idx, k, hw, 3 + cw, cw, h, 10);
     } else {
-        draw_column(d, hw, 0, n, 2, w - 4, h, 18);
+        for (size_t i = 0; i < n; i++)
+            idx[i] = i;
+        draw_column(d, help, idx, n, hw, 2, w - 4, h, 18);
     }
     wattrset(hw, 0);
     touchwin(hw);

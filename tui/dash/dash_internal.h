@@ -18,6 +18,9 @@
 #include "tui/dash/view.h"
 
 #define DASH_MAX_THEMES 32
+/* The user quit (q, Ctrl-C as a key): the layout is saved. A signal or a
+ * lost terminal leaves smtop.conf alone. */
+#define DASH_QUIT_KEY 2
 #define DASH_LOCK_LOG 65536
 
 typedef struct dash_pane {
@@ -46,9 +49,15 @@ typedef struct dash {
     dash_pane panes[LAYOUT_MAX_PANES];
     WINDOW *header, *status, *help;
     layout lay;
-    int quit;
+    int quit;                 /* 1: leave (signal, terminal gone); DASH_QUIT_KEY: q */
     int fatal_restore;        /* fatal_restore_install succeeded */
     int help_on;
+    int help_page;            /* which pane keys the help shows when not all fit */
+    int preset;               /* dash_panes.c: the layout preset (p) */
+    int pane_mode[LAYOUT_MAX_PANES];  /* 1 shown, -1 hidden by its digit; 0 preset */
+    uint32_t shown_mask;      /* panes on screen (bit i = pane i); 0: recompute */
+    char absent_note[160];    /* "no framework traces, no Python stats" */
+    char absent_short[80];    /* "no traces, no Python": for a narrow status line */
     int filter_edit;          /* the status line is the `/` prompt */
     char filter_before[64];   /* restored by Esc */
     int cmd_edit;             /* the status line is the `:` prompt (dash_cmd.c) */
@@ -87,6 +96,9 @@ void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us);
 
 /* dash_keys.c: handles one key (or KEY_MOUSE / KEY_RESIZE). */
 void dash_key(dash *d, int ch);
+/* The dashboard's own keys (every pane), ending with {NULL}: the help
+ * overlay lists them before each pane's table (pane_vtbl.keys). */
+extern const pane_key dash_global_keys[];
 
 /* dash_header.c: header and status line; redrawn only when their text
  * changed. Caller holds the model lock (reads node counts). */
@@ -112,6 +124,22 @@ void dash_derive_close(dash *d);
 /* Takes the latest snapshot into d->snap (and ctx ext); in bench mode,
  * where no loader runs, builds it here first. */
 void dash_derive_take(dash *d);
+
+/* dash_panes.c: which panes are on screen (data, digits, presets) and
+ * their persistence in smtop.conf. */
+uint32_t dash_panes_shown(dash *d, const pane_ctx *ctx);
+/* Relayouts when the shown set changed; caller holds the model lock. */
+void dash_panes_update(dash *d, const pane_ctx *ctx);
+void dash_panes_toggle(dash *d, size_t i);
+void dash_panes_next_preset(dash *d);
+const char *dash_panes_preset_name(int k);
+int dash_panes_preset_find(const char *name);
+/* From smtop.conf: preset name, and comma lists of pane ids the user
+ * showed / hid; any may be NULL. */
+void dash_panes_configure(dash *d, const char *layout, const char *shown, const char *hidden);
+/* Writes layout, shown, hidden, theme and symbols into smtop.conf,
+ * keeping every other line. 0, or -1 with err. */
+int dash_panes_save(const dash *d, sm_err *err);
 
 /* dash_help.c */
 void dash_draw_help(dash *d);

@@ -1,10 +1,33 @@
-/* dash_keys: what each key does (the help overlay in dash_help.c lists
- * the same keys). Global keys first; the focused pane sees the rest before
- * the defaults (selection and focus movement) apply. */
+/* dash_keys: what each key does. Global keys first; the focused pane sees
+ * the rest before the defaults (selection and focus movement) apply. The
+ * help overlay is generated from dash_global_keys and each pane's table. */
 #include "tui/dash/dash_internal.h"
 
 #include <ctype.h>
 #include <string.h>
+
+const pane_key dash_global_keys[] = {
+    /* Descriptions fit 23 cells: the two-column overlay on 80x24. */
+    {"q  Ctrl-C", NULL, "quit"},
+    {"?  F1", NULL, "this help"},
+    {"h l  Lt Rt", NULL, "previous / next pane"},
+    {"Tab S-Tab", NULL, "next / previous pane"},
+    {"j k  Dn Up", NULL, "next / previous node"},
+    {"Enter", NULL, "zoom the pane"},
+    {"Esc", NULL, "back; clears a filter"},
+    {"/", NULL, "filter nodes: a|b ^ $"},
+    {":", NULL, "command (:set R.p=v)"},
+    {"space", NULL, "pause / resume live"},
+    {"+  -", NULL, "zoom time range in/out"},
+    {"[  ]", NULL, "scrub back / forward"},
+    {"0", NULL, "back to live (unfocus)"},
+    {"t  g", NULL, "theme / graph symbols"},
+    {"1-7", NULL, "show / hide pane N"},
+    {"p", NULL, "next layout preset"},
+    {"Ctrl-L", NULL, "repaint the screen"},
+    {"mouse", NULL, "click selects, wheel scrolls"},
+    {NULL, NULL, NULL},
+};
 
 /* Nodes passing the filter; caller holds the model lock. */
 static size_t visible_nodes(dash *d)
@@ -22,6 +45,14 @@ static void set_focus(dash *d, int f)
     int n = (int)d->npanes;
     if (n == 0)
         return;
+    /* Skip hidden panes, in the direction of travel. */
+    int dir = f < d->view.focus ? -1 : 1;
+    for (int k = 0; k < n; k++) {
+        int g = ((f % n) + n) % n;
+        if (!d->shown_mask || (d->shown_mask >> g) & 1u)
+            break;
+        f += dir;
+    }
     f = ((f % n) + n) % n;
     if (f == d->view.focus)
         return;
@@ -94,6 +125,24 @@ static void cycle_glyphs(dash *d)
     dash_mark_all(d);
 }
 
+static void focused_key(dash *d, int ch);
+
+/* The wheel scrolls the pane under the pointer as Up/Down would. */
+static int wheel(dash *d, const MEVENT *ev)
+{
+    int up = (ev->bstate & BUTTON4_PRESSED) != 0, down = 0;
+#ifdef BUTTON5_PRESSED
+    down = (ev->bstate & BUTTON5_PRESSED) != 0;
+#endif
+    if (!up && !down)
+        return 0;
+    int i = layout_pane_at(&d->lay, ev->y, ev->x);
+    if (i >= 0)
+        set_focus(d, i);
+    focused_key(d, up ? KEY_UP : KEY_DOWN);
+    return 1;
+}
+
 static void click(dash *d)
 {
     MEVENT ev;
@@ -103,6 +152,8 @@ static void click(dash *d)
         close_help(d);
         return;
     }
+    if (wheel(d, &ev))
+        return;
     int i = layout_pane_at(&d->lay, ev.y, ev.x);
     if (i < 0)
         return;
@@ -148,7 +199,7 @@ static void default_key(dash *d, int ch, size_t nvis)
 }
 
 /* Offers ch to the focused pane, then applies the default. */
-static void pane_key(dash *d, int ch)
+static void focused_key(dash *d, int ch)
 {
     pthread_mutex_lock(job_lock(d->j));
     size_t nvis = visible_nodes(d);
@@ -221,10 +272,18 @@ void dash_key(dash *d, int ch)
         return;
     }
     if (d->help_on) {
-        if (ch == 'q' || ch == 3)
-            d->quit = 1;
-        else
-            close_help(d);    /* any key closes help, as in htop */
+        if (ch == 'q' || ch == 3) {
+            d->quit = DASH_QUIT_KEY;
+        } else if (ch == 'l' || ch == KEY_RIGHT || ch == 'h' || ch == KEY_LEFT) {
+            /* Turn the page of pane keys when they do not all fit. */
+            d->help_page += ch == 'l' || ch == KEY_RIGHT ? 1 : -1;
+            if (d->help) {
+                delwin(d->help);   /* redrawn on the next frame */
+                d->help = NULL;
+            }
+        } else {
+            close_help(d);    /* any other key closes help, as in htop */
+        }
         return;
     }
     if (d->lay.too_small && ch != 'q' && ch != 3)
@@ -235,10 +294,11 @@ void dash_key(dash *d, int ch)
     }
     switch (ch) {
     case 'q': case 'Q': case 3:              /* 3: Ctrl-C without ISIG */
-        d->quit = 1;
+        d->quit = DASH_QUIT_KEY;
         return;
     case '?': case KEY_F(1):
         d->help_on = 1;
+        d->help_page = 0;
         return;
     case '\t':
         set_focus(d, d->view.focus + 1);
@@ -250,11 +310,19 @@ void dash_key(dash *d, int ch)
         set_zoom(d, 1);
         return;
     case 27:
-        /* Innermost layer first: zoom, then the step focus (view.h). */
+        /* Innermost layer first: zoom, a pane's kept filter, the step
+         * focus (view.h), then the node filter. */
         if (view_esc_target(&d->view) == VIEW_ESC_ZOOM)
             set_zoom(d, 0);
+        else if (pane_offer(d, ch))
+            return;
         else if (view_esc_target(&d->view) == VIEW_ESC_STEP)
             view_clear_step(&d->view);
+        else if (d->view.filter[0]) {
+            d->view.filter[0] = '\0';
+            d->view.selected_node = 0;
+            dash_notice(d, "node filter cleared");
+        }
         return;
     case '/':
         if (pane_offer(d, ch))   /* a pane with a filter of its own */
@@ -296,6 +364,15 @@ void dash_key(dash *d, int ch)
     case 't':
         cycle_theme(d);
         return;
+    case 'p':
+        dash_panes_next_preset(d);
+        return;
+    case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8':
+        if ((size_t)(ch - '1') < d->npanes) {
+            dash_panes_toggle(d, (size_t)(ch - '1'));
+            return;
+        }
+        break;
     case 'g':
         cycle_glyphs(d);
         return;
@@ -304,5 +381,5 @@ void dash_key(dash *d, int ch)
         clearok(curscr, TRUE);
         return;
     }
-    pane_key(d, ch);
+    focused_key(d, ch);
 }

@@ -38,8 +38,10 @@ static void draw_border(dash *d, size_t i)
     wattrset(p->outer, a);
     box(p->outer, 0, 0);
     char title[96];
-    snprintf(title, sizeof title, " %zu %s%s ", i + 1, p->vt->title,
-             d->view.zoomed ? " (Esc: back)" : "");
+    /* Brackets mark the focused pane without colour too. */
+    snprintf(title, sizeof title, "%s%zu %s%s%s%s", focus ? "[" : " ", i + 1, p->vt->title,
+             d->view.zoomed ? " (Esc: back)" : "", p->vt->whole_job ? " - whole job" : "",
+             focus ? "]" : " ");
     char safe[128];
     sanitize_str(title, safe, sizeof safe, getmaxx(p->outer) - 4);
     wattrset(p->outer, theme_attr(d->th, ROLE_TITLE) | (focus ? A_REVERSE : 0));
@@ -176,6 +178,7 @@ void dash_frame(dash *d)
     t = mono_ms();
     pane_ctx ctx;
     dash_ctx(d, &ctx, now);
+    dash_panes_update(d, &ctx);
     for (size_t i = 0; i < d->npanes; i++)
         if (!d->panes[i].vt->snapshot_only)
             drew |= draw_pane(d, i, &ctx);
@@ -350,6 +353,7 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
             return sm_err_set(err, SM_ERR_NOMEM, "out of memory creating the %s pane",
                               d->panes[i].vt->id);
     }
+    dash_panes_configure(d, o->layout, o->shown, o->hidden);
     if (dash_cmd_configure_rules(d, err) != 0)
         return -1;
     return dash_derive_open(d, err);
@@ -399,7 +403,12 @@ int dash_run(job *j, const dash_opts *o, sm_err *err)
         else
             run_loop(d);
     }
+    sm_err serr = {0};
+    int unsaved = rc == 0 && o->save_config && d->quit == DASH_QUIT_KEY &&
+                  dash_panes_save(d, &serr) < 0;
     int stuck = dash_fini(d);
+    if (unsaved)   /* after the screen is gone, so it stays readable */
+        fprintf(stderr, "smtop: layout not saved: %s\n", serr.msg);
     free(d);
     return rc == 0 && stuck ? DASH_LOADER_BUSY : rc;
 }

@@ -14,49 +14,6 @@ static const phase_stats *phase_by_label(const model_node *nd, const char *label
     return NULL;
 }
 
-/* Widens [*t0, *t1) by node nd's events of `step`; 1 when it had any. */
-static int widen_by_node(const phase_stats *ps, long long step, phase_event *ev,
-                         int64_t *t0, int64_t *t1)
-{
-    size_t n = phase_stats_recent(ps, ev, PHASE_RECENT_CAP);
-    int seen = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (ev[i].step != step)
-            continue;
-        int64_t a = ev[i].start_us, b = ev[i].start_us + ev[i].dur_us;
-        if (*t1 <= *t0) {
-            *t0 = a;
-            *t1 = b;
-        }
-        *t0 = a < *t0 ? a : *t0;
-        *t1 = b > *t1 ? b : *t1;
-        seen = 1;
-    }
-    return seen;
-}
-
-size_t step_focus_window(const model *m, const char *label, long long step,
-                         int64_t hint_t0, int64_t hint_t1, int64_t *t0, int64_t *t1)
-{
-    *t0 = hint_t0;
-    *t1 = hint_t1;
-    size_t nodes = hint_t1 > hint_t0;
-    if (step < 0 || !label)
-        return nodes;
-    /* On OOM the hint alone is still the picked step's window. */
-    phase_event *ev = malloc(PHASE_RECENT_CAP * sizeof *ev);
-    if (!ev)
-        return nodes;
-    size_t seen = 0;
-    for (size_t i = 0; i < model_node_count(m); i++) {
-        const phase_stats *ps = phase_by_label(model_node_at(m, i), label);
-        if (ps)
-            seen += (size_t)widen_by_node(ps, step, ev, t0, t1);
-    }
-    free(ev);
-    return seen > nodes ? seen : nodes;
-}
-
 int step_focus_find_event(const model *m, const char *node, const char *label,
                           int64_t start_us, phase_event *out)
 {

@@ -1,5 +1,5 @@
-/* step_focus: the step cross-filter's look-ups over the model — which time
- * window step N covers on every node, which step an alert's span is — and
+/* step_focus: the step cross-filter's look-up over the model — which step
+ * an alert's span is — and
  * the millisecond clock the focused window is shown with. No curses: the
  * steps and alerts panes call these on a key, the header and the python
  * pane use the clock; all are unit-tested on a hand-built model.
@@ -12,17 +12,6 @@
 
 #include "model/model.h"
 #include "model/phase_stats.h"
-
-/* The window of step `step` of the phase labelled `label` on every node:
- * the union of [start, start + dur) of every retained event with that
- * step number in a phase of that label, and of [hint_t0, hint_t1) (the
- * event the user picked, so a step the other nodes no longer retain still
- * has its own window). Ranks start a step at slightly different times;
- * the union is what "that step on every node" spans. step < 0 (unknown)
- * gives the hint alone. Writes *t0 and *t1; returns how many nodes had the
- * step (>= 1 when the hint is non-empty). Read-only. */
-size_t step_focus_window(const model *m, const char *label, long long step,
-                         int64_t hint_t0, int64_t hint_t1, int64_t *t0, int64_t *t1);
 
 /* The retained event of phase `label` on node (or process) `node` that starts at
  * start_us (how a StepOutlier alert's span, which carries node, phase and

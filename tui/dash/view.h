@@ -17,7 +17,7 @@ typedef struct view_state {
     int paused;           /* space: freeze what is shown (loader keeps reading) */
     int64_t span_us;      /* width of the visible time window (+/- zoom) */
     int64_t end_us;       /* right edge when not live */
-    char filter[64];      /* node filter pattern (substring, case-insensitive); "" = all */
+    char filter[64];      /* node filter pattern (view_filter_match); "" = all */
     size_t selected_node; /* index among the nodes that pass the filter */
     char process[128];    /* the Steps and Timeline panes' pick among the
                              selected node's trace writers ("1-algo-1");
@@ -31,7 +31,8 @@ typedef struct view_state {
      * to where the view was. */
     int step_focus;
     long long step;
-    int64_t step_t0_us, step_t1_us;
+    int64_t step_t0_us, step_t1_us;   /* the step's own window on step_node */
+    char step_node[64];               /* where the focused step came from */
 } view_state;
 
 void view_init(view_state *v, chart_glyphs g);
@@ -53,6 +54,8 @@ void view_toggle_pause(view_state *v, int64_t newest_us);
 void view_focus_step(view_state *v, long long step, int64_t t0_us, int64_t t1_us);
 /* Leaves the cross-filter; the window is live or scrubbed as before. */
 void view_clear_step(view_state *v);
+/* Names the node (or process) the focused step's window comes from. */
+void view_focus_node(view_state *v, const char *node);
 /* Leaves the cross-filter into HISTORY: the usual span centred on the
  * step, so `[`/`]`/`+`/`-` pressed while focused act from the step's
  * place in time rather than jumping back to where the view was. No-op
@@ -71,10 +74,17 @@ typedef enum view_esc {
 } view_esc;
 view_esc view_esc_target(const view_state *v);
 
-/* p / P: picks the next (dir > 0) or previous writer among ids[0..n) (the
+/* r / R: picks the next (dir > 0) or previous writer among ids[0..n) (the
  * selected node's, in order), or the whole node ("") past either end. With
  * fewer than two writers there is nothing to pick: process becomes "". */
 void view_cycle_process(view_state *v, const char *const *ids, size_t n, int dir);
+
+/* 1 when id matches the filter pattern: case-insensitive substrings that
+ * never cut a number ("algo-6" does not match "algo-60", "6" matches
+ * "algo-6" only), alternatives separated by '|', '^' / '$' anchoring an
+ * alternative at the start / end. Matching is allocation-free: it runs for
+ * every node in every frame. "" matches everything. */
+int view_filter_match(const char *pattern, const char *id);
 
 /* 1 when node id passes the filter. */
 int view_node_visible(const view_state *v, const char *node_id);

@@ -49,6 +49,10 @@ static int levels_in_row(double h, int row, int lpr)
     if (!(h > 0))                      /* also NaN */
         return 0;
     double k = floor(h - (double)row * lpr + 0.5);
+    /* A value above zero that rounds to nothing would read as idle: a CPU
+     * at 4 % must still show on a 0-100 % chart. */
+    if (row == 0 && k < 1)
+        return 1;
     if (k < 0)
         return 0;
     return k > lpr ? lpr : (int)k;
@@ -69,6 +73,11 @@ wchar_t chart_cell(chart_glyphs g, const double *h, int n, int row_from_bottom,
     if (g == GLYPHS_BLOCK)
         return block_glyph[levels_in_row(h[0], row_from_bottom, 8)];
     return ascii_glyph[levels_in_row(h[0], row_from_bottom, 3)];
+}
+
+wchar_t chart_gap_glyph(chart_glyphs g)
+{
+    return g == GLYPHS_ASCII ? L'-' : 0x00B7;   /* middle dot */
 }
 
 /* Height in levels of value v on a rows-high chart; NaN stays NaN. */
@@ -94,15 +103,22 @@ void chart_draw(WINDOW *w, int y, int x, int rows, int cols,
     short pair = (short)PAIR_NUMBER(attr);
     for (int c = 0; c < cols; c++) {
         double h[2] = {NAN, NAN};
+        int gap = 1;
         for (int j = 0; j < spc; j++) {
             size_t idx = (size_t)c * spc + j;
             if (idx < n)
                 h[j] = chart_height(vals[idx], vmin, vmax, rows * lpr);
+            gap &= isnan(h[j]);
         }
         for (int r = 0; r < rows; r++) {
             wchar_t wc[2] = {chart_cell(g, h, spc, r, lpr), L'\0'};
+            attr_t ca = a;
+            if (gap && r == 0) {
+                wc[0] = chart_gap_glyph(g);
+                ca |= A_DIM;
+            }
             cchar_t cc;
-            setcchar(&cc, wc, a, pair, NULL);
+            setcchar(&cc, wc, ca, pair, NULL);
             mvwadd_wch(w, y + rows - 1 - r, x + c, &cc);
         }
     }

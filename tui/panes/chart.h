@@ -25,9 +25,16 @@ const char *chart_glyphs_name(chart_glyphs g);
 /* Samples per terminal column for a glyph set (2 for braille, else 1). */
 int chart_samples_per_col(chart_glyphs g);
 
+/* Pure: the dim mark drawn on the bottom row of a column without data
+ * (U+00B7 middle dot; '-' in ASCII), so "no data" never looks like 0,
+ * which is an empty cell. */
+wchar_t chart_gap_glyph(chart_glyphs g);
+
 /* Pure: the wide character for cell (row from the bottom, 0-based) of a
  * column whose samples are the `n` (1 or 2) heights `h[]` in units of
- * "levels" (0 .. rows*levels_per_row). Returns L' ' for an empty cell. */
+ * "levels" (0 .. rows*levels_per_row). Returns L' ' for an empty cell.
+ * Any height above 0 fills at least one level of the bottom row: a value
+ * too small to round to a level must not look like zero. */
 wchar_t chart_cell(chart_glyphs g, const double *h, int n, int row_from_bottom,
                    int levels_per_row);
 int chart_levels_per_row(chart_glyphs g);
@@ -35,7 +42,8 @@ int chart_levels_per_row(chart_glyphs g);
 /* Draws an area chart of vals[0..n) into the rows×cols rectangle at (y, x)
  * of w: column c shows samples c*spc .. c*spc+spc-1 (spc =
  * chart_samples_per_col(g)), so pass n = cols*spc values, oldest first;
- * missing trailing values and NaN draw as empty. Values are scaled so vmin
+ * a column whose samples are all missing or NaN shows the gap glyph
+ * (dim) on its bottom row, a column of zeros stays blank. Values are scaled so vmin
  * is the bottom and vmax the top (clamped). attr is a theme attribute
  * (color pair and flags, as from theme_attr). Every cell of the rectangle
  * is written (empty cells as spaces), so no stale cells remain. */

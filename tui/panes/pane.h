@@ -27,6 +27,15 @@ typedef struct pane_ctx {
 
 typedef struct pane pane;     /* a pane's private state */
 
+/* One key a pane handles, declared once: the help overlay and the status
+ * line's hints are generated from these tables (no hand-kept copy). */
+typedef struct pane_key {
+    const char *keys;         /* as shown: "s", "j k  Dn Up", "Enter" */
+    const char *hint;         /* plain words for the status line while the
+                                 pane is focused ("sort"); NULL: help only */
+    const char *what;         /* the help overlay's line (fits 23 cells) */
+} pane_key;
+
 typedef struct pane_vtbl {
     const char *id;           /* "system", "heatmap", "steps", "python", "alerts" */
     const char *title;        /* shown in the border */
@@ -35,7 +44,8 @@ typedef struct pane_vtbl {
     /* Draws the content area of w (the border is drawn by the dashboard,
      * w is the inner window). Must stay within w and sanitize data strings. */
     void (*draw)(pane *p, WINDOW *w, const pane_ctx *ctx);
-    /* Handles a key while focused; returns 1 when consumed. May be NULL. */
+    /* Handles a key while focused; returns 1 when consumed. May be NULL.
+     * on_key and on_click run with the model lock held. */
     int (*on_key)(pane *p, int ch, pane_ctx *ctx);
     /* Handles a click at (y, x) inside the inner window; may be NULL. */
     int (*on_click)(pane *p, int y, int x, pane_ctx *ctx);
@@ -47,6 +57,18 @@ typedef struct pane_vtbl {
      * to on_key before the global keys. May be NULL (never modal). A pane
      * may also take '/' in on_key for a filter of its own. */
     int (*modal)(pane *p);
+    /* NULL when the job has what the pane shows, else what it lacks in a
+     * few words, then `|` and one word for a narrow status line
+     * ("framework traces|traces"): the dashboard then gives the
+     * pane's space to others and names the absence once. Called with the
+     * model lock held (even for a snapshot_only pane). May be NULL. */
+    const char *(*absent)(pane *p, const pane_ctx *ctx);
+    /* 1: the pane shows the whole job whatever window `+ - [ ]` select
+     * (its border says "whole job", so no pane quietly shows another time
+     * range than the others). */
+    int whole_job;
+    /* The keys on_key takes, ending with {NULL}; may be NULL (none). */
+    const pane_key *keys;
     /* 1 when draw and stamp read nothing of ctx->m, only the derived
      * snapshot in ctx->ext: the frame draws it without the model lock. */
     int snapshot_only;

@@ -16,6 +16,7 @@ struct pane {
     rules *r;              /* the parameters: checks `:set`, seeds the loader's */
     size_t sel;            /* position in display order */
     size_t top;
+    int head;              /* lines above the rows: totals, column headers */
     char note[600];        /* config problem or last command result */
 };
 
@@ -141,7 +142,10 @@ static const derived *snap_of(const pane_ctx *ctx)
     return ext ? ext->snap : NULL;
 }
 
-static void draw_counts(WINDOW *w, const derived *s, const pane_ctx *ctx)
+/* The totals line and, when the pane has room, the column headers: the
+ * counter reads "fired/checked" (windows or samples that broke the rule
+ * / that it looked at). Returns the lines used. */
+static int draw_counts(WINDOW *w, const derived *s, const pane_ctx *ctx)
 {
     size_t by[4] = {0}, ok = 0, nd = 0;
     for (size_t i = 0; i < rules_count(); i++) {
@@ -155,6 +159,12 @@ static void draw_counts(WINDOW *w, const derived *s, const pane_ctx *ctx)
     snprintf(line, sizeof line, "%zu alerts: %zu high, %zu medium, %zu low; "
              "%zu ok, %zu no data", by[1] + by[2] + by[3], by[3], by[2], by[1], ok, nd);
     pane_common_put(w, 0, 0, -1, line, theme_attr(ctx->th, ROLE_LABEL));
+    if (getmaxy(w) < 4)
+        return 1;
+    snprintf(line, sizeof line, "%-6s %-22s %13s  %s", "level", "rule", "fired/checked",
+             "where, worst case");
+    pane_common_put(w, 1, 0, -1, line, theme_attr(ctx->th, ROLE_DIM));
+    return 2;
 }
 
 static void draw_row(WINDOW *w, int y, const rule_result *res, int selected,
@@ -210,14 +220,14 @@ static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     pane_alerts_order(s, idx);
     if (p->sel >= n)
         p->sel = n - 1;
-    draw_counts(w, s, ctx);
-    int rows = getmaxy(w), y = 1;
+    int head = p->head = draw_counts(w, s, ctx);
+    int rows = getmaxy(w), y = head;
     int detail = ctx->view->zoomed && rows > (int)n + 4;
-    int list_rows = detail ? (int)n : rows - 1 - (p->note[0] != 0);
+    int list_rows = detail ? (int)n : rows - head - (p->note[0] != 0);
     if (list_rows < 1)
         list_rows = 1;
     p->top = pane_common_scroll_top(p->top, p->sel, n, (size_t)list_rows);
-    for (size_t k = p->top; k < n && y < 1 + list_rows; k++)
+    for (size_t k = p->top; k < n && y < head + list_rows; k++)
         draw_row(w, y++, derived_rule_at(s, idx[k]), k == p->sel, ctx);
     if (detail)
         y = draw_detail(w, y + 1, idx[p->sel], s, ctx);
@@ -235,10 +245,8 @@ static int focus_outlier_step(const rule_result *res, pane_ctx *ctx)
     if (strcmp(res->name, "StepOutlier") != 0 || res->t1_us <= res->t0_us ||
         !step_focus_find_event(ctx->m, res->node, res->device, res->t0_us, &ev))
         return 0;
-    int64_t t0, t1;
-    step_focus_window(ctx->m, res->device, ev.step, ev.start_us, ev.start_us + ev.dur_us,
-                      &t0, &t1);
-    view_focus_step(ctx->view, ev.step, t0, t1);
+    view_focus_step(ctx->view, ev.step, ev.start_us, ev.start_us + ev.dur_us);
+    view_focus_node(ctx->view, res->node);
     return 1;
 }
 
@@ -277,6 +285,25 @@ static uint64_t alerts_stamp(pane *p, const pane_ctx *ctx)
     return pane_common_hash_str(h, p->note);
 }
 
+/* A click on a rule's row selects it (above the rows: totals, headers). */
+static int alerts_on_click(pane *p, int y, int x, pane_ctx *ctx)
+{
+    (void)x;
+    (void)ctx;
+    size_t row = p->top + (size_t)(y - p->head);
+    if (y < p->head || row >= rules_count())
+        return 0;
+    p->sel = row;
+    return 1;
+}
+
+static const pane_key alerts_keys[] = {
+    {"j k  Dn Up", "rule", "select a rule"},
+    {"J", "jump", "jump / focus the step"},
+    {"Enter", "details", "zoom: the rule's details"},
+    {NULL, NULL, NULL},
+};
+
 const pane_vtbl pane_alerts_vtbl = {
     .id = "alerts",
     .title = "Alerts",
@@ -284,7 +311,9 @@ const pane_vtbl pane_alerts_vtbl = {
     .destroy = alerts_destroy,
     .draw = alerts_draw,
     .on_key = alerts_on_key,
-    .on_click = NULL,
+    .on_click = alerts_on_click,
     .stamp = alerts_stamp,
+    .keys = alerts_keys,
+    .whole_job = 1,
     .snapshot_only = 1,
 };

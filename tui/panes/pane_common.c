@@ -79,14 +79,14 @@ const model_node *pane_common_process(const pane_ctx *ctx, const model_node *nd)
 
 int pane_common_key_process(int ch, pane_ctx *ctx, const model_node *nd)
 {
-    if ((ch != 'p' && ch != 'P') || !nd)
+    if ((ch != 'r' && ch != 'R') || !nd)
         return 0;
     const char *ids[PANE_COMMON_MAX_PROCS];
     size_t n = model_node_process_count(nd);
     n = n < PANE_COMMON_MAX_PROCS ? n : PANE_COMMON_MAX_PROCS;
     for (size_t i = 0; i < n; i++)
         ids[i] = model_node_id(model_node_process_at(nd, i));
-    view_cycle_process(ctx->view, ids, n, ch == 'p' ? 1 : -1);
+    view_cycle_process(ctx->view, ids, n, ch == 'r' ? 1 : -1);
     return 1;
 }
 
@@ -99,9 +99,9 @@ char *pane_common_process_label(char *buf, size_t cap, const model_node *nd,
     if (n < 2)
         snprintf(buf, cap, "%s", model_node_id(nd));
     else if (k == n)
-        snprintf(buf, cap, "%s all %zu ranks (p)", model_node_id(nd), n);
+        snprintf(buf, cap, "%s all %zu ranks (r)", model_node_id(nd), n);
     else
-        snprintf(buf, cap, "%s > %s (%zu/%zu, p)", model_node_id(nd), model_node_id(shown), k + 1, n);
+        snprintf(buf, cap, "%s > %s (%zu/%zu, r)", model_node_id(nd), model_node_id(shown), k + 1, n);
     return buf;
 }
 
@@ -186,4 +186,15 @@ void pane_common_edit_prompt(char *buf, size_t cap, int ch, int *editing)
         buf[n] = (char)ch;
         buf[n + 1] = '\0';
     }
+}
+
+/* "framework traces" when no node has any (a system-only job: every
+ * PyTorch >= 2.0 or TF >= 2.11 job), NULL otherwise or before data. */
+const char *pane_common_absent_traces(const pane_ctx *ctx)
+{
+    size_t n = model_node_count(ctx->m);
+    for (size_t i = 0; i < n; i++)
+        if (model_node_phase_count(model_node_at(ctx->m, i)) > 0)
+            return NULL;
+    return n ? "framework traces|traces" : NULL;
 }

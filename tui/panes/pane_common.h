@@ -33,12 +33,12 @@ int pane_common_key_select(int ch, pane_ctx *ctx);
  * node (nothing picked, or a pick of another node). */
 const model_node *pane_common_process(const pane_ctx *ctx, const model_node *nd);
 
-/* p / P: picks the next / previous writer of nd (view_cycle_process);
+/* r / R (rank): picks the next / previous writer of nd (view_cycle_process);
  * returns 1 when ch was such a key. */
 int pane_common_key_process(int ch, pane_ctx *ctx, const model_node *nd);
 
 /* What a pane shows of nd: "algo-1" (one writer or none), "algo-1 all 8
- * ranks (p)", or "algo-1 > 2-algo-1 (3/8, p)" when `shown` is a writer of
+ * ranks (r)", or "algo-1 > 2-algo-1 (3/8, r)" when `shown` is a writer of
  * a node with several. Into buf (sanitized later by pane_common_put). */
 char *pane_common_process_label(char *buf, size_t cap, const model_node *nd,
                                 const model_node *shown);
@@ -47,6 +47,10 @@ char *pane_common_process_label(char *buf, size_t cap, const model_node *nd,
  * Backspace deletes, Enter keeps the text and ends editing, Esc clears it
  * and ends editing. */
 void pane_common_edit_prompt(char *buf, size_t cap, int ch, int *editing);
+
+/* pane_vtbl.absent of the panes built on trace events (Steps, Timeline):
+ * "framework trace events" when the job has nodes but none has any. */
+const char *pane_common_absent_traces(const pane_ctx *ctx);
 
 /* Pane stamps: FNV-1a (model/fnv.h) over a word, or a string and an end
  * mark (so "a" then "" differs from "" then "a"). */

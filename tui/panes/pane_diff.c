@@ -92,8 +92,10 @@ static void draw_section(cursor *c, const json_t *d, const char *key, const char
         row_label(r, label, sizeof label);
         if ((int)strlen(label) > c->label_w)   /* cut, marked as pane_common_put marks */
             label[c->label_w - 1] = '~', label[c->label_w] = '\0';
-        report_diff_format_value(vb, sizeof vb, json_number_value(json_object_get(r, "base")), is_us);
-        report_diff_format_value(vt, sizeof vt, json_number_value(json_object_get(r, "target")), is_us);
+        double nb, nt;
+        report_diff_row_values(r, &nb, &nt);
+        report_diff_format_value(vb, sizeof vb, nb, is_us);
+        report_diff_format_value(vt, sizeof vt, nt, is_us);
         int dir = report_diff_mark(r, mark, sizeof mark, utf8);
         if (c->narrow)
             snprintf(line, sizeof line, " %-*s %9s %s", c->label_w, label, vt, mark);
@@ -144,7 +146,8 @@ static int diff_on_key(pane *p, int ch, pane_ctx *ctx)
         p->top -= p->top > 0;
         return 1;
     }
-    if (ch == KEY_HOME || ch == 'g') {
+    /* Home, not g: g is the graph-symbols key everywhere. */
+    if (ch == KEY_HOME) {
         p->top = 0;
         return 1;
     }
@@ -171,6 +174,22 @@ static void diff_destroy(pane *p)
     free(p);
 }
 
+/* A click scrolls the clicked line to the top. */
+static int diff_on_click(pane *p, int y, int x, pane_ctx *ctx)
+{
+    (void)x;
+    (void)ctx;
+    if (y > 0 && p->top + (size_t)y < p->lines)
+        p->top += (size_t)y;
+    return 1;
+}
+
+static const pane_key diff_keys[] = {
+    {"j k  Dn Up", "scroll", "scroll"},
+    {"Home", "top", "back to the top"},
+    {NULL, NULL, NULL},
+};
+
 const pane_vtbl pane_diff_vtbl = {
     .id = "diff",
     .title = "Diff",
@@ -178,7 +197,8 @@ const pane_vtbl pane_diff_vtbl = {
     .destroy = diff_destroy,
     .draw = diff_draw,
     .on_key = diff_on_key,
-    .on_click = NULL,
+    .on_click = diff_on_click,
     .stamp = diff_stamp,
+    .keys = diff_keys,
     .snapshot_only = 1,
 };

@@ -13,7 +13,8 @@
 
 wchar_t pane_heatmap_ramp_char(chart_glyphs g, double pos)
 {
-    static const wchar_t uni[] = L" ░▒▓█", asc[] = L" .:*#";
+    /* Eighths, so 50 % and 70 % differ in shape even without colour. */
+    static const wchar_t uni[] = L" ▁▂▃▄▅▆▇█", asc[] = L" .:-=+*#@";
     if (isnan(pos))
         return L'-';
     if (pos < 0)
@@ -22,9 +23,9 @@ wchar_t pane_heatmap_ramp_char(chart_glyphs g, double pos)
         pos = 1;
     /* Anything above zero gets at least the lightest shade: a busy-ish
      * device must not look like an empty cell. */
-    int i = pos <= 0 ? 0 : 1 + (int)(pos * 4.0);
-    if (i > 4)
-        i = 4;
+    int i = pos <= 0 ? 0 : 1 + (int)(pos * 8.0);
+    if (i > 8)
+        i = 8;
     return g == GLYPHS_ASCII ? asc[i] : uni[i];
 }
 
@@ -85,6 +86,69 @@ heat_straggler pane_heatmap_find_straggler(const double *gpu_util, const double 
     return s;
 }
 
+const char *pane_heatmap_sort_name(heat_sort k)
+{
+    static const char *const names[HEAT_SORT_COUNT] = {"name", "worst gpu", "slowest step",
+                                                       "stragglers"};
+    return (unsigned)k < HEAT_SORT_COUNT ? names[k] : "?";
+}
+
+/* Sort context: qsort has no user pointer, so the keys travel with the
+ * indices. */
+typedef struct heat_key {
+    size_t i;
+    double k;   /* larger first; NaN last */
+} heat_key;
+
+static int cmp_key(const void *a, const void *b)
+{
+    const heat_key *x = a, *y = b;
+    int xn = isnan(x->k), yn = isnan(y->k);
+    if (xn != yn)
+        return xn - yn;
+    if (!xn && x->k != y->k)
+        return x->k < y->k ? 1 : -1;
+    return (x->i > y->i) - (x->i < y->i);   /* stable: model order */
+}
+
+/* Deviation of v from the median, relative, as the straggler check
+ * measures it; NaN without a value. */
+static double rel_dev(double v, double med, double floor)
+{
+    if (isnan(v) || isnan(med))
+        return NAN;
+    double base = fabs(med) > floor ? fabs(med) : floor;
+    return fabs(v - med) / base;
+}
+
+void pane_heatmap_sort_order(heat_sort k, const double *gpu_util, const double *step_p50,
+                     size_t n, size_t *order)
+{
+    heat_key *keys = malloc((n ? n : 1) * sizeof *keys);
+    if (!keys || k == HEAT_SORT_NAME) {
+        for (size_t i = 0; i < n; i++)
+            order[i] = i;
+        free(keys);
+        return;
+    }
+    double gmed = pane_heatmap_median(gpu_util, n), smed = pane_heatmap_median(step_p50, n);
+    for (size_t i = 0; i < n; i++) {
+        keys[i].i = i;
+        if (k == HEAT_SORT_WORST_GPU)
+            keys[i].k = isnan(gpu_util[i]) ? NAN : -gpu_util[i];
+        else if (k == HEAT_SORT_SLOWEST_STEP)
+            keys[i].k = step_p50[i];
+        else {
+            double a = rel_dev(gpu_util[i], gmed, 20.0), b = rel_dev(step_p50[i], smed, 1.0);
+            keys[i].k = isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
+        }
+    }
+    qsort(keys, n, sizeof *keys, cmp_key);
+    for (size_t i = 0; i < n; i++)
+        order[i] = keys[i].i;
+    free(keys);
+}
+
 void pane_heatmap_cell_geometry(int width, int label_w, int ncols, int final_w,
                                 int *cell_w, int *gap)
 {
@@ -113,6 +177,9 @@ typedef struct heat_row {
  * range summaries per frame. */
 struct pane {
     size_t top;
+    heat_sort sort;
+    size_t shown;                     /* nodes in order[] at the last draw */
+    size_t order[HEAT_MAX_NODES];     /* display position -> node index */
     int64_t t0, t1;
     const model_node *nodes[HEAT_MAX_NODES];
     const model_node *row_node[HEAT_MAX_NODES];
@@ -209,8 +276,9 @@ static void draw_node_row(WINDOW *w, int y, const model_node *nd, const heat_row
                           const pane_ctx *ctx)
 {
     char lab[80];
-    /* Marks readable without color: '!' straggler, '>' selected. */
-    snprintf(lab, sizeof lab, "%c%s", mark ? '!' : sel ? '>' : ' ', model_node_id(nd));
+    /* Marks readable without color, each in its own column so a selected
+     * straggler shows both: '!' straggler, '>' selected. */
+    snprintf(lab, sizeof lab, "%c%c%s", mark ? '!' : ' ', sel ? '>' : ' ', model_node_id(nd));
     int attr = theme_attr(ctx->th, mark ? ROLE_ALERT_HIGH : ROLE_DEFAULT);
     pane_common_put(w, y, 0, lw - 1, lab, sel ? theme_attr(ctx->th, ROLE_SELECTED) : attr);
     int x = lw;
@@ -246,6 +314,39 @@ static void draw_footer(WINDOW *w, int y, const heat_straggler *s, const model_n
     pane_common_put(w, y, 0, -1, line, theme_attr(ctx->th, ROLE_ALERT_HIGH));
 }
 
+/* What the shades mean, which rows of how many are shown and in which
+ * order: "▁▂▃▄▅▆▇█ 0-100%  - none  ! straggler  > selected ... 1-30/256
+ * s: worst gpu". */
+static void draw_legend(WINDOW *w, int y, size_t first, size_t last, size_t n,
+                        heat_sort sort, const pane_ctx *ctx)
+{
+    int x = 0, dim = theme_attr(ctx->th, ROLE_DIM);
+    for (int i = 1; i <= 8; i++, x++) {
+        double pos = (i - 0.5) / 8.0;
+        pane_common_put_wch(w, y, x, pane_heatmap_ramp_char(ctx->view->glyphs, pos),
+                            theme_heat_attr(ctx->th, pos));
+    }
+    char pos[80];
+    int W = getmaxx(w);
+    snprintf(pos, sizeof pos, "%zu-%zu/%zu  s: %s", n ? first + 1 : 0, last, n,
+             pane_heatmap_sort_name(sort));
+    if (x + 12 + (int)strlen(pos) > W)   /* narrow: the row range first */
+        snprintf(pos, sizeof pos, "%zu-%zu/%zu", n ? first + 1 : 0, last, n);
+    int room = W - x - 2 - (int)strlen(pos);
+    if (room > 6)
+        pane_common_put(w, y, x, room, " 0-100%  - none  ! straggler  > selected", dim);
+    pane_common_put_right(w, y, W - 1, -1, pos, theme_attr(ctx->th, ROLE_LABEL));
+}
+
+/* Display position of node index sel in order[0..n). */
+static size_t pos_of(const size_t *order, size_t n, size_t sel)
+{
+    for (size_t i = 0; i < n; i++)
+        if (order[i] == sel)
+            return i;
+    return 0;
+}
+
 static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
@@ -275,7 +376,7 @@ static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         p->p50[i] = p->rows[i].p50;
         size_t g = model_node_gpu_count(p->nodes[i]);
         gpus = g > gpus ? g : gpus;
-        int len = (int)strlen(model_node_id(p->nodes[i])) + 2;
+        int len = (int)strlen(model_node_id(p->nodes[i])) + 3;
         lw = len > lw ? len : lw;
     }
     gpus = gpus > HEAT_MAX_GPUS ? HEAT_MAX_GPUS : gpus;
@@ -284,22 +385,54 @@ static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     int cw, gap;
     pane_heatmap_cell_geometry(W, lw, 1 + (int)gpus + (gpus > 0), HEAT_FINAL_W, &cw, &gap);
     draw_header(w, lw, cw, gap, gpus, ctx);
-    int fit = H - 1 - (H >= 4);
+    int legend = H >= 5, footer = H >= 4;
+    int fit = H - 1 - legend - footer;
     size_t sel = pane_common_selected(ctx->view, n);
-    p->top = pane_common_scroll_top(p->top, sel, n, fit > 0 ? (size_t)fit : 1);
-    for (int r = 0; r < fit && p->top + (size_t)r < n; r++) {
-        size_t i = p->top + (size_t)r;
+    pane_heatmap_sort_order(p->sort, p->gpu_mean, p->p50, n, p->order);
+    p->shown = n;
+    p->top = pane_common_scroll_top(p->top, pos_of(p->order, n, sel), n, fit > 0 ? (size_t)fit : 1);
+    size_t last = p->top;
+    for (int r = 0; r < fit && p->top + (size_t)r < n; r++, last++) {
+        size_t i = p->order[p->top + (size_t)r];
         draw_node_row(w, 1 + r, p->nodes[i], &p->rows[i], lw, cw, gap, gpus,
                       (long)i == s.index, i == sel, ctx);
     }
-    if (H >= 4)
+    if (legend) {
+        draw_legend(w, H - 2, p->top, last, n, p->sort, ctx);
+    } else {
+        /* No room for the legend: the row range replaces the header's
+         * last label, so "more rows" is never hidden. */
+        char range[48];
+        snprintf(range, sizeof range, " %zu-%zu/%zu", n ? p->top + 1 : 0, last, n);
+        pane_common_put_right(w, 0, W - 1, -1, range, theme_attr(ctx->th, ROLE_LABEL));
+    }
+    if (footer)
         draw_footer(w, H - 1, &s, s.index >= 0 ? p->nodes[s.index] : NULL, n, ctx);
 }
 
+/* Up/Down (j/k), PgUp/PgDn, Home/End move along the shown order, so
+ * the cursor walks the sorted rows; `s` changes the order. */
 static int heat_on_key(pane *p, int ch, pane_ctx *ctx)
 {
-    (void)p;
-    return pane_common_key_select(ch, ctx);
+    if (ch == 's') {
+        p->sort = (heat_sort)((p->sort + 1) % HEAT_SORT_COUNT);
+        return 1;
+    }
+    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, NULL, 0);
+    if (p->shown != n || n == 0)
+        return pane_common_key_select(ch, ctx);
+    size_t pos = pos_of(p->order, n, pane_common_selected(ctx->view, n));
+    switch (ch) {
+    case KEY_UP: case 'k': pos = pos > 0 ? pos - 1 : 0; break;
+    case KEY_DOWN: case 'j': pos = pos + 1 < n ? pos + 1 : pos; break;
+    case KEY_PPAGE: pos = pos > 10 ? pos - 10 : 0; break;
+    case KEY_NPAGE: pos = pos + 10 < n ? pos + 10 : n - 1; break;
+    case KEY_HOME: pos = 0; break;
+    case KEY_END: pos = n - 1; break;
+    default: return 0;
+    }
+    ctx->view->selected_node = p->order[pos];
+    return 1;
 }
 
 /* A click on a node row selects that node. */
@@ -307,9 +440,10 @@ static int heat_on_click(pane *p, int y, int x, pane_ctx *ctx)
 {
     (void)x;
     size_t n = pane_common_visible_nodes(ctx->m, ctx->view, NULL, 0);
-    if (y < 1 || p->top + (size_t)(y - 1) >= n)
+    size_t pos = p->top + (size_t)(y - 1);
+    if (y < 1 || pos >= n || p->shown != n)
         return 0;
-    ctx->view->selected_node = p->top + (size_t)(y - 1);
+    ctx->view->selected_node = p->order[pos];
     return 1;
 }
 
@@ -318,10 +452,20 @@ static uint64_t heat_stamp(pane *p, const pane_ctx *ctx)
     uint64_t h = pane_common_hash_view(PANE_COMMON_HASH_SEED, ctx);
     size_t n = pane_common_visible_nodes(ctx->m, ctx->view, p->nodes, HEAT_MAX_NODES);
     h = pane_common_hash_u64(h, n);
+    h = pane_common_hash_u64(h, (uint64_t)p->sort);
     for (size_t i = 0; i < n && i < HEAT_MAX_NODES; i++)
         h = pane_common_hash_u64(h, model_node_generation(p->nodes[i]));
     return h;
 }
+
+static const pane_key heat_keys[] = {
+    {"j k  Dn Up", "node", "move along the rows"},
+    {"PgUp PgDn", NULL, "page through the nodes"},
+    {"Home End", NULL, "first / last row"},
+    {"s", "sort", "sort: name, worst GPU,"},
+    {"", NULL, "slowest step, stragglers"},
+    {NULL, NULL, NULL},
+};
 
 const pane_vtbl pane_heatmap_vtbl = {
     .id = "heatmap",
@@ -332,4 +476,5 @@ const pane_vtbl pane_heatmap_vtbl = {
     .on_key = heat_on_key,
     .on_click = heat_on_click,
     .stamp = heat_stamp,
+    .keys = heat_keys,
 };

@@ -14,9 +14,10 @@
 
 #include "tui/panes/chart.h"
 
-/* Ramp character for a position 0..1 (clamped): " ░▒▓█" for the
- * braille/block sets, " .:*#" for ASCII — blank only at exactly 0, then
- * one glyph per quarter. NaN (no data) gives L'-'. */
+/* Ramp character for a position 0..1 (clamped): " ▁▂▃▄▅▆▇█" for the
+ * braille/block sets, " .:-=+*#@" for ASCII — blank only at exactly 0,
+ * then one glyph per eighth (so 50 % and 70 % differ without colour).
+ * NaN (no data) gives L'-'. */
 wchar_t pane_heatmap_ramp_char(chart_glyphs g, double pos);
 
 /* Median of the non-NaN values of v[0..n) (not modified); NaN when none. */
@@ -38,6 +39,22 @@ typedef struct heat_straggler {
  * an idle cluster's noise does not count). */
 heat_straggler pane_heatmap_find_straggler(const double *gpu_util, const double *step_p50,
                                            size_t n);
+
+/* Row orders of the heatmap (`s` cycles them). */
+typedef enum heat_sort {
+    HEAT_SORT_NAME = 0,      /* model order: natural by node name */
+    HEAT_SORT_WORST_GPU,     /* lowest mean GPU utilization first */
+    HEAT_SORT_SLOWEST_STEP,  /* highest step p50 first */
+    HEAT_SORT_STRAGGLERS,    /* largest deviation from the median first */
+    HEAT_SORT_COUNT
+} heat_sort;
+const char *pane_heatmap_sort_name(heat_sort k);
+
+/* The display order of n nodes into order[0..n) (indices into the
+ * arrays, which hold NaN for a node without that metric: such nodes come
+ * last). Ties keep model order. Pure. */
+void pane_heatmap_sort_order(heat_sort k, const double *gpu_util, const double *step_p50,
+                     size_t n, size_t *order);
 
 /* Column geometry: `ncols` cells and a final value column in `width`
  * columns after a label of `label_w`. Cell width (1..6) and gap (0 or 1). */

@@ -172,6 +172,39 @@ static uint64_t py_stamp(pane *p, const pane_ctx *ctx)
     return pane_common_hash_str(h, p->filter);
 }
 
+/* A click on a function's row selects it (the rows follow 2 header lines). */
+static int py_on_click(pane *p, int y, int x, pane_ctx *ctx)
+{
+    (void)x;
+    pane_python_refresh(p, ctx);
+    size_t row = p->top + (size_t)(y - 2);
+    if (y < 2 || row >= p->nrows || p->menu_on || p->filter_edit)
+        return 0;
+    p->sel = row;
+    return 1;
+}
+
+/* Nothing to show until the job has Python profiler stats; before any
+ * node is read the pane stays (the job may still be starting). */
+static const char *py_absent(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    const pystats_store *s = pane_python_store(ctx);
+    if (model_node_count(ctx->m) == 0 || (s && pystats_store_window_count(s) > 0))
+        return NULL;
+    return "Python stats|Python";
+}
+
+static const pane_key py_keys[] = {
+    {"j k  Dn Up", "function", "select a function"},
+    {"s", "sort", "cycle the sort key"},
+    {"T C N P", NULL, "tottime cumtime calls prim"},
+    {"w", "window", "window / node menu"},
+    {"/  Esc", "filter", "filter functions / clear"},
+    {"Enter", NULL, "zoom: callers, callees"},
+    {NULL, NULL, NULL},
+};
+
 const pane_vtbl pane_python_vtbl = {
     .id = "python",
     .title = "Python functions",
@@ -179,8 +212,11 @@ const pane_vtbl pane_python_vtbl = {
     .destroy = py_destroy,
     .draw = pane_python_draw,
     .on_key = py_on_key,
-    .on_click = NULL,
+    .on_click = py_on_click,
     .stamp = py_stamp,
     .modal = py_modal,
+    .keys = py_keys,
+    .whole_job = 1,
+    .absent = py_absent,
     .snapshot_only = 1,
 };

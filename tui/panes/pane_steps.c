@@ -184,6 +184,10 @@ struct pane {
     int64_t dur[STEPS_MAX_STRIP];
     double frac[STEPS_MAX_STRIP];
     int outlier[STEPS_MAX_STRIP];
+    /* the strip at the last draw, for clicks: rows [strip_y, +strip_rows),
+     * column c holds events first + c * strip_spc onwards, m samples */
+    int strip_y, strip_rows, strip_spc;
+    size_t strip_first, strip_m;
 };
 
 static pane *steps_create(void) { return calloc(1, sizeof(pane)); }
@@ -351,6 +355,11 @@ static void draw_strip(WINDOW *w, int y, int rows, pane *p, double thr,
         p->dur[i] = p->recent[from + i].dur_us;
     size_t m = pane_steps_strip(p->dur, shown, want / (size_t)spc, spc, thr, p->frac, p->outlier);
     size_t first = end - m;   /* event index of strip sample 0 */
+    p->strip_y = y;
+    p->strip_rows = rows;
+    p->strip_spc = spc;
+    p->strip_first = first;
+    p->strip_m = m;
     for (size_t c = 0; c * (size_t)spc < m; c++) {
         double h[2] = {0, 0};
         int k = 0;
@@ -408,7 +417,7 @@ static void draw_cursor_info(WINDOW *w, int x, const pane *p, const pane_ctx *ct
 }
 
 /* The phase shown, or NULL (then *why says what to tell the user); its
- * node, and what its statistics are of: the picked writer (p/P) of that
+ * node, and what its statistics are of: the picked writer (r/R) of that
  * node, else the node's pooled events. */
 static const phase_stats *steps_current(const pane *p, const pane_ctx *ctx,
                                         const model_node **nd_out,
@@ -447,7 +456,7 @@ static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     phase_stats_get_summary(ps, &s);
     steps_layout l = pane_steps_layout_for(getmaxy(w));
     char head[400], who[256];
-    snprintf(head, sizeof head, "%s  %s  (%zu/%zu, h/l)",
+    snprintf(head, sizeof head, "%s  %s  (%zu/%zu, n/N)",
              pane_common_process_label(who, sizeof who, nd, src),
              short_label(phase_stats_label(ps)), idx + 1, model_node_phase_count(src));
     int x = pane_common_put(w, 0, 0, -1, head, theme_attr(ctx->th, ROLE_TITLE));
@@ -464,7 +473,7 @@ static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         draw_strip(w, getmaxy(w) - l.strip_rows, l.strip_rows, p, thr, ctx);
 }
 
-/* h/l: the next/previous phase (a new phase starts without a cursor). */
+/* n/N: the next/previous phase (a new phase starts without a cursor). */
 static int cycle_phase(pane *p, int dir, const model_node *nd, size_t idx)
 {
     size_t n = model_node_phase_count(nd);
@@ -477,7 +486,7 @@ static int cycle_phase(pane *p, int dir, const model_node *nd, size_t idx)
 
 /* f: focuses every pane on the cursor's step (the newest without a
  * cursor), or leaves the focus when it is that step already. */
-static void focus_cursor(pane *p, const phase_stats *ps, size_t i, pane_ctx *ctx)
+static void focus_cursor(pane *p, const model_node *src, size_t i, pane_ctx *ctx)
 {
     const phase_event *ev = &p->recent[i];
     p->cursor_us = ev->start_us;
@@ -485,10 +494,10 @@ static void focus_cursor(pane *p, const phase_stats *ps, size_t i, pane_ctx *ctx
         view_clear_step(ctx->view);
         return;
     }
-    int64_t t0, t1;
-    step_focus_window(ctx->m, phase_stats_label(ps), ev->step, ev->start_us,
-                      ev->start_us + ev->dur_us, &t0, &t1);
-    view_focus_step(ctx->view, ev->step, t0, t1);
+    /* The step's own window on the node it came from: ranks are not in
+     * step, so step N's union over every node is not one step long. */
+    view_focus_step(ctx->view, ev->step, ev->start_us, ev->start_us + ev->dur_us);
+    view_focus_node(ctx->view, model_node_id(src));
 }
 
 /* o/O: the cursor to the previous/next outlier step. */
@@ -508,13 +517,14 @@ static void jump_outlier(pane *p, const phase_stats *ps, size_t cur, int dir)
 
 static int steps_on_key(pane *p, int ch, pane_ctx *ctx)
 {
-    int dir = (ch == KEY_RIGHT || ch == 'l') ? 1 : (ch == KEY_LEFT || ch == 'h') ? -1 : 0;
+    /* n/N, not h/l or the arrows: those move between panes everywhere. */
+    int dir = ch == 'n' ? 1 : ch == 'N' ? -1 : 0;
     const model_node *nd = NULL, *src = NULL;
     size_t idx = 0;
     const char *why = "";
     const phase_stats *ps = steps_current(p, ctx, &nd, &src, &idx, &why);
     if (!ps)
-        return 0;   /* nothing to cycle or select: let h/l move between panes */
+        return 0;   /* nothing to cycle or select */
     if (dir != 0)
         return cycle_phase(p, dir, src, idx);
     if (pane_common_key_process(ch, ctx, nd)) {
@@ -545,9 +555,23 @@ static int steps_on_key(pane *p, int ch, pane_ctx *ctx)
         jump_outlier(p, ps, cur, ch == 'o' ? -1 : 1);
         break;
     case 'f':
-        focus_cursor(p, ps, cur < n ? cur : n - 1, ctx);
+        focus_cursor(p, src, cur < n ? cur : n - 1, ctx);
         break;
     }
+    return 1;
+}
+
+/* A click on the strip puts the cursor on the step under the pointer
+ * (the first of its column); `f` then focuses it. */
+static int steps_on_click(pane *p, int y, int x, pane_ctx *ctx)
+{
+    (void)ctx;
+    size_t i = (size_t)x * (size_t)(p->strip_spc > 0 ? p->strip_spc : 1);
+    if (y < p->strip_y || y >= p->strip_y + p->strip_rows || x < 0 || i >= p->strip_m ||
+        p->strip_first + i >= p->nrecent)
+        return 0;
+    p->cursor_us = p->recent[p->strip_first + i].start_us;
+    p->note[0] = '\0';
     return 1;
 }
 
@@ -569,6 +593,21 @@ static uint64_t steps_stamp(pane *p, const pane_ctx *ctx)
     return pane_common_hash_u64(h, (uint64_t)(uintptr_t)ps);
 }
 
+static const char *steps_absent(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    return pane_common_absent_traces(ctx);
+}
+
+static const pane_key steps_keys[] = {
+    {"n N", "phase", "next / previous phase"},
+    {", .  < >", "step", "step cursor older/newer"},
+    {"o O", "outlier", "previous / next outlier"},
+    {"f", "focus", "focus step in all panes"},
+    {"r R", "rank", "pick a rank (writer)"},
+    {NULL, NULL, NULL},
+};
+
 const pane_vtbl pane_steps_vtbl = {
     .id = "steps",
     .title = "Steps",
@@ -576,6 +615,9 @@ const pane_vtbl pane_steps_vtbl = {
     .destroy = steps_destroy,
     .draw = steps_draw,
     .on_key = steps_on_key,
-    .on_click = NULL,
+    .on_click = steps_on_click,
     .stamp = steps_stamp,
+    .keys = steps_keys,
+    .whole_job = 1,
+    .absent = steps_absent,
 };

@@ -7,8 +7,8 @@
  * scrolls to keep it visible; forward past the newest step drops the
  * cursor, and the strip follows new steps again), `o`/`O` jump to the
  * previous/next outlier, `f` ties every pane to the cursor's step — the
- * newest without a cursor — on every node (view_focus_step with
- * step_focus_window; `f` again on the focused step leaves it, as Esc
+ * newest without a cursor — with that step's own window on its node
+ * (view_focus_step, view_focus_node; `f` again on the focused step leaves it, as Esc
  * does). The cursor is anchored to its step's start time, so it stays on
  * its step while new steps arrive; a '>' marks its histogram row.
  *

@@ -234,22 +234,20 @@ size_t pane_system_scroll_top(size_t top, size_t sel, const int *heights, size_t
 #define SYS_MAX_METRICS 256
 #define SYS_MAX_BINS 1024
 #define SYS_VALUE_W 9     /* "412 MB/s", "100%" */
-#define SYS_AXIS_W 14     /* "max 412 MB/s" + gap */
-#define SYS_AVG_W 15      /* "avg 51.5 MB/s" + gap */
+#define SYS_AVG_W 14      /* "avg 51.5 MB/s" + gap */
 
-sys_columns pane_system_columns_for(int W, int any_auto)
+sys_columns pane_system_columns_for(int W)
 {
     sys_columns c;
     c.label_x = 1;
     c.graph_x = W / 5 < 9 ? 9 : W / 5 > 16 ? 16 : W / 5;
     c.value_right = W - 1;
-    int right = W - SYS_VALUE_W - 1;   /* first column left of the value */
-    c.axis_x = c.avg_x = -1;
-    if (any_auto && right - c.graph_x - SYS_AXIS_W >= 24) {
-        right -= SYS_AXIS_W;
-        c.axis_x = right + 1;
-    }
-    if (right - c.graph_x - SYS_AVG_W >= 40) {
+    /* Scale top and current value beside the graph; the window mean only
+     * while the graph stays wide: the graph is the point of the pane. */
+    int right = W - 2 * (SYS_VALUE_W + 1);
+    c.axis_x = right + 1;
+    c.avg_x = -1;
+    if (right - c.graph_x - SYS_AVG_W >= 100) {
         right -= SYS_AVG_W;
         c.avg_x = right + 1;
     }
@@ -263,6 +261,8 @@ struct pane {
     size_t top;
     const model_node *nodes[SYS_MAX_NODES];
     int heights[SYS_MAX_NODES];
+    int rows[SYS_MAX_NODES];      /* chart rows of each node's metrics */
+    size_t counts[SYS_MAX_NODES]; /* charts of each node (pane_system_node_metrics) */
     sys_metric metrics[SYS_MAX_METRICS];
     series_bin bins[SYS_MAX_BINS];
     double vals[SYS_MAX_BINS];
@@ -272,28 +272,22 @@ static pane *sys_create(void) { return calloc(1, sizeof(pane)); }
 static void sys_destroy(pane *p) { free(p); }
 
 /* v is a raw value: scaled here into the metric's unit. */
-static void format_value(char *buf, size_t cap, const sys_metric *m, double v)
+static char *format_value(char *buf, size_t cap, const sys_metric *m, double v)
 {
-    if (m->util)
-        fmt_percent(buf, cap, v);
-    else
-        fmt_si(buf, cap, v * m->scale, m->unit);
+    return m->util ? fmt_percent(buf, cap, v) : fmt_si(buf, cap, v * m->scale, m->unit);
 }
 
-/* The mean over the window, in the avg column when the pane has one. */
-static void draw_window_mean(WINDOW *w, int y, const sys_columns *c, const sys_metric *m,
-                             const pane_ctx *ctx)
+/* The mean over the window into text ("avg 42.0%"); 0 when none. */
+static int window_mean_text(char *text, size_t cap, const sys_metric *m, const pane_ctx *ctx)
 {
     series_summary sum;
-    if (c->avg_x < 0)
-        return;
     series_range_summary(m->s, ctx->t0_us, ctx->t1_us, &sum);
     if (sum.count <= 0)
-        return;
-    char v[FMT_BUF], text[FMT_BUF + 8];
+        return 0;
+    char v[FMT_BUF];
     format_value(v, sizeof v, m, sum.mean);
-    snprintf(text, sizeof text, "avg %s", v);
-    pane_common_put(w, y, c->avg_x, SYS_AVG_W - 1, text, theme_attr(ctx->th, ROLE_DIM));
+    snprintf(text, cap, "avg %s", v);
+    return 1;
 }
 
 /* A focused step's window holding fewer than three samples of m (they
@@ -329,9 +323,36 @@ static int draw_step_samples(WINDOW *w, int y, const sys_columns *c, const sys_m
     return 1;
 }
 
-/* One chart: label, graph over `rows` lines, and on its first line the
- * axis top (auto-scaled metrics), the window mean and the current value.
- * Every chart of the pane uses the same columns so time lines up. */
+/* The numbers around a chart: the scale's top (and its 0 on the bottom
+ * row of a taller chart) and the current value right of the graph; the
+ * window mean in its column when wide, else under the label of a chart
+ * tall enough to have room there. */
+static void draw_metric_text(WINDOW *w, int y, int rows, const sys_columns *c,
+                             const sys_metric *m, double top, int have_cur, double cur,
+                             const pane_ctx *ctx)
+{
+    char text[FMT_BUF + 8], val[FMT_BUF];
+    int dim = theme_attr(ctx->th, ROLE_DIM), def = theme_attr(ctx->th, ROLE_DEFAULT);
+    int lw = c->graph_x - c->label_x - 1;
+    int scale_right = c->axis_x + SYS_VALUE_W - 1;
+    format_value(text, sizeof text, m, top);
+    pane_common_put_right(w, y, scale_right, SYS_VALUE_W, text, dim);
+    if (have_cur)
+        pane_common_put_right(w, y, c->value_right, SYS_VALUE_W,
+                              format_value(val, sizeof val, m, cur), def);
+    /* The mean costs a range scan: only when it has a place. */
+    int mean = (c->avg_x >= 0 || rows > 1) && window_mean_text(text, sizeof text, m, ctx);
+    if (c->avg_x >= 0 && mean)
+        pane_common_put(w, y, c->avg_x, SYS_AVG_W - 1, text, dim);
+    if (rows <= 1)
+        return;
+    pane_common_put_right(w, y + rows - 1, scale_right, SYS_VALUE_W, m->util ? "0%" : "0", dim);
+    if (c->avg_x < 0 && mean)
+        pane_common_put(w, y + 1, c->label_x + 1, lw - 1, text, dim);
+}
+
+/* One chart: label, graph over `rows` lines and its numbers. Every chart
+ * of the pane uses the same columns so time lines up. */
 static void draw_metric(pane *p, WINDOW *w, int y, int rows, const sys_columns *c,
                         const sys_metric *m, const pane_ctx *ctx)
 {
@@ -353,26 +374,19 @@ static void draw_metric(pane *p, WINDOW *w, int y, int rows, const sys_columns *
     if (ctx->view->step_focus)
         pane_system_hold_gaps(p->vals, nb);
     if (have == 0) {
-        pane_common_put(w, y, c->graph_x + 1, c->graph_w - 1, "no data", theme_attr(ctx->th, ROLE_DIM));
+        pane_common_put(w, y, c->graph_x + 1, c->graph_w - 1, "no data in this window",
+                        theme_attr(ctx->th, ROLE_DIM));
         return;
     }
     double top = pane_system_scale_top(p->bins, nb, m->util), cur = 0;
-    char text[FMT_BUF];
-    if (!m->util && c->axis_x >= 0)
-        pane_common_put(w, y, c->axis_x, SYS_AXIS_W - 1,
-                        fmt_axis_max(text, sizeof text, top * m->scale, m->unit),
-                        theme_attr(ctx->th, ROLE_DIM));
-    draw_window_mean(w, y, c, m, ctx);
     chart_draw(w, y, c->graph_x, rows, (int)(nb / (size_t)spc), p->vals, nb, 0.0, top, g,
                theme_attr(ctx->th, m->role));
-    if (pane_system_current_value(m->s, ctx->t0_us, ctx->t1_us, p->bins, nb, &cur)) {
-        format_value(text, sizeof text, m, cur);
-        pane_common_put_right(w, y, c->value_right, SYS_VALUE_W, text, theme_attr(ctx->th, ROLE_DEFAULT));
-    }
+    int have_cur = pane_system_current_value(m->s, ctx->t0_us, ctx->t1_us, p->bins, nb, &cur);
+    draw_metric_text(w, y, rows, c, m, top, have_cur, cur, ctx);
 }
 
 static void draw_node_header(WINDOW *w, int y, const model_node *nd, int sel,
-                             const pane_ctx *ctx)
+                             const sys_columns *c, int rows, const pane_ctx *ctx)
 {
     char line[160];
     if (model_node_series_count(nd) == 0)
@@ -383,50 +397,89 @@ static void draw_node_header(WINDOW *w, int y, const model_node *nd, int sel,
                  model_node_cpu_count(nd), model_node_gpu_count(nd),
                  model_node_phase_count(nd) ? "" : "  (system metrics only)");
     pane_common_put(w, y, 0, -1, line, theme_attr(ctx->th, sel ? ROLE_SELECTED : ROLE_TITLE));
+    /* Name the number columns once per node, over where they stand. */
+    (void)rows;
+    if (model_node_series_count(nd) && c->graph_w > 0) {
+        int dim = theme_attr(ctx->th, ROLE_DIM);
+        pane_common_put_right(w, y, c->axis_x + SYS_VALUE_W - 1, SYS_VALUE_W, "scale", dim);
+        pane_common_put_right(w, y, c->value_right, SYS_VALUE_W, "now", dim);
+        if (c->avg_x >= 0)
+            pane_common_put(w, y, c->avg_x, SYS_AVG_W - 1, "window", dim);
+    }
 }
 
-/* Time axis under the graphs: start and end of the window. */
+/* A clock for time t on an axis spanning span: milliseconds for
+ * sub-minute windows (a focused step) so the ends differ. */
+static char *axis_clock(char *buf, size_t cap, int64_t t, int64_t span)
+{
+    if (span < 60LL * 1000000)
+        return step_focus_clock(buf, cap, t);
+    return fmt_clock(buf, cap, t, span);
+}
+
+/* Time axis under the graphs: start, end and ticks between them where
+ * their labels fit, each label under a '|' tick on the graph's scale. */
 static void draw_time_axis(WINDOW *w, int y, const sys_columns *c, const pane_ctx *ctx)
 {
-    char a[FMT_BUF], b[FMT_BUF];
+    char a[FMT_BUF];
     int64_t span = ctx->t1_us - ctx->t0_us;
     int attr = theme_attr(ctx->th, ROLE_DIM);
     if (c->graph_w < 20)
         return;
-    /* Sub-minute windows (a focused step) need milliseconds to tell the
-     * two ends apart. */
-    if (span < 60LL * 1000000) {
-        step_focus_clock(a, sizeof a, ctx->t0_us);
-        step_focus_clock(b, sizeof b, ctx->t1_us);
-    } else {
-        fmt_clock(a, sizeof a, ctx->t0_us, span);
-        fmt_clock(b, sizeof b, ctx->t1_us, span);
-    }
+    axis_clock(a, sizeof a, ctx->t0_us, span);
+    int label_w = (int)strlen(a) + 4;
     pane_common_put(w, y, c->graph_x, -1, a, attr);
-    pane_common_put_right(w, y, c->graph_x + c->graph_w - 1, -1, b, attr);
+    axis_clock(a, sizeof a, ctx->t1_us, span);
+    pane_common_put_right(w, y, c->graph_x + c->graph_w - 1, -1, a, attr);
+    int ticks = c->graph_w / (label_w * 2);
+    for (int i = 1; i < ticks; i++) {
+        int x = c->graph_x + c->graph_w * i / ticks;
+        axis_clock(a, sizeof a, ctx->t0_us + span * i / ticks, span);
+        pane_common_put_wch(w, y, x, L'|', attr);
+        pane_common_put(w, y, x + 1, label_w - 2, a, attr);
+    }
 }
 
-/* Block heights per node for `rows`-line charts; total charts and
- * whether any is auto-scaled go to *total / *any_auto. */
-static void measure_nodes(pane *p, size_t n, int per_core, int rows, size_t *total,
-                          int *any_auto)
+/* Block heights per node when node i's charts are rows[i] tall; total
+ * charts to *total. */
+static void measure_nodes(pane *p, size_t n, size_t *total)
 {
     *total = 0;
-    *any_auto = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t k = pane_system_node_metrics(p->nodes[i], per_core, p->metrics, SYS_MAX_METRICS);
-        for (size_t j = 0; j < k; j++)
-            *any_auto |= !p->metrics[j].util;
-        p->heights[i] = 1 + (k ? (int)k * rows : 1);
+        size_t k = p->counts[i];
+        p->heights[i] = 1 + (k ? (int)k * p->rows[i] : 1);
         *total += k;
     }
+}
+
+/* Chart rows per node: the same for all when every chart fits taller;
+ * else 1, and the lines left over go to the selected node's charts so
+ * the node in question reads as a graph rather than a strip. */
+static void plan_rows(pane *p, size_t n, size_t sel, int avail)
+{
+    size_t total;
+    for (size_t i = 0; i < n; i++)
+        p->rows[i] = 1;
+    measure_nodes(p, n, &total);
+    int rows = pane_system_chart_rows(avail, n, total);
+    long used = 0;
+    for (size_t i = 0; i < n; i++) {
+        p->rows[i] = rows;
+        used += 1 + (long)(p->heights[i] - 1) * rows;
+    }
+    if (rows == 1 && used < avail) {
+        size_t k = p->counts[sel];
+        long extra = k ? (avail - used) / (long)k : 0;
+        p->rows[sel] = 1 + (extra > 3 ? 3 : (int)extra);
+    }
+    measure_nodes(p, n, &total);
 }
 
 static void sys_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
-    int H = getmaxy(w), any_auto;
-    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES), total;
+    int H = getmaxy(w);
+    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, p->nodes, SYS_MAX_NODES);
     n = n > SYS_MAX_NODES ? SYS_MAX_NODES : n;
     if (n == 0) {
         pane_common_put(w, H / 2, 1, -1, model_node_count(ctx->m) ? "no node matches the filter"
@@ -434,16 +487,21 @@ static void sys_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
                         theme_attr(ctx->th, ROLE_DIM));
         return;
     }
-    measure_nodes(p, n, ctx->view->per_core, 1, &total, &any_auto);
-    int rows = pane_system_chart_rows(H - 1, n, total);
-    int axis = rows > 1;  /* tall enough for graphs: spare a line for times */
-    measure_nodes(p, n, ctx->view->per_core, rows, &total, &any_auto);
-    sys_columns c = pane_system_columns_for(getmaxx(w), any_auto);
     size_t sel = pane_common_selected(ctx->view, n);
+    /* Counted once: listing a node's metrics formats every label. */
+    for (size_t i = 0; i < n; i++)
+        p->counts[i] = pane_system_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics,
+                                                SYS_MAX_METRICS);
+    plan_rows(p, n, sel, H - 1);
+    int axis = p->rows[sel] > 1;  /* tall graphs: spare a line for times */
+    if (!axis)
+        plan_rows(p, n, sel, H);
     int avail = H - axis, y = 0;
+    sys_columns c = pane_system_columns_for(getmaxx(w));
     p->top = pane_system_scroll_top(p->top, sel, p->heights, n, avail);
     for (size_t i = p->top; i < n && y < avail; i++) {
-        draw_node_header(w, y++, p->nodes[i], i == sel, ctx);
+        int rows = p->rows[i];
+        draw_node_header(w, y++, p->nodes[i], i == sel, &c, rows, ctx);
         size_t k = pane_system_node_metrics(p->nodes[i], ctx->view->per_core, p->metrics, SYS_MAX_METRICS);
         if (k == 0 && y < avail)
             pane_common_put(w, y++, 1, -1, "no system metrics", theme_attr(ctx->th, ROLE_DIM));
@@ -474,6 +532,28 @@ static uint64_t sys_stamp(pane *p, const pane_ctx *ctx)
     return h;
 }
 
+/* A click on a node's header or chart selects that node. */
+static int sys_on_click(pane *p, int y, int x, pane_ctx *ctx)
+{
+    (void)x;
+    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, NULL, 0);
+    int at = 0;
+    for (size_t i = p->top; i < n && i < SYS_MAX_NODES; i++) {
+        at += p->heights[i];
+        if (y < at) {
+            ctx->view->selected_node = i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static const pane_key sys_keys[] = {
+    {"j k  Dn Up", "node", "select node"},
+    {"c", "per core", "CPU total / per core"},
+    {NULL, NULL, NULL},
+};
+
 const pane_vtbl pane_system_vtbl = {
     .id = "system",
     .title = "System",
@@ -481,6 +561,7 @@ const pane_vtbl pane_system_vtbl = {
     .destroy = sys_destroy,
     .draw = sys_draw,
     .on_key = sys_on_key,
-    .on_click = NULL,
+    .on_click = sys_on_click,
     .stamp = sys_stamp,
+    .keys = sys_keys,
 };

@@ -1,8 +1,9 @@
 /* pane_system: per-node charts over the visible window — total CPU (and
  * per core on `c`), each GPU's utilization and memory, host memory, I/O,
  * network and any other metric the node reports. Utilization metrics use a
- * fixed 0–100 scale, the rest are auto-scaled with the axis labelled.
- * One line per metric when space is short, multi-row graphs when tall.
+ * fixed 0–100 scale, the rest are auto-scaled; every chart names its
+ * scale's top. One line per metric when space is short, multi-row graphs
+ * when tall (for the selected node first), with time ticks under them.
  *
  * Pure helpers below (tested without a terminal); the vtable is in
  * panes_builtin.h. */
@@ -65,14 +66,14 @@ int pane_system_current_value(const series *s, int64_t t0_us, int64_t t1_us,
 
 /* Columns of a chart row, the same for every chart of the pane so one
  * time instant sits at one x: label at label_x, graph [graph_x, graph_x +
- * graph_w), optional axis-top column at axis_x and window-mean column at
- * avg_x (-1 when the pane is too narrow: the graph keeps >= 24 / 40
- * columns first), current value right-aligned at value_right. The axis
- * column exists only when any_auto (some chart is auto-scaled). Pure. */
+ * graph_w), the scale's top in the column at axis_x, the current value
+ * right-aligned at value_right, and the window mean at avg_x only when the
+ * graph keeps >= 100 columns beside it (-1 otherwise). The graph takes the
+ * rest of the width. Pure. */
 typedef struct sys_columns {
     int label_x, graph_x, graph_w, axis_x, avg_x, value_right;
 } sys_columns;
-sys_columns pane_system_columns_for(int width, int any_auto);
+sys_columns pane_system_columns_for(int width);
 
 /* First node to draw so that the selected node's block (heights[sel]
  * lines) is fully visible in h lines when possible. Pure. */

@@ -163,9 +163,16 @@ void pane_timeline_draw_message(WINDOW *w, const char *msg, const pane_ctx *ctx)
 
 size_t pane_timeline_load_steps(pane *p, const model_node *nd, size_t fit)
 {
+    const phase_stats *sp = pane_timeline_step_phase(nd);
+    size_t len = sp ? phase_stats_recent_count(sp) : 0;
+    return pane_timeline_load_steps_from(p, nd, len > fit ? len - fit : 0, fit);
+}
+
+size_t pane_timeline_load_steps_from(pane *p, const model_node *nd, size_t first, size_t fit)
+{
     if (fit > TL_MAX_BARS)
         fit = TL_MAX_BARS;
-    int n = fit ? step_breakdown_node(nd, NULL, p->sb, fit) : 0;
+    int n = fit ? step_breakdown_node_from(nd, NULL, first, p->sb, fit) : 0;
     if (n <= 0)
         return 0;
     phase_summary s;
@@ -240,10 +247,34 @@ static uint64_t tl_stamp(pane *p, const pane_ctx *ctx)
     h = pane_common_hash_u64(h, ((uint64_t)p->view << 8) | ((uint64_t)p->order << 4) |
                               ((uint64_t)p->filter_edit << 2) | (uint64_t)ctx->view->zoomed);
     h = pane_common_hash_u64(h, (uint64_t)p->sel_start_us);
+    h = pane_common_hash_u64(h, (uint64_t)p->top_us);
     h = pane_common_hash_u64(h, (uint64_t)ctx->view->step_focus);
+    h = pane_common_hash_u64(h, (uint64_t)ctx->view->step_t0_us);
     h = pane_common_hash_u64(h, p->ev_sel);
     return pane_common_hash_str(h, p->filter);
 }
+
+static int tl_on_click(pane *p, int y, int x, pane_ctx *ctx)
+{
+    (void)x;
+    return p->view == TL_STEPS && pane_timeline_steps_click(p, y, ctx);
+}
+
+static const char *tl_absent(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    return pane_common_absent_traces(ctx);
+}
+
+static const pane_key tl_keys[] = {
+    {"v", "view", "steps / loader / events"},
+    {"j k", "step", "select step or event"},
+    {"PgUp Home", NULL, "steps: back to the oldest"},
+    {"f", "focus", "focus the step"},
+    {"s  /", NULL, "events: sort / filter"},
+    {"r R", NULL, "pick a rank (writer)"},
+    {NULL, NULL, NULL},
+};
 
 const pane_vtbl pane_timeline_vtbl = {
     .id = "timeline",
@@ -252,7 +283,11 @@ const pane_vtbl pane_timeline_vtbl = {
     .destroy = tl_destroy,
     .draw = tl_draw,
     .on_key = tl_on_key,
-    .on_click = NULL,
+    .on_click = tl_on_click,
     .stamp = tl_stamp,
     .modal = tl_modal,
+    .keys = tl_keys,
+    /* Its bars end at the selected window's last step (the newest while
+     * live), so it follows `+ - [ ]`; no "whole job" in its border. */
+    .absent = tl_absent,
 };

@@ -15,8 +15,13 @@ struct pane {
     tl_view view;
     char who[200];             /* node (and writer) shown, for the headers */
     /* steps view */
-    int64_t sel_start_us;      /* start of the selected step; 0 = the newest */
+    int64_t sel_start_us;      /* start of the selected step; 0 = the newest
+                                  (or the window's last when scrubbed) */
+    int64_t top_us;            /* start of the top bar once scrolled; 0 = follow */
+    int64_t focus_t0;          /* the J/f focus the selection last moved to */
     size_t fit;                /* bars shown at the last draw (keys use it) */
+    size_t first;              /* retained index of the top bar (clicks use it) */
+    int y0;                    /* row of the top bar */
     step_breakdown sb[TL_MAX_BARS];
     int slow[TL_MAX_BARS];
     /* events view */
@@ -33,7 +38,7 @@ struct pane {
 const model_node *pane_timeline_node(const pane_ctx *ctx, const char **why);
 
 /* What the views show of node nd: one writer's timeline — the picked one
- * (p/P), else the first of a node with several (pooled ranks would
+ * (r/R), else the first of a node with several (pooled ranks would
  * interleave their steps) — or the node itself when it has one writer or
  * none. Sets p->who. */
 const model_node *pane_timeline_writer(pane *p, const pane_ctx *ctx, const model_node *nd);
@@ -47,8 +52,10 @@ void pane_timeline_draw_tabs(const pane *p, WINDOW *w, const pane_ctx *ctx, cons
 void pane_timeline_draw_message(WINDOW *w, const char *msg, const pane_ctx *ctx);
 
 /* Loads the newest bars that fit into p->sb (and p->slow); returns how
- * many, 0 when none (or on OOM). */
+ * many, 0 when none (or on OOM). _from: the bars from retained index
+ * first on. */
 size_t pane_timeline_load_steps(pane *p, const model_node *nd, size_t fit);
+size_t pane_timeline_load_steps_from(pane *p, const model_node *nd, size_t first, size_t fit);
 
 void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd);
 void pane_timeline_draw_loader(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd);
@@ -56,6 +63,8 @@ void pane_timeline_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const mo
 
 /* Keys of the steps and events views; 1 when consumed. */
 int pane_timeline_steps_key(pane *p, int ch, pane_ctx *ctx);
+/* A click on a bar selects its step; 1 when it hit one. */
+int pane_timeline_steps_click(pane *p, int y, pane_ctx *ctx);
 int pane_timeline_events_key(pane *p, int ch, pane_ctx *ctx);
 
 #endif

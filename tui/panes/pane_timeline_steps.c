@@ -75,20 +75,83 @@ static void draw_row(const pane *p, WINDOW *w, int y, size_t i, int64_t max_us, 
         pane_common_put(w, y, W - 1, 1, "!", theme_attr(ctx->th, ROLE_STEP_OUTLIER) | (int)A_BOLD);
 }
 
+/* The retained index of the step a focus (J/f) names on this node: the
+ * newest with its number, else the one that starts at the focus. */
+static size_t focused_index(const phase_stats *sp, const view_state *v, size_t n)
+{
+    phase_event ev;
+    for (size_t i = n; v->step >= 0 && i-- > 0;)
+        if (phase_stats_recent_from(sp, i, &ev, 1) && ev.step == v->step)
+            return i;
+    size_t k = phase_stats_recent_upto(sp, v->step_t0_us);
+    return k ? k - 1 : 0;
+}
+
+static int64_t start_at(const phase_stats *sp, size_t i)
+{
+    phase_event ev;
+    return phase_stats_recent_from(sp, i, &ev, 1) ? ev.start_us : 0;
+}
+
+/* The selected step's retained index among n: the picked one, else the
+ * focused step (moved to once per focus), else the last that starts in
+ * the selected window (the newest while live). */
+static size_t cursor(pane *p, const phase_stats *sp, const pane_ctx *ctx, size_t n)
+{
+    const view_state *v = ctx->view;
+    if (!v->step_focus)
+        p->focus_t0 = 0;
+    else if (v->step_t0_us != p->focus_t0) {
+        p->focus_t0 = v->step_t0_us;
+        p->sel_start_us = start_at(sp, focused_index(sp, v, n));
+        p->top_us = 0;
+    }
+    if (p->sel_start_us) {
+        size_t k = phase_stats_recent_upto(sp, p->sel_start_us);
+        return k ? k - 1 : 0;
+    }
+    if (v->live || ctx->t1_us <= 0)
+        return n - 1;
+    size_t k = phase_stats_recent_upto(sp, ctx->t1_us - 1);
+    return k ? k - 1 : 0;
+}
+
+/* The top bar's index: where the user scrolled to, moved just enough to
+ * keep the selection on screen (the bottom follows it otherwise). */
+static size_t first_bar(const pane *p, const phase_stats *sp, size_t n, size_t sel, size_t fit)
+{
+    size_t first = sel + 1 > fit ? sel + 1 - fit : 0;
+    if (p->top_us) {
+        size_t k = phase_stats_recent_upto(sp, p->top_us);
+        first = k ? k - 1 : 0;
+    }
+    if (sel < first)
+        first = sel;
+    if (sel >= first + fit)
+        first = sel + 1 - fit;
+    if (n > fit && first > n - fit)
+        first = n - fit;
+    return first;
+}
+
 void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd)
 {
     const phase_stats *sp = pane_timeline_step_phase(nd);
     char head[400];
     const char *label = sp ? phase_stats_label(sp) : "";
     const char *mode = strrchr(label, '.');
-    snprintf(head, sizeof head, "%s %s  j/k bar  f focus step", p->who,
-             mode ? mode + 1 : label);
-    pane_timeline_draw_tabs(p, w, ctx, head);
+    size_t total = sp ? phase_stats_recent_count(sp) : 0;
     int h = getmaxy(w), y0 = h >= 4 ? 2 : 1;
+    p->fit = h > y0 ? (size_t)(h - y0) : 0;
+    size_t sel = total ? cursor(p, sp, ctx, total) : 0;
+    p->first = total ? first_bar(p, sp, total, sel, p->fit) : 0;
+    p->y0 = y0;
+    size_t n = total ? pane_timeline_load_steps_from(p, nd, p->first, p->fit) : 0;
+    snprintf(head, sizeof head, "%s %s  %zu-%zu/%zu  f focus", p->who, mode ? mode + 1 : label,
+             n ? p->first + 1 : 0, p->first + n, total);
+    pane_timeline_draw_tabs(p, w, ctx, head);
     if (y0 == 2)
         draw_legend(w, 1, ctx);
-    p->fit = h > y0 ? (size_t)(h - y0) : 0;
-    size_t n = pane_timeline_load_steps(p, nd, p->fit);
     if (n == 0) {
         pane_timeline_draw_message(w, "no steps on this node (no Step:* events)", ctx);
         return;
@@ -97,34 +160,65 @@ void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const mod
     for (size_t i = 0; i < n; i++)
         if (p->sb[i].dur_us > max_us)
             max_us = p->sb[i].dur_us;
-    size_t sel = pane_timeline_find_sel(p->sb, n, p->sel_start_us);
     for (size_t i = 0; i < n; i++)
-        draw_row(p, w, y0 + (int)i, i, max_us, i == sel, ctx);
+        draw_row(p, w, y0 + (int)i, i, max_us, p->first + i == sel, ctx);
+}
+
+/* Moves the selection to retained index i of n (the newest while live
+ * follows new steps) and keeps the scroll unless i leaves the screen. */
+static void select_index(pane *p, const phase_stats *sp, size_t i, size_t n, const pane_ctx *ctx)
+{
+    p->sel_start_us = i + 1 == n && ctx->view->live ? 0 : start_at(sp, i);
+    if (i < p->first || i >= p->first + p->fit || !p->sel_start_us)
+        p->top_us = 0;
+    else
+        p->top_us = start_at(sp, p->first);
 }
 
 int pane_timeline_steps_key(pane *p, int ch, pane_ctx *ctx)
 {
     const char *why = "";
     const model_node *nd = pane_timeline_node(ctx, &why);
-    size_t n = nd ? pane_timeline_load_steps(p, nd, p->fit ? p->fit : 1) : 0;
+    nd = nd ? pane_timeline_writer(p, ctx, nd) : NULL;
+    const phase_stats *sp = nd ? pane_timeline_step_phase(nd) : NULL;
+    size_t n = sp ? phase_stats_recent_count(sp) : 0;
     if (n == 0)
         return 0;   /* no bars: j/k keep selecting the node */
-    size_t sel = pane_timeline_find_sel(p->sb, n, p->sel_start_us);
+    size_t sel = cursor(p, sp, ctx, n), page = p->fit > 1 ? p->fit - 1 : 1;
     switch (ch) {
     case KEY_UP: case 'k': sel = sel ? sel - 1 : 0; break;
     case KEY_DOWN: case 'j': sel = sel + 1 < n ? sel + 1 : sel; break;
-    case KEY_PPAGE: sel = sel > 10 ? sel - 10 : 0; break;
-    case KEY_NPAGE: sel = sel + 10 < n ? sel + 10 : n - 1; break;
+    case KEY_PPAGE: sel = sel > page ? sel - page : 0; break;
+    case KEY_NPAGE: sel = sel + page < n ? sel + page : n - 1; break;
     case KEY_HOME: sel = 0; break;
     case KEY_END: sel = n - 1; break;
     case 'f': {
-        const step_breakdown *b = &p->sb[sel];
-        view_focus_step(ctx->view, (long long)b->step, b->start_us, b->start_us + b->dur_us);
+        phase_event ev;
+        if (!phase_stats_recent_from(sp, sel, &ev, 1))
+            return 0;
+        /* The step's own window on this node: the nodes are not in step,
+         * so the union of step N everywhere is not this step. */
+        view_focus_step(ctx->view, ev.step, ev.start_us, ev.start_us + ev.dur_us);
+        view_focus_node(ctx->view, model_node_id(nd));
+        p->focus_t0 = ctx->view->step_t0_us;
+        p->sel_start_us = ev.start_us;
         return 1;
     }
     default: return 0;
     }
-    /* The newest bar follows live data; any other stays on its step. */
-    p->sel_start_us = sel + 1 == n ? 0 : p->sb[sel].start_us;
+    select_index(p, sp, sel, n, ctx);
+    return 1;
+}
+
+int pane_timeline_steps_click(pane *p, int y, pane_ctx *ctx)
+{
+    const char *why = "";
+    const model_node *nd = pane_timeline_node(ctx, &why);
+    nd = nd ? pane_timeline_writer(p, ctx, nd) : NULL;
+    const phase_stats *sp = nd ? pane_timeline_step_phase(nd) : NULL;
+    size_t n = sp ? phase_stats_recent_count(sp) : 0;
+    if (y < p->y0 || (size_t)(y - p->y0) >= p->fit || p->first + (size_t)(y - p->y0) >= n)
+        return 0;
+    select_index(p, sp, p->first + (size_t)(y - p->y0), n, ctx);
     return 1;
 }

@@ -18,13 +18,16 @@
  * as share/smtop/report.schema.json). Raise it, and the schema's const,
  * when a key is renamed, removed or changes type; adding an optional key
  * to an open object does not need it. */
-#define REPORT_SCHEMA_VERSION 1
+#define REPORT_SCHEMA_VERSION 2
 
 /* Builds the report object (caller owns it: json_decref). Takes the job's
  * lock while reading. NULL on OOM. */
 json_t *report_build(job *j);
 
-/* Writes the human-readable report for obj to f. */
+/* Writes the human-readable report for obj to f: header, the verdict
+ * (rules that fired, straggler, idle GPU-hours), then the details. */
 void report_print_text(const json_t *obj, FILE *f);
+/* The header and the verdict only (`report --summary`). */
+void report_print_summary(const json_t *obj, FILE *f);
 
 #endif

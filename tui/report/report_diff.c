@@ -49,19 +49,37 @@ int report_diff_add_breakdown(json_t *obj, job *j)
     return -1;
 }
 
-/* Completes `row` (its identifying members) with base/target/change, appends it. */
-static int add_row(json_t *arr, json_t *row, double b, double t, int *changed)
+/* Completes `row` (its identifying members) with base_<unit>,
+ * target_<unit> and change_pct, appends it. */
+static int add_row(json_t *arr, json_t *row, const char *unit, double b, double t,
+                   int *changed)
 {
     if (!row)
         return -1;
-    json_object_set_new(row, "base", json_real(b));
-    json_object_set_new(row, "target", json_real(t));
+    char kb[32], kt[32];
+    snprintf(kb, sizeof kb, "base_%s", unit);
+    snprintf(kt, sizeof kt, "target_%s", unit);
+    json_object_set_new(row, kb, json_real(b));
+    json_object_set_new(row, kt, json_real(t));
     json_object_set_new(row, "change_pct", b != 0 && isfinite(b) && isfinite(t)
                                                ? json_real((t - b) / fabs(b) * 100.0)
                                                : json_null());
     if (b != t)
         (*changed)++;
     return json_array_append_new(arr, row);
+}
+
+void report_diff_row_values(const json_t *row, double *b, double *t)
+{
+    const char *k;
+    const json_t *v;
+    *b = *t = NAN;
+    json_object_foreach((json_t *)row, k, v) {
+        if (!strncmp(k, "base_", 5))
+            *b = json_is_number(v) ? json_number_value(v) : NAN;
+        else if (!strncmp(k, "target_", 7))
+            *t = json_is_number(v) ? json_number_value(v) : NAN;
+    }
 }
 
 static const json_t *find2(const json_t *arr, const char *k1, const char *v1,
@@ -94,7 +112,7 @@ static void diff_steps(const json_t *b, const json_t *t, json_t *out, int *ch)
                                              "phase", ph) : NULL;
         for (size_t s = 0; o && s < 4; s++)
             add_row(out, json_pack("{s:s, s:s, s:s}", "node", node, "phase", ph,
-                                   "stat", stats[s]),
+                                   "stat", stats[s]), "us",
                     json_number_value(json_object_get(e, stats[s])),
                     json_number_value(json_object_get(o, stats[s])), ch);
     }
@@ -138,7 +156,7 @@ static void diff_util(const json_t *b, const json_t *t, json_t *out, int *ch)
             double vb = util_of(e, kinds[k]), vt = util_of(o, kinds[k]);
             if (!isnan(vb) && !isnan(vt))
                 add_row(out, json_pack("{s:s, s:s}", "node", id, "metric", kinds[k]),
-                        vb, vt, ch);
+                        "pct", vb, vt, ch);
         }
     }
 }
@@ -155,7 +173,7 @@ static void diff_breakdown(const json_t *b, const json_t *t, json_t *out, int *c
         for (size_t c = 0; o && c < 5; c++) {
             char key[32];
             snprintf(key, sizeof key, "%s_us", cats[c]);
-            add_row(out, json_pack("{s:s, s:s}", "node", id, "category", cats[c]),
+            add_row(out, json_pack("{s:s, s:s}", "node", id, "category", cats[c]), "us",
                     json_number_value(json_object_get(e, key)),
                     json_number_value(json_object_get(o, key)), ch);
         }
@@ -172,7 +190,7 @@ static void diff_python(const json_t *b, const json_t *t, json_t *out, int *ch)
         const char *fn = json_string_value(json_object_get(e, "function"));
         const json_t *o = fn ? find2(tt, "function", fn, NULL, "") : NULL;
         if (o)
-            add_row(out, json_pack("{s:s}", "function", fn),
+            add_row(out, json_pack("{s:s}", "function", fn), "s",
                     json_number_value(json_object_get(e, "tottime_s")),
                     json_number_value(json_object_get(o, "tottime_s")), ch);
     }

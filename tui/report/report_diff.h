@@ -41,6 +41,8 @@ json_t *report_diff_build(const json_t *base, const json_t *target);
 /* A diff row's value as the text table shows it: "154.0 ms" for µs
  * values (is_us), else "71.50"; "-" when not finite. */
 void report_diff_format_value(char *out, size_t cap, double v, int is_us);
+/* A row's base_<unit> and target_<unit> values (NAN when absent). */
+void report_diff_row_values(const json_t *row, double *b, double *t);
 
 /* The change mark of one diff row, as the text table shows it: "=",
  * "(no baseline)" or "+21.6 % ▲" (utf8; "+21.6 % +" without). Returns the

@@ -24,8 +24,8 @@ void report_diff_format_value(char *out, size_t cap, double v, int is_us)
 int report_diff_mark(const json_t *row, char *out, size_t cap, int utf8)
 {
     const json_t *c = json_object_get(row, "change_pct");
-    double b = json_number_value(json_object_get(row, "base"));
-    double t = json_number_value(json_object_get(row, "target"));
+    double b, t;
+    report_diff_row_values(row, &b, &t);
     if (!json_is_number(c)) {
         snprintf(out, cap, "%s", b == t ? "=" : "(no baseline)");
         return 0;
@@ -67,8 +67,10 @@ static void section(const json_t *d, const char *key, const char *title,
                  stat ? stat : "");
         sanitize_str(sa ? sa : "", a, sizeof a, k2 ? 24 : 52);
         sanitize_str(both, b, sizeof b, 26);
-        report_diff_format_value(vb, sizeof vb, json_number_value(json_object_get(r, "base")), is_us);
-        report_diff_format_value(vt, sizeof vt, json_number_value(json_object_get(r, "target")), is_us);
+        double nb, nt;
+        report_diff_row_values(r, &nb, &nt);
+        report_diff_format_value(vb, sizeof vb, nb, is_us);
+        report_diff_format_value(vt, sizeof vt, nt, is_us);
         if (k2)
             fprintf(f, "  %-24s %-26s %12s -> %-12s", a, b, vb, vt);
         else

@@ -165,17 +165,29 @@ static json_t *window_json(const pystats_window *w, int failed)
                      "failed", failed);
 }
 
-static json_t *func_json(const pystats_func *f)
+/* pyinstrument samples the stack: it counts no calls, so call counts and
+ * per-call times do not apply (null, not 0). */
+static json_t *calls_json(int counted, json_int_t n)
+{
+    return counted ? json_integer(n) : json_null();
+}
+
+static json_t *per_call_json(int counted, double v)
+{
+    return counted ? json_real(v) : json_null();
+}
+
+static json_t *func_json(const pystats_func *f, int counted)
 {
     char buf[2048];
     pystats_func_format(f, buf, sizeof buf);
-    return json_pack("{s:o, s:o, s:I, s:o, s:I, s:I, s:f, s:f, s:f, s:f}",
+    return json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:f, s:f, s:o, s:o}",
                      "function", jstr(buf), "file", jstr(f->file), "line", (json_int_t)f->line,
-                     "name", jstr(f->name), "ncalls", (json_int_t)f->c.ncalls,
-                     "pcalls", (json_int_t)f->c.pcalls, "tottime_s", f->c.tottime,
+                     "name", jstr(f->name), "ncalls", calls_json(counted, f->c.ncalls),
+                     "pcalls", calls_json(counted, f->c.pcalls), "tottime_s", f->c.tottime,
                      "cumtime_s", f->c.cumtime,
-                     "tpercall_s", pystats_func_sort_value(f, PYSORT_TPERCALL),
-                     "cpercall_s", pystats_func_sort_value(f, PYSORT_CPERCALL));
+                     "tpercall_s", per_call_json(counted, pystats_func_sort_value(f, PYSORT_TPERCALL)),
+                     "cpercall_s", per_call_json(counted, pystats_func_sort_value(f, PYSORT_CPERCALL)));
 }
 
 static int pick_profiler(const pystats_store *s, pystats_profiler *out)
@@ -199,15 +211,16 @@ static json_t *section_json(const pystats_result *r, pystats_profiler p,
         json_array_append_new(wins, window_json(w, failed));
     }
     size_t n = pystats_result_count(r) < o->top ? pystats_result_count(r) : o->top;
+    int counted = p == PYPROF_CPROFILE;
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(top, func_json(pystats_result_at(r, i)));
+        json_array_append_new(top, func_json(pystats_result_at(r, i), counted));
     pystats_call t = pystats_result_total(r);
-    return json_pack("{s:s, s:s, s:I, s:I, s:I, s:f, s:I, s:o, s:o}",
+    return json_pack("{s:s, s:s, s:I, s:o, s:o, s:f, s:I, s:o, s:o}",
                      "profiler", p == PYPROF_CPROFILE ? "cprofile" : "pyinstrument",
                      "sort", pystats_sort_name(o->sort),
                      "functions", (json_int_t)pystats_result_count(r),
-                     "total_calls", (json_int_t)t.ncalls,
-                     "primitive_calls", (json_int_t)t.pcalls, "total_tt_s", t.tottime,
+                     "total_calls", calls_json(counted, t.ncalls),
+                     "primitive_calls", calls_json(counted, t.pcalls), "total_tt_s", t.tottime,
                      "failed_sessions", (json_int_t)pystats_result_failed_count(r),
                      "windows", wins, "top", top);
 }

@@ -64,6 +64,10 @@ rule_reports *report_rules_sagemaker(source *src, const char *spec,
 /* Evaluates r over m (caller holds the model lock) and sets obj["rules"],
  * obj["device_usage"], obj["idle_gpu_hours"]; sm may be NULL. 0, or -1
  * with err on OOM. */
+/* The rules part of the verdict at the top of the text report: every
+ * rule that fired (most severe first) and the job's idle GPU-hours. */
+void report_rules_print_verdict(const json_t *obj, FILE *f);
+
 int report_rules_add(json_t *obj, const model *m, rules *r,
                      const rule_reports *sm, sm_err *err);
 

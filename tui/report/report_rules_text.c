@@ -92,6 +92,59 @@ static void print_usage(const json_t *obj, FILE *f)
     }
 }
 
+/* The verdict's rule lines: every rule that fired, most severe first,
+ * with its one-line reason; "none" when none did. */
+static void verdict_rules(const json_t *obj, FILE *f)
+{
+    static const char *const sev[] = {"high", "medium", "low"};
+    const json_t *arr = json_object_get(obj, "rules"), *r;
+    int any = 0;
+    for (size_t s = 0; s < 3; s++) {
+        size_t i;
+        json_array_foreach(arr, i, r) {
+            const char *st = json_string_value(json_object_get(r, "status"));
+            const char *sv = json_string_value(json_object_get(r, "severity"));
+            if (!st || strcmp(st, "triggered") || !sv || strcmp(sv, sev[s]))
+                continue;
+            char name[64], why[160];
+            fprintf(f, "  %-6s %-22s %s\n", sev[s], safe(r, "name", name, sizeof name, 22),
+                    safe(json_object_get(r, "details"), "message", why, sizeof why, 110));
+            any = 1;
+        }
+    }
+    if (!any)
+        fprintf(f, "  no rule fired\n");
+}
+
+/* Idle GPU-hours over the job and the node with the most. */
+static void verdict_idle(const json_t *obj, FILE *f)
+{
+    const json_t *arr = json_object_get(obj, "idle_gpu_hours"), *u, *worst = NULL;
+    double total = 0, idle = 0;
+    size_t i;
+    json_array_foreach(arr, i, u) {
+        total += real(u, "gpu_hours");
+        idle += real(u, "idle_gpu_hours");
+        if (!worst || real(u, "idle_gpu_hours") > real(worst, "idle_gpu_hours"))
+            worst = u;
+    }
+    if (!worst || total <= 0) {
+        fprintf(f, "idle GPU:     no GPU metrics\n");
+        return;
+    }
+    char n[64];
+    fprintf(f, "idle GPU:     %.2f of %.2f GPU-hours under 10%% utilization (%.0f%%); "
+               "most on %s (%.2f)\n", idle, total, 100.0 * idle / total,
+            safe(worst, "node", n, sizeof n, 40), real(worst, "idle_gpu_hours"));
+}
+
+void report_rules_print_verdict(const json_t *obj, FILE *f)
+{
+    fprintf(f, "rules fired:\n");
+    verdict_rules(obj, f);
+    verdict_idle(obj, f);
+}
+
 void report_rules_print_text(const json_t *obj, FILE *f)
 {
     print_rules(obj, f);

@@ -49,6 +49,28 @@ static void print_header(const json_t *obj, FILE *f)
     }
 }
 
+/* The node the dashboard's heatmap marks, in the same words. */
+static void print_straggler(const json_t *obj, FILE *f)
+{
+    const json_t *s = json_object_get(obj, "straggler");
+    char node[128], a[32], b[32];
+    if (!json_is_object(s)) {
+        fprintf(f, "straggler:    none (no node 10%% or more off the median, or under 3 nodes)\n");
+        return;
+    }
+    const char *metric = json_string_value(json_object_get(s, "metric"));
+    int steps = metric && !strcmp(metric, "step_p50");
+    if (steps) {
+        fmt_duration(a, sizeof a, real(s, "value_us"));
+        fmt_duration(b, sizeof b, real(s, "median_us"));
+    } else {
+        fmt_percent(a, sizeof a, real(s, "value_pct"));
+        fmt_percent(b, sizeof b, real(s, "median_pct"));
+    }
+    fprintf(f, "straggler:    %s: %s %s vs median %s (%.0f%% off)\n", str(s, "node", node, sizeof node),
+            steps ? "step p50" : "gpu", a, b, real(s, "deviation_pct"));
+}
+
 /* A percentile as the report prints it: "~" in front when approximate
  * (the JSON states the bound), right-aligned in width w. */
 static const char *pct(char *buf, size_t cap, int w, const json_t *o, const char *key,
@@ -207,9 +229,26 @@ static void print_warnings(const json_t *obj, FILE *f)
     }
 }
 
+/* What a reader needs first, in one screen: the rules that fired, the
+ * straggler and idle GPU-hours (then the details follow). */
+static void print_verdict(const json_t *obj, FILE *f)
+{
+    fprintf(f, "\n== verdict ==\n");
+    report_rules_print_verdict(obj, f);
+    print_straggler(obj, f);
+}
+
+void report_print_summary(const json_t *obj, FILE *f)
+{
+    print_header(obj, f);
+    print_verdict(obj, f);
+}
+
 void report_print_text(const json_t *obj, FILE *f)
 {
     print_header(obj, f);
+    print_verdict(obj, f);
+    fprintf(f, "\n== details ==\n");
     print_nodes(obj, f);
     print_steps(obj, f);
     report_python_print_text(obj, f);
