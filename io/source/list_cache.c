@@ -1,5 +1,6 @@
 /* list_cache: cached S3 listing; see list_cache.h. */
 #include "io/source/list_cache.h"
+#include "model/vec.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,24 +35,18 @@ static void item_free(lc_item *it)
     free(it->etag);
 }
 
-static void vec_clear(lc_vec *v)
+static void items_clear(lc_vec *v)
 {
     for (size_t i = 0; i < v->n; i++)
         item_free(&v->v[i]);
     v->n = 0;
 }
 
-static int vec_push(lc_vec *v, const char *key, const char *etag, int64_t size,
-                    int64_t mtime_us)
+static int items_push(lc_vec *v, const char *key, const char *etag, int64_t size,
+                      int64_t mtime_us)
 {
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 256;
-        lc_item *nv = realloc(v->v, cap * sizeof *nv);
-        if (!nv)
-            return -1;
-        v->v = nv;
-        v->cap = cap;
-    }
+    if (vec_grow(&v->v, &v->cap, v->n + 1, sizeof *v->v, 256) != 0)
+        return -1;
     lc_item it = {strdup(key), strdup(etag ? etag : ""), size, mtime_us};
     if (!it.key || !it.etag) {
         item_free(&it);
@@ -73,16 +68,16 @@ static void lc_parse(list_cache *lc, const char *buf, size_t n)
         for (int k = 0; k < 4; k++) {
             const char *z = memchr(p, '\0', (size_t)(end - p));
             if (!z) {
-                vec_clear(&lc->have);
+                items_clear(&lc->have);
                 return;
             }
             f[k] = p;
             p = z + 1;
         }
         if ((lc->have.n && strcmp(lc->have.v[lc->have.n - 1].key, f[0]) >= 0) ||
-            vec_push(&lc->have, f[0], f[1], strtoll(f[2], NULL, 10),
-                     strtoll(f[3], NULL, 10)) != 0) {
-            vec_clear(&lc->have);
+            items_push(&lc->have, f[0], f[1], strtoll(f[2], NULL, 10),
+                       strtoll(f[3], NULL, 10)) != 0) {
+            items_clear(&lc->have);
             return;
         }
     }
@@ -114,8 +109,8 @@ void list_cache_free(list_cache *lc)
 {
     if (!lc)
         return;
-    vec_clear(&lc->have);
-    vec_clear(&lc->fresh);
+    items_clear(&lc->have);
+    items_clear(&lc->fresh);
     free(lc->have.v);
     free(lc->fresh.v);
     free(lc->id);
@@ -167,7 +162,7 @@ int list_cache_list(const list_cache *lc, const char *prefix, const char *start_
 
 int list_cache_note(list_cache *lc, const source_entry *e)
 {
-    return vec_push(&lc->fresh, e->key, e->etag, e->size, e->mtime_us);
+    return items_push(&lc->fresh, e->key, e->etag, e->size, e->mtime_us);
 }
 
 static int item_same(const lc_item *a, const lc_item *b)
@@ -183,7 +178,7 @@ static int lc_splice(list_cache *lc, size_t lo, size_t hi)
     for (size_t i = 0; same && i < f->n; i++)
         same = item_same(&h->v[lo + i], &f->v[i]);
     if (same) {
-        vec_clear(f);
+        items_clear(f);
         return 0;
     }
     size_t n = h->n - (hi - lo) + f->n;
@@ -212,7 +207,7 @@ int list_cache_settle(list_cache *lc, const char *prefix, const char *start_afte
 {
     lc_vec *h = &lc->have;
     if (complete < 0) {
-        vec_clear(&lc->fresh);
+        items_clear(&lc->fresh);
         return 0;
     }
     size_t lo = lc_lower(h, prefix, start_after), hi = lo;
