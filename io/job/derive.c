@@ -28,6 +28,7 @@ struct derived {
     int py_have;
     pystats_profiler py_prof;
     size_t py_windows;
+    int64_t py_lo_us, py_hi_us;  /* first start, last end of py_prof's windows */
     box *extra;
     uint64_t extra_gen;
     char extra_err[sizeof(sm_err){0}.msg];
@@ -210,14 +211,35 @@ static void take_request(deriver *dv, req *q)
     pthread_mutex_unlock(&dv->mu);
 }
 
-static int pick_profiler(const pystats_store *s, pystats_profiler *prof, size_t *windows)
+/* The span of prof's windows, so the pane can tell whether the selected
+ * time window holds all of them (a "whole job" merge). Windows without a
+ * time (0) do not widen it. */
+static void profiler_span(const pystats_store *s, pystats_profiler prof, derived *d)
+{
+    d->py_lo_us = d->py_hi_us = 0;
+    for (size_t i = 0; i < pystats_store_window_count(s); i++) {
+        const pystats_window *w = pystats_store_window_at(s, i, NULL, NULL);
+        if (w->profiler != prof)
+            continue;
+        if (w->start_us && (!d->py_lo_us || w->start_us < d->py_lo_us))
+            d->py_lo_us = w->start_us;
+        int64_t end = w->end_us > w->start_us ? w->end_us : w->start_us;
+        if (end > d->py_hi_us)
+            d->py_hi_us = end;
+    }
+}
+
+static int pick_profiler(const pystats_store *s, derived *d)
 {
     size_t seen[2] = {0, 0};
     for (size_t i = 0; i < pystats_store_window_count(s); i++)
         seen[pystats_store_window_at(s, i, NULL, NULL)->profiler == PYPROF_PYINSTRUMENT]++;
-    *prof = seen[0] ? PYPROF_CPROFILE : PYPROF_PYINSTRUMENT;
-    *windows = seen[0] ? seen[0] : seen[1];
-    return seen[0] || seen[1];
+    d->py_prof = seen[0] ? PYPROF_CPROFILE : PYPROF_PYINSTRUMENT;
+    d->py_windows = seen[0] ? seen[0] : seen[1];
+    if (!seen[0] && !seen[1])
+        return 0;
+    profiler_span(s, d->py_prof, d);
+    return 1;
 }
 
 static void free_result(void *p)
@@ -230,7 +252,7 @@ static void free_result(void *p)
 static int build_python(deriver *dv, const req *q, derived *s)
 {
     uint64_t g = dv->py ? pystats_store_generation(dv->py) : 0;
-    s->py_have = dv->py && pick_profiler(dv->py, &s->py_prof, &s->py_windows);
+    s->py_have = dv->py && pick_profiler(dv->py, s);
     pthread_mutex_lock(&dv->mu);
     int same = dv->last && g == dv->built_py_gen && q->want_py == dv->built_want_py &&
                (!q->want_py || q->py_key == dv->built_py_key);
@@ -402,6 +424,12 @@ int derived_python_profiler(const derived *s, pystats_profiler *prof, size_t *wi
     if (windows)
         *windows = s->py_have ? s->py_windows : 0;
     return s->py_have;
+}
+
+void derived_python_span(const derived *s, int64_t *lo_us, int64_t *hi_us)
+{
+    *lo_us = s->py_have ? s->py_lo_us : 0;
+    *hi_us = s->py_have ? s->py_hi_us : 0;
 }
 
 const void *derived_extra(const derived *s, uint64_t *gen)

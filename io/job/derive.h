@@ -82,6 +82,9 @@ const pystats_result *derived_python(const derived *s, uint64_t *key);
  * pyinstrument when it has both); 0 when it has none. The count of that
  * profiler's windows goes to *windows. */
 int derived_python_profiler(const derived *s, pystats_profiler *prof, size_t *windows);
+/* The first start and the last end of that profiler's windows (0, 0 when
+ * the job has none): a time window holding both merges the whole job. */
+void derived_python_span(const derived *s, int64_t *lo_us, int64_t *hi_us);
 
 /* The extra product (NULL until one was built), a count that changes with
  * every rebuild, and the last failure's message ("" when none). */

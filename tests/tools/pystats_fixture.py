@@ -9,6 +9,10 @@
   pystats_fixture.py pyinstrument DIR   hand-made python_stats.json trees,
                                         one of them a failed session
   pystats_fixture.py bench DIR N FUNCS  N cProfile files of ~FUNCS functions
+  pystats_fixture.py timed DIR NODE:START_US:END_US:FUNC...
+                                        one real cProfile dump per window, in
+                                        a stats directory named for its
+                                        times, whose hottest function is FUNC
   pystats_fixture.py check DIR SORT TOP REPORT.json [SORT TOP REPORT.json]...
                                         compares smtop's report with pstats
                                         (Stats.add over the same files, sorted
@@ -160,6 +164,23 @@ def make_bench(root, n, funcs):
                               "python_stats"))
 
 
+def make_timed(root, specs):
+    """Windows at given times, each with its own hot function (a busy loop
+    named FUNC in train.py), so a test can tell which windows were merged."""
+    for i, spec in enumerate(specs):
+        node, t0, t1, fn = spec.split(":")
+        ns = {}
+        exec(compile(f"def {fn}(n):\n    return sum(i * i for i in range(n))\n",
+                     "train.py", "exec"), ns)
+        p = cProfile.Profile()
+        p.enable()
+        for _ in range(20):
+            ns[fn](20000)
+        p.disable()
+        sdir = f"train-{i}-stepstart-{t0}.5_train-{i + 2}-stepend-{t1}.5"
+        p.dump_stats(out_path(root, "cprofile", node, sdir, "python_stats"))
+
+
 def name_us(t):
     """A name's time as smtop keeps it: whole µs, the fraction dropped."""
     return int(t.split(".")[0])
@@ -234,6 +255,8 @@ def main(argv):
         make_pyinstrument(argv[2])
     elif cmd == "bench":
         make_bench(argv[2], int(argv[3]), int(argv[4]))
+    elif cmd == "timed":
+        make_timed(argv[2], argv[3:])
     elif cmd == "check":
         rest = argv[3:]
         return max(check(argv[2], rest[i], int(rest[i + 1]), rest[i + 2])

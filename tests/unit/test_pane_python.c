@@ -130,10 +130,10 @@ static void test_selection_follows_step_focus(void **state)
     view_state v;
     view_init(&v, GLYPHS_ASCII);
     pystats_select sel;
-    pane_python_selection(p, &v, &sel);
+    pane_python_selection(p, &v, 0, 0, &sel);
     assert_string_equal(sel.node, "algo-1");
     view_focus_step(&v, 12, T + 2000000, T + 2200000);
-    pane_python_selection(p, &v, &sel);
+    pane_python_selection(p, &v, 0, 0, &sel);
     assert_true(!sel.node || !sel.node[0]);          /* every node */
     pystats_result *r = pystats_store_query(st, &sel, NULL);
     assert_non_null(r);
@@ -142,7 +142,7 @@ static void test_selection_follows_step_focus(void **state)
     assert_string_equal(pystats_result_at(r, 0)->name, "during");
     pystats_result_free(r);
     view_focus_step(&v, 13, T + 5000000, T + 5100000);   /* between windows */
-    pane_python_selection(p, &v, &sel);
+    pane_python_selection(p, &v, 0, 0, &sel);
     r = pystats_store_query(st, &sel, NULL);
     assert_non_null(r);
     assert_int_equal(pystats_result_window_count(r), 0);
@@ -150,8 +150,47 @@ static void test_selection_follows_step_focus(void **state)
     assert_int_equal(pane_python_profiler_windows(st, PYPROF_CPROFILE), 3);
     assert_int_equal(pane_python_profiler_windows(st, PYPROF_PYINSTRUMENT), 0);
     view_clear_step(&v);
-    pane_python_selection(p, &v, &sel);
+    pane_python_selection(p, &v, 0, 0, &sel);
     assert_string_equal(sel.node, "algo-1");
+    free(p);
+    pystats_store_free(st);
+}
+
+/* `+ - [ ]`: a time window narrower than the job merges only the windows
+ * overlapping it; one holding every window merges with no time bound (the
+ * whole job); the menu's one window wins over the time window. */
+static void test_selection_follows_time_window(void **state)
+{
+    (void)state;
+    const int64_t T = 1600000000000000LL;
+    pystats_store *st = pystats_store_new();
+    assert_non_null(st);
+    put_window(st, "algo-1", T, T + 1000000, "early");
+    put_window(st, "algo-1", T + 9000000, T + 9500000, "late");
+    pane *p = calloc(1, sizeof *p);
+    assert_non_null(p);
+    p->span_lo = T;
+    p->span_hi = T + 9500000;
+    view_state v;
+    view_init(&v, GLYPHS_ASCII);
+    pystats_select sel;
+    pane_python_selection(p, &v, T + 8000000, T + 10000000, &sel);
+    pystats_result *r = pystats_store_query(st, &sel, NULL);
+    assert_non_null(r);
+    assert_int_equal(pystats_result_window_count(r), 1);
+    assert_string_equal(pystats_result_at(r, 0)->name, "late");
+    pystats_result_free(r);
+    pane_python_selection(p, &v, T - 1, T + 9500001, &sel);
+    assert_int_equal(sel.t_lo_us, 0);
+    assert_int_equal(sel.t_hi_us, 0);
+    p->t_lo = T;
+    p->t_hi = T + 1;
+    pane_python_selection(p, &v, T + 8000000, T + 10000000, &sel);
+    r = pystats_store_query(st, &sel, NULL);
+    assert_non_null(r);
+    assert_int_equal(pystats_result_window_count(r), 1);
+    assert_string_equal(pystats_result_at(r, 0)->name, "early");
+    pystats_result_free(r);
     free(p);
     pystats_store_free(st);
 }
@@ -165,6 +204,7 @@ int main(void)
         cmocka_unit_test(test_func_text_sanitizes),
         cmocka_unit_test(test_calls_filter_sort),
         cmocka_unit_test(test_selection_follows_step_focus),
+        cmocka_unit_test(test_selection_follows_time_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

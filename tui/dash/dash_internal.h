@@ -32,6 +32,7 @@ typedef struct dash_pane {
     double drawn_ms;          /* when (monotonic) */
     int dirty;                /* content must be redrawn */
     int border_dirty;
+    char note[48];            /* the title note last drawn in the border */
 } dash_pane;
 
 typedef struct dash {

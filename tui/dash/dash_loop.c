@@ -37,12 +37,13 @@ static void draw_border(dash *d, size_t i)
     int a = theme_attr(d->th, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER);
     wattrset(p->outer, a);
     box(p->outer, 0, 0);
-    char title[96];
+    char title[128];
+    const char *note = p->vt->whole_job ? "whole job" : p->note;
     /* Brackets mark the focused pane without colour too. */
-    snprintf(title, sizeof title, "%s%zu %s%s%s%s", focus ? "[" : " ", i + 1, p->vt->title,
-             d->view.zoomed ? " (Esc: back)" : "", p->vt->whole_job ? " - whole job" : "",
+    snprintf(title, sizeof title, "%s%zu %s%s%s%s%s", focus ? "[" : " ", i + 1, p->vt->title,
+             d->view.zoomed ? " (Esc: back)" : "", note[0] ? " - " : "", note,
              focus ? "]" : " ");
-    char safe[128];
+    char safe[192];
     sanitize_str(title, safe, sizeof safe, getmaxx(p->outer) - 4);
     wattrset(p->outer, theme_attr(d->th, ROLE_TITLE) | (focus ? A_REVERSE : 0));
     mvwaddstr(p->outer, 0, 2, safe);
@@ -92,6 +93,11 @@ static int draw_pane(dash *d, size_t i, const pane_ctx *ctx)
     wnoutrefresh(p->inner);
     p->stamp = st;
     p->dirty = 0;
+    const char *note = p->vt->title_note ? p->vt->title_note(p->p, ctx) : NULL;
+    if (note && strcmp(note, p->note) != 0) {
+        snprintf(p->note, sizeof p->note, "%s", note);
+        draw_border(d, i);
+    }
     return 1;
 }
 

@@ -67,6 +67,11 @@ typedef struct pane_vtbl {
      * (its border says "whole job", so no pane quietly shows another time
      * range than the others). */
     int whole_job;
+    /* Instead of whole_job, for a pane whose time range depends on the
+     * view: what it shows ("whole job", "12:01:00-12:06:00"), read after
+     * each draw (so from the state the draw left) and put in the border.
+     * May be NULL. */
+    const char *(*title_note)(pane *p, const pane_ctx *ctx);
     /* The keys on_key takes, ending with {NULL}; may be NULL (none). */
     const pane_key *keys;
     /* 1 when draw and stamp read nothing of ctx->m, only the derived

@@ -8,12 +8,15 @@
 #include <string.h>
 
 #include "tui/dash/dash_ext.h"
+#include "tui/text/fmt.h"
 
 static pane *py_create(void)
 {
     pane *p = calloc(1, sizeof *p);
-    if (p)
+    if (p) {
         snprintf(p->sel_label, sizeof p->sel_label, "all windows, all nodes");
+        snprintf(p->note, sizeof p->note, "whole job");
+    }
     return p;
 }
 
@@ -32,20 +35,16 @@ const pystats_store *pane_python_store(const pane_ctx *ctx)
     return ext ? ext->pystats : NULL;
 }
 
-static uint64_t selection_key(const pane *p, const view_state *v)
+/* 1 when [t0, t1) holds every window of the profiler: merging with no
+ * time bound then gives the same rows, under a key that does not change
+ * while a live window slides. */
+static int window_holds_all(const pane *p, int64_t t0, int64_t t1)
 {
-    uint64_t h = pane_common_hash_str(PANE_COMMON_HASH_SEED, p->node);
-    h = pane_common_hash_u64(h, p->phases);
-    h = pane_common_hash_u64(h, (uint64_t)p->t_lo);
-    h = pane_common_hash_u64(h, (uint64_t)p->t_hi);
-    if (v && v->step_focus) {
-        h = pane_common_hash_u64(h, (uint64_t)v->step_t0_us);
-        h = pane_common_hash_u64(h, (uint64_t)v->step_t1_us);
-    }
-    return h;
+    return !p->span_hi || (t0 <= p->span_lo && t1 > p->span_hi);
 }
 
-void pane_python_selection(const pane *p, const view_state *v, pystats_select *sel)
+void pane_python_selection(const pane *p, const view_state *v, int64_t t0_us, int64_t t1_us,
+                           pystats_select *sel)
 {
     pystats_select_all(sel, p->prof);
     if (v && v->step_focus) {
@@ -57,8 +56,40 @@ void pane_python_selection(const pane *p, const view_state *v, pystats_select *s
     }
     sel->node = p->node;
     sel->jobphases = p->phases;
-    sel->t_lo_us = p->t_lo;
+    sel->t_lo_us = p->t_lo;   /* the menu's one window wins: the user chose it */
     sel->t_hi_us = p->t_hi;
+    if (!p->t_lo && !window_holds_all(p, t0_us, t1_us)) {
+        sel->t_lo_us = t0_us;
+        sel->t_hi_us = t1_us;
+    }
+}
+
+static uint64_t selection_key(const pane *p, const pane_ctx *ctx)
+{
+    pystats_select sel;
+    pane_python_selection(p, ctx->view, ctx->t0_us, ctx->t1_us, &sel);
+    uint64_t h = pane_common_hash_str(PANE_COMMON_HASH_SEED, sel.node ? sel.node : "");
+    h = pane_common_hash_u64(h, sel.jobphases);
+    h = pane_common_hash_u64(h, (uint64_t)sel.t_lo_us);
+    return pane_common_hash_u64(h, (uint64_t)sel.t_hi_us);
+}
+
+/* The border's note: which time the merge covers. */
+static void note_range(pane *p, const pane_ctx *ctx)
+{
+    const view_state *v = ctx->view;
+    if (v && v->step_focus)
+        snprintf(p->note, sizeof p->note, "step %lld", v->step);
+    else if (p->t_lo)
+        snprintf(p->note, sizeof p->note, "one window");
+    else if (window_holds_all(p, ctx->t0_us, ctx->t1_us))
+        snprintf(p->note, sizeof p->note, "whole job");
+    else {
+        char a[16], b[16];
+        int64_t span = ctx->t1_us - ctx->t0_us;
+        snprintf(p->note, sizeof p->note, "%s-%s", fmt_clock(a, sizeof a, ctx->t0_us, span),
+                 fmt_clock(b, sizeof b, ctx->t1_us, span));
+    }
 }
 
 size_t pane_python_profiler_windows(const pystats_store *s, pystats_profiler prof)
@@ -79,12 +110,15 @@ void pane_python_refresh(pane *p, const pane_ctx *ctx)
     p->have = snap && derived_python_profiler(snap, &p->prof, &p->nwin);
     p->r = NULL;
     p->nrows = 0;
+    snprintf(p->note, sizeof p->note, "whole job");
     if (!p->have)
         return;
-    uint64_t key = pane_common_hash_u64(selection_key(p, ctx->view), (uint64_t)p->sort);
+    derived_python_span(snap, &p->span_lo, &p->span_hi);
+    note_range(p, ctx);
+    uint64_t key = pane_common_hash_u64(selection_key(p, ctx), (uint64_t)p->sort);
     if (key != p->asked_key && ext->want_python) {
         pystats_select sel;
-        pane_python_selection(p, ctx->view, &sel);
+        pane_python_selection(p, ctx->view, ctx->t0_us, ctx->t1_us, &sel);
         ext->want_python(ext->want_ud, &sel, p->sort, key);
         p->asked_key = key;
     }
@@ -164,7 +198,7 @@ static uint64_t py_stamp(pane *p, const pane_ctx *ctx)
     const dash_ext *ext = ctx->ext;
     uint64_t h = pane_common_hash_view(PANE_COMMON_HASH_SEED, ctx);
     h = pane_common_hash_u64(h, ext && ext->snap ? derived_generation(ext->snap) + 1 : 0);
-    h = pane_common_hash_u64(h, selection_key(p, ctx->view));
+    h = pane_common_hash_u64(h, selection_key(p, ctx));
     h = pane_common_hash_u64(h, ((uint64_t)p->sort << 8) | ((uint64_t)p->filter_edit << 4) |
                               ((uint64_t)p->menu_on << 2) | (uint64_t)ctx->view->zoomed);
     h = pane_common_hash_u64(h, p->sel);
@@ -182,6 +216,12 @@ static int py_on_click(pane *p, int y, int x, pane_ctx *ctx)
         return 0;
     p->sel = row;
     return 1;
+}
+
+static const char *py_title_note(pane *p, const pane_ctx *ctx)
+{
+    (void)ctx;
+    return p->note;
 }
 
 /* Nothing to show until the job has Python profiler stats; before any
@@ -216,7 +256,7 @@ const pane_vtbl pane_python_vtbl = {
     .stamp = py_stamp,
     .modal = py_modal,
     .keys = py_keys,
-    .whole_job = 1,
+    .title_note = py_title_note,
     .absent = py_absent,
     .snapshot_only = 1,
 };

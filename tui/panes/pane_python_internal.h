@@ -36,15 +36,20 @@ struct pane {
     uint64_t asked_key;      /* the selection and sort last asked for */
     pystats_profiler prof;
     size_t nwin;             /* windows of prof in the job */
+    int64_t span_lo, span_hi;   /* first start, last end of those windows */
+    char note[48];           /* the border's time range: "whole job", ... */
     int have;                /* the job has Python stats */
     size_t *rows;            /* result positions passing the filter */
     size_t nrows, caprows;
 };
 
 const pystats_store *pane_python_store(const pane_ctx *ctx);
-/* What is merged: the menu's choice, or while the view is focused on a
- * step (the cross-filter) every window overlapping the step's window. */
-void pane_python_selection(const pane *p, const view_state *v, pystats_select *sel);
+/* What is merged: the menu's choice, within the selected time window
+ * [t0_us, t1_us) (`+ - [ ]`) unless that holds every window (then no time
+ * bound: the whole job); or while the view is focused on a step (the
+ * cross-filter) every window overlapping the step's window. */
+void pane_python_selection(const pane *p, const view_state *v, int64_t t0_us, int64_t t1_us,
+                           pystats_select *sel);
 /* Windows of profiler prof in the store (the "of M" in the title). */
 size_t pane_python_profiler_windows(const pystats_store *s, pystats_profiler prof);
 void pane_python_refresh(pane *p, const pane_ctx *ctx);
