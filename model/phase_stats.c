@@ -141,7 +141,7 @@ void phase_stats_free(phase_stats *p)
     free(p);
 }
 
-static size_t hist_bucket(int64_t dur)
+size_t phase_hist_bucket(int64_t dur)
 {
     if (dur <= 1)
         return 0;
@@ -221,7 +221,7 @@ int phase_stats_add(phase_stats *p, int64_t step, int64_t start_us, int64_t dur_
     double delta = d - p->mean;
     p->mean += delta / (double)p->count;
     p->m2 += delta * (d - p->mean);
-    p->hist[hist_bucket(dur_us)]++;
+    p->hist[phase_hist_bucket(dur_us)]++;
     p->gen++;
     return 0;
 }

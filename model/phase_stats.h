@@ -72,6 +72,8 @@ void phase_stats_get_summary(const phase_stats *p, phase_summary *out);
  * phase_hist_lower_us(i+1)); bucket 0 also holds 0 µs. */
 const uint32_t *phase_stats_histogram(const phase_stats *p);
 double phase_hist_lower_us(size_t bucket);
+/* The bucket a duration counts in. */
+size_t phase_hist_bucket(int64_t dur_us);
 
 /* Copies up to max of the most recent events (by start time), oldest first,
  * into out; returns how many. */

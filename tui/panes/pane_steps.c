@@ -13,6 +13,7 @@
 #include "tui/dash/step_focus.h"
 #include "tui/theme/theme.h"
 #include "model/lbound.h"
+#include "model/phase_window.h"
 
 size_t pane_steps_hist_rows(const uint32_t *counts, size_t nbuckets,
                             size_t max_rows, steps_hist_row *out)
@@ -188,6 +189,10 @@ struct pane {
      * column c holds events first + c * strip_spc onwards, m samples */
     int strip_y, strip_rows, strip_spc;
     size_t strip_first, strip_m;
+    /* the steps of the selected window (+ - [ ]) at the last draw */
+    uint32_t hist[PHASE_HIST_BUCKETS];
+    size_t win_end;            /* retained events starting before the window's end */
+    char range[48];            /* the border's note: "whole job", a range, ... */
 };
 
 static pane *steps_create(void) { return calloc(1, sizeof(pane)); }
@@ -254,14 +259,13 @@ static void draw_bar(WINDOW *w, int y, int x, int width, double cells,
         pane_common_put_wch(w, y, x + full, eighths[part], attr);
 }
 
-static void draw_hist(WINDOW *w, int y, int rows_max, const phase_stats *ps,
+static void draw_hist(WINDOW *w, int y, int rows_max, const uint32_t *counts,
                       const phase_summary *s, double thr, const pane_ctx *ctx)
 {
     steps_hist_row rows[STEPS_MAX_ROWS];
     if (rows_max > STEPS_MAX_ROWS)
         rows_max = STEPS_MAX_ROWS;
-    size_t n = pane_steps_hist_rows(phase_stats_histogram(ps), PHASE_HIST_BUCKETS,
-                                    (size_t)rows_max, rows);
+    size_t n = pane_steps_hist_rows(counts, PHASE_HIST_BUCKETS, (size_t)rows_max, rows);
     int W = getmaxx(w);
     const int LW = 9, CW = 7, MW = W >= 50 ? 12 : 4;
     char marks[24];
@@ -294,7 +298,7 @@ static void draw_hist(WINDOW *w, int y, int rows_max, const phase_stats *ps,
  * histogram row, so picking a step on the strip also reads as picking it
  * in the histogram. */
 static void mark_cursor_row(WINDOW *w, int y, int rows_max, const pane *p,
-                            const phase_stats *ps, const pane_ctx *ctx)
+                            const uint32_t *counts, const pane_ctx *ctx)
 {
     size_t at = pane_steps_cursor_find(p->recent, p->nrecent, p->cursor_us);
     if (at >= p->nrecent)
@@ -302,8 +306,7 @@ static void mark_cursor_row(WINDOW *w, int y, int rows_max, const pane *p,
     steps_hist_row rows[STEPS_MAX_ROWS];
     if (rows_max > STEPS_MAX_ROWS)
         rows_max = STEPS_MAX_ROWS;
-    size_t n = pane_steps_hist_rows(phase_stats_histogram(ps), PHASE_HIST_BUCKETS,
-                                    (size_t)rows_max, rows);
+    size_t n = pane_steps_hist_rows(counts, PHASE_HIST_BUCKETS, (size_t)rows_max, rows);
     size_t r = pane_steps_row_of(rows, n, pane_steps_bucket_of((double)p->recent[at].dur_us));
     if (r < n)
         pane_common_put(w, y + (int)r, 8, 1, ">", theme_attr(ctx->th, ROLE_SELECTED) | (int)A_BOLD);
@@ -349,7 +352,8 @@ static void draw_strip(WINDOW *w, int y, int rows, pane *p, double thr,
         want = STEPS_MAX_STRIP;
     size_t n = p->nrecent;
     size_t cursor = pane_steps_cursor_find(p->recent, n, p->cursor_us);
-    size_t end = pane_steps_strip_end(n, want, cursor);
+    /* Without a cursor the strip ends at the window's last step. */
+    size_t end = cursor < n ? pane_steps_strip_end(n, want, cursor) : p->win_end;
     size_t shown = end < want ? end : want, from = end - shown;
     for (size_t i = 0; i < shown; i++)
         p->dur[i] = p->recent[from + i].dur_us;
@@ -441,9 +445,50 @@ static const phase_stats *steps_current(const pane *p, const pane_ctx *ctx,
     return model_node_phase_at(src, *idx);
 }
 
+/* The border's note for a window's statistics. */
+static void note_range(pane *p, phase_window_scope sc, const phase_summary *s,
+                       const pane_ctx *ctx)
+{
+    char a[16], b[16];
+    int64_t span = ctx->t1_us - ctx->t0_us;
+    if (sc == PHASE_WINDOW_WHOLE)
+        snprintf(p->range, sizeof p->range, "whole job");
+    else if (sc == PHASE_WINDOW_ALL)
+        snprintf(p->range, sizeof p->range, "%s-%s", fmt_clock(a, sizeof a, ctx->t0_us, span),
+                 fmt_clock(b, sizeof b, ctx->t1_us, span));
+    else if (p->win_end == p->nrecent)
+        snprintf(p->range, sizeof p->range, "last %lld steps", (long long)s->count);
+    else
+        snprintf(p->range, sizeof p->range, "%lld steps to %s", (long long)s->count,
+                 fmt_clock(b, sizeof b, ctx->t1_us, span));
+}
+
+/* The statistics to show: the phase's own (the whole job), or those of
+ * its retained steps inside the selected window, with its histogram in
+ * *counts. A step focus keeps the whole job: one step has no spread. */
+static void window_stats(pane *p, const phase_stats *ps, const pane_ctx *ctx,
+                         phase_summary *s, const uint32_t **counts)
+{
+    phase_stats_get_summary(ps, s);
+    *counts = phase_stats_histogram(ps);
+    p->win_end = p->nrecent;
+    phase_window_scope sc = ctx->view->step_focus ? PHASE_WINDOW_WHOLE
+        : phase_window_scope_of(s, p->recent, p->nrecent, ctx->t0_us, ctx->t1_us);
+    phase_summary ws;
+    if (sc != PHASE_WINDOW_WHOLE &&
+        phase_window_summary(p->recent, p->nrecent, ctx->t0_us, ctx->t1_us, &ws, p->hist) == 0) {
+        *s = ws;
+        *counts = p->hist;
+        p->win_end = phase_stats_recent_upto(ps, ctx->t1_us - 1);
+    } else
+        sc = PHASE_WINDOW_WHOLE;
+    note_range(p, sc, s, ctx);
+}
+
 static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
+    snprintf(p->range, sizeof p->range, "whole job");
     const model_node *nd = NULL, *src = NULL;
     size_t idx = 0;
     const char *why = "";
@@ -452,22 +497,26 @@ static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         draw_message(w, why, ctx);
         return;
     }
+    p->nrecent = phase_stats_recent(ps, p->recent, PHASE_RECENT_CAP);
     phase_summary s;
-    phase_stats_get_summary(ps, &s);
+    const uint32_t *counts;
+    window_stats(p, ps, ctx, &s, &counts);
     steps_layout l = pane_steps_layout_for(getmaxy(w));
     char head[400], who[256];
     snprintf(head, sizeof head, "%s  %s  (%zu/%zu, n/N)",
              pane_common_process_label(who, sizeof who, nd, src),
              short_label(phase_stats_label(ps)), idx + 1, model_node_phase_count(src));
     int x = pane_common_put(w, 0, 0, -1, head, theme_attr(ctx->th, ROLE_TITLE));
-    p->nrecent = phase_stats_recent(ps, p->recent, PHASE_RECENT_CAP);
     draw_cursor_info(w, x, p, ctx);
-    if (l.stats_rows)
+    if (s.count == 0)
+        pane_common_put(w, 1, 0, -1, "no steps in this window ([ ] move it, 0 live)",
+                        theme_attr(ctx->th, ROLE_DIM));
+    else if (l.stats_rows)
         draw_stats(w, 1, l.stats_rows, &s, ctx);
     double thr = pane_steps_outlier_threshold(&s);
     if (l.hist_rows > 0) {
-        draw_hist(w, 1 + l.stats_rows, l.hist_rows, ps, &s, thr, ctx);
-        mark_cursor_row(w, 1 + l.stats_rows, l.hist_rows, p, ps, ctx);
+        draw_hist(w, 1 + l.stats_rows, l.hist_rows, counts, &s, thr, ctx);
+        mark_cursor_row(w, 1 + l.stats_rows, l.hist_rows, p, counts, ctx);
     }
     if (l.strip_rows > 0)
         draw_strip(w, getmaxy(w) - l.strip_rows, l.strip_rows, p, thr, ctx);
@@ -581,6 +630,8 @@ static uint64_t steps_stamp(pane *p, const pane_ctx *ctx)
     h = pane_common_hash_str(h, p->note);
     h = pane_common_hash_u64(h, (uint64_t)p->cursor_us);
     h = pane_common_hash_u64(h, ctx->view->step_focus ? (uint64_t)ctx->view->step_t0_us : 0);
+    h = pane_common_hash_u64(h, (uint64_t)ctx->t0_us);
+    h = pane_common_hash_u64(h, (uint64_t)ctx->t1_us);
     h = pane_common_hash_u64(h, ctx->view->selected_node);
     h = pane_common_hash_u64(h, (uint64_t)ctx->view->glyphs);
     h = pane_common_hash_str(h, ctx->view->filter);
@@ -591,6 +642,12 @@ static uint64_t steps_stamp(pane *p, const pane_ctx *ctx)
     const phase_stats *ps = steps_current(p, ctx, &nd, &src, &idx, &why);
     h = pane_common_hash_u64(h, ps ? phase_stats_generation(ps) : model_node_count(ctx->m));
     return pane_common_hash_u64(h, (uint64_t)(uintptr_t)ps);
+}
+
+static const char *steps_title_note(pane *p, const pane_ctx *ctx)
+{
+    (void)ctx;
+    return p->range;
 }
 
 static const char *steps_absent(pane *p, const pane_ctx *ctx)
@@ -618,6 +675,6 @@ const pane_vtbl pane_steps_vtbl = {
     .on_click = steps_on_click,
     .stamp = steps_stamp,
     .keys = steps_keys,
-    .whole_job = 1,
+    .title_note = steps_title_note,
     .absent = steps_absent,
 };
