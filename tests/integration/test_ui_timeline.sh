@@ -24,7 +24,7 @@ ui_keys Enter
 ui_wait "$idx Timeline \\(Esc: back\\)"
 
 # --- steps view ---------------------------------------------------------
-ui_wait 'steps\|loader\|events  algo-1 TRAIN'
+ui_wait 'steps\|loader\|events  [0-9]+-[0-9]+/[0-9]+ TRAIN algo-1  f focus'
 ui_wait 'data  .*forward  .*backward  .*comm  .*other  ! slow'
 # Bars: step number, then data (▒), forward (█) and backward (▓) parts, in
 # that order, then the duration; every row that fits (a zoomed 60-row

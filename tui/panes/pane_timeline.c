@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tui/panes/pane_steps.h"
+#include "tui/text/sanitize.h"
 #include "tui/theme/theme.h"
 
 const char *pane_timeline_view_name(tl_view v)
@@ -140,9 +141,26 @@ const phase_stats *pane_timeline_step_phase(const model_node *nd)
     return NULL;
 }
 
+/* Columns the tabs take: "steps|loader|events". */
+static int tabs_cols(void)
+{
+    int n = TL_NVIEWS - 1;
+    for (int v = 0; v < TL_NVIEWS; v++)
+        n += (int)strlen(pane_timeline_view_name((tl_view)v));
+    return n;
+}
+
 void pane_timeline_draw_tabs(const pane *p, WINDOW *w, const pane_ctx *ctx, const char *extra)
 {
     int x = 0;
+    if (extra && *extra && getmaxx(w) - tabs_cols() - 2 < sanitize_cols(extra)) {
+        /* A narrow pane: the shown view's name alone, so the header's
+         * range and node fit (the help lists the other views). */
+        x = pane_common_put(w, 0, 0, -1, pane_timeline_view_name(p->view),
+                            theme_attr(ctx->th, ROLE_SELECTED) | (int)A_BOLD);
+        pane_common_put(w, 0, x + 2, -1, extra, theme_attr(ctx->th, ROLE_TITLE));
+        return;
+    }
     for (int v = 0; v < TL_NVIEWS; v++) {
         if (v)
             x += pane_common_put(w, 0, x, -1, "|", theme_attr(ctx->th, ROLE_DIM));

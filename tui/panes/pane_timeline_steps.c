@@ -147,8 +147,9 @@ void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const mod
     p->first = total ? first_bar(p, sp, total, sel, p->fit) : 0;
     p->y0 = y0;
     size_t n = total ? pane_timeline_load_steps_from(p, nd, p->first, p->fit) : 0;
-    snprintf(head, sizeof head, "%s %s  %zu-%zu/%zu  f focus", p->who, mode ? mode + 1 : label,
-             n ? p->first + 1 : 0, p->first + n, total);
+    /* The range first: at 80 columns it is what a narrow header keeps. */
+    snprintf(head, sizeof head, "%zu-%zu/%zu %s %s  f focus", n ? p->first + 1 : 0,
+             p->first + n, total, mode ? mode + 1 : label, p->who);
     pane_timeline_draw_tabs(p, w, ctx, head);
     if (y0 == 2)
         draw_legend(w, 1, ctx);
