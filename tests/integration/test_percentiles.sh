@@ -43,10 +43,11 @@ for m in rep["nodes"][0]["metrics"]:
         continue
     assert not m["exact_percentiles"], m
     bounded = m["dimension"].endswith(("Utilization", "Percent"))
+    assert (m["unit"] == "pct") == bounded, m
     b = m["percentile_error"]
-    assert (b["abs"], b["rel"]) == ((0.05, 0.0) if bounded else (0.0, 0.01)), m
+    assert (b["abs_" + m["unit"]], b["rel"]) == ((0.05, 0.0) if bounded else (0.0, 0.01)), m
     for p in (50, 95, 99):
-        want, got = pct(xs, p), m[f"p{p}"]
+        want, got = pct(xs, p), m[f"p{p}_" + m["unit"]]
         err = abs(got - want)
         if bounded:
             assert err <= 0.1, (m["dimension"], m["name"], p, got, want)
@@ -57,7 +58,7 @@ for m in rep["nodes"][0]["metrics"]:
     checked += 1
 pinned = [m for m in rep["nodes"][0]["metrics"]
           if m["name"] == "gpu1" and m["dimension"] == "GPUUtilization"][0]
-assert pinned["p95"] == 100.0 and pinned["p99"] == 100.0 and pinned["p50"] == 100.0, pinned
+assert pinned["p95_pct"] == 100.0 and pinned["p99_pct"] == 100.0 and pinned["p50_pct"] == 100.0, pinned
 assert checked >= 8, checked
 print(f"{checked} series: worst utilization error {worst['bounded']:.3f} points, "
       f"worst other {100 * worst['other']:.3f} %")
@@ -85,7 +86,7 @@ for s in rep["steps"]:
         continue
     assert s["count"] == want["count"], (s, want)
     assert not s["exact_percentiles"], s
-    assert s["percentile_error"] == {"abs": 0.0, "rel": 0.01}, s
+    assert s["percentile_error"] == {"abs_us": 0.0, "rel": 0.01}, s
     for p in ("p50_us", "p95_us", "p99_us"):
         err = abs(s[p] - want[p]) / want[p]
         assert err <= 0.01, (s["process"], s["phase"], p, s[p], want[p])

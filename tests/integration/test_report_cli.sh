@@ -41,7 +41,7 @@ for n in r["nodes"]:
     kinds = {(m["type"], m["dimension"]) for m in n["metrics"]}
     assert ("gpu", "GPUUtilization") in kinds and ("gpu", "GPUMemoryUtilization") in kinds
     total = [m for m in n["metrics"] if m["name"] == "total"][0]
-    assert 0 < total["mean"] <= 100
+    assert total["unit"] == "pct" and 0 < total["mean_pct"] <= 100
 train = [s for s in r["steps"] if s["phase"] == "Step:ModeKeys.TRAIN" and s["process"] is None]
 assert len(train) == 3 and all(s["count"] > 100 for s in train), train
 assert r["warnings"]["corrupt_lines"] == 0, r["warnings"]

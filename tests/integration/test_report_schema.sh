@@ -116,13 +116,28 @@ out, rep, dif = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.ar
 cpr = json.load(open(sys.argv[4]))
 assert rep["python"]["profiler"] == "pyinstrument" and cpr["python"]["profiler"] == "cprofile"
 os.makedirs(out)
+assert rep["nodes"][0]["metrics"][0]["unit"] == "pct", rep["nodes"][0]["metrics"][0]
+def metric(d):
+    return d["nodes"][0]["metrics"][0]
+def usage(d):
+    r = [x for x in d["rules"] if x["name"] == "OverallSystemUsage"][0]
+    return r["details"]["nodes"][0]["metrics"][0]
 muts = {
     "unknown-top-key": (rep, lambda d: d.update(extra=1)),
     "no-schema-version": (rep, lambda d: d.pop("schema_version")),
-    "newer-schema-version": (rep, lambda d: d.update(schema_version=3)),
+    "newer-schema-version": (rep, lambda d: d.update(schema_version=4)),
     "older-schema-version": (rep, lambda d: d.update(schema_version=1)),
+    "schema-version-2": (rep, lambda d: d.update(schema_version=2)),
     "node-cpus-string": (rep, lambda d: d["nodes"][0].update(cpus="4")),
-    "metric-lost-p95": (rep, lambda d: d["nodes"][0]["metrics"][0].pop("p95")),
+    "metric-lost-p95": (rep, lambda d: d["nodes"][0]["metrics"][0].pop("p95_pct")),
+    "metric-unitless": (rep, lambda d: metric(d).update(p50=metric(d).pop("p50_pct"))),
+    "metric-other-unit": (rep, lambda d: metric(d).update(p50_mb_per_s=metric(d).pop("p50_pct"))),
+    "metric-unknown-unit": (rep, lambda d: metric(d).update(unit="percent")),
+    "metric-abs-unitless": (rep, lambda d: metric(d)["percentile_error"].update(
+        abs=metric(d)["percentile_error"].pop("abs_pct"))),
+    "step-abs-in-pct": (rep, lambda d: d["steps"][0]["percentile_error"].update(
+        abs_pct=d["steps"][0]["percentile_error"].pop("abs_us"))),
+    "usage-metric-unitless": (rep, lambda d: usage(d).update(max=usage(d).pop("max_pct"))),
     "step-new-key": (rep, lambda d: d["steps"][0].update(unit="us")),
     "rule-bad-status": (rep, lambda d: d["rules"][0].update(status="fired")),
     "cprofile-ncalls-null": (cpr, lambda d: d["python"]["top"][0].update(ncalls=None)),

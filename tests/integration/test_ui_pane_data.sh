@@ -18,7 +18,7 @@ r = json.load(open(sys.argv[1]))
 train = [s for s in r["steps"] if s["node"] == "algo-1" and s["phase"] == "Step:ModeKeys.TRAIN"][0]
 n1 = [n for n in r["nodes"] if n["id"] == "algo-1"][0]
 total = [m for m in n1["metrics"] if m["type"] == "cpu" and m["name"] == "total"][0]
-print(train["count"], "%.4f" % total["mean"])
+print(train["count"], "%.4f" % total["mean_pct"])
 PY
 )
 [ -n "${CPU_MEAN:-}" ] || { echo "FAIL: report has no algo-1 TRAIN count / total CPU"; exit 1; }

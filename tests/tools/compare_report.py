@@ -30,11 +30,12 @@ for key, want in ref["metrics"].items():
         bad.append("missing metric " + key)
         continue
     for f in ("count", "min", "max", "mean", "p50", "p95"):
-        if not close(got[f], want[f]):
-            bad.append("%s %s: smtop %r, python %r" % (key, f, got[f], want[f]))
+        g = got[f if f == "count" else f + "_" + got["unit"]]   # "p50_pct": schema 3
+        if not close(g, want[f]):
+            bad.append("%s %s: smtop %r, python %r" % (key, f, g, want[f]))
 for node, want in ref["cpu_total"].items():
     got = got_metrics.get(node + "|cpu|CPUUtilization|total")
-    if got is None or got["count"] != want["count"] or not close(got["mean"], want["mean"]):
+    if got is None or got["count"] != want["count"] or not close(got["mean_pct"], want["mean"]):
         bad.append("cpu total of %s: smtop %r, python %r" % (node, got, want))
 got_steps = {s["node"] + "|" + s["phase"]: s for s in smtop["steps"] if s["process"] is None}
 got_psteps = {s["process"] + "|" + s["phase"]: s for s in smtop["steps"]

@@ -139,10 +139,11 @@ def c_system_all(work):
             continue
         xs = [x["Value"] for x in rows if (x["Type"], x["Dimension"], x["Name"]) ==
               (m["type"], m["dimension"], m["name"])]
-        check(f"{m['name']} {m['dimension']} count/min/max", (m["count"], m["min"], m["max"]),
-              (len(xs), min(xs), max(xs)))
-        if abs(m["mean"] - sum(xs) / len(xs)) > 1e-9:
-            raise AssertionError(f"{m['name']} mean {m['mean']} != {sum(xs) / len(xs)}")
+        u = "_" + m["unit"]   # the dimension's unit in the keys: "min_pct" (schema 3)
+        check(f"{m['name']} {m['dimension']} count/min/max",
+              (m["count"], m["min" + u], m["max" + u]), (len(xs), min(xs), max(xs)))
+        if abs(m["mean" + u] - sum(xs) / len(xs)) > 1e-9:
+            raise AssertionError(f"{m['name']} mean {m['mean' + u]} != {sum(xs) / len(xs)}")
 
 
 @case("system metrics in time ranges", "test_system_metrics_reader.py (get_events over "

@@ -18,7 +18,7 @@
  * as share/smtop/report.schema.json). Raise it, and the schema's const,
  * when a key is renamed, removed or changes type; adding an optional key
  * to an open object does not need it. */
-#define REPORT_SCHEMA_VERSION 2
+#define REPORT_SCHEMA_VERSION 3
 
 /* Builds the report object (caller owns it: json_decref). Takes the job's
  * lock while reading. NULL on OOM. */

@@ -1,5 +1,6 @@
 /* report_diff: see report_diff.h. Building the diff object. */
 #include "tui/report/report_diff.h"
+#include "tui/report/report_unit.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -137,7 +138,7 @@ static double util_of(const json_t *node, const char *metric)
                   : !strcmp(metric, "gpu_mem") ? !strcmp(dim, "GPUMemoryUtilization")
                                                : !strcmp(ty, "memory");
         if (hit) {
-            sum += json_number_value(json_object_get(m, "mean"));
+            sum += report_unit_get(m, "mean");
             n++;
         }
     }

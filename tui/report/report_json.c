@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "tui/report/report.h"
+#include "tui/report/report_unit.h"
 #include "tui/panes/pane_heatmap.h"
 
 /* JSON has no NaN: a statistic over no data is null. */
@@ -13,23 +14,34 @@ static json_t *num(double v)
 }
 
 /* How far an approximate percentile may be from the exact one: within
- * abs + rel * |value| (both 0 when exact). */
-static json_t *bound_json(double abs_err, double rel_err)
+ * abs + rel * |value| (both 0 when exact); abs in the value's unit, named
+ * in its key ("abs_pct", "abs_us"). */
+static json_t *bound_json(const char *unit, double abs_err, double rel_err)
 {
-    return json_pack("{s:f, s:f}", "abs", abs_err, "rel", rel_err);
+    char key[32];
+    snprintf(key, sizeof key, "abs_%s", unit);
+    return json_pack("{s:f, s:f}", key, abs_err, "rel", rel_err);
 }
 
+/* A system metric: its statistics in the dimension's unit, named in the
+ * keys (report_unit.h). */
 static json_t *metric_json(const series *s)
 {
     series_summary sum;
     series_get_summary(s, &sum);
-    return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}",
-                     "type", series_type(s), "dimension", series_dimension(s),
-                     "name", series_name(s), "count", (json_int_t)sum.count,
-                     "min", num(sum.min), "max", num(sum.max), "mean", num(sum.mean),
-                     "p50", num(sum.p50), "p95", num(sum.p95), "p99", num(sum.p99),
-                     "exact_percentiles", sum.exact,
-                     "percentile_error", bound_json(sum.err_abs, sum.err_rel));
+    const char *unit = report_unit_of(series_dimension(s));
+    json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:I}", "type", series_type(s),
+                          "dimension", series_dimension(s), "name", series_name(s),
+                          "unit", unit, "count", (json_int_t)sum.count);
+    if (!o)
+        return NULL;
+    const char *stat[] = {"min", "max", "mean", "p50", "p95", "p99"};
+    const double v[] = {sum.min, sum.max, sum.mean, sum.p50, sum.p95, sum.p99};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        report_unit_set(o, stat[i], unit, v[i]);
+    json_object_set_new(o, "exact_percentiles", json_boolean(sum.exact));
+    json_object_set_new(o, "percentile_error", bound_json(unit, sum.err_abs, sum.err_rel));
+    return o;
 }
 
 static json_t *nodes_json(const model *m)
@@ -74,7 +86,7 @@ static void phase_rows(json_t *arr, const model_node *n, const model_node *proc)
             "mean_us", num(s.mean_us), "stddev_us", num(s.stddev_us),
             "min_us", (json_int_t)s.min_us, "max_us", (json_int_t)s.max_us,
             "p50_us", num(s.p50_us), "p95_us", num(s.p95_us), "p99_us", num(s.p99_us),
-            "exact_percentiles", s.exact, "percentile_error", bound_json(0, s.err_rel)));
+            "exact_percentiles", s.exact, "percentile_error", bound_json("us", 0, s.err_rel)));
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include "model/device_usage.h"
 #include "tui/report/report_rules.h"
+#include "tui/report/report_unit.h"
 #include "tui/text/sanitize.h"
 
 static json_t *num(double v)
@@ -48,10 +49,15 @@ static json_t *system_nodes(const model *m)
             const series *s = model_node_series_at(n, k);
             series_summary sum;
             series_get_summary(s, &sum);
-            json_array_append_new(metrics, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-                "type", jstr(series_type(s)), "dimension", jstr(series_dimension(s)),
-                "name", jstr(series_name(s)), "p50", num(sum.p50), "p95", num(sum.p95),
-                "p99", num(sum.p99), "max", num(sum.max)));
+            const char *unit = report_unit_of(series_dimension(s));
+            json_t *o = json_pack("{s:o, s:o, s:o, s:s}", "type", jstr(series_type(s)),
+                                  "dimension", jstr(series_dimension(s)),
+                                  "name", jstr(series_name(s)), "unit", unit);
+            report_unit_set(o, "p50", unit, sum.p50);
+            report_unit_set(o, "p95", unit, sum.p95);
+            report_unit_set(o, "p99", unit, sum.p99);
+            report_unit_set(o, "max", unit, sum.max);
+            json_array_append_new(metrics, o);
         }
         json_array_append_new(arr, json_pack("{s:o, s:o}", "node", jstr(model_node_id(n)),
                                              "metrics", metrics));

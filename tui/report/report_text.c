@@ -9,6 +9,7 @@
 #include "tui/report/report.h"
 #include "tui/report/report_python.h"
 #include "tui/report/report_rules.h"
+#include "tui/report/report_unit.h"
 #include "tui/text/sanitize.h"
 #include "tui/cmd/timearg.h"
 
@@ -108,14 +109,15 @@ static void print_nodes(const json_t *obj, FILE *f)
                 "name", "count", "min", "mean", "p50", "p95", "max");
         json_array_foreach(json_object_get(node, "metrics"), k, m) {
             char t[32], d[64], n[64], p50[48], p95[48], lo[48], mean[48], hi[48];
+            char k50[48], k95[48];
             fprintf(f, "  %-8s %-22s %-18s %8lld %s %s %s %s %s\n",
                     str(m, "type", t, sizeof t), str(m, "dimension", d, sizeof d),
                     str(m, "name", n, sizeof n), (long long)real(m, "count"),
-                    fmt_fit(lo, sizeof lo, real(m, "min"), 9, 2),
-                    fmt_fit(mean, sizeof mean, real(m, "mean"), 9, 2),
-                    pct(p50, sizeof p50, 9, m, "p50", NULL),
-                    pct(p95, sizeof p95, 9, m, "p95", NULL),
-                    fmt_fit(hi, sizeof hi, real(m, "max"), 9, 2));
+                    fmt_fit(lo, sizeof lo, report_unit_get(m, "min"), 9, 2),
+                    fmt_fit(mean, sizeof mean, report_unit_get(m, "mean"), 9, 2),
+                    pct(p50, sizeof p50, 9, m, report_unit_key(k50, sizeof k50, m, "p50"), NULL),
+                    pct(p95, sizeof p95, 9, m, report_unit_key(k95, sizeof k95, m, "p95"), NULL),
+                    fmt_fit(hi, sizeof hi, report_unit_get(m, "max"), 9, 2));
             approx |= json_is_false(json_object_get(m, "exact_percentiles"));
         }
     }
