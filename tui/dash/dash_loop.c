@@ -39,10 +39,18 @@ static void draw_border(dash *d, size_t i)
     box(p->outer, 0, 0);
     char title[128];
     const char *note = p->vt->whole_job ? "whole job" : p->note;
-    /* Brackets mark the focused pane without colour too. */
-    snprintf(title, sizeof title, "%s%zu %s%s%s%s%s", focus ? "[" : " ", i + 1, p->vt->title,
-             d->view.zoomed ? " (Esc: back)" : "", note[0] ? " - " : "", note,
-             focus ? "]" : " ");
+    /* Brackets mark the focused pane without colour too. A title too long
+     * for the border keeps its first word, so the time range still shows
+     * ("Python - 20:24:00-20:29:00" in a 38-column pane). */
+    int words = (int)strlen(p->vt->title);
+    for (int pass = 0; pass < 2; pass++) {
+        snprintf(title, sizeof title, "%s%zu %.*s%s%s%s%s", focus ? "[" : " ", i + 1, words,
+                 p->vt->title, d->view.zoomed ? " (Esc: back)" : "", note[0] ? " - " : "",
+                 note, focus ? "]" : " ");
+        if (!note[0] || sanitize_cols(title) <= getmaxx(p->outer) - 4)
+            break;
+        words = (int)strcspn(p->vt->title, " ");
+    }
     char safe[192];
     sanitize_str(title, safe, sizeof safe, getmaxx(p->outer) - 4);
     wattrset(p->outer, theme_attr(d->th, ROLE_TITLE) | (focus ? A_REVERSE : 0));
