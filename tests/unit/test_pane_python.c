@@ -183,6 +183,9 @@ static void test_selection_follows_time_window(void **state)
     pane_python_selection(p, &v, T - 1, T + 9500001, &sel);
     assert_int_equal(sel.t_lo_us, 0);
     assert_int_equal(sel.t_hi_us, 0);
+    pane_python_selection(p, &v, -300000000, 0, &sel);   /* no samples, no events yet */
+    assert_int_equal(sel.t_lo_us, 0);
+    assert_int_equal(sel.t_hi_us, 0);
     p->t_lo = T;
     p->t_hi = T + 1;
     pane_python_selection(p, &v, T + 8000000, T + 10000000, &sel);

@@ -37,10 +37,11 @@ const pystats_store *pane_python_store(const pane_ctx *ctx)
 
 /* 1 when [t0, t1) holds every window of the profiler: merging with no
  * time bound then gives the same rows, under a key that does not change
- * while a live window slides. */
+ * while a live window slides. A job with Python stats but no sample or
+ * trace event yet has no window to select (t1 is 0): all of it then. */
 static int window_holds_all(const pane *p, int64_t t0, int64_t t1)
 {
-    return !p->span_hi || (t0 <= p->span_lo && t1 > p->span_hi);
+    return !p->span_hi || t1 <= 0 || (t0 <= p->span_lo && t1 > p->span_hi);
 }
 
 void pane_python_selection(const pane *p, const view_state *v, int64_t t0_us, int64_t t1_us,
