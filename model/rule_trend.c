@@ -1,9 +1,10 @@
 /* rule_trend: GPUMemoryIncrease (the moving average of GPU memory climbs
  * more than `increase` percentage points above its lowest level since
  * patience — a leak or a growing cache) and LoadBalancing (the GPUs of a
- * node have different utilization distributions). LoadBalancing keeps
- * each GPU's histogram of the cells an append can no longer change, so a
- * pass reads only the newer cells. */
+ * node have different utilization distributions). Both keep, per GPU,
+ * what the cells an append can no longer change gave (GPUMemoryIncrease
+ * its walk's state there, LoadBalancing the histogram), so a pass reads
+ * only the newer cells. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,76 +20,171 @@ typedef struct ma_state {
     size_t min_cell;
 } ma_state;
 
-/* Walks one GPU's memory cells; returns 1 when it reached datapoints, 0
- * when the data ended inside patience + window. */
-static int mem_gpu(const model_node *n, const char *dev, const rgrid *g,
-                   const rcol *c, const double *p, rule_result *o, double *best)
+/* One violating datapoint, formatted when the result is put together. */
+typedef struct mem_ex {
+    int64_t t0, t1;
+    double ma, rise, min_ma;
+} mem_ex;
+
+/* One GPU's walk over its memory cells up to some cell: the moving
+ * average and what it found. The walk is the same whether it runs at
+ * once or resumes from a copy taken at a cell, so a checkpoint resumes
+ * to the doubles a fresh walk gives. */
+typedef struct mem_walk {
+    ma_state s;
+    double seen;
+    int64_t datapoints, violations;
+    size_t n_ex;
+    mem_ex ex[RULE_MAX_EXAMPLES];
+    mem_ex best;     /* the first datapoint with the largest rise */
+} mem_walk;
+
+static const mem_walk MEM_WALK_START = {.s = {.min_ma = INFINITY}, .best = {.rise = -1}};
+
+/* Walks cells [from, to) of one GPU's memory column (cells from
+ * min(w->s.a, from) on are filled). */
+static void mem_step(mem_walk *w, const rgrid *g, const rcol *c, const double *p,
+                     size_t from, size_t to)
 {
-    ma_state s = {.min_ma = INFINITY};
-    int reached = 0;
-    double seen = 0;
-    for (size_t i = 0; i < g->n; i++) {
+    ma_state *s = &w->s;
+    for (size_t i = from; i < to; i++) {
         if (c->cnt[i] <= 0)
             continue;
-        seen += c->cnt[i];
-        if (seen <= p[2]) {      /* patience */
-            s.a = i + 1;
+        w->seen += c->cnt[i];
+        if (w->seen <= p[2]) {      /* patience */
+            s->a = i + 1;
             continue;
         }
-        s.sum += c->val[i] * c->cnt[i];
-        s.w += c->cnt[i];
-        while (s.a < i && (c->cnt[s.a] <= 0 || s.w - c->cnt[s.a] >= p[1])) {
-            s.sum -= c->cnt[s.a] > 0 ? c->val[s.a] * c->cnt[s.a] : 0;
-            s.w -= c->cnt[s.a] > 0 ? c->cnt[s.a] : 0;
-            s.a++;
+        s->sum += c->val[i] * c->cnt[i];
+        s->w += c->cnt[i];
+        while (s->a < i && (c->cnt[s->a] <= 0 || s->w - c->cnt[s->a] >= p[1])) {
+            s->sum -= c->cnt[s->a] > 0 ? c->val[s->a] * c->cnt[s->a] : 0;
+            s->w -= c->cnt[s->a] > 0 ? c->cnt[s->a] : 0;
+            s->a++;
         }
-        if (s.w < p[1])
+        if (s->w < p[1])
             continue;
-        reached = 1;
-        double ma = s.sum / s.w;
-        o->datapoints++;
-        if (ma < s.min_ma) {
-            s.min_ma = ma;
-            s.min_cell = i;
+        double ma = s->sum / s->w;
+        w->datapoints++;
+        if (ma < s->min_ma) {
+            s->min_ma = ma;
+            s->min_cell = i;
         }
-        double rise = ma - s.min_ma;
-        int64_t t0 = rule_grid_cell_t0(g, s.min_cell), t1 = rule_grid_cell_t1(g, i);
-        if (rise > p[0]) {
-            o->violations++;
-            rule_result_example(o, model_node_id(n), dev, t0, t1, ma,
-                                "moving avg %.1f%%, +%.1f from %.1f%%", ma, rise, s.min_ma);
+        mem_ex e = {rule_grid_cell_t0(g, s->min_cell), rule_grid_cell_t1(g, i), ma,
+                    ma - s->min_ma, s->min_ma};
+        if (e.rise > p[0]) {
+            w->violations++;
+            if (w->n_ex < RULE_MAX_EXAMPLES)
+                w->ex[w->n_ex++] = e;
         }
-        if (rise > *best) {   /* the worst rise, violating or not */
-            *best = rise;
-            rule_result_worst(o, model_node_id(n), dev, t0, t1);
-            rule_result_message(o, "%s %s: GPU memory moving average rose %.1f points "
-                                "(%.1f%% -> %.1f%%); fires above %g", model_node_id(n), dev,
-                                rise, s.min_ma, ma, p[0]);
-        }
+        if (e.rise > w->best.rise)   /* the worst rise, violating or not */
+            w->best = e;
     }
-    return reached;
 }
 
+/* Adds one GPU's walk to o, in GPU order: what a single walk over all
+ * GPUs, keeping the first largest rise, would have written. */
+static void mem_merge(rule_result *o, const char *node, const char *dev, const mem_walk *w,
+                      const double *p, double *best)
+{
+    o->datapoints += w->datapoints;
+    o->violations += w->violations;
+    for (size_t k = 0; k < w->n_ex; k++) {
+        const mem_ex *e = &w->ex[k];
+        rule_result_example(o, node, dev, e->t0, e->t1, e->ma,
+                            "moving avg %.1f%%, +%.1f from %.1f%%", e->ma, e->rise, e->min_ma);
+    }
+    if (w->best.rise > *best) {
+        const mem_ex *e = &w->best;
+        *best = e->rise;
+        rule_result_worst(o, node, dev, e->t0, e->t1);
+        rule_result_message(o, "%s %s: GPU memory moving average rose %.1f points "
+                            "(%.1f%% -> %.1f%%); fires above %g", node, dev,
+                            e->rise, e->min_ma, e->ma, p[0]);
+    }
+}
+
+/* A GPU's walk kept at its watch's checkpoint cell. */
+typedef struct mem_unit {
+    const series *key;
+    rwatch w;
+    mem_walk ck;
+} mem_unit;
+
+static void mem_unit_fin(void *u) { rule_watch_free(&((mem_unit *)u)->w); }
+
+static void mem_state_free(void *state)
+{
+    if (state)
+        rule_units_free(state, mem_unit_fin);
+    free(state);
+}
+
+/* Walks GPU memory series s into *out, resuming u's checkpoint when it
+ * stands. 1 when s has data, 0 when not, -1 on OOM. */
+static int mem_gpu(mem_unit *u, const series *s, const double *p, mem_walk *out)
+{
+    rgrid g;
+    if (!s || rule_grid_plan(&s, 1, &g) < 0)
+        return 0;
+    int r = rule_watch_advance(&u->w, &s, 1, &g);
+    if (r < 0)
+        return -1;
+    if (r == 0)
+        u->ck = MEM_WALK_START;
+    size_t from = u->w.stable, fill = u->ck.s.a < from ? u->ck.s.a : from;
+    size_t cells = g.n ? g.n : 1;
+    rcol c = {malloc(cells * sizeof *c.val), malloc(cells * sizeof *c.cnt)};
+    if (!c.val || !c.cnt) {
+        rule_col_free(&c);
+        u->w.valid = 0;
+        return -1;
+    }
+    rule_col_fill_from(&c, s, &g, fill);
+    size_t keep = rule_watch_keep(&u->w, &g);
+    *out = u->ck;
+    mem_step(out, &g, &c, p, from, keep);
+    u->ck = *out;
+    u->w.stable = keep;
+    mem_step(out, &g, &c, p, keep, g.n);
+    rule_watch_done(&u->w, &g);
+    rule_col_free(&c);
+    return 1;
+}
+
+void rule_gpu_memory_increase_free(void *state) { mem_state_free(state); }
+
 /* params: increase, window, patience */
-int rule_gpu_memory_increase(const model *m, const double *p, rule_result *o)
+int rule_gpu_memory_increase(const model *m, const double *p, rule_result *o, void **state)
 {
     int seen = 0;
     double best = -1;
+    if (!*state) {
+        runits *t = calloc(1, sizeof *t);
+        if (!t)
+            return -1;
+        t->size = sizeof(mem_unit);
+        *state = t;
+    }
+    mem_walk *w = malloc(sizeof *w);
+    if (!w)
+        return -1;
     for (size_t ni = 0; ni < model_node_count(m); ni++) {
         const model_node *n = model_node_at(m, ni);
         for (size_t gi = 0; gi < model_node_gpu_count(n); gi++) {
             const series *s = model_node_gpu_mem(n, gi);
-            rgrid g;
-            if (!s || rule_grid_plan(&s, 1, &g) < 0)
-                continue;
-            rcol c;
-            if (rule_col_fill(&c, s, &g) < 0)
+            mem_unit *u = s ? rule_units_of(*state, s) : NULL;
+            int rc = s && !u ? -1 : mem_gpu(u, s, p, w);
+            if (rc < 0) {
+                free(w);
                 return -1;
-            seen = 1;
-            mem_gpu(n, model_node_gpu_name(n, gi), &g, &c, p, o, &best);
-            rule_col_free(&c);
+            }
+            seen |= rc;
+            if (rc)
+                mem_merge(o, model_node_id(n), model_node_gpu_name(n, gi), w, p, &best);
         }
     }
+    free(w);
     if (o->datapoints)
         o->status = o->violations ? RULE_TRIGGERED : RULE_OK;
     else
