@@ -133,6 +133,14 @@ int rule_grid_plan(const series *const *ss, size_t n, rgrid *g)
     return 0;
 }
 
+size_t rule_grid_cell_at(const rgrid *g, int64_t t)
+{
+    if (t <= g->t0_us)
+        return 0;
+    int64_t k = (t - g->t0_us) / g->width_us;
+    return (uint64_t)k > g->n ? g->n : (size_t)k;
+}
+
 int64_t rule_grid_cell_t0(const rgrid *g, size_t i)
 {
     return g->t0_us + (int64_t)i * g->width_us;

@@ -130,6 +130,8 @@ int rule_col_fill_mean_from(rcol *col, const series *const *ss, size_t n, const 
                             size_t from);
 void rule_col_free(rcol *col);
 
+/* The cell holding time t, clamped to [0, g->n]. */
+size_t rule_grid_cell_at(const rgrid *g, int64_t t);
 /* Time span of cells [a, b]. */
 int64_t rule_grid_cell_t0(const rgrid *g, size_t i);
 int64_t rule_grid_cell_t1(const rgrid *g, size_t i);
@@ -216,9 +218,13 @@ typedef struct runits {
     size_t n, cap, next, size;
 } runits;
 
+/* A rule's state *state as a table of `size`-byte units, made on first
+ * use. NULL on OOM. */
+runits *rule_units_get(void **state, size_t size);
 /* The unit of key (a new zeroed one when unknown, key set). NULL on OOM. */
 void *rule_units_of(runits *t, const void *key);
-/* Calls fin on every unit (when not NULL) and frees the table. */
+/* Calls fin on every unit (when not NULL) and frees the table (t may be
+ * NULL). */
 void rule_units_free(runits *t, void (*fin)(void *unit));
 
 #endif

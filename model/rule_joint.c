@@ -117,12 +117,7 @@ typedef struct joint_unit {
 
 static void joint_unit_fin(void *u) { rule_watch_free(&((joint_unit *)u)->w); }
 
-void rule_joint_state_free(void *state)
-{
-    if (state)
-        rule_units_free(state, joint_unit_fin);
-    free(state);
-}
+void rule_joint_state_free(void *state) { rule_units_free(state, joint_unit_fin); }
 
 /* Walks the node's cells into *wk, resuming u's checkpoint when it
  * stands: 0 on success, -1 on OOM. */
@@ -202,18 +197,12 @@ static int joint_eval(const model *m, const double *p, rule_result *o, int io, v
 {
     double best = -1;
     int seen = 0;
-    if (!*state) {
-        runits *t = calloc(1, sizeof *t);
-        if (!t)
-            return -1;
-        t->size = sizeof(joint_unit);
-        *state = t;
-    }
-    joint_walk *wk = malloc(sizeof *wk);
+    runits *units = rule_units_get(state, sizeof(joint_unit));
+    joint_walk *wk = units ? malloc(sizeof *wk) : NULL;
     if (!wk)
         return -1;
     for (size_t i = 0; i < model_node_count(m); i++) {
-        int rc = joint_node(*state, model_node_at(m, i), p, io, o, &best, wk);
+        int rc = joint_node(units, model_node_at(m, i), p, io, o, &best, wk);
         if (rc < 0) {
             free(wk);
             return -1;

@@ -113,13 +113,6 @@ typedef struct mem_unit {
 
 static void mem_unit_fin(void *u) { rule_watch_free(&((mem_unit *)u)->w); }
 
-static void mem_state_free(void *state)
-{
-    if (state)
-        rule_units_free(state, mem_unit_fin);
-    free(state);
-}
-
 /* Walks GPU memory series s into *out, resuming u's checkpoint when it
  * stands. 1 when s has data, 0 when not, -1 on OOM. */
 static int mem_gpu(mem_unit *u, const series *s, const double *p, mem_walk *out)
@@ -152,28 +145,22 @@ static int mem_gpu(mem_unit *u, const series *s, const double *p, mem_walk *out)
     return 1;
 }
 
-void rule_gpu_memory_increase_free(void *state) { mem_state_free(state); }
+void rule_gpu_memory_increase_free(void *state) { rule_units_free(state, mem_unit_fin); }
 
 /* params: increase, window, patience */
 int rule_gpu_memory_increase(const model *m, const double *p, rule_result *o, void **state)
 {
     int seen = 0;
     double best = -1;
-    if (!*state) {
-        runits *t = calloc(1, sizeof *t);
-        if (!t)
-            return -1;
-        t->size = sizeof(mem_unit);
-        *state = t;
-    }
-    mem_walk *w = malloc(sizeof *w);
+    runits *units = rule_units_get(state, sizeof(mem_unit));
+    mem_walk *w = units ? malloc(sizeof *w) : NULL;
     if (!w)
         return -1;
     for (size_t ni = 0; ni < model_node_count(m); ni++) {
         const model_node *n = model_node_at(m, ni);
         for (size_t gi = 0; gi < model_node_gpu_count(n); gi++) {
             const series *s = model_node_gpu_mem(n, gi);
-            mem_unit *u = s ? rule_units_of(*state, s) : NULL;
+            mem_unit *u = s ? rule_units_of(units, s) : NULL;
             int rc = s && !u ? -1 : mem_gpu(u, s, p, w);
             if (rc < 0) {
                 free(w);
@@ -208,52 +195,6 @@ typedef struct lb_unit {
     int valid;
 } lb_unit;
 
-typedef struct lb_state {
-    lb_unit *u;
-    size_t n, cap, next;        /* next: where the last lookup hit, plus one */
-} lb_state;
-
-static void lb_state_free(void *state)
-{
-    lb_state *st = state;
-    if (st)
-        free(st->u);
-    free(st);
-}
-
-/* The unit of s (a new, invalid one when unknown). NULL on OOM. */
-static lb_unit *lb_unit_of(lb_state *st, const series *s)
-{
-    for (size_t k = 0; k < st->n; k++) {
-        size_t i = (st->next + k) % st->n;
-        if (st->u[i].s == s) {
-            st->next = i + 1;
-            return &st->u[i];
-        }
-    }
-    if (st->n == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 64;
-        lb_unit *u = realloc(st->u, cap * sizeof *u);
-        if (!u)
-            return NULL;
-        st->u = u;
-        st->cap = cap;
-    }
-    memset(&st->u[st->n], 0, sizeof st->u[st->n]);
-    st->u[st->n].s = s;
-    st->next = st->n + 1;
-    return &st->u[st->n++];
-}
-
-/* The cell holding time t, clamped to [0, g->n]. */
-static size_t cell_of(const rgrid *g, int64_t t)
-{
-    if (t <= g->t0_us)
-        return 0;
-    int64_t k = (t - g->t0_us) / g->width_us;
-    return (uint64_t)k > g->n ? g->n : (size_t)k;
-}
-
 /* Brings u to s's present: 1 when its prefix still stands (the columns
  * are then read from u->stable on), 0 when it starts over. */
 static int lb_advance(lb_unit *u, const rgrid *g)
@@ -263,7 +204,7 @@ static int lb_advance(lb_unit *u, const rgrid *g)
     if (u->valid && u->g.t0_us == g->t0_us && u->g.width_us == g->width_us && g->n >= u->g.n)
         r = rule_cursor_advance(&u->cur, sp);
     for (int i = 0; i < r; i++) {
-        if (cell_of(g, sp[i].t0) < u->stable)
+        if (rule_grid_cell_at(g, sp[i].t0) < u->stable)
             r = -1;
         else if (sp[i].kind == RSPAN_T1)
             u->t1_rolls = 1;
@@ -298,14 +239,14 @@ static void lb_add(const rcol *c, size_t a, size_t b, double patience, double *h
 
 /* Normalised utilization histogram of one GPU after patience; 0 when it
  * has no samples past patience, -1 on OOM. st may be NULL (no cache). */
-static int util_hist(lb_state *st, const series *s, double patience, double *h)
+static int util_hist(runits *st, const series *s, double patience, double *h)
 {
     rgrid g;
     for (size_t b = 0; b < LB_BINS; b++)
         h[b] = 0;
     if (!s || rule_grid_plan(&s, 1, &g) < 0)
         return 0;
-    lb_unit fresh = {.s = s}, *u = st ? lb_unit_of(st, s) : &fresh;
+    lb_unit fresh = {.s = s}, *u = st ? rule_units_of(st, s) : &fresh;
     if (!u)
         return -1;
     lb_advance(u, &g);
@@ -327,7 +268,7 @@ static int util_hist(lb_state *st, const series *s, double patience, double *h)
     int64_t keep = u->cur.raw_from - SERIES_T1_WIDTH_US;
     if (u->t1_rolls && u->cur.t1_from - SERIES_T2_WIDTH_US < keep)
         keep = u->cur.t1_from - SERIES_T2_WIDTH_US;
-    size_t to = cell_of(&g, keep);
+    size_t to = rule_grid_cell_at(&g, keep);
     if (to > u->stable)
         lb_add(&c, u->stable, to, patience, u->pre, &u->pre_total, &u->pre_seen);
     if (to > u->stable)
@@ -356,7 +297,7 @@ static double js_distance(const double *a, const double *b)
 
 #define LB_MAX_GPUS 64
 
-static int balance_node(lb_state *st, const model_node *n, const double *p,
+static int balance_node(runits *st, const model_node *n, const double *p,
                         rule_result *o, double *best, int *seen)
 {
     static const size_t cap = LB_MAX_GPUS;
@@ -396,17 +337,16 @@ static int balance_node(lb_state *st, const model_node *n, const double *p,
     return 0;
 }
 
-void rule_load_balancing_free(void *state) { lb_state_free(state); }
+void rule_load_balancing_free(void *state) { rule_units_free(state, NULL); }
 
 /* params: threshold, patience */
 int rule_load_balancing(const model *m, const double *p, rule_result *o, void **state)
 {
     double best = -1;
     int seen = 0;
-    if (!*state)
-        *state = calloc(1, sizeof(lb_state));   /* NULL: no cache, still right */
+    runits *st = rule_units_get(state, sizeof(lb_unit));   /* NULL: no cache, still right */
     for (size_t ni = 0; ni < model_node_count(m); ni++)
-        if (balance_node(*state, model_node_at(m, ni), p, o, &best, &seen) < 0)
+        if (balance_node(st, model_node_at(m, ni), p, o, &best, &seen) < 0)
             return -1;
     if (o->datapoints)
         o->status = o->violations ? RULE_TRIGGERED : RULE_OK;

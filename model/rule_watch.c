@@ -8,15 +8,6 @@
 
 #include "model/rule_impl.h"
 
-/* The cell holding time t, clamped to [0, g->n]. */
-static size_t watch_cell(const rgrid *g, int64_t t)
-{
-    if (t <= g->t0_us)
-        return 0;
-    int64_t k = (t - g->t0_us) / g->width_us;
-    return (uint64_t)k > g->n ? g->n : (size_t)k;
-}
-
 static int watch_same_series(const rwatch *w, const series *const *ss, size_t n)
 {
     if (w->n != n)
@@ -60,7 +51,7 @@ int rule_watch_advance(rwatch *w, const series *const *ss, size_t n, const rgrid
         if (r < 0)
             ok = 0;
         for (int k = 0; k < r; k++) {
-            if (watch_cell(g, sp[k].t0) < w->stable)
+            if (rule_grid_cell_at(g, sp[k].t0) < w->stable)
                 ok = 0;
             else if (sp[k].kind == RSPAN_T1)
                 w->t1_rolls[i] = 1;
@@ -80,7 +71,7 @@ size_t rule_watch_keep(const rwatch *w, const rgrid *g)
         int64_t keep = c->raw_from - SERIES_T1_WIDTH_US;
         if (w->t1_rolls[i] && c->t1_from - SERIES_T2_WIDTH_US < keep)
             keep = c->t1_from - SERIES_T2_WIDTH_US;
-        size_t k = watch_cell(g, keep);
+        size_t k = rule_grid_cell_at(g, keep);
         if (k < to)
             to = k;
     }
@@ -103,6 +94,18 @@ void rule_watch_free(rwatch *w)
     w->t1_rolls = NULL;
     w->n = 0;
     w->valid = 0;
+}
+
+runits *rule_units_get(void **state, size_t size)
+{
+    if (!*state) {
+        runits *t = calloc(1, sizeof *t);
+        if (!t)
+            return NULL;
+        t->size = size;
+        *state = t;
+    }
+    return *state;
 }
 
 void *rule_units_of(runits *t, const void *key)
@@ -135,9 +138,9 @@ void *rule_units_of(runits *t, const void *key)
 
 void rule_units_free(runits *t, void (*fin)(void *unit))
 {
-    for (size_t i = 0; fin && i < t->n; i++)
+    for (size_t i = 0; t && fin && i < t->n; i++)
         fin(t->u + i * t->size);
-    free(t->u);
-    t->u = NULL;
-    t->n = t->cap = 0;
+    if (t)
+        free(t->u);
+    free(t);
 }
