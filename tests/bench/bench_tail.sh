@@ -39,7 +39,6 @@ START=1700000000
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/smtop-tail.XXXXXX")
 JOBS_DIR=${JOBS_DIR:-$WORK/jobs}
 SOCK="smtop-tail-$$"
-HZ=$(getconf CLK_TCK)
 cleanup() {
     tmux -L "$SOCK" kill-server 2>/dev/null || true
     rm -rf "$WORK"
@@ -48,9 +47,7 @@ trap cleanup EXIT
 mkdir -p "$WORK/cfg" "$JOBS_DIR"
 tmux -L "$SOCK" -f /dev/null new-session -d -s hold "sleep 86400"
 
-cpu_ticks() {   # utime + stime of PID (fields 14 and 15 of /proc/PID/stat)
-    awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
-}
+. "$(dirname "$0")/dash_bench_lib.sh"
 
 FULL_MIN=$((MINUTES + (TAIL > 5 ? TAIL + 5 : 10)))
 SRC="$JOBS_DIR/${NODES}n_${FULL_MIN}m"
@@ -75,20 +72,6 @@ link_minutes() {  # hard-links the files of minutes [$2, $3) into job dir $1
         (cd "$SRC" && xargs -r cp -l --parents -t "$1")
 }
 
-start_dash() {
-    tmux -L "$SOCK" -f /dev/null new-session -d -s "$1" -x 200 -y 60 \
-        "exec env LANG=C.UTF-8 XDG_CONFIG_HOME=$WORK/cfg $2 --no-config --no-rules-config --interval $INTERVAL $3"
-    tmux -L "$SOCK" list-panes -t "$1" -F '#{pane_pid}'
-}
-
-scanned() {
-    local s
-    s=$(tmux -L "$SOCK" capture-pane -p -t "$1" 2>/dev/null) || return 1
-    grep -q "scanned .* ago" <<<"$s" && ! grep -q "backfilling" <<<"$s"
-}
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 echo "machine: $(nproc) cores; load before: $(uptime)"
 echo "job:  $SRC ($NODES nodes, $MINUTES min history, $TAIL min tail, --interval $INTERVAL)"
 echo "base: $BASE"
@@ -100,17 +83,9 @@ for rep in $(seq "$REPS"); do
     job="$WORK/job-$rep"
     link_minutes "$job" 0 "$MINUTES"
     pb=
-    [ "$BASE" = none ] || pb=$(start_dash base "$BASE" "$job")
-    pn=$(start_dash new "$NEW" "$job")
-    t_start=$(date +%s)
-    until { [ -z "$pb" ] || scanned base; } && scanned new; do
-        if [ $(($(date +%s) - t_start)) -gt "$DEADLINE" ]; then
-            echo "backfill of $job did not finish within $DEADLINE s" >&2
-            exit 1
-        fi
-        sleep 1
-    done
-    fill=$(($(date +%s) - t_start))
+    [ "$BASE" = none ] || pb=$(start_dash base "$BASE" "$job" "$INTERVAL")
+    pn=$(start_dash new "$NEW" "$job" "$INTERVAL")
+    fill=$(wait_backfill "$pb" "$DEADLINE" "$job")
     sleep $((2 * INTERVAL + 2))
     b0=0; b1=0
     [ -z "$pb" ] || b0=$(cpu_ticks "$pb")
@@ -124,8 +99,7 @@ for rep in $(seq "$REPS"); do
     [ -z "$pb" ] || b1=$(cpu_ticks "$pb")
     n1=$(cpu_ticks "$pn"); t1=$(date +%s.%N)
     added=$(awk -v a="$MINUTES" -v b="$((MINUTES + TAIL))" '$1 >= a && $1 < b' "$LIST" | wc -l)
-    read -r bp np < <(echo "$b0 $b1 $n0 $n1 $t0 $t1" | awk -v hz="$HZ" '{
-        s = $6 - $5; printf "%.3f %.3f\n", 100 * ($2 - $1) / hz / s, 100 * ($4 - $3) / hz / s }')
+    read -r bp np < <(cpu_shares "$b0" "$b1" "$n0" "$n1" "$t0" "$t1")
     printf '%-5s %12s %12s %7ss %8s\n' "$rep" "$bp" "$np" "$fill" "$added"
     echo "$bp $np" >>"$RES"
     [ -z "$pb" ] || tmux -L "$SOCK" kill-session -t base
