@@ -241,7 +241,8 @@ static void test_memory_bounds(void **state)
 
 /* A lean series (a CPU core on a node with many) keeps the same summary
  * and per-sample usage bands as a full one, answers queries from 10 s
- * buckets (the newest hour of them, then 5 min), and costs a fraction. */
+ * buckets (the newest SERIES_LEAN_T1_CAP of them, then 5 min), and costs
+ * a fraction. */
 static void test_lean_series(void **state)
 {
     (void)state;
@@ -274,12 +275,14 @@ static void test_lean_series(void **state)
     series *plain = series_new("gpu", "GPUUtilization", "gpu0");
     assert_false(series_band_counts(plain, none));
     series_free(plain);
-    /* the newest hour in 10 s buckets: exact over bucket-aligned bins */
+    /* the newest 10 s buckets: exact over bucket-aligned bins */
     int64_t end = floor_to(p[n - 1].ts, SERIES_T1_WIDTH_US) + SERIES_T1_WIDTH_US;
-    check_bins(lean, p, n, end - 3600000000LL + SERIES_T1_WIDTH_US, end, 359);
+    int64_t span = SERIES_LEAN_T1_CAP * SERIES_T1_WIDTH_US;
+    check_bins(lean, p, n, end - span + SERIES_T1_WIDTH_US, end, SERIES_LEAN_T1_CAP - 1);
     /* older in 5 min buckets */
-    int64_t t2end = floor_to(end - 3600000000LL, SERIES_T2_WIDTH_US);
-    check_bins(lean, p, n, floor_to(p[0].ts, SERIES_T2_WIDTH_US), t2end, 24);
+    int64_t t2end = floor_to(end - span, SERIES_T2_WIDTH_US);
+    check_bins(lean, p, n, floor_to(p[0].ts, SERIES_T2_WIDTH_US), t2end,
+               (size_t)((t2end - floor_to(p[0].ts, SERIES_T2_WIDTH_US)) / SERIES_T2_WIDTH_US));
     size_t lb = series_memory_bytes(lean), fb = series_memory_bytes(full);
     print_message("3 h at 500 ms: lean %zu bytes, full %zu bytes\n", lb, fb);
     assert_true(lb * 4 < fb);
