@@ -14,7 +14,9 @@
 
 void series_tiers_init(tiers *t)
 {
-    deque_init(&t->raw, sizeof(raw_c), SERIES_RAW_CAP, SERIES_RAW_CAP / 4);
+    /* Slack of 1/16: a full tier re-centres (a 16 KB move) once per
+     * ~100 appends, and costs 6 % instead of 25 % over its samples. */
+    deque_init(&t->raw, sizeof(raw_c), SERIES_RAW_CAP, SERIES_RAW_CAP / 16);
     t->form = NARROW_DEC2;  /* system metrics are written in hundredths */
     t->base = 0;
     /* Buckets are inserted about once per 10 s of data: small slack. */
@@ -323,6 +325,13 @@ int series_tiers_add(tiers *t, int64_t ts, double v)
     if (st != 0)
         return st < 0 ? -1 : 0;
     series_tiers_settle(t);
+    if (raw->len == raw->max_len && t->caprun) {
+        /* Nothing stages into a full tier (stage): a file's worth of
+         * staging room per series is dead weight from here on. */
+        free(t->run);
+        t->run = NULL;
+        t->caprun = 0;
+    }
     if (raw->len == raw->max_len && ts < series_tier_raw_ts(t, 0)) {
         return bucket_add(t, ts, v);
     }
