@@ -1,9 +1,6 @@
 /* smtop entry point: picks the subcommand and nothing else. Only this file
  * decides the process's exit status. */
 #include <locale.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -125,21 +122,8 @@ static int exit_status(int rc)
     return rc;
 }
 
-/* glibc raises its mmap threshold to the size of each large block freed
- * (a file's read or decode buffer, megabytes), after which such blocks
- * come from the heap and their pages stay resident once freed: about
- * 8 MB of peak RSS on `report` whatever the job's size. A fixed
- * threshold (glibc's initial 128 KiB) turns that off. */
-static void malloc_keep_rss_low(void)
-{
-#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-#endif
-}
-
 int main(int argc, char **argv)
 {
-    malloc_keep_rss_low();
     setlocale(LC_ALL, "");
     /* Before any command parses a time or starts a thread. */
     if (timearg_wants_utc(argc, argv))
