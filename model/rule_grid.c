@@ -133,6 +133,14 @@ int rule_grid_plan(const series *const *ss, size_t n, rgrid *g)
     return 0;
 }
 
+size_t rule_grid_cell_at(const rgrid *g, int64_t t)
+{
+    if (t <= g->t0_us)
+        return 0;
+    int64_t k = (t - g->t0_us) / g->width_us;
+    return (uint64_t)k > g->n ? g->n : (size_t)k;
+}
+
 int64_t rule_grid_cell_t0(const rgrid *g, size_t i)
 {
     return g->t0_us + (int64_t)i * g->width_us;
@@ -166,16 +174,17 @@ void rule_col_free(rcol *col)
 
 typedef struct cell_acc {
     const rgrid *g;
-    double *sum, *cnt;
+    double *sum, *cnt;      /* cells [from, g->n), sum[0] is cell `from` */
+    size_t from;
 } cell_acc;
 
 static int put_point(void *ud, const series_point *p)
 {
     cell_acc *a = ud;
     int64_t k = (p->t_us - a->g->t0_us) / a->g->width_us;
-    size_t i = k < 0 ? 0 : (size_t)k >= a->g->n ? a->g->n - 1 : (size_t)k;
-    a->sum[i] += p->mean * (double)p->count;
-    a->cnt[i] += (double)p->count;
+    size_t i = k < (int64_t)a->from ? a->from : (size_t)k >= a->g->n ? a->g->n - 1 : (size_t)k;
+    a->sum[i - a->from] += p->mean * (double)p->count;
+    a->cnt[i - a->from] += (double)p->count;
     return 0;
 }
 
@@ -203,7 +212,7 @@ void rule_col_fill_from(rcol *col, const series *s, const rgrid *g, size_t from)
 {
     for (size_t i = from; i < g->n; i++)
         col->val[i] = col->cnt[i] = 0;
-    cell_acc a = {g, col->val, col->cnt};
+    cell_acc a = {g, col->val, col->cnt, 0};
     /* a point before cell `from` would be clamped into a cell; none is
      * visited, as every point of the series lies on the grid */
     series_visit(s, rule_grid_cell_t0(g, from), g->t0_us + (int64_t)g->n * g->width_us,
@@ -217,34 +226,48 @@ int rule_col_fill_mean(rcol *col, const series *const *ss, size_t n, const rgrid
     col->val = col->cnt = NULL;
     if (rule_col_alloc(col, g->n) < 0)
         return -1;
-    size_t cells = g->n ? g->n : 1;
+    if (rule_col_fill_mean_from(col, ss, n, g, 0) < 0) {
+        rule_col_free(col);
+        return -1;
+    }
+    return 0;
+}
+
+int rule_col_fill_mean_from(rcol *col, const series *const *ss, size_t n, const rgrid *g,
+                            size_t from)
+{
+    size_t cells = g->n > from ? g->n - from : 1;
     double *sum = malloc(cells * sizeof *sum), *cnt = malloc(cells * sizeof *cnt);
     double *nser = calloc(cells, sizeof *nser);
     if (!sum || !cnt || !nser) {
         free(sum);
         free(cnt);
         free(nser);
-        rule_col_free(col);
         return -1;
+    }
+    for (size_t i = from; i < g->n; i++) {
+        col->val[i] = NAN;
+        col->cnt[i] = 0;
     }
     int64_t t1 = g->t0_us + (int64_t)g->n * g->width_us;
     for (size_t k = 0; k < n; k++) {
         if (!ss[k])
             continue;
-        for (size_t i = 0; i < g->n; i++)
+        for (size_t i = 0; i + from < g->n; i++)
             sum[i] = cnt[i] = 0;
-        cell_acc a = {g, sum, cnt};
-        series_visit(ss[k], g->t0_us, t1, put_point, &a);
-        for (size_t i = 0; i < g->n; i++) {
-            if (cnt[i] <= 0)
+        cell_acc a = {g, sum, cnt, from};
+        series_visit(ss[k], rule_grid_cell_t0(g, from), t1, put_point, &a);
+        for (size_t i = from; i < g->n; i++) {
+            size_t j = i - from;
+            if (cnt[j] <= 0)
                 continue;
             /* mean over series of each series' cell mean; the sample count
              * is the largest any series had there (one tick = one sample) */
-            double prev = nser[i] > 0 ? col->val[i] * nser[i] : 0;
-            nser[i] += 1;
-            col->val[i] = (prev + sum[i] / cnt[i]) / nser[i];
-            if (cnt[i] > col->cnt[i])
-                col->cnt[i] = cnt[i];
+            double prev = nser[j] > 0 ? col->val[i] * nser[j] : 0;
+            nser[j] += 1;
+            col->val[i] = (prev + sum[j] / cnt[j]) / nser[j];
+            if (cnt[j] > col->cnt[i])
+                col->cnt[i] = cnt[j];
         }
     }
     free(sum);

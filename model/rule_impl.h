@@ -45,12 +45,16 @@ typedef struct rule_desc {
 /* Rule implementations (one per table row). */
 int rule_low_gpu_utilization(const model *m, const double *p, rule_result *o,
                              void **state);
-int rule_cpu_bottleneck(const model *m, const double *p, rule_result *o);
-int rule_io_bottleneck(const model *m, const double *p, rule_result *o);
+int rule_cpu_bottleneck(const model *m, const double *p, rule_result *o, void **state);
+int rule_io_bottleneck(const model *m, const double *p, rule_result *o, void **state);
+/* Frees the state of the two above (model/rule_joint.c). */
+void rule_joint_state_free(void *state);
 int rule_batch_size(const model *m, const double *p, rule_result *o, void **state);
 /* Frees the state of the two above (model/rule_gpu.c). */
 void rule_gpu_state_free(void *state);
-int rule_gpu_memory_increase(const model *m, const double *p, rule_result *o);
+int rule_gpu_memory_increase(const model *m, const double *p, rule_result *o,
+                             void **state);
+void rule_gpu_memory_increase_free(void *state);
 int rule_step_outlier(const model *m, const double *p, rule_result *o);
 int rule_straggler(const model *m, const double *p, rule_result *o);
 int rule_load_balancing(const model *m, const double *p, rule_result *o, void **state);
@@ -120,8 +124,14 @@ void rule_col_fill_from(rcol *col, const series *s, const rgrid *g, size_t from)
 /* Cell-wise mean of several series (cells where none has data stay empty).
  * -1 on OOM. n may be 0 (empty column). */
 int rule_col_fill_mean(rcol *col, const series *const *ss, size_t n, const rgrid *g);
+/* Fills cells [from, g->n) of col, allocated for at least g->n cells,
+ * exactly as rule_col_fill_mean does. -1 on OOM (col unchanged). */
+int rule_col_fill_mean_from(rcol *col, const series *const *ss, size_t n, const rgrid *g,
+                            size_t from);
 void rule_col_free(rcol *col);
 
+/* The cell holding time t, clamped to [0, g->n]. */
+size_t rule_grid_cell_at(const rgrid *g, int64_t t);
 /* Time span of cells [a, b]. */
 int64_t rule_grid_cell_t0(const rgrid *g, size_t i);
 int64_t rule_grid_cell_t1(const rgrid *g, size_t i);
@@ -171,5 +181,50 @@ void rule_cursor_init(rcursor *c, const series *s);
  * older than the newest, the oldest point dropped, too many new samples
  * at once): the caller recomputes everything and re-inits c. */
 int rule_cursor_advance(rcursor *c, rspan *out);
+
+/* --- a checkpointed unit of a rule (rule_cursor.c) ---
+ *
+ * A rule that walks a unit's grid cells in order (a GPU, a node) can
+ * keep its walk's state at a cell no later append can change ("stable":
+ * before the raw boundary's span, and before the 10 s tier's once that
+ * tier rolls) and resume from there, reading only the newer cells. A
+ * watch holds the unit's series cursors, its grid and that cell. */
+typedef struct rwatch {
+    const series **ss;
+    rcursor *cur;
+    unsigned char *t1_rolls;    /* that series' 10 s tier is full and rolling */
+    size_t n;
+    rgrid g;
+    size_t stable;              /* the checkpoint is at this cell */
+    int valid;
+} rwatch;
+
+/* Brings w to the present of series ss[0..n) on grid g (planned over
+ * them): 1 when the checkpoint at w->stable still stands (every change
+ * lies at or after it, the grid only grew), 0 when the unit starts over
+ * (w->stable = 0, cursors taken anew), -1 on OOM (w left invalid). */
+int rule_watch_advance(rwatch *w, const series *const *ss, size_t n, const rgrid *g);
+/* The cell of g the checkpoint can move up to after an advance: no later
+ * append changes a cell before it. Never below w->stable. */
+size_t rule_watch_keep(const rwatch *w, const rgrid *g);
+/* Takes the new grid (call once the walk is done) and marks w valid. */
+void rule_watch_done(rwatch *w, const rgrid *g);
+void rule_watch_free(rwatch *w);
+
+/* Units of a rule's state found by a key (a series, a node), in the order
+ * first asked for. Each unit is `size` bytes and starts with its key. */
+typedef struct runits {
+    unsigned char *u;
+    size_t n, cap, next, size;
+} runits;
+
+/* A rule's state *state as a table of `size`-byte units, made on first
+ * use. NULL on OOM. */
+runits *rule_units_get(void **state, size_t size);
+/* The unit of key (a new zeroed one when unknown, key set). NULL on OOM. */
+void *rule_units_of(runits *t, const void *key);
+/* Calls fin on every unit (when not NULL) and frees the table (t may be
+ * NULL). */
+void rule_units_free(runits *t, void (*fin)(void *unit));
 
 #endif

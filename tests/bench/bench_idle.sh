@@ -32,7 +32,6 @@ DEADLINE=${DEADLINE:-1200}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/smtop-idle.XXXXXX")
 JOBS_DIR=${JOBS_DIR:-$WORK/jobs}
 SOCK="smtop-idle-$$"
-HZ=$(getconf CLK_TCK)
 cleanup() {
     tmux -L "$SOCK" kill-server 2>/dev/null || true
     rm -rf "$WORK"
@@ -43,9 +42,7 @@ mkdir -p "$WORK/cfg" "$JOBS_DIR"
 # between runs, so a new session never races the old server's exit.
 tmux -L "$SOCK" -f /dev/null new-session -d -s hold "sleep 86400"
 
-cpu_ticks() {   # utime + stime of PID (fields 14 and 15 of /proc/PID/stat)
-    awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
-}
+. "$(dirname "$0")/dash_bench_lib.sh"
 
 job_for() {     # the job dir for N nodes, generated once (shared by runs)
     local dir="$JOBS_DIR/${1}n_${MINUTES}m"
@@ -56,23 +53,6 @@ job_for() {     # the job dir for N nodes, generated once (shared by runs)
     fi
     echo "$dir"
 }
-
-# Starts binary $2 on job $3 with --interval $4 in tmux session $1; prints
-# its pid (the pane runs smtop itself through exec).
-start_dash() {
-    tmux -L "$SOCK" -f /dev/null new-session -d -s "$1" -x 200 -y 60 \
-        "exec env LANG=C.UTF-8 XDG_CONFIG_HOME=$WORK/cfg $2 --no-config --no-rules-config --interval $4 $3"
-    tmux -L "$SOCK" list-panes -t "$1" -F '#{pane_pid}'
-}
-
-# 0 once the session's status line reports a finished pass and no backfill.
-scanned() {
-    local s
-    s=$(tmux -L "$SOCK" capture-pane -p -t "$1" 2>/dev/null) || return 1
-    grep -q "scanned .* ago" <<<"$s" && ! grep -q "backfilling" <<<"$s"
-}
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "machine: $(nproc) cores; load before: $(uptime)"
 echo "base: $BASE"
@@ -87,15 +67,7 @@ for n in $NODES; do
             pb=
             [ "$BASE" = none ] || pb=$(start_dash base "$BASE" "$job" "$iv")
             pn=$(start_dash new "$NEW" "$job" "$iv")
-            t_start=$(date +%s)
-            until { [ -z "$pb" ] || scanned base; } && scanned new; do
-                if [ $(($(date +%s) - t_start)) -gt "$DEADLINE" ]; then
-                    echo "backfill of $job did not finish within $DEADLINE s" >&2
-                    exit 1
-                fi
-                sleep 1
-            done
-            fill=$(($(date +%s) - t_start))
+            fill=$(wait_backfill "$pb" "$DEADLINE" "$job")
             sleep $((2 * iv + 2))
             b0=0; b1=0
             [ -z "$pb" ] || b0=$(cpu_ticks "$pb")
@@ -103,8 +75,7 @@ for n in $NODES; do
             sleep "$DURATION"
             [ -z "$pb" ] || b1=$(cpu_ticks "$pb")
             n1=$(cpu_ticks "$pn"); t1=$(date +%s.%N)
-            read -r bp np < <(echo "$b0 $b1 $n0 $n1 $t0 $t1" | awk -v hz="$HZ" '{
-                s = $6 - $5; printf "%.3f %.3f\n", 100 * ($2 - $1) / hz / s, 100 * ($4 - $3) / hz / s }')
+            read -r bp np < <(cpu_shares "$b0" "$b1" "$n0" "$n1" "$t0" "$t1")
             printf '%-6s %-9s %-5s %12s %12s %7ss\n' "$n" "$iv" "$rep" "$bp" "$np" "$fill"
             echo "$n $iv $bp $np" >>"$RES"
             [ -z "$pb" ] || tmux -L "$SOCK" kill-session -t base

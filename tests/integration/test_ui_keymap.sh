@@ -12,6 +12,9 @@ ui_synth "$JOB" --nodes 12 --gpus 1 --cpus 2 --minutes 2 --start 1700000000
 ui_start 200 50 "$SMTOP" "$JOB"
 ui_wait '12 nodes'
 ui_wait 'j/k node  c per core +\| \? help  q quit'    # System's hints
+# A pane with no data yet gives its space away, and Tab skips it: until
+# the trace files are read, Tab Tab would land past the Steps pane.
+ui_wait '3 Steps'
 ui_keys Tab Tab                                      # the Steps pane
 ui_wait 'n/N phase  ,/\. step'
 ui_wait 'TRAIN  \(1/[0-9]+, n/N\)'

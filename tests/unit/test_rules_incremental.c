@@ -232,7 +232,8 @@ static void idle_pass(model *m, rules *r)
 static const char *const TWEAKS[] = {
     "LowGPUUtilization.window=200", "CPUBottleneck.threshold=20",
     "StepOutlier.stddev=2", "Straggler.threshold=5", "BatchSize.window=100",
-    "GPUMemoryIncrease.increase=2",
+    "GPUMemoryIncrease.increase=2", "IOBottleneck.io_threshold=40",
+    "GPUMemoryIncrease.window=30", "CPUBottleneck.patience=200",
 };
 
 /* Feeds the workload in random passes (sizes from a few records to a
@@ -282,6 +283,15 @@ static void run_seed(uint64_t seed, int64_t dt, int64_t ticks, const char *const
     assert_true(passes > 10);
     /* the data made the rules say something, so equality means something */
     assert_true(rules_triggered_count(r) >= 3);
+    /* the walks resumed from a checkpoint found violations, with examples,
+     * so their equality covers the examples and the worst span too */
+    static const char *const walked[] = {"CPUBottleneck", "IOBottleneck", "GPUMemoryIncrease"};
+    for (size_t i = 0; i < sizeof walked / sizeof walked[0]; i++) {
+        const rule_result *res = rules_result_at(r, (size_t)rules_find(walked[i]));
+        if (res->violations == 0 || res->n_examples == 0 || res->t1_us == 0)
+            fail_msg("seed %llu: %s found no violation with examples", (unsigned long long)seed,
+                     walked[i]);
+    }
     rules_free(r);
     model_free(m);
     free(w.r);
@@ -301,7 +311,8 @@ static void test_random_splits_slow(void **state)
     (void)state;
     static const char *const preset[] = {
         "LoadBalancing.patience=10", "LowGPUUtilization.patience=10",
-        "BatchSize.patience=10", "BatchSize.window=50", NULL};
+        "BatchSize.patience=10", "BatchSize.window=50", "GPUMemoryIncrease.patience=10",
+        "CPUBottleneck.patience=10", "IOBottleneck.patience=10", NULL};
     for (uint64_t seed = 21; seed <= 22; seed++)
         run_seed(seed, SLOW_DT, SLOW_TICKS, preset);
 }
@@ -436,6 +447,50 @@ static void test_split_equals_whole(void **state)
     }
 }
 
+/* CPUBottleneck after the raw tier has rolled (the walk resumes from a
+ * checkpoint past patience): a 30-tick run of idle GPUs and busy CPUs,
+ * then a 5-tick one. The counts, the worst span and the examples are
+ * those of the longest run, evaluated pass by pass and fresh — a check
+ * against the data itself, which the differential test (both sides run
+ * the same walk) cannot be. */
+static void test_bottleneck_longest_run(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    rules *r = rules_new(), *f = rules_new();
+    fx_set(r, "CPUBottleneck.patience=10");
+    fx_set(f, "CPUBottleneck.patience=10");
+    const double busy[GPUS] = {50, 50}, idle[GPUS] = {5, 5};
+    const int64_t ticks = 2560, long_at = 2500, short_at = 2540;
+    for (int64_t k = 0; k < ticks; k++) {
+        int bott = (k >= long_at && k < long_at + 30) || (k >= short_at && k < short_at + 5);
+        fx_tick(m, "algo-1", k, CPUS, bott ? 95 : 50, GPUS, bott ? idle : busy, NULL);
+        if (k % 97 == 0 || k == ticks - 1) {
+            model_flush(m, k == ticks - 1);
+            assert_true(rules_evaluate(r, m) >= 0);
+        }
+    }
+    int idx = rules_find("CPUBottleneck");
+    const rule_result *got[2] = {rules_result_at(r, (size_t)idx), fx_eval(f, m, "CPUBottleneck")};
+    for (int i = 0; i < 2; i++) {
+        const rule_result *o = got[i];
+        /* the oldest samples are rolled into 10 s buckets by now: patience
+         * (10 samples) runs out with the first bucket's 20 */
+        assert_int_equal(o->datapoints, ticks - 20);
+        assert_int_equal(o->violations, 35);
+        assert_int_equal(o->t0_us, T0 + long_at * DT - DT / 2);
+        assert_int_equal(o->t1_us, T0 + (long_at + 29) * DT + DT / 2);
+        assert_int_equal(o->n_examples, RULE_MAX_EXAMPLES);
+        for (size_t e = 0; e < RULE_MAX_EXAMPLES; e++) {
+            assert_int_equal(o->examples[e].t0_us, T0 + (long_at + (int64_t)e) * DT - DT / 2);
+            assert_float_equal(o->examples[e].value, 95, 1e-9);
+        }
+    }
+    rules_free(r);
+    rules_free(f);
+    model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -444,6 +499,7 @@ int main(void)
         cmocka_unit_test(test_parts_gate_rules),
         cmocka_unit_test(test_flush_counts_cpu_total),
         cmocka_unit_test(test_split_equals_whole),
+        cmocka_unit_test(test_bottleneck_longest_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
