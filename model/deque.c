@@ -136,3 +136,17 @@ void deque_remove(deque *d, size_t i)
     }
     d->len--;
 }
+
+int deque_widen(deque *d, size_t elem_size)
+{
+    if (elem_size <= d->elem)
+        return 0;
+    if (d->alloc) {
+        unsigned char *nb = realloc(d->buf, d->alloc * elem_size);
+        if (!nb)
+            return -1;
+        d->buf = nb;
+    }
+    d->elem = elem_size;
+    return 0;
+}

@@ -49,6 +49,12 @@ void deque_prepend(deque *d, const void *elems, size_t n);
 void deque_pop_front(deque *d);
 /* Removes element i (i < len), shifting the shorter side. */
 void deque_remove(deque *d, size_t i);
+/* Makes each element elem_size bytes (larger than now): storage grows to
+ * alloc * elem_size bytes, whose first alloc * old-size bytes still hold
+ * the elements in their old layout. The caller rewrites them from the
+ * last slot to the first (slot j moves from j*old to j*new, never over a
+ * slot not yet rewritten). 0, or -1 on OOM (d unchanged). */
+int deque_widen(deque *d, size_t elem_size);
 /* Bytes of heap owned by d. */
 size_t deque_bytes(const deque *d);
 

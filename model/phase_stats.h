@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PHASE_EXACT_CAP 65536
+#define PHASE_EXACT_CAP 4096
 #define PHASE_RECENT_CAP 4096
 #define PHASE_HIST_PER_OCTAVE 4
 #define PHASE_HIST_BUCKETS (40 * PHASE_HIST_PER_OCTAVE) /* 1 µs .. ~12 days */

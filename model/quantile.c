@@ -18,6 +18,7 @@
  * every percentile and inf has no bucket. */
 #include "model/quantile.h"
 #include "model/linhist.h"
+#include "model/narrow.h"
 #include "model/stable_sort.h"
 
 #include <float.h>
@@ -37,7 +38,6 @@ typedef struct store {
     uint64_t total;
 } store;
 
-enum { NARROW_F32 = 1, NARROW_DEC2 = 2 };   /* forms of the exact buffer */
 
 struct quant {
     size_t exact_cap;
@@ -287,46 +287,9 @@ void quantile_free(quant *q)
     free(q);
 }
 
-/* Whether v survives a round trip through `mode`'s 4 bytes (-0.0
- * excluded, so that a narrow buffer sorts like the doubles would). k /
- * 100.0 is the double nearest k/100, as strtod reads "12.37": the check
- * is the round trip itself. */
-static int fits(int mode, double v)
-{
-    if (v == 0 && signbit(v))
-        return 0;
-    if (mode == NARROW_F32)
-        return fabs(v) <= FLT_MAX && (double)(float)v == v;
-    if (!(fabs(v) < 2e7))
-        return 0;
-    return (double)(int32_t)llround(v * 100) / 100.0 == v;
-}
-
-static uint32_t encode(int mode, double v)
-{
-    uint32_t u;
-    if (mode == NARROW_F32) {
-        float f = (float)v;
-        memcpy(&u, &f, sizeof u);
-    } else {
-        u = (uint32_t)(int32_t)llround(v * 100);
-    }
-    return u;
-}
-
-static double decode(int mode, uint32_t u)
-{
-    if (mode == NARROW_F32) {
-        float f;
-        memcpy(&f, &u, sizeof f);
-        return f;
-    }
-    return (double)(int32_t)u / 100.0;
-}
-
 static double val_at(const quant *q, size_t i)
 {
-    return q->narrow ? decode(q->narrow, q->nbuf[i]) : q->vals[i];
+    return q->narrow ? narrow_decode(q->narrow, q->nbuf[i]) : q->vals[i];
 }
 
 /* Switches the exact buffer to doubles. 0, or -1 on OOM (q unchanged). */
@@ -350,16 +313,16 @@ static int widen(quant *q)
  * so far fit it (in place: cannot fail), else doubles. 0, or -1 on OOM. */
 static int make_fit(quant *q, double v)
 {
-    if (!q->narrow || fits(q->narrow, v))
+    if (!q->narrow || narrow_fits(q->narrow, v))
         return 0;
-    int other = q->narrow == NARROW_F32 ? NARROW_DEC2 : NARROW_F32;
-    int ok = fits(other, v);
+    int other = narrow_other(q->narrow);
+    int ok = narrow_fits(other, v);
     for (size_t i = 0; ok && i < q->nvals; i++)
-        ok = fits(other, val_at(q, i));
+        ok = narrow_fits(other, val_at(q, i));
     if (!ok)
         return widen(q);
     for (size_t i = 0; i < q->nvals; i++)
-        q->nbuf[i] = encode(other, decode(q->narrow, q->nbuf[i]));
+        q->nbuf[i] = narrow_encode(other, narrow_decode(q->narrow, q->nbuf[i]));
     q->narrow = other;
     return 0;
 }
@@ -394,7 +357,7 @@ static int vals_reserve(quant *q, size_t need, double v)
 static void vals_put(quant *q, double v)
 {
     if (q->narrow)
-        q->nbuf[q->nvals++] = encode(q->narrow, v);
+        q->nbuf[q->nvals++] = narrow_encode(q->narrow, v);
     else
         q->vals[q->nvals++] = v;
 }
@@ -619,7 +582,7 @@ static void sort_vals(quant *q)
         d[i] = val_at(q, i);
     sort_double_array(d, n);
     for (size_t i = 0; i < n; i++)
-        q->nbuf[i] = encode(q->narrow, d[i]);
+        q->nbuf[i] = narrow_encode(q->narrow, d[i]);
     free(d);
 }
 

@@ -141,7 +141,7 @@ size_t series_memory_bytes(const series *s)
 {
     return sizeof *s + strlen(s->type) + strlen(s->dim) + strlen(s->name) + 3 +
            deque_bytes(&s->t.raw) + deque_bytes(&s->t.t1) + deque_bytes(&s->t.t2) +
-           s->t.caprun * sizeof *s->t.run +
+           s->t.caprun * s->t.raw.elem +
            quantile_memory_bytes(s->q) + (s->sum.heap ? s->sum.cap * sizeof(double) : 0);
 }
 

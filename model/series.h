@@ -24,7 +24,10 @@
 #define SERIES_T1_CAP 2048              /* ~5.7 h */
 #define SERIES_T2_WIDTH_US 300000000LL  /* 5 min */
 #define SERIES_T2_CAP 4096              /* ~14 days */
-#define SERIES_LEAN_T1_CAP 360          /* a lean series: 1 h of 10 s buckets */
+/* A lean series (one of a node's many CPU cores) keeps the newest 10 min
+ * in 10 s buckets, older in 5 min: what a per-core chart draws, at a
+ * sixth of an hour of 10 s buckets (40 B each, times 32 cores a node). */
+#define SERIES_LEAN_T1_CAP 60
 
 typedef struct series series;
 
@@ -84,8 +87,8 @@ void series_range_summary(const series *s, int64_t t0_us, int64_t t1_us,
                           series_summary *out);
 
 /* Keeps no raw tier from now on: raw samples roll up into 10 s buckets
- * (the newest hour of them: older ones into 5 min buckets) and new ones
- * go straight there. For a node's many CPU cores (the node's total keeps
+ * and new ones go straight there (the newest SERIES_LEAN_T1_CAP of them;
+ * older ones in 5 min buckets). For a node's many CPU cores (the node's total keeps
  * full resolution): charts of one core then draw 10 s buckets, while the
  * whole-series summary and the band counts stay per sample.
  * 0, or -1 on OOM (no sample is lost or counted twice; retry later). */

@@ -35,12 +35,12 @@ void series_visit(const series *s, int64_t t0_us, int64_t t1_us,
     if (visit_buckets(&t->t2, SERIES_T2_WIDTH_US, first, t0_us, t1_us, fn, ud) ||
         visit_buckets(&t->t1, SERIES_T1_WIDTH_US, first, t0_us, t1_us, fn, ud))
         return;
-    for (size_t i = series_tier_raw_lower(&t->raw, t0_us); i < t->raw.len; i++) {
-        const raw_pt *r = deque_at(&t->raw, i);
-        if (r->ts >= t1_us)
+    for (size_t i = series_tier_raw_lower(t, t0_us); i < t->raw.len; i++) {
+        raw_pt r = series_tier_raw_at(t, i);
+        if (r.ts >= t1_us)
             break;
-        series_point p = {.t_us = r->ts, .mean = r->v, .min = r->v,
-                          .max = r->v, .count = 1};
+        series_point p = {.t_us = r.ts, .mean = r.v, .min = r.v,
+                          .max = r.v, .count = 1};
         if (fn(ud, &p))
             return;
     }

@@ -44,15 +44,17 @@ static int64_t sat_add(int64_t a, int64_t b)
     return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
-static void raw_pass(const deque *raw, const binner *B, int64_t t1, series_bin *out)
+static void raw_pass(const tiers *t, const binner *B, int64_t t1, series_bin *out)
 {
-    const raw_pt *p = raw->len ? deque_at(raw, 0) : NULL;
     uint64_t b = 0;
     int64_t end = bin_start(B, 1);
-    for (size_t i = series_tier_raw_lower(raw, B->t0); i < raw->len && p[i].ts < t1; i++) {
-        while (p[i].ts >= end)
+    for (size_t i = series_tier_raw_lower(t, B->t0); i < t->raw.len; i++) {
+        raw_pt p = series_tier_raw_at(t, i);
+        if (p.ts >= t1)
+            break;
+        while (p.ts >= end)
             end = bin_start(B, ++b + 1);
-        bin_put(&out[b], p[i].v, p[i].v, p[i].v, 1);
+        bin_put(&out[b], p.v, p.v, p.v, 1);
     }
 }
 
@@ -85,7 +87,7 @@ static void tier_clips(const tiers *t, int64_t *clip1, int64_t *clip2)
 {
     *clip1 = *clip2 = INT64_MAX;
     if (t->raw.len)
-        *clip1 = sat_add(((const raw_pt *)deque_at(&t->raw, 0))->ts, 1);
+        *clip1 = sat_add(series_tier_raw_ts(t, 0), 1);
     if (t->t1.len)
         *clip2 = ((const bucket *)deque_at(&t->t1, 0))->key * SERIES_T1_WIDTH_US;
 }
@@ -105,7 +107,7 @@ void series_query(const series *s, int64_t t0_us, int64_t t1_us,
         const tiers *t = series_tiers_(s);
         int64_t clip1, clip2;
         tier_clips(t, &clip1, &clip2);
-        raw_pass(&t->raw, &B, t1_us, out);
+        raw_pass(t, &B, t1_us, out);
         bucket_pass(&t->t1, SERIES_T1_WIDTH_US, clip1, &B, t1_us, out);
         bucket_pass(&t->t2, SERIES_T2_WIDTH_US, clip2, &B, t1_us, out);
     }
@@ -160,9 +162,12 @@ void series_range_summary(const series *s, int64_t t0_us, int64_t t1_us,
      * is the better last_value. */
     range_buckets(&t->t2, SERIES_T2_WIDTH_US, t0_us, t1_us, out);
     range_buckets(&t->t1, SERIES_T1_WIDTH_US, t0_us, t1_us, out);
-    const raw_pt *p = t->raw.len ? deque_at(&t->raw, 0) : NULL;
-    for (size_t i = series_tier_raw_lower(&t->raw, t0_us); i < t->raw.len && p[i].ts < t1_us; i++)
-        sum_add(out, p[i].v, p[i].v, p[i].v, 1, p[i].ts, p[i].v);
+    for (size_t i = series_tier_raw_lower(t, t0_us); i < t->raw.len; i++) {
+        raw_pt p = series_tier_raw_at(t, i);
+        if (p.ts >= t1_us)
+            break;
+        sum_add(out, p.v, p.v, p.v, 1, p.ts, p.v);
+    }
     out->p5 = out->p50 = out->p95 = out->p99 = NAN;
     if (out->count) {
         out->mean /= (double)out->count;

@@ -9,11 +9,21 @@
 #include <stdint.h>
 
 #include "model/deque.h"
+#include "model/narrow.h"
 
+/* A raw sample as readers see it. */
 typedef struct raw_pt {
     int64_t ts;
     double v;
 } raw_pt;
+
+/* A raw sample as stored while every one fits: its time as an offset
+ * from the tier's base and its value in a narrow form (model/narrow.h),
+ * 8 bytes instead of 16 and exactly the same values when read back. */
+typedef struct raw_c {
+    int32_t dt;
+    uint32_t v;
+} raw_c;
 
 typedef struct bucket {
     int64_t key;        /* floor(ts / tier width) */
@@ -29,8 +39,14 @@ typedef struct bucket {
  * when the tiers are read (series_tiers_settle). */
 typedef struct tiers {
     deque raw, t1, t2;
-    raw_pt *run;
+    unsigned char *run;     /* staged samples, stored as raw's are */
     size_t nrun, caprun;
+    /* raw and run hold raw_c relative to `base` while `form` is a
+     * NARROW_* form; one sample that fits no 4-byte form, or a tier
+     * spanning more than 2^31 us (35 min: samples 1 s apart or more),
+     * turns them into raw_pt for good (form 0). */
+    int form;
+    int64_t base;
     size_t hint[2];     /* t1/t2 index of the bucket last merged into:
                          * consecutive samples mostly share a bucket */
     int lean;           /* no raw tier: samples go straight to tier 1 */
@@ -56,8 +72,24 @@ static inline int64_t tier_floordiv(int64_t a, int64_t b)
     return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
-/* First raw index with ts >= t (len when none). */
-size_t series_tier_raw_lower(const deque *raw, int64_t t);
+/* Raw sample i (i < raw.len) of a settled tier. */
+static inline raw_pt series_tier_raw_at(const tiers *t, size_t i)
+{
+    if (!t->form)
+        return *(const raw_pt *)deque_at(&t->raw, i);
+    const raw_c *c = deque_at(&t->raw, i);
+    return (raw_pt){t->base + c->dt, narrow_decode(t->form, c->v)};
+}
+
+static inline int64_t series_tier_raw_ts(const tiers *t, size_t i)
+{
+    if (!t->form)
+        return ((const raw_pt *)deque_at(&t->raw, i))->ts;
+    return t->base + ((const raw_c *)deque_at(&t->raw, i))->dt;
+}
+
+/* First raw index with ts >= ts (raw.len when none). */
+size_t series_tier_raw_lower(const tiers *t, int64_t ts);
 /* First bucket index with key >= k (len when none). */
 size_t series_tier_bucket_lower(const deque *d, int64_t k);
 

@@ -46,10 +46,11 @@ static void shuffle(size_t *idx, size_t n)
     }
 }
 
-static void test_summary_brute_force(void **state)
+/* n durations against brute force: percentiles exact up to
+ * PHASE_EXACT_CAP of them, past it within the bound the summary states
+ * (1 % relative, what report --json prints as percentile_error). */
+static void check_summary_brute_force(size_t n)
 {
-    (void)state;
-    size_t n = 5000;
     int64_t *d = malloc(n * sizeof *d);
     phase_stats *p = phase_stats_new("Step:ModeKeys.TRAIN", PHASE_STEP);
     double sum = 0;
@@ -72,10 +73,18 @@ static void test_summary_brute_force(void **state)
     assert_close(s.stddev_us, sqrt(ss / (double)n), 1e-6);    /* population */
     assert_int_equal(s.min_us, d[0]);
     assert_int_equal(s.max_us, d[n - 1]);
-    assert_true(s.exact);
-    assert_close(s.p50_us, np_pct(d, n, 50), 1e-9);
-    assert_close(s.p95_us, np_pct(d, n, 95), 1e-9);
-    assert_close(s.p99_us, np_pct(d, n, 99), 1e-9);
+    assert_int_equal(s.exact, n <= PHASE_EXACT_CAP);
+    if (s.exact) {
+        assert_true(s.err_rel == 0);
+        assert_close(s.p50_us, np_pct(d, n, 50), 1e-9);
+        assert_close(s.p95_us, np_pct(d, n, 95), 1e-9);
+        assert_close(s.p99_us, np_pct(d, n, 99), 1e-9);
+    } else {
+        assert_true(s.err_rel > 0 && s.err_rel <= 0.01);
+        double q[3] = {50, 95, 99}, got[3] = {s.p50_us, s.p95_us, s.p99_us};
+        for (int k = 0; k < 3; k++)
+            assert_true(fabs(got[k] - np_pct(d, n, q[k])) <= s.err_rel * np_pct(d, n, q[k]));
+    }
     assert_int_equal(s.first_start_us, 1000000);
     assert_int_equal(s.last_end_us, last_end);
     assert_string_equal(phase_stats_label(p), "Step:ModeKeys.TRAIN");
@@ -83,6 +92,14 @@ static void test_summary_brute_force(void **state)
     assert_int_equal(phase_stats_generation(p), n);
     free(d);
     phase_stats_free(p);
+}
+
+static void test_summary_brute_force(void **state)
+{
+    (void)state;
+    check_summary_brute_force(PHASE_EXACT_CAP);
+    check_summary_brute_force(PHASE_EXACT_CAP + 1);
+    check_summary_brute_force(20 * PHASE_EXACT_CAP);
 }
 
 static void test_recent_out_of_order(void **state)
@@ -183,7 +200,7 @@ static void test_clone(void **state)
         assert_memory_equal(phase_stats_histogram(c), phase_stats_histogram(p),
                             PHASE_HIST_BUCKETS * sizeof(uint32_t));
         assert_string_equal(phase_stats_label(c), "Step:ModeKeys.TRAIN");
-        assert_int_equal(b.exact, !bounded);   /* 5000 values > 4096 exact */
+        assert_int_equal(b.exact, 5000 <= (bounded ? PHASE_PROC_EXACT_CAP : PHASE_EXACT_CAP));
         assert_true(fabs(b.p50_us - a.p50_us) <= 0.011 * a.p50_us);
         assert_true(fabs(b.p99_us - a.p99_us) <= 0.011 * a.p99_us);
         static phase_event ev[PHASE_RECENT_CAP];

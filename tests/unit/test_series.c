@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "model/series.h"
+#include "model/series_iter.h"
 
 #define assert_close(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 
@@ -240,7 +241,8 @@ static void test_memory_bounds(void **state)
 
 /* A lean series (a CPU core on a node with many) keeps the same summary
  * and per-sample usage bands as a full one, answers queries from 10 s
- * buckets (the newest hour of them, then 5 min), and costs a fraction. */
+ * buckets (the newest SERIES_LEAN_T1_CAP of them, then 5 min), and costs
+ * a fraction. */
 static void test_lean_series(void **state)
 {
     (void)state;
@@ -273,18 +275,138 @@ static void test_lean_series(void **state)
     series *plain = series_new("gpu", "GPUUtilization", "gpu0");
     assert_false(series_band_counts(plain, none));
     series_free(plain);
-    /* the newest hour in 10 s buckets: exact over bucket-aligned bins */
+    /* the newest 10 s buckets: exact over bucket-aligned bins */
     int64_t end = floor_to(p[n - 1].ts, SERIES_T1_WIDTH_US) + SERIES_T1_WIDTH_US;
-    check_bins(lean, p, n, end - 3600000000LL + SERIES_T1_WIDTH_US, end, 359);
+    int64_t span = SERIES_LEAN_T1_CAP * SERIES_T1_WIDTH_US;
+    check_bins(lean, p, n, end - span + SERIES_T1_WIDTH_US, end, SERIES_LEAN_T1_CAP - 1);
     /* older in 5 min buckets */
-    int64_t t2end = floor_to(end - 3600000000LL, SERIES_T2_WIDTH_US);
-    check_bins(lean, p, n, floor_to(p[0].ts, SERIES_T2_WIDTH_US), t2end, 24);
+    int64_t t2end = floor_to(end - span, SERIES_T2_WIDTH_US);
+    check_bins(lean, p, n, floor_to(p[0].ts, SERIES_T2_WIDTH_US), t2end,
+               (size_t)((t2end - floor_to(p[0].ts, SERIES_T2_WIDTH_US)) / SERIES_T2_WIDTH_US));
     size_t lb = series_memory_bytes(lean), fb = series_memory_bytes(full);
     print_message("3 h at 500 ms: lean %zu bytes, full %zu bytes\n", lb, fb);
     assert_true(lb * 4 < fb);
     series_free(full);
     series_free(lean);
     free(p);
+}
+
+/* series_visit's raw points (width 0), collected oldest first. */
+typedef struct raw_seen {
+    pt *p;
+    size_t n, cap;
+    int64_t counted;
+} raw_seen;
+
+static int see_point(void *ud, const series_point *q)
+{
+    raw_seen *r = ud;
+    r->counted += q->count;
+    if (q->width_us == 0) {
+        if (r->n == r->cap) {
+            r->cap = r->cap ? r->cap * 2 : 256;
+            r->p = realloc(r->p, r->cap * sizeof *r->p);
+        }
+        r->p[r->n++] = (pt){q->t_us, q->mean};
+    }
+    return 0;
+}
+
+static int cmp_ts(const void *a, const void *b)
+{
+    int64_t x = ((const pt *)a)->ts, y = ((const pt *)b)->ts;
+    return (x > y) - (x < y);
+}
+
+/* Ingests p (newest minute first, shuffled, or in time order as a tail
+ * reads it: order 0, 1, 2) and checks that the raw
+ * tier reads back the newest SERIES_RAW_CAP samples bit for bit, whatever
+ * form it stored them in, and that no sample is lost. Returns the bytes
+ * the series holds. */
+static size_t check_raw_exact(const pt *p, size_t n, int order)
+{
+    series *s = series_new("gpu", "GPUUtilization", "gpu0");
+    if (order == 2)
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(series_add(s, p[i].ts, p[i].v), 0);
+    else
+        ingest_chunks(s, p, n, order);
+    raw_seen r = {0};
+    series_visit(s, INT64_MIN, INT64_MAX, see_point, &r);
+    assert_int_equal(r.counted, (int64_t)n);
+    size_t want = n < SERIES_RAW_CAP ? n : SERIES_RAW_CAP;
+    assert_int_equal(r.n, want);
+    pt *sorted = malloc(n * sizeof *sorted);
+    memcpy(sorted, p, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_ts);
+    for (size_t i = 0; i < want; i++) {
+        assert_int_equal(r.p[i].ts, sorted[n - want + i].ts);
+        assert_memory_equal(&r.p[i].v, &sorted[n - want + i].v, sizeof(double));
+    }
+    check_summary(s, sorted, n);
+    /* samples rolled up from raw (after any change of base) sit in the
+     * 10 s buckets of their own time: exact over aligned bins */
+    int64_t t0 = floor_to(sorted[0].ts, SERIES_T1_WIDTH_US);
+    int64_t t1 = floor_to(sorted[n - 1].ts, SERIES_T1_WIDTH_US) + SERIES_T1_WIDTH_US;
+    if (t1 - t0 < 5 * 3600000000LL)
+        check_bins(s, sorted, n, t0, t1, (size_t)((t1 - t0) / SERIES_T1_WIDTH_US));
+    size_t bytes = series_memory_bytes(s);
+    free(sorted);
+    free(r.p);
+    series_free(s);
+    return bytes;
+}
+
+/* The raw tier stores a sample in 8 bytes while its value is a float or
+ * a number of hundredths and the tier spans under 35 min; any other
+ * sample turns it to 16-byte samples. Either way every sample reads back
+ * exactly as added. */
+static void test_compact_raw_exact(void **state)
+{
+    (void)state;
+    size_t n = 7200 * 3;    /* 3 h at 500 ms: the base moves many times */
+    pt *p = make_points(n, 500000);
+    for (size_t i = 0; i < n; i++)      /* hundredths, as system metrics */
+        p[i].v = (double)(int64_t)(next_u64() % 10001) / 100.0;
+    check_raw_exact(p, n, 0);
+    check_raw_exact(p, n, 1);
+    check_raw_exact(p, n, 2);           /* the window slides: new bases */
+    for (size_t i = 0; i < n; i++)      /* binary fractions: float form */
+        p[i].v = (double)(next_u64() % 100000) / 1024.0;
+    check_raw_exact(p, n, 0);
+    for (size_t i = 0; i < n; i++)      /* large integers fit no 4 bytes */
+        p[i].v = 3e9 + (double)(next_u64() % 1000003);
+    check_raw_exact(p, n, 1);
+    for (size_t i = 0; i < n; i++)      /* one third of a percent: neither */
+        p[i].v = (i == n - 100) ? 1.0 / 3 : (double)(next_u64() % 10001) / 100.0;
+    check_raw_exact(p, n, 0);
+    for (size_t i = 0; i < n; i++)      /* quarters fit both forms... */
+        p[i].v = (double)(next_u64() % 400) / 4.0;
+    p[n - 1000].v = 1.0 / 1024;         /* ...until one needs the float, */
+    check_raw_exact(p, n, 0);           /* met while an older file stages */
+    p[0].v = -0.0;                      /* sorts and prints as -0.0 */
+    check_raw_exact(p, 10, 0);
+    free(p);
+    /* 2,048 samples a minute apart span 34 h: no 32-bit offset holds them */
+    pt *slow = make_points(3000, 60000000);
+    for (size_t i = 0; i < 3000; i++)
+        slow[i].v = (double)(int64_t)(next_u64() % 10001) / 100.0;
+    check_raw_exact(slow, 3000, 1);
+    free(slow);
+    /* a sample far in the past or future of the rest */
+    pt odd[3] = {{T0, 1.5}, {T0 + 1000000, 2.25}, {T0 + 5000000000000LL, 3.75}};
+    check_raw_exact(odd, 3, 0);
+    /* compact costs half: 2,048 hundredths vs 2,048 thirds */
+    pt *q = make_points(SERIES_RAW_CAP, 500000);
+    for (size_t i = 0; i < SERIES_RAW_CAP; i++)
+        q[i].v = (double)(int64_t)(next_u64() % 10001) / 100.0;
+    size_t narrow = check_raw_exact(q, SERIES_RAW_CAP, 0);
+    for (size_t i = 0; i < SERIES_RAW_CAP; i++)
+        q[i].v = (double)(next_u64() % 10001) / 3.0;
+    size_t wide = check_raw_exact(q, SERIES_RAW_CAP, 0);
+    print_message("2048 samples: %zu bytes compact, %zu wide\n", narrow, wide);
+    assert_true(narrow * 10 < wide * 6);
+    free(q);
 }
 
 int main(void)
@@ -295,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_duplicates_and_bad_values),
         cmocka_unit_test(test_memory_bounds),
         cmocka_unit_test(test_lean_series),
+        cmocka_unit_test(test_compact_raw_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
