@@ -34,6 +34,7 @@ typedef struct rule_desc {
     const char *name;
     const char *summary;
     rule_severity severity;
+    const char *example_key; /* names the unit of examples[].value */
     unsigned inputs;        /* RULE_IN_* */
     size_t n_params;
     rule_param_def params[RULE_MAX_PARAMS];

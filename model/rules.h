@@ -64,6 +64,9 @@ typedef struct rule_example {
 
 typedef struct rule_result {
     const char *name;          /* static rule name */
+    /* What every examples[].value is, unit included, as a JSON key
+     * ("cpu_pct", "duration_us", ...; static; NULL: the rule gives none). */
+    const char *example_key;
     rule_status status;
     rule_severity severity;    /* of the rule; meaningful when triggered */
     int64_t violations;        /* what crossed: windows, samples, steps, ... */

@@ -31,9 +31,11 @@ static json_t *examples_json(const rule_result *res)
     json_t *arr = json_array();
     for (size_t i = 0; i < res->n_examples; i++) {
         const rule_example *e = &res->examples[i];
+        /* The value's key names its unit (cpu_pct, duration_us, ...). */
         json_array_append_new(arr, json_pack("{s:o, s:o, s:I, s:I, s:o, s:o}",
             "node", jstr(e->node), "device", jstr(e->device), "start_us", (json_int_t)e->t0_us,
-            "end_us", (json_int_t)e->t1_us, "value", num(e->value), "text", jstr(e->text)));
+            "end_us", (json_int_t)e->t1_us, res->example_key ? res->example_key : "value",
+            num(e->value), "text", jstr(e->text)));
     }
     return arr;
 }
