@@ -133,6 +133,13 @@ const model_node *pane_timeline_writer(pane *p, const pane_ctx *ctx, const model
     return w ? w : nd;
 }
 
+const model_node *pane_timeline_shown(pane *p, const pane_ctx *ctx)
+{
+    const char *why = "";
+    const model_node *nd = pane_timeline_node(ctx, &why);
+    return nd ? pane_timeline_writer(p, ctx, nd) : NULL;
+}
+
 const phase_stats *pane_timeline_step_phase(const model_node *nd)
 {
     for (size_t i = 0; nd && i < model_node_phase_count(nd); i++)
@@ -257,9 +264,7 @@ static int tl_modal(pane *p)
 static uint64_t tl_stamp(pane *p, const pane_ctx *ctx)
 {
     uint64_t h = pane_common_hash_view(PANE_COMMON_HASH_SEED, ctx);
-    const char *why = "";
-    const model_node *nd = pane_timeline_node(ctx, &why);
-    nd = nd ? pane_timeline_writer(p, ctx, nd) : NULL;
+    const model_node *nd = pane_timeline_shown(p, ctx);
     h = pane_common_hash_u64(h, (uint64_t)(uintptr_t)nd);
     h = pane_common_hash_u64(h, nd ? model_node_generation(nd) : model_node_count(ctx->m));
     h = pane_common_hash_u64(h, ((uint64_t)p->view << 8) | ((uint64_t)p->order << 4) |

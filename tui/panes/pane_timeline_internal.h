@@ -43,6 +43,11 @@ const model_node *pane_timeline_node(const pane_ctx *ctx, const char **why);
  * none. Sets p->who. */
 const model_node *pane_timeline_writer(pane *p, const pane_ctx *ctx, const model_node *nd);
 
+/* pane_timeline_writer of pane_timeline_node: what the views show now, or
+ * NULL when there is nothing (keys, clicks and the redraw stamp, which
+ * need no reason). */
+const model_node *pane_timeline_shown(pane *p, const pane_ctx *ctx);
+
 /* The node's first Step:* phase (TRAIN when present), or NULL. */
 const phase_stats *pane_timeline_step_phase(const model_node *nd);
 

@@ -178,10 +178,8 @@ static void select_index(pane *p, const phase_stats *sp, size_t i, size_t n, con
 
 int pane_timeline_steps_key(pane *p, int ch, pane_ctx *ctx)
 {
-    const char *why = "";
-    const model_node *nd = pane_timeline_node(ctx, &why);
-    nd = nd ? pane_timeline_writer(p, ctx, nd) : NULL;
-    const phase_stats *sp = nd ? pane_timeline_step_phase(nd) : NULL;
+    const model_node *nd = pane_timeline_shown(p, ctx);
+    const phase_stats *sp = pane_timeline_step_phase(nd);
     size_t n = sp ? phase_stats_recent_count(sp) : 0;
     if (n == 0)
         return 0;   /* no bars: j/k keep selecting the node */
@@ -213,10 +211,8 @@ int pane_timeline_steps_key(pane *p, int ch, pane_ctx *ctx)
 
 int pane_timeline_steps_click(pane *p, int y, pane_ctx *ctx)
 {
-    const char *why = "";
-    const model_node *nd = pane_timeline_node(ctx, &why);
-    nd = nd ? pane_timeline_writer(p, ctx, nd) : NULL;
-    const phase_stats *sp = nd ? pane_timeline_step_phase(nd) : NULL;
+    const model_node *nd = pane_timeline_shown(p, ctx);
+    const phase_stats *sp = pane_timeline_step_phase(nd);
     size_t n = sp ? phase_stats_recent_count(sp) : 0;
     if (y < p->y0 || (size_t)(y - p->y0) >= p->fit || p->first + (size_t)(y - p->y0) >= n)
         return 0;
