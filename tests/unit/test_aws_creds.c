@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tmpdir.h"
 #include "io/s3/aws_creds.h"
 #include "io/s3/aws_ini.h"
 #include "io/s3/aws_region.h"
@@ -68,9 +69,7 @@ static int setup(void **st)
 static int teardown(void **st)
 {
     (void)st;
-    char p[512];
-    snprintf(p, sizeof p, "rm -rf '%s'", dir);
-    return system(p) == 0 ? 0 : -1;
+    return tmpdir_remove(dir);
 }
 
 static void test_ini_sections(void **st)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tmpdir.h"
 #include "io/source/cache.h"
 
 static char dir[256];
@@ -25,9 +26,7 @@ static int setup(void **st)
 static int teardown(void **st)
 {
     (void)st;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return tmpdir_remove(dir);
 }
 
 static size_t count_files(const char *d, int *only_entries)

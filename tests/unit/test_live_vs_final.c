@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tmpdir.h"
 #include "io/job/job.h"
 #include "io/job/loader.h"
 #include "live_writer.h"
@@ -83,9 +84,7 @@ static void make_dir(char *dir, size_t cap)
 
 static void remove_dir(const char *dir)
 {
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tmpdir_remove(dir), 0);
 }
 
 /* One run: the directory, the writer and the live job tailing it. */

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "tmpdir.h"
 #include "io/synth/synth.h"
 #include "io/job/loader.h"
 
@@ -42,9 +43,7 @@ static int setup(void **s)
 static int teardown(void **s)
 {
     (void)s;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd);
+    return tmpdir_remove(dir);
 }
 
 static int wait_readable(int fd, int ms)

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "tmpdir.h"
 #include "io/decode/rule_report.h"
 
 #define KEY "rule-output/ProfilerReport-1608215467/profiler-output/profiler-reports/"
@@ -132,9 +133,7 @@ static void test_load_from_source(void **state)
     assert_int_equal(rule_reports_count(rr), 0);
     rule_reports_free(rr);
     source_free(src);
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tmpdir_remove(dir), 0);
 }
 
 int main(void)

@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <sys/socket.h>
 
+#include "tmpdir.h"
 #include "io/source/cache.h"
 #include "io/source/source_s3.h"
 #include "s3_rig.h"
@@ -124,10 +125,8 @@ static int group_setup(void **st)
 static int group_teardown(void **st)
 {
     (void)st;
-    char cmd[300];
     rig_stop(&rig);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", rig.dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return tmpdir_remove(rig.dir);
 }
 
 static void test_list_paging_start_after(void **st)

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tmpdir.h"
 #include "io/scan/scanner.h"
 #include "io/source/source.h"
 #include "io/synth/synth.h"
@@ -218,9 +219,7 @@ static void test_ahead_matches_sequential(void **state)
     assert_true(st.corrupt_lines > 0);
     run_close(&seq);
     run_close(&par);
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tmpdir_remove(dir), 0);
 }
 
 static void same_phases(const model *a, const model *b)
@@ -281,9 +280,7 @@ static void test_ahead_traces(void **state)
     assert_true(model_node_phase_count(model_node_at(par.m, 0)) > 0);
     run_close(&seq);
     run_close(&par);
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tmpdir_remove(dir), 0);
 }
 
 int main(void)

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tmpdir.h"
 #include "io/job/job.h"
 #include "io/scan/scanner.h"
 #include "io/source/source.h"
@@ -54,9 +55,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tmpdir_remove(dir), 0);
     return 0;
 }
 
