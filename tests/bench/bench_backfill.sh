@@ -30,15 +30,8 @@ if [ ! -x "$TIME" ]; then
     exit 1
 fi
 [ $# -ge 1 ] || { echo "usage: $0 JOB_DIR..." >&2; exit 2; }
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/smtop-backfill.XXXXXX")
-SOCK="smtop-backfill-$$"
-cleanup() {
-    tmux -L "$SOCK" kill-server 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-mkdir -p "$WORK/cfg"
-tmux -L "$SOCK" -f /dev/null new-session -d -s hold "sleep 86400"
+. "$(dirname "$0")/dash_bench_lib.sh"
+dash_bench_init backfill
 
 now() { date +%s.%N; }
 
@@ -73,8 +66,6 @@ dash_wall() {
     tmux -L "$SOCK" kill-session -t dash
     awk -v a="$t0" -v b="$t" 'BEGIN { printf "%.2f\n", b - a }'
 }
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "machine: $(nproc) cores; load before: $(uptime)"
 echo "smtop: $SMTOP"

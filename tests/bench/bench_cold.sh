@@ -18,6 +18,7 @@ BASELINE=${BASELINE:-}
 REPS=${REPS:-3}
 JOB=${1:?usage: bench_cold.sh JOB_DIR}
 [ -x "$SMTOP" ] || { echo "bench_cold: $SMTOP is not an executable; build first or set SMTOP" >&2; exit 1; }
+. "$(dirname "$0")/bench_lib.sh"
 command -v fincore >/dev/null || { echo "bench_cold: fincore not found (Debian: util-linux)" >&2; exit 1; }
 LIST=$(mktemp "${TMPDIR:-/tmp}/smtop_cold.XXXXXX")
 trap 'rm -f "$LIST"' EXIT
@@ -46,7 +47,6 @@ timed() {
 }
 cat_all() { xargs -0 cat <"$LIST"; }
 
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 echo "== cold-cache ingest of $JOB ($(awk -v b="$bytes" 'BEGIN {printf "%.0f", b / 1048576}') MB, $(tr -cd '\0' <"$LIST" | wc -c) files), $REPS rounds, load $(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$LIST.c"; : >"$LIST.n"; : >"$LIST.b"

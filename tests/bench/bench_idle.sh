@@ -29,20 +29,10 @@ INTERVALS=${INTERVALS:-"5 1"}
 DURATION=${DURATION:-60}
 REPS=${REPS:-3}
 DEADLINE=${DEADLINE:-1200}
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/smtop-idle.XXXXXX")
-JOBS_DIR=${JOBS_DIR:-$WORK/jobs}
-SOCK="smtop-idle-$$"
-cleanup() {
-    tmux -L "$SOCK" kill-server 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-mkdir -p "$WORK/cfg" "$JOBS_DIR"
-# tmux exits with its last session: one idle session keeps the server up
-# between runs, so a new session never races the old server's exit.
-tmux -L "$SOCK" -f /dev/null new-session -d -s hold "sleep 86400"
-
 . "$(dirname "$0")/dash_bench_lib.sh"
+dash_bench_init idle
+JOBS_DIR=${JOBS_DIR:-$WORK/jobs}
+mkdir -p "$JOBS_DIR"
 
 job_for() {     # the job dir for N nodes, generated once (shared by runs)
     local dir="$JOBS_DIR/${1}n_${MINUTES}m"

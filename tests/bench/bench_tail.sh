@@ -36,18 +36,10 @@ INTERVAL=${INTERVAL:-5}
 REPS=${REPS:-3}
 DEADLINE=${DEADLINE:-1200}
 START=1700000000
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/smtop-tail.XXXXXX")
-JOBS_DIR=${JOBS_DIR:-$WORK/jobs}
-SOCK="smtop-tail-$$"
-cleanup() {
-    tmux -L "$SOCK" kill-server 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-mkdir -p "$WORK/cfg" "$JOBS_DIR"
-tmux -L "$SOCK" -f /dev/null new-session -d -s hold "sleep 86400"
-
 . "$(dirname "$0")/dash_bench_lib.sh"
+dash_bench_init tail
+JOBS_DIR=${JOBS_DIR:-$WORK/jobs}
+mkdir -p "$JOBS_DIR"
 
 FULL_MIN=$((MINUTES + (TAIL > 5 ? TAIL + 5 : 10)))
 SRC="$JOBS_DIR/${NODES}n_${FULL_MIN}m"

@@ -1,6 +1,21 @@
 # dash_bench_lib.sh: what the dashboard benchmarks (bench_idle.sh,
-# bench_tail.sh) share, sourced by them. Expects SOCK (the tmux socket
-# name) and WORK (a scratch dir holding cfg/) to be set.
+# bench_tail.sh, bench_backfill.sh) share, sourced by them. The functions
+# below expect SOCK (the tmux socket name) and WORK (a scratch dir holding
+# cfg/), which dash_bench_init sets.
+
+. "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
+
+# dash_bench_init NAME: WORK, a scratch dir with cfg/, and SOCK, a tmux
+# server for the dashboards; both are removed at exit. tmux exits with its
+# last session: one idle session keeps the server up between runs, so a
+# new session never races the old server's exit.
+dash_bench_init() {
+    WORK=$(mktemp -d "${TMPDIR:-/tmp}/smtop-$1.XXXXXX")
+    SOCK="smtop-$1-$$"
+    trap 'tmux -L "$SOCK" kill-server 2>/dev/null || true; rm -rf "$WORK"' EXIT
+    mkdir -p "$WORK/cfg"
+    tmux -L "$SOCK" -f /dev/null new-session -d -s hold "sleep 86400"
+}
 
 cpu_ticks() {   # utime + stime of PID (fields 14 and 15 of /proc/PID/stat)
     awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
@@ -21,7 +36,6 @@ scanned() {
     grep -q "scanned .* ago" <<<"$s" && ! grep -q "backfilling" <<<"$s"
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # Waits until session "new" (and "base" when $1 is not empty) finished
 # its backfill, at most $2 s (exits 1 then, naming job $3); prints the
