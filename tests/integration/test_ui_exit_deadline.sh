@@ -17,9 +17,7 @@ trap 'rig_stop; [ -n "$HOSTILE_PID" ] && kill "$HOSTILE_PID" 2>/dev/null; ui_cle
 rig_start "$UI_WORK/rig" || exit 1
 rig_env
 export XDG_CACHE_HOME="$UI_WORK/cache"
-S3ENV=(env AWS_ACCESS_KEY_ID="$AWS_ACCESS_KEY_ID" AWS_SECRET_ACCESS_KEY="$AWS_SECRET_ACCESS_KEY"
-       AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_CONFIG_FILE=/nonexistent
-       AWS_EC2_METADATA_DISABLED=true AWS_REGION=us-east-1 XDG_CACHE_HOME="$XDG_CACHE_HOME")
+rig_s3env
 # The bound is the user's: 1 s. A sanitizer build (ASan, TSan) runs many
 # times slower, its exit included, so it gets 3 s; the figure is printed.
 LIMIT_MS=${EXIT_LIMIT_MS:-1000}
@@ -29,23 +27,12 @@ if [ -z "${EXIT_LIMIT_MS:-}" ] && [ -f "${SMTOP_BUILD:-/nonexistent}/CMakeCache.
     echo "note: sanitizer build, limit ${LIMIT_MS} ms (1000 ms for a release build)"
 fi
 
-# The smtop process in the current tmux pane (a child of the pane's shell).
-smtop_pid() {
-    local pane pid end=$((SECONDS + 10))
-    pane=$(tm display-message -p '#{pane_pid}')
-    while ((SECONDS < end)); do
-        pid=$(pgrep -P "$pane" | head -1)
-        [ -n "$pid" ] && { echo "$pid"; return 0; }
-        sleep 0.05
-    done
-    ui_fail "no smtop process under the pane"
-}
 
 # ends_within WAY WHAT: sends q, C-c, TERM or HUP and checks the process is
 # gone within LIMIT_MS and the pane shows the shell's SMTOP_EXIT line.
 ends_within() {
     local way=$1 what=$2 pid t0 t1 ms
-    pid=$(smtop_pid)
+    pid=$(ui_smtop_pid)
     t0=$(date +%s%N)
     case $way in
         q) ui_keys q ;;

@@ -8,16 +8,6 @@ source "$(dirname "$0")/ui_lib.sh"
 JOB="$UI_WORK/job/profiler-output"
 ui_synth "$JOB" --nodes 2 --minutes 2
 
-smtop_pid() {
-    local pane pid end=$((SECONDS + 10))
-    pane=$(tm display-message -p '#{pane_pid}')
-    while ((SECONDS < end)); do
-        pid=$(pgrep -P "$pane" | head -1)
-        [ -n "$pid" ] && { echo "$pid"; return 0; }
-        sleep 0.05
-    done
-    ui_fail "no smtop process under the pane"
-}
 modes() {
     tm display-message -p 'alt=#{alternate_on} cursor=#{cursor_flag} mouse=#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}#{mouse_all_flag} keypad=#{keypad_cursor_flag}'
 }
@@ -27,7 +17,7 @@ for sig in SEGV ABRT QUIT PIPE; do
     ui_wait '2 nodes' 15
     m=$(modes)
     [[ $m == alt=1*mouse=*1* ]] || ui_fail "$sig: the dashboard did not set the modes under test: $m"
-    kill -"$sig" "$(smtop_pid)"
+    kill -"$sig" "$(ui_smtop_pid)"
     st=$(ui_exit_status 10)
     n=$(kill -l "$sig")
     [ "$st" = $((128 + n)) ] || ui_fail "$sig: exit status $st is not 128+$n"
@@ -42,7 +32,7 @@ export TMPDIR="$UI_WORK/tmp"
 mkdir -p "$TMPDIR"
 ui_start 160 40 env TMPDIR="$TMPDIR" "$SMTOP" --demo
 ui_wait 'nodes' 20
-pid=$(smtop_pid)
+pid=$(ui_smtop_pid)
 kill -KILL "$pid"
 ui_exit_status 10 >/dev/null
 left=$(ls -d "$TMPDIR"/smtop-demo-* 2>/dev/null)

@@ -17,9 +17,7 @@ rig_start "$UI_WORK/rig" || exit 1
 rig_env
 export XDG_CACHE_HOME="$UI_WORK/cache"
 unset SMTOP_S3_BACKOFF_MS   # the default backoff: the 10 s bound is the user's
-S3ENV=(env AWS_ACCESS_KEY_ID="$AWS_ACCESS_KEY_ID" AWS_SECRET_ACCESS_KEY="$AWS_SECRET_ACCESS_KEY"
-       AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_CONFIG_FILE=/nonexistent
-       AWS_EC2_METADATA_DISABLED=true AWS_REGION=us-east-1 XDG_CACHE_HOME="$XDG_CACHE_HOME")
+rig_s3env
 
 # --- an empty prefix: wait, then show the data once it is there
 mkdir -p "$UI_WORK/nothing"

@@ -11,10 +11,7 @@ trap 'rig_stop; ui_cleanup' EXIT
 rig_start "$UI_WORK/rig" || exit 1
 rig_env
 export XDG_CACHE_HOME="$UI_WORK/cache"
-S3ENV=(env AWS_ACCESS_KEY_ID="$AWS_ACCESS_KEY_ID" AWS_SECRET_ACCESS_KEY="$AWS_SECRET_ACCESS_KEY"
-       AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_CONFIG_FILE=/nonexistent
-       AWS_EC2_METADATA_DISABLED=true AWS_REGION=us-east-1 XDG_CACHE_HOME="$XDG_CACHE_HOME"
-       SMTOP_S3_BACKOFF_MS=100 SMTOP_S3_CONNECT_TIMEOUT=1)
+rig_s3env SMTOP_S3_BACKOFF_MS=100 SMTOP_S3_CONNECT_TIMEOUT=1
 
 "$SMTOP" synth --out "$UI_WORK/job/profiler-output" --nodes 2 --minutes 2 --seed 5 >/dev/null
 rig_upload bkt job "$UI_WORK/job" >/dev/null || exit 1

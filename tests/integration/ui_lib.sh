@@ -62,6 +62,19 @@ ui_screen() { tm capture-pane -p; }
 ui_screen_esc() { tm capture-pane -p -e; }
 ui_keys() { tm send-keys "$@"; }
 
+# ui_smtop_pid: the smtop process in the current tmux pane (a child of the
+# pane's shell), waited for up to 10 s.
+ui_smtop_pid() {
+    local pane pid end=$((SECONDS + 10))
+    pane=$(tm display-message -p '#{pane_pid}')
+    while ((SECONDS < end)); do
+        pid=$(pgrep -P "$pane" | head -1)
+        [ -n "$pid" ] && { echo "$pid"; return 0; }
+        sleep 0.05
+    done
+    ui_fail "no smtop process under the pane"
+}
+
 ui_fail() {
     echo "FAIL: $*"
     echo "----- screen -----"

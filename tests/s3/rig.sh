@@ -57,3 +57,13 @@ rig_env() {
     export AWS_SHARED_CREDENTIALS_FILE=/nonexistent/smtop-test AWS_CONFIG_FILE=/nonexistent/smtop-test
     export AWS_EC2_METADATA_DISABLED=true AWS_REGION=us-east-1
 }
+
+# rig_s3env [VAR=VALUE...]: S3ENV, an `env` command line that gives a
+# program in a tmux pane (which does not inherit this shell's exports)
+# rig_env's settings, this shell's XDG_CACHE_HOME and the extra VAR=VALUEs.
+rig_s3env() {
+    S3ENV=(env AWS_ACCESS_KEY_ID="$AWS_ACCESS_KEY_ID" AWS_SECRET_ACCESS_KEY="$AWS_SECRET_ACCESS_KEY"
+           AWS_SHARED_CREDENTIALS_FILE="$AWS_SHARED_CREDENTIALS_FILE" AWS_CONFIG_FILE="$AWS_CONFIG_FILE"
+           AWS_EC2_METADATA_DISABLED="$AWS_EC2_METADATA_DISABLED" AWS_REGION="$AWS_REGION"
+           XDG_CACHE_HOME="$XDG_CACHE_HOME" "$@")
+}
