@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/fnv.h"
+
 #define DERIVE_MAX_SPECS 32
 
 /* One immutable product shared by several snapshots. */
@@ -56,6 +58,7 @@ struct deriver {
     derived *last;
     int built_any;               /* under mu, as built_py_key and built_want_py */
     uint64_t built_model_gen, built_py_gen, built_py_key;
+    uint64_t built_py_match;     /* matched_windows() of the last merge */
     int built_want_py;
     uint64_t extra_src_gen;
     int64_t extra_at_us;
@@ -247,30 +250,45 @@ static void free_result(void *p)
     pystats_result_free(p);
 }
 
-/* The merge, when the store or the choice changed (lock held). 1 when s
- * got a new one. */
+/* Which windows sel picks, and the sort: two requests with the same
+ * value merge to the same result. A live time window slides with every
+ * new sample while the windows it overlaps stay the same. */
+static uint64_t matched_windows(const pystats_store *st, const pystats_select *sel,
+                                pystats_sort sort)
+{
+    uint64_t h = fnv_add_u64(FNV_SEED, (uint64_t)sort);
+    for (size_t i = 0; i < pystats_store_window_count(st); i++)
+        if (pystats_window_selected(pystats_store_window_at(st, i, NULL, NULL), sel))
+            h = fnv_add_u64(h, i);
+    return h;
+}
+
+/* The merge, when the store or the windows chosen changed (lock held).
+ * 1 when s got a new one. */
 static int build_python(deriver *dv, const req *q, derived *s)
 {
     uint64_t g = dv->py ? pystats_store_generation(dv->py) : 0;
     s->py_have = dv->py && pick_profiler(dv->py, s);
+    pystats_select sel = q->sel;
+    sel.profiler = s->py_prof;
+    uint64_t match = q->want_py && s->py_have ? matched_windows(dv->py, &sel, q->sort) : 0;
     pthread_mutex_lock(&dv->mu);
     int same = dv->last && g == dv->built_py_gen && q->want_py == dv->built_want_py &&
-               (!q->want_py || q->py_key == dv->built_py_key);
+               (!q->want_py || q->py_key == dv->built_py_key || match == dv->built_py_match);
+    dv->built_py_key = q->py_key;   /* answered, by the old merge or a new one */
     pthread_mutex_unlock(&dv->mu);
     if (same && dv->last->py_have == s->py_have) {
         s->py = box_ref(dv->last->py);
-        s->py_key = dv->last->py_key;
+        s->py_key = q->py_key;
         return 0;
     }
     pthread_mutex_lock(&dv->mu);
     dv->built_py_gen = g;
     dv->built_want_py = q->want_py;
-    dv->built_py_key = q->py_key;
+    dv->built_py_match = match;
     pthread_mutex_unlock(&dv->mu);
     if (!q->want_py || !s->py_have)
         return 1;
-    pystats_select sel = q->sel;
-    sel.profiler = s->py_prof;
     pystats_result *r = pystats_store_query(dv->py, &sel, NULL);
     if (r)
         pystats_result_sort(r, q->sort);
@@ -443,3 +461,4 @@ const char *derived_extra_error(const derived *s)
 {
     return s->extra_err;
 }
+

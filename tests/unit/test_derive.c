@@ -2,12 +2,15 @@
  * A published snapshot never changes (a later build, a rule override and
  * more data leave it as it was); a rule override is checked at once and
  * shows in the next build; nothing new gives back the same snapshot; the
- * extra product is rebuilt only when the data changed. */
+ * extra product is rebuilt only when the data changed; a Python request
+ * that picks the same windows as the last merge is answered by it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "io/job/derive.h"
+#include "model/pystats.h"
+#include "model/records.h"
 #include "rules_fixture.h"
 
 /* CPU bottleneck on algo-1 from tick 1000: CPUBottleneck triggers. */
@@ -118,11 +121,88 @@ static void test_extra_rebuilt_when_data_changed(void **state)
     model_free(m);
 }
 
+static void put_window(pystats_store *st, int64_t t0, int64_t t1, const char *func)
+{
+    pystats_window info;
+    memset(&info, 0, sizeof info);
+    snprintf(info.node, sizeof info.node, "algo-1");
+    info.profiler = PYPROF_CPROFILE;
+    info.start_mode = info.end_mode = PYMODE_TRAIN;
+    info.start_us = t0;
+    info.end_us = t1;
+    pystats_win *w = pystats_win_new(st, &info);
+    assert_non_null(w);
+    pystats_func_rec f;
+    memset(&f, 0, sizeof f);
+    f.file = sm_str_c("train.py");
+    f.line = 1;
+    f.name = sm_str_c(func);
+    f.c.ncalls = f.c.pcalls = 1;
+    assert_int_equal(pystats_win_add(w, &f), 0);
+    char key[64];
+    snprintf(key, sizeof key, "algo-1/%lld", (long long)t0);
+    assert_int_equal(pystats_store_put(st, key, w), 0);
+}
+
+/* A live time window slides with every sample: while it overlaps the same
+ * stats windows, the loader answers with the merge it has (no new merge);
+ * once it takes in another window, it merges again. */
+static void test_python_merge_kept_while_the_same_windows_are_picked(void **state)
+{
+    (void)state;
+    const int64_t T = 1600000000000000LL;
+    model *m = model_new(NULL);
+    add_ticks(m, 0, 10);
+    pystats_store *st = pystats_store_new();
+    assert_non_null(st);
+    put_window(st, T, T + 1000000, "early");
+    put_window(st, T + 9000000, T + 9500000, "late");
+    deriver *dv = deriver_new(NULL, m, st, NULL);
+    assert_non_null(dv);
+    pystats_select sel;
+    memset(&sel, 0, sizeof sel);
+    sel.t_lo_us = T + 8000000;
+    sel.t_hi_us = T + 10000000;
+    deriver_want_python(dv, &sel, PYSORT_TOTTIME, 1);
+    derived *a = deriver_build(dv, 0);
+    uint64_t key = 0;
+    const pystats_result *ra = derived_python(a, &key);
+    assert_non_null(ra);
+    assert_int_equal(key, 1);
+    assert_int_equal(pystats_result_window_count(ra), 1);
+    assert_string_equal(pystats_result_at(ra, 0)->name, "late");
+
+    sel.t_lo_us += 500000;           /* slid, still only "late" */
+    sel.t_hi_us += 500000;
+    deriver_want_python(dv, &sel, PYSORT_TOTTIME, 2);
+    assert_true(deriver_pending(dv));
+    derived *b = deriver_build(dv, 0);
+    assert_false(deriver_pending(dv));
+    assert_ptr_equal(derived_python(b, NULL), ra);   /* the same merge */
+
+    sel.t_lo_us = T;                 /* now both windows */
+    deriver_want_python(dv, &sel, PYSORT_TOTTIME, 3);
+    derived *c = deriver_build(dv, 0);
+    const pystats_result *rc = derived_python(c, &key);
+    assert_non_null(rc);
+    assert_true(rc != ra);
+    assert_int_equal(key, 3);
+    assert_int_equal(pystats_result_window_count(rc), 2);
+
+    derived_unref(a);
+    derived_unref(b);
+    derived_unref(c);
+    deriver_free(dv);
+    pystats_store_free(st);
+    model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_snapshot_is_immutable_and_override_applies),
         cmocka_unit_test(test_extra_rebuilt_when_data_changed),
+        cmocka_unit_test(test_python_merge_kept_while_the_same_windows_are_picked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
