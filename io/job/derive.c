@@ -31,6 +31,7 @@ struct derived {
     pystats_profiler py_prof;
     size_t py_windows;
     int64_t py_lo_us, py_hi_us;  /* first start, last end of py_prof's windows */
+    box *view;                   /* viewdata */
     box *extra;
     uint64_t extra_gen;
     char extra_err[sizeof(sm_err){0}.msg];
@@ -50,6 +51,9 @@ struct deriver {
     char sel_node[128];
     pystats_sort sort;
     uint64_t py_key;
+    int want_view;
+    viewdata_req view_req;
+    uint64_t view_serial;        /* bumped by every changed request */
     derive_extra_fn extra_build;
     void (*extra_free)(void *);
     void *extra_ud;
@@ -60,6 +64,7 @@ struct deriver {
     uint64_t built_model_gen, built_py_gen, built_py_key;
     uint64_t built_py_match;     /* matched_windows() of the last merge */
     int built_want_py;
+    uint64_t built_view_serial;  /* under mu */
     uint64_t extra_src_gen;
     int64_t extra_at_us;
 };
@@ -168,6 +173,18 @@ void deriver_want_python(deriver *dv, const pystats_select *sel, pystats_sort so
     pthread_mutex_unlock(&dv->mu);
 }
 
+void deriver_want_view(deriver *dv, const viewdata_req *q)
+{
+    pthread_mutex_lock(&dv->mu);
+    if ((q != NULL) != dv->want_view || (q && memcmp(q, &dv->view_req, sizeof *q) != 0)) {
+        dv->want_view = q != NULL;
+        if (q)
+            dv->view_req = *q;
+        dv->view_serial++;
+    }
+    pthread_mutex_unlock(&dv->mu);
+}
+
 void deriver_set_extra(deriver *dv, derive_extra_fn build, void (*free_fn)(void *),
                        void *ud, int64_t min_us)
 {
@@ -183,7 +200,16 @@ int deriver_pending(deriver *dv)
 {
     pthread_mutex_lock(&dv->mu);
     int p = dv->nspecs > 0 || !dv->built_any ||
-            (dv->want_py && dv->py_key != dv->built_py_key) || dv->want_py != dv->built_want_py;
+            (dv->want_py && dv->py_key != dv->built_py_key) || dv->want_py != dv->built_want_py ||
+            dv->view_serial != dv->built_view_serial;
+    pthread_mutex_unlock(&dv->mu);
+    return p;
+}
+
+int deriver_pending_view(deriver *dv)
+{
+    pthread_mutex_lock(&dv->mu);
+    int p = dv->view_serial != dv->built_view_serial;
     pthread_mutex_unlock(&dv->mu);
     return p;
 }
@@ -197,20 +223,28 @@ typedef struct req {
     char node[128];
     pystats_sort sort;
     uint64_t py_key;
+    int want_view;
+    viewdata_req view;
+    uint64_t view_serial;
 } req;
 
-static void take_request(deriver *dv, req *q)
+/* A view-only build (all 0) leaves the rule overrides queued. */
+static void take_request(deriver *dv, req *q, int all)
 {
     pthread_mutex_lock(&dv->mu);
     memcpy(q->specs, dv->specs, sizeof q->specs);
-    q->nspecs = dv->nspecs;
-    dv->nspecs = 0;
+    q->nspecs = all ? dv->nspecs : 0;
+    if (all)
+        dv->nspecs = 0;
     q->want_py = dv->want_py;
     q->sel = dv->sel;
     memcpy(q->node, dv->sel_node, sizeof q->node);
     q->sel.node = q->node;
     q->sort = dv->sort;
     q->py_key = dv->py_key;
+    q->want_view = dv->want_view;
+    q->view = dv->view_req;
+    q->view_serial = dv->view_serial;
     pthread_mutex_unlock(&dv->mu);
 }
 
@@ -298,6 +332,35 @@ static int build_python(deriver *dv, const req *q, derived *s)
     return 1;
 }
 
+static void free_view(void *p)
+{
+    viewdata_free(p);
+}
+
+/* The view data, when the request or the model changed (lock held). 1
+ * when s got a new one. */
+static int build_view(deriver *dv, const req *q, derived *s)
+{
+    const viewdata *old = dv->last && dv->last->view ? dv->last->view->p : NULL;
+    pthread_mutex_lock(&dv->mu);
+    int same = q->view_serial == dv->built_view_serial;
+    dv->built_view_serial = q->view_serial;
+    pthread_mutex_unlock(&dv->mu);
+    if (same && (!q->want_view ||
+                 (old && viewdata_model_generation(old) == model_generation(dv->m)))) {
+        s->view = box_ref(dv->last ? dv->last->view : NULL);
+        return 0;
+    }
+    if (!q->want_view)
+        return 1;
+    viewdata *v = viewdata_build(dv->m, &q->view, old);
+    if (v && !(s->view = box_new(v, free_view)))
+        viewdata_free(v);
+    if (!s->view)   /* out of memory: keep showing the last one */
+        s->view = box_ref(dv->last ? dv->last->view : NULL);
+    return 1;
+}
+
 /* Rules and Python under the lock; 1 when anything differs from last. */
 static int build_locked(deriver *dv, const req *q, derived *s)
 {
@@ -311,6 +374,7 @@ static int build_locked(deriver *dv, const req *q, derived *s)
             s->param[i][k] = rules_param_value(dv->r, i, k);
     }
     changed |= build_python(dv, q, s);
+    changed |= build_view(dv, q, s);
     if (dv->lock)
         pthread_mutex_unlock(dv->lock);
     return changed;
@@ -369,10 +433,19 @@ static derived *derived_alloc(void)
     return s;
 }
 
+/* s becomes the last snapshot, with the next generation. */
+static derived *replace_last(deriver *dv, derived *s)
+{
+    s->gen = dv->last ? dv->last->gen + 1 : 1;
+    derived_unref(dv->last);
+    dv->last = derived_ref(s);
+    return s;
+}
+
 derived *deriver_build(deriver *dv, int64_t now_us)
 {
     req q;
-    take_request(dv, &q);
+    take_request(dv, &q, 1);
     for (size_t i = 0; i < q.nspecs; i++) {
         rules_apply_override(dv->r, q.specs[i], NULL);   /* checked on dv->check */
         free(q.specs[i]);
@@ -389,10 +462,46 @@ derived *deriver_build(deriver *dv, int64_t now_us)
     pthread_mutex_lock(&dv->mu);
     dv->built_any = 1;
     pthread_mutex_unlock(&dv->mu);
-    s->gen = dv->last ? dv->last->gen + 1 : 1;
-    derived_unref(dv->last);
-    dv->last = derived_ref(s);
-    return s;
+    return replace_last(dv, s);
+}
+
+/* The products other than the view, shared with the last snapshot. */
+static void copy_products(derived *s, const derived *last)
+{
+    memcpy(s->res, last->res, s->nrules * sizeof *s->res);
+    memcpy(s->param, last->param, s->nrules * sizeof *s->param);
+    s->py = box_ref(last->py);
+    s->py_key = last->py_key;
+    s->py_have = last->py_have;
+    s->py_prof = last->py_prof;
+    s->py_windows = last->py_windows;
+    s->py_lo_us = last->py_lo_us;
+    s->py_hi_us = last->py_hi_us;
+    s->extra = box_ref(last->extra);
+    s->extra_gen = last->extra_gen;
+    memcpy(s->extra_err, last->extra_err, sizeof s->extra_err);
+}
+
+derived *deriver_build_view(deriver *dv, int64_t now_us)
+{
+    if (!dv->last)
+        return deriver_build(dv, now_us);
+    req q;
+    take_request(dv, &q, 0);
+    derived *s = derived_alloc();
+    if (!s)
+        return NULL;
+    copy_products(s, dv->last);
+    if (dv->lock)
+        pthread_mutex_lock(dv->lock);
+    int changed = build_view(dv, &q, s);
+    if (dv->lock)
+        pthread_mutex_unlock(dv->lock);
+    if (!changed) {
+        derived_unref(s);
+        return derived_ref(dv->last);
+    }
+    return replace_last(dv, s);
 }
 
 derived *derived_ref(derived *s)
@@ -407,6 +516,7 @@ void derived_unref(derived *s)
     if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
         return;
     box_unref(s->py);
+    box_unref(s->view);
     box_unref(s->extra);
     free(s->res);
     free(s->param);
@@ -448,6 +558,11 @@ void derived_python_span(const derived *s, int64_t *lo_us, int64_t *hi_us)
 {
     *lo_us = s->py_have ? s->py_lo_us : 0;
     *hi_us = s->py_have ? s->py_hi_us : 0;
+}
+
+const viewdata *derived_view(const derived *s)
+{
+    return s->view ? s->view->p : NULL;
 }
 
 const void *derived_extra(const derived *s, uint64_t *gen)

@@ -1,5 +1,6 @@
 /* derive: the products computed from the model after a pass — rule
- * results, the merged Python stats the dashboard asked for, and one extra
+ * results, the merged Python stats the dashboard asked for, the view data
+ * its panes draw, and one extra
  * product the caller supplies (the dashboard's baseline diff) — built off
  * the UI thread and published as one immutable, reference-counted
  * snapshot, as btop's collector thread does.
@@ -11,8 +12,12 @@
  * (merged rows name the store's strings), so the last reference must go
  * before the store is freed.
  *
+ * The view data of the chart panes and the header (model/viewdata.h) is
+ * one of the products: the UI then draws every pane from the snapshot
+ * and takes the model lock for nothing but a key's lookups.
+ *
  * A `deriver` keeps what the UI chose — rule parameters, the Python
- * selection and sort — and is safe to change from the UI thread while the
+ * selection and sort, the view request — and is safe to change from the UI thread while the
  * loader builds: changes take effect in the next build. */
 #ifndef SMTOP_DERIVE_H
 #define SMTOP_DERIVE_H
@@ -25,6 +30,7 @@
 #include "model/pystats.h"
 #include "model/rules.h"
 #include "model/sm_err.h"
+#include "model/viewdata.h"
 
 typedef struct derived derived;
 typedef struct deriver deriver;
@@ -51,6 +57,11 @@ int deriver_rule_override(deriver *dv, const char *spec, sm_err *err);
 void deriver_want_python(deriver *dv, const pystats_select *sel, pystats_sort sort,
                          uint64_t key);
 
+/* The chart panes' and header's view data the next builds make (copied;
+ * compared with memcmp, so zero q before filling it). NULL stops building
+ * it. Thread-safe; a changed request makes deriver_pending 1. */
+void deriver_want_view(deriver *dv, const viewdata_req *q);
+
 /* Rebuilds the extra product with build(ud) when the model or the Python
  * store changed, at most once every min_us. Call before the first build. */
 void deriver_set_extra(deriver *dv, derive_extra_fn build, void (*free_fn)(void *),
@@ -60,9 +71,17 @@ void deriver_set_extra(deriver *dv, derive_extra_fn build, void (*free_fn)(void 
  * last snapshot yet: the loader then builds without waiting. Thread-safe. */
 int deriver_pending(deriver *dv);
 
+/* 1 when the view request changed since the last build. Thread-safe. */
+int deriver_pending_view(deriver *dv);
+
 /* Builds a snapshot at wall time now_us (reusing the last one's products
  * that have not changed). NULL on OOM. The caller owns one reference. */
 derived *deriver_build(deriver *dv, int64_t now_us);
+/* The same, rebuilding only the view data (the other products are the
+ * last snapshot's): what the loader publishes between the files of a long
+ * pass, so the panes follow the backfill and a key that changes the view
+ * is answered without waiting for the pass. */
+derived *deriver_build_view(deriver *dv, int64_t now_us);
 
 derived *derived_ref(derived *s);
 void derived_unref(derived *s);   /* NULL is a no-op */
@@ -85,6 +104,10 @@ int derived_python_profiler(const derived *s, pystats_profiler *prof, size_t *wi
 /* The first start and the last end of that profiler's windows (0, 0 when
  * the job has none): a time window holding both merges the whole job. */
 void derived_python_span(const derived *s, int64_t *lo_us, int64_t *hi_us);
+
+/* The view data asked for by deriver_want_view, built from the model as
+ * it was at this snapshot (NULL before the first request). Immutable. */
+const viewdata *derived_view(const derived *s);
 
 /* The extra product (NULL until one was built), a count that changes with
  * every rebuild, and the last failure's message ("" when none). */

@@ -23,6 +23,7 @@ struct loader {
     char err[512];
     int64_t err_us;
     derived *snap;             /* latest published snapshot */
+    int64_t view_us;           /* when the view data was last built (loader thread) */
 };
 
 static int64_t clock_us(clockid_t id)
@@ -67,10 +68,13 @@ static void scan_once(loader *l, int *pending)
     pthread_mutex_unlock(&l->mu);
 }
 
-/* Builds and publishes; the lock is held only to swap the pointer. */
-static void publish(loader *l)
+/* Builds (everything, or only the view data) and publishes; l->mu is
+ * held only to swap the pointer. */
+static void publish_what(loader *l, int view_only)
 {
-    derived *s = deriver_build(l->o.dv, clock_us(CLOCK_REALTIME));
+    int64_t now = clock_us(CLOCK_REALTIME);
+    derived *s = view_only ? deriver_build_view(l->o.dv, now) : deriver_build(l->o.dv, now);
+    l->view_us = clock_us(CLOCK_MONOTONIC);
     if (!s)
         return;   /* out of memory: the UI keeps the last snapshot */
     pthread_mutex_lock(&l->mu);
@@ -78,6 +82,24 @@ static void publish(loader *l)
     l->snap = s;
     pthread_mutex_unlock(&l->mu);
     derived_unref(old);
+}
+
+static void publish(loader *l)
+{
+    publish_what(l, 0);
+}
+
+/* Between the files of a pass: the view data when the UI asked for
+ * another view, or every view_min_ms while the pass adds data, so the
+ * screen follows a backfill and a key is answered within the pass. */
+static void between_files(void *ud)
+{
+    loader *l = ud;
+    if (!deriver_pending_view(l->o.dv) &&
+        clock_us(CLOCK_MONOTONIC) - l->view_us < (int64_t)l->o.view_min_ms * 1000)
+        return;
+    publish_what(l, 1);
+    wake_ui(l);
 }
 
 static void *loader_main(void *arg)
@@ -125,6 +147,10 @@ loader *loader_start_opts(job *j, const loader_opts *o, sm_err *err)
         l->o.interval_ms = 5000;
     if (l->o.derive_min_ms <= 0)
         l->o.derive_min_ms = 1000;
+    if (l->o.view_min_ms <= 0)
+        l->o.view_min_ms = 250;
+    if (l->o.dv)
+        scanner_on_ingest(job_scanner(j), between_files, l);
     if (pipe2(l->pipe_fd, O_NONBLOCK | O_CLOEXEC) != 0) {
         sm_err_set(err, SM_ERR_IO, "cannot create a pipe: %s", strerror(errno));
         free(l);
@@ -139,6 +165,7 @@ loader *loader_start_opts(job *j, const loader_opts *o, sm_err *err)
     int e = pthread_create(&l->thread, NULL, loader_main, l);
     if (e != 0) {
         sm_err_set(err, SM_ERR_NOMEM, "cannot start the loader thread: %s", strerror(e));
+        scanner_on_ingest(job_scanner(j), NULL, NULL);
         close(l->pipe_fd[0]);
         close(l->pipe_fd[1]);
         pthread_cond_destroy(&l->cv);
@@ -168,6 +195,7 @@ static void loader_request_stop(loader *l)
 
 static void loader_free(loader *l)
 {
+    scanner_on_ingest(job_scanner(l->j), NULL, NULL);
     source_cancel(job_source(l->j), 0);
     derived_unref(l->snap);
     close(l->pipe_fd[0]);

@@ -27,6 +27,9 @@ typedef struct loader_opts {
     deriver *dv;         /* NULL: no derived products; borrowed, outlives l */
     int derive_min_ms;   /* while backfilling, builds at most this often;
                             <= 0: 1000. Caught up: after every pass. */
+    int view_min_ms;     /* within a pass, rebuilds the panes' view data at
+                            most this often (at once for a new view
+                            request); <= 0: 250 */
 } loader_opts;
 
 /* As loader_start, and builds o->dv's products after passes (and at once

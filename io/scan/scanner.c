@@ -26,6 +26,8 @@ struct scanner {
     char *root;                  /* key prefix of profiler-output, "" or "x/" */
     model *m;
     scanner_opts o;
+    void (*on_ingest)(void *ud);   /* scanner_on_ingest */
+    void *on_ingest_ud;
     catalog *cat;
     adopt_list adopt;            /* open .tmp trace files, for rename matching */
     int adopt_any;               /* this round: a .tmp is or will be tracked */
@@ -721,6 +723,14 @@ static void fetch_cb(void *ud, const source_req *req, const void *data, size_t l
     } else {
         ingest_whole(sc, e, data, len);
     }
+    if (sc->on_ingest)
+        sc->on_ingest(sc->on_ingest_ud);
+}
+
+void scanner_on_ingest(scanner *sc, void (*fn)(void *ud), void *ud)
+{
+    sc->on_ingest = fn;
+    sc->on_ingest_ud = ud;
 }
 
 /* How much of line file e one read asks for: read_chunk bytes (the first

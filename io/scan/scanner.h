@@ -113,6 +113,12 @@ int scanner_probe_root(source *src, char *root, size_t cap, sm_err *err);
 /* Thread-safe copy of the root into buf; 0 while it is not known yet. */
 int scanner_root(scanner *sc, char *buf, size_t cap);
 
+/* fn(ud) runs on the scanning thread after each file a pass ingests, with
+ * no lock held: the loader publishes the panes' view data from there, so
+ * a long pass does not hold back what the screen shows. NULL: none. Set
+ * it while no pass runs. */
+void scanner_on_ingest(scanner *sc, void (*fn)(void *ud), void *ud);
+
 /* One pass. Returns 0 (problems with single files are counted, not fatal),
  * or -1 with err when the listing itself failed (the catalog is intact and
  * the next pass retries). */

@@ -33,6 +33,7 @@ typedef struct fixture {
     theme *th;
     model *m;
     view_state v;
+    viewdata *vd;   /* what the loader would publish for the pane drawn */
 } fixture;
 
 static void add(model *m, const char *node, const char *type, const char *dim,
@@ -125,15 +126,44 @@ static int teardown(void **state)
     fclose(f->out);
     fclose(f->in);
     theme_free(f->th);
+    viewdata_free(f->vd);
     model_free(f->m);
     free(f);
     return 0;
+}
+
+/* Builds the view data the loader would for the view and pane vt drawn
+ * into w (NULL w: every pane's part, for stamps and keys). */
+static void build_view(fixture *f, const pane_vtbl *vt, pane *p, WINDOW *w)
+{
+    viewdata_req q;
+    memset(&q, 0, sizeof q);
+    q.live = f->v.live;
+    q.span_us = f->v.span_us;
+    q.end_us = f->v.end_us;
+    q.step_focus = f->v.step_focus;
+    q.step_t0_us = f->v.step_t0_us;
+    q.step_t1_us = f->v.step_t1_us;
+    snprintf(q.filter, sizeof q.filter, "%s", f->v.filter);
+    q.visible = view_filter_match;
+    if (w && vt && vt->request) {
+        vt->request(p, w, &f->v, &q);
+    } else {
+        q.sys_on = q.heat_on = 1;
+        q.sys_count = 1024;
+    }
+    viewdata_free(f->vd);
+    f->vd = viewdata_build(f->m, &q, NULL);
+    assert_non_null(f->vd);
 }
 
 static pane_ctx make_ctx(fixture *f)
 {
     pane_ctx c;
     memset(&c, 0, sizeof c);
+    if (!f->vd)
+        build_view(f, NULL, NULL, NULL);
+    c.vd = f->vd;
     c.m = f->m;
     c.view = &f->v;
     c.th = f->th;
@@ -154,6 +184,7 @@ static void draw_framed(fixture *f, const pane_vtbl *vt, pane *p, int h, int w,
             mvwaddch(outer, y, x, 'Z');
     WINDOW *inner = derwin(outer, h, w, 1, 1);
     assert_non_null(inner);
+    build_view(f, vt, p, inner);
     pane_ctx c = make_ctx(f);
     vt->draw(p, inner, &c);
     for (int y = 0; y < h + 2; y++)
@@ -283,6 +314,8 @@ static void test_no_steps_message(void **state)
     static wchar_t t[10][512];
     model *saved = f->m;
     f->m = model_new(NULL);
+    viewdata_free(f->vd);
+    f->vd = NULL;
     add(f->m, "algo-1", "cpu", "CPUUtilization", "cpu0", 10, T0);
     pane *p = pane_steps_vtbl.create();
     draw_framed(f, &pane_steps_vtbl, p, 10, 70, t);
@@ -290,6 +323,8 @@ static void test_no_steps_message(void **state)
     pane_ctx k = make_ctx(f);
     assert_int_equal(pane_steps_vtbl.on_key(p, 'l', &k), 0); /* h/l left to the dashboard */
     pane_steps_vtbl.destroy(p);
+    viewdata_free(f->vd);
+    f->vd = NULL;
     model_free(f->m);
     f->m = saved;
 }
@@ -300,6 +335,8 @@ static void test_node_ids_sanitized(void **state)
     static wchar_t t[20][512];
     model *saved = f->m;
     f->m = model_new(NULL);
+    viewdata_free(f->vd);
+    f->vd = NULL;
     add(f->m, "evil\x1b]0;pwned\x07-1", "gpu", "GPUUtilization", "gpu0", 50, T0);
     add_step(f->m, "evil\x1b]0;pwned\x07-1", 1, T0, 1000);
     const pane_vtbl *vts[3] = {&pane_system_vtbl, &pane_heatmap_vtbl, &pane_steps_vtbl};
@@ -312,6 +349,8 @@ static void test_node_ids_sanitized(void **state)
         assert_false(screen_has(t, 20, L"pwned"));
         vts[k]->destroy(p);
     }
+    viewdata_free(f->vd);
+    f->vd = NULL;
     model_free(f->m);
     f->m = saved;
 }

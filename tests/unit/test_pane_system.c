@@ -113,12 +113,12 @@ static void test_scale_and_gaps(void **state)
 {
     (void)state;
     series_bin b[4] = {{1, 2, 3, 5}, {0, 0, 0, 0}, {4, 6, 412, 2}, {0, 0, 0, 0}};
-    assert_float_equal(pane_system_scale_top(b, 4, 1), 100, 0);
-    assert_float_equal(pane_system_scale_top(b, 4, 0), 412, 0);
+    assert_float_equal(sysview_scale_top(b, 4, 1), 100, 0);
+    assert_float_equal(sysview_scale_top(b, 4, 0), 412, 0);
     series_bin none[2] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
-    assert_float_equal(pane_system_scale_top(none, 2, 0), 1, 0);
+    assert_float_equal(sysview_scale_top(none, 2, 0), 1, 0);
     double v[4];
-    assert_int_equal(pane_system_bin_values(b, 4, v), 2);
+    assert_int_equal(sysview_bin_values(b, 4, v), 2);
     assert_float_equal(v[0], 2, 0);
     assert_true(isnan(v[1]));   /* a gap, not a zero */
     assert_float_equal(v[2], 6, 0);
@@ -136,16 +136,16 @@ static void test_current_value(void **state)
     double v = -1;
     /* Window holding the newest sample: that sample's value exactly. */
     series_query(s, T0, T0 + 10 * 500000LL, 8, b);
-    assert_int_equal(pane_system_current_value(s, T0, T0 + 10 * 500000LL, b, 8, &v), 1);
+    assert_int_equal(sysview_current_value(s, T0, T0 + 10 * 500000LL, b, 8, &v), 1);
     assert_float_equal(v, 29, 1e-9);
     /* Window in the past: the last bin with data. */
     series_query(s, T0, T0 + 2 * 500000LL, 2, b);
-    assert_int_equal(pane_system_current_value(s, T0, T0 + 2 * 500000LL, b, 2, &v), 1);
+    assert_int_equal(sysview_current_value(s, T0, T0 + 2 * 500000LL, b, 2, &v), 1);
     assert_float_equal(v, 21, 1e-9);
     /* Window with nothing: no value, *out untouched. */
     v = -1;
     series_query(s, T0 - 10000000, T0 - 5000000, 2, b);
-    assert_int_equal(pane_system_current_value(s, T0 - 10000000, T0 - 5000000, b, 2, &v), 0);
+    assert_int_equal(sysview_current_value(s, T0 - 10000000, T0 - 5000000, b, 2, &v), 0);
     assert_float_equal(v, -1, 0);
     model_free(m);
 }
@@ -225,17 +225,17 @@ static void test_step_samples(void **state)
     int have = 0;
     int64_t nt = 0;
     /* [T0 + 1.1 s, T0 + 1.3 s): no sample inside; nearest is T0 + 1.0 s (22) */
-    size_t k = pane_system_step_samples(cpu, T0 + 1100000, T0 + 1300000, v, 3, &have, &nt, &nv);
+    size_t k = sysview_step_samples(cpu, T0 + 1100000, T0 + 1300000, v, 3, &have, &nt, &nv);
     assert_int_equal(k, 0);
     assert_true(have);
     assert_int_equal(nt, T0 + 1000000);
     assert_true(nv == 22);
     /* [T0 + 0.9 s, T0 + 2.1 s): 1.0, 1.5, 2.0 s inside */
-    k = pane_system_step_samples(cpu, T0 + 900000, T0 + 2100000, v, 3, &have, &nt, &nv);
+    k = sysview_step_samples(cpu, T0 + 900000, T0 + 2100000, v, 3, &have, &nt, &nv);
     assert_int_equal(k, 3);
     assert_true(v[0] == 22 && v[1] == 23 && v[2] == 24);
     /* more than max: counted, not written past max */
-    k = pane_system_step_samples(cpu, T0, T0 + 5000000, v, 2, &have, &nt, &nv);
+    k = sysview_step_samples(cpu, T0, T0 + 5000000, v, 2, &have, &nt, &nv);
     assert_int_equal(k, 10);
     model_free(m);
 }

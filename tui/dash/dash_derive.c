@@ -67,3 +67,29 @@ void dash_derive_take(dash *d)
         dash_notice(d, e);
     snprintf(d->extra_err, sizeof d->extra_err, "%s", e);
 }
+
+static int node_visible(const char *filter, const char *id)
+{
+    return view_filter_match(filter, id);
+}
+
+void dash_view_request(dash *d)
+{
+    viewdata_req q;
+    memset(&q, 0, sizeof q);
+    const view_state *v = &d->view;
+    q.live = v->live;
+    q.span_us = v->span_us;
+    q.end_us = v->live ? 0 : v->end_us;
+    q.step_focus = v->step_focus;
+    q.step_t0_us = v->step_focus ? v->step_t0_us : 0;
+    q.step_t1_us = v->step_focus ? v->step_t1_us : 0;
+    snprintf(q.filter, sizeof q.filter, "%s", v->filter);
+    q.visible = node_visible;
+    for (size_t i = 0; i < d->npanes; i++)
+        if (d->panes[i].inner && d->panes[i].vt->request)
+            d->panes[i].vt->request(d->panes[i].p, d->panes[i].inner, v, &q);
+    deriver_want_view(d->dv, &q);
+    if (d->ld && deriver_pending_view(d->dv))
+        loader_poke(d->ld);
+}

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "model/freshness.h"
 #include "tui/text/fmt.h"
@@ -93,16 +94,16 @@ static void range_text(const view_state *v, int64_t t0, int64_t t1, int64_t now,
 }
 
 /* The badge while the view follows the newest data: whether the job is
- * still writing it (model/freshness.h). Caller holds the model lock. */
-static const char *fresh_badge(dash *d, int64_t now, char *buf, size_t cap, int *role)
+ * still writing it (model/freshness.h), from the snapshot's view data. */
+static const char *fresh_badge(dash *d, const viewdata *vd, int64_t now, char *buf, size_t cap,
+                               int *role)
 {
-    const model *m = job_model(d->j);
     scan_stats st;
     scanner_get_stats(job_scanner(d->j), &st);
-    int64_t newest = model_last_us(m), scan_us = (int64_t)d->o->interval_ms * 1000;
+    int64_t newest = vd ? viewdata_newest_us(vd) : 0, scan_us = (int64_t)d->o->interval_ms * 1000;
     char age[FMT_BUF];
-    switch (st.waiting ? FRESH_NONE
-                       : freshness_of(now, newest, freshness_sample_interval(m), scan_us)) {
+    switch (st.waiting || !vd ? FRESH_NONE
+                       : freshness_of(now, newest, viewdata_sample_interval_us(vd), scan_us)) {
     case FRESH_LIVE:
         *role = ROLE_STATUS_LIVE;
         return " LIVE ";
@@ -136,15 +137,29 @@ static const char *mid_cut(const char *src, int max, char *out, size_t cap)
     return out;
 }
 
-void dash_draw_header(dash *d, int64_t now_us)
+/* The job's name (the scan may still set it): copied under the model
+ * lock, the one thing the header takes it for; the hold counts in the
+ * frame's lock time. */
+static void job_place(dash *d, char *buf, size_t cap)
 {
-    const model *m = job_model(d->j);
-    size_t total = model_node_count(m), shown = 0;
-    for (size_t i = 0; i < total; i++)
-        shown += view_node_visible(&d->view, model_node_id(model_node_at(m, i)));
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    pthread_mutex_lock(job_lock(d->j));
+    snprintf(buf, cap, "%s", job_describe(d->j));
+    pthread_mutex_unlock(job_lock(d->j));
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    d->lock_ms += (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+}
+
+void dash_draw_header(dash *d, const pane_ctx *ctx)
+{
+    const viewdata *vd = ctx->vd;
+    int64_t now_us = ctx->now_us;
+    size_t total = vd ? viewdata_node_total(vd) : 0, shown = vd ? viewdata_node_shown(vd) : 0;
     char left[1024], range[128], nodes[96], step_badge[200], fresh[64];
-    int64_t t0, t1;
-    view_window(&d->view, model_last_us(m), &t0, &t1);
+    int64_t t0 = ctx->t0_us, t1 = ctx->t1_us;
+    char place[400];
+    job_place(d, place, sizeof place);
     if (total == 0)
         snprintf(range, sizeof range, "waiting for data");
     else
@@ -156,22 +171,22 @@ void dash_draw_header(dash *d, int64_t now_us)
     int role = ROLE_STATUS_PAUSED, flags = A_BOLD | A_REVERSE;
     const char *badge = d->view.paused ? " PAUSED "
                         : !d->view.live ? " HISTORY "
-                                        : fresh_badge(d, now_us, fresh, sizeof fresh, &role);
+                                        : fresh_badge(d, vd, now_us, fresh, sizeof fresh, &role);
     if (d->view.step_focus) {
         /* The focused step replaces the time range and the badge: it is
          * the one thing every pane now shows. */
         step_badge_text(&d->view, step_badge, sizeof step_badge);
         badge = step_badge;
         role = ROLE_STATUS_PAUSED;
-        snprintf(left, sizeof left, " smtop | %s | %s |%s", job_describe(d->j), nodes, badge);
+        snprintf(left, sizeof left, " smtop | %.500s | %s |%s", place, nodes, badge);
     } else {
         /* The node count and the time range always fit (80 columns and
          * up): the source gives way, cut in the middle. */
-        char src[256];
+        char src[512];
         const char *name = " smtop |";
         int room = getmaxx(d->header) - (int)(strlen(nodes) + strlen(range) + strlen(badge)) -
                    16;
-        int need = (int)strlen(job_describe(d->j));
+        int need = (int)strlen(place);
         if (room < need && room < 20) {   /* narrow: the program name goes first */
             name = "";
             room += 8;
@@ -182,7 +197,7 @@ void dash_draw_header(dash *d, int64_t now_us)
             room += (int)strlen(paren) + 1;
         }
         snprintf(left, sizeof left, "%s %s | %s | %s |%s", name,
-                 mid_cut(job_describe(d->j), room, src, sizeof src), nodes, range, badge);
+                 mid_cut(place, room, src, sizeof src), nodes, range, badge);
     }
     if (!changed(d->hdr_last, sizeof d->hdr_last, left))
         return;
@@ -203,10 +218,9 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
     scan_stats st;
     scanner_get_stats(job_scanner(d->j), &st);
     char age[FMT_BUF], lag[FMT_BUF], place[1024];
-    pthread_mutex_lock(job_lock(d->j));
-    int64_t newest = model_last_us(job_model(d->j));
-    snprintf(place, sizeof place, "%s", job_describe(d->j));
-    pthread_mutex_unlock(job_lock(d->j));
+    const viewdata *vd = d->snap ? derived_view(d->snap) : NULL;
+    int64_t newest = vd ? viewdata_newest_us(vd) : 0;
+    job_place(d, place, sizeof place);
     int n = 0;
     if (st.waiting && st.passes > 0)
         n = snprintf(out, cap, " waiting for the first data (%s so far) in %s",

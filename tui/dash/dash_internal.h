@@ -73,6 +73,7 @@ typedef struct dash {
     char extra_err[sizeof(sm_err){0}.msg]; /* the last diff failure shown */
     uint64_t view_key;        /* this frame's view (dash_frame) */
     int backfill;             /* this frame: the loader is still backfilling */
+    uint64_t shown_gen;       /* model generation dash_panes_update last saw */
     double lock_ms;           /* the model lock's hold in the last frame */
     double wait_ms;           /* how long the last frame waited for it */
     /* SMTOP_LOCK_STATS=1: per-frame hold and wait, summed up on stderr at
@@ -102,8 +103,8 @@ void dash_key(dash *d, int ch);
 extern const pane_key dash_global_keys[];
 
 /* dash_header.c: header and status line; redrawn only when their text
- * changed. Caller holds the model lock (reads node counts). */
-void dash_draw_header(dash *d, int64_t now_us);
+ * changed. The header reads the snapshot's view data (ctx->vd), no lock. */
+void dash_draw_header(dash *d, const pane_ctx *ctx);
 void dash_draw_status(dash *d, int64_t now_us);
 void dash_notice(dash *d, const char *text);
 
@@ -125,6 +126,9 @@ void dash_derive_close(dash *d);
 /* Takes the latest snapshot into d->snap (and ctx ext); in bench mode,
  * where no loader runs, builds it here first. */
 void dash_derive_take(dash *d);
+/* Posts the view request (window, filter, what each shown pane needs,
+ * pane_vtbl.request) to the deriver; pokes the loader when it changed. */
+void dash_view_request(dash *d);
 
 /* dash_panes.c: which panes are on screen (data, digits, presets) and
  * their persistence in smtop.conf. */

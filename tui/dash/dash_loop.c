@@ -19,13 +19,15 @@
 
 void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us)
 {
-    const model *m = job_model(d->j);
     memset(ctx, 0, sizeof *ctx);
-    ctx->m = m;
+    ctx->m = job_model(d->j);
     ctx->view = &d->view;
     ctx->th = d->th;
     ctx->now_us = now_us;
-    view_window(&d->view, model_last_us(m), &ctx->t0_us, &ctx->t1_us);
+    ctx->vd = d->snap ? derived_view(d->snap) : NULL;
+    /* The window of the data on screen: the snapshot's newest sample,
+     * read without the model lock. */
+    view_window(&d->view, ctx->vd ? viewdata_newest_us(ctx->vd) : 0, &ctx->t0_us, &ctx->t1_us);
     d->ext.pystats = job_pystats(d->j);
     ctx->ext = &d->ext;
 }
@@ -169,8 +171,24 @@ static double mono_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* The model lock is held for the panes that read the model and the
- * header; the panes that read only the snapshot draw after it is let go. */
+/* 1 when a pane that reads the model (not snapshot_only) is on screen,
+ * or the shown set must be worked out again: only then does the frame
+ * take the model lock. */
+static int needs_model(const dash *d)
+{
+    if (!d->snap || d->shown_mask == 0 ||
+        (d->snap && derived_view(d->snap) &&
+         viewdata_model_generation(derived_view(d->snap)) != d->shown_gen))
+        return 1;
+    for (size_t i = 0; i < d->npanes; i++)
+        if (d->panes[i].inner && !d->panes[i].vt->snapshot_only)
+            return 1;
+    return 0;
+}
+
+/* The header and the panes that read only the snapshot draw without the
+ * model lock; it is held for the others (Steps, Timeline) and for working
+ * out which panes have data, when the model changed. */
 void dash_frame(dash *d)
 {
     int64_t now = dash_now_us();
@@ -183,22 +201,27 @@ void dash_frame(dash *d)
         return;
     }
     int drew = 0;
+    dash_view_request(d);
     dash_derive_take(d);
     d->backfill = d->ld && backfilling(d);
     d->view_key = fnv_add(FNV_SEED, &d->view, sizeof d->view);
-    double t = mono_ms();
-    pthread_mutex_lock(job_lock(d->j));
-    d->wait_ms = mono_ms() - t;
-    t = mono_ms();
     pane_ctx ctx;
     dash_ctx(d, &ctx, now);
-    dash_panes_update(d, &ctx);
-    for (size_t i = 0; i < d->npanes; i++)
-        if (!d->panes[i].vt->snapshot_only)
-            drew |= draw_pane(d, i, &ctx);
-    dash_draw_header(d, now);
-    d->lock_ms = mono_ms() - t;
-    pthread_mutex_unlock(job_lock(d->j));
+    d->lock_ms = d->wait_ms = 0;
+    if (needs_model(d)) {
+        double t = mono_ms();
+        pthread_mutex_lock(job_lock(d->j));
+        d->wait_ms = mono_ms() - t;
+        t = mono_ms();
+        dash_panes_update(d, &ctx);
+        d->shown_gen = ctx.vd ? viewdata_model_generation(ctx.vd) : 0;
+        for (size_t i = 0; i < d->npanes; i++)
+            if (!d->panes[i].vt->snapshot_only)
+                drew |= draw_pane(d, i, &ctx);
+        d->lock_ms = mono_ms() - t;
+        pthread_mutex_unlock(job_lock(d->j));
+    }
+    dash_draw_header(d, &ctx);
     if (d->lock_log && d->lock_n < DASH_LOCK_LOG) {
         d->lock_log[2 * d->lock_n] = d->lock_ms;
         d->lock_log[2 * d->lock_n++ + 1] = d->wait_ms;

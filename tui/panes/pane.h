@@ -3,9 +3,10 @@
  * A pane is a const vtable (designated initializers) registered in the
  * explicit table in tui/panes/panes.c — not via constructor attributes, which
  * silently vanish from static libraries. The dashboard owns the curses
- * window; a pane draws its content into it from a read-only context while
- * the model lock is held (unless it says it reads only the snapshot), and
- * must not keep pointers into the model past the call. */
+ * window; a pane draws its content into it from a read-only context: a
+ * snapshot_only pane from the loader's immutable snapshot without any
+ * lock, the others (Steps, Timeline) while the model lock is held; none
+ * keeps pointers into the model past the call. */
 #ifndef SMTOP_PANE_H
 #define SMTOP_PANE_H
 
@@ -13,6 +14,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "model/viewdata.h"
 #include "tui/theme/theme.h"
 #include "tui/dash/view.h"
 
@@ -23,6 +25,10 @@ typedef struct pane_ctx {
     int64_t t0_us, t1_us;     /* visible time window */
     int64_t now_us;           /* wall clock */
     void *ext;                /* extra stores (python stats, rules): see tui/dash/dash_ext.h */
+    /* The loader's view data (model/viewdata.h), built for the request
+     * the panes filled in (pane_vtbl.request); NULL before the first. A
+     * snapshot_only pane draws from it, never from m. */
+    const viewdata *vd;
 } pane_ctx;
 
 typedef struct pane pane;     /* a pane's private state */
@@ -75,8 +81,14 @@ typedef struct pane_vtbl {
     /* The keys on_key takes, ending with {NULL}; may be NULL (none). */
     const pane_key *keys;
     /* 1 when draw and stamp read nothing of ctx->m, only the derived
-     * snapshot in ctx->ext: the frame draws it without the model lock. */
+     * snapshot (ctx->vd, ctx->ext): the frame draws it without the model
+     * lock. */
     int snapshot_only;
+    /* Fills the pane's part of the view request from its window and the
+     * view (no lock, no model): the loader then builds what draw reads
+     * from ctx->vd. Called every frame while the pane is on screen; may
+     * be NULL. */
+    void (*request)(pane *p, WINDOW *w, const view_state *v, viewdata_req *q);
 } pane_vtbl;
 
 /* The registry (tui/panes/panes.c): every pane in screen order. */

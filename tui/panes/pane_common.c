@@ -56,6 +56,14 @@ uint64_t pane_common_hash_str(uint64_t h, const char *s)
     return pane_common_hash_u64(s ? fnv_add_str(h, s) : h, 0xff);
 }
 
+uint64_t pane_common_hash_viewdata(uint64_t h, const pane_ctx *ctx)
+{
+    if (!ctx->vd)
+        return pane_common_hash_u64(h, 0);
+    h = pane_common_hash_u64(h, viewdata_model_generation(ctx->vd));
+    return fnv_add(h, viewdata_request(ctx->vd), sizeof(viewdata_req));
+}
+
 uint64_t pane_common_hash_view(uint64_t h, const pane_ctx *ctx)
 {
     const view_state *v = ctx->view;

@@ -61,6 +61,9 @@ uint64_t pane_common_hash_str(uint64_t h, const char *s);
 /* Hash of the view fields every pane depends on (window, filter, selection,
  * process pick, glyphs, per-core flag). */
 uint64_t pane_common_hash_view(uint64_t h, const pane_ctx *ctx);
+/* Mixes in which view data ctx->vd is (the model generation and the
+ * request it was built from): a pane drawn from it redraws when it changes. */
+uint64_t pane_common_hash_viewdata(uint64_t h, const pane_ctx *ctx);
 
 /* First item to show so that `sel` stays visible in a list of `count` items
  * with `fit` visible at once, moving `top` as little as possible. Pure. */

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <wchar.h>
 
+#include "model/straggler.h"
 #include "tui/panes/chart.h"
 
 /* Ramp character for a position 0..1 (clamped): " ▁▂▃▄▅▆▇█" for the
@@ -20,25 +21,9 @@
  * NaN (no data) gives L'-'. */
 wchar_t pane_heatmap_ramp_char(chart_glyphs g, double pos);
 
-/* Median of the non-NaN values of v[0..n) (not modified); NaN when none. */
-double pane_heatmap_median(const double *v, size_t n);
-
-typedef struct heat_straggler {
-    long index;      /* node index, -1 when no node stands out */
-    int by_steps;    /* 1: flagged by step p50, 0: by GPU utilization */
-    double value;    /* the node's value of that metric */
-    double median;   /* the median over nodes */
-    double dev;      /* relative deviation |value - median| / median */
-} heat_straggler;
-
-/* The node whose mean GPU utilization (percent) or step p50 (µs) deviates
- * most, relative to the median, from the other nodes. Either array may be
- * NULL; NaN marks a node without that metric. Needs 3 nodes with the metric
- * (with 2 a median cannot tell which one is off) and a deviation of at least
- * 10 % (utilization deviations are measured against a floor of 20 points so
- * an idle cluster's noise does not count). */
-heat_straggler pane_heatmap_find_straggler(const double *gpu_util, const double *step_p50,
-                                           size_t n);
+/* The straggler check lives in model/straggler.h (the loader computes it
+ * with the heatmap's rows, model/heatview.h); the pane only draws it. */
+typedef straggler heat_straggler;
 
 /* Row orders of the heatmap (`s` cycles them). */
 typedef enum heat_sort {

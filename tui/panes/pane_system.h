@@ -5,8 +5,9 @@
  * scale's top. One line per metric when space is short, multi-row graphs
  * when tall (for the selected node first), with time ticks under them.
  *
- * Pure helpers below (tested without a terminal); the vtable is in
- * panes_builtin.h. */
+ * The numbers come from the loader's snapshot (model/sysview.h): the pane
+ * draws without the model lock. Pure helpers below (tested without a
+ * terminal); the vtable is in panes_builtin.h. */
 #ifndef SMTOP_PANE_SYSTEM_H
 #define SMTOP_PANE_SYSTEM_H
 
@@ -14,6 +15,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "model/sysview.h"
 #include "tui/theme/theme.h"
 
 typedef struct sys_metric {
@@ -27,42 +29,23 @@ typedef struct sys_metric {
 } sys_metric;
 
 /* The charts shown for a node, in display order; per_core adds one per
- * core after the total. Fills out[0..max) and returns the number stored. */
+ * core after the total (model/sysview.h lists them). Fills out[0..max)
+ * (at most 64) and returns the number stored. */
 size_t pane_system_node_metrics(const model_node *nd, int per_core, sys_metric *out,
                                 size_t max);
+/* The colour, scale and unit of a chart the loader listed. */
+void pane_system_metric_from(const sysview_metric *in, sys_metric *out);
 
 /* Rows per chart (1..4) for a pane of height h showing `nodes` node header
  * lines and `metrics` charts in total: the tallest graphs that still fit
  * everything, 1 (compact, scrolling) when even that does not fit. */
 int pane_system_chart_rows(int h, size_t nodes, size_t metrics);
 
-/* Top of the vertical scale: 100 for utilization, else the largest bin
- * maximum (so the peak touches the top); 1 when there is no positive data. */
-double pane_system_scale_top(const struct series_bin *b, size_t n, int util);
-
-/* Chart values from bins: each bin's mean, NaN for an empty bin (drawn as
- * a gap, never as zero). Returns the number of bins with data. */
-size_t pane_system_bin_values(const struct series_bin *b, size_t n, double *vals);
-
 /* For a window only a few samples wide (a focused step): fills each NaN
  * gap between two values with the value before it, so sparse samples read
  * as a level over time instead of scattered dots. Gaps before the first
  * and after the last value stay NaN (no data there). */
 void pane_system_hold_gaps(double *vals, size_t n);
-
-/* Up to max samples of s in [t0, t1) into vals (oldest first) and the
- * one nearest outside it (*near_us and *near_v, when *have_near is set) — what
- * a focused step's window too short for a chart shows instead. Returns how
- * many samples lie inside (may exceed max). */
-size_t pane_system_step_samples(const struct series *s, int64_t t0_us, int64_t t1_us,
-                                double *vals, size_t max, int *have_near, int64_t *near_us,
-                                double *near_v);
-
-/* The value shown at the right of a chart: the series' newest sample when
- * it lies in [t0, t1), else the mean of the last bin with data. Returns 0
- * (and leaves *out) when the window holds no data. */
-int pane_system_current_value(const series *s, int64_t t0_us, int64_t t1_us,
-                              const struct series_bin *b, size_t n, double *out);
 
 /* Columns of a chart row, the same for every chart of the pane so one
  * time instant sits at one x: label at label_x, graph [graph_x, graph_x +

@@ -5,7 +5,7 @@
 
 #include "tui/report/report.h"
 #include "tui/report/report_unit.h"
-#include "tui/panes/pane_heatmap.h"
+#include "model/straggler.h"
 
 /* JSON has no NaN: a statistic over no data is null. */
 static json_t *num(double v)
@@ -137,13 +137,7 @@ static void node_straggler_inputs(const model_node *n, double *gpu, double *p50)
         }
     }
     *gpu = k ? sum / (double)k : NAN;
-    *p50 = NAN;
-    if (model_node_phase_count(n) > 0 && phase_stats_kind(model_node_phase_at(n, 0)) == PHASE_STEP) {
-        phase_summary s;
-        phase_stats_get_summary(model_node_phase_at(n, 0), &s);
-        if (s.count > 0)
-            *p50 = s.p50_us;
-    }
+    *p50 = straggler_step_p50(n);
 }
 
 /* The heatmap's straggler over the whole job, so the report names the node
@@ -158,7 +152,7 @@ static json_t *straggler_json(const model *m)
     if (gpu && p50) {
         for (size_t i = 0; i < n; i++)
             node_straggler_inputs(model_node_at(m, i), &gpu[i], &p50[i]);
-        heat_straggler s = pane_heatmap_find_straggler(gpu, p50, n);
+        straggler s = straggler_find(gpu, p50, n);
         if (s.index >= 0)
             out = json_pack("{s:s, s:s, s:f, s:f, s:f}",
                             "node", model_node_id(model_node_at(m, (size_t)s.index)),

@@ -1,0 +1,72 @@
+/* viewdata: what the dashboard's chart panes and header show, computed
+ * from the model by pure functions so the loader thread can build it
+ * after a pass and publish it in its immutable snapshot (io/job/derive.h):
+ * the UI then draws without the model lock.
+ *
+ * Takes a model (the caller holds its lock) and a plain request — the
+ * time window as the view defines it, the node filter, and what each pane
+ * asks for; gives an immutable `viewdata` (free with viewdata_free).
+ * Nothing in it points into the model. */
+#ifndef SMTOP_VIEWDATA_H
+#define SMTOP_VIEWDATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+typedef struct sysview sysview;
+typedef struct heatview heatview;
+
+/* A request: plain data, compared with memcmp (zero it before filling). */
+typedef struct viewdata_req {
+    /* The time window, as tui/dash/view.h defines it: live follows the
+     * newest sample; else it ends at end_us; a step focus shows the step. */
+    int live;
+    int64_t span_us, end_us;
+    int step_focus;
+    int64_t step_t0_us, step_t1_us;
+    /* Node filter: a node shows when visible(filter, id) (NULL: all). */
+    char filter[64];
+    int (*visible)(const char *filter, const char *id);
+    /* System pane: 0 = not on screen. */
+    int sys_on;
+    int per_core;
+    size_t sys_bins;                /* bins per chart */
+    size_t sys_first, sys_count;    /* visible nodes whose charts get bins */
+    /* Heatmap pane: 0 = not on screen. */
+    int heat_on;
+} viewdata_req;
+
+typedef struct viewdata viewdata;
+
+/* The visible window [t0, t1) given the newest data time. */
+void viewdata_window(const viewdata_req *q, int64_t newest_us, int64_t *t0, int64_t *t1);
+
+/* Builds what q asks for from m; parts of prev (NULL: none) that cannot
+ * have changed are copied rather than recomputed. NULL on OOM. */
+viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *prev);
+void viewdata_free(viewdata *v);   /* NULL is a no-op */
+
+/* The request it answers. */
+const viewdata_req *viewdata_request(const viewdata *v);
+/* Header facts: nodes in the job and those that pass the filter, the
+ * newest sample time, the window, and the model generation it was built
+ * from. */
+size_t viewdata_node_total(const viewdata *v);
+size_t viewdata_node_shown(const viewdata *v);
+int64_t viewdata_newest_us(const viewdata *v);
+void viewdata_time_window(const viewdata *v, int64_t *t0, int64_t *t1);
+uint64_t viewdata_model_generation(const viewdata *v);
+/* freshness_sample_interval of the model (model/freshness.h). */
+int64_t viewdata_sample_interval_us(const viewdata *v);
+
+/* The panes' products; NULL when the request did not ask for them. */
+const sysview *viewdata_system(const viewdata *v);
+const heatview *viewdata_heatmap(const viewdata *v);
+
+/* The indexes of the nodes that pass q's filter, in model order, into out
+ * (at most max); returns their count (which may exceed max). */
+size_t viewdata_visible_nodes(const model *m, const viewdata_req *q, size_t *out, size_t max);
+
+#endif
