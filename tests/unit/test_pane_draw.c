@@ -375,6 +375,36 @@ static void test_stamps_follow_view(void **state)
     }
 }
 
+/* System and Heatmap draw from the loader's view data alone (they are
+ * snapshot_only: the frame draws them without the model lock). With no
+ * model in the context a read of it would crash; they still show their
+ * nodes. */
+static void test_snapshot_panes_never_read_model(void **state)
+{
+    fixture *f = *state;
+    const pane_vtbl *vts[2] = {&pane_system_vtbl, &pane_heatmap_vtbl};
+    for (size_t k = 0; k < 2; k++) {
+        assert_true(vts[k]->snapshot_only);
+        pane *p = vts[k]->create();
+        WINDOW *w = newwin(30, 120, 0, 0);
+        build_view(f, vts[k], p, w);
+        pane_ctx c = make_ctx(f);
+        c.m = NULL;
+        vts[k]->stamp(p, &c);
+        vts[k]->draw(p, w, &c);
+        wchar_t row[512];
+        int found = 0;
+        for (int y = 0; y < 30 && !found; y++) {
+            row[0] = L'\0';
+            mvwinnwstr(w, y, 0, row, 511);
+            found = wcsstr(row, L"algo-") != NULL;
+        }
+        assert_true(found);
+        delwin(w);
+        vts[k]->destroy(p);
+    }
+}
+
 /* The primitive every pane draws text with cuts at the window edge (with a
  * visible '~') instead of letting curses wrap onto the next row. */
 static void test_put_never_wraps(void **state)
@@ -407,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_no_steps_message),
         cmocka_unit_test(test_node_ids_sanitized),
         cmocka_unit_test(test_stamps_follow_view),
+        cmocka_unit_test(test_snapshot_panes_never_read_model),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

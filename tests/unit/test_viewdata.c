@@ -1,0 +1,234 @@
+/* Unit tests for the view data the loader builds for the chart panes and
+ * the header (model/viewdata.h, sysview.h, heatview.h, straggler.h): each
+ * number equals what a read of the model gives directly, the filter and
+ * the asked node range are honoured, a straggler is found, and unchanged
+ * heatmap rows are reused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <math.h>
+
+#include <cmocka.h>
+
+#include "model/heatview.h"
+#include "model/model.h"
+#include "model/sysview.h"
+#include "model/viewdata.h"
+
+#define T0 1600000000000000LL
+#define NODES 5
+
+static void add(model *m, const char *node, const char *type, const char *dim,
+                const char *name, double v, int64_t ts)
+{
+    sm_sample s;
+    memset(&s, 0, sizeof s);
+    s.type = sm_str_c(type);
+    s.dimension = sm_str_c(dim);
+    s.name = sm_str_c(name);
+    s.node = sm_str_c(node);
+    s.value = v;
+    s.ts_us = ts;
+    assert_int_equal(model_add_sample(m, &s), 0);
+}
+
+/* Five nodes, a minute of samples each second; algo-4's GPU idles. */
+static model *make_job(void)
+{
+    model *m = model_new(NULL);
+    assert_non_null(m);
+    for (int n = 1; n <= NODES; n++) {
+        char id[16];
+        snprintf(id, sizeof id, "algo-%d", n);
+        for (int i = 0; i < 60; i++) {
+            int64_t t = T0 + i * 1000000LL;
+            add(m, id, "cpu", "CPUUtilization", "cpu0", 10 * n + (i % 7), t);
+            add(m, id, "gpu", "GPUUtilization", "gpu0", n == 4 ? 20 : 90 + (i % 3), t);
+            add(m, id, "gpu", "GPUMemoryUtilization", "gpu0", 30, t);
+            add(m, id, "i/o", "ReadThroughputMB", "nvme0n1", 5 + n, t);
+        }
+    }
+    model_flush(m, 1);
+    return m;
+}
+
+static int match_prefix(const char *filter, const char *id)
+{
+    return strncmp(id, filter, strlen(filter)) == 0;
+}
+
+static viewdata_req request(void)
+{
+    viewdata_req q;
+    memset(&q, 0, sizeof q);
+    q.live = 1;
+    q.span_us = 30 * 1000000LL;
+    q.sys_on = q.heat_on = 1;
+    q.sys_bins = 16;
+    q.sys_count = 100;
+    return q;
+}
+
+static void test_header_facts(void **state)
+{
+    (void)state;
+    model *m = make_job();
+    viewdata_req q = request();
+    viewdata *v = viewdata_build(m, &q, NULL);
+    assert_non_null(v);
+    assert_int_equal(viewdata_node_total(v), NODES);
+    assert_int_equal(viewdata_node_shown(v), NODES);
+    assert_true(viewdata_newest_us(v) == model_last_us(m));
+    assert_true(viewdata_model_generation(v) == model_generation(m));
+    int64_t t0, t1;
+    viewdata_time_window(v, &t0, &t1);
+    assert_true(t1 == model_last_us(m) + 1 && t1 - t0 == q.span_us);
+    viewdata_free(v);
+    /* The filter: only matching nodes, the total unchanged. */
+    snprintf(q.filter, sizeof q.filter, "algo-2");
+    q.visible = match_prefix;
+    v = viewdata_build(m, &q, NULL);
+    assert_int_equal(viewdata_node_shown(v), 1);
+    assert_int_equal(viewdata_node_total(v), NODES);
+    assert_int_equal(sysview_node_count(viewdata_system(v)), 1);
+    assert_string_equal(sysview_node_at(viewdata_system(v), 0)->id, "algo-2");
+    assert_int_equal(heatview_count(viewdata_heatmap(v)), 1);
+    viewdata_free(v);
+    model_free(m);
+}
+
+/* Every chart's bins, current value and window mean equal the series'
+ * own answers over the same window. */
+static void test_system_matches_model(void **state)
+{
+    (void)state;
+    model *m = make_job();
+    viewdata_req q = request();
+    viewdata *v = viewdata_build(m, &q, NULL);
+    const sysview *sv = viewdata_system(v);
+    int64_t t0, t1;
+    viewdata_time_window(v, &t0, &t1);
+    assert_int_equal(sysview_node_count(sv), NODES);
+    for (size_t i = 0; i < NODES; i++) {
+        const sysview_node *nd = sysview_node_at(sv, i);
+        const model_node *mn = model_node_at(m, i);
+        assert_string_equal(nd->id, model_node_id(mn));
+        sysview_metric ms[16];
+        size_t k = sysview_node_metrics(mn, 0, ms, 16);
+        assert_int_equal(nd->count, k);
+        for (size_t j = 0; j < k; j++) {
+            const sysview_chart *c = sysview_chart_at(sv, nd->first + j);
+            assert_string_equal(c->m.label, ms[j].label);
+            assert_null(c->m.s);   /* nothing points into the model */
+            series_bin b[16];
+            series_query(ms[j].s, t0, t1, 16, b);
+            assert_int_equal(c->nbins, 16);
+            for (size_t x = 0; x < 16; x++)
+                if (b[x].count)
+                    assert_float_equal(c->vals[x], b[x].mean, 1e-9);
+                else
+                    assert_true(isnan(c->vals[x]));
+            series_summary sum;
+            series_range_summary(ms[j].s, t0, t1, &sum);
+            assert_true(c->have_mean);
+            assert_float_equal(c->mean, sum.mean, 1e-9);
+            series_get_summary(ms[j].s, &sum);
+            assert_true(c->have_cur);
+            assert_float_equal(c->cur, sum.last_value, 1e-9);
+            assert_float_equal(c->top, sysview_scale_top(b, 16, 0), 1e-9);
+        }
+    }
+    viewdata_free(v);
+    model_free(m);
+}
+
+/* Only the asked node range gets bins: the others list their charts. */
+static void test_system_node_range(void **state)
+{
+    (void)state;
+    model *m = make_job();
+    viewdata_req q = request();
+    q.sys_first = 1;
+    q.sys_count = 2;
+    viewdata *v = viewdata_build(m, &q, NULL);
+    const sysview *sv = viewdata_system(v);
+    for (size_t i = 0; i < NODES; i++) {
+        const sysview_node *nd = sysview_node_at(sv, i);
+        assert_true(nd->count > 0);
+        int binned = i == 1 || i == 2;
+        assert_int_equal(sysview_chart_at(sv, nd->first)->nbins, binned ? 16 : 0);
+    }
+    viewdata_free(v);
+    model_free(m);
+}
+
+/* Heatmap rows are the window means; algo-4 (GPU at 20 % vs ~91 %) is
+ * the straggler, as straggler_find over the rows says. */
+static void test_heatmap_and_straggler(void **state)
+{
+    (void)state;
+    model *m = make_job();
+    viewdata_req q = request();
+    viewdata *v = viewdata_build(m, &q, NULL);
+    const heatview *hv = viewdata_heatmap(v);
+    int64_t t0, t1;
+    viewdata_time_window(v, &t0, &t1);
+    assert_int_equal(heatview_count(hv), NODES);
+    for (size_t i = 0; i < NODES; i++) {
+        const model_node *mn = model_node_at(m, i);
+        const heatview_row *r = heatview_row_at(hv, i);
+        series_summary sum;
+        series_range_summary(model_node_cpu_total(mn), t0, t1, &sum);
+        assert_float_equal(r->cpu, sum.mean, 1e-9);
+        series_range_summary(model_node_gpu_util(mn, 0), t0, t1, &sum);
+        assert_float_equal(r->gpu[0], sum.mean, 1e-9);
+        assert_float_equal(r->gpu_mean, sum.mean, 1e-9);
+        assert_true(isnan(r->p50));   /* no steps in this job */
+    }
+    straggler s = heatview_straggler(hv);
+    assert_int_equal(s.index, 3);
+    assert_string_equal(heatview_row_at(hv, 3)->id, "algo-4");
+    assert_false(s.by_steps);
+    assert_float_equal(s.value, heatview_row_at(hv, 3)->gpu_mean, 1e-9);
+    straggler again = straggler_find(heatview_gpu_means(hv), heatview_step_p50s(hv), NODES);
+    assert_int_equal(again.index, s.index);
+    /* Rebuilt over the same model and window: rows are copied from the
+     * previous build, with equal values. */
+    viewdata *w = viewdata_build(m, &q, v);
+    for (size_t i = 0; i < NODES; i++)
+        assert_memory_equal(heatview_row_at(viewdata_heatmap(w), i)->gpu,
+                            heatview_row_at(hv, i)->gpu, sizeof heatview_row_at(hv, i)->gpu);
+    viewdata_free(w);
+    viewdata_free(v);
+    model_free(m);
+}
+
+/* A pane not on screen gets nothing built. */
+static void test_only_what_is_asked(void **state)
+{
+    (void)state;
+    model *m = make_job();
+    viewdata_req q = request();
+    q.sys_on = q.heat_on = 0;
+    viewdata *v = viewdata_build(m, &q, NULL);
+    assert_null(viewdata_system(v));
+    assert_null(viewdata_heatmap(v));
+    assert_int_equal(viewdata_node_total(v), NODES);
+    viewdata_free(v);
+    model_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_header_facts),
+        cmocka_unit_test(test_system_matches_model),
+        cmocka_unit_test(test_system_node_range),
+        cmocka_unit_test(test_heatmap_and_straggler),
+        cmocka_unit_test(test_only_what_is_asked),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
