@@ -28,30 +28,10 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/smtop_mem.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 JOBS_DIR=${JOBS_DIR:-$TMP/jobs}
 mkdir -p "$JOBS_DIR"
+. "$(dirname "$0")/bench_lib.sh"
 if [ $# -gt 0 ]; then JOBS=("$@"); else
     JOBS=(1n_10m 4n_10m 16n_10m 64n_10m 4n_60m 16n_60m 64n_60m)
 fi
-
-job_dir() { # name -> directory, generating the job when missing
-    local name=$1 dir="$JOBS_DIR/$1" nodes minutes
-    if [ -f "$dir/.done" ] || { [ -d "$dir" ] && [ ! -e "$JOBS_DIR/$name.lock" ]; }; then
-        echo "$dir"
-        return
-    fi
-    [[ $name =~ ^([0-9]+)n_([0-9]+)m$ ]] ||
-        { echo "bench_memory: job name '$name' is not <nodes>n_<minutes>m" >&2; exit 1; }
-    nodes=${BASH_REMATCH[1]} minutes=${BASH_REMATCH[2]}
-    mkdir "$JOBS_DIR/$name.lock" ||
-        { echo "bench_memory: $JOBS_DIR/$name.lock exists: another run is generating it" >&2; exit 1; }
-    local cmd=("$SMTOP" synth --nodes "$nodes" --gpus 8 --cpus 32 --minutes "$minutes"
-               --interval-ms 500 --start 1700000000 --seed 1 --out "$dir")
-    echo "generating: ${cmd[*]}" >&2
-    "${cmd[@]}" >&2
-    echo "${cmd[*]}" >"$dir/.cmd"
-    touch "$dir/.done"
-    rmdir "$JOBS_DIR/$name.lock"
-    echo "$dir"
-}
 
 # run TAG BIN DIR: one run, appends "wall rss_kb" to $TMP/TAG.runs
 run() {
@@ -61,7 +41,7 @@ run() {
     }
     tail -n 1 "$TMP/$1.one" >>"$TMP/$1.runs"
 }
-median() { # file column
+median_col() { # file column
     sort -n -k"$2" "$1" | awk -v c="$2" -v m=$(((REPS + 1) / 2)) 'NR == m {print $c}'
 }
 same_json() {
@@ -79,7 +59,7 @@ printf ' |\n|---|---|---|---|---|---'
 [ -n "$BASELINE" ] && printf '|---|---|---|---|---'
 printf '|\n'
 for name in "${JOBS[@]}"; do
-    dir=$(job_dir "$name")
+    dir=$(bench_job_dir "$name" bench_memory)
     [[ $name =~ ^([0-9]+)n_([0-9]+)m ]]
     nodes=${BASH_REMATCH[1]} minutes=${BASH_REMATCH[2]}
     : >"$TMP/new.runs"
@@ -89,12 +69,12 @@ for name in "${JOBS[@]}"; do
         [ -z "$BASELINE" ] || run base "$BASELINE" "$dir"
     done
     size=$(du -sbL "$dir" | awk '{printf "%.2f GB", $1 / 1e9}')
-    nrss=$(median "$TMP/new.runs" 2) nwall=$(median "$TMP/new.runs" 1)
+    nrss=$(median_col "$TMP/new.runs" 2) nwall=$(median_col "$TMP/new.runs" 1)
     row=$(awk -v r="$nrss" -v n="$nodes" -v m="$minutes" -v w="$nwall" 'BEGIN {
         printf "%.1f | %.2f | %.2f | %s", r / 1024, r / 1024 / n, r / 1024 / n / (m / 60), w }')
     printf '| %s | %s | %s' "$name" "$size" "$row"
     if [ -n "$BASELINE" ]; then
-        brss=$(median "$TMP/base.runs" 2) bwall=$(median "$TMP/base.runs" 1)
+        brss=$(median_col "$TMP/base.runs" 2) bwall=$(median_col "$TMP/base.runs" 1)
         awk -v r="$brss" -v n="$nodes" -v m="$minutes" -v w="$bwall" -v nr="$nrss" 'BEGIN {
             printf " | %.1f | %.2f | %s | %.2f", r / 1024, r / 1024 / n / (m / 60), w, nr / r }'
         printf ' | %s' "$(same_json)"
