@@ -5,6 +5,7 @@
 
 #include "model/freshness.h"
 #include "model/heatview.h"
+#include "model/stepsview.h"
 #include "model/sysview.h"
 
 struct viewdata {
@@ -14,6 +15,7 @@ struct viewdata {
     uint64_t model_gen;
     sysview *sys;
     heatview *heat;
+    stepsview *steps;
 };
 
 void viewdata_window(const viewdata_req *q, int64_t newest_us, int64_t *t0, int64_t *t1)
@@ -68,6 +70,8 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
     if (ok && q->heat_on)
         ok = (v->heat = heatview_build(m, nodes, v->shown, v->t0_us, v->t1_us, q->step_focus,
                                        prev ? prev->heat : NULL)) != NULL;
+    if (ok && q->steps_on)
+        ok = (v->steps = stepsview_build(m, nodes, v->shown, q)) != NULL;
     free(nodes);
     if (!ok) {
         viewdata_free(v);
@@ -82,6 +86,7 @@ void viewdata_free(viewdata *v)
         return;
     sysview_free(v->sys);
     heatview_free(v->heat);
+    stepsview_free(v->steps);
     free(v);
 }
 
@@ -129,4 +134,9 @@ const heatview *viewdata_heatmap(const viewdata *v)
 int64_t viewdata_sample_interval_us(const viewdata *v)
 {
     return v->interval_us;
+}
+
+const stepsview *viewdata_steps(const viewdata *v)
+{
+    return v->steps;
 }

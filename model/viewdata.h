@@ -17,6 +17,7 @@
 
 typedef struct sysview sysview;
 typedef struct heatview heatview;
+typedef struct stepsview stepsview;
 
 /* A request: plain data, compared with memcmp (zero it before filling). */
 typedef struct viewdata_req {
@@ -29,6 +30,8 @@ typedef struct viewdata_req {
     /* Node filter: a node shows when visible(filter, id) (NULL: all). */
     char filter[64];
     int (*visible)(const char *filter, const char *id);
+    size_t selected;                /* the selected node among the visible */
+    char process[128];              /* its trace writer picked ("" = the node) */
     /* System pane: 0 = not on screen. */
     int sys_on;
     int per_core;
@@ -36,6 +39,9 @@ typedef struct viewdata_req {
     size_t sys_first, sys_count;    /* visible nodes whose charts get bins */
     /* Heatmap pane: 0 = not on screen. */
     int heat_on;
+    /* Steps pane: 0 = not on screen; the phase it shows ("" = first). */
+    int steps_on;
+    char steps_phase[128];
 } viewdata_req;
 
 typedef struct viewdata viewdata;
@@ -64,6 +70,7 @@ int64_t viewdata_sample_interval_us(const viewdata *v);
 /* The panes' products; NULL when the request did not ask for them. */
 const sysview *viewdata_system(const viewdata *v);
 const heatview *viewdata_heatmap(const viewdata *v);
+const stepsview *viewdata_steps(const viewdata *v);
 
 /* The indexes of the nodes that pass q's filter, in model order, into out
  * (at most max); returns their count (which may exceed max). */

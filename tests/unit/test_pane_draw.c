@@ -146,10 +146,12 @@ static void build_view(fixture *f, const pane_vtbl *vt, pane *p, WINDOW *w)
     q.step_t1_us = f->v.step_t1_us;
     snprintf(q.filter, sizeof q.filter, "%s", f->v.filter);
     q.visible = view_filter_match;
+    q.selected = f->v.selected_node;
+    snprintf(q.process, sizeof q.process, "%s", f->v.process);
     if (w && vt && vt->request) {
         vt->request(p, w, &f->v, &q);
     } else {
-        q.sys_on = q.heat_on = 1;
+        q.sys_on = q.heat_on = q.steps_on = 1;
         q.sys_count = 1024;
     }
     viewdata_free(f->vd);
@@ -161,8 +163,15 @@ static pane_ctx make_ctx(fixture *f)
 {
     pane_ctx c;
     memset(&c, 0, sizeof c);
-    if (!f->vd)
+    if (!f->vd) {
         build_view(f, NULL, NULL, NULL);
+    } else if (viewdata_model_generation(f->vd) != model_generation(f->m)) {
+        /* New data: the loader rebuilds for the same request. */
+        viewdata_req q = *viewdata_request(f->vd);
+        viewdata_free(f->vd);
+        f->vd = viewdata_build(f->m, &q, NULL);
+        assert_non_null(f->vd);
+    }
     c.vd = f->vd;
     c.m = f->m;
     c.view = &f->v;
@@ -375,15 +384,15 @@ static void test_stamps_follow_view(void **state)
     }
 }
 
-/* System and Heatmap draw from the loader's view data alone (they are
+/* System, Heatmap and Steps draw from the loader's view data alone (they are
  * snapshot_only: the frame draws them without the model lock). With no
  * model in the context a read of it would crash; they still show their
  * nodes. */
 static void test_snapshot_panes_never_read_model(void **state)
 {
     fixture *f = *state;
-    const pane_vtbl *vts[2] = {&pane_system_vtbl, &pane_heatmap_vtbl};
-    for (size_t k = 0; k < 2; k++) {
+    const pane_vtbl *vts[3] = {&pane_system_vtbl, &pane_heatmap_vtbl, &pane_steps_vtbl};
+    for (size_t k = 0; k < 3; k++) {
         assert_true(vts[k]->snapshot_only);
         pane *p = vts[k]->create();
         WINDOW *w = newwin(30, 120, 0, 0);

@@ -13,6 +13,7 @@
 
 #include "model/model.h"
 #include "tui/panes/pane_steps.h"
+#include "model/stepsview.h"
 
 static void test_hist_rows_one_bucket_per_row(void **state)
 {
@@ -215,18 +216,18 @@ static void test_pick_node_and_phase(void **state)
     add_sample(m, "algo-1", 50, t0);
     add_sample(m, "algo-2", 50, t0);
     const model_node *nodes[2] = {model_find_node(m, "algo-1"), model_find_node(m, "algo-2")};
-    assert_int_equal(pane_steps_pick_node(nodes, 2, 0), -1); /* system metrics only */
+    assert_int_equal(stepsview_pick_node(nodes, 2, 0), -1); /* system metrics only */
 
     add_event(m, "algo-2", "Step:ModeKeys.TRAIN", t0, 100000);
     add_event(m, "algo-2", "Step:ModeKeys.EVAL", t0 + 200000, 50000);
     nodes[1] = model_find_node(m, "algo-2");
-    assert_int_equal(pane_steps_pick_node(nodes, 2, 0), 1); /* falls to the node with steps */
-    assert_int_equal(pane_steps_pick_node(nodes, 2, 1), 1);
-    assert_int_equal(pane_steps_pick_node(nodes, 2, 7), 1);
+    assert_int_equal(stepsview_pick_node(nodes, 2, 0), 1); /* falls to the node with steps */
+    assert_int_equal(stepsview_pick_node(nodes, 2, 1), 1);
+    assert_int_equal(stepsview_pick_node(nodes, 2, 7), 1);
 
-    assert_int_equal(pane_steps_phase_index(nodes[1], NULL), 0);
-    assert_int_equal(pane_steps_phase_index(nodes[1], "Step:ModeKeys.EVAL"), 1);
-    assert_int_equal(pane_steps_phase_index(nodes[1], "Forward"), 0);
+    assert_int_equal(stepsview_phase_index(nodes[1], NULL), 0);
+    assert_int_equal(stepsview_phase_index(nodes[1], "Step:ModeKeys.EVAL"), 1);
+    assert_int_equal(stepsview_phase_index(nodes[1], "Forward"), 0);
     model_free(m);
 }
 

@@ -15,6 +15,7 @@
 
 #include "model/heatview.h"
 #include "model/model.h"
+#include "model/stepsview.h"
 #include "model/sysview.h"
 #include "model/viewdata.h"
 
@@ -206,6 +207,57 @@ static void test_heatmap_and_straggler(void **state)
     model_free(m);
 }
 
+static void add_step(model *m, const char *node, int64_t step, int64_t start, int64_t dur)
+{
+    sm_event e;
+    memset(&e, 0, sizeof e);
+    e.node = sm_str_c(node);
+    e.phase = sm_str_c("Step:ModeKeys.TRAIN");
+    e.name = sm_str_c("Step");
+    e.start_us = start;
+    e.dur_us = dur;
+    e.step = step;
+    assert_int_equal(model_add_event(m, &e), 0);
+}
+
+/* The Steps pane's phase: summary, histogram and retained events equal
+ * the phase's own; a node without steps falls to one that has them. */
+static void test_steps_matches_model(void **state)
+{
+    (void)state;
+    model *m = make_job();
+    for (int i = 0; i < 30; i++)
+        add_step(m, "algo-2", i, T0 + i * 1000000LL, 400000 + 1000 * i);
+    viewdata_req q = request();
+    q.steps_on = 1;
+    q.selected = 0;   /* algo-1 has no steps */
+    viewdata *v = viewdata_build(m, &q, NULL);
+    const stepsview *sv = viewdata_steps(v);
+    assert_non_null(sv);
+    assert_null(sv->why);
+    assert_string_equal(sv->node, "algo-2");
+    const model_node *nd = model_find_node(m, "algo-2");
+    const phase_stats *ps = model_node_phase_at(nd, 0);
+    assert_string_equal(sv->label, phase_stats_label(ps));
+    phase_summary s;
+    phase_stats_get_summary(ps, &s);
+    assert_int_equal(sv->sum.count, s.count);
+    assert_float_equal(sv->sum.p50_us, s.p50_us, 1e-9);
+    assert_memory_equal(sv->hist, phase_stats_histogram(ps), sizeof sv->hist);
+    phase_event ev[64];
+    size_t n = phase_stats_recent(ps, ev, 64);
+    assert_int_equal(sv->nrecent, n);
+    assert_memory_equal(sv->recent, ev, n * sizeof *ev);
+    viewdata_free(v);
+    /* No node with steps: the reason, nothing else. */
+    model *bare = make_job();
+    v = viewdata_build(bare, &q, NULL);
+    assert_non_null(viewdata_steps(v)->why);
+    viewdata_free(v);
+    model_free(bare);
+    model_free(m);
+}
+
 /* A pane not on screen gets nothing built. */
 static void test_only_what_is_asked(void **state)
 {
@@ -228,6 +280,7 @@ int main(void)
         cmocka_unit_test(test_system_matches_model),
         cmocka_unit_test(test_system_node_range),
         cmocka_unit_test(test_heatmap_and_straggler),
+        cmocka_unit_test(test_steps_matches_model),
         cmocka_unit_test(test_only_what_is_asked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

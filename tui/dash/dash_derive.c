@@ -86,6 +86,8 @@ void dash_view_request(dash *d)
     q.step_t1_us = v->step_focus ? v->step_t1_us : 0;
     snprintf(q.filter, sizeof q.filter, "%s", v->filter);
     q.visible = node_visible;
+    q.selected = v->selected_node;
+    snprintf(q.process, sizeof q.process, "%s", v->process);
     for (size_t i = 0; i < d->npanes; i++)
         if (d->panes[i].inner && d->panes[i].vt->request)
             d->panes[i].vt->request(d->panes[i].p, d->panes[i].inner, v, &q);

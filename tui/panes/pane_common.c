@@ -104,12 +104,19 @@ char *pane_common_process_label(char *buf, size_t cap, const model_node *nd,
     size_t n = model_node_process_count(nd), k = 0;
     while (k < n && model_node_process_at(nd, k) != shown)
         k++;
+    return pane_common_process_text(buf, cap, model_node_id(nd),
+                                    k < n ? model_node_id(shown) : "", k, n);
+}
+
+char *pane_common_process_text(char *buf, size_t cap, const char *node, const char *shown,
+                               size_t k, size_t n)
+{
     if (n < 2)
-        snprintf(buf, cap, "%s", model_node_id(nd));
-    else if (k == n)
-        snprintf(buf, cap, "%s all %zu ranks (r)", model_node_id(nd), n);
+        snprintf(buf, cap, "%s", node);
+    else if (k >= n)
+        snprintf(buf, cap, "%s all %zu ranks (r)", node, n);
     else
-        snprintf(buf, cap, "%s > %s (%zu/%zu, r)", model_node_id(nd), model_node_id(shown), k + 1, n);
+        snprintf(buf, cap, "%s > %s (%zu/%zu, r)", node, shown, k + 1, n);
     return buf;
 }
 

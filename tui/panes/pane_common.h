@@ -42,6 +42,10 @@ int pane_common_key_process(int ch, pane_ctx *ctx, const model_node *nd);
  * a node with several. Into buf (sanitized later by pane_common_put). */
 char *pane_common_process_label(char *buf, size_t cap, const model_node *nd,
                                 const model_node *shown);
+/* The same from the facts alone: node id, the shown writer's id and index
+ * k among n writers (k == n: the pooled node). */
+char *pane_common_process_text(char *buf, size_t cap, const char *node, const char *shown,
+                               size_t k, size_t n);
 
 /* A pane's one-line prompt (the `/` filter): printable keys append,
  * Backspace deletes, Enter keeps the text and ends editing, Esc clears it

@@ -9,6 +9,7 @@
 
 #include "tui/text/fmt.h"
 #include "tui/panes/pane_common.h"
+#include "model/stepsview.h"
 #include "tui/panes/panes_builtin.h"
 #include "tui/dash/step_focus.h"
 #include "tui/theme/theme.h"
@@ -73,25 +74,6 @@ double pane_steps_outlier_threshold(const phase_summary *s)
     if (t < 1.1 * s->p50_us)
         t = 1.1 * s->p50_us;
     return t;
-}
-
-long pane_steps_pick_node(const model_node *const *nodes, size_t n, size_t selected)
-{
-    if (selected < n && model_node_phase_count(nodes[selected]) > 0)
-        return (long)selected;
-    for (size_t i = 0; i < n; i++)
-        if (model_node_phase_count(nodes[i]) > 0)
-            return (long)i;
-    return -1;
-}
-
-size_t pane_steps_phase_index(const model_node *nd, const char *label)
-{
-    size_t n = model_node_phase_count(nd);
-    for (size_t i = 0; label && i < n; i++)
-        if (strcmp(phase_stats_label(model_node_phase_at(nd, i)), label) == 0)
-            return i;
-    return 0;
 }
 
 steps_layout pane_steps_layout_for(int h)
@@ -423,6 +405,7 @@ static void draw_cursor_info(WINDOW *w, int x, const pane *p, const pane_ctx *ct
 /* The phase shown, or NULL (then *why says what to tell the user); its
  * node, and what its statistics are of: the picked writer (r/R) of that
  * node, else the node's pooled events. */
+/* For keys (under the model lock): the phase shown, read from the model. */
 static const phase_stats *steps_current(const pane *p, const pane_ctx *ctx,
                                         const model_node **nd_out,
                                         const model_node **src_out, size_t *idx,
@@ -432,7 +415,7 @@ static const phase_stats *steps_current(const pane *p, const pane_ctx *ctx,
     size_t n = pane_common_visible_nodes(ctx->m, ctx->view, nodes, 1024);
     if (n > 1024)
         n = 1024;
-    long k = pane_steps_pick_node(nodes, n, pane_common_selected(ctx->view, n));
+    long k = stepsview_pick_node(nodes, n, pane_common_selected(ctx->view, n));
     if (k < 0) {
         *why = n == 0 ? "waiting for data"
                       : "no framework trace events in this job - system metrics only";
@@ -441,7 +424,7 @@ static const phase_stats *steps_current(const pane *p, const pane_ctx *ctx,
     const model_node *src = pane_common_process(ctx, nodes[k]);
     *nd_out = nodes[k];
     *src_out = src = src ? src : nodes[k];
-    *idx = pane_steps_phase_index(src, p->phase[0] ? p->phase : NULL);
+    *idx = stepsview_phase_index(src, p->phase[0] ? p->phase : NULL);
     return model_node_phase_at(src, *idx);
 }
 
@@ -463,14 +446,21 @@ static void note_range(pane *p, phase_window_scope sc, const phase_summary *s,
                  fmt_clock(b, sizeof b, ctx->t1_us, span));
 }
 
+/* Retained events starting at or before t. */
+static size_t recent_upto(const pane *p, int64_t t)
+{
+    cursor_key k = {p->recent, t};
+    return lbound(p->nrecent, starts_by, &k);
+}
+
 /* The statistics to show: the phase's own (the whole job), or those of
  * its retained steps inside the selected window, with its histogram in
  * *counts. A step focus keeps the whole job: one step has no spread. */
-static void window_stats(pane *p, const phase_stats *ps, const pane_ctx *ctx,
+static void window_stats(pane *p, const stepsview *sv, const pane_ctx *ctx,
                          phase_summary *s, const uint32_t **counts)
 {
-    phase_stats_get_summary(ps, s);
-    *counts = phase_stats_histogram(ps);
+    *s = sv->sum;
+    *counts = sv->hist;
     p->win_end = p->nrecent;
     phase_window_scope sc = ctx->view->step_focus ? PHASE_WINDOW_WHOLE
         : phase_window_scope_of(s, p->recent, p->nrecent, ctx->t0_us, ctx->t1_us);
@@ -479,33 +469,34 @@ static void window_stats(pane *p, const phase_stats *ps, const pane_ctx *ctx,
         phase_window_summary(p->recent, p->nrecent, ctx->t0_us, ctx->t1_us, &ws, p->hist) == 0) {
         *s = ws;
         *counts = p->hist;
-        p->win_end = phase_stats_recent_upto(ps, ctx->t1_us - 1);
+        p->win_end = recent_upto(p, ctx->t1_us - 1);
     } else
         sc = PHASE_WINDOW_WHOLE;
     note_range(p, sc, s, ctx);
 }
 
+/* Draws from the loader's copy of the phase (model/stepsview.h): no
+ * model lock. */
 static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
     snprintf(p->range, sizeof p->range, "whole job");
-    const model_node *nd = NULL, *src = NULL;
-    size_t idx = 0;
-    const char *why = "";
-    const phase_stats *ps = steps_current(p, ctx, &nd, &src, &idx, &why);
-    if (!ps) {
-        draw_message(w, why, ctx);
+    const stepsview *sv = ctx->vd ? viewdata_steps(ctx->vd) : NULL;
+    if (!sv || sv->why) {
+        draw_message(w, sv ? sv->why : "waiting for data", ctx);
         return;
     }
-    p->nrecent = phase_stats_recent(ps, p->recent, PHASE_RECENT_CAP);
+    p->nrecent = sv->nrecent < PHASE_RECENT_CAP ? sv->nrecent : PHASE_RECENT_CAP;
+    memcpy(p->recent, sv->recent + (sv->nrecent - p->nrecent), p->nrecent * sizeof *p->recent);
     phase_summary s;
     const uint32_t *counts;
-    window_stats(p, ps, ctx, &s, &counts);
+    window_stats(p, sv, ctx, &s, &counts);
     steps_layout l = pane_steps_layout_for(getmaxy(w));
     char head[400], who[256];
     snprintf(head, sizeof head, "%s  %s  (%zu/%zu, n/N)",
-             pane_common_process_label(who, sizeof who, nd, src),
-             short_label(phase_stats_label(ps)), idx + 1, model_node_phase_count(src));
+             pane_common_process_text(who, sizeof who, sv->node, sv->shown, sv->proc_k,
+                                      sv->nprocs),
+             short_label(sv->label), sv->idx + 1, sv->nphases);
     int x = pane_common_put(w, 0, 0, -1, head, theme_attr(ctx->th, ROLE_TITLE));
     draw_cursor_info(w, x, p, ctx);
     if (s.count == 0)
@@ -636,12 +627,14 @@ static uint64_t steps_stamp(pane *p, const pane_ctx *ctx)
     h = pane_common_hash_u64(h, (uint64_t)ctx->view->glyphs);
     h = pane_common_hash_str(h, ctx->view->filter);
     h = pane_common_hash_str(h, ctx->view->process);
-    const model_node *nd = NULL, *src = NULL;
-    size_t idx = 0;
-    const char *why = "";
-    const phase_stats *ps = steps_current(p, ctx, &nd, &src, &idx, &why);
-    h = pane_common_hash_u64(h, ps ? phase_stats_generation(ps) : model_node_count(ctx->m));
-    return pane_common_hash_u64(h, (uint64_t)(uintptr_t)ps);
+    return pane_common_hash_viewdata(h, ctx);
+}
+
+static void steps_request(pane *p, WINDOW *w, const view_state *v, viewdata_req *q)
+{
+    (void)w, (void)v;
+    q->steps_on = 1;
+    snprintf(q->steps_phase, sizeof q->steps_phase, "%s", p->phase);
 }
 
 static const char *steps_title_note(pane *p, const pane_ctx *ctx)
@@ -677,4 +670,6 @@ const pane_vtbl pane_steps_vtbl = {
     .keys = steps_keys,
     .title_note = steps_title_note,
     .absent = steps_absent,
+    .snapshot_only = 1,
+    .request = steps_request,
 };

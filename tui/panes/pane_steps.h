@@ -48,12 +48,8 @@ size_t pane_steps_row_of(const steps_hist_row *rows, size_t n, size_t bucket);
  * when there is not enough history to call anything unusual. */
 double pane_steps_outlier_threshold(const phase_summary *s);
 
-/* Which node the pane shows: the selected one among `nodes` when it has
- * framework events, else the first that has any; -1 when none has. */
-long pane_steps_pick_node(const model_node *const *nodes, size_t n, size_t selected);
-
-/* Index of the phase labelled `label` on the node, 0 when absent or NULL. */
-size_t pane_steps_phase_index(const model_node *nd, const char *label);
+/* Which node and phase it shows: stepsview_pick_node and
+ * stepsview_phase_index (model/stepsview.h), built by the loader. */
 
 /* Vertical split of a pane of height h (content rows) into the parts
  * drawn top to bottom. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tui/panes/pane_steps.h"
+#include "model/stepsview.h"
 #include "tui/text/sanitize.h"
 #include "tui/theme/theme.h"
 
@@ -115,7 +116,7 @@ const model_node *pane_timeline_node(const pane_ctx *ctx, const char **why)
     size_t n = pane_common_visible_nodes(ctx->m, ctx->view, nodes, TL_MAX_NODES);
     if (n > TL_MAX_NODES)
         n = TL_MAX_NODES;
-    long k = pane_steps_pick_node(nodes, n, pane_common_selected(ctx->view, n));
+    long k = stepsview_pick_node(nodes, n, pane_common_selected(ctx->view, n));
     if (k < 0) {
         *why = n == 0 ? "waiting for data"
                       : "no framework trace events in this job - system metrics only";
