@@ -7,6 +7,7 @@
 #include "model/heatview.h"
 #include "model/stepsview.h"
 #include "model/sysview.h"
+#include "model/tlview.h"
 
 struct viewdata {
     viewdata_req q;
@@ -16,6 +17,7 @@ struct viewdata {
     sysview *sys;
     heatview *heat;
     stepsview *steps;
+    tlview *tl;
 };
 
 void viewdata_window(const viewdata_req *q, int64_t newest_us, int64_t *t0, int64_t *t1)
@@ -72,6 +74,8 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
                                        prev ? prev->heat : NULL)) != NULL;
     if (ok && q->steps_on)
         ok = (v->steps = stepsview_build(m, nodes, v->shown, q)) != NULL;
+    if (ok && q->tl_on)
+        ok = (v->tl = tlview_build(m, nodes, v->shown, q, v->t0_us, v->t1_us)) != NULL;
     free(nodes);
     if (!ok) {
         viewdata_free(v);
@@ -87,6 +91,7 @@ void viewdata_free(viewdata *v)
     sysview_free(v->sys);
     heatview_free(v->heat);
     stepsview_free(v->steps);
+    tlview_free(v->tl);
     free(v);
 }
 
@@ -139,4 +144,9 @@ int64_t viewdata_sample_interval_us(const viewdata *v)
 const stepsview *viewdata_steps(const viewdata *v)
 {
     return v->steps;
+}
+
+const tlview *viewdata_timeline(const viewdata *v)
+{
+    return v->tl;
 }

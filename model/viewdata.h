@@ -18,6 +18,7 @@
 typedef struct sysview sysview;
 typedef struct heatview heatview;
 typedef struct stepsview stepsview;
+typedef struct tlview tlview;
 
 /* A request: plain data, compared with memcmp (zero it before filling). */
 typedef struct viewdata_req {
@@ -42,6 +43,13 @@ typedef struct viewdata_req {
     /* Steps pane: 0 = not on screen; the phase it shows ("" = first). */
     int steps_on;
     char steps_phase[128];
+    /* Timeline pane: 0 = not on screen; its view (tlview.h TLVIEW_*),
+     * the steps view's bars (retained steps tl_first .. +tl_fit), the
+     * events view's filter and order (ew_order). */
+    int tl_on, tl_view;
+    size_t tl_first, tl_fit;
+    char tl_filter[64];
+    int tl_order;
 } viewdata_req;
 
 typedef struct viewdata viewdata;
@@ -71,6 +79,7 @@ int64_t viewdata_sample_interval_us(const viewdata *v);
 const sysview *viewdata_system(const viewdata *v);
 const heatview *viewdata_heatmap(const viewdata *v);
 const stepsview *viewdata_steps(const viewdata *v);
+const tlview *viewdata_timeline(const viewdata *v);
 
 /* The indexes of the nodes that pass q's filter, in model order, into out
  * (at most max); returns their count (which may exceed max). */

@@ -22,6 +22,7 @@
 #include "tui/panes/pane.h"
 #include "tui/panes/pane_common.h"
 #include "tui/panes/panes_builtin.h"
+#include "tui/panes/pane_timeline.h"
 #include "tui/theme/theme.h"
 #include "tui/dash/view.h"
 
@@ -384,15 +385,17 @@ static void test_stamps_follow_view(void **state)
     }
 }
 
-/* System, Heatmap and Steps draw from the loader's view data alone (they are
+/* System, Heatmap, Steps and Timeline draw from the loader's view data
+ * alone (they are
  * snapshot_only: the frame draws them without the model lock). With no
  * model in the context a read of it would crash; they still show their
  * nodes. */
 static void test_snapshot_panes_never_read_model(void **state)
 {
     fixture *f = *state;
-    const pane_vtbl *vts[3] = {&pane_system_vtbl, &pane_heatmap_vtbl, &pane_steps_vtbl};
-    for (size_t k = 0; k < 3; k++) {
+    const pane_vtbl *vts[4] = {&pane_system_vtbl, &pane_heatmap_vtbl, &pane_steps_vtbl,
+                               &pane_timeline_vtbl};
+    for (size_t k = 0; k < 4; k++) {
         assert_true(vts[k]->snapshot_only);
         pane *p = vts[k]->create();
         WINDOW *w = newwin(30, 120, 0, 0);

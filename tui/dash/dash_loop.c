@@ -233,6 +233,9 @@ void dash_frame(dash *d)
     if (d->help_on && (drew || !d->help))
         dash_draw_help(d);
     doupdate();
+    /* Drawing may have moved a pane's scroll (the System pane's top node,
+     * the Timeline's first bar): ask for what it will show next. */
+    dash_view_request(d);
 }
 
 /* Reads every key that is waiting. */

@@ -127,26 +127,18 @@ const model_node *pane_timeline_node(const pane_ctx *ctx, const char **why)
 
 const model_node *pane_timeline_writer(pane *p, const pane_ctx *ctx, const model_node *nd)
 {
-    const model_node *w = pane_common_process(ctx, nd);
-    if (!w && model_node_process_count(nd) >= 2)
-        w = model_node_process_at(nd, 0);
-    pane_common_process_label(p->who, sizeof p->who, nd, w);
-    return w ? w : nd;
+    const model_node *w = tlview_writer(nd, ctx->view->process);
+    pane_common_process_label(p->who, sizeof p->who, nd, w != nd ? w : NULL);
+    return w;
 }
 
-const model_node *pane_timeline_shown(pane *p, const pane_ctx *ctx)
+const tlview *pane_timeline_view(pane *p, const pane_ctx *ctx)
 {
-    const char *why = "";
-    const model_node *nd = pane_timeline_node(ctx, &why);
-    return nd ? pane_timeline_writer(p, ctx, nd) : NULL;
-}
-
-const phase_stats *pane_timeline_step_phase(const model_node *nd)
-{
-    for (size_t i = 0; nd && i < model_node_phase_count(nd); i++)
-        if (phase_stats_kind(model_node_phase_at(nd, i)) == PHASE_STEP)
-            return model_node_phase_at(nd, i);
-    return NULL;
+    const tlview *tv = ctx->vd ? viewdata_timeline(ctx->vd) : NULL;
+    if (tv && !tv->why)
+        pane_common_process_text(p->who, sizeof p->who, tv->node, tv->shown, tv->proc_k,
+                                 tv->nprocs);
+    return tv;
 }
 
 /* Columns the tabs take: "steps|loader|events". */
@@ -187,29 +179,17 @@ void pane_timeline_draw_message(WINDOW *w, const char *msg, const pane_ctx *ctx)
     pane_common_put(w, h > 2 ? 1 + (h - 1) / 2 : h - 1, x, -1, msg, theme_attr(ctx->th, ROLE_DIM));
 }
 
-size_t pane_timeline_load_steps(pane *p, const model_node *nd, size_t fit)
-{
-    const phase_stats *sp = pane_timeline_step_phase(nd);
-    size_t len = sp ? phase_stats_recent_count(sp) : 0;
-    return pane_timeline_load_steps_from(p, nd, len > fit ? len - fit : 0, fit);
-}
-
-size_t pane_timeline_load_steps_from(pane *p, const model_node *nd, size_t first, size_t fit)
+size_t pane_timeline_load_steps(pane *p, const tlview *tv, size_t first, size_t fit)
 {
     if (fit > TL_MAX_BARS)
         fit = TL_MAX_BARS;
-    int n = fit ? step_breakdown_node_from(nd, NULL, first, p->sb, fit) : 0;
-    if (n <= 0)
-        return 0;
-    phase_summary s;
-    const phase_stats *sp = pane_timeline_step_phase(nd);
-    double thr = INFINITY;
-    if (sp) {
-        phase_stats_get_summary(sp, &s);
-        thr = pane_steps_outlier_threshold(&s);
-    }
-    pane_timeline_mark_slow(p->sb, (size_t)n, 3, thr, p->slow);
-    return (size_t)n;
+    if (first < tv->sb_first || first >= tv->sb_first + tv->nsb)
+        return 0;   /* not built yet: the next snapshot brings them */
+    size_t n = tv->sb_first + tv->nsb - first;
+    n = n < fit ? n : fit;
+    memcpy(p->sb, tv->sb + (first - tv->sb_first), n * sizeof *p->sb);
+    pane_timeline_mark_slow(p->sb, n, 3, pane_steps_outlier_threshold(&tv->step_sum), p->slow);
+    return n;
 }
 
 /* ---- vtable ----------------------------------------------------------- */
@@ -217,21 +197,20 @@ size_t pane_timeline_load_steps_from(pane *p, const model_node *nd, size_t first
 static pane *tl_create(void) { return calloc(1, sizeof(pane)); }
 static void tl_destroy(pane *p) { free(p); }
 
+/* Draws from the loader's view data (model/tlview.h): no model lock. */
 static void tl_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
-    const char *why = "";
-    const model_node *nd = pane_timeline_node(ctx, &why);
-    if (!nd) {
+    const tlview *tv = pane_timeline_view(p, ctx);
+    if (!tv || tv->why) {
         pane_timeline_draw_tabs(p, w, ctx, "");
-        pane_timeline_draw_message(w, why, ctx);
+        pane_timeline_draw_message(w, tv ? tv->why : "waiting for data", ctx);
         return;
     }
-    nd = pane_timeline_writer(p, ctx, nd);
     switch (p->view) {
-    case TL_STEPS: pane_timeline_draw_steps(p, w, ctx, nd); break;
-    case TL_LOADER: pane_timeline_draw_loader(p, w, ctx, nd); break;
-    default: pane_timeline_draw_events(p, w, ctx, nd); break;
+    case TL_STEPS: pane_timeline_draw_steps(p, w, ctx, tv); break;
+    case TL_LOADER: pane_timeline_draw_loader(p, w, ctx, tv); break;
+    default: pane_timeline_draw_events(p, w, ctx, tv); break;
     }
 }
 
@@ -265,9 +244,7 @@ static int tl_modal(pane *p)
 static uint64_t tl_stamp(pane *p, const pane_ctx *ctx)
 {
     uint64_t h = pane_common_hash_view(PANE_COMMON_HASH_SEED, ctx);
-    const model_node *nd = pane_timeline_shown(p, ctx);
-    h = pane_common_hash_u64(h, (uint64_t)(uintptr_t)nd);
-    h = pane_common_hash_u64(h, nd ? model_node_generation(nd) : model_node_count(ctx->m));
+    h = pane_common_hash_viewdata(h, ctx);
     h = pane_common_hash_u64(h, ((uint64_t)p->view << 8) | ((uint64_t)p->order << 4) |
                               ((uint64_t)p->filter_edit << 2) | (uint64_t)ctx->view->zoomed);
     h = pane_common_hash_u64(h, (uint64_t)p->sel_start_us);
@@ -276,6 +253,24 @@ static uint64_t tl_stamp(pane *p, const pane_ctx *ctx)
     h = pane_common_hash_u64(h, (uint64_t)ctx->view->step_t0_us);
     h = pane_common_hash_u64(h, p->ev_sel);
     return pane_common_hash_str(h, p->filter);
+}
+
+/* The loader builds what the view on screen shows: its bars (from the
+ * last draw) or the events view's filter and order. */
+static void tl_request(pane *p, WINDOW *w, const view_state *v, viewdata_req *q)
+{
+    (void)w, (void)v;
+    q->tl_on = 1;
+    q->tl_view = p->view == TL_STEPS ? TLVIEW_STEPS : p->view == TL_LOADER ? TLVIEW_LOADER
+                                                                            : TLVIEW_EVENTS;
+    if (p->view == TL_STEPS) {
+        q->tl_first = p->first;
+        q->tl_fit = p->fit;
+    }
+    if (p->view == TL_EVENTS) {
+        snprintf(q->tl_filter, sizeof q->tl_filter, "%s", p->filter);
+        q->tl_order = (int)p->order;
+    }
 }
 
 static int tl_on_click(pane *p, int y, int x, pane_ctx *ctx)
@@ -314,4 +309,6 @@ const pane_vtbl pane_timeline_vtbl = {
     /* Its bars end at the selected window's last step (the newest while
      * live), so it follows `+ - [ ]`; no "whole job" in its border. */
     .absent = tl_absent,
+    .snapshot_only = 1,
+    .request = tl_request,
 };

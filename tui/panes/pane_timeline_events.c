@@ -34,7 +34,7 @@ static void draw_row(WINDOW *w, int y, const ew_event *e, int sel, const pane_ct
     pane_common_put(w, y, x, -1, e->label, sel ? attr : theme_attr(ctx->th, ROLE_LABEL));
 }
 
-void pane_timeline_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd)
+void pane_timeline_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const tlview *tv)
 {
     draw_header(p, w, ctx);
     int h = getmaxy(w), W = getmaxx(w);
@@ -44,13 +44,7 @@ void pane_timeline_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const mo
         snprintf(prompt, sizeof prompt, "filter events: /%s_", p->filter);
         pane_common_put(w, h - 1, 0, -1, prompt, theme_attr(ctx->th, ROLE_STATUS));
     }
-    event_window *ew = event_window_query(nd, ctx->t0_us, ctx->t1_us, p->filter);
-    if (!ew) {
-        pane_timeline_draw_message(w, "out of memory listing events", ctx);
-        return;
-    }
-    event_window_sort(ew, p->order);
-    size_t n = event_window_count(ew);
+    size_t n = tv->nev;
     p->ev_n = n;
     if (p->ev_sel >= n)
         p->ev_sel = n ? n - 1 : 0;
@@ -68,9 +62,8 @@ void pane_timeline_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const mo
         size_t fit = (size_t)(y1 - y0);
         p->ev_top = pane_common_scroll_top(p->ev_top, p->ev_sel, n, fit);
         for (size_t i = p->ev_top; i < n && y0 < y1; i++, y0++)
-            draw_row(w, y0, event_window_at(ew, i), i == p->ev_sel, ctx);
+            draw_row(w, y0, &tv->ev[i], i == p->ev_sel, ctx);
     }
-    event_window_free(ew);
 }
 
 /* The `/` prompt: typing narrows live, Enter keeps, Esc clears. */

@@ -5,6 +5,7 @@
 #define SMTOP_PANE_TIMELINE_INTERNAL_H
 
 #include "model/event_window.h"
+#include "model/tlview.h"
 #include "tui/panes/pane_common.h"
 #include "tui/panes/pane_timeline.h"
 
@@ -43,28 +44,21 @@ const model_node *pane_timeline_node(const pane_ctx *ctx, const char **why);
  * none. Sets p->who. */
 const model_node *pane_timeline_writer(pane *p, const pane_ctx *ctx, const model_node *nd);
 
-/* pane_timeline_writer of pane_timeline_node: what the views show now, or
- * NULL when there is nothing (keys, clicks and the redraw stamp, which
- * need no reason). */
-const model_node *pane_timeline_shown(pane *p, const pane_ctx *ctx);
-
-/* The node's first Step:* phase (TRAIN when present), or NULL. */
-const phase_stats *pane_timeline_step_phase(const model_node *nd);
-
 /* Draws the view tabs and `extra` on row 0. */
 void pane_timeline_draw_tabs(const pane *p, WINDOW *w, const pane_ctx *ctx, const char *extra);
 /* A dim message centred in the rows below the tabs. */
 void pane_timeline_draw_message(WINDOW *w, const char *msg, const pane_ctx *ctx);
 
-/* Loads the newest bars that fit into p->sb (and p->slow); returns how
- * many, 0 when none (or on OOM). _from: the bars from retained index
- * first on. */
-size_t pane_timeline_load_steps(pane *p, const model_node *nd, size_t fit);
-size_t pane_timeline_load_steps_from(pane *p, const model_node *nd, size_t first, size_t fit);
+/* The loader's view data for the pane (NULL before the first); sets
+ * p->who from it. */
+const tlview *pane_timeline_view(pane *p, const pane_ctx *ctx);
+/* Bars of retained steps first .. first+fit from tv into p->sb and
+ * p->slow; the count copied (0 when tv has not built them yet). */
+size_t pane_timeline_load_steps(pane *p, const tlview *tv, size_t first, size_t fit);
 
-void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd);
-void pane_timeline_draw_loader(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd);
-void pane_timeline_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd);
+void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const tlview *tv);
+void pane_timeline_draw_loader(pane *p, WINDOW *w, const pane_ctx *ctx, const tlview *tv);
+void pane_timeline_draw_events(pane *p, WINDOW *w, const pane_ctx *ctx, const tlview *tv);
 
 /* Keys of the steps and events views; 1 when consumed. */
 int pane_timeline_steps_key(pane *p, int ch, pane_ctx *ctx);

@@ -11,48 +11,15 @@
 
 #define TL_HIST_ROWS 64
 
-static int has_loader(const model_node *nd)
+static void draw_workers(WINDOW *w, int y, const tlview *tv, const pane_ctx *ctx)
 {
-    for (size_t i = 0; i < model_node_phase_count(nd); i++)
-        if (phase_stats_kind(model_node_phase_at(nd, i)) == PHASE_DATALOADER)
-            return 1;
-    return 0;
-}
-
-/* The latency of fetching a batch: the GetNext calls (and DataIterator
- * spans without an event name); worker and initialisation events are not
- * latencies a training step waits for. */
-static int is_getnext(const phase_stats *ps)
-{
-    const char *l = phase_stats_label(ps);
-    return phase_stats_kind(ps) == PHASE_DATALOADER &&
-           (strstr(l, "GetNext") || !strcmp(l, "DataIterator"));
-}
-
-static void draw_workers(WINDOW *w, int y, const model_node *nd, const pane_ctx *ctx)
-{
-    size_t labels = 0;
-    int64_t events = 0;
-    for (size_t i = 0; i < model_node_phase_count(nd); i++) {
-        const phase_stats *ps = model_node_phase_at(nd, i);
-        if (!strstr(phase_stats_label(ps), "DataLoaderWorker"))
-            continue;
-        phase_summary s;
-        phase_stats_get_summary(ps, &s);
-        labels++;
-        events += s.count;
-    }
     char line[256];
-    if (labels == 0) {
+    if (tv->worker_labels == 0)
         snprintf(line, sizeof line, "workers: none seen (no DataLoaderWorker events)");
-    } else {
-        /* The model keeps no pids: parallel worker spans estimate the count. */
-        event_window *ew = event_window_query(nd, INT64_MIN, INT64_MAX, "DataLoaderWorker");
-        long par = ew ? event_window_max_concurrency(ew) : -1;
-        event_window_free(ew);
+    else
         snprintf(line, sizeof line, "workers: up to %ld in parallel, %lld events, %zu label%s",
-                 par, (long long)events, labels, labels == 1 ? "" : "s");
-    }
+                 tv->worker_par, (long long)tv->worker_events, tv->worker_labels,
+                 tv->worker_labels == 1 ? "" : "s");
     pane_common_put(w, y, 0, -1, line, theme_attr(ctx->th, ROLE_DEFAULT));
 }
 
@@ -80,21 +47,11 @@ static void draw_per_step(const pane *p, size_t n, WINDOW *w, int y0, int y1, in
     }
 }
 
-static void draw_hist(const model_node *nd, WINDOW *w, int y0, int y1, int x, int cw,
+static void draw_hist(const tlview *tv, WINDOW *w, int y0, int y1, int x, int cw,
                       const pane_ctx *ctx)
 {
-    uint32_t counts[PHASE_HIST_BUCKETS] = {0};
-    uint64_t total = 0;
-    for (size_t i = 0; i < model_node_phase_count(nd); i++) {
-        const phase_stats *ps = model_node_phase_at(nd, i);
-        if (!is_getnext(ps))
-            continue;
-        const uint32_t *c = phase_stats_histogram(ps);
-        for (size_t b = 0; b < PHASE_HIST_BUCKETS; b++) {
-            counts[b] += c[b];
-            total += c[b];
-        }
-    }
+    const uint32_t *counts = tv->getnext;
+    uint64_t total = tv->getnext_total;
     char head[96];
     snprintf(head, sizeof head, "GetNext latency (%llu calls)", (unsigned long long)total);
     pane_common_put(w, y0, x, cw, total ? head : "GetNext latency: no GetNext events",
@@ -123,18 +80,18 @@ static void draw_hist(const model_node *nd, WINDOW *w, int y0, int y1, int x, in
     }
 }
 
-void pane_timeline_draw_loader(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd)
+void pane_timeline_draw_loader(pane *p, WINDOW *w, const pane_ctx *ctx, const tlview *tv)
 {
     char head[260];
     snprintf(head, sizeof head, "%s data loading", p->who);
     pane_timeline_draw_tabs(p, w, ctx, head);
-    if (!has_loader(nd)) {
+    if (!tv->has_loader) {
         pane_timeline_draw_message(w, "no data-loader events (framework profiling off, "
                                "or not a PyTorch/TF data pipeline)", ctx);
         return;
     }
     int h = getmaxy(w), W = getmaxx(w);
-    size_t n = pane_timeline_load_steps(p, nd, TL_MAX_BARS);
+    size_t n = pane_timeline_load_steps(p, tv, tv->sb_first, TL_MAX_BARS);
     int64_t data_us = 0, step_us = 0;
     pane_timeline_data_share(p->sb, n, &data_us, &step_us);
     char line[256], a[FMT_BUF], b[FMT_BUF];
@@ -146,17 +103,17 @@ void pane_timeline_draw_loader(pane *p, WINDOW *w, const pane_ctx *ctx, const mo
     else
         snprintf(line, sizeof line, "no steps to share data loading with (no Step:* events)");
     pane_common_put(w, 1, 0, -1, line, theme_attr(ctx->th, ROLE_DEFAULT));
-    draw_workers(w, 2, nd, ctx);
+    draw_workers(w, 2, tv, ctx);
     if (h <= 3)
         return;
     /* Side by side when wide enough, else the per-step list above the histogram. */
     if (W >= 70) {
         int lw = W / 2;
         draw_per_step(p, n, w, 3, h, 0, lw - 1, ctx);
-        draw_hist(nd, w, 3, h, lw, W - lw, ctx);
+        draw_hist(tv, w, 3, h, lw, W - lw, ctx);
     } else {
         int mid = 3 + (h - 3) / 2;
         draw_per_step(p, n, w, 3, mid, 0, W, ctx);
-        draw_hist(nd, w, mid, h, 0, W, ctx);
+        draw_hist(tv, w, mid, h, 0, W, ctx);
     }
 }

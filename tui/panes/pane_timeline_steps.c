@@ -77,52 +77,50 @@ static void draw_row(const pane *p, WINDOW *w, int y, size_t i, int64_t max_us, 
 
 /* The retained index of the step a focus (J/f) names on this node: the
  * newest with its number, else the one that starts at the focus. */
-static size_t focused_index(const phase_stats *sp, const view_state *v, size_t n)
+static size_t focused_index(const tlview *tv, const view_state *v, size_t n)
 {
-    phase_event ev;
     for (size_t i = n; v->step >= 0 && i-- > 0;)
-        if (phase_stats_recent_from(sp, i, &ev, 1) && ev.step == v->step)
+        if (tv->recent[i].step == v->step)
             return i;
-    size_t k = phase_stats_recent_upto(sp, v->step_t0_us);
+    size_t k = tlview_recent_upto(tv, v->step_t0_us);
     return k ? k - 1 : 0;
 }
 
-static int64_t start_at(const phase_stats *sp, size_t i)
+static int64_t start_at(const tlview *tv, size_t i)
 {
-    phase_event ev;
-    return phase_stats_recent_from(sp, i, &ev, 1) ? ev.start_us : 0;
+    return i < tv->nrecent ? tv->recent[i].start_us : 0;
 }
 
 /* The selected step's retained index among n: the picked one, else the
  * focused step (moved to once per focus), else the last that starts in
  * the selected window (the newest while live). */
-static size_t cursor(pane *p, const phase_stats *sp, const pane_ctx *ctx, size_t n)
+static size_t cursor(pane *p, const tlview *tv, const pane_ctx *ctx, size_t n)
 {
     const view_state *v = ctx->view;
     if (!v->step_focus)
         p->focus_t0 = 0;
     else if (v->step_t0_us != p->focus_t0) {
         p->focus_t0 = v->step_t0_us;
-        p->sel_start_us = start_at(sp, focused_index(sp, v, n));
+        p->sel_start_us = start_at(tv, focused_index(tv, v, n));
         p->top_us = 0;
     }
     if (p->sel_start_us) {
-        size_t k = phase_stats_recent_upto(sp, p->sel_start_us);
+        size_t k = tlview_recent_upto(tv, p->sel_start_us);
         return k ? k - 1 : 0;
     }
     if (v->live || ctx->t1_us <= 0)
         return n - 1;
-    size_t k = phase_stats_recent_upto(sp, ctx->t1_us - 1);
+    size_t k = tlview_recent_upto(tv, ctx->t1_us - 1);
     return k ? k - 1 : 0;
 }
 
 /* The top bar's index: where the user scrolled to, moved just enough to
  * keep the selection on screen (the bottom follows it otherwise). */
-static size_t first_bar(const pane *p, const phase_stats *sp, size_t n, size_t sel, size_t fit)
+static size_t first_bar(const pane *p, const tlview *tv, size_t n, size_t sel, size_t fit)
 {
     size_t first = sel + 1 > fit ? sel + 1 - fit : 0;
     if (p->top_us) {
-        size_t k = phase_stats_recent_upto(sp, p->top_us);
+        size_t k = tlview_recent_upto(tv, p->top_us);
         first = k ? k - 1 : 0;
     }
     if (sel < first)
@@ -134,19 +132,18 @@ static size_t first_bar(const pane *p, const phase_stats *sp, size_t n, size_t s
     return first;
 }
 
-void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const model_node *nd)
+void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const tlview *tv)
 {
-    const phase_stats *sp = pane_timeline_step_phase(nd);
     char head[400];
-    const char *label = sp ? phase_stats_label(sp) : "";
+    const char *label = tv->step_label;
     const char *mode = strrchr(label, '.');
-    size_t total = sp ? phase_stats_recent_count(sp) : 0;
+    size_t total = tv->nrecent;
     int h = getmaxy(w), y0 = h >= 4 ? 2 : 1;
     p->fit = h > y0 ? (size_t)(h - y0) : 0;
-    size_t sel = total ? cursor(p, sp, ctx, total) : 0;
-    p->first = total ? first_bar(p, sp, total, sel, p->fit) : 0;
+    size_t sel = total ? cursor(p, tv, ctx, total) : 0;
+    p->first = total ? first_bar(p, tv, total, sel, p->fit) : 0;
     p->y0 = y0;
-    size_t n = total ? pane_timeline_load_steps_from(p, nd, p->first, p->fit) : 0;
+    size_t n = total ? pane_timeline_load_steps(p, tv, p->first, p->fit) : 0;
     /* The range first: at 80 columns it is what a narrow header keeps. */
     snprintf(head, sizeof head, "%zu-%zu/%zu %s %s  f focus", n ? p->first + 1 : 0,
              p->first + n, total, mode ? mode + 1 : label, p->who);
@@ -154,7 +151,8 @@ void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const mod
     if (y0 == 2)
         draw_legend(w, 1, ctx);
     if (n == 0) {
-        pane_timeline_draw_message(w, "no steps on this node (no Step:* events)", ctx);
+        pane_timeline_draw_message(w, total ? "loading these steps"
+                                            : "no steps on this node (no Step:* events)", ctx);
         return;
     }
     int64_t max_us = 0;
@@ -167,23 +165,29 @@ void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const mod
 
 /* Moves the selection to retained index i of n (the newest while live
  * follows new steps) and keeps the scroll unless i leaves the screen. */
-static void select_index(pane *p, const phase_stats *sp, size_t i, size_t n, const pane_ctx *ctx)
+static void select_index(pane *p, const tlview *tv, size_t i, size_t n, const pane_ctx *ctx)
 {
-    p->sel_start_us = i + 1 == n && ctx->view->live ? 0 : start_at(sp, i);
+    p->sel_start_us = i + 1 == n && ctx->view->live ? 0 : start_at(tv, i);
     if (i < p->first || i >= p->first + p->fit || !p->sel_start_us)
         p->top_us = 0;
     else
-        p->top_us = start_at(sp, p->first);
+        p->top_us = start_at(tv, p->first);
+}
+
+/* Keys and clicks move along the steps of the snapshot on screen. */
+static const tlview *shown_steps(pane *p, const pane_ctx *ctx)
+{
+    const tlview *tv = pane_timeline_view(p, ctx);
+    return tv && !tv->why && tv->nrecent ? tv : NULL;
 }
 
 int pane_timeline_steps_key(pane *p, int ch, pane_ctx *ctx)
 {
-    const model_node *nd = pane_timeline_shown(p, ctx);
-    const phase_stats *sp = pane_timeline_step_phase(nd);
-    size_t n = sp ? phase_stats_recent_count(sp) : 0;
-    if (n == 0)
+    const tlview *tv = shown_steps(p, ctx);
+    if (!tv)
         return 0;   /* no bars: j/k keep selecting the node */
-    size_t sel = cursor(p, sp, ctx, n), page = p->fit > 1 ? p->fit - 1 : 1;
+    size_t n = tv->nrecent;
+    size_t sel = cursor(p, tv, ctx, n), page = p->fit > 1 ? p->fit - 1 : 1;
     switch (ch) {
     case KEY_UP: case 'k': sel = sel ? sel - 1 : 0; break;
     case KEY_DOWN: case 'j': sel = sel + 1 < n ? sel + 1 : sel; break;
@@ -192,30 +196,27 @@ int pane_timeline_steps_key(pane *p, int ch, pane_ctx *ctx)
     case KEY_HOME: sel = 0; break;
     case KEY_END: sel = n - 1; break;
     case 'f': {
-        phase_event ev;
-        if (!phase_stats_recent_from(sp, sel, &ev, 1))
-            return 0;
+        const phase_event *ev = &tv->recent[sel];
         /* The step's own window on this node: the nodes are not in step,
          * so the union of step N everywhere is not this step. */
-        view_focus_step(ctx->view, ev.step, ev.start_us, ev.start_us + ev.dur_us);
-        view_focus_node(ctx->view, model_node_id(nd));
+        view_focus_step(ctx->view, ev->step, ev->start_us, ev->start_us + ev->dur_us);
+        view_focus_node(ctx->view, tv->shown[0] ? tv->shown : tv->node);
         p->focus_t0 = ctx->view->step_t0_us;
-        p->sel_start_us = ev.start_us;
+        p->sel_start_us = ev->start_us;
         return 1;
     }
     default: return 0;
     }
-    select_index(p, sp, sel, n, ctx);
+    select_index(p, tv, sel, n, ctx);
     return 1;
 }
 
 int pane_timeline_steps_click(pane *p, int y, pane_ctx *ctx)
 {
-    const model_node *nd = pane_timeline_shown(p, ctx);
-    const phase_stats *sp = pane_timeline_step_phase(nd);
-    size_t n = sp ? phase_stats_recent_count(sp) : 0;
+    const tlview *tv = shown_steps(p, ctx);
+    size_t n = tv ? tv->nrecent : 0;
     if (y < p->y0 || (size_t)(y - p->y0) >= p->fit || p->first + (size_t)(y - p->y0) >= n)
         return 0;
-    select_index(p, sp, p->first + (size_t)(y - p->y0), n, ctx);
+    select_index(p, tv, p->first + (size_t)(y - p->y0), n, ctx);
     return 1;
 }
