@@ -14,6 +14,7 @@ struct viewdata {
     size_t total, shown;
     int64_t newest_us, t0_us, t1_us, interval_us;
     uint64_t model_gen;
+    int has_traces;
     sysview *sys;
     heatview *heat;
     stepsview *steps;
@@ -65,6 +66,8 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
     v->newest_us = model_last_us(m);
     v->model_gen = model_generation(m);
     v->interval_us = freshness_sample_interval(m);
+    for (size_t i = 0; i < total && !v->has_traces; i++)
+        v->has_traces = model_node_phase_count(model_node_at(m, i)) > 0;
     viewdata_window(q, v->newest_us, &v->t0_us, &v->t1_us);
     int ok = 1;
     if (q->sys_on)
@@ -149,4 +152,9 @@ const stepsview *viewdata_steps(const viewdata *v)
 const tlview *viewdata_timeline(const viewdata *v)
 {
     return v->tl;
+}
+
+int viewdata_has_traces(const viewdata *v)
+{
+    return v->has_traces;
 }

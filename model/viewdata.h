@@ -72,6 +72,8 @@ size_t viewdata_node_shown(const viewdata *v);
 int64_t viewdata_newest_us(const viewdata *v);
 void viewdata_time_window(const viewdata *v, int64_t *t0, int64_t *t1);
 uint64_t viewdata_model_generation(const viewdata *v);
+/* 1 when some node has framework trace events (phases). */
+int viewdata_has_traces(const viewdata *v);
 /* freshness_sample_interval of the model (model/freshness.h). */
 int64_t viewdata_sample_interval_us(const viewdata *v);
 

@@ -73,13 +73,16 @@ typedef struct dash {
     char extra_err[sizeof(sm_err){0}.msg]; /* the last diff failure shown */
     uint64_t view_key;        /* this frame's view (dash_frame) */
     int backfill;             /* this frame: the loader is still backfilling */
-    uint64_t shown_gen;       /* model generation dash_panes_update last saw */
     double lock_ms;           /* the model lock's hold in the last frame */
     double wait_ms;           /* how long the last frame waited for it */
     /* SMTOP_LOCK_STATS=1: per-frame hold and wait, summed up on stderr at
      * exit (the loader's share of the lock shows as the UI's wait). */
     double *lock_log;         /* DASH_LOCK_LOG pairs (hold, wait); NULL when off */
     size_t lock_n;
+    /* Keys and clicks take the model lock for their lookups (dash_lock):
+     * how often, and the total and longest hold. */
+    double key_lock_t, key_lock_ms, key_lock_max_ms;
+    size_t key_lock_n;
 } dash;
 
 /* dash.c */
@@ -90,6 +93,10 @@ void dash_relayout(dash *d);
 void dash_mark_all(dash *d);
 int dash_set_theme(dash *d, const char *name);
 int64_t dash_now_us(void);
+/* The model lock around a key's or click's lookups, timed for
+ * SMTOP_LOCK_STATS. */
+void dash_lock(dash *d);
+void dash_unlock(dash *d);
 
 /* dash_loop.c */
 void dash_frame(dash *d);
@@ -133,7 +140,7 @@ void dash_view_request(dash *d);
 /* dash_panes.c: which panes are on screen (data, digits, presets) and
  * their persistence in smtop.conf. */
 uint32_t dash_panes_shown(dash *d, const pane_ctx *ctx);
-/* Relayouts when the shown set changed; caller holds the model lock. */
+/* Relayouts when the shown set changed (from the snapshot: no lock). */
 void dash_panes_update(dash *d, const pane_ctx *ctx);
 void dash_panes_toggle(dash *d, size_t i);
 void dash_panes_next_preset(dash *d);

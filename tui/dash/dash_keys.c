@@ -166,11 +166,11 @@ static void click(dash *d)
     int y = ev.y - by, x = ev.x - bx;
     if (y < 0 || x < 0 || y >= getmaxy(p->inner) || x >= getmaxx(p->inner))
         return;
-    pthread_mutex_lock(job_lock(d->j));
+    dash_lock(d);
     pane_ctx ctx;
     dash_ctx(d, &ctx, dash_now_us());
     p->dirty |= p->vt->on_click(p->p, y, x, &ctx);
-    pthread_mutex_unlock(job_lock(d->j));
+    dash_unlock(d);
 }
 
 /* Keys the focused pane did not take. */
@@ -201,7 +201,7 @@ static void default_key(dash *d, int ch, size_t nvis)
 /* Offers ch to the focused pane, then applies the default. */
 static void focused_key(dash *d, int ch)
 {
-    pthread_mutex_lock(job_lock(d->j));
+    dash_lock(d);
     size_t nvis = visible_nodes(d);
     int used = 0;
     if ((size_t)d->view.focus < d->npanes) {
@@ -217,7 +217,7 @@ static void focused_key(dash *d, int ch)
         default_key(d, ch, nvis);
     if (d->view.selected_node >= nvis)
         d->view.selected_node = nvis ? nvis - 1 : 0;
-    pthread_mutex_unlock(job_lock(d->j));
+    dash_unlock(d);
 }
 
 /* Offers ch to the focused pane alone; 1 when it took it. */
@@ -228,11 +228,11 @@ static int pane_offer(dash *d, int ch)
     dash_pane *p = &d->panes[d->view.focus];
     if (!p->vt->on_key)
         return 0;
-    pthread_mutex_lock(job_lock(d->j));
+    dash_lock(d);
     pane_ctx ctx;
     dash_ctx(d, &ctx, dash_now_us());
     int used = p->vt->on_key(p->p, ch, &ctx);
-    pthread_mutex_unlock(job_lock(d->j));
+    dash_unlock(d);
     p->dirty |= used;
     return used;
 }
@@ -247,9 +247,9 @@ static int pane_modal(dash *d)
 
 static int64_t newest_us(dash *d)
 {
-    pthread_mutex_lock(job_lock(d->j));
+    dash_lock(d);
     int64_t t = model_last_us(job_model(d->j));
-    pthread_mutex_unlock(job_lock(d->j));
+    dash_unlock(d);
     return t;
 }
 

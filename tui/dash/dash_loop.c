@@ -171,24 +171,20 @@ static double mono_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* 1 when a pane that reads the model (not snapshot_only) is on screen,
- * or the shown set must be worked out again: only then does the frame
- * take the model lock. */
+/* 1 when a pane that reads the model (not snapshot_only) is on screen:
+ * only then does the frame take the model lock. Every pane the dashboard
+ * has today draws from the snapshot. */
 static int needs_model(const dash *d)
 {
-    if (!d->snap || d->shown_mask == 0 ||
-        (d->snap && derived_view(d->snap) &&
-         viewdata_model_generation(derived_view(d->snap)) != d->shown_gen))
-        return 1;
     for (size_t i = 0; i < d->npanes; i++)
         if (d->panes[i].inner && !d->panes[i].vt->snapshot_only)
             return 1;
     return 0;
 }
 
-/* The header and the panes that read only the snapshot draw without the
- * model lock; it is held for the others (Steps, Timeline) and for working
- * out which panes have data, when the model changed. */
+/* Every pane and the header draw from the loader's latest snapshot with
+ * no lock held; the model lock is taken only for a pane that still reads
+ * the model (none today) and, briefly, to copy the job's name. */
 void dash_frame(dash *d)
 {
     int64_t now = dash_now_us();
@@ -208,13 +204,12 @@ void dash_frame(dash *d)
     pane_ctx ctx;
     dash_ctx(d, &ctx, now);
     d->lock_ms = d->wait_ms = 0;
+    dash_panes_update(d, &ctx);
     if (needs_model(d)) {
         double t = mono_ms();
         pthread_mutex_lock(job_lock(d->j));
         d->wait_ms = mono_ms() - t;
         t = mono_ms();
-        dash_panes_update(d, &ctx);
-        d->shown_gen = ctx.vd ? viewdata_model_generation(ctx.vd) : 0;
         for (size_t i = 0; i < d->npanes; i++)
             if (!d->panes[i].vt->snapshot_only)
                 drew |= draw_pane(d, i, &ctx);
@@ -222,14 +217,14 @@ void dash_frame(dash *d)
         pthread_mutex_unlock(job_lock(d->j));
     }
     dash_draw_header(d, &ctx);
-    if (d->lock_log && d->lock_n < DASH_LOCK_LOG) {
-        d->lock_log[2 * d->lock_n] = d->lock_ms;
-        d->lock_log[2 * d->lock_n++ + 1] = d->wait_ms;
-    }
     for (size_t i = 0; i < d->npanes; i++)
         if (d->panes[i].vt->snapshot_only)
             drew |= draw_pane(d, i, &ctx);
     dash_draw_status(d, now);
+    if (d->lock_log && d->lock_n < DASH_LOCK_LOG) {
+        d->lock_log[2 * d->lock_n] = d->lock_ms;
+        d->lock_log[2 * d->lock_n++ + 1] = d->wait_ms;
+    }
     if (d->help_on && (drew || !d->help))
         dash_draw_help(d);
     doupdate();
@@ -324,8 +319,24 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void dash_lock(dash *d)
+{
+    pthread_mutex_lock(job_lock(d->j));
+    d->key_lock_t = mono_ms();
+}
+
+void dash_unlock(dash *d)
+{
+    double held = mono_ms() - d->key_lock_t;
+    pthread_mutex_unlock(job_lock(d->j));
+    d->key_lock_n++;
+    d->key_lock_ms += held;
+    if (held > d->key_lock_max_ms)
+        d->key_lock_max_ms = held;
+}
+
 /* The SMTOP_LOCK_STATS summary: medians, p95 and max of the frames'
- * hold of the model lock and of their wait for it. */
+ * hold of the model lock and of their wait for it, and the keys' holds. */
 static void print_lock_stats(dash *d)
 {
     size_t n = d->lock_n;
@@ -342,6 +353,10 @@ static void print_lock_stats(dash *d)
                 "max %.3f ms\n", n, k ? "waited for" : "held", v[n / 2],
                 v[(size_t)((double)n * 0.95)], v[n - 1]);
     }
+    if (d->key_lock_n)
+        fprintf(stderr, "lock: %zu key/click lookups held the model lock: mean %.3f ms, "
+                "max %.3f ms\n", d->key_lock_n, d->key_lock_ms / (double)d->key_lock_n,
+                d->key_lock_max_ms);
     free(v);
 }
 

@@ -66,8 +66,8 @@ typedef struct pane_vtbl {
     /* NULL when the job has what the pane shows, else what it lacks in a
      * few words, then `|` and one word for a narrow status line
      * ("framework traces|traces"): the dashboard then gives the
-     * pane's space to others and names the absence once. Called with the
-     * model lock held (even for a snapshot_only pane). May be NULL. */
+     * pane's space to others and names the absence once. Reads the
+     * snapshot (ctx->vd, ctx->ext), never the model. May be NULL. */
     const char *(*absent)(pane *p, const pane_ctx *ctx);
     /* 1: the pane shows the whole job whatever window `+ - [ ]` select
      * (its border says "whole job", so no pane quietly shows another time

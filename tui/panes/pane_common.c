@@ -207,9 +207,7 @@ void pane_common_edit_prompt(char *buf, size_t cap, int ch, int *editing)
  * PyTorch >= 2.0 or TF >= 2.11 job), NULL otherwise or before data. */
 const char *pane_common_absent_traces(const pane_ctx *ctx)
 {
-    size_t n = model_node_count(ctx->m);
-    for (size_t i = 0; i < n; i++)
-        if (model_node_phase_count(model_node_at(ctx->m, i)) > 0)
-            return NULL;
-    return n ? "framework traces|traces" : NULL;
+    if (!ctx->vd || viewdata_has_traces(ctx->vd) || viewdata_node_total(ctx->vd) == 0)
+        return NULL;
+    return "framework traces|traces";
 }

@@ -230,8 +230,11 @@ static const char *py_title_note(pane *p, const pane_ctx *ctx)
 static const char *py_absent(pane *p, const pane_ctx *ctx)
 {
     (void)p;
-    const pystats_store *s = pane_python_store(ctx);
-    if (model_node_count(ctx->m) == 0 || (s && pystats_store_window_count(s) > 0))
+    const dash_ext *ext = ctx->ext;
+    size_t windows = 0;
+    if (ext && ext->snap)
+        derived_python_profiler(ext->snap, NULL, &windows);
+    if (!ctx->vd || viewdata_node_total(ctx->vd) == 0 || windows > 0)
         return NULL;
     return "Python stats|Python";
 }
