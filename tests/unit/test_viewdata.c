@@ -17,6 +17,7 @@
 #include "model/model.h"
 #include "model/stepsview.h"
 #include "model/sysview.h"
+#include "model/tlview.h"
 #include "model/viewdata.h"
 
 #define T0 1600000000000000LL
@@ -258,6 +259,52 @@ static void test_steps_matches_model(void **state)
     model_free(m);
 }
 
+/* The Timeline's steps view: the retained events and the breakdowns of
+ * the bars asked for (with a screen's margin) equal the model's; the
+ * events view lists what event_window finds, sorted, with own labels. */
+static void test_timeline_matches_model(void **state)
+{
+    (void)state;
+    model *m = make_job();
+    for (int i = 0; i < 50; i++)
+        add_step(m, "algo-1", i, T0 + i * 1000000LL, 300000);
+    viewdata_req q = request();
+    q.tl_on = 1;
+    q.tl_view = TLVIEW_STEPS;
+    q.tl_first = 30;
+    q.tl_fit = 10;
+    viewdata *v = viewdata_build(m, &q, NULL);
+    const tlview *tv = viewdata_timeline(v);
+    assert_null(tv->why);
+    assert_string_equal(tv->node, "algo-1");
+    assert_int_equal(tv->nrecent, 50);
+    assert_int_equal(tv->sb_first, 20);
+    assert_int_equal(tv->nsb, 30);
+    step_breakdown sb[30];
+    assert_int_equal(step_breakdown_node_from(model_find_node(m, "algo-1"), NULL, 20, sb, 30), 30);
+    assert_memory_equal(tv->sb, sb, sizeof sb);
+    assert_int_equal(tlview_recent_upto(tv, T0 + 9 * 1000000LL), 10);
+    viewdata_free(v);
+    q.tl_view = TLVIEW_EVENTS;
+    q.tl_order = EW_BY_DURATION;
+    v = viewdata_build(m, &q, NULL);
+    tv = viewdata_timeline(v);
+    int64_t t0, t1;
+    viewdata_time_window(v, &t0, &t1);
+    event_window *ew = event_window_query(model_find_node(m, "algo-1"), t0, t1, "");
+    event_window_sort(ew, EW_BY_DURATION);
+    assert_int_equal(tv->nev, event_window_count(ew));
+    assert_true(tv->nev > 0);
+    for (size_t i = 0; i < tv->nev; i++) {
+        assert_true(tv->ev[i].start_us == event_window_at(ew, i)->start_us);
+        assert_string_equal(tv->ev[i].label, event_window_at(ew, i)->label);
+        assert_true(tv->ev[i].label != event_window_at(ew, i)->label);   /* a copy */
+    }
+    event_window_free(ew);
+    viewdata_free(v);
+    model_free(m);
+}
+
 /* A pane not on screen gets nothing built. */
 static void test_only_what_is_asked(void **state)
 {
@@ -281,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_system_node_range),
         cmocka_unit_test(test_heatmap_and_straggler),
         cmocka_unit_test(test_steps_matches_model),
+        cmocka_unit_test(test_timeline_matches_model),
         cmocka_unit_test(test_only_what_is_asked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
