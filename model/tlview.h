@@ -19,6 +19,8 @@
 
 /* viewdata_req.tl_view */
 enum { TLVIEW_STEPS = 0, TLVIEW_LOADER, TLVIEW_EVENTS };
+/* viewdata_req.tl_first for the newest bars, wherever they are. */
+#define TLVIEW_NEWEST ((size_t)-1)
 /* Steps the loader view breaks down (the newest). */
 #define TLVIEW_LOADER_STEPS 256
 

@@ -1,7 +1,11 @@
 /* viewdata: see viewdata.h. */
 #include "model/viewdata.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "model/fnv.h"
 
 #include "model/freshness.h"
 #include "model/heatview.h"
@@ -9,17 +13,115 @@
 #include "model/sysview.h"
 #include "model/tlview.h"
 
+/* One pane's product, shared by the view data that reuse it. */
+typedef struct part {
+    atomic_int refs;
+    uint64_t key;             /* the request fields it was built for */
+    void *p;
+    void (*free_fn)(void *);
+} part;
+
+enum { PART_SYS, PART_HEAT, PART_STEPS, PART_TL, NPARTS };
+
 struct viewdata {
     viewdata_req q;
     size_t total, shown;
     int64_t newest_us, t0_us, t1_us, interval_us;
     uint64_t model_gen;
     int has_traces;
-    sysview *sys;
-    heatview *heat;
-    stepsview *steps;
-    tlview *tl;
+    part *parts[NPARTS];
 };
+
+static part *part_new(void *p, void (*free_fn)(void *), uint64_t key)
+{
+    part *x = p ? malloc(sizeof *x) : NULL;
+    if (!x) {
+        if (p)
+            free_fn(p);
+        return NULL;
+    }
+    atomic_init(&x->refs, 1);
+    x->key = key;
+    x->p = p;
+    x->free_fn = free_fn;
+    return x;
+}
+
+static void part_unref(part *x)
+{
+    if (!x || atomic_fetch_sub(&x->refs, 1) != 1)
+        return;
+    x->free_fn(x->p);
+    free(x);
+}
+
+static void free_sys(void *p) { sysview_free(p); }
+static void free_heat(void *p) { heatview_free(p); }
+static void free_steps(void *p) { stepsview_free(p); }
+static void free_tl(void *p) { tlview_free(p); }
+
+/* The request fields each part depends on, hashed: the window and the
+ * filter for those over time and nodes, then each pane's own. */
+static uint64_t common_key(const viewdata_req *q)
+{
+    uint64_t h = fnv_add_u64(FNV_SEED, (uint64_t)q->live);
+    h = fnv_add_u64(h, (uint64_t)q->span_us);
+    h = fnv_add_u64(h, (uint64_t)q->end_us);
+    h = fnv_add_u64(h, (uint64_t)q->step_focus);
+    h = fnv_add_u64(h, (uint64_t)q->step_t0_us);
+    h = fnv_add_u64(h, (uint64_t)q->step_t1_us);
+    return fnv_add_str(h, q->filter);
+}
+
+static uint64_t part_key(const viewdata_req *q, int k)
+{
+    uint64_t h = fnv_add_u64(common_key(q), (uint64_t)k);
+    switch (k) {
+    case PART_SYS:
+        h = fnv_add_u64(h, (uint64_t)q->per_core);
+        h = fnv_add_u64(h, q->sys_bins);
+        h = fnv_add_u64(h, q->sys_first);
+        return fnv_add_u64(h, q->sys_count);
+    case PART_HEAT:
+        return h;
+    case PART_STEPS:
+        h = fnv_add_u64(h, q->selected);
+        h = fnv_add_str(h, q->process);
+        return fnv_add_str(h, q->steps_phase);
+    default:
+        h = fnv_add_u64(h, q->selected);
+        h = fnv_add_str(h, q->process);
+        h = fnv_add_u64(h, (uint64_t)q->tl_view);
+        h = fnv_add_u64(h, q->tl_first);
+        h = fnv_add_u64(h, q->tl_fit);
+        h = fnv_add_u64(h, (uint64_t)q->tl_order);
+        return fnv_add_str(h, q->tl_filter);
+    }
+}
+
+static int part_on(const viewdata_req *q, int k)
+{
+    return k == PART_SYS ? q->sys_on : k == PART_HEAT ? q->heat_on
+         : k == PART_STEPS ? q->steps_on : q->tl_on;
+}
+
+static part *build_part(const model *m, const viewdata *v, const size_t *nodes,
+                        const viewdata *prev, int k)
+{
+    const viewdata_req *q = &v->q;
+    uint64_t key = part_key(q, k);
+    switch (k) {
+    case PART_SYS:
+        return part_new(sysview_build(m, nodes, v->shown, q, v->t0_us, v->t1_us), free_sys, key);
+    case PART_HEAT:
+        return part_new(heatview_build(m, nodes, v->shown, v->t0_us, v->t1_us, q->step_focus,
+                                       prev ? viewdata_heatmap(prev) : NULL), free_heat, key);
+    case PART_STEPS:
+        return part_new(stepsview_build(m, nodes, v->shown, q), free_steps, key);
+    default:
+        return part_new(tlview_build(m, nodes, v->shown, q, v->t0_us, v->t1_us), free_tl, key);
+    }
+}
 
 void viewdata_window(const viewdata_req *q, int64_t newest_us, int64_t *t0, int64_t *t1)
 {
@@ -50,7 +152,8 @@ size_t viewdata_visible_nodes(const model *m, const viewdata_req *q, size_t *out
     return n;
 }
 
-viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *prev)
+viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *prev,
+                         int reuse)
 {
     viewdata *v = calloc(1, sizeof *v);
     size_t total = model_node_count(m);
@@ -70,15 +173,18 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
         v->has_traces = model_node_phase_count(model_node_at(m, i)) > 0;
     viewdata_window(q, v->newest_us, &v->t0_us, &v->t1_us);
     int ok = 1;
-    if (q->sys_on)
-        ok = (v->sys = sysview_build(m, nodes, v->shown, q, v->t0_us, v->t1_us)) != NULL;
-    if (ok && q->heat_on)
-        ok = (v->heat = heatview_build(m, nodes, v->shown, v->t0_us, v->t1_us, q->step_focus,
-                                       prev ? prev->heat : NULL)) != NULL;
-    if (ok && q->steps_on)
-        ok = (v->steps = stepsview_build(m, nodes, v->shown, q)) != NULL;
-    if (ok && q->tl_on)
-        ok = (v->tl = tlview_build(m, nodes, v->shown, q, v->t0_us, v->t1_us)) != NULL;
+    for (int k = 0; ok && k < NPARTS; k++) {
+        if (!part_on(q, k))
+            continue;
+        part *old = reuse && prev ? prev->parts[k] : NULL;
+        if (old && old->key == part_key(q, k)) {
+            atomic_fetch_add(&old->refs, 1);
+            v->parts[k] = old;
+            v->model_gen = 0;   /* older than the model: a full build follows */
+        } else {
+            ok = (v->parts[k] = build_part(m, v, nodes, prev, k)) != NULL;
+        }
+    }
     free(nodes);
     if (!ok) {
         viewdata_free(v);
@@ -91,10 +197,8 @@ void viewdata_free(viewdata *v)
 {
     if (!v)
         return;
-    sysview_free(v->sys);
-    heatview_free(v->heat);
-    stepsview_free(v->steps);
-    tlview_free(v->tl);
+    for (int k = 0; k < NPARTS; k++)
+        part_unref(v->parts[k]);
     free(v);
 }
 
@@ -129,14 +233,19 @@ uint64_t viewdata_model_generation(const viewdata *v)
     return v->model_gen;
 }
 
+static const void *part_of(const viewdata *v, int k)
+{
+    return v->parts[k] ? v->parts[k]->p : NULL;
+}
+
 const sysview *viewdata_system(const viewdata *v)
 {
-    return v->sys;
+    return part_of(v, PART_SYS);
 }
 
 const heatview *viewdata_heatmap(const viewdata *v)
 {
-    return v->heat;
+    return part_of(v, PART_HEAT);
 }
 
 int64_t viewdata_sample_interval_us(const viewdata *v)
@@ -146,12 +255,12 @@ int64_t viewdata_sample_interval_us(const viewdata *v)
 
 const stepsview *viewdata_steps(const viewdata *v)
 {
-    return v->steps;
+    return part_of(v, PART_STEPS);
 }
 
 const tlview *viewdata_timeline(const viewdata *v)
 {
-    return v->tl;
+    return part_of(v, PART_TL);
 }
 
 int viewdata_has_traces(const viewdata *v)

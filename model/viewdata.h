@@ -6,7 +6,8 @@
  * Takes a model (the caller holds its lock) and a plain request — the
  * time window as the view defines it, the node filter, and what each pane
  * asks for; gives an immutable `viewdata` (free with viewdata_free).
- * Nothing in it points into the model. */
+ * Nothing in it points into the model. Immutable: several threads may
+ * read and free view data (and the parts they share) at once. */
 #ifndef SMTOP_VIEWDATA_H
 #define SMTOP_VIEWDATA_H
 
@@ -57,9 +58,14 @@ typedef struct viewdata viewdata;
 /* The visible window [t0, t1) given the newest data time. */
 void viewdata_window(const viewdata_req *q, int64_t newest_us, int64_t *t0, int64_t *t1);
 
-/* Builds what q asks for from m; parts of prev (NULL: none) that cannot
- * have changed are copied rather than recomputed. NULL on OOM. */
-viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *prev);
+/* Builds what q asks for from m; heatmap rows of prev (NULL: none) that
+ * cannot have changed are copied rather than recomputed. With reuse, a
+ * pane's part of prev whose request fields are unchanged is shared as it
+ * is, even if the model moved on (the answer to one pane's new request
+ * then costs that pane's part alone); such view data reports model
+ * generation 0, so the next full build replaces it. NULL on OOM. */
+viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *prev,
+                         int reuse);
 void viewdata_free(viewdata *v);   /* NULL is a no-op */
 
 /* The request it answers. */

@@ -338,8 +338,9 @@ static void free_view(void *p)
 }
 
 /* The view data, when the request or the model changed (lock held). 1
- * when s got a new one. */
-static int build_view(deriver *dv, const req *q, derived *s)
+ * when s got a new one. reuse: only the panes whose request changed are
+ * rebuilt (viewdata_build). */
+static int build_view(deriver *dv, const req *q, derived *s, int reuse)
 {
     const viewdata *old = dv->last && dv->last->view ? dv->last->view->p : NULL;
     pthread_mutex_lock(&dv->mu);
@@ -353,7 +354,7 @@ static int build_view(deriver *dv, const req *q, derived *s)
     }
     if (!q->want_view)
         return 1;
-    viewdata *v = viewdata_build(dv->m, &q->view, old);
+    viewdata *v = viewdata_build(dv->m, &q->view, old, reuse && same == 0);
     if (v && !(s->view = box_new(v, free_view)))
         viewdata_free(v);
     if (!s->view)   /* out of memory: keep showing the last one */
@@ -374,7 +375,7 @@ static int build_locked(deriver *dv, const req *q, derived *s)
             s->param[i][k] = rules_param_value(dv->r, i, k);
     }
     changed |= build_python(dv, q, s);
-    changed |= build_view(dv, q, s);
+    changed |= build_view(dv, q, s, 0);
     if (dv->lock)
         pthread_mutex_unlock(dv->lock);
     return changed;
@@ -482,7 +483,7 @@ static void copy_products(derived *s, const derived *last)
     memcpy(s->extra_err, last->extra_err, sizeof s->extra_err);
 }
 
-derived *deriver_build_view(deriver *dv, int64_t now_us)
+derived *deriver_build_view(deriver *dv, int64_t now_us, int reuse)
 {
     if (!dv->last)
         return deriver_build(dv, now_us);
@@ -494,7 +495,7 @@ derived *deriver_build_view(deriver *dv, int64_t now_us)
     copy_products(s, dv->last);
     if (dv->lock)
         pthread_mutex_lock(dv->lock);
-    int changed = build_view(dv, &q, s);
+    int changed = build_view(dv, &q, s, reuse);
     if (dv->lock)
         pthread_mutex_unlock(dv->lock);
     if (!changed) {

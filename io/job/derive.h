@@ -80,8 +80,10 @@ derived *deriver_build(deriver *dv, int64_t now_us);
 /* The same, rebuilding only the view data (the other products are the
  * last snapshot's): what the loader publishes between the files of a long
  * pass, so the panes follow the backfill and a key that changes the view
- * is answered without waiting for the pass. */
-derived *deriver_build_view(deriver *dv, int64_t now_us);
+ * is answered without waiting for the pass. reuse: only the panes whose
+ * request changed are rebuilt, the others are shared as they were (the
+ * quick answer to a key; a build without reuse refreshes them all). */
+derived *deriver_build_view(deriver *dv, int64_t now_us, int reuse);
 
 derived *derived_ref(derived *s);
 void derived_unref(derived *s);   /* NULL is a no-op */

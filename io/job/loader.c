@@ -23,7 +23,8 @@ struct loader {
     char err[512];
     int64_t err_us;
     derived *snap;             /* latest published snapshot */
-    int64_t view_us;           /* when the view data was last built (loader thread) */
+    int64_t view_us;           /* when the view data was last built in full (loader thread) */
+    int64_t view_cost_us;      /* how long that build took */
 };
 
 static int64_t clock_us(clockid_t id)
@@ -68,13 +69,20 @@ static void scan_once(loader *l, int *pending)
     pthread_mutex_unlock(&l->mu);
 }
 
-/* Builds (everything, or only the view data) and publishes; l->mu is
- * held only to swap the pointer. */
-static void publish_what(loader *l, int view_only)
+/* Builds (everything; the view data alone; or only the panes whose
+ * request changed: VIEW_ANSWER) and publishes; l->mu is held only to swap
+ * the pointer. */
+enum { BUILD_ALL, BUILD_VIEW, BUILD_ANSWER };
+
+static void publish_what(loader *l, int what)
 {
-    int64_t now = clock_us(CLOCK_REALTIME);
-    derived *s = view_only ? deriver_build_view(l->o.dv, now) : deriver_build(l->o.dv, now);
-    l->view_us = clock_us(CLOCK_MONOTONIC);
+    int64_t now = clock_us(CLOCK_REALTIME), t0 = clock_us(CLOCK_MONOTONIC);
+    derived *s = what == BUILD_ALL ? deriver_build(l->o.dv, now)
+                                   : deriver_build_view(l->o.dv, now, what == BUILD_ANSWER);
+    if (what != BUILD_ANSWER) {
+        l->view_us = clock_us(CLOCK_MONOTONIC);
+        l->view_cost_us = l->view_us - t0;
+    }
     if (!s)
         return;   /* out of memory: the UI keeps the last snapshot */
     pthread_mutex_lock(&l->mu);
@@ -86,19 +94,28 @@ static void publish_what(loader *l, int view_only)
 
 static void publish(loader *l)
 {
-    publish_what(l, 0);
+    publish_what(l, BUILD_ALL);
 }
 
-/* Between the files of a pass: the view data when the UI asked for
- * another view, or every view_min_ms while the pass adds data, so the
- * screen follows a backfill and a key is answered within the pass. */
+/* Between the files of a pass: the panes whose view the UI changed, at
+ * once (a key's answer); and every pane's view data every view_min_ms
+ * while the pass adds data, so the screen follows the backfill — but no
+ * more than a fifth of the loader's time goes to it (a build that took
+ * 60 ms waits 240 ms before the next). */
 static void between_files(void *ud)
 {
     loader *l = ud;
-    if (!deriver_pending_view(l->o.dv) &&
-        clock_us(CLOCK_MONOTONIC) - l->view_us < (int64_t)l->o.view_min_ms * 1000)
+    if (deriver_pending_view(l->o.dv)) {
+        publish_what(l, BUILD_ANSWER);
+        wake_ui(l);
         return;
-    publish_what(l, 1);
+    }
+    int64_t wait = (int64_t)l->o.view_min_ms * 1000;
+    if (wait < 4 * l->view_cost_us)
+        wait = 4 * l->view_cost_us;
+    if (clock_us(CLOCK_MONOTONIC) - l->view_us < wait)
+        return;
+    publish_what(l, BUILD_VIEW);
     wake_ui(l);
 }
 

@@ -13,13 +13,18 @@
 # usage: tests/bench/bench_key_latency.sh [BUILD_DIR]   (default ./build)
 #        env BASELINE (a second smtop binary), JOB (an existing job dir;
 #        default: JOBS_DIR/64n_60m if present, else one generated here:
-#        64 nodes x 8 GPUs x 60 min), ROUNDS (2 per binary), KEYS (40 per round)
+#        64 nodes x 8 GPUs x 60 min), ROUNDS (2 per binary), KEYS (40 per round),
+#        KEY_MODE (help: `?`/Esc, the default; phase: `n`/`N` in the Steps
+#        pane, whose new header needs the loader to build the pane's data
+#        for the new phase, so it times the UI's request to the loader and
+#        back during the backfill)
 set -eu
 BUILD=${1:-build}
 SMTOP=$(realpath "$BUILD/smtop")
 BASELINE=${BASELINE:-}
 ROUNDS=${ROUNDS:-2}
 KEYS=${KEYS:-40}
+KEY_MODE=${KEY_MODE:-help}
 JOBS_DIR=${JOBS_DIR:-/work/jobs}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/smtop-keys.XXXXXX")
 SOCK=""
@@ -82,6 +87,18 @@ busy() {
     return 1
 }
 
+# focus_steps: moves the focus (l) to the Steps pane, whose header shows
+# "(1/N, n/N)", and waits until the node has two phases or more to cycle.
+focus_steps() {
+    local i
+    for i in $(seq 8); do
+        screen | grep -q '\[3 Steps' && break
+        tmux -L "$SOCK" send-keys l
+        sleep 0.2
+    done
+    wait_for "$(now_ms)" '\(1/([2-9]|[0-9]{2,}), n/N\)' >/dev/null
+}
+
 # one_round BIN OUT: appends one latency (ms) per line to OUT.
 one_round() {
     local bin=$1 out=$2 t0 start n=0
@@ -90,12 +107,20 @@ one_round() {
     tmux -L "$SOCK" -f /dev/null new-session -d -x 200 -y 60 \
         "env LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_CONFIG_HOME=$WORK/cfg $bin $JOB; sleep 600"
     for _ in $(seq 200); do screen | grep -q '^ smtop |' && break; sleep 0.05; done
+    [ "$KEY_MODE" = phase ] && focus_steps
     while (( n < KEYS )); do
         busy || break
-        t0=$(now_ms); tmux -L "$SOCK" send-keys '?'
-        echo "$(wait_for "$t0" 'zoom time range in/out')" >>"$out"
-        t0=$(now_ms); tmux -L "$SOCK" send-keys Escape
-        echo "$(wait_gone "$t0" 'zoom time range in/out')" >>"$out"
+        if [ "$KEY_MODE" = phase ]; then
+            t0=$(now_ms); tmux -L "$SOCK" send-keys n
+            echo "$(wait_for "$t0" '\(2/[0-9]+, n/N\)')" >>"$out"
+            t0=$(now_ms); tmux -L "$SOCK" send-keys N
+            echo "$(wait_for "$t0" '\(1/[0-9]+, n/N\)')" >>"$out"
+        else
+            t0=$(now_ms); tmux -L "$SOCK" send-keys '?'
+            echo "$(wait_for "$t0" 'zoom time range in/out')" >>"$out"
+            t0=$(now_ms); tmux -L "$SOCK" send-keys Escape
+            echo "$(wait_gone "$t0" 'zoom time range in/out')" >>"$out"
+        fi
         n=$((n + 2))
         sleep 0.1
     done

@@ -156,7 +156,7 @@ static void build_view(fixture *f, const pane_vtbl *vt, pane *p, WINDOW *w)
         q.sys_count = 1024;
     }
     viewdata_free(f->vd);
-    f->vd = viewdata_build(f->m, &q, NULL);
+    f->vd = viewdata_build(f->m, &q, NULL, 0);
     assert_non_null(f->vd);
 }
 
@@ -170,7 +170,7 @@ static pane_ctx make_ctx(fixture *f)
         /* New data: the loader rebuilds for the same request. */
         viewdata_req q = *viewdata_request(f->vd);
         viewdata_free(f->vd);
-        f->vd = viewdata_build(f->m, &q, NULL);
+        f->vd = viewdata_build(f->m, &q, NULL, 0);
         assert_non_null(f->vd);
     }
     c.vd = f->vd;

@@ -79,7 +79,7 @@ static void test_header_facts(void **state)
     (void)state;
     model *m = make_job();
     viewdata_req q = request();
-    viewdata *v = viewdata_build(m, &q, NULL);
+    viewdata *v = viewdata_build(m, &q, NULL, 0);
     assert_non_null(v);
     assert_int_equal(viewdata_node_total(v), NODES);
     assert_int_equal(viewdata_node_shown(v), NODES);
@@ -92,7 +92,7 @@ static void test_header_facts(void **state)
     /* The filter: only matching nodes, the total unchanged. */
     snprintf(q.filter, sizeof q.filter, "algo-2");
     q.visible = match_prefix;
-    v = viewdata_build(m, &q, NULL);
+    v = viewdata_build(m, &q, NULL, 0);
     assert_int_equal(viewdata_node_shown(v), 1);
     assert_int_equal(viewdata_node_total(v), NODES);
     assert_int_equal(sysview_node_count(viewdata_system(v)), 1);
@@ -109,7 +109,7 @@ static void test_system_matches_model(void **state)
     (void)state;
     model *m = make_job();
     viewdata_req q = request();
-    viewdata *v = viewdata_build(m, &q, NULL);
+    viewdata *v = viewdata_build(m, &q, NULL, 0);
     const sysview *sv = viewdata_system(v);
     int64_t t0, t1;
     viewdata_time_window(v, &t0, &t1);
@@ -155,7 +155,7 @@ static void test_system_node_range(void **state)
     viewdata_req q = request();
     q.sys_first = 1;
     q.sys_count = 2;
-    viewdata *v = viewdata_build(m, &q, NULL);
+    viewdata *v = viewdata_build(m, &q, NULL, 0);
     const sysview *sv = viewdata_system(v);
     for (size_t i = 0; i < NODES; i++) {
         const sysview_node *nd = sysview_node_at(sv, i);
@@ -174,7 +174,7 @@ static void test_heatmap_and_straggler(void **state)
     (void)state;
     model *m = make_job();
     viewdata_req q = request();
-    viewdata *v = viewdata_build(m, &q, NULL);
+    viewdata *v = viewdata_build(m, &q, NULL, 0);
     const heatview *hv = viewdata_heatmap(v);
     int64_t t0, t1;
     viewdata_time_window(v, &t0, &t1);
@@ -199,7 +199,7 @@ static void test_heatmap_and_straggler(void **state)
     assert_int_equal(again.index, s.index);
     /* Rebuilt over the same model and window: rows are copied from the
      * previous build, with equal values. */
-    viewdata *w = viewdata_build(m, &q, v);
+    viewdata *w = viewdata_build(m, &q, v, 0);
     for (size_t i = 0; i < NODES; i++)
         assert_memory_equal(heatview_row_at(viewdata_heatmap(w), i)->gpu,
                             heatview_row_at(hv, i)->gpu, sizeof heatview_row_at(hv, i)->gpu);
@@ -232,7 +232,7 @@ static void test_steps_matches_model(void **state)
     viewdata_req q = request();
     q.steps_on = 1;
     q.selected = 0;   /* algo-1 has no steps */
-    viewdata *v = viewdata_build(m, &q, NULL);
+    viewdata *v = viewdata_build(m, &q, NULL, 0);
     const stepsview *sv = viewdata_steps(v);
     assert_non_null(sv);
     assert_null(sv->why);
@@ -252,7 +252,7 @@ static void test_steps_matches_model(void **state)
     viewdata_free(v);
     /* No node with steps: the reason, nothing else. */
     model *bare = make_job();
-    v = viewdata_build(bare, &q, NULL);
+    v = viewdata_build(bare, &q, NULL, 0);
     assert_non_null(viewdata_steps(v)->why);
     viewdata_free(v);
     model_free(bare);
@@ -273,7 +273,7 @@ static void test_timeline_matches_model(void **state)
     q.tl_view = TLVIEW_STEPS;
     q.tl_first = 30;
     q.tl_fit = 10;
-    viewdata *v = viewdata_build(m, &q, NULL);
+    viewdata *v = viewdata_build(m, &q, NULL, 0);
     const tlview *tv = viewdata_timeline(v);
     assert_null(tv->why);
     assert_string_equal(tv->node, "algo-1");
@@ -287,7 +287,7 @@ static void test_timeline_matches_model(void **state)
     viewdata_free(v);
     q.tl_view = TLVIEW_EVENTS;
     q.tl_order = EW_BY_DURATION;
-    v = viewdata_build(m, &q, NULL);
+    v = viewdata_build(m, &q, NULL, 0);
     tv = viewdata_timeline(v);
     int64_t t0, t1;
     viewdata_time_window(v, &t0, &t1);
@@ -305,6 +305,36 @@ static void test_timeline_matches_model(void **state)
     model_free(m);
 }
 
+/* The quick answer to one pane's new request: with reuse, the panes whose
+ * request did not change keep their part (the same one, not a copy),
+ * the changed one is rebuilt, and the whole reports generation 0 so the
+ * next full build refreshes it. */
+static void test_reuse_answers_one_pane(void **state)
+{
+    (void)state;
+    model *m = make_job();
+    for (int i = 0; i < 20; i++)
+        add_step(m, "algo-1", i, T0 + i * 1000000LL, 300000);
+    viewdata_req q = request();
+    q.steps_on = 1;
+    viewdata *a = viewdata_build(m, &q, NULL, 0);
+    assert_true(viewdata_model_generation(a) == model_generation(m));
+    q.selected = 1;   /* Steps asks for another node; System's range is unchanged */
+    viewdata *b = viewdata_build(m, &q, a, 1);
+    assert_ptr_equal(viewdata_system(b), viewdata_system(a));
+    assert_ptr_equal(viewdata_heatmap(b), viewdata_heatmap(a));
+    assert_ptr_not_equal(viewdata_steps(b), viewdata_steps(a));
+    assert_int_equal(viewdata_model_generation(b), 0);
+    viewdata_free(a);   /* b's shared parts outlive a */
+    assert_int_equal(sysview_node_count(viewdata_system(b)), NODES);
+    viewdata *c = viewdata_build(m, &q, b, 0);
+    assert_ptr_not_equal(viewdata_system(c), viewdata_system(b));
+    assert_true(viewdata_model_generation(c) == model_generation(m));
+    viewdata_free(b);
+    viewdata_free(c);
+    model_free(m);
+}
+
 /* A pane not on screen gets nothing built. */
 static void test_only_what_is_asked(void **state)
 {
@@ -312,7 +342,7 @@ static void test_only_what_is_asked(void **state)
     model *m = make_job();
     viewdata_req q = request();
     q.sys_on = q.heat_on = 0;
-    viewdata *v = viewdata_build(m, &q, NULL);
+    viewdata *v = viewdata_build(m, &q, NULL, 0);
     assert_null(viewdata_system(v));
     assert_null(viewdata_heatmap(v));
     assert_int_equal(viewdata_node_total(v), NODES);
@@ -329,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_heatmap_and_straggler),
         cmocka_unit_test(test_steps_matches_model),
         cmocka_unit_test(test_timeline_matches_model),
+        cmocka_unit_test(test_reuse_answers_one_pane),
         cmocka_unit_test(test_only_what_is_asked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

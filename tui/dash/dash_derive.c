@@ -91,7 +91,11 @@ void dash_view_request(dash *d)
     for (size_t i = 0; i < d->npanes; i++)
         if (d->panes[i].inner && d->panes[i].vt->request)
             d->panes[i].vt->request(d->panes[i].p, d->panes[i].inner, v, &q);
+    if (!memcmp(&q, &d->view_posted, sizeof q))
+        return;
+    d->view_posted = q;
+    d->view_waiting = 1;
     deriver_want_view(d->dv, &q);
-    if (d->ld && deriver_pending_view(d->dv))
+    if (d->ld)
         loader_poke(d->ld);
 }

@@ -71,7 +71,9 @@ typedef struct dash {
     deriver *dv;              /* the rule parameters and Python choice the loader derives */
     derived *snap;            /* this frame's snapshot (a reference), NULL before the first */
     char extra_err[sizeof(sm_err){0}.msg]; /* the last diff failure shown */
-    uint64_t view_key;        /* this frame's view (dash_frame) */
+    uint64_t view_key;        /* this frame's view and view data request (dash_frame) */
+    viewdata_req view_posted; /* the last view request posted to the deriver */
+    int view_waiting;         /* 1 until a snapshot answers view_posted */
     int backfill;             /* this frame: the loader is still backfilling */
     double lock_ms;           /* the model lock's hold in the last frame */
     double wait_ms;           /* how long the last frame waited for it */

@@ -200,9 +200,17 @@ void dash_frame(dash *d)
     dash_view_request(d);
     dash_derive_take(d);
     d->backfill = d->ld && backfilling(d);
-    d->view_key = fnv_add(FNV_SEED, &d->view, sizeof d->view);
     pane_ctx ctx;
     dash_ctx(d, &ctx, now);
+    /* The view, and the request the snapshot's view data answers: the
+     * answer to a key's request redraws at once even while backfilling. */
+    d->view_key = fnv_add(FNV_SEED, &d->view, sizeof d->view);
+    if (ctx.vd) {
+        d->view_key = fnv_add(d->view_key, viewdata_request(ctx.vd), sizeof(viewdata_req));
+        if (d->view_waiting &&
+            !memcmp(viewdata_request(ctx.vd), &d->view_posted, sizeof d->view_posted))
+            d->view_waiting = 0;
+    }
     d->lock_ms = d->wait_ms = 0;
     dash_panes_update(d, &ctx);
     if (needs_model(d)) {
@@ -285,10 +293,10 @@ static int wait_events(dash *d, int timeout_ms)
     return ev;
 }
 
-/* While a backfill runs the loader signals after every pass; a frame for
- * each would hold the model lock for a large share of the time the loader
- * needs it. New data alone is drawn at most every DASH_BACKFILL_FRAME_MS
- * then; keys, signals and the clock still draw at once. */
+/* While a backfill runs the loader signals after every pass and every
+ * view data it builds within one; new data alone is drawn at most every
+ * DASH_BACKFILL_FRAME_MS then. Keys, signals, the clock and the answer to
+ * a view request a key made (view_waiting) still draw at once. */
 
 static int backfilling(dash *d)
 {
@@ -304,7 +312,7 @@ static void wait_frame(dash *d, double last_ms)
     for (;;) {
         int ev = wait_events(d, timeout);
         read_keys(d);
-        if (d->quit || ev != EV_LOADER || d->o->frames > 0 || !backfilling(d))
+        if (d->quit || ev != EV_LOADER || d->o->frames > 0 || d->view_waiting || !backfilling(d))
             return;
         double left = last_ms + DASH_BACKFILL_FRAME_MS - mono_ms();
         if (left <= 0)

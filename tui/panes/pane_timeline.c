@@ -259,12 +259,15 @@ static uint64_t tl_stamp(pane *p, const pane_ctx *ctx)
  * last draw) or the events view's filter and order. */
 static void tl_request(pane *p, WINDOW *w, const view_state *v, viewdata_req *q)
 {
-    (void)w, (void)v;
+    (void)w;
     q->tl_on = 1;
     q->tl_view = p->view == TL_STEPS ? TLVIEW_STEPS : p->view == TL_LOADER ? TLVIEW_LOADER
                                                                             : TLVIEW_EVENTS;
     if (p->view == TL_STEPS) {
-        q->tl_first = p->first;
+        /* Following the newest step: "the newest bars", not an index that
+         * moves with every step a backfill adds (each would be a request). */
+        int follow = !p->sel_start_us && !p->top_us && v->live && !v->step_focus;
+        q->tl_first = follow ? TLVIEW_NEWEST : p->first;
         q->tl_fit = p->fit;
     }
     if (p->view == TL_EVENTS) {
