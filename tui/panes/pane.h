@@ -4,8 +4,8 @@
  * explicit table in tui/panes/panes.c — not via constructor attributes, which
  * silently vanish from static libraries. The dashboard owns the curses
  * window; a pane draws its content into it from a read-only context: a
- * snapshot_only pane from the loader's immutable snapshot without any
- * lock, the others (Steps, Timeline) while the model lock is held; none
+ * snapshot_only pane (every pane today) from the loader's immutable
+ * snapshot without any lock, another while the model lock is held; none
  * keeps pointers into the model past the call. */
 #ifndef SMTOP_PANE_H
 #define SMTOP_PANE_H
