@@ -132,6 +132,9 @@ static void *loader_main(void *arg)
             now = clock_us(CLOCK_MONOTONIC);
             next_scan = pending ? now : now + (int64_t)l->o.interval_ms * 1000;
         }
+        /* Woken by a view request alone: only the panes it changed. */
+        if (l->o.dv && !scanned && deriver_pending_view(l->o.dv))
+            publish_what(l, BUILD_ANSWER);
         /* Backfilling: builds at most every derive_min_ms, or the frames
          * would show rules over a model that is half a pass further on
          * while the loader spends its time re-deriving. */
