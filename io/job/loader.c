@@ -100,8 +100,8 @@ static void publish(loader *l)
 /* Between the files of a pass: the panes whose view the UI changed, at
  * once (a key's answer); and every pane's view data every view_min_ms
  * while the pass adds data, so the screen follows the backfill — but no
- * more than a fifth of the loader's time goes to it (a build that took
- * 60 ms waits 240 ms before the next). */
+ * more than an eighth of the loader's time goes to it (a build that took
+ * 40 ms waits 280 ms before the next). */
 static void between_files(void *ud)
 {
     loader *l = ud;
@@ -111,8 +111,8 @@ static void between_files(void *ud)
         return;
     }
     int64_t wait = (int64_t)l->o.view_min_ms * 1000;
-    if (wait < 4 * l->view_cost_us)
-        wait = 4 * l->view_cost_us;
+    if (wait < 7 * l->view_cost_us)
+        wait = 7 * l->view_cost_us;
     if (clock_us(CLOCK_MONOTONIC) - l->view_us < wait)
         return;
     publish_what(l, BUILD_VIEW);

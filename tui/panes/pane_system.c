@@ -115,6 +115,7 @@ sys_columns pane_system_columns_for(int W)
 
 struct pane {
     size_t top;
+    size_t drawn;                 /* nodes at the last draw (heights[] valid) */
     int heights[SYS_MAX_NODES];
     int rows[SYS_MAX_NODES];      /* chart rows of each node's metrics */
     size_t counts[SYS_MAX_NODES]; /* charts of each node */
@@ -359,6 +360,7 @@ static void sys_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     int avail = H - axis, y = 0;
     sys_columns c = pane_system_columns_for(getmaxx(w));
     p->top = pane_system_scroll_top(p->top, sel, p->heights, n, avail);
+    p->drawn = n;
     for (size_t i = p->top; i < n && y < avail; i++) {
         int rows = p->rows[i];
         const sysview_node *nd = sysview_node_at(sv, i);
@@ -373,20 +375,35 @@ static void sys_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         draw_time_axis(w, H - 1, &c, ctx);
 }
 
-/* The charts the loader builds: bins for the nodes from half a screen
- * above the first one shown (or the selected one) to a screen and a half
- * below, so j/k and scrolling find their charts built. */
+/* Nodes from top whose blocks fit in h lines at the last draw (at least
+ * one; half the lines when nothing was drawn yet). */
+static size_t nodes_on_screen(const pane *p, int h)
+{
+    if (p->drawn == 0)
+        return (size_t)(h > 2 ? h / 2 : 1);
+    size_t k = 0;
+    long used = 0;
+    for (size_t i = p->top; i < p->drawn && used < h; i++, k++)
+        used += p->heights[i];
+    return k ? k : 1;
+}
+
+/* The charts the loader builds: bins for the nodes on screen and a
+ * screen's worth above and below (from the first shown or the selected
+ * one), so j/k and scrolling find their charts built; the other nodes
+ * list their charts without numbers (each would cost the loader a
+ * series scan per chart). */
 static void sys_request(pane *p, WINDOW *w, const view_state *v, viewdata_req *q)
 {
     sys_columns c = pane_system_columns_for(getmaxx(w));
-    size_t H = (size_t)(getmaxy(w) > 0 ? getmaxy(w) : 0);
+    size_t k = nodes_on_screen(p, getmaxy(w));
     size_t lo = p->top < v->selected_node ? p->top : v->selected_node;
     size_t hi = p->top > v->selected_node ? p->top : v->selected_node;
     q->sys_on = 1;
     q->per_core = v->per_core;
     q->sys_bins = chart_bins(&c, v->glyphs);
-    q->sys_first = lo > H / 2 ? lo - H / 2 : 0;
-    q->sys_count = hi - q->sys_first + H + H / 2 + 1;
+    q->sys_first = lo > k ? lo - k : 0;
+    q->sys_count = hi - q->sys_first + 2 * k + 1;
 }
 
 static int sys_on_key(pane *p, int ch, pane_ctx *ctx)
