@@ -62,7 +62,8 @@ static int add_steps(tlview *v, const model_node *w, const viewdata_req *q)
         first = n > TLVIEW_DEFAULT_BARS ? n - TLVIEW_DEFAULT_BARS : 0;
         max = TLVIEW_DEFAULT_BARS;
     } else if (q->tl_first == TLVIEW_NEWEST) {
-        max = 2 * q->tl_fit;
+        /* Room for a taller pane (zoomed) without waiting for another build. */
+        max = 3 * q->tl_fit > TLVIEW_DEFAULT_BARS ? 3 * q->tl_fit : TLVIEW_DEFAULT_BARS;
         first = n > max ? n - max : 0;
     } else {   /* a screen above and below the bars shown: scrolling finds them built */
         first = q->tl_first > q->tl_fit ? q->tl_first - q->tl_fit : 0;

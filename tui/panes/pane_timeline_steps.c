@@ -144,9 +144,12 @@ void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const tlv
     p->first = total ? first_bar(p, tv, total, sel, p->fit) : 0;
     p->y0 = y0;
     size_t n = total ? pane_timeline_load_steps(p, tv, p->first, p->fit) : 0;
+    /* The bars shown, even while the loader is still building some (a
+     * taller pane, a jump): they follow with the next snapshot. */
+    size_t want = total - p->first < p->fit ? total - p->first : p->fit;
     /* The range first: at 80 columns it is what a narrow header keeps. */
-    snprintf(head, sizeof head, "%zu-%zu/%zu %s %s  f focus", n ? p->first + 1 : 0,
-             p->first + n, total, mode ? mode + 1 : label, p->who);
+    snprintf(head, sizeof head, "%zu-%zu/%zu %s %s  f focus", want ? p->first + 1 : 0,
+             p->first + want, total, mode ? mode + 1 : label, p->who);
     pane_timeline_draw_tabs(p, w, ctx, head);
     if (y0 == 2)
         draw_legend(w, 1, ctx);
