@@ -133,6 +133,16 @@ void model_node_free(model_node *n);
  * the model still allows), -1 on OOM with the node unchanged. */
 #define MNODE_CAPPED 2
 int model_node_add_sample(model_node *n, const sm_sample *s, uint64_t stream, size_t room);
+/* The same, and on 0 the series the sample went to in *ent; with cpu 0
+ * a core's sample is not fed into the CPU total (model_node_note_core
+ * does that later). */
+int model_node_add_sample_ent(model_node *n, const sm_sample *s, uint64_t stream, size_t room,
+                              void **ent, int cpu);
+/* Adds a sample of series ent (from model_node_add_sample_ent, same key)
+ * as model_node_add_sample_ent would. */
+int model_node_add_to(model_node *n, void *ent, const sm_sample *s, uint64_t stream, int cpu);
+/* Feeds a sample of series ent into the CPU total when ent is a core. */
+void model_node_note_core(model_node *n, const void *ent, const sm_sample *s, uint64_t stream);
 /* Feeds one core sample of `stream` into the CPU total (model_cpu.c). */
 void model_node_cpu_note(model_node *n, uint64_t stream, int64_t ts, double v);
 /* Emits every pending group (all but the newest when keep_newest).

@@ -35,6 +35,58 @@ static trace_dec *new_decoder(ingest_ctx *cx, const cat_entry *e)
     return d;
 }
 
+enum { WAITING = 1, ADDED };
+
+/* Adds the samples held back (hold_sample) series by series, then feeds
+ * the cores among them into the CPU total in line order, as
+ * model_add_sample_defer asks. Each key's records are chained in line
+ * order (next_same), and its cursor skips what an earlier flush passed. */
+static void flush_held(ingest_ctx *cx, cat_entry *e)
+{
+    predec *pre = cx->pre;
+    if (!pre || !pre->nwait)
+        return;
+    for (size_t k = 0; k < pre->nkeys; k++) {
+        uint32_t i = pre->cur[k];
+        for (; i != PREDEC_NO_KEY && i <= pre->wait_hi; i = pre->v[i].next_same) {
+            const sm_sample *s = &pre->v[i].s;
+            if (pre->mark[i] != WAITING)
+                continue;
+            pre->mark[i] = 0;
+            if (s->ts_us > e->skip_until_us &&
+                model_add_sample_defer(cx->m, s, &pre->refs[k]) == 0) {
+                pre->mark[i] = ADDED;
+                if (s->ts_us > e->high_water_us)
+                    e->high_water_us = s->ts_us;
+            }
+        }
+        pre->cur[k] = i;
+    }
+    for (size_t i = pre->wait_lo; i <= pre->wait_hi; i++)
+        if (pre->mark[i] == ADDED) {
+            pre->mark[i] = 0;
+            model_note_cpu(cx->m, &pre->refs[pre->v[i].key], &pre->v[i].s);
+        }
+    pre->nwait = 0;
+}
+
+/* Holds back a sample decoded ahead whose series the model already
+ * found in this read (issue 15: adding a file's samples series by series
+ * keeps each series' data in cache). A sample whose key is new here, or
+ * with an implausible time, goes in at once, after those held. */
+static int hold_sample(ingest_ctx *cx, const predec_rec *r)
+{
+    predec *pre = cx->pre;
+    if (r->key == PREDEC_NO_KEY || !pre->refs[r->key].ent || !model_time_plausible(r->s.ts_us))
+        return 0;
+    size_t i = (size_t)(r - pre->v);
+    pre->mark[i] = WAITING;
+    if (!pre->nwait++)
+        pre->wait_lo = i;
+    pre->wait_hi = i;
+    return 1;
+}
+
 /* Returns 0 for a decoded (or structural) line, -1 for a corrupt one. */
 static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
 {
@@ -46,12 +98,16 @@ static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t le
     if (e->ki.kind == KEY_SYSTEM) {
         sm_sample own;
         const predec_rec *r = predec_take(cx->pre, line, len, PREDEC_SYSTEM);
+        if (r && hold_sample(cx, r))
+            return 0;
+        flush_held(cx, e);
         const sm_sample *s = r ? &r->s : &own;
         if (!r && sys_decode_line(line, len, &own, cx->scratch) != 0)
             return -1;
         if (s->ts_us <= e->skip_until_us)
             return 0;
-        if (model_add_sample(cx->m, s) == 0 && s->ts_us > e->high_water_us)
+        model_ref *ref = r && r->key != PREDEC_NO_KEY ? &cx->pre->refs[r->key] : NULL;
+        if (model_add_sample_ref(cx->m, s, ref) == 0 && s->ts_us > e->high_water_us)
             e->high_water_us = s->ts_us;
         return 0;
     }
@@ -202,6 +258,7 @@ int scan_ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len
         take_line(cx, e, p, (size_t)(nl - p));
         p = nl + 1;
     }
+    flush_held(cx, e);
     if (p < end) {
         int r = hold_partial(e, p, (size_t)(end - p));
         if (r < 0)
