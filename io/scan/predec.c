@@ -31,15 +31,11 @@ static int recs_reserve(predec_buf *b, size_t n)
  * model as before). */
 #define KEYS_MAX 4096
 
-static int str_eq(sm_str a, sm_str b)
-{
-    return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
-}
 
 static int same_key(const sm_sample *a, const sm_sample *b)
 {
-    return str_eq(a->name, b->name) && str_eq(a->dimension, b->dimension) &&
-           str_eq(a->type, b->type) && str_eq(a->node, b->node);
+    return sm_str_same(a->name, b->name) && sm_str_same(a->dimension, b->dimension) &&
+           sm_str_same(a->type, b->type) && sm_str_same(a->node, b->node);
 }
 
 static int key_is(const predec_buf *b, uint32_t k, const sm_sample *s)
