@@ -102,13 +102,13 @@ void predec_buf_free(predec_buf *b);
 /* The consumer's view of b's records (what scan_fetch_take hands out). */
 predec predec_view(const predec_buf *b);
 
-/* The '\n' ending the line that starts at p, when the next record is that
- * line (it was found by the same memchr over the same bytes); NULL when
- * the caller must search. Does not move the cursor. */
-static inline const char *predec_newline(const predec *pre, const char *p)
+/* The next record when it is the line that starts at p (its nl was found
+ * by the same memchr over the same bytes, its len trimmed the same way);
+ * NULL when the caller must search. Does not move the cursor. */
+static inline const predec_rec *predec_at(const predec *pre, const char *p)
 {
     if (pre && pre->at < pre->n && pre->v[pre->at].line == p)
-        return pre->v[pre->at].nl;
+        return &pre->v[pre->at];
     return NULL;
 }
 

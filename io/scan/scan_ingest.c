@@ -87,10 +87,19 @@ static int hold_sample(ingest_ctx *cx, const predec_rec *r)
     return 1;
 }
 
-/* Returns 0 for a decoded (or structural) line, -1 for a corrupt one. */
-static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
+/* A line's trimmed length not known yet. */
+#define UNTRIMMED SIZE_MAX
+
+/* Returns 0 for a decoded (or structural) line, -1 for a corrupt one.
+ * `trimmed`: len without trailing blanks when the decode threads found it
+ * (this thread then need not touch the line's last bytes), or UNTRIMMED. */
+static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len,
+                       size_t trimmed)
 {
-    while (len && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
+    if (trimmed != UNTRIMMED)
+        len = trimmed;
+    while (trimmed == UNTRIMMED && len &&
+           (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
         len--;
     if (len == 0)
         return 0;
@@ -119,9 +128,10 @@ static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t le
     return rc != 1 ? rc : trace_decode_line(e->tdec, line, len, sink_event, &sink);
 }
 
-static void count_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
+static void count_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len,
+                       size_t trimmed)
 {
-    if (decode_line(cx, e, line, len) != 0) {
+    if (decode_line(cx, e, line, len, trimmed) != 0) {
         if (!cx->first_bad[0]) {
             /* Shown to the user, who wants to know what was skipped: keep
              * it printable so a binary line cannot reach the terminal. */
@@ -157,11 +167,12 @@ static int hold_partial(cat_entry *e, const char *p, size_t len)
 
 /* Decodes one whole line (its "\n" consumed too) and, for the open
  * trace, adds it to the prefix that scan_adopt matches closed files by. */
-static void take_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
+static void take_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len,
+                      size_t trimmed)
 {
     if (e->ki.kind == KEY_TRACE_TMP)
         prefix_hash_add(&e->done, line, len);
-    count_line(cx, e, line, len);
+    count_line(cx, e, line, len, trimmed);
 }
 
 /* Completes a held partial line with the first line of `p`; returns how
@@ -184,7 +195,7 @@ static size_t finish_held_line(ingest_ctx *cx, cat_entry *e, const char *p, size
     }
     if (!nl)
         return len;
-    take_line(cx, e, e->partial, e->partial_len);
+    take_line(cx, e, e->partial, e->partial_len, UNTRIMMED);
     e->partial_len = 0;
     return take + 1;
 }
@@ -199,7 +210,7 @@ static void take_elem(void *ud, const char *p, size_t n)
 {
     elem_ctx *c = ud;
     if (p) {
-        count_line(c->cx, c->e, p, n);
+        count_line(c->cx, c->e, p, n, UNTRIMMED);
         return;
     }
     if (!c->cx->first_bad[0])
@@ -250,12 +261,11 @@ int scan_ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len
     if (e->partial_len && p < end)
         p += finish_held_line(cx, e, p, (size_t)(end - p));
     while (p < end) {
-        const char *nl = predec_newline(cx->pre, p);
-        if (!nl)
-            nl = memchr(p, '\n', (size_t)(end - p));
+        const predec_rec *r = predec_at(cx->pre, p);
+        const char *nl = r ? r->nl : memchr(p, '\n', (size_t)(end - p));
         if (!nl)
             break;
-        take_line(cx, e, p, (size_t)(nl - p));
+        take_line(cx, e, p, (size_t)(nl - p), r ? r->len : UNTRIMMED);
         p = nl + 1;
     }
     flush_held(cx, e);
@@ -287,7 +297,7 @@ void scan_ingest_finish_entry(ingest_ctx *cx, cat_entry *e)
         return;
     /* A final line without its newline still counts when it decodes. */
     int64_t before = e->corrupt;
-    count_line(cx, e, e->partial, e->partial_len);
+    count_line(cx, e, e->partial, e->partial_len, UNTRIMMED);
     if (e->corrupt != before) {
         e->corrupt = before;
         cx->n.corrupt--;
