@@ -514,9 +514,10 @@ static int open_key(const source_local *sl, const char *key, char *path)
     return -1;
 }
 
-/* Starts the kernel's readahead of the requested range (issue 15: a cold
- * job read by the pool's few synchronous preads left the disk idle while
- * they decoded). Not for anything but a regular file. */
+/* Starts the kernel's readahead of the requested range, so that a disk
+ * slower than the decode reads the next files while the pool's few
+ * synchronous preads decode these (issue 15, cold cache). Not for
+ * anything but a regular file. */
 static void local_prefetch(source *s, const source_req *r)
 {
     source_local *sl = (source_local *)s;
