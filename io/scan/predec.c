@@ -31,7 +31,6 @@ static int recs_reserve(predec_buf *b, size_t n)
  * model as before). */
 #define KEYS_MAX 4096
 
-
 static int same_key(const sm_sample *a, const sm_sample *b)
 {
     return sm_str_same(a->name, b->name) && sm_str_same(a->dimension, b->dimension) &&
