@@ -138,24 +138,20 @@ static const char *mid_cut(const char *src, int max, char *out, size_t cap)
 }
 
 /* The job's name (the scan may still set it): copied under the model
- * lock, the one thing the header and status line take it for; the hold
- * and the wait count in the frame's lock times. */
-static double ms_between(const struct timespec *a, const struct timespec *b)
-{
-    return (double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) / 1e6;
-}
-
+ * lock when the lock is free, else the copy from the last frame — a
+ * frame never waits for the loader. The hold counts in the frame's lock
+ * time. */
 static void job_place(dash *d, char *buf, size_t cap)
 {
-    struct timespec a, b, c;
-    clock_gettime(CLOCK_MONOTONIC, &a);
-    pthread_mutex_lock(job_lock(d->j));
-    clock_gettime(CLOCK_MONOTONIC, &b);
-    snprintf(buf, cap, "%s", job_describe(d->j));
-    pthread_mutex_unlock(job_lock(d->j));
-    clock_gettime(CLOCK_MONOTONIC, &c);
-    d->wait_ms += ms_between(&a, &b);
-    d->lock_ms += ms_between(&b, &c);
+    struct timespec a, b;
+    if (pthread_mutex_trylock(job_lock(d->j)) == 0) {
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        snprintf(d->place, sizeof d->place, "%s", job_describe(d->j));
+        pthread_mutex_unlock(job_lock(d->j));
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        d->lock_ms += (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+    }
+    snprintf(buf, cap, "%s", d->place);
 }
 
 void dash_draw_header(dash *d, const pane_ctx *ctx)

@@ -63,6 +63,7 @@ typedef struct dash {
     char filter_before[64];   /* restored by Esc */
     int cmd_edit;             /* the status line is the `:` prompt (dash_cmd.c) */
     char cmd[128];
+    char place[400];          /* the job's name, as last copied (dash_header.c) */
     char hdr_last[1280], st_last[1400];   /* st_last holds dash_draw_status key[] */
     char msg[256];            /* transient notice in the status line */
     int64_t msg_until_us;
