@@ -25,6 +25,11 @@ struct loader {
     derived *snap;             /* latest published snapshot */
     int64_t view_us;           /* when the view data was last built in full (loader thread) */
     int64_t view_cost_us;      /* how long that build took */
+    /* The last answer to a view request, and the totals loader_view_stats
+     * reports (loader thread; the totals under mu). */
+    int64_t answer_us, answer_cost_us;
+    uint64_t answers;
+    int64_t answers_us, answer_max_us;
 };
 
 static int64_t clock_us(clockid_t id)
@@ -79,10 +84,22 @@ static void publish_what(loader *l, int what)
     int64_t now = clock_us(CLOCK_REALTIME), t0 = clock_us(CLOCK_MONOTONIC);
     derived *s = what == BUILD_ALL ? deriver_build(l->o.dv, now)
                                    : deriver_build_view(l->o.dv, now, what == BUILD_ANSWER);
+    int64_t t1 = clock_us(CLOCK_MONOTONIC);
     if (what != BUILD_ANSWER) {
-        l->view_us = clock_us(CLOCK_MONOTONIC);
-        l->view_cost_us = l->view_us - t0;
+        l->view_us = t1;
+        l->view_cost_us = t1 - t0;
+    } else {
+        l->answer_us = t1;
+        l->answer_cost_us = t1 - t0;
     }
+    pthread_mutex_lock(&l->mu);
+    if (what == BUILD_ANSWER) {
+        l->answers++;
+        l->answers_us += t1 - t0;
+        if (t1 - t0 > l->answer_max_us)
+            l->answer_max_us = t1 - t0;
+    }
+    pthread_mutex_unlock(&l->mu);
     if (!s)
         return;   /* out of memory: the UI keeps the last snapshot */
     pthread_mutex_lock(&l->mu);
@@ -97,8 +114,20 @@ static void publish(loader *l)
     publish_what(l, BUILD_ALL);
 }
 
-/* Between the files of a pass: the panes whose view the UI changed, at
- * once (a key's answer); and every pane's view data every view_min_ms
+/* When the next answer to a view request may be built: answers take at
+ * most an eighth of the loader's time, as the periodic builds do. A key
+ * after a quiet spell is answered at once; but a request that changes
+ * with every frame (a frame that draws an answer asks for something new)
+ * would otherwise have the loader answer after every file and the UI
+ * redraw after every answer, and a backfill crawl (one took 96 s instead
+ * of 10 s before this bound). */
+static int64_t answer_due(const loader *l)
+{
+    return l->answer_us + 7 * l->answer_cost_us;
+}
+
+/* Between the files of a pass: the panes whose view the UI changed, as
+ * soon as the answer budget allows (a key's answer); and every pane's view data every view_min_ms
  * while the pass adds data, so the screen follows the backfill — but no
  * more than an eighth of the loader's time goes to it (a build that took
  * 40 ms waits 280 ms before the next). */
@@ -106,8 +135,10 @@ static void between_files(void *ud)
 {
     loader *l = ud;
     if (deriver_pending_view(l->o.dv)) {
-        publish_what(l, BUILD_ANSWER);
-        wake_ui(l);
+        if (clock_us(CLOCK_MONOTONIC) >= answer_due(l)) {
+            publish_what(l, BUILD_ANSWER);
+            wake_ui(l);
+        }
         return;
     }
     int64_t wait = (int64_t)l->o.view_min_ms * 1000;
@@ -132,9 +163,15 @@ static void *loader_main(void *arg)
             now = clock_us(CLOCK_MONOTONIC);
             next_scan = pending ? now : now + (int64_t)l->o.interval_ms * 1000;
         }
-        /* Woken by a view request alone: only the panes it changed. */
-        if (l->o.dv && !scanned && deriver_pending_view(l->o.dv))
-            publish_what(l, BUILD_ANSWER);
+        /* Woken by a view request alone: only the panes it changed, once
+         * the answer budget allows (else wake up then). */
+        int64_t wake_at = next_scan;
+        if (l->o.dv && !scanned && deriver_pending_view(l->o.dv)) {
+            if (now >= answer_due(l))
+                publish_what(l, BUILD_ANSWER);
+            else if (answer_due(l) < wake_at)
+                wake_at = answer_due(l);
+        }
         /* Backfilling: builds at most every derive_min_ms, or the frames
          * would show rules over a model that is half a pass further on
          * while the loader spends its time re-deriving. */
@@ -147,13 +184,22 @@ static void *loader_main(void *arg)
         wake_ui(l);
         pthread_mutex_lock(&l->mu);
         if (!l->stop && !l->poked)
-            wait_until(l, next_scan);
+            wait_until(l, wake_at);
         l->poked = 0;
         int stop = l->stop;
         pthread_mutex_unlock(&l->mu);
         if (stop)
             return NULL;
     }
+}
+
+void loader_view_stats(loader *l, uint64_t *answers, int64_t *answers_us, int64_t *max_us)
+{
+    pthread_mutex_lock(&l->mu);
+    *answers = l->answers;
+    *answers_us = l->answers_us;
+    *max_us = l->answer_max_us;
+    pthread_mutex_unlock(&l->mu);
 }
 
 loader *loader_start_opts(job *j, const loader_opts *o, sm_err *err)

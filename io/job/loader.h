@@ -57,6 +57,12 @@ void loader_stop(loader *l);
  * who pressed q or sent SIGTERM must not wait on the network). */
 int loader_stop_within(loader *l, int ms);
 
+/* How many answers to view requests (deriver_want_view) were built, the
+ * time they took in all and the longest: at most an eighth of the
+ * loader's time (plus the last answer) goes to them, however often the
+ * request changes. Thread-safe. */
+void loader_view_stats(loader *l, uint64_t *answers, int64_t *answers_us, int64_t *max_us);
+
 /* File descriptor that is readable after a pass completed. */
 int loader_fd(const loader *l);
 /* Drains loader_fd; returns the number of passes signalled since. */

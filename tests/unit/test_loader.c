@@ -1,7 +1,9 @@
 /* loader: scans on its own thread, wakes the UI through its fd after each
- * pass, reports a failing pass in plain words, and stops promptly even
- * with a long interval. */
+ * pass, reports a failing pass in plain words, stops promptly even with a
+ * long interval, and keeps answering view requests within its budget. */
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -110,11 +112,90 @@ static void test_failed_pass_is_reported(void **s)
     assert_true(when > 0);
 }
 
+/* A UI whose request changes with every frame: it never stops asking. */
+typedef struct asker {
+    deriver *dv;
+    loader *l;
+    atomic_int stop;
+} asker;
+
+static void *ask_forever(void *arg)
+{
+    asker *a = arg;
+    viewdata_req q;
+    memset(&q, 0, sizeof q);
+    q.live = 1, q.span_us = 3600LL * 1000000;
+    q.sys_on = 1, q.per_core = 1, q.sys_bins = 2000, q.sys_count = 16;
+    for (unsigned i = 0; !atomic_load(&a->stop); i++) {
+        q.sys_bins = 2000 + i % 64;
+        deriver_want_view(a->dv, &q);
+        loader_poke(a->l);
+        struct timespec ts = {0, 200000};
+        nanosleep(&ts, NULL);
+    }
+    return NULL;
+}
+
+/* Found live: a request that changed after every answer had the loader
+ * answer between every two files and a backfill take 96 s instead of 10.
+ * Answers are served, but take at most an eighth of the loader's time. */
+static void test_view_answers_keep_to_budget(void **s)
+{
+    (void)s;
+    char big[] = "/tmp/smtop-loader-view-XXXXXX";
+    assert_non_null(mkdtemp(big));
+    synth_opts o;
+    synth_opts_init(&o);
+    o.out = big;
+    o.nodes = 16, o.minutes = 6, o.start_us = 1700000000LL * 1000000;
+    sm_err err = {0};
+    assert_int_equal(synth_run(&o, NULL, &err), 0);
+    source_opts so;
+    source_opts_init(&so);
+    job *j = job_open(big, &so, NULL, &err);
+    assert_non_null(j);
+    deriver *dv = deriver_new(NULL, job_model(j), job_pystats(j), job_lock(j));
+    assert_non_null(dv);
+    loader_opts lo = {.interval_ms = 60000, .dv = dv};
+    double t0 = now_s();
+    loader *l = loader_start_opts(j, &lo, &err);
+    assert_non_null(l);
+    asker a = {.dv = dv, .l = l};
+    atomic_init(&a.stop, 0);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, ask_forever, &a), 0);
+    /* The first pass reads the whole job, then the loader idles while
+     * the asker keeps asking. */
+    scan_stats st;
+    do {
+        assert_true(wait_readable(loader_fd(l), 60000) >= 0);
+        loader_ack(l);
+        scanner_get_stats(job_scanner(j), &st);
+    } while (st.passes == 0 || st.files_pending > 0 || st.scanning);
+    struct timespec idle = {0, 300000000};
+    nanosleep(&idle, NULL);
+    atomic_store(&a.stop, 1);
+    pthread_join(th, NULL);
+    uint64_t answers;
+    int64_t total_us, max_us;
+    loader_view_stats(l, &answers, &total_us, &max_us);
+    double life_us = (now_s() - t0) * 1e6;
+    loader_stop(l);
+    deriver_free(dv);
+    job_close(j);
+    assert_int_equal(tmpdir_remove(big), 0);
+    print_message("%llu answers, %.1f ms of %.1f ms, longest %.2f ms\n",
+                  (unsigned long long)answers, total_us / 1e3, life_us / 1e3, max_us / 1e3);
+    assert_true(answers >= 2);
+    assert_true(total_us <= life_us / 8 + max_us);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scans_wakes_and_stops),
         cmocka_unit_test(test_failed_pass_is_reported),
+        cmocka_unit_test(test_view_answers_keep_to_budget),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
