@@ -32,6 +32,16 @@ int linhist_reserve(linhist *h, double v, uint64_t n);
  * this v and n). Exactly one count is added per copy, up to the bin's
  * room, so callers check linhist_takes first for n > 1. */
 int linhist_add(linhist *h, double v, uint64_t n);
+/* The same steps with v's bin found once (a sample's reserve and add
+ * would otherwise find it twice each): linhist_bin is v's bin when v is
+ * taken, else LINHIST_NOT_TAKEN; linhist_reserve_bin(h, bin, n) then
+ * makes room as linhist_reserve(h, v, n) (0, or -1 on OOM), after which
+ * linhist_add_bin(h, bin, n) adds as linhist_add(h, v, n) and cannot
+ * fail. */
+#define LINHIST_NOT_TAKEN SIZE_MAX
+size_t linhist_bin(const linhist *h, double v);
+int linhist_reserve_bin(linhist *h, size_t bin, uint64_t n);
+void linhist_add_bin(linhist *h, size_t bin, uint64_t n);
 uint64_t linhist_total(const linhist *h);
 /* The k-th smallest value taken (0-based, k < total) as its bin's centre. */
 double linhist_kth(const linhist *h, uint64_t k);

@@ -168,12 +168,29 @@ static int no_node(const model *m, int64_t node_cap_before)
     return m->drops.node_cap != node_cap_before ? 1 : -1;
 }
 
-int model_add_sample(model *m, const sm_sample *s)
+/* What every sample the model took does to the model's own state. */
+static void sample_taken(model *m, const sm_sample *s)
+{
+    if (s->ts_us > m->last_sample_us)
+        m->last_sample_us = s->ts_us;
+    m->sys_gen++;
+    note_time(m, s->ts_us, s->ts_us);
+}
+
+static int add_sample(model *m, const sm_sample *s, model_ref *ref, int cpu)
 {
     if (!model_time_plausible(s->ts_us))
         return drop_bad_time(m, s->ts_us);
     if (outside(m, s->ts_us) || !isfinite(s->value))
         return 1;
+    if (ref && ref->ent) {
+        /* The key's series exists: no node or series lookup (issue 15:
+         * they were a tenth of the merging thread's time). */
+        int rc = model_node_add_to(ref->node, ref->ent, s, m->stream, cpu);
+        if (rc == 0)
+            sample_taken(m, s);
+        return rc;
+    }
     int is_new;
     size_t pos = 0;
     int64_t capped = m->drops.node_cap;
@@ -181,7 +198,9 @@ int model_add_sample(model *m, const sm_sample *s)
     if (!n)
         return no_node(m, capped);
     size_t before = n->series.n;
-    int rc = model_node_add_sample(n, s, m->stream, MODEL_SERIES_MAX - m->nseries);
+    void *ent = NULL;
+    int rc = model_node_add_sample_ent(n, s, m->stream, MODEL_SERIES_MAX - m->nseries, &ent,
+                                       cpu);
     if (rc == MNODE_CAPPED) {
         m->drops.series_cap++;
         rc = 1;
@@ -190,11 +209,30 @@ int model_add_sample(model *m, const sm_sample *s)
     if (rc != 0)
         return rc;
     m->nseries += n->series.n - before;
-    if (s->ts_us > m->last_sample_us)
-        m->last_sample_us = s->ts_us;
-    m->sys_gen++;
-    note_time(m, s->ts_us, s->ts_us);
+    if (ref)
+        *ref = (model_ref){n, ent};
+    sample_taken(m, s);
     return 0;
+}
+
+int model_add_sample_ref(model *m, const sm_sample *s, model_ref *ref)
+{
+    return add_sample(m, s, ref, 1);
+}
+
+int model_add_sample(model *m, const sm_sample *s)
+{
+    return add_sample(m, s, NULL, 1);
+}
+
+int model_add_sample_defer(model *m, const sm_sample *s, model_ref *ref)
+{
+    return add_sample(m, s, ref, 0);
+}
+
+void model_note_cpu(model *m, const model_ref *ref, const sm_sample *s)
+{
+    model_node_note_core(ref->node, ref->ent, s, m->stream);
 }
 
 int model_add_event(model *m, const sm_event *e)

@@ -77,6 +77,30 @@ void model_free(model *m);
  * process). An event counts in its node and, when it names its writer
  * (e->process), in that process too. */
 int model_add_sample(model *m, const sm_sample *s);
+/* Where a sample went (its node and series), for a caller that adds many
+ * samples of the same few series, e.g. a file's. Zero it for a key not
+ * seen yet; model_add_sample_ref then finds the series as model_add_sample
+ * does and fills it, later samples of the same (node, type, dimension,
+ * name) go straight there. Same results as model_add_sample. A ref stays
+ * valid while the model lives: nodes and series are never freed before
+ * it. The caller must only hand it samples of the key it was filled for. */
+typedef struct model_ref {
+    model_node *node;
+    void *ent;
+} model_ref;
+int model_add_sample_ref(model *m, const sm_sample *s, model_ref *ref);
+/* Series by series: a caller holding a run of samples (a file's) may add
+ * them grouped by key, each key's in their order, through
+ * model_add_sample_defer, which does all model_add_sample_ref does but
+ * feed a core's sample into the node's CPU total. Then, for every sample
+ * it returned 0 for, model_note_cpu in the run's own order, before any
+ * other sample is added: the total sums a timestamp's cores in the order
+ * they came. Same results as model_add_sample in the run's order, with
+ * each series' data hot while its samples go in (issue 15). A sample
+ * with a time outside model_time_plausible must go through
+ * model_add_sample in its place instead (the drop keeps the last one). */
+int model_add_sample_defer(model *m, const sm_sample *s, model_ref *ref);
+void model_note_cpu(model *m, const model_ref *ref, const sm_sample *s);
 int model_add_event(model *m, const sm_event *e);
 
 /* Declares a batch boundary. Total-CPU groups still waiting for more cores

@@ -243,7 +243,27 @@ static int create_series(model_node *n, const sm_sample *s, size_t room, ser_ent
     return 0;
 }
 
-int model_node_add_sample(model_node *n, const sm_sample *s, uint64_t stream, size_t room)
+/* What every sample of series e does once it has its series. */
+static int add_found(const model_node *n, ser_ent *e, const sm_sample *s)
+{
+    if (e->s == n->cpu_total)
+        return 1;   /* data must not write into the derived total */
+    if (series_add(e->s, s->ts_us, s->value) != 0)
+        return -1;
+    return 0;
+}
+
+static void note_added(model_node *n, ser_ent *e, const sm_sample *s, uint64_t stream, int cpu)
+{
+    if (cpu && e->core)
+        model_node_cpu_note(n, stream, s->ts_us, s->value);
+    if (s->extra.len)
+        model_node_note_extra(n, s->extra.ptr, s->extra.len);
+    n->gen++;
+}
+
+int model_node_add_sample_ent(model_node *n, const sm_sample *s, uint64_t stream, size_t room,
+                              void **ent, int cpu)
 {
     ser_ent *prev = n->last_hit, *e = prev ? prev->next : NULL;
     if (!e || !ent_eq(e, s)) {
@@ -254,10 +274,9 @@ int model_node_add_sample(model_node *n, const sm_sample *s, uint64_t stream, si
         }
     }
     if (e) {
-        if (e->s == n->cpu_total)
-            return 1;   /* data must not write into the derived total */
-        if (series_add(e->s, s->ts_us, s->value) != 0)
-            return -1;
+        int rc = add_found(n, e, s);
+        if (rc != 0)
+            return rc;
     } else {
         int rc = create_series(n, s, room, &e);
         if (rc != 0)
@@ -266,10 +285,27 @@ int model_node_add_sample(model_node *n, const sm_sample *s, uint64_t stream, si
     if (prev)
         prev->next = e;
     n->last_hit = e;
-    if (e->core)
-        model_node_cpu_note(n, stream, s->ts_us, s->value);
-    if (s->extra.len)
-        model_node_note_extra(n, s->extra.ptr, s->extra.len);
-    n->gen++;
+    note_added(n, e, s, stream, cpu);
+    if (ent)
+        *ent = e;
     return 0;
+}
+
+int model_node_add_sample(model_node *n, const sm_sample *s, uint64_t stream, size_t room)
+{
+    return model_node_add_sample_ent(n, s, stream, room, NULL, 1);
+}
+
+int model_node_add_to(model_node *n, void *ent, const sm_sample *s, uint64_t stream, int cpu)
+{
+    int rc = add_found(n, ent, s);
+    if (rc == 0)
+        note_added(n, ent, s, stream, cpu);
+    return rc;
+}
+
+void model_node_note_core(model_node *n, const void *ent, const sm_sample *s, uint64_t stream)
+{
+    if (((const ser_ent *)ent)->core)
+        model_node_cpu_note(n, stream, s->ts_us, s->value);
 }

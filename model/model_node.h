@@ -93,35 +93,9 @@ struct model_node {
     struct model_node *last_proc;   /* the process of the last event */
 };
 
-/* a[0..n) == b[0..n) for the short identifiers of the ingest path (ids,
- * types, names): word loads instead of a libc call or a byte loop, and
- * never a read outside either range. */
 static inline int model_node_bytes_eq(const char *a, const char *b, size_t n)
 {
-    uint64_t x, y;
-    uint32_t u, v;
-    if (n >= 8) {
-        for (size_t i = 0; i + 8 <= n; i += 8) {
-            memcpy(&x, a + i, 8);
-            memcpy(&y, b + i, 8);
-            if (x != y)
-                return 0;
-        }
-        memcpy(&x, a + n - 8, 8);   /* the tail, overlapping */
-        memcpy(&y, b + n - 8, 8);
-        return x == y;
-    }
-    if (n >= 4) {
-        memcpy(&u, a, 4);
-        memcpy(&v, b, 4);
-        if (u != v)
-            return 0;
-        memcpy(&u, a + n - 4, 4);
-        memcpy(&v, b + n - 4, 4);
-        return u == v;
-    }
-    /* n <= 3: bytes 0, n/2 and n-1 cover them all */
-    return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
+    return sm_bytes_eq(a, b, n);
 }
 
 model_node *model_node_new(const char *id, size_t len);  /* NULL on OOM */
@@ -133,6 +107,16 @@ void model_node_free(model_node *n);
  * the model still allows), -1 on OOM with the node unchanged. */
 #define MNODE_CAPPED 2
 int model_node_add_sample(model_node *n, const sm_sample *s, uint64_t stream, size_t room);
+/* The same, and on 0 the series the sample went to in *ent; with cpu 0
+ * a core's sample is not fed into the CPU total (model_node_note_core
+ * does that later). */
+int model_node_add_sample_ent(model_node *n, const sm_sample *s, uint64_t stream, size_t room,
+                              void **ent, int cpu);
+/* Adds a sample of series ent (from model_node_add_sample_ent, same key)
+ * as model_node_add_sample_ent would. */
+int model_node_add_to(model_node *n, void *ent, const sm_sample *s, uint64_t stream, int cpu);
+/* Feeds a sample of series ent into the CPU total when ent is a core. */
+void model_node_note_core(model_node *n, const void *ent, const sm_sample *s, uint64_t stream);
 /* Feeds one core sample of `stream` into the CPU total (model_cpu.c). */
 void model_node_cpu_note(model_node *n, uint64_t stream, int64_t ts, double v);
 /* Emits every pending group (all but the newest when keep_newest).

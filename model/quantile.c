@@ -55,6 +55,8 @@ struct quant {
     int sketch;         /* 1 once the values live in the stores */
     double reserved_v;  /* last value quantile_reserve indexed, so that */
     int reserved_idx;   /* the following quantile_add need not log() again */
+    int reserved_lin;   /* ... or find its histogram bin again: reserved_idx
+                         * is then that bin, for the next add only */
     store pos, neg;
     uint64_t zeros;
     int64_t count;
@@ -233,6 +235,10 @@ static void sketch_free(sketch *k)
 
 static void sketch_set(quant *q, const sketch *k)
 {
+    if (q->reserved_lin) {   /* a bin of the histogram replaced here */
+        q->reserved_lin = 0;
+        q->reserved_v = NAN;
+    }
     q->pos = k->pos;
     q->neg = k->neg;
     q->zeros = k->zeros;
@@ -397,6 +403,12 @@ static void note_minmax(quant *q, double lo, double hi, int64_t n)
  * and back cost more than the add). 0, or -1 on OOM (q unchanged). */
 static int sketch_put_one(quant *q, double v)
 {
+    if (q->reserved_lin && v == q->reserved_v) {
+        q->reserved_lin = 0;   /* the room is spent: a later add checks again */
+        q->reserved_v = NAN;
+        linhist_add_bin(q->lin, (size_t)q->reserved_idx, 1);
+        return 0;
+    }
     int r = q->lin ? linhist_add(q->lin, v, 1) : 0;
     if (r != 0)
         return r < 0 ? -1 : 0;
@@ -712,9 +724,20 @@ int quantile_reserve(quant *q, double v)
         return vals_reserve(q, q->nvals + 1, v);
     if (!q->sketch && to_sketch(q) != 0)
         return -1;
-    int r = q->lin ? linhist_reserve(q->lin, v, 1) : 1;
-    if (r <= 0)
-        return r;   /* the histogram takes v (room made), or OOM */
+    if (q->reserved_lin) {
+        q->reserved_lin = 0;
+        q->reserved_v = NAN;
+    }
+    size_t bin = q->lin ? linhist_bin(q->lin, v) : LINHIST_NOT_TAKEN;
+    if (bin != LINHIST_NOT_TAKEN) {
+        /* The histogram takes v: make room, and keep the bin for the add. */
+        if (linhist_reserve_bin(q->lin, bin, 1) != 0)
+            return -1;
+        q->reserved_v = v;
+        q->reserved_idx = (int)bin;   /* < 1e6 + 1: linhist_new's bound */
+        q->reserved_lin = 1;
+        return 0;
+    }
     double mag = fabs(v);
     if (mag < MIN_INDEXABLE)
         return 0;

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/model.h"
 #include "model/records.h"
 #include "io/decode/trace_line.h"
 
@@ -27,16 +28,33 @@ typedef struct predec_rec {
     const char *nl;     /* the '\n' ending the line */
     int kind;           /* PREDEC_SYSTEM: s; PREDEC_TRACE: t (trace_decode_parse) */
     int ok;             /* s / t is valid */
+    uint32_t key;       /* ok PREDEC_SYSTEM: s's (node, type, dimension, name)
+                         * numbered in order of appearance in these
+                         * bytes, or PREDEC_NO_KEY */
+    uint32_t next_same; /* the next record of the same key, or PREDEC_NO_KEY */
     union {
         sm_sample s;
         tl_event t;
     };
 } predec_rec;
 
-/* A job's records in line order, with the scanner thread's read cursor. */
+#define PREDEC_NO_KEY UINT32_MAX
+
+/* A job's records in line order, with the scanner thread's read cursor,
+ * and the consumer's state per key and per record, set up by the
+ * producer: model_ref per key (zeroed), so the model finds a key's series
+ * once per read, not once per line; and what scan_ingest holds back to
+ * add series by series (model_add_sample_defer): a mark per record
+ * (zeroed), a cursor per key into its records (at its first), and the
+ * range of records waiting. */
 typedef struct predec {
     const predec_rec *v;
     size_t n, at;
+    model_ref *refs;
+    uint32_t *cur;
+    uint8_t *mark;
+    size_t nkeys;
+    size_t wait_lo, wait_hi, nwait;
 } predec;
 
 /* The record decoded ahead for exactly this line (same address and
@@ -63,6 +81,13 @@ static inline const predec_rec *predec_take(predec *pre, const char *line, size_
 typedef struct predec_buf {
     predec_rec *v;
     size_t n, cap;
+    uint32_t *first;        /* per key, the record that showed it first */
+    uint32_t *last;         /* per key, its latest record so far */
+    model_ref *refs;        /* per key, for the consumer */
+    uint32_t *cur;          /* per key, for the consumer */
+    uint8_t *mark;          /* per record (cap), for the consumer */
+    size_t nkeys, capkeys;
+    uint32_t last_key;      /* the previous sample's: lines cycle in order */
 } predec_buf;
 
 struct sysdec_scratch;
@@ -74,14 +99,16 @@ struct sysdec_scratch;
 void predec_decode(predec_buf *b, struct sysdec_scratch *sc, const char *data,
                    size_t len, int kind);
 void predec_buf_free(predec_buf *b);
+/* The consumer's view of b's records (what scan_fetch_take hands out). */
+predec predec_view(const predec_buf *b);
 
-/* The '\n' ending the line that starts at p, when the next record is that
- * line (it was found by the same memchr over the same bytes); NULL when
- * the caller must search. Does not move the cursor. */
-static inline const char *predec_newline(const predec *pre, const char *p)
+/* The next record when it is the line that starts at p (its nl was found
+ * by the same memchr over the same bytes, its len trimmed the same way);
+ * NULL when the caller must search. Does not move the cursor. */
+static inline const predec_rec *predec_at(const predec *pre, const char *p)
 {
     if (pre && pre->at < pre->n && pre->v[pre->at].line == p)
-        return pre->v[pre->at].nl;
+        return &pre->v[pre->at];
     return NULL;
 }
 

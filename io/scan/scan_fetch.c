@@ -223,7 +223,7 @@ int scan_fetch_take(scan_fetch *f, scan_item *out)
     out->len = s->len;
     out->etag = s->etag;
     out->err = s->has_err ? &s->err : NULL;
-    out->pre = (predec){s->recs.v, s->recs.n, 0};
+    out->pre = predec_view(&s->recs);
     return 0;
 }
 

@@ -35,10 +35,71 @@ static trace_dec *new_decoder(ingest_ctx *cx, const cat_entry *e)
     return d;
 }
 
-/* Returns 0 for a decoded (or structural) line, -1 for a corrupt one. */
-static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
+enum { WAITING = 1, ADDED };
+
+/* Adds the samples held back (hold_sample) series by series, then feeds
+ * the cores among them into the CPU total in line order, as
+ * model_add_sample_defer asks. Each key's records are chained in line
+ * order (next_same), and its cursor skips what an earlier flush passed. */
+static void flush_held(ingest_ctx *cx, cat_entry *e)
 {
-    while (len && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
+    predec *pre = cx->pre;
+    if (!pre || !pre->nwait)
+        return;
+    for (size_t k = 0; k < pre->nkeys; k++) {
+        uint32_t i = pre->cur[k];
+        for (; i != PREDEC_NO_KEY && i <= pre->wait_hi; i = pre->v[i].next_same) {
+            const sm_sample *s = &pre->v[i].s;
+            if (pre->mark[i] != WAITING)
+                continue;
+            pre->mark[i] = 0;
+            if (s->ts_us > e->skip_until_us &&
+                model_add_sample_defer(cx->m, s, &pre->refs[k]) == 0) {
+                pre->mark[i] = ADDED;
+                if (s->ts_us > e->high_water_us)
+                    e->high_water_us = s->ts_us;
+            }
+        }
+        pre->cur[k] = i;
+    }
+    for (size_t i = pre->wait_lo; i <= pre->wait_hi; i++)
+        if (pre->mark[i] == ADDED) {
+            pre->mark[i] = 0;
+            model_note_cpu(cx->m, &pre->refs[pre->v[i].key], &pre->v[i].s);
+        }
+    pre->nwait = 0;
+}
+
+/* Holds back a sample decoded ahead whose series the model already
+ * found in this read (issue 15: adding a file's samples series by series
+ * keeps each series' data in cache). A sample whose key is new here, or
+ * with an implausible time, goes in at once, after those held. */
+static int hold_sample(ingest_ctx *cx, const predec_rec *r)
+{
+    predec *pre = cx->pre;
+    if (r->key == PREDEC_NO_KEY || !pre->refs[r->key].ent || !model_time_plausible(r->s.ts_us))
+        return 0;
+    size_t i = (size_t)(r - pre->v);
+    pre->mark[i] = WAITING;
+    if (!pre->nwait++)
+        pre->wait_lo = i;
+    pre->wait_hi = i;
+    return 1;
+}
+
+/* A line's trimmed length not known yet. */
+#define UNTRIMMED SIZE_MAX
+
+/* Returns 0 for a decoded (or structural) line, -1 for a corrupt one.
+ * `trimmed`: len without trailing blanks when the decode threads found it
+ * (this thread then need not touch the line's last bytes), or UNTRIMMED. */
+static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len,
+                       size_t trimmed)
+{
+    if (trimmed != UNTRIMMED)
+        len = trimmed;
+    while (trimmed == UNTRIMMED && len &&
+           (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
         len--;
     if (len == 0)
         return 0;
@@ -46,12 +107,16 @@ static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t le
     if (e->ki.kind == KEY_SYSTEM) {
         sm_sample own;
         const predec_rec *r = predec_take(cx->pre, line, len, PREDEC_SYSTEM);
+        if (r && hold_sample(cx, r))
+            return 0;
+        flush_held(cx, e);
         const sm_sample *s = r ? &r->s : &own;
         if (!r && sys_decode_line(line, len, &own, cx->scratch) != 0)
             return -1;
         if (s->ts_us <= e->skip_until_us)
             return 0;
-        if (model_add_sample(cx->m, s) == 0 && s->ts_us > e->high_water_us)
+        model_ref *ref = r && r->key != PREDEC_NO_KEY ? &cx->pre->refs[r->key] : NULL;
+        if (model_add_sample_ref(cx->m, s, ref) == 0 && s->ts_us > e->high_water_us)
             e->high_water_us = s->ts_us;
         return 0;
     }
@@ -63,9 +128,10 @@ static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t le
     return rc != 1 ? rc : trace_decode_line(e->tdec, line, len, sink_event, &sink);
 }
 
-static void count_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
+static void count_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len,
+                       size_t trimmed)
 {
-    if (decode_line(cx, e, line, len) != 0) {
+    if (decode_line(cx, e, line, len, trimmed) != 0) {
         if (!cx->first_bad[0]) {
             /* Shown to the user, who wants to know what was skipped: keep
              * it printable so a binary line cannot reach the terminal. */
@@ -101,11 +167,12 @@ static int hold_partial(cat_entry *e, const char *p, size_t len)
 
 /* Decodes one whole line (its "\n" consumed too) and, for the open
  * trace, adds it to the prefix that scan_adopt matches closed files by. */
-static void take_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len)
+static void take_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len,
+                      size_t trimmed)
 {
     if (e->ki.kind == KEY_TRACE_TMP)
         prefix_hash_add(&e->done, line, len);
-    count_line(cx, e, line, len);
+    count_line(cx, e, line, len, trimmed);
 }
 
 /* Completes a held partial line with the first line of `p`; returns how
@@ -128,7 +195,7 @@ static size_t finish_held_line(ingest_ctx *cx, cat_entry *e, const char *p, size
     }
     if (!nl)
         return len;
-    take_line(cx, e, e->partial, e->partial_len);
+    take_line(cx, e, e->partial, e->partial_len, UNTRIMMED);
     e->partial_len = 0;
     return take + 1;
 }
@@ -143,7 +210,7 @@ static void take_elem(void *ud, const char *p, size_t n)
 {
     elem_ctx *c = ud;
     if (p) {
-        count_line(c->cx, c->e, p, n);
+        count_line(c->cx, c->e, p, n, UNTRIMMED);
         return;
     }
     if (!c->cx->first_bad[0])
@@ -194,14 +261,14 @@ int scan_ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len
     if (e->partial_len && p < end)
         p += finish_held_line(cx, e, p, (size_t)(end - p));
     while (p < end) {
-        const char *nl = predec_newline(cx->pre, p);
-        if (!nl)
-            nl = memchr(p, '\n', (size_t)(end - p));
+        const predec_rec *r = predec_at(cx->pre, p);
+        const char *nl = r ? r->nl : memchr(p, '\n', (size_t)(end - p));
         if (!nl)
             break;
-        take_line(cx, e, p, (size_t)(nl - p));
+        take_line(cx, e, p, (size_t)(nl - p), r ? r->len : UNTRIMMED);
         p = nl + 1;
     }
+    flush_held(cx, e);
     if (p < end) {
         int r = hold_partial(e, p, (size_t)(end - p));
         if (r < 0)
@@ -230,7 +297,7 @@ void scan_ingest_finish_entry(ingest_ctx *cx, cat_entry *e)
         return;
     /* A final line without its newline still counts when it decodes. */
     int64_t before = e->corrupt;
-    count_line(cx, e, e->partial, e->partial_len);
+    count_line(cx, e, e->partial, e->partial_len, UNTRIMMED);
     if (e->corrupt != before) {
         e->corrupt = before;
         cx->n.corrupt--;

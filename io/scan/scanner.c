@@ -2,6 +2,7 @@
  * newest first → ingest. See scanner.h for the contract. */
 #include "io/scan/scanner.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,10 @@
 
 #define DEFAULT_WINDOW_US (5LL * 60 * 1000000)
 #define DEFAULT_BATCH 64
+/* Files the pool hints to the source ahead of its reads
+ * (source_prefetch): a few MB, enough to keep a disk reading while the
+ * pool decodes what it read before. */
+#define PREFETCH_AHEAD 8
 
 struct scanner {
     source *src;
@@ -760,6 +765,16 @@ static void fill_reqs_into(scanner *sc, source_req *req, size_t i)
     *req = (source_req){e->key, whole ? 0 : e->consumed, whole ? -1 : read_len(sc, e), e};
 }
 
+/* The request work[i] will make, built without marking the entry (for a
+ * hint: fill_reqs_into builds the real one when the file is claimed). */
+static source_req peek_req(const scanner *sc, size_t i)
+{
+    const cat_entry *e = sc->work[i];
+    int whole = !is_line_kind(e->ki.kind);
+    return (source_req){e->key, whole ? 0 : e->consumed, whole ? -1 : read_len(sc, e),
+                        sc->work[i]};
+}
+
 /* Builds the requests of work[i, i+n). */
 static void fill_reqs(scanner *sc, source_req *reqs, size_t i, size_t n)
 {
@@ -770,6 +785,7 @@ static void fill_reqs(scanner *sc, source_req *reqs, size_t i, size_t n)
 typedef struct ahead_ctx {
     scanner *sc;
     source_req *reqs;
+    atomic_size_t hinted;   /* work items below it were hinted (pool only) */
 } ahead_ctx;
 
 /* The decode-ahead kind of a file (its key kind never changes). */
@@ -824,6 +840,22 @@ static void pool_cb(void *ud, const source_req *req, const void *data, size_t le
     p->put = 1;
 }
 
+/* Hints the files after claimed item k, up to PREFETCH_AHEAD of them,
+ * each once whichever pool thread gets there first. */
+static void prefetch_after(ahead_ctx *a, size_t k)
+{
+    scanner *sc = a->sc;
+    size_t want = k + 1 + PREFETCH_AHEAD < sc->nwork ? k + 1 + PREFETCH_AHEAD : sc->nwork;
+    size_t h = atomic_load(&a->hinted), next;
+    while ((next = h > k ? h : k + 1) < want) {
+        if (atomic_compare_exchange_weak(&a->hinted, &h, next + 1)) {
+            source_req r = peek_req(sc, next);
+            source_prefetch(sc->src, &r);
+            h = next + 1;
+        }
+    }
+}
+
 /* A pool thread: claims the next file of the work list, reads and
  * decodes it, until none is left. The consumer takes them in list order. */
 static int pool_run(void *ud, scan_fetch *f, sm_err *err)
@@ -832,6 +864,8 @@ static int pool_run(void *ud, scan_fetch *f, sm_err *err)
     scanner *sc = a->sc;
     pool_one p = {f, 0, 0};
     while (scan_fetch_claim(f, sc->nwork, &p.k) == 0) {
+        if (sc->src->vt->prefetch)
+            prefetch_after(a, p.k);
         source_req req;
         fill_reqs_into(sc, &req, p.k);
         p.put = 0;
@@ -905,7 +939,7 @@ static int fetch_round(scanner *sc, source_req *reqs, sm_err *err)
     sc->adopt_any = sc->adopt.n > 0;
     for (size_t i = 0; i < sc->nwork && !sc->adopt_any; i++)
         sc->adopt_any = sc->work[i]->ki.kind == KEY_TRACE_TMP;
-    ahead_ctx a = {sc, reqs};
+    ahead_ctx a = {sc, reqs, 0};
     scan_fetch *f = NULL;
     if (nlines >= 2 && !sc->o.sequential)
         f = sc->src->vt->fetch_reentrant

@@ -85,6 +85,11 @@ typedef struct source_vtbl {
      * run, see list_cache.h), so a real pass should follow at once; else
      * 0. May be NULL. */
     int (*pass_end)(source *s);
+    /* Tells the source that req will be fetched soon, so that it can start
+     * bringing the bytes in (local: the kernel's readahead) while earlier
+     * fetches are decoded. A hint: no callback, no error, nothing to undo.
+     * Thread-safe. May be NULL. */
+    void (*prefetch)(source *s, const source_req *req);
     void (*free)(source *s);
 } source_vtbl;
 
@@ -128,6 +133,12 @@ static inline void source_cancel(source *s, int on)
 static inline int source_pass_end(source *s)
 {
     return s->vt->pass_end ? s->vt->pass_end(s) : 0;
+}
+
+static inline void source_prefetch(source *s, const source_req *req)
+{
+    if (s->vt->prefetch)
+        s->vt->prefetch(s, req);
 }
 
 static inline void source_free(source *s)

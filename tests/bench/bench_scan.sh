@@ -96,13 +96,15 @@ if [[ " $SECTIONS " == *" 3 "* ]]; then
     job 16n_60m --nodes 16 --gpus 8 --cpus 32 --minutes 60
     d=$JOBS_DIR/16n_60m
     "$T/pread_all" "$d" >/dev/null   # warm the page cache
-    timed() { /usr/bin/time -f "%e" "$@" 2>&1 >/dev/null | tail -1; }
+    # timed CMD...: "wall cpu" (cpu = user + sys, all threads)
+    timed() { /usr/bin/time -f "%e %U %S" "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%s %.2f", $1, $2 + $3}'; }
     for _ in $(seq "$REPS"); do
-        echo "$(timed "$T/pread_all" "$d") $(timed "$SMTOP_BASE" report "$d") $(timed "$SMTOP_NEW" report "$d")"
+        echo "$(timed "$T/pread_all" "$d") $(timed "$SMTOP_BASE" report --json "$d") $(timed "$SMTOP_NEW" report --json "$d")"
     done >"$T/ingest"
-    p=$(awk '{print $1}' "$T/ingest" | median)
-    b=$(awk '{print $2}' "$T/ingest" | median)
-    w=$(awk '{print $3}' "$T/ingest" | median)
-    echo "16n_60m: pread_all $p s, baseline report $b s ($(echo "$b $p" | awk '{printf "%.1f", $1 / $2}')x), new report $w s ($(echo "$w $p" | awk '{printf "%.1f", $1 / $2}')x)"
+    col() { awk -v c="$1" '{print $c}' "$T/ingest" | median; }
+    p=$(col 1) b=$(col 3) w=$(col 5)
+    ratio() { echo "$1 $2" | awk '{printf "%.1f", $1 / $2}'; }
+    echo "16n_60m: pread_all $p s, baseline report $b s ($(ratio "$b" "$p")x), new report $w s ($(ratio "$w" "$p")x)"
+    echo "16n_60m cpu (user+sys): pread_all $(col 2) s, baseline $(col 4) s, new $(col 6) s"
 fi
 echo "load: $(uptime)"

@@ -514,6 +514,134 @@ static void test_many_cores_lean(void **state)
     model_free(m);
 }
 
+/* A file's worth of samples as a decoder hands them: slices into one
+ * buffer, with each sample's key numbered in order of appearance. */
+typedef struct run {
+    char buf[1 << 16];
+    size_t used;
+    sm_sample s[4096];
+    uint32_t key[4096];
+    size_t n, nkeys;
+} run;
+
+static sm_str run_str(run *r, const char *text)
+{
+    size_t len = strlen(text);
+    assert_true(r->used + len <= sizeof r->buf);
+    memcpy(r->buf + r->used, text, len);
+    sm_str out = {r->buf + r->used, len};
+    r->used += len;
+    return out;
+}
+
+/* Timestamps t0 .. t0 + nts - 1 of 10 cores, 2 GPUs (util, memory) and
+ * the host memory, in smdebug's order: a timestamp's series each time. */
+static void run_fill(run *r, int t0, int nts)
+{
+    memset(r, 0, sizeof *r);
+    for (int t = t0; t < t0 + nts; t++) {
+        uint32_t k = 0;
+        for (int i = 0; i < 15; i++, k++) {
+            char name[16];
+            const char *type = i < 10 ? "cpu" : i < 14 ? "gpu" : "memory";
+            const char *dim = i < 10 ? "CPUUtilization" : i < 14 ? (i % 2 ? "GPUMemoryUtilization" : "GPUUtilization") : "MemoryUsedPercent";
+            snprintf(name, sizeof name, i < 10 ? "cpu%d" : i < 14 ? "gpu%d" : "", i < 10 ? i : (i - 10) / 2);
+            assert_true(r->n < 4096);
+            /* two decimals, any order of magnitude: sums depend on order */
+            double v = (double)((t * 7919 + i * 104729) % 10000) / 100.0;
+            r->s[r->n] = (sm_sample){.node = run_str(r, "algo-1"), .type = run_str(r, type),
+                                     .dimension = run_str(r, dim), .name = run_str(r, name),
+                                     .value = v, .ts_us = T0 + t * 500000LL};
+            r->key[r->n++] = k;
+        }
+        r->nkeys = k;
+    }
+}
+
+/* As scan_ingest does: a sample whose key is known waits, the rest go in
+ * at once after the waiting ones, which go series by series, then their
+ * cores into the CPU total in line order. */
+static void run_flush(model *m, const run *r, model_ref *refs, const int *wait, size_t lo,
+                      size_t hi, int *added)
+{
+    for (uint32_t k = 0; k < r->nkeys; k++)
+        for (size_t i = lo; i < hi; i++)
+            if (wait[i] && r->key[i] == k)
+                added[i] = model_add_sample_defer(m, &r->s[i], &refs[k]) == 0;
+    for (size_t i = lo; i < hi; i++)
+        if (wait[i] && added[i])
+            model_note_cpu(m, &refs[r->key[i]], &r->s[i]);
+}
+
+static void run_grouped(model *m, const run *r)
+{
+    static int wait[4096], added[4096];
+    model_ref refs[64];
+    memset(refs, 0, sizeof refs);
+    memset(wait, 0, sizeof wait);
+    memset(added, 0, sizeof added);
+    size_t lo = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        if (refs[r->key[i]].ent) {
+            wait[i] = 1;
+            continue;
+        }
+        run_flush(m, r, refs, wait, lo, i, added);
+        lo = i + 1;
+        assert_int_equal(model_add_sample_ref(m, &r->s[i], &refs[r->key[i]]), 0);
+    }
+    run_flush(m, r, refs, wait, lo, r->n, added);
+}
+
+static void assert_same_series(const series *a, const series *b)
+{
+    series_summary x, y;
+    series_get_summary(a, &x);
+    series_get_summary(b, &y);
+    assert_memory_equal(&x, &y, sizeof x);
+    int64_t t0, t1;
+    series_extent(a, &t0, &t1);
+    for (int64_t w = 0; w < 4; w++) {   /* what each tier holds, in slices */
+        int64_t lo = t0 + w * (t1 - t0) / 4, hi = t0 + (w + 1) * (t1 - t0) / 4 + 1;
+        series_range_summary(a, lo, hi, &x);
+        series_range_summary(b, lo, hi, &y);
+        assert_memory_equal(&x, &y, sizeof x);
+    }
+}
+
+/* Adding a file's samples series by series (model_add_sample_defer, then
+ * model_note_cpu in line order) leaves the model exactly as adding them
+ * line by line: every series to the bit (sums of two-decimal values
+ * depend on their order), the CPU total included, also when the node's
+ * cores turn lean on the way and the quantiles go from exact to sketch.
+ * Files come newest first, as the scanner reads them. */
+static void test_grouped_adds_equal_line_order(void **state)
+{
+    (void)state;
+    static run r;
+    model *a = model_new(NULL), *b = model_new(NULL);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (int f = 2; f >= 0; f--) {
+        run_fill(&r, f * 120, 120);   /* a file: one minute at 500 ms */
+        model_set_stream(a, (uint64_t)f + 1);
+        model_set_stream(b, (uint64_t)f + 1);
+        for (size_t i = 0; i < r.n; i++)
+            assert_int_equal(model_add_sample(a, &r.s[i]), 0);
+        run_grouped(b, &r);
+    }
+    model_flush(a, 1);
+    model_flush(b, 1);
+    assert_int_equal(model_node_count(a), 1);
+    const model_node *na = model_node_at(a, 0), *nb = model_node_at(b, 0);
+    assert_int_equal(model_node_series_count(na), 16);   /* with the CPU total */
+    assert_int_equal(model_node_series_count(nb), 16);
+    for (size_t i = 0; i < model_node_series_count(na); i++)
+        assert_same_series(model_node_series_at(na, i), model_node_series_at(nb, i));
+    model_free(a);
+    model_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -529,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_process_and_loose_events),
         cmocka_unit_test(test_many_nodes_memory_sane),
         cmocka_unit_test(test_many_cores_lean),
+        cmocka_unit_test(test_grouped_adds_equal_line_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

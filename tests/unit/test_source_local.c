@@ -220,6 +220,60 @@ static void test_fifo_swapped_in_is_not_opened(void **state)
     assert_non_null(strstr(st.last_error, "not a regular file"));
 }
 
+typedef struct got {
+    int calls;
+    size_t len;
+    char err[512];
+} got;
+
+static void got_cb(void *ud, const source_req *req, const void *data, size_t len,
+                   const char *etag, const sm_err *err)
+{
+    got *g = ud;
+    (void)req;
+    (void)data;
+    (void)etag;
+    g->calls++;
+    g->len = len;
+    snprintf(g->err, sizeof g->err, "%s", err ? err->msg : "");
+}
+
+/* The pool hints files ahead of its reads (issue 15, cold cache). A hint
+ * at a FIFO, a missing file or past a file's end returns at once and
+ * changes nothing: the reads that follow get the same bytes or the same
+ * error as without it. */
+static void test_prefetch_is_a_harmless_hint(void **state)
+{
+    fixture *f = *state;
+    put_minute(f, HOUR1, "1591748100", "1591748101.5");
+    char path[512];
+    snprintf(path, sizeof path, "%s/" HOUR1 "1591748160.algo-1.json", f->dir);
+    assert_int_equal(mkfifo(path, 0644), 0);
+    sm_err err = {0};
+    assert_non_null(f->src = source_local_open(f->dir, &err));
+    const char *keys[] = {HOUR1 "1591748100.algo-1.json", HOUR1 "1591748160.algo-1.json",
+                          HOUR1 "gone.algo-1.json"};
+    for (int i = 0; i < 3; i++) {
+        source_req r = {keys[i], 0, -1, NULL};
+        source_prefetch(f->src, &r);
+        r.offset = 1 << 20;   /* past the end */
+        source_prefetch(f->src, &r);
+    }
+    got g[3];
+    memset(g, 0, sizeof g);
+    for (int i = 0; i < 3; i++) {
+        source_req r = {keys[i], 0, -1, NULL};
+        assert_int_equal(source_fetch(f->src, &r, 1, got_cb, &g[i], &err), 0);
+        assert_int_equal(g[i].calls, 1);
+    }
+    char line[256];
+    snprintf(line, sizeof line, LINE, "1591748101.5");
+    assert_int_equal(g[0].len, strlen(line));
+    assert_string_equal(g[0].err, "");
+    assert_non_null(strstr(g[1].err, "not a regular file"));
+    assert_non_null(strstr(g[2].err, "No such file"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +281,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unreadable_subdirectory_skipped_with_warning, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_fifo_swapped_in_is_not_opened, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prefetch_is_a_harmless_hint, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kept_folder_still_sees_new_and_removed_files, setup,
                                         teardown),
     };
