@@ -58,13 +58,14 @@ static void raw_pass(const tiers *t, const binner *B, int64_t t1, series_bin *ou
     }
 }
 
-static void bucket_pass(const deque *d, int64_t width, int64_t clip, const binner *B,
-                        int64_t t1, series_bin *out)
+static void bucket_pass(const tiers *t, int level, int64_t width, int64_t clip,
+                        const binner *B, int64_t t1, series_bin *out)
 {
-    const bucket *k = d->len ? deque_at(d, 0) : NULL;
     uint64_t b = 0;
-    for (size_t i = series_tier_bucket_lower(d, tier_floordiv(B->t0, width)); i < d->len; i++) {
-        int64_t bs = k[i].key * width, be = sat_add(bs, width);
+    size_t n = series_tier_buckets(t, level)->len;
+    for (size_t i = series_tier_bucket_lower(t, level, tier_floordiv(B->t0, width)); i < n; i++) {
+        bucket k = series_tier_bucket_at(t, level, i);
+        int64_t bs = k.key * width, be = sat_add(bs, width);
         if (bs >= t1)
             break;
         if (be > clip)
@@ -78,7 +79,7 @@ static void bucket_pass(const deque *d, int64_t width, int64_t clip, const binne
         while (bin_start(B, b + 1) <= bs)
             b++;
         for (uint64_t c = b; c < B->n && bin_start(B, c) < be; c++)
-            bin_put(&out[c], k[i].min, k[i].max, k[i].sum, k[i].count);
+            bin_put(&out[c], k.min, k.max, k.sum, k.count);
     }
 }
 
@@ -89,7 +90,7 @@ static void tier_clips(const tiers *t, int64_t *clip1, int64_t *clip2)
     if (t->raw.len)
         *clip1 = sat_add(series_tier_raw_ts(t, 0), 1);
     if (t->t1.len)
-        *clip2 = ((const bucket *)deque_at(&t->t1, 0))->key * SERIES_T1_WIDTH_US;
+        *clip2 = series_tier_bucket_key(t, 1, 0) * SERIES_T1_WIDTH_US;
 }
 
 void series_query(const series *s, int64_t t0_us, int64_t t1_us,
@@ -108,8 +109,8 @@ void series_query(const series *s, int64_t t0_us, int64_t t1_us,
         int64_t clip1, clip2;
         tier_clips(t, &clip1, &clip2);
         raw_pass(t, &B, t1_us, out);
-        bucket_pass(&t->t1, SERIES_T1_WIDTH_US, clip1, &B, t1_us, out);
-        bucket_pass(&t->t2, SERIES_T2_WIDTH_US, clip2, &B, t1_us, out);
+        bucket_pass(t, 1, SERIES_T1_WIDTH_US, clip1, &B, t1_us, out);
+        bucket_pass(t, 2, SERIES_T2_WIDTH_US, clip2, &B, t1_us, out);
     }
     for (size_t i = 0; i < nbins; i++) {
         if (out[i].count) {
@@ -137,17 +138,17 @@ static void sum_add(series_summary *o, double sum, double mn, double mx, int64_t
     o->count += n;
 }
 
-static void range_buckets(const deque *d, int64_t width, int64_t t0, int64_t t1,
+static void range_buckets(const tiers *t, int level, int64_t width, int64_t t0, int64_t t1,
                           series_summary *o)
 {
-    const bucket *k = d->len ? deque_at(d, 0) : NULL;
-    for (size_t i = series_tier_bucket_lower(d, tier_floordiv(t0, width)); i < d->len; i++) {
-        int64_t bs = k[i].key * width;
+    size_t n = series_tier_buckets(t, level)->len;
+    for (size_t i = series_tier_bucket_lower(t, level, tier_floordiv(t0, width)); i < n; i++) {
+        bucket k = series_tier_bucket_at(t, level, i);
+        int64_t bs = k.key * width;
         if (bs >= t1)
             break;
         if (bs >= t0)
-            sum_add(o, k[i].sum, k[i].min, k[i].max, k[i].count, bs,
-                    k[i].sum / k[i].count);
+            sum_add(o, k.sum, k.min, k.max, k.count, bs, k.sum / k.count);
     }
 }
 
@@ -160,8 +161,8 @@ void series_range_summary(const series *s, int64_t t0_us, int64_t t1_us,
     const tiers *t = series_tiers_(s);
     /* Coarse tiers first: a raw sample at the same time as a bucket start
      * is the better last_value. */
-    range_buckets(&t->t2, SERIES_T2_WIDTH_US, t0_us, t1_us, out);
-    range_buckets(&t->t1, SERIES_T1_WIDTH_US, t0_us, t1_us, out);
+    range_buckets(t, 2, SERIES_T2_WIDTH_US, t0_us, t1_us, out);
+    range_buckets(t, 1, SERIES_T1_WIDTH_US, t0_us, t1_us, out);
     for (size_t i = series_tier_raw_lower(t, t0_us); i < t->raw.len; i++) {
         raw_pt p = series_tier_raw_at(t, i);
         if (p.ts >= t1_us)

@@ -20,8 +20,9 @@ void series_tiers_init(tiers *t)
     t->form = NARROW_DEC2;  /* system metrics are written in hundredths */
     t->base = 0;
     /* Buckets are inserted about once per 10 s of data: small slack. */
-    deque_init(&t->t1, sizeof(bucket), SERIES_T1_CAP, 64);
-    deque_init(&t->t2, sizeof(bucket), SERIES_T2_CAP, 64);
+    deque_init(&t->t1, sizeof(bucket_c), SERIES_T1_CAP, 64);
+    deque_init(&t->t2, sizeof(bucket_c), SERIES_T2_CAP, 64);
+    t->bform[0] = t->bform[1] = NARROW_DEC2;
     t->run = NULL;
     t->nrun = t->caprun = 0;
     t->hint[0] = t->hint[1] = 0;
@@ -51,15 +52,14 @@ size_t series_tier_raw_lower(const tiers *t, int64_t ts)
     return lo;
 }
 
-size_t series_tier_bucket_lower(const deque *d, int64_t k)
+size_t series_tier_bucket_lower(const tiers *t, int level, int64_t k)
 {
-    const bucket *b = d->len ? deque_at(d, 0) : NULL;
-    size_t lo = 0, hi = d->len;
-    if (hi && b[hi - 1].key < k)
+    size_t lo = 0, hi = series_tier_buckets(t, level)->len;
+    if (hi && series_tier_bucket_key(t, level, hi - 1) < k)
         return hi;  /* the usual case: a new newest bucket */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (b[mid].key < k)
+        if (series_tier_bucket_key(t, level, mid) < k)
             lo = mid + 1;
         else
             hi = mid;
@@ -77,25 +77,93 @@ static void bucket_merge(bucket *into, const bucket *b)
     into->count += b->count;
 }
 
+static int bucket_fits(int form, const bucket *b)
+{
+    return b->key >= INT32_MIN && b->key <= INT32_MAX && narrow_fits(form, b->min) &&
+           narrow_fits(form, b->max);
+}
+
+/* b in tier `level`'s element form, into out (sizeof(bucket) bytes); b
+ * must fit that form. */
+static void bucket_encode(const tiers *t, int level, const bucket *b, void *out)
+{
+    int form = t->bform[level - 1];
+    if (!form) {
+        memcpy(out, b, sizeof *b);
+        return;
+    }
+    bucket_c c = {(int32_t)b->key, narrow_encode(form, b->min), narrow_encode(form, b->max),
+                  b->count, b->sum};
+    memcpy(out, &c, sizeof c);
+}
+
+/* Rewrites tier `level`'s buckets from its form to `form`; 0 widens them
+ * to bucket. 0, or -1 on OOM with the buckets unchanged. */
+static int bucket_recode(tiers *t, int level, int form)
+{
+    deque *d = level == 1 ? &t->t1 : &t->t2;
+    int old = t->bform[level - 1];
+    size_t head = d->head, n = d->len;
+    if (!form) {
+        if (deque_widen(d, sizeof(bucket)) != 0)
+            return -1;
+        /* Last slot first: see deque_widen. */
+        const bucket_c *oc = (const bucket_c *)d->buf;
+        for (size_t i = head + n; i-- > head;) {
+            bucket_c c = oc[i];
+            bucket b = {c.key, narrow_decode(old, c.min), narrow_decode(old, c.max), c.sum,
+                        c.count};
+            memcpy(d->buf + i * sizeof b, &b, sizeof b);
+        }
+    } else {
+        for (size_t i = head; i < head + n; i++) {
+            bucket_c *c = (bucket_c *)d->buf + i;
+            c->min = narrow_encode(form, narrow_decode(old, c->min));
+            c->max = narrow_encode(form, narrow_decode(old, c->max));
+        }
+    }
+    t->bform[level - 1] = form;
+    return 0;
+}
+
+/* Makes tier `level`'s form able to hold b: the other narrow form when
+ * every bucket (and b) fits it, else bucket. 0, or -1 on OOM (nothing
+ * lost). */
+static int bucket_make_fit(tiers *t, int level, const bucket *b)
+{
+    int form = t->bform[level - 1];
+    if (!form || bucket_fits(form, b))
+        return 0;
+    int other = narrow_other(form);
+    int ok = bucket_fits(other, b);
+    for (size_t i = 0; ok && i < series_tier_buckets(t, level)->len; i++) {
+        bucket x = series_tier_bucket_at(t, level, i);
+        ok = bucket_fits(other, &x);
+    }
+    return bucket_recode(t, level, ok ? other : 0);
+}
+
 /* Merges b (key in tier-1 units when level == 1) into tier `level`.
- * 0, or -1 on OOM with every tier unchanged. */
+ * 0, or -1 on OOM with every tier's buckets unchanged (perhaps
+ * re-stored in another form). */
 static int series_tier_put(tiers *t, int level, bucket b)
 {
     deque *d = level == 1 ? &t->t1 : &t->t2;
     if (level == 2)
         b.key = tier_floordiv(b.key, SERIES_T2_WIDTH_US / SERIES_T1_WIDTH_US);
+    if (bucket_make_fit(t, level, &b) != 0)
+        return -1;
     /* Keys are unique within a tier, so a hint holding b's key is exactly
      * the lower bound the search would find. */
     size_t *hint = &t->hint[level - 1];
-    size_t i = *hint < d->len && ((bucket *)deque_at(d, *hint))->key == b.key
-                   ? *hint : series_tier_bucket_lower(d, b.key);
-    if (i < d->len) {
-        bucket *at = deque_at(d, i);
-        if (at->key == b.key) {
-            bucket_merge(at, &b);
-            *hint = i;
-            return 0;
-        }
+    size_t i = *hint < d->len && series_tier_bucket_key(t, level, *hint) == b.key
+                   ? *hint : series_tier_bucket_lower(t, level, b.key);
+    if (i < d->len && series_tier_bucket_key(t, level, i) == b.key) {
+        bucket at = series_tier_bucket_at(t, level, i);
+        bucket_merge(&at, &b);
+        bucket_encode(t, level, &at, deque_at(d, i));
+        *hint = i;
+        return 0;
     }
     if (i == 0 && d->len == d->max_len) {
         /* Older than everything a full tier keeps. */
@@ -103,10 +171,12 @@ static int series_tier_put(tiers *t, int level, bucket b)
             return 0;   /* dropped: only the whole-series summary keeps it */
         return series_tier_put(t, 2, b);
     }
-    if (deque_insert(d, i, &b) != 0)
+    unsigned char e[sizeof(bucket)];
+    bucket_encode(t, level, &b, e);
+    if (deque_insert(d, i, e) != 0)
         return -1;
     if (d->len > d->max_len) {
-        bucket old = *(bucket *)deque_at(d, 0);
+        bucket old = series_tier_bucket_at(t, level, 0);
         if (level == 1 && series_tier_put(t, 2, old) != 0) {
             deque_remove(d, i);
             return -1;
@@ -276,7 +346,26 @@ static int bucket_add(tiers *t, int64_t ts, double v)
     /* Most samples land in the bucket the previous one did: series_tier_put's
      * merge, without building a bucket to pass by value. */
     int64_t key = tier_floordiv(ts, SERIES_T1_WIDTH_US);
-    if (t->hint[0] < t->t1.len) {
+    int form = t->bform[0];
+    if (form && t->hint[0] < t->t1.len) {
+        bucket_c *at = deque_at(&t->t1, t->hint[0]);
+        if (at->key == key) {
+            /* Only a new minimum or maximum needs encoding (and may not
+             * fit: series_tier_put re-stores the tier then). */
+            double mn = narrow_decode(form, at->min), mx = narrow_decode(form, at->max);
+            if (v < mn || v > mx) {
+                if (!narrow_fits(form, v))
+                    return series_tier_put(t, 1, point_bucket(ts, v));
+                if (v < mn)
+                    at->min = narrow_encode(form, v);
+                else
+                    at->max = narrow_encode(form, v);
+            }
+            at->sum += v;
+            at->count += 1;
+            return 0;
+        }
+    } else if (t->hint[0] < t->t1.len) {
         bucket *at = deque_at(&t->t1, t->hint[0]);
         if (at->key == key) {
             if (v < at->min)
@@ -306,7 +395,7 @@ int series_tiers_make_lean(tiers *t)
     t->run = NULL;
     t->caprun = 0;
     while (t->t1.len > SERIES_LEAN_T1_CAP) {
-        if (series_tier_put(t, 2, *(bucket *)deque_at(&t->t1, 0)) != 0)
+        if (series_tier_put(t, 2, series_tier_bucket_at(t, 1, 0)) != 0)
             return -1;
         deque_pop_front(&t->t1);
     }

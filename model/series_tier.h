@@ -25,11 +25,23 @@ typedef struct raw_c {
     uint32_t v;
 } raw_c;
 
+/* A bucket as readers see it. */
 typedef struct bucket {
     int64_t key;        /* floor(ts / tier width) */
     double min, max, sum;
     uint32_t count;
 } bucket;
+
+/* A bucket as stored while every one of its tier fits: its key in 32 bits
+ * (a 10 s key does for +-680 years around 1970), min and max in a narrow
+ * form (they are sample values, model/narrow.h), the sum still a double:
+ * 24 bytes instead of 40, and exactly the same values when read back. */
+typedef struct bucket_c {
+    int32_t key;
+    uint32_t min, max;
+    uint32_t count;
+    double sum;
+} bucket_c;
 
 /* `run` stages an ascending run of samples that all precede raw[0] while
  * raw has room for them: the scanner reads files newest first, so each
@@ -47,6 +59,9 @@ typedef struct tiers {
      * turns them into raw_pt for good (form 0). */
     int form;
     int64_t base;
+    /* t1's and t2's bucket form: a NARROW_* form while every bucket of
+     * that tier fits bucket_c in it, else 0 (bucket) for good. */
+    int bform[2];
     size_t hint[2];     /* t1/t2 index of the bucket last merged into:
                          * consecutive samples mostly share a bucket */
     int lean;           /* no raw tier: samples go straight to tier 1 */
@@ -88,9 +103,35 @@ static inline int64_t series_tier_raw_ts(const tiers *t, size_t i)
     return t->base + ((const raw_c *)deque_at(&t->raw, i))->dt;
 }
 
+/* Tier `level` (1: 10 s buckets, 2: 5 min buckets). */
+static inline const deque *series_tier_buckets(const tiers *t, int level)
+{
+    return level == 1 ? &t->t1 : &t->t2;
+}
+
+/* Bucket i (i < len) of tier `level`. */
+static inline bucket series_tier_bucket_at(const tiers *t, int level, size_t i)
+{
+    const deque *d = series_tier_buckets(t, level);
+    int form = t->bform[level - 1];
+    if (!form)
+        return *(const bucket *)deque_at(d, i);
+    const bucket_c *c = deque_at(d, i);
+    return (bucket){c->key, narrow_decode(form, c->min), narrow_decode(form, c->max),
+                    c->sum, c->count};
+}
+
+static inline int64_t series_tier_bucket_key(const tiers *t, int level, size_t i)
+{
+    const deque *d = series_tier_buckets(t, level);
+    if (!t->bform[level - 1])
+        return ((const bucket *)deque_at(d, i))->key;
+    return ((const bucket_c *)deque_at(d, i))->key;
+}
+
 /* First raw index with ts >= ts (raw.len when none). */
 size_t series_tier_raw_lower(const tiers *t, int64_t ts);
-/* First bucket index with key >= k (len when none). */
-size_t series_tier_bucket_lower(const deque *d, int64_t k);
+/* First bucket index of tier `level` with key >= k (len when none). */
+size_t series_tier_bucket_lower(const tiers *t, int level, int64_t k);
 
 #endif

@@ -1,14 +1,19 @@
 #include "io/scan/catalog.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "io/scan/fnv.h"
+#include "model/idmap.h"
 
 struct catalog {
     cat_entry **slots;
     size_t cap, count;
     uint64_t next_id;
+    idmap names;        /* interned node and process names (char *) */
+    char **name_v;      /* the same, to free */
+    size_t nnames, capnames;
 };
 
 static uint64_t hash_key(const char *s)
@@ -27,12 +32,14 @@ catalog *catalog_new(void)
         free(c);
         return NULL;
     }
+    idmap_init(&c->names);
     return c;
 }
 
 static void entry_free(cat_entry *e)
 {
     free(e->key);
+    free(e->etag);
     free(e->partial);
     trace_decode_free(e->tdec);
     json_split_free(e->js);
@@ -47,7 +54,72 @@ void catalog_free(catalog *c)
         if (c->slots[i])
             entry_free(c->slots[i]);
     free(c->slots);
+    for (size_t i = 0; i < c->nnames; i++)
+        free(c->name_v[i]);
+    free(c->name_v);
+    idmap_free(&c->names);
     free(c);
+}
+
+static int same_name(const void *item, const void *key)
+{
+    return !strcmp(item, key);
+}
+
+/* s's copy in c's table of names; NULL on OOM. */
+static const char *intern(catalog *c, const char *s)
+{
+    if (!s[0])
+        return "";
+    sm_str part = {s, strlen(s)};
+    uint64_t h = idmap_hash(&part, 1);
+    const char *at = idmap_find(&c->names, h, same_name, s);
+    if (at)
+        return at;
+    if (c->nnames == c->capnames) {
+        size_t cap = c->capnames ? c->capnames * 2 : 16;
+        char **v = realloc(c->name_v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        c->name_v = v;
+        c->capnames = cap;
+    }
+    char *copy = strdup(s);
+    if (!copy || idmap_put(&c->names, h, copy) != 0) {
+        free(copy);
+        return NULL;
+    }
+    c->name_v[c->nnames++] = copy;
+    return copy;
+}
+
+int catalog_set_info(catalog *c, cat_entry *e, const key_info *ki)
+{
+    const char *node = intern(c, ki->node), *process = node ? intern(c, ki->process) : NULL;
+    if (!process)
+        return -1;
+    e->ki = (cat_key){ki->kind, ki->tkind, ki->time_us, node, process};
+    return 0;
+}
+
+void catalog_entry_info(const cat_entry *e, key_info *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = e->ki.kind;
+    out->tkind = e->ki.tkind;
+    out->time_us = e->ki.time_us;
+    snprintf(out->node, sizeof out->node, "%s", e->ki.node);
+    snprintf(out->process, sizeof out->process, "%s", e->ki.process);
+}
+
+int catalog_set_etag(cat_entry *e, const char *etag)
+{
+    char *copy = NULL;
+    if (etag && etag[0] && !(copy = strdup(etag)))
+        return -1;
+    free(e->etag);
+    e->etag = copy;
+    return 0;
 }
 
 static size_t find_slot(cat_entry **slots, size_t cap, const char *key)
@@ -88,6 +160,7 @@ cat_entry *catalog_add(catalog *c, const char *key)
         return NULL;
     }
     e->whole_size = -1;
+    e->ki.node = e->ki.process = "";
     e->id = ++c->next_id;
     prefix_hash_init(&e->done);
     c->slots[find_slot(c->slots, c->cap, key)] = e;

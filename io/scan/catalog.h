@@ -14,11 +14,22 @@
 #include "io/decode/trace_decode.h"
 #include "io/scan/prefix_hash.h"
 
+/* keyname_parse's answer for a key, as an entry keeps it: the node and
+ * process names point into the catalog's table of names (one copy per
+ * writer, not two 128-byte arrays per file: a day of 16 nodes is 46k
+ * files). "" when none. */
+typedef struct cat_key {
+    key_kind kind;
+    trace_kind tkind;
+    int64_t time_us;
+    const char *node, *process;
+} cat_key;
+
 typedef struct cat_entry {
     char *key;
-    key_info ki;
+    cat_key ki;
     int64_t size;          /* size at the last listing */
-    char etag[96];
+    char *etag;            /* NULL when none (catalog_etag) */
     int64_t consumed;      /* bytes fetched so far = offset of next read */
     int64_t asked_at;      /* consumed when its last read was asked: a
                               read that moved it may be followed by more
@@ -59,6 +70,19 @@ void catalog_remove(catalog *c, cat_entry *e);
 size_t catalog_count(const catalog *c);
 /* Iteration: start with *iter = 0; returns NULL after the last entry. */
 cat_entry *catalog_next(catalog *c, size_t *iter);
+
+/* Sets e->ki from ki, its names interned in c. 0, or -1 on OOM (e
+ * unchanged). */
+int catalog_set_info(catalog *c, cat_entry *e, const key_info *ki);
+/* e->ki as a key_info (names copied). */
+void catalog_entry_info(const cat_entry *e, key_info *out);
+/* The entry's ETag, "" when none. */
+static inline const char *catalog_etag(const cat_entry *e)
+{
+    return e->etag ? e->etag : "";
+}
+/* Sets the entry's ETag (NULL or "": none). 0, or -1 on OOM (e unchanged). */
+int catalog_set_etag(cat_entry *e, const char *etag);
 
 /* Drops the entry's decoding state (partial line, trace decoder, prefix) and
  * rewinds it to byte 0, keeping the key, counters and high-water mark. */

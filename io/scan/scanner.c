@@ -352,13 +352,18 @@ static int list_cb(void *ud, const source_entry *se)
             lc->oom = 1;
             return 1;
         }
-        e->ki = ki;
-        snprintf(e->etag, sizeof e->etag, "%s", se->etag ? se->etag : "");
+        if (catalog_set_info(sc->cat, e, &ki) != 0 || catalog_set_etag(e, se->etag) != 0) {
+            lc->oom = 1;
+            return 1;
+        }
         if (why)
             note_unread(sc, e, rel, why);
-    } else if (se->etag && se->etag[0] && e->etag[0] && strcmp(se->etag, e->etag)) {
+    } else if (se->etag && se->etag[0] && e->etag && strcmp(se->etag, e->etag)) {
         note_changed(sc, e, se);
-        snprintf(e->etag, sizeof e->etag, "%s", se->etag);
+        if (catalog_set_etag(e, se->etag) != 0) {
+            lc->oom = 1;
+            return 1;
+        }
     }
     e->size = se->size;
     e->listed = sc->pass;
@@ -615,7 +620,8 @@ static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len
         return;
     sm_err err = {0}, place = {0};
     const char *rel = e->key + (strncmp(e->key, "rule-output/", 12) ? strlen(sc->root) : 0);
-    key_info ki = e->ki;
+    key_info ki;
+    catalog_entry_info(e, &ki);
     int placed = 1;
     if (ki.kind == KEY_TF_TRACE) {
         tf_place pl;
@@ -693,7 +699,7 @@ static void fetch_cb(void *ud, const source_req *req, const void *data, size_t l
 {
     scanner *sc = ud;
     cat_entry *e = req->user;
-    if (!err && etag && e->etag[0] && sc->src->vt->etag_is_identity && strcmp(etag, e->etag)) {
+    if (!err && etag && e->etag && sc->src->vt->etag_is_identity && strcmp(etag, e->etag)) {
         /* The path now names another file than the one listed (the writer
          * renamed the .tmp and started a new one in between): its bytes do
          * not continue this entry. The next listing sees the change. */

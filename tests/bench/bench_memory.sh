@@ -12,8 +12,8 @@
 # --minutes M --gpus 8 --cpus 32 --interval-ms 500 --seed 1` (system +
 # traces); big ones (256n_60m: 15 GB, 16n_1440m: 23 GB) are best shared
 # through JOBS_DIR. Each binary runs REPS times (default 3), alternating;
-# the table shows the median peak RSS and median wall (/usr/bin/time), MB
-# per node and per node-hour, the ratio new / baseline, and whether the
+# the table shows the median peak RSS, median wall and median CPU (user +
+# sys, /usr/bin/time), MB per node and per node-hour, the ratio new / baseline, and whether the
 # two reports are the same JSON. Not a ctest test: minutes of runtime.
 set -eu
 SMTOP=${SMTOP:-build/smtop}
@@ -33,13 +33,13 @@ if [ $# -gt 0 ]; then JOBS=("$@"); else
     JOBS=(1n_10m 4n_10m 16n_10m 64n_10m 4n_60m 16n_60m 64n_60m)
 fi
 
-# run TAG BIN DIR: one run, appends "wall rss_kb" to $TMP/TAG.runs
+# run TAG BIN DIR: one run, appends "wall rss_kb cpu_s" to $TMP/TAG.runs
 run() {
-    $TIME -f "%e %M" -o "$TMP/$1.one" "$2" report --json "$3" >"$TMP/$1.json" 2>"$TMP/$1.err" || {
+    $TIME -f "%e %M %U %S" -o "$TMP/$1.one" "$2" report --json "$3" >"$TMP/$1.json" 2>"$TMP/$1.err" || {
         echo "bench_memory: '$2 report --json $3' failed: $(head -c 300 "$TMP/$1.err")" >&2
         exit 1
     }
-    tail -n 1 "$TMP/$1.one" >>"$TMP/$1.runs"
+    tail -n 1 "$TMP/$1.one" | awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' >>"$TMP/$1.runs"
 }
 median_col() { # file column
     sort -n -k"$2" "$1" | awk -v c="$2" -v m=$(((REPS + 1) / 2)) 'NR == m {print $c}'
@@ -53,10 +53,10 @@ EOF
 }
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '| job | data | new RSS MB | MB/node | MB/node-h | new wall s'
-[ -n "$BASELINE" ] && printf ' | baseline RSS MB | baseline MB/node-h | baseline wall s | RSS new/base | same JSON'
-printf ' |\n|---|---|---|---|---|---'
-[ -n "$BASELINE" ] && printf '|---|---|---|---|---'
+printf '| job | data | new RSS MB | MB/node | MB/node-h | new wall s | new CPU s'
+[ -n "$BASELINE" ] && printf ' | baseline RSS MB | baseline MB/node-h | baseline wall s | baseline CPU s | RSS new/base | same JSON'
+printf ' |\n|---|---|---|---|---|---|---'
+[ -n "$BASELINE" ] && printf '|---|---|---|---|---|---'
 printf '|\n'
 for name in "${JOBS[@]}"; do
     dir=$(bench_job_dir "$name" bench_memory)
@@ -70,13 +70,15 @@ for name in "${JOBS[@]}"; do
     done
     size=$(du -sbL "$dir" | awk '{printf "%.2f GB", $1 / 1e9}')
     nrss=$(median_col "$TMP/new.runs" 2) nwall=$(median_col "$TMP/new.runs" 1)
-    row=$(awk -v r="$nrss" -v n="$nodes" -v m="$minutes" -v w="$nwall" 'BEGIN {
-        printf "%.1f | %.2f | %.2f | %s", r / 1024, r / 1024 / n, r / 1024 / n / (m / 60), w }')
+    ncpu=$(median_col "$TMP/new.runs" 3)
+    row=$(awk -v r="$nrss" -v n="$nodes" -v m="$minutes" -v w="$nwall" -v c="$ncpu" 'BEGIN {
+        printf "%.1f | %.2f | %.2f | %s | %s", r / 1024, r / 1024 / n, r / 1024 / n / (m / 60), w, c }')
     printf '| %s | %s | %s' "$name" "$size" "$row"
     if [ -n "$BASELINE" ]; then
         brss=$(median_col "$TMP/base.runs" 2) bwall=$(median_col "$TMP/base.runs" 1)
-        awk -v r="$brss" -v n="$nodes" -v m="$minutes" -v w="$bwall" -v nr="$nrss" 'BEGIN {
-            printf " | %.1f | %.2f | %s | %.2f", r / 1024, r / 1024 / n / (m / 60), w, nr / r }'
+        bcpu=$(median_col "$TMP/base.runs" 3)
+        awk -v r="$brss" -v n="$nodes" -v m="$minutes" -v w="$bwall" -v c="$bcpu" -v nr="$nrss" 'BEGIN {
+            printf " | %.1f | %.2f | %s | %s | %.2f", r / 1024, r / 1024 / n / (m / 60), w, c, nr / r }'
         printf ' | %s' "$(same_json)"
     fi
     printf ' |\n'

@@ -25,7 +25,7 @@ static cat_entry *tmp_entry(catalog *c, const char *key, const char *text)
     assert_non_null(e);
     e->ki.kind = KEY_TRACE_TMP;
     e->ki.tkind = TRACE_PYTHON;
-    snprintf(e->ki.node, sizeof e->ki.node, "algo-1");
+    e->ki.node = "algo-1";
     for (const char *p = text, *nl; (nl = strchr(p, '\n')); p = nl + 1)
         prefix_hash_add(&e->done, p, (size_t)(nl - p));
     e->consumed = (int64_t)strlen(text);
@@ -38,7 +38,7 @@ static cat_entry *final_entry(catalog *c)
     assert_non_null(e);
     e->ki.kind = KEY_TRACE;
     e->ki.tkind = TRACE_PYTHON;
-    snprintf(e->ki.node, sizeof e->ki.node, "algo-1");
+    e->ki.node = "algo-1";
     return e;
 }
 

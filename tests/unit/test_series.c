@@ -409,6 +409,213 @@ static void test_compact_raw_exact(void **state)
     free(q);
 }
 
+/* series_visit's buckets (width > 0), keyed by floor(start / width). */
+typedef struct bucket_seen {
+    series_point *p;
+    int64_t *key;
+    size_t n, cap;
+} bucket_seen;
+
+static int64_t floordiv(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+static int see_bucket(void *ud, const series_point *q)
+{
+    bucket_seen *r = ud;
+    if (q->width_us == 0)
+        return 0;
+    if (r->n == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 256;
+        r->p = realloc(r->p, r->cap * sizeof *r->p);
+        r->key = realloc(r->key, r->cap * sizeof *r->key);
+    }
+    /* a start clamped to the first sample stays in its bucket */
+    r->key[r->n] = floordiv(q->t_us, q->width_us);
+    r->p[r->n++] = *q;
+    return 0;
+}
+
+/* Index of the bucket of width w and key k in `seen`, or -1. It lists
+ * the 5 min buckets, then the 10 s ones, each in key order. */
+static ptrdiff_t find_bucket(const bucket_seen *b, int64_t w, int64_t k)
+{
+    size_t n2 = 0;
+    while (n2 < b->n && b->p[n2].width_us == SERIES_T2_WIDTH_US)
+        n2++;   /* a handful */
+    size_t lo = w == SERIES_T2_WIDTH_US ? 0 : n2, hi = w == SERIES_T2_WIDTH_US ? n2 : b->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->key[mid] < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < b->n && b->p[lo].width_us == w && b->key[lo] == k ? (ptrdiff_t)lo : -1;
+}
+
+/* The bucket of `seen` holding the sample at ts: its 10 s bucket when the
+ * 10 s tier has one for that key (a tier only passes on keys older than
+ * all it keeps), else its 5 min bucket. -1 when none. */
+static ptrdiff_t bucket_of(const bucket_seen *b, int64_t ts)
+{
+    ptrdiff_t j = find_bucket(b, SERIES_T1_WIDTH_US, floordiv(ts, SERIES_T1_WIDTH_US));
+    return j >= 0 ? j : find_bucket(b, SERIES_T2_WIDTH_US, floordiv(ts, SERIES_T2_WIDTH_US));
+}
+
+/* Ingests p as check_raw_exact does (lean: with no raw tier) and checks
+ * every 10 s and 5 min bucket against brute force, bit for bit: min, max
+ * and count always; the mean (sum / count) when the sum's order is
+ * known: every value an integer (any order gives the same sum), or added
+ * in time order (a 10 s bucket sums its samples oldest first, a 5 min
+ * bucket the sums of the 10 s buckets it took, oldest first), or no
+ * 5 min buckets (a 10 s bucket's samples come from one minute file,
+ * oldest first). Returns the bytes the series holds. */
+static size_t check_buckets_exact(const pt *p, size_t n, int order, int lean)
+{
+    series *s = series_new("gpu", "GPUUtilization", "gpu0");
+    if (lean)
+        assert_int_equal(series_make_lean(s), 0);
+    if (order == 2)
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(series_add(s, p[i].ts, p[i].v), 0);
+    else
+        ingest_chunks(s, p, n, order);
+    bucket_seen b = {0};
+    series_visit(s, INT64_MIN, INT64_MAX, see_bucket, &b);
+    pt *sorted = malloc(n * sizeof *sorted);
+    memcpy(sorted, p, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_ts);
+    size_t nraw = lean ? 0 : n < SERIES_RAW_CAP ? n : SERIES_RAW_CAP;
+    double *mn = malloc(b.n * sizeof *mn), *mx = malloc(b.n * sizeof *mx);
+    double *sum = calloc(b.n, sizeof *sum), *s10 = calloc(b.n, sizeof *s10);
+    int64_t *cnt = calloc(b.n, sizeof *cnt), *k10 = malloc(b.n * sizeof *k10);
+    int64_t *n10 = calloc(b.n, sizeof *n10);
+    int integers = 1, has_t2 = 0;
+    for (size_t i = 0; i < b.n; i++)
+        has_t2 |= b.p[i].width_us == SERIES_T2_WIDTH_US;
+    for (size_t i = 0; i < n - nraw; i++) {
+        const pt *q = &sorted[i];
+        ptrdiff_t j = bucket_of(&b, q->ts);
+        assert_true(j >= 0);
+        integers &= q->v == floor(q->v);
+        if (cnt[j] == 0 || q->v < mn[j])  /* the first of equal ones: -0.0 == 0.0 */
+            mn[j] = q->v;
+        if (cnt[j] == 0 || q->v > mx[j])
+            mx[j] = q->v;
+        cnt[j]++;
+        /* time-ordered sums: per 10 s key, folded into the bucket when
+         * the key changes (a 5 min bucket adds whole 10 s sums) */
+        int64_t k = floordiv(q->ts, SERIES_T1_WIDTH_US);
+        if (n10[j] && k10[j] != k) {
+            sum[j] = cnt[j] - 1 == n10[j] ? s10[j] : sum[j] + s10[j];
+            n10[j] = 0;
+        }
+        s10[j] = n10[j]++ ? s10[j] + q->v : q->v;
+        k10[j] = k;
+    }
+    int64_t counted = 0;
+    for (size_t j = 0; j < b.n; j++) {
+        double total = cnt[j] == n10[j] ? s10[j] : sum[j] + s10[j];
+        double mean = total / (double)cnt[j];
+        assert_int_equal(b.p[j].count, cnt[j]);
+        assert_memory_equal(&b.p[j].min, &mn[j], sizeof(double));
+        assert_memory_equal(&b.p[j].max, &mx[j], sizeof(double));
+        if (integers || order == 2 || !has_t2)
+            assert_memory_equal(&b.p[j].mean, &mean, sizeof(double));
+        else
+            assert_true(fabs(b.p[j].mean - mean) <= 1e-12 * fabs(mean));
+        counted += b.p[j].count;
+    }
+    assert_int_equal(counted, (int64_t)(n - nraw));
+    size_t bytes = series_memory_bytes(s);
+    free(mn);
+    free(mx);
+    free(sum);
+    free(s10);
+    free(cnt);
+    free(k10);
+    free(n10);
+    free(b.p);
+    free(b.key);
+    free(sorted);
+    series_free(s);
+    return bytes;
+}
+
+static void check_buckets_all(const pt *p, size_t n)
+{
+    for (int order = 0; order < 3; order++) {
+        check_buckets_exact(p, n, order, 0);
+        check_buckets_exact(p, n, order, 1);
+    }
+}
+
+/* Buckets store their key in 32 bits and min and max in 4 bytes while
+ * every bucket of the tier fits (a float or hundredths, model/narrow.h);
+ * any other bucket turns the tier to 40-byte buckets. Either way each
+ * bucket reads back exactly what its samples make. 8 h at 500 ms fills
+ * the 10 s tier and spills 2.3 h into 5 min buckets. */
+static void test_compact_buckets_exact(void **state)
+{
+    (void)state;
+    size_t n = 7200 * 8;
+    pt *p = make_points(n, 500000);
+    for (size_t i = 0; i < n; i++)      /* hundredths, as system metrics */
+        p[i].v = (double)(int64_t)(next_u64() % 10001) / 100.0;
+    check_buckets_all(p, n);
+    for (size_t i = 0; i < n; i++)      /* binary fractions: float form */
+        p[i].v = (double)(next_u64() % 100000) / 1024.0;
+    check_buckets_all(p, n);
+    for (size_t i = 0; i < n; i++)      /* integers: any order sums alike */
+        p[i].v = (double)(next_u64() % 101);
+    check_buckets_all(p, n);
+    for (size_t i = 0; i < n; i++)      /* large integers fit no 4 bytes */
+        p[i].v = 3e9 + (double)(next_u64() % 1000003);
+    check_buckets_all(p, n);
+    for (size_t i = 0; i < n; i++)      /* quarters fit both forms... */
+        p[i].v = (double)(next_u64() % 400) / 4.0;
+    p[n / 2 + 7].v = 1.0 / 1024;        /* ...until one needs the float */
+    p[n / 5 + 3].v = 7.0 / 1024;        /* (in the 5 min tier too) */
+    check_buckets_all(p, n);
+    for (size_t i = 0; i < n; i++)      /* hundredths and one binary */
+        p[i].v = (double)(int64_t)(next_u64() % 10001) / 100.0;
+    p[n / 2 + 7].v = 1.0 / 1024;        /* fraction: no 4-byte form holds both */
+    check_buckets_all(p, n);
+    p[n / 2 + 7].v = 1.0 / 3;           /* one third of a percent: neither */
+    p[n / 5 + 3].v = 2.0 / 3;
+    check_buckets_all(p, n);
+    for (size_t i = 0; i < n; i++)      /* -0.0 reads back as -0.0; no */
+        p[i].v = (double)(int64_t)(1 + next_u64() % 10000) / 100.0;
+    p[n / 2 + 7].v = -0.0;              /* other zero shares its 5 min */
+    p[n / 2 + 8].v = 0.0;               /* bucket, whose order of merging */
+    p[n / 5 + 3].v = -0.0;              /* depends on the files' order */
+    check_buckets_all(p, n);
+    /* a sample far in the past: a 10 s key beyond 32 bits */
+    pt *q = make_points(3000, 500000);
+    for (size_t i = 0; i < 3000; i++)
+        q[i].v = (double)(int64_t)(next_u64() % 10001) / 100.0;
+    q[0].ts = -30000000000000000LL;     /* (in time order: minute files */
+    check_buckets_exact(q, 3000, 2, 0); /* from there to now are too many) */
+    check_buckets_exact(q, 3000, 2, 1);
+    q[0].ts = -30000000000000LL;        /* and one a 32-bit key still holds */
+    check_buckets_exact(q, 3000, 2, 0);
+    check_buckets_exact(q, 3000, 2, 1);
+    free(q);
+    /* compact costs 0.6 of wide: 8 h of hundredths vs 8 h of thirds */
+    for (size_t i = 0; i < n; i++)
+        p[i].v = (double)(int64_t)(next_u64() % 10001) / 100.0;
+    size_t narrow = check_buckets_exact(p, n, 2, 1);
+    for (size_t i = 0; i < n; i++)
+        p[i].v = (double)(next_u64() % 10001) / 3.0;
+    size_t wide = check_buckets_exact(p, n, 2, 1);
+    print_message("8 h lean: %zu bytes compact, %zu wide\n", narrow, wide);
+    assert_true(narrow * 10 < wide * 7);
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -418,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_memory_bounds),
         cmocka_unit_test(test_lean_series),
         cmocka_unit_test(test_compact_raw_exact),
+        cmocka_unit_test(test_compact_buckets_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,100 @@
+/* catalog: an entry keeps what keyname_parse said of its key with the
+ * node and process names shared among a writer's files (a day of 16
+ * nodes is 46k entries), and its ETag only as long as it is. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "io/scan/catalog.h"
+
+static cat_entry *add_parsed(catalog *c, const char *rel)
+{
+    cat_entry *e = catalog_add(c, rel);
+    assert_non_null(e);
+    key_info ki;
+    keyname_parse(rel, &ki);
+    assert_int_equal(catalog_set_info(c, e, &ki), 0);
+    return e;
+}
+
+/* The entry answers as keyname_parse did, field for field, and two files
+ * of one writer share its names. */
+static void test_info_round_trip_and_shared_names(void **state)
+{
+    (void)state;
+    catalog *c = catalog_new();
+    assert_non_null(c);
+    const char *keys[] = {
+        "framework/pevents/2020061000/1591748161262590_7136-algo-2_pythontimeline.json",
+        "framework/pevents/2020061000/1591748461482987_7136-algo-2_pythontimeline.json",
+        "system/incremental/2020061000/1591748220.algo-3.json",
+        "system/incremental/2020061000/1591748280.algo-3.json",
+        "framework/pevents/2020061000/1591748161262590_11-algo-1_model_timeline.json.tmp",
+    };
+    cat_entry *e[5];
+    for (int i = 0; i < 5; i++)
+        e[i] = add_parsed(c, keys[i]);
+    for (int i = 0; i < 5; i++) {
+        key_info want, got;
+        keyname_parse(keys[i], &want);
+        catalog_entry_info(e[i], &got);
+        assert_int_equal(got.kind, want.kind);
+        assert_int_equal(got.tkind, want.tkind);
+        assert_int_equal(got.time_us, want.time_us);
+        assert_string_equal(got.node, want.node);
+        assert_string_equal(got.process, want.process);
+        assert_string_equal(e[i]->ki.node, want.node);
+        assert_string_equal(e[i]->ki.process, want.process);
+    }
+    assert_string_equal(e[0]->ki.node, "algo-2");
+    assert_ptr_equal(e[0]->ki.node, e[1]->ki.node);
+    assert_ptr_equal(e[0]->ki.process, e[1]->ki.process);
+    assert_ptr_equal(e[2]->ki.node, e[3]->ki.node);
+    assert_true(e[0]->ki.node != e[2]->ki.node);
+    /* a fresh entry (a folder that could not be listed) has empty names */
+    cat_entry *f = catalog_add(c, "system/unlisted/");
+    assert_non_null(f);
+    assert_string_equal(f->ki.node, "");
+    assert_string_equal(f->ki.process, "");
+    /* removing an entry keeps the names its writer's other files use */
+    catalog_remove(c, e[0]);
+    assert_string_equal(e[1]->ki.node, "algo-2");
+    catalog_free(c);
+}
+
+/* An ETag reads back whole, however long (S3 multipart ETags and other
+ * stores' are longer than the 34 characters of a plain one). */
+static void test_etag(void **state)
+{
+    (void)state;
+    catalog *c = catalog_new();
+    cat_entry *e = catalog_add(c, "system/incremental/1591748220.algo-1.json");
+    assert_string_equal(catalog_etag(e), "");
+    assert_int_equal(catalog_set_etag(e, "\"9b2cf535f27731c974343645a3985328\""), 0);
+    assert_string_equal(catalog_etag(e), "\"9b2cf535f27731c974343645a3985328\"");
+    char long_tag[301];
+    memset(long_tag, 'a', 300);
+    long_tag[300] = '\0';
+    assert_int_equal(catalog_set_etag(e, long_tag), 0);
+    assert_string_equal(catalog_etag(e), long_tag);
+    assert_int_equal(catalog_set_etag(e, ""), 0);
+    assert_string_equal(catalog_etag(e), "");
+    assert_int_equal(catalog_set_etag(e, "1f2e"), 0);
+    assert_int_equal(catalog_set_etag(e, NULL), 0);
+    assert_null(e->etag);
+    catalog_free(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_info_round_trip_and_shared_names),
+        cmocka_unit_test(test_etag),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
