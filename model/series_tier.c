@@ -437,7 +437,10 @@ int series_tiers_add(tiers *t, int64_t ts, double v)
         return -1;
     if (raw->len > raw->max_len) {
         raw_pt old = series_tier_raw_at(t, 0);
-        if (series_tier_put(t, 1, point_bucket(old.ts, old.v)) != 0) {
+        /* bucket_add, not series_tier_put: the evicted sample mostly lands
+         * in the bucket the last one did, and re-encoding that bucket for
+         * every sample cost 11-13 % of a long job's CPU. */
+        if (bucket_add(t, old.ts, old.v) != 0) {
             deque_remove(raw, i);
             return -1;
         }
