@@ -45,8 +45,15 @@ check "cached report equals local report" same "$T/c2.json"
 check "second open transfers <= 5 % of the first" test $((warm_bytes * 20)) -le "$cold_bytes"
 check "second open sends no object GET" test "$(rig_stat get_object)" -eq 0
 
-# a corrupted entry is dropped and refetched, result unchanged
-entry=$(ls "$XDG_CACHE_HOME"/smtop/*.zst | head -n 1)
+# a corrupted entry is dropped and refetched, result unchanged. The entry
+# must hold an object, not the cached listing (its id starts "\001listing";
+# its file name hashes the rig's random port, so `ls` order alone picked it
+# now and then, and no GET followed)
+entry=
+for f in "$XDG_CACHE_HOME"/smtop/*.zst; do
+    grep -qaF $'\001listing' "$f" || { entry=$f; break; }
+done
+check "the cache holds an object entry to corrupt" test -n "$entry"
 printf 'garbage' | dd of="$entry" bs=1 seek=40 conv=notrunc status=none
 rig_reset
 s3report >"$T/c3.json" 2>/dev/null
