@@ -28,3 +28,24 @@ bench_job_dir() {
     rmdir "$JOBS_DIR/$name.lock"
     echo "$dir"
 }
+
+# bench_report_setup WHO: the checks and set-up the `report` benchmarks
+# (bench_memory, bench_linear) share: SMTOP, BASELINE and REPS from the
+# environment, /usr/bin/time in TIME, a scratch dir in TMP (removed at
+# exit) and JOBS_DIR (default: TMP/jobs). Exits with a message naming WHO
+# when something is missing.
+bench_report_setup() {
+    local who=$1
+    SMTOP=${SMTOP:-build/smtop}
+    BASELINE=${BASELINE:-}
+    REPS=${REPS:-3}
+    TIME=/usr/bin/time
+    [ -x "$TIME" ] || { echo "$who: $TIME not found (Debian: apt-get install time)" >&2; exit 1; }
+    [ -x "$SMTOP" ] || { echo "$who: $SMTOP is not an executable; build first or set SMTOP" >&2; exit 1; }
+    [ -z "$BASELINE" ] || [ -x "$BASELINE" ] ||
+        { echo "$who: BASELINE=$BASELINE is not an executable" >&2; exit 1; }
+    TMP=$(mktemp -d "${TMPDIR:-/tmp}/smtop_$who.XXXXXX")
+    trap 'rm -rf "$TMP"' EXIT
+    JOBS_DIR=${JOBS_DIR:-$TMP/jobs}
+    mkdir -p "$JOBS_DIR"
+}

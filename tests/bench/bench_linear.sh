@@ -16,19 +16,8 @@
 # CPU time is the figure to read on a shared machine: wall time waits for
 # the disk whenever the job does not fit the page cache. Not a ctest test.
 set -eu
-SMTOP=${SMTOP:-build/smtop}
-BASELINE=${BASELINE:-}
-REPS=${REPS:-3}
-TIME=/usr/bin/time
-[ -x "$TIME" ] || { echo "bench_linear: $TIME not found (Debian: apt-get install time)" >&2; exit 1; }
-[ -x "$SMTOP" ] || { echo "bench_linear: $SMTOP is not an executable; build first or set SMTOP" >&2; exit 1; }
-[ -z "$BASELINE" ] || [ -x "$BASELINE" ] ||
-    { echo "bench_linear: BASELINE=$BASELINE is not an executable" >&2; exit 1; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/smtop_lin.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-JOBS_DIR=${JOBS_DIR:-$TMP/jobs}
-mkdir -p "$JOBS_DIR"
 . "$(dirname "$0")/bench_lib.sh"
+bench_report_setup bench_linear
 if [ $# -gt 0 ]; then JOBS=("$@"); else
     JOBS=(1n_60m 4n_60m 16n_60m 64n_60m 256n_60m 16n_15m 16n_240m 16n_1440m)
 fi

@@ -16,19 +16,8 @@
 # sys, /usr/bin/time), MB per node and per node-hour, the ratio new / baseline, and whether the
 # two reports are the same JSON. Not a ctest test: minutes of runtime.
 set -eu
-SMTOP=${SMTOP:-build/smtop}
-BASELINE=${BASELINE:-}
-REPS=${REPS:-3}
-TIME=/usr/bin/time
-[ -x "$TIME" ] || { echo "bench_memory: $TIME not found (Debian: apt-get install time)" >&2; exit 1; }
-[ -x "$SMTOP" ] || { echo "bench_memory: $SMTOP is not an executable; build first or set SMTOP" >&2; exit 1; }
-[ -z "$BASELINE" ] || [ -x "$BASELINE" ] ||
-    { echo "bench_memory: BASELINE=$BASELINE is not an executable" >&2; exit 1; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/smtop_mem.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-JOBS_DIR=${JOBS_DIR:-$TMP/jobs}
-mkdir -p "$JOBS_DIR"
 . "$(dirname "$0")/bench_lib.sh"
+bench_report_setup bench_memory
 if [ $# -gt 0 ]; then JOBS=("$@"); else
     JOBS=(1n_10m 4n_10m 16n_10m 64n_10m 4n_60m 16n_60m 64n_60m)
 fi
