@@ -365,6 +365,13 @@ static void print_lock_stats(dash *d)
         fprintf(stderr, "lock: %zu key/click lookups held the model lock: mean %.3f ms, "
                 "max %.3f ms\n", d->key_lock_n, d->key_lock_ms / (double)d->key_lock_n,
                 d->key_lock_max_ms);
+    if (d->ld) {
+        uint64_t n;
+        int64_t total_us, max_us;
+        loader_view_stats(d->ld, &n, &total_us, &max_us);
+        fprintf(stderr, "loader: %llu answers to view requests, %.1f ms in all, longest %.1f ms\n",
+                (unsigned long long)n, total_us / 1e3, max_us / 1e3);
+    }
     free(v);
 }
 
