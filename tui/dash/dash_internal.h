@@ -84,7 +84,7 @@ typedef struct dash {
     size_t lock_n;
     /* Keys and clicks take the model lock for their lookups (dash_lock):
      * how often, and the total and longest hold. */
-    double key_lock_t, key_lock_ms, key_lock_max_ms;
+    double key_lock_t, key_lock_ms, key_lock_max_ms, key_wait_max_ms;
     size_t key_lock_n;
 } dash;
 

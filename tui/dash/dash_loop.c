@@ -329,8 +329,11 @@ static int cmp_double(const void *a, const void *b)
 
 void dash_lock(dash *d)
 {
+    double t = mono_ms();
     pthread_mutex_lock(job_lock(d->j));
     d->key_lock_t = mono_ms();
+    if (d->key_lock_t - t > d->key_wait_max_ms)
+        d->key_wait_max_ms = d->key_lock_t - t;
 }
 
 void dash_unlock(dash *d)
@@ -363,8 +366,8 @@ static void print_lock_stats(dash *d)
     }
     if (d->key_lock_n)
         fprintf(stderr, "lock: %zu key/click lookups held the model lock: mean %.3f ms, "
-                "max %.3f ms\n", d->key_lock_n, d->key_lock_ms / (double)d->key_lock_n,
-                d->key_lock_max_ms);
+                "max %.3f ms; waited for it at most %.3f ms\n", d->key_lock_n,
+                d->key_lock_ms / (double)d->key_lock_n, d->key_lock_max_ms, d->key_wait_max_ms);
     if (d->ld) {
         uint64_t n;
         int64_t total_us, max_us;
