@@ -1,5 +1,5 @@
 /* rules_fixture: builds models through the real ingestion path
- * (model_add_sample / model_add_event) for the rule tests. Header-only,
+ * (model_fixture.h) for the rule tests. Header-only,
  * included by test_rules*.c. */
 #ifndef SMTOP_RULES_FIXTURE_H
 #define SMTOP_RULES_FIXTURE_H
@@ -13,19 +13,10 @@
 
 #include "model/model.h"
 #include "model/rules.h"
+#include "model_fixture.h"
 
 #define T0 1600000000000000LL    /* a multiple of 5 min, in µs */
 #define DT 500000LL              /* 500 ms sampling */
-
-static inline void fx_sample(model *m, const char *node, const char *type,
-                             const char *dim, const char *name, int64_t ts,
-                             double v)
-{
-    sm_sample s = {.type = sm_str_c(type), .dimension = sm_str_c(dim),
-                   .name = sm_str_c(name), .node = sm_str_c(node),
-                   .value = v, .ts_us = ts};
-    assert_int_equal(model_add_sample(m, &s), 0);
-}
 
 /* One sampling tick on node: `cpus` cores at cpu %, and GPU i at gpu[i] %
  * utilization / mem[i] % memory (NULL arrays: no GPU metric of that kind). */
@@ -46,16 +37,6 @@ static inline void fx_tick(model *m, const char *node, int64_t k, int cpus,
         if (mem)
             fx_sample(m, node, "gpu", "GPUMemoryUtilization", name, ts, mem[g]);
     }
-}
-
-static inline void fx_event(model *m, const char *node, const char *phase,
-                            const char *name, int64_t step, int64_t start,
-                            int64_t dur, int64_t tid)
-{
-    sm_event e = {.node = sm_str_c(node), .phase = sm_str_c(phase),
-                  .name = sm_str_c(name), .start_us = start, .dur_us = dur,
-                  .step = step, .pid = 1, .tid = tid};
-    assert_int_equal(model_add_event(m, &e), 0);
 }
 
 /* Evaluates r over m and returns the result of `name`. Tests switch

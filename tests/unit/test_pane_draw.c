@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "model_fixture.h"
+
 #include "model/model.h"
 #include "tui/panes/pane.h"
 #include "tui/panes/pane_common.h"
@@ -37,39 +39,6 @@ typedef struct fixture {
     viewdata *vd;   /* what the loader would publish for the pane drawn */
 } fixture;
 
-static void add(model *m, const char *node, const char *type, const char *dim,
-                const char *name, double v, int64_t ts)
-{
-    sm_sample s;
-    memset(&s, 0, sizeof s);
-    s.type = sm_str_c(type);
-    s.dimension = sm_str_c(dim);
-    s.name = sm_str_c(name);
-    s.node = sm_str_c(node);
-    s.value = v;
-    s.ts_us = ts;
-    assert_int_equal(model_add_sample(m, &s), 0);
-}
-
-static void add_phase_event(model *m, const char *node, const char *phase, int64_t step,
-                            int64_t start, int64_t dur)
-{
-    sm_event e;
-    memset(&e, 0, sizeof e);
-    e.node = sm_str_c(node);
-    e.phase = sm_str_c(phase);
-    e.name = sm_str_c("Step");
-    e.start_us = start;
-    e.dur_us = dur;
-    e.step = step;
-    assert_int_equal(model_add_event(m, &e), 0);
-}
-
-static void add_step(model *m, const char *node, int64_t step, int64_t start, int64_t dur)
-{
-    add_phase_event(m, node, "Step:ModeKeys.TRAIN", step, start, dur);
-}
-
 /* 4 nodes × 2 GPUs for 60 s; algo-3 is slow (low GPU util, long steps);
  * algo-4 has system metrics only. */
 static model *make_job(void)
@@ -80,19 +49,19 @@ static model *make_job(void)
         int64_t t = T0 + i * 500000LL;
         for (int k = 0; k < 4; k++) {
             double g = k == 2 ? 40 : 90;
-            add(m, nodes[k], "cpu", "CPUUtilization", "cpu0", 30 + (i % 10), t);
-            add(m, nodes[k], "gpu", "GPUUtilization", "gpu0", g, t);
-            add(m, nodes[k], "gpu", "GPUUtilization", "gpu1", g - 2, t);
-            add(m, nodes[k], "gpu", "GPUMemoryUtilization", "gpu0", 50, t);
-            add(m, nodes[k], "gpu", "GPUMemoryUtilization", "gpu1", 50, t);
+            fx_sample(m, nodes[k], "cpu", "CPUUtilization", "cpu0", t, 30 + (i % 10));
+            fx_sample(m, nodes[k], "gpu", "GPUUtilization", "gpu0", t, g);
+            fx_sample(m, nodes[k], "gpu", "GPUUtilization", "gpu1", t, g - 2);
+            fx_sample(m, nodes[k], "gpu", "GPUMemoryUtilization", "gpu0", t, 50);
+            fx_sample(m, nodes[k], "gpu", "GPUMemoryUtilization", "gpu1", t, 50);
         }
     }
     for (int s = 0; s < 100; s++)
         for (int k = 0; k < 3; k++) {
             int64_t dur = (k == 2 ? 160000 : 120000) + (s % 7) * 1000 + (s == 50 ? 600000 : 0);
-            add_step(m, nodes[k], s, T0 + s * 500000LL, dur);
+            fx_step(m, nodes[k], s, T0 + s * 500000LL, dur);
             if (k == 0)
-                add_phase_event(m, nodes[k], "Forward", s, T0 + s * 500000LL, dur / 3);
+                fx_event(m, nodes[k], "Forward", "Step", s, T0 + s * 500000LL, dur / 3, 0);
         }
     return m;
 }
@@ -311,7 +280,7 @@ static void test_steps_content_and_keys(void **state)
     pane_ctx c = make_ctx(f);
     uint64_t s1 = pane_steps_vtbl.stamp(p, &c);
     assert_int_equal(pane_steps_vtbl.stamp(p, &c), s1);
-    add_step(f->m, "algo-3", 100, T0 + 100 * 500000LL, 150000);
+    fx_step(f->m, "algo-3", 100, T0 + 100 * 500000LL, 150000);
     c = make_ctx(f);
     assert_int_not_equal(pane_steps_vtbl.stamp(p, &c), s1);
     f->v.selected_node = 0;
@@ -326,7 +295,7 @@ static void test_no_steps_message(void **state)
     f->m = model_new(NULL);
     viewdata_free(f->vd);
     f->vd = NULL;
-    add(f->m, "algo-1", "cpu", "CPUUtilization", "cpu0", 10, T0);
+    fx_sample(f->m, "algo-1", "cpu", "CPUUtilization", "cpu0", T0, 10);
     pane *p = pane_steps_vtbl.create();
     draw_framed(f, &pane_steps_vtbl, p, 10, 70, t);
     assert_true(screen_has(t, 10, L"no framework trace events"));
@@ -347,8 +316,8 @@ static void test_node_ids_sanitized(void **state)
     f->m = model_new(NULL);
     viewdata_free(f->vd);
     f->vd = NULL;
-    add(f->m, "evil\x1b]0;pwned\x07-1", "gpu", "GPUUtilization", "gpu0", 50, T0);
-    add_step(f->m, "evil\x1b]0;pwned\x07-1", 1, T0, 1000);
+    fx_sample(f->m, "evil\x1b]0;pwned\x07-1", "gpu", "GPUUtilization", "gpu0", T0, 50);
+    fx_step(f->m, "evil\x1b]0;pwned\x07-1", 1, T0, 1000);
     const pane_vtbl *vts[3] = {&pane_system_vtbl, &pane_heatmap_vtbl, &pane_steps_vtbl};
     for (size_t k = 0; k < 3; k++) {
         pane *p = vts[k]->create();

@@ -10,25 +10,13 @@
 
 #include <cmocka.h>
 
+#include "model_fixture.h"
+
 #include "model/model.h"
 #include "tui/panes/pane_common.h"
 #include "tui/panes/pane_system.h"
 
 #define T0 1600000000000000LL
-
-static void add(model *m, const char *node, const char *type, const char *dim,
-                const char *name, double v, int64_t ts)
-{
-    sm_sample s;
-    memset(&s, 0, sizeof s);
-    s.type = sm_str_c(type);
-    s.dimension = sm_str_c(dim);
-    s.name = sm_str_c(name);
-    s.node = sm_str_c(node);
-    s.value = v;
-    s.ts_us = ts;
-    assert_int_equal(model_add_sample(m, &s), 0);
-}
 
 static model *make_job(void)
 {
@@ -36,14 +24,14 @@ static model *make_job(void)
     assert_non_null(m);
     for (int i = 0; i < 10; i++) {
         int64_t t = T0 + i * 500000LL;
-        add(m, "algo-1", "cpu", "CPUUtilization", "cpu0", 20 + i, t);
-        add(m, "algo-1", "cpu", "CPUUtilization", "cpu1", 40 + i, t);
-        add(m, "algo-1", "gpu", "GPUUtilization", "gpu0", 90, t);
-        add(m, "algo-1", "gpu", "GPUMemoryUtilization", "gpu0", 30, t);
-        add(m, "algo-1", "memory", "MemoryUsedPercent", "MemoryUsedPercent", 12, t);
-        add(m, "algo-1", "i/o", "ReadBytesPerSec", "nvme0n1", 4e8, t);
-        add(m, "algo-1", "i/o", "WriteThroughputMB", "nvme0n1", 12, t);
-        add(m, "algo-1", "Custom", "Algorithm", "loss", 0.5, t);
+        fx_sample(m, "algo-1", "cpu", "CPUUtilization", "cpu0", t, 20 + i);
+        fx_sample(m, "algo-1", "cpu", "CPUUtilization", "cpu1", t, 40 + i);
+        fx_sample(m, "algo-1", "gpu", "GPUUtilization", "gpu0", t, 90);
+        fx_sample(m, "algo-1", "gpu", "GPUMemoryUtilization", "gpu0", t, 30);
+        fx_sample(m, "algo-1", "memory", "MemoryUsedPercent", "MemoryUsedPercent", t, 12);
+        fx_sample(m, "algo-1", "i/o", "ReadBytesPerSec", "nvme0n1", t, 4e8);
+        fx_sample(m, "algo-1", "i/o", "WriteThroughputMB", "nvme0n1", t, 12);
+        fx_sample(m, "algo-1", "Custom", "Algorithm", "loss", t, 0.5);
     }
     return m;
 }

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "model_fixture.h"
+
 #include "model/heatview.h"
 #include "model/model.h"
 #include "model/stepsview.h"
@@ -22,20 +24,6 @@
 
 #define T0 1600000000000000LL
 #define NODES 5
-
-static void add(model *m, const char *node, const char *type, const char *dim,
-                const char *name, double v, int64_t ts)
-{
-    sm_sample s;
-    memset(&s, 0, sizeof s);
-    s.type = sm_str_c(type);
-    s.dimension = sm_str_c(dim);
-    s.name = sm_str_c(name);
-    s.node = sm_str_c(node);
-    s.value = v;
-    s.ts_us = ts;
-    assert_int_equal(model_add_sample(m, &s), 0);
-}
 
 /* Five nodes, a minute of samples each second; algo-4's GPU idles. */
 static model *make_job(void)
@@ -47,10 +35,10 @@ static model *make_job(void)
         snprintf(id, sizeof id, "algo-%d", n);
         for (int i = 0; i < 60; i++) {
             int64_t t = T0 + i * 1000000LL;
-            add(m, id, "cpu", "CPUUtilization", "cpu0", 10 * n + (i % 7), t);
-            add(m, id, "gpu", "GPUUtilization", "gpu0", n == 4 ? 20 : 90 + (i % 3), t);
-            add(m, id, "gpu", "GPUMemoryUtilization", "gpu0", 30, t);
-            add(m, id, "i/o", "ReadThroughputMB", "nvme0n1", 5 + n, t);
+            fx_sample(m, id, "cpu", "CPUUtilization", "cpu0", t, 10 * n + (i % 7));
+            fx_sample(m, id, "gpu", "GPUUtilization", "gpu0", t, n == 4 ? 20 : 90 + (i % 3));
+            fx_sample(m, id, "gpu", "GPUMemoryUtilization", "gpu0", t, 30);
+            fx_sample(m, id, "i/o", "ReadThroughputMB", "nvme0n1", t, 5 + n);
         }
     }
     model_flush(m, 1);
@@ -208,19 +196,6 @@ static void test_heatmap_and_straggler(void **state)
     model_free(m);
 }
 
-static void add_step(model *m, const char *node, int64_t step, int64_t start, int64_t dur)
-{
-    sm_event e;
-    memset(&e, 0, sizeof e);
-    e.node = sm_str_c(node);
-    e.phase = sm_str_c("Step:ModeKeys.TRAIN");
-    e.name = sm_str_c("Step");
-    e.start_us = start;
-    e.dur_us = dur;
-    e.step = step;
-    assert_int_equal(model_add_event(m, &e), 0);
-}
-
 /* The Steps pane's phase: summary, histogram and retained events equal
  * the phase's own; a node without steps falls to one that has them. */
 static void test_steps_matches_model(void **state)
@@ -228,7 +203,7 @@ static void test_steps_matches_model(void **state)
     (void)state;
     model *m = make_job();
     for (int i = 0; i < 30; i++)
-        add_step(m, "algo-2", i, T0 + i * 1000000LL, 400000 + 1000 * i);
+        fx_step(m, "algo-2", i, T0 + i * 1000000LL, 400000 + 1000 * i);
     viewdata_req q = request();
     q.steps_on = 1;
     q.selected = 0;   /* algo-1 has no steps */
@@ -267,7 +242,7 @@ static void test_timeline_matches_model(void **state)
     (void)state;
     model *m = make_job();
     for (int i = 0; i < 50; i++)
-        add_step(m, "algo-1", i, T0 + i * 1000000LL, 300000);
+        fx_step(m, "algo-1", i, T0 + i * 1000000LL, 300000);
     viewdata_req q = request();
     q.tl_on = 1;
     q.tl_view = TLVIEW_STEPS;
@@ -314,7 +289,7 @@ static void test_reuse_answers_one_pane(void **state)
     (void)state;
     model *m = make_job();
     for (int i = 0; i < 20; i++)
-        add_step(m, "algo-1", i, T0 + i * 1000000LL, 300000);
+        fx_step(m, "algo-1", i, T0 + i * 1000000LL, 300000);
     viewdata_req q = request();
     q.steps_on = 1;
     viewdata *a = viewdata_build(m, &q, NULL, 0);
