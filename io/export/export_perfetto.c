@@ -406,7 +406,7 @@ static int stream_file(xjob *x, const xfile *f, sm_err *err)
         return 0;
     int rc = 0;
     for (int64_t off = 0;; off += (int64_t)s.got) {
-        source_req r = {f->key, off, (int64_t)XP_CHUNK, NULL};
+        source_req r = {.key = f->key, .offset = off, .len = (int64_t)XP_CHUNK};
         s.got = 0;
         if (source_fetch(x->src, &r, 1, stream_cb, &s, err) != 0) {
             rc = -1;
@@ -496,7 +496,7 @@ static int run_batch(xjob *x, const xfile *fs, size_t n, sm_err *err)
     xbatch b = {.x = x, .fs = fs, .n = n};
     source_req reqs[XP_BATCH] = {{0}};
     for (size_t i = 0; i < n; i++)
-        reqs[i] = (source_req){fs[i].key, 0, -1, (void *)(uintptr_t)i};
+        reqs[i] = (source_req){.key = fs[i].key, .len = -1, .user = (void *)(uintptr_t)i};
     int rc = source_fetch(x->src, reqs, n, fetch_cb, &b, err);
     for (size_t i = b.next; i < n; i++)   /* never called back: count as failed */
         if (b.state[i] == 0)
@@ -544,7 +544,8 @@ static int xahead_run(void *ud, scan_fetch *f, sm_err *err)
     for (size_t base = 0; base < a->n; base += XP_BATCH) {
         size_t n = a->n - base < XP_BATCH ? a->n - base : XP_BATCH;
         for (size_t i = 0; i < n; i++)
-            reqs[i] = (source_req){a->sel[base + i].key, 0, -1, (void *)(uintptr_t)(base + i)};
+            reqs[i] = (source_req){.key = a->sel[base + i].key, .len = -1,
+                                   .user = (void *)(uintptr_t)(base + i)};
         a->attempted++;
         if (source_fetch(a->x->src, reqs, n, xahead_cb, a, err) != 0)
             return -1;

@@ -150,18 +150,33 @@ void scan_fetch_put(scan_fetch *f, const source_req *req, const void *data, size
     scan_fetch_put_at(f, (size_t)k, req, data, len, etag, err, kind);
 }
 
-void scan_fetch_put_at(scan_fetch *f, size_t item, const source_req *req, const void *data,
-                       size_t len, const char *etag, const sm_err *err, int kind)
+/* Waits until item k's slot is free: the consumer released the item
+ * that used it before. Then only k's producer touches it until put. */
+static fslot *wait_slot(scan_fetch *f, uint64_t k)
 {
-    uint64_t k = item;
     pthread_mutex_lock(&f->mu);
     while (k - f->head >= f->nslots)
         pthread_cond_wait(&f->cv, &f->mu);
     pthread_mutex_unlock(&f->mu);
+    return &f->slots[k % f->nslots];
+}
 
-    fslot *s = &f->slots[k % f->nslots];
+void scan_fetch_lend_buf(scan_fetch *f, size_t k, source_req *req)
+{
+    fslot *s = wait_slot(f, k);
+    req->buf = &s->buf;
+    req->cap = &s->cap;
+}
+
+void scan_fetch_put_at(scan_fetch *f, size_t item, const source_req *req, const void *data,
+                       size_t len, const char *etag, const sm_err *err, int kind)
+{
+    uint64_t k = item;
+    fslot *s = wait_slot(f, k);
     int lent = 0;
     s->req = *req;
+    s->req.buf = NULL;   /* the slot's own, not the consumer's business */
+    s->req.cap = NULL;
     s->has_err = err != NULL;
     if (err)
         s->err = *err;
@@ -170,6 +185,8 @@ void scan_fetch_put_at(scan_fetch *f, size_t item, const source_req *req, const 
         s->data = NULL;
     } else if (len == 0) {
         s->data = "";
+    } else if (data == s->buf) {
+        s->data = s->buf;   /* read in place (scan_fetch_lend_buf) */
     } else if (len <= COPY_MAX && copy_into(&s->buf, &s->cap, data, len) == 0) {
         s->data = s->buf;
     } else {

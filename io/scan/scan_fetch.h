@@ -49,6 +49,10 @@ scan_fetch *scan_fetch_start_pool(size_t n, scan_fetch_fn fn, void *ud);
  * -1 when every item below limit is claimed. A claimed item must be put
  * (scan_fetch_put_at), or the consumer waits for it forever. */
 int scan_fetch_claim(scan_fetch *f, size_t limit, size_t *k);
+/* Waits until claimed item k's slot is free, then offers its buffer to
+ * the source (req->buf, req->cap): bytes read into it are not copied by
+ * scan_fetch_put_at. Optional. */
+void scan_fetch_lend_buf(scan_fetch *f, size_t k, source_req *req);
 /* Queues item k's callback arguments, as scan_fetch_put does. */
 void scan_fetch_put_at(scan_fetch *f, size_t k, const source_req *req, const void *data,
                        size_t len, const char *etag, const sm_err *err, int kind);

@@ -772,7 +772,8 @@ static void fill_reqs_into(scanner *sc, source_req *req, size_t i)
     cat_entry *e = sc->work[i];
     int whole = !is_line_kind(e->ki.kind);
     e->asked_at = e->consumed;
-    *req = (source_req){e->key, whole ? 0 : e->consumed, whole ? -1 : read_len(sc, e), e};
+    *req = (source_req){.key = e->key, .offset = whole ? 0 : e->consumed,
+                        .len = whole ? -1 : read_len(sc, e), .user = e};
 }
 
 /* The request work[i] will make, built without marking the entry (for a
@@ -781,8 +782,8 @@ static source_req peek_req(const scanner *sc, size_t i)
 {
     const cat_entry *e = sc->work[i];
     int whole = !is_line_kind(e->ki.kind);
-    return (source_req){e->key, whole ? 0 : e->consumed, whole ? -1 : read_len(sc, e),
-                        sc->work[i]};
+    return (source_req){.key = e->key, .offset = whole ? 0 : e->consumed,
+                        .len = whole ? -1 : read_len(sc, e), .user = sc->work[i]};
 }
 
 /* Builds the requests of work[i, i+n). */
@@ -878,6 +879,7 @@ static int pool_run(void *ud, scan_fetch *f, sm_err *err)
             prefetch_after(a, p.k);
         source_req req;
         fill_reqs_into(sc, &req, p.k);
+        scan_fetch_lend_buf(f, p.k, &req);
         p.put = 0;
         int rc = source_fetch(sc->src, &req, 1, pool_cb, &p, err);
         if (!p.put) {   /* the claimed item is owed to the consumer */

@@ -560,16 +560,21 @@ static void fetch_one(source_local *sl, const source_req *r, source_fetch_cb cb,
     }
     char etag[32];
     snprintf(etag, sizeof etag, "%" PRIx64, (uint64_t)st.st_ino);
-    rbuf b = take_buf(sl);
+    rbuf b = r->buf ? (rbuf){*r->buf, *r->cap} : take_buf(sl);
     int64_t got = read_range(&b, fd, r->offset, r->len, (int64_t)st.st_size);
     close(fd);
+    if (r->buf) {   /* grown or not, the buffer stays the caller's */
+        *r->buf = b.p;
+        *r->cap = b.cap;
+    }
     if (got < 0) {
         sm_err_set(&e, SM_ERR_IO, "cannot read %s: %s", path, strerror(errno));
         cb(ud, r, NULL, 0, etag, &e);
     } else {
         cb(ud, r, b.p ? b.p : "", (size_t)got, etag, NULL);
     }
-    give_buf(sl, b);
+    if (!r->buf)
+        give_buf(sl, b);
 }
 
 static int local_fetch(source *s, const source_req *reqs, size_t n,

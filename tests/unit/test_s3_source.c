@@ -100,7 +100,7 @@ static got g;
 static got *fetch1(source *s, const char *key, int64_t off, int64_t len)
 {
     sm_err err;
-    source_req q = {key, off, len, NULL};
+    source_req q = {.key = key, .offset = off, .len = len, .user = NULL};
     memset(&g, 0, sizeof g);
     assert_int_equal(source_fetch(s, &q, 1, on_data, &g, &err), 0);
     assert_int_equal(g.calls, 1);
@@ -421,8 +421,9 @@ static void test_short_body_retried_then_refused(void **st)
     memset(&l, 0, sizeof l);
     assert_int_equal(source_list(nc, "", NULL, on_entry, &l, &err), 0);
     rig_fault(&rig, "{\"kind\":\"short\",\"count\":4,\"after\":10}");
-    source_req q[3] = {{"m.json", 0, -1, NULL}, {"p.json", 10, -1, NULL},
-                       {"m.json", 3000, -1, NULL}};
+    source_req q[3] = {{.key = "m.json", .offset = 0, .len = -1},
+                       {.key = "p.json", .offset = 10, .len = -1},
+                       {.key = "m.json", .offset = 3000, .len = -1}};
     memset(&g, 0, sizeof g);
     assert_int_equal(source_fetch(nc, q, 3, on_data, &g, &err), 0);
     assert_int_equal(g.calls, 3);
@@ -639,7 +640,7 @@ static void fetch_all(source *s, got *g)
     got l = {0};
     assert_int_equal(source_list(s, "system/", NULL, on_entry, &l, &err), 0);
     for (size_t i = 0; i < l.n; i++)
-        q[i] = (source_req){l.keys[i], 0, -1, NULL};
+        q[i] = (source_req){.key = l.keys[i], .offset = 0, .len = -1, .user = NULL};
     assert_int_equal(source_fetch(s, q, l.n, on_data, g, &err), 0);
     assert_int_equal(g->calls, (int)l.n);
     assert_int_equal(g->failed, 0);

@@ -254,7 +254,7 @@ static void test_prefetch_is_a_harmless_hint(void **state)
     const char *keys[] = {HOUR1 "1591748100.algo-1.json", HOUR1 "1591748160.algo-1.json",
                           HOUR1 "gone.algo-1.json"};
     for (int i = 0; i < 3; i++) {
-        source_req r = {keys[i], 0, -1, NULL};
+        source_req r = {.key = keys[i], .offset = 0, .len = -1, .user = NULL};
         source_prefetch(f->src, &r);
         r.offset = 1 << 20;   /* past the end */
         source_prefetch(f->src, &r);
@@ -262,7 +262,7 @@ static void test_prefetch_is_a_harmless_hint(void **state)
     got g[3];
     memset(g, 0, sizeof g);
     for (int i = 0; i < 3; i++) {
-        source_req r = {keys[i], 0, -1, NULL};
+        source_req r = {.key = keys[i], .offset = 0, .len = -1, .user = NULL};
         assert_int_equal(source_fetch(f->src, &r, 1, got_cb, &g[i], &err), 0);
         assert_int_equal(g[i].calls, 1);
     }
@@ -274,6 +274,57 @@ static void test_prefetch_is_a_harmless_hint(void **state)
     assert_non_null(strstr(g[2].err, "No such file"));
 }
 
+typedef struct into_got {
+    char **buf;
+    const void *data;
+    char bytes[256];
+    size_t len;
+} into_got;
+
+static void into_cb(void *ud, const source_req *req, const void *data, size_t len,
+                    const char *etag, const sm_err *err)
+{
+    into_got *g = ud;
+    (void)req;
+    (void)etag;
+    assert_null(err);
+    g->data = data;
+    g->len = len < sizeof g->bytes ? len : sizeof g->bytes;
+    memcpy(g->bytes, data, g->len);
+    assert_ptr_equal(data, *g->buf);   /* updated before the callback */
+}
+
+/* A caller's buffer offered with the request (the pool's slot, issue 15)
+ * gets the bytes in place, grown when too small, and stays the caller's:
+ * the same bytes as a read into the source's own buffer. */
+static void test_read_into_callers_buffer(void **state)
+{
+    fixture *f = *state;
+    put_minute(f, HOUR1, "1591748100", "1591748101.5");
+    sm_err err = {0};
+    assert_non_null(f->src = source_local_open(f->dir, &err));
+    const char *key = HOUR1 "1591748100.algo-1.json";
+    char line[256];
+    snprintf(line, sizeof line, LINE, "1591748101.5");
+    size_t cap = 4;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    into_got g = {.buf = &buf};
+    source_req r = {.key = key, .offset = 2, .len = -1, .buf = &buf, .cap = &cap};
+    assert_int_equal(source_fetch(f->src, &r, 1, into_cb, &g, &err), 0);
+    assert_ptr_equal(g.data, buf);
+    assert_true(cap >= strlen(line) - 2);
+    assert_int_equal(g.len, strlen(line) - 2);
+    assert_memory_equal(g.bytes, line + 2, g.len);
+    /* Still the caller's after the fetch: a second read reuses it. */
+    r.offset = 0;
+    assert_int_equal(source_fetch(f->src, &r, 1, into_cb, &g, &err), 0);
+    assert_ptr_equal(g.data, buf);
+    assert_int_equal(g.len, strlen(line));
+    assert_memory_equal(buf, line, g.len);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +333,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_fifo_swapped_in_is_not_opened, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prefetch_is_a_harmless_hint, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_into_callers_buffer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kept_folder_still_sees_new_and_removed_files, setup,
                                         teardown),
     };
