@@ -273,6 +273,84 @@ static void test_recent_wide_events(void **state)
     phase_stats_free(p);
 }
 
+/* The retained events as recent_put keeps them, written the slow way:
+ * each inserted after every event starting no later, an event older than
+ * every one of a full ring dropped, the oldest evicted past cap. */
+typedef struct ref_ring {
+    phase_event *v;
+    size_t n, cap;
+} ref_ring;
+
+static void ref_add(ref_ring *r, phase_event e)
+{
+    if (r->n == r->cap && e.start_us < r->v[0].start_us)
+        return;
+    size_t i = r->n;
+    while (i && r->v[i - 1].start_us > e.start_us)
+        i--;
+    memmove(r->v + i + 1, r->v + i, (r->n - i) * sizeof *r->v);
+    r->v[i] = e;
+    if (++r->n > r->cap) {
+        memmove(r->v, r->v + 1, (r->cap) * sizeof *r->v);
+        r->n = r->cap;
+    }
+}
+
+/* A job read newest file first (issue 15): each file's events in time
+ * order, the files in reverse, with ties at file edges, an event too wide
+ * to pack, and the ring read in between (which joins the events staged so
+ * far). The retained events equal the one-by-one inserts', at every read
+ * and at the end, past the ring's capacity. */
+static void test_recent_files_newest_first(void **state)
+{
+    (void)state;
+    const size_t cap = 600;
+    phase_stats *p = phase_stats_new_bounded("Step:ModeKeys.TRAIN", PHASE_STEP, 64, cap);
+    ref_ring r = {calloc(cap + 1, sizeof(phase_event)), 0, cap};
+    phase_event *got = calloc(cap, sizeof *got);
+    assert_non_null(p);
+    assert_non_null(r.v);
+    int64_t step = 100000;
+    for (int f = 40; f >= 0; f--) {
+        size_t per = 10 + next_u64() % 40;
+        int64_t t0 = 1000000 + (int64_t)f * 100000;
+        for (size_t i = 0; i < per; i++) {
+            /* Starts 0..2 apart: ties within a file; the last event of a
+             * file may tie with the next newer file's first. */
+            int64_t start = i + 1 == per ? t0 + 99999 : t0 + (int64_t)i * 2 - (int64_t)(i % 3 == 0);
+            int64_t dur = f == 20 && i == 5 ? (int64_t)5 << 32 : 100 + (int64_t)(next_u64() % 50);
+            phase_event e = {step--, start, dur};
+            assert_int_equal(phase_stats_add(p, e.step, e.start_us, e.dur_us), 0);
+            ref_add(&r, e);
+            if (next_u64() % 97 == 0) {   /* a reader in the middle of a file */
+                assert_int_equal(phase_stats_recent_count(p), r.n);
+                assert_int_equal(phase_stats_recent(p, got, cap), r.n);
+                assert_memory_equal(got, r.v, r.n * sizeof *got);
+            }
+        }
+        if (f % 7 == 0) {
+            size_t upto = 0;
+            while (upto < r.n && r.v[upto].start_us <= t0 + 50)
+                upto++;
+            assert_int_equal(phase_stats_recent_upto(p, t0 + 50), upto);
+            assert_int_equal(phase_stats_recent_from(p, 0, got, cap), r.n);
+            assert_memory_equal(got, r.v, r.n * sizeof *got);
+        }
+    }
+    phase_stats *c = phase_stats_clone(p, 64, cap);
+    assert_non_null(c);
+    assert_int_equal(phase_stats_recent_count(p), r.n);
+    assert_int_equal(phase_stats_recent(p, got, cap), r.n);
+    assert_memory_equal(got, r.v, r.n * sizeof *got);
+    assert_int_equal(phase_stats_recent(c, got, cap), r.n);
+    assert_memory_equal(got, r.v, r.n * sizeof *got);
+    assert_int_equal(r.n, cap);   /* the ring filled: drops were exercised */
+    phase_stats_free(c);
+    phase_stats_free(p);
+    free(got);
+    free(r.v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_clone),
         cmocka_unit_test(test_classify),
         cmocka_unit_test(test_recent_wide_events),
+        cmocka_unit_test(test_recent_files_newest_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
