@@ -340,43 +340,62 @@ static int stage(tiers *t, int64_t ts, double v)
     return 1;
 }
 
+/* series_tier_put's merge of v into the bucket of tier `level` its hint
+ * holds, when that bucket has `key`, without building a bucket to pass by
+ * value: 1 when merged, 0 when the caller must go through
+ * series_tier_put. */
+static int merge_at_hint(tiers *t, int level, int64_t key, double v)
+{
+    deque *d = level == 1 ? &t->t1 : &t->t2;
+    size_t h = t->hint[level - 1];
+    int form = t->bform[level - 1];
+    if (h >= d->len)
+        return 0;
+    if (form) {
+        bucket_c *at = deque_at(d, h);
+        if (at->key != key)
+            return 0;
+        /* Only a new minimum or maximum needs encoding (and may not
+         * fit: series_tier_put re-stores the tier then). */
+        double mn = narrow_decode(form, at->min), mx = narrow_decode(form, at->max);
+        if (v < mn || v > mx) {
+            if (!narrow_fits(form, v))
+                return 0;
+            if (v < mn)
+                at->min = narrow_encode(form, v);
+            else
+                at->max = narrow_encode(form, v);
+        }
+        at->sum += v;
+        at->count += 1;
+        return 1;
+    }
+    bucket *at = deque_at(d, h);
+    if (at->key != key)
+        return 0;
+    if (v < at->min)
+        at->min = v;
+    if (v > at->max)
+        at->max = v;
+    at->sum += v;
+    at->count += 1;
+    return 1;
+}
+
 /* Merges one sample into tier 1 (and on into tier 2). */
 static int bucket_add(tiers *t, int64_t ts, double v)
 {
-    /* Most samples land in the bucket the previous one did: series_tier_put's
-     * merge, without building a bucket to pass by value. */
+    /* Most samples land in the bucket the previous one did. */
     int64_t key = tier_floordiv(ts, SERIES_T1_WIDTH_US);
-    int form = t->bform[0];
-    if (form && t->hint[0] < t->t1.len) {
-        bucket_c *at = deque_at(&t->t1, t->hint[0]);
-        if (at->key == key) {
-            /* Only a new minimum or maximum needs encoding (and may not
-             * fit: series_tier_put re-stores the tier then). */
-            double mn = narrow_decode(form, at->min), mx = narrow_decode(form, at->max);
-            if (v < mn || v > mx) {
-                if (!narrow_fits(form, v))
-                    return series_tier_put(t, 1, point_bucket(ts, v));
-                if (v < mn)
-                    at->min = narrow_encode(form, v);
-                else
-                    at->max = narrow_encode(form, v);
-            }
-            at->sum += v;
-            at->count += 1;
-            return 0;
-        }
-    } else if (t->hint[0] < t->t1.len) {
-        bucket *at = deque_at(&t->t1, t->hint[0]);
-        if (at->key == key) {
-            if (v < at->min)
-                at->min = v;
-            if (v > at->max)
-                at->max = v;
-            at->sum += v;
-            at->count += 1;
-            return 0;
-        }
-    }
+    if (merge_at_hint(t, 1, key, v))
+        return 0;
+    /* Older than everything a full tier 1 keeps (a lean series' history
+     * beyond its 10 minutes, read newest file first): series_tier_put
+     * would pass it on to tier 2, two searches and two re-encodes per
+     * sample (issue 15: the merging thread's largest cost). */
+    if (t->t1.len && t->t1.len == t->t1.max_len && key < series_tier_bucket_key(t, 1, 0) &&
+        merge_at_hint(t, 2, tier_floordiv(key, SERIES_T2_WIDTH_US / SERIES_T1_WIDTH_US), v))
+        return 0;
     return series_tier_put(t, 1, point_bucket(ts, v));
 }
 
