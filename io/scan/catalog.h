@@ -68,6 +68,10 @@ cat_entry *catalog_add(catalog *c, const char *key);
  * where they are in memory; an iteration in progress must not go on. */
 void catalog_remove(catalog *c, cat_entry *e);
 size_t catalog_count(const catalog *c);
+/* Frees every entry keep(e, ud) says no to; the kept ones stay where
+ * they are in memory, in a table sized to them. 0, or -1 on OOM (nothing
+ * freed). */
+int catalog_retain(catalog *c, int (*keep)(const cat_entry *e, void *ud), void *ud);
 /* Iteration: start with *iter = 0; returns NULL after the last entry. */
 cat_entry *catalog_next(catalog *c, size_t *iter);
 
