@@ -397,6 +397,7 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
     memset(d, 0, sizeof *d);
     d->j = j;
     d->o = o;
+    d->focus_want = -1;
     const char *ls = getenv("SMTOP_LOCK_STATS");
     if (ls && ls[0] == '1')
         d->lock_log = malloc(sizeof *d->lock_log * DASH_LOCK_LOG * 2);   /* NULL: off */
