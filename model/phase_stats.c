@@ -41,7 +41,7 @@ struct phase_stats {
      * one insert each, which moved every event staged before it
      * (issue 15: 4 % of a report's CPU). Readers settle first. */
     unsigned char *run;
-    size_t nrun, caprun;
+    size_t nrun, caprun;        /* caprun in bytes */
 };
 
 /* A retained event in 16 bytes: a step's duration fits 32 bits of µs
@@ -183,9 +183,13 @@ static int stage(phase_stats *p, const phase_event *ev)
         return 0;
     if (p->form == EV_NEAR && !near_fits(p, ev->start_us))
         return 0;
-    if (p->nrun == p->caprun) {
-        size_t cap = p->caprun ? p->caprun * 2 : 64;
-        unsigned char *r = realloc(p->run, cap * d->elem);
+    if ((p->nrun + 1) * d->elem > p->caprun) {
+        /* In bytes: the form, so the element size, may have widened
+         * since the last run. */
+        size_t cap = p->caprun ? p->caprun * 2 : 64 * d->elem;
+        if (cap < (p->nrun + 1) * d->elem)
+            cap = (p->nrun + 1) * d->elem;
+        unsigned char *r = realloc(p->run, cap);
         if (!r)
             return -1;
         p->run = r;

@@ -433,7 +433,7 @@ static void test_recent_files_newest_first(void **state)
             /* Starts 0..2 apart: ties within a file; the last event of a
              * file may tie with the next newer file's first. */
             int64_t start = i + 1 == per ? t0 + 99999 : t0 + (int64_t)i * 2 - (int64_t)(i % 3 == 0);
-            int64_t dur = f == 20 && i == 5 ? (int64_t)5 << 32 : 100 + (int64_t)(next_u64() % 50);
+            int64_t dur = f == 38 && i == 5 ? (int64_t)5 << 32 : 100 + (int64_t)(next_u64() % 50);
             phase_event e = {step--, start, dur};
             assert_int_equal(phase_stats_add(p, e.step, e.start_us, e.dur_us), 0);
             ref_add(&r, e);
