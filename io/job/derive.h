@@ -13,8 +13,8 @@
  * before the store is freed.
  *
  * The view data of the chart panes and the header (model/viewdata.h) is
- * one of the products: the UI then draws every pane from the snapshot
- * and takes the model lock for nothing but a key's lookups.
+ * one of the products: the UI then draws every pane and answers every
+ * key and click from the snapshot, and never takes the model lock.
  *
  * A `deriver` keeps what the UI chose — rule parameters, the Python
  * selection and sort, the view request — and is safe to change from the UI thread while the

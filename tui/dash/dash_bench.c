@@ -1,8 +1,8 @@
 /* dash_bench: the hidden `--bench-frames N` mode — scans the job to the
  * end, builds the derived snapshot once (as the loader would after its
  * last pass), then times N full redraws (every pane dirty, one doupdate
- * each) and prints the medians of the frame and of the model lock's hold
- * within it to stderr. Lives in the real binary so the benchmark
+ * each) and prints the medians of the frame to stderr (frames take no
+ * lock). Lives in the real binary so the benchmark
  * measures the real drawing code; see tests/bench/ and BENCHMARKS.md. */
 #include "tui/dash/dash_internal.h"
 
