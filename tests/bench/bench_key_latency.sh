@@ -17,7 +17,10 @@
 #        KEY_MODE (help: `?`/Esc, the default; phase: `n`/`N` in the Steps
 #        pane, whose new header needs the loader to build the pane's data
 #        for the new phase, so it times the UI's request to the loader and
-#        back during the backfill)
+#        back during the backfill), LOCK_STATS (1: each round runs the binary
+#        with SMTOP_LOCK_STATS=1, quits it with q after the backfill and
+#        prints its summary: the keys' waits for the model lock, or that
+#        they take none)
 set -eu
 BUILD=${1:-build}
 SMTOP=$(realpath "$BUILD/smtop")
@@ -25,6 +28,8 @@ BASELINE=${BASELINE:-}
 ROUNDS=${ROUNDS:-2}
 KEYS=${KEYS:-40}
 KEY_MODE=${KEY_MODE:-help}
+LOCK_STATS=${LOCK_STATS:-0}
+NRUN=0
 JOBS_DIR=${JOBS_DIR:-/work/jobs}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/smtop-keys.XXXXXX")
 SOCK=""
@@ -101,11 +106,13 @@ focus_steps() {
 
 # one_round BIN OUT: appends one latency (ms) per line to OUT.
 one_round() {
-    local bin=$1 out=$2 t0 start n=0
+    local bin=$1 out=$2 t0 start n=0 err
     new_server
+    NRUN=$((NRUN + 1))
+    err=$WORK/stderr.$NRUN
     start=$(now_ms)
     tmux -L "$SOCK" -f /dev/null new-session -d -x 200 -y 60 \
-        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_CONFIG_HOME=$WORK/cfg $bin $JOB; sleep 600"
+        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_CONFIG_HOME=$WORK/cfg SMTOP_LOCK_STATS=$LOCK_STATS $bin $JOB 2>$err; sleep 600"
     for _ in $(seq 200); do screen | grep -q '^ smtop |' && break; sleep 0.05; done
     [ "$KEY_MODE" = phase ] && focus_steps
     while (( n < KEYS )); do
@@ -126,6 +133,20 @@ one_round() {
     done
     while busy; do sleep 0.2; done
     echo "  $bin: $n keys answered during the backfill, which took $(( $(now_ms) - start )) ms" >&2
+    [ "$LOCK_STATS" = 1 ] && print_lock_stats "$err"
+    return 0
+}
+
+# print_lock_stats FILE: quits the dashboard and shows its SMTOP_LOCK_STATS
+# summary (written on the way out; the loader's line comes last).
+print_lock_stats() {
+    local t0
+    tmux -L "$SOCK" send-keys q
+    t0=$(now_ms)
+    until grep -q '^loader:' "$1" 2>/dev/null || (( $(now_ms) - t0 > 10000 )); do
+        sleep 0.05
+    done
+    grep -E '^(lock|loader|keys):' "$1" | sed 's/^/    /' >&2 || true
 }
 
 stats() {   # FILE LABEL: median, p95, max of the ms in FILE
