@@ -64,10 +64,10 @@ int dash_bench(dash *d)
     }
     qsort(ms, (size_t)n, sizeof *ms, cmp_double);
     qsort(cpu, (size_t)n, sizeof *cpu, cmp_double);
-    const model *m = job_model(d->j);
+    const viewdata *vd = d->snap ? derived_view(d->snap) : NULL;
     fprintf(stderr, "bench: %zu nodes, %dx%d terminal, scan %.0f ms; %ld full redraws: "
             "wall median %.3f ms, p95 %.3f ms, max %.3f ms; cpu median %.3f ms, p95 %.3f ms\n",
-            model_node_count(m), d->lay.cols, d->lay.rows, t_scan, n,
+            vd ? viewdata_node_total(vd) : 0, d->lay.cols, d->lay.rows, t_scan, n,
             ms[n / 2], ms[(long)(n * 0.95)], ms[n - 1], cpu[n / 2], cpu[(long)(n * 0.95)]);
     fprintf(stderr, "bench: frames take no model lock; derived products built once in "
             "%.0f ms (outside the frames)\n", t_derive);
