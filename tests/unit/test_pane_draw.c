@@ -260,15 +260,19 @@ static void test_steps_content_and_keys(void **state)
     assert_int_equal(pane_steps_vtbl.on_key(p, 'l', &k), 0);
     assert_int_equal(pane_steps_vtbl.on_key(p, KEY_RIGHT, &k), 0);
     assert_int_equal(pane_steps_vtbl.on_key(p, 'h', &k), 0);
+    /* Each draw is from a new snapshot: the keys after it read that one. */
     assert_int_equal(pane_steps_vtbl.on_key(p, 'n', &k), 1);
     draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
     assert_true(screen_has(t, 30, L"algo-1  Forward  (2/2"));
+    k = make_ctx(f);
     pane_steps_vtbl.on_key(p, 'n', &k);
     draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
     assert_true(screen_has(t, 30, L"algo-1  TRAIN  (1/2"));
+    k = make_ctx(f);
     pane_steps_vtbl.on_key(p, 'N', &k);
     draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
     assert_true(screen_has(t, 30, L"Forward"));
+    k = make_ctx(f);
     pane_steps_vtbl.on_key(p, 'N', &k);
     assert_int_equal(pane_steps_vtbl.on_key(p, 'x', &k), 0);
     /* Selecting the metrics-only node falls back to a node with steps. */
