@@ -28,10 +28,12 @@ struct phase_stats {
     int64_t min, max;
     int64_t first_start, last_end;
     uint32_t hist[PHASE_HIST_BUCKETS];
-    /* By start_us: packed events (16 bytes) while every one fits, else
-     * phase_event (24 bytes). */
+    /* By start_us, in the smallest form every retained event fits
+     * (ev_form): near_event (12 bytes, start after base), packed_event
+     * (16) or phase_event (24). */
     deque recent;
-    int wide;
+    int form;
+    int64_t base;
     uint64_t gen;
 };
 
@@ -44,42 +46,118 @@ typedef struct packed_event {
     int32_t step;
 } packed_event;
 
+/* The same in 12 bytes while the retained events' starts lie within 71
+ * min of each other (a busy phase's 4,096 newest span seconds to
+ * minutes): the start as µs after the phase's base. At 10 min of 64
+ * nodes the retained events were the largest single cost of the model. */
+typedef struct near_event {
+    uint32_t start_off;
+    uint32_t dur_us;
+    int32_t step;
+} near_event;
+
+/* Forms only ever widen (as series buckets do), so a phase re-stores its
+ * events at most twice; only a new base re-stores near events in place
+ * of each other, and a base leaves room on both sides (near_rebase). */
+enum { EV_NEAR, EV_PACKED, EV_WIDE };
+static const size_t ev_size[] = {sizeof(near_event), sizeof(packed_event),
+                                 sizeof(phase_event)};
+
 static int packs(const phase_event *e)
 {
     return e->dur_us >= 0 && e->dur_us <= UINT32_MAX && e->step >= INT32_MIN &&
            e->step <= INT32_MAX;
 }
 
+static int near_fits(const phase_stats *p, int64_t start_us)
+{
+    return start_us >= p->base && (uint64_t)start_us - (uint64_t)p->base <= UINT32_MAX;
+}
+
 static phase_event event_at(const phase_stats *p, size_t i)
 {
-    if (p->wide)
-        return *(const phase_event *)deque_at(&p->recent, i);
-    const packed_event *k = deque_at(&p->recent, i);
-    return (phase_event){k->step, k->start_us, k->dur_us};
+    const void *at = deque_at(&p->recent, i);
+    if (p->form == EV_WIDE)
+        return *(const phase_event *)at;
+    if (p->form == EV_PACKED) {
+        const packed_event *k = at;
+        return (phase_event){k->step, k->start_us, k->dur_us};
+    }
+    const near_event *k = at;
+    return (phase_event){k->step, p->base + (int64_t)k->start_off, k->dur_us};
 }
 
 static int64_t start_at(const phase_stats *p, size_t i)
 {
-    return p->wide ? ((const phase_event *)deque_at(&p->recent, i))->start_us
-                   : ((const packed_event *)deque_at(&p->recent, i))->start_us;
+    const void *at = deque_at(&p->recent, i);
+    if (p->form == EV_WIDE)
+        return ((const phase_event *)at)->start_us;
+    if (p->form == EV_PACKED)
+        return ((const packed_event *)at)->start_us;
+    return p->base + (int64_t)((const near_event *)at)->start_off;
 }
 
-/* Re-stores the retained events 24 bytes each. 0, or -1 on OOM (p
- * unchanged). */
-static int widen_recent(phase_stats *p)
+/* Writes e in p's form into out (ev_size[p->form] bytes); e must fit it. */
+static void ev_encode(const phase_stats *p, const phase_event *e, void *out)
+{
+    if (p->form == EV_WIDE) {
+        memcpy(out, e, sizeof *e);
+    } else if (p->form == EV_PACKED) {
+        packed_event k = {e->start_us, (uint32_t)e->dur_us, (int32_t)e->step};
+        memcpy(out, &k, sizeof k);
+    } else {
+        near_event k = {(uint32_t)((uint64_t)e->start_us - (uint64_t)p->base),
+                        (uint32_t)e->dur_us, (int32_t)e->step};
+        memcpy(out, &k, sizeof k);
+    }
+}
+
+/* Re-stores the retained events in form (with base, for EV_NEAR), room
+ * for one more reserved. 0, or -1 on OOM (p unchanged). */
+static int restore_recent(phase_stats *p, int form, int64_t base)
 {
     deque w;
-    deque_init(&w, sizeof(phase_event), p->recent.max_len, p->recent.slack);
+    deque_init(&w, ev_size[form], p->recent.max_len, p->recent.slack);
     if (deque_reserve(&w, p->recent.len + 1) != 0)
         return -1;
+    phase_stats to = *p;
+    to.form = form;
+    to.base = base;
+    unsigned char buf[sizeof(phase_event)];
     for (size_t i = 0; i < p->recent.len; i++) {
         phase_event e = event_at(p, i);
-        deque_insert(&w, i, &e);    /* reserved: cannot fail */
+        ev_encode(&to, &e, buf);
+        deque_insert(&w, i, buf);    /* reserved: cannot fail */
     }
     deque_free(&p->recent);
     p->recent = w;
-    p->wide = 1;
+    p->form = form;
+    p->base = base;
     return 0;
+}
+
+/* Near events with start_us among them: a base that leaves a quarter of
+ * the free span before the oldest start and the rest after the newest,
+ * so that events arriving in time order or a file back re-store rarely;
+ * packed form once the starts span over 3/4 of 32 bits. 0 or -1 (OOM). */
+static int near_rebase(phase_stats *p, int64_t start_us)
+{
+    int64_t lo = start_us, hi = start_us;
+    if (p->recent.len) {
+        int64_t a = start_at(p, 0), b = start_at(p, p->recent.len - 1);
+        lo = a < lo ? a : lo;
+        hi = b > hi ? b : hi;
+    }
+    uint64_t span = (uint64_t)hi - (uint64_t)lo;
+    const uint64_t most = (uint64_t)UINT32_MAX / 4 * 3;
+    int64_t base;
+    if (span > most || __builtin_sub_overflow(lo, (int64_t)(((uint64_t)UINT32_MAX - span) / 4), &base))
+        return restore_recent(p, EV_PACKED, 0);
+    if (!p->recent.len) {
+        p->base = base;
+        return 0;
+    }
+    return restore_recent(p, EV_NEAR, base);
 }
 
 phase_stats *phase_stats_new_bounded(const char *label, phase_kind kind, size_t exact_cap,
@@ -95,7 +173,8 @@ phase_stats *phase_stats_new_bounded(const char *label, phase_kind kind, size_t 
         return NULL;
     }
     p->kind = kind;
-    deque_init(&p->recent, sizeof(packed_event), recent_cap, recent_cap / 8);
+    p->form = EV_NEAR;
+    deque_init(&p->recent, ev_size[EV_NEAR], recent_cap, recent_cap / 8);
     return p;
 }
 
@@ -108,9 +187,10 @@ phase_stats *phase_stats_clone(const phase_stats *p, size_t exact_cap, size_t re
 {
     phase_stats *c = phase_stats_new_bounded(p->label, p->kind, exact_cap, recent_cap);
     size_t keep = p->recent.len < recent_cap ? p->recent.len : recent_cap;
-    if (c && p->wide) {     /* the same layout, so that the copy is one block */
-        c->wide = 1;
-        deque_init(&c->recent, sizeof(phase_event), recent_cap, recent_cap / 8);
+    if (c) {     /* the same layout, so that the copy is one block */
+        c->form = p->form;
+        c->base = p->base;
+        deque_init(&c->recent, ev_size[p->form], recent_cap, recent_cap / 8);
     }
     if (!c || quantile_merge(c->q, p->q) != 0 || deque_reserve(&c->recent, keep) != 0) {
         phase_stats_free(c);
@@ -181,10 +261,16 @@ static int recent_put(phase_stats *p, const phase_event *ev)
     deque *d = &p->recent;
     if (d->len == d->max_len && ev->start_us < start_at(p, 0))
         return 0;
-    if (!p->wide && !packs(ev) && widen_recent(p) != 0)
-        return -1;
-    packed_event k = {ev->start_us, (uint32_t)ev->dur_us, (int32_t)ev->step};
-    if (deque_insert(d, recent_upper(p, ev->start_us), p->wide ? (const void *)ev : &k) != 0)
+    if (p->form != EV_WIDE && !packs(ev)) {
+        if (restore_recent(p, EV_WIDE, 0) != 0)
+            return -1;
+    } else if (p->form == EV_NEAR && (!d->len || !near_fits(p, ev->start_us))) {
+        if (near_rebase(p, ev->start_us) != 0)
+            return -1;
+    }
+    unsigned char buf[sizeof(phase_event)];
+    ev_encode(p, ev, buf);
+    if (deque_insert(d, recent_upper(p, ev->start_us), buf) != 0)
         return -1;
     if (d->len > d->max_len)
         deque_pop_front(d);
@@ -269,6 +355,11 @@ size_t phase_stats_recent(const phase_stats *p, phase_event *out, size_t max)
 size_t phase_stats_recent_count(const phase_stats *p)
 {
     return p->recent.len;
+}
+
+size_t phase_stats_recent_bytes(const phase_stats *p)
+{
+    return ev_size[p->form];
 }
 
 size_t phase_stats_recent_upto(const phase_stats *p, int64_t t_us)

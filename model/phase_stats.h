@@ -81,6 +81,11 @@ size_t phase_stats_recent(const phase_stats *p, phase_event *out, size_t max);
 /* How many events are retained, and how many of them start at or before
  * t_us (the index just after the last such event). */
 size_t phase_stats_recent_count(const phase_stats *p);
+/* Bytes each retained event takes now: 12 while their starts lie within
+ * about an hour of each other, 16 while every duration fits 32 bits of µs
+ * and every step number 32 bits, else 24. What is read back never
+ * depends on it. */
+size_t phase_stats_recent_bytes(const phase_stats *p);
 size_t phase_stats_recent_upto(const phase_stats *p, int64_t t_us);
 /* Copies up to max retained events from index `first` on (0: the oldest
  * retained), oldest first; returns how many. */

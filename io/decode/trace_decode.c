@@ -98,6 +98,114 @@ void trace_decode_free(trace_dec *d)
     free(d);
 }
 
+struct trace_dec_frozen {
+    trace_carry *carry;
+    int64_t base;
+    size_t open, dropped;
+    int writer, reference;
+    uint32_t npn, nst, node_len, process_len;
+    /* npn pids (int64), nst (pid, tid) pairs (int64) of empty stacks, npn
+     * name lengths (uint32), then the bytes of node, process and names. */
+    unsigned char data[];
+};
+
+trace_dec_frozen *trace_decode_freeze(const trace_dec *d)
+{
+    size_t bytes = d->node_len + d->process_len;
+    for (size_t i = 0; i < d->nst; i++)
+        if (d->st[i].n)
+            return NULL;
+    for (size_t i = 0; i < d->npn; i++)
+        bytes += d->pn[i].len;
+    size_t ints = (d->npn + 2 * d->nst) * sizeof(int64_t), lens = d->npn * sizeof(uint32_t);
+    trace_dec_frozen *f = malloc(sizeof *f + ints + lens + bytes);
+    if (!f)
+        return NULL;
+    *f = (trace_dec_frozen){d->carry, d->base, d->open, d->dropped, d->writer, d->reference,
+                            (uint32_t)d->npn, (uint32_t)d->nst, (uint32_t)d->node_len,
+                            (uint32_t)d->process_len};
+    unsigned char *w = f->data, *len_at = f->data + ints, *chars = len_at + lens;
+    for (size_t i = 0; i < d->npn; i++, w += sizeof(int64_t))
+        memcpy(w, &d->pn[i].pid, sizeof(int64_t));
+    for (size_t i = 0; i < d->nst; i++, w += 2 * sizeof(int64_t)) {
+        memcpy(w, &d->st[i].pid, sizeof(int64_t));
+        memcpy(w + sizeof(int64_t), &d->st[i].tid, sizeof(int64_t));
+    }
+    memcpy(chars, d->node, d->node_len);
+    chars += d->node_len;
+    memcpy(chars, d->process, d->process_len);
+    chars += d->process_len;
+    for (size_t i = 0; i < d->npn; i++, len_at += sizeof(uint32_t)) {
+        uint32_t len = (uint32_t)d->pn[i].len;
+        memcpy(len_at, &len, sizeof len);
+        memcpy(chars, d->pn[i].s, len);
+        chars += len;
+    }
+    return f;
+}
+
+static char *copy_bytes(const unsigned char *p, size_t len)
+{
+    char *c = malloc(len + 1);
+    if (c) {
+        memcpy(c, p, len);
+        c[len] = '\0';
+    }
+    return c;
+}
+
+trace_dec *trace_decode_thaw(const trace_dec_frozen *f)
+{
+    trace_dec *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    size_t ints = (f->npn + 2 * (size_t)f->nst) * sizeof(int64_t);
+    const unsigned char *r = f->data, *len_at = f->data + ints,
+                        *chars = len_at + f->npn * sizeof(uint32_t);
+    d->node = copy_bytes(chars, f->node_len);
+    d->process = copy_bytes(chars + f->node_len, f->process_len);
+    chars += f->node_len + f->process_len;
+    d->node_len = f->node_len;
+    d->process_len = f->process_len;
+    d->carry = f->carry;
+    d->writer = f->writer;
+    d->base = f->base;
+    d->open = f->open;
+    d->dropped = f->dropped;
+    d->reference = f->reference;
+    d->pn = f->npn ? calloc(f->npn, sizeof *d->pn) : NULL;
+    d->st = f->nst ? calloc(f->nst, sizeof *d->st) : NULL;
+    if (!d->node || !d->process || (f->npn && !d->pn) || (f->nst && !d->st)) {
+        trace_decode_free(d);
+        return NULL;
+    }
+    d->cappn = f->npn;
+    d->capst = d->nst = f->nst;
+    for (size_t i = 0; i < f->npn; i++, r += sizeof(int64_t), len_at += sizeof(uint32_t)) {
+        uint32_t len;
+        memcpy(&len, len_at, sizeof len);
+        pid_name *p = &d->pn[d->npn];
+        memcpy(&p->pid, r, sizeof(int64_t));
+        if (!(p->s = copy_bytes(chars, len))) {
+            trace_decode_free(d);
+            return NULL;
+        }
+        p->len = len;
+        chars += len;
+        d->npn++;
+    }
+    for (size_t i = 0; i < f->nst; i++, r += 2 * sizeof(int64_t)) {
+        memcpy(&d->st[i].pid, r, sizeof(int64_t));
+        memcpy(&d->st[i].tid, r + sizeof(int64_t), sizeof(int64_t));
+    }
+    return d;
+}
+
+void trace_decode_frozen_free(trace_dec_frozen *f)
+{
+    free(f);
+}
+
 int64_t trace_decode_base_us(const trace_dec *d)
 {
     return d->base;

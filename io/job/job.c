@@ -108,6 +108,7 @@ int job_scan(job *j, sm_err *err)
 void job_finish(job *j)
 {
     scanner_finish(j->sc);
+    scanner_shed(j->sc);
 }
 
 pystats_store *job_pystats(job *j)

@@ -26,7 +26,8 @@ void job_close(job *j);
 /* One scan pass (see scanner_scan). A failure is never SM_ERR_USAGE:
  * the source could not be read. */
 int job_scan(job *j, sm_err *err);
-/* Declares the data final (report mode). */
+/* Declares the data final (report mode): no pass follows, and what only
+ * a next pass would need is freed (scanner_shed). */
 void job_finish(job *j);
 
 model *job_model(job *j);

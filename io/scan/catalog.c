@@ -42,6 +42,7 @@ static void entry_free(cat_entry *e)
     free(e->etag);
     free(e->partial);
     trace_decode_free(e->tdec);
+    trace_decode_frozen_free(e->tfrozen);
     json_split_free(e->js);
     free(e);
 }
@@ -190,6 +191,31 @@ void catalog_remove(catalog *c, cat_entry *e)
     }
 }
 
+int catalog_retain(catalog *c, int (*keep)(const cat_entry *e, void *ud), void *ud)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < c->cap; i++)
+        kept += c->slots[i] && keep(c->slots[i], ud);
+    size_t cap = 256;
+    while (cap < 2 * kept)
+        cap *= 2;
+    cat_entry **slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < c->cap; i++) {
+        cat_entry *e = c->slots[i];
+        if (e && keep(e, ud))
+            slots[find_slot(slots, cap, e->key)] = e;
+        else if (e)
+            entry_free(e);
+    }
+    free(c->slots);
+    c->slots = slots;
+    c->cap = cap;
+    c->count = kept;
+    return 0;
+}
+
 size_t catalog_count(const catalog *c)
 {
     return c->count;
@@ -212,6 +238,8 @@ void catalog_entry_reset(cat_entry *e)
     prefix_hash_init(&e->done);
     trace_decode_free(e->tdec);
     e->tdec = NULL;
+    trace_decode_frozen_free(e->tfrozen);
+    e->tfrozen = NULL;
     json_split_free(e->js);
     e->js = NULL;
     e->whole_size = -1;

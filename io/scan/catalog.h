@@ -37,6 +37,8 @@ typedef struct cat_entry {
     char *partial;         /* trailing bytes of an incomplete line */
     size_t partial_len, partial_cap;
     trace_dec *tdec;       /* trace kinds: decoder state across reads */
+    trace_dec_frozen *tfrozen; /* instead of tdec once the file closed
+                              (trace_decode_freeze), until it grows */
     jsplit *js;            /* a closed trace not laid out one event per
                               line: its elements, streamed (json_split.h);
                               NULL on the line path */
@@ -68,6 +70,10 @@ cat_entry *catalog_add(catalog *c, const char *key);
  * where they are in memory; an iteration in progress must not go on. */
 void catalog_remove(catalog *c, cat_entry *e);
 size_t catalog_count(const catalog *c);
+/* Frees every entry keep(e, ud) says no to; the kept ones stay where
+ * they are in memory, in a table sized to them. 0, or -1 on OOM (nothing
+ * freed). */
+int catalog_retain(catalog *c, int (*keep)(const cat_entry *e, void *ud), void *ud);
 /* Iteration: start with *iter = 0; returns NULL after the last entry. */
 cat_entry *catalog_next(catalog *c, size_t *iter);
 

@@ -60,6 +60,7 @@ struct scanner {
      * true only until S3 answers again, so a pass that succeeds puts the
      * status right (a data problem, e.g. corrupt lines, stays said). */
     int err_transient;
+    int shed;                    /* scanner_shed ran: no pass may follow */
 };
 
 static int64_t wall_us(void)
@@ -1087,6 +1088,8 @@ static int pass_waiting(scanner *sc)
 
 int scanner_scan(scanner *sc, sm_err *err)
 {
+    if (sc->shed)
+        return sm_err_set(err, SM_ERR_IO, "the job was declared final: no pass follows");
     pthread_mutex_lock(&sc->mu);
     sc->st.scanning = 1;
     pthread_mutex_unlock(&sc->mu);
@@ -1180,6 +1183,28 @@ void scanner_get_stats(scanner *sc, scan_stats *out)
     pthread_mutex_lock(&sc->mu);
     *out = sc->st;
     pthread_mutex_unlock(&sc->mu);
+}
+
+static int names_unread(const cat_entry *e, void *ud)
+{
+    (void)ud;
+    return e->unread_at != 0;
+}
+
+void scanner_shed(scanner *sc)
+{
+    if (sc->o.lock)
+        pthread_mutex_lock(sc->o.lock);
+    pthread_mutex_lock(&sc->mu);
+    if (catalog_retain(sc->cat, names_unread, NULL) == 0) {
+        sc->nwork = 0;      /* pointed at entries now gone */
+        scan_adopt_free(&sc->adopt);
+        memset(&sc->adopt, 0, sizeof sc->adopt);
+    }
+    sc->shed = 1;
+    pthread_mutex_unlock(&sc->mu);
+    if (sc->o.lock)
+        pthread_mutex_unlock(sc->o.lock);
 }
 
 size_t scanner_unread(scanner *sc, scanner_unread_cb cb, void *ud)

@@ -127,6 +127,13 @@ int scanner_scan(scanner *sc, sm_err *err);
 /* Declares the data final (report mode, end of a job): partial trailing
  * lines still held back are counted as partial_lines and dropped. */
 void scanner_finish(scanner *sc);
+/* After scanner_finish, when no pass will follow (a report): frees what
+ * only a next pass would use — every file's catalog entry (its key,
+ * ETag, decoder, partial line), but those the unread list names, and the
+ * .tmp traces kept for renames. Stats, messages and the unread list stay
+ * whole. A later scanner_scan fails. At 16 nodes x 24 h that was a fifth
+ * of the report's peak. */
+void scanner_shed(scanner *sc);
 
 /* Thread-safe copy of the counters. */
 void scanner_get_stats(scanner *sc, scan_stats *out);

@@ -17,10 +17,13 @@
 #        KEY_MODE (help: `?`/Esc, the default; phase: `n`/`N` in the Steps
 #        pane, whose new header needs the loader to build the pane's data
 #        for the new phase, so it times the UI's request to the loader and
-#        back during the backfill), LOCK_STATS (1: each round runs the binary
-#        with SMTOP_LOCK_STATS=1, quits it with q after the backfill and
-#        prints its summary: the keys' waits for the model lock, or that
-#        they take none)
+#        back during the backfill; a key pair is sent only while the Steps
+#        pane has the focus and shows two phases or more, and a round says
+#        so when it could not send one; every line of the summary counts
+#        the keys that hit the 5 s limit), LOCK_STATS (1: each round runs
+#        the binary with SMTOP_LOCK_STATS=1, quits it with q after the
+#        backfill and prints its summary: the keys' waits for the model
+#        lock, or that they take none)
 set -eu
 BUILD=${1:-build}
 SMTOP=$(realpath "$BUILD/smtop")
@@ -92,17 +95,36 @@ busy() {
     return 1
 }
 
-# focus_steps: moves the focus (l) to the Steps pane, whose header shows
-# "(1/N, n/N)", and waits until the node has two phases or more to cycle.
+# focused: the number of the pane whose title is in brackets ("┌─[3 Steps").
+focused() { screen | grep -o '─\[[0-9] ' | head -1 | tr -dc 0-9; }
+
+# focus_steps: moves the focus to the Steps pane, whose header shows
+# "(1/N, n/N)", one key at a time, each sent only once the last move is
+# on screen; then waits until the node has two phases or more to cycle.
+# Sending `l` on a timer instead could leave the focus elsewhere
+# whenever the first trace came late (a cold page cache, a loaded
+# machine): `l` skips a pane that is not shown yet, so the presses cycled
+# System, Heatmap, Alerts; every `n` then went to another pane and timed
+# out at 5 s, and the round looked like a frozen dashboard.
 focus_steps() {
-    local i
-    for i in $(seq 8); do
-        screen | grep -q '\[3 Steps' && break
-        tmux -L "$SOCK" send-keys l
-        sleep 0.2
+    local f t0 end=$(( $(now_ms) + 60000 ))
+    # The pane is shown once the first trace is read, and `l` skips it
+    # before: keep cycling, one move at a time, for up to a minute.
+    while (( $(now_ms) < end )); do
+        f=$(focused)
+        [ "$f" = 3 ] && break
+        tmux -L "$SOCK" send-keys l   # the order follows the layout
+        t0=$(now_ms)
+        while [ "$(focused)" = "$f" ] && (( $(now_ms) - t0 < 5000 )); do sleep 0.02; done
     done
-    wait_for "$(now_ms)" '\(1/([2-9]|[0-9]{2,}), n/N\)' >/dev/null
+    [ "$(focused)" = 3 ] || { echo "  could not focus the Steps pane" >&2; return 1; }
 }
+
+# two_phases: waits (up to 5 s) until Steps shows the first of two phases
+# or more. `n` on a node with one phase so far changes nothing, and its
+# wait would be timed as latency; so a pair of keys is sent only then.
+TWO_PHASES='\(1/([2-9]|[0-9]{2,}), n/N\)'
+two_phases() { [ "$(wait_for "$(now_ms)" "$TWO_PHASES")" -lt 5000 ]; }
 
 # one_round BIN OUT: appends one latency (ms) per line to OUT.
 one_round() {
@@ -114,10 +136,20 @@ one_round() {
     tmux -L "$SOCK" -f /dev/null new-session -d -x 200 -y 60 \
         "env LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_CONFIG_HOME=$WORK/cfg SMTOP_LOCK_STATS=$LOCK_STATS $bin $JOB 2>$err; sleep 600"
     for _ in $(seq 200); do screen | grep -q '^ smtop |' && break; sleep 0.05; done
-    [ "$KEY_MODE" = phase ] && focus_steps
+    if [ "$KEY_MODE" = phase ]; then focus_steps || return 0; fi
     while (( n < KEYS )); do
         busy || break
+        # A key that went to another pane would time out and be counted
+        # as the dashboard's latency: stop the round instead.
+        if [ "$KEY_MODE" = phase ] && [ "$(focused)" != 3 ]; then
+            echo "  focus left the Steps pane (on pane $(focused)): round stopped" >&2
+            break
+        fi
         if [ "$KEY_MODE" = phase ]; then
+            if ! two_phases; then
+                echo "  Steps shows one phase only: keys skipped" >&2
+                continue
+            fi
             t0=$(now_ms); tmux -L "$SOCK" send-keys n
             echo "$(wait_for "$t0" '\(2/[0-9]+, n/N\)')" >>"$out"
             t0=$(now_ms); tmux -L "$SOCK" send-keys N
@@ -153,8 +185,9 @@ stats() {   # FILE LABEL: median, p95, max of the ms in FILE
     sort -n "$1" | awk -v l="$2" '{ v[NR] = $1 } END {
         if (NR == 0) { printf "%-12s no samples (the backfill ended first)\n", l; exit }
         p = int(NR * 0.95); if (p < 1) p = 1
-        printf "%-12s %3d keys: median %d ms, p95 %d ms, max %d ms\n", l, NR,
-               v[int((NR + 1) / 2)], v[p], v[NR] }'
+        for (i = 1; i <= NR; i++) if (v[i] >= 5000) to++
+        printf "%-12s %3d keys: median %d ms, p95 %d ms, max %d ms, %d timed out (5 s)\n", l, NR,
+               v[int((NR + 1) / 2)], v[p], v[NR], to }'
 }
 
 # The floor: the same send-keys/capture loop against `cat`, which echoes

@@ -30,6 +30,25 @@ ui_keys 1
 ui_wait_gone '1 System'
 ui_keys 1
 ui_wait '1 System'
+# A pane that hides hands the focus on, and takes it back when it is
+# shown again, unless the focus was moved meanwhile.
+ui_keys 3
+ui_wait '3 Steps'
+ui_focus Steps
+ui_keys 3
+ui_wait_gone '3 Steps'
+ui_wait '\[1 System'
+ui_keys 3
+ui_wait '\[3 Steps'
+ui_keys 3
+ui_wait '\[1 System'
+ui_keys Tab
+ui_wait '\[2 Heatmap'
+ui_keys 3
+ui_wait '3 Steps'
+ui_wait '\[2 Heatmap'
+ui_keys 3
+ui_wait_gone '3 Steps'
 # Presets: all shows every pane; then hide the heatmap and change theme.
 ui_keys p
 ui_wait 'layout: all'
@@ -62,7 +81,7 @@ ui_keys p
 ui_wait 'layout: all'
 ui_quit
 cmp -s "$CONF" "$UI_WORK/before" || ui_fail "--no-config changed smtop.conf"
-echo "ok: empty panes give way, digits, presets, saved in smtop.conf"
+echo "ok: empty panes give way, digits, the focus comes back, presets, saved in smtop.conf"
 
 # 80x24 with a long path: node count and time range stay whole.
 LONG="$UI_WORK/very/long/path/to/a/bucket/prefix/training-job-2026-11-25-17-00-00-123"

@@ -90,11 +90,55 @@ static void test_etag(void **state)
     catalog_free(c);
 }
 
+static int every_third(const cat_entry *e, void *ud)
+{
+    (void)ud;
+    return e->size % 3 == 0;
+}
+
+/* catalog_retain frees the rest and keeps the chosen entries where they
+ * were (the scanner's unread list points at them), each still found by
+ * its key, and the catalog takes new keys after. */
+static void test_retain(void **state)
+{
+    (void)state;
+    catalog *c = catalog_new();
+    enum { N = 5000 };
+    static cat_entry *at[N];
+    char key[64];
+    for (int i = 0; i < N; i++) {
+        snprintf(key, sizeof key, "system/incremental/%d.algo-1.json", i);
+        at[i] = catalog_add(c, key);
+        assert_non_null(at[i]);
+        at[i]->size = i;
+        assert_int_equal(catalog_set_etag(at[i], "\"e\""), 0);
+    }
+    assert_int_equal(catalog_retain(c, every_third, NULL), 0);
+    assert_int_equal(catalog_count(c), (N + 2) / 3);
+    for (int i = 0; i < N; i++) {
+        snprintf(key, sizeof key, "system/incremental/%d.algo-1.json", i);
+        if (i % 3 == 0) {
+            assert_ptr_equal(catalog_get(c, key), at[i]);
+            assert_string_equal(catalog_etag(at[i]), "\"e\"");
+        } else {
+            assert_null(catalog_get(c, key));
+        }
+    }
+    size_t it = 0, n = 0;
+    while (catalog_next(c, &it))
+        n++;
+    assert_int_equal(n, (N + 2) / 3);
+    assert_non_null(catalog_add(c, "system/incremental/1.algo-1.json"));
+    assert_int_equal(catalog_count(c), (N + 2) / 3 + 1);
+    catalog_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_info_round_trip_and_shared_names),
         cmocka_unit_test(test_etag),
+        cmocka_unit_test(test_retain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

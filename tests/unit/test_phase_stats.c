@@ -273,6 +273,121 @@ static void test_recent_wide_events(void **state)
     phase_stats_free(p);
 }
 
+/* The reference for the retained events: every event inserted by start
+ * (after equal starts), one older than all of a full set dropped, the
+ * oldest dropped past cap. */
+typedef struct ref_recent {
+    phase_event *v;
+    size_t n, cap;
+} ref_recent;
+
+static void ref_put(ref_recent *r, phase_event e)
+{
+    if (r->n == r->cap && e.start_us < r->v[0].start_us)
+        return;
+    size_t i = r->n;
+    while (i && r->v[i - 1].start_us > e.start_us)
+        i--;
+    memmove(&r->v[i + 1], &r->v[i], (r->n - i) * sizeof e);
+    r->v[i] = e;
+    if (++r->n > r->cap) {
+        memmove(&r->v[0], &r->v[1], --r->n * sizeof e);
+    }
+}
+
+/* Adds n events (start from start_of) to a fresh phase and to the
+ * reference, and checks after every one that they read back the same,
+ * in a clone too at the end. Returns the bytes per event at the end. */
+static size_t check_against_ref(size_t cap, size_t n, int64_t (*start_of)(size_t, size_t))
+{
+    phase_stats *p = phase_stats_new_bounded("Step:ModeKeys.TRAIN", PHASE_STEP, 64, cap);
+    ref_recent r = {calloc(cap + 1, sizeof(phase_event)), 0, cap};
+    phase_event *got = calloc(cap, sizeof *got);
+    for (size_t i = 0; i < n; i++) {
+        phase_event e = {(int64_t)i, start_of(i, n), 1000 + (int64_t)(next_u64() % 90000)};
+        assert_int_equal(phase_stats_add(p, e.step, e.start_us, e.dur_us), 0);
+        ref_put(&r, e);
+        assert_int_equal(phase_stats_recent_count(p), r.n);
+        if (i % 97 == 0 || i == n - 1) {
+            assert_int_equal(phase_stats_recent(p, got, cap), r.n);
+            assert_memory_equal(got, r.v, r.n * sizeof *got);
+        }
+    }
+    phase_stats *c = phase_stats_clone(p, 64, cap);
+    assert_non_null(c);
+    assert_int_equal(phase_stats_recent(c, got, cap), r.n);
+    assert_memory_equal(got, r.v, r.n * sizeof *got);
+    assert_int_equal(phase_stats_recent_bytes(c), phase_stats_recent_bytes(p));
+    size_t bytes = phase_stats_recent_bytes(p);
+    phase_stats_free(c);
+    phase_stats_free(p);
+    free(r.v);
+    free(got);
+    return bytes;
+}
+
+static const int64_t T0 = 1700000000000000;    /* epoch µs, Nov 2023 */
+
+/* A step every 0.3 s for 5 h: in time order, so the base moves on. */
+static int64_t in_order(size_t i, size_t n)
+{
+    (void)n;
+    return T0 + (int64_t)i * 300000;
+}
+
+/* Files of 1,000 events each, newest file first (the report's backfill). */
+static int64_t newest_file_first(size_t i, size_t n)
+{
+    size_t files = n / 1000, f = files - 1 - i / 1000;
+    return T0 + (int64_t)(f * 1000 + i % 1000) * 300000;
+}
+
+/* Shuffled within a minute, and now and then an event half an hour old. */
+static int64_t jittered(size_t i, size_t n)
+{
+    (void)n;
+    int64_t t = T0 + (int64_t)i * 300000 + (int64_t)(next_u64() % 60000000);
+    return i % 500 == 7 ? t - 1800000000LL : t;
+}
+
+/* Events 2 s apart: 4,096 of them span 2.3 h, past what 12 bytes hold. */
+static int64_t sparse(size_t i, size_t n)
+{
+    (void)n;
+    return T0 + (int64_t)i * 2000000;
+}
+
+/* Starts near both ends of int64: no overflow in the base. */
+static int64_t extreme(size_t i, size_t n)
+{
+    return i < n / 2 ? INT64_MIN + (int64_t)i : INT64_MAX - 100000000 + (int64_t)i;
+}
+
+/* Retained events take 12 bytes while their starts lie within about an
+ * hour; the base that makes that possible moves with the data (time
+ * order, files newest first, jitter) and the events always read back as
+ * a plain sorted list would hold them. */
+static void test_recent_near_events(void **state)
+{
+    (void)state;
+    assert_int_equal(check_against_ref(PHASE_RECENT_CAP, 60000, in_order), 12);
+    assert_int_equal(check_against_ref(PHASE_RECENT_CAP, 20000, newest_file_first), 12);
+    assert_int_equal(check_against_ref(512, 20000, jittered), 12);
+    assert_int_equal(check_against_ref(PHASE_RECENT_CAP, 10000, sparse), 16);
+    assert_int_equal(check_against_ref(64, 200, extreme), 16);
+    /* A step number past 32 bits: 24 bytes, from 12 directly. */
+    phase_stats *p = phase_stats_new("Step:ModeKeys.TRAIN", PHASE_STEP);
+    assert_int_equal(phase_stats_add(p, 1, T0, 10), 0);
+    assert_int_equal(phase_stats_recent_bytes(p), 12);
+    assert_int_equal(phase_stats_add(p, (int64_t)1 << 40, T0 + 5, 10), 0);
+    assert_int_equal(phase_stats_recent_bytes(p), 24);
+    phase_event got[2];
+    assert_int_equal(phase_stats_recent(p, got, 2), 2);
+    assert_int_equal(got[0].start_us, T0);
+    assert_int_equal(got[1].step, (int64_t)1 << 40);
+    phase_stats_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_clone),
         cmocka_unit_test(test_classify),
         cmocka_unit_test(test_recent_wide_events),
+        cmocka_unit_test(test_recent_near_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -436,6 +436,38 @@ static void test_unknown_files_named_once(void **state)
     assert_int_equal(seen, 15);
 }
 
+/* After the last pass of a report, scanner_shed frees the catalog but
+ * what the report still reads — stats, messages, the unread list with
+ * its keys — answers as before, and no pass may follow (it would read
+ * every file again). */
+static void test_shed_keeps_what_a_report_reads(void **state)
+{
+    fixture *f = *state;
+    char l[256];
+    fixture_put(f, SYS1, line_at(3, 1591748101.5, 10, l, sizeof l), "w");
+    fixture_put(f, "system/incremental/2020060923/1591748160.algo-1.json",
+                line_at(3, 1591748161.5, 20, l, sizeof l), "w");
+    fixture_put(f, "system/incremental/2020060923/notes.txt", "x", "w");
+    fixture_put(f, "framework/pevents/2020060923/1591748100000000_1-algo-1_unknown.json", "[", "w");
+    fixture_open(f, NULL);
+    fixture_scan(f);
+    scanner_finish(f->sc);
+    scan_stats before, after;
+    scanner_get_stats(f->sc, &before);
+    unread_got u0 = {0}, u1 = {0};
+    assert_int_equal(scanner_unread(f->sc, collect_unread, &u0), 2);
+    scanner_shed(f->sc);
+    scanner_get_stats(f->sc, &after);
+    assert_memory_equal(&before, &after, sizeof before);
+    assert_int_equal(scanner_unread(f->sc, collect_unread, &u1), 2);
+    assert_memory_equal(&u0, &u1, sizeof u0);
+    assert_int_equal(core_count(f, "algo-1", "cpu3"), 2);
+    sm_err err = {0};
+    assert_int_equal(scanner_scan(f->sc, &err), -1);
+    assert_non_null(strstr(err.msg, "no pass follows"));
+    assert_int_equal(core_count(f, "algo-1", "cpu3"), 2);
+}
+
 /* Names in the tree that lead to no readable file — a symbolic link to
  * nothing, a link to itself — were passed over in silence (the first) or
  * only in the message ring (the second): both are files not read. */
@@ -559,6 +591,7 @@ int main(void)
         FIXTURE_TEST(test_replaced_file_not_double_counted),
         FIXTURE_TEST(test_root_found_in_job_dir),
         FIXTURE_TEST(test_unknown_files_named_once),
+        FIXTURE_TEST(test_shed_keeps_what_a_report_reads),
         FIXTURE_TEST(test_tf_trace_placed_when_record_arrives),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

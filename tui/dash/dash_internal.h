@@ -57,6 +57,7 @@ typedef struct dash {
     int preset;               /* dash_panes.c: the layout preset (p) */
     int pane_mode[LAYOUT_MAX_PANES];  /* 1 shown, -1 hidden by its digit; 0 preset */
     uint32_t shown_mask;      /* panes on screen (bit i = pane i); 0: recompute */
+    int focus_want;           /* the pane the user last focused; -1: none yet */
     char absent_note[160];    /* "no framework traces, no Python stats" */
     char absent_short[80];    /* "no traces, no Python": for a narrow status line */
     int filter_edit;          /* the status line is the `/` prompt */

@@ -54,6 +54,7 @@ static void set_focus(dash *d, int f)
         f += dir;
     }
     f = ((f % n) + n) % n;
+    d->focus_want = f;
     if (f == d->view.focus)
         return;
     d->view.focus = f;

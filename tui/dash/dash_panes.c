@@ -91,7 +91,13 @@ void dash_panes_update(dash *d, const pane_ctx *ctx)
     if (m == d->shown_mask)
         return;
     d->shown_mask = m;
-    if (!(m & (1u << d->view.focus)))
+    /* A hidden pane gives the focus to the first shown one, and takes it
+     * back when it is shown again if the user has not moved it since: a
+     * pane toggled off and on, or one focused in the first frame (which
+     * shows every pane) that then waits for its data. */
+    if (d->focus_want >= 0 && (m & (1u << d->focus_want)))
+        d->view.focus = d->focus_want;
+    else if (!(m & (1u << d->view.focus)))
         for (size_t i = 0; i < d->npanes; i++)
             if (m & (1u << i)) {
                 d->view.focus = (int)i;
