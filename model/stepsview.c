@@ -38,6 +38,17 @@ static const model_node *shown_writer(const model_node *nd, const viewdata_req *
     return src;
 }
 
+/* The labels of src's phases, for n/N. 0, or -1 on OOM. */
+static int copy_labels(stepsview *v, const model_node *src)
+{
+    if (!(v->phases = calloc(v->nphases ? v->nphases : 1, sizeof *v->phases)))
+        return -1;
+    for (size_t i = 0; i < v->nphases; i++)
+        if (!(v->phases[i] = strdup(phase_stats_label(model_node_phase_at(src, i)))))
+            return -1;
+    return 0;
+}
+
 stepsview *stepsview_build(const model *m, const size_t *nodes, size_t n,
                            const viewdata_req *q)
 {
@@ -69,8 +80,8 @@ stepsview *stepsview_build(const model *m, const size_t *nodes, size_t n,
     memcpy(v->hist, phase_stats_histogram(ps), sizeof v->hist);
     v->gen = phase_stats_generation(ps);
     size_t cap = phase_stats_recent_count(ps);
-    if (!(v->recent = malloc((cap ? cap : 1) * sizeof *v->recent))) {
-        free(v);
+    if (copy_labels(v, src) != 0 || !(v->recent = malloc((cap ? cap : 1) * sizeof *v->recent))) {
+        stepsview_free(v);
         return NULL;
     }
     v->nrecent = phase_stats_recent(ps, v->recent, cap);
@@ -81,6 +92,9 @@ void stepsview_free(stepsview *v)
 {
     if (!v)
         return;
+    for (size_t i = 0; v->phases && i < v->nphases; i++)
+        free(v->phases[i]);
+    free(v->phases);
     free(v->recent);
     free(v);
 }

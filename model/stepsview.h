@@ -22,6 +22,7 @@ typedef struct stepsview {
     size_t proc_k;            /* the shown writer's index (nprocs: pooled) */
     char label[128];          /* the phase's label */
     size_t idx, nphases;      /* its index among the shown source's phases */
+    char **phases;            /* their labels, nphases (n/N cycle through them) */
     phase_summary sum;        /* whole job */
     uint32_t hist[PHASE_HIST_BUCKETS];
     uint64_t gen;             /* phase_stats_generation */

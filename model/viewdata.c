@@ -23,9 +23,19 @@ typedef struct part {
 
 enum { PART_SYS, PART_HEAT, PART_STEPS, PART_TL, NPARTS };
 
+/* A node as keys see it: facts copied from the model. */
+typedef struct vd_node {
+    const char *id;           /* into viewdata.pool */
+    int traced;               /* has framework events */
+    size_t w0, nw;            /* its writers: writers[w0 .. w0 + nw) */
+} vd_node;
+
 struct viewdata {
     viewdata_req q;
     size_t total, shown;
+    vd_node *node;            /* total, model order */
+    const char **writers;
+    char *pool;               /* every id above */
     int64_t newest_us, t0_us, t1_us, interval_us;
     uint64_t model_gen;
     int has_traces;
@@ -152,6 +162,48 @@ size_t viewdata_visible_nodes(const model *m, const viewdata_req *q, size_t *out
     return n;
 }
 
+/* Copies id into the pool at *at. */
+static const char *pool_put(char *pool, size_t *at, const char *id)
+{
+    size_t n = strlen(id) + 1;
+    memcpy(pool + *at, id, n);
+    *at += n;
+    return pool + *at - n;
+}
+
+/* Every node's id, whether it has framework events and its writers'
+ * ids: what a key needs (the selection's clamp under a filter typed
+ * since, the node a pane picks, the writers r/R cycle through) without
+ * the model. 0, or -1 on OOM. */
+static int copy_nodes(viewdata *v, const model *m)
+{
+    size_t bytes = 0, nw = 0;
+    for (size_t i = 0; i < v->total; i++) {
+        const model_node *nd = model_node_at(m, i);
+        bytes += strlen(model_node_id(nd)) + 1;
+        for (size_t k = 0; k < model_node_process_count(nd); k++, nw++)
+            bytes += strlen(model_node_id(model_node_process_at(nd, k))) + 1;
+    }
+    v->node = calloc(v->total ? v->total : 1, sizeof *v->node);
+    v->writers = malloc((nw ? nw : 1) * sizeof *v->writers);
+    v->pool = malloc(bytes ? bytes : 1);
+    if (!v->node || !v->writers || !v->pool)
+        return -1;
+    size_t at = 0, w = 0;
+    for (size_t i = 0; i < v->total; i++) {
+        const model_node *nd = model_node_at(m, i);
+        vd_node *x = &v->node[i];
+        x->id = pool_put(v->pool, &at, model_node_id(nd));
+        x->traced = model_node_phase_count(nd) > 0;
+        v->has_traces |= x->traced;
+        x->w0 = w;
+        x->nw = model_node_process_count(nd);
+        for (size_t k = 0; k < x->nw; k++)
+            v->writers[w++] = pool_put(v->pool, &at, model_node_id(model_node_process_at(nd, k)));
+    }
+    return 0;
+}
+
 viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *prev,
                          int reuse)
 {
@@ -169,10 +221,8 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
     v->newest_us = model_last_us(m);
     v->model_gen = model_generation(m);
     v->interval_us = freshness_sample_interval(m);
-    for (size_t i = 0; i < total && !v->has_traces; i++)
-        v->has_traces = model_node_phase_count(model_node_at(m, i)) > 0;
     viewdata_window(q, v->newest_us, &v->t0_us, &v->t1_us);
-    int ok = 1;
+    int ok = copy_nodes(v, m) == 0;
     for (int k = 0; ok && k < NPARTS; k++) {
         if (!part_on(q, k))
             continue;
@@ -199,6 +249,9 @@ void viewdata_free(viewdata *v)
         return;
     for (int k = 0; k < NPARTS; k++)
         part_unref(v->parts[k]);
+    free(v->node);
+    free(v->writers);
+    free(v->pool);
     free(v);
 }
 
@@ -266,4 +319,49 @@ const tlview *viewdata_timeline(const viewdata *v)
 int viewdata_has_traces(const viewdata *v)
 {
     return v->has_traces;
+}
+
+const char *viewdata_node_id(const viewdata *v, size_t i)
+{
+    return i < v->total ? v->node[i].id : NULL;
+}
+
+int viewdata_node_traced(const viewdata *v, size_t i)
+{
+    return i < v->total && v->node[i].traced;
+}
+
+size_t viewdata_node_writer_count(const viewdata *v, size_t i)
+{
+    return i < v->total ? v->node[i].nw : 0;
+}
+
+const char *viewdata_node_writer(const viewdata *v, size_t i, size_t k)
+{
+    return k < viewdata_node_writer_count(v, i) ? v->writers[v->node[i].w0 + k] : NULL;
+}
+
+size_t viewdata_nodes_passing(const viewdata *v, const char *filter,
+                              int (*visible)(const char *filter, const char *id),
+                              size_t *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; v && i < v->total; i++) {
+        if (visible && !visible(filter, v->node[i].id))
+            continue;
+        if (n < max)
+            out[n] = i;
+        n++;
+    }
+    return n;
+}
+
+long viewdata_pick_traced(const viewdata *v, const size_t *nodes, size_t n, size_t selected)
+{
+    if (selected < n && viewdata_node_traced(v, nodes[selected]))
+        return (long)selected;
+    for (size_t i = 0; i < n; i++)
+        if (viewdata_node_traced(v, nodes[i]))
+            return (long)i;
+    return -1;
 }

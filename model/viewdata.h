@@ -89,6 +89,26 @@ const heatview *viewdata_heatmap(const viewdata *v);
 const stepsview *viewdata_steps(const viewdata *v);
 const tlview *viewdata_timeline(const viewdata *v);
 
+/* The job's nodes in model order, whatever the filter: their ids,
+ * whether they have framework trace events, and the ids of their trace
+ * writers (model_node_process_at). What a key needs without the model:
+ * the selection's bound under a filter typed since the build, the node
+ * the Steps and Timeline panes pick, the writers `r`/`R` cycle through.
+ * i counts up to viewdata_node_total; out of range gives NULL / 0. */
+const char *viewdata_node_id(const viewdata *v, size_t i);
+int viewdata_node_traced(const viewdata *v, size_t i);
+size_t viewdata_node_writer_count(const viewdata *v, size_t i);
+const char *viewdata_node_writer(const viewdata *v, size_t i, size_t k);
+/* The indexes of those nodes visible(filter, id) passes (NULL: all) into
+ * out (at most max); returns their count (which may exceed max). */
+size_t viewdata_nodes_passing(const viewdata *v, const char *filter,
+                              int (*visible)(const char *filter, const char *id),
+                              size_t *out, size_t max);
+/* stepsview_pick_node over those facts: among nodes[0..n) (indexes as
+ * above), `selected` when it has trace events, else the first that has;
+ * -1 when none has. */
+long viewdata_pick_traced(const viewdata *v, const size_t *nodes, size_t n, size_t selected);
+
 /* The indexes of the nodes that pass q's filter, in model order, into out
  * (at most max); returns their count (which may exceed max). */
 size_t viewdata_visible_nodes(const model *m, const viewdata_req *q, size_t *out, size_t max);

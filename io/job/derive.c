@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "model/fnv.h"
+#include "model/step_event.h"
 
 #define DERIVE_MAX_SPECS 32
+#define DERIVE_PLACE_MAX 1024
 
 /* One immutable product shared by several snapshots. */
 typedef struct box {
@@ -25,6 +27,9 @@ struct derived {
     size_t nrules;
     rule_result *res;            /* nrules */
     double (*param)[RULE_MAX_PARAMS];
+    phase_event *step;           /* nrules: the step each result's span is */
+    unsigned char *step_ok;      /* nrules: 1 where step[i] was found */
+    box *pywin;                  /* py_wins: copies of the Python store's windows */
     box *py;                     /* pystats_result */
     uint64_t py_key;
     int py_have;
@@ -35,7 +40,15 @@ struct derived {
     box *extra;
     uint64_t extra_gen;
     char extra_err[sizeof(sm_err){0}.msg];
+    char place[DERIVE_PLACE_MAX];
 };
+
+/* The Python store's windows as the snapshot carries them. */
+typedef struct py_wins {
+    size_t n;
+    pystats_window *w;
+    int *failed;
+} py_wins;
 
 struct deriver {
     rules *r;                    /* evaluated by builds (loader thread) */
@@ -67,6 +80,8 @@ struct deriver {
     uint64_t built_view_serial;  /* under mu */
     uint64_t extra_src_gen;
     int64_t extra_at_us;
+    uint64_t built_pywin_gen;
+    char place[DERIVE_PLACE_MAX];  /* under mu */
 };
 
 static box *box_new(void *p, void (*free_fn)(void *))
@@ -226,6 +241,7 @@ typedef struct req {
     int want_view;
     viewdata_req view;
     uint64_t view_serial;
+    char place[DERIVE_PLACE_MAX];
 } req;
 
 /* A view-only build (all 0) leaves the rule overrides queued. */
@@ -245,6 +261,7 @@ static void take_request(deriver *dv, req *q, int all)
     q->want_view = dv->want_view;
     q->view = dv->view_req;
     q->view_serial = dv->view_serial;
+    memcpy(q->place, dv->place, sizeof q->place);
     pthread_mutex_unlock(&dv->mu);
 }
 
@@ -362,6 +379,56 @@ static int build_view(deriver *dv, const req *q, derived *s, int reuse)
     return 1;
 }
 
+static void free_wins(void *p)
+{
+    py_wins *w = p;
+    free(w->w);
+    free(w->failed);
+    free(w);
+}
+
+/* Copies of the Python store's windows (the pane's window menu lists
+ * them), when the store changed (lock held). */
+static void build_windows(deriver *dv, derived *s)
+{
+    uint64_t g = dv->py ? pystats_store_generation(dv->py) : 0;
+    if (dv->last && dv->last->pywin && g == dv->built_pywin_gen) {
+        s->pywin = box_ref(dv->last->pywin);
+        return;
+    }
+    size_t n = dv->py ? pystats_store_window_count(dv->py) : 0;
+    py_wins *w = calloc(1, sizeof *w);
+    if (w) {
+        w->w = malloc((n ? n : 1) * sizeof *w->w);
+        w->failed = malloc((n ? n : 1) * sizeof *w->failed);
+    }
+    if (!w || !w->w || !w->failed) {
+        if (w)
+            free_wins(w);
+        s->pywin = box_ref(dv->last ? dv->last->pywin : NULL);   /* OOM: the last list */
+        return;
+    }
+    for (w->n = 0; w->n < n; w->n++)
+        w->w[w->n] = *pystats_store_window_at(dv->py, w->n, &w->failed[w->n], NULL);
+    if (!(s->pywin = box_new(w, free_wins))) {
+        free_wins(w);
+        return;
+    }
+    dv->built_pywin_gen = g;
+}
+
+/* The step each result's span is (lock held): what `J` focuses. Only a
+ * StepOutlier's span names a phase (in device); for the others the
+ * look-up finds nothing. */
+static void find_steps(deriver *dv, derived *s)
+{
+    for (size_t i = 0; i < s->nrules; i++) {
+        const rule_result *r = &s->res[i];
+        s->step_ok[i] = r->t1_us > r->t0_us &&
+                        step_event_find(dv->m, r->node, r->device, r->t0_us, &s->step[i]);
+    }
+}
+
 /* Rules and Python under the lock; 1 when anything differs from last. */
 static int build_locked(deriver *dv, const req *q, derived *s)
 {
@@ -374,6 +441,9 @@ static int build_locked(deriver *dv, const req *q, derived *s)
         for (size_t k = 0; k < rules_param_count(i); k++)
             s->param[i][k] = rules_param_value(dv->r, i, k);
     }
+    find_steps(dv, s);
+    build_windows(dv, s);
+    changed |= s->pywin != (dv->last ? dv->last->pywin : NULL);
     changed |= build_python(dv, q, s);
     changed |= build_view(dv, q, s, 0);
     if (dv->lock)
@@ -427,7 +497,9 @@ static derived *derived_alloc(void)
     s->nrules = rules_count();
     s->res = calloc(s->nrules ? s->nrules : 1, sizeof *s->res);
     s->param = calloc(s->nrules ? s->nrules : 1, sizeof *s->param);
-    if (!s->res || !s->param) {
+    s->step = calloc(s->nrules ? s->nrules : 1, sizeof *s->step);
+    s->step_ok = calloc(s->nrules ? s->nrules : 1, 1);
+    if (!s->res || !s->param || !s->step || !s->step_ok) {
         derived_unref(s);
         return NULL;
     }
@@ -456,6 +528,8 @@ derived *deriver_build(deriver *dv, int64_t now_us)
         return NULL;
     int changed = build_locked(dv, &q, s);
     changed |= build_extra(dv, s, now_us);
+    memcpy(s->place, q.place, sizeof s->place);
+    changed |= !dv->last || strcmp(s->place, dv->last->place) != 0;
     if (!changed && dv->last) {
         derived_unref(s);
         return derived_ref(dv->last);
@@ -471,6 +545,10 @@ static void copy_products(derived *s, const derived *last)
 {
     memcpy(s->res, last->res, s->nrules * sizeof *s->res);
     memcpy(s->param, last->param, s->nrules * sizeof *s->param);
+    memcpy(s->step, last->step, s->nrules * sizeof *s->step);
+    memcpy(s->step_ok, last->step_ok, s->nrules);
+    s->pywin = box_ref(last->pywin);
+    memcpy(s->place, last->place, sizeof s->place);
     s->py = box_ref(last->py);
     s->py_key = last->py_key;
     s->py_have = last->py_have;
@@ -519,8 +597,11 @@ void derived_unref(derived *s)
     box_unref(s->py);
     box_unref(s->view);
     box_unref(s->extra);
+    box_unref(s->pywin);
     free(s->res);
     free(s->param);
+    free(s->step);
+    free(s->step_ok);
     free(s);
 }
 
@@ -578,3 +659,38 @@ const char *derived_extra_error(const derived *s)
     return s->extra_err;
 }
 
+
+int derived_rule_step(const derived *s, size_t i, phase_event *out)
+{
+    if (i >= s->nrules || !s->step_ok[i])
+        return 0;
+    *out = s->step[i];
+    return 1;
+}
+
+size_t derived_python_window_count(const derived *s)
+{
+    return s->pywin ? ((const py_wins *)s->pywin->p)->n : 0;
+}
+
+const pystats_window *derived_python_window_at(const derived *s, size_t i, int *failed)
+{
+    const py_wins *w = s->pywin ? s->pywin->p : NULL;
+    if (!w || i >= w->n)
+        return NULL;
+    if (failed)
+        *failed = w->failed[i];
+    return &w->w[i];
+}
+
+void deriver_set_place(deriver *dv, const char *place)
+{
+    pthread_mutex_lock(&dv->mu);
+    snprintf(dv->place, sizeof dv->place, "%s", place ? place : "");
+    pthread_mutex_unlock(&dv->mu);
+}
+
+const char *derived_place(const derived *s)
+{
+    return s->place;
+}

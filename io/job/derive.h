@@ -13,8 +13,8 @@
  * before the store is freed.
  *
  * The view data of the chart panes and the header (model/viewdata.h) is
- * one of the products: the UI then draws every pane from the snapshot
- * and takes the model lock for nothing but a key's lookups.
+ * one of the products: the UI then draws every pane and answers every
+ * key and click from the snapshot, and never takes the model lock.
  *
  * A `deriver` keeps what the UI chose — rule parameters, the Python
  * selection and sort, the view request — and is safe to change from the UI thread while the
@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "model/phase_stats.h"
 #include "model/pystats.h"
 #include "model/rules.h"
 #include "model/sm_err.h"
@@ -67,6 +68,9 @@ void deriver_want_view(deriver *dv, const viewdata_req *q);
 void deriver_set_extra(deriver *dv, derive_extra_fn build, void (*free_fn)(void *),
                        void *ud, int64_t min_us);
 
+/* The job's name the next full builds carry (derived_place). Thread-safe. */
+void deriver_set_place(deriver *dv, const char *place);
+
 /* 1 when something the UI asked for (rules, Python choice) is not in the
  * last snapshot yet: the loader then builds without waiting. Thread-safe. */
 int deriver_pending(deriver *dv);
@@ -95,6 +99,22 @@ uint64_t derived_generation(const derived *s);
  * evaluated with. */
 const rule_result *derived_rule_at(const derived *s, size_t i);
 double derived_rule_param(const derived *s, size_t i, size_t p);
+
+/* The step result i's span is (model/step_event.h: found when the rule
+ * results were derived, so `J` focuses it without the model): 1 and
+ * *out, or 0 when the span is no retained step. */
+int derived_rule_step(const derived *s, size_t i, phase_event *out);
+
+/* The Python store's windows (copies, in store order; the Python pane's
+ * window menu lists them), and whether each failed to decode. NULL past
+ * the count. */
+size_t derived_python_window_count(const derived *s);
+const pystats_window *derived_python_window_at(const derived *s, size_t i, int *failed);
+
+/* What the job is called (job_describe: the scan may still name it),
+ * as the loader passed it with deriver_set_place before the build. The
+ * header shows it without the model lock. */
+const char *derived_place(const derived *s);
 
 /* The merge asked for by deriver_want_python (NULL before one is built or
  * when the job has no Python stats), and the key it answers. */

@@ -37,8 +37,9 @@ pystats_store *job_pystats(job *j);
 source *job_source(job *j);
 pthread_mutex_t *job_lock(job *j);
 /* e.g. "s3://b/job/profiler-output"; the source as given until a pass
- * found profiler-output in it. A loader's job_scan updates it: read it
- * under job_lock while one runs. */
+ * found profiler-output in it. A loader's job_scan updates it: while one
+ * runs, read it on the loader's thread (which passes it to the dashboard
+ * in the snapshot, derived_place) or under job_lock. */
 const char *job_describe(job *j);
 
 #endif

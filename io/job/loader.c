@@ -111,6 +111,9 @@ static void publish_what(loader *l, int what)
 
 static void publish(loader *l)
 {
+    /* The job's name: this thread's scan writes it, so it reads it here
+     * without the lock; the snapshot carries it to the header. */
+    deriver_set_place(l->o.dv, job_describe(l->j));
     publish_what(l, BUILD_ALL);
 }
 

@@ -5,7 +5,7 @@
 #     pane, Alerts and Python included, has data): `smtop --bench-frames N`
 #     scans the job to the end, then times N frames with every pane dirty
 #     into a newterm on /dev/null (200x60, xterm-256color); median wall and
-#     CPU time per frame, the model lock's hold per frame, then each pane
+#     CPU time per frame (frames take no lock), then each pane
 #     alone. With BASELINE=<another smtop> both run on the same job,
 #     alternating, RUNS times each.
 #  2. Idle cost while tailing a live job for DURATION s: utime+stime of the

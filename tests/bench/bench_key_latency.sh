@@ -20,7 +20,10 @@
 #        back during the backfill; a key pair is sent only while the Steps
 #        pane has the focus and shows two phases or more, and a round says
 #        so when it could not send one; every line of the summary counts
-#        the keys that hit the 5 s limit)
+#        the keys that hit the 5 s limit), LOCK_STATS (1: each round runs
+#        the binary with SMTOP_LOCK_STATS=1, quits it with q after the
+#        backfill and prints its summary: the keys' waits for the model
+#        lock, or that they take none)
 set -eu
 BUILD=${1:-build}
 SMTOP=$(realpath "$BUILD/smtop")
@@ -28,6 +31,8 @@ BASELINE=${BASELINE:-}
 ROUNDS=${ROUNDS:-2}
 KEYS=${KEYS:-40}
 KEY_MODE=${KEY_MODE:-help}
+LOCK_STATS=${LOCK_STATS:-0}
+NRUN=0
 JOBS_DIR=${JOBS_DIR:-/work/jobs}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/smtop-keys.XXXXXX")
 SOCK=""
@@ -123,11 +128,13 @@ two_phases() { [ "$(wait_for "$(now_ms)" "$TWO_PHASES")" -lt 5000 ]; }
 
 # one_round BIN OUT: appends one latency (ms) per line to OUT.
 one_round() {
-    local bin=$1 out=$2 t0 start n=0
+    local bin=$1 out=$2 t0 start n=0 err
     new_server
+    NRUN=$((NRUN + 1))
+    err=$WORK/stderr.$NRUN
     start=$(now_ms)
     tmux -L "$SOCK" -f /dev/null new-session -d -x 200 -y 60 \
-        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_CONFIG_HOME=$WORK/cfg $bin $JOB; sleep 600"
+        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_CONFIG_HOME=$WORK/cfg SMTOP_LOCK_STATS=$LOCK_STATS $bin $JOB 2>$err; sleep 600"
     for _ in $(seq 200); do screen | grep -q '^ smtop |' && break; sleep 0.05; done
     if [ "$KEY_MODE" = phase ]; then focus_steps || return 0; fi
     while (( n < KEYS )); do
@@ -158,6 +165,20 @@ one_round() {
     done
     while busy; do sleep 0.2; done
     echo "  $bin: $n keys answered during the backfill, which took $(( $(now_ms) - start )) ms" >&2
+    [ "$LOCK_STATS" = 1 ] && print_lock_stats "$err"
+    return 0
+}
+
+# print_lock_stats FILE: quits the dashboard and shows its SMTOP_LOCK_STATS
+# summary (written on the way out; the loader's line comes last).
+print_lock_stats() {
+    local t0
+    tmux -L "$SOCK" send-keys q
+    t0=$(now_ms)
+    until grep -q '^loader:' "$1" 2>/dev/null || (( $(now_ms) - t0 > 10000 )); do
+        sleep 0.05
+    done
+    grep -E '^(lock|loader|keys):' "$1" | sed 's/^/    /' >&2 || true
 }
 
 stats() {   # FILE LABEL: median, p95, max of the ms in FILE

@@ -197,12 +197,59 @@ static void test_python_merge_kept_while_the_same_windows_are_picked(void **stat
     model_free(m);
 }
 
+/* What keys need travels in the snapshot, so the UI never reads the
+ * model or the Python store: the step a StepOutlier's span is (J), the
+ * Python windows (the pane's menu) and the job's name (the header). */
+static void test_snapshot_carries_what_keys_need(void **state)
+{
+    (void)state;
+    const int64_t T = 1600000000000000LL;
+    model *m = model_new(NULL);
+    int64_t t = T;
+    for (int s = 0; s < 200; s++) {   /* 12 steps of 1 s among 100 ms ones */
+        int64_t dur = s % 10 == 5 && s / 10 < 12 ? 1000000 : 100000;
+        fx_event(m, "algo-1", "Step:ModeKeys.TRAIN", "Step", s, t, dur, 1);
+        t += dur + 1000;
+    }
+    pystats_store *st = pystats_store_new();
+    assert_non_null(st);
+    put_window(st, T, T + 1000000, "early");
+    put_window(st, T + 9000000, T + 9500000, "late");
+    deriver *dv = deriver_new(NULL, m, st, NULL);
+    assert_non_null(dv);
+    deriver_set_place(dv, "/jobs/x/profiler-output");
+    derived *s = deriver_build(dv, 0);
+    assert_non_null(s);
+    size_t i = (size_t)rules_find("StepOutlier");
+    const rule_result *res = derived_rule_at(s, i);
+    assert_int_equal(res->status, RULE_TRIGGERED);
+    phase_event ev;
+    assert_true(derived_rule_step(s, i, &ev));
+    assert_int_equal(ev.start_us, res->t0_us);
+    assert_int_equal(ev.dur_us, 1000000);
+    assert_int_equal(ev.step % 10, 5);
+    assert_false(derived_rule_step(s, (size_t)rules_find("CPUBottleneck"), &ev));
+    assert_int_equal(derived_python_window_count(s), 2);
+    int failed = -1;
+    const pystats_window *w = derived_python_window_at(s, 1, &failed);
+    assert_non_null(w);
+    assert_int_equal(w->start_us, T + 9000000);
+    assert_int_equal(failed, 0);
+    assert_null(derived_python_window_at(s, 2, NULL));
+    assert_string_equal(derived_place(s), "/jobs/x/profiler-output");
+    derived_unref(s);
+    deriver_free(dv);
+    pystats_store_free(st);
+    model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_snapshot_is_immutable_and_override_applies),
         cmocka_unit_test(test_extra_rebuilt_when_data_changed),
         cmocka_unit_test(test_python_merge_kept_while_the_same_windows_are_picked),
+        cmocka_unit_test(test_snapshot_carries_what_keys_need),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

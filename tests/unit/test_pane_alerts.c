@@ -84,7 +84,6 @@ static pane_ctx make_ctx(fixture *f, pane *p)
     pane_ctx c;
     memset(&c, 0, sizeof c);
     c.ext = &f->ext;
-    c.m = f->m;
     c.view = &f->v;
     c.th = f->th;
     view_window(&f->v, model_last_us(f->m), &c.t0_us, &c.t1_us);

@@ -78,9 +78,8 @@ static void draw(const json_t *diff, int h, int w, wchar_t text[][256])
     theme_apply(th, THEME_MONO);
     view_state v;
     view_init(&v, GLYPHS_BRAILLE);
-    model *m = model_new(NULL);
     dash_ext ext = {.diff = diff, .diff_gen = 1};
-    pane_ctx c = {.m = m, .view = &v, .th = th, .ext = &ext};
+    pane_ctx c = {.view = &v, .th = th, .ext = &ext};
     pane *p = pane_diff_vtbl.create();
     WINDOW *outer = newwin(h + 2, w + 2, 0, 0);
     for (int y = 0; y < h + 2; y++)
@@ -100,7 +99,6 @@ static void draw(const json_t *diff, int h, int w, wchar_t text[][256])
     delwin(inner);
     delwin(outer);
     pane_diff_vtbl.destroy(p);
-    model_free(m);
     theme_free(th);
 }
 

@@ -143,7 +143,6 @@ static pane_ctx make_ctx(fixture *f)
         assert_non_null(f->vd);
     }
     c.vd = f->vd;
-    c.m = f->m;
     c.view = &f->v;
     c.th = f->th;
     view_window(&f->v, model_last_us(f->m), &c.t0_us, &c.t1_us);
@@ -261,15 +260,19 @@ static void test_steps_content_and_keys(void **state)
     assert_int_equal(pane_steps_vtbl.on_key(p, 'l', &k), 0);
     assert_int_equal(pane_steps_vtbl.on_key(p, KEY_RIGHT, &k), 0);
     assert_int_equal(pane_steps_vtbl.on_key(p, 'h', &k), 0);
+    /* Each draw is from a new snapshot: the keys after it read that one. */
     assert_int_equal(pane_steps_vtbl.on_key(p, 'n', &k), 1);
     draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
     assert_true(screen_has(t, 30, L"algo-1  Forward  (2/2"));
+    k = make_ctx(f);
     pane_steps_vtbl.on_key(p, 'n', &k);
     draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
     assert_true(screen_has(t, 30, L"algo-1  TRAIN  (1/2"));
+    k = make_ctx(f);
     pane_steps_vtbl.on_key(p, 'N', &k);
     draw_framed(f, &pane_steps_vtbl, p, 30, 80, t);
     assert_true(screen_has(t, 30, L"Forward"));
+    k = make_ctx(f);
     pane_steps_vtbl.on_key(p, 'N', &k);
     assert_int_equal(pane_steps_vtbl.on_key(p, 'x', &k), 0);
     /* Selecting the metrics-only node falls back to a node with steps. */
@@ -355,22 +358,18 @@ static void test_stamps_follow_view(void **state)
 }
 
 /* System, Heatmap, Steps and Timeline draw from the loader's view data
- * alone (they are
- * snapshot_only: the frame draws them without the model lock). With no
- * model in the context a read of it would crash; they still show their
- * nodes. */
+ * alone: the context has no model (pane_ctx has none since keys stopped
+ * taking the model lock); they still show their nodes. */
 static void test_snapshot_panes_never_read_model(void **state)
 {
     fixture *f = *state;
     const pane_vtbl *vts[4] = {&pane_system_vtbl, &pane_heatmap_vtbl, &pane_steps_vtbl,
                                &pane_timeline_vtbl};
     for (size_t k = 0; k < 4; k++) {
-        assert_true(vts[k]->snapshot_only);
         pane *p = vts[k]->create();
         WINDOW *w = newwin(30, 120, 0, 0);
         build_view(f, vts[k], p, w);
         pane_ctx c = make_ctx(f);
-        c.m = NULL;
         vts[k]->stamp(p, &c);
         vts[k]->draw(p, w, &c);
         wchar_t row[512];
@@ -384,6 +383,80 @@ static void test_snapshot_panes_never_read_model(void **state)
         delwin(w);
         vts[k]->destroy(p);
     }
+}
+
+/* The phase the Steps pane asks the loader for (its request). */
+static const char *asked_phase(pane *p, fixture *f, viewdata_req *q)
+{
+    memset(q, 0, sizeof *q);
+    pane_steps_vtbl.request(p, NULL, &f->v, q);
+    return q->steps_phase;
+}
+
+/* Keys and clicks work from the snapshot alone (no model in the context,
+ * no lock): the selection moves and clamps to the nodes the filter passes
+ * now, even a filter typed after the snapshot was built; n/N walk the
+ * shown node's phases; f focuses a step; r picks a writer. */
+static void test_keys_read_snapshot(void **state)
+{
+    fixture *f = *state;
+    build_view(f, NULL, NULL, NULL);   /* System, Heatmap and Steps parts */
+    pane_ctx c = make_ctx(f);
+    pane *sys = pane_system_vtbl.create(), *heat = pane_heatmap_vtbl.create();
+    assert_int_equal(pane_system_vtbl.on_key(sys, 'j', &c), 1);
+    assert_int_equal(f->v.selected_node, 1);
+    assert_int_equal(pane_heatmap_vtbl.on_key(heat, KEY_END, &c), 1);
+    assert_int_equal(f->v.selected_node, 3);      /* 4 nodes */
+    pane_system_vtbl.on_key(sys, 'j', &c);
+    assert_int_equal(f->v.selected_node, 3);      /* the last stays the last */
+    snprintf(f->v.filter, sizeof f->v.filter, "algo-1|algo-2");   /* typed since */
+    assert_int_equal(pane_system_vtbl.on_key(sys, KEY_END, &c), 1);
+    assert_int_equal(f->v.selected_node, 1);      /* 2 nodes pass it now */
+    f->v.filter[0] = '\0';
+    f->v.selected_node = 0;
+
+    pane *st = pane_steps_vtbl.create();
+    viewdata_req q;
+    assert_int_equal(pane_steps_vtbl.on_key(st, 'n', &c), 1);
+    assert_string_equal(asked_phase(st, f, &q), "Forward");
+    assert_int_equal(pane_steps_vtbl.on_key(st, 'n', &c), 1);   /* before the answer */
+    assert_string_equal(asked_phase(st, f, &q), "Step:ModeKeys.TRAIN");
+    assert_int_equal(pane_steps_vtbl.on_key(st, 'N', &c), 1);
+    assert_string_equal(asked_phase(st, f, &q), "Forward");
+    /* f acts on the steps on screen (the snapshot's phase): the newest. */
+    assert_int_equal(pane_steps_vtbl.on_key(st, 'f', &c), 1);
+    assert_int_equal(f->v.step_focus, 1);
+    assert_int_equal(f->v.step, 99);
+    assert_string_equal(f->v.step_node, "algo-1");
+    view_clear_step(&f->v);
+    assert_int_equal(pane_steps_vtbl.on_key(st, 'r', &c), 1);
+    f->v.process[0] = '\0';
+
+    pane *tl = pane_timeline_vtbl.create();
+    assert_int_equal(pane_timeline_vtbl.on_key(tl, 'R', &c), 1);
+    f->v.process[0] = '\0';
+
+    /* A click on the System pane's second node selects it. */
+    WINDOW *w = newwin(30, 120, 0, 0);
+    build_view(f, &pane_system_vtbl, sys, w);
+    c = make_ctx(f);
+    pane_system_vtbl.draw(sys, w, &c);
+    int y = 0;
+    wchar_t row[512];
+    for (; y < 30; y++) {
+        mvwinnwstr(w, y, 0, row, 511);
+        if (wcsstr(row, L"algo-2"))
+            break;
+    }
+    assert_true(y < 30);
+    assert_int_equal(pane_system_vtbl.on_click(sys, y, 2, &c), 1);
+    assert_int_equal(f->v.selected_node, 1);
+    f->v.selected_node = 0;
+    delwin(w);
+    pane_timeline_vtbl.destroy(tl);
+    pane_steps_vtbl.destroy(st);
+    pane_heatmap_vtbl.destroy(heat);
+    pane_system_vtbl.destroy(sys);
 }
 
 /* The primitive every pane draws text with cuts at the window edge (with a
@@ -419,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_node_ids_sanitized),
         cmocka_unit_test(test_stamps_follow_view),
         cmocka_unit_test(test_snapshot_panes_never_read_model),
+        cmocka_unit_test(test_keys_read_snapshot),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "model/model.h"
+#include "model/step_event.h"
 #include "tui/dash/step_focus.h"
 
 #define T0 1600000000000000LL
@@ -45,13 +46,13 @@ static void test_find_event_of_alert_span(void **state)
     (void)state;
     model *m = make_job();
     phase_event ev;
-    assert_true(step_focus_find_event(m, "algo-2", TRAIN, T0 + 230000, &ev));
+    assert_true(step_event_find(m, "algo-2", TRAIN, T0 + 230000, &ev));
     assert_int_equal(ev.step, 2);
     assert_int_equal(ev.dur_us, 250000);
-    assert_false(step_focus_find_event(m, "algo-2", TRAIN, T0 + 230001, &ev));
-    assert_false(step_focus_find_event(m, "algo-9", TRAIN, T0 + 230000, &ev));
-    assert_false(step_focus_find_event(m, "algo-2", "Forward", T0 + 230000, &ev));
-    assert_false(step_focus_find_event(m, NULL, TRAIN, T0 + 230000, &ev));
+    assert_false(step_event_find(m, "algo-2", TRAIN, T0 + 230001, &ev));
+    assert_false(step_event_find(m, "algo-9", TRAIN, T0 + 230000, &ev));
+    assert_false(step_event_find(m, "algo-2", "Forward", T0 + 230000, &ev));
+    assert_false(step_event_find(m, NULL, TRAIN, T0 + 230000, &ev));
     model_free(m);
 }
 

@@ -52,8 +52,10 @@ void dash_derive_take(dash *d)
     derived *s;
     if (d->ld)
         s = loader_snapshot(d->ld);
-    else if (d->dv && (!d->snap || deriver_pending(d->dv)))
+    else if (d->dv && (!d->snap || deriver_pending(d->dv))) {
+        deriver_set_place(d->dv, job_describe(d->j));
         s = deriver_build(d->dv, dash_now_us());   /* bench: no loader thread */
+    }
     else
         s = derived_ref(d->snap);
     if (!s)

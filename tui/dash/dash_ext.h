@@ -14,9 +14,6 @@
 struct json_t;
 
 typedef struct dash_ext {
-    /* Python profiler stats (job_pystats): the window menu lists them;
-     * read only under the model lock (in on_key), never in draw. */
-    const pystats_store *pystats;
     const derived *snap;            /* latest derived products */
     /* Asks the loader for the merge of sel sorted by sort, named key (the
      * snapshot answers with derived_python). NULL: nobody to ask. */

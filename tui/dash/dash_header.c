@@ -137,21 +137,13 @@ static const char *mid_cut(const char *src, int max, char *out, size_t cap)
     return out;
 }
 
-/* The job's name (the scan may still set it): copied under the model
- * lock when the lock is free, else the copy from the last frame — a
- * frame never waits for the loader. The hold counts in the frame's lock
- * time. */
+/* The job's name (the scan may still set it): the loader's snapshot
+ * carries it; before the first, the name dash_run copied before the
+ * loader started. No lock. */
 static void job_place(dash *d, char *buf, size_t cap)
 {
-    struct timespec a, b;
-    if (pthread_mutex_trylock(job_lock(d->j)) == 0) {
-        clock_gettime(CLOCK_MONOTONIC, &a);
-        snprintf(d->place, sizeof d->place, "%s", job_describe(d->j));
-        pthread_mutex_unlock(job_lock(d->j));
-        clock_gettime(CLOCK_MONOTONIC, &b);
-        d->lock_ms += (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
-    }
-    snprintf(buf, cap, "%s", d->place);
+    const char *p = d->snap ? derived_place(d->snap) : "";
+    snprintf(buf, cap, "%s", p[0] ? p : d->place);
 }
 
 void dash_draw_header(dash *d, const pane_ctx *ctx)

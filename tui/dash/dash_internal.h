@@ -64,7 +64,7 @@ typedef struct dash {
     char filter_before[64];   /* restored by Esc */
     int cmd_edit;             /* the status line is the `:` prompt (dash_cmd.c) */
     char cmd[128];
-    char place[400];          /* the job's name, as last copied (dash_header.c) */
+    char place[400];          /* the job's name before the first snapshot (dash_header.c) */
     char hdr_last[1280], st_last[1400];   /* st_last holds dash_draw_status key[] */
     char msg[256];            /* transient notice in the status line */
     int64_t msg_until_us;
@@ -77,16 +77,11 @@ typedef struct dash {
     viewdata_req view_posted; /* the last view request posted to the deriver */
     int view_waiting;         /* 1 until a snapshot answers view_posted */
     int backfill;             /* this frame: the loader is still backfilling */
-    double lock_ms;           /* the model lock's hold in the last frame */
-    double wait_ms;           /* how long the last frame waited for it */
-    /* SMTOP_LOCK_STATS=1: per-frame hold and wait, summed up on stderr at
-     * exit (the loader's share of the lock shows as the UI's wait). */
-    double *lock_log;         /* DASH_LOCK_LOG pairs (hold, wait); NULL when off */
-    size_t lock_n;
-    /* Keys and clicks take the model lock for their lookups (dash_lock):
-     * how often, and the total and longest hold. */
-    double key_lock_t, key_lock_ms, key_lock_max_ms, key_wait_max_ms;
-    size_t key_lock_n;
+    /* SMTOP_LOCK_STATS=1: how long each frame (frame_log) and each key
+     * or click (key_log) took, summed up on stderr at exit; neither takes
+     * the model lock. DASH_LOCK_LOG each, one allocation; NULL when off. */
+    double *frame_log, *key_log;
+    size_t frame_n, key_n;
 } dash;
 
 /* dash.c */
@@ -97,14 +92,11 @@ void dash_relayout(dash *d);
 void dash_mark_all(dash *d);
 int dash_set_theme(dash *d, const char *name);
 int64_t dash_now_us(void);
-/* The model lock around a key's or click's lookups, timed for
- * SMTOP_LOCK_STATS. */
-void dash_lock(dash *d);
-void dash_unlock(dash *d);
 
 /* dash_loop.c */
 void dash_frame(dash *d);
-/* Fills a pane context for the current view; the caller holds the lock. */
+/* Fills a pane context for the current view from the snapshot d->snap
+ * (the frame, keys and clicks: no lock is held, none is needed). */
 void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us);
 
 /* dash_keys.c: handles one key (or KEY_MOUSE / KEY_RESIZE). */

@@ -1,7 +1,11 @@
 /* dash_keys: what each key does. Global keys first; the focused pane sees
  * the rest before the defaults (selection and focus movement) apply. The
- * help overlay is generated from dash_global_keys and each pane's table. */
+ * help overlay is generated from dash_global_keys and each pane's table.
+ * Keys and clicks read the loader's snapshot on screen (d->snap), never
+ * the model: they take no lock, so none waits behind the loader's ingest. */
 #include "tui/dash/dash_internal.h"
+
+#include "tui/panes/pane_common.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -29,15 +33,11 @@ const pane_key dash_global_keys[] = {
     {NULL, NULL, NULL},
 };
 
-/* Nodes passing the filter; caller holds the model lock. */
-static size_t visible_nodes(dash *d)
+/* A pane context for a key or click: the snapshot on screen, no model
+ * (keys never take the model lock, so a key never waits for the loader). */
+static void key_ctx(dash *d, pane_ctx *ctx)
 {
-    const model *m = job_model(d->j);
-    size_t n = 0;
-    for (size_t i = 0; i < model_node_count(m); i++)
-        if (view_node_visible(&d->view, model_node_id(model_node_at(m, i))))
-            n++;
-    return n;
+    dash_ctx(d, ctx, dash_now_us());
 }
 
 static void set_focus(dash *d, int f)
@@ -167,11 +167,9 @@ static void click(dash *d)
     int y = ev.y - by, x = ev.x - bx;
     if (y < 0 || x < 0 || y >= getmaxy(p->inner) || x >= getmaxx(p->inner))
         return;
-    dash_lock(d);
     pane_ctx ctx;
-    dash_ctx(d, &ctx, dash_now_us());
+    key_ctx(d, &ctx);
     p->dirty |= p->vt->on_click(p->p, y, x, &ctx);
-    dash_unlock(d);
 }
 
 /* Keys the focused pane did not take. */
@@ -202,14 +200,14 @@ static void default_key(dash *d, int ch, size_t nvis)
 /* Offers ch to the focused pane, then applies the default. */
 static void focused_key(dash *d, int ch)
 {
-    dash_lock(d);
-    size_t nvis = visible_nodes(d);
+    pane_ctx ctx;
+    key_ctx(d, &ctx);
+    /* The snapshot's nodes under the filter as typed now. */
+    size_t nvis = pane_common_visible_nodes(&ctx, NULL, 0);
     int used = 0;
     if ((size_t)d->view.focus < d->npanes) {
         dash_pane *p = &d->panes[d->view.focus];
         if (p->vt->on_key) {
-            pane_ctx ctx;
-            dash_ctx(d, &ctx, dash_now_us());
             used = p->vt->on_key(p->p, ch, &ctx);
             p->dirty |= used;   /* its own key: redrawn even while backfilling */
         }
@@ -218,7 +216,6 @@ static void focused_key(dash *d, int ch)
         default_key(d, ch, nvis);
     if (d->view.selected_node >= nvis)
         d->view.selected_node = nvis ? nvis - 1 : 0;
-    dash_unlock(d);
 }
 
 /* Offers ch to the focused pane alone; 1 when it took it. */
@@ -229,11 +226,9 @@ static int pane_offer(dash *d, int ch)
     dash_pane *p = &d->panes[d->view.focus];
     if (!p->vt->on_key)
         return 0;
-    dash_lock(d);
     pane_ctx ctx;
-    dash_ctx(d, &ctx, dash_now_us());
+    key_ctx(d, &ctx);
     int used = p->vt->on_key(p->p, ch, &ctx);
-    dash_unlock(d);
     p->dirty |= used;
     return used;
 }
@@ -246,12 +241,12 @@ static int pane_modal(dash *d)
     return p->vt->modal && p->vt->modal(p->p);
 }
 
+/* The newest sample of the snapshot on screen (0 before the first): what
+ * the window the user sees ends at. */
 static int64_t newest_us(dash *d)
 {
-    dash_lock(d);
-    int64_t t = model_last_us(job_model(d->j));
-    dash_unlock(d);
-    return t;
+    const viewdata *vd = d->snap ? derived_view(d->snap) : NULL;
+    return vd ? viewdata_newest_us(vd) : 0;
 }
 
 void dash_key(dash *d, int ch)

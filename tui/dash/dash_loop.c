@@ -20,7 +20,6 @@
 void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us)
 {
     memset(ctx, 0, sizeof *ctx);
-    ctx->m = job_model(d->j);
     ctx->view = &d->view;
     ctx->th = d->th;
     ctx->now_us = now_us;
@@ -28,7 +27,6 @@ void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us)
     /* The window of the data on screen: the snapshot's newest sample,
      * read without the model lock. */
     view_window(&d->view, ctx->vd ? viewdata_newest_us(ctx->vd) : 0, &ctx->t0_us, &ctx->t1_us);
-    d->ext.pystats = job_pystats(d->j);
     ctx->ext = &d->ext;
 }
 
@@ -171,20 +169,10 @@ static double mono_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* 1 when a pane that reads the model (not snapshot_only) is on screen:
- * only then does the frame take the model lock. Every pane the dashboard
- * has today draws from the snapshot. */
-static int needs_model(const dash *d)
-{
-    for (size_t i = 0; i < d->npanes; i++)
-        if (d->panes[i].inner && !d->panes[i].vt->snapshot_only)
-            return 1;
-    return 0;
-}
-
-/* Every pane and the header draw from the loader's latest snapshot with
- * no lock held; the model lock is taken only for a pane that still reads
- * the model (none today) and, briefly, to copy the job's name. */
+/* Every pane and the header draw from the loader's latest snapshot:
+ * the frame takes no lock (the model lock is the loader's, held while it
+ * ingests and builds; the snapshot is swapped under the loader's own
+ * small mutex). */
 void dash_frame(dash *d)
 {
     int64_t now = dash_now_us();
@@ -211,28 +199,11 @@ void dash_frame(dash *d)
             !memcmp(viewdata_request(ctx.vd), &d->view_posted, sizeof d->view_posted))
             d->view_waiting = 0;
     }
-    d->lock_ms = d->wait_ms = 0;
     dash_panes_update(d, &ctx);
-    if (needs_model(d)) {
-        double t = mono_ms();
-        pthread_mutex_lock(job_lock(d->j));
-        d->wait_ms = mono_ms() - t;
-        t = mono_ms();
-        for (size_t i = 0; i < d->npanes; i++)
-            if (!d->panes[i].vt->snapshot_only)
-                drew |= draw_pane(d, i, &ctx);
-        d->lock_ms = mono_ms() - t;
-        pthread_mutex_unlock(job_lock(d->j));
-    }
     dash_draw_header(d, &ctx);
     for (size_t i = 0; i < d->npanes; i++)
-        if (d->panes[i].vt->snapshot_only)
-            drew |= draw_pane(d, i, &ctx);
+        drew |= draw_pane(d, i, &ctx);
     dash_draw_status(d, now);
-    if (d->lock_log && d->lock_n < DASH_LOCK_LOG) {
-        d->lock_log[2 * d->lock_n] = d->lock_ms;
-        d->lock_log[2 * d->lock_n++ + 1] = d->wait_ms;
-    }
     if (d->help_on && (drew || !d->help))
         dash_draw_help(d);
     doupdate();
@@ -241,12 +212,16 @@ void dash_frame(dash *d)
     dash_view_request(d);
 }
 
-/* Reads every key that is waiting. */
+/* Reads every key that is waiting; with SMTOP_LOCK_STATS, times each. */
 static void read_keys(dash *d)
 {
     int ch;
-    while (!d->quit && (ch = getch()) != ERR)
+    while (!d->quit && (ch = getch()) != ERR) {
+        double t = mono_ms();
         dash_key(d, ch);
+        if (d->key_log && d->key_n < DASH_LOCK_LOG)
+            d->key_log[d->key_n++] = mono_ms() - t;
+    }
 }
 
 /* Poll timeout: a second keeps the lag clock honest; faster while a scan
@@ -327,47 +302,24 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void dash_lock(dash *d)
+/* One SMTOP_LOCK_STATS line: median, p95 and max of v[0..n) (sorted). */
+static void print_spread(const char *what, double *v, size_t n)
 {
-    double t = mono_ms();
-    pthread_mutex_lock(job_lock(d->j));
-    d->key_lock_t = mono_ms();
-    if (d->key_lock_t - t > d->key_wait_max_ms)
-        d->key_wait_max_ms = d->key_lock_t - t;
+    if (!n)
+        return;
+    qsort(v, n, sizeof *v, cmp_double);
+    fprintf(stderr, "lock: %zu %s: median %.3f ms, p95 %.3f ms, max %.3f ms\n", n, what,
+            v[n / 2], v[(size_t)((double)n * 0.95)], v[n - 1]);
 }
 
-void dash_unlock(dash *d)
-{
-    double held = mono_ms() - d->key_lock_t;
-    pthread_mutex_unlock(job_lock(d->j));
-    d->key_lock_n++;
-    d->key_lock_ms += held;
-    if (held > d->key_lock_max_ms)
-        d->key_lock_max_ms = held;
-}
-
-/* The SMTOP_LOCK_STATS summary: medians, p95 and max of the frames'
- * hold of the model lock and of their wait for it, and the keys' holds. */
+/* The SMTOP_LOCK_STATS summary: how long the frames and the keys took
+ * (neither takes the model lock: a long one is not the loader's doing),
+ * and the loader's answers to view requests. */
 static void print_lock_stats(dash *d)
 {
-    size_t n = d->lock_n;
-    double *v = malloc(sizeof *v * (n ? n : 1) * 2);
-    if (!v || !n) {
-        free(v);
-        return;
-    }
-    for (int k = 0; k < 2; k++) {
-        for (size_t i = 0; i < n; i++)
-            v[i] = d->lock_log[2 * i + (size_t)k];
-        qsort(v, n, sizeof *v, cmp_double);
-        fprintf(stderr, "lock: %zu frames, model lock %s: median %.3f ms, p95 %.3f ms, "
-                "max %.3f ms\n", n, k ? "waited for" : "held", v[n / 2],
-                v[(size_t)((double)n * 0.95)], v[n - 1]);
-    }
-    if (d->key_lock_n)
-        fprintf(stderr, "lock: %zu key/click lookups held the model lock: mean %.3f ms, "
-                "max %.3f ms; waited for it at most %.3f ms\n", d->key_lock_n,
-                d->key_lock_ms / (double)d->key_lock_n, d->key_lock_max_ms, d->key_wait_max_ms);
+    print_spread("frames, no model lock taken, each drawn in", d->frame_log, d->frame_n);
+    print_spread("keys and clicks, no model lock taken, each handled in", d->key_log,
+                 d->key_n);
     if (d->ld) {
         uint64_t n;
         int64_t total_us, max_us;
@@ -375,7 +327,6 @@ static void print_lock_stats(dash *d)
         fprintf(stderr, "loader: %llu answers to view requests, %.1f ms in all, longest %.1f ms\n",
                 (unsigned long long)n, total_us / 1e3, max_us / 1e3);
     }
-    free(v);
 }
 
 static void run_loop(dash *d)
@@ -384,6 +335,8 @@ static void run_loop(dash *d)
     while (!d->quit) {
         double t = mono_ms();
         dash_frame(d);
+        if (d->frame_log && d->frame_n < DASH_LOCK_LOG)
+            d->frame_log[d->frame_n++] = mono_ms() - t;
         if (d->o->frames > 0 && ++frames >= d->o->frames)
             break;
         wait_frame(d, t);
@@ -398,9 +351,14 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
     d->j = j;
     d->o = o;
     d->focus_want = -1;
+    /* The header's name until the first snapshot carries it: the loader
+     * has not started, so no lock. */
+    snprintf(d->place, sizeof d->place, "%s", job_describe(j));
     const char *ls = getenv("SMTOP_LOCK_STATS");
     if (ls && ls[0] == '1')
-        d->lock_log = malloc(sizeof *d->lock_log * DASH_LOCK_LOG * 2);   /* NULL: off */
+        d->frame_log = malloc(sizeof *d->frame_log * DASH_LOCK_LOG * 2);   /* NULL: off */
+    if (d->frame_log)
+        d->key_log = d->frame_log + DASH_LOCK_LOG;
     d->unicode = chart_glyphs_from_locale() == GLYPHS_BRAILLE;
     view_init(&d->view, o->glyphs >= 0 ? (chart_glyphs)o->glyphs
                                        : chart_glyphs_from_locale());
@@ -443,7 +401,7 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
 static int dash_fini(dash *d)
 {
     dash_screen_close(d);
-    if (d->lock_log)
+    if (d->frame_log)
         print_lock_stats(d);   /* after the screen is gone, so it stays readable */
     int stuck = loader_stop_within(d->ld, DASH_STOP_WAIT_MS) != 0;
     d->ld = NULL;
@@ -453,7 +411,7 @@ static int dash_fini(dash *d)
         if (d->panes[i].p)
             d->panes[i].vt->destroy(d->panes[i].p);
     dash_derive_close(d);
-    free(d->lock_log);
+    free(d->frame_log);
     theme_free(d->th);
     return stuck;
 }

@@ -3,10 +3,10 @@
  * A pane is a const vtable (designated initializers) registered in the
  * explicit table in tui/panes/panes.c — not via constructor attributes, which
  * silently vanish from static libraries. The dashboard owns the curses
- * window; a pane draws its content into it from a read-only context: a
- * snapshot_only pane (every pane today) from the loader's immutable
- * snapshot without any lock, another while the model lock is held; none
- * keeps pointers into the model past the call. */
+ * window; a pane draws its content into it, and handles keys and
+ * clicks, from a read-only context holding the loader's immutable
+ * snapshot (io/job/derive.h, model/viewdata.h): no pane sees the model,
+ * and no pane code runs under the model lock. */
 #ifndef SMTOP_PANE_H
 #define SMTOP_PANE_H
 
@@ -19,15 +19,14 @@
 #include "tui/dash/view.h"
 
 typedef struct pane_ctx {
-    const model *m;
     view_state *view;         /* panes may change selection etc. in on_key */
     const theme *th;
     int64_t t0_us, t1_us;     /* visible time window */
     int64_t now_us;           /* wall clock */
     void *ext;                /* extra stores (python stats, rules): see tui/dash/dash_ext.h */
     /* The loader's view data (model/viewdata.h), built for the request
-     * the panes filled in (pane_vtbl.request); NULL before the first. A
-     * snapshot_only pane draws from it, never from m. */
+     * the panes filled in (pane_vtbl.request); NULL before the first.
+     * With ext's snapshot, all a pane reads: there is no model here. */
     const viewdata *vd;
 } pane_ctx;
 
@@ -51,7 +50,10 @@ typedef struct pane_vtbl {
      * w is the inner window). Must stay within w and sanitize data strings. */
     void (*draw)(pane *p, WINDOW *w, const pane_ctx *ctx);
     /* Handles a key while focused; returns 1 when consumed. May be NULL.
-     * on_key and on_click run with the model lock held. */
+     * on_key and on_click, like draw, read the snapshot (ctx->vd,
+     * ctx->ext) and hold no lock: a key never waits for the loader. What
+     * a key needs that the snapshot lacks, a pane asks the loader for
+     * through its request (pane_vtbl.request) or ext's want_python. */
     int (*on_key)(pane *p, int ch, pane_ctx *ctx);
     /* Handles a click at (y, x) inside the inner window; may be NULL. */
     int (*on_click)(pane *p, int y, int x, pane_ctx *ctx);
@@ -80,10 +82,6 @@ typedef struct pane_vtbl {
     const char *(*title_note)(pane *p, const pane_ctx *ctx);
     /* The keys on_key takes, ending with {NULL}; may be NULL (none). */
     const pane_key *keys;
-    /* 1 when draw and stamp read nothing of ctx->m, only the derived
-     * snapshot (ctx->vd, ctx->ext): the frame draws it without the model
-     * lock. */
-    int snapshot_only;
     /* Fills the pane's part of the view request from its window and the
      * view (no lock, no model): the loader then builds what draw reads
      * from ctx->vd. Called every frame while the pane is on screen; may

@@ -10,7 +10,6 @@
 #include "tui/text/fmt.h"
 #include "tui/panes/pane_common.h"
 #include "tui/report/report_rules.h"
-#include "tui/dash/step_focus.h"
 
 struct pane {
     rules *r;              /* the parameters: checks `:set`, seeds the loader's */
@@ -237,13 +236,15 @@ static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 
 /* A StepOutlier's worst span is one step (node, phase label in `device`,
  * its start and end): J ties every pane to that step (the cross-filter)
- * rather than to a window around it. 0 when res is not such an alert or
- * its step is no longer retained (J then jumps to the span). */
-static int focus_outlier_step(const rule_result *res, pane_ctx *ctx)
+ * rather than to a window around it. The loader found the step when it
+ * derived the results (derived_rule_step): no model here. 0 when result i
+ * is not such an alert or its step is no longer retained (J then jumps to
+ * the span). */
+static int focus_outlier_step(const derived *s, size_t i, pane_ctx *ctx)
 {
+    const rule_result *res = derived_rule_at(s, i);
     phase_event ev;
-    if (strcmp(res->name, "StepOutlier") != 0 || res->t1_us <= res->t0_us ||
-        !step_focus_find_event(ctx->m, res->node, res->device, res->t0_us, &ev))
+    if (strcmp(res->name, "StepOutlier") != 0 || !derived_rule_step(s, i, &ev))
         return 0;
     view_focus_step(ctx->view, ev.step, ev.start_us, ev.start_us + ev.dur_us);
     view_focus_node(ctx->view, res->node);
@@ -265,8 +266,9 @@ static int alerts_on_key(pane *p, int ch, pane_ctx *ctx)
     if (ch != 'J' || !s)
         return 0;
     pane_alerts_order(s, idx);
-    const rule_result *res = derived_rule_at(s, idx[p->sel < n ? p->sel : 0]);
-    if (focus_outlier_step(res, ctx))
+    size_t i = idx[p->sel < n ? p->sel : 0];
+    const rule_result *res = derived_rule_at(s, i);
+    if (focus_outlier_step(s, i, ctx))
         return 1;
     if (res->t1_us > res->t0_us)
         pane_alerts_jump_view(ctx->view, res->t0_us, res->t1_us);
@@ -315,5 +317,4 @@ const pane_vtbl pane_alerts_vtbl = {
     .stamp = alerts_stamp,
     .keys = alerts_keys,
     .whole_job = 1,
-    .snapshot_only = 1,
 };

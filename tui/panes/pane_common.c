@@ -7,19 +7,28 @@
 #include "tui/text/sanitize.h"
 #include "model/fnv.h"
 
-size_t pane_common_visible_nodes(const model *m, const view_state *v,
-                                 const model_node **out, size_t max)
+size_t pane_common_visible_nodes(const pane_ctx *ctx, size_t *out, size_t max)
 {
-    size_t n = 0, total = m ? model_node_count(m) : 0;
-    for (size_t i = 0; i < total; i++) {
-        const model_node *nd = model_node_at(m, i);
-        if (!nd || (v && !view_node_visible(v, model_node_id(nd))))
-            continue;
-        if (n < max)
-            out[n] = nd;
-        n++;
+    if (!ctx->vd)
+        return 0;
+    return viewdata_nodes_passing(ctx->vd, ctx->view ? ctx->view->filter : "",
+                                  ctx->view ? view_filter_match : NULL, out, max);
+}
+
+#define PANE_COMMON_MAX_NODES 1024
+
+long pane_common_traced_node(const pane_ctx *ctx, const char **why)
+{
+    size_t nodes[PANE_COMMON_MAX_NODES] = {0};
+    size_t n = pane_common_visible_nodes(ctx, nodes, PANE_COMMON_MAX_NODES);
+    n = n < PANE_COMMON_MAX_NODES ? n : PANE_COMMON_MAX_NODES;
+    long k = viewdata_pick_traced(ctx->vd, nodes, n, pane_common_selected(ctx->view, n));
+    if (k < 0) {
+        *why = n == 0 ? "waiting for data"
+                      : "no framework trace events in this job - system metrics only";
+        return -1;
     }
-    return n;
+    return (long)nodes[k];
 }
 
 size_t pane_common_selected(const view_state *v, size_t count)
@@ -31,7 +40,7 @@ size_t pane_common_selected(const view_state *v, size_t count)
 
 int pane_common_key_select(int ch, pane_ctx *ctx)
 {
-    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, NULL, 0);
+    size_t n = pane_common_visible_nodes(ctx, NULL, 0);
     size_t sel = pane_common_selected(ctx->view, n);
     switch (ch) {
     case KEY_UP: case 'k': sel = sel > 0 ? sel - 1 : 0; break;
@@ -78,34 +87,19 @@ uint64_t pane_common_hash_view(uint64_t h, const pane_ctx *ctx)
     return pane_common_hash_str(h, v->filter);
 }
 
-const model_node *pane_common_process(const pane_ctx *ctx, const model_node *nd)
-{
-    return nd && ctx->view->process[0] ? model_node_find_process(nd, ctx->view->process) : NULL;
-}
-
 #define PANE_COMMON_MAX_PROCS 256
 
-int pane_common_key_process(int ch, pane_ctx *ctx, const model_node *nd)
+int pane_common_key_process(int ch, pane_ctx *ctx, long node)
 {
-    if ((ch != 'r' && ch != 'R') || !nd)
+    if ((ch != 'r' && ch != 'R') || node < 0 || !ctx->vd)
         return 0;
     const char *ids[PANE_COMMON_MAX_PROCS];
-    size_t n = model_node_process_count(nd);
+    size_t n = viewdata_node_writer_count(ctx->vd, (size_t)node);
     n = n < PANE_COMMON_MAX_PROCS ? n : PANE_COMMON_MAX_PROCS;
     for (size_t i = 0; i < n; i++)
-        ids[i] = model_node_id(model_node_process_at(nd, i));
+        ids[i] = viewdata_node_writer(ctx->vd, (size_t)node, i);
     view_cycle_process(ctx->view, ids, n, ch == 'r' ? 1 : -1);
     return 1;
-}
-
-char *pane_common_process_label(char *buf, size_t cap, const model_node *nd,
-                                const model_node *shown)
-{
-    size_t n = model_node_process_count(nd), k = 0;
-    while (k < n && model_node_process_at(nd, k) != shown)
-        k++;
-    return pane_common_process_text(buf, cap, model_node_id(nd),
-                                    k < n ? model_node_id(shown) : "", k, n);
 }
 
 char *pane_common_process_text(char *buf, size_t cap, const char *node, const char *shown,

@@ -16,11 +16,18 @@
 #include "tui/dash/view.h"
 #include "model/fnv.h"
 
-/* Fills out[0..max) with the nodes that pass the view's filter, in model
- * order; returns how many passed (may exceed max: only max are stored).
- * Pointers are borrowed from the model and valid while its lock is held. */
-size_t pane_common_visible_nodes(const model *m, const view_state *v,
-                                 const model_node **out, size_t max);
+/* The snapshot's nodes (ctx->vd; indexes for viewdata_node_id) that
+ * pass the view's filter as it is now, a filter typed since the snapshot
+ * was built included, in model order into out[0..max); returns how many
+ * passed (may exceed max). 0 before the first snapshot. No model, no
+ * lock: what keys and clicks count and clamp the selection with. */
+size_t pane_common_visible_nodes(const pane_ctx *ctx, size_t *out, size_t max);
+
+/* The node the Steps and Timeline panes show (from the snapshot's facts,
+ * as stepsview_pick_node picks): the selected visible node when it has
+ * framework events, else the first that has. Its index for
+ * viewdata_node_id, or -1 with *why saying what to tell the user. */
+long pane_common_traced_node(const pane_ctx *ctx, const char **why);
 
 /* view->selected_node clamped to [0, count) (0 when count is 0). */
 size_t pane_common_selected(const view_state *v, size_t count);
@@ -29,21 +36,15 @@ size_t pane_common_selected(const view_state *v, size_t count);
  * the filtered nodes; returns 1 when ch was such a key. */
 int pane_common_key_select(int ch, pane_ctx *ctx);
 
-/* The writer of nd the view picked (view->process), or NULL for the whole
- * node (nothing picked, or a pick of another node). */
-const model_node *pane_common_process(const pane_ctx *ctx, const model_node *nd);
+/* r / R (rank): picks the next / previous writer of the snapshot's node
+ * `node` (view_cycle_process over viewdata_node_writer); returns 1 when
+ * ch was such a key. */
+int pane_common_key_process(int ch, pane_ctx *ctx, long node);
 
-/* r / R (rank): picks the next / previous writer of nd (view_cycle_process);
- * returns 1 when ch was such a key. */
-int pane_common_key_process(int ch, pane_ctx *ctx, const model_node *nd);
-
-/* What a pane shows of nd: "algo-1" (one writer or none), "algo-1 all 8
- * ranks (r)", or "algo-1 > 2-algo-1 (3/8, r)" when `shown` is a writer of
- * a node with several. Into buf (sanitized later by pane_common_put). */
-char *pane_common_process_label(char *buf, size_t cap, const model_node *nd,
-                                const model_node *shown);
-/* The same from the facts alone: node id, the shown writer's id and index
- * k among n writers (k == n: the pooled node). */
+/* What a pane shows of a node, from the facts: "algo-1" (one writer or
+ * none), "algo-1 all 8 ranks (r)", or "algo-1 > 2-algo-1 (3/8, r)": the
+ * node id, the shown writer's id and index k among n writers (k == n: the
+ * pooled node). Into buf (sanitized later by pane_common_put). */
 char *pane_common_process_text(char *buf, size_t cap, const char *node, const char *shown,
                                size_t k, size_t n);
 

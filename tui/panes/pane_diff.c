@@ -200,5 +200,4 @@ const pane_vtbl pane_diff_vtbl = {
     .on_click = diff_on_click,
     .stamp = diff_stamp,
     .keys = diff_keys,
-    .snapshot_only = 1,
 };

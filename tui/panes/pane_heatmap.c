@@ -349,6 +349,5 @@ const pane_vtbl pane_heatmap_vtbl = {
     .on_click = heat_on_click,
     .stamp = heat_stamp,
     .keys = heat_keys,
-    .snapshot_only = 1,
     .request = heat_request,
 };

@@ -29,12 +29,6 @@ static void py_destroy(pane *p)
     free(p);
 }
 
-const pystats_store *pane_python_store(const pane_ctx *ctx)
-{
-    const dash_ext *ext = ctx->ext;
-    return ext ? ext->pystats : NULL;
-}
-
 /* 1 when [t0, t1) holds every window of the profiler: merging with no
  * time bound then gives the same rows, under a key that does not change
  * while a live window slides. A job with Python stats but no sample or
@@ -262,5 +256,4 @@ const pane_vtbl pane_python_vtbl = {
     .keys = py_keys,
     .title_note = py_title_note,
     .absent = py_absent,
-    .snapshot_only = 1,
 };

@@ -43,7 +43,6 @@ struct pane {
     size_t nrows, caprows;
 };
 
-const pystats_store *pane_python_store(const pane_ctx *ctx);
 /* What is merged: the menu's choice, within the selected time window
  * [t0_us, t1_us) (`+ - [ ]`) unless that holds every window (then no time
  * bound: the whole job); or while the view is focused on a step (the

@@ -402,30 +402,12 @@ static void draw_cursor_info(WINDOW *w, int x, const pane *p, const pane_ctx *ct
     pane_common_put(w, 0, x, -1, line, theme_attr(ctx->th, (theme_role)role));
 }
 
-/* The phase shown, or NULL (then *why says what to tell the user); its
- * node, and what its statistics are of: the picked writer (r/R) of that
- * node, else the node's pooled events. */
-/* For keys (under the model lock): the phase shown, read from the model. */
-static const phase_stats *steps_current(const pane *p, const pane_ctx *ctx,
-                                        const model_node **nd_out,
-                                        const model_node **src_out, size_t *idx,
-                                        const char **why)
+/* For keys and clicks: the phase the snapshot shows (the loader's
+ * stepsview for the view on screen), NULL when none; no model. */
+static const stepsview *steps_shown(const pane_ctx *ctx)
 {
-    const model_node *nodes[1024];
-    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, nodes, 1024);
-    if (n > 1024)
-        n = 1024;
-    long k = stepsview_pick_node(nodes, n, pane_common_selected(ctx->view, n));
-    if (k < 0) {
-        *why = n == 0 ? "waiting for data"
-                      : "no framework trace events in this job - system metrics only";
-        return NULL;
-    }
-    const model_node *src = pane_common_process(ctx, nodes[k]);
-    *nd_out = nodes[k];
-    *src_out = src = src ? src : nodes[k];
-    *idx = stepsview_phase_index(src, p->phase[0] ? p->phase : NULL);
-    return model_node_phase_at(src, *idx);
+    const stepsview *sv = ctx->vd ? viewdata_steps(ctx->vd) : NULL;
+    return sv && !sv->why && sv->nphases ? sv : NULL;
 }
 
 /* The border's note for a window's statistics. */
@@ -513,20 +495,26 @@ static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         draw_strip(w, getmaxy(w) - l.strip_rows, l.strip_rows, p, thr, ctx);
 }
 
-/* n/N: the next/previous phase (a new phase starts without a cursor). */
-static int cycle_phase(pane *p, int dir, const model_node *nd, size_t idx)
+/* n/N: the next/previous phase of the shown source (a new phase starts
+ * without a cursor). From p->phase, so a second n before the loader
+ * answered the first still moves on. */
+static int cycle_phase(pane *p, int dir, const stepsview *sv)
 {
-    size_t n = model_node_phase_count(nd);
+    size_t n = sv->nphases, idx = 0;
+    for (size_t i = 0; p->phase[0] && i < n; i++)
+        if (strcmp(sv->phases[i], p->phase) == 0)
+            idx = i;
     idx = (idx + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
-    snprintf(p->phase, sizeof p->phase, "%s", phase_stats_label(model_node_phase_at(nd, idx)));
+    snprintf(p->phase, sizeof p->phase, "%s", sv->phases[idx]);
     p->cursor_us = 0;
     p->note[0] = '\0';
     return 1;
 }
 
 /* f: focuses every pane on the cursor's step (the newest without a
- * cursor), or leaves the focus when it is that step already. */
-static void focus_cursor(pane *p, const model_node *src, size_t i, pane_ctx *ctx)
+ * cursor), or leaves the focus when it is that step already. src: the
+ * node or writer the steps came from. */
+static void focus_cursor(pane *p, const char *src, size_t i, pane_ctx *ctx)
 {
     const phase_event *ev = &p->recent[i];
     p->cursor_us = ev->start_us;
@@ -537,49 +525,56 @@ static void focus_cursor(pane *p, const model_node *src, size_t i, pane_ctx *ctx
     /* The step's own window on the node it came from: ranks are not in
      * step, so step N's union over every node is not one step long. */
     view_focus_step(ctx->view, ev->step, ev->start_us, ev->start_us + ev->dur_us);
-    view_focus_node(ctx->view, model_node_id(src));
+    view_focus_node(ctx->view, src);
 }
 
 /* o/O: the cursor to the previous/next outlier step. */
-static void jump_outlier(pane *p, const phase_stats *ps, size_t cur, int dir)
+static void jump_outlier(pane *p, const phase_summary *s, size_t cur, int dir)
 {
-    phase_summary s;
-    phase_stats_get_summary(ps, &s);
-    double thr = pane_steps_outlier_threshold(&s);
+    double thr = pane_steps_outlier_threshold(s);
     size_t i = pane_steps_next_outlier(p->recent, p->nrecent, cur, thr, dir);
     if (i < p->nrecent)
         p->cursor_us = p->recent[i].start_us;
-    else if (s.count < 10)
+    else if (s->count < 10)
         snprintf(p->note, sizeof p->note, "outliers need 10 steps");
     else
         snprintf(p->note, sizeof p->note, "no outlier among the last %zu", p->nrecent);
 }
 
+/* r/R: another writer of the node the pane shows. */
+static int pick_writer(pane *p, int ch, pane_ctx *ctx)
+{
+    const char *why = "";
+    long nd = pane_common_traced_node(ctx, &why);
+    if (!pane_common_key_process(ch, ctx, nd))
+        return 0;
+    p->cursor_us = 0;   /* another writer's steps: a new cursor */
+    p->note[0] = '\0';
+    if (viewdata_node_writer_count(ctx->vd, (size_t)nd) < 2)
+        snprintf(p->note, sizeof p->note, "one writer on %.28s: nothing to pick",
+                 viewdata_node_id(ctx->vd, (size_t)nd));
+    return 1;
+}
+
+/* Keys read the snapshot on screen (the stepsview and the node facts of
+ * ctx->vd), never the model: no lock, whatever the loader is doing. */
 static int steps_on_key(pane *p, int ch, pane_ctx *ctx)
 {
     /* n/N, not h/l or the arrows: those move between panes everywhere. */
     int dir = ch == 'n' ? 1 : ch == 'N' ? -1 : 0;
-    const model_node *nd = NULL, *src = NULL;
-    size_t idx = 0;
-    const char *why = "";
-    const phase_stats *ps = steps_current(p, ctx, &nd, &src, &idx, &why);
-    if (!ps)
+    const stepsview *sv = steps_shown(ctx);
+    if (!sv)
         return 0;   /* nothing to cycle or select */
     if (dir != 0)
-        return cycle_phase(p, dir, src, idx);
-    if (pane_common_key_process(ch, ctx, nd)) {
-        p->cursor_us = 0;   /* another writer's steps: a new cursor */
-        p->note[0] = '\0';
-        if (model_node_process_count(nd) < 2)
-            snprintf(p->note, sizeof p->note, "one writer on %.28s: nothing to pick",
-                     model_node_id(nd));
+        return cycle_phase(p, dir, sv);
+    if (pick_writer(p, ch, ctx))
         return 1;
-    }
     /* strchr would truncate KEY_* codes above 255 to a char. */
     if (ch <= 0 || ch >= 128 || !strchr(",<.>oOf", ch))
         return 0;
     p->note[0] = '\0';
-    p->nrecent = phase_stats_recent(ps, p->recent, PHASE_RECENT_CAP);
+    p->nrecent = sv->nrecent < PHASE_RECENT_CAP ? sv->nrecent : PHASE_RECENT_CAP;
+    memcpy(p->recent, sv->recent + (sv->nrecent - p->nrecent), p->nrecent * sizeof *p->recent);
     size_t n = p->nrecent, cur = pane_steps_cursor_find(p->recent, n, p->cursor_us);
     if (n == 0)
         return 1;
@@ -592,10 +587,10 @@ static int steps_on_key(pane *p, int ch, pane_ctx *ctx)
         p->cursor_us = cur + 1 < n ? p->recent[cur + 1].start_us : 0;
         break;
     case 'o': case 'O':
-        jump_outlier(p, ps, cur, ch == 'o' ? -1 : 1);
+        jump_outlier(p, &sv->sum, cur, ch == 'o' ? -1 : 1);
         break;
     case 'f':
-        focus_cursor(p, src, cur < n ? cur : n - 1, ctx);
+        focus_cursor(p, sv->shown[0] ? sv->shown : sv->node, cur < n ? cur : n - 1, ctx);
         break;
     }
     return 1;
@@ -670,6 +665,5 @@ const pane_vtbl pane_steps_vtbl = {
     .keys = steps_keys,
     .title_note = steps_title_note,
     .absent = steps_absent,
-    .snapshot_only = 1,
     .request = steps_request,
 };

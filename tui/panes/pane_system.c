@@ -456,6 +456,5 @@ const pane_vtbl pane_system_vtbl = {
     .on_click = sys_on_click,
     .stamp = sys_stamp,
     .keys = sys_keys,
-    .snapshot_only = 1,
     .request = sys_request,
 };

@@ -108,30 +108,6 @@ void pane_timeline_data_share(const step_breakdown *b, size_t n, int64_t *data_u
 
 /* ---- shared by the views ---------------------------------------------- */
 
-#define TL_MAX_NODES 1024
-
-const model_node *pane_timeline_node(const pane_ctx *ctx, const char **why)
-{
-    const model_node *nodes[TL_MAX_NODES];
-    size_t n = pane_common_visible_nodes(ctx->m, ctx->view, nodes, TL_MAX_NODES);
-    if (n > TL_MAX_NODES)
-        n = TL_MAX_NODES;
-    long k = stepsview_pick_node(nodes, n, pane_common_selected(ctx->view, n));
-    if (k < 0) {
-        *why = n == 0 ? "waiting for data"
-                      : "no framework trace events in this job - system metrics only";
-        return NULL;
-    }
-    return nodes[k];
-}
-
-const model_node *pane_timeline_writer(pane *p, const pane_ctx *ctx, const model_node *nd)
-{
-    const model_node *w = tlview_writer(nd, ctx->view->process);
-    pane_common_process_label(p->who, sizeof p->who, nd, w != nd ? w : NULL);
-    return w;
-}
-
 const tlview *pane_timeline_view(pane *p, const pane_ctx *ctx)
 {
     const tlview *tv = ctx->vd ? viewdata_timeline(ctx->vd) : NULL;
@@ -223,8 +199,7 @@ static int tl_on_key(pane *p, int ch, pane_ctx *ctx)
         return 1;
     }
     const char *why = "";
-    const model_node *nd = pane_timeline_node(ctx, &why);
-    if (nd && pane_common_key_process(ch, ctx, nd)) {
+    if (pane_common_key_process(ch, ctx, pane_common_traced_node(ctx, &why))) {
         p->sel_start_us = 0;   /* another writer: its newest step */
         p->ev_sel = p->ev_top = 0;
         return 1;
@@ -312,6 +287,5 @@ const pane_vtbl pane_timeline_vtbl = {
     /* Its bars end at the selected window's last step (the newest while
      * live), so it follows `+ - [ ]`; no "whole job" in its border. */
     .absent = tl_absent,
-    .snapshot_only = 1,
     .request = tl_request,
 };

@@ -33,17 +33,6 @@ struct pane {
     int filter_edit;           /* the `/` prompt is open */
 };
 
-/* The node the pane shows (the selected one among the filtered nodes when
- * it has framework events, else the first that has), or NULL; *why then
- * says what to tell the user. */
-const model_node *pane_timeline_node(const pane_ctx *ctx, const char **why);
-
-/* What the views show of node nd: one writer's timeline — the picked one
- * (r/R), else the first of a node with several (pooled ranks would
- * interleave their steps) — or the node itself when it has one writer or
- * none. Sets p->who. */
-const model_node *pane_timeline_writer(pane *p, const pane_ctx *ctx, const model_node *nd);
-
 /* Draws the view tabs and `extra` on row 0. */
 void pane_timeline_draw_tabs(const pane *p, WINDOW *w, const pane_ctx *ctx, const char *extra);
 /* A dim message centred in the rows below the tabs. */
