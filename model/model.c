@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "model/model_node.h"
-#include "model/lbound.h"
+#include "model/util/lbound.h"
 
 struct model {
     model_config cfg;

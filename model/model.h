@@ -17,9 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/phase_stats.h"
+#include "model/steps/phase_stats.h"
 #include "model/records.h"
-#include "model/series.h"
+#include "model/series/series.h"
 
 typedef struct model model;
 typedef struct model_node model_node;

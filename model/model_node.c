@@ -6,10 +6,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "model/vec.h"
-#include "model/lbound.h"
+#include "model/util/vec.h"
+#include "model/util/lbound.h"
 
-#include "model/device_usage.h"
+#include "model/rules/device_usage.h"
 
 enum role { R_PLAIN, R_CORE, R_GPU_UTIL, R_GPU_MEM, R_MEM, R_IO, R_NET, R_CLASH };
 

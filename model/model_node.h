@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/idmap.h"
+#include "model/util/idmap.h"
 #include "model/model.h"
 
 #define NODE_CPU_PENDING 64     /* open CPU timestamp groups per node */

@@ -16,7 +16,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "model/lbound.h"
+#include "model/util/lbound.h"
 
 typedef struct proc_key {
     void *const *procs;     /* model_node *, sorted by id */

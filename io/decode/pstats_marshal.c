@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "io/decode/pstats_mv.h"
-#include "model/vec.h"
+#include "model/util/vec.h"
 
 #define FLAG_REF 0x80
 

@@ -25,8 +25,8 @@
 
 #include <stddef.h>
 
-#include "model/pystats.h"
-#include "model/sm_err.h"
+#include "model/pystats/pystats.h"
+#include "model/util/sm_err.h"
 
 #define PSTATS_MAX_DEPTH 64
 

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 
 typedef struct mv {
     uint8_t type;       /* 'N' 'T' 'F' 'i' (any integer) 'g' 's' (any string) '(' '{' */

@@ -3,7 +3,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/vec.h"
+#include "model/util/vec.h"
 
 typedef struct frame_key {
     sm_str file, name;

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 #include "io/decode/pstats_marshal.h"
 
 #define PYINSTRUMENT_MAX_DEPTH 4096

@@ -6,8 +6,8 @@
 
 #include <stddef.h>
 
-#include "model/pystats.h"
-#include "model/sm_err.h"
+#include "model/pystats/pystats.h"
+#include "model/util/sm_err.h"
 #include "io/decode/keyname.h"
 
 /* Decodes data[0..len), the file at `key` (KEY_CPROFILE python_stats or

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "model/vec.h"
+#include "model/util/vec.h"
 
 #define RR_MAX 64
 #define RR_ERR_MAX 16

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 #include "io/source/source.h"
 
 typedef struct rule_verdict {

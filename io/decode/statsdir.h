@@ -16,8 +16,8 @@
 
 #include <stddef.h>
 
-#include "model/pystats.h"
-#include "model/sm_err.h"
+#include "model/pystats/pystats.h"
+#include "model/util/sm_err.h"
 
 /* Parses the stats_dir name name[0..len) into w's mode, step, phase, time
  * and legacy fields (and node, for the older naming, which carries one).

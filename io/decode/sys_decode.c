@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "io/decode/jscan.h"
-#include "model/vec.h"
+#include "model/util/vec.h"
 
 enum {
     F_TYPE = 1, F_NAME = 2, F_DIM = 4, F_VALUE = 8, F_NODE = 16, F_TS = 32,

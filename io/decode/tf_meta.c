@@ -10,7 +10,7 @@
 
 #include "io/decode/keyname.h"
 #include "io/decode/name_us.h"
-#include "model/vec.h"
+#include "model/util/vec.h"
 
 #define SLACK_US 2000000LL   /* the <date> folder is named to the second */
 

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 
 typedef struct tf_meta_name {
     char writer[128];      /* "151-algo-1" */

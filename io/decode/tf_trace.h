@@ -30,7 +30,7 @@
 
 #include "model/model.h"
 #include "model/records.h"
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 
 /* Largest decompressed trace accepted (a guard against gzip bombs). */
 #define TF_TRACE_MAX_BYTES ((size_t)512 << 20)

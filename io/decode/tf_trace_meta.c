@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/phase_stats.h"
+#include "model/steps/phase_stats.h"
 
 static int parse_digits(const char *p, size_t n, int64_t *out)
 {

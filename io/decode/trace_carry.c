@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "model/vec.h"
+#include "model/util/vec.h"
 
 typedef struct side {
     tcarry_item *v;

@@ -9,7 +9,7 @@
 
 #include "io/decode/trace_carry.h"
 #include "io/decode/trace_line.h"
-#include "model/vec.h"
+#include "model/util/vec.h"
 
 #define MAX_OPEN 4096     /* open B events per (pid, tid) */
 #define MAX_STACKS 4096   /* distinct (pid, tid) with open B events */

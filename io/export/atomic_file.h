@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 
 typedef struct atomic_file atomic_file;
 

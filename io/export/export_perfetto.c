@@ -15,7 +15,7 @@
 #include "io/decode/sys_decode.h"
 #include "io/decode/trace_carry.h"
 #include "io/decode/trace_decode.h"
-#include "model/vec.h"
+#include "model/util/vec.h"
 
 #define XP_BATCH 8
 

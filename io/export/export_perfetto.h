@@ -27,7 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 #include "io/source/source.h"
 
 typedef struct export_opts {

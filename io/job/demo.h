@@ -3,7 +3,7 @@
 #ifndef SMTOP_DEMO_H
 #define SMTOP_DEMO_H
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 
 typedef struct demo demo;
 

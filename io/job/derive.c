@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/fnv.h"
-#include "model/step_event.h"
+#include "model/util/fnv.h"
+#include "model/steps/step_event.h"
 
 #define DERIVE_MAX_SPECS 32
 #define DERIVE_PLACE_MAX 1024

@@ -12,7 +12,7 @@
  * (merged rows name the store's strings), so the last reference must go
  * before the store is freed.
  *
- * The view data of the chart panes and the header (model/viewdata.h) is
+ * The view data of the chart panes and the header (model/view/viewdata.h) is
  * one of the products: the UI then draws every pane and answers every
  * key and click from the snapshot, and never takes the model lock.
  *
@@ -27,11 +27,11 @@
 #include <stdint.h>
 
 #include "model/model.h"
-#include "model/phase_stats.h"
-#include "model/pystats.h"
-#include "model/rules.h"
-#include "model/sm_err.h"
-#include "model/viewdata.h"
+#include "model/steps/phase_stats.h"
+#include "model/pystats/pystats.h"
+#include "model/rules/rules.h"
+#include "model/util/sm_err.h"
+#include "model/view/viewdata.h"
 
 typedef struct derived derived;
 typedef struct deriver deriver;
@@ -100,7 +100,7 @@ uint64_t derived_generation(const derived *s);
 const rule_result *derived_rule_at(const derived *s, size_t i);
 double derived_rule_param(const derived *s, size_t i, size_t p);
 
-/* The step result i's span is (model/step_event.h: found when the rule
+/* The step result i's span is (model/steps/step_event.h: found when the rule
  * results were derived, so `J` focuses it without the model): 1 and
  * *out, or 0 when the span is no retained step. */
 int derived_rule_step(const derived *s, size_t i, phase_event *out);

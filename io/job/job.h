@@ -10,7 +10,7 @@
 #include "io/scan/scanner.h"
 #include "io/source/source_open.h"
 #include "model/model.h"
-#include "model/pystats.h"
+#include "model/pystats/pystats.h"
 
 typedef struct job job;
 

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 
 typedef struct aws_creds aws_creds;
 

@@ -1,12 +1,12 @@
-/* s3_etags: key → (ETag, size) in the shared hash map (model/idmap.h),
+/* s3_etags: key → (ETag, size) in the shared hash map (model/util/idmap.h),
  * keyed by the FNV-1a hash of the key; see s3_etags.h. */
 #include "io/s3/s3_etags.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/fnv.h"
-#include "model/idmap.h"
+#include "model/util/fnv.h"
+#include "model/util/idmap.h"
 
 typedef struct etag_ent {
     char *key;

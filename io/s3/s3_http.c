@@ -14,7 +14,7 @@
 #include "io/s3/s3_header.h"
 #include "io/s3/s3_retry.h"
 #include "io/s3/s3_xml.h"
-#include "model/vec.h"
+#include "model/util/vec.h"
 
 typedef struct xfer {
     int state;               /* 0 waiting, 1 running, 2 reported */

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 #include "io/s3/aws_creds.h"
 
 typedef struct s3_http s3_http;

@@ -8,7 +8,7 @@
 #ifndef SMTOP_S3_LIST_H
 #define SMTOP_S3_LIST_H
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 #include "io/s3/s3_etags.h"
 #include "io/s3/s3_http.h"
 #include "io/s3/s3_retry.h"

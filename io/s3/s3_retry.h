@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 
 typedef enum s3_verdict {
     S3_DONE = 0,   /* usable answer: 200, 206, 416 (nothing new) */

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 
 typedef struct s3_param {
     const char *name;

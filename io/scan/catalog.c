@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "io/scan/fnv.h"
-#include "model/idmap.h"
+#include "model/util/idmap.h"
 
 struct catalog {
     cat_entry **slots;

@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 #include "io/scan/predec.h"
 #include "io/source/source.h"
 

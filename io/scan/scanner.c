@@ -17,7 +17,7 @@
 #include "io/decode/sys_decode.h"
 #include "io/decode/tf_meta.h"
 #include "io/decode/tf_trace.h"
-#include "model/idmap.h"
+#include "model/util/idmap.h"
 
 #define DEFAULT_WINDOW_US (5LL * 60 * 1000000)
 #define DEFAULT_BATCH 64

@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 #include "io/decode/keyname.h"
 #include "io/source/source.h"
 

@@ -1,6 +1,6 @@
 /* list_cache: cached S3 listing; see list_cache.h. */
 #include "io/source/list_cache.h"
-#include "model/vec.h"
+#include "model/util/vec.h"
 
 #include <inttypes.h>
 #include <stdio.h>

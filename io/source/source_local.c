@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "io/source/source.h"
-#include "model/idmap.h"
+#include "model/util/idmap.h"
 
 #define LOCAL_MAX_DEPTH 16
 

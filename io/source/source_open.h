@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 #include "io/source/source.h"
 
 typedef struct source_opts {

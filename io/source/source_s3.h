@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 #include "io/source/source.h"
 #include "io/source/source_open.h"
 

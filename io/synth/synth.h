@@ -17,7 +17,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 
 #define SYNTH_PY_FIRST_STEP 9   /* smdebug's default Python profiling: steps 9-11 */
 #define SYNTH_PY_WINDOW_STEPS 3

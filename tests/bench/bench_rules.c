@@ -28,7 +28,7 @@
 #include <time.h>
 
 #include "model/model.h"
-#include "model/rules.h"
+#include "model/rules/rules.h"
 
 #ifdef BENCH_BASELINE
 #define rules_evaluation_count(r) ((uint64_t)0)   /* not in the baseline */

@@ -47,7 +47,7 @@ assert st["details"]["node"] == "2-algo-1", st["details"]
 assert st["violations"] == 1, st
 # StepOutlier looks at each rank's own steps (phases past 100 steps): its
 # datapoints are the ranks' retained steps (a rank among several keeps its
-# newest 1,024: model/phase_stats.h), not the nodes' pooled ones.
+# newest 1,024: model/steps/phase_stats.h), not the nodes' pooled ones.
 so = rules["StepOutlier"]
 assert so["datapoints"] == sum(min(s["count"], 1024) for s in r["steps"]
                                if s["process"] and s["kind"] == "step" and s["count"] > 100), so

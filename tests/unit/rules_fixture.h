@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "model/model.h"
-#include "model/rules.h"
+#include "model/rules/rules.h"
 #include "model_fixture.h"
 
 #define T0 1600000000000000LL    /* a multiple of 5 min, in µs */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "io/job/derive.h"
-#include "model/pystats.h"
+#include "model/pystats/pystats.h"
 #include "model/records.h"
 #include "rules_fixture.h"
 

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "model/freshness.h"
+#include "model/view/freshness.h"
 
 #define S 1000000LL
 static const int64_t NOW = 1767225600LL * S;   /* 2026-01-01 00:00:00 UTC */

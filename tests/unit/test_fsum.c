@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "model/fsum.h"
+#include "model/series/fsum.h"
 
 static double sum_of(const double *v, size_t n)
 {

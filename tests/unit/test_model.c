@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "model/device_usage.h"
+#include "model/rules/device_usage.h"
 #include "model/model.h"
 
 #define assert_close(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))

@@ -13,7 +13,7 @@
 
 #include "model/model.h"
 #include "tui/panes/pane_steps.h"
-#include "model/stepsview.h"
+#include "model/view/stepsview.h"
 
 static void test_hist_rows_one_bucket_per_row(void **state)
 {

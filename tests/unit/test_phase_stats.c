@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "model/phase_stats.h"
+#include "model/steps/phase_stats.h"
 
 #define assert_close(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 

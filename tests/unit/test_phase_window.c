@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "model/phase_window.h"
+#include "model/steps/phase_window.h"
 
 /* Ten steps, one a second, step i lasting (i + 1) * 100 ms. */
 static phase_stats *ten_steps(size_t recent_cap)

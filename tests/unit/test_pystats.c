@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "model/pystats.h"
+#include "model/pystats/pystats.h"
 
 static pystats_window win(const char *node, int64_t s0, int64_t s1, int64_t t0, int64_t t1,
                           pystats_mode m0, pystats_mode m1)

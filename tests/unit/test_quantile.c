@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "model/quantile.h"
+#include "model/series/quantile.h"
 
 /* This cmocka predates assert_double_equal. */
 #define assert_close(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))

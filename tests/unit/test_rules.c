@@ -1,4 +1,4 @@
-/* Unit tests for the system-metric rules (model/rules.c, rule_gpu.c,
+/* Unit tests for the system-metric rules (model/rules/rules.c, rule_gpu.c,
  * rule_joint.c, rule_trend.c): for every rule a scenario that must fire
  * and a near miss that must not, fed through model_add_sample. */
 #include <math.h>

@@ -1,13 +1,13 @@
-/* Unit tests for the event/phase rules (model/rule_steps.c,
- * rule_summary.c) and for model/device_usage.c, fed through
+/* Unit tests for the event/phase rules (model/rules/rule_steps.c,
+ * rule_summary.c) and for model/rules/device_usage.c, fed through
  * model_add_event / model_add_sample, checked against hand computation. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/device_usage.h"
-#include "model/rule_impl.h"
+#include "model/rules/device_usage.h"
+#include "model/rules/rule_impl.h"
 #include "rules_fixture.h"
 
 #define EXPECT(res, st)                                                     \

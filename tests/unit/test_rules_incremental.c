@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/device_usage.h"
+#include "model/rules/device_usage.h"
 #include "rules_fixture.h"
 
 #define NODES 3

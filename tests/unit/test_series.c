@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "model/series.h"
-#include "model/series_iter.h"
+#include "model/series/series.h"
+#include "model/series/series_iter.h"
 
 #define assert_close(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 
@@ -554,7 +554,7 @@ static void check_buckets_all(const pt *p, size_t n)
 }
 
 /* Buckets store their key in 32 bits and min and max in 4 bytes while
- * every bucket of the tier fits (a float or hundredths, model/narrow.h);
+ * every bucket of the tier fits (a float or hundredths, model/series/narrow.h);
  * any other bucket turns the tier to 40-byte buckets. Either way each
  * bucket reads back exactly what its samples make. 8 h at 500 ms fills
  * the 10 s tier and spills 2.3 h into 5 min buckets. */

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/quantile.h"
-#include "model/rule_impl.h"
-#include "model/series.h"
+#include "model/series/quantile.h"
+#include "model/rules/rule_impl.h"
+#include "model/series/series.h"
 
 static uint64_t next_rand(uint64_t *x)
 {

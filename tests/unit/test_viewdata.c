@@ -1,5 +1,5 @@
 /* Unit tests for the view data the loader builds for the chart panes and
- * the header (model/viewdata.h, sysview.h, heatview.h, straggler.h): each
+ * the header (model/view/viewdata.h, sysview.h, heatview.h, straggler.h): each
  * number equals what a read of the model gives directly, the filter and
  * the asked node range are honoured, a straggler is found, and unchanged
  * heatmap rows are reused. */
@@ -15,12 +15,12 @@
 
 #include "model_fixture.h"
 
-#include "model/heatview.h"
+#include "model/view/heatview.h"
 #include "model/model.h"
-#include "model/stepsview.h"
-#include "model/sysview.h"
-#include "model/tlview.h"
-#include "model/viewdata.h"
+#include "model/view/stepsview.h"
+#include "model/view/sysview.h"
+#include "model/view/tlview.h"
+#include "model/view/viewdata.h"
 
 #define T0 1600000000000000LL
 #define NODES 5

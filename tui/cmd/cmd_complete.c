@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/pystats.h"
-#include "model/rules.h"
+#include "model/pystats/pystats.h"
+#include "model/rules/rules.h"
 #include "tui/cmd/commands.h"
 #include "tui/panes/chart.h"
 #include "tui/theme/theme.h"

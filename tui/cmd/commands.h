@@ -20,7 +20,7 @@ enum smtop_exit {
  * output and ends the process with _exit(status & 0xff) at once. */
 #define SMTOP_EXIT_NOW 0x100
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 #include "tui/text/sanitize.h"
 
 /* "WHO: MSG\n" on stderr, MSG sanitized: an error may quote what a server

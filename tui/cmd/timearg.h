@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 
 /* Makes UTC the zone of every time this process reads or shows (sets TZ;
  * call before any thread starts). */

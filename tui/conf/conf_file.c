@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "model/conf_lines.h"
+#include "model/util/conf_lines.h"
 
 int conf_file_path(const char *name, char *buf, size_t cap)
 {

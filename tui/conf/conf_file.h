@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 
 /* Largest config or theme file read: anything bigger is a mistake. */
 #define CONF_FILE_MAX (64 * 1024)
@@ -29,7 +29,7 @@ char *conf_file_read(const char *path, size_t *len, int *missing, sm_err *err);
 typedef int (*conf_file_kv_fn)(void *ctx, const char *key, const char *value,
                                sm_err *err);
 
-/* Splits text into lines as every config file does (model/conf_lines.h:
+/* Splits text into lines as every config file does (model/util/conf_lines.h:
  * `#` comments, blank lines skipped), splits each at its first '=', trims
  * key and value, and calls fn for each. Stops at the first bad line: -1
  * with err "ORIGIN:LINE: reason" (SM_ERR_USAGE). */

@@ -3,7 +3,7 @@
 #ifndef SMTOP_DASH_H
 #define SMTOP_DASH_H
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 #include "io/job/job.h"
 
 struct report_rules_opts;

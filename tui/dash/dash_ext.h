@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "io/job/derive.h"
-#include "model/pystats.h"
+#include "model/pystats/pystats.h"
 
 struct json_t;
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "model/freshness.h"
+#include "model/view/freshness.h"
 #include "tui/text/fmt.h"
 #include "tui/text/sanitize.h"
 #include "tui/dash/step_focus.h"
@@ -94,7 +94,7 @@ static void range_text(const view_state *v, int64_t t0, int64_t t1, int64_t now,
 }
 
 /* The badge while the view follows the newest data: whether the job is
- * still writing it (model/freshness.h), from the snapshot's view data. */
+ * still writing it (model/view/freshness.h), from the snapshot's view data. */
 static const char *fresh_badge(dash *d, const viewdata *vd, int64_t now, char *buf, size_t cap,
                                int *role)
 {

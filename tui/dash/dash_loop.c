@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "model/fnv.h"
+#include "model/util/fnv.h"
 #include "tui/panes/chart.h"
 #include "tui/text/sanitize.h"
 

@@ -5,7 +5,7 @@
  * silently vanish from static libraries. The dashboard owns the curses
  * window; a pane draws its content into it, and handles keys and
  * clicks, from a read-only context holding the loader's immutable
- * snapshot (io/job/derive.h, model/viewdata.h): no pane sees the model,
+ * snapshot (io/job/derive.h, model/view/viewdata.h): no pane sees the model,
  * and no pane code runs under the model lock. */
 #ifndef SMTOP_PANE_H
 #define SMTOP_PANE_H
@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
-#include "model/viewdata.h"
+#include "model/view/viewdata.h"
 #include "tui/theme/theme.h"
 #include "tui/dash/view.h"
 
@@ -24,7 +24,7 @@ typedef struct pane_ctx {
     int64_t t0_us, t1_us;     /* visible time window */
     int64_t now_us;           /* wall clock */
     void *ext;                /* extra stores (python stats, rules): see tui/dash/dash_ext.h */
-    /* The loader's view data (model/viewdata.h), built for the request
+    /* The loader's view data (model/view/viewdata.h), built for the request
      * the panes filled in (pane_vtbl.request); NULL before the first.
      * With ext's snapshot, all a pane reads: there is no model here. */
     const viewdata *vd;

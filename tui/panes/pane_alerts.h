@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "io/job/derive.h"
-#include "model/rules.h"
+#include "model/rules/rules.h"
 #include "tui/panes/pane.h"
 
 extern const pane_vtbl pane_alerts_vtbl;

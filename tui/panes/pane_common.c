@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "tui/text/sanitize.h"
-#include "model/fnv.h"
+#include "model/util/fnv.h"
 
 size_t pane_common_visible_nodes(const pane_ctx *ctx, size_t *out, size_t max)
 {

@@ -14,7 +14,7 @@
 #include "tui/panes/chart.h"
 #include "tui/panes/pane.h"
 #include "tui/dash/view.h"
-#include "model/fnv.h"
+#include "model/util/fnv.h"
 
 /* The snapshot's nodes (ctx->vd; indexes for viewdata_node_id) that
  * pass the view's filter as it is now, a filter typed since the snapshot
@@ -57,7 +57,7 @@ void pane_common_edit_prompt(char *buf, size_t cap, int ch, int *editing);
  * "framework trace events" when the job has nodes but none has any. */
 const char *pane_common_absent_traces(const pane_ctx *ctx);
 
-/* Pane stamps: FNV-1a (model/fnv.h) over a word, or a string and an end
+/* Pane stamps: FNV-1a (model/util/fnv.h) over a word, or a string and an end
  * mark (so "a" then "" differs from "" then "a"). */
 uint64_t pane_common_hash_u64(uint64_t h, uint64_t x);
 uint64_t pane_common_hash_str(uint64_t h, const char *s);

@@ -10,7 +10,7 @@
 #include "tui/panes/pane_common.h"
 #include "tui/panes/panes_builtin.h"
 #include "tui/theme/theme.h"
-#include "model/heatview.h"
+#include "model/view/heatview.h"
 
 wchar_t pane_heatmap_ramp_char(chart_glyphs g, double pos)
 {
@@ -104,7 +104,7 @@ void pane_heatmap_cell_geometry(int width, int label_w, int ncols, int final_w,
 typedef heatview_row heat_row;
 
 /* The rows and the straggler come from the loader's snapshot
- * (model/heatview.h); the pane keeps only its order and scroll. */
+ * (model/view/heatview.h); the pane keeps only its order and scroll. */
 struct pane {
     size_t top;
     heat_sort sort;

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <wchar.h>
 
-#include "model/straggler.h"
+#include "model/view/straggler.h"
 #include "tui/panes/chart.h"
 
 /* Ramp character for a position 0..1 (clamped): " ▁▂▃▄▅▆▇█" for the
@@ -21,8 +21,8 @@
  * NaN (no data) gives L'-'. */
 wchar_t pane_heatmap_ramp_char(chart_glyphs g, double pos);
 
-/* The straggler check lives in model/straggler.h (the loader computes it
- * with the heatmap's rows, model/heatview.h); the pane only draws it. */
+/* The straggler check lives in model/view/straggler.h (the loader computes it
+ * with the heatmap's rows, model/view/heatview.h); the pane only draws it. */
 typedef straggler heat_straggler;
 
 /* Row orders of the heatmap (`s` cycles them). */

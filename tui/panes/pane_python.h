@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "model/pystats.h"
+#include "model/pystats/pystats.h"
 #include "tui/panes/pane.h"
 
 extern const pane_vtbl pane_python_vtbl;

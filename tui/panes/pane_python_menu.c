@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "tui/panes/pane_python_internal.h"
-#include "model/vec.h"
+#include "model/util/vec.h"
 #include "tui/dash/dash_ext.h"
 
 static pypane_item *add(pypane_item **items, size_t *n, size_t *cap)

@@ -9,12 +9,12 @@
 
 #include "tui/text/fmt.h"
 #include "tui/panes/pane_common.h"
-#include "model/stepsview.h"
+#include "model/view/stepsview.h"
 #include "tui/panes/panes_builtin.h"
 #include "tui/dash/step_focus.h"
 #include "tui/theme/theme.h"
-#include "model/lbound.h"
-#include "model/phase_window.h"
+#include "model/util/lbound.h"
+#include "model/steps/phase_window.h"
 
 size_t pane_steps_hist_rows(const uint32_t *counts, size_t nbuckets,
                             size_t max_rows, steps_hist_row *out)
@@ -457,7 +457,7 @@ static void window_stats(pane *p, const stepsview *sv, const pane_ctx *ctx,
     note_range(p, sc, s, ctx);
 }
 
-/* Draws from the loader's copy of the phase (model/stepsview.h): no
+/* Draws from the loader's copy of the phase (model/view/stepsview.h): no
  * model lock. */
 static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {

@@ -49,7 +49,7 @@ size_t pane_steps_row_of(const steps_hist_row *rows, size_t n, size_t bucket);
 double pane_steps_outlier_threshold(const phase_summary *s);
 
 /* Which node and phase it shows: stepsview_pick_node and
- * stepsview_phase_index (model/stepsview.h), built by the loader. */
+ * stepsview_phase_index (model/view/stepsview.h), built by the loader. */
 
 /* Vertical split of a pane of height h (content rows) into the parts
  * drawn top to bottom. */

@@ -10,7 +10,7 @@
 #include "tui/panes/pane_common.h"
 #include "tui/panes/panes_builtin.h"
 #include "tui/dash/step_focus.h"
-#include "model/sysview.h"
+#include "model/view/sysview.h"
 
 static int is_util_series(const sysview_metric *m)
 {
@@ -209,7 +209,7 @@ static size_t chart_bins(const sys_columns *c, chart_glyphs g)
 
 /* One chart: label, graph over `rows` lines and its numbers. Every chart
  * of the pane uses the same columns so time lines up. The loader built
- * its numbers (model/sysview.h); a chart it has not built yet (a node
+ * its numbers (model/view/sysview.h); a chart it has not built yet (a node
  * scrolled into view a moment ago, a wider pane) shows its label only
  * until the next snapshot. */
 static void draw_metric(pane *p, WINDOW *w, int y, int rows, const sys_columns *c,

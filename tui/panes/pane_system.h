@@ -5,7 +5,7 @@
  * scale's top. One line per metric when space is short, multi-row graphs
  * when tall (for the selected node first), with time ticks under them.
  *
- * The numbers come from the loader's snapshot (model/sysview.h): the pane
+ * The numbers come from the loader's snapshot (model/view/sysview.h): the pane
  * draws without the model lock. Pure helpers below (tested without a
  * terminal); the vtable is in panes_builtin.h. */
 #ifndef SMTOP_PANE_SYSTEM_H
@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
-#include "model/sysview.h"
+#include "model/view/sysview.h"
 #include "tui/theme/theme.h"
 
 typedef struct sys_metric {
@@ -29,7 +29,7 @@ typedef struct sys_metric {
 } sys_metric;
 
 /* The charts shown for a node, in display order; per_core adds one per
- * core after the total (model/sysview.h lists them). Fills out[0..max)
+ * core after the total (model/view/sysview.h lists them). Fills out[0..max)
  * (at most 64) and returns the number stored. */
 size_t pane_system_node_metrics(const model_node *nd, int per_core, sys_metric *out,
                                 size_t max);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "tui/panes/pane_steps.h"
-#include "model/stepsview.h"
+#include "model/view/stepsview.h"
 #include "tui/text/sanitize.h"
 #include "tui/theme/theme.h"
 
@@ -173,7 +173,7 @@ size_t pane_timeline_load_steps(pane *p, const tlview *tv, size_t first, size_t 
 static pane *tl_create(void) { return calloc(1, sizeof(pane)); }
 static void tl_destroy(pane *p) { free(p); }
 
-/* Draws from the loader's view data (model/tlview.h): no model lock. */
+/* Draws from the loader's view data (model/view/tlview.h): no model lock. */
 static void tl_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);

@@ -4,8 +4,8 @@
 #ifndef SMTOP_PANE_TIMELINE_INTERNAL_H
 #define SMTOP_PANE_TIMELINE_INTERNAL_H
 
-#include "model/event_window.h"
-#include "model/tlview.h"
+#include "model/steps/event_window.h"
+#include "model/view/tlview.h"
 #include "tui/panes/pane_common.h"
 #include "tui/panes/pane_timeline.h"
 

@@ -5,7 +5,7 @@
 
 #include "tui/report/report.h"
 #include "tui/report/report_unit.h"
-#include "model/straggler.h"
+#include "model/view/straggler.h"
 
 /* JSON has no NaN: a statistic over no data is null. */
 static json_t *num(double v)

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "model/pystats.h"
+#include "model/pystats/pystats.h"
 
 typedef struct report_python_opts {
     pystats_sort sort;      /* default PYSORT_TOTTIME */

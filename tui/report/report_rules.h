@@ -24,7 +24,7 @@
 #include "io/decode/rule_report.h"
 #include "io/job/job.h"
 #include "io/source/source_open.h"
-#include "model/rules.h"
+#include "model/rules/rules.h"
 
 #define REPORT_RULES_MAX_ARGS 64
 

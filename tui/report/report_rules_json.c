@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "model/device_usage.h"
+#include "model/rules/device_usage.h"
 #include "tui/report/report_rules.h"
 #include "tui/report/report_unit.h"
 #include "tui/text/sanitize.h"

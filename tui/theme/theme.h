@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "model/sm_err.h"
+#include "model/util/sm_err.h"
 
 typedef enum theme_role {
     ROLE_DEFAULT = 0,

@@ -1,0 +1,301 @@
+/* rules: the rule table (names, parameters with SageMaker's defaults, the
+ * function that evaluates each) and the rules object holding parameter
+ * values and the latest results. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/rules/rule_impl.h"
+
+#define PCT(n, d) {.name = (n), .def = (d), .min = 0, .max = 100}
+#define COUNT(n, d) {.name = (n), .def = (d), .min = 0, .max = 1e9}
+#define WINDOW(n, d) {.name = (n), .def = (d), .min = 1, .max = 1e7}
+
+static const rule_desc RULES[] = {
+    {.name = "LowGPUUtilization", .example_key = "gpu_pct", .inputs = RULE_IN_SYS,
+     .severity = RULE_SEV_HIGH,
+     .summary = "per GPU and window: p95 < threshold_p95, or p5 < threshold_p5",
+     .n_params = 4, .evaluate_inc = rule_low_gpu_utilization,
+     .free_state = rule_gpu_state_free,
+     .params = {PCT("threshold_p95", 70), PCT("threshold_p5", 10),
+                WINDOW("window", 500), COUNT("patience", 1000)}},
+    {.name = "CPUBottleneck", .example_key = "cpu_pct", .inputs = RULE_IN_SYS,
+     .severity = RULE_SEV_HIGH,
+     .summary = "share of samples with GPU < gpu_threshold and CPU > cpu_threshold above threshold %",
+     .n_params = 4, .evaluate_inc = rule_cpu_bottleneck,
+     .free_state = rule_joint_state_free,
+     .params = {PCT("threshold", 50), PCT("gpu_threshold", 10),
+                PCT("cpu_threshold", 90), COUNT("patience", 1000)}},
+    {.name = "IOBottleneck", .example_key = "io_pct", .inputs = RULE_IN_SYS,
+     .severity = RULE_SEV_HIGH,
+     .summary = "share of samples with GPU < gpu_threshold and I/O wait > io_threshold above threshold %",
+     .n_params = 4, .evaluate_inc = rule_io_bottleneck,
+     .free_state = rule_joint_state_free,
+     .params = {PCT("threshold", 50), PCT("gpu_threshold", 10),
+                PCT("io_threshold", 50), COUNT("patience", 1000)}},
+    {.name = "BatchSize", .example_key = "gpu_pct", .inputs = RULE_IN_SYS,
+     .severity = RULE_SEV_LOW,
+     .summary = "per window: p95 of CPU, GPU and GPU memory all below thresholds",
+     .n_params = 5, .evaluate_inc = rule_batch_size,
+     .free_state = rule_gpu_state_free,
+     .params = {PCT("cpu", 70), PCT("gpu", 70), PCT("gpu_memory", 70),
+                WINDOW("window", 500), COUNT("patience", 1000)}},
+    {.name = "GPUMemoryIncrease", .example_key = "gpu_memory_pct", .inputs = RULE_IN_SYS,
+     .severity = RULE_SEV_MED,
+     .summary = "moving average of GPU memory rises more than increase points",
+     .n_params = 3, .evaluate_inc = rule_gpu_memory_increase,
+     .free_state = rule_gpu_memory_increase_free,
+     .params = {PCT("increase", 5), WINDOW("window", 10), COUNT("patience", 1000)}},
+    {.name = "StepOutlier", .example_key = "duration_us", .inputs = RULE_IN_EV,
+     .severity = RULE_SEV_MED,
+     .summary = "more than n_outliers steps slower than mean + stddev sigma (after 100 steps)",
+     .n_params = 2, .evaluate = rule_step_outlier,
+     .params = {{.name = "stddev", .def = 3, .min = 0, .max = 1000},
+                COUNT("n_outliers", 10)}},
+    {.name = "Straggler", .example_key = "p50_us", .inputs = RULE_IN_EV,
+     .severity = RULE_SEV_MED,
+     .summary = "a rank (or node) whose median TRAIN step is threshold % above its peers'",
+     .n_params = 2, .evaluate = rule_straggler,
+     .params = {{.name = "threshold", .def = 10, .min = 0, .max = 1e6},
+                COUNT("min_steps", 10)}},
+    {.name = "LoadBalancing", .example_key = "distance", .inputs = RULE_IN_SYS,
+     .severity = RULE_SEV_MED,
+     .summary = "distance between GPU utilization histograms above threshold",
+     .n_params = 2, .evaluate_inc = rule_load_balancing,
+     .free_state = rule_load_balancing_free,
+     .params = {{.name = "threshold", .def = 0.5, .min = 0, .max = 1},
+                COUNT("patience", 1000)}},
+    {.name = "Dataloader", .example_key = "workers_per_core_pct", .inputs = RULE_IN_SYS | RULE_IN_EV,
+     .severity = RULE_SEV_LOW,
+     .summary = "parallel data loaders below min % or above max % of cores",
+     .n_params = 2, .evaluate = rule_dataloader,
+     .params = {{.name = "min_threshold", .def = 70, .min = 0, .max = 100000},
+                {.name = "max_threshold", .def = 200, .min = 0, .max = 100000}}},
+    {.name = "MaxInitializationTime", .example_key = "init_min", .inputs = RULE_IN_SYS | RULE_IN_EV,
+     .severity = RULE_SEV_MED,
+     .summary = "no first step after threshold minutes",
+     .n_params = 1, .evaluate = rule_max_initialization_time,
+     .params = {{.name = "threshold", .def = 20, .min = 0, .max = 1e6}}},
+    {.name = "OverallSystemUsage", .inputs = RULE_IN_SYS,
+     .severity = RULE_SEV_INFO,
+     .summary = "never fires: per-node p50/p95/p99/max of each metric",
+     .n_params = 0, .evaluate = rule_overall_system_usage},
+    {.name = "OverallFrameworkMetrics", .inputs = RULE_IN_EV,
+     .severity = RULE_SEV_INFO,
+     .summary = "never fires: time in each framework phase",
+     .n_params = 0, .evaluate = rule_overall_framework_metrics},
+};
+#define NRULES (sizeof RULES / sizeof RULES[0])
+
+/* What one rule's result was computed from: it is recomputed only when
+ * one of these moved (see rules_evaluate). */
+typedef struct rule_stamp {
+    uint64_t sys_gen, ev_gen;   /* the model's, when the rule read them */
+    uint64_t param_gen;         /* of this rule's own parameters */
+    int valid;
+} rule_stamp;
+
+struct rules {
+    double params[NRULES][RULE_MAX_PARAMS];
+    rule_result results[NRULES];
+    uint64_t param_gen[NRULES];     /* bumped by a set of this rule's parameter */
+    rule_stamp stamp[NRULES];
+    void *state[NRULES];            /* an incremental rule's, for last_model */
+    uint64_t generation;
+    const model *last_model;
+    uint64_t evaluations;           /* rule runs, for tests and benchmarks */
+};
+
+static void reset_result(rules *r, size_t i)
+{
+    memset(&r->results[i], 0, sizeof r->results[i]);
+    r->results[i].name = RULES[i].name;
+    r->results[i].example_key = RULES[i].example_key;
+    r->results[i].severity = RULES[i].severity;
+    r->results[i].status = RULE_NO_DATA;
+}
+
+rules *rules_new(void)
+{
+    rules *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    for (size_t i = 0; i < NRULES; i++)
+        for (size_t p = 0; p < RULES[i].n_params; p++)
+            r->params[i][p] = RULES[i].params[p].def;
+    for (size_t i = 0; i < NRULES; i++) {
+        reset_result(r, i);
+        strcpy(r->results[i].message, "not evaluated yet");
+    }
+    return r;
+}
+
+/* Drops rule i's incremental state: it re-derives from scratch. */
+static void state_reset(rules *r, size_t i)
+{
+    if (r->state[i] && RULES[i].free_state)
+        RULES[i].free_state(r->state[i]);
+    r->state[i] = NULL;
+}
+
+void rules_free(rules *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < NRULES; i++)
+        state_reset(r, i);
+    free(r);
+}
+
+size_t rules_count(void) { return NRULES; }
+const char *rules_name_at(size_t i) { return i < NRULES ? RULES[i].name : NULL; }
+const char *rules_summary_at(size_t i) { return i < NRULES ? RULES[i].summary : NULL; }
+
+int rules_find(const char *name)
+{
+    for (size_t i = 0; name && i < NRULES; i++)
+        if (strcasecmp(RULES[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+size_t rules_param_count(size_t i) { return i < NRULES ? RULES[i].n_params : 0; }
+
+const char *rules_param_name(size_t i, size_t p)
+{
+    return p < rules_param_count(i) ? RULES[i].params[p].name : NULL;
+}
+
+double rules_param_default(size_t i, size_t p)
+{
+    return p < rules_param_count(i) ? RULES[i].params[p].def : 0;
+}
+
+double rules_param_value(const rules *r, size_t i, size_t p)
+{
+    return p < rules_param_count(i) ? r->params[i][p] : 0;
+}
+
+int rules_set_param(rules *r, const char *rule, const char *param,
+                    double value, sm_err *err)
+{
+    int i = rules_find(rule);
+    if (i < 0)
+        return sm_err_set(err, SM_ERR_USAGE, "unknown rule '%s' (try "
+                          "LowGPUUtilization, CPUBottleneck, StepOutlier, ...)", rule);
+    const rule_desc *d = &RULES[i];
+    for (size_t p = 0; p < d->n_params; p++) {
+        if (strcasecmp(d->params[p].name, param) != 0)
+            continue;
+        if (!(value >= d->params[p].min && value <= d->params[p].max))
+            return sm_err_set(err, SM_ERR_USAGE, "%s.%s = %g is out of range "
+                              "[%g, %g]", d->name, d->params[p].name, value,
+                              d->params[p].min, d->params[p].max);
+        r->params[i][p] = value;
+        r->param_gen[i]++;   /* only this rule re-derives */
+        r->generation++;
+        return 0;
+    }
+    char names[160] = "";
+    for (size_t p = 0; p < d->n_params; p++) {
+        strncat(names, p ? ", " : "", sizeof names - strlen(names) - 1);
+        strncat(names, d->params[p].name, sizeof names - strlen(names) - 1);
+    }
+    return sm_err_set(err, SM_ERR_USAGE, "rule %s has no parameter '%s' "
+                      "(parameters: %s)", d->name, param,
+                      d->n_params ? names : "none");
+}
+
+uint64_t rules_generation(const rules *r) { return r->generation; }
+
+/* 1 when rule i's result still stands for m: nothing it reads changed. */
+static int rule_fresh(const rules *r, size_t i, const model *m)
+{
+    const rule_stamp *st = &r->stamp[i];
+    if (!st->valid || st->param_gen != r->param_gen[i])
+        return 0;
+    if ((RULES[i].inputs & RULE_IN_SYS) && st->sys_gen != model_system_generation(m))
+        return 0;
+    if ((RULES[i].inputs & RULE_IN_EV) && st->ev_gen != model_event_generation(m))
+        return 0;
+    return 1;
+}
+
+/* Runs rule i over m into its result. 0, or -1 on OOM (the result then
+ * says so and the rule is retried at the next call). */
+static int rule_run(rules *r, size_t i, const model *m)
+{
+    rule_result *o = &r->results[i];
+    reset_result(r, i);
+    r->evaluations++;
+    if (r->stamp[i].param_gen != r->param_gen[i])
+        state_reset(r, i);   /* derived under other parameters */
+    int rc = RULES[i].evaluate_inc
+                 ? RULES[i].evaluate_inc(m, r->params[i], o, &r->state[i])
+                 : RULES[i].evaluate(m, r->params[i], o);
+    if (rc < 0) {
+        reset_result(r, i);
+        strcpy(o->message, "out of memory while evaluating");
+    }
+    if (o->datapoints == 0)
+        o->status = RULE_NO_DATA;
+    else if (o->status == RULE_OK && !o->message[0])
+        snprintf(o->message, sizeof o->message, "%lld datapoints checked, "
+                 "none crossed the thresholds", (long long)o->datapoints);
+    r->stamp[i] = (rule_stamp){.sys_gen = model_system_generation(m),
+                               .ev_gen = model_event_generation(m),
+                               .param_gen = r->param_gen[i], .valid = rc == 0};
+    return rc;
+}
+
+int rules_evaluate(rules *r, const model *m)
+{
+    if (r->last_model != m)
+        rules_invalidate(r);
+    r->last_model = m;
+    int rc = 0;
+    for (size_t i = 0; i < NRULES; i++) {
+        if (rule_fresh(r, i, m))
+            continue;
+        if (rule_run(r, i, m) < 0)
+            rc = -1;
+        else if (rc == 0)
+            rc = 1;
+    }
+    return rc;
+}
+
+void rules_invalidate(rules *r)
+{
+    for (size_t i = 0; i < NRULES; i++) {
+        r->stamp[i].valid = 0;
+        state_reset(r, i);
+    }
+}
+
+uint64_t rules_evaluation_count(const rules *r) { return r->evaluations; }
+
+const rule_result *rules_result_at(const rules *r, size_t i)
+{
+    return i < NRULES ? &r->results[i] : NULL;
+}
+
+size_t rules_triggered_count(const rules *r)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < NRULES; i++)
+        k += r->results[i].status == RULE_TRIGGERED;
+    return k;
+}
+
+const char *rules_status_name(rule_status s)
+{
+    return s == RULE_TRIGGERED ? "triggered" : s == RULE_OK ? "ok" : "no_data";
+}
+
+const char *rules_severity_name(rule_severity s)
+{
+    static const char *const names[] = {"info", "low", "medium", "high"};
+    return (unsigned)s < 4 ? names[s] : "info";
+}

@@ -1,0 +1,155 @@
+/* rules: SageMaker's ProfilerReport bottleneck rules, evaluated on what the
+ * model holds.
+ *
+ * A `rules` object owns the parameter values (defaults from the const rule
+ * table, overridable with `Name.param=value`) and the results of the last
+ * evaluation. rules_evaluate() re-runs every rule over the model's held data
+ * whenever the model or a parameter changed, so an edited threshold shows
+ * its effect at once.
+ *
+ * Resolution: rules look at each node's series on one aligned time grid
+ * (model/rules/rule_grid.c, fed by series_visit). The newest SERIES_RAW_CAP
+ * samples of a series are held at full resolution: there one grid cell is
+ * one sampling tick, so "at the same timestamp" means the same tick and
+ * windows/patience count real samples. Older data only exists rolled up
+ * (10 s, then 5 min buckets): there a cell holds a bucket's mean weighted
+ * by its sample count, so counts still add up but a spike shorter than a
+ * bucket is averaged away. Jobs longer than RGRID_MAX_CELLS ticks get
+ * wider cells (bounded memory).
+ *
+ * Incremental: a rule re-runs only when what it reads changed (see
+ * rules_evaluate), and the window-percentile rules (LowGPUUtilization,
+ * BatchSize) keep their windows between runs on one model, recomputing
+ * only the windows whose cells an append changed (model/rules/rule_gpu.c). The
+ * results always equal a fresh evaluation
+ * (tests/unit/test_rules_incremental.c checks it).
+ *
+ * Status: RULE_NO_DATA when the data a rule needs is absent or still inside
+ * its patience — never RULE_OK. Pure: no I/O. Not thread-safe: the caller
+ * holds the model lock while evaluating. */
+#ifndef SMTOP_RULES_H
+#define SMTOP_RULES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "model/util/sm_err.h"
+
+#define RULE_MAX_PARAMS 6
+#define RULE_MAX_EXAMPLES 8
+
+typedef enum rule_status {
+    RULE_NO_DATA = 0,
+    RULE_OK,
+    RULE_TRIGGERED
+} rule_status;
+
+typedef enum rule_severity {
+    RULE_SEV_INFO = 0,  /* summaries that never fire */
+    RULE_SEV_LOW,
+    RULE_SEV_MED,
+    RULE_SEV_HIGH
+} rule_severity;
+
+/* One datapoint that crossed a threshold: when, which device, the value
+ * compared and a one-line explanation ("p95 42.0% < 70"). */
+typedef struct rule_example {
+    int64_t t0_us, t1_us;
+    double value;
+    char node[64];
+    char device[32];
+    char text[96];
+} rule_example;
+
+typedef struct rule_result {
+    const char *name;          /* static rule name */
+    /* What every examples[].value is, unit included, as a JSON key
+     * ("cpu_pct", "duration_us", ...; static; NULL: the rule gives none). */
+    const char *example_key;
+    rule_status status;
+    rule_severity severity;    /* of the rule; meaningful when triggered */
+    int64_t violations;        /* what crossed: windows, samples, steps, ... */
+    int64_t datapoints;        /* what was checked */
+    /* The worst violation (or, when ok, the most borderline datapoint). */
+    char node[64];
+    char device[32];
+    int64_t t0_us, t1_us;      /* its time span; 0 when none */
+    char message[200];         /* one line: why it fired / why no data */
+    size_t n_examples;
+    rule_example examples[RULE_MAX_EXAMPLES];
+} rule_result;
+
+typedef struct rules rules;
+
+/* New rule set with every parameter at its default and no results yet
+ * (every rule RULE_NO_DATA). NULL on OOM. */
+rules *rules_new(void);
+void rules_free(rules *r);
+
+/* Rules in table order (stable). */
+size_t rules_count(void);
+const char *rules_name_at(size_t i);
+/* Index of a rule by name (case-insensitive), or -1. */
+int rules_find(const char *name);
+const char *rules_summary_at(size_t i);   /* one-line "fires when" */
+
+/* Parameters of rule i, in table order. */
+size_t rules_param_count(size_t i);
+const char *rules_param_name(size_t i, size_t p);
+double rules_param_default(size_t i, size_t p);
+double rules_param_value(const rules *r, size_t i, size_t p);
+
+/* Sets one parameter. Returns 0, or -1 with err (SM_ERR_USAGE) naming the
+ * unknown rule/parameter or the allowed range; r unchanged then. */
+int rules_set_param(rules *r, const char *rule, const char *param,
+                    double value, sm_err *err);
+
+/* Bumped by every successful rules_set_param: views use it in stamps. */
+uint64_t rules_generation(const rules *r);
+
+/* Brings every rule's result up to date with m: a rule re-runs only when
+ * what it reads changed since its last run — the model's system or event
+ * generation (model_system_generation / model_event_generation, by the
+ * rule's inputs) or one of its own parameters — so an idle pass costs
+ * nothing and a `:set` re-derives that rule alone. Returns 1 when any
+ * rule re-ran, 0 when every result stood. A different model address
+ * re-runs all; after freeing a model and evaluating another, call
+ * rules_invalidate (a new model may get the old address). -1 on OOM
+ * (that rule's result says so, status no_data, and it re-runs next
+ * call). */
+int rules_evaluate(rules *r, const model *m);
+/* Forgets the cached results: the next rules_evaluate recomputes all. */
+void rules_invalidate(rules *r);
+/* How many single-rule runs rules_evaluate did since rules_new: tests
+ * and benchmarks check that idle passes cost none. */
+uint64_t rules_evaluation_count(const rules *r);
+
+/* Result of rule i from the last evaluation; valid until the next
+ * rules_evaluate or rules_free. */
+const rule_result *rules_result_at(const rules *r, size_t i);
+
+/* Number of triggered rules in the last evaluation. */
+size_t rules_triggered_count(const rules *r);
+
+const char *rules_status_name(rule_status s);      /* "triggered", "ok", "no_data" */
+const char *rules_severity_name(rule_severity s);  /* "high", "medium", "low", "info" */
+
+/* --- overrides (model/rules/rules_params.c) --- */
+
+/* Applies one "Name.param=value" override (spaces around '=' allowed).
+ * 0, or -1 with err (SM_ERR_USAGE) quoting the bad part; r unchanged. */
+int rules_apply_override(rules *r, const char *spec, sm_err *err);
+
+/* Applies a config text: one `Name.param = value` per line, '#' comments,
+ * blank lines. All-or-nothing: on the first bad line returns -1 with err
+ * "origin:line: ..." and r is unchanged. */
+int rules_apply_config(rules *r, const char *text, size_t len,
+                       const char *origin, sm_err *err);
+
+/* Parses a comma-separated rule list ("CPUBottleneck,StepOutlier") into
+ * idx (rule indices, up to max). Returns the count, or -1 with err naming
+ * the unknown rule. */
+int rules_parse_list(const char *list, int *idx, size_t max, sm_err *err);
+
+#endif

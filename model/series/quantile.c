@@ -1,0 +1,766 @@
+/* quantile: exact buffer, then a DDSketch-style log-bucket sketch.
+ *
+ * Sketch: a positive value v goes to bucket i = ceil(log(v) / log(gamma))
+ * with gamma = (1 + a) / (1 - a); every value in bucket i lies in
+ * (gamma^(i-1), gamma^i], and the estimate 2 gamma^i / (gamma + 1) is
+ * within relative error a of all of them. Negative values use a mirrored
+ * store, exact zeros (and magnitudes too small to index) a zero counter.
+ * A store spans at most STORE_MAX buckets; past that the lowest-magnitude
+ * buckets are folded together (DDSketch's collapsing store), which only
+ * costs accuracy for the smallest magnitudes.
+ *
+ * A linear quant (quantile_new_linear) keeps the values in [0, hi] in a
+ * linear histogram instead (linhist.h: absolute error step / 2) and only
+ * the others in the stores; in value order the approximate state reads
+ * negative store, zeros, histogram, positive store (> hi).
+ *
+ * Non-finite values are rejected (-1, q unchanged): one NaN would poison
+ * every percentile and inf has no bucket. */
+#include "model/series/quantile.h"
+#include "model/series/linhist.h"
+#include "model/series/narrow.h"
+#include "model/util/stable_sort.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STORE_MAX 2048
+/* A hair below the promised bound so rounding in log/exp cannot exceed it. */
+#define SKETCH_ALPHA (QUANT_REL_ERR * 0.98)
+#define MIN_INDEXABLE 1e-300
+
+typedef struct store {
+    uint64_t *counts;   /* counts[k] is bucket base + k */
+    int base, alloc;
+    int lo, hi;         /* live bucket range, valid when total > 0 */
+    uint64_t total;
+} store;
+
+
+struct quant {
+    size_t exact_cap;
+    double lin_hi, lin_step;  /* linear quant: histogram over [0, lin_hi] */
+    linhist *lin;       /* the histogram, once past the exact range */
+    /* Exact mode: every value, grown on demand, in 4 bytes while each one
+     * round-trips through them — as a float (durations in µs below 2^24)
+     * or as hundredths in an int32 (a utilization of 12.37 %) — else as
+     * doubles: 4 bytes where 8 bought nothing. */
+    double *vals;
+    uint32_t *nbuf;     /* used instead of vals while narrow */
+    int narrow;         /* NARROW_F32, NARROW_DEC2, or 0 (doubles) */
+    size_t nvals, vals_alloc;
+    int sorted;
+    int sketch;         /* 1 once the values live in the stores */
+    double reserved_v;  /* last value quantile_reserve indexed, so that */
+    int reserved_idx;   /* the following quantile_add need not log() again */
+    int reserved_lin;   /* ... or find its histogram bin again: reserved_idx
+                         * is then that bin, for the next add only */
+    store pos, neg;
+    uint64_t zeros;
+    int64_t count;
+    double min, max;
+};
+
+double quantile_log_gamma(void)
+{
+    return log1p(SKETCH_ALPHA) - log1p(-SKETCH_ALPHA);
+}
+
+static double lgamma_(void)
+{
+    return quantile_log_gamma();
+}
+
+/* lgamma_() as a constant (test_quantile checks that they are equal). */
+#define SKETCH_LG 0x1.4122fd854cbf2p-6
+/* How near a bucket boundary the fast index defers to log(): far above
+ * its error (< 1e-10 in log units, so < 1e-8 in buckets). */
+#define INDEX_MARGIN 1e-6
+
+int quantile_log_index(double mag)
+{
+    /* ceil(log(mag) / SKETCH_LG) without a log() per sample (issue 17): mag
+     * = f * 2^e with f in [sqrt(1/2), sqrt(2)) from its bits, log(f) =
+     * 2 atanh(s) with s = (f - 1) / (f + 1), |s| < 0.172, by its series to
+     * s^13 (error < 2e-11). Within INDEX_MARGIN of an integer the ceil
+     * could round either way, so there (about one value in 10^6) the index
+     * comes from log() as before: the same bucket for every value. */
+    uint64_t u;
+    memcpy(&u, &mag, sizeof u);
+    int e = (int)((u >> 52) & 0x7ff) - 1023;
+    if (e == -1023 || e == 1024)   /* subnormal, inf or NaN: not indexed here */
+        return (int)ceil(log(mag) / SKETCH_LG);
+    u = (u & ((1ULL << 52) - 1)) | (1023ULL << 52);     /* f in [1, 2) */
+    double f;
+    memcpy(&f, &u, sizeof f);
+    if (f >= M_SQRT2) {
+        f *= 0.5;
+        e++;
+    }
+    double s = (f - 1) / (f + 1), s2 = s * s;
+    double lf = 2 * s * (1 + s2 * (1 / 3.0 + s2 * (1 / 5.0 + s2 * (1 / 7.0 + s2 * (1 / 9.0 +
+                s2 * (1 / 11.0 + s2 * (1 / 13.0)))))));
+    double y = (e * M_LN2 + lf) * (1 / SKETCH_LG), c = ceil(y);
+    if (c - y < INDEX_MARGIN || c - y > 1 - INDEX_MARGIN)
+        return (int)ceil(log(mag) / SKETCH_LG);
+    return (int)c;
+}
+
+static int bucket_index(double mag)
+{
+    return quantile_log_index(mag);
+}
+
+static double bucket_value(int i)
+{
+    double lg = lgamma_();
+    return 2.0 * exp((double)i * lg) / (exp(lg) + 1.0);
+}
+
+/* Moves the live counts into storage covering [lo, hi], folding buckets
+ * below lo into lo. 0, or -1 on OOM (s unchanged). */
+static int store_rebase(store *s, int lo, int hi)
+{
+    int n = hi - lo + 1, pad = n / 2 + 8;
+    int base = lo - pad, alloc = n + 2 * pad;
+    uint64_t *c = calloc((size_t)alloc, sizeof *c);
+    if (!c)
+        return -1;
+    for (int i = s->lo; s->total && i <= s->hi; i++)
+        c[(i < lo ? lo : i) - base] += s->counts[i - s->base];
+    free(s->counts);
+    s->counts = c;
+    s->base = base;
+    s->alloc = alloc;
+    return 0;
+}
+
+/* Adds c to bucket i. 0, or -1 on OOM (s unchanged). */
+static int store_add(store *s, int i, uint64_t c)
+{
+    if (s->total && i >= s->lo && i <= s->hi) {
+        /* The usual case, and what the code below does for it. */
+        s->counts[i - s->base] += c;
+        s->total += c;
+        return 0;
+    }
+    int lo = s->total ? s->lo : i, hi = s->total ? s->hi : i;
+    if (i < lo) {
+        if (hi - i >= STORE_MAX)
+            i = hi - STORE_MAX + 1;
+        lo = i;
+    } else if (i > hi) {
+        hi = i;
+        if (hi - lo >= STORE_MAX)
+            lo = hi - STORE_MAX + 1;
+    }
+    if (!s->counts || lo < s->base || hi >= s->base + s->alloc) {
+        if (store_rebase(s, lo, hi) != 0)
+            return -1;
+    } else if (s->total && lo > s->lo) {
+        for (int k = s->lo; k < lo; k++) {
+            s->counts[lo - s->base] += s->counts[k - s->base];
+            s->counts[k - s->base] = 0;
+        }
+    }
+    s->counts[i - s->base] += c;
+    s->lo = lo;
+    s->hi = hi;
+    s->total += c;
+    return 0;
+}
+
+static int store_copy(store *dst, const store *src)
+{
+    memset(dst, 0, sizeof *dst);
+    if (!src->total)
+        return 0;
+    dst->counts = malloc((size_t)src->alloc * sizeof *dst->counts);
+    if (!dst->counts)
+        return -1;
+    memcpy(dst->counts, src->counts, (size_t)src->alloc * sizeof *dst->counts);
+    dst->base = src->base;
+    dst->alloc = src->alloc;
+    dst->lo = src->lo;
+    dst->hi = src->hi;
+    dst->total = src->total;
+    return 0;
+}
+
+static int store_merge(store *dst, const store *src)
+{
+    for (int i = src->lo; src->total && i <= src->hi; i++) {
+        uint64_t c = src->counts[i - src->base];
+        if (c && store_add(dst, i, c) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The sketch part of a quant, so that a merge can build a new one aside. */
+typedef struct sketch {
+    store pos, neg;
+    uint64_t zeros;
+    linhist *lin;       /* in-range values of a linear quant, else NULL */
+} sketch;
+
+/* Adds n copies of v. 0, or -1 on OOM (k unchanged). */
+static int sketch_add_n(sketch *k, double v, uint64_t n)
+{
+    int r = k->lin ? linhist_add(k->lin, v, n) : 0;
+    if (r != 0)
+        return r < 0 ? -1 : 0;
+    double mag = fabs(v);
+    if (mag < MIN_INDEXABLE) {
+        k->zeros += n;
+        return 0;
+    }
+    return store_add(v > 0 ? &k->pos : &k->neg, bucket_index(mag), n);
+}
+
+static int sketch_add(sketch *k, double v)
+{
+    return sketch_add_n(k, v, 1);
+}
+
+static void sketch_free(sketch *k)
+{
+    free(k->pos.counts);
+    free(k->neg.counts);
+    linhist_free(k->lin);
+    memset(k, 0, sizeof *k);
+}
+
+static void sketch_set(quant *q, const sketch *k)
+{
+    if (q->reserved_lin) {   /* a bin of the histogram replaced here */
+        q->reserved_lin = 0;
+        q->reserved_v = NAN;
+    }
+    q->pos = k->pos;
+    q->neg = k->neg;
+    q->zeros = k->zeros;
+    q->lin = k->lin;
+}
+
+/* An empty sketch of q's kind. 0, or -1 on OOM. */
+static int sketch_init(const quant *q, sketch *k)
+{
+    memset(k, 0, sizeof *k);
+    if (q->lin_hi > 0 && !(k->lin = linhist_new(q->lin_hi, q->lin_step)))
+        return -1;
+    return 0;
+}
+
+quant *quantile_new(size_t exact_cap)
+{
+    quant *q = calloc(1, sizeof *q);
+    if (!q)
+        return NULL;
+    q->exact_cap = exact_cap;
+    q->narrow = NARROW_F32;
+    q->reserved_v = NAN;    /* equal to no value */
+    q->min = INFINITY;
+    q->max = -INFINITY;
+    return q;
+}
+
+quant *quantile_new_linear(size_t exact_cap, double hi, double step)
+{
+    linhist *probe = linhist_new(hi, step);   /* checks the shape once */
+    if (!probe)
+        return NULL;
+    linhist_free(probe);
+    quant *q = quantile_new(exact_cap);
+    if (q) {
+        q->lin_hi = hi;
+        q->lin_step = step;
+    }
+    return q;
+}
+
+void quantile_free(quant *q)
+{
+    if (!q)
+        return;
+    free(q->vals);
+    free(q->nbuf);
+    free(q->pos.counts);
+    free(q->neg.counts);
+    linhist_free(q->lin);
+    free(q);
+}
+
+static double val_at(const quant *q, size_t i)
+{
+    return q->narrow ? narrow_decode(q->narrow, q->nbuf[i]) : q->vals[i];
+}
+
+/* Switches the exact buffer to doubles. 0, or -1 on OOM (q unchanged). */
+static int widen(quant *q)
+{
+    if (!q->narrow)
+        return 0;
+    double *d = q->vals_alloc ? malloc(q->vals_alloc * sizeof *d) : NULL;
+    if (q->vals_alloc && !d)
+        return -1;
+    for (size_t i = 0; i < q->nvals; i++)
+        d[i] = val_at(q, i);
+    free(q->nbuf);
+    q->nbuf = NULL;
+    q->vals = d;
+    q->narrow = 0;
+    return 0;
+}
+
+/* Makes the buffer hold v: the other 4-byte form when v and every value
+ * so far fit it (in place: cannot fail), else doubles. 0, or -1 on OOM. */
+static int make_fit(quant *q, double v)
+{
+    if (!q->narrow || narrow_fits(q->narrow, v))
+        return 0;
+    int other = narrow_other(q->narrow);
+    int ok = narrow_fits(other, v);
+    for (size_t i = 0; ok && i < q->nvals; i++)
+        ok = narrow_fits(other, val_at(q, i));
+    if (!ok)
+        return widen(q);
+    for (size_t i = 0; i < q->nvals; i++)
+        q->nbuf[i] = narrow_encode(other, narrow_decode(q->narrow, q->nbuf[i]));
+    q->narrow = other;
+    return 0;
+}
+
+/* Makes room for v (and need values in all) in the exact buffer. 0, or -1
+ * on OOM (q unchanged but for a change of form, which changes no
+ * answer). */
+static int vals_reserve(quant *q, size_t need, double v)
+{
+    if (make_fit(q, v) != 0)
+        return -1;
+    if (need <= q->vals_alloc)
+        return 0;
+    /* Grows by half: the buffer stops at whatever count the data reaches. */
+    size_t n = q->vals_alloc ? q->vals_alloc + q->vals_alloc / 2 : 16;
+    if (n < need)
+        n = need;
+    if (n > q->exact_cap)
+        n = q->exact_cap;
+    void *nv = q->narrow ? realloc(q->nbuf, n * sizeof *q->nbuf)
+                         : realloc(q->vals, n * sizeof *q->vals);
+    if (!nv)
+        return -1;
+    if (q->narrow)
+        q->nbuf = nv;
+    else
+        q->vals = nv;
+    q->vals_alloc = n;
+    return 0;
+}
+
+static void vals_put(quant *q, double v)
+{
+    if (q->narrow)
+        q->nbuf[q->nvals++] = narrow_encode(q->narrow, v);
+    else
+        q->vals[q->nvals++] = v;
+}
+
+static void vals_drop(quant *q)
+{
+    free(q->vals);
+    free(q->nbuf);
+    q->vals = NULL;
+    q->nbuf = NULL;
+    q->nvals = q->vals_alloc = 0;
+}
+
+/* Builds a sketch from the exact values; on OOM *out is left empty. */
+static int sketch_from_vals(const quant *q, sketch *out)
+{
+    if (sketch_init(q, out) != 0)
+        return -1;
+    for (size_t i = 0; i < q->nvals; i++)
+        if (sketch_add(out, val_at(q, i)) != 0) {
+            sketch_free(out);
+            return -1;
+        }
+    return 0;
+}
+
+static void note_minmax(quant *q, double lo, double hi, int64_t n)
+{
+    if (lo < q->min)
+        q->min = lo;
+    if (hi > q->max)
+        q->max = hi;
+    q->count += n;
+}
+
+/* Adds v to a quant in sketch mode, in place (a copy of the stores out
+ * and back cost more than the add). 0, or -1 on OOM (q unchanged). */
+static int sketch_put_one(quant *q, double v)
+{
+    if (q->reserved_lin && v == q->reserved_v) {
+        q->reserved_lin = 0;   /* the room is spent: a later add checks again */
+        q->reserved_v = NAN;
+        linhist_add_bin(q->lin, (size_t)q->reserved_idx, 1);
+        return 0;
+    }
+    int r = q->lin ? linhist_add(q->lin, v, 1) : 0;
+    if (r != 0)
+        return r < 0 ? -1 : 0;
+    double mag = fabs(v);
+    if (mag < MIN_INDEXABLE) {
+        q->zeros++;
+        return 0;
+    }
+    int idx = v == q->reserved_v ? q->reserved_idx : bucket_index(mag);
+    return store_add(v > 0 ? &q->pos : &q->neg, idx, 1);
+}
+
+int quantile_add(quant *q, double v)
+{
+    if (!isfinite(v))
+        return -1;
+    if (!q->sketch && q->nvals < q->exact_cap) {
+        if (vals_reserve(q, q->nvals + 1, v) != 0)
+            return -1;
+        vals_put(q, v);
+        q->sorted = 0;
+    } else if (!q->sketch) {
+        sketch k;
+        if (sketch_from_vals(q, &k) != 0 || sketch_add(&k, v) != 0) {
+            sketch_free(&k);
+            return -1;
+        }
+        sketch_set(q, &k);
+        vals_drop(q);
+        q->sketch = 1;
+    } else if (sketch_put_one(q, v) != 0) {
+        return -1;
+    }
+    note_minmax(q, v, v, 1);
+    return 0;
+}
+
+int64_t quantile_count(const quant *q)
+{
+    return q->count;
+}
+
+int quantile_is_exact(const quant *q)
+{
+    return !q->sketch;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Value of the k-th smallest element (0-based) as the sketch sees it. */
+static double sketch_kth(const quant *q, uint64_t k)
+{
+    const store *n = &q->neg, *p = &q->pos;
+    if (k == 0)
+        return q->min;  /* the extremes are known exactly */
+    if (k + 1 >= (uint64_t)q->count)
+        return q->max;
+    if (k < n->total) {
+        for (int i = n->hi; i >= n->lo; i--) {
+            uint64_t c = n->counts[i - n->base];
+            if (k < c)
+                return -bucket_value(i);
+            k -= c;
+        }
+    }
+    k -= n->total;
+    if (k < q->zeros)
+        return 0.0;
+    k -= q->zeros;
+    uint64_t lt = q->lin ? linhist_total(q->lin) : 0;
+    if (k < lt)
+        return linhist_kth(q->lin, k);
+    k -= lt;
+    for (int i = p->lo; p->total && i <= p->hi; i++) {
+        uint64_t c = p->counts[i - p->base];
+        if (k < c)
+            return bucket_value(i);
+        k -= c;
+    }
+    return q->max;
+}
+
+static double clampd(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Equal doubles keep their order (matters only for -0.0 vs 0.0). */
+STABLE_SORT_DEFINE(sort_doubles, double, A < B)
+
+/* Unsigned key in the doubles' order (-0.0 just below 0.0). */
+static uint64_t sort_key(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u >> 63 ? ~u : u | (1ULL << 63);
+}
+
+/* LSD radix sort by sort_key, bytewise, skipping bytes all values share:
+ * linear where a phase's up to PHASE_EXACT_CAP durations made the merge
+ * sort a sixth of a trace report. Equal values are then identical bits
+ * unless both zeros occur — the one case where the stable order could
+ * differ — so it declines that (-1, a untouched). */
+static int radix_doubles(double *a, double *tmp, size_t n)
+{
+    size_t cnt[8][256];
+    memset(cnt, 0, sizeof cnt);
+    int negz = 0, posz = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = sort_key(a[i]);
+        if (a[i] == 0) {
+            negz |= signbit(a[i]) != 0;
+            posz |= signbit(a[i]) == 0;
+        }
+        for (int d = 0; d < 8; d++)
+            cnt[d][(k >> (8 * d)) & 255]++;
+    }
+    if (negz && posz)
+        return -1;
+    double *src = a, *dst = tmp;
+    for (int d = 0; d < 8; d++) {
+        size_t *c = cnt[d];
+        if (c[(sort_key(src[0]) >> (8 * d)) & 255] == n)
+            continue;   /* every value has this byte */
+        size_t sum = 0;
+        for (int b = 0; b < 256; b++) {
+            size_t t = c[b];
+            c[b] = sum;
+            sum += t;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[c[(sort_key(src[i]) >> (8 * d)) & 255]++] = src[i];
+        double *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+    return 0;
+}
+
+static void sort_double_array(double *a, size_t n)
+{
+    double small[1024];
+    double *tmp = n <= 1024 ? small : malloc(n * sizeof *tmp);
+    if (!tmp) {
+        qsort(a, n, sizeof *a, cmp_double);   /* same order */
+        return;
+    }
+    if (n < 512 || radix_doubles(a, tmp, n) != 0)
+        sort_doubles(a, tmp, n);
+    if (tmp != small)
+        free(tmp);
+}
+
+static void sort_vals(quant *q)
+{
+    size_t n = q->nvals;
+    if (!q->narrow) {
+        sort_double_array(q->vals, n);
+        return;
+    }
+    /* Sorted as doubles in a scratch copy (exact both ways): one sort. On
+     * OOM, doubles for good: the buffer is needed sorted either way. */
+    double *d = malloc(n * sizeof *d);
+    if (!d) {
+        if (widen(q) == 0)
+            sort_double_array(q->vals, n);
+        else
+            for (size_t i = 1; i < n; i++)   /* insertion sort: no memory at all */
+                for (size_t j = i; j > 0 && val_at(q, j) < val_at(q, j - 1); j--) {
+                    uint32_t t = q->nbuf[j];
+                    q->nbuf[j] = q->nbuf[j - 1];
+                    q->nbuf[j - 1] = t;
+                }
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        d[i] = val_at(q, i);
+    sort_double_array(d, n);
+    for (size_t i = 0; i < n; i++)
+        q->nbuf[i] = narrow_encode(q->narrow, d[i]);
+    free(d);
+}
+
+double quantile_get(quant *q, double p)
+{
+    if (q->count == 0 || isnan(p))
+        return NAN;
+    p = clampd(p, 0.0, 100.0);
+    double rank = p / 100.0 * (double)(q->count - 1);
+    uint64_t k = (uint64_t)floor(rank);
+    double frac = rank - (double)k;
+    double a, b;
+    if (!q->sketch) {
+        if (!q->sorted) {
+            if (q->nvals)
+                sort_vals(q);
+            q->sorted = 1;
+        }
+        a = val_at(q, k);
+        b = k + 1 < q->nvals ? val_at(q, k + 1) : a;
+    } else {
+        a = sketch_kth(q, k);
+        b = frac > 0 ? sketch_kth(q, k + 1) : a;
+    }
+    return clampd(a + frac * (b - a), q->min, q->max);
+}
+
+static void add_bin(void *ud, double v, uint64_t n)
+{
+    sketch *k = ud;
+    if (sketch_add_n(k, v, n) != 0)
+        k->zeros = UINT64_MAX;   /* OOM marker, checked by the caller */
+}
+
+/* Adds src's approximate state to k: store buckets as they are when both
+ * index alike (no histogram on k's side), else as their estimates. */
+static int sketch_merge(sketch *k, const quant *src)
+{
+    uint64_t zeros = k->zeros;
+    if (src->lin)
+        linhist_visit(src->lin, add_bin, k);
+    if (k->zeros == UINT64_MAX)
+        return -1;
+    k->zeros = zeros + src->zeros;
+    if (!k->lin)
+        return store_merge(&k->pos, &src->pos) != 0 || store_merge(&k->neg, &src->neg) != 0
+                   ? -1 : 0;
+    for (int s = 0; s < 2; s++) {
+        const store *st = s ? &src->neg : &src->pos;
+        for (int i = st->lo; st->total && i <= st->hi; i++) {
+            uint64_t c = st->counts[i - st->base];
+            if (c && sketch_add_n(k, s ? -bucket_value(i) : bucket_value(i), c) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* dst's approximate state as a new sketch k (dst unchanged). */
+static int sketch_copy(const quant *dst, sketch *k)
+{
+    if (!dst->sketch)
+        return sketch_from_vals(dst, k);
+    if (sketch_init(dst, k) != 0)
+        return -1;
+    k->zeros = dst->zeros;
+    if (store_copy(&k->pos, &dst->pos) != 0 || store_copy(&k->neg, &dst->neg) != 0)
+        return -1;
+    if (dst->lin)
+        linhist_visit(dst->lin, add_bin, k);
+    return 0;
+}
+
+int quantile_merge(quant *dst, const quant *src)
+{
+    if (src->count == 0)
+        return 0;
+    if (!dst->sketch && !src->sketch && dst->nvals + src->nvals <= dst->exact_cap) {
+        /* dst takes a form every src value fits (or doubles) */
+        for (size_t i = 0; i < src->nvals; i++)
+            if (make_fit(dst, val_at(src, i)) != 0)
+                return -1;
+        if (vals_reserve(dst, dst->nvals + src->nvals, 0.0) != 0)
+            return -1;
+        for (size_t i = 0; i < src->nvals; i++)
+            vals_put(dst, val_at(src, i));
+        dst->sorted = 0;
+        note_minmax(dst, src->min, src->max, src->count);
+        return 0;
+    }
+    sketch k;
+    int rc = sketch_copy(dst, &k);
+    for (size_t i = 0; rc == 0 && i < src->nvals; i++)
+        rc = sketch_add(&k, val_at(src, i));
+    if (rc == 0 && src->sketch)
+        rc = sketch_merge(&k, src);
+    if (rc != 0 || k.zeros == UINT64_MAX) {
+        sketch_free(&k);
+        return -1;
+    }
+    free(dst->pos.counts);
+    free(dst->neg.counts);
+    linhist_free(dst->lin);
+    vals_drop(dst);
+    sketch_set(dst, &k);
+    dst->sketch = 1;
+    note_minmax(dst, src->min, src->max, src->count);
+    return 0;
+}
+
+static int to_sketch(quant *q)
+{
+    sketch k;
+    if (sketch_from_vals(q, &k) != 0)
+        return -1;
+    sketch_set(q, &k);
+    vals_drop(q);
+    q->sketch = 1;
+    return 0;
+}
+
+int quantile_reserve(quant *q, double v)
+{
+    if (!isfinite(v))
+        return -1;
+    if (!q->sketch && q->nvals < q->exact_cap)
+        return vals_reserve(q, q->nvals + 1, v);
+    if (!q->sketch && to_sketch(q) != 0)
+        return -1;
+    if (q->reserved_lin) {
+        q->reserved_lin = 0;
+        q->reserved_v = NAN;
+    }
+    size_t bin = q->lin ? linhist_bin(q->lin, v) : LINHIST_NOT_TAKEN;
+    if (bin != LINHIST_NOT_TAKEN) {
+        /* The histogram takes v: make room, and keep the bin for the add. */
+        if (linhist_reserve_bin(q->lin, bin, 1) != 0)
+            return -1;
+        q->reserved_v = v;
+        q->reserved_idx = (int)bin;   /* < 1e6 + 1: linhist_new's bound */
+        q->reserved_lin = 1;
+        return 0;
+    }
+    double mag = fabs(v);
+    if (mag < MIN_INDEXABLE)
+        return 0;
+    /* Adding then removing a zero count makes the store cover v's index. */
+    store *s = v > 0 ? &q->pos : &q->neg;
+    int idx = bucket_index(mag);
+    /* Inside the live range the add cannot fail: no need to touch it. */
+    if (!(s->total && idx >= s->lo && idx <= s->hi) && store_add(s, idx, 0) != 0)
+        return -1;
+    q->reserved_v = v;
+    q->reserved_idx = idx;
+    return 0;
+}
+
+size_t quantile_memory_bytes(const quant *q)
+{
+    return sizeof *q + q->vals_alloc * (q->narrow ? sizeof *q->nbuf : sizeof *q->vals) +
+           (size_t)(q->pos.alloc + q->neg.alloc) * sizeof(uint64_t) +
+           linhist_memory_bytes(q->lin);
+}
+
+void quantile_error_bound(const quant *q, double *abs_err, double *rel_err)
+{
+    *abs_err = q->sketch && q->lin ? linhist_step(q->lin) / 2 : 0;
+    *rel_err = q->sketch && (q->pos.total || q->neg.total) ? QUANT_REL_ERR : 0;
+}

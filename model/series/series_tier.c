@@ -1,0 +1,469 @@
+/* series_tier: placing samples into the raw/10 s/5 min tiers.
+ *
+ * Invariant (shown by induction): every tier-1 sample is <= every raw
+ * sample and every tier-2 sample <= every tier-1 sample, because a tier
+ * only receives samples older than its finer neighbour's oldest, or that
+ * neighbour's evicted oldest. Boundary buckets may share a time slice with
+ * the finer tier; they never share a sample. */
+#include "model/series/series_tier.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/series/series.h"
+
+void series_tiers_init(tiers *t)
+{
+    /* Slack of 1/16: a full tier re-centres (a 16 KB move) once per
+     * ~100 appends, and costs 6 % instead of 25 % over its samples. */
+    deque_init(&t->raw, sizeof(raw_c), SERIES_RAW_CAP, SERIES_RAW_CAP / 16);
+    t->form = NARROW_DEC2;  /* system metrics are written in hundredths */
+    t->base = 0;
+    /* Buckets are inserted about once per 10 s of data: small slack. */
+    deque_init(&t->t1, sizeof(bucket_c), SERIES_T1_CAP, 64);
+    deque_init(&t->t2, sizeof(bucket_c), SERIES_T2_CAP, 64);
+    t->bform[0] = t->bform[1] = NARROW_DEC2;
+    t->run = NULL;
+    t->nrun = t->caprun = 0;
+    t->hint[0] = t->hint[1] = 0;
+    t->lean = 0;
+}
+
+void series_tiers_free(tiers *t)
+{
+    free(t->run);
+    t->run = NULL;
+    t->nrun = t->caprun = 0;
+    deque_free(&t->raw);
+    deque_free(&t->t1);
+    deque_free(&t->t2);
+}
+
+size_t series_tier_raw_lower(const tiers *t, int64_t ts)
+{
+    size_t lo = 0, hi = t->raw.len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (series_tier_raw_ts(t, mid) < ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+size_t series_tier_bucket_lower(const tiers *t, int level, int64_t k)
+{
+    size_t lo = 0, hi = series_tier_buckets(t, level)->len;
+    if (hi && series_tier_bucket_key(t, level, hi - 1) < k)
+        return hi;  /* the usual case: a new newest bucket */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (series_tier_bucket_key(t, level, mid) < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void bucket_merge(bucket *into, const bucket *b)
+{
+    if (b->min < into->min)
+        into->min = b->min;
+    if (b->max > into->max)
+        into->max = b->max;
+    into->sum += b->sum;
+    into->count += b->count;
+}
+
+static int bucket_fits(int form, const bucket *b)
+{
+    return b->key >= INT32_MIN && b->key <= INT32_MAX && narrow_fits(form, b->min) &&
+           narrow_fits(form, b->max);
+}
+
+/* b in tier `level`'s element form, into out (sizeof(bucket) bytes); b
+ * must fit that form. */
+static void bucket_encode(const tiers *t, int level, const bucket *b, void *out)
+{
+    int form = t->bform[level - 1];
+    if (!form) {
+        memcpy(out, b, sizeof *b);
+        return;
+    }
+    bucket_c c = {(int32_t)b->key, narrow_encode(form, b->min), narrow_encode(form, b->max),
+                  b->count, b->sum};
+    memcpy(out, &c, sizeof c);
+}
+
+/* Rewrites tier `level`'s buckets from its form to `form`; 0 widens them
+ * to bucket. 0, or -1 on OOM with the buckets unchanged. */
+static int bucket_recode(tiers *t, int level, int form)
+{
+    deque *d = level == 1 ? &t->t1 : &t->t2;
+    int old = t->bform[level - 1];
+    size_t head = d->head, n = d->len;
+    if (!form) {
+        if (deque_widen(d, sizeof(bucket)) != 0)
+            return -1;
+        /* Last slot first: see deque_widen. */
+        const bucket_c *oc = (const bucket_c *)d->buf;
+        for (size_t i = head + n; i-- > head;) {
+            bucket_c c = oc[i];
+            bucket b = {c.key, narrow_decode(old, c.min), narrow_decode(old, c.max), c.sum,
+                        c.count};
+            memcpy(d->buf + i * sizeof b, &b, sizeof b);
+        }
+    } else {
+        for (size_t i = head; i < head + n; i++) {
+            bucket_c *c = (bucket_c *)d->buf + i;
+            c->min = narrow_encode(form, narrow_decode(old, c->min));
+            c->max = narrow_encode(form, narrow_decode(old, c->max));
+        }
+    }
+    t->bform[level - 1] = form;
+    return 0;
+}
+
+/* Makes tier `level`'s form able to hold b: the other narrow form when
+ * every bucket (and b) fits it, else bucket. 0, or -1 on OOM (nothing
+ * lost). */
+static int bucket_make_fit(tiers *t, int level, const bucket *b)
+{
+    int form = t->bform[level - 1];
+    if (!form || bucket_fits(form, b))
+        return 0;
+    int other = narrow_other(form);
+    int ok = bucket_fits(other, b);
+    for (size_t i = 0; ok && i < series_tier_buckets(t, level)->len; i++) {
+        bucket x = series_tier_bucket_at(t, level, i);
+        ok = bucket_fits(other, &x);
+    }
+    return bucket_recode(t, level, ok ? other : 0);
+}
+
+/* Merges b (key in tier-1 units when level == 1) into tier `level`.
+ * 0, or -1 on OOM with every tier's buckets unchanged (perhaps
+ * re-stored in another form). */
+static int series_tier_put(tiers *t, int level, bucket b)
+{
+    deque *d = level == 1 ? &t->t1 : &t->t2;
+    if (level == 2)
+        b.key = tier_floordiv(b.key, SERIES_T2_WIDTH_US / SERIES_T1_WIDTH_US);
+    if (bucket_make_fit(t, level, &b) != 0)
+        return -1;
+    /* Keys are unique within a tier, so a hint holding b's key is exactly
+     * the lower bound the search would find. */
+    size_t *hint = &t->hint[level - 1];
+    size_t i = *hint < d->len && series_tier_bucket_key(t, level, *hint) == b.key
+                   ? *hint : series_tier_bucket_lower(t, level, b.key);
+    if (i < d->len && series_tier_bucket_key(t, level, i) == b.key) {
+        bucket at = series_tier_bucket_at(t, level, i);
+        bucket_merge(&at, &b);
+        bucket_encode(t, level, &at, deque_at(d, i));
+        *hint = i;
+        return 0;
+    }
+    if (i == 0 && d->len == d->max_len) {
+        /* Older than everything a full tier keeps. */
+        if (level == 2)
+            return 0;   /* dropped: only the whole-series summary keeps it */
+        return series_tier_put(t, 2, b);
+    }
+    unsigned char e[sizeof(bucket)];
+    bucket_encode(t, level, &b, e);
+    if (deque_insert(d, i, e) != 0)
+        return -1;
+    if (d->len > d->max_len) {
+        bucket old = series_tier_bucket_at(t, level, 0);
+        if (level == 1 && series_tier_put(t, 2, old) != 0) {
+            deque_remove(d, i);
+            return -1;
+        }
+        deque_pop_front(d);
+        i = i ? i - 1 : 0;
+    }
+    *hint = i;
+    return 0;
+}
+
+static bucket point_bucket(int64_t ts, double v)
+{
+    bucket b = {tier_floordiv(ts, SERIES_T1_WIDTH_US), v, v, v, 1};
+    return b;
+}
+
+/* Slot i of the staged run, decoded. */
+static raw_pt run_at(const tiers *t, size_t i)
+{
+    if (!t->form)
+        return ((const raw_pt *)t->run)[i];
+    const raw_c *c = (const raw_c *)t->run + i;
+    return (raw_pt){t->base + c->dt, narrow_decode(t->form, c->v)};
+}
+
+/* Stores (ts, v) into a slot of raw's element form; it must fit. */
+static void raw_put(const tiers *t, void *slot, int64_t ts, double v)
+{
+    if (!t->form) {
+        raw_pt p = {ts, v};
+        memcpy(slot, &p, sizeof p);
+        return;
+    }
+    raw_c c = {(int32_t)(ts - t->base), narrow_encode(t->form, v)};
+    memcpy(slot, &c, sizeof c);
+}
+
+static int dt_fits(int64_t ts, int64_t base)
+{
+    int64_t d;
+    return !__builtin_sub_overflow(ts, base, &d) && d >= INT32_MIN && d <= INT32_MAX;
+}
+
+/* Rewrites every raw and staged sample from the current form and base to
+ * (form, base); form 0 widens them to raw_pt. 0, or -1 on OOM with the
+ * samples unchanged. */
+static int raw_recode(tiers *t, int form, int64_t base)
+{
+    size_t nraw = t->raw.len, head = t->raw.head;
+    if (!form) {
+        if (t->caprun) {
+            unsigned char *r = realloc(t->run, t->caprun * sizeof(raw_pt));
+            if (!r)
+                return -1;
+            t->run = r;
+        }
+        if (deque_widen(&t->raw, sizeof(raw_pt)) != 0)
+            return -1;
+        /* Last slot first: see deque_widen. */
+        for (size_t i = t->nrun; i-- > 0;) {
+            raw_pt p = run_at(t, i);
+            memcpy(t->run + i * sizeof p, &p, sizeof p);
+        }
+        raw_c *old = (raw_c *)t->raw.buf;
+        for (size_t i = head + nraw; i-- > head;) {
+            raw_pt p = {t->base + old[i].dt, narrow_decode(t->form, old[i].v)};
+            memcpy(t->raw.buf + i * sizeof p, &p, sizeof p);
+        }
+        t->form = 0;
+        return 0;
+    }
+    for (size_t i = 0; i < nraw + t->nrun; i++) {
+        raw_c *e = i < nraw ? (raw_c *)t->raw.buf + head + i : (raw_c *)t->run + (i - nraw);
+        int64_t ts = t->base + e->dt;
+        double v = narrow_decode(t->form, e->v);
+        *e = (raw_c){(int32_t)(ts - base), narrow_encode(form, v)};
+    }
+    t->form = form;
+    t->base = base;
+    return 0;
+}
+
+/* Makes raw's form and base able to hold (ts, v): the other narrow form
+ * when every sample fits it, a base centred on the samples' span when it
+ * is under 2^31 us, else raw_pt. 0, or -1 on OOM (nothing lost). */
+static int raw_make_fit(tiers *t, int64_t ts, double v)
+{
+    if (!t->form)
+        return 0;
+    size_t n = t->raw.len + t->nrun;
+    if (n == 0)
+        t->base = ts;
+    int vfit = narrow_fits(t->form, v), tfit = dt_fits(ts, t->base);
+    if (vfit && tfit)
+        return 0;
+    int form = t->form;
+    if (!vfit) {
+        form = narrow_other(form);
+        int ok = narrow_fits(form, v);
+        for (size_t i = 0; ok && i < n; i++) {
+            raw_pt p = i < t->nrun ? run_at(t, i) : series_tier_raw_at(t, i - t->nrun);
+            ok = narrow_fits(form, p.v);
+        }
+        if (!ok)
+            return raw_recode(t, 0, 0);
+    }
+    int64_t base = t->base;
+    if (!tfit) {
+        /* The run precedes raw: the span's ends are its first and raw's last. */
+        int64_t lo = t->nrun ? run_at(t, 0).ts : series_tier_raw_ts(t, 0);
+        int64_t hi = t->raw.len ? series_tier_raw_ts(t, t->raw.len - 1)
+                                : run_at(t, t->nrun - 1).ts;
+        if (ts < lo)
+            lo = ts;
+        if (ts > hi)
+            hi = ts;
+        int64_t span;
+        if (__builtin_sub_overflow(hi, lo, &span) || span > INT32_MAX)
+            return raw_recode(t, 0, 0);
+        base = lo + span / 2;
+    }
+    return raw_recode(t, form, base);
+}
+
+void series_tiers_settle(tiers *t)
+{
+    if (!t->nrun)
+        return;
+    deque_prepend(&t->raw, t->run, t->nrun);
+    t->nrun = 0;
+}
+
+/* Appends (ts, v) to the staged run when that is where series_tiers_add
+ * would put it in run + raw: after every run sample (equal times keep
+ * arrival order), before every raw one, with no eviction due. 1 when
+ * staged, 0 when not applicable, -1 on OOM (t unchanged). */
+static int stage(tiers *t, int64_t ts, double v)
+{
+    deque *raw = &t->raw;
+    /* Older than the run's last sample: the next older file begins. The
+     * run joins raw, and this sample may start a new one before it. */
+    if (t->nrun && ts < run_at(t, t->nrun - 1).ts)
+        series_tiers_settle(t);
+    if (!raw->len || raw->len + t->nrun + 1 > raw->max_len ||
+        ts >= series_tier_raw_ts(t, 0))
+        return 0;
+    if (raw_make_fit(t, ts, v) != 0)
+        return -1;
+    if (t->nrun == t->caprun) {
+        size_t cap = t->caprun ? t->caprun * 2 : 64;
+        unsigned char *r = realloc(t->run, cap * raw->elem);
+        if (!r)
+            return -1;
+        t->run = r;
+        t->caprun = cap;
+    }
+    if (deque_reserve(raw, raw->len + t->nrun + 1) != 0)
+        return -1;
+    raw_put(t, t->run + t->nrun++ * raw->elem, ts, v);
+    return 1;
+}
+
+/* series_tier_put's merge of v into the bucket of tier `level` its hint
+ * holds, when that bucket has `key`, without building a bucket to pass by
+ * value: 1 when merged, 0 when the caller must go through
+ * series_tier_put. */
+static int merge_at_hint(tiers *t, int level, int64_t key, double v)
+{
+    deque *d = level == 1 ? &t->t1 : &t->t2;
+    size_t h = t->hint[level - 1];
+    int form = t->bform[level - 1];
+    if (h >= d->len)
+        return 0;
+    if (form) {
+        bucket_c *at = deque_at(d, h);
+        if (at->key != key)
+            return 0;
+        /* Only a new minimum or maximum needs encoding (and may not
+         * fit: series_tier_put re-stores the tier then). */
+        double mn = narrow_decode(form, at->min), mx = narrow_decode(form, at->max);
+        if (v < mn || v > mx) {
+            if (!narrow_fits(form, v))
+                return 0;
+            if (v < mn)
+                at->min = narrow_encode(form, v);
+            else
+                at->max = narrow_encode(form, v);
+        }
+        at->sum += v;
+        at->count += 1;
+        return 1;
+    }
+    bucket *at = deque_at(d, h);
+    if (at->key != key)
+        return 0;
+    if (v < at->min)
+        at->min = v;
+    if (v > at->max)
+        at->max = v;
+    at->sum += v;
+    at->count += 1;
+    return 1;
+}
+
+/* Merges one sample into tier 1 (and on into tier 2). */
+static int bucket_add(tiers *t, int64_t ts, double v)
+{
+    /* Most samples land in the bucket the previous one did. */
+    int64_t key = tier_floordiv(ts, SERIES_T1_WIDTH_US);
+    if (merge_at_hint(t, 1, key, v))
+        return 0;
+    /* Older than everything a full tier 1 keeps (a lean series' history
+     * beyond its 10 minutes, read newest file first): series_tier_put
+     * would pass it on to tier 2, two searches and two re-encodes per
+     * sample (issue 15: the merging thread's largest cost). */
+    if (t->t1.len && t->t1.len == t->t1.max_len && key < series_tier_bucket_key(t, 1, 0) &&
+        merge_at_hint(t, 2, tier_floordiv(key, SERIES_T2_WIDTH_US / SERIES_T1_WIDTH_US), v))
+        return 0;
+    return series_tier_put(t, 1, point_bucket(ts, v));
+}
+
+int series_tiers_make_lean(tiers *t)
+{
+    series_tiers_settle(t);
+    /* Newest first, so that each raw sample is only removed once placed. */
+    while (t->raw.len) {
+        raw_pt p = series_tier_raw_at(t, t->raw.len - 1);
+        if (bucket_add(t, p.ts, p.v) != 0)
+            return -1;
+        t->raw.len--;
+    }
+    deque_free(&t->raw);
+    free(t->run);
+    t->run = NULL;
+    t->caprun = 0;
+    while (t->t1.len > SERIES_LEAN_T1_CAP) {
+        if (series_tier_put(t, 2, series_tier_bucket_at(t, 1, 0)) != 0)
+            return -1;
+        deque_pop_front(&t->t1);
+    }
+    t->t1.max_len = SERIES_LEAN_T1_CAP;
+    t->hint[0] = 0;
+    t->lean = 1;
+    return 0;
+}
+
+int series_tiers_add(tiers *t, int64_t ts, double v)
+{
+    deque *raw = &t->raw;
+    if (t->lean)
+        return bucket_add(t, ts, v);
+    int st = stage(t, ts, v);
+    if (st != 0)
+        return st < 0 ? -1 : 0;
+    series_tiers_settle(t);
+    if (raw->len == raw->max_len && t->caprun) {
+        /* Nothing stages into a full tier (stage): a file's worth of
+         * staging room per series is dead weight from here on. */
+        free(t->run);
+        t->run = NULL;
+        t->caprun = 0;
+    }
+    if (raw->len == raw->max_len && ts < series_tier_raw_ts(t, 0)) {
+        return bucket_add(t, ts, v);
+    }
+    size_t i = raw->len;
+    if (i && series_tier_raw_ts(t, i - 1) > ts) {
+        /* Equal times go after the existing ones: keeps arrival order. */
+        i = series_tier_raw_lower(t, ts + 1);
+    }
+    if (raw_make_fit(t, ts, v) != 0)
+        return -1;
+    unsigned char p[sizeof(raw_pt)];
+    raw_put(t, p, ts, v);
+    if (deque_insert(raw, i, p) != 0)
+        return -1;
+    if (raw->len > raw->max_len) {
+        raw_pt old = series_tier_raw_at(t, 0);
+        /* bucket_add, not series_tier_put: the evicted sample mostly lands
+         * in the bucket the last one did, and re-encoding that bucket for
+         * every sample cost 11-13 % of a long job's CPU. */
+        if (bucket_add(t, old.ts, old.v) != 0) {
+            deque_remove(raw, i);
+            return -1;
+        }
+        deque_pop_front(raw);
+    }
+    return 0;
+}

@@ -1,0 +1,137 @@
+/* series_tier: the storage tiers behind series.c (internal to model/).
+ *
+ * tier 0 is a deque of raw points sorted by time; tiers 1 and 2 are deques
+ * of buckets sorted by key = floor(ts / width). Each sample lives in
+ * exactly one tier, so aggregates over tiers never double-count. */
+#ifndef SMTOP_SERIES_TIER_H
+#define SMTOP_SERIES_TIER_H
+
+#include <stdint.h>
+
+#include "model/series/deque.h"
+#include "model/series/narrow.h"
+
+/* A raw sample as readers see it. */
+typedef struct raw_pt {
+    int64_t ts;
+    double v;
+} raw_pt;
+
+/* A raw sample as stored while every one fits: its time as an offset
+ * from the tier's base and its value in a narrow form (model/series/narrow.h),
+ * 8 bytes instead of 16 and exactly the same values when read back. */
+typedef struct raw_c {
+    int32_t dt;
+    uint32_t v;
+} raw_c;
+
+/* A bucket as readers see it. */
+typedef struct bucket {
+    int64_t key;        /* floor(ts / tier width) */
+    double min, max, sum;
+    uint32_t count;
+} bucket;
+
+/* A bucket as stored while every one of its tier fits: its key in 32 bits
+ * (a 10 s key does for +-680 years around 1970), min and max in a narrow
+ * form (they are sample values, model/series/narrow.h), the sum still a double:
+ * 24 bytes instead of 40, and exactly the same values when read back. */
+typedef struct bucket_c {
+    int32_t key;
+    uint32_t min, max;
+    uint32_t count;
+    double sum;
+} bucket_c;
+
+/* `run` stages an ascending run of samples that all precede raw[0] while
+ * raw has room for them: the scanner reads files newest first, so each
+ * older file arrives as such a run, and inserting it point by point at the
+ * front of raw would shift the run so far once per sample (quadratic per
+ * file). The run joins raw in one copy when anything else happens or
+ * when the tiers are read (series_tiers_settle). */
+typedef struct tiers {
+    deque raw, t1, t2;
+    unsigned char *run;     /* staged samples, stored as raw's are */
+    size_t nrun, caprun;
+    /* raw and run hold raw_c relative to `base` while `form` is a
+     * NARROW_* form; one sample that fits no 4-byte form, or a tier
+     * spanning more than 2^31 us (35 min: samples 1 s apart or more),
+     * turns them into raw_pt for good (form 0). */
+    int form;
+    int64_t base;
+    /* t1's and t2's bucket form: a NARROW_* form while every bucket of
+     * that tier fits bucket_c in it, else 0 (bucket) for good. */
+    int bform[2];
+    size_t hint[2];     /* t1/t2 index of the bucket last merged into:
+                         * consecutive samples mostly share a bucket */
+    int lean;           /* no raw tier: samples go straight to tier 1 */
+} tiers;
+
+void series_tiers_init(tiers *t);
+void series_tiers_free(tiers *t);
+/* Places one sample, cascading evictions. 0, or -1 on OOM (t unchanged). */
+int series_tiers_add(tiers *t, int64_t ts, double v);
+/* Rolls raw (and a staged run) up into tier 1 and keeps no raw tier from
+ * then on (series_make_lean). 0, or -1 on OOM (t unchanged but for
+ * samples already moved: none is lost or counted twice). */
+int series_tiers_make_lean(tiers *t);
+/* Moves a staged run into raw. Cannot fail (series_tiers_add reserved the
+ * room); changes no answer, so readers may call it on data they otherwise
+ * only read, under the lock that serialises them with writers. */
+void series_tiers_settle(tiers *t);
+
+/* floor(a / b) for b > 0. */
+static inline int64_t tier_floordiv(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/* Raw sample i (i < raw.len) of a settled tier. */
+static inline raw_pt series_tier_raw_at(const tiers *t, size_t i)
+{
+    if (!t->form)
+        return *(const raw_pt *)deque_at(&t->raw, i);
+    const raw_c *c = deque_at(&t->raw, i);
+    return (raw_pt){t->base + c->dt, narrow_decode(t->form, c->v)};
+}
+
+static inline int64_t series_tier_raw_ts(const tiers *t, size_t i)
+{
+    if (!t->form)
+        return ((const raw_pt *)deque_at(&t->raw, i))->ts;
+    return t->base + ((const raw_c *)deque_at(&t->raw, i))->dt;
+}
+
+/* Tier `level` (1: 10 s buckets, 2: 5 min buckets). */
+static inline const deque *series_tier_buckets(const tiers *t, int level)
+{
+    return level == 1 ? &t->t1 : &t->t2;
+}
+
+/* Bucket i (i < len) of tier `level`. */
+static inline bucket series_tier_bucket_at(const tiers *t, int level, size_t i)
+{
+    const deque *d = series_tier_buckets(t, level);
+    int form = t->bform[level - 1];
+    if (!form)
+        return *(const bucket *)deque_at(d, i);
+    const bucket_c *c = deque_at(d, i);
+    return (bucket){c->key, narrow_decode(form, c->min), narrow_decode(form, c->max),
+                    c->sum, c->count};
+}
+
+static inline int64_t series_tier_bucket_key(const tiers *t, int level, size_t i)
+{
+    const deque *d = series_tier_buckets(t, level);
+    if (!t->bform[level - 1])
+        return ((const bucket *)deque_at(d, i))->key;
+    return ((const bucket_c *)deque_at(d, i))->key;
+}
+
+/* First raw index with ts >= ts (raw.len when none). */
+size_t series_tier_raw_lower(const tiers *t, int64_t ts);
+/* First bucket index of tier `level` with key >= k (len when none). */
+size_t series_tier_bucket_lower(const tiers *t, int level, int64_t k);
+
+#endif

@@ -1,0 +1,367 @@
+/* viewdata: see viewdata.h. */
+#include "model/view/viewdata.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/util/fnv.h"
+
+#include "model/view/freshness.h"
+#include "model/view/heatview.h"
+#include "model/view/stepsview.h"
+#include "model/view/sysview.h"
+#include "model/view/tlview.h"
+
+/* One pane's product, shared by the view data that reuse it. */
+typedef struct part {
+    atomic_int refs;
+    uint64_t key;             /* the request fields it was built for */
+    void *p;
+    void (*free_fn)(void *);
+} part;
+
+enum { PART_SYS, PART_HEAT, PART_STEPS, PART_TL, NPARTS };
+
+/* A node as keys see it: facts copied from the model. */
+typedef struct vd_node {
+    const char *id;           /* into viewdata.pool */
+    int traced;               /* has framework events */
+    size_t w0, nw;            /* its writers: writers[w0 .. w0 + nw) */
+} vd_node;
+
+struct viewdata {
+    viewdata_req q;
+    size_t total, shown;
+    vd_node *node;            /* total, model order */
+    const char **writers;
+    char *pool;               /* every id above */
+    int64_t newest_us, t0_us, t1_us, interval_us;
+    uint64_t model_gen;
+    int has_traces;
+    part *parts[NPARTS];
+};
+
+static part *part_new(void *p, void (*free_fn)(void *), uint64_t key)
+{
+    part *x = p ? malloc(sizeof *x) : NULL;
+    if (!x) {
+        if (p)
+            free_fn(p);
+        return NULL;
+    }
+    atomic_init(&x->refs, 1);
+    x->key = key;
+    x->p = p;
+    x->free_fn = free_fn;
+    return x;
+}
+
+static void part_unref(part *x)
+{
+    if (!x || atomic_fetch_sub(&x->refs, 1) != 1)
+        return;
+    x->free_fn(x->p);
+    free(x);
+}
+
+static void free_sys(void *p) { sysview_free(p); }
+static void free_heat(void *p) { heatview_free(p); }
+static void free_steps(void *p) { stepsview_free(p); }
+static void free_tl(void *p) { tlview_free(p); }
+
+/* The request fields each part depends on, hashed: the window and the
+ * filter for those over time and nodes, then each pane's own. */
+static uint64_t common_key(const viewdata_req *q)
+{
+    uint64_t h = fnv_add_u64(FNV_SEED, (uint64_t)q->live);
+    h = fnv_add_u64(h, (uint64_t)q->span_us);
+    h = fnv_add_u64(h, (uint64_t)q->end_us);
+    h = fnv_add_u64(h, (uint64_t)q->step_focus);
+    h = fnv_add_u64(h, (uint64_t)q->step_t0_us);
+    h = fnv_add_u64(h, (uint64_t)q->step_t1_us);
+    return fnv_add_str(h, q->filter);
+}
+
+static uint64_t part_key(const viewdata_req *q, int k)
+{
+    uint64_t h = fnv_add_u64(common_key(q), (uint64_t)k);
+    switch (k) {
+    case PART_SYS:
+        h = fnv_add_u64(h, (uint64_t)q->per_core);
+        h = fnv_add_u64(h, q->sys_bins);
+        h = fnv_add_u64(h, q->sys_first);
+        return fnv_add_u64(h, q->sys_count);
+    case PART_HEAT:
+        return h;
+    case PART_STEPS:
+        h = fnv_add_u64(h, q->selected);
+        h = fnv_add_str(h, q->process);
+        return fnv_add_str(h, q->steps_phase);
+    default:
+        h = fnv_add_u64(h, q->selected);
+        h = fnv_add_str(h, q->process);
+        h = fnv_add_u64(h, (uint64_t)q->tl_view);
+        h = fnv_add_u64(h, q->tl_first);
+        h = fnv_add_u64(h, q->tl_fit);
+        h = fnv_add_u64(h, (uint64_t)q->tl_order);
+        return fnv_add_str(h, q->tl_filter);
+    }
+}
+
+static int part_on(const viewdata_req *q, int k)
+{
+    return k == PART_SYS ? q->sys_on : k == PART_HEAT ? q->heat_on
+         : k == PART_STEPS ? q->steps_on : q->tl_on;
+}
+
+static part *build_part(const model *m, const viewdata *v, const size_t *nodes,
+                        const viewdata *prev, int k)
+{
+    const viewdata_req *q = &v->q;
+    uint64_t key = part_key(q, k);
+    switch (k) {
+    case PART_SYS:
+        return part_new(sysview_build(m, nodes, v->shown, q, v->t0_us, v->t1_us), free_sys, key);
+    case PART_HEAT:
+        return part_new(heatview_build(m, nodes, v->shown, v->t0_us, v->t1_us, q->step_focus,
+                                       prev ? viewdata_heatmap(prev) : NULL), free_heat, key);
+    case PART_STEPS:
+        return part_new(stepsview_build(m, nodes, v->shown, q), free_steps, key);
+    default:
+        return part_new(tlview_build(m, nodes, v->shown, q, v->t0_us, v->t1_us), free_tl, key);
+    }
+}
+
+void viewdata_window(const viewdata_req *q, int64_t newest_us, int64_t *t0, int64_t *t1)
+{
+    if (q->step_focus) {
+        *t0 = q->step_t0_us;
+        *t1 = q->step_t1_us;
+        return;
+    }
+    int64_t end = q->live ? newest_us : q->end_us;
+    /* The newest sample must fall inside the half-open window. */
+    if (q->live && end > 0)
+        end += 1;
+    *t1 = end;
+    *t0 = end - q->span_us;
+}
+
+size_t viewdata_visible_nodes(const model *m, const viewdata_req *q, size_t *out, size_t max)
+{
+    size_t n = 0, total = model_node_count(m);
+    for (size_t i = 0; i < total; i++) {
+        const model_node *nd = model_node_at(m, i);
+        if (!nd || (q->visible && !q->visible(q->filter, model_node_id(nd))))
+            continue;
+        if (n < max)
+            out[n] = i;
+        n++;
+    }
+    return n;
+}
+
+/* Copies id into the pool at *at. */
+static const char *pool_put(char *pool, size_t *at, const char *id)
+{
+    size_t n = strlen(id) + 1;
+    memcpy(pool + *at, id, n);
+    *at += n;
+    return pool + *at - n;
+}
+
+/* Every node's id, whether it has framework events and its writers'
+ * ids: what a key needs (the selection's clamp under a filter typed
+ * since, the node a pane picks, the writers r/R cycle through) without
+ * the model. 0, or -1 on OOM. */
+static int copy_nodes(viewdata *v, const model *m)
+{
+    size_t bytes = 0, nw = 0;
+    for (size_t i = 0; i < v->total; i++) {
+        const model_node *nd = model_node_at(m, i);
+        bytes += strlen(model_node_id(nd)) + 1;
+        for (size_t k = 0; k < model_node_process_count(nd); k++, nw++)
+            bytes += strlen(model_node_id(model_node_process_at(nd, k))) + 1;
+    }
+    v->node = calloc(v->total ? v->total : 1, sizeof *v->node);
+    v->writers = malloc((nw ? nw : 1) * sizeof *v->writers);
+    v->pool = malloc(bytes ? bytes : 1);
+    if (!v->node || !v->writers || !v->pool)
+        return -1;
+    size_t at = 0, w = 0;
+    for (size_t i = 0; i < v->total; i++) {
+        const model_node *nd = model_node_at(m, i);
+        vd_node *x = &v->node[i];
+        x->id = pool_put(v->pool, &at, model_node_id(nd));
+        x->traced = model_node_phase_count(nd) > 0;
+        v->has_traces |= x->traced;
+        x->w0 = w;
+        x->nw = model_node_process_count(nd);
+        for (size_t k = 0; k < x->nw; k++)
+            v->writers[w++] = pool_put(v->pool, &at, model_node_id(model_node_process_at(nd, k)));
+    }
+    return 0;
+}
+
+viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *prev,
+                         int reuse)
+{
+    viewdata *v = calloc(1, sizeof *v);
+    size_t total = model_node_count(m);
+    size_t *nodes = malloc((total ? total : 1) * sizeof *nodes);
+    if (!v || !nodes) {
+        free(nodes);
+        free(v);
+        return NULL;
+    }
+    v->q = *q;
+    v->total = total;
+    v->shown = viewdata_visible_nodes(m, q, nodes, total);
+    v->newest_us = model_last_us(m);
+    v->model_gen = model_generation(m);
+    v->interval_us = freshness_sample_interval(m);
+    viewdata_window(q, v->newest_us, &v->t0_us, &v->t1_us);
+    int ok = copy_nodes(v, m) == 0;
+    for (int k = 0; ok && k < NPARTS; k++) {
+        if (!part_on(q, k))
+            continue;
+        part *old = reuse && prev ? prev->parts[k] : NULL;
+        if (old && old->key == part_key(q, k)) {
+            atomic_fetch_add(&old->refs, 1);
+            v->parts[k] = old;
+            v->model_gen = 0;   /* older than the model: a full build follows */
+        } else {
+            ok = (v->parts[k] = build_part(m, v, nodes, prev, k)) != NULL;
+        }
+    }
+    free(nodes);
+    if (!ok) {
+        viewdata_free(v);
+        return NULL;
+    }
+    return v;
+}
+
+void viewdata_free(viewdata *v)
+{
+    if (!v)
+        return;
+    for (int k = 0; k < NPARTS; k++)
+        part_unref(v->parts[k]);
+    free(v->node);
+    free(v->writers);
+    free(v->pool);
+    free(v);
+}
+
+const viewdata_req *viewdata_request(const viewdata *v)
+{
+    return &v->q;
+}
+
+size_t viewdata_node_total(const viewdata *v)
+{
+    return v->total;
+}
+
+size_t viewdata_node_shown(const viewdata *v)
+{
+    return v->shown;
+}
+
+int64_t viewdata_newest_us(const viewdata *v)
+{
+    return v->newest_us;
+}
+
+void viewdata_time_window(const viewdata *v, int64_t *t0, int64_t *t1)
+{
+    *t0 = v->t0_us;
+    *t1 = v->t1_us;
+}
+
+uint64_t viewdata_model_generation(const viewdata *v)
+{
+    return v->model_gen;
+}
+
+static const void *part_of(const viewdata *v, int k)
+{
+    return v->parts[k] ? v->parts[k]->p : NULL;
+}
+
+const sysview *viewdata_system(const viewdata *v)
+{
+    return part_of(v, PART_SYS);
+}
+
+const heatview *viewdata_heatmap(const viewdata *v)
+{
+    return part_of(v, PART_HEAT);
+}
+
+int64_t viewdata_sample_interval_us(const viewdata *v)
+{
+    return v->interval_us;
+}
+
+const stepsview *viewdata_steps(const viewdata *v)
+{
+    return part_of(v, PART_STEPS);
+}
+
+const tlview *viewdata_timeline(const viewdata *v)
+{
+    return part_of(v, PART_TL);
+}
+
+int viewdata_has_traces(const viewdata *v)
+{
+    return v->has_traces;
+}
+
+const char *viewdata_node_id(const viewdata *v, size_t i)
+{
+    return i < v->total ? v->node[i].id : NULL;
+}
+
+int viewdata_node_traced(const viewdata *v, size_t i)
+{
+    return i < v->total && v->node[i].traced;
+}
+
+size_t viewdata_node_writer_count(const viewdata *v, size_t i)
+{
+    return i < v->total ? v->node[i].nw : 0;
+}
+
+const char *viewdata_node_writer(const viewdata *v, size_t i, size_t k)
+{
+    return k < viewdata_node_writer_count(v, i) ? v->writers[v->node[i].w0 + k] : NULL;
+}
+
+size_t viewdata_nodes_passing(const viewdata *v, const char *filter,
+                              int (*visible)(const char *filter, const char *id),
+                              size_t *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; v && i < v->total; i++) {
+        if (visible && !visible(filter, v->node[i].id))
+            continue;
+        if (n < max)
+            out[n] = i;
+        n++;
+    }
+    return n;
+}
+
+long viewdata_pick_traced(const viewdata *v, const size_t *nodes, size_t n, size_t selected)
+{
+    if (selected < n && viewdata_node_traced(v, nodes[selected]))
+        return (long)selected;
+    for (size_t i = 0; i < n; i++)
+        if (viewdata_node_traced(v, nodes[i]))
+            return (long)i;
+    return -1;
+}
