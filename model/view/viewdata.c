@@ -148,20 +148,6 @@ void viewdata_window(const viewdata_req *q, int64_t newest_us, int64_t *t0, int6
     *t0 = end - q->span_us;
 }
 
-size_t viewdata_visible_nodes(const model *m, const viewdata_req *q, size_t *out, size_t max)
-{
-    size_t n = 0, total = model_node_count(m);
-    for (size_t i = 0; i < total; i++) {
-        const model_node *nd = model_node_at(m, i);
-        if (!nd || (q->visible && !q->visible(q->filter, model_node_id(nd))))
-            continue;
-        if (n < max)
-            out[n] = i;
-        n++;
-    }
-    return n;
-}
-
 /* Copies id into the pool at *at. */
 static const char *pool_put(char *pool, size_t *at, const char *id)
 {
@@ -217,12 +203,14 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
     }
     v->q = *q;
     v->total = total;
-    v->shown = viewdata_visible_nodes(m, q, nodes, total);
     v->newest_us = model_last_us(m);
     v->model_gen = model_generation(m);
     v->interval_us = freshness_sample_interval(m);
     viewdata_window(q, v->newest_us, &v->t0_us, &v->t1_us);
     int ok = copy_nodes(v, m) == 0;
+    /* The parts' nodes by the same rule the keys count them with. */
+    if (ok)
+        v->shown = viewdata_nodes_passing(v, q->filter, q->visible, nodes, total);
     for (int k = 0; ok && k < NPARTS; k++) {
         if (!part_on(q, k))
             continue;

@@ -109,8 +109,4 @@ size_t viewdata_nodes_passing(const viewdata *v, const char *filter,
  * -1 when none has. */
 long viewdata_pick_traced(const viewdata *v, const size_t *nodes, size_t n, size_t selected);
 
-/* The indexes of the nodes that pass q's filter, in model order, into out
- * (at most max); returns their count (which may exceed max). */
-size_t viewdata_visible_nodes(const model *m, const viewdata_req *q, size_t *out, size_t max);
-
 #endif
