@@ -7,6 +7,8 @@
 #include "io/scan/fnv.h"
 #include "model/util/idmap.h"
 
+#define MIN_CAP 256
+
 struct catalog {
     cat_entry **slots;
     size_t cap, count;
@@ -26,7 +28,7 @@ catalog *catalog_new(void)
     catalog *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    c->cap = 256;
+    c->cap = MIN_CAP;
     c->slots = calloc(c->cap, sizeof *c->slots);
     if (!c->slots) {
         free(c);
@@ -136,9 +138,10 @@ cat_entry *catalog_get(catalog *c, const char *key)
     return c->slots[find_slot(c->slots, c->cap, key)];
 }
 
-static int grow(catalog *c)
+/* Rehashes the table into ncap slots (a power of two over twice the
+ * count); -1 on OOM (the table is unchanged). */
+static int resize(catalog *c, size_t ncap)
 {
-    size_t ncap = c->cap * 2;
     cat_entry **ns = calloc(ncap, sizeof *ns);
     if (!ns)
         return -1;
@@ -153,7 +156,7 @@ static int grow(catalog *c)
 
 cat_entry *catalog_add(catalog *c, const char *key)
 {
-    if ((c->count + 1) * 2 > c->cap && grow(c) != 0)
+    if ((c->count + 1) * 2 > c->cap && resize(c, c->cap * 2) != 0)
         return NULL;
     cat_entry *e = calloc(1, sizeof *e);
     if (!e || !(e->key = strdup(key))) {
@@ -189,6 +192,11 @@ void catalog_remove(catalog *c, cat_entry *e)
         c->slots[i] = NULL;
         hole = i;
     }
+    /* A pass over a long history fills the table with every file listed
+     * and then forgets most of them (scanner.c): it halves as they go, so
+     * it does not stay sized to the whole history (on OOM it stays). */
+    if (c->cap > MIN_CAP && c->count * 8 < c->cap)
+        (void)resize(c, c->cap / 2);
 }
 
 int catalog_retain(catalog *c, int (*keep)(const cat_entry *e, void *ud), void *ud)
@@ -196,7 +204,7 @@ int catalog_retain(catalog *c, int (*keep)(const cat_entry *e, void *ud), void *
     size_t kept = 0;
     for (size_t i = 0; i < c->cap; i++)
         kept += c->slots[i] && keep(c->slots[i], ud);
-    size_t cap = 256;
+    size_t cap = MIN_CAP;
     while (cap < 2 * kept)
         cap *= 2;
     cat_entry **slots = calloc(cap, sizeof *slots);
@@ -219,6 +227,20 @@ int catalog_retain(catalog *c, int (*keep)(const cat_entry *e, void *ud), void *
 size_t catalog_count(const catalog *c)
 {
     return c->count;
+}
+
+size_t catalog_bytes(const catalog *c)
+{
+    size_t n = sizeof *c + c->cap * sizeof *c->slots + c->capnames * sizeof *c->name_v;
+    for (size_t i = 0; i < c->nnames; i++)
+        n += strlen(c->name_v[i]) + 1;
+    for (size_t i = 0; i < c->cap; i++) {
+        const cat_entry *e = c->slots[i];
+        if (e)
+            n += sizeof *e + strlen(e->key) + 1 + (e->etag ? strlen(e->etag) + 1 : 0) +
+                 e->partial_cap;
+    }
+    return n;
 }
 
 cat_entry *catalog_next(catalog *c, size_t *iter)

@@ -53,6 +53,8 @@ typedef struct cat_entry {
     int64_t whole_size;    /* whole-file kinds: size last handed over, -1 never */
     size_t unread_at;      /* position + 1 in the scanner's unread list, 0
                               when the file is read (scan_unread.h) */
+    size_t work_at;        /* its index in the scanner's work list while
+                              a fetch round runs */
     uint64_t listed;       /* number of the last pass that listed it */
     uint64_t id;           /* unique for the catalog's life (addresses of
                               removed entries are reused) */
@@ -70,6 +72,10 @@ cat_entry *catalog_add(catalog *c, const char *key);
  * where they are in memory; an iteration in progress must not go on. */
 void catalog_remove(catalog *c, cat_entry *e);
 size_t catalog_count(const catalog *c);
+/* The bytes the catalog holds itself: its table, entries, keys, ETags,
+ * held lines and names (not the decoders, which trace_decode owns; nor
+ * malloc's own overhead). */
+size_t catalog_bytes(const catalog *c);
 /* Frees every entry keep(e, ud) says no to; the kept ones stay where
  * they are in memory, in a table sized to them. 0, or -1 on OOM (nothing
  * freed). */

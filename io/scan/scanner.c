@@ -434,6 +434,21 @@ static int entry_forgettable(const scanner *sc, const cat_entry *e)
     return 0;
 }
 
+/* A file behind the windows, read to its listed size, is forgotten as
+ * soon as it is ingested rather than when the pass ends: the first pass
+ * over a long job's history (a day of 16 nodes: 46k files) then never
+ * holds an entry, a key and a decoder for every file it has read (issue
+ * 15). Its slot in the work list goes NULL; nothing reads it again this
+ * round (keep_unfinished skips it, the fetch threads only look ahead). */
+static void forget_if_read(scanner *sc, cat_entry *e)
+{
+    if (!e || !is_line_kind(e->ki.kind) || e->consumed < e->size || !entry_forgettable(sc, e))
+        return;
+    sc->work[e->work_at] = NULL;
+    catalog_remove(sc->cat, e);
+    sc->forgotten++;
+}
+
 /* Appends e to the work list; 0, or -1 on OOM. */
 static int work_push(scanner *sc, cat_entry *e)
 {
@@ -909,7 +924,7 @@ static size_t keep_unfinished(scanner *sc)
     size_t n = 0;
     for (size_t i = 0; i < sc->nwork; i++) {
         cat_entry *e = sc->work[i];
-        if (is_line_kind(e->ki.kind) && e->consumed > e->asked_at && e->size > e->consumed)
+        if (e && is_line_kind(e->ki.kind) && e->consumed > e->asked_at && e->size > e->consumed)
             sc->work[n++] = e;
     }
     sc->nwork = n;
@@ -945,8 +960,10 @@ static int fetch_round(scanner *sc, source_req *reqs, sm_err *err)
      * nodes' new minutes), a fetch thread reads and decodes while this one
      * feeds the model; otherwise, or when no thread starts, fetch here. */
     size_t nlines = 0;
-    for (size_t i = 0; i < sc->nwork; i++)
+    for (size_t i = 0; i < sc->nwork; i++) {
+        sc->work[i]->work_at = i;
         nlines += ahead_kind(sc->work[i]->ki.kind) != PREDEC_NONE;
+    }
     /* .tmp files come first in the list, so they are tracked by the time
      * a closed trace after them is ingested. */
     sc->adopt_any = sc->adopt.n > 0;
@@ -962,10 +979,12 @@ static int fetch_round(scanner *sc, source_req *reqs, sm_err *err)
     if (f) {
         scan_item it;
         while (scan_fetch_take(f, &it) == 0) {
+            cat_entry *e = it.req.user;
             sc->pre = &it.pre;
             fetch_cb(sc, &it.req, it.data, it.len, it.etag, it.err);
             sc->pre = NULL;
             scan_fetch_release(f);
+            forget_if_read(sc, e);
         }
         rc = scan_fetch_finish(f, err);
     } else {
@@ -973,6 +992,8 @@ static int fetch_round(scanner *sc, source_req *reqs, sm_err *err)
             size_t n = sc->nwork - i < sc->o.batch ? sc->nwork - i : sc->o.batch;
             fill_reqs(sc, reqs, i, n);
             rc = source_fetch(sc->src, reqs, n, fetch_cb, sc, err);
+            for (size_t k = 0; k < n; k++)   /* the source is done with their keys */
+                forget_if_read(sc, sc->work[i + k]);
         }
     }
     return rc;
@@ -1178,6 +1199,11 @@ int scanner_root(scanner *sc, char *buf, size_t cap)
     snprintf(buf, cap, "%s", known ? sc->root : "");
     pthread_mutex_unlock(&sc->mu);
     return known;
+}
+
+size_t scanner_catalog_bytes(const scanner *sc)
+{
+    return catalog_bytes(sc->cat);
 }
 
 void scanner_get_stats(scanner *sc, scan_stats *out)

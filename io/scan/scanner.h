@@ -135,6 +135,11 @@ void scanner_finish(scanner *sc);
  * of the report's peak. */
 void scanner_shed(scanner *sc);
 
+/* The bytes the scanner's catalog of files holds (catalog_bytes): what
+ * it keeps per file it has seen. Not thread-safe: call it between passes
+ * or from the scanner's own thread (a scanner_on_ingest callback). */
+size_t scanner_catalog_bytes(const scanner *sc);
+
 /* Thread-safe copy of the counters. */
 void scanner_get_stats(scanner *sc, scan_stats *out);
 

@@ -133,11 +133,41 @@ static void test_retain(void **state)
     catalog_free(c);
 }
 
+/* Removing entries one by one (the scanner forgets each file behind its
+ * windows as it is read) gives the table's memory back as they go, and
+ * what stays is still found, entries where they were. */
+static void test_table_shrinks_as_entries_leave(void **state)
+{
+    (void)state;
+    catalog *c = catalog_new();
+    size_t empty = catalog_bytes(c);
+    enum { N = 20000, KEEP = 10 };
+    static cat_entry *at[N];
+    char key[64];
+    for (int i = 0; i < N; i++) {
+        snprintf(key, sizeof key, "system/incremental/%d.algo-1.json", i);
+        assert_non_null(at[i] = catalog_add(c, key));
+    }
+    size_t full = catalog_bytes(c);
+    assert_true(full > empty + N * sizeof(cat_entry));
+    for (int i = KEEP; i < N; i++)
+        catalog_remove(c, at[i]);
+    assert_int_equal(catalog_count(c), KEEP);
+    /* KEEP entries and their keys over an empty catalog, no table of N. */
+    assert_true(catalog_bytes(c) < empty + KEEP * (sizeof(cat_entry) + 64));
+    for (int i = 0; i < KEEP; i++) {
+        snprintf(key, sizeof key, "system/incremental/%d.algo-1.json", i);
+        assert_ptr_equal(catalog_get(c, key), at[i]);
+    }
+    catalog_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_info_round_trip_and_shared_names),
         cmocka_unit_test(test_etag),
+        cmocka_unit_test(test_table_shrinks_as_entries_leave),
         cmocka_unit_test(test_retain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
