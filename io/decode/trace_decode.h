@@ -57,20 +57,6 @@ struct tl_event;
 int trace_decode_parse(const char *line, size_t len, struct tl_event *out);
 int trace_decode_event(trace_dec *d, const struct tl_event *ev, trace_sink sink, void *ud);
 
-/* A closed file's decoder in one block, holding only what decoding more
- * of the file needs: the pid names, the time base, the writer and the
- * counters (a decoder with open B events cannot be frozen: without a
- * carry they stay in it). Most closed traces never grow again, and a day
- * of 16 nodes keeps 23k of them: ~400 bytes each as a decoder, about a
- * third as this. */
-typedef struct trace_dec_frozen trace_dec_frozen;
-/* NULL when d has open B events, or on OOM; d is unchanged either way. */
-trace_dec_frozen *trace_decode_freeze(const trace_dec *d);
-/* A decoder in the state d had when frozen: the same events come out of
- * the same lines. NULL on OOM. */
-trace_dec *trace_decode_thaw(const trace_dec_frozen *f);
-void trace_decode_frozen_free(trace_dec_frozen *f);
-
 /* Base time from the metadata line, 0 until seen. */
 int64_t trace_decode_base_us(const trace_dec *d);
 /* Number of B events still open (never closed by an E). */

@@ -44,7 +44,6 @@ static void entry_free(cat_entry *e)
     free(e->etag);
     free(e->partial);
     trace_decode_free(e->tdec);
-    trace_decode_frozen_free(e->tfrozen);
     json_split_free(e->js);
     free(e);
 }
@@ -260,8 +259,6 @@ void catalog_entry_reset(cat_entry *e)
     prefix_hash_init(&e->done);
     trace_decode_free(e->tdec);
     e->tdec = NULL;
-    trace_decode_frozen_free(e->tfrozen);
-    e->tfrozen = NULL;
     json_split_free(e->js);
     e->js = NULL;
     e->whole_size = -1;

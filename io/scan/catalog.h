@@ -36,9 +36,8 @@ typedef struct cat_entry {
                               in the same pass (scanner_opts.read_chunk) */
     char *partial;         /* trailing bytes of an incomplete line */
     size_t partial_len, partial_cap;
-    trace_dec *tdec;       /* trace kinds: decoder state across reads */
-    trace_dec_frozen *tfrozen; /* instead of tdec once the file closed
-                              (trace_decode_freeze), until it grows */
+    trace_dec *tdec;       /* trace kinds: decoder state across reads,
+                              freed once a closed file is read (scan_ingest) */
     jsplit *js;            /* a closed trace not laid out one event per
                               line: its elements, streamed (json_split.h);
                               NULL on the line path */

@@ -78,8 +78,6 @@ size_t scan_adopt_take(adopt_list *l, cat_entry *fin, const char *data, size_t l
         return 0;
     adopt_item *it = &l->items[best];
     trace_decode_free(fin->tdec);
-    trace_decode_frozen_free(fin->tfrozen);
-    fin->tfrozen = NULL;
     if (it->live) {
         cat_entry *tmp = it->live;
         fin->tdec = tmp->tdec;

@@ -277,6 +277,24 @@ static void note_changed(scanner *sc, cat_entry *e, const source_entry *se)
     catalog_entry_reset(e);
 }
 
+/* A closed trace read to its end whose file is now longer: smdebug never
+ * appends to one (scan_ingest keeps no decoder for it), so whatever did
+ * (a copy still being written, a hand edit) gets it read again from its
+ * start, as a replacement: events already shown are skipped, and the
+ * warnings name the file. */
+static void closed_trace_grew(scanner *sc, cat_entry *e, const source_entry *se,
+                              const char *rel)
+{
+    if (e->ki.kind != KEY_TRACE || e->consumed <= 0 || e->consumed < e->size ||
+        se->size <= e->consumed)
+        return;
+    add_message(sc, rel, "a closed trace file grew after it was read (smdebug never "
+                         "appends to one): read again from its start, events already "
+                         "shown skipped");
+    e->skip_until_us = e->high_water_us;
+    catalog_entry_reset(e);
+}
+
 static void track_newest(scanner *sc, const key_info *ki)
 {
     if (ki->kind == KEY_SYSTEM && ki->time_us > sc->newest_sys_us) {
@@ -365,6 +383,9 @@ static int list_cb(void *ud, const source_entry *se)
             lc->oom = 1;
             return 1;
         }
+        closed_trace_grew(sc, e, se, rel);   /* no-op when replaced */
+    } else {
+        closed_trace_grew(sc, e, se, rel);
     }
     e->size = se->size;
     e->listed = sc->pass;

@@ -196,6 +196,34 @@ static void test_tmp_renamed_to_final_not_double_counted(void **state)
     assert_int_equal(st.corrupt_lines, 0);
 }
 
+/* A closed trace that grows after it was read (smdebug never does that;
+ * a copy still being written can) is read again from its start: each
+ * step counted once, and the warnings name the file. */
+static void test_closed_trace_growing_read_again_and_named(void **state)
+{
+    fixture *f = *state;
+    char buf[256];
+    fixture_put(f, FINAL, trace_head, "w");
+    fixture_put(f, FINAL, step_line(0, buf, sizeof buf), "a");
+    fixture_put(f, FINAL, step_line(1, buf, sizeof buf), "a");
+    fixture_open(f, NULL);
+    fixture_scan(f);
+    assert_int_equal(fixture_train_steps(f->m), 2);
+    fixture_put(f, FINAL, step_line(2, buf, sizeof buf), "a");
+    fixture_put(f, FINAL, "]\n", "a");
+    fixture_scan(f);
+    assert_int_equal(fixture_train_steps(f->m), 3);
+    char msgs[SCANNER_MSG_MAX][SCANNER_MSG_LEN];
+    size_t n = scanner_messages(f->sc, msgs, SCANNER_MSG_MAX);
+    int named = 0;
+    for (size_t i = 0; i < n; i++)
+        named |= strstr(msgs[i], FINAL) && strstr(msgs[i], "grew");
+    assert_true(named);
+    fixture_scan(f);   /* and once only */
+    assert_int_equal(fixture_train_steps(f->m), 3);
+    assert_int_equal(scanner_messages(f->sc, msgs, SCANNER_MSG_MAX), n);
+}
+
 /* smdebug's close(): the last ",\n" is truncated away, "\n]\n" appended,
  * then the file renamed. A scan may land between any two of those steps
  * (the dashboard tails a live writer); none may cost or corrupt a line. */
@@ -646,6 +674,7 @@ int main(void)
         FIXTURE_TEST(test_newest_files_first),
         FIXTURE_TEST(test_late_upload_within_window_found),
         cmocka_unit_test(test_history_read_leaves_catalog),
+        FIXTURE_TEST(test_closed_trace_growing_read_again_and_named),
         FIXTURE_TEST(test_replaced_file_not_double_counted),
         FIXTURE_TEST(test_root_found_in_job_dir),
         FIXTURE_TEST(test_unknown_files_named_once),

@@ -306,84 +306,6 @@ static void test_open_bound(void **state)
     trace_decode_free(t);
 }
 
-static const char *const PART1[] = {
-    "[", META0, META1,
-    "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 2, \"args\": {\"name\": \"Forward\"}},",
-    "{\"name\":\"outer\",\"ph\":\"B\",\"pid\":1,\"tid\":2,\"ts\":100,\"args\":{\"step_num\":4}},",
-    "{\"name\":\"outer\",\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":300},",
-    "{\"name\":\"left open\",\"ph\":\"B\",\"pid\":1,\"tid\":3,\"ts\":320,\"args\":{\"step_num\":5}},",
-    "{\"name\":\"fwd\",\"ph\":\"X\",\"pid\":2,\"tid\":1,\"ts\":330,\"dur\":20},",
-    "{\"ph\":\"E\",\"pid\":8,\"tid\":8,\"ts\":5},",
-    "]",
-};
-/* What the same writer adds when the closed file grows in place. */
-static const char *const PART2[] = {
-    "{\"name\":\"fwd\",\"ph\":\"X\",\"pid\":2,\"tid\":1,\"ts\":400,\"dur\":20},",
-    "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 2, \"args\": {\"name\": \"Backward\"}},",
-    "{\"name\":\"bwd\",\"ph\":\"X\",\"pid\":2,\"tid\":1,\"ts\":450,\"dur\":30},",
-    "{\"name\":\"left open\",\"ph\":\"E\",\"pid\":1,\"tid\":3,\"ts\":500},",
-    "{\"name\":\"x\",\"ph\":\"X\",\"pid\":7,\"tid\":7,\"ts\":510,\"dur\":1},",
-    "{\"name\":\"again\",\"ph\":\"B\",\"pid\":1,\"tid\":2,\"ts\":600},",
-    "{\"name\":\"again\",\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":700},",
-};
-
-static void feed_all(trace_dec *d, const char *const *lines, size_t n, evlog *l)
-{
-    for (size_t i = 0; i < n; i++)
-        assert_int_equal(trace_decode_line(d, lines[i], strlen(lines[i]), sink, l), 0);
-}
-
-/* A closed file's decoder frozen and thawed decodes what the file grows
- * by exactly as the decoder kept whole does: pid names (one renamed
- * after), the time base, the writer's carry (the open B handed over at
- * close meets its E), the counters. A decoder still holding open B
- * events (no carry) is not frozen. */
-static void test_frozen_resumes_as_before(void **state)
-{
-    (void)state;
-    static evlog la, lb;
-    la.n = lb.n = 0;
-    trace_carry *ca = trace_carry_new(), *cb = trace_carry_new();
-    trace_dec *a = trace_decode_new("algo-1"), *b = trace_decode_new("algo-1");
-    assert_int_equal(trace_decode_set_writer(a, "1-algo-1", ca, 0), 0);
-    assert_int_equal(trace_decode_set_writer(b, "1-algo-1", cb, 0), 0);
-    size_t n1 = sizeof PART1 / sizeof *PART1, n2 = sizeof PART2 / sizeof *PART2;
-    feed_all(a, PART1, n1, &la);
-    feed_all(b, PART1, n1, &lb);
-    trace_decode_close_file(a, sink, &la);
-    trace_decode_close_file(b, sink, &lb);
-    trace_dec_frozen *f = trace_decode_freeze(b);
-    assert_non_null(f);
-    trace_decode_free(b);
-    b = trace_decode_thaw(f);
-    trace_decode_frozen_free(f);
-    assert_non_null(b);
-    assert_int_equal(trace_decode_base_us(b), trace_decode_base_us(a));
-    assert_int_equal(trace_decode_open_count(b), trace_decode_open_count(a));
-    assert_int_equal(trace_decode_dropped_count(b), trace_decode_dropped_count(a));
-    feed_all(a, PART2, n2, &la);
-    feed_all(b, PART2, n2, &lb);
-    trace_decode_close_file(a, sink, &la);
-    trace_decode_close_file(b, sink, &lb);
-    assert_int_equal(la.n, 7);
-    assert_int_equal(lb.n, la.n);
-    assert_memory_equal(lb.ev, la.ev, sizeof(ev_copy) * (size_t)la.n);
-    assert_string_equal(la.ev[3].phase, "Backward");
-    assert_string_equal(la.ev[4].name, "left open");
-    assert_int_equal(la.ev[4].step, 5);
-    assert_int_equal(trace_decode_open_count(b), trace_decode_open_count(a));
-    trace_decode_free(a);
-    trace_decode_free(b);
-    trace_carry_free(ca);
-    trace_carry_free(cb);
-    /* Without a carry the open B stays in the decoder: no freezing. */
-    trace_dec *c = trace_decode_new("algo-1");
-    feed_all(c, PART1, n1, &la);
-    assert_int_equal(trace_decode_open_count(c), 1);
-    assert_null(trace_decode_freeze(c));
-    trace_decode_free(c);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,7 +316,6 @@ int main(void)
         cmocka_unit_test(test_open_tmp_and_forms),
         cmocka_unit_test(test_corrupt_keeps_state),
         cmocka_unit_test(test_open_bound),
-        cmocka_unit_test(test_frozen_resumes_as_before),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
