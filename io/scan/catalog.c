@@ -40,7 +40,6 @@ catalog *catalog_new(void)
 
 static void entry_free(cat_entry *e)
 {
-    free(e->key);
     free(e->etag);
     free(e->partial);
     trace_decode_free(e->tdec);
@@ -157,11 +156,11 @@ cat_entry *catalog_add(catalog *c, const char *key)
 {
     if ((c->count + 1) * 2 > c->cap && resize(c, c->cap * 2) != 0)
         return NULL;
-    cat_entry *e = calloc(1, sizeof *e);
-    if (!e || !(e->key = strdup(key))) {
-        free(e);
+    size_t len = strlen(key);
+    cat_entry *e = calloc(1, sizeof *e + len + 1);
+    if (!e)
         return NULL;
-    }
+    memcpy(e->key, key, len + 1);
     e->whole_size = -1;
     e->ki.node = e->ki.process = "";
     e->id = ++c->next_id;

@@ -158,10 +158,10 @@ static int hold_partial(cat_entry *e, const char *p, size_t len)
         if (!np)
             return -1;
         e->partial = np;
-        e->partial_cap = ncap;
+        e->partial_cap = (uint32_t)ncap;   /* both under INGEST_LINE_MAX */
     }
     memcpy(e->partial + e->partial_len, p, len);
-    e->partial_len = need;
+    e->partial_len = (uint32_t)need;
     return 0;
 }
 

@@ -29,7 +29,7 @@ int scan_unread_set(unread_list *l, cat_entry *e, const char *why)
         l->cap = nc;
     }
     l->v[l->n++] = (unread_item){e, w};
-    e->unread_at = l->n;
+    e->unread_at = (uint32_t)l->n;
     return 0;
 }
 
@@ -43,7 +43,7 @@ void scan_unread_clear(unread_list *l, cat_entry *e)
     memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof *l->v);
     l->n--;
     for (size_t k = i; k < l->n; k++)
-        l->v[k].e->unread_at = k + 1;
+        l->v[k].e->unread_at = (uint32_t)(k + 1);
     e->unread_at = 0;
 }
 

@@ -982,7 +982,7 @@ static int fetch_round(scanner *sc, source_req *reqs, sm_err *err)
      * feeds the model; otherwise, or when no thread starts, fetch here. */
     size_t nlines = 0;
     for (size_t i = 0; i < sc->nwork; i++) {
-        sc->work[i]->work_at = i;
+        sc->work[i]->work_at = (uint32_t)i;
         nlines += ahead_kind(sc->work[i]->ki.kind) != PREDEC_NONE;
     }
     /* .tmp files come first in the list, so they are tracked by the time
