@@ -38,9 +38,22 @@ catalog *catalog_new(void)
     return c;
 }
 
+/* Where the ETag the entry was added with sits in its block. */
+static char *etag_room(cat_entry *e)
+{
+    return e->key + strlen(e->key) + 1;
+}
+
+static void etag_free(cat_entry *e)
+{
+    if (e->etag && e->etag != etag_room(e))
+        free(e->etag);
+    e->etag = NULL;
+}
+
 static void entry_free(cat_entry *e)
 {
-    free(e->etag);
+    etag_free(e);
     free(e->partial);
     trace_decode_free(e->tdec);
     json_split_free(e->js);
@@ -115,10 +128,14 @@ void catalog_entry_info(const cat_entry *e, key_info *out)
 
 int catalog_set_etag(cat_entry *e, const char *etag)
 {
-    char *copy = NULL;
+    char *room = etag_room(e), *copy = NULL;
+    if (e->etag == room && etag && strlen(etag) <= strlen(room) && etag[0]) {
+        memmove(room, etag, strlen(etag) + 1);   /* fits where the first one was */
+        return 0;
+    }
     if (etag && etag[0] && !(copy = strdup(etag)))
         return -1;
-    free(e->etag);
+    etag_free(e);
     e->etag = copy;
     return 0;
 }
@@ -154,13 +171,20 @@ static int resize(catalog *c, size_t ncap)
 
 cat_entry *catalog_add(catalog *c, const char *key)
 {
+    return catalog_add_with_etag(c, key, NULL);
+}
+
+cat_entry *catalog_add_with_etag(catalog *c, const char *key, const char *etag)
+{
     if ((c->count + 1) * 2 > c->cap && resize(c, c->cap * 2) != 0)
         return NULL;
-    size_t len = strlen(key);
-    cat_entry *e = calloc(1, sizeof *e + len + 1);
+    size_t len = strlen(key), tlen = etag && etag[0] ? strlen(etag) + 1 : 0;
+    cat_entry *e = calloc(1, sizeof *e + len + 1 + tlen);
     if (!e)
         return NULL;
     memcpy(e->key, key, len + 1);
+    if (tlen)
+        e->etag = memcpy(e->key + len + 1, etag, tlen);
     e->whole_size = -1;
     e->ki.node = e->ki.process = "";
     e->id = ++c->next_id;

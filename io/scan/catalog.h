@@ -31,7 +31,8 @@ typedef struct cat_key {
 typedef struct cat_entry {
     cat_key ki;
     int64_t size;          /* size at the last listing */
-    char *etag;            /* NULL when none (catalog_etag) */
+    char *etag;            /* NULL when none (catalog_etag); in the entry's
+                              block after the key, or a copy of its own */
     int64_t consumed;      /* bytes fetched so far = offset of next read */
     int64_t asked_at;      /* consumed when its last read was asked: a
                               read that moved it may be followed by more
@@ -60,7 +61,7 @@ typedef struct cat_entry {
     uint32_t work_at;      /* its index in the scanner's work list while
                               a fetch round runs */
     int failed;            /* the last read failed */
-    char key[];            /* the object's key */
+    char key[];            /* the object's key (then the first ETag) */
 } cat_entry;
 
 typedef struct catalog catalog;
@@ -70,6 +71,9 @@ void catalog_free(catalog *c);       /* frees every entry */
 cat_entry *catalog_get(catalog *c, const char *key);
 /* Inserts a fresh entry for key (must not exist). NULL on OOM. */
 cat_entry *catalog_add(catalog *c, const char *key);
+/* The same with its ETag (NULL or "": none), kept in the entry's block
+ * after the key rather than in an allocation of its own. */
+cat_entry *catalog_add_with_etag(catalog *c, const char *key, const char *etag);
 /* Removes e (an entry of c) and frees it. Entries other than e stay
  * where they are in memory; an iteration in progress must not go on. */
 void catalog_remove(catalog *c, cat_entry *e);

@@ -367,11 +367,11 @@ static int list_cb(void *ud, const source_entry *se)
         return 0;   /* not profiler data (e.g. rule output's HTML) */
     cat_entry *e = catalog_get(sc->cat, se->key);
     if (!e) {
-        if (!(e = catalog_add(sc->cat, se->key))) {
+        if (!(e = catalog_add_with_etag(sc->cat, se->key, se->etag))) {
             lc->oom = 1;
             return 1;
         }
-        if (catalog_set_info(sc->cat, e, &ki) != 0 || catalog_set_etag(e, se->etag) != 0) {
+        if (catalog_set_info(sc->cat, e, &ki) != 0) {
             lc->oom = 1;
             return 1;
         }

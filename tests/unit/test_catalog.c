@@ -87,6 +87,23 @@ static void test_etag(void **state)
     assert_int_equal(catalog_set_etag(e, "1f2e"), 0);
     assert_int_equal(catalog_set_etag(e, NULL), 0);
     assert_null(e->etag);
+    /* Added with its ETag (kept in the entry's block): replaced by a
+     * shorter one, a longer one, none, the key untouched throughout. */
+    const char *key = "framework/pevents/2020071317/1594662674000000_1-algo-1_pythontimeline.json";
+    cat_entry *t = catalog_add_with_etag(c, key, "\"0123456789abcdef\"");
+    assert_string_equal(catalog_etag(t), "\"0123456789abcdef\"");
+    assert_int_equal(catalog_set_etag(t, "\"fedcba\""), 0);
+    assert_string_equal(catalog_etag(t), "\"fedcba\"");
+    assert_int_equal(catalog_set_etag(t, long_tag), 0);
+    assert_string_equal(catalog_etag(t), long_tag);
+    assert_int_equal(catalog_set_etag(t, "\"9\""), 0);
+    assert_string_equal(catalog_etag(t), "\"9\"");
+    assert_int_equal(catalog_set_etag(t, NULL), 0);
+    assert_string_equal(catalog_etag(t), "");
+    assert_string_equal(t->key, key);
+    assert_ptr_equal(catalog_get(c, key), t);
+    assert_non_null(catalog_add_with_etag(c, "system/x", ""));
+    assert_string_equal(catalog_etag(catalog_get(c, "system/x")), "");
     catalog_free(c);
 }
 
