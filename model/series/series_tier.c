@@ -16,8 +16,8 @@ void series_tiers_init(tiers *t)
 {
     /* Slack of 1/16: a full tier re-centres (a 16 KB move) once per
      * ~100 appends, and costs 6 % instead of 25 % over its samples. */
-    deque_init(&t->raw, sizeof(raw_c), SERIES_RAW_CAP, SERIES_RAW_CAP / 16);
-    t->form = NARROW_DEC2;  /* system metrics are written in hundredths */
+    deque_init(&t->raw, RAW_H16_BYTES, SERIES_RAW_CAP, SERIES_RAW_CAP / 16);
+    t->form = NARROW_H16;   /* system metrics are written in hundredths */
     t->base = 0;
     /* Buckets are inserted about once per 10 s of data: small slack. */
     deque_init(&t->t1, sizeof(bucket_c), SERIES_T1_CAP, 64);
@@ -197,10 +197,7 @@ static bucket point_bucket(int64_t ts, double v)
 /* Slot i of the staged run, decoded. */
 static raw_pt run_at(const tiers *t, size_t i)
 {
-    if (!t->form)
-        return ((const raw_pt *)t->run)[i];
-    const raw_c *c = (const raw_c *)t->run + i;
-    return (raw_pt){t->base + c->dt, narrow_decode(t->form, c->v)};
+    return series_tier_raw_decode(t->form, t->base, t->run + i * t->raw.elem);
 }
 
 /* Stores (ts, v) into a slot of raw's element form; it must fit. */
@@ -211,8 +208,16 @@ static void raw_put(const tiers *t, void *slot, int64_t ts, double v)
         memcpy(slot, &p, sizeof p);
         return;
     }
-    raw_c c = {(int32_t)(ts - t->base), narrow_encode(t->form, v)};
-    memcpy(slot, &c, sizeof c);
+    int32_t dt = (int32_t)(ts - t->base);
+    memcpy(slot, &dt, sizeof dt);
+    unsigned char *at = (unsigned char *)slot + sizeof dt;
+    if (t->form == NARROW_H16) {
+        uint16_t u = narrow_encode_h16(v);
+        memcpy(at, &u, sizeof u);
+    } else {
+        uint32_t u = narrow_encode(t->form, v);
+        memcpy(at, &u, sizeof u);
+    }
 }
 
 static int dt_fits(int64_t ts, int64_t base)
@@ -221,47 +226,77 @@ static int dt_fits(int64_t ts, int64_t base)
     return !__builtin_sub_overflow(ts, base, &d) && d >= INT32_MIN && d <= INT32_MAX;
 }
 
+/* Whether v fits raw form `form` (0 holds any). */
+static int raw_fits(int form, double v)
+{
+    return !form || (form == NARROW_H16 ? narrow_fits_h16(v) : narrow_fits(form, v));
+}
+
+/* Re-stores slots [first, first + n) of buf from (old form, old base,
+ * old_elem bytes a slot) to t's form and base, in place: last slot first,
+ * so that a widened slot is never written before the old slots it
+ * covers are read. */
+static void raw_restore(const tiers *t, unsigned char *buf, size_t first, size_t n, int old,
+                        int64_t obase, size_t old_elem)
+{
+    size_t e = t->raw.elem;
+    for (size_t i = first + n; i-- > first;) {
+        raw_pt p = series_tier_raw_decode(old, obase, buf + i * old_elem);
+        raw_put(t, buf + i * e, p.ts, p.v);
+    }
+}
+
 /* Rewrites every raw and staged sample from the current form and base to
- * (form, base); form 0 widens them to raw_pt. 0, or -1 on OOM with the
- * samples unchanged. */
+ * (form, base), in form's element size (forms only widen). 0, or -1 on
+ * OOM with the samples unchanged. */
 static int raw_recode(tiers *t, int form, int64_t base)
 {
-    size_t nraw = t->raw.len, head = t->raw.head;
-    if (!form) {
+    size_t oe = t->raw.elem, ne = series_tier_raw_elem(form);
+    if (ne > oe) {
         if (t->caprun) {
-            unsigned char *r = realloc(t->run, t->caprun * sizeof(raw_pt));
+            unsigned char *r = realloc(t->run, t->caprun * ne);
             if (!r)
                 return -1;
             t->run = r;
         }
-        if (deque_widen(&t->raw, sizeof(raw_pt)) != 0)
+        if (deque_widen(&t->raw, ne) != 0)
             return -1;
-        /* Last slot first: see deque_widen. */
-        for (size_t i = t->nrun; i-- > 0;) {
-            raw_pt p = run_at(t, i);
-            memcpy(t->run + i * sizeof p, &p, sizeof p);
-        }
-        raw_c *old = (raw_c *)t->raw.buf;
-        for (size_t i = head + nraw; i-- > head;) {
-            raw_pt p = {t->base + old[i].dt, narrow_decode(t->form, old[i].v)};
-            memcpy(t->raw.buf + i * sizeof p, &p, sizeof p);
-        }
-        t->form = 0;
-        return 0;
     }
-    for (size_t i = 0; i < nraw + t->nrun; i++) {
-        raw_c *e = i < nraw ? (raw_c *)t->raw.buf + head + i : (raw_c *)t->run + (i - nraw);
-        int64_t ts = t->base + e->dt;
-        double v = narrow_decode(t->form, e->v);
-        *e = (raw_c){(int32_t)(ts - base), narrow_encode(form, v)};
-    }
+    int old = t->form;
+    int64_t obase = t->base;
     t->form = form;
     t->base = base;
+    raw_restore(t, t->run, 0, t->nrun, old, obase, oe);
+    raw_restore(t, t->raw.buf, t->raw.head, t->raw.len, old, obase, oe);
     return 0;
 }
 
-/* Makes raw's form and base able to hold (ts, v): the other narrow form
- * when every sample fits it, a base centred on the samples' span when it
+static int raw_all_fit(const tiers *t, int form)
+{
+    for (size_t i = 0; i < t->raw.len + t->nrun; i++) {
+        raw_pt p = i < t->nrun ? run_at(t, i) : series_tier_raw_at(t, i - t->nrun);
+        if (!narrow_fits(form, p.v))
+            return 0;
+    }
+    return 1;
+}
+
+/* The form raw takes for a value v its own does not fit: a 4-byte form
+ * every sample and v fit, else 0. */
+static int raw_wider_form(const tiers *t, double v)
+{
+    if (t->form == NARROW_H16) {
+        /* H16 values are DEC2 values: DEC2 needs only v to fit. */
+        if (narrow_fits(NARROW_DEC2, v))
+            return NARROW_DEC2;
+        return narrow_fits(NARROW_F32, v) && raw_all_fit(t, NARROW_F32) ? NARROW_F32 : 0;
+    }
+    int other = narrow_other(t->form);
+    return narrow_fits(other, v) && raw_all_fit(t, other) ? other : 0;
+}
+
+/* Makes raw's form and base able to hold (ts, v): a wider form when
+ * every sample fits it (raw_wider_form), a base centred on the samples' span when it
  * is under 2^31 us, else raw_pt. 0, or -1 on OOM (nothing lost). */
 static int raw_make_fit(tiers *t, int64_t ts, double v)
 {
@@ -270,20 +305,12 @@ static int raw_make_fit(tiers *t, int64_t ts, double v)
     size_t n = t->raw.len + t->nrun;
     if (n == 0)
         t->base = ts;
-    int vfit = narrow_fits(t->form, v), tfit = dt_fits(ts, t->base);
+    int vfit = raw_fits(t->form, v), tfit = dt_fits(ts, t->base);
     if (vfit && tfit)
         return 0;
     int form = t->form;
-    if (!vfit) {
-        form = narrow_other(form);
-        int ok = narrow_fits(form, v);
-        for (size_t i = 0; ok && i < n; i++) {
-            raw_pt p = i < t->nrun ? run_at(t, i) : series_tier_raw_at(t, i - t->nrun);
-            ok = narrow_fits(form, p.v);
-        }
-        if (!ok)
-            return raw_recode(t, 0, 0);
-    }
+    if (!vfit && !(form = raw_wider_form(t, v)))
+        return raw_recode(t, 0, 0);
     int64_t base = t->base;
     if (!tfit) {
         /* The run precedes raw: the span's ends are its first and raw's last. */
@@ -418,7 +445,9 @@ int series_tiers_make_lean(tiers *t)
             return -1;
         deque_pop_front(&t->t1);
     }
-    t->t1.max_len = SERIES_LEAN_T1_CAP;
+    /* A lean tier 1 stays full from its first 10 min on: a little slack
+     * (a re-centring per 8 buckets) instead of 64 buckets, 32 times a node. */
+    deque_limit(&t->t1, SERIES_LEAN_T1_CAP, 8);
     t->hint[0] = 0;
     t->lean = 1;
     return 0;

@@ -7,6 +7,7 @@
 #define SMTOP_SERIES_TIER_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "model/series/deque.h"
 #include "model/series/narrow.h"
@@ -24,6 +25,12 @@ typedef struct raw_c {
     int32_t dt;
     uint32_t v;
 } raw_c;
+
+/* While every value is hundredths in 0..655.35 (NARROW_H16: utilization),
+ * a raw sample takes 6 bytes, unaligned: dt as in raw_c, then the value's
+ * hundredths in a uint16. Three quarters of a node's raw samples are
+ * utilizations, and the raw tier is the largest part of a node's model. */
+#define RAW_H16_BYTES 6
 
 /* A bucket as readers see it. */
 typedef struct bucket {
@@ -53,10 +60,11 @@ typedef struct tiers {
     deque raw, t1, t2;
     unsigned char *run;     /* staged samples, stored as raw's are */
     size_t nrun, caprun;
-    /* raw and run hold raw_c relative to `base` while `form` is a
-     * NARROW_* form; one sample that fits no 4-byte form, or a tier
-     * spanning more than 2^31 us (35 min: samples 1 s apart or more),
-     * turns them into raw_pt for good (form 0). */
+    /* raw and run hold 6-byte samples while `form` is NARROW_H16, raw_c
+     * relative to `base` while it is a 4-byte NARROW_* form; a value out
+     * of H16 widens them to a 4-byte form, one that fits no 4-byte form,
+     * or a tier spanning more than 2^31 us (35 min: samples 1 s apart or
+     * more), turns them into raw_pt for good (form 0). */
     int form;
     int64_t base;
     /* t1's and t2's bucket form: a NARROW_* form while every bucket of
@@ -87,20 +95,49 @@ static inline int64_t tier_floordiv(int64_t a, int64_t b)
     return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
+/* Bytes a raw sample takes in `form`. */
+static inline size_t series_tier_raw_elem(int form)
+{
+    return form == NARROW_H16 ? RAW_H16_BYTES : form ? sizeof(raw_c) : sizeof(raw_pt);
+}
+
+/* The raw sample stored at `slot` in form `form` relative to `base`. */
+static inline raw_pt series_tier_raw_decode(int form, int64_t base, const void *slot)
+{
+    raw_pt p;
+    if (!form) {
+        memcpy(&p, slot, sizeof p);
+        return p;
+    }
+    int32_t dt;
+    memcpy(&dt, slot, sizeof dt);
+    p.ts = base + dt;
+    if (form == NARROW_H16) {
+        uint16_t u;
+        memcpy(&u, (const unsigned char *)slot + sizeof dt, sizeof u);
+        p.v = narrow_decode_h16(u);
+    } else {
+        uint32_t u;
+        memcpy(&u, (const unsigned char *)slot + sizeof dt, sizeof u);
+        p.v = narrow_decode(form, u);
+    }
+    return p;
+}
+
 /* Raw sample i (i < raw.len) of a settled tier. */
 static inline raw_pt series_tier_raw_at(const tiers *t, size_t i)
 {
-    if (!t->form)
-        return *(const raw_pt *)deque_at(&t->raw, i);
-    const raw_c *c = deque_at(&t->raw, i);
-    return (raw_pt){t->base + c->dt, narrow_decode(t->form, c->v)};
+    return series_tier_raw_decode(t->form, t->base, deque_at(&t->raw, i));
 }
 
 static inline int64_t series_tier_raw_ts(const tiers *t, size_t i)
 {
+    const void *slot = deque_at(&t->raw, i);
     if (!t->form)
-        return ((const raw_pt *)deque_at(&t->raw, i))->ts;
-    return t->base + ((const raw_c *)deque_at(&t->raw, i))->dt;
+        return ((const raw_pt *)slot)->ts;
+    int32_t dt;
+    memcpy(&dt, slot, sizeof dt);
+    return t->base + dt;
 }
 
 /* Tier `level` (1: 10 s buckets, 2: 5 min buckets). */

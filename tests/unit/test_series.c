@@ -406,7 +406,36 @@ static void test_compact_raw_exact(void **state)
     size_t wide = check_raw_exact(q, SERIES_RAW_CAP, 0);
     print_message("2048 samples: %zu bytes compact, %zu wide\n", narrow, wide);
     assert_true(narrow * 10 < wide * 6);
+    /* a raw sample of a utilization (hundredths in 0..655.35) takes 6
+     * bytes, of other hundredths 8: the series under 85 % */
+    for (size_t i = 0; i < SERIES_RAW_CAP; i++)
+        q[i].v = 1000 + (double)(int64_t)(next_u64() % 10001) / 100.0;
+    size_t dec2 = check_raw_exact(q, SERIES_RAW_CAP, 0);
+    print_message("2048 samples: %zu bytes utilization, %zu other hundredths\n", narrow, dec2);
+    assert_true(narrow * 100 < dec2 * 85);
     free(q);
+}
+
+/* Utilizations start in 6-byte samples; a value out of that form widens
+ * every sample already held, raw and staged, without changing one. */
+static void test_raw_h16_widens_exact(void **state)
+{
+    (void)state;
+    size_t n = 3000;
+    pt *p = make_points(n, 500000);
+    const double odd[] = {655.36, 1000.25, -1.5, 1.0 / 1024, 1.0 / 3, 123456.789, -0.0, 655.35};
+    for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++) {
+        for (size_t i = 0; i < n; i++)
+            p[i].v = (double)(int64_t)(next_u64() % 10001) / 100.0;
+        p[n - 1500 + k].v = odd[k];     /* met while an older file stages */
+        for (int order = 0; order < 3; order++)
+            check_raw_exact(p, n, order);
+        for (size_t i = 0; i < n; i++)  /* quarters: H16, then F32 */
+            p[i].v = (double)(next_u64() % 400) / 4.0;
+        p[n - 10].v = odd[k];
+        check_raw_exact(p, n, 0);
+    }
+    free(p);
 }
 
 /* series_visit's buckets (width > 0), keyed by floor(start / width). */
@@ -625,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_memory_bounds),
         cmocka_unit_test(test_lean_series),
         cmocka_unit_test(test_compact_raw_exact),
+        cmocka_unit_test(test_raw_h16_widens_exact),
         cmocka_unit_test(test_compact_buckets_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
