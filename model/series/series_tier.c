@@ -20,9 +20,9 @@ void series_tiers_init(tiers *t)
     t->form = NARROW_H16;   /* system metrics are written in hundredths */
     t->base = 0;
     /* Buckets are inserted about once per 10 s of data: small slack. */
-    deque_init(&t->t1, sizeof(bucket_c), SERIES_T1_CAP, 64);
-    deque_init(&t->t2, sizeof(bucket_c), SERIES_T2_CAP, 64);
-    t->bform[0] = t->bform[1] = NARROW_DEC2;
+    deque_init(&t->t1, BUCKET_H16_BYTES, SERIES_T1_CAP, 64);
+    deque_init(&t->t2, BUCKET_H16_BYTES, SERIES_T2_CAP, 64);
+    t->bform[0] = t->bform[1] = NARROW_H16;
     t->run = NULL;
     t->nrun = t->caprun = 0;
     t->hint[0] = t->hint[1] = 0;
@@ -79,68 +79,83 @@ static void bucket_merge(bucket *into, const bucket *b)
 
 static int bucket_fits(int form, const bucket *b)
 {
-    return b->key >= INT32_MIN && b->key <= INT32_MAX && narrow_fits(form, b->min) &&
-           narrow_fits(form, b->max);
+    if (b->key < INT32_MIN || b->key > INT32_MAX)
+        return 0;
+    if (form == NARROW_H16)
+        return narrow_fits_h16(b->min) && narrow_fits_h16(b->max) && b->count <= UINT16_MAX;
+    return narrow_fits(form, b->min) && narrow_fits(form, b->max);
 }
 
-/* b in tier `level`'s element form, into out (sizeof(bucket) bytes); b
- * must fit that form. */
-static void bucket_encode(const tiers *t, int level, const bucket *b, void *out)
+/* b in `form`, into slot; b must fit that form. */
+static void bucket_encode(int form, const bucket *b, void *slot)
 {
-    int form = t->bform[level - 1];
     if (!form) {
-        memcpy(out, b, sizeof *b);
+        memcpy(slot, b, sizeof *b);
         return;
     }
-    bucket_c c = {(int32_t)b->key, narrow_encode(form, b->min), narrow_encode(form, b->max),
-                  b->count, b->sum};
-    memcpy(out, &c, sizeof c);
+    int32_t key = (int32_t)b->key;
+    if (form == NARROW_H16) {
+        unsigned char *at = slot;
+        uint16_t u[3] = {narrow_encode_h16(b->min), narrow_encode_h16(b->max),
+                         (uint16_t)b->count};
+        memcpy(at, &key, sizeof key);
+        memcpy(at + 4, u, sizeof u);
+        memcpy(at + 10, &b->sum, sizeof b->sum);
+        return;
+    }
+    bucket_c c = {key, narrow_encode(form, b->min), narrow_encode(form, b->max), b->count,
+                  b->sum};
+    memcpy(slot, &c, sizeof c);
 }
 
-/* Rewrites tier `level`'s buckets from its form to `form`; 0 widens them
- * to bucket. 0, or -1 on OOM with the buckets unchanged. */
+/* Rewrites tier `level`'s buckets from its form to `form`, in form's
+ * element size (forms only widen): last slot first, so that a widened
+ * slot is never written before the old slots it covers are read. 0, or
+ * -1 on OOM with the buckets unchanged. */
 static int bucket_recode(tiers *t, int level, int form)
 {
     deque *d = level == 1 ? &t->t1 : &t->t2;
     int old = t->bform[level - 1];
-    size_t head = d->head, n = d->len;
-    if (!form) {
-        if (deque_widen(d, sizeof(bucket)) != 0)
-            return -1;
-        /* Last slot first: see deque_widen. */
-        const bucket_c *oc = (const bucket_c *)d->buf;
-        for (size_t i = head + n; i-- > head;) {
-            bucket_c c = oc[i];
-            bucket b = {c.key, narrow_decode(old, c.min), narrow_decode(old, c.max), c.sum,
-                        c.count};
-            memcpy(d->buf + i * sizeof b, &b, sizeof b);
-        }
-    } else {
-        for (size_t i = head; i < head + n; i++) {
-            bucket_c *c = (bucket_c *)d->buf + i;
-            c->min = narrow_encode(form, narrow_decode(old, c->min));
-            c->max = narrow_encode(form, narrow_decode(old, c->max));
-        }
+    size_t oe = d->elem, ne = series_tier_bucket_elem(form);
+    if (ne > oe && deque_widen(d, ne) != 0)
+        return -1;
+    for (size_t i = d->head + d->len; i-- > d->head;) {
+        bucket b = series_tier_bucket_decode(old, d->buf + i * oe);
+        bucket_encode(form, &b, d->buf + i * ne);
     }
     t->bform[level - 1] = form;
     return 0;
 }
 
-/* Makes tier `level`'s form able to hold b: the other narrow form when
- * every bucket (and b) fits it, else bucket. 0, or -1 on OOM (nothing
- * lost). */
+static int buckets_all_fit(const tiers *t, int level, int form)
+{
+    for (size_t i = 0; i < series_tier_buckets(t, level)->len; i++) {
+        bucket x = series_tier_bucket_at(t, level, i);
+        if (!bucket_fits(form, &x))
+            return 0;
+    }
+    return 1;
+}
+
+/* Makes tier `level`'s form able to hold b: a wider form when every
+ * bucket (and b) fits it, else bucket. 0, or -1 on OOM (nothing lost). */
 static int bucket_make_fit(tiers *t, int level, const bucket *b)
 {
     int form = t->bform[level - 1];
     if (!form || bucket_fits(form, b))
         return 0;
-    int other = narrow_other(form);
-    int ok = bucket_fits(other, b);
-    for (size_t i = 0; ok && i < series_tier_buckets(t, level)->len; i++) {
-        bucket x = series_tier_bucket_at(t, level, i);
-        ok = bucket_fits(other, &x);
+    int want = 0;
+    if (form == NARROW_H16) {
+        /* H16 buckets fit DEC2 (whose count has 32 bits): only b is new. */
+        if (bucket_fits(NARROW_DEC2, b))
+            want = NARROW_DEC2;
+        else if (bucket_fits(NARROW_F32, b) && buckets_all_fit(t, level, NARROW_F32))
+            want = NARROW_F32;
+    } else if (bucket_fits(narrow_other(form), b) &&
+               buckets_all_fit(t, level, narrow_other(form))) {
+        want = narrow_other(form);
     }
-    return bucket_recode(t, level, ok ? other : 0);
+    return bucket_recode(t, level, want);
 }
 
 /* Merges b (key in tier-1 units when level == 1) into tier `level`.
@@ -161,7 +176,10 @@ static int series_tier_put(tiers *t, int level, bucket b)
     if (i < d->len && series_tier_bucket_key(t, level, i) == b.key) {
         bucket at = series_tier_bucket_at(t, level, i);
         bucket_merge(&at, &b);
-        bucket_encode(t, level, &at, deque_at(d, i));
+        /* b fits, but the sum of counts may not (H16) */
+        if (bucket_make_fit(t, level, &at) != 0)
+            return -1;
+        bucket_encode(t->bform[level - 1], &at, deque_at(d, i));
         *hint = i;
         return 0;
     }
@@ -172,7 +190,7 @@ static int series_tier_put(tiers *t, int level, bucket b)
         return series_tier_put(t, 2, b);
     }
     unsigned char e[sizeof(bucket)];
-    bucket_encode(t, level, &b, e);
+    bucket_encode(t->bform[level - 1], &b, e);
     if (deque_insert(d, i, e) != 0)
         return -1;
     if (d->len > d->max_len) {
@@ -378,6 +396,17 @@ static int merge_at_hint(tiers *t, int level, int64_t key, double v)
     int form = t->bform[level - 1];
     if (h >= d->len)
         return 0;
+    if (form == NARROW_H16) {
+        unsigned char *at = deque_at(d, h);
+        bucket b = series_tier_bucket_decode(form, at);
+        if (b.key != key)
+            return 0;
+        bucket_merge(&b, &(bucket){key, v, v, v, 1});
+        if (!bucket_fits(form, &b))
+            return 0;
+        bucket_encode(form, &b, at);
+        return 1;
+    }
     if (form) {
         bucket_c *at = deque_at(d, h);
         if (at->key != key)

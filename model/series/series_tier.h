@@ -50,6 +50,12 @@ typedef struct bucket_c {
     double sum;
 } bucket_c;
 
+/* While every bucket of a tier has hundredths in 0..655.35 for its min
+ * and max (NARROW_H16: utilization) and at most 65,535 samples, it takes
+ * 18 bytes, unaligned: key as in bucket_c, min, max and count in uint16s,
+ * then the sum's double. Buckets are most of a long job's memory. */
+#define BUCKET_H16_BYTES 18
+
 /* `run` stages an ascending run of samples that all precede raw[0] while
  * raw has room for them: the scanner reads files newest first, so each
  * older file arrives as such a run, and inserting it point by point at the
@@ -67,8 +73,9 @@ typedef struct tiers {
      * more), turns them into raw_pt for good (form 0). */
     int form;
     int64_t base;
-    /* t1's and t2's bucket form: a NARROW_* form while every bucket of
-     * that tier fits bucket_c in it, else 0 (bucket) for good. */
+    /* t1's and t2's bucket form: NARROW_H16 (18 bytes) or a 4-byte
+     * NARROW_* form (bucket_c) while every bucket of that tier fits it,
+     * else 0 (bucket) for good; forms only widen. */
     int bform[2];
     size_t hint[2];     /* t1/t2 index of the bucket last merged into:
                          * consecutive samples mostly share a bucket */
@@ -146,24 +153,54 @@ static inline const deque *series_tier_buckets(const tiers *t, int level)
     return level == 1 ? &t->t1 : &t->t2;
 }
 
+/* Bytes a bucket takes in `form`. */
+static inline size_t series_tier_bucket_elem(int form)
+{
+    return form == NARROW_H16 ? BUCKET_H16_BYTES : form ? sizeof(bucket_c) : sizeof(bucket);
+}
+
+/* The bucket stored at `slot` in form `form`. */
+static inline bucket series_tier_bucket_decode(int form, const void *slot)
+{
+    bucket b;
+    if (!form) {
+        memcpy(&b, slot, sizeof b);
+        return b;
+    }
+    if (form == NARROW_H16) {
+        const unsigned char *at = slot;
+        int32_t key;
+        uint16_t u[3];
+        memcpy(&key, at, sizeof key);
+        memcpy(u, at + 4, sizeof u);
+        b.key = key;
+        b.min = narrow_decode_h16(u[0]);
+        b.max = narrow_decode_h16(u[1]);
+        b.count = u[2];
+        memcpy(&b.sum, at + 10, sizeof b.sum);
+        return b;
+    }
+    bucket_c c;
+    memcpy(&c, slot, sizeof c);
+    return (bucket){c.key, narrow_decode(form, c.min), narrow_decode(form, c.max), c.sum,
+                    c.count};
+}
+
 /* Bucket i (i < len) of tier `level`. */
 static inline bucket series_tier_bucket_at(const tiers *t, int level, size_t i)
 {
-    const deque *d = series_tier_buckets(t, level);
-    int form = t->bform[level - 1];
-    if (!form)
-        return *(const bucket *)deque_at(d, i);
-    const bucket_c *c = deque_at(d, i);
-    return (bucket){c->key, narrow_decode(form, c->min), narrow_decode(form, c->max),
-                    c->sum, c->count};
+    return series_tier_bucket_decode(t->bform[level - 1],
+                                     deque_at(series_tier_buckets(t, level), i));
 }
 
 static inline int64_t series_tier_bucket_key(const tiers *t, int level, size_t i)
 {
-    const deque *d = series_tier_buckets(t, level);
+    const void *slot = deque_at(series_tier_buckets(t, level), i);
     if (!t->bform[level - 1])
-        return ((const bucket *)deque_at(d, i))->key;
-    return ((const bucket_c *)deque_at(d, i))->key;
+        return ((const bucket *)slot)->key;
+    int32_t key;
+    memcpy(&key, slot, sizeof key);   /* first in bucket_c and in H16 */
+    return key;
 }
 
 /* First raw index with ts >= ts (raw.len when none). */

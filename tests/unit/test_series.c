@@ -642,7 +642,27 @@ static void test_compact_buckets_exact(void **state)
     size_t wide = check_buckets_exact(p, n, 2, 1);
     print_message("8 h lean: %zu bytes compact, %zu wide\n", narrow, wide);
     assert_true(narrow * 10 < wide * 7);
+    /* utilization buckets take 18 bytes, other hundredths' 24 (and raw
+     * samples 6 and 8): 8 h of a full series */
+    for (size_t i = 0; i < n; i++)
+        p[i].v = (double)(int64_t)(next_u64() % 10001) / 100.0;
+    size_t util = check_buckets_exact(p, n, 2, 0);
+    for (size_t i = 0; i < n; i++)
+        p[i].v = 1000 + (double)(int64_t)(next_u64() % 10001) / 100.0;
+    size_t dec2 = check_buckets_exact(p, n, 2, 0);
+    print_message("8 h: %zu bytes utilization, %zu other hundredths\n", util, dec2);
+    assert_true(util * 100 < dec2 * 82);
     free(p);
+    /* 70,000 samples in 10 s (one every 100 us), more than a 2-byte
+     * count holds: the 10 s bucket widens, and counts every sample */
+    size_t m = 70000;
+    pt *dense = make_points(m, 100);
+    for (size_t i = 0; i < m; i++)
+        dense[i].v = (double)(int64_t)(next_u64() % 10001) / 100.0;
+    check_buckets_exact(dense, m, 2, 1);
+    check_buckets_exact(dense, m, 0, 1);
+    check_buckets_exact(dense, m, 2, 0);
+    free(dense);
 }
 
 int main(void)
