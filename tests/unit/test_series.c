@@ -438,6 +438,61 @@ static void test_raw_h16_widens_exact(void **state)
     free(p);
 }
 
+static void assert_same_percentiles(const series *a, const series *b)
+{
+    series_summary x, y;
+    series_get_summary(a, &x);
+    series_get_summary(b, &y);
+    assert_int_equal(x.count, y.count);
+    assert_int_equal(x.exact, y.exact);
+    const double xa[] = {x.p5, x.p50, x.p95, x.p99, x.err_abs, x.err_rel, x.min, x.max};
+    const double ya[] = {y.p5, y.p50, y.p95, y.p99, y.err_abs, y.err_rel, y.min, y.max};
+    assert_memory_equal(xa, ya, sizeof xa);
+}
+
+/* A series keeps no second copy of its first 1,024 values: they are all
+ * raw samples, and its exact percentiles come from there. Its answers
+ * are bit for bit those of a series that keeps the copy (a lean one: no
+ * raw tier), before, at and past the end of exact mode, and after going
+ * lean itself; it costs 4 bytes a sample less. Newest minute first, in
+ * minute files, as the scanner reads. */
+static void test_exact_from_raw(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {1, 2, 1000, 1024, 1025, 3000};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = sizes[k];
+        pt *p = make_points(n, 500000);
+        for (size_t i = 0; i < n; i++)  /* utilization, and a few past 655.35 */
+            p[i].v = i % 101 == 3 ? 700.25 : (double)(int64_t)(next_u64() % 10001) / 100.0;
+        series *a = series_new("gpu", "GPUUtilization", "gpu0");
+        series *b = series_new("gpu", "GPUUtilization", "gpu0");
+        series *c = series_new("gpu", "GPUUtilization", "gpu0");
+        assert_int_equal(series_make_lean(b), 0);
+        ingest_chunks(a, p, n, 0);
+        ingest_chunks(b, p, n, 0);
+        for (size_t i = 0; i < n; i++) {
+            if (i == n / 2)
+                assert_int_equal(series_make_lean(c), 0);
+            assert_int_equal(series_add(c, p[i].ts, p[i].v), 0);
+        }
+        assert_same_percentiles(a, b);
+        assert_same_percentiles(a, b);  /* the cached answer too */
+        assert_same_percentiles(c, b);
+        if (n == 1000) {
+            /* 1,000 samples: 8 bytes each raw (some past 655.35), and no
+             * 4-byte copy */
+            size_t bytes = series_memory_bytes(a);
+            print_message("1000 samples: %zu bytes\n", bytes);
+            assert_true(bytes < 1000 * 8 + 2500);
+        }
+        series_free(a);
+        series_free(b);
+        series_free(c);
+        free(p);
+    }
+}
+
 /* series_visit's buckets (width > 0), keyed by floor(start / width). */
 typedef struct bucket_seen {
     series_point *p;
@@ -657,8 +712,10 @@ static void test_compact_buckets_exact(void **state)
      * count holds: the 10 s bucket widens, and counts every sample */
     size_t m = 70000;
     pt *dense = make_points(m, 100);
-    for (size_t i = 0; i < m; i++)
+    for (size_t i = 0; i < m; i++) {
+        dense[i].ts = T0 + (int64_t)i * 100;    /* in time order: no jitter */
         dense[i].v = (double)(int64_t)(next_u64() % 10001) / 100.0;
+    }
     check_buckets_exact(dense, m, 2, 1);
     check_buckets_exact(dense, m, 0, 1);
     check_buckets_exact(dense, m, 2, 0);
@@ -675,6 +732,7 @@ int main(void)
         cmocka_unit_test(test_lean_series),
         cmocka_unit_test(test_compact_raw_exact),
         cmocka_unit_test(test_raw_h16_widens_exact),
+        cmocka_unit_test(test_exact_from_raw),
         cmocka_unit_test(test_compact_buckets_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
