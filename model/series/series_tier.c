@@ -397,14 +397,26 @@ static int merge_at_hint(tiers *t, int level, int64_t key, double v)
     if (h >= d->len)
         return 0;
     if (form == NARROW_H16) {
+        /* In place, as below: key, min, max, count, then the sum. */
         unsigned char *at = deque_at(d, h);
-        bucket b = series_tier_bucket_decode(form, at);
-        if (b.key != key)
+        int32_t k;
+        uint16_t u[3];
+        double sum;
+        memcpy(&k, at, sizeof k);
+        memcpy(u, at + 4, sizeof u);
+        if (k != key || u[2] == UINT16_MAX)
             return 0;
-        bucket_merge(&b, &(bucket){key, v, v, v, 1});
-        if (!bucket_fits(form, &b))
-            return 0;
-        bucket_encode(form, &b, at);
+        double mn = narrow_decode_h16(u[0]), mx = narrow_decode_h16(u[1]);
+        if (v < mn || v > mx) {
+            if (!narrow_fits_h16(v))
+                return 0;
+            u[v < mn ? 0 : 1] = narrow_encode_h16(v);
+        }
+        u[2]++;
+        memcpy(&sum, at + 10, sizeof sum);
+        sum += v;
+        memcpy(at + 4, u, sizeof u);
+        memcpy(at + 10, &sum, sizeof sum);
         return 1;
     }
     if (form) {
