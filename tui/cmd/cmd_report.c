@@ -42,7 +42,8 @@ static void report_usage(FILE *f)
             "%s"
             "  -h, --help       this help\n"
             "\n"
-            "exit status: 0 success, 1 the source could not be read, 2 usage error,\n"
+            "exit status: 0 success, 1 the source could not be read or the report\n"
+            "not written (a reader that closed the pipe, a full disk), 2 usage error,\n"
             "3 a rule named by --fail-on triggered\n",
             timearg_help(0), report_python_help(), report_rules_help(), source_opts_help());
 }

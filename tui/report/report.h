@@ -4,7 +4,9 @@
  * — the single source of truth — and report_print_text() renders that same
  * object for humans, so the text and --json outputs cannot disagree.
  * Sections contributed by other modules (python stats, rules) are added to
- * the object by their own report_*.c before printing. */
+ * the object by their own report_*.c before printing. For --json the
+ * per-node arrays are built by the same functions, one node at a time as
+ * they are written (report_stream.h), so they never exist whole. */
 #ifndef SMTOP_REPORT_H
 #define SMTOP_REPORT_H
 

@@ -90,6 +90,8 @@ static const stream_part *stream_find(const report_stream *st, const json_t *v)
  * anything else jansson dumps whole. */
 static int stream_holds(const report_stream *st, const json_t *v)
 {
+    if (!st || !st->count)
+        return 0;
     if (stream_find(st, v))
         return 1;
     const char *key;
