@@ -1,8 +1,10 @@
 /* report_stream: `report --json` without the per-node arrays ever existing
- * whole. At 256 nodes the jansson tree of the nodes' metrics, the step
- * rows, the rules' per-node details and the device rows costs ~60 MB, more
- * than a node's share of the model; streamed, one node's part is in memory
- * at a time.
+ * whole. A jansson object costs far more than the numbers in it, and the
+ * nodes' metrics, the step rows, the rules' per-node details and the
+ * device rows grow with the nodes and their devices (issue 15: the
+ * budget is one MB a node; streaming them took ~0.1 MB a node off the
+ * peak RSS at 256 nodes x 60 min, tests/bench/bench_memory.sh). Streamed,
+ * one node's part is in memory at a time.
  *
  * A builder asks report_stream_array() for each per-node array. Without a
  * stream it gets the whole array (the text report and `smtop diff` read
