@@ -137,6 +137,21 @@ void deque_remove(deque *d, size_t i)
     d->len--;
 }
 
+void deque_limit(deque *d, size_t max_len, size_t slack)
+{
+    d->max_len = max_len;
+    d->slack = slack < 2 ? 2 : slack;
+    size_t cap = max_len + d->slack;
+    if (d->alloc <= cap)
+        return;
+    place_block(d, (cap - d->len) / 4);
+    unsigned char *nb = realloc(d->buf, cap * d->elem);
+    if (nb) {
+        d->buf = nb;
+        d->alloc = cap;
+    }
+}
+
 int deque_widen(deque *d, size_t elem_size)
 {
     if (elem_size <= d->elem)

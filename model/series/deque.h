@@ -55,6 +55,10 @@ void deque_remove(deque *d, size_t i);
  * last slot to the first (slot j moves from j*old to j*new, never over a
  * slot not yet rewritten). 0, or -1 on OOM (d unchanged). */
 int deque_widen(deque *d, size_t elem_size);
+/* Lowers d's bounds to max_len (>= len) and slack, and gives back the
+ * storage beyond them. Cannot fail: a shrink the allocator refuses keeps
+ * the old block. */
+void deque_limit(deque *d, size_t max_len, size_t slack);
 /* Bytes of heap owned by d. */
 size_t deque_bytes(const deque *d);
 

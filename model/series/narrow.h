@@ -18,6 +18,29 @@
 
 enum { NARROW_F32 = 1, NARROW_DEC2 = 2 };   /* 0 means: doubles */
 
+/* A third form in 2 bytes, for the raw tier only (series_tier.h): hundredths
+ * from 0 to 655.35, which covers every utilization in percent. Its values
+ * are DEC2 values, so widening to DEC2 is lossless too. */
+enum { NARROW_H16 = 3 };
+
+static inline int narrow_fits_h16(double v)
+{
+    if (!(v >= 0 && v <= 655.35) || signbit(v))
+        return 0;
+    long k = lround(v * 100);
+    return (double)k / 100.0 == v;
+}
+
+static inline uint16_t narrow_encode_h16(double v)
+{
+    return (uint16_t)lround(v * 100);
+}
+
+static inline double narrow_decode_h16(uint16_t u)
+{
+    return (double)u / 100.0;
+}
+
 /* Whether v survives a round trip through `mode`'s 4 bytes. */
 static inline int narrow_fits(int mode, double v)
 {

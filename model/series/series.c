@@ -15,7 +15,15 @@
 struct series {
     char *type, *dim, *name;    /* one allocation, owned */
     tiers t;
+    /* While `deferred`, q holds no value: the first SERIES_EXACT_CAP
+     * samples all sit in the raw tier (SERIES_RAW_CAP is larger), and
+     * exact percentiles are taken from there; the sample that ends exact
+     * mode, or going lean, hands q every one first (undefer). At 64 nodes
+     * the copies were 12 MB of the peak. */
     quant *q;
+    int deferred;
+    uint64_t pct_gen;       /* pct computed at this gen + 1 */
+    double pct[4];          /* p5, p50, p95, p99 */
     int64_t count;
     double min, max;
     fsum sum;               /* exact: the mean does not depend on the order */
@@ -60,6 +68,7 @@ series *series_new(const char *type, const char *dimension, const char *name)
     s->name = ids + lt + ld + 2;
     memcpy(s->name, name ? name : "", ln + 1);
     series_tiers_init(&s->t);
+    s->deferred = 1;
     fsum_init(&s->sum);
     s->min = INFINITY;
     s->max = -INFINITY;
@@ -77,13 +86,47 @@ void series_free(series *s)
     free(s);
 }
 
+/* q, or a quant of the same kind given every sample (all raw while
+ * deferred); NULL on OOM. */
+static quant *quant_of_raw(const series *s, int kind)
+{
+    tiers *t = (tiers *)&s->t;
+    series_tiers_settle(t);     /* a cache flush: see series_tiers_ */
+    quant *q = kind ? summary_quant(s->dim, strlen(s->dim)) : quantile_new((size_t)s->count);
+    for (size_t i = 0; q && i < t->raw.len; i++) {
+        if (quantile_add(q, series_tier_raw_at(t, i).v) != 0) {
+            quantile_free(q);
+            q = NULL;
+        }
+    }
+    return q;
+}
+
+/* Ends deferred mode: q takes every sample so far. 0, or -1 on OOM (s
+ * unchanged). */
+static int undefer(series *s)
+{
+    quant *q = quant_of_raw(s, 1);
+    if (!q)
+        return -1;
+    quantile_free(s->q);
+    s->q = q;
+    s->deferred = 0;
+    return 0;
+}
+
 int series_add(series *s, int64_t ts_us, double value)
 {
-    if (quantile_reserve(s->q, value) != 0 || fsum_reserve(&s->sum) != 0)
-        return -1;  /* also rejects NaN/inf: one would poison every mean */
+    if (!isfinite(value))
+        return -1;  /* one would poison every mean */
+    if (s->deferred && s->count >= SERIES_EXACT_CAP && undefer(s) != 0)
+        return -1;
+    if ((!s->deferred && quantile_reserve(s->q, value) != 0) || fsum_reserve(&s->sum) != 0)
+        return -1;
     if (series_tiers_add(&s->t, ts_us, value) != 0)
         return -1;
-    quantile_add(s->q, value);  /* cannot fail after the reserves */
+    if (!s->deferred)
+        quantile_add(s->q, value);  /* cannot fail after the reserves */
     fsum_add(&s->sum, value);
     if (s->count == 0 || ts_us < s->first_us)
         s->first_us = ts_us;
@@ -114,7 +157,11 @@ const tiers *series_tiers_(const series *s)
 
 int series_make_lean(series *s)
 {
-    return s->t.lean ? 0 : series_tiers_make_lean(&s->t);
+    if (s->t.lean)
+        return 0;
+    if (s->deferred && undefer(s) != 0)
+        return -1;
+    return series_tiers_make_lean(&s->t);
 }
 
 int series_is_lean(const series *s) { return s->t.lean; }
@@ -152,6 +199,26 @@ int64_t series_extent(const series *s, int64_t *first_us, int64_t *last_us)
     return s->count;
 }
 
+/* p5, p50, p95 and p99, cached per generation; a deferred series takes
+ * them from a quant of its raw samples (exact mode: the same answers);
+ * NAN on OOM. quantile_get's sort and this cache change no answer:
+ * casting const away is safe under the model's lock. */
+static const double *percentiles(const series *cs)
+{
+    series *s = (series *)cs;
+    if (s->pct_gen == s->gen + 1)
+        return s->pct;
+    quant *q = s->deferred ? quant_of_raw(s, 0) : s->q;
+    const double p[4] = {5, 50, 95, 99};
+    for (int i = 0; i < 4; i++)
+        s->pct[i] = q ? quantile_get(q, p[i]) : NAN;
+    if (s->deferred)
+        quantile_free(q);
+    if (q)
+        s->pct_gen = s->gen + 1;
+    return s->pct;
+}
+
 void series_get_summary(const series *s, series_summary *out)
 {
     memset(out, 0, sizeof *out);
@@ -168,13 +235,12 @@ void series_get_summary(const series *s, series_summary *out)
     out->first_us = s->first_us;
     out->last_us = s->last_us;
     out->last_value = s->last_value;
-    /* quantile_get only sorts its exact buffer, a cache that changes no
-     * answer: casting const away here is safe under the model's lock. */
-    quant *q = s->q;
-    out->p5 = quantile_get(q, 5);
-    out->p50 = quantile_get(q, 50);
-    out->p95 = quantile_get(q, 95);
-    out->p99 = quantile_get(q, 99);
-    out->exact = quantile_is_exact(q);
-    quantile_error_bound(q, &out->err_abs, &out->err_rel);
+    const double *pct = percentiles(s);
+    out->p5 = pct[0];
+    out->p50 = pct[1];
+    out->p95 = pct[2];
+    out->p99 = pct[3];
+    out->exact = s->deferred || quantile_is_exact(s->q);
+    if (!s->deferred)
+        quantile_error_bound(s->q, &out->err_abs, &out->err_rel);
 }

@@ -16,13 +16,13 @@ void series_tiers_init(tiers *t)
 {
     /* Slack of 1/16: a full tier re-centres (a 16 KB move) once per
      * ~100 appends, and costs 6 % instead of 25 % over its samples. */
-    deque_init(&t->raw, sizeof(raw_c), SERIES_RAW_CAP, SERIES_RAW_CAP / 16);
-    t->form = NARROW_DEC2;  /* system metrics are written in hundredths */
+    deque_init(&t->raw, RAW_H16_BYTES, SERIES_RAW_CAP, SERIES_RAW_CAP / 16);
+    t->form = NARROW_H16;   /* system metrics are written in hundredths */
     t->base = 0;
     /* Buckets are inserted about once per 10 s of data: small slack. */
-    deque_init(&t->t1, sizeof(bucket_c), SERIES_T1_CAP, 64);
-    deque_init(&t->t2, sizeof(bucket_c), SERIES_T2_CAP, 64);
-    t->bform[0] = t->bform[1] = NARROW_DEC2;
+    deque_init(&t->t1, BUCKET_H16_BYTES, SERIES_T1_CAP, 64);
+    deque_init(&t->t2, BUCKET_H16_BYTES, SERIES_T2_CAP, 64);
+    t->bform[0] = t->bform[1] = NARROW_H16;
     t->run = NULL;
     t->nrun = t->caprun = 0;
     t->hint[0] = t->hint[1] = 0;
@@ -79,68 +79,83 @@ static void bucket_merge(bucket *into, const bucket *b)
 
 static int bucket_fits(int form, const bucket *b)
 {
-    return b->key >= INT32_MIN && b->key <= INT32_MAX && narrow_fits(form, b->min) &&
-           narrow_fits(form, b->max);
+    if (b->key < INT32_MIN || b->key > INT32_MAX)
+        return 0;
+    if (form == NARROW_H16)
+        return narrow_fits_h16(b->min) && narrow_fits_h16(b->max) && b->count <= UINT16_MAX;
+    return narrow_fits(form, b->min) && narrow_fits(form, b->max);
 }
 
-/* b in tier `level`'s element form, into out (sizeof(bucket) bytes); b
- * must fit that form. */
-static void bucket_encode(const tiers *t, int level, const bucket *b, void *out)
+/* b in `form`, into slot; b must fit that form. */
+static void bucket_encode(int form, const bucket *b, void *slot)
 {
-    int form = t->bform[level - 1];
     if (!form) {
-        memcpy(out, b, sizeof *b);
+        memcpy(slot, b, sizeof *b);
         return;
     }
-    bucket_c c = {(int32_t)b->key, narrow_encode(form, b->min), narrow_encode(form, b->max),
-                  b->count, b->sum};
-    memcpy(out, &c, sizeof c);
+    int32_t key = (int32_t)b->key;
+    if (form == NARROW_H16) {
+        unsigned char *at = slot;
+        uint16_t u[3] = {narrow_encode_h16(b->min), narrow_encode_h16(b->max),
+                         (uint16_t)b->count};
+        memcpy(at, &key, sizeof key);
+        memcpy(at + 4, u, sizeof u);
+        memcpy(at + 10, &b->sum, sizeof b->sum);
+        return;
+    }
+    bucket_c c = {key, narrow_encode(form, b->min), narrow_encode(form, b->max), b->count,
+                  b->sum};
+    memcpy(slot, &c, sizeof c);
 }
 
-/* Rewrites tier `level`'s buckets from its form to `form`; 0 widens them
- * to bucket. 0, or -1 on OOM with the buckets unchanged. */
+/* Rewrites tier `level`'s buckets from its form to `form`, in form's
+ * element size (forms only widen): last slot first, so that a widened
+ * slot is never written before the old slots it covers are read. 0, or
+ * -1 on OOM with the buckets unchanged. */
 static int bucket_recode(tiers *t, int level, int form)
 {
     deque *d = level == 1 ? &t->t1 : &t->t2;
     int old = t->bform[level - 1];
-    size_t head = d->head, n = d->len;
-    if (!form) {
-        if (deque_widen(d, sizeof(bucket)) != 0)
-            return -1;
-        /* Last slot first: see deque_widen. */
-        const bucket_c *oc = (const bucket_c *)d->buf;
-        for (size_t i = head + n; i-- > head;) {
-            bucket_c c = oc[i];
-            bucket b = {c.key, narrow_decode(old, c.min), narrow_decode(old, c.max), c.sum,
-                        c.count};
-            memcpy(d->buf + i * sizeof b, &b, sizeof b);
-        }
-    } else {
-        for (size_t i = head; i < head + n; i++) {
-            bucket_c *c = (bucket_c *)d->buf + i;
-            c->min = narrow_encode(form, narrow_decode(old, c->min));
-            c->max = narrow_encode(form, narrow_decode(old, c->max));
-        }
+    size_t oe = d->elem, ne = series_tier_bucket_elem(form);
+    if (ne > oe && deque_widen(d, ne) != 0)
+        return -1;
+    for (size_t i = d->head + d->len; i-- > d->head;) {
+        bucket b = series_tier_bucket_decode(old, d->buf + i * oe);
+        bucket_encode(form, &b, d->buf + i * ne);
     }
     t->bform[level - 1] = form;
     return 0;
 }
 
-/* Makes tier `level`'s form able to hold b: the other narrow form when
- * every bucket (and b) fits it, else bucket. 0, or -1 on OOM (nothing
- * lost). */
+static int buckets_all_fit(const tiers *t, int level, int form)
+{
+    for (size_t i = 0; i < series_tier_buckets(t, level)->len; i++) {
+        bucket x = series_tier_bucket_at(t, level, i);
+        if (!bucket_fits(form, &x))
+            return 0;
+    }
+    return 1;
+}
+
+/* Makes tier `level`'s form able to hold b: a wider form when every
+ * bucket (and b) fits it, else bucket. 0, or -1 on OOM (nothing lost). */
 static int bucket_make_fit(tiers *t, int level, const bucket *b)
 {
     int form = t->bform[level - 1];
     if (!form || bucket_fits(form, b))
         return 0;
-    int other = narrow_other(form);
-    int ok = bucket_fits(other, b);
-    for (size_t i = 0; ok && i < series_tier_buckets(t, level)->len; i++) {
-        bucket x = series_tier_bucket_at(t, level, i);
-        ok = bucket_fits(other, &x);
+    int want = 0;
+    if (form == NARROW_H16) {
+        /* H16 buckets fit DEC2 (whose count has 32 bits): only b is new. */
+        if (bucket_fits(NARROW_DEC2, b))
+            want = NARROW_DEC2;
+        else if (bucket_fits(NARROW_F32, b) && buckets_all_fit(t, level, NARROW_F32))
+            want = NARROW_F32;
+    } else if (bucket_fits(narrow_other(form), b) &&
+               buckets_all_fit(t, level, narrow_other(form))) {
+        want = narrow_other(form);
     }
-    return bucket_recode(t, level, ok ? other : 0);
+    return bucket_recode(t, level, want);
 }
 
 /* Merges b (key in tier-1 units when level == 1) into tier `level`.
@@ -161,7 +176,10 @@ static int series_tier_put(tiers *t, int level, bucket b)
     if (i < d->len && series_tier_bucket_key(t, level, i) == b.key) {
         bucket at = series_tier_bucket_at(t, level, i);
         bucket_merge(&at, &b);
-        bucket_encode(t, level, &at, deque_at(d, i));
+        /* b fits, but the sum of counts may not (H16) */
+        if (bucket_make_fit(t, level, &at) != 0)
+            return -1;
+        bucket_encode(t->bform[level - 1], &at, deque_at(d, i));
         *hint = i;
         return 0;
     }
@@ -172,7 +190,7 @@ static int series_tier_put(tiers *t, int level, bucket b)
         return series_tier_put(t, 2, b);
     }
     unsigned char e[sizeof(bucket)];
-    bucket_encode(t, level, &b, e);
+    bucket_encode(t->bform[level - 1], &b, e);
     if (deque_insert(d, i, e) != 0)
         return -1;
     if (d->len > d->max_len) {
@@ -197,10 +215,7 @@ static bucket point_bucket(int64_t ts, double v)
 /* Slot i of the staged run, decoded. */
 static raw_pt run_at(const tiers *t, size_t i)
 {
-    if (!t->form)
-        return ((const raw_pt *)t->run)[i];
-    const raw_c *c = (const raw_c *)t->run + i;
-    return (raw_pt){t->base + c->dt, narrow_decode(t->form, c->v)};
+    return series_tier_raw_decode(t->form, t->base, t->run + i * t->raw.elem);
 }
 
 /* Stores (ts, v) into a slot of raw's element form; it must fit. */
@@ -211,8 +226,16 @@ static void raw_put(const tiers *t, void *slot, int64_t ts, double v)
         memcpy(slot, &p, sizeof p);
         return;
     }
-    raw_c c = {(int32_t)(ts - t->base), narrow_encode(t->form, v)};
-    memcpy(slot, &c, sizeof c);
+    int32_t dt = (int32_t)(ts - t->base);
+    memcpy(slot, &dt, sizeof dt);
+    unsigned char *at = (unsigned char *)slot + sizeof dt;
+    if (t->form == NARROW_H16) {
+        uint16_t u = narrow_encode_h16(v);
+        memcpy(at, &u, sizeof u);
+    } else {
+        uint32_t u = narrow_encode(t->form, v);
+        memcpy(at, &u, sizeof u);
+    }
 }
 
 static int dt_fits(int64_t ts, int64_t base)
@@ -221,47 +244,77 @@ static int dt_fits(int64_t ts, int64_t base)
     return !__builtin_sub_overflow(ts, base, &d) && d >= INT32_MIN && d <= INT32_MAX;
 }
 
+/* Whether v fits raw form `form` (0 holds any). */
+static int raw_fits(int form, double v)
+{
+    return !form || (form == NARROW_H16 ? narrow_fits_h16(v) : narrow_fits(form, v));
+}
+
+/* Re-stores slots [first, first + n) of buf from (old form, old base,
+ * old_elem bytes a slot) to t's form and base, in place: last slot first,
+ * so that a widened slot is never written before the old slots it
+ * covers are read. */
+static void raw_restore(const tiers *t, unsigned char *buf, size_t first, size_t n, int old,
+                        int64_t obase, size_t old_elem)
+{
+    size_t e = t->raw.elem;
+    for (size_t i = first + n; i-- > first;) {
+        raw_pt p = series_tier_raw_decode(old, obase, buf + i * old_elem);
+        raw_put(t, buf + i * e, p.ts, p.v);
+    }
+}
+
 /* Rewrites every raw and staged sample from the current form and base to
- * (form, base); form 0 widens them to raw_pt. 0, or -1 on OOM with the
- * samples unchanged. */
+ * (form, base), in form's element size (forms only widen). 0, or -1 on
+ * OOM with the samples unchanged. */
 static int raw_recode(tiers *t, int form, int64_t base)
 {
-    size_t nraw = t->raw.len, head = t->raw.head;
-    if (!form) {
+    size_t oe = t->raw.elem, ne = series_tier_raw_elem(form);
+    if (ne > oe) {
         if (t->caprun) {
-            unsigned char *r = realloc(t->run, t->caprun * sizeof(raw_pt));
+            unsigned char *r = realloc(t->run, t->caprun * ne);
             if (!r)
                 return -1;
             t->run = r;
         }
-        if (deque_widen(&t->raw, sizeof(raw_pt)) != 0)
+        if (deque_widen(&t->raw, ne) != 0)
             return -1;
-        /* Last slot first: see deque_widen. */
-        for (size_t i = t->nrun; i-- > 0;) {
-            raw_pt p = run_at(t, i);
-            memcpy(t->run + i * sizeof p, &p, sizeof p);
-        }
-        raw_c *old = (raw_c *)t->raw.buf;
-        for (size_t i = head + nraw; i-- > head;) {
-            raw_pt p = {t->base + old[i].dt, narrow_decode(t->form, old[i].v)};
-            memcpy(t->raw.buf + i * sizeof p, &p, sizeof p);
-        }
-        t->form = 0;
-        return 0;
     }
-    for (size_t i = 0; i < nraw + t->nrun; i++) {
-        raw_c *e = i < nraw ? (raw_c *)t->raw.buf + head + i : (raw_c *)t->run + (i - nraw);
-        int64_t ts = t->base + e->dt;
-        double v = narrow_decode(t->form, e->v);
-        *e = (raw_c){(int32_t)(ts - base), narrow_encode(form, v)};
-    }
+    int old = t->form;
+    int64_t obase = t->base;
     t->form = form;
     t->base = base;
+    raw_restore(t, t->run, 0, t->nrun, old, obase, oe);
+    raw_restore(t, t->raw.buf, t->raw.head, t->raw.len, old, obase, oe);
     return 0;
 }
 
-/* Makes raw's form and base able to hold (ts, v): the other narrow form
- * when every sample fits it, a base centred on the samples' span when it
+static int raw_all_fit(const tiers *t, int form)
+{
+    for (size_t i = 0; i < t->raw.len + t->nrun; i++) {
+        raw_pt p = i < t->nrun ? run_at(t, i) : series_tier_raw_at(t, i - t->nrun);
+        if (!narrow_fits(form, p.v))
+            return 0;
+    }
+    return 1;
+}
+
+/* The form raw takes for a value v its own does not fit: a 4-byte form
+ * every sample and v fit, else 0. */
+static int raw_wider_form(const tiers *t, double v)
+{
+    if (t->form == NARROW_H16) {
+        /* H16 values are DEC2 values: DEC2 needs only v to fit. */
+        if (narrow_fits(NARROW_DEC2, v))
+            return NARROW_DEC2;
+        return narrow_fits(NARROW_F32, v) && raw_all_fit(t, NARROW_F32) ? NARROW_F32 : 0;
+    }
+    int other = narrow_other(t->form);
+    return narrow_fits(other, v) && raw_all_fit(t, other) ? other : 0;
+}
+
+/* Makes raw's form and base able to hold (ts, v): a wider form when
+ * every sample fits it (raw_wider_form), a base centred on the samples' span when it
  * is under 2^31 us, else raw_pt. 0, or -1 on OOM (nothing lost). */
 static int raw_make_fit(tiers *t, int64_t ts, double v)
 {
@@ -270,20 +323,12 @@ static int raw_make_fit(tiers *t, int64_t ts, double v)
     size_t n = t->raw.len + t->nrun;
     if (n == 0)
         t->base = ts;
-    int vfit = narrow_fits(t->form, v), tfit = dt_fits(ts, t->base);
+    int vfit = raw_fits(t->form, v), tfit = dt_fits(ts, t->base);
     if (vfit && tfit)
         return 0;
     int form = t->form;
-    if (!vfit) {
-        form = narrow_other(form);
-        int ok = narrow_fits(form, v);
-        for (size_t i = 0; ok && i < n; i++) {
-            raw_pt p = i < t->nrun ? run_at(t, i) : series_tier_raw_at(t, i - t->nrun);
-            ok = narrow_fits(form, p.v);
-        }
-        if (!ok)
-            return raw_recode(t, 0, 0);
-    }
+    if (!vfit && !(form = raw_wider_form(t, v)))
+        return raw_recode(t, 0, 0);
     int64_t base = t->base;
     if (!tfit) {
         /* The run precedes raw: the span's ends are its first and raw's last. */
@@ -351,6 +396,29 @@ static int merge_at_hint(tiers *t, int level, int64_t key, double v)
     int form = t->bform[level - 1];
     if (h >= d->len)
         return 0;
+    if (form == NARROW_H16) {
+        /* In place, as below: key, min, max, count, then the sum. */
+        unsigned char *at = deque_at(d, h);
+        int32_t k;
+        uint16_t u[3];
+        double sum;
+        memcpy(&k, at, sizeof k);
+        memcpy(u, at + 4, sizeof u);
+        if (k != key || u[2] == UINT16_MAX)
+            return 0;
+        double mn = narrow_decode_h16(u[0]), mx = narrow_decode_h16(u[1]);
+        if (v < mn || v > mx) {
+            if (!narrow_fits_h16(v))
+                return 0;
+            u[v < mn ? 0 : 1] = narrow_encode_h16(v);
+        }
+        u[2]++;
+        memcpy(&sum, at + 10, sizeof sum);
+        sum += v;
+        memcpy(at + 4, u, sizeof u);
+        memcpy(at + 10, &sum, sizeof sum);
+        return 1;
+    }
     if (form) {
         bucket_c *at = deque_at(d, h);
         if (at->key != key)
@@ -418,7 +486,9 @@ int series_tiers_make_lean(tiers *t)
             return -1;
         deque_pop_front(&t->t1);
     }
-    t->t1.max_len = SERIES_LEAN_T1_CAP;
+    /* A lean tier 1 stays full from its first 10 min on: a little slack
+     * (a re-centring per 8 buckets) instead of 64 buckets, 32 times a node. */
+    deque_limit(&t->t1, SERIES_LEAN_T1_CAP, 8);
     t->hint[0] = 0;
     t->lean = 1;
     return 0;

@@ -7,6 +7,7 @@
 #define SMTOP_SERIES_TIER_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "model/series/deque.h"
 #include "model/series/narrow.h"
@@ -24,6 +25,12 @@ typedef struct raw_c {
     int32_t dt;
     uint32_t v;
 } raw_c;
+
+/* While every value is hundredths in 0..655.35 (NARROW_H16: utilization),
+ * a raw sample takes 6 bytes, unaligned: dt as in raw_c, then the value's
+ * hundredths in a uint16. Three quarters of a node's raw samples are
+ * utilizations, and the raw tier is the largest part of a node's model. */
+#define RAW_H16_BYTES 6
 
 /* A bucket as readers see it. */
 typedef struct bucket {
@@ -43,6 +50,12 @@ typedef struct bucket_c {
     double sum;
 } bucket_c;
 
+/* While every bucket of a tier has hundredths in 0..655.35 for its min
+ * and max (NARROW_H16: utilization) and at most 65,535 samples, it takes
+ * 18 bytes, unaligned: key as in bucket_c, min, max and count in uint16s,
+ * then the sum's double. Buckets are most of a long job's memory. */
+#define BUCKET_H16_BYTES 18
+
 /* `run` stages an ascending run of samples that all precede raw[0] while
  * raw has room for them: the scanner reads files newest first, so each
  * older file arrives as such a run, and inserting it point by point at the
@@ -53,14 +66,16 @@ typedef struct tiers {
     deque raw, t1, t2;
     unsigned char *run;     /* staged samples, stored as raw's are */
     size_t nrun, caprun;
-    /* raw and run hold raw_c relative to `base` while `form` is a
-     * NARROW_* form; one sample that fits no 4-byte form, or a tier
-     * spanning more than 2^31 us (35 min: samples 1 s apart or more),
-     * turns them into raw_pt for good (form 0). */
+    /* raw and run hold 6-byte samples while `form` is NARROW_H16, raw_c
+     * relative to `base` while it is a 4-byte NARROW_* form; a value out
+     * of H16 widens them to a 4-byte form, one that fits no 4-byte form,
+     * or a tier spanning more than 2^31 us (35 min: samples 1 s apart or
+     * more), turns them into raw_pt for good (form 0). */
     int form;
     int64_t base;
-    /* t1's and t2's bucket form: a NARROW_* form while every bucket of
-     * that tier fits bucket_c in it, else 0 (bucket) for good. */
+    /* t1's and t2's bucket form: NARROW_H16 (18 bytes) or a 4-byte
+     * NARROW_* form (bucket_c) while every bucket of that tier fits it,
+     * else 0 (bucket) for good; forms only widen. */
     int bform[2];
     size_t hint[2];     /* t1/t2 index of the bucket last merged into:
                          * consecutive samples mostly share a bucket */
@@ -87,20 +102,49 @@ static inline int64_t tier_floordiv(int64_t a, int64_t b)
     return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
+/* Bytes a raw sample takes in `form`. */
+static inline size_t series_tier_raw_elem(int form)
+{
+    return form == NARROW_H16 ? RAW_H16_BYTES : form ? sizeof(raw_c) : sizeof(raw_pt);
+}
+
+/* The raw sample stored at `slot` in form `form` relative to `base`. */
+static inline raw_pt series_tier_raw_decode(int form, int64_t base, const void *slot)
+{
+    raw_pt p;
+    if (!form) {
+        memcpy(&p, slot, sizeof p);
+        return p;
+    }
+    int32_t dt;
+    memcpy(&dt, slot, sizeof dt);
+    p.ts = base + dt;
+    if (form == NARROW_H16) {
+        uint16_t u;
+        memcpy(&u, (const unsigned char *)slot + sizeof dt, sizeof u);
+        p.v = narrow_decode_h16(u);
+    } else {
+        uint32_t u;
+        memcpy(&u, (const unsigned char *)slot + sizeof dt, sizeof u);
+        p.v = narrow_decode(form, u);
+    }
+    return p;
+}
+
 /* Raw sample i (i < raw.len) of a settled tier. */
 static inline raw_pt series_tier_raw_at(const tiers *t, size_t i)
 {
-    if (!t->form)
-        return *(const raw_pt *)deque_at(&t->raw, i);
-    const raw_c *c = deque_at(&t->raw, i);
-    return (raw_pt){t->base + c->dt, narrow_decode(t->form, c->v)};
+    return series_tier_raw_decode(t->form, t->base, deque_at(&t->raw, i));
 }
 
 static inline int64_t series_tier_raw_ts(const tiers *t, size_t i)
 {
+    const void *slot = deque_at(&t->raw, i);
     if (!t->form)
-        return ((const raw_pt *)deque_at(&t->raw, i))->ts;
-    return t->base + ((const raw_c *)deque_at(&t->raw, i))->dt;
+        return ((const raw_pt *)slot)->ts;
+    int32_t dt;
+    memcpy(&dt, slot, sizeof dt);
+    return t->base + dt;
 }
 
 /* Tier `level` (1: 10 s buckets, 2: 5 min buckets). */
@@ -109,24 +153,54 @@ static inline const deque *series_tier_buckets(const tiers *t, int level)
     return level == 1 ? &t->t1 : &t->t2;
 }
 
+/* Bytes a bucket takes in `form`. */
+static inline size_t series_tier_bucket_elem(int form)
+{
+    return form == NARROW_H16 ? BUCKET_H16_BYTES : form ? sizeof(bucket_c) : sizeof(bucket);
+}
+
+/* The bucket stored at `slot` in form `form`. */
+static inline bucket series_tier_bucket_decode(int form, const void *slot)
+{
+    bucket b;
+    if (!form) {
+        memcpy(&b, slot, sizeof b);
+        return b;
+    }
+    if (form == NARROW_H16) {
+        const unsigned char *at = slot;
+        int32_t key;
+        uint16_t u[3];
+        memcpy(&key, at, sizeof key);
+        memcpy(u, at + 4, sizeof u);
+        b.key = key;
+        b.min = narrow_decode_h16(u[0]);
+        b.max = narrow_decode_h16(u[1]);
+        b.count = u[2];
+        memcpy(&b.sum, at + 10, sizeof b.sum);
+        return b;
+    }
+    bucket_c c;
+    memcpy(&c, slot, sizeof c);
+    return (bucket){c.key, narrow_decode(form, c.min), narrow_decode(form, c.max), c.sum,
+                    c.count};
+}
+
 /* Bucket i (i < len) of tier `level`. */
 static inline bucket series_tier_bucket_at(const tiers *t, int level, size_t i)
 {
-    const deque *d = series_tier_buckets(t, level);
-    int form = t->bform[level - 1];
-    if (!form)
-        return *(const bucket *)deque_at(d, i);
-    const bucket_c *c = deque_at(d, i);
-    return (bucket){c->key, narrow_decode(form, c->min), narrow_decode(form, c->max),
-                    c->sum, c->count};
+    return series_tier_bucket_decode(t->bform[level - 1],
+                                     deque_at(series_tier_buckets(t, level), i));
 }
 
 static inline int64_t series_tier_bucket_key(const tiers *t, int level, size_t i)
 {
-    const deque *d = series_tier_buckets(t, level);
+    const void *slot = deque_at(series_tier_buckets(t, level), i);
     if (!t->bform[level - 1])
-        return ((const bucket *)deque_at(d, i))->key;
-    return ((const bucket_c *)deque_at(d, i))->key;
+        return ((const bucket *)slot)->key;
+    int32_t key;
+    memcpy(&key, slot, sizeof key);   /* first in bucket_c and in H16 */
+    return key;
 }
 
 /* First raw index with ts >= ts (raw.len when none). */

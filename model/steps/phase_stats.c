@@ -18,7 +18,16 @@
 struct phase_stats {
     char *label;
     phase_kind kind;
+    /* While `deferred`, q holds no value: exact_cap <= the recent cap, so
+     * while count <= exact_cap every duration is also a retained event,
+     * and exact percentiles are taken from those (a node's phases: 16 KB
+     * each not kept twice). The duration that ends exact mode hands q
+     * every retained one first (undefer). */
     quant *q;
+    int deferred;
+    size_t exact_cap;
+    uint64_t pct_gen;           /* p50/p95/p99 computed at this gen + 1 */
+    double pct[3];
     int64_t count;
     double mean, m2;            /* Welford, for the deviation */
     /* The exact sum of durations, for a mean that does not depend on the
@@ -233,6 +242,8 @@ phase_stats *phase_stats_new_bounded(const char *label, phase_kind kind, size_t 
         return NULL;
     p->label = strdup(label ? label : "");
     p->q = quantile_new(exact_cap);
+    p->exact_cap = exact_cap;
+    p->deferred = exact_cap <= recent_cap;
     if (!p->label || !p->q) {
         phase_stats_free(p);
         return NULL;
@@ -248,6 +259,46 @@ phase_stats *phase_stats_new(const char *label, phase_kind kind)
     return phase_stats_new_bounded(label, kind, PHASE_EXACT_CAP, PHASE_RECENT_CAP);
 }
 
+/* Adds every retained duration of p to q. 0, or -1 on OOM. */
+static int add_retained(quant *q, const phase_stats *p)
+{
+    settle(p);
+    for (size_t i = 0; i < p->recent.len; i++)
+        if (quantile_add(q, (double)event_at(p, i).dur_us) != 0)
+            return -1;
+    return 0;
+}
+
+/* Gives clone c p's durations: c stays deferred when p is and c's
+ * bounds allow it (c's recent will hold p's events), else c's quant
+ * takes them. 0, or -1 on OOM. */
+static int clone_quant(phase_stats *c, const phase_stats *p)
+{
+    if (!p->deferred) {
+        c->deferred = 0;
+        return quantile_merge(c->q, p->q);
+    }
+    if (c->deferred && (uint64_t)p->count <= c->recent.max_len)
+        return 0;
+    c->deferred = 0;
+    return add_retained(c->q, p);
+}
+
+/* Ends deferred mode: q takes every duration so far (all retained).
+ * 0, or -1 on OOM (p unchanged). */
+static int undefer(phase_stats *p)
+{
+    quant *q = quantile_new(p->exact_cap);
+    if (!q || add_retained(q, p) != 0) {
+        quantile_free(q);
+        return -1;
+    }
+    quantile_free(p->q);
+    p->q = q;
+    p->deferred = 0;
+    return 0;
+}
+
 phase_stats *phase_stats_clone(const phase_stats *p, size_t exact_cap, size_t recent_cap)
 {
     phase_stats *c = phase_stats_new_bounded(settle(p)->label, p->kind, exact_cap, recent_cap);
@@ -257,7 +308,7 @@ phase_stats *phase_stats_clone(const phase_stats *p, size_t exact_cap, size_t re
         c->base = p->base;
         deque_init(&c->recent, ev_size[p->form], recent_cap, recent_cap / 8);
     }
-    if (!c || quantile_merge(c->q, p->q) != 0 || deque_reserve(&c->recent, keep) != 0) {
+    if (!c || clone_quant(c, p) != 0 || deque_reserve(&c->recent, keep) != 0) {
         phase_stats_free(c);
         return NULL;
     }
@@ -359,9 +410,12 @@ int phase_stats_add(phase_stats *p, int64_t step, int64_t start_us, int64_t dur_
         dur_us = 0;  /* a clock step backwards; 0 is the honest lower bound */
     phase_event ev = {step, start_us, dur_us};
     double d = (double)dur_us;
-    if (quantile_reserve(p->q, d) != 0 || recent_put(p, &ev) != 0)
+    if (p->deferred && (uint64_t)p->count >= p->exact_cap && undefer(p) != 0)
         return -1;
-    quantile_add(p->q, d);
+    if ((!p->deferred && quantile_reserve(p->q, d) != 0) || recent_put(p, &ev) != 0)
+        return -1;
+    if (!p->deferred)
+        quantile_add(p->q, d);
     int64_t end;
     if (__builtin_add_overflow(start_us, dur_us, &end))
         end = INT64_MAX;
@@ -393,6 +447,37 @@ phase_kind phase_stats_kind(const phase_stats *p) { return p->kind; }
 uint64_t phase_stats_generation(const phase_stats *p) { return p->gen; }
 const uint32_t *phase_stats_histogram(const phase_stats *p) { return p->hist; }
 
+/* p50, p95 and p99, cached per generation. A deferred phase takes them
+ * exactly from its retained durations, through a quant of its own size
+ * (the same definition as q's exact mode); NAN on OOM. Like quantile_get's
+ * sort, a cache that changes no answer: the const getter may fill it
+ * (the model's lock serialises readers and writers). */
+static const double *percentiles(const phase_stats *cp)
+{
+    phase_stats *p = (phase_stats *)cp;
+    if (p->pct_gen == p->gen + 1)
+        return p->pct;
+    quant *q = p->q, *tmp = NULL;
+    if (p->deferred) {
+        tmp = quantile_new((size_t)p->count);
+        if (tmp && add_retained(tmp, p) != 0) {
+            quantile_free(tmp);
+            tmp = NULL;
+        }
+        if (!tmp) {
+            p->pct[0] = p->pct[1] = p->pct[2] = NAN;
+            return p->pct;
+        }
+        q = tmp;
+    }
+    p->pct[0] = quantile_get(q, 50);
+    p->pct[1] = quantile_get(q, 95);
+    p->pct[2] = quantile_get(q, 99);
+    quantile_free(tmp);
+    p->pct_gen = p->gen + 1;
+    return p->pct;
+}
+
 void phase_stats_get_summary(const phase_stats *p, phase_summary *out)
 {
     memset(out, 0, sizeof *out);
@@ -408,16 +493,15 @@ void phase_stats_get_summary(const phase_stats *p, phase_summary *out)
     out->max_us = p->max;
     out->first_start_us = p->first_start;
     out->last_end_us = p->last_end;
-    /* quantile_get may sort its exact buffer: an internal cache that changes
-     * no answer, so the const getter may trigger it (the model's lock
-     * serialises readers and writers). */
-    quant *q = p->q;
-    out->p50_us = quantile_get(q, 50);
-    out->p95_us = quantile_get(q, 95);
-    out->p99_us = quantile_get(q, 99);
-    out->exact = quantile_is_exact(q);
+    const double *pct = percentiles(p);
+    out->p50_us = pct[0];
+    out->p95_us = pct[1];
+    out->p99_us = pct[2];
+    out->exact = p->deferred || quantile_is_exact(p->q);
     double err_abs;   /* 0: durations use the log sketch alone */
-    quantile_error_bound(q, &err_abs, &out->err_rel);
+    out->err_rel = 0;
+    if (!p->deferred)
+        quantile_error_bound(p->q, &err_abs, &out->err_rel);
 }
 
 size_t phase_stats_recent(const phase_stats *p, phase_event *out, size_t max)
@@ -437,6 +521,12 @@ size_t phase_stats_recent_count(const phase_stats *p)
 size_t phase_stats_recent_bytes(const phase_stats *p)
 {
     return ev_size[p->form];
+}
+
+size_t phase_stats_memory_bytes(const phase_stats *p)
+{
+    return sizeof *p + strlen(p->label) + 1 + quantile_memory_bytes(p->q) +
+           deque_bytes(&p->recent) + p->caprun;
 }
 
 size_t phase_stats_recent_upto(const phase_stats *p, int64_t t_us)

@@ -86,6 +86,8 @@ size_t phase_stats_recent_count(const phase_stats *p);
  * and every step number 32 bits, else 24. What is read back never
  * depends on it. */
 size_t phase_stats_recent_bytes(const phase_stats *p);
+/* Heap bytes owned by p. */
+size_t phase_stats_memory_bytes(const phase_stats *p);
 size_t phase_stats_recent_upto(const phase_stats *p, int64_t t_us);
 /* Copies up to max retained events from index `first` on (0: the oldest
  * retained), oldest first; returns how many. */

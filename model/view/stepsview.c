@@ -5,14 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/util/pick.h"
+
+static int has_phases(const void *ctx, size_t i)
+{
+    return model_node_phase_count(((const model_node *const *)ctx)[i]) > 0;
+}
+
 long stepsview_pick_node(const model_node *const *nodes, size_t n, size_t selected)
 {
-    if (selected < n && model_node_phase_count(nodes[selected]) > 0)
-        return (long)selected;
-    for (size_t i = 0; i < n; i++)
-        if (model_node_phase_count(nodes[i]) > 0)
-            return (long)i;
-    return -1;
+    return pick_preferred(n, selected, has_phases, nodes);
 }
 
 size_t stepsview_phase_index(const model_node *nd, const char *label)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/util/fnv.h"
+#include "model/util/pick.h"
 
 #include "model/view/freshness.h"
 #include "model/view/heatview.h"
@@ -344,12 +345,19 @@ size_t viewdata_nodes_passing(const viewdata *v, const char *filter,
     return n;
 }
 
+typedef struct traced_ctx {
+    const viewdata *v;
+    const size_t *nodes;
+} traced_ctx;
+
+static int traced_at(const void *ctx, size_t i)
+{
+    const traced_ctx *c = ctx;
+    return viewdata_node_traced(c->v, c->nodes[i]);
+}
+
 long viewdata_pick_traced(const viewdata *v, const size_t *nodes, size_t n, size_t selected)
 {
-    if (selected < n && viewdata_node_traced(v, nodes[selected]))
-        return (long)selected;
-    for (size_t i = 0; i < n; i++)
-        if (viewdata_node_traced(v, nodes[i]))
-            return (long)i;
-    return -1;
+    traced_ctx c = {v, nodes};
+    return pick_preferred(n, selected, traced_at, &c);
 }

@@ -104,9 +104,9 @@ const char *viewdata_node_writer(const viewdata *v, size_t i, size_t k);
 size_t viewdata_nodes_passing(const viewdata *v, const char *filter,
                               int (*visible)(const char *filter, const char *id),
                               size_t *out, size_t max);
-/* stepsview_pick_node over those facts: among nodes[0..n) (indexes as
- * above), `selected` when it has trace events, else the first that has;
- * -1 when none has. */
+/* The rule of stepsview_pick_node (pick_preferred) over those facts:
+ * among nodes[0..n) (indexes as above), `selected` when it has trace
+ * events, else the first that has; -1 when none has. */
 long viewdata_pick_traced(const viewdata *v, const size_t *nodes, size_t n, size_t selected);
 
 #endif

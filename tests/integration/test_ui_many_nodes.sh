@@ -25,6 +25,12 @@ PY
 ui_start 120 40 "$SMTOP" "$JOB"
 ui_wait '64 nodes'
 ui_wait 'straggler algo-42'
+# The sorts below rank by step time, and Home goes to the first row of
+# the order on screen: wait until every file is read. The straggler shows
+# from GPU utilization before the traces are in (newest system files of
+# every node come first), and on a loaded machine they came after `s`
+# and Home, which then landed on algo-1 (step times all unknown).
+ui_wait_gone 'first scan in progress|backfilling' 60
 ui_wait ' 1-[0-9]+/64 '
 ui_keys Tab                    # focus the heatmap
 ui_wait '┌─\[2 Heatmap\]'

@@ -217,6 +217,74 @@ static void test_clone(void **state)
     phase_stats_free(p);
 }
 
+static void assert_same_summary(const phase_stats *a, const phase_stats *b)
+{
+    phase_summary x, y;
+    phase_stats_get_summary(a, &x);
+    phase_stats_get_summary(b, &y);
+    assert_memory_equal(&x, &y, sizeof x);
+}
+
+/* A node's phase keeps no second copy of its durations while it is exact:
+ * they are all among its retained events. Its answers are bit for bit
+ * those of a phase that keeps its own copy (a recent cap under its exact
+ * cap), before, at and past the end of exact mode, and in its clones;
+ * and it costs 4 bytes less an event. */
+static void test_exact_from_retained(void **state)
+{
+    (void)state;
+    phase_stats *p = phase_stats_new("Step:ModeKeys.TRAIN", PHASE_STEP);
+    phase_stats *ref = phase_stats_new_bounded("Step:ModeKeys.TRAIN", PHASE_STEP,
+                                               PHASE_EXACT_CAP, PHASE_EXACT_CAP - 1);
+    size_t n = 2 * PHASE_EXACT_CAP, *idx = malloc(n * sizeof *idx);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    shuffle(idx, PHASE_EXACT_CAP);      /* out of order while exact */
+    const size_t check[] = {1, 2, 3, 100, 3000, PHASE_EXACT_CAP - 1, PHASE_EXACT_CAP,
+                            PHASE_EXACT_CAP + 1, PHASE_EXACT_CAP + 7, n};
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t j = (int64_t)idx[i];
+        /* some durations past 2^24 us: no float holds them */
+        int64_t d = j % 97 == 0 ? 20000000 + j : 1000 + (int64_t)(next_u64() % 90000);
+        assert_int_equal(phase_stats_add(p, j, 1000000 + j * 200000, d), 0);
+        assert_int_equal(phase_stats_add(ref, j, 1000000 + j * 200000, d), 0);
+        if (i + 1 != check[k])
+            continue;
+        k++;
+        assert_same_summary(p, ref);
+        assert_same_summary(p, ref);    /* the cached answer too */
+        if (i + 1 == 3000) {
+            size_t mp = phase_stats_memory_bytes(p), mr = phase_stats_memory_bytes(ref);
+            print_message("3000 events: %zu bytes, with a copy %zu\n", mp, mr);
+            assert_true(mp + 3000 * 4 <= mr);
+        }
+        if (i + 1 == 3000 || i + 1 == n) {
+            /* clones go on as their own, alike: into a writer's bounds
+             * (its own copy) and into a node's (still none while exact) */
+            const size_t b[2][2] = {{PHASE_PROC_EXACT_CAP, PHASE_PROC_RECENT_CAP},
+                                    {PHASE_EXACT_CAP, PHASE_RECENT_CAP}};
+            for (int m = 0; m < 2; m++) {
+                phase_stats *c = phase_stats_clone(p, b[m][0], b[m][1]);
+                phase_stats *cr = phase_stats_clone(ref, b[m][0], b[m][1]);
+                assert_same_summary(c, cr);
+                for (int64_t e = 0; e < 2000; e++) {
+                    int64_t d = 500 + (int64_t)(next_u64() % 5000);
+                    assert_int_equal(phase_stats_add(c, e, 7 + e, d), 0);
+                    assert_int_equal(phase_stats_add(cr, e, 7 + e, d), 0);
+                }
+                assert_same_summary(c, cr);
+                phase_stats_free(c);
+                phase_stats_free(cr);
+            }
+        }
+    }
+    assert_int_equal(k, sizeof check / sizeof check[0]);
+    free(idx);
+    phase_stats_free(p);
+    phase_stats_free(ref);
+}
+
 static void test_classify(void **state)
 {
     (void)state;
@@ -473,6 +541,7 @@ int main(void)
         cmocka_unit_test(test_recent_out_of_order),
         cmocka_unit_test(test_histogram),
         cmocka_unit_test(test_clone),
+        cmocka_unit_test(test_exact_from_retained),
         cmocka_unit_test(test_classify),
         cmocka_unit_test(test_recent_wide_events),
         cmocka_unit_test(test_recent_near_events),

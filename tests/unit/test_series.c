@@ -406,7 +406,91 @@ static void test_compact_raw_exact(void **state)
     size_t wide = check_raw_exact(q, SERIES_RAW_CAP, 0);
     print_message("2048 samples: %zu bytes compact, %zu wide\n", narrow, wide);
     assert_true(narrow * 10 < wide * 6);
+    /* a raw sample of a utilization (hundredths in 0..655.35) takes 6
+     * bytes, of other hundredths 8: the series under 85 % */
+    for (size_t i = 0; i < SERIES_RAW_CAP; i++)
+        q[i].v = 1000 + (double)(int64_t)(next_u64() % 10001) / 100.0;
+    size_t dec2 = check_raw_exact(q, SERIES_RAW_CAP, 0);
+    print_message("2048 samples: %zu bytes utilization, %zu other hundredths\n", narrow, dec2);
+    assert_true(narrow * 100 < dec2 * 85);
     free(q);
+}
+
+/* Utilizations start in 6-byte samples; a value out of that form widens
+ * every sample already held, raw and staged, without changing one. */
+static void test_raw_h16_widens_exact(void **state)
+{
+    (void)state;
+    size_t n = 3000;
+    pt *p = make_points(n, 500000);
+    const double odd[] = {655.36, 1000.25, -1.5, 1.0 / 1024, 1.0 / 3, 123456.789, -0.0, 655.35};
+    for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++) {
+        for (size_t i = 0; i < n; i++)
+            p[i].v = (double)(int64_t)(next_u64() % 10001) / 100.0;
+        p[n - 1500 + k].v = odd[k];     /* met while an older file stages */
+        for (int order = 0; order < 3; order++)
+            check_raw_exact(p, n, order);
+        for (size_t i = 0; i < n; i++)  /* quarters: H16, then F32 */
+            p[i].v = (double)(next_u64() % 400) / 4.0;
+        p[n - 10].v = odd[k];
+        check_raw_exact(p, n, 0);
+    }
+    free(p);
+}
+
+static void assert_same_percentiles(const series *a, const series *b)
+{
+    series_summary x, y;
+    series_get_summary(a, &x);
+    series_get_summary(b, &y);
+    assert_int_equal(x.count, y.count);
+    assert_int_equal(x.exact, y.exact);
+    const double xa[] = {x.p5, x.p50, x.p95, x.p99, x.err_abs, x.err_rel, x.min, x.max};
+    const double ya[] = {y.p5, y.p50, y.p95, y.p99, y.err_abs, y.err_rel, y.min, y.max};
+    assert_memory_equal(xa, ya, sizeof xa);
+}
+
+/* A series keeps no second copy of its first 1,024 values: they are all
+ * raw samples, and its exact percentiles come from there. Its answers
+ * are bit for bit those of a series that keeps the copy (a lean one: no
+ * raw tier), before, at and past the end of exact mode, and after going
+ * lean itself; it costs 4 bytes a sample less. Newest minute first, in
+ * minute files, as the scanner reads. */
+static void test_exact_from_raw(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {1, 2, 1000, 1024, 1025, 3000};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = sizes[k];
+        pt *p = make_points(n, 500000);
+        for (size_t i = 0; i < n; i++)  /* utilization, and a few past 655.35 */
+            p[i].v = i % 101 == 3 ? 700.25 : (double)(int64_t)(next_u64() % 10001) / 100.0;
+        series *a = series_new("gpu", "GPUUtilization", "gpu0");
+        series *b = series_new("gpu", "GPUUtilization", "gpu0");
+        series *c = series_new("gpu", "GPUUtilization", "gpu0");
+        assert_int_equal(series_make_lean(b), 0);
+        ingest_chunks(a, p, n, 0);
+        ingest_chunks(b, p, n, 0);
+        for (size_t i = 0; i < n; i++) {
+            if (i == n / 2)
+                assert_int_equal(series_make_lean(c), 0);
+            assert_int_equal(series_add(c, p[i].ts, p[i].v), 0);
+        }
+        assert_same_percentiles(a, b);
+        assert_same_percentiles(a, b);  /* the cached answer too */
+        assert_same_percentiles(c, b);
+        if (n == 1000) {
+            /* 1,000 samples: 8 bytes each raw (some past 655.35), and no
+             * 4-byte copy */
+            size_t bytes = series_memory_bytes(a);
+            print_message("1000 samples: %zu bytes\n", bytes);
+            assert_true(bytes < 1000 * 8 + 2500);
+        }
+        series_free(a);
+        series_free(b);
+        series_free(c);
+        free(p);
+    }
 }
 
 /* series_visit's buckets (width > 0), keyed by floor(start / width). */
@@ -613,7 +697,29 @@ static void test_compact_buckets_exact(void **state)
     size_t wide = check_buckets_exact(p, n, 2, 1);
     print_message("8 h lean: %zu bytes compact, %zu wide\n", narrow, wide);
     assert_true(narrow * 10 < wide * 7);
+    /* utilization buckets take 18 bytes, other hundredths' 24 (and raw
+     * samples 6 and 8): 8 h of a full series */
+    for (size_t i = 0; i < n; i++)
+        p[i].v = (double)(int64_t)(next_u64() % 10001) / 100.0;
+    size_t util = check_buckets_exact(p, n, 2, 0);
+    for (size_t i = 0; i < n; i++)
+        p[i].v = 1000 + (double)(int64_t)(next_u64() % 10001) / 100.0;
+    size_t dec2 = check_buckets_exact(p, n, 2, 0);
+    print_message("8 h: %zu bytes utilization, %zu other hundredths\n", util, dec2);
+    assert_true(util * 100 < dec2 * 82);
     free(p);
+    /* 70,000 samples in 10 s (one every 100 us), more than a 2-byte
+     * count holds: the 10 s bucket widens, and counts every sample */
+    size_t m = 70000;
+    pt *dense = make_points(m, 100);
+    for (size_t i = 0; i < m; i++) {
+        dense[i].ts = T0 + (int64_t)i * 100;    /* in time order: no jitter */
+        dense[i].v = (double)(int64_t)(next_u64() % 10001) / 100.0;
+    }
+    check_buckets_exact(dense, m, 2, 1);
+    check_buckets_exact(dense, m, 0, 1);
+    check_buckets_exact(dense, m, 2, 0);
+    free(dense);
 }
 
 int main(void)
@@ -625,6 +731,8 @@ int main(void)
         cmocka_unit_test(test_memory_bounds),
         cmocka_unit_test(test_lean_series),
         cmocka_unit_test(test_compact_raw_exact),
+        cmocka_unit_test(test_raw_h16_widens_exact),
+        cmocka_unit_test(test_exact_from_raw),
         cmocka_unit_test(test_compact_buckets_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
