@@ -173,7 +173,7 @@ static void do_system(xjob *x, const char *line, size_t len)
     sm_sample s;
     const predec_rec *r = predec_take(x->pre, line, len, PREDEC_SYSTEM);
     if (r) {
-        s = r->s;
+        predec_sample(x->pre, r, &s);
     } else if (sys_decode_line(line, len, &s, &x->scratch) != 0) {
         x->st->corrupt_lines++;
         return;
@@ -240,7 +240,7 @@ static void xp_line(xjob *x, trace_dec *d, const char *line, size_t l)
         return;
     }
     const predec_rec *r = predec_take(x->pre, line, l, PREDEC_TRACE);
-    int rc = r ? trace_decode_event(d, &r->t, xp_trace_sink, x) : 1;
+    int rc = r ? trace_decode_event(d, predec_event(x->pre, r), xp_trace_sink, x) : 1;
     if (rc == 1)
         rc = trace_decode_line(d, line, l, xp_trace_sink, x);
     if (rc != 0)

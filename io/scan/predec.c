@@ -7,28 +7,39 @@
 #include "io/decode/sys_decode.h"
 #include "io/decode/trace_decode.h"
 
-static int recs_reserve(predec_buf *b, size_t n)
+/* Room for record n and beyond: the rest of the bytes (`left` of them)
+ * are guessed to hold lines as long as those so far (`done` bytes), a
+ * little more, so a slot's records fit its file rather than the next
+ * power of two (issue 15: several files' records are held at once). */
+static int recs_reserve(predec_buf *b, size_t n, size_t done, size_t left)
 {
-    if (n <= b->cap)
-        return 0;
-    size_t cap = b->cap ? b->cap : 1024;
-    while (cap < n)
-        cap *= 2;
-    predec_rec *r = realloc(b->v, cap * sizeof *r);
-    if (!r)
-        return -1;
-    b->v = r;
-    uint8_t *m = realloc(b->mark, cap);
-    if (!m)
-        return -1;   /* b->v grown, cap not: still consistent */
-    b->mark = m;
-    b->cap = cap;
+    size_t guess = done ? (size_t)((double)left / (double)done * (double)n) : 0;
+    if (guess > left / 2)
+        guess = left / 2;   /* a line takes 2 bytes at least */
+    size_t cap = n + 1 + guess + guess / 16 + 64;
+    if (cap > b->cap) {
+        predec_rec *r = realloc(b->v, cap * sizeof *r);
+        if (!r)
+            return -1;
+        b->v = r;
+        uint8_t *m = realloc(b->mark, cap);
+        if (!m)
+            return -1;   /* b->v grown, cap not: still consistent */
+        b->mark = m;
+        b->cap = cap;
+    }
+    if (b->kind == PREDEC_TRACE && cap > b->capev) {
+        tl_event *ev = realloc(b->ev, cap * sizeof *ev);
+        if (!ev)
+            return -1;
+        b->ev = ev;
+        b->capev = cap;
+    }
     return 0;
 }
 
 /* Keys numbered per read: enough for every series of a node's file
- * (about 60); a file with more gives the rest no key (looked up by the
- * model as before). */
+ * (about 60); a file with more leaves the rest to the consumer. */
 #define KEYS_MAX 4096
 
 static int same_key(const sm_sample *a, const sm_sample *b)
@@ -39,7 +50,7 @@ static int same_key(const sm_sample *a, const sm_sample *b)
 
 static int key_is(const predec_buf *b, uint32_t k, const sm_sample *s)
 {
-    return k < b->nkeys && same_key(&b->v[b->first[k]].s, s);
+    return k < b->nkeys && same_key(&b->proto[k], s);
 }
 
 /* Grows the per-key arrays to cap; 0, or -1 on OOM (capkeys unchanged,
@@ -62,16 +73,20 @@ static int grow_keys(predec_buf *b, size_t cap)
     if (!r)
         return -1;
     b->refs = r;
+    sm_sample *p = realloc(b->proto, cap * sizeof *p);
+    if (!p)
+        return -1;
+    b->proto = p;
     b->capkeys = cap;
     return 0;
 }
 
 /* Numbers record `at`'s sample key: the one after the previous line's
  * (smdebug writes a timestamp's series in the same order every time),
- * else a search of the keys so far, else a new key. */
-static uint32_t key_of(predec_buf *b, size_t at)
+ * else a search of the keys so far, else a new key, whose sample s
+ * becomes its strings. */
+static uint32_t key_of(predec_buf *b, size_t at, const sm_sample *s)
 {
-    const sm_sample *s = &b->v[at].s;
     uint32_t k = b->last_key + 1;
     if (b->last_key == PREDEC_NO_KEY || !key_is(b, k, s)) {
         for (k = 0; k < b->nkeys && !key_is(b, k, s); k++)
@@ -85,6 +100,7 @@ static uint32_t key_of(predec_buf *b, size_t at)
                     return PREDEC_NO_KEY;
             }
             b->first[b->nkeys] = b->last[b->nkeys] = (uint32_t)at;
+            b->proto[b->nkeys] = *s;
             b->nkeys++;
             b->last_key = k;
             return k;
@@ -96,14 +112,35 @@ static uint32_t key_of(predec_buf *b, size_t at)
     return k;
 }
 
+/* Decodes record r's line (ok = 0 when the fast path cannot give a
+ * self-contained record, or a sample has no key). */
+static void decode_rec(predec_buf *b, sysdec_scratch *sc, predec_rec *r)
+{
+    const char *line = b->base + r->off;
+    size_t at = (size_t)(r - b->v);
+    if (b->kind == PREDEC_TRACE) {
+        r->ok = trace_decode_parse(line, r->len, &b->ev[at]) == 1;
+        return;
+    }
+    sm_sample s;
+    r->ok = sys_decode_line_fast(line, r->len, &s, sc) == 0 && s.extra.len == 0 &&
+            (r->key = key_of(b, at, &s)) != PREDEC_NO_KEY;
+    if (r->ok) {
+        r->ts_us = s.ts_us;
+        r->value = s.value;
+    }
+}
+
 /* Splits and trims exactly as scan_ingest does; a line the fast path
  * cannot give a self-contained record for is left to the consumer (ok =
  * 0). On OOM the records so far stay valid (the rest is simply not
- * decoded ahead). */
+ * decoded ahead); so are bytes past 4 GB (records hold 32-bit offsets). */
 void predec_decode(predec_buf *b, sysdec_scratch *sc, const char *data, size_t len,
                    int kind)
 {
-    const char *q = data, *end = data + len;
+    const char *q = data, *end = data + (len > UINT32_MAX ? UINT32_MAX : len);
+    b->base = data;
+    b->kind = kind;
     b->n = 0;
     b->nkeys = 0;
     b->last_key = PREDEC_NO_KEY;
@@ -118,21 +155,15 @@ void predec_decode(predec_buf *b, sysdec_scratch *sc, const char *data, size_t l
             n--;
         if (n == 0)
             continue;
-        if (b->n == b->cap && recs_reserve(b, b->n + 1) != 0)
+        if ((b->n == b->cap || (kind == PREDEC_TRACE && b->n == b->capev)) &&
+            recs_reserve(b, b->n, (size_t)(line - data), (size_t)(end - line)) != 0)
             break;
         predec_rec *r = &b->v[b->n++];
-        r->line = line;
-        r->len = n;
-        r->nl = nl;
-        r->kind = kind;
+        r->off = (uint32_t)(line - data);
+        r->len = (uint32_t)n;
+        r->nl_off = (uint32_t)(nl - line);
         r->key = r->next_same = PREDEC_NO_KEY;
-        if (kind == PREDEC_TRACE) {
-            r->ok = trace_decode_parse(line, n, &r->t) == 1;
-        } else {
-            r->ok = sys_decode_line_fast(line, n, &r->s, sc) == 0 && r->s.extra.len == 0;
-            if (r->ok)
-                r->key = key_of(b, b->n - 1);
-        }
+        decode_rec(b, sc, r);
     }
     if (b->nkeys) {
         memset(b->refs, 0, b->nkeys * sizeof *b->refs);
@@ -144,13 +175,16 @@ void predec_decode(predec_buf *b, sysdec_scratch *sc, const char *data, size_t l
 
 predec predec_view(const predec_buf *b)
 {
-    return (predec){.v = b->v, .n = b->n, .refs = b->refs, .cur = b->cur, .mark = b->mark,
-                    .nkeys = b->nkeys};
+    return (predec){.base = b->base, .v = b->v, .proto = b->proto, .ev = b->ev,
+                    .kind = b->kind, .n = b->n, .refs = b->refs, .cur = b->cur,
+                    .mark = b->mark, .nkeys = b->nkeys};
 }
 
 void predec_buf_free(predec_buf *b)
 {
     free(b->v);
+    free(b->ev);
+    free(b->proto);
     free(b->first);
     free(b->last);
     free(b->cur);

@@ -22,20 +22,23 @@
 /* What a file's lines are decoded ahead as. */
 enum { PREDEC_NONE, PREDEC_SYSTEM, PREDEC_TRACE };
 
+/* One line, compact (issue 15: the ring holds several files' records at
+ * once, and a system file has thousands of lines): offsets into the
+ * file's bytes, and for a system sample only what differs between the
+ * samples of one key, its time and value; the strings are its key's
+ * (predec_sample). A trace event is kept beside, in predec.ev. */
 typedef struct predec_rec {
-    const char *line;   /* trimmed as scan_ingest trims */
-    size_t len;
-    const char *nl;     /* the '\n' ending the line */
-    int kind;           /* PREDEC_SYSTEM: s; PREDEC_TRACE: t (trace_decode_parse) */
-    int ok;             /* s / t is valid */
-    uint32_t key;       /* ok PREDEC_SYSTEM: s's (node, type, dimension, name)
-                         * numbered in order of appearance in these
-                         * bytes, or PREDEC_NO_KEY */
+    uint32_t off;       /* the line starts at base + off, */
+    uint32_t len;       /* trimmed as scan_ingest trims, */
+    uint32_t nl_off;    /* and its '\n' is at base + off + nl_off */
+    uint32_t key;       /* ok PREDEC_SYSTEM: its (node, type, dimension,
+                         * name) numbered in order of appearance in these
+                         * bytes (never PREDEC_NO_KEY: a sample without a
+                         * key is left to the consumer) */
     uint32_t next_same; /* the next record of the same key, or PREDEC_NO_KEY */
-    union {
-        sm_sample s;
-        tl_event t;
-    };
+    uint32_t ok;        /* decoded ahead; else the consumer decodes it */
+    int64_t ts_us;      /* ok PREDEC_SYSTEM: the sample's */
+    double value;
 } predec_rec;
 
 #define PREDEC_NO_KEY UINT32_MAX
@@ -48,7 +51,11 @@ typedef struct predec_rec {
  * (zeroed), a cursor per key into its records (at its first), and the
  * range of records waiting. */
 typedef struct predec {
+    const char *base;         /* the bytes decoded */
     const predec_rec *v;
+    const sm_sample *proto;   /* per key, its first sample (the strings) */
+    const tl_event *ev;       /* PREDEC_TRACE, per record */
+    int kind;
     size_t n, at;
     model_ref *refs;
     uint32_t *cur;
@@ -65,22 +72,49 @@ static inline const predec_rec *predec_take(predec *pre, const char *line, size_
 {
     /* line may lie outside the job's copy (a held partial line): leave
      * the cursor alone then. */
-    uintptr_t at = (uintptr_t)line;
-    if (!pre || pre->n == 0 || at < (uintptr_t)pre->v[0].line ||
-        at > (uintptr_t)pre->v[pre->n - 1].line)
+    uintptr_t at = (uintptr_t)line, base = pre ? (uintptr_t)pre->base : 0;
+    if (!pre || pre->n == 0 || at < base + pre->v[0].off || at > base + pre->v[pre->n - 1].off)
         return NULL;
-    while (pre->at < pre->n && (uintptr_t)pre->v[pre->at].line < at)
+    uint32_t off = (uint32_t)(at - base);
+    while (pre->at < pre->n && pre->v[pre->at].off < off)
         pre->at++;
-    if (pre->at == pre->n || pre->v[pre->at].line != line || pre->v[pre->at].len != len)
+    if (pre->at == pre->n || pre->v[pre->at].off != off || pre->v[pre->at].len != len)
         return NULL;
     const predec_rec *r = &pre->v[pre->at++];
-    return r->ok && r->kind == kind ? r : NULL;
+    return r->ok && pre->kind == kind ? r : NULL;
+}
+
+/* The sample of an ok PREDEC_SYSTEM record, as the decoder gave it: its
+ * key's strings (the same bytes, from the key's first line) with its own
+ * time and value. */
+static inline void predec_sample(const predec *pre, const predec_rec *r, sm_sample *out)
+{
+    *out = pre->proto[r->key];
+    out->ts_us = r->ts_us;
+    out->value = r->value;
+}
+
+/* The event of an ok PREDEC_TRACE record. */
+static inline const tl_event *predec_event(const predec *pre, const predec_rec *r)
+{
+    return &pre->ev[r - pre->v];
+}
+
+/* Where record r's line ends: its '\n'. */
+static inline const char *predec_nl(const predec *pre, const predec_rec *r)
+{
+    return pre->base + r->off + r->nl_off;
 }
 
 /* Growable record storage for predec_decode. */
 typedef struct predec_buf {
+    const char *base;
+    int kind;
     predec_rec *v;
     size_t n, cap;
+    tl_event *ev;           /* PREDEC_TRACE, per record (capev) */
+    size_t capev;
+    sm_sample *proto;       /* per key, its first sample */
     uint32_t *first;        /* per key, the record that showed it first */
     uint32_t *last;         /* per key, its latest record so far */
     model_ref *refs;        /* per key, for the consumer */
@@ -107,7 +141,7 @@ predec predec_view(const predec_buf *b);
  * NULL when the caller must search. Does not move the cursor. */
 static inline const predec_rec *predec_at(const predec *pre, const char *p)
 {
-    if (pre && pre->at < pre->n && pre->v[pre->at].line == p)
+    if (pre && pre->at < pre->n && pre->base + pre->v[pre->at].off == p)
         return &pre->v[pre->at];
     return NULL;
 }

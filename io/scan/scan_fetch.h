@@ -42,7 +42,8 @@ typedef int (*scan_fetch_fn)(void *ud, scan_fetch *f, sm_err *err);
  * started (the caller then fetches on its own thread). */
 scan_fetch *scan_fetch_start(scan_fetch_fn fn, void *ud);
 /* Starts n producer threads (at most 16), each running fn(ud, f, err),
- * with room for two items each. NULL when none starts. */
+ * with room for one item each, one for the consumer and one decoded
+ * ahead. NULL when none starts. */
 scan_fetch *scan_fetch_start_pool(size_t n, scan_fetch_fn fn, void *ud);
 
 /* Pool producer side: the next item number, below limit: 0 with *k set,

@@ -48,16 +48,18 @@ static void flush_held(ingest_ctx *cx, cat_entry *e)
         return;
     for (size_t k = 0; k < pre->nkeys; k++) {
         uint32_t i = pre->cur[k];
+        sm_sample s = pre->proto[k];
         for (; i != PREDEC_NO_KEY && i <= pre->wait_hi; i = pre->v[i].next_same) {
-            const sm_sample *s = &pre->v[i].s;
             if (pre->mark[i] != WAITING)
                 continue;
             pre->mark[i] = 0;
-            if (s->ts_us > e->skip_until_us &&
-                model_add_sample_defer(cx->m, s, &pre->refs[k]) == 0) {
+            s.ts_us = pre->v[i].ts_us;
+            s.value = pre->v[i].value;
+            if (s.ts_us > e->skip_until_us &&
+                model_add_sample_defer(cx->m, &s, &pre->refs[k]) == 0) {
                 pre->mark[i] = ADDED;
-                if (s->ts_us > e->high_water_us)
-                    e->high_water_us = s->ts_us;
+                if (s.ts_us > e->high_water_us)
+                    e->high_water_us = s.ts_us;
             }
         }
         pre->cur[k] = i;
@@ -65,7 +67,9 @@ static void flush_held(ingest_ctx *cx, cat_entry *e)
     for (size_t i = pre->wait_lo; i <= pre->wait_hi; i++)
         if (pre->mark[i] == ADDED) {
             pre->mark[i] = 0;
-            model_note_cpu(cx->m, &pre->refs[pre->v[i].key], &pre->v[i].s);
+            sm_sample s;
+            predec_sample(pre, &pre->v[i], &s);
+            model_note_cpu(cx->m, &pre->refs[pre->v[i].key], &s);
         }
     pre->nwait = 0;
 }
@@ -77,7 +81,7 @@ static void flush_held(ingest_ctx *cx, cat_entry *e)
 static int hold_sample(ingest_ctx *cx, const predec_rec *r)
 {
     predec *pre = cx->pre;
-    if (r->key == PREDEC_NO_KEY || !pre->refs[r->key].ent || !model_time_plausible(r->s.ts_us))
+    if (!pre->refs[r->key].ent || !model_time_plausible(r->ts_us))
         return 0;
     size_t i = (size_t)(r - pre->v);
     pre->mark[i] = WAITING;
@@ -110,21 +114,22 @@ static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t le
         if (r && hold_sample(cx, r))
             return 0;
         flush_held(cx, e);
-        const sm_sample *s = r ? &r->s : &own;
-        if (!r && sys_decode_line(line, len, &own, cx->scratch) != 0)
+        if (r)
+            predec_sample(cx->pre, r, &own);
+        else if (sys_decode_line(line, len, &own, cx->scratch) != 0)
             return -1;
-        if (s->ts_us <= e->skip_until_us)
+        if (own.ts_us <= e->skip_until_us)
             return 0;
-        model_ref *ref = r && r->key != PREDEC_NO_KEY ? &cx->pre->refs[r->key] : NULL;
-        if (model_add_sample_ref(cx->m, s, ref) == 0 && s->ts_us > e->high_water_us)
-            e->high_water_us = s->ts_us;
+        model_ref *ref = r ? &cx->pre->refs[r->key] : NULL;
+        if (model_add_sample_ref(cx->m, &own, ref) == 0 && own.ts_us > e->high_water_us)
+            e->high_water_us = own.ts_us;
         return 0;
     }
     if (!e->tdec && !(e->tdec = new_decoder(cx, e)))
         return -1;
     event_sink sink = {cx, e};
     const predec_rec *r = predec_take(cx->pre, line, len, PREDEC_TRACE);
-    int rc = r ? trace_decode_event(e->tdec, &r->t, sink_event, &sink) : 1;
+    int rc = r ? trace_decode_event(e->tdec, predec_event(cx->pre, r), sink_event, &sink) : 1;
     return rc != 1 ? rc : trace_decode_line(e->tdec, line, len, sink_event, &sink);
 }
 
@@ -262,7 +267,7 @@ int scan_ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len
         p += finish_held_line(cx, e, p, (size_t)(end - p));
     while (p < end) {
         const predec_rec *r = predec_at(cx->pre, p);
-        const char *nl = r ? r->nl : memchr(p, '\n', (size_t)(end - p));
+        const char *nl = r ? predec_nl(cx->pre, r) : memchr(p, '\n', (size_t)(end - p));
         if (!nl)
             break;
         take_line(cx, e, p, (size_t)(nl - p), r ? r->len : UNTRIMMED);

@@ -510,16 +510,21 @@ static void give_buf(source_local *sl, rbuf b)
     free(b.p);
 }
 
+/* Room for need bytes, whose old contents nobody wants (read_range
+ * overwrites them): rounded up to 64 KB rather than doubled, since a
+ * fetch-ahead slot keeps its buffer between files of about one size
+ * (issue 15); freed, not realloc'd, so nothing is copied. */
 static int ensure_cap(rbuf *b, size_t need)
 {
     if (need <= b->cap)
         return 0;
-    size_t ncap = b->cap ? b->cap : 1 << 20;
-    while (ncap < need)
-        ncap *= 2;
-    char *nb = realloc(b->p, ncap);
+    size_t ncap = (need + 0xffff) & ~(size_t)0xffff;
+    if (ncap < need)
+        ncap = need;   /* wrapped: need is near SIZE_MAX */
+    char *nb = malloc(ncap);
     if (!nb)
         return -1;
+    free(b->p);
     b->p = nb;
     b->cap = ncap;
     return 0;

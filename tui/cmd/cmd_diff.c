@@ -7,6 +7,7 @@
 
 #include "tui/cmd/commands.h"
 #include "io/job/job.h"
+#include "tui/report/report.h"
 #include "tui/report/report_diff.h"
 
 static void diff_usage(FILE *f)
@@ -92,7 +93,7 @@ int cmd_diff(int argc, char **argv)
         fprintf(stderr, "smtop diff: out of memory\n");
         rc = SMTOP_EXIT_FAIL;
     } else if (json) {
-        json_dumpf(d, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17) | JSON_ENSURE_ASCII);
+        json_dumpf(d, stdout, REPORT_JSON_FLAGS);
         fputc('\n', stdout);
     } else {
         report_diff_print_text(d, stdout, !strcmp(nl_langinfo(CODESET), "UTF-8"));

@@ -1,5 +1,7 @@
 /* cmd_report: `smtop report [--json] [--since T] [--until T] SOURCE` —
  * scan the job once, declare the data final, render the summary. */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,7 +42,8 @@ static void report_usage(FILE *f)
             "%s"
             "  -h, --help       this help\n"
             "\n"
-            "exit status: 0 success, 1 the source could not be read, 2 usage error,\n"
+            "exit status: 0 success, 1 the source could not be read or the report\n"
+            "not written (a reader that closed the pipe, a full disk), 2 usage error,\n"
             "3 a rule named by --fail-on triggered\n",
             timearg_help(0), report_python_help(), report_rules_help(), source_opts_help());
 }
@@ -99,6 +102,34 @@ usage:
     return -1;
 }
 
+/* Writes the report to stdout. 0, or -1 with err when a write failed (a
+ * reader that went away, a full disk; what was written stays written) or
+ * a streamed part ran out of memory. */
+static int report_write(const report_args *a, const json_t *obj, const report_stream *st,
+                        job *j, sm_err *err)
+{
+    /* A reader that goes away (`| head`) is a write error like any other,
+     * with a message and status 1, not a silent death by SIGPIPE. */
+    signal(SIGPIPE, SIG_IGN);
+    if (a->json) {
+        pthread_mutex_lock(job_lock(j));   /* the streamed parts read the model */
+        int rc = report_stream_dump(obj, st, stdout, REPORT_JSON_FLAGS, err);
+        pthread_mutex_unlock(job_lock(j));
+        if (rc != 0)
+            return -1;
+        fputc('\n', stdout);
+    } else if (a->summary) {
+        report_print_summary(obj, stdout);
+    } else {
+        report_print_text(obj, stdout);
+    }
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return sm_err_set(err, SM_ERR_IO, "writing the report: %s",
+                          strerror(errno ? errno : EIO));
+    return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
     report_args a = {0};
@@ -118,7 +149,11 @@ int cmd_report(int argc, char **argv)
         return cmd_exit_status(&err);
     }
     job_finish(j);
-    json_t *obj = report_build(j);
+    /* --json streams the per-node arrays, which at 256 nodes would cost
+     * more than the model's own share of a node (report_stream.h); the
+     * text report reads the whole tree. */
+    report_stream *st = a.json ? report_stream_new() : NULL;
+    json_t *obj = a.json && !st ? NULL : report_build(j, st);
     if (obj) {
         pthread_mutex_lock(job_lock(j));
         int pr_rc = report_python_add(obj, job_pystats(j), &a.py, &err);
@@ -128,26 +163,20 @@ int cmd_report(int argc, char **argv)
             obj = NULL;
         }
     }
-    int fired = obj ? report_rules_run(obj, j, a.spec, &a.so, &a.rules, &err) : 0;
+    int fired = obj ? report_rules_run(obj, j, a.spec, &a.so, &a.rules, st, &err) : 0;
+    int rc = fired > 0 ? SMTOP_EXIT_RULE : SMTOP_EXIT_OK;
     if (fired < 0) {
         cmd_err_print("smtop report", err.msg);
-        json_decref(obj);
-        job_close(j);
-        return cmd_exit_status(&err);
-    }
-    int rc = fired ? SMTOP_EXIT_RULE : SMTOP_EXIT_OK;
-    if (!obj) {
+        rc = cmd_exit_status(&err);
+    } else if (!obj) {
         fprintf(stderr, "smtop report: out of memory\n");
         rc = SMTOP_EXIT_FAIL;
-    } else if (a.json) {
-        json_dumpf(obj, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17) | JSON_ENSURE_ASCII);
-        fputc('\n', stdout);
-    } else if (a.summary) {
-        report_print_summary(obj, stdout);
-    } else {
-        report_print_text(obj, stdout);
+    } else if (report_write(&a, obj, st, j, &err) != 0) {
+        cmd_err_print("smtop report", err.msg);
+        rc = SMTOP_EXIT_FAIL;
     }
     json_decref(obj);
+    report_stream_free(st);
     job_close(j);
     return rc;
 }

@@ -9,7 +9,7 @@
 
 json_t *report_diff_snapshot(job *j, sm_err *err)
 {
-    json_t *obj = report_build(j);
+    json_t *obj = report_build(j, NULL);
     report_python_opts po;
     report_python_opts_init(&po);
     int rc = obj ? 0 : -1;

@@ -44,24 +44,27 @@ static json_t *metric_json(const series *s)
     return o;
 }
 
-static json_t *nodes_json(const model *m)
+/* Part i of "nodes": node i with its metrics. */
+static int node_part(const void *m, size_t i, json_t *arr)
 {
-    json_t *arr = json_array();
-    for (size_t i = 0; i < model_node_count(m); i++) {
-        const model_node *n = model_node_at(m, i);
-        json_t *metrics = json_array();
-        for (size_t k = 0; k < model_node_series_count(n); k++)
-            json_array_append_new(metrics, metric_json(model_node_series_at(n, k)));
-        json_t *extra = json_array();
-        for (size_t k = 0; k < model_node_extra_key_count(n); k++)
-            json_array_append_new(extra, json_string(model_node_extra_key_at(n, k)));
-        json_array_append_new(arr, json_pack("{s:s, s:I, s:I, s:o, s:o}",
-                                             "id", model_node_id(n),
-                                             "cpus", (json_int_t)model_node_cpu_count(n),
-                                             "gpus", (json_int_t)model_node_gpu_count(n),
-                                             "metrics", metrics, "extra_keys", extra));
-    }
-    return arr;
+    const model_node *n = model_node_at(m, i);
+    json_t *metrics = json_array();
+    for (size_t k = 0; metrics && k < model_node_series_count(n); k++)
+        if (json_array_append_new(metrics, metric_json(model_node_series_at(n, k))) != 0) {
+            json_decref(metrics);
+            metrics = NULL;
+        }
+    json_t *extra = json_array();
+    for (size_t k = 0; extra && k < model_node_extra_key_count(n); k++)
+        if (json_array_append_new(extra, json_string(model_node_extra_key_at(n, k))) != 0) {
+            json_decref(extra);
+            extra = NULL;
+        }
+    return json_array_append_new(arr, json_pack("{s:s, s:I, s:I, s:o, s:o}",
+                                                "id", model_node_id(n),
+                                                "cpus", (json_int_t)model_node_cpu_count(n),
+                                                "gpus", (json_int_t)model_node_gpu_count(n),
+                                                "metrics", metrics, "extra_keys", extra));
 }
 
 static const char *kind_name(phase_kind k)
@@ -71,14 +74,14 @@ static const char *kind_name(phase_kind k)
 }
 
 /* The rows of one node (process NULL: every writer pooled) or process. */
-static void phase_rows(json_t *arr, const model_node *n, const model_node *proc)
+static int phase_rows(json_t *arr, const model_node *n, const model_node *proc)
 {
     const model_node *src = proc ? proc : n;
     for (size_t k = 0; k < model_node_phase_count(src); k++) {
         const phase_stats *p = model_node_phase_at(src, k);
         phase_summary s;
         phase_stats_get_summary(p, &s);
-        json_array_append_new(arr, json_pack(
+        if (json_array_append_new(arr, json_pack(
             "{s:s, s:o, s:s, s:s, s:I, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:b, s:o}",
             "node", model_node_id(n), "process", proc ? json_string(model_node_id(proc)) : json_null(),
             "phase", phase_stats_label(p),
@@ -86,21 +89,20 @@ static void phase_rows(json_t *arr, const model_node *n, const model_node *proc)
             "mean_us", num(s.mean_us), "stddev_us", num(s.stddev_us),
             "min_us", (json_int_t)s.min_us, "max_us", (json_int_t)s.max_us,
             "p50_us", num(s.p50_us), "p95_us", num(s.p95_us), "p99_us", num(s.p99_us),
-            "exact_percentiles", s.exact, "percentile_error", bound_json("us", 0, s.err_rel)));
+            "exact_percentiles", s.exact, "percentile_error", bound_json("us", 0, s.err_rel))) != 0)
+            return -1;
     }
+    return 0;
 }
 
-/* Per node: its rows ("process": null), then each writer's own. */
-static json_t *steps_json(const model *m)
+/* Part i of "steps": node i's rows ("process": null), then each writer's. */
+static int steps_part(const void *m, size_t i, json_t *arr)
 {
-    json_t *arr = json_array();
-    for (size_t i = 0; i < model_node_count(m); i++) {
-        const model_node *n = model_node_at(m, i);
-        phase_rows(arr, n, NULL);
-        for (size_t k = 0; k < model_node_process_count(n); k++)
-            phase_rows(arr, n, model_node_process_at(n, k));
-    }
-    return arr;
+    const model_node *n = model_node_at(m, i);
+    int rc = phase_rows(arr, n, NULL);
+    for (size_t k = 0; rc == 0 && k < model_node_process_count(n); k++)
+        rc = phase_rows(arr, n, model_node_process_at(n, k));
+    return rc;
 }
 
 static json_t *phases_json(const model *m)
@@ -203,16 +205,18 @@ static json_t *warnings_json(scanner *sc)
                      "unread", u.list);
 }
 
-json_t *report_build(job *j)
+json_t *report_build(job *j, report_stream *st)
 {
     pthread_mutex_lock(job_lock(j));
     const model *m = job_model(j);
+    size_t n = model_node_count(m);
     json_t *obj = json_pack("{s:i, s:s, s:{s:I, s:I}, s:o, s:o, s:o, s:o}",
                             "schema_version", REPORT_SCHEMA_VERSION,
                             "source", job_describe(j), "time_range",
                             "start_us", (json_int_t)model_first_us(m),
                             "end_us", (json_int_t)model_last_us(m),
-                            "nodes", nodes_json(m), "steps", steps_json(m),
+                            "nodes", report_stream_array(st, n, node_part, m, NULL),
+                            "steps", report_stream_array(st, n, steps_part, m, NULL),
                             "job_phases", phases_json(m), "straggler", straggler_json(m));
     pthread_mutex_unlock(job_lock(j));
     if (obj)

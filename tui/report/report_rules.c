@@ -142,7 +142,7 @@ int report_rules_failed(const rules *r, const report_rules_opts *o)
 
 int report_rules_run(json_t *obj, job *j, const char *spec,
                      const source_opts *so, const report_rules_opts *o,
-                     sm_err *err)
+                     report_stream *st, sm_err *err)
 {
     rules *r = report_rules_new_configured(o, err);
     if (!r)
@@ -150,7 +150,7 @@ int report_rules_run(json_t *obj, job *j, const char *spec,
     sm_err serr = {0};
     rule_reports *sm = report_rules_sagemaker(job_source(j), spec, so, &serr);
     pthread_mutex_lock(job_lock(j));
-    int rc = report_rules_add(obj, job_model(j), r, sm, err);
+    int rc = report_rules_add(obj, job_model(j), r, sm, st, err);
     pthread_mutex_unlock(job_lock(j));
     if (rc == 0 && !sm)   /* SageMaker's verdicts are extra: note, go on */
         json_object_set_new(obj, "rule_output_errors",

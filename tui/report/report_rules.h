@@ -25,6 +25,7 @@
 #include "io/job/job.h"
 #include "io/source/source_open.h"
 #include "model/rules/rules.h"
+#include "tui/report/report_stream.h"
 
 #define REPORT_RULES_MAX_ARGS 64
 
@@ -61,27 +62,31 @@ rules *report_rules_new_configured(const report_rules_opts *o, sm_err *err);
 rule_reports *report_rules_sagemaker(source *src, const char *spec,
                                      const source_opts *so, sm_err *err);
 
-/* Evaluates r over m (caller holds the model lock) and sets obj["rules"],
- * obj["device_usage"], obj["idle_gpu_hours"]; sm may be NULL. 0, or -1
- * with err on OOM. */
 /* The rules part of the verdict at the top of the text report: every
  * rule that fired (most severe first) and the job's idle GPU-hours. */
 void report_rules_print_verdict(const json_t *obj, FILE *f);
 
+/* Evaluates r over m (caller holds the model lock) and sets obj["rules"],
+ * obj["device_usage"], obj["idle_gpu_hours"]; sm may be NULL. With st, the
+ * per-node arrays (device_usage, idle_gpu_hours, and the "nodes" of
+ * OverallSystemUsage's and OverallFrameworkMetrics' details) are
+ * placeholders of st (report_stream.h), read from m when st is dumped;
+ * with st NULL they are whole. 0, or -1 with err on OOM. */
 int report_rules_add(json_t *obj, const model *m, rules *r,
-                     const rule_reports *sm, sm_err *err);
+                     const rule_reports *sm, report_stream *st, sm_err *err);
 
 /* 1 when a rule named by --fail-on triggered in the last evaluation. */
 int report_rules_failed(const rules *r, const report_rules_opts *o);
 
 /* Everything `smtop report` needs, in one call: configures a rule set
  * from rules.conf and o, reads SageMaker's verdicts for `spec`, evaluates
- * under the job's lock and adds the sections to obj. Returns 1 when a
+ * under the job's lock and adds the sections to obj (per-node arrays as
+ * placeholders of st when st is given). Returns 1 when a
  * --fail-on rule triggered, 0 when not, -1 with err (SM_ERR_USAGE for a bad
  * rules.conf line; obj then lacks the sections). */
 int report_rules_run(json_t *obj, job *j, const char *spec,
                      const source_opts *so, const report_rules_opts *o,
-                     sm_err *err);
+                     report_stream *st, sm_err *err);
 
 /* Renders the rules, device usage and idle-GPU sections of obj as text. */
 void report_rules_print_text(const json_t *obj, FILE *f);

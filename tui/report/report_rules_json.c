@@ -40,55 +40,55 @@ static json_t *examples_json(const rule_result *res)
     return arr;
 }
 
-/* OverallSystemUsage: p50/p95/p99/max of every metric per node. */
-static json_t *system_nodes(const model *m)
+/* OverallSystemUsage, part i: node i's p50/p95/p99/max of every metric. */
+static int system_part(const void *m, size_t i, json_t *arr)
 {
-    json_t *arr = json_array();
-    for (size_t i = 0; i < model_node_count(m); i++) {
-        const model_node *n = model_node_at(m, i);
-        json_t *metrics = json_array();
-        for (size_t k = 0; k < model_node_series_count(n); k++) {
-            const series *s = model_node_series_at(n, k);
-            series_summary sum;
-            series_get_summary(s, &sum);
-            const char *unit = report_unit_of(series_dimension(s));
-            json_t *o = json_pack("{s:o, s:o, s:o, s:s}", "type", jstr(series_type(s)),
-                                  "dimension", jstr(series_dimension(s)),
-                                  "name", jstr(series_name(s)), "unit", unit);
-            report_unit_set(o, "p50", unit, sum.p50);
-            report_unit_set(o, "p95", unit, sum.p95);
-            report_unit_set(o, "p99", unit, sum.p99);
-            report_unit_set(o, "max", unit, sum.max);
-            json_array_append_new(metrics, o);
+    const model_node *n = model_node_at(m, i);
+    json_t *metrics = json_array();
+    for (size_t k = 0; metrics && k < model_node_series_count(n); k++) {
+        const series *s = model_node_series_at(n, k);
+        series_summary sum;
+        series_get_summary(s, &sum);
+        const char *unit = report_unit_of(series_dimension(s));
+        json_t *o = json_pack("{s:o, s:o, s:o, s:s}", "type", jstr(series_type(s)),
+                              "dimension", jstr(series_dimension(s)),
+                              "name", jstr(series_name(s)), "unit", unit);
+        int bad = !o || report_unit_set(o, "p50", unit, sum.p50) ||
+                  report_unit_set(o, "p95", unit, sum.p95) ||
+                  report_unit_set(o, "p99", unit, sum.p99) ||
+                  report_unit_set(o, "max", unit, sum.max);
+        if (bad || json_array_append_new(metrics, o) != 0) {
+            if (bad)
+                json_decref(o);
+            json_decref(metrics);
+            metrics = NULL;
         }
-        json_array_append_new(arr, json_pack("{s:o, s:o}", "node", jstr(model_node_id(n)),
-                                             "metrics", metrics));
     }
-    return arr;
+    return json_array_append_new(arr, json_pack("{s:o, s:o}", "node", jstr(model_node_id(n)),
+                                                "metrics", metrics));
 }
 
-/* OverallFrameworkMetrics: time spent in each framework phase per node. */
-static json_t *framework_nodes(const model *m)
+/* OverallFrameworkMetrics, part i: time in each framework phase of node
+ * i; no element for a node without phases. */
+static int framework_part(const void *m, size_t i, json_t *arr)
 {
-    json_t *arr = json_array();
-    for (size_t i = 0; i < model_node_count(m); i++) {
-        const model_node *n = model_node_at(m, i);
-        json_t *phases = json_array();
-        for (size_t k = 0; k < model_node_phase_count(n); k++) {
-            const phase_stats *p = model_node_phase_at(n, k);
-            phase_summary s;
-            phase_stats_get_summary(p, &s);
-            json_array_append_new(phases, json_pack("{s:o, s:I, s:I}",
+    const model_node *n = model_node_at(m, i);
+    if (!model_node_phase_count(n))
+        return 0;
+    json_t *phases = json_array();
+    for (size_t k = 0; phases && k < model_node_phase_count(n); k++) {
+        const phase_stats *p = model_node_phase_at(n, k);
+        phase_summary s;
+        phase_stats_get_summary(p, &s);
+        if (json_array_append_new(phases, json_pack("{s:o, s:I, s:I}",
                 "phase", jstr(phase_stats_label(p)), "count", (json_int_t)s.count,
-                "total_us", (json_int_t)llround(s.mean_us * (double)s.count)));
-        }
-        if (json_array_size(phases))
-            json_array_append_new(arr, json_pack("{s:o, s:o}", "node", jstr(model_node_id(n)),
-                                                 "phases", phases));
-        else
+                "total_us", (json_int_t)llround(s.mean_us * (double)s.count))) != 0) {
             json_decref(phases);
+            phases = NULL;
+        }
     }
-    return arr;
+    return json_array_append_new(arr, json_pack("{s:o, s:o}", "node", jstr(model_node_id(n)),
+                                                "phases", phases));
 }
 
 static json_t *sagemaker_json(const rule_verdict *v)
@@ -105,8 +105,9 @@ static json_t *sagemaker_json(const rule_verdict *v)
 }
 
 static json_t *rule_json(const model *m, const rules *r, size_t i,
-                         const rule_reports *sm)
+                         const rule_reports *sm, report_stream *st)
 {
+    size_t nodes = model_node_count(m);
     const rule_result *res = rules_result_at(r, i);
     json_t *params = json_object();
     for (size_t p = 0; p < rules_param_count(i); p++)
@@ -117,9 +118,10 @@ static json_t *rule_json(const model *m, const rules *r, size_t i,
         "end_us", (json_int_t)res->t1_us, "message", jstr(res->message),
         "examples", examples_json(res));
     if (details && i == (size_t)rules_find("OverallSystemUsage"))
-        json_object_set_new(details, "nodes", system_nodes(m));
+        json_object_set_new(details, "nodes", report_stream_array(st, nodes, system_part, m, NULL));
     if (details && i == (size_t)rules_find("OverallFrameworkMetrics"))
-        json_object_set_new(details, "nodes", framework_nodes(m));
+        json_object_set_new(details, "nodes",
+                            report_stream_array(st, nodes, framework_part, m, NULL));
     json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:s, s:o}",
         "name", res->name, "status", rules_status_name(res->status),
         "severity", rules_severity_name(res->severity),
@@ -132,7 +134,17 @@ static json_t *rule_json(const model *m, const rules *r, size_t i,
     return o;
 }
 
-static json_t *usage_json(const model *m)
+static int usage_part(const void *rows, size_t i, json_t *arr)
+{
+    const device_usage *du = (const device_usage *)rows + i;
+    return json_array_append_new(arr, json_pack("{s:o, s:o, s:s, s:I, s:f, s:f, s:f}",
+        "node", jstr(du->node), "device", jstr(du->device),
+        "kind", du->is_gpu ? "gpu" : "cpu", "samples", (json_int_t)du->samples,
+        "above_90_pct", du->pct_high, "between_10_90_pct", du->pct_mid,
+        "below_10_pct", du->pct_low));
+}
+
+static json_t *usage_json(const model *m, report_stream *st)
 {
     /* One pass into a buffer sized for every core and GPU: counting
      * first would classify every device's samples twice. */
@@ -149,18 +161,18 @@ static json_t *usage_json(const model *m)
     }
     if ((size_t)n > cap)
         n = (long)cap;
-    json_t *arr = json_array();
-    for (long i = 0; arr && i < n; i++)
-        json_array_append_new(arr, json_pack("{s:o, s:o, s:s, s:I, s:f, s:f, s:f}",
-            "node", jstr(du[i].node), "device", jstr(du[i].device),
-            "kind", du[i].is_gpu ? "gpu" : "cpu", "samples", (json_int_t)du[i].samples,
-            "above_90_pct", du[i].pct_high, "between_10_90_pct", du[i].pct_mid,
-            "below_10_pct", du[i].pct_low));
-    free(du);
-    return arr;
+    return report_stream_array(st, (size_t)n, usage_part, du, du);
 }
 
-static json_t *idle_json(const model *m)
+static int idle_part(const void *rows, size_t i, json_t *arr)
+{
+    const idle_gpu_hours *ih = (const idle_gpu_hours *)rows + i;
+    return json_array_append_new(arr, json_pack("{s:o, s:I, s:f, s:f}",
+        "node", jstr(ih->node), "gpus", (json_int_t)ih->gpus,
+        "gpu_hours", ih->gpu_hours, "idle_gpu_hours", ih->idle_gpu_hours));
+}
+
+static json_t *idle_json(const model *m, report_stream *st)
 {
     size_t cap = model_node_count(m);   /* at most one row per node */
     idle_gpu_hours *ih = cap ? calloc(cap, sizeof *ih) : NULL;
@@ -173,24 +185,18 @@ static json_t *idle_json(const model *m)
     }
     if ((size_t)n > cap)
         n = (long)cap;
-    json_t *arr = json_array();
-    for (long i = 0; arr && i < n; i++)
-        json_array_append_new(arr, json_pack("{s:o, s:I, s:f, s:f}",
-            "node", jstr(ih[i].node), "gpus", (json_int_t)ih[i].gpus,
-            "gpu_hours", ih[i].gpu_hours, "idle_gpu_hours", ih[i].idle_gpu_hours));
-    free(ih);
-    return arr;
+    return report_stream_array(st, (size_t)n, idle_part, ih, ih);
 }
 
 int report_rules_add(json_t *obj, const model *m, rules *r,
-                     const rule_reports *sm, sm_err *err)
+                     const rule_reports *sm, report_stream *st, sm_err *err)
 {
     if (rules_evaluate(r, m) < 0)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory evaluating rules");
-    json_t *arr = json_array(), *usage = usage_json(m), *idle = idle_json(m);
+    json_t *arr = json_array(), *usage = usage_json(m, st), *idle = idle_json(m, st);
     int ok = arr && usage && idle;
     for (size_t i = 0; ok && i < rules_count(); i++)
-        ok = json_array_append_new(arr, rule_json(m, r, i, sm)) == 0;
+        ok = json_array_append_new(arr, rule_json(m, r, i, sm, st)) == 0;
     json_t *errs = NULL;
     if (ok && rule_reports_error_count(sm)) {
         errs = json_array();
