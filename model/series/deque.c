@@ -32,9 +32,15 @@ static void place_block(deque *d, size_t front)
     d->head = front;
 }
 
-/* Storage grows by half (not doubling): a series' tiers stop growing at
- * whatever length its history reaches, and the unused tail of the last
- * growth is what a node pays for every one of its series. */
+/* Storage grows by a quarter (not doubling, nor by half): a series'
+ * tiers stop growing at whatever length its history reaches, and the
+ * unused tail of the last growth is what a node pays for every one of its
+ * series (by half, 15-26 % of an hour's buckets: 9 MB at 256 nodes). */
+static size_t grown(const deque *d)
+{
+    size_t want = d->alloc ? d->alloc + d->alloc / 4 + 1 : 8;
+    return want > d->max_len + d->slack ? d->max_len + d->slack : want;
+}
 
 /* Guarantees a free slot on the requested side (at_front: before head,
  * else after head+len), growing or re-centring. 0, or -1 on OOM. */
@@ -42,9 +48,7 @@ static int make_room(deque *d, int at_front)
 {
     size_t free_slots = d->alloc - d->len;
     if (free_slots < 2 || (d->alloc < d->max_len + d->slack && free_slots < d->alloc / 4)) {
-        size_t want = d->alloc ? d->alloc + d->alloc / 2 : 8;
-        if (want > d->max_len + d->slack)
-            want = d->max_len + d->slack;
+        size_t want = grown(d);
         if (want < d->len + 2)
             want = d->len + 2;
         unsigned char *nb = realloc(d->buf, want * d->elem);
@@ -88,9 +92,7 @@ int deque_reserve(deque *d, size_t n)
 {
     if (d->alloc >= n)
         return 0;
-    size_t want = d->alloc ? d->alloc + d->alloc / 2 : 8;
-    if (want > d->max_len + d->slack)
-        want = d->max_len + d->slack;
+    size_t want = grown(d);
     if (want < n)
         want = n;
     unsigned char *nb = realloc(d->buf, want * d->elem);

@@ -76,6 +76,10 @@ typedef struct near_event {
  * events at most twice; only a new base re-stores near events in place
  * of each other, and a base leaves room on both sides (near_rebase). */
 enum { EV_NEAR, EV_PACKED, EV_WIDE };
+/* A full recent deque re-centres (a 48 KB move) once per ~100 appends
+ * with 1/32 of slack; 1/8 cost 6 KB a phase, 8 MB at 256 nodes. */
+#define PHASE_RECENT_SLACK(cap) ((cap) / 32)
+
 static const size_t ev_size[] = {sizeof(near_event), sizeof(packed_event),
                                  sizeof(phase_event)};
 
@@ -250,7 +254,7 @@ phase_stats *phase_stats_new_bounded(const char *label, phase_kind kind, size_t 
     }
     p->kind = kind;
     p->form = EV_NEAR;
-    deque_init(&p->recent, ev_size[EV_NEAR], recent_cap, recent_cap / 8);
+    deque_init(&p->recent, ev_size[EV_NEAR], recent_cap, PHASE_RECENT_SLACK(recent_cap));
     return p;
 }
 
@@ -306,7 +310,7 @@ phase_stats *phase_stats_clone(const phase_stats *p, size_t exact_cap, size_t re
     if (c) {     /* the same layout, so that the copy is one block */
         c->form = p->form;
         c->base = p->base;
-        deque_init(&c->recent, ev_size[p->form], recent_cap, recent_cap / 8);
+        deque_init(&c->recent, ev_size[p->form], recent_cap, PHASE_RECENT_SLACK(recent_cap));
     }
     if (!c || clone_quant(c, p) != 0 || deque_reserve(&c->recent, keep) != 0) {
         phase_stats_free(c);

@@ -484,7 +484,7 @@ static void test_exact_from_raw(void **state)
              * 4-byte copy */
             size_t bytes = series_memory_bytes(a);
             print_message("1000 samples: %zu bytes\n", bytes);
-            assert_true(bytes < 1000 * 8 + 2500);
+            assert_true(bytes < 1000 * 8 + 3000);
         }
         series_free(a);
         series_free(b);
