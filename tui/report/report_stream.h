@@ -42,8 +42,8 @@ json_t *report_stream_array(report_stream *st, size_t n, report_part_fn fn,
                             const void *ctx, void *owned);
 
 /* Writes obj to f exactly as json_dumpf(obj, f, flags) would write the
- * tree (flags without JSON_SORT_KEYS: members keep their order) with every placeholder of st replaced by its whole array, and
- * flushes f. st may be NULL (a plain dump). 0, or -1 with err: the write
+ * tree (flags without JSON_SORT_KEYS: members keep their order) with
+ * every placeholder of st replaced by its whole array, and flushes f. st may be NULL (a plain dump). 0, or -1 with err: the write
  * error (SM_ERR_IO, with strerror) or OOM building a part; what was
  * written stays written. */
 int report_stream_dump(const json_t *obj, const report_stream *st, FILE *f,
