@@ -86,8 +86,9 @@ void series_free(series *s)
     free(s);
 }
 
-/* q, or a quant of the same kind given every sample (all raw while
- * deferred); NULL on OOM. */
+/* A new quant given every sample (all raw while deferred): of the
+ * series' own kind (kind 1, to take over from q), or exact over exactly
+ * count values (kind 0, for one reading). NULL on OOM. */
 static quant *quant_of_raw(const series *s, int kind)
 {
     tiers *t = (tiers *)&s->t;

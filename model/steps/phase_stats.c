@@ -274,15 +274,16 @@ static int add_retained(quant *q, const phase_stats *p)
 }
 
 /* Gives clone c p's durations: c stays deferred when p is and c's
- * bounds allow it (c's recent will hold p's events), else c's quant
- * takes them. 0, or -1 on OOM. */
+ * bounds allow it (c's recent will hold all p's events, and c is still
+ * exact with that many), else c's quant takes them. 0, or -1 on OOM. */
 static int clone_quant(phase_stats *c, const phase_stats *p)
 {
     if (!p->deferred) {
         c->deferred = 0;
         return quantile_merge(c->q, p->q);
     }
-    if (c->deferred && (uint64_t)p->count <= c->recent.max_len)
+    if (c->deferred && (uint64_t)p->count <= c->recent.max_len &&
+        (uint64_t)p->count <= c->exact_cap)
         return 0;
     c->deferred = 0;
     return add_retained(c->q, p);

@@ -261,10 +261,12 @@ static void test_exact_from_retained(void **state)
         }
         if (i + 1 == 3000 || i + 1 == n) {
             /* clones go on as their own, alike: into a writer's bounds
-             * (its own copy) and into a node's (still none while exact) */
-            const size_t b[2][2] = {{PHASE_PROC_EXACT_CAP, PHASE_PROC_RECENT_CAP},
-                                    {PHASE_EXACT_CAP, PHASE_RECENT_CAP}};
-            for (int m = 0; m < 2; m++) {
+             * (its own copy), into a node's (still none while exact), and
+             * into an exact cap below the count (past exact at once) */
+            const size_t b[3][2] = {{PHASE_PROC_EXACT_CAP, PHASE_PROC_RECENT_CAP},
+                                    {PHASE_EXACT_CAP, PHASE_RECENT_CAP},
+                                    {1000, PHASE_RECENT_CAP}};
+            for (int m = 0; m < 3; m++) {
                 phase_stats *c = phase_stats_clone(p, b[m][0], b[m][1]);
                 phase_stats *cr = phase_stats_clone(ref, b[m][0], b[m][1]);
                 assert_same_summary(c, cr);
