@@ -752,6 +752,25 @@ int quantile_reserve(quant *q, double v)
     return 0;
 }
 
+int quantile_add_all(quant *q, quant_value_fn at, const void *ctx, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (quantile_add(q, at(ctx, i)) != 0)
+            return -1;
+    return 0;
+}
+
+int quantile_exact_of(quant_value_fn at, const void *ctx, size_t n, const double *p,
+                      size_t k, double *out)
+{
+    quant *q = quantile_new(n);
+    int rc = q && quantile_add_all(q, at, ctx, n) == 0 ? 0 : -1;
+    for (size_t i = 0; i < k; i++)
+        out[i] = rc == 0 ? quantile_get(q, p[i]) : NAN;
+    quantile_free(q);
+    return rc;
+}
+
 size_t quantile_memory_bytes(const quant *q)
 {
     return sizeof *q + q->vals_alloc * (q->narrow ? sizeof *q->nbuf : sizeof *q->vals) +

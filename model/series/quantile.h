@@ -41,6 +41,16 @@ double quantile_get(quant *q, double p);
  * May switch a full exact buffer to the sketch early (answers stay within
  * the sketch bound). */
 int quantile_reserve(quant *q, double v);
+/* Values a caller keeps elsewhere (a series' raw samples, a phase's
+ * retained events), read by index. */
+typedef double (*quant_value_fn)(const void *ctx, size_t i);
+/* Adds at(ctx, 0..n) to q. 0, or -1 on OOM (q then holds some of them). */
+int quantile_add_all(quant *q, quant_value_fn at, const void *ctx, size_t n);
+/* The exact percentiles p[0..k) of the n values at(ctx, i), by exact
+ * mode's definition (through a quant of their own, freed), into out.
+ * 0, or -1 on OOM (out all NAN). */
+int quantile_exact_of(quant_value_fn at, const void *ctx, size_t n, const double *p,
+                      size_t k, double *out);
 /* Heap bytes owned by q. */
 size_t quantile_memory_bytes(const quant *q);
 /* Merges src into dst (dst may leave exact mode and keeps its kind; a

@@ -86,30 +86,28 @@ void series_free(series *s)
     free(s);
 }
 
-/* A new quant given every sample (all raw while deferred): of the
- * series' own kind (kind 1, to take over from q), or exact over exactly
- * count values (kind 0, for one reading). NULL on OOM. */
-static quant *quant_of_raw(const series *s, int kind)
+static double raw_value(const void *ctx, size_t i)
 {
-    tiers *t = (tiers *)&s->t;
-    series_tiers_settle(t);     /* a cache flush: see series_tiers_ */
-    quant *q = kind ? summary_quant(s->dim, strlen(s->dim)) : quantile_new((size_t)s->count);
-    for (size_t i = 0; q && i < t->raw.len; i++) {
-        if (quantile_add(q, series_tier_raw_at(t, i).v) != 0) {
-            quantile_free(q);
-            q = NULL;
-        }
-    }
-    return q;
+    return series_tier_raw_at(ctx, i).v;
 }
 
-/* Ends deferred mode: q takes every sample so far. 0, or -1 on OOM (s
- * unchanged). */
+/* The raw tier, settled: while deferred, it holds every sample. */
+static const tiers *raw_settled(const series *s)
+{
+    series_tiers_settle((tiers *)&s->t);   /* a cache flush: see series_tiers_ */
+    return &s->t;
+}
+
+/* Ends deferred mode: a quant of the series' own kind takes every sample
+ * so far. 0, or -1 on OOM (s unchanged). */
 static int undefer(series *s)
 {
-    quant *q = quant_of_raw(s, 1);
-    if (!q)
+    const tiers *t = raw_settled(s);
+    quant *q = summary_quant(s->dim, strlen(s->dim));
+    if (!q || quantile_add_all(q, raw_value, t, t->raw.len) != 0) {
+        quantile_free(q);
         return -1;
+    }
     quantile_free(s->q);
     s->q = q;
     s->deferred = 0;
@@ -201,21 +199,24 @@ int64_t series_extent(const series *s, int64_t *first_us, int64_t *last_us)
 }
 
 /* p5, p50, p95 and p99, cached per generation; a deferred series takes
- * them from a quant of its raw samples (exact mode: the same answers);
- * NAN on OOM. quantile_get's sort and this cache change no answer:
- * casting const away is safe under the model's lock. */
+ * them exactly from its raw samples (quantile_exact_of: the same
+ * answers); NAN on OOM. quantile_get's sort and this cache change no
+ * answer: casting const away is safe under the model's lock. */
 static const double *percentiles(const series *cs)
 {
     series *s = (series *)cs;
     if (s->pct_gen == s->gen + 1)
         return s->pct;
-    quant *q = s->deferred ? quant_of_raw(s, 0) : s->q;
-    const double p[4] = {5, 50, 95, 99};
-    for (int i = 0; i < 4; i++)
-        s->pct[i] = q ? quantile_get(q, p[i]) : NAN;
-    if (s->deferred)
-        quantile_free(q);
-    if (q)
+    static const double p[4] = {5, 50, 95, 99};
+    int rc = 0;
+    if (s->deferred) {
+        const tiers *t = raw_settled(s);
+        rc = quantile_exact_of(raw_value, t, t->raw.len, p, 4, s->pct);
+    } else {
+        for (int i = 0; i < 4; i++)
+            s->pct[i] = quantile_get(s->q, p[i]);
+    }
+    if (rc == 0)
         s->pct_gen = s->gen + 1;
     return s->pct;
 }

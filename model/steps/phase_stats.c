@@ -264,13 +264,15 @@ phase_stats *phase_stats_new(const char *label, phase_kind kind)
 }
 
 /* Adds every retained duration of p to q. 0, or -1 on OOM. */
+static double retained_dur(const void *ctx, size_t i)
+{
+    return (double)event_at(ctx, i).dur_us;
+}
+
 static int add_retained(quant *q, const phase_stats *p)
 {
-    settle(p);
-    for (size_t i = 0; i < p->recent.len; i++)
-        if (quantile_add(q, (double)event_at(p, i).dur_us) != 0)
-            return -1;
-    return 0;
+    settle(p);   /* first: it changes recent.len */
+    return quantile_add_all(q, retained_dur, p, p->recent.len);
 }
 
 /* Gives clone c p's durations: c stays deferred when p is and c's
@@ -453,33 +455,26 @@ uint64_t phase_stats_generation(const phase_stats *p) { return p->gen; }
 const uint32_t *phase_stats_histogram(const phase_stats *p) { return p->hist; }
 
 /* p50, p95 and p99, cached per generation. A deferred phase takes them
- * exactly from its retained durations, through a quant of its own size
- * (the same definition as q's exact mode); NAN on OOM. Like quantile_get's
- * sort, a cache that changes no answer: the const getter may fill it
- * (the model's lock serialises readers and writers). */
+ * exactly from its retained durations (quantile_exact_of: the same
+ * definition as q's exact mode); NAN on OOM. Like quantile_get's sort, a
+ * cache that changes no answer: the const getter may fill it (the model's
+ * lock serialises readers and writers). */
 static const double *percentiles(const phase_stats *cp)
 {
     phase_stats *p = (phase_stats *)cp;
     if (p->pct_gen == p->gen + 1)
         return p->pct;
-    quant *q = p->q, *tmp = NULL;
+    static const double pct[3] = {50, 95, 99};
+    int rc = 0;
     if (p->deferred) {
-        tmp = quantile_new((size_t)p->count);
-        if (tmp && add_retained(tmp, p) != 0) {
-            quantile_free(tmp);
-            tmp = NULL;
-        }
-        if (!tmp) {
-            p->pct[0] = p->pct[1] = p->pct[2] = NAN;
-            return p->pct;
-        }
-        q = tmp;
+        settle(p);   /* first: it changes recent.len */
+        rc = quantile_exact_of(retained_dur, p, p->recent.len, pct, 3, p->pct);
+    } else {
+        for (int i = 0; i < 3; i++)
+            p->pct[i] = quantile_get(p->q, pct[i]);
     }
-    p->pct[0] = quantile_get(q, 50);
-    p->pct[1] = quantile_get(q, 95);
-    p->pct[2] = quantile_get(q, 99);
-    quantile_free(tmp);
-    p->pct_gen = p->gen + 1;
+    if (rc == 0)
+        p->pct_gen = p->gen + 1;
     return p->pct;
 }
 
