@@ -7,12 +7,14 @@
 
 #include "io/decode/pystats_load.h"
 #include "io/decode/tf_trace.h"
+#include "io/job/kineto_ingest.h"
 
 struct job {
     source *src;
     scanner *sc;
     model *m;
     pystats_store *py;      /* Python profiler stats, fed by on_file */
+    kineto_ingest *kin;     /* PyTorch profiler traces, fed by on_file */
     pthread_mutex_t lock;
     int desc_final;         /* desc names profiler-output (root found) */
     char desc[1024];        /* written under lock by job_scan */
@@ -25,6 +27,8 @@ static int job_on_file(void *ud, const key_info *ki, const char *key,
     job *j = ud;
     if (ki->kind == KEY_CPROFILE || ki->kind == KEY_PYINSTRUMENT)
         return pystats_load_file(j->py, ki, key, data, len, err);
+    if (ki->kind == KEY_KINETO || ki->kind == KEY_KINETO_MAYBE)
+        return kineto_ingest_file(j->kin, ki, key, data, len, err);
     if (ki->kind == KEY_TF_TRACE)
         return tf_trace_ingest(j->m, ki->node, key, ki->time_us ? ki->time_us : TF_TRACE_NO_BASE,
                                data, len, err);
@@ -59,7 +63,7 @@ job *job_open(const char *spec, const source_opts *so, const model_config *mc,
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
         goto fail;
     }
-    if (!(j->py = pystats_store_new())) {
+    if (!(j->py = pystats_store_new()) || !(j->kin = kineto_ingest_new(j->m))) {
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
         goto fail;
     }
@@ -82,6 +86,7 @@ void job_close(job *j)
     scanner_free(j->sc);
     model_free(j->m);
     pystats_store_free(j->py);
+    kineto_ingest_free(j->kin);
     source_free(j->src);
     pthread_mutex_destroy(&j->lock);
     free(j);

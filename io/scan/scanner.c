@@ -13,6 +13,7 @@
 #include "io/scan/scan_adopt.h"
 #include "io/scan/scan_ingest.h"
 #include "io/scan/scan_fetch.h"
+#include "io/scan/scan_kineto.h"
 #include "io/scan/scan_unread.h"
 #include "io/decode/sys_decode.h"
 #include "io/decode/tf_meta.h"
@@ -62,6 +63,14 @@ struct scanner {
     int err_transient;
     int shed;                    /* scanner_shed ran: no pass may follow */
 };
+
+/* A catalog key relative to the root, or to the job when it lies outside
+ * the root (rule-output/, Kineto traces beside profiler-output/). */
+static const char *rel_key(const scanner *sc, const char *key)
+{
+    size_t rl = sc->root ? strlen(sc->root) : 0;
+    return rl && strncmp(key, sc->root, rl) ? key : key + rl;
+}
 
 static int64_t wall_us(void)
 {
@@ -213,7 +222,7 @@ int scanner_probe_root(source *src, char *root, size_t cap, sm_err *err)
                 return 1;
             }
         }
-    return 0;
+    return scan_kineto_probe(src, root, cap, err);
 }
 
 int scanner_find_root(source *src, char *root, size_t cap, sm_err *err)
@@ -225,7 +234,8 @@ int scanner_find_root(source *src, char *root, size_t cap, sm_err *err)
         return 0;
     return sm_err_set(err, SM_ERR_NOTFOUND,
                       "%s holds no profiler data: expected system/ or framework/ "
-                      "(or a job directory containing profiler-output/)",
+                      "(or a job directory containing profiler-output/), or PyTorch "
+                      "profiler traces (*.pt.trace.json[.gz])",
                       source_describe(src));
 }
 
@@ -347,19 +357,16 @@ static int list_cb(void *ud, const source_entry *se)
     list_ctx *lc = ud;
     scanner *sc = lc->sc;
     size_t rl = sc->root ? strlen(sc->root) : 0;
-    const char *rel;
-    if (rl && !strncmp(se->key, "rule-output/", 12))
-        rel = se->key;   /* job-relative, see list_all */
-    else if (!strncmp(se->key, sc->root, rl))
-        rel = se->key + rl;
-    else
-        return 0;
+    /* keys outside the root are job-relative (rule-output/, Kineto traces
+     * beside profiler-output/), see list_all */
+    const char *rel = strncmp(se->key, sc->root, rl) ? se->key : se->key + rl;
     if (lc->stop_at && !strncmp(rel, lc->stop_at, strlen(lc->stop_at)))
         return 1;
     if (se->error)
         return note_unlisted(lc, se->key, rel, se->error);
     key_info ki;
     keyname_parse(rel, &ki);
+    scan_kineto_classify(rel, &ki);
     if (ki.kind == KEY_TF_META)
         return note_tf_meta(sc, rel) < 0 ? (lc->oom = 1) : 0;
     const char *why = ki.kind == KEY_OTHER ? keyname_unread_reason(rel) : NULL;
@@ -517,12 +524,13 @@ static int list_all(scanner *sc, sm_err *err)
         return -1;
     /* SageMaker writes rule output beside profiler-output, so it is only
      * reachable when the user pointed at the job directory. */
-    if (sc->root[0]) {
-        list_ctx lc = {sc, NULL, 0};
-        if (source_list(sc->src, "rule-output/", NULL, list_cb, &lc, err) != 0)
-            return -1;
-    }
-    return 0;
+    list_ctx lc = {sc, NULL, 0};
+    if (sc->root[0] && source_list(sc->src, "rule-output/", NULL, list_cb, &lc, err) != 0)
+        return -1;
+    /* PyTorch profiler traces outside smdebug's folders */
+    if (scan_kineto_list(sc->src, sc->root, list_cb, &lc, err) != 0)
+        return -1;
+    return lc.oom ? sm_err_set(err, SM_ERR_NOMEM, "out of memory while listing traces") : 0;
 }
 
 /* ---- work list: what to fetch this pass, newest first ------------------ */
@@ -656,7 +664,7 @@ static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len
     if (!sc->o.on_file)
         return;
     sm_err err = {0}, place = {0};
-    const char *rel = e->key + (strncmp(e->key, "rule-output/", 12) ? strlen(sc->root) : 0);
+    const char *rel = rel_key(sc, e->key);
     key_info ki;
     catalog_entry_info(e, &ki);
     int placed = 1;
@@ -718,7 +726,7 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
     sc->st.corrupt_lines += cx.n.corrupt;
     sc->st.partial_lines += cx.n.partial;
     pthread_mutex_unlock(&sc->mu);
-    const char *rel = e->key + strlen(sc->root);
+    const char *rel = rel_key(sc, e->key);
     if (rc != 0)
         add_message(sc, rel, "out of memory, will retry");
     note_drops(sc, rel, &before, &after);
@@ -759,7 +767,7 @@ static void fetch_cb(void *ud, const source_req *req, const void *data, size_t l
         e->failed = 1;
         char why[SCANNER_MSG_LEN];
         snprintf(why, sizeof why, "not read: %s", err->msg);
-        note_unread(sc, e, e->key + strlen(sc->root), why);
+        note_unread(sc, e, rel_key(sc, e->key), why);
         return;
     }
     e->failed = 0;
@@ -1191,7 +1199,7 @@ void scanner_finish(scanner *sc)
         model_get_drops(sc->m, &before);
         scan_ingest_finish_entry(&cx, e);
         model_get_drops(sc->m, &after);
-        note_drops(sc, e->key + strlen(sc->root), &before, &after);
+        note_drops(sc, rel_key(sc, e->key), &before, &after);
     }
     model_flush(sc->m, 1);
     size_t nb = trace_carry_waiting_b(sc->carry), ne = trace_carry_waiting_e(sc->carry);
@@ -1260,11 +1268,9 @@ size_t scanner_unread(scanner *sc, scanner_unread_cb cb, void *ud)
 {
     pthread_mutex_lock(&sc->mu);
     /* The dashboard asks before the first pass has found the root. */
-    size_t n = sc->unread.n, rl = sc->root ? strlen(sc->root) : 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *key = sc->unread.v[i].e->key;
-        cb(ud, key + (strncmp(key, "rule-output/", 12) ? rl : 0), sc->unread.v[i].why);
-    }
+    size_t n = sc->unread.n;
+    for (size_t i = 0; i < n; i++)
+        cb(ud, rel_key(sc, sc->unread.v[i].e->key), sc->unread.v[i].why);
     pthread_mutex_unlock(&sc->mu);
     return n;
 }
