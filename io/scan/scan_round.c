@@ -4,6 +4,7 @@
  * further rounds. See scanner_internal.h. */
 #include "io/scan/scanner_internal.h"
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,14 +161,18 @@ static int pool_run(void *ud, scan_fetch *f, sm_err *err)
     return 0;
 }
 
-/* Decode threads: one per core, the consumer (this thread) feeding the
- * model being one of the loads; at least one. */
-static size_t pool_size(void)
+/* Decode threads: opts.threads, else one per core this process may run
+ * on (taskset, cgroups: not every core online), the consumer (this
+ * thread) feeding the model being one of the loads; at least one. */
+static size_t pool_size(const scanner *sc)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (sc->o.threads)
+        return sc->o.threads;
+    cpu_set_t set;
+    long n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                         : sysconf(_SC_NPROCESSORS_ONLN);
     return n > 1 ? (size_t)n : 1;
 }
-
 
 static int fetch_round(scanner *sc, source_req *reqs, sm_err *err);
 
@@ -206,7 +211,7 @@ static int fetch_round(scanner *sc, source_req *reqs, sm_err *err)
     scan_fetch *f = NULL;
     if (nlines >= 2 && !sc->o.sequential)
         f = sc->src->vt->fetch_reentrant
-                ? scan_fetch_start_pool(pool_size() < sc->nwork ? pool_size() : sc->nwork,
+                ? scan_fetch_start_pool(pool_size(sc) < sc->nwork ? pool_size(sc) : sc->nwork,
                                         pool_run, &a)
                 : scan_fetch_start(ahead_run, &a);
     if (f) {
