@@ -1,6 +1,21 @@
 /* Unit tests for model/gpu: each of HTA's definitions (gpu_trace.h) on a
  * small hand-built event list whose figures are worked out in the
- * comments, plus the rank's merge. */
+ * comments, plus the rank's merge.
+ *
+ * Mutation audit (one definition broken at a time; which tests fail):
+ *   kernel wait for a gap <= 30 (not < 30)   test_idle_categories;
+ *                                             conformance: 2 kernel_wait
+ *   the last ProfilerStep kept               test_last_step_left_out;
+ *                                             conformance: 254 figures
+ *   start rounded down (not up)              test_rounding; conformance: 37
+ *   overlap divided by compute (not comm)    test_temporal_and_overlap,
+ *                                             test_no_comm_is_nan,
+ *                                             test_rank_merge_order;
+ *                                             conformance: 8 overlap
+ *   short kernel: row <= call (not <)        test_launch; conformance: 7
+ *   graph launches counted                   test_launch; conformance: 3
+ *   ^hip not COMMUNICATION                   test_kernel_type only (no
+ *                                             sample has such a GPU row) */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -85,6 +100,8 @@ static void test_kernel_type(void **state)
     assert_int_equal(gpu_kernel_type(sm_str_c("ncclDevKernel_SendRecv")), GPU_KT_COMMUNICATION);
     assert_int_equal(gpu_kernel_type(sm_str_c("void x<ncclKernel>")), GPU_KT_COMMUNICATION);
     assert_int_equal(gpu_kernel_type(sm_str_c("hccl_allreduce")), GPU_KT_COMMUNICATION);
+    /* SPEC's ^hip comes before the memory names: hipMemcpy is not MEMORY */
+    assert_int_equal(gpu_kernel_type(sm_str_c("hipMemcpyAsync")), GPU_KT_COMMUNICATION);
     assert_int_equal(gpu_kernel_type(sm_str_c("Memcpy HtoD (Pinned -> Device)")), GPU_KT_MEMORY);
     assert_int_equal(gpu_kernel_type(sm_str_c("Memset (Device)")), GPU_KT_MEMORY);
     assert_int_equal(gpu_kernel_type(sm_str_c("dma_copy")), GPU_KT_MEMORY);
@@ -190,15 +207,17 @@ static void test_launch(void **state)
     call(t, "cudaGraphLaunch", 700, 10, 5);
     row(t, "e", 720, 3, 5);
     row(t, "f", 730, 3, 5);
+    call(t, "cudaMemcpyAsync", 800, 4, 6);
+    row(t, "g", 804, 4, 6);             /* as long as its call: not short */
     gpu_rank *r = rank_of(t);
     const gpu_summary *s = gpu_rank_summary(r);
-    assert_int_equal(s->launch.count, 4);
+    assert_int_equal(s->launch.count, 5);
     assert_int_equal(s->launch.short_kernels, 2);
     assert_int_equal(s->launch.delay_outliers, 1);
-    assert_true(fabs(s->launch.delay_p50_us - 27.5) < 1e-9);    /* 0 15 40 150 */
-    assert_true(fabs(s->launch.delay_p95_us - (40 + 0.85 * 110)) < 1e-9);
-    assert_true(fabs(s->launch.delay_mean_us - (15 + 40 - 2 + 150) / 4.0) < 1e-9);
-    assert_true(fabs(s->launch.cpu_p50_us - 10) < 1e-9);
+    assert_true(fabs(s->launch.delay_p50_us - 15) < 1e-9);      /* 0 0 15 40 150 */
+    assert_true(fabs(s->launch.delay_p95_us - (40 + 0.8 * 110)) < 1e-9);
+    assert_true(fabs(s->launch.delay_mean_us - (15 + 40 - 2 + 150 + 0) / 5.0) < 1e-9);
+    assert_true(fabs(s->launch.cpu_p50_us - 10) < 1e-9);        /* 4 10 10 10 60 */
     gpu_rank_free(r);
 }
 
