@@ -161,7 +161,11 @@ static void load_file(folder *f, const char *path)
     kj_file kf;
     if (kj_load(&kf, path, feed, t) != 0)
         fail_msg("%s", kf.err);
+    size_t reading = gpu_trace_memory_bytes(t);
     assert_int_equal(gpu_trace_end(t, &kf.meta), 0);
+    printf("  %s: %lld events, %zu KiB while read, %zu KiB after its end\n",
+           strrchr(path, '/') + 1, (long long)kf.meta.events, reading >> 10,
+           gpu_trace_memory_bytes(t) >> 10);
     /* HTA numbers a trace without distributedInfo.rank as rank 0 */
     assert_int_equal(gpu_rank_merge(rank_of(f, kf.meta.rank >= 0 ? kf.meta.rank : 0), t), 0);
     gpu_trace_free(t);
