@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "model/gpu/gpu_rank.h"
+#include "model/gpu/gpu_rules.h"
 #include "model/gpu/gpu_trace.h"
 #include "tests/unit/kineto_jansson.h"
 
@@ -399,6 +400,19 @@ static void check_launch(tally *t, folder *f, json_t *exp)
     }
 }
 
+/* What the Kineto rules say on each rank, at their defaults (shown, not
+ * checked: HTA has no such figure; test_gpu_diff_rules tests them). */
+static void print_rules(const folder *f)
+{
+    for (size_t r = 0; r < f->n; r++)
+        for (size_t i = 0; i < gpu_rules_count(); i++) {
+            rule_result o;
+            assert_int_equal(gpu_rule_eval_default(i, gpu_rank_summary(f->rank[r]), &o), 0);
+            if (o.status == RULE_TRIGGERED)
+                printf("  rank %lld: %s fires: %s\n", (long long)f->rank_id[r], o.name, o.message);
+        }
+}
+
 static void test_conformance(void **state)
 {
     (void)state;
@@ -428,6 +442,7 @@ static void test_conformance(void **state)
         total.checked += t.checked;
         total.failed += t.failed;
         total.diverged += t.diverged;
+        print_rules(&f);
         free_folder(&f);
     }
     json_decref(expected);
