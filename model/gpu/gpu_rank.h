@@ -85,7 +85,8 @@ gpu_rank *gpu_rank_new(void);
 void gpu_rank_free(gpu_rank *r);
 
 /* Adds an ended trace's figures to r (t is not changed and may be freed
- * afterwards). 0, or -1 on OOM (r may then hold part of t). */
+ * afterwards). 0; -1 when t is not ended (r unchanged) or on OOM (r may
+ * then hold part of t). */
 int gpu_rank_merge(gpu_rank *r, const gpu_trace *t);
 
 /* The rank's figures (see gpu_summary); refreshed by each merge. */

@@ -74,11 +74,19 @@ static int64_t ceil_us(int64_t ns)
  * time, hence HTA's arithmetic rather than the exact one. Below 2^53 ns
  * (relative ts) both agree. An event that rounds to less than nothing is
  * empty, never negative (smtop). */
+/* Times past ±2^62 ns (146 years around the trace's zero) are clamped
+ * there, so no sum or difference of µs can overflow, whatever a file says. */
+static int64_t clamp_ns(int64_t v)
+{
+    const int64_t lim = (int64_t)1 << 62;
+    return v > lim ? lim : v < -lim ? -lim : v;
+}
+
 static void round_span(const sm_kevent *ev, int64_t *ts, int64_t *end)
 {
-    int64_t dur = ev->dur_ns > 0 ? ev->dur_ns : 0;
-    int64_t whole = floor_us(ev->ts_ns);
-    double t = (double)whole + (double)(ev->ts_ns - whole * 1000) / 1000.0;
+    int64_t dur = ev->dur_ns > 0 ? clamp_ns(ev->dur_ns) : 0, at = clamp_ns(ev->ts_ns);
+    int64_t whole = floor_us(at);
+    double t = (double)whole + (double)(at - whole * 1000) / 1000.0;
     *ts = (int64_t)ceil(t);
     *end = (int64_t)floor(t + (double)dur / 1000.0);
     if (*end < *ts)
@@ -202,7 +210,7 @@ static int add_memory(gpu_trace *t, const sm_kevent *ev)
     if (vec_grow(&t->mev, &t->cap_mev, t->n_mev + 1, sizeof *t->mev, 256) != 0)
         return -1;
     gpu_mem_point *p = &t->mev[t->n_mev++];
-    p->t_us = ceil_us(ev->ts_ns);
+    p->t_us = ceil_us(clamp_ns(ev->ts_ns));
     p->device = ev->mem_device;
     p->allocated = ev->mem_total_allocated == SM_KEV_NONE ? 0 : ev->mem_total_allocated;
     p->reserved = ev->mem_total_reserved == SM_KEV_NONE ? 0 : ev->mem_total_reserved;
@@ -217,8 +225,8 @@ int gpu_trace_add(gpu_trace *t, const sm_kevent *ev)
     if (ev->ts_ns == SM_KEV_NONE)
         return 0;
     int x = ev->ph == 'X';
-    if ((x || ev->ph == 'i') && ceil_us(ev->ts_ns) < t->first_ts_us)
-        t->first_ts_us = ceil_us(ev->ts_ns);
+    if ((x || ev->ph == 'i') && ceil_us(clamp_ns(ev->ts_ns)) < t->first_ts_us)
+        t->first_ts_us = ceil_us(clamp_ns(ev->ts_ns));
     switch (ev->cat) {
     case KCAT_KERNEL:
     case KCAT_GPU_MEMCPY:
@@ -247,7 +255,7 @@ static int64_t epoch_offset_us(const sm_kmeta *m, int *placed)
 {
     *placed = 1;
     if (m && m->has_base)
-        return floor_us(m->base_ns);
+        return floor_us(clamp_ns(m->base_ns));
     if (m && m->ts_epoch)
         return 0;
     *placed = 0;

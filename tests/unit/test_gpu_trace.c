@@ -478,6 +478,55 @@ static void test_cpu_only_and_unplaced(void **state)
     gpu_trace_free(t);
 }
 
+/* Random events, extreme times and ids included, through add, end and
+ * merge: no crash, no sanitizer report, and the summary stays coherent
+ * (the times add up). A fixed seed: the same run every time. */
+static void test_random_events(void **state)
+{
+    (void)state;
+    static const int64_t edge[] = {INT64_MIN + 1, INT64_MAX, -1, 0, 1, 999, 1001,
+                                   (int64_t)1 << 62, -((int64_t)1 << 62) - 5};
+    static const char *const names[] = {"ncclKernel_x", "Memcpy", "gemm", "", "hipLaunchKernel",
+                                        "cudaGraphLaunch", "ProfilerStep#3", "[memory]"};
+    uint64_t seed = 42;
+    gpu_rank *r = gpu_rank_new();
+    for (int trace = 0; trace < 20; trace++) {
+        gpu_trace *t = gpu_trace_new(NULL);
+        for (int i = 0; i < 500; i++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            uint64_t x = seed >> 11;
+            sm_kevent e = ev_x((uint8_t)(x % KCAT_COUNT), names[(x >> 5) % 8], 0, 0);
+            e.ph = "XiXsX"[(x >> 8) % 5];
+            e.ts_ns = (x >> 12) % 7 == 0 ? edge[(x >> 16) % 9] : (int64_t)((x >> 20) % 100000000);
+            e.dur_ns = (x >> 24) % 11 == 0 ? edge[(x >> 28) % 9] : (int64_t)((x >> 30) % 500000);
+            e.correlation = (int64_t)((x >> 33) % 50);
+            e.stream = (x >> 40) % 3 ? (int64_t)((x >> 41) % 4) : SM_KEV_NONE;
+            e.step = (x >> 43) % 5 == 0 ? (int64_t)((x >> 45) % 4) : -1;
+            e.mem_device = (int64_t)((x >> 47) % 3) - 1;
+            e.mem_total_allocated = (int64_t)(x >> 20);
+            e.mem_total_reserved = edge[(x >> 50) % 9];
+            e.tid = (int64_t)((x >> 52) % 3);
+            gpu_trace_add(t, &e);
+        }
+        sm_kmeta m;
+        memset(&m, 0, sizeof m);
+        m.has_base = trace % 2;
+        m.base_ns = edge[trace % 9];
+        m.n_devices = SM_KMETA_MAX_DEVICES + 5;   /* capped */
+        assert_int_equal(gpu_trace_end(t, &m), 0);
+        assert_int_equal(gpu_rank_merge(r, t), 0);
+        gpu_trace_free(t);
+    }
+    const gpu_summary *s = gpu_rank_summary(r);
+    assert_int_equal(s->traces, 20);
+    assert_int_equal(s->span_us, s->idle_us + s->compute_us + s->non_compute_us);
+    for (size_t i = 0; i < s->n_steps; i++)
+        assert_int_equal(s->step_rows[i].dur_us, s->step_rows[i].compute_us +
+                         s->step_rows[i].comm_us + s->step_rows[i].memory_us +
+                         s->step_rows[i].idle_us);
+    gpu_rank_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -493,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_memory),
         cmocka_unit_test(test_rank_merge_order),
         cmocka_unit_test(test_cpu_only_and_unplaced),
+        cmocka_unit_test(test_random_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
