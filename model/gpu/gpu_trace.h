@@ -41,13 +41,13 @@
  * - launch statistics over the GPU rows whose launch call is known:
  *   delay = row start - call end (smtop clamps at 0 for p50/p95, as SPEC
  *   says; the mean is HTA's, unclamped), short kernel: call <= 50 µs and
- *   row shorter than its call, outlier: delay > 100 µs. smtop counts every
- *   launch call but a graph launch (cudaGraphLaunch, hipGraphLaunch: one
- *   call starts many rows, so the later rows' "delay" is the earlier rows'
- *   run time), HIP (hipLaunchKernel, hipExtModuleLaunchKernel, ...) and
- *   driver (cuLaunchKernel) calls included; HTA counts the CUDA runtime's
- *   launch, memcpy and memset calls only, so it reports 0 launches on ROCm
- *   and for Triton kernels;
+ *   row shorter than its call, outlier: delay > 100 µs. A graph launch
+ *   (cudaGraphLaunch, hipGraphLaunch) is not counted, as in HTA: one call
+ *   starts many rows, so the later rows' "delay" is the earlier rows' run
+ *   time. smtop counts every other launch call, HIP (hipLaunchKernel,
+ *   hipExtModuleLaunchKernel, ...) and driver (cuLaunchKernel) calls
+ *   included; HTA counts the CUDA runtime's calls only, so it reports 0
+ *   launches on ROCm and for Triton kernels;
  * - CPU ops (cpu_op) and Python functions (python_function), each among
  *   its own category: self = duration less the durations of the direct
  *   children on the same pid/tid (smtop; HTA gives no such figure);
