@@ -146,13 +146,15 @@ int main(int argc, char **argv)
     }
     out o = {stdout, NULL, 0};
     kineto_dec *d = kineto_dec_new(&opts);
-    char *buf = malloc(chunk);
+    size_t block = chunk > (1u << 20) ? chunk : 1u << 20;   /* reads, not pieces */
+    char *buf = malloc(block);
     if (!d || !buf)
         return 2;
     size_t n;
-    while ((n = fread(buf, 1, chunk, in)) > 0)
-        if (kineto_dec_feed(d, buf, n, on_event, &o) != 0)
-            break;
+    int bad = 0;
+    while (!bad && (n = fread(buf, 1, block, in)) > 0)
+        for (size_t at = 0; at < n && !bad; at += chunk)
+            bad = kineto_dec_feed(d, buf + at, n - at < chunk ? n - at : chunk, on_event, &o) != 0;
     fclose(in);
     sm_kmeta m;
     sm_err err = {0};
