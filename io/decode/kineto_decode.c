@@ -438,7 +438,8 @@ static size_t st_elems(kineto_dec *d, const char *p, size_t i, size_t n)
             coll_start(d, d->in_devs ? W_DEVICE : W_EVENT, ch, d->off + i);
             return i;
         }
-        event_out(d, kind);
+        /* the bound holds in place too: a piece's size never decides */
+        event_out(d, (size_t)(q - p) - i + 1 > d->o.max_event ? KP_BAD : kind);
         i = (size_t)(q - p);
         d->st = ST_ELEM_NEXT;
     }

@@ -24,7 +24,7 @@
  *  - amounts (memory args, bytes, schemaVersion, rank, world_size,
  *    baseTimeNanoseconds, totalGlobalMem): integral numbers within int64;
  *    quoted numbers ("inf", "nan", "N/A") and anything else are absent.
- *  - ph: a one-character ASCII string, else the element is counted in
+ *  - ph: one printable ASCII character (a string), else the element is counted in
  *    meta.bad_events and not given. A flow's (ph s/f/t) correlation is its
  *    top-level `id`; any other event's is args.correlation.
  *  - category, first rule that applies: cat "python_function"; name

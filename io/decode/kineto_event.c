@@ -175,8 +175,10 @@ static void ev_init(sm_kevent *ev, evstate *st)
 static const char *id_value(const char *p, const char *end, int64_t *id, sm_str *s)
 {
     int esc;
-    if (*p == '"')
+    if (*p == '"') {
+        *id = SM_KEV_NONE;
         return str_value(p, end, s, &esc);
+    }
     s->ptr = NULL;
     s->len = 0;
     return kparse_int(p, end, KR_ID, id);
@@ -194,7 +196,7 @@ static const char *ph_value(const char *p, const char *end, sm_kevent *ev, evsta
         s.ptr = b;
         s.len = n == (size_t)-1 ? 0 : n;
     }
-    st->ph_ok = s.ptr && s.len == 1 && (unsigned char)s.ptr[0] < 0x80;
+    st->ph_ok = s.ptr && s.len == 1 && s.ptr[0] > 0x20 && s.ptr[0] < 0x7f;
     ev->ph = st->ph_ok ? s.ptr[0] : 0;
     return p;
 }

@@ -145,12 +145,11 @@ def event_line(e, ph):
         dur = rule_ns(e.get("dur"))
         dur = 0 if dur is None or dur < 0 else dur
     corr = rule_id(e.get("id")) if flow else rule_id(a.get("correlation"))
-    phs = ph if 0x21 <= ord(ph) <= 0x7e else "\\x%02x" % ord(ph)
     mem = ",".join(num(rule_val(a.get(k))) for k in
                    ("Bytes", "Total Allocated", "Total Reserved", "Device Id"))
     return ("E %s %s ts=%s dur=%s pid=%s tid=%s corr=%s ext=%s dev=%s stream=%s "
             "step=%d mem=%s msg=%s coll=%s aname=%s name=%s" % (
-                phs, category(e, ph), num(rule_ns(e.get("ts"))), num(dur),
+                ph, category(e, ph), num(rule_ns(e.get("ts"))), num(dur),
                 idval(e.get("pid")), idval(e.get("tid")), num(corr),
                 num(rule_id(a.get("External id"))), num(rule_id(a.get("device"))),
                 num(rule_id(a.get("stream"))), step_of(e.get("name")), mem,
@@ -181,7 +180,7 @@ def main():
         if e.get("cat") == "python_function" and not keep:
             continue
         ph = e.get("ph")
-        if not (isinstance(ph, str) and len(ph) == 1 and ord(ph) < 0x80):
+        if not (isinstance(ph, str) and len(ph) == 1 and 0x20 < ord(ph) < 0x7f):
             bad += 1
             continue
         ts = rule_ns(e.get("ts"))
