@@ -54,7 +54,11 @@ void scan_feed_note_drops(scanner *sc, const char *rel, const model_drops *b,
  * when there is none, and on_file may then anchor it otherwise). */
 static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len)
 {
-    e->whole_size = e->size;
+    /* A Kineto .gz grows in place: one fetched past its listed size was
+     * read whole, and must not be fetched again (and counted twice) when
+     * the next listing sees that size. */
+    int kineto = e->ki.kind == KEY_KINETO || e->ki.kind == KEY_KINETO_MAYBE;
+    e->whole_size = kineto && (int64_t)len > e->size ? (int64_t)len : e->size;
     if (!sc->o.on_file)
         return;
     sm_err err = {0}, place = {0};

@@ -240,6 +240,47 @@ static void test_found_everywhere_read_once(void **state)
     kineto_ingest_free(k.ki);
 }
 
+/* The writer finishes a .gz between the listing and the read: read whole
+ * then, and not again when the next listing sees its final size. */
+typedef struct finish_ctx {
+    fixture *f;
+    const unsigned char *gz;
+    size_t len;
+    int done;
+} finish_ctx;
+
+static void finish_before_fetch(void *ud, const source_req *reqs, size_t n)
+{
+    (void)reqs;
+    (void)n;
+    finish_ctx *c = ud;
+    if (!c->done)
+        put_bytes(c->f, TB_HALF, c->gz, c->len);
+    c->done = 1;
+}
+
+static void test_finished_between_list_and_read(void **state)
+{
+    fixture *f = *state;
+    unsigned char gz[4096];
+    size_t glen = gz_of(TRACE, strlen(TRACE), gz, sizeof gz);
+    put_bytes(f, TB_HALF, gz, glen / 2);
+    sm_err err = {0};
+    assert_non_null(f->src = source_local_open(f->dir, &err));
+    assert_non_null(f->m = model_new(NULL));
+    finish_ctx c = {f, gz, glen, 0};
+    hook_source h = hook_source_wrap(f->src, finish_before_fetch, &c);
+    kin_cb k = {kineto_ingest_new(f->m)};
+    scanner_opts o = {.on_file = on_kin_file, .on_file_ud = &k, .sequential = 1};
+    assert_non_null(f->sc = scanner_new(&h.base, "", f->m, &o, &err));
+    fixture_scan(f);
+    assert_int_equal(kineto_ingest_traces(k.ki), 1);
+    fixture_scan(f);
+    fixture_scan(f);
+    assert_int_equal(kineto_ingest_traces(k.ki), 1);
+    kineto_ingest_free(k.ki);
+}
+
 /* A job with traces and nothing else is a job; so is a folder of traces. */
 static void test_root_from_traces(void **state)
 {
@@ -274,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_stream_gzip_plain_and_incomplete),
         cmocka_unit_test(test_sniff),
         FIXTURE_TEST(test_found_everywhere_read_once),
+        FIXTURE_TEST(test_finished_between_list_and_read),
         FIXTURE_TEST(test_root_from_traces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
