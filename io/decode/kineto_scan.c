@@ -26,13 +26,6 @@ const unsigned char kparse_class[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-static const char *ws(const char *p, const char *end)
-{
-    while (p < end && kparse_class[(unsigned char)*p] == KC_WS)
-        p++;
-    return p;
-}
-
 static int is_digit(char c)
 {
     return c >= '0' && c <= '9';
@@ -141,7 +134,7 @@ static const char *skip_number(const char *p, const char *end)
 
 const char *kparse_skip(const char *p, const char *end)
 {
-    p = ws(p, end);
+    p = kparse_ws(p, end);
     if (p >= end)
         return NULL;
     char c = *p;
@@ -213,8 +206,9 @@ static const char *int_short(const char *p, const char *end, int rule, int64_t *
     const char *ds = q;
     uint64_t v = 0;
     size_t max = rule == KR_NS ? 16 : 18;
-    while (q < end && is_digit(*q) && (size_t)(q - ds) < max)
-        v = v * 10 + (uint64_t)(*q++ - '0');
+    const char *lim = (size_t)(end - q) < max ? end : q + max;
+    for (unsigned dg; q < lim && (dg = (unsigned)(*q - '0')) < 10; q++)
+        v = v * 10 + dg;    /* the decoder's hottest loop: one test a digit */
     size_t il = (size_t)(q - ds);
     if (il == 0 || q >= end || (*ds == '0' && il > 1))
         return NULL;
@@ -222,8 +216,9 @@ static const char *int_short(const char *p, const char *end, int rule, int64_t *
         int f = 0;
         if (*q == '.') {
             const char *fs = ++q;
-            while (q < end && is_digit(*q) && q - fs < 3)
-                v = v * 10 + (uint64_t)(*q++ - '0');
+            lim = end - q < 3 ? end : q + 3;
+            for (unsigned dg; q < lim && (dg = (unsigned)(*q - '0')) < 10; q++)
+                v = v * 10 + dg;
             f = (int)(q - fs);
             if (f == 0 || q >= end)
                 return NULL;
@@ -241,7 +236,7 @@ static const char *int_short(const char *p, const char *end, int rule, int64_t *
 
 const char *kparse_int(const char *p, const char *end, int rule, int64_t *out)
 {
-    p = ws(p, end);
+    p = kparse_ws(p, end);
     if (p >= end)
         return NULL;
     char c = *p;
