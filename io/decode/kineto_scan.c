@@ -110,13 +110,22 @@ const char *kparse_skip_rest(const char *p, const char *end)
     return skip_nested(p, end, 1, 0);
 }
 
+/* Whether c may follow a number or literal: anything else (a letter, a
+ * quote, a byte no JSON has) makes the value bad here, and the element is
+ * then judged by the gathering scanner, as it would be in pieces. */
+static int ends_scalar(char c)
+{
+    int k = kparse_class[(unsigned char)c];
+    return k == KC_WS || k == KC_COMMA || k == KC_CLOSE;
+}
+
 static const char *skip_literal(const char *p, const char *end)
 {
     static const char *const words[3] = {"true", "false", "null"};
     for (int w = 0; w < 3; w++) {
         size_t n = strlen(words[w]);
         if ((size_t)(end - p) > n && memcmp(p, words[w], n) == 0)
-            return kparse_class[(unsigned char)p[n]] == KC_PLAIN ? NULL : p + n;
+            return ends_scalar(p[n]) ? p + n : NULL;
     }
     return NULL;
 }
@@ -126,8 +135,7 @@ static const char *skip_number(const char *p, const char *end)
 {
     jscan s = {p, end};
     jnum n;
-    if (jscan_number_syntax(&s, &n) != 0 || s.p >= end ||
-        kparse_class[(unsigned char)*s.p] == KC_PLAIN)
+    if (jscan_number_syntax(&s, &n) != 0 || s.p >= end || !ends_scalar(*s.p))
         return NULL;
     return s.p;
 }
@@ -228,7 +236,7 @@ static const char *int_short(const char *p, const char *end, int rule, int64_t *
         if (v > (uint64_t)INT64_MAX)
             return NULL;
     }
-    if (is_digit(*q) || *q == '.' || *q == 'e' || *q == 'E')
+    if (!ends_scalar(*q))
         return NULL;
     *out = neg ? -(int64_t)v : (int64_t)v;
     return q;
@@ -249,8 +257,7 @@ const char *kparse_int(const char *p, const char *end, int rule, int64_t *out)
         return q;
     jscan s = {p, end};
     jnum n;
-    if (jscan_number_syntax(&s, &n) != 0 || s.p >= end ||
-        kparse_class[(unsigned char)*s.p] == KC_PLAIN)
+    if (jscan_number_syntax(&s, &n) != 0 || s.p >= end || !ends_scalar(*s.p))
         return NULL;
     *out = dec_to_int(&n, rule);
     return s.p;
