@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "io/decode/kineto_decode.h"
-#include "io/decode/kineto_file.h"
 #include "model/gpu/gpu_trace.h"
 #include "model/model_gpu.h"
 #include "model/util/vec.h"
