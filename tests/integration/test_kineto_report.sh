@@ -43,6 +43,10 @@ t0, t1 = r["time_range"]["start_us"], r["time_range"]["end_us"]
 assert t1 - t0 < 4 * 60 * 1e6, (t0, t1)
 PY
 
+"$SMTOP" report "$T/j" >"$T/j.txt" 2>&1 || fail "text report"
+grep -q "^GPU (PyTorch profiler" "$T/j.txt" && grep -q "^algo-2 .*rank 3 " "$T/j.txt" ||
+    fail "text report has no GPU rows: $(tail -8 "$T/j.txt")"
+
 "$SMTOP" synth --kineto-only --host-bound --nodes 1 --ranks 2 --minutes 2 --out "$T/h" || fail "synth hb"
 "$SMTOP" report --json "$T/h" >"$T/h.json" 2>"$T/err" || fail "report hb: $(cat "$T/err")"
 python3 - "$T/h.json" <<'PY' || fail "host-bound job"

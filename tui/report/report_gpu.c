@@ -100,3 +100,50 @@ json_t *report_gpu_json(const model *m)
         json_array_append_new(a, row_json(model_gpu_at(m, i)));
     return a;
 }
+
+static double field(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* "12.3" or "-" for a percentage. */
+static const char *pct_cell(char *buf, size_t cap, double v)
+{
+    if (isfinite(v))
+        snprintf(buf, cap, "%.1f", v);
+    else
+        snprintf(buf, cap, "-");
+    return buf;
+}
+
+void report_gpu_print_text(const json_t *obj, FILE *f)
+{
+    const json_t *gpu = json_object_get(obj, "gpu"), *r;
+    if (!json_array_size(gpu))
+        return;
+    fprintf(f, "\nGPU (PyTorch profiler traces; HTA's definitions, each trace's last step "
+               "left out)\n%-16s %-10s %6s %6s %6s %8s %8s %8s %10s %9s  %s\n", "node",
+            "process", "traces", "steps", "idle%", "compute%", "other%", "overlap%",
+            "launch p50", "peak MB", "top kernel");
+    size_t i;
+    json_array_foreach(gpu, i, r) {
+        char c[4][16];
+        const json_t *top = json_array_get(json_object_get(r, "top_kernels"), 0);
+        const char *tk = top ? json_string_value(json_object_get(top, "name")) : "-";
+        double p50 = field(json_object_get(r, "launch"), "delay_p50_us");
+        char launch[24];
+        if (isfinite(p50))
+            snprintf(launch, sizeof launch, "%.0f us", p50);
+        else
+            snprintf(launch, sizeof launch, "-");
+        fprintf(f, "%-16.16s %-10.10s %6.0f %6.0f %6s %8s %8s %8s %10s %9.0f  %.60s\n",
+                json_string_value(json_object_get(r, "node")),
+                json_string_value(json_object_get(r, "process")), field(r, "traces"),
+                field(r, "steps"), pct_cell(c[0], sizeof c[0], field(r, "idle_pct")),
+                pct_cell(c[1], sizeof c[1], field(r, "compute_pct")),
+                pct_cell(c[2], sizeof c[2], field(r, "non_compute_pct")),
+                pct_cell(c[3], sizeof c[3], field(r, "comm_comp_overlap_pct")), launch,
+                field(json_object_get(r, "memory"), "peak_allocated_mb"), tk ? tk : "-");
+    }
+}

@@ -5,10 +5,15 @@
 #define SMTOP_REPORT_GPU_H
 
 #include <jansson.h>
+#include <stdio.h>
 
 #include "model/model.h"
 
 /* A new array (caller owns it); NULL on OOM. Call under the job's lock. */
 json_t *report_gpu_json(const model *m);
+
+/* The same rows for humans (report_print_text), from the report object;
+ * nothing when it has none. */
+void report_gpu_print_text(const json_t *obj, FILE *f);
 
 #endif
