@@ -263,7 +263,7 @@ int scanner_scan(scanner *sc, sm_err *err)
 
 void scanner_finish(scanner *sc)
 {
-    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch, .carry = sc->carry};
+    ingest_ctx cx = {.w = model_writer(sc->m), .scratch = &sc->scratch, .carry = sc->carry};
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
     size_t it = 0;
