@@ -1,9 +1,9 @@
 /* scanner_internal: the scanner's state, shared by its stages — scanner.c
  * (lifecycle, the pass, status and messages), scan_list.c (listing, the
  * catalog's windows, forgetting, the first pass's newest minutes),
- * scan_order.c (the work list, newest first), scan_round.c (fetch rounds:
- * the decode pool and fetch-ahead) and scan_feed.c (a fetched file into
- * the model). Not used outside io/scan/. */
+ * scan_order.c (the work list, newest first), scan_round.c (fetch rounds,
+ * fetch-ahead), scan_shard.c (node workers) and scan_feed.c (a fetched
+ * file into the model). Not used outside io/scan/. */
 #ifndef SMTOP_SCANNER_INTERNAL_H
 #define SMTOP_SCANNER_INTERNAL_H
 
