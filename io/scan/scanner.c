@@ -66,13 +66,15 @@ static void settle_last_error(scanner *sc)
     }
 }
 
+/* unread_at is read under mu too: clearing another entry renumbers the
+ * entries after it, and node workers note their files at once. */
 void scan_note_read(scanner *sc, cat_entry *e)
 {
-    if (!e->unread_at)
-        return;
     pthread_mutex_lock(&sc->mu);
-    scan_unread_clear(&sc->unread, e);
-    sc->st.unread_files = (int64_t)sc->unread.n;
+    if (e->unread_at) {
+        scan_unread_clear(&sc->unread, e);
+        sc->st.unread_files = (int64_t)sc->unread.n;
+    }
     pthread_mutex_unlock(&sc->mu);
 }
 
