@@ -22,8 +22,12 @@
 #include <string.h>
 
 /* A batch holds the model lock while its files are read (a view waits
- * for it at most) and ends in a barrier: 32 files is ~20 ms on 2 cores. */
-#define SHARD_BATCH 32
+ * for it at most) and ends in a barrier, where a worker the scheduler
+ * set aside on a busy machine holds up the others: 32 files (~20 ms on
+ * 2 cores) while a dashboard reads between batches (scanner_on_ingest),
+ * else 256. */
+#define SHARD_BATCH 256
+#define SHARD_BATCH_SHOWN 32
 
 typedef struct shard_file {
     size_t work_at;          /* its place in the work list */
@@ -303,7 +307,8 @@ static int run_all(shard_run *run, sm_err *err)
             continue;
         }
         run->nf = run->ng = 0;
-        while (i < sc->nwork && run->nf < SHARD_BATCH && shardable(sc->work[i]))
+        size_t most = sc->on_ingest ? SHARD_BATCH_SHOWN : SHARD_BATCH;
+        while (i < sc->nwork && run->nf < most && shardable(sc->work[i]))
             batch_add(run, i++);
         /* Past the node cap, which nodes are kept depends on the order. */
         if (model_node_count(sc->m) + run->ng > MODEL_NODE_MAX) {

@@ -8,7 +8,10 @@
 # whole with pread, one thread: the floor), of the new binary and of the
 # baseline, alternating; prints the issue's table per job: median wall,
 # wall / the floor's, median CPU (user + sys), the load average before
-# each row, and the speed-up from 1 core. Then the one-core rate on a
+# each row, and the speed-up from 1 core. On a loaded machine the wall
+# is the scheduler's share more than the work (a process with more
+# runnable threads gets more of a busy core): read CPU s there, or
+# callgrind's instruction counts per thread. Then the one-core rate on a
 # system-metrics-only job (GB of system files per second of wall on one
 # core) and peak RSS at the most cores. Both binaries read the cores they
 # may run on (CPU affinity), so taskset sizes their threads.
@@ -66,7 +69,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 echo "machine: $NCPU cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
 echo "new: $SMTOP; baseline: ${BASELINE:-none}; REPS=$REPS"
 for name in "${JOBS[@]}"; do
-    dir=$(job_dir "$name")
+    dir=$(realpath "$(job_dir "$name")")   # pread_all does not follow a linked root
     size=$(du -sbL "$dir" | awk '{printf "%.2f GB", $1 / 1e9}')
     "$TMP/pread_all" "$dir" >/dev/null   # the page cache holds it from here
     echo
@@ -110,7 +113,7 @@ for name in "${JOBS[@]}"; do
     printf '\n'
 done
 
-dir=$(job_dir "$SYS_JOB")
+dir=$(realpath "$(job_dir "$SYS_JOB")")
 sys=$(du -sbL "$dir/system" | awk '{print $1}')
 "$TMP/pread_all" "$dir" >/dev/null
 : >"$TMP/new"

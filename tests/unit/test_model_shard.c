@@ -24,7 +24,7 @@ typedef struct rec {
     int is_event;
     sm_sample s;
     sm_event e;
-    char node[16], name[16], proc[24];
+    char node[32], name[32], proc[48];
 } rec;
 
 typedef struct file {
@@ -128,7 +128,7 @@ static void two_writers(model *m, const file *fl, size_t nf)
     assert_int_equal(model_reserve_nodes(m, NODES), 0);
     for (int n = NODES - 1; n >= 0; n--) {
         model_shard *sh = w[n % 2];
-        char id[16];
+        char id[32];
         snprintf(id, sizeof id, "algo-%d", n + 1);
         assert_int_equal(model_shard_bind(sh, id, strlen(id), model_series_room(m)), 0);
         for (size_t i = 0; i < nf; i++) {
