@@ -54,11 +54,15 @@ void scan_feed_note_drops(scanner *sc, const char *rel, const model_drops *b,
  * when there is none, and on_file may then anchor it otherwise). */
 static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len)
 {
-    e->whole_size = e->size;
+    /* A Kineto .gz grows in place: one fetched past its listed size was
+     * read whole, and must not be fetched again (and counted twice) when
+     * the next listing sees that size. */
+    int kineto = e->ki.kind == KEY_KINETO || e->ki.kind == KEY_KINETO_MAYBE;
+    e->whole_size = kineto && (int64_t)len > e->size ? (int64_t)len : e->size;
     if (!sc->o.on_file)
         return;
     sm_err err = {0}, place = {0};
-    const char *rel = e->key + (strncmp(e->key, "rule-output/", 12) ? strlen(sc->root) : 0);
+    const char *rel = scan_rel_key(sc, e->key);
     key_info ki;
     catalog_entry_info(e, &ki);
     int placed = 1;
@@ -125,7 +129,7 @@ void scan_feed_say(scanner *sc, cat_entry *e, const feed_note *fn)
     sc->st.corrupt_lines += fn->n.corrupt;
     sc->st.partial_lines += fn->n.partial;
     pthread_mutex_unlock(&sc->mu);
-    const char *rel = e->key + strlen(sc->root);
+    const char *rel = scan_rel_key(sc, e->key);
     if (fn->oom)
         scan_add_message(sc, rel, "out of memory, will retry");
     scan_feed_note_drops(sc, rel, &fn->before, &fn->after);
@@ -192,7 +196,7 @@ void scan_feed_cb(void *ud, const source_req *req, const void *data, size_t len,
     char why[SCANNER_MSG_LEN];
     if (!scan_feed_accept(sc, e, &len, etag, err, why)) {
         if (why[0])
-            scan_note_unread(sc, e, e->key + strlen(sc->root), why);
+            scan_note_unread(sc, e, scan_rel_key(sc, e->key), why);
         return;
     }
     if (scan_is_line_kind(e->ki.kind)) {

@@ -224,7 +224,7 @@ static void say_file(shard_run *run, size_t i)
         model_shard_apply_deferred(sc->m, wk->w, i);
         scan_feed_say(sc, e, &sf->note);
     } else if (sf->state == FILE_UNREAD) {
-        scan_note_unread(sc, e, e->key + strlen(sc->root), sf->why);
+        scan_note_unread(sc, e, scan_rel_key(sc, e->key), sf->why);
     }
 }
 
