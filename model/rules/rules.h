@@ -76,6 +76,10 @@ typedef struct rule_result {
     char device[32];
     int64_t t0_us, t1_us;      /* its time span; 0 when none */
     char message[200];         /* one line: why it fired / why no data */
+    /* How far the worst violation went, in percent over the rule's own
+     * baseline (Straggler: how much slower than the peers' median); the
+     * verdict (model/view/verdict.h) quotes it. 0 when the rule gives none. */
+    double worst_pct;
     size_t n_examples;
     rule_example examples[RULE_MAX_EXAMPLES];
 } rule_result;

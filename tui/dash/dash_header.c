@@ -146,6 +146,32 @@ static void job_place(dash *d, char *buf, size_t cap)
     snprintf(buf, cap, "%s", p[0] ? p : d->place);
 }
 
+/* The header's second row: the job's verdict (model/view/verdict.h, the
+ * one `report --summary` prints), worst finding first, in the colour of
+ * its severity; green when nothing is wrong. Returns the theme role. */
+static int verdict_text(const dash *d, char *out, size_t cap)
+{
+    const verdict *v = d->snap ? derived_verdict(d->snap) : NULL;
+    const char *sep = d->view.glyphs == GLYPHS_ASCII ? " | " : " \u00b7 ";
+    if (!v) {
+        snprintf(out, cap, "verdict: reading the job");
+        return ROLE_DIM;
+    }
+    char line[400];
+    verdict_format(v, sep, getmaxx(d->header) - 2, line, sizeof line);
+    snprintf(out, cap, "%s", line);
+    switch (verdict_worst(v)) {
+    case RULE_SEV_HIGH:
+        return ROLE_ALERT_HIGH;
+    case RULE_SEV_MED:
+        return ROLE_ALERT_MED;
+    case RULE_SEV_LOW:
+        return ROLE_ALERT_LOW;
+    default:
+        return v->has_data ? ROLE_OK : ROLE_DIM;
+    }
+}
+
 void dash_draw_header(dash *d, const pane_ctx *ctx)
 {
     const viewdata *vd = ctx->vd;
@@ -194,7 +220,10 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
         snprintf(left, sizeof left, "%s %s | %s | %s |%s", name,
                  mid_cut(place, room, src, sizeof src), nodes, range, badge);
     }
-    if (!changed(d->hdr_last, sizeof d->hdr_last, left))
+    char verdict_line[512], key[sizeof d->hdr_last];
+    int vrole = verdict_text(d, verdict_line, sizeof verdict_line);
+    snprintf(key, sizeof key, "%.700s\x1f%.500s", left, verdict_line);
+    if (!changed(d->hdr_last, sizeof d->hdr_last, key))
         return;
     WINDOW *w = d->header;
     int cols = getmaxx(w), blen = (int)strlen(badge);
@@ -204,6 +233,11 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
     put(w, left, theme_attr(d->th, ROLE_STATUS) | A_BOLD, cols - blen);
     wmove(w, 0, cols - blen > 0 ? cols - blen : 0);
     put(w, badge, theme_attr(d->th, role) | flags, cols);
+    if (getmaxy(w) > 1) {
+        wmove(w, 1, 0);
+        put(w, " ", 0, cols);
+        put(w, verdict_line, theme_attr(d->th, vrole) | A_BOLD, cols - 1);
+    }
     wnoutrefresh(w);
 }
 

@@ -235,7 +235,9 @@ static void print_warnings(const json_t *obj, FILE *f)
  * straggler and idle GPU-hours (then the details follow). */
 static void print_verdict(const json_t *obj, FILE *f)
 {
+    char line[1024];
     fprintf(f, "\n== verdict ==\n");
+    fprintf(f, "verdict:      %s\n", str(json_object_get(obj, "verdict"), "line", line, sizeof line));
     report_rules_print_verdict(obj, f);
     print_straggler(obj, f);
 }
