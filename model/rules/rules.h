@@ -80,9 +80,16 @@ typedef struct rule_result {
      * baseline (Straggler: how much slower than the peers' median); the
      * verdict (model/view/verdict.h) quotes it. 0 when the rule gives none. */
     double worst_pct;
+    /* 1: no_data because the job holds fewer samples or steps than the
+     * rule needs; message then starts with RULE_TOO_SHORT and gives both
+     * numbers. A live job may still get there (the dashboard says
+     * "waiting: " instead); an ended one never will. */
+    int too_short;
     size_t n_examples;
     rule_example examples[RULE_MAX_EXAMPLES];
 } rule_result;
+
+#define RULE_TOO_SHORT "job too short: "
 
 typedef struct rules rules;
 

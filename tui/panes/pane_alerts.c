@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/view/freshness.h"
 #include "tui/dash/dash_ext.h"
 #include "tui/text/fmt.h"
 #include "tui/panes/pane_common.h"
@@ -166,6 +167,19 @@ static int draw_counts(WINDOW *w, const derived *s, const pane_ctx *ctx)
     return 2;
 }
 
+/* A rule short of data says "job too short" once the job has stopped
+ * writing; while it is still LIVE, "waiting" (more data may come). */
+static const char *message_of(const rule_result *res, const pane_ctx *ctx, char *buf, size_t cap)
+{
+    size_t k = strlen(RULE_TOO_SHORT);
+    if (!res->too_short || strncmp(res->message, RULE_TOO_SHORT, k) || !ctx->vd ||
+        freshness_of(ctx->now_us, viewdata_newest_us(ctx->vd),
+                     viewdata_sample_interval_us(ctx->vd), 0) != FRESH_LIVE)
+        return res->message;
+    snprintf(buf, cap, "waiting: %s", res->message + k);
+    return buf;
+}
+
 static void draw_row(WINDOW *w, int y, const rule_result *res, int selected,
                      const pane_ctx *ctx)
 {
@@ -176,7 +190,9 @@ static void draw_row(WINDOW *w, int y, const rule_result *res, int selected,
              (long long)res->violations, (long long)res->datapoints);
     int sel = selected ? theme_attr(ctx->th, ROLE_SELECTED) : 0;
     x += pane_common_put(w, y, x, -1, mid, sel ? sel : theme_attr(ctx->th, ROLE_DEFAULT));
-    pane_common_put(w, y, x, -1, res->message, sel ? sel : theme_attr(ctx->th, ROLE_DIM));
+    char msg[sizeof res->message + 16];
+    pane_common_put(w, y, x, -1, message_of(res, ctx, msg, sizeof msg),
+                    sel ? sel : theme_attr(ctx->th, ROLE_DIM));
 }
 
 static int draw_detail(WINDOW *w, int y, size_t i, const derived *s, const pane_ctx *ctx)
