@@ -251,7 +251,12 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
     int64_t newest = vd ? viewdata_newest_us(vd) : 0;
     job_place(d, place, sizeof place);
     int n = 0;
-    if (st.waiting && st.passes > 0)
+    char missing[SCANNER_MSG_LEN];
+    source_status(job_source(d->j), missing, sizeof missing);
+    if (st.waiting && strstr(missing, " does not exist (yet)"))
+        n = snprintf(out, cap, " %s (%s so far)", missing,
+                     fmt_age(age, sizeof age, now - st.started_us));
+    else if (st.waiting && st.passes > 0)
         n = snprintf(out, cap, " waiting for the first data (%s so far) in %s",
                      fmt_age(age, sizeof age, now - st.started_us), place);
     else if (st.passes == 0 && (st.scanning || !st.last_scan_us))
@@ -355,13 +360,18 @@ void dash_draw_status(dash *d, int64_t now)
         /* What the transport is doing now ("connecting to … (attempt
          * 2/5)") is newer than how the last pass ended. */
         source_status(job_source(d->j), err, sizeof err);
+        if (strstr(err, " does not exist (yet)"))   /* status_text said it */
+            err[0] = '\0';
         if (!err[0] && d->ld)
             loader_last_error(d->ld, err, sizeof err, NULL);
-        if (!err[0]) {
-            scan_stats st;
-            scanner_get_stats(job_scanner(d->j), &st);
+        scan_stats st;
+        scanner_get_stats(job_scanner(d->j), &st);
+        if (!err[0])
             snprintf(err, sizeof err, "%s", st.last_error);
-        }
+        /* No pass has worked: why is all there is to say (a folder of
+         * jobs names them), with the room of the whole line. */
+        if (st.passes == 0 && err[0] && !st.scanning)
+            snprintf(left, sizeof left, " %.*s", (int)sizeof left - 2, err), err[0] = '\0';
         /* A notice answers the key just pressed: it goes first, alone. */
         if (now < d->msg_until_us) {
             snprintf(left, sizeof left, " %s", d->msg);
