@@ -37,7 +37,7 @@ struct viewdata {
     vd_node *node;            /* total, model order */
     const char **writers;
     char *pool;               /* every id above */
-    int64_t newest_us, t0_us, t1_us, interval_us;
+    int64_t first_us, newest_us, t0_us, t1_us, interval_us;
     uint64_t model_gen;
     int has_traces;
     part *parts[NPARTS];
@@ -205,6 +205,7 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
     v->q = *q;
     v->total = total;
     v->newest_us = model_last_us(m);
+    v->first_us = model_first_us(m);
     v->model_gen = model_generation(m);
     v->interval_us = freshness_sample_interval(m);
     viewdata_window(q, v->newest_us, &v->t0_us, &v->t1_us);
@@ -262,6 +263,11 @@ size_t viewdata_node_shown(const viewdata *v)
 int64_t viewdata_newest_us(const viewdata *v)
 {
     return v->newest_us;
+}
+
+int64_t viewdata_first_us(const viewdata *v)
+{
+    return v->first_us;
 }
 
 void viewdata_time_window(const viewdata *v, int64_t *t0, int64_t *t1)

@@ -77,6 +77,7 @@ typedef struct dash {
     viewdata_req view_posted; /* the last view request posted to the deriver */
     int view_waiting;         /* 1 until a snapshot answers view_posted */
     int backfill;             /* this frame: the loader is still backfilling */
+    int fit_mode;             /* fit_stopped_job: 0 undecided, 1 fits, -1 never */
     /* SMTOP_LOCK_STATS=1: how long each frame (frame_log) and each key
      * or click (key_log) took, summed up on stderr at exit; neither takes
      * the model lock. DASH_LOCK_LOG each, one allocation; NULL when off. */

@@ -24,7 +24,8 @@ const pane_key dash_global_keys[] = {
     {"space", NULL, "pause / resume live"},
     {"+  -", NULL, "zoom time range in/out"},
     {"[  ]", NULL, "scrub back / forward"},
-    {"0", NULL, "back to live (unfocus)"},
+    {"0", NULL, "live, zoom reset"},
+    {"a", NULL, "fit window to the job"},
     {"t  g", NULL, "theme / graph symbols"},
     {"1-7", NULL, "show / hide pane N"},
     {"p", NULL, "next layout preset"},
@@ -357,6 +358,14 @@ void dash_key(dash *d, int ch)
     case '0':
         view_go_live(&d->view);
         return;
+    case 'a': {
+        const viewdata *vd = d->snap ? derived_view(d->snap) : NULL;
+        if (vd && viewdata_newest_us(vd) > 0)
+            view_fit(&d->view, viewdata_first_us(vd), viewdata_newest_us(vd));
+        else
+            dash_notice(d, "no data to fit the window to yet");
+        return;
+    }
     case 't':
         cycle_theme(d);
         return;

@@ -14,8 +14,17 @@
 #include <unistd.h>
 
 #include "model/util/fnv.h"
+#include "model/view/freshness.h"
 #include "tui/panes/chart.h"
 #include "tui/text/sanitize.h"
+
+/* Whether the job is still writing (the header's LIVE badge). */
+static int job_live(const dash *d, const viewdata *vd, int64_t now_us)
+{
+    return vd && viewdata_newest_us(vd) > 0 &&
+           freshness_of(now_us, viewdata_newest_us(vd), viewdata_sample_interval_us(vd),
+                        d->o ? (int64_t)d->o->interval_ms * 1000 : 0) == FRESH_LIVE;
+}
 
 void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us)
 {
@@ -28,6 +37,28 @@ void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us)
      * read without the model lock. */
     view_window(&d->view, ctx->vd ? viewdata_newest_us(ctx->vd) : 0, &ctx->t0_us, &ctx->t1_us);
     ctx->ext = &d->ext;
+    ctx->job_live = job_live(d, ctx->vd, now_us);
+    ctx->following = ctx->job_live && d->view.live && !d->view.paused && !d->view.step_focus;
+}
+
+/* A job that had stopped writing when the dashboard opened (STALE or
+ * ENDED, once the backfill is done) opens on the whole job: the window
+ * fits its data, and that is where 0 returns. While the view stays so,
+ * it keeps fitting the data the snapshots add. */
+static void fit_stopped_job(dash *d, int64_t now_us)
+{
+    const viewdata *vd = d->snap ? derived_view(d->snap) : NULL;
+    if (d->fit_mode < 0 || !vd || viewdata_newest_us(vd) <= 0)
+        return;
+    if (d->fit_mode == 0) {
+        if (d->backfill)
+            return;
+        d->fit_mode = !job_live(d, vd, now_us) && view_untouched(&d->view) ? 1 : -1;
+    }
+    if (d->fit_mode != 1 || !view_untouched(&d->view))
+        return;
+    view_fit(&d->view, viewdata_first_us(vd), viewdata_newest_us(vd));
+    d->view.home_span_us = d->view.span_us;
 }
 
 static void draw_border(dash *d, size_t i)
@@ -188,6 +219,7 @@ void dash_frame(dash *d)
     dash_view_request(d);
     dash_derive_take(d);
     d->backfill = d->ld && backfilling(d);
+    fit_stopped_job(d, now);
     pane_ctx ctx;
     dash_ctx(d, &ctx, now);
     /* The view, and the request the snapshot's view data answers: the
