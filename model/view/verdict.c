@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/rules/device_usage.h"
+#include "model/view/rank_name.h"
 #include "model/util/stable_sort.h"
 
 typedef struct verdict_in {
@@ -68,13 +69,39 @@ static int source_idle_gpu(const verdict_in *in, verdict *v)
     return 0;
 }
 
+/* A node's id, or a writer as "rank 2 of algo-1" where its node's writers
+ * are numbered as ranks (model/view/rank_name.h), else its id. */
+static const char *writer_name(const model *m, const char *id, char *out, size_t cap)
+{
+    const model_node *w = model_find_writer(m, id), *n = w ? model_node_parent(w) : NULL;
+    size_t k = n && n != w ? model_node_process_count(n) : 0, at = k;
+    const char *ids[64];
+    if (k < 2 || k > 64) {
+        snprintf(out, cap, "%.40s", id);
+        return out;
+    }
+    for (size_t i = 0; i < k; i++) {
+        ids[i] = model_node_id(model_node_process_at(n, i));
+        at = model_node_process_at(n, i) == w ? i : at;
+    }
+    long rank = rank_of_writer(ids, k, at);
+    if (rank >= 0)
+        snprintf(out, cap, "rank %ld of %.40s", rank, model_node_id(n));
+    else
+        snprintf(out, cap, "%.40s", id);
+    return out;
+}
+
 /* The Straggler rule's worst rank or node: the one straggler definition
  * (its threshold is the user's, through :set and --rule). */
 static int source_straggler(const verdict_in *in, verdict *v)
 {
     const rule_result *r = rule_named(in, "Straggler");
-    if (r && r->status == RULE_TRIGGERED)
-        add(v, "straggler", r->severity, "straggler %.40s +%.0f %%", r->node, r->worst_pct);
+    if (!r || r->status != RULE_TRIGGERED)
+        return 0;
+    char who[128];
+    add(v, "straggler", r->severity, "straggler %s +%.0f %%",
+        writer_name(in->m, r->node, who, sizeof who), r->worst_pct);
     return 0;
 }
 

@@ -186,7 +186,8 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
     else
         range_text(&d->view, t0, t1, now_us, range, sizeof range);
     if (d->view.filter[0])
-        snprintf(nodes, sizeof nodes, "%zu/%zu nodes match /%s", shown, total, d->view.filter);
+        snprintf(nodes, sizeof nodes, "%zu/%zu node%s match%s /%s", shown, total,
+                 total == 1 ? "" : "s", total == 1 ? "es" : "", d->view.filter);
     else
         snprintf(nodes, sizeof nodes, "%zu node%s", total, total == 1 ? "" : "s");
     int role = ROLE_STATUS_PAUSED, flags = A_BOLD | A_REVERSE;

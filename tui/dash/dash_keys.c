@@ -20,7 +20,7 @@ const pane_key dash_global_keys[] = {
     {"Enter", NULL, "zoom the pane"},
     {"Esc", NULL, "back; clears a filter"},
     {"/", NULL, "filter nodes: a|b ^ $"},
-    {":", NULL, "command (:set R.p=v)"},
+    {":", NULL, "command :set R.p=v :q"},
     {"space", NULL, "pause / resume live"},
     {"+  -", NULL, "zoom time range in/out"},
     {"[  ]", NULL, "scrub back / forward"},
@@ -269,7 +269,7 @@ void dash_key(dash *d, int ch)
         return;
     }
     if (d->help_on) {
-        if (ch == 'q' || ch == 3) {
+        if (ch == 3) {   /* q closes the overlay, as Esc and any key do */
             d->quit = DASH_QUIT_KEY;
         } else if (ch == 'l' || ch == KEY_RIGHT || ch == 'h' || ch == KEY_LEFT) {
             /* Turn the page of pane keys when they do not all fit. */

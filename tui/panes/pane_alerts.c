@@ -156,8 +156,9 @@ static int draw_counts(WINDOW *w, const derived *s, const pane_ctx *ctx)
         nd += res->status == RULE_NO_DATA;
     }
     char line[160];
-    snprintf(line, sizeof line, "%zu alerts: %zu high, %zu medium, %zu low; "
-             "%zu ok, %zu no data", by[1] + by[2] + by[3], by[3], by[2], by[1], ok, nd);
+    size_t fired = by[1] + by[2] + by[3];
+    snprintf(line, sizeof line, "%zu alert%s: %zu high, %zu medium, %zu low; "
+             "%zu ok, %zu no data", fired, fired == 1 ? "" : "s", by[3], by[2], by[1], ok, nd);
     pane_common_put(w, 0, 0, -1, line, theme_attr(ctx->th, ROLE_LABEL));
     if (getmaxy(w) < 4)
         return 1;

@@ -6,6 +6,7 @@
 
 #include "tui/text/sanitize.h"
 #include "model/util/fnv.h"
+#include "model/view/rank_name.h"
 
 size_t pane_common_visible_nodes(const pane_ctx *ctx, size_t *out, size_t max)
 {
@@ -102,15 +103,38 @@ int pane_common_key_process(int ch, pane_ctx *ctx, long node)
     return 1;
 }
 
-char *pane_common_process_text(char *buf, size_t cap, const char *node, const char *shown,
-                               size_t k, size_t n)
+/* The shown writer as its rank ("rank 2") when the node's writers are
+ * numbered as ranks (model/view/rank_name.h), else its id. */
+static const char *writer_text(const viewdata *vd, const char *node, const char *shown,
+                               char *out, size_t cap)
 {
+    size_t nn = vd ? viewdata_node_total(vd) : 0;
+    for (size_t i = 0; i < nn; i++) {
+        if (strcmp(viewdata_node_id(vd, i), node))
+            continue;
+        const char *ids[PANE_COMMON_MAX_PROCS];
+        size_t n = viewdata_node_writer_count(vd, i);
+        n = n < PANE_COMMON_MAX_PROCS ? n : PANE_COMMON_MAX_PROCS;
+        for (size_t k = 0; k < n; k++)
+            ids[k] = viewdata_node_writer(vd, i, k);
+        for (size_t k = 0; k < n; k++)
+            if (!strcmp(ids[k], shown))
+                return rank_name(ids, n, k, out, cap);
+    }
+    return shown;
+}
+
+char *pane_common_process_text(char *buf, size_t cap, const viewdata *vd, const char *node,
+                               const char *shown, size_t k, size_t n)
+{
+    char who[160];
     if (n < 2)
         snprintf(buf, cap, "%s", node);
     else if (k >= n)
         snprintf(buf, cap, "%s all %zu ranks (r)", node, n);
     else
-        snprintf(buf, cap, "%s > %s (%zu/%zu, r)", node, shown, k + 1, n);
+        snprintf(buf, cap, "%s > %s (%zu/%zu, r)", node,
+                 writer_text(vd, node, shown, who, sizeof who), k + 1, n);
     return buf;
 }
 

@@ -42,11 +42,12 @@ int pane_common_key_select(int ch, pane_ctx *ctx);
 int pane_common_key_process(int ch, pane_ctx *ctx, long node);
 
 /* What a pane shows of a node, from the facts: "algo-1" (one writer or
- * none), "algo-1 all 8 ranks (r)", or "algo-1 > 2-algo-1 (3/8, r)": the
- * node id, the shown writer's id and index k among n writers (k == n: the
- * pooled node). Into buf (sanitized later by pane_common_put). */
-char *pane_common_process_text(char *buf, size_t cap, const char *node, const char *shown,
-                               size_t k, size_t n);
+ * none), "algo-1 all 8 ranks (r)", or "algo-1 > rank 2 (3/8, r)" ("2-algo-1"
+ * when vd's writers of the node are not numbered as ranks): the node id,
+ * the shown writer's id and index k among n writers (k == n: the pooled
+ * node). Into buf (sanitized later by pane_common_put). */
+char *pane_common_process_text(char *buf, size_t cap, const viewdata *vd, const char *node,
+                               const char *shown, size_t k, size_t n);
 
 /* A pane's one-line prompt (the `/` filter): printable keys append,
  * Backspace deletes, Enter keeps the text and ends editing, Esc clears it

@@ -103,8 +103,9 @@ static void print_nodes(const json_t *obj, FILE *f)
             fprintf(f, "\nnode %s: no system metrics (framework trace events only)\n", id);
             continue;
         }
-        fprintf(f, "\nnode %s: %lld CPUs, %lld GPUs\n", id,
-                (long long)real(node, "cpus"), (long long)real(node, "gpus"));
+        long long cpus = (long long)real(node, "cpus"), gpus = (long long)real(node, "gpus");
+        fprintf(f, "\nnode %s: %lld CPU%s, %lld GPU%s\n", id, cpus, cpus == 1 ? "" : "s", gpus,
+                gpus == 1 ? "" : "s");
         fprintf(f, "  %-8s %-22s %-18s %8s %9s %9s %9s %9s %9s\n", "type", "dimension",
                 "name", "count", "min", "mean", "p50", "p95", "max");
         json_array_foreach(json_object_get(node, "metrics"), k, m) {
