@@ -39,7 +39,7 @@ struct viewdata {
     char *pool;               /* every id above */
     int64_t first_us, newest_us, t0_us, t1_us, interval_us;
     uint64_t model_gen;
-    int has_traces;
+    int has_traces, has_system;
     part *parts[NPARTS];
 };
 
@@ -183,6 +183,7 @@ static int copy_nodes(viewdata *v, const model *m)
         x->id = pool_put(v->pool, &at, model_node_id(nd));
         x->traced = model_node_phase_count(nd) > 0;
         v->has_traces |= x->traced;
+        v->has_system |= model_node_series_count(nd) > 0;
         x->w0 = w;
         x->nw = model_node_process_count(nd);
         for (size_t k = 0; k < x->nw; k++)
@@ -309,6 +310,11 @@ const stepsview *viewdata_steps(const viewdata *v)
 const tlview *viewdata_timeline(const viewdata *v)
 {
     return part_of(v, PART_TL);
+}
+
+int viewdata_has_system(const viewdata *v)
+{
+    return v->has_system;
 }
 
 int viewdata_has_traces(const viewdata *v)

@@ -83,6 +83,8 @@ void viewdata_time_window(const viewdata *v, int64_t *t0, int64_t *t1);
 uint64_t viewdata_model_generation(const viewdata *v);
 /* 1 when some node has framework trace events (phases). */
 int viewdata_has_traces(const viewdata *v);
+/* 1 when some node has system metrics (a series). */
+int viewdata_has_system(const viewdata *v);
 /* freshness_sample_interval of the model (model/view/freshness.h). */
 int64_t viewdata_sample_interval_us(const viewdata *v);
 

@@ -149,7 +149,7 @@ static void job_place(dash *d, char *buf, size_t cap)
 /* The header's second row: the job's verdict (model/view/verdict.h, the
  * one `report --summary` prints), worst finding first, in the colour of
  * its severity; green when nothing is wrong. Returns the theme role. */
-static int verdict_text(const dash *d, char *out, size_t cap)
+static int verdict_text(const dash *d, char *out, size_t cap, int bar_w)
 {
     const verdict *v = d->snap ? derived_verdict(d->snap) : NULL;
     const char *sep = d->view.glyphs == GLYPHS_ASCII ? " | " : " \u00b7 ";
@@ -158,7 +158,7 @@ static int verdict_text(const dash *d, char *out, size_t cap)
         return ROLE_DIM;
     }
     char line[400];
-    verdict_format(v, sep, getmaxx(d->header) - 2, line, sizeof line);
+    verdict_format(v, sep, getmaxx(d->header) - 2 - bar_w, line, sizeof line);
     snprintf(out, cap, "%s", line);
     switch (verdict_worst(v)) {
     case RULE_SEV_HIGH:
@@ -170,6 +170,29 @@ static int verdict_text(const dash *d, char *out, size_t cap)
     default:
         return v->has_data ? ROLE_OK : ROLE_DIM;
     }
+}
+
+/* Every pane's digit at the end of the verdict row, as btop's box
+ * toggles: bright when the pane is on screen (the focused one reversed),
+ * dim when hidden or without data, so a user sees that more exists and
+ * which key brings it. */
+static void pane_bar(const dash *d, WINDOW *w, int x)
+{
+    if (x < 0)
+        return;
+    wmove(w, 1, x);
+    for (size_t i = 0; i < d->npanes && i < 9; i++) {
+        int on = !d->shown_mask || ((d->shown_mask >> i) & 1u);
+        int attr = on ? theme_attr(d->th, ROLE_TITLE) | (int)A_BOLD : theme_attr(d->th, ROLE_DIM);
+        if (on && (int)i == d->view.focus)
+            attr |= (int)A_REVERSE;
+        char dig[4] = {' ', (char)('1' + i), 0, 0};
+        wattrset(w, 0);
+        waddch(w, ' ');
+        wattrset(w, attr);
+        waddstr(w, dig + 1);
+    }
+    wattrset(w, 0);
 }
 
 void dash_draw_header(dash *d, const pane_ctx *ctx)
@@ -222,8 +245,10 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
                  mid_cut(place, room, src, sizeof src), nodes, range, badge);
     }
     char verdict_line[512], key[sizeof d->hdr_last];
-    int vrole = verdict_text(d, verdict_line, sizeof verdict_line);
-    snprintf(key, sizeof key, "%.700s\x1f%.500s", left, verdict_line);
+    int bar_w = 2 * (int)d->npanes + 1;
+    int vrole = verdict_text(d, verdict_line, sizeof verdict_line, bar_w);
+    snprintf(key, sizeof key, "%.700s\x1f%.500s\x1f%x.%d", left, verdict_line,
+             (unsigned)d->shown_mask, d->view.focus);
     if (!changed(d->hdr_last, sizeof d->hdr_last, key))
         return;
     WINDOW *w = d->header;
@@ -237,7 +262,8 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
     if (getmaxy(w) > 1) {
         wmove(w, 1, 0);
         put(w, " ", 0, cols);
-        put(w, verdict_line, theme_attr(d->th, vrole) | A_BOLD, cols - 1);
+        put(w, verdict_line, theme_attr(d->th, vrole) | A_BOLD, cols - bar_w);
+        pane_bar(d, w, cols - bar_w);
     }
     wnoutrefresh(w);
 }

@@ -221,6 +221,15 @@ void pane_common_edit_prompt(char *buf, size_t cap, int ch, int *editing)
     }
 }
 
+/* "system metrics" when no node has any (a job profiled with framework
+ * traces only), NULL otherwise or before data. */
+const char *pane_common_absent_system(const pane_ctx *ctx)
+{
+    if (!ctx->vd || viewdata_has_system(ctx->vd) || viewdata_node_total(ctx->vd) == 0)
+        return NULL;
+    return "system metrics|system";
+}
+
 /* "framework traces" when no node has any (a system-only job: every
  * PyTorch >= 2.0 or TF >= 2.11 job), NULL otherwise or before data. */
 const char *pane_common_absent_traces(const pane_ctx *ctx)

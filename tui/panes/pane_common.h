@@ -54,6 +54,9 @@ char *pane_common_process_text(char *buf, size_t cap, const viewdata *vd, const 
  * and ends editing. */
 void pane_common_edit_prompt(char *buf, size_t cap, int ch, int *editing);
 
+/* The absent() of a pane that shows system metrics: "system metrics|system"
+ * when no node has any, else NULL. */
+const char *pane_common_absent_system(const pane_ctx *ctx);
 /* pane_vtbl.absent of the panes built on trace events (Steps, Timeline):
  * "framework trace events" when the job has nodes but none has any. */
 const char *pane_common_absent_traces(const pane_ctx *ctx);

@@ -339,6 +339,14 @@ static const pane_key heat_keys[] = {
     {NULL, NULL, NULL},
 };
 
+/* A job profiled with framework traces only gives this pane's room to
+ * the panes that have data. */
+static const char *heat_absent(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    return pane_common_absent_system(ctx);
+}
+
 const pane_vtbl pane_heatmap_vtbl = {
     .id = "heatmap",
     .title = "Heatmap",
@@ -349,5 +357,6 @@ const pane_vtbl pane_heatmap_vtbl = {
     .on_click = heat_on_click,
     .stamp = heat_stamp,
     .keys = heat_keys,
+    .absent = heat_absent,
     .request = heat_request,
 };

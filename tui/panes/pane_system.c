@@ -457,6 +457,14 @@ static const pane_key sys_keys[] = {
     {NULL, NULL, NULL},
 };
 
+/* A job profiled with framework traces only gives this pane's room to
+ * the panes that have data. */
+static const char *sys_absent(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    return pane_common_absent_system(ctx);
+}
+
 const pane_vtbl pane_system_vtbl = {
     .id = "system",
     .title = "System",
@@ -467,5 +475,6 @@ const pane_vtbl pane_system_vtbl = {
     .on_click = sys_on_click,
     .stamp = sys_stamp,
     .keys = sys_keys,
+    .absent = sys_absent,
     .request = sys_request,
 };
