@@ -125,10 +125,15 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
         scan_add_message(sc, rel, "out of memory, will retry");
     scan_feed_note_drops(sc, rel, &before, &after);
     if (e->corrupt != corrupt_before) {
-        char what[128];
-        snprintf(what, sizeof what, "%lld corrupt line%s skipped (first: \"%s\")",
-                 (long long)(e->corrupt - corrupt_before),
-                 e->corrupt - corrupt_before == 1 ? "" : "s", cx.first_bad);
+        char what[240], lines[80] = "";
+        size_t k = 0;
+        for (size_t i = 0; i < cx.nbad; i++)
+            k += (size_t)snprintf(lines + k, sizeof lines - k, "%s%lld", i ? ", " : "",
+                                  (long long)cx.bad_line[i]);
+        int64_t bad = e->corrupt - corrupt_before;
+        snprintf(what, sizeof what, "line%s %s%s: %lld corrupt line%s skipped (first: \"%s\")",
+                 cx.nbad > 1 ? "s" : "", lines, bad > (int64_t)cx.nbad ? ", ..." : "",
+                 (long long)bad, bad == 1 ? "" : "s", cx.first_bad);
         scan_add_message(sc, rel, what);
     }
 }

@@ -29,6 +29,7 @@ void scan_add_message(scanner *sc, const char *key, const char *what)
         sc->msg_count++;
     /* Bounded so the message always fits: a path and an error sentence. */
     snprintf(sc->msgs[slot], SCANNER_MSG_LEN, "%.250s: %.500s", key, what);
+    sc->st.messages++;
     snprintf(sc->st.last_error, sizeof sc->st.last_error, "%s", sc->msgs[slot]);
     sc->err_transient = 0;
     pthread_mutex_unlock(&sc->mu);

@@ -95,6 +95,8 @@ typedef struct scan_stats {
                                    (opts.wait): nothing to read so far */
     int64_t started_us;         /* wall clock when the scanner was made:
                                    how long a waiting job has been waited for */
+    int64_t messages;           /* warnings noted (scanner_messages keeps the
+                                   newest SCANNER_MSG_MAX) */
     char last_error[SCANNER_MSG_LEN]; /* latest problem in plain words, "" if none */
 } scan_stats;
 

@@ -306,8 +306,12 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
     /* Files the job holds that no pane shows: say how many (the message
      * after this names the latest; `smtop report` lists them all). */
     if (n >= 0 && (size_t)n < cap && st.unread_files > 0)
-        snprintf(out + n, cap - (size_t)n, " | %lld file%s not read",
-                 (long long)st.unread_files, st.unread_files == 1 ? "" : "s");
+        n += snprintf(out + n, cap - (size_t)n, " | %lld file%s not read",
+                      (long long)st.unread_files, st.unread_files == 1 ? "" : "s");
+    /* How many problems the warnings view (W) lists. */
+    if (n >= 0 && (size_t)n < cap && st.messages > 0)
+        snprintf(out + n, cap - (size_t)n, " | %lld warning%s (W)", (long long)st.messages,
+                 st.messages == 1 ? "" : "s");
 }
 
 /* Columns the status line keeps for " ? help  q quit ". */

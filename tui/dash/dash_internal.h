@@ -54,6 +54,8 @@ typedef struct dash {
     int fatal_restore;        /* fatal_restore_install succeeded */
     int help_on;
     int help_page;            /* which pane keys the help shows when not all fit */
+    int warn_on;              /* dash_warn.c: the warnings view (W) is open */
+    size_t warn_top, warn_left;   /* its first line shown, its sideways offset */
     int preset;               /* dash_panes.c: the layout preset (p) */
     int pane_mode[LAYOUT_MAX_PANES];  /* 1 shown, -1 hidden by its digit; 0 preset */
     uint32_t shown_mask;      /* panes on screen (bit i = pane i); 0: recompute */
@@ -105,6 +107,13 @@ void dash_key(dash *d, int ch);
 /* The dashboard's own keys (every pane), ending with {NULL}: the help
  * overlay lists them before each pane's table (pane_vtbl.keys). */
 extern const pane_key dash_global_keys[];
+
+/* dash_warn.c: the warnings view (W) over the pane area: open, close,
+ * its keys (all of them while open), and its frame. */
+void dash_warn_open(dash *d);
+void dash_warn_close(dash *d);
+void dash_warn_key(dash *d, int ch);
+void dash_draw_warn(dash *d);
 
 /* dash_header.c: header and status line; redrawn only when their text
  * changed. The header reads the snapshot's view data (ctx->vd), no lock. */

@@ -236,7 +236,9 @@ void dash_frame(dash *d)
     for (size_t i = 0; i < d->npanes; i++)
         drew |= draw_pane(d, i, &ctx);
     dash_draw_status(d, now);
-    if (d->help_on && (drew || !d->help))
+    if (d->warn_on)
+        dash_draw_warn(d);
+    else if (d->help_on && (drew || !d->help))
         dash_draw_help(d);
     doupdate();
     /* Drawing may have moved a pane's scroll (the System pane's top node,
