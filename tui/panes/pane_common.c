@@ -175,6 +175,44 @@ int pane_common_put(WINDOW *w, int y, int x, int max_cols, const char *text, int
     return sanitize_cols(buf);
 }
 
+int pane_common_put_wrapped(WINDOW *w, int y, int x, int max_lines, const char *text, int attr)
+{
+    int h, wd;
+    getmaxyx(w, h, wd);
+    int width = wd - x;
+    if (y < 0 || y >= h || width < 8 || max_lines < 1)
+        return 0;
+    char safe[1024];
+    sanitize_str(text, safe, sizeof safe, -1);
+    const char *s = safe;
+    int lines = 0;
+    while (*s && lines < max_lines && y + lines < h) {
+        /* Bytes of the next line: up to `width` columns, cut after the
+         * last space that fits (a word longer than the line is cut). */
+        int cols = 0;
+        const char *p = s, *brk = NULL;
+        while (*p && cols < width) {
+            if (*p == ' ')
+                brk = p;
+            p++;
+            while ((*p & 0xC0) == 0x80)
+                p++;
+            cols++;
+        }
+        size_t take = *p && brk && brk > s ? (size_t)(brk - s) : (size_t)(p - s);
+        int last = lines + 1 == max_lines || y + lines + 1 == h;
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)take, s);
+        /* The last line allowed keeps what is left, cut with "~". */
+        pane_common_put(w, y + lines, x, width, last ? s : line, attr);
+        lines++;
+        s += take;
+        while (*s == ' ')
+            s++;
+    }
+    return lines;
+}
+
 int pane_common_put_right(WINDOW *w, int y, int right_x, int max_cols,
                           const char *text, int attr)
 {

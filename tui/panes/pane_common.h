@@ -82,6 +82,11 @@ size_t pane_common_scroll_top(size_t top, size_t sel, size_t count, size_t fit);
  * columns left in the window and to max_cols (< 0: no extra limit), a cut
  * marked with '~'. Returns the columns drawn; nothing outside w. */
 int pane_common_put(WINDOW *w, int y, int x, int max_cols, const char *text, int attr);
+/* text (sanitized) from (y, x) over at most max_lines lines of the
+ * window's width, broken at spaces; the last line allowed is cut with
+ * "~" when text goes on. Returns the lines used (0 when none fit). */
+int pane_common_put_wrapped(WINDOW *w, int y, int x, int max_lines, const char *text, int attr);
+
 /* Same, right-aligned so its last column is right_x (inclusive). */
 int pane_common_put_right(WINDOW *w, int y, int right_x, int max_cols,
                           const char *text, int attr);
