@@ -80,6 +80,7 @@ typedef struct rule_result {
      * baseline (Straggler: how much slower than the peers' median); the
      * verdict (model/view/verdict.h) quotes it. 0 when the rule gives none. */
     double worst_pct;
+    double worst_value;        /* and its own value (Straggler: its p50, µs) */
     /* 1: no_data because the job holds fewer samples or steps than the
      * rule needs; message then starts with RULE_TOO_SHORT and gives both
      * numbers. A live job may still get there (the dashboard says

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "model/rules/device_usage.h"
+#include "model/view/straggler.h"
 #include "model/view/verdict.h"
 #include "tui/report/report_rules.h"
 #include "tui/report/report_unit.h"
@@ -189,6 +190,19 @@ static json_t *idle_json(const model *m, report_stream *st)
     return report_stream_array(st, (size_t)n, idle_part, ih, ih);
 }
 
+/* The Straggler rule's worst rank or node (model/view/straggler.h: the
+ * one definition the dashboard's heatmap and verdict show too), or null. */
+static json_t *straggler_json(const rules *r)
+{
+    straggler_found f;
+    int i = rules_find("Straggler");
+    if (i < 0 || !straggler_from_rule(rules_result_at(r, (size_t)i), &f))
+        return json_null();
+    return json_pack("{s:o, s:s, s:f, s:f, s:f}", "node", jstr(f.id), "metric", "step_p50",
+                     "value_us", f.value_us, "median_us", f.median_us,
+                     "deviation_pct", f.over_pct);
+}
+
 /* The job's verdict (model/view/verdict.h), as the dashboard's header
  * shows it: {"line", "findings": [{source, severity, text}]}. */
 static json_t *verdict_json(const model *m, const rules *r)
@@ -245,6 +259,7 @@ int report_rules_add(json_t *obj, const model *m, rules *r,
     json_object_set_new(obj, "device_usage", usage);
     json_object_set_new(obj, "idle_gpu_hours", idle);
     json_object_set_new(obj, "verdict", verdict);
+    json_object_set_new(obj, "straggler", straggler_json(r));
     if (errs)
         json_object_set_new(obj, "rule_output_errors", errs);
     return 0;

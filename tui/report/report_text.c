@@ -56,7 +56,7 @@ static void print_straggler(const json_t *obj, FILE *f)
     const json_t *s = json_object_get(obj, "straggler");
     char node[128], a[32], b[32];
     if (!json_is_object(s)) {
-        fprintf(f, "straggler:    none (no node 10%% or more off the median, or under 3 nodes)\n");
+        fprintf(f, "straggler:    none (the Straggler rule did not fire: see rules)\n");
         return;
     }
     const char *metric = json_string_value(json_object_get(s, "metric"));
