@@ -51,12 +51,23 @@ static void fit_stopped_job(dash *d, int64_t now_us)
     if (d->fit_mode < 0 || !vd || viewdata_newest_us(vd) <= 0)
         return;
     if (d->fit_mode == 0) {
-        if (d->backfill)
+        scan_stats st;
+        scanner_get_stats(job_scanner(d->j), &st);
+        /* Decided once the first pass has read the job to its end: a
+         * snapshot of a pass still reading holds only its newest files. */
+        if (d->backfill || st.passes < 1 || viewdata_model_generation(vd) == 0)
             return;
         d->fit_mode = !job_live(d, vd, now_us) && view_untouched(&d->view) ? 1 : -1;
     }
     if (d->fit_mode != 1 || !view_untouched(&d->view))
         return;
+    if (job_live(d, vd, now_us)) {
+        /* It was only catching up (a generator writing its history, a
+         * writer back from a pause): live again, the usual 5 minutes. */
+        view_home_default(&d->view);
+        d->fit_mode = -1;
+        return;
+    }
     view_fit(&d->view, viewdata_first_us(vd), viewdata_newest_us(vd));
     d->view.home_span_us = d->view.span_us;
 }

@@ -130,6 +130,12 @@ void view_fit(view_state *v, int64_t first_us, int64_t newest_us)
     v->span_us = s;
 }
 
+void view_home_default(view_state *v)
+{
+    v->home_span_us = VIEW_SPAN_DEFAULT_US;
+    v->span_us = VIEW_SPAN_DEFAULT_US;
+}
+
 int view_untouched(const view_state *v)
 {
     return v->live && !v->paused && !v->step_focus && v->span_us == v->home_span_us;
