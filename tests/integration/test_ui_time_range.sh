@@ -24,11 +24,11 @@ r=$(range); total=${r#*/}; first=${r%%-*}
 ((first > 1)) || ui_fail "live view does not start at the newest steps: $r"
 # Home: the oldest retained step; PgDn pages forward; End: the newest again.
 ui_keys Home
-ui_wait " 1-[0-9]+/$total\\)? TRAIN"
+ui_wait "[ (]1-[0-9]+/$total\\)? TRAIN"
 ui_wait '^│> +[0-9]+ '
 old=$(selected)
 ui_keys NPage NPage
-ui_wait_gone " 1-[0-9]+/$total\\)? TRAIN"
+ui_wait_gone "[ (]1-[0-9]+/$total\\)? TRAIN"
 ui_keys End
 ui_wait "[0-9]+-$total/$total\\)? TRAIN"
 echo "ok: scrolls from the newest to the oldest of $total steps (oldest shown: step $old)"
