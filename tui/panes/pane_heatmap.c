@@ -313,6 +313,17 @@ static int heat_on_key(pane *p, int ch, pane_ctx *ctx)
 {
     if (ch == 's') {
         p->sort = (heat_sort)((p->sort + 1) % HEAT_SORT_COUNT);
+        /* A new order starts at its first row, selected: the worst node
+         * by the new key is in view, not scrolled away (issue 26). */
+        const heatview *hv = heat_view(ctx);
+        size_t n = heat_count(ctx);
+        if (hv && n) {
+            pane_heatmap_sort_order(p->sort, heatview_gpu_means(hv), heatview_step_p50s(hv), n,
+                                    p->order);
+            p->shown = n;
+            p->top = 0;
+            ctx->view->selected_node = p->order[0];
+        }
         return 1;
     }
     size_t n = heat_count(ctx);
