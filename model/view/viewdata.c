@@ -37,9 +37,9 @@ struct viewdata {
     vd_node *node;            /* total, model order */
     const char **writers;
     char *pool;               /* every id above */
-    int64_t newest_us, t0_us, t1_us, interval_us;
+    int64_t first_us, newest_us, t0_us, t1_us, interval_us;
     uint64_t model_gen;
-    int has_traces;
+    int has_traces, has_system;
     part *parts[NPARTS];
 };
 
@@ -183,6 +183,7 @@ static int copy_nodes(viewdata *v, const model *m)
         x->id = pool_put(v->pool, &at, model_node_id(nd));
         x->traced = model_node_phase_count(nd) > 0;
         v->has_traces |= x->traced;
+        v->has_system |= model_node_series_count(nd) > 0;
         x->w0 = w;
         x->nw = model_node_process_count(nd);
         for (size_t k = 0; k < x->nw; k++)
@@ -205,6 +206,7 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
     v->q = *q;
     v->total = total;
     v->newest_us = model_last_us(m);
+    v->first_us = model_first_us(m);
     v->model_gen = model_generation(m);
     v->interval_us = freshness_sample_interval(m);
     viewdata_window(q, v->newest_us, &v->t0_us, &v->t1_us);
@@ -264,6 +266,11 @@ int64_t viewdata_newest_us(const viewdata *v)
     return v->newest_us;
 }
 
+int64_t viewdata_first_us(const viewdata *v)
+{
+    return v->first_us;
+}
+
 void viewdata_time_window(const viewdata *v, int64_t *t0, int64_t *t1)
 {
     *t0 = v->t0_us;
@@ -303,6 +310,11 @@ const stepsview *viewdata_steps(const viewdata *v)
 const tlview *viewdata_timeline(const viewdata *v)
 {
     return part_of(v, PART_TL);
+}
+
+int viewdata_has_system(const viewdata *v)
+{
+    return v->has_system;
 }
 
 int viewdata_has_traces(const viewdata *v)

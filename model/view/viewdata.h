@@ -76,10 +76,15 @@ const viewdata_req *viewdata_request(const viewdata *v);
 size_t viewdata_node_total(const viewdata *v);
 size_t viewdata_node_shown(const viewdata *v);
 int64_t viewdata_newest_us(const viewdata *v);
+/* The oldest data time (model_first_us); 0 when none: with the newest,
+ * the whole job, which a fitted window shows. */
+int64_t viewdata_first_us(const viewdata *v);
 void viewdata_time_window(const viewdata *v, int64_t *t0, int64_t *t1);
 uint64_t viewdata_model_generation(const viewdata *v);
 /* 1 when some node has framework trace events (phases). */
 int viewdata_has_traces(const viewdata *v);
+/* 1 when some node has system metrics (a series). */
+int viewdata_has_system(const viewdata *v);
 /* freshness_sample_interval of the model (model/view/freshness.h). */
 int64_t viewdata_sample_interval_us(const viewdata *v);
 

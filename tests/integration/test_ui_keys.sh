@@ -13,7 +13,7 @@ ui_wait "$UI_FOLLOW"
 ui_keys '?'
 ui_wait 'smtop keys'
 for k in 'quit' 'pause / resume' 'filter nodes' 'zoom time range' \
-         'scrub back' 'back to live' 'theme / graph symbols' \
+         'scrub back' 'live, zoom reset' 'fit window to the job' 'theme / graph symbols' \
          'next / previous phase' 'callers, callees' 'jump / focus the step'; do
     ui_wait "$k" 2
 done

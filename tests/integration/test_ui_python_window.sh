@@ -28,6 +28,10 @@ want_rows() {   # the hot functions shown, exactly
 }
 
 ui_start 200 60 env TZ=UTC "$SMTOP" "$JOB"
+# The ended job opens on its 20 minutes; `+ +` shows its last 5.
+ui_wait 'UTC \(20 m 00 s\)|UTC \(19 m 59 s\)'
+ui_keys + +
+ui_wait 'UTC \(5 m 00 s\)|UTC \(4 m 59 s\)'
 ui_wait 'Python functions'
 ui_focus Python
 ui_keys Enter

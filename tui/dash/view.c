@@ -16,6 +16,7 @@ void view_init(view_state *v, chart_glyphs g)
     memset(v, 0, sizeof *v);
     v->live = 1;
     v->span_us = VIEW_SPAN_DEFAULT_US;
+    v->home_span_us = VIEW_SPAN_DEFAULT_US;
     v->glyphs = g;
 }
 
@@ -108,6 +109,36 @@ void view_go_live(view_state *v)
     v->live = 1;
     v->paused = 0;
     v->end_us = 0;
+    v->span_us = v->home_span_us > 0 ? v->home_span_us : VIEW_SPAN_DEFAULT_US;
+}
+
+void view_fit(view_state *v, int64_t first_us, int64_t newest_us)
+{
+    if (first_us <= 0 || newest_us < first_us)
+        return;
+    /* Live, so the window ends one past the newest sample: it starts at
+     * the first one. */
+    int64_t s = newest_us - first_us + 1;
+    if (s < VIEW_SPAN_MIN_US)
+        s = VIEW_SPAN_MIN_US;
+    if (s > VIEW_SPAN_MAX_US)
+        s = VIEW_SPAN_MAX_US;
+    v->step_focus = 0;
+    v->live = 1;
+    v->paused = 0;
+    v->end_us = 0;
+    v->span_us = s;
+}
+
+void view_home_default(view_state *v)
+{
+    v->home_span_us = VIEW_SPAN_DEFAULT_US;
+    v->span_us = VIEW_SPAN_DEFAULT_US;
+}
+
+int view_untouched(const view_state *v)
+{
+    return v->live && !v->paused && !v->step_focus && v->span_us == v->home_span_us;
 }
 
 void view_toggle_pause(view_state *v, int64_t newest_us)

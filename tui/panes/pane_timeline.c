@@ -112,7 +112,7 @@ const tlview *pane_timeline_view(pane *p, const pane_ctx *ctx)
 {
     const tlview *tv = ctx->vd ? viewdata_timeline(ctx->vd) : NULL;
     if (tv && !tv->why)
-        pane_common_process_text(p->who, sizeof p->who, tv->node, tv->shown, tv->proc_k,
+        pane_common_process_text(p->who, sizeof p->who, ctx->vd, tv->node, tv->shown, tv->proc_k,
                                  tv->nprocs);
     return tv;
 }

@@ -147,9 +147,21 @@ void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const tlv
     /* The bars shown, even while the loader is still building some (a
      * taller pane, a jump): they follow with the next snapshot. */
     size_t want = total - p->first < p->fit ? total - p->first : p->fit;
-    /* The range first: at 80 columns it is what a narrow header keeps. */
-    snprintf(head, sizeof head, "%zu-%zu/%zu %s %s  f focus", want ? p->first + 1 : 0,
-             p->first + want, total, mode ? mode + 1 : label, p->who);
+    /* The range first: at 80 columns it is what a narrow header keeps.
+     * Named by the step numbers the bars carry, then which of the
+     * retained steps they are ("steps 4402-4403 (3999-4000/4096)"), so the
+     * header never reads as other steps than the rows. */
+    char range[96];
+    if (n > 0 && p->sb[0].step >= 0 && p->sb[n - 1].step >= 0 && getmaxx(w) < 70)
+        snprintf(range, sizeof range, "step %lld-%lld", (long long)p->sb[0].step,
+                 (long long)p->sb[n - 1].step);   /* narrow: mode and node must fit */
+    else if (n > 0 && p->sb[0].step >= 0 && p->sb[n - 1].step >= 0)
+        snprintf(range, sizeof range, "step %lld-%lld (%zu-%zu/%zu)", (long long)p->sb[0].step,
+                 (long long)p->sb[n - 1].step, p->first + 1, p->first + n, total);
+    else
+        snprintf(range, sizeof range, "%zu-%zu/%zu", want ? p->first + 1 : 0, p->first + want,
+                 total);
+    snprintf(head, sizeof head, "%s %.150s %.150s  f focus", range, mode ? mode + 1 : label, p->who);
     pane_timeline_draw_tabs(p, w, ctx, head);
     if (y0 == 2)
         draw_legend(w, 1, ctx);
