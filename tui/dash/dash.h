@@ -28,6 +28,9 @@ typedef struct dash_opts {
      * and symbols in use. */
     const char *layout, *shown, *hidden;
     int save_config;
+    /* Opened from `smtop jobs`: Esc with nothing left to clear (no zoom,
+     * filter or step focus) ends the dashboard, back to the list. */
+    int esc_back;
 } dash_opts;
 
 /* dash_run's result when the loader thread was still in a scan pass
