@@ -55,6 +55,14 @@ static int feed_stopping(jobs_feed *f)
     return s;
 }
 
+static int feed_in(char *const *names, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (names[i] && !strcmp(names[i], name))
+            return 1;
+    return 0;
+}
+
 /* The names to describe now: the wanted rows, then every job still in
  * progress (jobs_api_describe skips those described after they ended). */
 static char **feed_targets(jobs_feed *f, size_t *n)
@@ -65,9 +73,10 @@ static char **feed_targets(jobs_feed *f, size_t *n)
     char **out = calloc(cap ? cap : 1, sizeof *out);
     for (size_t i = 0; out && i < f->nwant; i++)
         out[m++] = strdup(f->want[i]);
+    size_t wanted = m;
     for (size_t i = 0; out && i < joblist_count(f->list); i++) {
         const jobrow *r = joblist_at(f->list, i);
-        if (!jobrow_ended(r))
+        if (!jobrow_ended(r) && !feed_in(out, wanted, r->name))
             out[m++] = strdup(r->name);
     }
     f->want_changed = 0;

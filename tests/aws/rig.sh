@@ -8,6 +8,7 @@
 #   aws_reset              zero the counters, clear faults
 #   aws_calls OP           calls of OP the server answered
 #   aws_rejects            requests it refused (bad signature, off-model)
+#   aws_max_described S... most describes of one job in statuses S ($AWS_LIST)
 #   aws_env                the test key, region and endpoints in this shell
 #   aws_envline            AWSENV: an `env` command line with the same, for tmux
 AWS_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -36,6 +37,15 @@ aws_stop() { if [ -n "${AWS_PID:-}" ]; then kill "$AWS_PID" 2>/dev/null; wait "$
 aws_fault() { curl -s -X POST --data-binary "$1" "$AWS_URL/__fault" >/dev/null; }
 aws_reset() { curl -s -X POST -d '' "$AWS_URL/__reset" >/dev/null; }
 aws_calls() { curl -s "$AWS_URL/__stats" | python3 -c 'import json,sys; print(json.load(sys.stdin)["calls"].get(sys.argv[1], 0))' "$1"; }
+# aws_max_described STATUS...: the most describes any one job in those
+# statuses got (from the list file $AWS_LIST, a `jobs --json` output)
+aws_max_described() {
+    curl -s "$AWS_URL/__stats" | python3 -c '
+import json, sys
+st = json.load(sys.stdin)["described"]
+jobs = json.load(open(sys.argv[1]))["jobs"]
+print(max([st.get(j["name"], 0) for j in jobs if j["status"] in sys.argv[2:]] or [0]))' "$AWS_LIST" "$@"
+}
 aws_rejects() { curl -s "$AWS_URL/__stats" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["rejects"]))'; }
 aws_env() {
     export AWS_ACCESS_KEY_ID=AKIDSMTOPTEST AWS_SECRET_ACCESS_KEY='smtop+test/secret=key'

@@ -12,7 +12,8 @@ before they are sent, so they are shaped as the models say.
 Run with /usr/bin/python3 (Debian's python3-botocore). Binds 127.0.0.1
 only, writes {"port": N} to --ready-file, stops itself after
 --max-runtime-s. Control (unsigned, never a real AWS path):
-  GET  /__stats            calls per operation, rejects, faults served
+  GET  /__stats            calls per operation, describes per job name,
+                           rejects, faults served
   POST /__fault  JSON      {"kind": "throttle"|"denied"|"hang"|"slow"|"error500",
                             "op": "ListTrainingJobs" (optional), "count": N,
                             "ms": N (slow)}
@@ -62,10 +63,14 @@ class State:
             self.rejects = []
             self.faults = []
             self.served = {}
+            self.described = {}
 
-    def count(self, op):
+    def count(self, op, params):
         with self.lock:
             self.calls[op] = self.calls.get(op, 0) + 1
+            if op == "DescribeTrainingJob":
+                n = params.get("TrainingJobName", "")
+                self.described[n] = self.described.get(n, 0) + 1
 
     def take_fault(self, op):
         with self.lock:
@@ -215,7 +220,7 @@ class Handler(BaseHTTPRequestHandler):
             st = self.state
             with st.lock:
                 out = {"calls": st.calls, "rejects": st.rejects, "served": st.served,
-                       "jobs": len(st.jobs)}
+                       "jobs": len(st.jobs), "described": st.described}
             self.send(200, "application/json", json.dumps(out))
         else:
             self.send(404, "text/plain", "no such path")
@@ -240,7 +245,7 @@ class Handler(BaseHTTPRequestHandler):
                 op, params = read_json_request(self, body)
             else:
                 op, params = read_query_request(self, body)
-            self.state.count(op)
+            self.state.count(op, params)
             self.answer(service, op, params)
         except Reject as r:
             with self.state.lock:

@@ -56,10 +56,19 @@ size_t jobs_cells_layout(int cols, jobcol *out, int *name_w)
     return n;
 }
 
-void jobs_cells_title(jobcol c, int sorted, int desc, int ascii, char *out, size_t cap)
+void jobs_cells_title(jobcol c, int w, int sorted, int desc, int ascii, char *out,
+                      size_t cap)
 {
     const char *mark = !sorted ? "" : ascii ? (desc ? "v" : "^") : (desc ? "\u25bc" : "\u25b2");
-    snprintf(out, cap, "%s%s", cols_def[c].title, mark);
+    char t[64];
+    snprintf(t, sizeof t, "%s%s", cols_def[c].title, mark);
+    int pad = w - sanitize_cols(t);
+    if (pad < 0)
+        pad = 0;
+    if (cols_def[c].right)
+        snprintf(out, cap, "%*s%s", pad, "", t);
+    else
+        snprintf(out, cap, "%s%*s", t, pad, "");
 }
 
 static void status_text(const jobrow *r, char *buf, size_t cap)

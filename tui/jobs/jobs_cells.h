@@ -16,9 +16,11 @@ size_t jobs_cells_layout(int cols, jobcol *out, int *name_w);
 /* The fixed width of column c (the name's minimum for JOBCOL_NAME). */
 int jobs_cells_width(jobcol c);
 
-/* The header title of c, with the sort mark when c is the sort column
- * (ascii: '^'/'v', else the arrows). */
-void jobs_cells_title(jobcol c, int sorted, int desc, int ascii, char *out, size_t cap);
+/* The header title of c padded to w columns as its cells align, with
+ * the sort mark when c is the sort column (ascii: '^'/'v', else the
+ * arrows). */
+void jobs_cells_title(jobcol c, int w, int sorted, int desc, int ascii, char *out,
+                      size_t cap);
 
 /* Row r's text for column c at width w (sanitized, cut with '~'). */
 void jobs_cells_text(const jobrow *r, jobcol c, int w, double now_s, char *out, size_t cap);

@@ -106,13 +106,13 @@ static void draw_header(jobs_ui *u, const jobcol *cols, size_t nc, int name_w)
     attrset(theme_attr(u->th, ROLE_LABEL) | A_BOLD);
     mvhline(1, 0, ' ', COLS);
     for (size_t i = 0; i < nc; i++) {
-        char t[32];
+        char t[96];
         int w = cols[i] == JOBCOL_NAME ? name_w : jobs_cells_width(cols[i]);
-        jobs_cells_title(cols[i], cols[i] == u->sort, u->desc, u->ascii, t, sizeof t);
+        jobs_cells_title(cols[i], w, cols[i] == u->sort, u->desc, u->ascii, t, sizeof t);
         int sorted = cols[i] == u->sort;
         if (sorted)
             attron(A_REVERSE);
-        mvaddnstr(1, x, t, w);
+        mvaddstr(1, x, t);
         if (sorted)
             attroff(A_REVERSE);
         x += w + 1;

@@ -28,11 +28,12 @@ static int screen_signals(void)
     return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 }
 
-static int screen_open(jobs_ui *u, sm_err *err)
+/* The terminal in curses mode. A dashboard opened from the list makes a
+ * screen of its own, so the list's is deleted before and made anew after
+ * (one newterm per open: ncurses does not resume a screen that another
+ * screen's endwin has left). */
+static int screen_term(jobs_ui *u, sm_err *err)
 {
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-        return sm_err_set(err, SM_ERR_USAGE, "the job list needs a terminal; use "
-                          "`smtop jobs --json` for scripts");
     if (!(u->scr = newterm(NULL, stdout, stdin)))
         return sm_err_set(err, SM_ERR_USAGE, "cannot use terminal type '%s': set TERM "
                           "(e.g. TERM=xterm-256color), or use `smtop jobs --json`",
@@ -45,21 +46,34 @@ static int screen_open(jobs_ui *u, sm_err *err)
     nodelay(stdscr, TRUE);
     set_escdelay(25);
     curs_set(0);
-    char warn[256];
-    if (!(u->th = theme_load("default", warn, sizeof warn, err)))
-        return -1;
     theme_apply(u->th, theme_detect_depth(0));
-    u->ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
     return 0;
 }
 
-static void screen_close(jobs_ui *u)
+static void screen_unterm(jobs_ui *u)
 {
     if (u->scr) {
         endwin();
         delscreen(u->scr);
         u->scr = NULL;
     }
+}
+
+static int screen_open(jobs_ui *u, sm_err *err)
+{
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+        return sm_err_set(err, SM_ERR_USAGE, "the job list needs a terminal; use "
+                          "`smtop jobs --json` for scripts");
+    char warn[256];
+    if (!(u->th = theme_load("default", warn, sizeof warn, err)))
+        return -1;
+    u->ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+    return screen_term(u, err);
+}
+
+static void screen_close(jobs_ui *u)
+{
+    screen_unterm(u);
     theme_free(u->th);
 }
 
@@ -94,10 +108,11 @@ static int open_dashboard(jobs_ui *u)
     push_opt(av, &n, "--endpoint-url", u->a->so.endpoint_url);
     av[n++] = url;
     av[n] = NULL;
-    endwin();
+    screen_unterm(u);
     int rc = cmd_dashboard_from(n, (char **)av, 1);
-    set_term(u->scr);
-    clearok(curscr, TRUE);
+    sm_err err = {0};
+    if (screen_term(u, &err) < 0)
+        return SMTOP_EXIT_NOW;   /* no terminal any more: end */
     u->notice[0] = '\0';
     if (rc != SMTOP_EXIT_OK && !(rc & SMTOP_EXIT_NOW))
         snprintf(u->notice, sizeof u->notice, "the dashboard of %.200s ended with status %d: "
