@@ -45,6 +45,20 @@ static void job_set_desc(job *j, const char *root)
         j->desc[dl - 1] = '\0';
 }
 
+/* SMTOP_INGEST_THREADS (smtop.1): 0 reads and decodes on the scanning
+ * thread alone, N on N threads; unset or not a count, the cores. The
+ * results are the same whatever it says: tests and benchmarks compare. */
+static void ingest_threads(scanner_opts *o)
+{
+    const char *v = getenv("SMTOP_INGEST_THREADS");
+    char *end;
+    long n = v && *v ? strtol(v, &end, 10) : -1;
+    if (n < 0 || n > 4096 || *end)
+        return;
+    o->sequential = n == 0;
+    o->threads = (size_t)n;
+}
+
 job *job_open(const char *spec, const source_opts *so, const model_config *mc,
               sm_err *err)
 {
@@ -67,6 +81,7 @@ job *job_open(const char *spec, const source_opts *so, const model_config *mc,
      * dashboard draws before a slow or empty source has answered. */
     scanner_opts o = {.lock = &j->lock, .on_file = job_on_file, .on_file_ud = j,
                       .wait = so && so->wait_for_data};
+    ingest_threads(&o);
     if (!(j->sc = scanner_new(j->src, NULL, j->m, &o, err)))
         goto fail;
     return j;

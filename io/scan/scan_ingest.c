@@ -291,7 +291,7 @@ int scan_ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len
              * renames the .tmp, and S3 holds only closed objects (SPEC).
              * So its decoder goes (a day of 16 nodes read 23k of them);
              * a file that grows all the same is read again from its
-             * start, said in the warnings (scanner.c, closed_trace_grew). */
+             * start, said in the warnings (scan_list.c, closed_trace_grew). */
             event_sink sink = {cx, e};
             trace_decode_close_file(e->tdec, sink_event, &sink);
             trace_decode_free(e->tdec);

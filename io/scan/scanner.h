@@ -65,6 +65,10 @@ typedef struct scanner_opts {
     int sequential;             /* 1: fetch and decode on the calling thread
                                    only (no fetch-ahead thread); the results
                                    are the same either way */
+    size_t threads;             /* ingest threads of a pass; 0: one per core
+                                   this process may run on (its CPU
+                                   affinity); the results are the same
+                                   whatever the count */
     int wait;                   /* with root NULL: a source that holds no
                                    profiler data yet is a job that has not
                                    written anything; passes succeed and

@@ -20,6 +20,8 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 reports=()
 for job in "$SMTOP_SAMPLES"/*/; do
   name=$(basename "$job")
+  # kineto/ is a folder of trace sets, each its own job: test_kineto_* reads them.
+  [ "$name" = kineto ] && continue
   "$SMTOP" report --json "$job" >"$T/$name.json" 2>"$T/err" ||
     { fail "report $name: $(cat "$T/err")"; continue; }
   reports+=("$T/$name.json")

@@ -1,0 +1,128 @@
+/* scanner_internal: the scanner's state, shared by its stages — scanner.c
+ * (lifecycle, the pass, status and messages), scan_list.c (listing, the
+ * catalog's windows, forgetting, the first pass's newest minutes),
+ * scan_order.c (the work list, newest first), scan_round.c (fetch rounds:
+ * the decode pool and fetch-ahead) and scan_feed.c (a fetched file into
+ * the model). Not used outside io/scan/. */
+#ifndef SMTOP_SCANNER_INTERNAL_H
+#define SMTOP_SCANNER_INTERNAL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/scan/scanner.h"
+#include "io/scan/catalog.h"
+#include "io/scan/predec.h"
+#include "io/scan/scan_adopt.h"
+#include "io/scan/scan_unread.h"
+#include "io/decode/sys_decode.h"
+#include "io/decode/tf_meta.h"
+#include "io/decode/trace_carry.h"
+
+#define DEFAULT_WINDOW_US (5LL * 60 * 1000000)
+#define DEFAULT_BATCH 64
+/* Files the pool hints to the source ahead of its reads
+ * (source_prefetch): a few MB, enough to keep a disk reading while the
+ * pool decodes what it read before. */
+#define PREFETCH_AHEAD 8
+
+struct scanner {
+    source *src;
+    char *root;                  /* key prefix of profiler-output, "" or "x/" */
+    model *m;
+    scanner_opts o;
+    void (*on_ingest)(void *ud);   /* scanner_on_ingest */
+    void *on_ingest_ud;
+    catalog *cat;
+    adopt_list adopt;            /* open .tmp trace files, for rename matching */
+    int adopt_any;               /* this round: a .tmp is or will be tracked */
+    trace_carry *carry;          /* B/E pairs split across a writer's files */
+    sysdec_scratch scratch;
+    int64_t newest_sys_us, newest_trace_us;
+    uint64_t pass;               /* passes begun; cat_entry.listed */
+    /* Start-after keys (relative) of the windowed listings, system/ and
+     * framework/pevents/: they only move forward, and a file at or before
+     * them is never listed again, so once read it leaves the catalog
+     * (`forgotten` counts those). */
+    char *win_after[2];
+    int64_t forgotten;
+    cat_entry **work;
+    size_t nwork, capwork;
+    predec *pre;                 /* lines of the file being ingested that
+                                    the fetch thread decoded ahead, or NULL */
+    tf_meta_book *tfb;           /* smdebug's TF session records, by step dir */
+    pthread_mutex_t mu;          /* guards st, msgs and unread */
+    scan_stats st;
+    char msgs[SCANNER_MSG_MAX][SCANNER_MSG_LEN];
+    size_t msg_head, msg_count;
+    unread_list unread;          /* files not read, with why */
+    /* st.last_error says why a pass failed or why a file is not read:
+     * true only until S3 answers again, so a pass that succeeds puts the
+     * status right (a data problem, e.g. corrupt lines, stays said). */
+    int err_transient;
+    int shed;                    /* scanner_shed ran: no pass may follow */
+};
+
+/* Kinds read line by line, in pieces, as they grow. */
+static inline int scan_is_line_kind(key_kind k)
+{
+    return k == KEY_SYSTEM || k == KEY_TRACE || k == KEY_TRACE_TMP;
+}
+
+/* ---- scanner.c: status and messages (each takes mu itself) ----------- */
+
+/* The wall clock, microseconds since the epoch. */
+int64_t scan_wall_us(void);
+/* Adds "key: what" to the message ring and the status line. */
+void scan_add_message(scanner *sc, const char *key, const char *what);
+/* Names e (relative key rel) as not read, with why. */
+void scan_note_unread(scanner *sc, cat_entry *e, const char *rel, const char *why);
+/* e was read: off the list of what is not read. */
+void scan_note_read(scanner *sc, cat_entry *e);
+
+/* ---- scan_list.c ------------------------------------------------------ */
+
+/* Lists everything that may have changed since the last pass into the
+ * catalog. 0, or -1 with err. */
+int scan_list_all(scanner *sc, sm_err *err);
+/* Moves the windowed listings' start-after keys forward. 0, or -1 on OOM. */
+int scan_list_update_windows(scanner *sc);
+/* Forgets e now if it is read and behind the windows (its work slot goes
+ * NULL). e may be NULL. */
+void scan_list_forget_if_read(scanner *sc, cat_entry *e);
+/* Drops every catalog entry behind the windows; uses the work list. */
+void scan_list_forget_behind(scanner *sc);
+/* A job's first pass: reads the newest minutes of system files before the
+ * whole listing. 0 (also when there is nothing to gain), or -1 with err. */
+int scan_list_newest_first(scanner *sc, sm_err *err);
+
+/* ---- scan_order.c ----------------------------------------------------- */
+
+/* Appends e to the work list; 0, or -1 on OOM. */
+int scan_order_push(scanner *sc, cat_entry *e);
+/* Builds this pass's work list, newest first; 0, or -1 on OOM. */
+int scan_order_build(scanner *sc);
+/* Keeps in the work list the line files with bytes left past this
+ * round's read; how many. */
+size_t scan_order_keep_unfinished(scanner *sc);
+
+/* ---- scan_round.c ----------------------------------------------------- */
+
+/* Fetches and ingests the work list, in rounds until every file is read
+ * to its listed size. 0, or -1 with err. */
+int scan_round_fetch_work(scanner *sc, sm_err *err);
+
+/* ---- scan_feed.c ------------------------------------------------------ */
+
+/* A source_fetch callback (ud: the scanner): one fetched file or piece of
+ * one into the model, under the lock; failures named. Runs on the
+ * scanning thread. */
+void scan_feed_cb(void *ud, const source_req *req, const void *data, size_t len,
+                  const char *etag, const sm_err *err);
+/* Names the file the records the model refused came from (b..a: the
+ * model's counts before and after ingesting it). */
+void scan_feed_note_drops(scanner *sc, const char *rel, const model_drops *b,
+                          const model_drops *a);
+
+#endif

@@ -1,0 +1,107 @@
+/* gpu_impl: what gpu_trace*.c, gpu_acc.c and gpu_rank.c share inside
+ * model/gpu/ (not for use outside it).
+ *
+ * gpu_acc is the mergeable summary: a trace computes one at its end, a rank
+ * is the merge of its traces' (gpu_acc_merge is commutative). */
+#ifndef SMTOP_GPU_IMPL_H
+#define SMTOP_GPU_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/gpu/gpu_rank.h"
+#include "model/gpu/gpu_table.h"
+#include "model/gpu/gpu_trace.h"
+#include "model/series/quantile.h"
+
+typedef struct gpu_acc {
+    int64_t traces, placed, gpu_rows, n_kept_steps;
+    int64_t span_us, idle_us, compute_us, comm_us, comm_comp_us;
+    int64_t ktype_us[8];
+    gpu_stream_idle *streams;    /* sorted by stream */
+    size_t n_streams, cap_streams;
+    int64_t launches, short_kernels, outliers;
+    int64_t delay_sum_us;        /* unclamped, for HTA's mean */
+    quant *delay, *cpu, *gpu;    /* NULL until the first launch */
+    gpu_step *steps;             /* sorted by start, step */
+    size_t n_steps, cap_steps;
+    gpu_mem_point *mem;          /* sorted by t, device, values */
+    size_t n_mem, cap_mem;
+    gpu_mem_peak *peaks;         /* sorted by device */
+    size_t n_peaks, cap_peaks;
+    int64_t oom;
+    int64_t tgm[SM_KMETA_MAX_DEVICES];
+    size_t n_dev;
+    gpu_table kernels, ops, py;
+} gpu_acc;
+
+void gpu_acc_init(gpu_acc *a);
+void gpu_acc_free(gpu_acc *a);
+/* dst += src; 0 or -1 on OOM. */
+int gpu_acc_merge(gpu_acc *dst, const gpu_acc *src);
+/* Fills s from a (pointers into a). */
+void gpu_acc_summary(const gpu_acc *a, gpu_summary *s);
+/* The stream's idle row in a, created (zero) when absent; NULL on OOM. */
+gpu_stream_idle *gpu_acc_stream(gpu_acc *a, int64_t stream);
+/* Adds n copies of a point/peak/step, keeping the arrays sorted. */
+int gpu_acc_add_peak(gpu_acc *a, int64_t device, int64_t alloc, int64_t reserved);
+size_t gpu_acc_memory_bytes(const gpu_acc *a);
+
+/* ---- a trace's raw buffers (gpu_trace.c fills, gpu_trace_end.c reads) */
+
+typedef struct gpu_row {        /* 40 bytes */
+    int64_t ts, end;            /* µs, rounded (start up, end down) */
+    int64_t corr;               /* SM_KEV_NONE when absent */
+    int64_t stream;
+    uint32_t name;              /* row in the trace's kernel table */
+    uint8_t type;               /* GPU_KT_* */
+} gpu_row;
+
+enum { GPU_CALL_OTHER = 0, GPU_CALL_LAUNCH, GPU_CALL_GRAPH };
+
+typedef struct gpu_call {       /* 32 bytes */
+    int64_t ts, end, corr;
+    int32_t kind;               /* GPU_CALL_* */
+} gpu_call;
+
+typedef struct gpu_op {         /* 32 bytes */
+    int64_t ts, end;
+    uint64_t thread;            /* hash of pid, tid (numeric or string) */
+    uint32_t name;              /* row in ops or py */
+    uint8_t py;                 /* python_function */
+} gpu_op;
+
+typedef struct gpu_kstep {
+    int64_t ts, end, n;
+} gpu_kstep;
+
+struct gpu_trace {
+    gpu_trace_opts o;
+    int ended;
+    int64_t events;
+    int64_t first_ts_us;        /* trace clock; INT64_MAX before any */
+    int64_t start_epoch_us;     /* INT64_MIN when unplaced */
+    gpu_row *rows;
+    size_t n_rows, cap_rows;
+    gpu_call *calls;
+    size_t n_calls, cap_calls;
+    gpu_op *ops;
+    size_t n_ops, cap_ops;
+    gpu_kstep *ksteps;
+    size_t n_ksteps, cap_ksteps;
+    gpu_mem_point *mev;         /* trace clock */
+    size_t n_mev, cap_mev;
+    int64_t oom;
+    gpu_acc res;                /* the figures, after gpu_trace_end */
+};
+
+/* The computations of gpu_trace_end, on t's buffers, into t->res; times
+ * still on the trace clock (shifted by gpu_trace_end). 0 or -1 on OOM. */
+int gpu_trace_calc(gpu_trace *t);
+/* CPU ops' and Python functions' self times into t->res.ops / .py, for
+ * ops starting before cutoff_us. 0 or -1 on OOM. */
+int gpu_trace_calc_ops(gpu_trace *t, int64_t cutoff_us);
+/* t->mev thinned to GPU_MEM_POINTS points per device into t->res.mem. */
+int gpu_trace_calc_memory(gpu_trace *t);
+
+#endif

@@ -1,0 +1,56 @@
+/* gpu_rank: a rank's figures over its traces (see gpu_rank.h). */
+#include <stdlib.h>
+
+#include "model/gpu/gpu_impl.h"
+
+struct gpu_rank {
+    gpu_acc acc;
+    gpu_summary sum;    /* refreshed by every merge */
+};
+
+gpu_rank *gpu_rank_new(void)
+{
+    gpu_rank *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    gpu_acc_init(&r->acc);
+    gpu_acc_summary(&r->acc, &r->sum);
+    return r;
+}
+
+void gpu_rank_free(gpu_rank *r)
+{
+    if (!r)
+        return;
+    gpu_acc_free(&r->acc);
+    free(r);
+}
+
+int gpu_rank_merge(gpu_rank *r, const gpu_trace *t)
+{
+    if (!t->ended)
+        return -1;
+    int rc = gpu_acc_merge(&r->acc, &t->res);
+    gpu_acc_summary(&r->acc, &r->sum);
+    return rc;
+}
+
+const gpu_summary *gpu_rank_summary(const gpu_rank *r)
+{
+    return &r->sum;
+}
+
+const gpu_table *gpu_rank_kernels(const gpu_rank *r)
+{
+    return &r->acc.kernels;
+}
+
+const gpu_table *gpu_rank_ops(const gpu_rank *r)
+{
+    return &r->acc.ops;
+}
+
+const gpu_table *gpu_rank_python(const gpu_rank *r)
+{
+    return &r->acc.py;
+}

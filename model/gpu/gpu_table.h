@@ -1,0 +1,63 @@
+/* gpu_table: statistics keyed by name (GPU kernels, CPU ops, Python
+ * functions), for one trace and for a rank alike.
+ *
+ * Names are kept as the trace wrote them: the raw JSON string body, escapes
+ * NOT undone (records.h), and compared byte for byte. Two spellings of one
+ * name (`\u0041` and `A`) are therefore two rows; PyTorch writes one
+ * spelling per name, and keeping the bytes spares an unescape per event on
+ * the hot path. Whoever shows a name unescapes and sanitizes it.
+ *
+ * Rows are addressed by index (stable while the table grows, unlike
+ * pointers). Merging adds counts and sums and takes minima and maxima, so
+ * it gives the same table whatever the order of the merges. No I/O. */
+#ifndef SMTOP_GPU_TABLE_H
+#define SMTOP_GPU_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/records.h"
+#include "model/util/idmap.h"
+
+typedef struct gpu_stat {
+    char *name;          /* owned copy, NUL-terminated, raw JSON body */
+    size_t len;
+    int type;            /* gpu_ktype of a kernel; 0 for ops */
+    int64_t count;
+    int64_t sum_us;      /* total (inclusive) duration */
+    int64_t self_us;     /* ops: duration less direct children; kernels: = sum */
+    int64_t max_us, min_us;
+} gpu_stat;
+
+typedef struct gpu_table {
+    gpu_stat *rows;
+    size_t n, cap;
+    idmap map;           /* name hash -> row index + 1 (as a pointer value) */
+} gpu_table;
+
+void gpu_table_init(gpu_table *t);
+void gpu_table_free(gpu_table *t);
+
+/* Index of the row named name, created with zero counts (and min_us
+ * INT64_MAX) when absent. -1 on OOM (t unchanged). */
+int64_t gpu_table_intern(gpu_table *t, sm_str name);
+
+/* The row named name (NUL-terminated raw body), or NULL. */
+const gpu_stat *gpu_table_find(const gpu_table *t, const char *name);
+
+/* Counts one value of dur_us (>= 0) and self_us into row i. */
+void gpu_table_count(gpu_table *t, size_t i, int64_t dur_us, int64_t self_us);
+
+/* Adds every row of src with a count > 0 into dst. 0, or -1 on OOM (dst
+ * then holds some of them). */
+int gpu_table_merge(gpu_table *dst, const gpu_table *src);
+
+/* Rows with a count > 0, sorted by sum_us (by_self: self_us) descending,
+ * then name: a malloc'd array of n pointers into t (free() it), *n set.
+ * NULL with *n = 0 when empty or on OOM. */
+const gpu_stat **gpu_table_sorted(const gpu_table *t, int by_self, size_t *n);
+
+/* Heap bytes owned by t. */
+size_t gpu_table_memory_bytes(const gpu_table *t);
+
+#endif

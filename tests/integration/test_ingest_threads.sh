@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# `report --json` is the same bytes however many threads ingest the job
+# (SMTOP_INGEST_THREADS: 0 = the scanning thread alone, N = N threads,
+# unset = one per core): on synthetic jobs of several shapes, one of them
+# with files that make warnings (corrupt and partial lines, a time out of
+# range, an unknown name, an unplaced TF trace), whose order must not
+# depend on which thread finished first. The real samples:
+# test_ingest_threads_samples.sh.
+set -u
+SMTOP=${SMTOP:-build/smtop}
+T=$(mktemp -d /tmp/smtop_it_threads.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+synth() { # name options...
+    local name=$1
+    shift
+    "$SMTOP" synth --out "$T/$name" --start 1700000000 "$@" >/dev/null 2>"$T/err" ||
+        fail "synth $name: $(head -c 300 "$T/err")"
+}
+synth plain --nodes 3 --gpus 2 --cpus 4 --minutes 4 --seed 1
+synth ranks --nodes 2 --flat --ranks 3 --slow-rank 1 --python-stats 20 --minutes 3 --seed 7
+synth slow --nodes 5 --slow-node 2 --gpus 4 --cpus 16 --minutes 6 --interval-ms 1000 --seed 3
+synth sysonly --nodes 9 --no-traces --gpus 8 --cpus 32 --minutes 3 --seed 2
+synth warn --nodes 4 --gpus 1 --cpus 2 --minutes 3 --seed 5
+
+# Problems in several nodes' files: each is named in the warnings.
+w=$T/warn
+n=0
+for f in $(find "$w/system" -name '*.json' | sort | awk 'NR % 5 == 1'); do
+    n=$((n + 1))
+    case $((n % 4)) in
+    0) printf 'not json at all\n' >>"$f" ;;
+    1) node=$(basename "$f" .json) node=${node#*.}
+       printf '{"Type":"cpu","Name":"cpu0","Dimension":"CPUUtilization","Value":1,"NodeId":"%s","Timestamp":4200000000.5}\n' "$node" >>"$f" ;;
+    2) printf '{"Type":"cpu","Name":"cpu0","Dim' >>"$f" ;;
+    3) printf '{"broken": \n' >>"$f" ;;
+    esac
+done
+mkdir -p "$w/framework/pevents/odd" "$w/framework/tensorflow/detailed_profiling/x/y/plugins/profile/2020_01_01_00_00_00"
+echo '{}' >"$w/framework/pevents/odd/notes.txt"
+echo '{"traceEvents": [{"ph": "X", "name": "op", "ts": 1, "dur": 2, "pid": 1, "tid": 1}]}' |
+    gzip -c >"$w/framework/tensorflow/detailed_profiling/x/y/plugins/profile/2020_01_01_00_00_00/h.trace.json.gz"
+[ "$n" -ge 4 ] || fail "the warn job has only $n system files to spoil"
+
+for job in plain ranks slow sysonly warn; do
+    env -u SMTOP_INGEST_THREADS "$SMTOP" report --json "$T/$job" >"$T/$job.ref" 2>"$T/err"
+    rc=$?
+    [ "$rc" = 0 ] || fail "$job: report exits $rc ($(head -c 300 "$T/err"))"
+    for t in 0 1 2 3 5; do
+        SMTOP_INGEST_THREADS=$t "$SMTOP" report --json "$T/$job" >"$T/$job.$t" 2>/dev/null
+        cmp -s "$T/$job.ref" "$T/$job.$t" ||
+            fail "$job: report --json with SMTOP_INGEST_THREADS=$t differs from the default's"
+    done
+done
+python3 - "$T/warn.ref" <<'PY' || fail "the warn job's report lacks its warnings"
+import json, sys
+r = json.load(open(sys.argv[1]))
+w = r["warnings"]
+assert w["corrupt_lines"] >= 2, w
+assert w["partial_lines"] >= 1, w
+text = json.dumps(w)
+assert "2000-2100" in text and "notes.txt" in text, w
+PY
+[ $fails = 0 ] && echo "report --json the same with 0, 1, 2, 3, 5 threads on 5 jobs"
+exit $((fails > 0))
