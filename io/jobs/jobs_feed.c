@@ -1,6 +1,8 @@
 /* jobs_feed: the job list's refresh thread; see jobs_feed.h. */
 #include "io/jobs/jobs_feed.h"
 
+#include "io/jobs/jobs_scan.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -14,7 +16,9 @@
 #define LATE_S 3600.0   /* a refresh lists from the newest known job minus this */
 
 struct jobs_feed {
-    jobs_api *api;
+    jobs_api *api;            /* the SageMaker API, or */
+    source *src;              /* a directory or S3 prefix (jobs_scan) */
+    char spec[1024];
     joblist *list;
     pthread_mutex_t mu;      /* the list */
     pthread_mutex_t wmu;     /* wants, status, stop; with cv */
@@ -88,6 +92,8 @@ static char **feed_targets(jobs_feed *f, size_t *n)
 
 static void feed_describe(jobs_feed *f)
 {
+    if (!f->api)
+        return;   /* folders: everything is known from the listing */
     size_t n = 0;
     char **names = feed_targets(f, &n);
     sm_err err = {0};
@@ -120,9 +126,14 @@ static double feed_newest(jobs_feed *f)
 static void feed_list(jobs_feed *f, int first)
 {
     sm_err err = {0};
-    long n = first ? jobs_api_list(f->api, f->list, &f->mu, &err)
-                   : jobs_api_list_since(f->api, feed_newest(f) - LATE_S, f->list, &f->mu,
-                                         &err);
+    long n;
+    if (f->src)
+        n = jobs_scan_list(f->src, f->spec, (double)time(NULL), f->list, &f->mu,
+                           feed_changed, f, &err);
+    else if (first)
+        n = jobs_api_list(f->api, f->list, &f->mu, &err);
+    else
+        n = jobs_api_list_since(f->api, feed_newest(f) - LATE_S, f->list, &f->mu, &err);
     if (n < 0)
         feed_set_error(f, &err);
     else if (first)
@@ -159,13 +170,15 @@ static void *feed_main(void *ud)
         feed_describe(f);
         if (feed_wait(f, f->interval_s) || feed_stopping(f))
             continue;   /* a want: describe it now, the interval goes on */
-        if (tick++ % RELIST_EVERY == 0)
+        /* a directory costs little to list: freshness moves every interval */
+        if (tick++ % RELIST_EVERY == 0 || (f->src && !strcmp(f->src->vt->kind, "local")))
             feed_list(f, 0);
     }
     return NULL;
 }
 
-jobs_feed *jobs_feed_start(jobs_api *api, double interval_s, sm_err *err)
+static jobs_feed *feed_new(jobs_api *api, source *src, const char *spec,
+                           double interval_s, sm_err *err)
 {
     jobs_feed *f = calloc(1, sizeof *f);
     int p[2];
@@ -174,17 +187,22 @@ jobs_feed *jobs_feed_start(jobs_api *api, double interval_s, sm_err *err)
             joblist_free(f->list);
         free(f);
         jobs_api_free(api);
+        if (src)
+            source_free(src);
         sm_err_set(err, SM_ERR_NOMEM, "cannot start the job list");
         return NULL;
     }
     f->pipe_rd = p[0];
     f->pipe_wr = p[1];
     f->api = api;
+    f->src = src;
+    snprintf(f->spec, sizeof f->spec, "%s", spec ? spec : "");
     f->interval_s = interval_s > 0 ? interval_s : 10;
     pthread_mutex_init(&f->mu, NULL);
     pthread_mutex_init(&f->wmu, NULL);
     pthread_cond_init(&f->cv, NULL);
-    jobs_api_on_change(api, feed_changed, f);
+    if (api)
+        jobs_api_on_change(api, feed_changed, f);
     if (pthread_create(&f->thread, NULL, feed_main, f) != 0) {
         jobs_feed_stop(f);
         sm_err_set(err, SM_ERR_NOMEM, "cannot start the job list's thread");
@@ -192,6 +210,17 @@ jobs_feed *jobs_feed_start(jobs_api *api, double interval_s, sm_err *err)
     }
     f->started = 1;
     return f;
+}
+
+jobs_feed *jobs_feed_start(jobs_api *api, double interval_s, sm_err *err)
+{
+    return feed_new(api, NULL, NULL, interval_s, err);
+}
+
+jobs_feed *jobs_feed_start_scan(source *src, const char *spec, double interval_s,
+                                sm_err *err)
+{
+    return feed_new(NULL, src, spec, interval_s, err);
 }
 
 void jobs_feed_stop(jobs_feed *f)
@@ -202,10 +231,15 @@ void jobs_feed_stop(jobs_feed *f)
     f->stop = 1;
     pthread_cond_signal(&f->cv);
     pthread_mutex_unlock(&f->wmu);
-    jobs_api_cancel(f->api);
+    if (f->api)
+        jobs_api_cancel(f->api);
+    if (f->src && f->src->vt->cancel)
+        f->src->vt->cancel(f->src, 1);
     if (f->started)
         pthread_join(f->thread, NULL);
     jobs_api_free(f->api);
+    if (f->src)
+        source_free(f->src);
     joblist_free(f->list);
     for (size_t i = 0; i < f->nwant; i++)
         free(f->want[i]);
@@ -280,8 +314,11 @@ void jobs_feed_want(jobs_feed *f, const char *const *names, size_t n)
 
 void jobs_feed_status(jobs_feed *f, char *buf, size_t cap, int *is_error)
 {
-    char t[256];
-    jobs_api_status(f->api, t, sizeof t);
+    char t[256] = "";
+    if (f->api)
+        jobs_api_status(f->api, t, sizeof t);
+    else if (f->src->vt->status)
+        f->src->vt->status(f->src, t, sizeof t);
     *is_error = 0;
     pthread_mutex_lock(&f->wmu);
     if (t[0]) {
@@ -305,5 +342,7 @@ int jobs_feed_listed(jobs_feed *f)
 
 void jobs_feed_counters(jobs_feed *f, int64_t *lists, int64_t *describes, int64_t *requests)
 {
-    jobs_api_counters(f->api, lists, describes, requests);
+    *lists = *describes = *requests = 0;
+    if (f->api)
+        jobs_api_counters(f->api, lists, describes, requests);
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "io/jobs/jobs_api.h"
+#include "io/source/source.h"
 #include "model/jobs/joblist.h"
 
 typedef struct jobs_feed jobs_feed;
@@ -25,6 +26,12 @@ typedef struct jobs_feed jobs_feed;
 /* Takes api (freed with the feed) and starts the thread. interval_s is
  * the refresh of running jobs. NULL with err on failure (api freed). */
 jobs_feed *jobs_feed_start(jobs_api *api, double interval_s, sm_err *err);
+
+/* The same over a directory or S3 prefix (jobs_scan): src (opened on
+ * spec) is taken and freed with the feed; every 6 intervals the folders
+ * are listed again. NULL with err on failure (src freed). */
+jobs_feed *jobs_feed_start_scan(source *src, const char *spec, double interval_s,
+                                sm_err *err);
 
 /* Cancels what is in flight, joins the thread and frees everything. */
 void jobs_feed_stop(jobs_feed *f);

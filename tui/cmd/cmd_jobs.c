@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "io/jobs/jobs_api.h"
+#include "io/jobs/jobs_scan.h"
 #include "tui/cmd/commands.h"
 #include "tui/cmd/jobs_args.h"
 #include "tui/jobs/jobs_screen.h"
@@ -79,18 +80,33 @@ out:
     return rc == SMTOP_EXIT_FAIL && err.code == SM_ERR_USAGE ? SMTOP_EXIT_USAGE : rc;
 }
 
+/* `smtop jobs --json DIR|s3://...`: the job folders, no API. */
+static int jobs_json_scan(const jobs_args *a)
+{
+    sm_err err = {0};
+    source_opts so = a->so;
+    so.no_cache = 1;   /* listings of a whole prefix: nothing to reuse */
+    source *src = source_open(a->spec, &so, &err);
+    joblist *l = joblist_new();
+    int rc = SMTOP_EXIT_FAIL;
+    if (src && l && jobs_scan_list(src, a->spec, (double)time(NULL), l, NULL, NULL, NULL,
+                                   &err) >= 0)
+        rc = print_view(a, l, a->spec);
+    if (rc != SMTOP_EXIT_OK && err.msg[0])
+        cmd_err_print("smtop jobs", err.msg);
+    joblist_free(l);
+    if (src)
+        source_free(src);
+    return rc;
+}
+
 int cmd_jobs(int argc, char **argv)
 {
     jobs_args a;
     int r = jobs_args_parse(&a, argc, argv);
     if (r != 0)
         return r > 0 ? SMTOP_EXIT_OK : SMTOP_EXIT_USAGE;
-    if (a.spec) {
-        cmd_err_print("smtop jobs", "listing a directory or an S3 prefix is not built "
-                      "yet: run `smtop jobs` (the SageMaker API) or `smtop SOURCE` for one job");
-        return SMTOP_EXIT_USAGE;
-    }
     if (a.json)
-        return jobs_json_api(&a);
+        return a.spec ? jobs_json_scan(&a) : jobs_json_api(&a);
     return jobs_screen_run(&a);
 }

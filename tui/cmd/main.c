@@ -36,7 +36,7 @@ static void print_usage(FILE *f)
           "       smtop synth --out DIR ...    write a synthetic profiler-output tree\n"
           "       smtop export --perfetto OUT.json SOURCE  one trace file for Perfetto\n"
           "       smtop diff [--json] BASE SOURCE  a job against a baseline job\n"
-          "       smtop jobs [--json]          every training job at a glance (SageMaker API)\n"
+          "       smtop jobs [--json] [SOURCE] every training job at a glance\n"
           "       smtop help [COMMAND]         this help, or a command's\n"
           "\n"
           "SOURCE is a profiler-output directory (or the job directory holding it),\n"

@@ -74,7 +74,7 @@ void jobs_cells_title(jobcol c, int w, int sorted, int desc, int ascii, char *ou
 static void status_text(const jobrow *r, char *buf, size_t cap)
 {
     /* In progress: what it is doing (the colour says it runs). */
-    if (!strcmp(r->status, "InProgress") && r->secondary[0])
+    if ((!strcmp(r->status, "InProgress") || !r->status[0]) && r->secondary[0])
         snprintf(buf, cap, "%s", r->secondary);
     else
         snprintf(buf, cap, "%s", r->status[0] ? r->status : "?");

@@ -13,7 +13,7 @@
 
 int jobs_ui_rows(void)
 {
-    int r = LINES - 3;   /* title, column header, status line */
+    int r = LINES - 4;   /* title, column header, the job's line, status line */
     return r < 1 ? 1 : r > JOBS_MAX_ROWS ? JOBS_MAX_ROWS : r;
 }
 
@@ -142,6 +142,29 @@ static void draw_row(jobs_ui *u, int y, const jobrow *r, int selected, const job
     attrset(0);
 }
 
+/* The selected job's line: what the columns have no room for — the
+ * status in words (Failed: its reason), then where its data is. */
+static void draw_detail(jobs_ui *u)
+{
+    char line[1400], safe[1400];
+    mvhline(LINES - 2, 0, ' ', COLS);
+    if (!u->nidx || u->cur < u->top || u->cur - u->top >= u->npage)
+        return;
+    const jobrow *r = &u->page[u->cur - u->top];
+    const char *what = r->failure[0] ? r->failure : r->secondary;
+    snprintf(line, sizeof line, "%s: %s%s%s%s - %s", r->name, r->status[0] ? r->status : "?",
+             *what && strcmp(what, r->status) ? ": " : "",
+             *what && strcmp(what, r->status) ? what : "",
+             r->groups > 1 ? " (instance groups)" : "",
+             r->profiler_url[0] ? r->profiler_url
+                                : r->described ? "no profiler output (Debugger off)"
+                                               : "not described yet");
+    sanitize_str(line, safe, sizeof safe, COLS - 1);
+    attrset(theme_attr(u->th, !strcmp(r->status, "Failed") ? ROLE_ALERT_HIGH : ROLE_DIM));
+    mvaddstr(LINES - 2, 0, safe);
+    attrset(0);
+}
+
 static void draw_status(jobs_ui *u)
 {
     char line[1100], safe[1100];
@@ -213,6 +236,7 @@ void jobs_ui_draw(jobs_ui *u)
                            : "listing jobs...");
         attrset(0);
     }
+    draw_detail(u);
     draw_status(u);
     wnoutrefresh(stdscr);
     if (u->help)

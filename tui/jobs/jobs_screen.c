@@ -246,6 +246,16 @@ static jobs_api *screen_api(const jobs_args *a, sm_err *err)
     return jobs_api_new(&o, err);
 }
 
+/* The API client, or the directory / S3 prefix of SOURCE. */
+static int screen_feed_source(const jobs_args *a, jobs_api **api, source **src, sm_err *err)
+{
+    if (!a->spec)
+        return (*api = screen_api(a, err)) ? 0 : -1;
+    source_opts so = a->so;
+    so.no_cache = 1;
+    return (*src = source_open(a->spec, &so, err)) ? 0 : -1;
+}
+
 int jobs_screen_run(const jobs_args *a)
 {
     jobs_ui u = {.a = a, .sort = a->sort, .desc = a->desc, .faults = a->faults,
@@ -256,17 +266,21 @@ int jobs_screen_run(const jobs_args *a)
         snprintf(u.filter, sizeof u.filter, "%s", a->filter);
     aws_region_resolve(a->so.region, a->so.profile, region, sizeof region, NULL, 0);
     snprintf(u.where, sizeof u.where, "SageMaker %s", region);
-    jobs_api *api = screen_api(a, &err);
+    if (a->spec)
+        snprintf(u.where, sizeof u.where, "%.120s", a->spec);
+    jobs_api *api = NULL;
+    source *src = NULL;
     int rc = SMTOP_EXIT_FAIL;
     u.page = calloc(JOBS_MAX_ROWS, sizeof *u.page);
-    if (!api || !u.page || screen_open(&u, &err) < 0)
+    if (!u.page || screen_feed_source(a, &api, &src, &err) < 0 || screen_open(&u, &err) < 0)
         goto out;
     u.sig_fd = screen_signals();
-    if (!(u.feed = jobs_feed_start(api, a->interval_s, &err))) {
-        api = NULL;
-        goto out;
-    }
+    u.feed = src ? jobs_feed_start_scan(src, a->spec, a->interval_s, &err)
+                 : jobs_feed_start(api, a->interval_s, &err);
     api = NULL;
+    src = NULL;
+    if (!u.feed)
+        goto out;
     jobs_ui_refresh(&u);
     rc = screen_loop(&u);
 out:
@@ -275,6 +289,8 @@ out:
         return SMTOP_EXIT_OK | SMTOP_EXIT_NOW;   /* a hung dashboard thread: no joins */
     jobs_feed_stop(u.feed);
     jobs_api_free(api);
+    if (src)
+        source_free(src);
     if (u.sig_fd >= 0)
         close(u.sig_fd);
     free(u.page);
