@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/jobs/cw_metrics.h"
 #include "io/jobs/sm_parse.h"
 #include "io/s3/aws_api.h"
 
@@ -15,8 +16,8 @@ struct jobs_api {
     jobs_api_opts o;
     char status[16], name[256];
     aws_creds *creds;
-    aws_api *sm;
-    atomic_llong lists, describes;
+    aws_api *sm, *cw;
+    atomic_llong lists, describes, metrics;
     void (*on_change)(void *ud);
     void *change_ud;
 };
@@ -56,7 +57,8 @@ jobs_api *jobs_api_new(const jobs_api_opts *o, sm_err *err)
     aws_api_opts ao = {.region = o->region, .profile = o->profile,
                        .endpoint = o->endpoint, .parallel = o->parallel > 0 ? o->parallel : 4};
     if (!(a->creds = aws_creds_new(o->profile, err)) ||
-        !(a->sm = aws_api_new(AWS_SAGEMAKER, &ao, a->creds, err))) {
+        !(a->sm = aws_api_new(AWS_SAGEMAKER, &ao, a->creds, err)) ||
+        !(a->cw = aws_api_new(AWS_CLOUDWATCH, &ao, a->creds, err))) {
         jobs_api_free(a);
         return NULL;
     }
@@ -68,6 +70,7 @@ void jobs_api_free(jobs_api *a)
     if (!a)
         return;
     aws_api_free(a->sm);
+    aws_api_free(a->cw);
     aws_creds_free(a->creds);
     free(a);
 }
@@ -231,6 +234,69 @@ out:
 void jobs_api_cancel(jobs_api *a)
 {
     aws_api_cancel(a->sm, 1);
+    aws_api_cancel(a->cw, 1);
+}
+
+/* Whether row r is due a CloudWatch fetch at now. */
+static int metrics_due(const jobrow *r, double now)
+{
+    if (!r->described || r->metrics_source == JOBROW_METRICS_DEBUGGER ||
+        r->instance_count <= 0 || r->start_s <= 0)
+        return 0;
+    return jobrow_ended(r) ? r->metrics_s <= 0 : now - r->metrics_s >= 60;
+}
+
+/* Copies the fetched figures onto the row of the same name, now. */
+static void metrics_merge(joblist *l, pthread_mutex_t *mu, const jobrow *got)
+{
+    if (mu)
+        pthread_mutex_lock(mu);
+    const jobrow *have = joblist_find(l, got->name);
+    if (have) {
+        jobrow r = *have;
+        r.gpu_pct = got->gpu_pct;
+        r.cpu_pct = got->cpu_pct;
+        r.mem_pct = got->mem_pct;
+        r.raw_metrics = got->raw_metrics;
+        r.metrics_source = got->metrics_source;
+        r.metrics_s = got->metrics_s;
+        joblist_put(l, &r);
+    }
+    if (mu)
+        pthread_mutex_unlock(mu);
+}
+
+long jobs_api_metrics(jobs_api *a, joblist *l, pthread_mutex_t *mu,
+                      const char *const *names, size_t n, double now_s, sm_err *err)
+{
+    long calls = 0;
+    for (size_t i = 0; i < n; i++) {
+        jobrow r;
+        int due = 0;
+        if (mu)
+            pthread_mutex_lock(mu);
+        const jobrow *have = joblist_find(l, names[i]);
+        if (have && (due = metrics_due(have, now_s)))
+            r = *have;
+        if (mu)
+            pthread_mutex_unlock(mu);
+        if (!due)
+            continue;
+        int got = cw_metrics_fetch(a->cw, &r, now_s, err);
+        if (got < 0)
+            return -1;
+        calls++;
+        atomic_fetch_add(&a->metrics, 1);
+        r.metrics_s = now_s;   /* no points: not asked again before it is due */
+        metrics_merge(l, mu, &r);
+        api_changed(a);
+    }
+    return calls;
+}
+
+int64_t jobs_api_metric_calls(jobs_api *a)
+{
+    return atomic_load(&a->metrics);
 }
 
 void jobs_api_status(jobs_api *a, char *buf, size_t cap)

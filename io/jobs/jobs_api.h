@@ -7,7 +7,8 @@
  * is reached). DescribeTrainingJob only for the names the caller asks
  * for (the rows on screen, the jobs in progress), at most `parallel` at
  * a time, and never for a job whose row was described after it ended:
- * that answer cannot change. Calls and retries are counted. The list
+ * that answer cannot change. CloudWatch fills the figures of jobs the
+ * screen shows (jobs_api_metrics). Calls and retries are counted. The list
  * is shared with the screen: every change is made holding mu. */
 #ifndef SMTOP_JOBS_API_H
 #define SMTOP_JOBS_API_H
@@ -55,6 +56,13 @@ long jobs_api_list_since(jobs_api *a, double since_s, joblist *l, pthread_mutex_
 long jobs_api_describe(jobs_api *a, joblist *l, pthread_mutex_t *mu,
                        const char *const *names, size_t n, sm_err *err);
 
+/* GPU/CPU/memory % from CloudWatch (cw_metrics) for those of
+ * names[0..n) without Debugger metrics that are due: a running job once
+ * a minute (CloudWatch's resolution), an ended one once. One
+ * GetMetricData call per job. Returns how many calls, -1 with err. */
+long jobs_api_metrics(jobs_api *a, joblist *l, pthread_mutex_t *mu,
+                      const char *const *names, size_t n, double now_s, sm_err *err);
+
 /* fn(ud) is called after each list page or describe answer is merged
  * (outside mu): the screen's "something changed" signal. */
 void jobs_api_on_change(jobs_api *a, void (*fn)(void *ud), void *ud);
@@ -69,6 +77,9 @@ void jobs_api_status(jobs_api *a, char *buf, size_t cap);
  * requests sent (retries included). */
 void jobs_api_counters(jobs_api *a, int64_t *lists, int64_t *describes,
                        int64_t *requests);
+
+/* GetMetricData calls answered. */
+int64_t jobs_api_metric_calls(jobs_api *a);
 
 /* The endpoint and region in use, for messages. */
 const char *jobs_api_url(const jobs_api *a);

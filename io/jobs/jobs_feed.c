@@ -26,6 +26,7 @@ struct jobs_feed {
     pthread_t thread;
     int started;
     int stop, want_changed, listed;
+    size_t nwant_at_pick;     /* the first names of feed_targets are wanted rows */
     char **want;
     size_t nwant;
     char error[512];
@@ -78,6 +79,7 @@ static char **feed_targets(jobs_feed *f, size_t *n)
     for (size_t i = 0; out && i < f->nwant; i++)
         out[m++] = strdup(f->want[i]);
     size_t wanted = m;
+    f->nwant_at_pick = m;
     for (size_t i = 0; out && i < joblist_count(f->list); i++) {
         const jobrow *r = joblist_at(f->list, i);
         if (!jobrow_ended(r) && !feed_in(out, wanted, r->name))
@@ -106,6 +108,11 @@ static void feed_describe(jobs_feed *f)
                                  &err);
     if (got < 0 || err.msg[0])
         feed_set_error(f, &err);
+    sm_err cwerr = {0};   /* the figures of the rows on screen: */
+    if (jobs_api_metrics(f->api, f->list, &f->mu, (const char *const *)names,
+                         n < f->nwant_at_pick ? n : f->nwant_at_pick, (double)time(NULL),
+                         &cwerr) < 0)
+        feed_set_error(f, &cwerr);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);

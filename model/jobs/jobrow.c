@@ -1,6 +1,8 @@
 /* jobrow: the derived figures of a job-list row; see jobrow.h. */
 #include "model/jobs/jobrow.h"
 
+#include "model/jobs/instance_types.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,4 +49,16 @@ int jobrow_is_fault(const jobrow *r, double now_s, double stale_s)
     if (running && !isnan(r->gpu_pct) && r->gpu_pct < 5.0)
         return 1;
     return running && r->updated_s > 0 && now_s - r->updated_s > stale_s;
+}
+
+void jobrow_set_cloudwatch(jobrow *r, double gpu, double cpu, double mem, double fetched_s)
+{
+    int gpus = 0, vcpus = 0;
+    int known = r->groups <= 1 && instance_types_lookup(r->instance_type, &gpus, &vcpus);
+    r->raw_metrics = !known;
+    r->gpu_pct = known ? (gpus > 0 ? gpu / gpus : NAN) : gpu;
+    r->cpu_pct = known && vcpus > 0 ? cpu / vcpus : cpu;
+    r->mem_pct = mem;
+    r->metrics_source = JOBROW_METRICS_CLOUDWATCH;
+    r->metrics_s = fetched_s;
 }

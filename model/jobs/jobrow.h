@@ -34,6 +34,7 @@ typedef struct jobrow {
     char profiler_url[512];   /* s3://.../JOB/profiler-output/ or a dir; "" none */
     int described;            /* 1: a DescribeTrainingJob answer is in */
     double updated_s;         /* when the newest data (or answer) was seen; 0 unknown */
+    double metrics_s;         /* when gpu/cpu/mem were last fetched; 0 never */
 } jobrow;
 
 /* An empty row for name: every figure unknown (NaN, -1, ""). */
@@ -49,6 +50,14 @@ double jobrow_instance_hours(const jobrow *r, double now_s);
 
 /* Training time in seconds: end (or now_s) minus start; NaN unknown. */
 double jobrow_train_s(const jobrow *r, double now_s);
+
+/* Sets the figures from CloudWatch's per-host means over the window
+ * (GPUUtilization 0-100 x GPUs, CPUUtilization 0-100 x vCPUs,
+ * MemoryUtilization 0-100; NaN where there were no points), divided by
+ * the instance type's GPUs and vCPUs (instance_types). An unknown type,
+ * or instance groups of several types, keeps the raw figures and sets
+ * raw_metrics. fetched_s goes to metrics_s. */
+void jobrow_set_cloudwatch(jobrow *r, double gpu, double cpu, double mem, double fetched_s);
 
 /* 1 when the row belongs in the faults view: Failed, an alert
  * (IssuesFound or smtop's own), idle GPUs (a known GPU figure below 5 %

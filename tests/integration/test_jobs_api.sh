@@ -50,6 +50,30 @@ grep -q $'\x1b' "$T/all.json" && fail "a raw ESC in the JSON"
 [ "$(q "$T/all.json" "sum(1 for j in d['jobs'] if j['profiler_output'] and j['profiler_output'].endswith('/' + j['name'] + '/profiler-output/'))")" -gt 0 ] ||
   fail "no profiler_output URL"
 
+# --- CloudWatch's figures: the newest 100 jobs, per-host sums normalised ---
+[ "$(aws_calls GetMetricData)" -le 100 ] || fail "$(aws_calls GetMetricData) GetMetricData calls for --json"
+python3 - "$T/all.json" <<'PY' || fails=$((fails + 1))
+import json, sys
+jobs = json.load(open(sys.argv[1]))["jobs"][:100]
+cw = [j for j in jobs if j["metrics_source"] == "cloudwatch"]
+if len(cw) < 60:   # jobs still starting have no window yet
+    sys.exit(f"FAIL: only {len(cw)} of the newest 100 jobs have CloudWatch figures")
+for j in cw:
+    raw = j["instance_type"] not in ("ml.p4d.24xlarge", "ml.g5.12xlarge", "ml.p3.16xlarge",
+                                     "ml.g5.xlarge", "ml.m5.2xlarge", "ml.p5.48xlarge") or j["instance_groups"] > 1
+    if j["metrics_raw"] != raw:
+        sys.exit(f"FAIL: {j['name']} {j['instance_type']}: metrics_raw {j['metrics_raw']}")
+    if not raw and not (j["cpu_pct"] is not None and 0 <= j["cpu_pct"] <= 100 and
+                        (j["gpu_pct"] is None or 0 <= j["gpu_pct"] <= 100)):
+        sys.exit(f"FAIL: {j['name']}: not normalised: gpu {j['gpu_pct']} cpu {j['cpu_pct']}")
+    if j["instance_type"] == "ml.m5.2xlarge" and j["gpu_pct"] is not None:
+        sys.exit(f"FAIL: a CPU instance has a GPU figure")
+if not any(j["gpu_pct"] is not None and j["gpu_pct"] < 5 for j in cw):
+    sys.exit("FAIL: no idle job among the CloudWatch figures")
+if not any(j["metrics_raw"] and j["cpu_pct"] > 100 for j in cw):
+    sys.exit("FAIL: no raw (unnormalised) figure for the unknown type")
+PY
+
 # --- filtered pages come back short or empty: keep paging -------------------
 failed=$(q "$T/all.json" "sum(1 for j in d['jobs'] if j['status'] == 'Failed')")
 aws_reset

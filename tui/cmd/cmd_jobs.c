@@ -13,6 +13,8 @@
 #include "tui/jobs/jobs_screen.h"
 #include "tui/report/jobs_json.h"
 
+#define JSON_METRICS 100   /* jobs whose figures --json asks CloudWatch for */
+
 static jobs_api *api_open(const jobs_args *a, sm_err *err)
 {
     jobs_api_opts o = {.region = a->so.region, .profile = a->so.profile,
@@ -68,6 +70,11 @@ static int jobs_json_api(const jobs_args *a)
         jobs_api_describe(api, l, NULL, names, joblist_count(l), &err) < 0)
         goto out;
     if (err.msg[0])   /* a job that could not be described: its row says less */
+        cmd_err_print("smtop jobs: warning", err.msg);
+    sm_err_clear(&err);
+    /* CloudWatch's figures, one call per job: for the first JSON_METRICS */
+    size_t nm = joblist_count(l) < JSON_METRICS ? joblist_count(l) : JSON_METRICS;
+    if (jobs_api_metrics(api, l, NULL, names, nm, (double)time(NULL), &err) < 0)
         cmd_err_print("smtop jobs: warning", err.msg);
     sm_err_clear(&err);
     rc = print_view(a, l, "sagemaker");
