@@ -6,7 +6,9 @@
 # - `/^whisper` filters (anchored), Esc clears it; `>`, `<` and `S` move
 #   and reverse the sort, the header marks the column; `f` the faults only;
 # - Enter on the 7th job opens its dashboard from S3, Esc comes back with
-#   the cursor on the same job (Enter again opens it again); q quits, 0;
+#   the cursor on the same job (Enter again opens it again); the header
+#   shows the API's status (Stopped 1 d ago, Training, Failed: reason);
+#   q quits, 0;
 # - describes: only rows on screen and jobs in progress, never twice for
 #   an ended job while the list sits idle;
 # - an API that hangs: q quits within a second.
@@ -26,17 +28,17 @@ export XDG_CACHE_HOME="$UI_WORK/cache"
 aws_reset
 # the 1st and 7th jobs (both with a profiler config) get data in the bucket
 mapfile -t names < <(python3 -c 'import json,sys; print("\n".join(j["name"] for j in json.load(open(sys.argv[1]))["jobs"]))' "$UI_WORK/list.json")
-J1=${names[0]} J7=${names[6]}
-for j in "$J1" "$J7"; do
+J1=${names[0]} J7=${names[6]} J10=${names[9]}
+for j in "$J1" "$J7" "$J10"; do
   "$SMTOP" synth --out "$UI_WORK/data/$j/profiler-output" --nodes 2 --minutes 2 --seed 3 >/dev/null
   rig_upload smtop-jobs "profiler/$j" "$UI_WORK/data/$j" >/dev/null || ui_fail "upload $j"
 done
 aws_envline
 rig_s3env
 # the dashboard's header shortens a long path in the middle: match its end
-dash_of() { ui_wait "s3://smtop-jobs/profiler/.*${1: -8}/profiler-output" 20; }
+dash_of() { ui_wait "s3://smtop-jobs/profil.*${1: -4}/profiler-output" 20; }
 
-ui_start 120 40 "${AWSENV[@]}" XDG_CACHE_HOME="$XDG_CACHE_HOME" "$SMTOP" jobs --endpoint-url "$RIG_ENDPOINT"
+ui_start 160 40 "${AWSENV[@]}" XDG_CACHE_HOME="$XDG_CACHE_HOME" "$SMTOP" jobs --endpoint-url "$RIG_ENDPOINT"
 ui_wait 'smtop jobs - SageMaker us-east-1 - 27 jobs'
 ui_wait "^$J1 "
 ui_screen | grep -q 'evil?red?-job' || ui_fail "the control-character name is not shown sanitized"
@@ -75,6 +77,7 @@ ui_keys g j j j j j j
 ui_keys Enter
 dash_of "$J7"
 ui_wait 'algo-2' 20
+ui_wait ' Stopped [0-9]+ [smhd] ago *$'       # the API's status, not the files' freshness
 ui_keys Escape
 ui_wait 'smtop jobs - SageMaker'
 ui_keys Enter
@@ -83,6 +86,12 @@ ui_keys Escape
 ui_wait 'smtop jobs - SageMaker'
 ui_keys k k k k k k Enter
 dash_of "$J1"
+ui_wait ' (Training|Downloading|Starting) *$'
+ui_keys Escape
+ui_wait 'smtop jobs - SageMaker'
+ui_keys j j j j j j j j j Enter
+dash_of "$J10"
+ui_wait ' Failed: [A-Za-z]'
 ui_keys Escape
 ui_wait 'smtop jobs - SageMaker'
 ui_keys '?'

@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "io/s3/aws_region.h"
 #include "tui/cmd/commands.h"
 #include "tui/jobs/jobs_ui.h"
+#include "tui/text/fmt.h"
 
 /* SIGINT/SIGTERM/SIGHUP into a descriptor the loop polls (as the
  * dashboard does): no handler, no global. */
@@ -86,6 +88,22 @@ static void push_opt(const char **av, int *n, const char *opt, const char *value
     }
 }
 
+/* What the dashboard's header says of a job the API described:
+ * "Training", "Completed 2 h ago", "Failed: REASON". */
+static void header_status(const jobrow *r, double now, char *out, size_t cap)
+{
+    char ago[FMT_BUF];
+    if (!strcmp(r->status, "Failed"))
+        snprintf(out, cap, "Failed%s%.300s", r->failure[0] ? ": " : "", r->failure);
+    else if (!strcmp(r->status, "InProgress") || !strcmp(r->status, "Stopping"))
+        snprintf(out, cap, "%s", r->secondary[0] ? r->secondary : r->status);
+    else if (r->end_s > 0)
+        snprintf(out, cap, "%s %s ago", r->status, fmt_ago(ago, sizeof ago,
+                                                           (int64_t)((now - r->end_s) * 1e6)));
+    else
+        snprintf(out, cap, "%s", r->status);
+}
+
 /* Enter: the selected job's dashboard, in this process; Esc there comes
  * back. Returns SMTOP_EXIT_NOW when the dashboard left a hung request. */
 static int open_dashboard(jobs_ui *u)
@@ -108,8 +126,10 @@ static int open_dashboard(jobs_ui *u)
     push_opt(av, &n, "--endpoint-url", u->a->so.endpoint_url);
     av[n++] = url;
     av[n] = NULL;
+    char status[400];
+    header_status(r, (double)time(NULL), status, sizeof status);
     screen_unterm(u);
-    int rc = cmd_dashboard_from(n, (char **)av, 1);
+    int rc = cmd_dashboard_from(n, (char **)av, 1, u->a->spec ? NULL : status);
     sm_err err = {0};
     if (screen_term(u, &err) < 0)
         return SMTOP_EXIT_NOW;   /* no terminal any more: end */
