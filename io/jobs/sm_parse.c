@@ -40,7 +40,6 @@ size_t sm_parse_list(const json_t *ans, jobrow *out, size_t cap, const char **ne
         copy_str(r->secondary, sizeof r->secondary, s, "SecondaryStatus");
         r->created_s = sm_parse_time(json_object_get(s, "CreationTime"));
         r->end_s = sm_parse_time(json_object_get(s, "TrainingEndTime"));
-        r->updated_s = sm_parse_time(json_object_get(s, "LastModifiedTime"));
     }
     return n;
 }
@@ -99,8 +98,6 @@ void sm_parse_describe(const json_t *ans, jobrow *r)
         r->start_s = t;
     if ((t = sm_parse_time(json_object_get(ans, "TrainingEndTime"))) > 0)
         r->end_s = t;
-    if ((t = sm_parse_time(json_object_get(ans, "LastModifiedTime"))) > r->updated_s)
-        r->updated_s = t;
     const json_t *b = json_object_get(ans, "BillableTimeInSeconds");
     if (json_is_integer(b))
         r->billable_s = (double)json_integer_value(b);

@@ -1,7 +1,9 @@
 /* sm_parse: SageMaker's answers (ListTrainingJobs, DescribeTrainingJob)
  * as job-list rows. Pure functions over parsed JSON; anything missing or
  * of the wrong type stays unknown, never an error (the service adds
- * fields over time, and a test server or proxy may leave some out). */
+ * fields over time, and a test server or proxy may leave some out).
+ * LastModifiedTime is not taken for updated_s: it moves with status
+ * changes, not with the job's data, so it cannot say a job is stale. */
 #ifndef SMTOP_SM_PARSE_H
 #define SMTOP_SM_PARSE_H
 
