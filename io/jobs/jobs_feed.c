@@ -101,9 +101,13 @@ static void feed_describe(jobs_feed *f)
     sm_err err = {0};
     if (!names)
         return;
+    size_t m = 0;   /* a name strdup could not copy is left for the next pass */
     for (size_t i = 0; i < n; i++)
-        if (!names[i])
-            names[i] = strdup("");
+        if (names[i])
+            names[m++] = names[i];
+    if (f->nwant_at_pick > m)
+        f->nwant_at_pick = m;
+    n = m;
     long got = jobs_api_describe(f->api, f->list, &f->mu, (const char *const *)names, n,
                                  &err);
     if (got < 0 || err.msg[0])
