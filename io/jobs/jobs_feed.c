@@ -68,9 +68,10 @@ static int feed_in(char *const *names, size_t n, const char *name)
     return 0;
 }
 
-/* The names to describe now: the wanted rows, then every job still in
- * progress (jobs_api_describe skips those described after they ended). */
-static char **feed_targets(jobs_feed *f, size_t *n)
+/* The names to describe now: the wanted rows, then, when all is set,
+ * every job still in progress (jobs_api_describe skips those described
+ * after they ended). */
+static char **feed_targets(jobs_feed *f, int all, size_t *n)
 {
     pthread_mutex_lock(&f->wmu);
     pthread_mutex_lock(&f->mu);
@@ -80,7 +81,7 @@ static char **feed_targets(jobs_feed *f, size_t *n)
         out[m++] = strdup(f->want[i]);
     size_t wanted = m;
     f->nwant_at_pick = m;
-    for (size_t i = 0; out && i < joblist_count(f->list); i++) {
+    for (size_t i = 0; out && all && i < joblist_count(f->list); i++) {
         const jobrow *r = joblist_at(f->list, i);
         if (!jobrow_ended(r) && !feed_in(out, wanted, r->name))
             out[m++] = strdup(r->name);
@@ -92,12 +93,15 @@ static char **feed_targets(jobs_feed *f, size_t *n)
     return out;
 }
 
-static void feed_describe(jobs_feed *f)
+/* all = 0: the rows on screen only (each interval); 1: every running job
+ * too (the first pass, then with every listing: a running job off
+ * screen is asked once a minute, not every interval). */
+static void feed_describe(jobs_feed *f, int all)
 {
     if (!f->api)
         return;   /* folders: everything is known from the listing */
     size_t n = 0;
-    char **names = feed_targets(f, &n);
+    char **names = feed_targets(f, all, &n);
     sm_err err = {0};
     if (!names)
         return;
@@ -176,14 +180,20 @@ static int feed_wait(jobs_feed *f, double secs)
 static void *feed_main(void *ud)
 {
     jobs_feed *f = ud;
+    unsigned tick = 1;
+    int all = 1;
     feed_list(f, 1);
-    for (unsigned tick = 1; !feed_stopping(f);) {
-        feed_describe(f);
+    while (!feed_stopping(f)) {
+        feed_describe(f, all);
+        all = 0;
         if (feed_wait(f, f->interval_s) || feed_stopping(f))
             continue;   /* a want: describe it now, the interval goes on */
-        /* a directory costs little to list: freshness moves every interval */
-        if (tick++ % RELIST_EVERY == 0 || (f->src && !strcmp(f->src->vt->kind, "local")))
+        if (tick++ % RELIST_EVERY == 0) {
             feed_list(f, 0);
+            all = 1;
+        } else if (f->src && !strcmp(f->src->vt->kind, "local")) {
+            feed_list(f, 0);   /* a directory costs little: freshness moves each interval */
+        }
     }
     return NULL;
 }

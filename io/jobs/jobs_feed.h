@@ -4,10 +4,10 @@
  * First pass: ListTrainingJobs page by page (the screen shows the first
  * page as soon as it is merged), then DescribeTrainingJob for the rows
  * the screen wants (those on screen) and every job in progress. Then
- * every interval: the jobs in progress (and wanted rows not yet
+ * every interval the rows on screen that are still running (or not yet
  * described) are described again, and every 6th interval the newest
  * jobs are listed again (created since the newest known, minus an hour
- * for late ones). Ended jobs, once described, are never asked again. A
+ * for late ones) and every running job is described, on screen or not. Ended jobs, once described, are never asked again. A
  * change of the wanted rows wakes the thread at once. Errors land in
  * the feed's status (the screen's status line); the feed keeps going. */
 #ifndef SMTOP_JOBS_FEED_H
