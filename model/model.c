@@ -22,7 +22,19 @@ struct model {
     uint64_t stream;        /* see model_set_stream */
     size_t nseries;         /* over all nodes */
     model_drops drops;
+    struct model_gpus *gpus; /* Kineto ranks (model_gpu.c), NULL until one */
 };
+
+struct model_gpus **model_gpus_ref(model *m)
+{
+    return &m->gpus;
+}
+
+void model_bump_generation(model *m)
+{
+    m->gen++;
+    m->ev_gen++;
+}
 
 model *model_new(const model_config *cfg)
 {
@@ -39,6 +51,7 @@ void model_free(model *m)
     for (size_t i = 0; i < m->nodes.n; i++)
         model_node_free(m->nodes.v[i]);
     free(m->nodes.v);
+    model_gpus_free(m->gpus);
     free(m);
 }
 
