@@ -16,6 +16,9 @@
 #include "model/model_gpu.h"
 #include "model/rules/rules.h"
 #include "model/view/gpuview.h"
+#include "model/view/tlview.h"
+#include "model/view/viewdata.h"
+#include "tests/unit/model_fixture.h"
 #include "tests/unit/kineto_build.h"
 
 #define BASE 1700000000LL
@@ -188,6 +191,55 @@ static void test_memory_bins(void **state)
     model_free(m);
 }
 
+/* The Timeline's steps of a Kineto rank carry its GPU split; another
+ * node's steps (smdebug's) do not. */
+static void test_timeline_gpu(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    for (int s = 0; s < 4; s++) {   /* the rank's steps as the ingest adds them */
+        sm_event e = {.node = sm_str_c("algo-1"), .phase = sm_str_c("Step:ModeKeys.TRAIN"),
+                      .name = sm_str_c("ProfilerStep#"), .start_us = BASE * 1000000 + s * 1000,
+                      .dur_us = 1000, .step = s, .pid = 1, .tid = 1,
+                      .process = sm_str_c("rank 0")};
+        assert_int_equal(model_add_event(m, &e), 0);
+        fx_step(m, "algo-2", s, BASE * 1000000 + s * 1000, 1000);
+    }
+    model_flush(m, 1);
+    merge(m, "algo-1", "rank 0", 0, kb_host_bound(BASE, 4, 1, 0));
+    viewdata_req q;
+    memset(&q, 0, sizeof q);
+    q.live = 1;
+    q.span_us = 60 * 1000000LL;
+    q.tl_on = 1;
+    q.tl_view = TLVIEW_STEPS;
+    q.tl_first = TLVIEW_NEWEST;
+    q.tl_fit = 10;
+    viewdata *v = viewdata_build(m, &q, NULL, 0);
+    const tlview *tv = viewdata_timeline(v);
+    assert_null(tv->why);
+    assert_string_equal(tv->node, "algo-1");
+    assert_int_equal(tv->nsb, 4);
+    assert_true(tv->has_gpu);
+    for (int s = 0; s < 3; s++) {
+        assert_int_equal(tv->gsb[s].step, s);
+        assert_int_equal(tv->gsb[s].compute_us, 90);
+        assert_int_equal(tv->gsb[s].comm_us, 130);
+        assert_int_equal(tv->gsb[s].idle_us, 780);
+    }
+    assert_int_equal(tv->gsb[3].dur_us, 0);   /* the last step: HTA leaves it out */
+    viewdata_free(v);
+    q.selected = 1;                            /* algo-2: no rank */
+    v = viewdata_build(m, &q, NULL, 0);
+    tv = viewdata_timeline(v);
+    assert_string_equal(tv->node, "algo-2");
+    assert_int_equal(tv->nsb, 4);
+    assert_false(tv->has_gpu);
+    assert_null(tv->gsb);
+    viewdata_free(v);
+    model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +247,7 @@ int main(void)
         cmocka_unit_test(test_steps_match),
         cmocka_unit_test(test_top),
         cmocka_unit_test(test_memory_bins),
+        cmocka_unit_test(test_timeline_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
