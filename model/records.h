@@ -139,7 +139,8 @@ typedef struct sm_kevent {
     int64_t ts_ns;            /* trace clock */
     int64_t dur_ns;           /* >= 0 for X, SM_KEV_NONE otherwise */
     int64_t pid, tid;         /* numeric ids; SM_KEV_NONE when a string */
-    sm_str pid_str, tid_str;  /* the string form ("Spans", ""), len 0 if numeric */
+    sm_str pid_str, tid_str;  /* the string form ("Spans", ""), raw; ptr NULL
+                                 (len 0) when not a string */
     /* args, SM_KEV_NONE when absent; ids wider than int64 are reduced to
      * their low 64 bits (they are only ever compared for equality) */
     int64_t correlation;      /* args.correlation; a flow event's id */
@@ -150,6 +151,9 @@ typedef struct sm_kevent {
     int64_t mem_bytes, mem_total_allocated, mem_total_reserved, mem_device;
     sm_str collective;        /* args["Collective name"] of NCCL kernels */
     int64_t msg_bytes;        /* memcpy/memset args.bytes */
+    sm_str arg_name;          /* args.name, raw like name: the process or
+                                 thread name of a ph M event; len 0 when
+                                 absent */
 } sm_kevent;
 
 #define SM_KMETA_MAX_DEVICES 64
@@ -168,8 +172,14 @@ typedef struct sm_kmeta {
     sm_str backend;           /* "nccl", "gloo", ... len 0 when absent */
     sm_str host_name;         /* a top-level host name key if any; len 0 */
     size_t n_devices;         /* deviceProperties[] entries (capped) */
-    int64_t total_global_mem[SM_KMETA_MAX_DEVICES]; /* bytes, by id order */
+    int64_t total_global_mem[SM_KMETA_MAX_DEVICES]; /* bytes, by id order;
+                                 -1 when absent */
     int64_t events;           /* traceEvents seen (kept and skipped) */
+    int64_t bad_events;       /* of them, not events: not an object, no
+                                 one-character ph, or over the size bound */
+    int has_trace_events;     /* a traceEvents array seen */
+    int kineto_keys;          /* schemaVersion, deviceProperties or
+                                 distributedInfo seen (any value) */
 } sm_kmeta;
 
 #endif
