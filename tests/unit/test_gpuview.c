@@ -16,6 +16,7 @@
 #include "model/model_gpu.h"
 #include "model/rules/rules.h"
 #include "model/view/gpuview.h"
+#include "model/view/sysview.h"
 #include "model/view/tlview.h"
 #include "model/view/viewdata.h"
 #include "tests/unit/model_fixture.h"
@@ -240,6 +241,53 @@ static void test_timeline_gpu(void **state)
     model_free(m);
 }
 
+/* The System pane charts a rank's [memory] when its node's system
+ * metrics have no GPU memory, and only then. */
+static void test_system_memory_chart(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    for (int s = 0; s < 4; s++) {
+        sm_event e = {.node = sm_str_c("algo-1"), .phase = sm_str_c("Step:ModeKeys.TRAIN"),
+                      .name = sm_str_c("ProfilerStep#"), .start_us = BASE * 1000000 + s * 1000,
+                      .dur_us = 1000, .step = s, .pid = 1, .tid = 1,
+                      .process = sm_str_c("rank 0")};
+        assert_int_equal(model_add_event(m, &e), 0);
+        fx_step(m, "algo-2", s, BASE * 1000000 + s * 1000, 1000);
+    }
+    fx_sample(m, "algo-2", "gpu", "GPUMemoryUtilization", "gpu0", BASE * 1000000, 30);
+    model_flush(m, 1);
+    merge(m, "algo-1", "rank 0", 0, kb_host_bound(BASE, 4, 0, 50));
+    merge(m, "algo-2", "rank 1", 1, kb_host_bound(BASE, 4, 0, 50));
+    viewdata_req q;
+    memset(&q, 0, sizeof q);
+    q.live = 0;
+    q.end_us = BASE * 1000000 + 4000;
+    q.span_us = 8000;
+    q.sys_on = 1;
+    q.sys_bins = 8;
+    q.sys_count = 10;
+    viewdata *v = viewdata_build(m, &q, NULL, 0);
+    const sysview *sv = viewdata_system(v);
+    assert_int_equal(sysview_node_count(sv), 2);
+    const sysview_node *n1 = sysview_node_at(sv, 0);
+    assert_string_equal(n1->id, "algo-1");
+    assert_int_equal(n1->count, 1);
+    const sysview_chart *c = sysview_chart_at(sv, n1->first);
+    assert_string_equal(c->m.label, "gmem rank 0");
+    assert_int_equal(c->m.kind, SYSVIEW_GPUMEM);
+    assert_true(c->m.percent);
+    assert_int_equal(c->nbins, 8);
+    assert_true(isnan(c->vals[0]));          /* before the first event */
+    assert_true(fabs(c->vals[7] - 50) < 1e-6);
+    assert_true(c->have_cur && fabs(c->cur - 50) < 1e-6);
+    const sysview_node *n2 = sysview_node_at(sv, 1);
+    for (size_t j = 0; j < n2->count; j++)   /* algo-2 has its system GPU memory */
+        assert_string_not_equal(sysview_chart_at(sv, n2->first + j)->m.label, "gmem rank 1");
+    viewdata_free(v);
+    model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_top),
         cmocka_unit_test(test_memory_bins),
         cmocka_unit_test(test_timeline_gpu),
+        cmocka_unit_test(test_system_memory_chart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
