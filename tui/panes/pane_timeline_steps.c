@@ -43,7 +43,8 @@ static void draw_gpu_legend(WINDOW *w, int y, const pane_ctx *ctx)
         x += pane_common_put(w, y, x, -1, pane_timeline_gpu_part_name(i),
                              theme_attr(ctx->th, ROLE_LABEL)) + 2;
     }
-    pane_common_put(w, y, x, -1, "! slow", theme_attr(ctx->th, ROLE_STEP_OUTLIER));
+    x += pane_common_put(w, y, x, -1, "! slow", theme_attr(ctx->th, ROLE_STEP_OUTLIER)) + 2;
+    pane_common_put(w, y, x, -1, "- not analysed", theme_attr(ctx->th, ROLE_DIM));
 }
 
 static void draw_gpu_bar(WINDOW *w, int y, int x, int cells, const gpu_step *g,
@@ -105,6 +106,9 @@ static void draw_row(const pane *p, WINDOW *w, int y, size_t i, int64_t max_us, 
         int cells = (int)((double)barw * (double)b->dur_us / (double)max_us + 0.5);
         if (p->has_gpu && p->gsb[i].dur_us > 0)
             draw_gpu_bar(w, y, 8, cells > 0 ? cells : 1, &p->gsb[i], ctx);
+        else if (p->has_gpu)   /* a trace's last step: HTA's analysis leaves it out */
+            for (int k = 0; k < (cells > 0 ? cells : 1); k++)
+                pane_common_put_wch(w, y, 8 + k, L'-', theme_attr(ctx->th, ROLE_DIM));
         else
             draw_bar(w, y, 8, cells > 0 ? cells : 1, b, ctx);
     }
