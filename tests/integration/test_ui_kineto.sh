@@ -15,7 +15,7 @@ JOB="$UI_WORK/job"
     { echo "FAIL: synth"; exit 1; }
 
 ui_start 200 60 env TZ=UTC "$SMTOP" --interval 1 "$JOB"
-ui_wait '\[HIGH\] GPUIdleHostBound +2/2 +2 of 2 ranks; worst rank [01]: GPU idle' 30
+ui_wait '\[HIGH\] GPUIdleHostBound +2/2 +2 of 2 ranks; worst rank [01]: GPU i' 30
 ui_wait '\[ ok \] CommNotOverlapped +0/2'
 echo "ok: Alerts fire GPUIdleHostBound on both ranks"
 
