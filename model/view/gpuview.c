@@ -92,7 +92,7 @@ static void put(fout *o, const char *rule, rule_severity sev, const char *fmt, .
 
 static void idle_finding(fout *o, const gpuview_job *j, const rule_result *host, double min)
 {
-    if (isnan(j->idle_pct) || j->idle_pct < min)
+    if (isnan(j->idle_pct) || (!host && !(j->idle_pct >= min)))
         return;
     rule_severity sev = j->idle_pct >= 50   ? RULE_SEV_HIGH
                         : j->idle_pct >= 25 ? RULE_SEV_MED

@@ -47,10 +47,10 @@ typedef struct gpuview_finding {
     char text[GPUVIEW_TEXT];
 } gpuview_finding;
 
-/* The Kineto findings of the job, worst first within the order idle,
- * communication, launches, memory: the idle share whenever it is at least
- * idle_min % (severity by the share: 50 high, 25 medium, else low), said
- * host-bound when GPUIdleHostBound fired; each other Kineto rule that
+/* The Kineto findings of the job, in the order idle, communication,
+ * launches, memory: the idle share, said host-bound when GPUIdleHostBound
+ * fired, else only when it is at least idle_min % (INFINITY: never; the
+ * severity by the share: 50 high, 25 medium, else low); each other Kineto rule that
  * fired in res[0..nres) (rules table order) with the job's figure. At most
  * max into out; returns how many. None without Kineto ranks. */
 size_t gpuview_findings(const model *m, const rule_result *res, size_t nres, double idle_min,

@@ -86,6 +86,18 @@ static void test_job_and_findings(void **state)
     assert_string_equal(f[0].text, want);
     assert_null(f[0].rule);
     assert_int_equal(findings(m, r, f, 0), 0);
+    /* idle_min INFINITY (another source told the idle share): only a
+     * host-bound GPU is still said */
+    rule_result res[64];
+    for (size_t i = 0; i < rules_count(); i++)
+        res[i] = *rules_result_at(r, i);
+    assert_int_equal(gpuview_findings(m, res, rules_count(), INFINITY, f, 8), 0);
+    assert_int_equal(rules_apply_override(r, "GPUIdleHostBound.threshold=50", &err), 0);
+    assert_true(rules_evaluate(r, m) >= 0);
+    for (size_t i = 0; i < rules_count(); i++)
+        res[i] = *rules_result_at(r, i);
+    assert_int_equal(gpuview_findings(m, res, rules_count(), INFINITY, f, 8), 1);
+    assert_non_null(strstr(f[0].text, "(host-bound: "));
     rules_free(r);
     model_free(m);
 }
