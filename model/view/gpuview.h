@@ -27,10 +27,14 @@
  * a percentage weighs each rank by its span, as HTA weighs a job's ranks. */
 typedef struct gpuview_job {
     size_t ranks, gpu_ranks;        /* all; with GPU rows */
-    int64_t steps, span_us, idle_us, host_wait_us, comm_us, comm_comp_us;
+    int64_t steps, span_us, idle_us, comm_us, comm_comp_us;
+    /* Idle time per stream (HTA's idle breakdown), summed over streams:
+     * several streams idle at once, so it can exceed idle_us. */
+    int64_t host_wait_us, stream_idle_us;
     int64_t launches, short_kernels, oom_events;
     double idle_pct;                /* of the span; NaN without GPU rows */
-    double host_wait_pct;           /* of the idle time; NaN without idle */
+    double host_wait_pct;           /* of the streams' idle time, as GPUIdleHostBound
+                                       counts it; NaN without idle */
     double comm_overlap_pct;        /* of the communication; NaN without */
     double short_pct;               /* of the launches; NaN without */
     double reserved_pct;            /* worst device's peak reserved of its
