@@ -98,7 +98,11 @@ static void idle_finding(fout *o, const gpuview_job *j, const rule_result *host,
     rule_severity sev = j->idle_pct >= 50   ? RULE_SEV_HIGH
                         : j->idle_pct >= 25 ? RULE_SEV_MED
                                             : RULE_SEV_LOW;
-    if (host)
+    if (host && isinf(min))   /* another source told an idle share: lead with the cause */
+        put(o, "GPUIdleHostBound", host->severity > sev ? host->severity : sev,
+            "GPU host-bound: %.0f %% host wait (traces: idle %.0f %%)", j->host_wait_pct,
+            j->idle_pct);
+    else if (host)
         put(o, "GPUIdleHostBound", host->severity > sev ? host->severity : sev,
             "GPU idle %.0f %% (host-bound: %.0f %% host wait)", j->idle_pct, j->host_wait_pct);
     else

@@ -53,8 +53,12 @@ typedef struct gpuview_finding {
 
 /* The Kineto findings of the job, in the order idle, communication,
  * launches, memory: the idle share, said host-bound when GPUIdleHostBound
- * fired, else only when it is at least idle_min % (INFINITY: never; the
- * severity by the share: 50 high, 25 medium, else low); each other Kineto rule that
+ * fired, else only when it is at least idle_min % (the severity by the
+ * share: 50 high, 25 medium, else low). idle_min INFINITY says another
+ * source (system metrics) told an idle share already: only a host-bound
+ * GPU is said then, cause first ("GPU host-bound: 96 % host wait (traces:
+ * idle 78 %)"), so two idle shares never read as one contradicting
+ * figure. Then each other Kineto rule that
  * fired in res[0..nres) (rules table order) with the job's figure. At most
  * max into out; returns how many. None without Kineto ranks. */
 size_t gpuview_findings(const model *m, const rule_result *res, size_t nres, double idle_min,

@@ -97,7 +97,9 @@ static void test_job_and_findings(void **state)
     for (size_t i = 0; i < rules_count(); i++)
         res[i] = *rules_result_at(r, i);
     assert_int_equal(gpuview_findings(m, res, rules_count(), INFINITY, f, 8), 1);
-    assert_non_null(strstr(f[0].text, "(host-bound: "));
+    snprintf(want, sizeof want, "GPU host-bound: %.0f %% host wait (traces: idle %.0f %%)",
+             j.host_wait_pct, j.idle_pct);
+    assert_string_equal(f[0].text, want);
     rules_free(r);
     model_free(m);
 }
