@@ -46,6 +46,7 @@ struct viewdata {
     uint64_t model_gen;
     int has_traces;
     size_t gpu_ranks;
+    int gpu_memory;
     part *parts[NPARTS];
 };
 
@@ -223,6 +224,8 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
     v->model_gen = model_generation(m);
     v->interval_us = freshness_sample_interval(m);
     v->gpu_ranks = model_gpu_count(m);
+    for (size_t i = 0; i < v->gpu_ranks && !v->gpu_memory; i++)
+        v->gpu_memory = gpu_rank_summary(model_gpu_at(m, i)->gpu)->memory.n_series > 0;
     viewdata_window(q, v->newest_us, &v->t0_us, &v->t1_us);
     int ok = copy_nodes(v, m) == 0;
     /* The parts' nodes by the same rule the keys count them with. */
@@ -329,6 +332,11 @@ const gpuview_top *viewdata_top(const viewdata *v)
 size_t viewdata_gpu_ranks(const viewdata *v)
 {
     return v->gpu_ranks;
+}
+
+int viewdata_gpu_memory(const viewdata *v)
+{
+    return v->gpu_memory;
 }
 
 int viewdata_has_traces(const viewdata *v)

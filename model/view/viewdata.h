@@ -94,8 +94,10 @@ const heatview *viewdata_heatmap(const viewdata *v);
 const stepsview *viewdata_steps(const viewdata *v);
 const tlview *viewdata_timeline(const viewdata *v);
 const gpuview_top *viewdata_top(const viewdata *v);
-/* PyTorch profiler ranks in the job (model_gpu_count). */
+/* PyTorch profiler ranks in the job (model_gpu_count), and whether one
+ * has [memory] events (the System pane charts them). */
 size_t viewdata_gpu_ranks(const viewdata *v);
+int viewdata_gpu_memory(const viewdata *v);
 
 /* The job's nodes in model order, whatever the filter: their ids,
  * whether they have framework trace events, and the ids of their trace

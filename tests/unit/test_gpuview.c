@@ -232,6 +232,8 @@ static void test_timeline_gpu(void **state)
     q.tl_fit = 10;
     viewdata *v = viewdata_build(m, &q, NULL, 0);
     const tlview *tv = viewdata_timeline(v);
+    assert_int_equal(viewdata_gpu_ranks(v), 1);
+    assert_false(viewdata_gpu_memory(v));      /* no [memory] events */
     assert_null(tv->why);
     assert_string_equal(tv->node, "algo-1");
     assert_int_equal(tv->nsb, 4);
@@ -282,6 +284,8 @@ static void test_system_memory_chart(void **state)
     q.sys_bins = 8;
     q.sys_count = 10;
     viewdata *v = viewdata_build(m, &q, NULL, 0);
+    assert_int_equal(viewdata_gpu_ranks(v), 2);
+    assert_true(viewdata_gpu_memory(v));
     const sysview *sv = viewdata_system(v);
     assert_int_equal(sysview_node_count(sv), 2);
     const sysview_node *n1 = sysview_node_at(sv, 0);
