@@ -54,11 +54,15 @@ void scan_feed_note_drops(scanner *sc, const char *rel, const model_drops *b,
  * when there is none, and on_file may then anchor it otherwise). */
 static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len)
 {
-    e->whole_size = e->size;
+    /* A Kineto .gz grows in place: one fetched past its listed size was
+     * read whole, and must not be fetched again (and counted twice) when
+     * the next listing sees that size. */
+    int kineto = e->ki.kind == KEY_KINETO || e->ki.kind == KEY_KINETO_MAYBE;
+    e->whole_size = kineto && (int64_t)len > e->size ? (int64_t)len : e->size;
     if (!sc->o.on_file)
         return;
     sm_err err = {0}, place = {0};
-    const char *rel = e->key + (strncmp(e->key, "rule-output/", 12) ? strlen(sc->root) : 0);
+    const char *rel = scan_rel_key(sc, e->key);
     key_info ki;
     catalog_entry_info(e, &ki);
     int placed = 1;
@@ -120,7 +124,7 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
     sc->st.corrupt_lines += cx.n.corrupt;
     sc->st.partial_lines += cx.n.partial;
     pthread_mutex_unlock(&sc->mu);
-    const char *rel = e->key + strlen(sc->root);
+    const char *rel = scan_rel_key(sc, e->key);
     if (rc != 0)
         scan_add_message(sc, rel, "out of memory, will retry");
     scan_feed_note_drops(sc, rel, &before, &after);
@@ -161,7 +165,7 @@ void scan_feed_cb(void *ud, const source_req *req, const void *data, size_t len,
         e->failed = 1;
         char why[SCANNER_MSG_LEN];
         snprintf(why, sizeof why, "not read: %s", err->msg);
-        scan_note_unread(sc, e, e->key + strlen(sc->root), why);
+        scan_note_unread(sc, e, scan_rel_key(sc, e->key), why);
         return;
     }
     e->failed = 0;

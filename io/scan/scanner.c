@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "io/scan/scan_ingest.h"
+#include "io/scan/scan_kineto.h"
 
 int64_t scan_wall_us(void)
 {
@@ -162,7 +163,7 @@ int scanner_probe_root(source *src, char *root, size_t cap, sm_err *err)
                 return 1;
             }
         }
-    return 0;
+    return scan_kineto_probe(src, root, cap, err);
 }
 
 int scanner_find_root(source *src, char *root, size_t cap, sm_err *err)
@@ -174,7 +175,8 @@ int scanner_find_root(source *src, char *root, size_t cap, sm_err *err)
         return 0;
     return sm_err_set(err, SM_ERR_NOTFOUND,
                       "%s holds no profiler data: expected system/ or framework/ "
-                      "(or a job directory containing profiler-output/)",
+                      "(or a job directory containing profiler-output/), or PyTorch "
+                      "profiler traces (*.pt.trace.json[.gz])",
                       source_describe(src));
 }
 
@@ -275,7 +277,7 @@ void scanner_finish(scanner *sc)
         model_get_drops(sc->m, &before);
         scan_ingest_finish_entry(&cx, e);
         model_get_drops(sc->m, &after);
-        scan_feed_note_drops(sc, e->key + strlen(sc->root), &before, &after);
+        scan_feed_note_drops(sc, scan_rel_key(sc, e->key), &before, &after);
     }
     model_flush(sc->m, 1);
     size_t nb = trace_carry_waiting_b(sc->carry), ne = trace_carry_waiting_e(sc->carry);
@@ -344,10 +346,10 @@ size_t scanner_unread(scanner *sc, scanner_unread_cb cb, void *ud)
 {
     pthread_mutex_lock(&sc->mu);
     /* The dashboard asks before the first pass has found the root. */
-    size_t n = sc->unread.n, rl = sc->root ? strlen(sc->root) : 0;
+    size_t n = sc->unread.n;
     for (size_t i = 0; i < n; i++) {
         const char *key = sc->unread.v[i].e->key;
-        cb(ud, key + (strncmp(key, "rule-output/", 12) ? rl : 0), sc->unread.v[i].why);
+        cb(ud, scan_rel_key(sc, key), sc->unread.v[i].why);
     }
     pthread_mutex_unlock(&sc->mu);
     return n;

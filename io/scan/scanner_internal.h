@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "io/scan/scanner.h"
 #include "io/scan/catalog.h"
@@ -80,6 +81,14 @@ void scan_add_message(scanner *sc, const char *key, const char *what);
 void scan_note_unread(scanner *sc, cat_entry *e, const char *rel, const char *why);
 /* e was read: off the list of what is not read. */
 void scan_note_read(scanner *sc, cat_entry *e);
+
+/* A catalog key relative to the root, or to the job when it lies outside
+ * the root (rule-output/, Kineto traces beside profiler-output/). */
+static inline const char *scan_rel_key(const scanner *sc, const char *key)
+{
+    size_t rl = sc->root ? strlen(sc->root) : 0;
+    return rl && strncmp(key, sc->root, rl) ? key : key + rl;
+}
 
 /* ---- scan_list.c ------------------------------------------------------ */
 
