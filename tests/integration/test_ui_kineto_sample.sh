@@ -8,8 +8,8 @@
 source "$(dirname "$0")/ui_lib.sh"
 SAMPLE="$SMTOP_SAMPLES/kineto/sampled_ranks"
 [ -d "$SAMPLE" ] || { echo "SKIPPED: ../shared/samples not found"; exit 77; }
-"$SMTOP" synth --help 2>&1 | grep -q -- '--kineto-only' ||
-    { echo "SKIPPED: this smtop does not read PyTorch profiler traces"; exit 77; }
+"$SMTOP" report "$SAMPLE" 2>/dev/null | grep -q '^time range: *[0-9]' ||
+    { echo "SKIPPED: this smtop does not place PyTorch profiler traces in the model yet"; exit 77; }
 
 ui_start 200 60 env TZ=UTC "$SMTOP" "$SAMPLE"
 ui_wait '\[HIGH\] GPUIdleHostBound +2/2' 30
