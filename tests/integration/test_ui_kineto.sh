@@ -23,7 +23,7 @@ ui_wait '\[ ok \] CommNotOverlapped +0/2'
 echo "ok: Alerts fire GPUIdleHostBound on both ranks"
 
 ui_wait 'algo-1 +TRAIN'
-ui_wait '^│.*│n [0-9]+ +mean'
+ui_wait '│n [0-9]+ +mean [0-9.]+ ms'
 echo "ok: Steps shows the ranks' ProfilerSteps"
 
 ui_wait 'GPU █ compute +░ comm +▒ memory +· idle'
@@ -44,6 +44,8 @@ ui_keys o
 ui_wait 'Kineto ops \| all 2 ranks'
 echo "ok: Top functions: Kineto ops, o to kernels, Python functions and back"
 
+# The System pane may give way on a job without system metrics: 1 shows it.
+ui_screen | grep -q '1 System' || ui_keys 1
 ui_wait 'algo-1  \(GPU memory from the PyTorch profiler only\)'
 ui_wait 'gmem rank 0 .* [0-9.]+%'
 echo "ok: System charts the ranks' GPU memory"
