@@ -1,8 +1,8 @@
 /* kineto_ingest: a job's PyTorch profiler (Kineto) traces, each read
  * whole once complete (SPEC §1b), on the scanner's on_file path.
  *
- * A trace's text is streamed (kineto_file) so memory does not grow with
- * its inflated size; one that is not complete yet (a .gz still being
+ * A trace is decoded as a stream (kineto_decode) so memory does not grow
+ * with its inflated size; one that is not complete yet (a .gz still being
  * written in place) leaves nothing behind and is read again when it
  * changes, so no trace counts twice. A file that may be a trace
  * (KEY_KINETO_MAYBE) is one only if its head says so. */
@@ -30,7 +30,7 @@ void kineto_ingest_free(kineto_ingest *k);
 int kineto_ingest_file(kineto_ingest *k, const key_info *ki, const char *key, const void *data,
                        size_t len, sm_err *err);
 
-/* Traces read so far, and their JSON text's bytes. */
+/* Traces read so far, and the bytes of their files. */
 int64_t kineto_ingest_traces(const kineto_ingest *k);
 int64_t kineto_ingest_bytes(const kineto_ingest *k);
 

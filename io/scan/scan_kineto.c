@@ -94,7 +94,6 @@ void scan_kineto_classify(const char *rel, key_info *ki)
 
 typedef struct kprobe {
     int found;
-    int maybe_only;         /* accept a candidate name too (tensorboard-output/) */
 } kprobe;
 
 static int kprobe_cb(void *ud, const source_entry *se)
@@ -104,7 +103,7 @@ static int kprobe_cb(void *ud, const source_entry *se)
         return 0;
     key_info ki;
     keyname_parse(se->key, &ki);
-    if (ki.kind == KEY_KINETO || (p->maybe_only && keyname_kineto_candidate(se->key))) {
+    if (ki.kind == KEY_KINETO || keyname_kineto_candidate(se->key)) {
         p->found = 1;
         return 1;
     }
@@ -113,14 +112,15 @@ static int kprobe_cb(void *ud, const source_entry *se)
 
 int scan_kineto_probe(source *src, char *root, size_t cap, sm_err *err)
 {
-    kprobe p = {0, 1};
+    kprobe p = {0};
     if (source_list(src, TB_DIR, NULL, kprobe_cb, &p, err) != 0)
         return -1;
     if (p.found) {
         snprintf(root, cap, "profiler-output/");
         return 1;
     }
-    p.maybe_only = 0;
+    /* a folder of traces, or of JSON that may be: each is then read or
+     * named, which says more than "no profiler data" */
     if (source_list(src, "", NULL, kprobe_cb, &p, err) != 0)
         return -1;
     if (p.found)

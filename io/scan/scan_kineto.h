@@ -33,9 +33,9 @@ void scan_kineto_classify(const char *rel, key_info *ki);
 
 /* For a source with neither system/ nor framework/: 1 with root set to
  * "profiler-output/" when it is a job directory whose traces are in
- * tensorboard-output/, or to "" when it holds a Kineto trace elsewhere
- * (a trace folder, a file); 0 when it holds none; -1 with err when
- * listing failed. */
+ * tensorboard-output/, or to "" when it holds a Kineto trace elsewhere,
+ * or a JSON file that may be one (a folder of traces: each is then read
+ * or named); 0 when it holds none; -1 with err when listing failed. */
 int scan_kineto_probe(source *src, char *root, size_t cap, sm_err *err);
 
 #endif

@@ -1,15 +1,14 @@
 /* PyTorch profiler (Kineto) traces found and read whole: their names
- * (keyname), their text streamed from gzip or plain JSON and told from
- * other JSON (kineto_file), and the scanner finding them at any depth
+ * (keyname), and the scanner finding them at any depth
  * under profiler-output/, beside it in tensorboard-output/ and in the job
  * prefix, reading a half-written .gz again once complete and never
- * twice, and naming what it does not read. */
+ * twice, and naming what it does not read. (The decoder's own verdicts
+ * on cut, corrupt and non-Kineto files: unit_kineto_decode.) */
 #include "scan_fixture.h"
 
 #include <zlib.h>
 
 #include "io/decode/keyname.h"
-#include "io/decode/kineto_file.h"
 #include "io/job/kineto_ingest.h"
 
 /* ---- names ---------------------------------------------------------------- */
@@ -48,7 +47,7 @@ static void test_keyname_kineto(void **state)
     assert_int_equal(ki.kind, KEY_TF_TRACE);
 }
 
-/* ---- streaming and sniffing ---------------------------------------------- */
+/* ---- a trace ------------------------------------------------------------- */
 
 static const char TRACE[] =
     "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [],\n  \"traceEvents\": [\n"
@@ -70,74 +69,6 @@ static size_t gz_of(const char *text, size_t n, unsigned char *buf, size_t cap)
     size_t len = zs.total_out;
     deflateEnd(&zs);
     return len;
-}
-
-typedef struct collect {
-    char text[4096];
-    size_t n;
-} collect;
-
-static int collect_feed(void *ud, const char *p, size_t n, sm_err *err)
-{
-    (void)err;
-    collect *c = ud;
-    assert_true(c->n + n < sizeof c->text);
-    memcpy(c->text + c->n, p, n);
-    c->n += n;
-    return 0;
-}
-
-static void test_stream_gzip_plain_and_incomplete(void **state)
-{
-    (void)state;
-    unsigned char gz[4096], two[8192];
-    size_t glen = gz_of(TRACE, strlen(TRACE), gz, sizeof gz);
-    collect c = {0};
-    int inc = -1;
-    sm_err err = {0};
-    assert_int_equal(kineto_file_stream(gz, glen, collect_feed, &c, &inc, &err), 0);
-    assert_int_equal(c.n, strlen(TRACE));
-    assert_memory_equal(c.text, TRACE, c.n);
-    /* two members, as gzip -c a b > c writes them, read as one text */
-    memcpy(two, gz, glen);
-    memcpy(two + glen, gz, glen);
-    memset(&c, 0, sizeof c);
-    assert_int_equal(kineto_file_stream(two, 2 * glen, collect_feed, &c, &inc, &err), 0);
-    assert_int_equal(c.n, 2 * strlen(TRACE));
-    /* half of a .gz being written in place: incomplete */
-    memset(&c, 0, sizeof c);
-    assert_int_equal(kineto_file_stream(gz, glen / 2, collect_feed, &c, &inc, &err), -1);
-    assert_int_equal(inc, 1);
-    assert_non_null(strstr(err.msg, "ends early"));
-    /* corrupt: not incomplete */
-    unsigned char bad[4096];
-    memcpy(bad, gz, glen);
-    for (size_t i = 12; i < 40 && i < glen; i++)
-        bad[i] ^= 0x5a;
-    memset(&c, 0, sizeof c);
-    assert_int_equal(kineto_file_stream(bad, glen, collect_feed, &c, &inc, &err), -1);
-    assert_int_equal(inc, 0);
-    /* plain JSON cut short */
-    assert_int_equal(kineto_file_stream(TRACE, strlen(TRACE) - 2, collect_feed, &c, &inc, &err),
-                     -1);
-    assert_int_equal(inc, 1);
-    memset(&c, 0, sizeof c);
-    assert_int_equal(kineto_file_stream(TRACE, strlen(TRACE), collect_feed, &c, &inc, &err), 0);
-}
-
-static void test_sniff(void **state)
-{
-    (void)state;
-    assert_true(kineto_file_sniff(TRACE, strlen(TRACE)));
-    const char *rank_only = "{\"distributedInfo\": {\"backend\": \"nccl\"}, \"traceEvents\": [";
-    assert_true(kineto_file_sniff(rank_only, strlen(rank_only)));
-    const char *late = "{\"traceEvents\": [\n {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\"";
-    assert_true(kineto_file_sniff(late, strlen(late)));
-    const char *chrome = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"disabled-by-default\"}]}";
-    assert_false(kineto_file_sniff(chrome, strlen(chrome)));
-    assert_false(kineto_file_sniff("{\"a\": 1}", 8));
-    const char *arr = "[{\"traceEvents\": 1, \"schemaVersion\": 1}]";
-    assert_false(kineto_file_sniff(arr, strlen(arr)));
 }
 
 /* ---- the scanner ------------------------------------------------------------ */
@@ -312,8 +243,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_keyname_kineto),
-        cmocka_unit_test(test_stream_gzip_plain_and_incomplete),
-        cmocka_unit_test(test_sniff),
         FIXTURE_TEST(test_found_everywhere_read_once),
         FIXTURE_TEST(test_finished_between_list_and_read),
         FIXTURE_TEST(test_root_from_traces),

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "tui/report/report_gpu.h"
 #include "tui/report/report.h"
 #include "tui/report/report_unit.h"
 #include "model/view/straggler.h"
@@ -252,6 +253,8 @@ json_t *report_build(job *j, report_stream *st)
                             "nodes", report_stream_array(st, n, node_part, m, NULL),
                             "steps", report_stream_array(st, n, steps_part, m, NULL),
                             "job_phases", phases_json(m), "straggler", straggler_json(m));
+    if (obj)
+        json_object_set_new(obj, "gpu", report_gpu_json(m));
     pthread_mutex_unlock(job_lock(j));
     if (obj)
         json_object_set_new(obj, "warnings", warnings_json(j));
