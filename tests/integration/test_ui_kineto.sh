@@ -5,7 +5,8 @@
 # shows the ranks' ProfilerSteps; the Timeline splits each step into GPU
 # compute / comm / memory / idle; the Top functions pane opens on the
 # traces' CPU ops and `o` cycles kernels and Python functions; the System
-# pane charts each rank's GPU memory from [memory].
+# pane charts each rank's GPU memory from [memory]. A job with both
+# sources shows the system metrics beside the ranks' steps.
 source "$(dirname "$0")/ui_lib.sh"
 "$SMTOP" synth --help 2>&1 | grep -q -- '--kineto-only' ||
     { echo "SKIPPED: this smtop has no synth --kineto"; exit 77; }
@@ -55,4 +56,17 @@ ui_wait '\[ ok \] GPUIdleHostBound +0/2'
 ui_keys ':' 'set GPUIdleHostBound.threshold=50' Enter
 ui_wait '\[HIGH\] GPUIdleHostBound +2/2'
 echo "ok: :set moves GPUIdleHostBound's threshold live"
+ui_quit
+
+# Both sources: the system metrics' charts and the ranks' GPU split of the
+# same steps, on one clock (the GPU memory chart is the system metric's).
+"$SMTOP" synth --out "$UI_WORK/both" --seed 7 --kineto --host-bound >/dev/null ||
+    { echo "FAIL: synth"; exit 1; }
+ui_start 200 60 env TZ=UTC "$SMTOP" --interval 1 "$UI_WORK/both"
+ui_wait 'algo-1  4 cpu  1 gpu'
+ui_wait '│ gmem0 '
+ui_wait 'GPU █ compute +░ comm +▒ memory +· idle'
+ui_wait '\[HIGH\] GPUIdleHostBound +2/2'
+ui_screen | grep -q 'gmem rank' && ui_fail "a traces' memory chart beside the system metric's"
+echo "ok: both sources on one screen"
 ui_quit
