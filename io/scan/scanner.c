@@ -67,13 +67,15 @@ static void settle_last_error(scanner *sc)
     }
 }
 
+/* unread_at is read under mu too: clearing another entry renumbers the
+ * entries after it, and node workers note their files at once. */
 void scan_note_read(scanner *sc, cat_entry *e)
 {
-    if (!e->unread_at)
-        return;
     pthread_mutex_lock(&sc->mu);
-    scan_unread_clear(&sc->unread, e);
-    sc->st.unread_files = (int64_t)sc->unread.n;
+    if (e->unread_at) {
+        scan_unread_clear(&sc->unread, e);
+        sc->st.unread_files = (int64_t)sc->unread.n;
+    }
     pthread_mutex_unlock(&sc->mu);
 }
 
@@ -265,7 +267,7 @@ int scanner_scan(scanner *sc, sm_err *err)
 
 void scanner_finish(scanner *sc)
 {
-    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch, .carry = sc->carry};
+    ingest_ctx cx = {.w = model_writer(sc->m), .scratch = &sc->scratch, .carry = sc->carry};
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
     size_t it = 0;
