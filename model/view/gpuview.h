@@ -41,6 +41,7 @@ typedef struct gpuview_job {
                                        totalGlobalMem; NaN when unknown */
 } gpuview_job;
 
+/* Fills *out from every rank of m (zeros and NaNs without ranks). */
 void gpuview_job_sum(const model *m, gpuview_job *out);
 
 #define GPUVIEW_TEXT 72
@@ -101,7 +102,7 @@ typedef struct gpuview_top {
  * time (kernels). NULL on OOM; an empty top when nothing matches. */
 gpuview_top *gpuview_top_build(const model *m, gpuview_src src, const char *node,
                                const char *process, size_t max);
-void gpuview_top_free(gpuview_top *t);
+void gpuview_top_free(gpuview_top *t);   /* NULL is a no-op */
 
 /* One bin of a memory chart: the most allocated / reserved bytes of any
  * device at a point in [t0, t1), -1 when the bin holds no point. */
