@@ -64,6 +64,11 @@ int rule_dataloader(const model *m, const double *p, rule_result *o);
 int rule_max_initialization_time(const model *m, const double *p, rule_result *o);
 int rule_overall_system_usage(const model *m, const double *p, rule_result *o);
 int rule_overall_framework_metrics(const model *m, const double *p, rule_result *o);
+/* The PyTorch profiler's rules over every rank (model/rules/rule_kineto.c). */
+int rule_gpu_idle_host_bound(const model *m, const double *p, rule_result *o);
+int rule_comm_not_overlapped(const model *m, const double *p, rule_result *o);
+int rule_kernel_launch_overhead(const model *m, const double *p, rule_result *o);
+int rule_gpu_memory_near_capacity(const model *m, const double *p, rule_result *o);
 
 /* --- result helpers (model/rules/rule_util.c) --- */
 

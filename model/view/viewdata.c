@@ -8,11 +8,16 @@
 #include "model/util/fnv.h"
 #include "model/util/pick.h"
 
+#include "model/model_gpu.h"
 #include "model/view/freshness.h"
+#include "model/view/gpuview.h"
 #include "model/view/heatview.h"
 #include "model/view/stepsview.h"
 #include "model/view/sysview.h"
 #include "model/view/tlview.h"
+
+/* Top-function rows built when the pane has not said how many it shows. */
+#define VIEWDATA_TOP_DEFAULT 200
 
 /* One pane's product, shared by the view data that reuse it. */
 typedef struct part {
@@ -22,7 +27,7 @@ typedef struct part {
     void (*free_fn)(void *);
 } part;
 
-enum { PART_SYS, PART_HEAT, PART_STEPS, PART_TL, NPARTS };
+enum { PART_SYS, PART_HEAT, PART_STEPS, PART_TL, PART_TOP, NPARTS };
 
 /* A node as keys see it: facts copied from the model. */
 typedef struct vd_node {
@@ -40,6 +45,8 @@ struct viewdata {
     int64_t first_us, newest_us, t0_us, t1_us, interval_us;
     uint64_t model_gen;
     int has_traces, has_system;
+    size_t gpu_ranks;
+    int gpu_memory;
     part *parts[NPARTS];
 };
 
@@ -70,6 +77,7 @@ static void free_sys(void *p) { sysview_free(p); }
 static void free_heat(void *p) { heatview_free(p); }
 static void free_steps(void *p) { stepsview_free(p); }
 static void free_tl(void *p) { tlview_free(p); }
+static void free_top(void *p) { gpuview_top_free(p); }
 
 /* The request fields each part depends on, hashed: the window and the
  * filter for those over time and nodes, then each pane's own. */
@@ -95,6 +103,10 @@ static uint64_t part_key(const viewdata_req *q, int k)
         return fnv_add_u64(h, q->sys_count);
     case PART_HEAT:
         return h;
+    case PART_TOP:
+        /* The whole job, whatever the window or the filter. */
+        h = fnv_add_u64(fnv_add_u64(FNV_SEED, (uint64_t)k), (uint64_t)q->top_on);
+        return fnv_add_u64(h, q->top_max);
     case PART_STEPS:
         h = fnv_add_u64(h, q->selected);
         h = fnv_add_str(h, q->process);
@@ -113,7 +125,7 @@ static uint64_t part_key(const viewdata_req *q, int k)
 static int part_on(const viewdata_req *q, int k)
 {
     return k == PART_SYS ? q->sys_on : k == PART_HEAT ? q->heat_on
-         : k == PART_STEPS ? q->steps_on : q->tl_on;
+         : k == PART_STEPS ? q->steps_on : k == PART_TOP ? q->top_on : q->tl_on;
 }
 
 static part *build_part(const model *m, const viewdata *v, const size_t *nodes,
@@ -129,6 +141,10 @@ static part *build_part(const model *m, const viewdata *v, const size_t *nodes,
                                        prev ? viewdata_heatmap(prev) : NULL), free_heat, key);
     case PART_STEPS:
         return part_new(stepsview_build(m, nodes, v->shown, q), free_steps, key);
+    case PART_TOP:
+        return part_new(gpuview_top_build(m, (gpuview_src)(q->top_on - 1), NULL, NULL,
+                                          q->top_max ? q->top_max : VIEWDATA_TOP_DEFAULT),
+                        free_top, key);
     default:
         return part_new(tlview_build(m, nodes, v->shown, q, v->t0_us, v->t1_us), free_tl, key);
     }
@@ -209,6 +225,9 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
     v->first_us = model_first_us(m);
     v->model_gen = model_generation(m);
     v->interval_us = freshness_sample_interval(m);
+    v->gpu_ranks = model_gpu_count(m);
+    for (size_t i = 0; i < v->gpu_ranks && !v->gpu_memory; i++)
+        v->gpu_memory = gpu_rank_summary(model_gpu_at(m, i)->gpu)->memory.n_series > 0;
     viewdata_window(q, v->newest_us, &v->t0_us, &v->t1_us);
     int ok = copy_nodes(v, m) == 0;
     /* The parts' nodes by the same rule the keys count them with. */
@@ -315,6 +334,21 @@ const tlview *viewdata_timeline(const viewdata *v)
 int viewdata_has_system(const viewdata *v)
 {
     return v->has_system;
+}
+
+const gpuview_top *viewdata_top(const viewdata *v)
+{
+    return part_of(v, PART_TOP);
+}
+
+size_t viewdata_gpu_ranks(const viewdata *v)
+{
+    return v->gpu_ranks;
+}
+
+int viewdata_gpu_memory(const viewdata *v)
+{
+    return v->gpu_memory;
 }
 
 int viewdata_has_traces(const viewdata *v)

@@ -20,6 +20,7 @@ typedef struct sysview sysview;
 typedef struct heatview heatview;
 typedef struct stepsview stepsview;
 typedef struct tlview tlview;
+typedef struct gpuview_top gpuview_top;
 
 /* A request: plain data, compared with memcmp (zero it before filling). */
 typedef struct viewdata_req {
@@ -51,6 +52,10 @@ typedef struct viewdata_req {
     size_t tl_first, tl_fit;
     char tl_filter[64];
     int tl_order;
+    /* Top functions from the PyTorch profiler's ranks: 0 = none, else
+     * 1 + the gpuview_src shown (model/view/gpuview.h); rows kept. */
+    int top_on;
+    size_t top_max;
 } viewdata_req;
 
 typedef struct viewdata viewdata;
@@ -93,6 +98,11 @@ const sysview *viewdata_system(const viewdata *v);
 const heatview *viewdata_heatmap(const viewdata *v);
 const stepsview *viewdata_steps(const viewdata *v);
 const tlview *viewdata_timeline(const viewdata *v);
+const gpuview_top *viewdata_top(const viewdata *v);
+/* PyTorch profiler ranks in the job (model_gpu_count), and whether one
+ * has [memory] events (the System pane charts them). */
+size_t viewdata_gpu_ranks(const viewdata *v);
+int viewdata_gpu_memory(const viewdata *v);
 
 /* The job's nodes in model order, whatever the filter: their ids,
  * whether they have framework trace events, and the ids of their trace

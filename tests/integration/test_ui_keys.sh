@@ -115,7 +115,7 @@ ui_wait '2 Heatmap' 3 && ui_wait 'sort: name, worst GPU' 3
 ui_keys l
 ui_wait '3 Steps' 3 && ui_wait 'next / previous phase' 3 && ui_wait 'focus step in all panes' 3
 ui_keys l
-ui_wait '4 Python functions' 3 && ui_wait 'callers, callees' 3
+ui_wait '4 Top functions' 3 && ui_wait 'callers, callees' 3
 ui_keys l
 ui_wait '5 Timeline' 3 && ui_wait 'events: sort / filter' 3
 ui_keys l

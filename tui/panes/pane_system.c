@@ -249,14 +249,14 @@ static void draw_node_header(WINDOW *w, int y, const sysview_node *nd, int sel,
 {
     char line[160];
     if (nd->nseries == 0)
-        snprintf(line, sizeof line, "%s %s  (framework trace events only)", sel ? ">" : " ",
-                 nd->id);
+        snprintf(line, sizeof line, "%s %s  (%s only)", sel ? ">" : " ", nd->id,
+                 nd->count ? "GPU memory from the PyTorch profiler" : "framework trace events");
     else
         snprintf(line, sizeof line, "%s %s  %zu cpu  %zu gpu%s", sel ? ">" : " ", nd->id,
                  nd->cpus, nd->gpus, nd->phases ? "" : "  (system metrics only)");
     pane_common_put(w, y, 0, -1, line, theme_attr(ctx->th, sel ? ROLE_SELECTED : ROLE_TITLE));
     /* Name the number columns once per node, over where they stand. */
-    if (nd->nseries && c->graph_w > 0) {
+    if (nd->count && c->graph_w > 0) {
         int dim = theme_attr(ctx->th, ROLE_DIM);
         if (ctx->following) {
             pane_common_put_right(w, y, c->axis_x + SYS_VALUE_W - 1, SYS_VALUE_W, "scale", dim);
