@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <math.h>
+
 #include "model/rules/device_usage.h"
+#include "model/view/gpuview.h"
 #include "model/view/rank_name.h"
 #include "model/util/stable_sort.h"
 
@@ -156,12 +159,27 @@ static int source_rules(const verdict_in *in, verdict *v)
     return 0;
 }
 
+/* The PyTorch profiler's GPU findings (gpuview_findings): the traces'
+ * idle share unless the system metrics told one already (then only a
+ * host-bound cause), communication not overlapped, launch overhead,
+ * memory near capacity. Without Kineto ranks, none. */
+static int source_kineto(const verdict_in *in, verdict *v)
+{
+    gpuview_finding f[VERDICT_MAX];
+    double idle_min = told(v, "idle_gpu") ? INFINITY : VERDICT_IDLE_PCT;
+    size_t n = gpuview_findings(in->m, in->res, in->nres, idle_min, f, VERDICT_MAX);
+    for (size_t i = 0; i < n; i++)
+        add(v, "kineto", f[i].severity, "%s", f[i].text);
+    return 0;
+}
+
 /* The sources, in the order ties are told. A new analysis (the PyTorch
  * profiler's GPU findings: idle or host-bound GPU, communication not
  * overlapped, launch overhead, memory near capacity) is one function
  * here reading what the model holds for it. */
 static const verdict_source SOURCES[] = {
     source_idle_gpu,
+    source_kineto,
     source_straggler,
     source_outlier_steps,
     source_rules,

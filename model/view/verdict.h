@@ -26,7 +26,7 @@
 #define VERDICT_IDLE_PCT 10.0
 
 typedef struct verdict_finding {
-    const char *source;        /* static: "idle_gpu", "straggler", "outlier_steps", "rule" */
+    const char *source;        /* static: "idle_gpu", "kineto", "straggler", "outlier_steps", "rule" */
     rule_severity severity;    /* LOW .. HIGH */
     char text[VERDICT_TEXT];   /* "GPU idle 57 %": words and a number; names from data unsanitized */
 } verdict_finding;
