@@ -7,28 +7,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model_node.h"
+#include "model/model_internal.h"
 #include "model/util/lbound.h"
 
-struct model {
-    model_config cfg;
-    ptrvec nodes;           /* model_node*, natural order */
-    model_node *last_node;  /* files are per node: consecutive records hit it */
-    uint64_t gen, sys_gen, ev_gen;  /* see model_generation */
-    int64_t first_us, last_us, last_sample_us, last_event_us;
-    int any;
-    int64_t first_step_us, last_step_end_us;
-    int has_steps;
-    uint64_t stream;        /* see model_set_stream */
-    size_t nseries;         /* over all nodes */
-    model_drops drops;
-};
+/* Kineto ranks are job-wide, not a node's: whole files (a trace) are read
+ * on the scanning thread between shard batches (scan_shard.c), never by a
+ * node's worker, so no writer shard needs them. */
+struct model_gpus **model_gpus_ref(model *m)
+{
+    return &m->gpus;
+}
+
+void model_bump_generation(model *m)
+{
+    m->acc.gen++;
+    m->acc.ev_gen++;
+}
 
 model *model_new(const model_config *cfg)
 {
     model *m = calloc(1, sizeof *m);
-    if (m && cfg)
+    if (!m)
+        return NULL;
+    if (cfg)
         m->cfg = *cfg;
+    m->own.m = m;
+    m->own.a = &m->acc;
     return m;
 }
 
@@ -39,6 +43,8 @@ void model_free(model *m)
     for (size_t i = 0; i < m->nodes.n; i++)
         model_node_free(m->nodes.v[i]);
     free(m->nodes.v);
+    model_gpus_free(m->gpus);
+    model_shard_clear(&m->own);
     free(m);
 }
 
@@ -51,8 +57,8 @@ void model_flush(model *m, int final)
     for (size_t i = 0; i < m->nodes.n; i++)
         emitted += model_node_cpu_flush(m->nodes.v[i], !final);
     if (emitted) {
-        m->gen++;
-        m->sys_gen++;
+        m->acc.gen++;
+        m->acc.sys_gen++;
     }
 }
 
@@ -63,20 +69,20 @@ int model_time_plausible(int64_t t_us)
 
 void model_get_drops(const model *m, model_drops *out)
 {
-    *out = m->drops;
+    *out = m->acc.drops;
 }
 
 /* Counts a record whose time is outside the window; returns 1. */
-static int drop_bad_time(model *m, int64_t t_us)
+static int drop_bad_time(model_shard *w, int64_t t_us)
 {
-    m->drops.bad_time++;
-    m->drops.bad_time_us = t_us;
+    w->a->drops.bad_time++;
+    w->a->drops.bad_time_us = t_us;
     return 1;
 }
 
 void model_set_stream(model *m, uint64_t id)
 {
-    m->stream = id;
+    m->own.stream = id;
 }
 
 static int outside(const model *m, int64_t t)
@@ -105,7 +111,7 @@ static int id_before(const void *ctx, size_t i)
     return model_natural_cmp_n(n->id, n->id_len, k->id, k->len) < 0;
 }
 
-static size_t node_pos(const model *m, const char *id, size_t len, int *found)
+size_t model_node_pos(const model *m, const char *id, size_t len, int *found)
 {
     id_key k = {m->nodes.v, id, len};
     size_t lo = lbound(m->nodes.n, id_before, &k);
@@ -114,22 +120,53 @@ static size_t node_pos(const model *m, const char *id, size_t len, int *found)
     return lo;
 }
 
-/* The node for id, or a new unregistered one (*is_new) that the caller
- * registers with node_commit once the record went in. NULL on OOM, or
- * past MODEL_NODE_MAX (counted; *is_new is then 0 and the caller
- * returns 1). */
-static model_node *node_get(model *m, sm_str id, int *is_new, size_t *pos)
+/* A node writer's node for id: the one it is bound to, found among the
+ * model's nodes (which no one changes while node writers run) or made
+ * here, unregistered (*is_new) until node_commit. NULL when id names
+ * another node (*foreign: the caller defers the record), on OOM, or past
+ * MODEL_NODE_MAX (counted; *is_new is then 0 and the caller returns 1). */
+static model_node *bound_node(model_shard *w, sm_str id, int *is_new, int *foreign)
 {
-    model_node *n = m->last_node;
-    *is_new = 0;
+    if (id.len != w->bind_len || !model_node_bytes_eq(w->bind, id.ptr, id.len)) {
+        *foreign = 1;
+        return NULL;
+    }
+    if (w->bound)
+        return w->bound;
+    model *m = w->m;
+    int found;
+    size_t pos = model_node_pos(m, w->bind, w->bind_len, &found);
+    if (found)
+        return w->bound = m->nodes.v[pos];
+    if (m->nodes.n + w->fresh.n >= MODEL_NODE_MAX) {
+        w->a->drops.node_cap++;
+        return NULL;
+    }
+    if (model_ptrvec_reserve(&w->fresh, 1) != 0)
+        return NULL;
+    *is_new = 1;
+    return model_node_new(w->bind, w->bind_len);
+}
+
+/* The node for id, or a new unregistered one (*is_new) that the caller
+ * registers with node_commit once the record went in. NULL on OOM, past
+ * MODEL_NODE_MAX (counted; *is_new is then 0 and the caller returns 1),
+ * or for a node writer, a record of another node (*foreign). */
+static model_node *node_get(model_shard *w, sm_str id, int *is_new, size_t *pos, int *foreign)
+{
+    model *m = w->m;
+    model_node *n = w->last_node;
+    *is_new = *foreign = 0;
+    if (w->worker)
+        return bound_node(w, id, is_new, foreign);
     if (n && n->id_len == id.len && model_node_bytes_eq(n->id, id.ptr, id.len))
         return n;
     int found;
-    *pos = node_pos(m, id.ptr ? id.ptr : "", id.len, &found);
+    *pos = model_node_pos(m, id.ptr ? id.ptr : "", id.len, &found);
     if (found)
-        return m->last_node = m->nodes.v[*pos];
+        return w->last_node = m->nodes.v[*pos];
     if (m->nodes.n >= MODEL_NODE_MAX) {
-        m->drops.node_cap++;
+        w->a->drops.node_cap++;
         return NULL;
     }
     if (model_ptrvec_reserve(&m->nodes, 1) != 0)
@@ -138,9 +175,9 @@ static model_node *node_get(model *m, sm_str id, int *is_new, size_t *pos)
     return model_node_new(id.ptr ? id.ptr : "", id.len);
 }
 
-/* Registers a new node after a successful add, or frees it after a
- * failed or ignored one. */
-static void node_commit(model *m, model_node *n, int is_new, size_t pos, int rc)
+/* Registers a new node after a successful add (a node writer keeps it
+ * for model_fold_shard), or frees it after a failed or ignored one. */
+static void node_commit(model_shard *w, model_node *n, int is_new, size_t pos, int rc)
 {
     if (!is_new)
         return;
@@ -148,152 +185,193 @@ static void node_commit(model *m, model_node *n, int is_new, size_t pos, int rc)
         model_node_free(n);
         return;
     }
-    model_ptrvec_insert(&m->nodes, pos, n);
-    m->last_node = n;
+    if (w->worker) {
+        w->fresh.v[w->fresh.n++] = n;
+        w->bound = n;
+        return;
+    }
+    model_ptrvec_insert(&w->m->nodes, pos, n);
+    w->last_node = n;
 }
 
-static void note_time(model *m, int64_t t0, int64_t t1)
+static void note_time(model_acc *a, int64_t t0, int64_t t1)
 {
-    if (!m->any || t0 < m->first_us)
-        m->first_us = t0;
-    if (!m->any || t1 > m->last_us)
-        m->last_us = t1;
-    m->any = 1;
-    m->gen++;
+    if (!a->any || t0 < a->first_us)
+        a->first_us = t0;
+    if (!a->any || t1 > a->last_us)
+        a->last_us = t1;
+    a->any = 1;
+    a->gen++;
 }
 
 /* The result for a record node_get gave no node for. */
-static int no_node(const model *m, int64_t node_cap_before)
+static int no_node(const model_shard *w, int64_t node_cap_before)
 {
-    return m->drops.node_cap != node_cap_before ? 1 : -1;
+    return w->a->drops.node_cap != node_cap_before ? 1 : -1;
 }
 
-/* What every sample the model took does to the model's own state. */
-static void sample_taken(model *m, const sm_sample *s)
+/* What every sample the model took does to the job's own state. */
+static void sample_taken(model_acc *a, const sm_sample *s)
 {
-    if (s->ts_us > m->last_sample_us)
-        m->last_sample_us = s->ts_us;
-    m->sys_gen++;
-    note_time(m, s->ts_us, s->ts_us);
+    if (s->ts_us > a->last_sample_us)
+        a->last_sample_us = s->ts_us;
+    a->sys_gen++;
+    note_time(a, s->ts_us, s->ts_us);
 }
 
-static int add_sample(model *m, const sm_sample *s, model_ref *ref, int cpu)
+/* The series w may still make. */
+static size_t series_room(const model_shard *w)
 {
+    return w->worker ? w->room : MODEL_SERIES_MAX - w->a->nseries;
+}
+
+static int add_sample(model_shard *w, const sm_sample *s, model_ref *ref, int cpu)
+{
+    const model *m = w->m;
     if (!model_time_plausible(s->ts_us))
-        return drop_bad_time(m, s->ts_us);
+        return drop_bad_time(w, s->ts_us);
     if (outside(m, s->ts_us) || !isfinite(s->value))
         return 1;
     if (ref && ref->ent) {
         /* The key's series exists: no node or series lookup (issue 15:
          * they were a tenth of the merging thread's time). */
-        int rc = model_node_add_to(ref->node, ref->ent, s, m->stream, cpu);
+        int rc = model_node_add_to(ref->node, ref->ent, s, w->stream, cpu);
         if (rc == 0)
-            sample_taken(m, s);
+            sample_taken(w->a, s);
         return rc;
     }
-    int is_new;
+    int is_new, foreign;
     size_t pos = 0;
-    int64_t capped = m->drops.node_cap;
-    model_node *n = node_get(m, s->node, &is_new, &pos);
+    int64_t capped = w->a->drops.node_cap;
+    model_node *n = node_get(w, s->node, &is_new, &pos, &foreign);
+    if (foreign)
+        return model_shard_defer_sample(w, s);
     if (!n)
-        return no_node(m, capped);
+        return no_node(w, capped);
     size_t before = n->series.n;
     void *ent = NULL;
-    int rc = model_node_add_sample_ent(n, s, m->stream, MODEL_SERIES_MAX - m->nseries, &ent,
-                                       cpu);
+    int rc = model_node_add_sample_ent(n, s, w->stream, series_room(w), &ent, cpu);
     if (rc == MNODE_CAPPED) {
-        m->drops.series_cap++;
+        w->a->drops.series_cap++;
         rc = 1;
     }
-    node_commit(m, n, is_new, pos, rc);
+    node_commit(w, n, is_new, pos, rc);
     if (rc != 0)
         return rc;
-    m->nseries += n->series.n - before;
+    size_t made = n->series.n - before;
+    w->a->nseries += made;
+    if (w->worker)
+        w->room -= made;
     if (ref)
         *ref = (model_ref){n, ent};
-    sample_taken(m, s);
+    sample_taken(w->a, s);
     return 0;
 }
 
 int model_add_sample_ref(model *m, const sm_sample *s, model_ref *ref)
 {
-    return add_sample(m, s, ref, 1);
+    return add_sample(&m->own, s, ref, 1);
 }
 
 int model_add_sample(model *m, const sm_sample *s)
 {
-    return add_sample(m, s, NULL, 1);
+    return add_sample(&m->own, s, NULL, 1);
 }
 
 int model_add_sample_defer(model *m, const sm_sample *s, model_ref *ref)
 {
-    return add_sample(m, s, ref, 0);
+    return add_sample(&m->own, s, ref, 0);
 }
 
 void model_note_cpu(model *m, const model_ref *ref, const sm_sample *s)
 {
-    model_node_note_core(ref->node, ref->ent, s, m->stream);
+    model_node_note_core(ref->node, ref->ent, s, m->own.stream);
 }
 
-int model_add_event(model *m, const sm_event *e)
+int model_shard_add_sample_ref(model_shard *w, const sm_sample *s, model_ref *ref)
 {
+    return add_sample(w, s, ref, 1);
+}
+
+int model_shard_add_sample_defer(model_shard *w, const sm_sample *s, model_ref *ref)
+{
+    return add_sample(w, s, ref, 0);
+}
+
+void model_shard_note_cpu(model_shard *w, const model_ref *ref, const sm_sample *s)
+{
+    model_node_note_core(ref->node, ref->ent, s, w->stream);
+}
+
+int model_shard_add_event(model_shard *w, const sm_event *e)
+{
+    const model *m = w->m;
+    model_acc *a = w->a;
     int64_t end;
     if (__builtin_add_overflow(e->start_us, e->dur_us > 0 ? e->dur_us : 0, &end))
         end = INT64_MAX;
     if (!model_time_plausible(e->start_us))
-        return drop_bad_time(m, e->start_us);
+        return drop_bad_time(w, e->start_us);
     if (!model_time_plausible(end))
-        return drop_bad_time(m, end);
+        return drop_bad_time(w, end);
     if (event_outside(m, e->start_us, end))
         return 1;
-    int is_new;
+    int is_new, foreign;
     size_t pos = 0;
-    int64_t capped = m->drops.node_cap;
-    model_node *n = node_get(m, e->node, &is_new, &pos);
+    int64_t capped = a->drops.node_cap;
+    model_node *n = node_get(w, e->node, &is_new, &pos, &foreign);
+    if (foreign)
+        return model_shard_defer_event(w, e);
     if (!n)
-        return no_node(m, capped);
+        return no_node(w, capped);
     phase_kind kind;
     int rc = model_node_add_writer_event(n, e, &kind);
-    node_commit(m, n, is_new, pos, rc);
+    node_commit(w, n, is_new, pos, rc);
     if (rc != 0)
         return rc;
     if (kind == PHASE_STEP) {
-        if (!m->has_steps || e->start_us < m->first_step_us)
-            m->first_step_us = e->start_us;
-        if (!m->has_steps || end > m->last_step_end_us)
-            m->last_step_end_us = end;
-        m->has_steps = 1;
+        if (!a->has_steps || e->start_us < a->first_step_us)
+            a->first_step_us = e->start_us;
+        if (!a->has_steps || end > a->last_step_end_us)
+            a->last_step_end_us = end;
+        a->has_steps = 1;
     }
-    if (end > m->last_event_us)
-        m->last_event_us = end;
-    m->ev_gen++;
-    note_time(m, e->start_us, end);
+    if (end > a->last_event_us)
+        a->last_event_us = end;
+    a->ev_gen++;
+    note_time(a, e->start_us, end);
     return 0;
 }
 
-int64_t model_first_us(const model *m) { return m->any ? m->first_us : 0; }
-int64_t model_last_us(const model *m) { return m->any ? m->last_us : 0; }
-int64_t model_last_sample_us(const model *m) { return m->last_sample_us; }
-int64_t model_last_event_us(const model *m) { return m->last_event_us; }
-uint64_t model_generation(const model *m) { return m->gen; }
-uint64_t model_system_generation(const model *m) { return m->sys_gen; }
-uint64_t model_event_generation(const model *m) { return m->ev_gen; }
+int model_add_event(model *m, const sm_event *e)
+{
+    return model_shard_add_event(&m->own, e);
+}
+
+int64_t model_first_us(const model *m) { return m->acc.any ? m->acc.first_us : 0; }
+int64_t model_last_us(const model *m) { return m->acc.any ? m->acc.last_us : 0; }
+int64_t model_last_sample_us(const model *m) { return m->acc.last_sample_us; }
+int64_t model_last_event_us(const model *m) { return m->acc.last_event_us; }
+uint64_t model_generation(const model *m) { return m->acc.gen; }
+uint64_t model_system_generation(const model *m) { return m->acc.sys_gen; }
+uint64_t model_event_generation(const model *m) { return m->acc.ev_gen; }
 
 void model_get_job_phases(const model *m, job_phases *out)
 {
+    const model_acc *a = &m->acc;
     memset(out, 0, sizeof *out);
-    if (!m->any)
+    if (!a->any)
         return;
-    out->first_us = m->first_us;
-    out->last_us = m->last_us;
-    if (!m->has_steps)
+    out->first_us = a->first_us;
+    out->last_us = a->last_us;
+    if (!a->has_steps)
         return;
     out->has_steps = 1;
-    out->first_step_us = m->first_step_us;
-    out->last_step_end_us = m->last_step_end_us;
-    out->init_us = m->first_step_us - m->first_us;
-    out->training_us = m->last_step_end_us - m->first_step_us;
-    out->final_us = m->last_us - m->last_step_end_us;
+    out->first_step_us = a->first_step_us;
+    out->last_step_end_us = a->last_step_end_us;
+    out->init_us = a->first_step_us - a->first_us;
+    out->training_us = a->last_step_end_us - a->first_step_us;
+    out->final_us = a->last_us - a->last_step_end_us;
 }
 
 size_t model_node_count(const model *m) { return m->nodes.n; }
@@ -306,6 +384,6 @@ const model_node *model_node_at(const model *m, size_t i)
 const model_node *model_find_node(const model *m, const char *id)
 {
     int found;
-    size_t i = node_pos(m, id, strlen(id), &found);
+    size_t i = model_node_pos(m, id, strlen(id), &found);
     return found ? m->nodes.v[i] : NULL;
 }

@@ -119,6 +119,57 @@ void model_flush(model *m, int final);
  * file. */
 void model_set_stream(model *m, uint64_t id);
 
+/* ---- node writers (issue 28) ------------------------------------------
+ *
+ * Several threads may add to one model at once, each through a writer of
+ * its own bound to one node at a time, no two to the same node, while no
+ * one else touches the model (the caller holds its lock; model_add_* and
+ * the getters wait). A writer's adds do to its node exactly what
+ * model_add_* would; what they do to the job (times, generations, series
+ * and node counts) stays in the writer until model_fold_shard, by sums,
+ * minima and maxima, so the model ends as one writer would have left it
+ * whatever the threads' timing. A record naming another node than the
+ * bound one is kept aside (returns 0) and added, in order, by
+ * model_shard_apply_deferred. Drops (model_drops) are counted in the
+ * writer (model_shard_get_drops) and are the caller's to add
+ * (model_add_drops), file by file in the order a single writer would
+ * have read them, so the latest bad time is that writer's. */
+typedef struct model_shard model_shard;
+model_shard *model_shard_new(model *m);   /* NULL on OOM */
+/* The model's own writer, what model_add_* use: unbound, it adds to any
+ * node and counts straight into the model. Lives as long as m. */
+model_shard *model_writer(model *m);
+void model_shard_free(model_shard *w);    /* NULL is fine; after the fold */
+/* Binds w to node id (len bytes) until the next bind: it may make at most
+ * `room` new series there (see model_series_room). 0, or -1 on OOM. */
+int model_shard_bind(model_shard *w, const char *id, size_t len, size_t room);
+/* As model_set_stream, for w's adds. */
+void model_shard_set_stream(model_shard *w, uint64_t id);
+/* Labels the records w keeps aside from now on (a file's position). */
+void model_shard_set_tag(model_shard *w, uint64_t tag);
+/* As model_add_sample_ref, model_add_sample_defer, model_note_cpu and
+ * model_add_event, through w. */
+int model_shard_add_sample_ref(model_shard *w, const sm_sample *s, model_ref *ref);
+int model_shard_add_sample_defer(model_shard *w, const sm_sample *s, model_ref *ref);
+void model_shard_note_cpu(model_shard *w, const model_ref *ref, const sm_sample *s);
+int model_shard_add_event(model_shard *w, const sm_event *e);
+/* The drops w counted since it was made. */
+void model_shard_get_drops(const model_shard *w, model_drops *out);
+/* Series the model may still make (MODEL_SERIES_MAX over all nodes). */
+size_t model_series_room(const model *m);
+/* Room for n more nodes, so that model_fold_shard cannot fail. 0, or -1
+ * on OOM. */
+int model_reserve_nodes(model *m, size_t n);
+/* Folds w's job-wide state into m and registers the nodes it made (room
+ * reserved with model_reserve_nodes); w is then as new, unbound. */
+void model_fold_shard(model *m, model_shard *w);
+/* Adds d's counts to m's drops; its bad_time_us becomes m's latest when
+ * d counts any. */
+void model_add_drops(model *m, const model_drops *d);
+/* Adds, in order, the records w kept aside while its tag was `tag`
+ * (through m's own writer, each with the stream it came with). */
+void model_shard_apply_deferred(model *m, model_shard *w, uint64_t tag);
+
 /* Time span of everything ingested (system samples and events). 0 when empty. */
 int64_t model_first_us(const model *m);
 int64_t model_last_us(const model *m);

@@ -144,4 +144,11 @@ void model_ptrvec_insert(ptrvec *pv, size_t i, void *p);
 /* model_natural_cmp over slices. */
 int model_natural_cmp_n(const char *a, size_t la, const char *b, size_t lb);
 
+/* model_gpu.c's rows, kept in the model (model.c). */
+struct model_gpus;
+struct model_gpus **model_gpus_ref(model *m);
+void model_gpus_free(struct model_gpus *g);
+/* A change that no add made (a Kineto rank merged): readers refresh. */
+void model_bump_generation(model *m);
+
 #endif

@@ -269,6 +269,66 @@ static void parse_framework(const slice *pt, int n, key_info *out)
     }
 }
 
+/* <worker>.<time>.pt.trace.json[.gz]: the worker is the writer (one
+ * process: a rank), its host part before "_<pid>" the node. A time of
+ * 13 digits is epoch ms, 19 epoch ns; other digits are part of a custom
+ * worker name ("rank-34.Jul_15_10_52_41.1074"). */
+static int parse_kineto(slice file, key_info *out)
+{
+    size_t ext = ends(file, ".pt.trace.json")      ? 14
+                 : ends(file, ".pt.trace.json.gz") ? 17 : 0;
+    if (!ext || file.n <= ext)
+        return -1;
+    slice stem = {file.p, file.n - ext};
+    const char *dot = NULL;
+    for (size_t i = stem.n; i-- > 0;)
+        if (stem.p[i] == '.') {
+            dot = stem.p + i;
+            break;
+        }
+    slice worker = stem;
+    if (dot && dot > stem.p) {
+        slice t = {dot + 1, stem.n - (size_t)(dot + 1 - stem.p)};
+        if (all_digits(t) && (t.n == 13 || t.n == 19)) {
+            out->time_us = t.n == 19 ? to_int(t) / 1000 : to_int(t) * 1000;
+            worker = (slice){stem.p, (size_t)(dot - stem.p)};
+        }
+    }
+    if (worker.n == 0 || worker.n >= sizeof out->process || !printable_id(worker))
+        return -1;
+    slice host = worker;
+    const char *us = NULL;
+    for (size_t i = worker.n; i-- > 0;)
+        if (worker.p[i] == '_') {
+            us = worker.p + i;
+            break;
+        }
+    if (us && us > worker.p && all_digits((slice){us + 1, worker.n - (size_t)(us + 1 - worker.p)}))
+        host = (slice){worker.p, (size_t)(us - worker.p)};
+    if (set_node(out, host) != 0)
+        return -1;
+    memcpy(out->process, worker.p, worker.n);
+    out->process[worker.n] = '\0';
+    out->kind = KEY_KINETO;
+    return 0;
+}
+
+int keyname_kineto_candidate(const char *key)
+{
+    if (!key)
+        return 0;
+    key_info ki;
+    keyname_parse(key, &ki);
+    if (ki.kind != KEY_OTHER)
+        return 0;
+    slice k = {key, strlen(key)};
+    if (!ends(k, ".json") && !ends(k, ".json.gz"))
+        return 0;
+    /* smdebug's own folders keep their names and reasons: only a
+     * .pt.trace.json name is a Kineto trace there */
+    return !starts(k, "system/") && !starts(k, "framework/") && !starts(k, "rule-output/");
+}
+
 void keyname_parse(const char *key, key_info *out)
 {
     memset(out, 0, sizeof *out);
@@ -278,6 +338,11 @@ void keyname_parse(const char *key, key_info *out)
         key += 3;
     slice pt[16];
     int n = split(key, pt, 16);
+    if (n < 1)
+        return;
+    if (parse_kineto(pt[n - 1], out) == 0)
+        return;
+    memset(out, 0, sizeof *out);
     if (n < 2)
         return;
     if (eq(pt[0], "system") && n >= 3 && eq(pt[1], "incremental") &&

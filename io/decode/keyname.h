@@ -18,7 +18,14 @@
  * a leading `<digits>-`, else the whole part. <end_us> is the end of the
  * file's last event in epoch µs, or in epoch ns when it has 19 digits.
  * Times in names are epoch µs, sometimes with a fraction (Python printed
- * time.time() * 1e6): the fraction is dropped. */
+ * time.time() * 1e6): the fraction is dropped.
+ *
+ * PyTorch profiler traces (SPEC §1b) are named by torch.profiler's
+ * tensorboard_trace_handler, `<worker>.<time>.pt.trace.json[.gz]`, with
+ * worker `<host>_<pid>` (`algo-2_1234`) and time epoch ns (19 digits) or,
+ * in older PyTorch, ms (13): KEY_KINETO wherever it lies, also in
+ * tensorboard-output/ beside profiler-output/ (a job-relative key, as
+ * rule-output's). */
 #ifndef SMTOP_KEYNAME_H
 #define SMTOP_KEYNAME_H
 
@@ -35,7 +42,13 @@ typedef enum key_kind {
     KEY_TF_TRACE,       /* *.trace.json.gz; node = the trace's host name */
     KEY_TF_META,        /* <writer>_<start>_<end>.metadata in a TF step dir:
                            node from the writer id, time_us = start */
-    KEY_RULE_REPORT     /* rule-output/.../<Rule>.json */
+    KEY_RULE_REPORT,    /* rule-output/.../<Rule>.json */
+    KEY_KINETO,         /* PyTorch profiler trace, <worker>.<time>.pt.trace.json[.gz]
+                           at any depth: node = the worker's host part,
+                           process = the worker, time_us from the name */
+    KEY_KINETO_MAYBE    /* another *.json[.gz] where Kineto traces may be
+                           (outside smdebug's layout): a trace only if its
+                           head says so (kineto_file_sniff) */
 } key_kind;
 
 typedef enum trace_kind {
@@ -63,6 +76,12 @@ void keyname_parse(const char *key, key_info *out);
  * when it is under framework/ or system/ (which hold only profiler data,
  * so every file there must be accounted for); NULL elsewhere. */
 const char *keyname_unread_reason(const char *key);
+
+/* Whether a Kineto trace could be at `key` (relative to the root it was
+ * listed under) though its name does not say so: a *.json or *.json.gz
+ * that no other kind claims, outside smdebug's framework/ and system/
+ * (whose other names keep their reasons) and rule-output/. */
+int keyname_kineto_candidate(const char *key);
 
 /* Derives the node id from a trace file's node part, a writer id (see
  * above). */

@@ -556,10 +556,13 @@ static void gz_feed(kineto_dec *d, const unsigned char *p, size_t n)
 
 static void input(kineto_dec *d, const void *p, size_t n)
 {
-    if (d->in == IN_GZIP)
-        gz_feed(d, p, n);
-    else
+    const unsigned char *b = p;
+    if (d->in != IN_GZIP) {
         json_feed(d, p, n);
+        return;
+    }
+    for (size_t at = 0, step = (size_t)1 << 30; at < n && !d->err; at += step)
+        gz_feed(d, b + at, n - at < step ? n - at : step);   /* zlib counts in uInt */
 }
 
 int kineto_dec_feed(kineto_dec *d, const void *p, size_t n, kineto_ev_cb cb, void *ud)

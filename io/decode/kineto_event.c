@@ -6,13 +6,6 @@
 
 #include "io/decode/kineto_parse.h"
 
-static const char *ws(const char *p, const char *end)
-{
-    while (p < end && kparse_class[(unsigned char)*p] == KC_WS)
-        p++;
-    return p;
-}
-
 static int key_is(const char *k, size_t kl, const char *lit, size_t n)
 {
     return kl == n && sm_bytes_eq(k, lit, n);
@@ -52,22 +45,22 @@ static const char *member_key(const char *p, const char *end, const char **k,
         *k = kb;
         *kl = n == (size_t)-1 ? 0 : n;
     }
-    p = ws(q + 1, end);
+    p = kparse_ws(q + 1, end);
     if (p >= end || *p != ':')
         return NULL;
-    p = ws(p + 1, end);
+    p = kparse_ws(p + 1, end);
     return p < end ? p : NULL;
 }
 
 /* After a member's value: past ',' (*more 1) or '}' (*more 0). */
 static const char *member_next(const char *p, const char *end, int *more)
 {
-    p = ws(p, end);
+    p = kparse_ws(p, end);
     if (p >= end)
         return NULL;
     if (*p == ',') {
         *more = 1;
-        return ws(p + 1, end);
+        return kparse_ws(p + 1, end);
     }
     if (*p == '}') {
         *more = 0;
@@ -141,7 +134,7 @@ static const char *args_value(const char *p, const char *end, sm_kevent *ev)
     args_reset(ev);
     if (*p != '{')
         return kparse_skip(p, end);
-    p = ws(p + 1, end);
+    p = kparse_ws(p + 1, end);
     if (p < end && *p == '}')
         return p + 1;
     for (int more = 1; more;) {
@@ -304,7 +297,7 @@ static void ev_finish(sm_kevent *ev, const evstate *st)
 const char *kparse_event(const char *p, const char *end, int keep_python,
                          sm_kevent *ev, int *kind)
 {
-    p = ws(p, end);
+    p = kparse_ws(p, end);
     if (p >= end)
         return NULL;
     if (*p != '{') {
@@ -313,7 +306,7 @@ const char *kparse_event(const char *p, const char *end, int keep_python,
     }
     evstate st;
     ev_init(ev, &st);
-    p = ws(p + 1, end);
+    p = kparse_ws(p + 1, end);
     if (p < end && *p == '}') {
         *kind = KP_BAD;
         return p + 1;
@@ -341,12 +334,12 @@ const char *kparse_event(const char *p, const char *end, int keep_python,
 const char *kparse_device(const char *p, const char *end, int64_t *total_mem)
 {
     *total_mem = SM_KEV_NONE;
-    p = ws(p, end);
+    p = kparse_ws(p, end);
     if (p >= end)
         return NULL;
     if (*p != '{')
         return kparse_skip(p, end);
-    p = ws(p + 1, end);
+    p = kparse_ws(p + 1, end);
     if (p < end && *p == '}')
         return p + 1;
     for (int more = 1; more;) {

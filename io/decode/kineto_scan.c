@@ -26,13 +26,6 @@ const unsigned char kparse_class[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-static const char *ws(const char *p, const char *end)
-{
-    while (p < end && kparse_class[(unsigned char)*p] == KC_WS)
-        p++;
-    return p;
-}
-
 static int is_digit(char c)
 {
     return c >= '0' && c <= '9';
@@ -117,13 +110,22 @@ const char *kparse_skip_rest(const char *p, const char *end)
     return skip_nested(p, end, 1, 0);
 }
 
+/* Whether c may follow a number or literal: anything else (a letter, a
+ * quote, a byte no JSON has) makes the value bad here, and the element is
+ * then judged by the gathering scanner, as it would be in pieces. */
+static int ends_scalar(char c)
+{
+    int k = kparse_class[(unsigned char)c];
+    return k == KC_WS || k == KC_COMMA || k == KC_CLOSE;
+}
+
 static const char *skip_literal(const char *p, const char *end)
 {
     static const char *const words[3] = {"true", "false", "null"};
     for (int w = 0; w < 3; w++) {
         size_t n = strlen(words[w]);
         if ((size_t)(end - p) > n && memcmp(p, words[w], n) == 0)
-            return kparse_class[(unsigned char)p[n]] == KC_PLAIN ? NULL : p + n;
+            return ends_scalar(p[n]) ? p + n : NULL;
     }
     return NULL;
 }
@@ -133,15 +135,14 @@ static const char *skip_number(const char *p, const char *end)
 {
     jscan s = {p, end};
     jnum n;
-    if (jscan_number_syntax(&s, &n) != 0 || s.p >= end ||
-        kparse_class[(unsigned char)*s.p] == KC_PLAIN)
+    if (jscan_number_syntax(&s, &n) != 0 || s.p >= end || !ends_scalar(*s.p))
         return NULL;
     return s.p;
 }
 
 const char *kparse_skip(const char *p, const char *end)
 {
-    p = ws(p, end);
+    p = kparse_ws(p, end);
     if (p >= end)
         return NULL;
     char c = *p;
@@ -213,8 +214,9 @@ static const char *int_short(const char *p, const char *end, int rule, int64_t *
     const char *ds = q;
     uint64_t v = 0;
     size_t max = rule == KR_NS ? 16 : 18;
-    while (q < end && is_digit(*q) && (size_t)(q - ds) < max)
-        v = v * 10 + (uint64_t)(*q++ - '0');
+    const char *lim = (size_t)(end - q) < max ? end : q + max;
+    for (unsigned dg; q < lim && (dg = (unsigned)(*q - '0')) < 10; q++)
+        v = v * 10 + dg;    /* the decoder's hottest loop: one test a digit */
     size_t il = (size_t)(q - ds);
     if (il == 0 || q >= end || (*ds == '0' && il > 1))
         return NULL;
@@ -222,8 +224,9 @@ static const char *int_short(const char *p, const char *end, int rule, int64_t *
         int f = 0;
         if (*q == '.') {
             const char *fs = ++q;
-            while (q < end && is_digit(*q) && q - fs < 3)
-                v = v * 10 + (uint64_t)(*q++ - '0');
+            lim = end - q < 3 ? end : q + 3;
+            for (unsigned dg; q < lim && (dg = (unsigned)(*q - '0')) < 10; q++)
+                v = v * 10 + dg;
             f = (int)(q - fs);
             if (f == 0 || q >= end)
                 return NULL;
@@ -233,7 +236,7 @@ static const char *int_short(const char *p, const char *end, int rule, int64_t *
         if (v > (uint64_t)INT64_MAX)
             return NULL;
     }
-    if (is_digit(*q) || *q == '.' || *q == 'e' || *q == 'E')
+    if (!ends_scalar(*q))
         return NULL;
     *out = neg ? -(int64_t)v : (int64_t)v;
     return q;
@@ -241,7 +244,7 @@ static const char *int_short(const char *p, const char *end, int rule, int64_t *
 
 const char *kparse_int(const char *p, const char *end, int rule, int64_t *out)
 {
-    p = ws(p, end);
+    p = kparse_ws(p, end);
     if (p >= end)
         return NULL;
     char c = *p;
@@ -254,8 +257,7 @@ const char *kparse_int(const char *p, const char *end, int rule, int64_t *out)
         return q;
     jscan s = {p, end};
     jnum n;
-    if (jscan_number_syntax(&s, &n) != 0 || s.p >= end ||
-        kparse_class[(unsigned char)*s.p] == KC_PLAIN)
+    if (jscan_number_syntax(&s, &n) != 0 || s.p >= end || !ends_scalar(*s.p))
         return NULL;
     *out = dec_to_int(&n, rule);
     return s.p;

@@ -62,6 +62,8 @@ typedef struct fast_ctx {
     sm_str ekey[MAX_EXTRA], eval[MAX_EXTRA];
     int nextra;
     size_t next;        /* index in writer_order of the expected member */
+    const char *line;
+    sys_spans *sp;      /* where Value and Timestamp were, or NULL */
 } fast_ctx;
 
 /* A value the fast path can carry verbatim as jansson would dump it:
@@ -135,12 +137,22 @@ static int fast_known(jscan *s, fast_ctx *c, int f)
     case F_NAME:
         return jscan_string(s, &o->name);
     case F_VALUE:
+        if (c->sp)
+            c->sp->value_at = (uint32_t)(s->p - c->line);
         if (jscan_number(s, &n) != 0)
             return -1;
         o->value = n.d;
+        if (c->sp)
+            c->sp->value_end = (uint32_t)(s->p - c->line);
         return 0;
     default:   /* F_TS: its double is never needed (and costs a strtod) */
-        return fast_seconds(s, c->sc, &o->ts_us);
+        if (c->sp)
+            c->sp->ts_at = (uint32_t)(s->p - c->line);
+        if (fast_seconds(s, c->sc, &o->ts_us) != 0)
+            return -1;
+        if (c->sp)
+            c->sp->ts_end = (uint32_t)(s->p - c->line);
+        return 0;
     }
 }
 
@@ -239,7 +251,8 @@ static int join_extra(const fast_ctx *c, sysdec_scratch *sc, sm_str *extra)
     return 0;
 }
 
-static int sys_decode_fast(const char *line, size_t len, sm_sample *out, sysdec_scratch *sc)
+static int sys_decode_fast(const char *line, size_t len, sm_sample *out, sysdec_scratch *sc,
+                           sys_spans *sp)
 {
     jscan s = {line, line + len};
     /* Not `= {...}`: that would zero the extra arrays on every line (a
@@ -251,6 +264,8 @@ static int sys_decode_fast(const char *line, size_t len, sm_sample *out, sysdec_
     c.seen = 0;
     c.nextra = 0;
     c.next = 0;
+    c.line = line;
+    c.sp = sp;
     /* Every other field is set by its required member, or the line
      * fails (out is then undefined): no memset of the whole record. */
     out->name = (sm_str){"", 0};
@@ -284,12 +299,49 @@ static int sys_decode_fast(const char *line, size_t len, sm_sample *out, sysdec_
 int sys_decode_line_fast(const char *line, size_t len, sm_sample *out,
                          sysdec_scratch *scratch)
 {
-    return sys_decode_fast(line, len, out, scratch);
+    return sys_decode_fast(line, len, out, scratch, NULL);
+}
+
+int sys_decode_line_spans(const char *line, size_t len, sm_sample *out,
+                          sysdec_scratch *scratch, sys_spans *sp)
+{
+    if (len > UINT32_MAX || sys_decode_fast(line, len, out, scratch, sp) != 0)
+        return -1;
+    return out->extra.len == 0 && sp->value_at < sp->value_end && sp->value_end <= sp->ts_at &&
+                   sp->ts_at < sp->ts_end && sp->ts_end <= len
+               ? 0
+               : 1;
+}
+
+/* The bytes of line from `at` equal like's [from, to) (both long enough). */
+static int same_bytes(const char *p, const char *end, const char *like, uint32_t from,
+                      uint32_t to)
+{
+    return (size_t)(end - p) >= to - from && memcmp(p, like + from, to - from) == 0;
+}
+
+int sys_decode_numbers_like(const char *line, size_t len, const char *like, size_t like_len,
+                            const sys_spans *sp, sysdec_scratch *sc, int64_t *ts_us,
+                            double *value)
+{
+    const char *end = line + len;
+    if (!same_bytes(line, end, like, 0, sp->value_at))
+        return -1;
+    jscan s = {line + sp->value_at, end};
+    jnum n;
+    if (jscan_number(&s, &n) != 0 || !same_bytes(s.p, end, like, sp->value_end, sp->ts_at))
+        return -1;
+    s.p += sp->ts_at - sp->value_end;
+    if (fast_seconds(&s, sc, ts_us) != 0 || (size_t)(end - s.p) != like_len - sp->ts_end ||
+        memcmp(s.p, like + sp->ts_end, like_len - sp->ts_end) != 0)
+        return -1;
+    *value = n.d;
+    return 0;
 }
 
 int sys_decode_line(const char *line, size_t len, sm_sample *out, sysdec_scratch *scratch)
 {
-    if (sys_decode_fast(line, len, out, scratch) == 0)
+    if (sys_decode_fast(line, len, out, scratch, NULL) == 0)
         return 0;
     return sys_decode_line_jansson(line, len, out, scratch);
 }

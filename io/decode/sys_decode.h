@@ -46,6 +46,30 @@ int sys_decode_line(const char *line, size_t len, sm_sample *out,
 int sys_decode_line_fast(const char *line, size_t len, sm_sample *out,
                          sysdec_scratch *scratch);
 
+/* Where a line's Value and Timestamp numbers lie (byte offsets, ends
+ * exclusive). */
+typedef struct sys_spans {
+    uint32_t value_at, value_end, ts_at, ts_end;
+} sys_spans;
+
+/* sys_decode_line_fast, also saying where the two numbers lie: 0 when the
+ * line may serve as a model for sys_decode_numbers_like (no extra member,
+ * Value before Timestamp), 1 when it decoded but may not, -1 as
+ * sys_decode_line_fast. */
+int sys_decode_line_spans(const char *line, size_t len, sm_sample *out,
+                          sysdec_scratch *scratch, sys_spans *sp);
+
+/* For a line that is byte for byte `like` (like_len bytes, a model from
+ * sys_decode_line_spans with spans sp) but for its two numbers: the time
+ * and value sys_decode_line_fast would give it (its strings are like's),
+ * without scanning the rest: 0, or -1 when the line is not such a line
+ * (decode it in full then). The decoder's state before a number depends
+ * only on the bytes before it, so equal bytes around numbers the same
+ * scanner accepts decode the same. */
+int sys_decode_numbers_like(const char *line, size_t len, const char *like, size_t like_len,
+                            const sys_spans *sp, sysdec_scratch *sc, int64_t *ts_us,
+                            double *value);
+
 /* The reference decoder, same contract, via jansson. */
 int sys_decode_line_jansson(const char *line, size_t len, sm_sample *out,
                             sysdec_scratch *scratch);

@@ -4,6 +4,7 @@
  * would to keep. */
 #include "io/decode/trace_carry.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/util/vec.h"
@@ -23,11 +24,17 @@ struct trace_carry {
     writer_key *w;
     size_t nw, capw;
     size_t dropped;
+    /* The scanner's node workers share one carry (each its own writers):
+     * every call takes it. */
+    pthread_mutex_t mu;
 };
 
 trace_carry *trace_carry_new(void)
 {
-    return calloc(1, sizeof(trace_carry));
+    trace_carry *c = calloc(1, sizeof(trace_carry));
+    if (c)
+        pthread_mutex_init(&c->mu, NULL);
+    return c;
 }
 
 void trace_carry_item_clear(tcarry_item *it)
@@ -53,10 +60,11 @@ void trace_carry_free(trace_carry *c)
     for (size_t i = 0; i < c->nw; i++)
         free(c->w[i].process);
     free(c->w);
+    pthread_mutex_destroy(&c->mu);
     free(c);
 }
 
-int trace_carry_writer(trace_carry *c, const char *process, int kind)
+static int writer_of(trace_carry *c, const char *process, int kind)
 {
     for (size_t i = 0; i < c->nw; i++)
         if (c->w[i].kind == kind && !strcmp(c->w[i].process, process))
@@ -84,8 +92,8 @@ static int same_stack(const tcarry_item *it, int writer, int64_t pid, int64_t ti
     return it->writer == writer && it->pid == pid && it->tid == tid;
 }
 
-int trace_carry_take_b(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t end_us,
-                       tcarry_item *out)
+static int take_b(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t end_us,
+                  tcarry_item *out)
 {
     size_t best = c->b.n;
     for (size_t i = 0; i < c->b.n; i++) {
@@ -100,8 +108,8 @@ int trace_carry_take_b(trace_carry *c, int writer, int64_t pid, int64_t tid, int
     return 1;
 }
 
-int trace_carry_take_e(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t start_us,
-                       tcarry_item *out)
+static int take_e(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t start_us,
+                  tcarry_item *out)
 {
     size_t best = c->e.n;
     for (size_t i = 0; i < c->e.n; i++) {
@@ -134,9 +142,44 @@ static int side_put(trace_carry *c, side *s, tcarry_item *it)
     return 0;
 }
 
-int trace_carry_put_b(trace_carry *c, tcarry_item *it) { return side_put(c, &c->b, it); }
-int trace_carry_put_e(trace_carry *c, tcarry_item *it) { return side_put(c, &c->e, it); }
+int trace_carry_writer(trace_carry *c, const char *process, int kind)
+{
+    pthread_mutex_lock(&c->mu);
+    int w = writer_of(c, process, kind);
+    pthread_mutex_unlock(&c->mu);
+    return w;
+}
 
+int trace_carry_take_b(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t end_us,
+                       tcarry_item *out)
+{
+    pthread_mutex_lock(&c->mu);
+    int r = take_b(c, writer, pid, tid, end_us, out);
+    pthread_mutex_unlock(&c->mu);
+    return r;
+}
+
+int trace_carry_take_e(trace_carry *c, int writer, int64_t pid, int64_t tid, int64_t start_us,
+                       tcarry_item *out)
+{
+    pthread_mutex_lock(&c->mu);
+    int r = take_e(c, writer, pid, tid, start_us, out);
+    pthread_mutex_unlock(&c->mu);
+    return r;
+}
+
+static int put_locked(trace_carry *c, side *s, tcarry_item *it)
+{
+    pthread_mutex_lock(&c->mu);
+    int r = side_put(c, s, it);
+    pthread_mutex_unlock(&c->mu);
+    return r;
+}
+
+int trace_carry_put_b(trace_carry *c, tcarry_item *it) { return put_locked(c, &c->b, it); }
+int trace_carry_put_e(trace_carry *c, tcarry_item *it) { return put_locked(c, &c->e, it); }
+
+/* The counts are read once the workers are done (scanner_finish). */
 size_t trace_carry_waiting_b(const trace_carry *c) { return c->b.n; }
 size_t trace_carry_waiting_e(const trace_carry *c) { return c->e.n; }
 size_t trace_carry_dropped(const trace_carry *c) { return c->dropped; }

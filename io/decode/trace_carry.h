@@ -17,8 +17,11 @@
  * first therefore pairs them exactly as one concatenated file would.
  *
  * Bounded: at most TCARRY_MAX waiting items per side (the oldest is
- * dropped and counted when full) and TCARRY_WRITERS writers. Not
- * thread-safe: one owner (the scanner, under the model lock; one export). */
+ * dropped and counted when full) and TCARRY_WRITERS writers. The calls
+ * that change it are thread-safe: the scanner's node workers share one,
+ * each pairing its own writers' events (a writer is one node's), so what
+ * pairs with what does not depend on their timing below the bounds. The
+ * counts are for when no call is in flight. */
 #ifndef SMTOP_TRACE_CARRY_H
 #define SMTOP_TRACE_CARRY_H
 

@@ -7,12 +7,17 @@
 
 #include "io/decode/pystats_load.h"
 #include "io/decode/tf_trace.h"
+#include "io/job/kineto_ingest.h"
+#include "io/source/source_traces.h"
 
 struct job {
     source *src;
     scanner *sc;
+    source *tsrc;           /* --traces: its own source and scanner, NULL none */
+    scanner *tsc;
     model *m;
     pystats_store *py;      /* Python profiler stats, fed by on_file */
+    kineto_ingest *kin;     /* PyTorch profiler traces, fed by on_file */
     pthread_mutex_t lock;
     int desc_final;         /* desc names profiler-output (root found) */
     char desc[1024];        /* written under lock by job_scan */
@@ -25,6 +30,8 @@ static int job_on_file(void *ud, const key_info *ki, const char *key,
     job *j = ud;
     if (ki->kind == KEY_CPROFILE || ki->kind == KEY_PYINSTRUMENT)
         return pystats_load_file(j->py, ki, key, data, len, err);
+    if (ki->kind == KEY_KINETO || ki->kind == KEY_KINETO_MAYBE)
+        return kineto_ingest_file(j->kin, ki, key, data, len, err);
     if (ki->kind == KEY_TF_TRACE)
         return tf_trace_ingest(j->m, ki->node, key, ki->time_us ? ki->time_us : TF_TRACE_NO_BASE,
                                data, len, err);
@@ -73,7 +80,7 @@ job *job_open(const char *spec, const source_opts *so, const model_config *mc,
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
         goto fail;
     }
-    if (!(j->py = pystats_store_new())) {
+    if (!(j->py = pystats_store_new()) || !(j->kin = kineto_ingest_new(j->m))) {
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
         goto fail;
     }
@@ -83,6 +90,17 @@ job *job_open(const char *spec, const source_opts *so, const model_config *mc,
                       .wait = so && so->wait_for_data};
     ingest_threads(&o);
     if (!(j->sc = scanner_new(j->src, NULL, j->m, &o, err)))
+        goto fail;
+    /* --traces: searched whole from its top (root ""), into the same model */
+    if (so && so->traces && !(j->tsrc = source_traces_open(so->traces, so, err))) {
+        if (err) {
+            char why[sizeof err->msg];
+            memcpy(why, err->msg, sizeof why);
+            sm_err_set(err, err->code, "--traces: %.400s", why);
+        }
+        goto fail;
+    }
+    if (j->tsrc && !(j->tsc = scanner_new(j->tsrc, "", j->m, &o, err)))
         goto fail;
     return j;
 fail:
@@ -95,8 +113,11 @@ void job_close(job *j)
     if (!j)
         return;
     scanner_free(j->sc);
+    scanner_free(j->tsc);
+    source_free(j->tsrc);
     model_free(j->m);
     pystats_store_free(j->py);
+    kineto_ingest_free(j->kin);
     source_free(j->src);
     pthread_mutex_destroy(&j->lock);
     free(j);
@@ -105,6 +126,12 @@ void job_close(job *j)
 int job_scan(job *j, sm_err *err)
 {
     int rc = scanner_scan(j->sc, err);
+    sm_err terr = {0};
+    if (j->tsc && scanner_scan(j->tsc, &terr) != 0 && rc == 0) {
+        rc = -1;
+        if (err)
+            sm_err_set(err, terr.code, "--traces %s: %s", source_describe(j->tsrc), terr.msg);
+    }
     /* What reading finds (a bucket in another region) is the source's
      * problem, even where the message names the option that fixes it:
      * only the command line itself makes a usage error (exit 2). */
@@ -124,6 +151,20 @@ void job_finish(job *j)
 {
     scanner_finish(j->sc);
     scanner_shed(j->sc);
+    if (j->tsc) {
+        scanner_finish(j->tsc);
+        scanner_shed(j->tsc);
+    }
+}
+
+scanner *job_traces_scanner(job *j)
+{
+    return j->tsc;
+}
+
+const char *job_traces_describe(job *j)
+{
+    return j->tsrc ? source_describe(j->tsrc) : NULL;
 }
 
 pystats_store *job_pystats(job *j)

@@ -32,6 +32,10 @@ void job_finish(job *j);
 
 model *job_model(job *j);
 scanner *job_scanner(job *j);
+/* The scanner of --traces PATH (source_opts.traces) and where it reads;
+ * NULL when none was given. */
+scanner *job_traces_scanner(job *j);
+const char *job_traces_describe(job *j);
 /* Python profiler stats (cProfile / pyinstrument); read under job_lock. */
 pystats_store *job_pystats(job *j);
 source *job_source(job *j);

@@ -77,15 +77,30 @@ static int grow_keys(predec_buf *b, size_t cap)
     if (!p)
         return -1;
     b->proto = p;
+    predec_like *t = realloc(b->like, cap * sizeof *t);
+    if (!t)
+        return -1;
+    b->like = t;
     b->capkeys = cap;
     return 0;
+}
+
+/* Chains record `at` to key k's records. */
+static uint32_t key_link(predec_buf *b, size_t at, uint32_t k)
+{
+    b->v[b->last[k]].next_same = (uint32_t)at;
+    b->last[k] = (uint32_t)at;
+    b->last_key = k;
+    return k;
 }
 
 /* Numbers record `at`'s sample key: the one after the previous line's
  * (smdebug writes a timestamp's series in the same order every time),
  * else a search of the keys so far, else a new key, whose sample s
- * becomes its strings. */
-static uint32_t key_of(predec_buf *b, size_t at, const sm_sample *s)
+ * becomes its strings and its line (when `like`) the model of its next
+ * lines (sys_decode_numbers_like). */
+static uint32_t key_of(predec_buf *b, size_t at, const sm_sample *s, int like,
+                       const sys_spans *sp)
 {
     uint32_t k = b->last_key + 1;
     if (b->last_key == PREDEC_NO_KEY || !key_is(b, k, s)) {
@@ -101,14 +116,31 @@ static uint32_t key_of(predec_buf *b, size_t at, const sm_sample *s)
             }
             b->first[b->nkeys] = b->last[b->nkeys] = (uint32_t)at;
             b->proto[b->nkeys] = *s;
+            b->like[b->nkeys] = (predec_like){.ok = 0};
             b->nkeys++;
             b->last_key = k;
+            if (like)
+                b->like[k] = (predec_like){b->v[at].off, b->v[at].len, *sp, 1};
             return k;
         }
     }
-    b->v[b->last[k]].next_same = (uint32_t)at;
-    b->last[k] = (uint32_t)at;
-    b->last_key = k;
+    if (like)   /* the newest layout of the key's lines */
+        b->like[k] = (predec_like){b->v[at].off, b->v[at].len, *sp, 1};
+    return key_link(b, at, k);
+}
+
+/* The key whose lines record r's line repeats but for its numbers (the
+ * one after the previous line's, or the first after the last): its time
+ * and value in r, or PREDEC_NO_KEY. */
+static uint32_t key_like(predec_buf *b, sysdec_scratch *sc, predec_rec *r)
+{
+    if (b->last_key == PREDEC_NO_KEY || !b->nkeys)
+        return PREDEC_NO_KEY;
+    uint32_t k = b->last_key + 1 < b->nkeys ? b->last_key + 1 : 0;
+    const predec_like *t = &b->like[k];
+    if (!t->ok || sys_decode_numbers_like(b->base + r->off, r->len, b->base + t->off, t->len,
+                                          &t->sp, sc, &r->ts_us, &r->value) != 0)
+        return PREDEC_NO_KEY;
     return k;
 }
 
@@ -122,9 +154,16 @@ static void decode_rec(predec_buf *b, sysdec_scratch *sc, predec_rec *r)
         r->ok = trace_decode_parse(line, r->len, &b->ev[at]) == 1;
         return;
     }
+    uint32_t k = key_like(b, sc, r);
+    if (k != PREDEC_NO_KEY) {
+        r->ok = 1;
+        r->key = key_link(b, at, k);
+        return;
+    }
     sm_sample s;
-    r->ok = sys_decode_line_fast(line, r->len, &s, sc) == 0 && s.extra.len == 0 &&
-            (r->key = key_of(b, at, &s)) != PREDEC_NO_KEY;
+    sys_spans sp;
+    int rc = sys_decode_line_spans(line, r->len, &s, sc, &sp);
+    r->ok = rc >= 0 && s.extra.len == 0 && (r->key = key_of(b, at, &s, rc == 0, &sp)) != PREDEC_NO_KEY;
     if (r->ok) {
         r->ts_us = s.ts_us;
         r->value = s.value;
@@ -185,6 +224,7 @@ void predec_buf_free(predec_buf *b)
     free(b->v);
     free(b->ev);
     free(b->proto);
+    free(b->like);
     free(b->first);
     free(b->last);
     free(b->cur);

@@ -17,6 +17,7 @@
 
 #include "model/model.h"
 #include "model/records.h"
+#include "io/decode/sys_decode.h"
 #include "io/decode/trace_line.h"
 
 /* What a file's lines are decoded ahead as. */
@@ -106,6 +107,14 @@ static inline const char *predec_nl(const predec *pre, const predec_rec *r)
     return pre->base + r->off + r->nl_off;
 }
 
+/* A key's latest line, the model its next lines are compared with
+ * (sys_decode_numbers_like): offset, length and where its numbers lie. */
+typedef struct predec_like {
+    uint32_t off, len;
+    sys_spans sp;
+    int ok;
+} predec_like;
+
 /* Growable record storage for predec_decode. */
 typedef struct predec_buf {
     const char *base;
@@ -115,6 +124,7 @@ typedef struct predec_buf {
     tl_event *ev;           /* PREDEC_TRACE, per record (capev) */
     size_t capev;
     sm_sample *proto;       /* per key, its first sample */
+    predec_like *like;      /* per key */
     uint32_t *first;        /* per key, the record that showed it first */
     uint32_t *last;         /* per key, its latest record so far */
     model_ref *refs;        /* per key, for the consumer */

@@ -54,11 +54,15 @@ void scan_feed_note_drops(scanner *sc, const char *rel, const model_drops *b,
  * when there is none, and on_file may then anchor it otherwise). */
 static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len)
 {
-    e->whole_size = e->size;
+    /* A Kineto .gz grows in place: one fetched past its listed size was
+     * read whole, and must not be fetched again (and counted twice) when
+     * the next listing sees that size. */
+    int kineto = e->ki.kind == KEY_KINETO || e->ki.kind == KEY_KINETO_MAYBE;
+    e->whole_size = kineto && (int64_t)len > e->size ? (int64_t)len : e->size;
     if (!sc->o.on_file)
         return;
     sm_err err = {0}, place = {0};
-    const char *rel = e->key + (strncmp(e->key, "rule-output/", 12) ? strlen(sc->root) : 0);
+    const char *rel = scan_rel_key(sc, e->key);
     key_info ki;
     catalog_entry_info(e, &ki);
     int placed = 1;
@@ -95,68 +99,87 @@ static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len
     scan_note_unread(sc, e, rel, why);
 }
 
-static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len)
+void scan_feed_lines(scanner *sc, ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
+                     pthread_mutex_t *adopt_mu, feed_note *fn)
 {
-    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch, .carry = sc->carry};
-    cx.pre = sc->pre;
     int64_t corrupt_before = e->corrupt;
-    model_drops before, after;
-    if (sc->o.lock)
-        pthread_mutex_lock(sc->o.lock);
-    model_get_drops(sc->m, &before);
+    model_shard_get_drops(cx->w, &fn->before);
     size_t skip = 0;
+    if (adopt_mu)
+        pthread_mutex_lock(adopt_mu);
     if (e->ki.kind == KEY_TRACE && e->consumed == 0)
         skip = scan_adopt_take(&sc->adopt, e, data, len);
     if (e->ki.kind == KEY_TRACE_TMP)
         scan_adopt_track(&sc->adopt, e);
+    if (adopt_mu)
+        pthread_mutex_unlock(adopt_mu);
     if (e->ki.kind == KEY_SYSTEM)
-        model_set_stream(sc->m, e->id);   /* one file, one stream */
-    int rc = scan_ingest_bytes(&cx, e, data, len, skip, entry_is_final(sc, e, len));
-    model_get_drops(sc->m, &after);
-    if (sc->o.lock)
-        pthread_mutex_unlock(sc->o.lock);
+        model_shard_set_stream(cx->w, e->id);   /* one file, one stream */
+    fn->oom = scan_ingest_bytes(cx, e, data, len, skip, entry_is_final(sc, e, len)) != 0;
+    model_shard_get_drops(cx->w, &fn->after);
+    fn->n = cx->n;
+    fn->corrupt = e->corrupt - corrupt_before;
+    memcpy(fn->first_bad, cx->first_bad, sizeof fn->first_bad);
+    memcpy(fn->bad_line, cx->bad_line, sizeof fn->bad_line);
+    fn->nbad = cx->nbad;
+}
+
+void scan_feed_say(scanner *sc, cat_entry *e, const feed_note *fn)
+{
     pthread_mutex_lock(&sc->mu);
-    sc->st.lines += cx.n.lines;
-    sc->st.corrupt_lines += cx.n.corrupt;
-    sc->st.partial_lines += cx.n.partial;
+    sc->st.lines += fn->n.lines;
+    sc->st.corrupt_lines += fn->n.corrupt;
+    sc->st.partial_lines += fn->n.partial;
     pthread_mutex_unlock(&sc->mu);
-    const char *rel = e->key + strlen(sc->root);
-    if (rc != 0)
+    const char *rel = scan_rel_key(sc, e->key);
+    if (fn->oom)
         scan_add_message(sc, rel, "out of memory, will retry");
-    scan_feed_note_drops(sc, rel, &before, &after);
-    if (e->corrupt != corrupt_before) {
+    scan_feed_note_drops(sc, rel, &fn->before, &fn->after);
+    if (fn->corrupt) {
         char what[240], lines[80] = "";
         size_t k = 0;
-        for (size_t i = 0; i < cx.nbad; i++)
+        for (size_t i = 0; i < fn->nbad; i++)
             k += (size_t)snprintf(lines + k, sizeof lines - k, "%s%lld", i ? ", " : "",
-                                  (long long)cx.bad_line[i]);
-        int64_t bad = e->corrupt - corrupt_before;
+                                  (long long)fn->bad_line[i]);
+        int64_t bad = fn->corrupt;
         snprintf(what, sizeof what, "line%s %s%s: %lld corrupt line%s skipped (first: \"%s\")",
-                 cx.nbad > 1 ? "s" : "", lines, bad > (int64_t)cx.nbad ? ", ..." : "",
-                 (long long)bad, bad == 1 ? "" : "s", cx.first_bad);
+                 fn->nbad > 1 ? "s" : "", lines, bad > (int64_t)fn->nbad ? ", ..." : "",
+                 (long long)bad, bad == 1 ? "" : "s", fn->first_bad);
         scan_add_message(sc, rel, what);
     }
 }
 
-void scan_feed_cb(void *ud, const source_req *req, const void *data, size_t len,
-                     const char *etag, const sm_err *err)
+static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len)
 {
-    scanner *sc = ud;
-    cat_entry *e = req->user;
+    ingest_ctx cx = {.w = model_writer(sc->m), .scratch = &sc->scratch, .carry = sc->carry};
+    cx.pre = sc->pre;
+    feed_note fn;
+    if (sc->o.lock)
+        pthread_mutex_lock(sc->o.lock);
+    scan_feed_lines(sc, &cx, e, data, len, NULL, &fn);
+    if (sc->o.lock)
+        pthread_mutex_unlock(sc->o.lock);
+    scan_feed_say(sc, e, &fn);
+}
+
+int scan_feed_accept(scanner *sc, cat_entry *e, size_t *len, const char *etag,
+                     const sm_err *err, char *why)
+{
+    why[0] = '\0';
     if (!err && etag && e->etag && sc->src->vt->etag_is_identity && strcmp(etag, e->etag)) {
         /* The path now names another file than the one listed (the writer
          * renamed the .tmp and started a new one in between): its bytes do
          * not continue this entry. The next listing sees the change. */
-        len = 0;
+        *len = 0;
     }
     pthread_mutex_lock(&sc->mu);
     if (sc->st.files_pending > 0)
         sc->st.files_pending--;
     if (!err)
-        sc->st.bytes_read += (int64_t)len;
+        sc->st.bytes_read += (int64_t)*len;
     pthread_mutex_unlock(&sc->mu);
     if (err && err->code == SM_ERR_NOTFOUND && e->ki.kind == KEY_TRACE_TMP)
-        return;   /* renamed since the listing: a rotation, seen next pass */
+        return 0;   /* renamed since the listing: a rotation, seen next pass */
     if (err) {
         if (!e->failed) {
             pthread_mutex_lock(&sc->mu);
@@ -164,14 +187,26 @@ void scan_feed_cb(void *ud, const source_req *req, const void *data, size_t len,
             pthread_mutex_unlock(&sc->mu);
         }
         e->failed = 1;
-        char why[SCANNER_MSG_LEN];
-        snprintf(why, sizeof why, "not read: %s", err->msg);
-        scan_note_unread(sc, e, e->key + strlen(sc->root), why);
-        return;
+        snprintf(why, SCANNER_MSG_LEN, "not read: %s", err->msg);
+        return 0;
     }
     e->failed = 0;
     if (scan_is_line_kind(e->ki.kind))
         scan_note_read(sc, e);
+    return 1;
+}
+
+void scan_feed_cb(void *ud, const source_req *req, const void *data, size_t len,
+                  const char *etag, const sm_err *err)
+{
+    scanner *sc = ud;
+    cat_entry *e = req->user;
+    char why[SCANNER_MSG_LEN];
+    if (!scan_feed_accept(sc, e, &len, etag, err, why)) {
+        if (why[0])
+            scan_note_unread(sc, e, scan_rel_key(sc, e->key), why);
+        return;
+    }
     if (scan_is_line_kind(e->ki.kind)) {
         if (len)
             ingest_lines(sc, e, data, len);

@@ -21,7 +21,7 @@ static void sink_event(void *ud, const sm_event *ev)
         return;
     /* Only what the model took moves the mark: a refused end near
      * INT64_MAX would hide every later event of a replaced file. */
-    if (model_add_event(s->cx->m, ev) == 0 && end > s->e->high_water_us)
+    if (model_shard_add_event(s->cx->w, ev) == 0 && end > s->e->high_water_us)
         s->e->high_water_us = end;
 }
 
@@ -56,7 +56,7 @@ static void flush_held(ingest_ctx *cx, cat_entry *e)
             s.ts_us = pre->v[i].ts_us;
             s.value = pre->v[i].value;
             if (s.ts_us > e->skip_until_us &&
-                model_add_sample_defer(cx->m, &s, &pre->refs[k]) == 0) {
+                model_shard_add_sample_defer(cx->w, &s, &pre->refs[k]) == 0) {
                 pre->mark[i] = ADDED;
                 if (s.ts_us > e->high_water_us)
                     e->high_water_us = s.ts_us;
@@ -69,7 +69,7 @@ static void flush_held(ingest_ctx *cx, cat_entry *e)
             pre->mark[i] = 0;
             sm_sample s;
             predec_sample(pre, &pre->v[i], &s);
-            model_note_cpu(cx->m, &pre->refs[pre->v[i].key], &s);
+            model_shard_note_cpu(cx->w, &pre->refs[pre->v[i].key], &s);
         }
     pre->nwait = 0;
 }
@@ -121,7 +121,7 @@ static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t le
         if (own.ts_us <= e->skip_until_us)
             return 0;
         model_ref *ref = r ? &cx->pre->refs[r->key] : NULL;
-        if (model_add_sample_ref(cx->m, &own, ref) == 0 && own.ts_us > e->high_water_us)
+        if (model_shard_add_sample_ref(cx->w, &own, ref) == 0 && own.ts_us > e->high_water_us)
             e->high_water_us = own.ts_us;
         return 0;
     }

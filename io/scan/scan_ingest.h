@@ -20,7 +20,7 @@ typedef struct ingest_counts {
 } ingest_counts;
 
 typedef struct ingest_ctx {
-    model *m;
+    model_shard *w;        /* the model's writer (model_writer) or a node's */
     sysdec_scratch *scratch;
     ingest_counts n;       /* added to by every call */
     predec *pre;           /* lines decoded ahead (scan_fetch), or NULL */

@@ -2,6 +2,7 @@
  * start-after keys for system/ and framework/pevents/), forgetting what
  * is read and behind the windows, and a job's first pass over its newest
  * minutes. See scanner_internal.h. */
+#include "io/scan/scan_kineto.h"
 #include "io/scan/scanner_internal.h"
 
 #include <stdio.h>
@@ -98,19 +99,16 @@ static int list_cb(void *ud, const source_entry *se)
     list_ctx *lc = ud;
     scanner *sc = lc->sc;
     size_t rl = sc->root ? strlen(sc->root) : 0;
-    const char *rel;
-    if (rl && !strncmp(se->key, "rule-output/", 12))
-        rel = se->key;   /* job-relative, see scan_list_all */
-    else if (!strncmp(se->key, sc->root, rl))
-        rel = se->key + rl;
-    else
-        return 0;
+    /* keys outside the root are job-relative (rule-output/, Kineto traces
+     * beside profiler-output/), see scan_list_all */
+    const char *rel = rl && strncmp(se->key, sc->root, rl) ? se->key : se->key + rl;
     if (lc->stop_at && !strncmp(rel, lc->stop_at, strlen(lc->stop_at)))
         return 1;
     if (se->error)
         return note_unlisted(lc, se->key, rel, se->error);
     key_info ki;
     keyname_parse(rel, &ki);
+    scan_kineto_classify(rel, &ki);
     if (ki.kind == KEY_TF_META)
         return note_tf_meta(sc, rel) < 0 ? (lc->oom = 1) : 0;
     const char *why = ki.kind == KEY_OTHER ? keyname_unread_reason(rel) : NULL;
@@ -254,12 +252,13 @@ int scan_list_all(scanner *sc, sm_err *err)
         return -1;
     /* SageMaker writes rule output beside profiler-output, so it is only
      * reachable when the user pointed at the job directory. */
-    if (sc->root[0]) {
-        list_ctx lc = {sc, NULL, 0};
-        if (source_list(sc->src, "rule-output/", NULL, list_cb, &lc, err) != 0)
-            return -1;
-    }
-    return 0;
+    list_ctx lc = {sc, NULL, 0};
+    if (sc->root[0] && source_list(sc->src, "rule-output/", NULL, list_cb, &lc, err) != 0)
+        return -1;
+    /* PyTorch profiler traces outside smdebug's folders */
+    if (scan_kineto_list(sc->src, sc->root, list_cb, &lc, err) != 0)
+        return -1;
+    return lc.oom ? sm_err_set(err, SM_ERR_NOMEM, "out of memory while listing traces") : 0;
 }
 
 /* ---- the first pass: the newest minutes before the whole listing ------ */

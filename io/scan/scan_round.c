@@ -5,7 +5,6 @@
 #include "io/scan/scanner_internal.h"
 
 #include <sched.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -34,8 +33,7 @@ static int64_t read_len(const scanner *sc, const cat_entry *e)
                                                             : SCAN_FIRST_READ_MIN);
 }
 
-/* Builds the request of work[i]. */
-static void fill_reqs_into(scanner *sc, source_req *req, size_t i)
+void scan_round_req(scanner *sc, source_req *req, size_t i)
 {
     cat_entry *e = sc->work[i];
     int whole = !scan_is_line_kind(e->ki.kind);
@@ -44,9 +42,7 @@ static void fill_reqs_into(scanner *sc, source_req *req, size_t i)
                         .len = whole ? -1 : read_len(sc, e), .user = e};
 }
 
-/* The request work[i] will make, built without marking the entry (for a
- * hint: fill_reqs_into builds the real one when the file is claimed). */
-static source_req peek_req(const scanner *sc, size_t i)
+source_req scan_round_peek(const scanner *sc, size_t i)
 {
     const cat_entry *e = sc->work[i];
     int whole = !scan_is_line_kind(e->ki.kind);
@@ -58,21 +54,13 @@ static source_req peek_req(const scanner *sc, size_t i)
 static void fill_reqs(scanner *sc, source_req *reqs, size_t i, size_t n)
 {
     for (size_t k = 0; k < n; k++)
-        fill_reqs_into(sc, &reqs[k], i + k);
+        scan_round_req(sc, &reqs[k], i + k);
 }
 
 typedef struct ahead_ctx {
     scanner *sc;
     source_req *reqs;
-    atomic_size_t hinted;   /* work items below it were hinted (pool only) */
 } ahead_ctx;
-
-/* The decode-ahead kind of a file (its key kind never changes). */
-static int ahead_kind(key_kind k)
-{
-    return k == KEY_SYSTEM ? PREDEC_SYSTEM
-           : k == KEY_TRACE || k == KEY_TRACE_TMP ? PREDEC_TRACE : PREDEC_NONE;
-}
 
 /* Fetch thread: a callback's arguments go to the scanner's thread, with a
  * line file's lines decoded ahead. Reads nothing but the entry's kind,
@@ -82,7 +70,7 @@ static void ahead_cb(void *ud, const source_req *req, const void *data, size_t l
 {
     scan_fetch *f = ud;
     const cat_entry *e = req->user;
-    scan_fetch_put(f, req, data, len, etag, err, err ? PREDEC_NONE : ahead_kind(e->ki.kind));
+    scan_fetch_put(f, req, data, len, etag, err, err ? PREDEC_NONE : scan_predec_kind(e->ki.kind));
 }
 
 /* One fetch thread, batches of requests (a source whose fetches must not
@@ -98,64 +86,6 @@ static int ahead_run(void *ud, scan_fetch *f, sm_err *err)
         size_t n = sc->nwork - i < sc->o.batch ? sc->nwork - i : sc->o.batch;
         fill_reqs(sc, a->reqs, i, n);
         if (source_fetch(sc->src, a->reqs, n, ahead_cb, f, err) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-typedef struct pool_one {
-    scan_fetch *f;
-    size_t k;
-    int put;
-} pool_one;
-
-static void pool_cb(void *ud, const source_req *req, const void *data, size_t len,
-                    const char *etag, const sm_err *err)
-{
-    pool_one *p = ud;
-    const cat_entry *e = req->user;
-    scan_fetch_put_at(p->f, p->k, req, data, len, etag, err,
-                      err ? PREDEC_NONE : ahead_kind(e->ki.kind));
-    p->put = 1;
-}
-
-/* Hints the files after claimed item k, up to PREFETCH_AHEAD of them,
- * each once whichever pool thread gets there first. */
-static void prefetch_after(ahead_ctx *a, size_t k)
-{
-    scanner *sc = a->sc;
-    size_t want = k + 1 + PREFETCH_AHEAD < sc->nwork ? k + 1 + PREFETCH_AHEAD : sc->nwork;
-    size_t h = atomic_load(&a->hinted), next;
-    while ((next = h > k ? h : k + 1) < want) {
-        if (atomic_compare_exchange_weak(&a->hinted, &h, next + 1)) {
-            source_req r = peek_req(sc, next);
-            source_prefetch(sc->src, &r);
-            h = next + 1;
-        }
-    }
-}
-
-/* A pool thread: claims the next file of the work list, reads and
- * decodes it, until none is left. The consumer takes them in list order. */
-static int pool_run(void *ud, scan_fetch *f, sm_err *err)
-{
-    ahead_ctx *a = ud;
-    scanner *sc = a->sc;
-    pool_one p = {f, 0, 0};
-    while (scan_fetch_claim(f, sc->nwork, &p.k) == 0) {
-        if (sc->src->vt->prefetch)
-            prefetch_after(a, p.k);
-        source_req req;
-        fill_reqs_into(sc, &req, p.k);
-        scan_fetch_lend_buf(f, p.k, &req);
-        p.put = 0;
-        int rc = source_fetch(sc->src, &req, 1, pool_cb, &p, err);
-        if (!p.put) {   /* the claimed item is owed to the consumer */
-            sm_err why = {SM_ERR_IO, ""};
-            snprintf(why.msg, sizeof why.msg, "%s", rc ? err->msg : "not fetched");
-            scan_fetch_put_at(f, p.k, &req, NULL, 0, NULL, &why, PREDEC_NONE);
-        }
-        if (rc != 0)
             return -1;
     }
     return 0;
@@ -195,25 +125,28 @@ static int fetch_round(scanner *sc, source_req *reqs, sm_err *err)
 {
     int rc = 0;
     /* With line files to decode (a pass over a job's history, or several
-     * nodes' new minutes), a fetch thread reads and decodes while this one
-     * feeds the model; otherwise, or when no thread starts, fetch here. */
+     * nodes' new minutes), threads read and decode; over a source whose
+     * fetches must not overlap (S3, with its own parallel transfers), one
+     * fetch thread while this one feeds the model; otherwise, or when no
+     * thread starts, fetch here. */
     size_t nlines = 0;
     for (size_t i = 0; i < sc->nwork; i++) {
         sc->work[i]->work_at = (uint32_t)i;
-        nlines += ahead_kind(sc->work[i]->ki.kind) != PREDEC_NONE;
+        nlines += scan_predec_kind(sc->work[i]->ki.kind) != PREDEC_NONE;
     }
     /* .tmp files come first in the list, so they are tracked by the time
      * a closed trace after them is ingested. */
     sc->adopt_any = sc->adopt.n > 0;
     for (size_t i = 0; i < sc->nwork && !sc->adopt_any; i++)
         sc->adopt_any = sc->work[i]->ki.kind == KEY_TRACE_TMP;
-    ahead_ctx a = {sc, reqs, 0};
+    /* A source that reads in parallel (a directory): every worker reads,
+     * decodes and adds its nodes' files (scan_shard). */
+    if (nlines >= 2 && !sc->o.sequential && sc->src->vt->fetch_reentrant)
+        return scan_shard_round(sc, pool_size(sc) < nlines ? pool_size(sc) : nlines, err);
+    ahead_ctx a = {sc, reqs};
     scan_fetch *f = NULL;
     if (nlines >= 2 && !sc->o.sequential)
-        f = sc->src->vt->fetch_reentrant
-                ? scan_fetch_start_pool(pool_size(sc) < sc->nwork ? pool_size(sc) : sc->nwork,
-                                        pool_run, &a)
-                : scan_fetch_start(ahead_run, &a);
+        f = scan_fetch_start(ahead_run, &a);
     if (f) {
         scan_item it;
         while (scan_fetch_take(f, &it) == 0) {

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "io/scan/scan_ingest.h"
+#include "io/scan/scan_kineto.h"
 
 int64_t scan_wall_us(void)
 {
@@ -67,13 +68,15 @@ static void settle_last_error(scanner *sc)
     }
 }
 
+/* unread_at is read under mu too: clearing another entry renumbers the
+ * entries after it, and node workers note their files at once. */
 void scan_note_read(scanner *sc, cat_entry *e)
 {
-    if (!e->unread_at)
-        return;
     pthread_mutex_lock(&sc->mu);
-    scan_unread_clear(&sc->unread, e);
-    sc->st.unread_files = (int64_t)sc->unread.n;
+    if (e->unread_at) {
+        scan_unread_clear(&sc->unread, e);
+        sc->st.unread_files = (int64_t)sc->unread.n;
+    }
     pthread_mutex_unlock(&sc->mu);
 }
 
@@ -163,7 +166,7 @@ int scanner_probe_root(source *src, char *root, size_t cap, sm_err *err)
                 return 1;
             }
         }
-    return 0;
+    return scan_kineto_probe(src, root, cap, err);
 }
 
 int scanner_find_root(source *src, char *root, size_t cap, sm_err *err)
@@ -185,7 +188,8 @@ int scanner_find_root(source *src, char *root, size_t cap, sm_err *err)
                           source_describe(src), jobs[0]);
     return sm_err_set(err, SM_ERR_NOTFOUND,
                       "%s holds no profiler data: expected system/ or framework/ "
-                      "(or a job directory containing profiler-output/)",
+                      "(or a job directory containing profiler-output/), or PyTorch "
+                      "profiler traces (*.pt.trace.json[.gz])",
                       source_describe(src));
 }
 
@@ -292,7 +296,7 @@ int scanner_scan(scanner *sc, sm_err *err)
 
 void scanner_finish(scanner *sc)
 {
-    ingest_ctx cx = {.m = sc->m, .scratch = &sc->scratch, .carry = sc->carry};
+    ingest_ctx cx = {.w = model_writer(sc->m), .scratch = &sc->scratch, .carry = sc->carry};
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
     size_t it = 0;
@@ -304,7 +308,7 @@ void scanner_finish(scanner *sc)
         model_get_drops(sc->m, &before);
         scan_ingest_finish_entry(&cx, e);
         model_get_drops(sc->m, &after);
-        scan_feed_note_drops(sc, e->key + strlen(sc->root), &before, &after);
+        scan_feed_note_drops(sc, scan_rel_key(sc, e->key), &before, &after);
     }
     model_flush(sc->m, 1);
     size_t nb = trace_carry_waiting_b(sc->carry), ne = trace_carry_waiting_e(sc->carry);
@@ -373,10 +377,10 @@ size_t scanner_unread(scanner *sc, scanner_unread_cb cb, void *ud)
 {
     pthread_mutex_lock(&sc->mu);
     /* The dashboard asks before the first pass has found the root. */
-    size_t n = sc->unread.n, rl = sc->root ? strlen(sc->root) : 0;
+    size_t n = sc->unread.n;
     for (size_t i = 0; i < n; i++) {
         const char *key = sc->unread.v[i].e->key;
-        cb(ud, key + (strncmp(key, "rule-output/", 12) ? rl : 0), sc->unread.v[i].why);
+        cb(ud, scan_rel_key(sc, key), sc->unread.v[i].why);
     }
     pthread_mutex_unlock(&sc->mu);
     return n;

@@ -9,8 +9,11 @@
  * and processes files newest first — each node's newest system file
  * before anything else — so the latest minutes reach the model before the
  * history. A job's first pass reads the newest minutes before it lists
- * the whole job. Files are read and decoded on a pool of threads and
- * merged into the model on the scanning thread, in that order.
+ * the whole job. Over a local source, each node's files are read,
+ * decoded and added on one of several threads, in that order, and the
+ * job-wide state is folded in between batches of files (scan_shard.c);
+ * over S3 a thread reads and decodes ahead while the scanning thread adds
+ * in order. The results are the same either way.
  *
  * Line-oriented kinds (system metrics, framework traces incl. the open
  * `.tmp` file and its renamed final form) are decoded here; whole-file

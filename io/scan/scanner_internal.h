@@ -1,20 +1,22 @@
 /* scanner_internal: the scanner's state, shared by its stages — scanner.c
  * (lifecycle, the pass, status and messages), scan_list.c (listing, the
  * catalog's windows, forgetting, the first pass's newest minutes),
- * scan_order.c (the work list, newest first), scan_round.c (fetch rounds:
- * the decode pool and fetch-ahead) and scan_feed.c (a fetched file into
- * the model). Not used outside io/scan/. */
+ * scan_order.c (the work list, newest first), scan_round.c (fetch rounds,
+ * fetch-ahead), scan_shard.c (node workers) and scan_feed.c (a fetched
+ * file into the model). Not used outside io/scan/. */
 #ifndef SMTOP_SCANNER_INTERNAL_H
 #define SMTOP_SCANNER_INTERNAL_H
 
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "io/scan/scanner.h"
 #include "io/scan/catalog.h"
 #include "io/scan/predec.h"
 #include "io/scan/scan_adopt.h"
+#include "io/scan/scan_ingest.h"
 #include "io/scan/scan_unread.h"
 #include "io/decode/sys_decode.h"
 #include "io/decode/tf_meta.h"
@@ -22,10 +24,6 @@
 
 #define DEFAULT_WINDOW_US (5LL * 60 * 1000000)
 #define DEFAULT_BATCH 64
-/* Files the pool hints to the source ahead of its reads
- * (source_prefetch): a few MB, enough to keep a disk reading while the
- * pool decodes what it read before. */
-#define PREFETCH_AHEAD 8
 
 struct scanner {
     source *src;
@@ -83,6 +81,14 @@ void scan_note_unread(scanner *sc, cat_entry *e, const char *rel, const char *wh
 /* e was read: off the list of what is not read. */
 void scan_note_read(scanner *sc, cat_entry *e);
 
+/* A catalog key relative to the root, or to the job when it lies outside
+ * the root (rule-output/, Kineto traces beside profiler-output/). */
+static inline const char *scan_rel_key(const scanner *sc, const char *key)
+{
+    size_t rl = sc->root ? strlen(sc->root) : 0;
+    return rl && strncmp(key, sc->root, rl) ? key : key + rl;
+}
+
 /* ---- scan_list.c ------------------------------------------------------ */
 
 /* Lists everything that may have changed since the last pass into the
@@ -111,11 +117,55 @@ size_t scan_order_keep_unfinished(scanner *sc);
 
 /* ---- scan_round.c ----------------------------------------------------- */
 
+/* The decode-ahead kind of a file (PREDEC_*; its key kind never changes). */
+static inline int scan_predec_kind(key_kind k)
+{
+    return k == KEY_SYSTEM ? PREDEC_SYSTEM
+           : k == KEY_TRACE || k == KEY_TRACE_TMP ? PREDEC_TRACE : PREDEC_NONE;
+}
+/* Builds the request of work[i] (marks the entry's asked_at). */
+void scan_round_req(scanner *sc, source_req *req, size_t i);
+/* The request work[i] will make, built without marking the entry (for a
+ * hint: scan_round_req builds the real one when the file is read). */
+source_req scan_round_peek(const scanner *sc, size_t i);
+
 /* Fetches and ingests the work list, in rounds until every file is read
  * to its listed size. 0, or -1 with err. */
 int scan_round_fetch_work(scanner *sc, sm_err *err);
 
+/* ---- scan_shard.c ----------------------------------------------------- */
+
+/* A fetch round over a source that reads in parallel, on `threads`
+ * workers (this thread one of them), each node's files on one worker.
+ * 0, or -1 with err. */
+int scan_shard_round(scanner *sc, size_t threads, sm_err *err);
+
 /* ---- scan_feed.c ------------------------------------------------------ */
+
+/* What ingesting one read of a line file did, for scan_feed_say. */
+typedef struct feed_note {
+    int oom;
+    ingest_counts n;
+    model_drops before, after;  /* the writer's drops around it */
+    int64_t corrupt;            /* corrupt lines it skipped */
+    char first_bad[48];
+    int64_t bad_line[4];        /* the first corrupt lines' numbers */
+    size_t nbad;
+} feed_note;
+
+/* The part of a fetch callback every reader shares: counts the fetch and
+ * says whether e's bytes (*len of them: 0 when the path names another
+ * file by now) go on to be ingested: 1, else 0 with why (SCANNER_MSG_LEN
+ * bytes) saying why e is not read, or "" when nothing is to be said. */
+int scan_feed_accept(scanner *sc, cat_entry *e, size_t *len, const char *etag,
+                     const sm_err *err, char *why);
+/* Ingests one read of line file e through cx (its writer, scratch, lines
+ * decoded ahead) into fn; the model lock is the caller's. adopt_mu, when
+ * not NULL, is taken around the .tmp adoption list. */
+void scan_feed_lines(scanner *sc, ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
+                     pthread_mutex_t *adopt_mu, feed_note *fn);
+/* Says what fn holds: the scanner's counts and the file's warnings. */
+void scan_feed_say(scanner *sc, cat_entry *e, const feed_note *fn);
 
 /* A source_fetch callback (ud: the scanner): one fetched file or piece of
  * one into the model, under the lock; failures named. Runs on the

@@ -53,6 +53,24 @@ static const char *opts_value(const char *name, int argc, char **argv, int *i,
     return argv[++*i];
 }
 
+int source_opts_parse_traces(source_opts *o, int argc, char **argv, int *i, sm_err *err)
+{
+    int m;
+    const char *v = opts_value("--traces", argc, argv, i, &m);
+    if (!m)
+        return 0;
+    if (!v || !*v)
+        return sm_err_set(err, SM_ERR_USAGE, "--traces needs a directory, s3:// prefix or file");
+    o->traces = v;
+    return 1;
+}
+
+const char *source_opts_traces_help(void)
+{
+    return "  --traces PATH        also read the PyTorch profiler traces (*.pt.trace.json[.gz])\n"
+           "                       in this directory, s3:// prefix or file\n";
+}
+
 int source_opts_parse(source_opts *o, int argc, char **argv, int *i, sm_err *err)
 {
     static const char *const names[] = {"--profile", "--region", "--endpoint-url",

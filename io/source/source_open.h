@@ -22,6 +22,10 @@ typedef struct source_opts {
      * An S3 job's first pass may list from the cached listing of the last
      * run (list_cache.h), as passes follow that revalidate it. */
     int wait_for_data;
+    /* --traces PATH (dashboard, report, export: source_opts_parse_traces):
+     * another directory, S3 prefix or file of PyTorch profiler traces
+     * read into the same job; NULL none. */
+    const char *traces;
 } source_opts;
 
 void source_opts_init(source_opts *o);
@@ -30,6 +34,11 @@ void source_opts_init(source_opts *o);
  * value, advancing *i) and returns 1; returns 0 when it is not one; -1 with
  * err (code SM_ERR_USAGE) when its value is missing or invalid. */
 int source_opts_parse(source_opts *o, int argc, char **argv, int *i, sm_err *err);
+
+/* The same for --traces PATH. */
+int source_opts_parse_traces(source_opts *o, int argc, char **argv, int *i, sm_err *err);
+/* Its help line. */
+const char *source_opts_traces_help(void);
 
 /* Help text for those options, one per line, for command usage messages. */
 const char *source_opts_help(void);

@@ -13,6 +13,8 @@
 
 #define SEC_US 1000000LL
 
+static int synth_kineto_check(const synth_opts *o, sm_err *err);
+
 void synth_opts_init(synth_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -29,6 +31,9 @@ void synth_opts_init(synth_opts *o)
     o->step_ms = 120;
     o->hour_dirs = 1;
     o->traces = 1;
+    o->kineto_gzip = 1;
+    o->kineto_every = 100;
+    o->kineto_active = 3;
 }
 
 int synth_opts_check(const synth_opts *o, sm_err *err)
@@ -68,6 +73,29 @@ int synth_opts_check(const synth_opts *o, sm_err *err)
         (o->python_every < SYNTH_PY_WINDOW_STEPS || o->python_every > 1000000))
         return sm_err_set(err, SM_ERR_USAGE, "--python-stats must be %d..1000000 steps, not %d",
                           SYNTH_PY_WINDOW_STEPS, o->python_every);
+    return synth_kineto_check(o, err);
+}
+
+/* The Kineto options, when --kineto is on. */
+static int synth_kineto_check(const synth_opts *o, sm_err *err)
+{
+    if (!o->kineto) {
+        if (o->kineto_only || o->kineto_python || o->kineto_dir || o->host_bound)
+            return sm_err_set(err, SM_ERR_USAGE, "the Kineto options need --kineto");
+        return 0;
+    }
+    if (o->kineto_form < SYNTH_KINETO_MODERN || o->kineto_form > SYNTH_KINETO_LEGACY)
+        return sm_err_set(err, SM_ERR_USAGE, "--kineto-form must be modern, 2024 or legacy");
+    if (o->kineto_active < 1 || o->kineto_active > 100)
+        return sm_err_set(err, SM_ERR_USAGE, "--kineto-active must be 1..100, not %d",
+                          o->kineto_active);
+    if (o->kineto_every < o->kineto_active + 1 || o->kineto_every > 1000000)
+        return sm_err_set(err, SM_ERR_USAGE, "--kineto-every must be %d..1000000 steps, not %d",
+                          o->kineto_active + 1, o->kineto_every);
+    const char *d = o->kineto_dir;
+    if (d && (!*d || *d == '/' || strstr(d, "..") || strlen(d) > 200))
+        return sm_err_set(err, SM_ERR_USAGE, "--kineto-dir must be a relative path inside "
+                          "the job directory, e.g. tensorboard-output or profiler-output/kineto");
     return 0;
 }
 
@@ -89,6 +117,7 @@ static void synth_job_plan(synth_job *j, const synth_opts *o, int64_t now_us)
 {
     int64_t total = (int64_t)o->minutes * 60 * SEC_US;
     j->o = o;
+    j->kin_dir = NULL;
     j->start_us = o->start_us ? o->start_us : now_us - total;
     j->train_start_us = j->start_us + clamp_i64(total / 5, 5 * SEC_US, 60 * SEC_US);
     if (o->live) {
@@ -99,11 +128,13 @@ static void synth_job_plan(synth_job *j, const synth_opts *o, int64_t now_us)
     }
 }
 
-static int synth_make_dirs(const synth_opts *o, sm_err *err)
+static int synth_make_dirs(const synth_opts *o, const synth_job *j, sm_err *err)
 {
     char dir[4096];
+    if (j->kin_dir && synth_mkdirs(j->kin_dir, err))
+        return -1;
     snprintf(dir, sizeof dir, "%s/system/incremental", o->out);
-    if (synth_mkdirs(dir, err))
+    if (!o->kineto_only && synth_mkdirs(dir, err))
         return -1;
     snprintf(dir, sizeof dir, "%s/framework", o->out);
     return o->traces ? synth_mkdirs(dir, err) : 0;
@@ -134,7 +165,7 @@ static int synth_batch(const synth_job *j, sm_err *err)
         if (synth_sys_init(&sys, j, n, err))
             return -1;
         synth_trace_init(&tr, j, n, 0);
-        int rc = synth_sys_advance(&sys, &tr, j->end_us, 0, err);
+        int rc = j->o->kineto_only ? 0 : synth_sys_advance(&sys, &tr, j->end_us, 0, err);
         /* a last long step may end after the last sample */
         rc = rc ? rc : synth_trace_advance(&tr, INT64_MAX, err);
         rc = rc ? rc : synth_trace_close(&tr, 1, err);
@@ -155,7 +186,8 @@ static int synth_live_step(synth_sys *sys, synth_trace *tr, int nodes, int ranks
 {
     int64_t now = clock_now_us();
     for (int n = 0; n < nodes; n++) {
-        if (synth_sys_advance(&sys[n], &tr[n * ranks], now, flush, err))
+        if (!sys[n].job->o->kineto_only &&
+            synth_sys_advance(&sys[n], &tr[n * ranks], now, flush, err))
             return -1;
         for (int r = 0; r < ranks; r++)
             if (synth_trace_advance(&tr[n * ranks + r], now, err) ||
@@ -198,9 +230,22 @@ static int synth_live(const synth_job *j, const atomic_int *stop, sm_err *err)
 
 int synth_run(const synth_opts *o, const atomic_int *stop, sm_err *err)
 {
-    if (synth_opts_check(o, err) || synth_make_dirs(o, err))
+    if (synth_opts_check(o, err))
         return -1;
+    /* With Kineto traces `out` is the job directory: the system metrics
+     * go to its profiler-output/, smdebug's traces are off. */
+    synth_opts ko = *o;
+    char po[4096], kd[4096];
+    if (o->kineto) {
+        snprintf(po, sizeof po, "%s/profiler-output", o->out);
+        snprintf(kd, sizeof kd, "%s/%s", o->out, o->kineto_dir ? o->kineto_dir : "tensorboard-output");
+        ko.out = po;
+        ko.traces = 0;
+    }
     synth_job j;
-    synth_job_plan(&j, o, clock_now_us());
+    synth_job_plan(&j, &ko, clock_now_us());
+    j.kin_dir = o->kineto ? kd : NULL;
+    if (synth_make_dirs(&ko, &j, err))
+        return -1;
     return o->live ? synth_live(&j, stop, err) : synth_batch(&j, err);
 }

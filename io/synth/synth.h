@@ -39,7 +39,28 @@ typedef struct synth_opts {
     int traces;             /* 1 (default): write framework/pevents traces; 0: system metrics only */
     int python_every;       /* 0 (default): no Python stats; N: a pyinstrument window of
                              * SYNTH_PY_WINDOW_STEPS TRAIN steps starting at step 9, 9+N, 9+2N, ... */
+    /* PyTorch profiler (Kineto) traces, as tensorboard_trace_handler
+     * writes them (synth_kineto.c). With kineto, `out` is the job
+     * directory: system metrics go under out/profiler-output/, traces
+     * under out/<kineto_dir>/, and smdebug's framework traces are off
+     * (a PyTorch 2.x job has none). */
+    int kineto;             /* 0 (default) or 1 */
+    int kineto_only;        /* 1: no system metrics */
+    int kineto_form;        /* SYNTH_KINETO_MODERN (default), _2024 or _LEGACY */
+    int kineto_gzip;        /* 1 (default): .pt.trace.json.gz written in place;
+                             * 0: .pt.trace.json through .tmp and a rename */
+    const char *kineto_dir; /* relative to out; default "tensorboard-output" */
+    int kineto_every;       /* TRAIN steps between profiling cycles; default 100 */
+    int kineto_active;      /* active (recorded) steps per cycle; default 3 */
+    int kineto_python;      /* 1: python_function events (with_stack) */
+    int host_bound;         /* 1: the GPU waits on the host most of the time */
 } synth_opts;
+
+enum {
+    SYNTH_KINETO_MODERN = 0,  /* 2025+: baseTimeNanoseconds before traceEvents */
+    SYNTH_KINETO_2024,        /* 3-decimal ts, metadata after traceEvents */
+    SYNTH_KINETO_LEGACY       /* 2022: Operator/Runtime/Kernel, integer epoch ts */
+};
 
 /* Fills *o with the defaults above (out = NULL: the caller must set it). */
 void synth_opts_init(synth_opts *o);

@@ -50,7 +50,10 @@ typedef struct synth_job {
     int64_t end_us;          /* batch: end of the job; live: INT64_MAX */
     int64_t train_start_us;  /* end of initialization */
     int64_t train_end_us;    /* no step starts at or after this */
+    const char *kin_dir;     /* Kineto traces' directory (o->kineto), else NULL */
 } synth_job;
+
+typedef struct synth_kin synth_kin;
 
 typedef struct synth_step {
     int eval;
@@ -89,6 +92,7 @@ typedef struct synth_trace {
     int next_pid;
     synth_pywin py;         /* the Python-profiled window being summed */
     int py_on;
+    synth_kin *kin;         /* the rank's Kineto writer (o->kineto), made on first use */
 } synth_trace;
 
 typedef struct synth_sys {
@@ -123,6 +127,20 @@ int synth_trace_flush(synth_trace *t, sm_err *err);
 /* Batch end (finish = 1): closes and renames the open file. Live stop
  * (finish = 0): flushes and leaves the .tmp as a killed job would. */
 int synth_trace_close(synth_trace *t, int finish, sm_err *err);
+
+/* ---- synth_kineto*.c ---- */
+
+/* The Kineto writer of trace t's rank: *out, or -1 with err (OOM). */
+int synth_kin_new(synth_kin **out, const synth_trace *t, sm_err *err);
+/* Records step s when a profiling cycle covers it; at a cycle's last step
+ * writes the cycle's file (in live mode a .gz only its first half: the
+ * next synth_kin_flush writes the rest). 0, or -1 with err. */
+int synth_kin_step(synth_kin *k, const synth_step *s, sm_err *err);
+/* Finishes a half-written .gz. 0, or -1 with err. */
+int synth_kin_flush(synth_kin *k, sm_err *err);
+/* Finishes what is pending (an unfinished cycle is dropped, as a profiler
+ * stopped mid-cycle writes nothing) and frees k (NULL is fine). */
+int synth_kin_free(synth_kin *k, sm_err *err);
 
 /* ---- synth_pystats.c ---- */
 

@@ -152,6 +152,8 @@ static sys_levels sys_levels_at(synth_sys *s, enum synth_mode m, int64_t t_us)
     case SYNTH_TRAIN:
         l.cpu = s->cpu_mean * drift;
         l.gpu = s->node == j->o->slow_node ? 68.0 : 92.0;
+        if (j->o->host_bound)
+            l.gpu = 11.0;   /* the GPU waits on the host */
         l.gpu_mem = s->gpu_mem;
         l.rd = burst ? 150.0 + 50.0 * synth_rng_normal(r) : 3.0 + 2.0 * fabs(synth_rng_normal(r));
         l.wr = 0.5 + 0.3 * fabs(synth_rng_normal(r));

@@ -267,6 +267,10 @@ int synth_trace_advance(synth_trace *t, int64_t now_us, sm_err *err)
             return 0;
         if (t->job->o->traces && trace_write_step(t, s, err))
             return -1;
+        if (t->job->o->kineto && !t->kin && synth_kin_new(&t->kin, t, err))
+            return -1;
+        if (t->kin && synth_kin_step(t->kin, s, err))
+            return -1;
         if (trace_profile_step(t, s, err))
             return -1;
         t->last_step_end_us = s->start_us + s->dur_us;
@@ -289,6 +293,8 @@ enum synth_mode synth_trace_mode(const synth_trace *t, int64_t t_us)
 
 int synth_trace_flush(synth_trace *t, sm_err *err)
 {
+    if (t->kin && synth_kin_flush(t->kin, err))
+        return -1;
     if (t->f && fflush(t->f) != 0)
         return sm_err_set(err, SM_ERR_IO, "cannot write %s: %s", t->tmp_path,
                           strerror(errno));
@@ -297,14 +303,18 @@ int synth_trace_flush(synth_trace *t, sm_err *err)
 
 int synth_trace_close(synth_trace *t, int finish, sm_err *err)
 {
+    int krc = synth_kin_free(t->kin, err);
+    t->kin = NULL;
+    if (krc)
+        err = NULL;   /* the first failure is the one reported */
     if (!t->f)
-        return 0;
+        return krc;
     if (finish)
-        return trace_rotate(t, err);
+        return trace_rotate(t, err) || krc ? -1 : 0;
     FILE *f = t->f;
     t->f = NULL;
     if (fclose(f) != 0)
         return sm_err_set(err, SM_ERR_IO, "cannot write %s: %s", t->tmp_path,
                           strerror(errno));
-    return 0;
+    return krc;
 }

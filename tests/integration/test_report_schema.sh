@@ -131,7 +131,7 @@ def unitless(e):
 muts = {
     "unknown-top-key": (rep, lambda d: d.update(extra=1)),
     "no-schema-version": (rep, lambda d: d.pop("schema_version")),
-    "newer-schema-version": (rep, lambda d: d.update(schema_version=4)),
+    "newer-schema-version": (rep, lambda d: d.update(schema_version=5)),
     "older-schema-version": (rep, lambda d: d.update(schema_version=1)),
     "schema-version-2": (rep, lambda d: d.update(schema_version=2)),
     "node-cpus-string": (rep, lambda d: d["nodes"][0].update(cpus="4")),

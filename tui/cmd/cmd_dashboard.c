@@ -59,8 +59,9 @@ void cmd_dashboard_options(FILE *f)
             "                       interval, no-color in $XDG_CONFIG_HOME/smtop)\n"
             "%s"
             "%s"
+            "%s"
             "  -h, --help           this help\n",
-            timearg_help(1), source_opts_help());
+            timearg_help(1), source_opts_traces_help(), source_opts_help());
 }
 
 static void usage(FILE *f)
@@ -106,6 +107,8 @@ static int parse_one(dash_args *a, int argc, char **argv, int *i, sm_err *err)
     const char *arg = argv[*i], *val = *i + 1 < argc ? argv[*i + 1] : NULL;
     long x = 0;
     int r = source_opts_parse(&a->so, argc, argv, i, err);
+    if (r == 0)
+        r = source_opts_parse_traces(&a->so, argc, argv, i, err);
     if (r != 0)
         return r < 0 ? -1 : 0;
     if (!strcmp(arg, "-h") || !strcmp(arg, "--help"))
@@ -320,9 +323,16 @@ static int run(dash_args *a, sm_err *err)
 
 int cmd_dashboard(int argc, char **argv)
 {
+    return cmd_dashboard_from(argc, argv, 0, NULL);
+}
+
+int cmd_dashboard_from(int argc, char **argv, int esc_back, const char *job_status)
+{
     dash_args a;
     sm_err err = {0};
     int r = parse_args(&a, argc, argv, &err);
+    a.d.esc_back = esc_back;
+    a.d.job_status = job_status;
     if (r == 1) {
         usage(stdout);
         return SMTOP_EXIT_OK;

@@ -36,11 +36,12 @@ static void export_usage(FILE *f)
             "  --steps A:B      only the time window of training steps A..B\n"
             "  --no-system      framework events only, no metric counters\n"
             "%s"
+            "%s"
             "  -h, --help       this help\n"
             "\n"
             "exit status: 0 success, 1 the source could not be read or OUT not\n"
             "written, 2 usage error\n",
-            timearg_help(0), source_opts_help());
+            timearg_help(0), source_opts_traces_help(), source_opts_help());
 }
 
 static int parse_steps(const char *s, export_opts *o, sm_err *err)
@@ -93,6 +94,8 @@ static int parse_args(int argc, char **argv, export_args *a)
     sm_err err = {0};
     for (int i = 1; i < argc; i++) {
         int r = source_opts_parse(&a->so, argc, argv, &i, &err);
+        if (r == 0)
+            r = source_opts_parse_traces(&a->so, argc, argv, &i, &err);
         if (r < 0)
             goto usage;
         if (r > 0)

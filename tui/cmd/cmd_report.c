@@ -40,12 +40,14 @@ static void report_usage(FILE *f)
             "%s"
             "%s"
             "%s"
+            "%s"
             "  -h, --help       this help\n"
             "\n"
             "exit status: 0 success, 1 the source could not be read or the report\n"
             "not written (a reader that closed the pipe, a full disk), 2 usage error,\n"
             "3 a rule named by --fail-on triggered\n",
-            timearg_help(0), report_python_help(), report_rules_help(), source_opts_help());
+            timearg_help(0), report_python_help(), report_rules_help(),
+            source_opts_traces_help(), source_opts_help());
 }
 
 /* Returns -1 on a usage error (message printed), 1 for --help, 0 to run. */
@@ -55,6 +57,8 @@ static int parse_args(int argc, char **argv, report_args *a)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         int r = source_opts_parse(&a->so, argc, argv, &i, &err);
+        if (r == 0)
+            r = source_opts_parse_traces(&a->so, argc, argv, &i, &err);
         if (r < 0)
             goto usage;
         if (r > 0)

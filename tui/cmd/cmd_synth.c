@@ -50,6 +50,23 @@ static void synth_usage(FILE *f)
           "  --no-traces          system metrics only (no framework/ traces)\n"
           "  --python-stats N     pyinstrument stats of TRAIN steps 9-11, then every\n"
           "                       N steps (default: none)\n"
+          "  --kineto             PyTorch profiler (Kineto) traces as tensorboard_trace_handler\n"
+          "                       writes them: DIR is then the job directory, system metrics\n"
+          "                       go to DIR/profiler-output/, one trace per rank per profiling\n"
+          "                       cycle to DIR/tensorboard-output/algo-N_PID.TIME.pt.trace.json.gz\n"
+          "                       (smdebug framework traces are off)\n"
+          "  --kineto-only        Kineto traces without system metrics\n"
+          "  --kineto-dir REL     where the traces go, relative to DIR (default\n"
+          "                       tensorboard-output; e.g. profiler-output/tensorboard)\n"
+          "  --kineto-form F      modern (baseTimeNanoseconds before traceEvents, the default),\n"
+          "                       2024 (clock keys after traceEvents) or legacy (2022: Operator/\n"
+          "                       Runtime/Kernel categories, integer epoch ts, ms in file names)\n"
+          "  --kineto-plain       plain .pt.trace.json through .tmp and a rename (default: .gz\n"
+          "                       written in place; --live leaves each half-written a moment)\n"
+          "  --kineto-every N     TRAIN steps between profiling cycles (default 100)\n"
+          "  --kineto-active N    steps recorded per cycle (default 3)\n"
+          "  --kineto-python      python_function events (with_stack)\n"
+          "  --host-bound         the GPU mostly waits on the host (idle GPU, short kernels)\n"
           "  -h, --help           this help\n",
           f);
 }
@@ -94,6 +111,21 @@ static int synth_set(synth_opts *o, const char *name, const char *val)
     if (!strcmp(name, "--python-stats")) return parse_int(val, &o->python_every);
     if (!strcmp(name, "--outlier-rate")) return parse_num(val, &o->outlier_rate);
     if (!strcmp(name, "--step-ms")) return parse_num(val, &o->step_ms);
+    if (!strcmp(name, "--kineto-every")) return parse_int(val, &o->kineto_every);
+    if (!strcmp(name, "--kineto-active")) return parse_int(val, &o->kineto_active);
+    if (!strcmp(name, "--kineto-dir")) {
+        o->kineto_dir = val;
+        return 0;
+    }
+    if (!strcmp(name, "--kineto-form")) {
+        static const char *const forms[] = {"modern", "2024", "legacy"};
+        for (int f = 0; f < 3; f++)
+            if (!strcmp(val, forms[f])) {
+                o->kineto_form = f;   /* SYNTH_KINETO_* in this order */
+                return 0;
+            }
+        return -1;
+    }
     if (!strcmp(name, "--seed")) {
         char *end;
         errno = 0;
@@ -117,7 +149,8 @@ static int is_value_option(const char *name)
     static const char *const names[] = {
         "--out", "--nodes", "--gpus", "--cpus", "--minutes", "--interval-ms",
         "--slow-node", "--outlier-rate", "--step-ms", "--seed", "--start",
-        "--python-stats", "--ranks", "--slow-rank",
+        "--python-stats", "--ranks", "--slow-rank", "--kineto-every", "--kineto-active",
+        "--kineto-dir", "--kineto-form",
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(name, names[i]))
@@ -142,6 +175,16 @@ static int synth_parse(int argc, char **argv, synth_opts *o)
             o->hour_dirs = 0;
         } else if (!strcmp(name, "--no-traces") && !eq) {
             o->traces = 0;
+        } else if (!strcmp(name, "--kineto") && !eq) {
+            o->kineto = 1;
+        } else if (!strcmp(name, "--kineto-only") && !eq) {
+            o->kineto = o->kineto_only = 1;
+        } else if (!strcmp(name, "--kineto-plain") && !eq) {
+            o->kineto_gzip = 0;
+        } else if (!strcmp(name, "--kineto-python") && !eq) {
+            o->kineto_python = 1;
+        } else if (!strcmp(name, "--host-bound") && !eq) {
+            o->host_bound = 1;
         } else if (is_value_option(name)) {
             val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
             if (!val) {

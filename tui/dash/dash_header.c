@@ -98,6 +98,16 @@ static void range_text(const view_state *v, int64_t t0, int64_t t1, int64_t now,
 static const char *fresh_badge(dash *d, const viewdata *vd, int64_t now, char *buf, size_t cap,
                                int *role)
 {
+    if (d->o->job_status && d->o->job_status[0]) {   /* the API's word is the truth */
+        const char *s = d->o->job_status;
+        char safe[96];
+        sanitize_fit(s, safe, sizeof safe, 40);   /* the source keeps its room */
+        *role = !strncmp(s, "Failed", 6) ? ROLE_ALERT_HIGH
+              : !strncmp(s, "Completed", 9) || !strncmp(s, "Stopped", 7) ? ROLE_DIM
+                                                                         : ROLE_STATUS_LIVE;
+        snprintf(buf, cap, " %s ", safe);
+        return buf;
+    }
     scan_stats st;
     scanner_get_stats(job_scanner(d->j), &st);
     int64_t newest = vd ? viewdata_newest_us(vd) : 0, scan_us = (int64_t)d->o->interval_ms * 1000;
@@ -200,7 +210,7 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
     const viewdata *vd = ctx->vd;
     int64_t now_us = ctx->now_us;
     size_t total = vd ? viewdata_node_total(vd) : 0, shown = vd ? viewdata_node_shown(vd) : 0;
-    char left[1024], range[128], nodes[96], step_badge[200], fresh[64];
+    char left[1024], range[128], nodes[96], step_badge[200], fresh[128];
     int64_t t0 = ctx->t0_us, t1 = ctx->t1_us;
     char place[400];
     job_place(d, place, sizeof place);

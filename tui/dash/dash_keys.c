@@ -331,6 +331,8 @@ void dash_key(dash *d, int ch)
             d->view.filter[0] = '\0';
             d->view.selected_node = 0;
             dash_notice(d, "node filter cleared");
+        } else if (d->o->esc_back) {
+            d->quit = DASH_QUIT_KEY;   /* back to the job list */
         }
         return;
     case '/':

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "tui/report/report_gpu.h"
 #include "tui/report/report.h"
 #include "tui/report/report_unit.h"
 
@@ -125,31 +126,65 @@ static json_t *phases_json(const model *m)
 
 typedef struct unread_ctx {
     json_t *msgs, *list;
+    const char *prefix;     /* --traces PATH/ before its keys, "" for SOURCE's */
 } unread_ctx;
 
 static void unread_json(void *ud, const char *key, const char *why)
 {
     unread_ctx *u = ud;
-    char line[SCANNER_MSG_LEN];
+    char line[SCANNER_MSG_LEN], full[1024];
+    snprintf(full, sizeof full, "%s%s", u->prefix, key);
+    key = full;
     snprintf(line, sizeof line, "%.250s: %.500s", key, why);
     json_array_append_new(u->msgs, json_string(line));
     json_array_append_new(u->list, json_pack("{s:s, s:s}", "key", key, "why", why));
 }
 
+/* The --traces scanner's messages and unread files, its keys under its
+ * path; how many files it did not read. */
+static size_t traces_warnings(job *j, unread_ctx *u, scan_stats *st)
+{
+    scanner *tsc = job_traces_scanner(j);
+    if (!tsc)
+        return 0;
+    char prefix[1024];
+    snprintf(prefix, sizeof prefix, "%s/", job_traces_describe(j));
+    u->prefix = prefix;
+    scan_stats ts;
+    scanner_get_stats(tsc, &ts);
+    st->corrupt_lines += ts.corrupt_lines;
+    st->skipped_files += ts.skipped_files;
+    st->bytes_read += ts.bytes_read;
+    char (*msgs)[SCANNER_MSG_LEN] = malloc(SCANNER_MSG_MAX * sizeof *msgs);
+    size_t n = msgs ? scanner_messages(tsc, msgs, SCANNER_MSG_MAX) : 0;
+    for (size_t i = 0; i < n; i++) {
+        char line[SCANNER_MSG_LEN + 1100];
+        snprintf(line, sizeof line, "%s%s", prefix, msgs[i]);
+        json_array_append_new(u->msgs, json_string(line));
+    }
+    free(msgs);
+    size_t unread = scanner_unread(tsc, unread_json, u);
+    u->prefix = "";
+    return unread;
+}
+
 /* messages: the scanner's recent problems, then every file not read (all
  * of them, however many: "no file is dropped in silence"); unread: the
- * same files as {key, why}. */
-static json_t *warnings_json(scanner *sc)
+ * same files as {key, why}. With --traces, its scanner's follow, their
+ * keys under its path. */
+static json_t *warnings_json(job *j)
 {
+    scanner *sc = job_scanner(j);
     scan_stats st;
     scanner_get_stats(sc, &st);
     char (*msgs)[SCANNER_MSG_LEN] = malloc(SCANNER_MSG_MAX * sizeof *msgs);
-    unread_ctx u = {json_array(), json_array()};
+    unread_ctx u = {json_array(), json_array(), ""};
     size_t n = msgs ? scanner_messages(sc, msgs, SCANNER_MSG_MAX) : 0;
     for (size_t i = 0; i < n; i++)
         json_array_append_new(u.msgs, json_string(msgs[i]));
     free(msgs);
     size_t unread = scanner_unread(sc, unread_json, &u);
+    unread += traces_warnings(j, &u, &st);
     return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o}",
                      "corrupt_lines", (json_int_t)st.corrupt_lines,
                      "partial_lines", (json_int_t)st.partial_lines,
@@ -173,8 +208,10 @@ json_t *report_build(job *j, report_stream *st)
                             "nodes", report_stream_array(st, n, node_part, m, NULL),
                             "steps", report_stream_array(st, n, steps_part, m, NULL),
                             "job_phases", phases_json(m), "straggler", json_null());
+    if (obj)
+        json_object_set_new(obj, "gpu", report_gpu_json(m));
     pthread_mutex_unlock(job_lock(j));
     if (obj)
-        json_object_set_new(obj, "warnings", warnings_json(job_scanner(j)));
+        json_object_set_new(obj, "warnings", warnings_json(j));
     return obj;
 }

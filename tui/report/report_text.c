@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tui/text/fmt.h"
+#include "tui/report/report_gpu.h"
 #include "tui/report/report.h"
 #include "tui/report/report_python.h"
 #include "tui/report/report_rules.h"
@@ -274,6 +275,7 @@ void report_print_text(const json_t *obj, FILE *f)
     fprintf(f, "\n== details ==\n");
     print_nodes(obj, f);
     print_steps(obj, f);
+    report_gpu_print_text(obj, f);
     report_python_print_text(obj, f);
     report_rules_print_text(obj, f);
     print_warnings(obj, f);

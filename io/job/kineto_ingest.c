@@ -1,0 +1,232 @@
+/* kineto_ingest: see kineto_ingest.h.
+ *
+ * One file: its bytes go through the streaming decoder (kineto_decode)
+ * into the rank's analysis (gpu_trace) and, for the model's step views, a
+ * list of its steps, user annotations and CPU ops on the trace's clock
+ * (the clock's base may come after traceEvents). Only once the decoder
+ * says the trace is complete is anything kept: the analysis merges into
+ * its rank (model_gpu) and the events, placed on the job clock, go into
+ * the model under the rank's node and process, as an smdebug writer's do:
+ *   ProfilerStep#N                    → Step:ModeKeys.TRAIN, step N
+ *   enumerate(DataLoader)#…           → DataIterator
+ *   other user annotations, cpu ops   → phases user_annotation, cpu_op
+ * A trace whose base is unknown (no baseTimeNanoseconds, ts not epoch µs)
+ * adds its analysis, counted as unplaced, and no events. */
+#include "io/job/kineto_ingest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/decode/kineto_decode.h"
+#include "model/gpu/gpu_trace.h"
+#include "model/model_gpu.h"
+#include "model/util/vec.h"
+
+#define CHUNK ((size_t)1 << 20)
+#define NAME_MAX_BYTES 256              /* an event name kept for the model */
+#define MODEL_EVENTS_MAX ((size_t)1 << 20)  /* per file: bounds the list */
+#define SNIFF_BYTES ((size_t)64 << 10)
+
+struct kineto_ingest {
+    model *m;
+    int64_t traces, bytes;
+};
+
+enum { K_STEP, K_LOADER, K_USER, K_CPU };
+
+static const char *const kind_phase[] = {"Step:ModeKeys.TRAIN", "DataIterator",
+                                         "user_annotation", "cpu_op"};
+
+typedef struct kev {
+    int64_t ts_ns, dur_ns, pid, tid, step;
+    uint32_t name_at, name_len;
+    uint8_t kind;
+} kev;
+
+/* One file's read in progress. */
+typedef struct kread {
+    gpu_trace *tr;
+    kev *ev;
+    size_t n, cap;
+    char *arena;
+    size_t an, acap;
+    int64_t dropped;        /* events past MODEL_EVENTS_MAX */
+    int oom;
+} kread;
+
+kineto_ingest *kineto_ingest_new(model *m)
+{
+    kineto_ingest *k = calloc(1, sizeof *k);
+    if (k)
+        k->m = m;
+    return k;
+}
+
+void kineto_ingest_free(kineto_ingest *k)
+{
+    free(k);
+}
+
+static int name_has(sm_str s, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return s.len >= n && !memcmp(s.ptr, prefix, n);
+}
+
+/* Keeps a CPU-side X event for the model. */
+static void keep_event(kread *r, const sm_kevent *ev)
+{
+    if (r->n >= MODEL_EVENTS_MAX) {
+        r->dropped++;
+        return;
+    }
+    if (vec_grow(&r->ev, &r->cap, r->n + 1, sizeof *r->ev, 1024) != 0 ||
+        vec_grow(&r->arena, &r->acap, r->an + NAME_MAX_BYTES, 1, 1 << 16) != 0) {
+        r->oom = 1;
+        return;
+    }
+    size_t len = kineto_str_sanitize(ev->name, r->arena + r->an, NAME_MAX_BYTES);
+    kev *k = &r->ev[r->n++];
+    *k = (kev){ev->ts_ns, ev->dur_ns > 0 ? ev->dur_ns : 0, ev->pid, ev->tid, ev->step,
+               (uint32_t)r->an, (uint32_t)len, K_CPU};
+    r->an += len;
+    if (ev->cat == KCAT_USER_ANNOTATION)
+        k->kind = ev->step >= 0 && name_has(ev->name, "ProfilerStep#") ? K_STEP
+                  : name_has(ev->name, "enumerate(DataLoader)")          ? K_LOADER
+                                                                          : K_USER;
+}
+
+static void on_event(void *ud, const sm_kevent *ev)
+{
+    kread *r = ud;
+    if (gpu_trace_add(r->tr, ev) != 0)
+        r->oom = 1;
+    if (ev->ph == 'X' && ev->ts_ns != SM_KEV_NONE &&
+        (ev->cat == KCAT_CPU_OP || ev->cat == KCAT_USER_ANNOTATION))
+        keep_event(r, ev);
+}
+
+/* Decodes data whole. 0 complete; -1 with err (incomplete: *incomplete). */
+static int decode_all(kineto_dec *d, kread *r, const void *data, size_t len, sm_kmeta *meta,
+                      int *incomplete, sm_err *err)
+{
+    const char *p = data;
+    for (size_t at = 0; at < len; at += CHUNK)
+        if (kineto_dec_feed(d, p + at, len - at < CHUNK ? len - at : CHUNK, on_event, r) != 0)
+            break;
+    int rc = kineto_dec_finish(d, meta, err);
+    *incomplete = rc == KINETO_INCOMPLETE;
+    if (rc == 0 && r->oom)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory reading the trace");
+    return rc == 0 ? 0 : -1;
+}
+
+/* The file's name without its folders and extensions: a worker of its own. */
+static void key_stem(const char *key, char *out, size_t cap)
+{
+    const char *b = strrchr(key, '/');
+    b = b ? b + 1 : key;
+    size_t n = strcspn(b, ".");
+    snprintf(out, cap, "%.*s", (int)(n ? n : strlen(b)), b);
+}
+
+/* Node and process of the trace (kineto_ingest.h). */
+static void place_rank(const model *m, const key_info *ki, const char *key, const sm_kmeta *meta,
+                       char *node, char *proc, size_t cap)
+{
+    char stem[128];
+    key_stem(key, stem, sizeof stem);
+    const model_node *n = ki->node[0] ? model_find_node(m, ki->node) : NULL;
+    if (n && model_node_series_count(n) > 0)
+        snprintf(node, cap, "%s", ki->node);   /* system metrics name it */
+    else if (meta->host_name.len)
+        kineto_str_sanitize(meta->host_name, node, cap);
+    else
+        snprintf(node, cap, "%s", ki->node[0] ? ki->node : stem);
+    if (meta->rank >= 0)
+        snprintf(proc, cap, "rank %lld", (long long)meta->rank);
+    else
+        snprintf(proc, cap, "%s", ki->process[0] ? ki->process : stem);
+}
+
+/* The kept events into the model, on the job clock (base_ns + ts). */
+static void add_events(model *m, const kread *r, int64_t base_ns, const char *node,
+                       const char *proc)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        const kev *k = &r->ev[i];
+        sm_event e = {
+            .node = sm_str_c(node), .phase = sm_str_c(kind_phase[k->kind]),
+            .name = {r->arena + k->name_at, k->name_len},
+            .start_us = (base_ns + k->ts_ns) / 1000, .dur_us = k->dur_ns / 1000,
+            .step = k->kind == K_STEP ? k->step : -1,
+            .pid = k->pid == SM_KEV_NONE ? -1 : k->pid,
+            .tid = k->tid == SM_KEV_NONE ? -1 : k->tid, .process = sm_str_c(proc),
+        };
+        model_add_event(m, &e);
+    }
+}
+
+/* A file that may be a trace by its head alone: not one if its head says so. */
+static int not_kineto(const void *data, size_t len)
+{
+    return kineto_sniff(data, len < SNIFF_BYTES ? len : SNIFF_BYTES) == KINETO_SNIFF_NO;
+}
+
+static int not_kineto_err(sm_err *err)
+{
+    return sm_err_set(err, SM_ERR_FORMAT, "not a PyTorch profiler trace (no traceEvents with "
+                      "schemaVersion, deviceProperties or distributedInfo)");
+}
+
+int kineto_ingest_file(kineto_ingest *k, const key_info *ki, const char *key, const void *data,
+                       size_t len, sm_err *err)
+{
+    if (ki->kind == KEY_KINETO_MAYBE && not_kineto(data, len))
+        return not_kineto_err(err);
+    kineto_dec_opts o = {.keep_python = 1};
+    kineto_dec *d = kineto_dec_new(&o);
+    kread r = {gpu_trace_new(NULL), NULL, 0, 0, NULL, 0, 0, 0, 0};
+    int rc = -1, incomplete = 0;
+    sm_kmeta meta;
+    if (!d || !r.tr) {
+        sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    } else if (decode_all(d, &r, data, len, &meta, &incomplete, err) != 0) {
+        if (incomplete) {
+            char why[sizeof err->msg];
+            memcpy(why, err->msg, sizeof why);
+            sm_err_set(err, SM_ERR_FORMAT, "%.400s; read again once it changes", why);
+        }
+    } else if (ki->kind == KEY_KINETO_MAYBE && !kineto_meta_is_kineto(&meta)) {
+        not_kineto_err(err);
+    } else if (gpu_trace_end(r.tr, &meta) != 0) {
+        sm_err_set(err, SM_ERR_NOMEM, "out of memory analysing the trace");
+    } else {
+        char node[128], proc[128];
+        place_rank(k->m, ki, key, &meta, node, proc, sizeof node);
+        int placed = meta.has_base || meta.ts_epoch;
+        if (placed)
+            add_events(k->m, &r, meta.has_base ? meta.base_ns : 0, node, proc);
+        rc = model_gpu_merge(k->m, node, proc, meta.rank, r.tr, placed);
+        if (rc != 0)
+            sm_err_set(err, SM_ERR_NOMEM, "out of memory keeping the trace's figures");
+        k->traces++;
+        k->bytes += (int64_t)len;
+    }
+    kineto_dec_free(d);
+    gpu_trace_free(r.tr);
+    free(r.ev);
+    free(r.arena);
+    return rc;
+}
+
+int64_t kineto_ingest_traces(const kineto_ingest *k)
+{
+    return k->traces;
+}
+
+int64_t kineto_ingest_bytes(const kineto_ingest *k)
+{
+    return k->bytes;
+}

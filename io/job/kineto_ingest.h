@@ -1,0 +1,37 @@
+/* kineto_ingest: a job's PyTorch profiler (Kineto) traces, each read
+ * whole once complete (SPEC §1b), on the scanner's on_file path.
+ *
+ * A trace is decoded as a stream (kineto_decode) so memory does not grow
+ * with its inflated size; one that is not complete yet (a .gz still being
+ * written in place) leaves nothing behind and is read again when it
+ * changes, so no trace counts twice. A file that may be a trace
+ * (KEY_KINETO_MAYBE) is one only if its head says so. */
+#ifndef SMTOP_KINETO_INGEST_H
+#define SMTOP_KINETO_INGEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/decode/keyname.h"
+#include "model/model.h"
+#include "model/util/sm_err.h"
+
+typedef struct kineto_ingest kineto_ingest;
+
+/* NULL on OOM. m is not owned. */
+kineto_ingest *kineto_ingest_new(model *m);
+void kineto_ingest_free(kineto_ingest *k);
+
+/* Reads one whole file (data, len: as stored, gzip or not) of kind
+ * KEY_KINETO or KEY_KINETO_MAYBE found at key. 0 when it was read (or
+ * added nothing new); -1 with err saying why it was not: incomplete
+ * (read again once it changes), not a Kineto trace, corrupt. Call with
+ * the model's lock held. */
+int kineto_ingest_file(kineto_ingest *k, const key_info *ki, const char *key, const void *data,
+                       size_t len, sm_err *err);
+
+/* Traces read so far, and the bytes of their files. */
+int64_t kineto_ingest_traces(const kineto_ingest *k);
+int64_t kineto_ingest_bytes(const kineto_ingest *k);
+
+#endif

@@ -1,0 +1,19 @@
+/* report_gpu: the "gpu" section of `report --json` (report.schema.json's
+ * gpu_rank): one row per PyTorch profiler rank, in node then process
+ * order. */
+#ifndef SMTOP_REPORT_GPU_H
+#define SMTOP_REPORT_GPU_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "model/model.h"
+
+/* A new array (caller owns it); NULL on OOM. Call under the job's lock. */
+json_t *report_gpu_json(const model *m);
+
+/* The same rows for humans (report_print_text), from the report object;
+ * nothing when it has none. */
+void report_gpu_print_text(const json_t *obj, FILE *f);
+
+#endif
