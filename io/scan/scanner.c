@@ -166,6 +166,13 @@ int scanner_probe_root(source *src, char *root, size_t cap, sm_err *err)
                 return 1;
             }
         }
+    /* A folder holding SageMaker jobs is not one folder of traces: its
+     * JSON files are their system metrics and timelines (the caller then
+     * names the jobs inside). */
+    char job[1][SCAN_JOB_NAME];
+    sm_err e2 = {0};
+    if (scanner_find_jobs(src, job, 1, &e2) > 0)
+        return 0;
     return scan_kineto_probe(src, root, cap, err);
 }
 

@@ -11,7 +11,12 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$SMTOP" diff "$tmp/base" "$tmp/base" >"$tmp/self.txt" || fail "self diff exit"
 grep -q "No change" "$tmp/self.txt" || { cat "$tmp/self.txt"; fail "self diff shows a change"; }
-grep -q "Step:ModeKeys.TRAIN p50" "$tmp/self.txt" || fail "self diff lacks step rows"
+# Unchanged rows are under the noise threshold: hidden by default, shown with 0.
+! grep -q "Step:ModeKeys.TRAIN p50" "$tmp/self.txt" || fail "self diff prints unchanged rows"
+"$SMTOP" diff --threshold 0 "$tmp/base" "$tmp/base" >"$tmp/self0.txt" || fail "--threshold 0"
+grep -q "Step:ModeKeys.TRAIN p50" "$tmp/self0.txt" || fail "self diff --threshold 0 lacks step rows"
+rc=0; "$SMTOP" diff --threshold x "$tmp/base" "$tmp/base" 2>/dev/null || rc=$?
+[ "$rc" -eq 2 ] || fail "--threshold x should exit 2"
 "$SMTOP" diff --json "$tmp/base" "$tmp/base" >"$tmp/self.json" || fail "self diff --json"
 "$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/self.json" || fail "schema"
 python3 -c '
@@ -47,6 +52,11 @@ if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then
     || { cat "$tmp/slow.txt"; fail "UTF-8 slowdown mark"; }
 fi
 LC_ALL=C "$SMTOP" diff "$tmp/base" "$tmp/slow" >"$tmp/ascii.txt" || fail "ascii diff"
+# The headline first (issue 26): the job-wide TRAIN p50 change and the worst node.
+sed -n 3p "$tmp/ascii.txt" | grep -Eq '^headline: TRAIN p50 \+(49|50) % job-wide, worst algo-[0-9]+ \+(49|50) %$' \
+  || { head -4 "$tmp/ascii.txt"; fail "no headline"; }
+grep -Eq '^[0-9]+ values changed; [0-9]+ rows under 2 % hidden \(--threshold\)\.$' "$tmp/ascii.txt" \
+  || { tail -2 "$tmp/ascii.txt"; fail "no hidden count"; }
 grep -E "Step:ModeKeys.TRAIN p50 .*\+(49\.[5-9]|50\.[0-4]) % \+$" "$tmp/ascii.txt" >/dev/null \
   || { cat "$tmp/ascii.txt"; fail "ASCII slowdown mark"; }
 LC_ALL=C grep -q $'\xe2' "$tmp/ascii.txt" && fail "non-ASCII output in the C locale"

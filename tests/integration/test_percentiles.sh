@@ -63,7 +63,7 @@ assert checked >= 8, checked
 print(f"{checked} series: worst utilization error {worst['bounded']:.3f} points, "
       f"worst other {100 * worst['other']:.3f} %")
 PY
-grep -Eq '^  gpu +GPUUtilization +gpu1 +[0-9]+ +100\.00 +100\.00 +~100\.00 +~100\.00 +100\.00$' "$tmp/r.txt" ||
+grep -Eq '^  gpu +GPUUtilization +gpu1 +% +[0-9]+ +100\.00 +100\.00 +~100\.00 +~100\.00 +100\.00$' "$tmp/r.txt" ||
     fail "text report: pinned GPU not ~100.00: $(grep gpu1 "$tmp/r.txt")"
 grep -q "^~ past 1024 samples: utilization within 0.05 points" "$tmp/r.txt" || fail "no ~ legend"
 

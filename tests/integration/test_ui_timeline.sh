@@ -24,7 +24,7 @@ ui_keys Enter
 ui_wait "$idx Timeline \\(Esc: back\\)"
 
 # --- steps view ---------------------------------------------------------
-ui_wait 'steps\|loader\|events  (step [0-9]+-[0-9]+ \()?[0-9]+-[0-9]+/[0-9]+\)? TRAIN algo-1  f focus'
+ui_wait 'steps\|loader\|events  (step [0-9]+-[0-9]+|[0-9]+-[0-9]+/[0-9]+)( \([0-9]+-[0-9]+/[0-9]+\))? TRAIN algo-1  f focus'
 ui_wait 'data  .*forward  .*backward  .*comm  .*other  ! slow'
 # The header names the rows' own step numbers, then their place among the
 # retained steps (issue 26: "3999-4000/4096" beside steps 4402-4403).

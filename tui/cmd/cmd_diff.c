@@ -3,6 +3,7 @@
  * functions side by side, changes marked. */
 #include <langinfo.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tui/cmd/commands.h"
@@ -23,6 +24,8 @@ static void diff_usage(FILE *f)
             "Changes are given in percent of the baseline.\n"
             "\n"
             "  --json           one JSON object instead of text\n"
+            "  --threshold PCT  hide text rows that changed by less than PCT %% (noise;\n"
+            "                   default 2, 0 shows every row)\n"
             "%s"
             "  -h, --help       this help\n"
             "\n"
@@ -32,7 +35,7 @@ static void diff_usage(FILE *f)
 
 /* -1 usage error (printed), 1 help, 0 run. */
 static int parse_args(int argc, char **argv, const char *spec[2], int *json,
-                      source_opts *so)
+                      double *threshold, source_opts *so)
 {
     sm_err err = {0};
     int n = 0;
@@ -46,6 +49,15 @@ static int parse_args(int argc, char **argv, const char *spec[2], int *json,
             return 1;
         if (!strcmp(argv[i], "--json")) {
             *json = 1;
+        } else if (!strcmp(argv[i], "--threshold")) {
+            char *end = NULL;
+            double v = i + 1 < argc ? strtod(argv[i + 1], &end) : -1;
+            if (i + 1 >= argc || !end || *end || end == argv[i + 1] || !(v >= 0) || v > 1e6) {
+                sm_err_set(&err, SM_ERR_USAGE, "--threshold needs a percentage >= 0 (e.g. 2)");
+                goto usage;
+            }
+            *threshold = v;
+            i++;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             sm_err_set(&err, SM_ERR_USAGE, "unknown option %s", argv[i]);
             goto usage;
@@ -69,9 +81,10 @@ int cmd_diff(int argc, char **argv)
 {
     const char *spec[2] = {0};
     int json = 0;
+    double threshold = 2.0;
     source_opts so;
     source_opts_init(&so);
-    int pr = parse_args(argc, argv, spec, &json, &so);
+    int pr = parse_args(argc, argv, spec, &json, &threshold, &so);
     if (pr != 0) {
         if (pr > 0)
             diff_usage(stdout);
@@ -96,7 +109,7 @@ int cmd_diff(int argc, char **argv)
         json_dumpf(d, stdout, REPORT_JSON_FLAGS);
         fputc('\n', stdout);
     } else {
-        report_diff_print_text(d, stdout, !strcmp(nl_langinfo(CODESET), "UTF-8"));
+        report_diff_print_text(d, stdout, !strcmp(nl_langinfo(CODESET), "UTF-8"), threshold);
     }
     json_decref(d);
     json_decref(r[0]);

@@ -197,9 +197,9 @@ void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const tlv
      * retained steps they are ("steps 4402-4403 (3999-4000/4096)"), so the
      * header never reads as other steps than the rows. */
     char range[96];
-    if (n > 0 && p->sb[0].step >= 0 && p->sb[n - 1].step >= 0 && getmaxx(w) < 70)
+    if (n > 0 && p->sb[0].step >= 0 && p->sb[n - 1].step >= 0 && getmaxx(w) < 100)
         snprintf(range, sizeof range, "step %lld-%lld", (long long)p->sb[0].step,
-                 (long long)p->sb[n - 1].step);   /* narrow: mode and node must fit */
+                 (long long)p->sb[n - 1].step);   /* narrow: tabs, mode and node must fit */
     else if (n > 0 && p->sb[0].step >= 0 && p->sb[n - 1].step >= 0)
         snprintf(range, sizeof range, "step %lld-%lld (%zu-%zu/%zu)", (long long)p->sb[0].step,
                  (long long)p->sb[n - 1].step, p->first + 1, p->first + n, total);

@@ -50,6 +50,9 @@ void report_diff_row_values(const json_t *row, double *b, double *t);
 int report_diff_mark(const json_t *row, char *out, size_t cap, int utf8);
 
 /* Human-readable side-by-side table; utf8 picks ▲/▼ over +/-. */
-void report_diff_print_text(const json_t *diff, FILE *f, int utf8);
+/* threshold: rows whose change is under this many percent (noise) are
+ * not printed; the closing line says how many were hidden. A headline
+ * (TRAIN p50 job-wide and the node that changed most) comes first. */
+void report_diff_print_text(const json_t *diff, FILE *f, int utf8, double threshold);
 
 #endif

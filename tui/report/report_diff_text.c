@@ -47,16 +47,30 @@ static void print_change(const json_t *row, FILE *f, int utf8)
     fprintf(f, "  %s", mark);
 }
 
-static void section(const json_t *d, const char *key, const char *title,
-                    const char *k1, const char *k2, int is_us, FILE *f, int utf8)
+/* 1 when row's change is below the noise threshold (percent): hidden. */
+static int quiet(const json_t *row, double threshold)
+{
+    const json_t *c = json_object_get(row, "change_pct");
+    return json_is_number(c) && fabs(json_number_value(c)) < threshold;
+}
+
+/* Returns how many rows the threshold hid. */
+static size_t section(const json_t *d, const char *key, const char *title,
+                      const char *k1, const char *k2, int is_us, FILE *f, int utf8,
+                      double threshold)
 {
     const json_t *arr = json_object_get(d, key);
-    if (!json_array_size(arr))
-        return;
-    fprintf(f, "\n%s\n", title);
-    size_t i;
+    size_t i, hidden = 0, shown = 0;
     const json_t *r;
+    json_array_foreach(arr, i, r)
+        hidden += quiet(r, threshold);
+    if (json_array_size(arr) == hidden)
+        return hidden;
+    fprintf(f, "\n%s\n", title);
     json_array_foreach(arr, i, r) {
+        if (quiet(r, threshold))
+            continue;
+        shown++;
         char a[96], b[96], vb[32], vt[32];
         const char *sa = json_string_value(json_object_get(r, k1));
         const char *sb = k2 ? json_string_value(json_object_get(r, k2)) : NULL;
@@ -65,8 +79,8 @@ static void section(const json_t *d, const char *key, const char *title,
         int sl = stat ? (int)strcspn(stat, "_") : 0;   /* "p95_us" → "p95" */
         snprintf(both, sizeof both, "%s%s%.*s", sb ? sb : "", stat ? " " : "", sl,
                  stat ? stat : "");
-        sanitize_str(sa ? sa : "", a, sizeof a, k2 ? 24 : 52);
-        sanitize_str(both, b, sizeof b, 26);
+        sanitize_str(sa ? sa : "", a, sizeof a, -1);   /* labels are never cut */
+        sanitize_str(both, b, sizeof b, -1);
         double nb, nt;
         report_diff_row_values(r, &nb, &nt);
         report_diff_format_value(vb, sizeof vb, nb, is_us);
@@ -78,9 +92,59 @@ static void section(const json_t *d, const char *key, const char *title,
         print_change(r, f, utf8);
         fputc('\n', f);
     }
+    (void)shown;
+    return hidden;
 }
 
-void report_diff_print_text(const json_t *d, FILE *f, int utf8)
+/* The TRAIN p50 rows (else the first step phase's): the job-wide change
+ * (median over nodes, target against base) and the node that changed
+ * most, in one line a reader meets first. */
+static void headline(const json_t *d, FILE *f)
+{
+    const json_t *arr = json_object_get(d, "steps"), *r, *worst = NULL;
+    double base[512], target[512];
+    size_t i, n = 0;
+    json_array_foreach(arr, i, r) {
+        const char *stat = json_string_value(json_object_get(r, "stat"));
+        const char *phase = json_string_value(json_object_get(r, "phase"));
+        if (!stat || strcmp(stat, "p50_us") || !phase || !strstr(phase, "TRAIN") || n >= 512)
+            continue;
+        report_diff_row_values(r, &base[n], &target[n]);
+        if (!isfinite(base[n]) || !isfinite(target[n]) || base[n] <= 0)
+            continue;
+        n++;
+        const json_t *c = json_object_get(r, "change_pct");
+        if (json_is_number(c) && (!worst || fabs(json_number_value(c)) >
+                                  fabs(json_number_value(json_object_get(worst, "change_pct")))))
+            worst = r;
+    }
+    if (n == 0) {
+        fputs("headline: no TRAIN steps in both jobs to compare\n", f);
+        return;
+    }
+    /* Medians over nodes (insertion sort: a few hundred at most). */
+    for (int k = 0; k < 2; k++) {
+        double *v = k ? target : base;
+        for (size_t a = 1; a < n; a++)
+            for (size_t b = a; b > 0 && v[b - 1] > v[b]; b--) {
+                double t = v[b];
+                v[b] = v[b - 1];
+                v[b - 1] = t;
+            }
+    }
+    double mb = (base[(n - 1) / 2] + base[n / 2]) / 2, mt = (target[(n - 1) / 2] + target[n / 2]) / 2;
+    fprintf(f, "headline: TRAIN p50 %+.0f %% job-wide", 100.0 * (mt - mb) / mb);
+    if (worst) {
+        char node[96];
+        const char *s = json_string_value(json_object_get(worst, "node"));
+        sanitize_str(s ? s : "", node, sizeof node, -1);
+        fprintf(f, ", worst %s %+.0f %%", node,
+                json_number_value(json_object_get(worst, "change_pct")));
+    }
+    fputc('\n', f);
+}
+
+void report_diff_print_text(const json_t *d, FILE *f, int utf8, double threshold)
 {
     char b[256], t[256];
     const char *sb = json_string_value(json_object_get(d, "base"));
@@ -88,14 +152,19 @@ void report_diff_print_text(const json_t *d, FILE *f, int utf8)
     sanitize_str(sb ? sb : "?", b, sizeof b, 200);
     sanitize_str(st ? st : "?", t, sizeof t, 200);
     fprintf(f, "base:   %s\ntarget: %s\n", b, t);
-    section(d, "steps", "Step time (base -> target)", "node", "phase", 1, f, utf8);
-    section(d, "utilization", "Mean utilization, %", "node", "metric", 0, f, utf8);
-    section(d, "breakdown", "Mean time per TRAIN step by category", "node", "category", 1,
-            f, utf8);
-    section(d, "python", "Top Python functions, tottime s", "function", NULL, 0, f, utf8);
+    headline(d, f);
+    size_t hidden = section(d, "steps", "Step time (base -> target)", "node", "phase", 1, f,
+                            utf8, threshold);
+    hidden += section(d, "utilization", "Mean utilization, %", "node", "metric", 0, f, utf8,
+                      threshold);
+    hidden += section(d, "breakdown", "Mean time per TRAIN step by category", "node",
+                      "category", 1, f, utf8, threshold);
+    hidden += section(d, "python", "Top Python functions, tottime s", "function", NULL, 0, f,
+                      utf8, threshold);
     long long ch = (long long)json_integer_value(json_object_get(d, "changed"));
     if (ch)
-        fprintf(f, "\n%lld values changed.\n", ch);
+        fprintf(f, "\n%lld values changed; %zu rows under %g %% hidden (--threshold).\n", ch,
+                hidden, threshold);
     else
         fputs("\nNo change: the two jobs show the same figures.\n", f);
 }
