@@ -93,6 +93,9 @@ void report_diff_print_text(const json_t *d, FILE *f, int utf8)
     section(d, "breakdown", "Mean time per TRAIN step by category", "node", "category", 1,
             f, utf8);
     section(d, "python", "Top Python functions, tottime s", "function", NULL, 0, f, utf8);
+    section(d, "gpu", "GPU time by rank, % of the profiled span", "process", "metric", 0, f,
+            utf8);
+    report_diff_print_kernels(d, f);
     long long ch = (long long)json_integer_value(json_object_get(d, "changed"));
     if (ch)
         fprintf(f, "\n%lld values changed.\n", ch);
