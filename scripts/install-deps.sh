@@ -9,8 +9,10 @@ want_tests=0
 pkgs=(build-essential cmake pkg-config libncurses-dev libcurl4-openssl-dev
       libjansson-dev libzstd-dev zlib1g-dev ca-certificates scdoc)
 if [ "$want_tests" = 1 ]; then
-  pkgs+=(libcmocka-dev tmux python3 time procps python3-jsonschema zsh bash-completion
-         man-db)
+  # python3-botocore: tests/aws/server.py checks requests against its
+  # SageMaker and CloudWatch models and recomputes SigV4 with its signer
+  pkgs+=(libcmocka-dev tmux python3 time procps python3-jsonschema python3-botocore zsh
+         bash-completion man-db)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs npm)
 fi
 export DEBIAN_FRONTEND=noninteractive

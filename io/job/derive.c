@@ -29,6 +29,7 @@ struct derived {
     double (*param)[RULE_MAX_PARAMS];
     phase_event *step;           /* nrules: the step each result's span is */
     unsigned char *step_ok;      /* nrules: 1 where step[i] was found */
+    verdict verdict;             /* of the whole job, with res */
     box *pywin;                  /* py_wins: copies of the Python store's windows */
     box *py;                     /* pystats_result */
     uint64_t py_key;
@@ -442,6 +443,12 @@ static int build_locked(deriver *dv, const req *q, derived *s)
             s->param[i][k] = rules_param_value(dv->r, i, k);
     }
     find_steps(dv, s);
+    /* The verdict reads the whole job: it moves when a rule re-ran (the
+     * rules re-run whenever the data they read moved). */
+    if (changed || !dv->last)
+        verdict_build(dv->m, s->res, s->nrules, &s->verdict);
+    else
+        s->verdict = dv->last->verdict;
     build_windows(dv, s);
     changed |= s->pywin != (dv->last ? dv->last->pywin : NULL);
     changed |= build_python(dv, q, s);
@@ -547,6 +554,7 @@ static void copy_products(derived *s, const derived *last)
     memcpy(s->param, last->param, s->nrules * sizeof *s->param);
     memcpy(s->step, last->step, s->nrules * sizeof *s->step);
     memcpy(s->step_ok, last->step_ok, s->nrules);
+    s->verdict = last->verdict;
     s->pywin = box_ref(last->pywin);
     memcpy(s->place, last->place, sizeof s->place);
     s->py = box_ref(last->py);
@@ -659,6 +667,11 @@ const char *derived_extra_error(const derived *s)
     return s->extra_err;
 }
 
+
+const verdict *derived_verdict(const derived *s)
+{
+    return &s->verdict;
+}
 
 int derived_rule_step(const derived *s, size_t i, phase_event *out)
 {

@@ -31,6 +31,7 @@
 #include "model/pystats/pystats.h"
 #include "model/rules/rules.h"
 #include "model/util/sm_err.h"
+#include "model/view/verdict.h"
 #include "model/view/viewdata.h"
 
 typedef struct derived derived;
@@ -99,6 +100,10 @@ uint64_t derived_generation(const derived *s);
  * evaluated with. */
 const rule_result *derived_rule_at(const derived *s, size_t i);
 double derived_rule_param(const derived *s, size_t i, size_t p);
+
+/* The job's verdict (model/view/verdict.h), built with the rule results
+ * over the whole job: what the header's verdict line says. */
+const verdict *derived_verdict(const derived *s);
 
 /* The step result i's span is (model/steps/step_event.h: found when the rule
  * results were derived, so `J` focuses it without the model): 1 and

@@ -2,6 +2,7 @@
 #include "io/s3/s3_http.h"
 
 #include <curl/curl.h>
+#include <jansson.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdarg.h>
@@ -33,6 +34,8 @@ struct s3_http {
     s3_http_cfg cfg;
     char region[64];
     char peer[256];
+    char service[32];         /* SigV4 service */
+    char what[32];            /* "S3", "SageMaker": for status lines */
     int contacted;            /* the endpoint has answered once; guarded by mu */
     char ca[4096];
     aws_creds *creds;
@@ -50,7 +53,7 @@ typedef struct run_ctx {
     xfer *x;
     size_t n;
     aws_cred_set cs;
-    char sigv4[96];
+    char sigv4[160];
     int64_t first_deadline_ms; /* first contact: no attempt starts after this */
 } run_ctx;
 
@@ -83,6 +86,8 @@ s3_http *s3_http_new(const s3_http_cfg *cfg, aws_creds *creds, sm_err *err)
     snprintf(h->peer, sizeof h->peer, "%s", cfg->peer && *cfg->peer ? cfg->peer : "S3");
     h->cfg.peer = h->peer;   /* the caller's string need not outlive this call */
     snprintf(h->region, sizeof h->region, "%s", cfg->region ? cfg->region : "us-east-1");
+    snprintf(h->service, sizeof h->service, "%s", cfg->service ? cfg->service : "s3");
+    snprintf(h->what, sizeof h->what, "%s", cfg->what ? cfg->what : "S3");
     snprintf(h->ca, sizeof h->ca, "%s", cfg->ca_bundle ? cfg->ca_bundle : "");
     h->creds = creds;
     h->rng = (uint32_t)time(NULL) ^ (uint32_t)(uintptr_t)h ^ 0x9e3779b9u;
@@ -201,7 +206,13 @@ static int http_start(run_ctx *r, size_t i)
     x->etag[0] = '\0';
     x->total = -1;
     x->errbuf[0] = '\0';
-    x->hdrs = curl_slist_append(NULL, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
+    /* S3 takes an unsigned payload; the other services want the body's
+     * hash in the signature, which curl computes from the POST fields */
+    x->hdrs = NULL;
+    if (!strcmp(r->h->service, "s3"))
+        x->hdrs = curl_slist_append(NULL, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
+    for (size_t k = 0; q->headers && q->headers[k]; k++)
+        x->hdrs = curl_slist_append(x->hdrs, q->headers[k]);
     if (r->cs.token[0]) {
         snprintf(hdr, sizeof hdr, "x-amz-security-token: %s", r->cs.token);
         x->hdrs = curl_slist_append(x->hdrs, hdr);
@@ -216,6 +227,10 @@ static int http_start(run_ctx *r, size_t i)
     }
     memset(hdr, 0, sizeof hdr);
     curl_easy_setopt(e, CURLOPT_URL, q->url);
+    if (q->body) {
+        curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)q->body_len);
+        curl_easy_setopt(e, CURLOPT_POSTFIELDS, q->body);
+    }
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, x->hdrs);
     curl_easy_setopt(e, CURLOPT_AWS_SIGV4, r->sigv4);
     curl_easy_setopt(e, CURLOPT_USERNAME, r->cs.akid);
@@ -271,9 +286,9 @@ static void http_backoff(run_ctx *r, xfer *x, int64_t d, int cc, long status,
         http_set_status(h, "connecting to %s (attempt %d/%d in %lld s)", h->peer,
                         x->attempt + 1, h->cfg.connect_attempts, secs);
     else if (cc != CURLE_OK)
-        http_set_status(h, "S3 unreachable, retrying in %lld s", secs);
+        http_set_status(h, "%s unreachable, retrying in %lld s", h->what, secs);
     else
-        http_set_status(h, "S3 busy (HTTP %ld%s%s), retrying in %lld s", status,
+        http_set_status(h, "%s busy (HTTP %ld%s%s), retrying in %lld s", h->what, status,
                         *code ? " " : "", code, secs);
 }
 
@@ -296,6 +311,29 @@ static int http_may_retry(run_ctx *r, const xfer *x, int cc, int64_t *d)
            http_now_ms() + *d < r->first_deadline_ms;
 }
 
+/* The error's code: <Code> of an XML body (S3, the query APIs) or the
+ * `__type` of a JSON one ("com.amazon.coral#ThrottlingException" or plain
+ * "ThrottlingException"), without its namespace. */
+static void http_error_code(const char *body, size_t len, char *out, size_t cap)
+{
+    size_t i = 0;
+    while (i < len && (body[i] == ' ' || body[i] == '\n' || body[i] == '\r'))
+        i++;
+    if (i >= len || body[i] != '{') {
+        s3_xml_find(body, len, "Code", out, cap);
+        return;
+    }
+    json_t *j = json_loadb(body, len, 0, NULL);
+    const char *t = json_string_value(json_object_get(j, "__type"));
+    if (!t)
+        t = json_string_value(json_object_get(j, "code"));
+    if (t) {
+        const char *hash = strrchr(t, '#');
+        snprintf(out, cap, "%s", hash ? hash + 1 : t);
+    }
+    json_decref(j);
+}
+
 static void http_finish(run_ctx *r, CURL *e, int cc, s3_http_done cb, void *ud,
                         size_t *done)
 {
@@ -313,7 +351,7 @@ static void http_finish(run_ctx *r, CURL *e, int cc, s3_http_done cb, void *ud,
     r->h->bytes += (int64_t)x->len;
     pthread_mutex_unlock(&r->h->mu);
     if (cc == CURLE_OK && status >= 300 && x->len)
-        s3_xml_find(x->body, x->len, "Code", code, sizeof code);
+        http_error_code(x->body, x->len, code, sizeof code);
     s3_verdict v = s3_retry_classify(cc, status, code);
     if (getenv("SMTOP_S3_TRACE"))
         fprintf(stderr, "[%lld] attempt %d cc=%d http=%ld code=%s len=%zu\n",
@@ -417,7 +455,7 @@ int s3_http_run(s3_http *h, const s3_http_req *reqs, size_t n,
         aws_creds_wipe(&r.cs);
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     }
-    snprintf(r.sigv4, sizeof r.sigv4, "aws:amz:%s:s3", h->region);
+    snprintf(r.sigv4, sizeof r.sigv4, "aws:amz:%s:%s", h->region, h->service);
     while (done < n) {
         if (atomic_load(&h->cancelled)) {
             http_abort_all(&r, cb, ud, &done);

@@ -1,4 +1,6 @@
-/* s3_http: signed S3 GETs over one libcurl multi handle.
+/* s3_http: signed AWS requests over one libcurl multi handle: S3 GETs,
+ * and the POSTs of the JSON and query APIs (SageMaker, CloudWatch; see
+ * aws_api.h), which share the credentials, signing and retries.
  *
  * Runs a batch of requests with up to `parallel` transfers at once over
  * reused connections, signs each with CURLOPT_AWS_SIGV4 (plus the
@@ -42,12 +44,18 @@ typedef struct s3_http_cfg {
                                  named in the status line; NULL = "S3" */
     const char *region;       /* signing region */
     const char *ca_bundle;    /* NULL = system store; never disables checks */
+    const char *service;      /* SigV4 service name; NULL = "s3" */
+    const char *what;         /* the service in status lines; NULL = "S3" */
 } s3_http_cfg;
 
 typedef struct s3_http_req {
     const char *url;          /* full, already canonically encoded */
     int64_t range_from;       /* < 0: no Range header */
     int64_t range_to;         /* < 0: open-ended "bytes=N-" */
+    const char *body;         /* non-NULL: a POST of body_len bytes, signed
+                                 with its SHA-256 (curl hashes it) */
+    size_t body_len;
+    const char *const *headers; /* extra "Name: value" lines, NULL-ended */
 } s3_http_req;
 
 typedef struct s3_http_resp {
@@ -58,7 +66,9 @@ typedef struct s3_http_resp {
     size_t len;
     const char *etag;         /* ETag header, "" when absent */
     int64_t total;            /* object size from Content-Range, else -1 */
-    const char *s3code;       /* <Code> of an error body, "" when none */
+    const char *s3code;       /* <Code> of an XML error body, or the
+                                 `__type` of a JSON one without its
+                                 "namespace#" prefix; "" when none */
     int attempts;
 } s3_http_resp;
 

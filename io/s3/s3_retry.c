@@ -24,9 +24,17 @@ s3_verdict s3_retry_classify(int curl_code, long http, const char *s3code)
         return S3_DONE;
     if (http >= 500 || http == 408 || http == 429)
         return S3_RETRY;
-    if (s3code && (!strcmp(s3code, "RequestTimeout") ||
-                   !strcmp(s3code, "SlowDown")))
-        return S3_RETRY;
+    /* S3's, then the JSON and query APIs' (HTTP 400) ways of saying "slow
+     * down", as the AWS SDKs' retry handlers list them */
+    static const char *const again[] = {
+        "RequestTimeout", "SlowDown", "ThrottlingException", "Throttling",
+        "ThrottledException", "RequestThrottledException", "TooManyRequestsException",
+        "RequestLimitExceeded", "ProvisionedThroughputExceededException",
+        "RequestThrottled", "BandwidthLimitExceeded", "LimitExceededException",
+        "PriorRequestNotComplete", "EC2ThrottledException"};
+    for (size_t i = 0; s3code && i < sizeof again / sizeof again[0]; i++)
+        if (!strcmp(s3code, again[i]))
+            return S3_RETRY;
     return S3_FATAL;
 }
 

@@ -1,7 +1,10 @@
-/* s3_retry: which S3 failures are worth retrying, and how long to wait.
+/* s3_retry: which AWS failures are worth retrying, and how long to wait
+ * (S3, and the SageMaker and CloudWatch APIs that share its transport).
  *
  * Transient: HTTP 5xx (incl. 503 SlowDown), 408, 429, 400 RequestTimeout,
- * and transport failures (refused/reset connections, timeouts, stalls,
+ * the throttling codes of the JSON and query APIs (ThrottlingException,
+ * Throttling, ... as the SDKs' standard retry mode lists them), and
+ * transport failures (refused/reset connections, timeouts, stalls,
  * truncated bodies, DNS). Everything else is final and explained once by
  * s3_retry_explain. */
 #ifndef SMTOP_S3_RETRY_H

@@ -52,6 +52,8 @@ typedef struct cat_entry {
     int64_t skip_until_us; /* after a replacement: records at or before this
                               were already ingested from the old version */
     int64_t corrupt;       /* corrupt lines in this file */
+    int64_t line_no;       /* lines (array elements) of this file taken so
+                              far: a message names a bad one by number */
     int64_t whole_size;    /* whole-file kinds: size last handed over, -1 never */
     uint64_t listed;       /* number of the last pass that listed it */
     uint64_t id;           /* unique for the catalog's life (addresses of

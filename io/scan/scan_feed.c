@@ -120,6 +120,8 @@ void scan_feed_lines(scanner *sc, ingest_ctx *cx, cat_entry *e, const char *data
     fn->n = cx->n;
     fn->corrupt = e->corrupt - corrupt_before;
     memcpy(fn->first_bad, cx->first_bad, sizeof fn->first_bad);
+    memcpy(fn->bad_line, cx->bad_line, sizeof fn->bad_line);
+    fn->nbad = cx->nbad;
 }
 
 void scan_feed_say(scanner *sc, cat_entry *e, const feed_note *fn)
@@ -134,9 +136,15 @@ void scan_feed_say(scanner *sc, cat_entry *e, const feed_note *fn)
         scan_add_message(sc, rel, "out of memory, will retry");
     scan_feed_note_drops(sc, rel, &fn->before, &fn->after);
     if (fn->corrupt) {
-        char what[128];
-        snprintf(what, sizeof what, "%lld corrupt line%s skipped (first: \"%s\")",
-                 (long long)fn->corrupt, fn->corrupt == 1 ? "" : "s", fn->first_bad);
+        char what[240], lines[80] = "";
+        size_t k = 0;
+        for (size_t i = 0; i < fn->nbad; i++)
+            k += (size_t)snprintf(lines + k, sizeof lines - k, "%s%lld", i ? ", " : "",
+                                  (long long)fn->bad_line[i]);
+        int64_t bad = fn->corrupt;
+        snprintf(what, sizeof what, "line%s %s%s: %lld corrupt line%s skipped (first: \"%s\")",
+                 fn->nbad > 1 ? "s" : "", lines, bad > (int64_t)fn->nbad ? ", ..." : "",
+                 (long long)bad, bad == 1 ? "" : "s", fn->first_bad);
         scan_add_message(sc, rel, what);
     }
 }

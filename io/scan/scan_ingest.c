@@ -133,10 +133,20 @@ static int decode_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t le
     return rc != 1 ? rc : trace_decode_line(e->tdec, line, len, sink_event, &sink);
 }
 
+/* Keeps the number of e's current line among the first few bad ones: the
+ * warning names them, so a user can open the file there. */
+static void note_bad_line(ingest_ctx *cx, cat_entry *e)
+{
+    if (cx->nbad < sizeof cx->bad_line / sizeof cx->bad_line[0])
+        cx->bad_line[cx->nbad++] = e->line_no;
+}
+
 static void count_line(ingest_ctx *cx, cat_entry *e, const char *line, size_t len,
                        size_t trimmed)
 {
+    e->line_no++;
     if (decode_line(cx, e, line, len, trimmed) != 0) {
+        note_bad_line(cx, e);
         if (!cx->first_bad[0]) {
             /* Shown to the user, who wants to know what was skipped: keep
              * it printable so a binary line cannot reach the terminal. */
@@ -192,6 +202,11 @@ static size_t finish_held_line(ingest_ctx *cx, cat_entry *e, const char *p, size
     size_t take = nl ? (size_t)(nl - p) : len;
     int r = hold_partial(e, p, take);
     if (r != 0) {
+        e->line_no += nl != NULL;
+        note_bad_line(cx, e);
+        if (!cx->first_bad[0] && nl) {
+            snprintf(cx->first_bad, sizeof cx->first_bad, "%s", "a line over the size limit");
+        }
         cx->n.corrupt++;
         e->corrupt++;
         e->partial_len = 0;
@@ -218,9 +233,12 @@ static void take_elem(void *ud, const char *p, size_t n)
         count_line(c->cx, c->e, p, n, UNTRIMMED);
         return;
     }
-    if (!c->cx->first_bad[0])
+    c->e->line_no++;
+    note_bad_line(c->cx, c->e);
+    if (!c->cx->first_bad[0]) {
         snprintf(c->cx->first_bad, sizeof c->cx->first_bad, "%s",
                  "an event over 4 MB, or bytes outside the array");
+    }
     c->cx->n.corrupt++;
     c->e->corrupt++;
 }

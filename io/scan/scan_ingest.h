@@ -26,6 +26,9 @@ typedef struct ingest_ctx {
     predec *pre;           /* lines decoded ahead (scan_fetch), or NULL */
     trace_carry *carry;    /* B/E pairs across a writer's files, or NULL */
     char first_bad[48];    /* start of the first corrupt line seen, printable */
+    int64_t bad_line[4];   /* the first corrupt lines' (elements') numbers in
+                              their file, 1-based */
+    size_t nbad;           /* how many of bad_line are set */
 } ingest_ctx;
 
 /* Consumes `len` new bytes of entry e (they follow e->consumed): complete

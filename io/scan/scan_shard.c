@@ -21,13 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A batch holds the model lock while its files are read (a view waits
- * for it at most) and ends in a barrier, where a worker the scheduler
- * set aside on a busy machine holds up the others: 32 files (~20 ms on
- * 2 cores) while a dashboard reads between batches (scanner_on_ingest),
+/* A batch holds the model lock while its files are read (a view's answer
+ * waits for it) and ends in a barrier, where a worker the scheduler set
+ * aside on a busy machine holds up the others: 8 files (a few ms on 2
+ * cores) while a dashboard answers between batches (scanner_on_ingest),
  * else 256. */
 #define SHARD_BATCH 256
-#define SHARD_BATCH_SHOWN 32
+#define SHARD_BATCH_SHOWN 8
 
 typedef struct shard_file {
     size_t work_at;          /* its place in the work list */

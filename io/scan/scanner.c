@@ -30,6 +30,7 @@ void scan_add_message(scanner *sc, const char *key, const char *what)
         sc->msg_count++;
     /* Bounded so the message always fits: a path and an error sentence. */
     snprintf(sc->msgs[slot], SCANNER_MSG_LEN, "%.250s: %.500s", key, what);
+    sc->st.messages++;
     snprintf(sc->st.last_error, sizeof sc->st.last_error, "%s", sc->msgs[slot]);
     sc->err_transient = 0;
     pthread_mutex_unlock(&sc->mu);
@@ -175,6 +176,16 @@ int scanner_find_root(source *src, char *root, size_t cap, sm_err *err)
         return -1;
     if (found)
         return 0;
+    char jobs[3][SCAN_JOB_NAME];
+    sm_err e2 = {0};
+    size_t n = scanner_find_jobs(src, jobs, 3, &e2);
+    if (n > 0)
+        return sm_err_set(err, SM_ERR_NOTFOUND,
+                          "%s holds %zu job%s (%s%s%s%s%s%s), not one: "
+                          "open one of them, e.g. %s/%s", source_describe(src), n,
+                          n == 1 ? "" : "s", jobs[0], n > 1 ? ", " : "", n > 1 ? jobs[1] : "",
+                          n > 2 ? ", " : "", n > 2 ? jobs[2] : "", n > 3 ? ", ..." : "",
+                          source_describe(src), jobs[0]);
     return sm_err_set(err, SM_ERR_NOTFOUND,
                       "%s holds no profiler data: expected system/ or framework/ "
                       "(or a job directory containing profiler-output/), or PyTorch "
@@ -186,6 +197,22 @@ int scanner_find_root(source *src, char *root, size_t cap, sm_err *err)
  * while waiting for a job that has written nothing yet (opts.wait), -1
  * with err otherwise. The root never changes once found; it is set under
  * mu because scanner_root reads it from other threads. */
+/* Waiting on a folder that holds jobs rather than being one would wait
+ * forever: once, look inside; when jobs are there, every pass fails
+ * naming them (the dashboard's status line then says what to type).
+ * 0 (go on waiting), or -1 with err. */
+static int jobs_inside(scanner *sc, sm_err *err)
+{
+    if (!sc->jobs_checked) {
+        char root[256];
+        sm_err e = {0};
+        sc->jobs_checked = 1;
+        if (scanner_find_root(sc->src, root, sizeof root, &e) < 0 && strstr(e.msg, "), not one: "))
+            snprintf(sc->jobs_msg, sizeof sc->jobs_msg, "%s", e.msg);
+    }
+    return sc->jobs_msg[0] ? sm_err_set(err, SM_ERR_NOTFOUND, "%s", sc->jobs_msg) : 0;
+}
+
 static int resolve_root(scanner *sc, sm_err *err)
 {
     if (sc->root)
@@ -193,7 +220,9 @@ static int resolve_root(scanner *sc, sm_err *err)
     char root[256];
     int found = sc->o.wait ? scanner_probe_root(sc->src, root, sizeof root, err)
                 : scanner_find_root(sc->src, root, sizeof root, err) == 0 ? 1 : -1;
-    if (found <= 0)
+    if (found == 0)
+        return jobs_inside(sc, err);
+    if (found < 0)
         return found;
     char *r = strdup(root);
     if (!r)

@@ -98,6 +98,8 @@ typedef struct scan_stats {
                                    (opts.wait): nothing to read so far */
     int64_t started_us;         /* wall clock when the scanner was made:
                                    how long a waiting job has been waited for */
+    int64_t messages;           /* warnings noted (scanner_messages keeps the
+                                   newest SCANNER_MSG_MAX) */
     char last_error[SCANNER_MSG_LEN]; /* latest problem in plain words, "" if none */
 } scan_stats;
 
@@ -114,6 +116,13 @@ void scanner_free(scanner *sc);
  * system/ or framework/ directly, "profiler-output/" when it holds a job
  * directory. Writes it into root (cap bytes). -1 with err when neither. */
 int scanner_find_root(source *src, char *root, size_t cap, sm_err *err);
+/* The job folders inside src (keys before "/profiler-output/", or before
+ * "/system/" or "/framework/"), in listing order: up to max into out;
+ * returns how many were found (may exceed max; 0 on a listing error,
+ * err set). Lists the whole tree, up to a bound: for the error on a
+ * folder that holds jobs rather than being one. */
+#define SCAN_JOB_NAME 256
+size_t scanner_find_jobs(source *src, char (*out)[SCAN_JOB_NAME], size_t max, sm_err *err);
 /* The same without the message: 1 found (root written), 0 the source
  * holds no profiler data (yet), -1 with err when listing failed. */
 int scanner_probe_root(source *src, char *root, size_t cap, sm_err *err);

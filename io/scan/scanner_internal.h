@@ -28,6 +28,8 @@
 struct scanner {
     source *src;
     char *root;                  /* key prefix of profiler-output, "" or "x/" */
+    int jobs_checked;            /* jobs_inside looked (once, while waiting) */
+    char jobs_msg[SCANNER_MSG_LEN];  /* "" or the jobs it found inside */
     model *m;
     scanner_opts o;
     void (*on_ingest)(void *ud);   /* scanner_on_ingest */
@@ -147,6 +149,8 @@ typedef struct feed_note {
     model_drops before, after;  /* the writer's drops around it */
     int64_t corrupt;            /* corrupt lines it skipped */
     char first_bad[48];
+    int64_t bad_line[4];        /* the first corrupt lines' numbers */
+    size_t nbad;
 } feed_note;
 
 /* The part of a fetch callback every reader shares: counts the fetch and

@@ -77,6 +77,7 @@ typedef struct source_local {
     rbuf spare[LOCAL_SPARE_BUFS];   /* buffers between fetches */
     size_t nspare;
     atomic_int cancelled;  /* local_cancel, from another thread */
+    atomic_int pending;    /* opened before the directory existed, not seen since */
 } source_local;
 
 struct dir_item {
@@ -638,6 +639,21 @@ static int local_fetch(source *s, const source_req *reqs, size_t n,
     return 0;
 }
 
+/* A directory opened before it existed says so until it appears: a
+ * mistyped path then reads as one, not as a job that has not started. */
+static void local_status(const source *s, char *buf, size_t len)
+{
+    source_local *sl = (source_local *)s;
+    struct stat st;
+    if (!atomic_load(&sl->pending))
+        return;
+    if (stat(sl->root, &st) == 0) {
+        atomic_store(&sl->pending, 0);
+        return;
+    }
+    snprintf(buf, len, "%s does not exist (yet): waiting for it", sl->root);
+}
+
 static const char *local_describe(const source *s)
 {
     return ((const source_local *)s)->root;
@@ -671,7 +687,7 @@ static const source_vtbl local_vtbl = {
     .list = local_list,
     .fetch = local_fetch,
     .describe = local_describe,
-    .status = NULL,
+    .status = local_status,
     .cancel = local_cancel,
     .prefetch = local_prefetch,
     .free = local_free,
@@ -734,5 +750,8 @@ source *source_local_open_pending(const char *dir, sm_err *err)
     if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode))
         return sm_err_set(err, SM_ERR_NOTFOUND, "%s does not exist, nor does %s: "
                           "check the path", dir, parent), NULL;
-    return local_new(dir, err);
+    source *s = local_new(dir, err);
+    if (s)
+        atomic_store(&((source_local *)s)->pending, 1);
+    return s;
 }

@@ -384,9 +384,11 @@ int rule_low_gpu_utilization(const model *m, const double *p, rule_result *o,
     }
     if (o->datapoints)
         o->status = o->violations ? RULE_TRIGGERED : RULE_OK;
+    else if (seen && waiting)
+        rule_result_short(o, "%lld GPU samples < patience %g + window %g",
+                          (long long)rule_samples_most(m, 1), p[3], p[2]);
     else
         rule_result_message(o, !seen ? "no GPUUtilization metrics"
-                            : waiting ? "waiting for patience + one window of GPU samples"
                             : "no GPU samples after patience");
     return 0;
 }
@@ -445,8 +447,10 @@ int rule_batch_size(const model *m, const double *p, rule_result *o, void **stat
     }
     if (o->datapoints)
         o->status = o->violations ? RULE_TRIGGERED : RULE_OK;
+    else if (seen)
+        rule_result_short(o, "%lld samples < patience %g + window %g",
+                          (long long)rule_samples_most(m, 1), p[4], p[3]);
     else
-        rule_result_message(o, seen ? "waiting for patience + one window of samples"
-                            : "needs CPU, GPU and GPU memory utilization metrics");
+        rule_result_message(o, "needs CPU, GPU and GPU memory utilization metrics");
     return 0;
 }

@@ -64,6 +64,11 @@ int rule_dataloader(const model *m, const double *p, rule_result *o);
 int rule_max_initialization_time(const model *m, const double *p, rule_result *o);
 int rule_overall_system_usage(const model *m, const double *p, rule_result *o);
 int rule_overall_framework_metrics(const model *m, const double *p, rule_result *o);
+/* The PyTorch profiler's rules over every rank (model/rules/rule_kineto.c). */
+int rule_gpu_idle_host_bound(const model *m, const double *p, rule_result *o);
+int rule_comm_not_overlapped(const model *m, const double *p, rule_result *o);
+int rule_kernel_launch_overhead(const model *m, const double *p, rule_result *o);
+int rule_gpu_memory_near_capacity(const model *m, const double *p, rule_result *o);
 
 /* --- result helpers (model/rules/rule_util.c) --- */
 
@@ -77,6 +82,13 @@ void rule_result_worst(rule_result *o, const char *node, const char *device,
                        int64_t t0, int64_t t1);
 void rule_result_message(rule_result *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The rule could not judge because the job is shorter than it needs:
+ * too_short set, message RULE_TOO_SHORT "199 samples < patience 1000". */
+void rule_result_short(rule_result *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The most samples any node's series holds: GPU utilization (gpu 1, any
+ * GPU), GPU memory (gpu 2), or the CPU total (gpu 0). */
+int64_t rule_samples_most(const model *m, int gpu);
 
 /* Linear-interpolated percentile (numpy's default) of values v[0..n) with
  * integer weights w (each value counted w times; w NULL = all 1). Sorts a

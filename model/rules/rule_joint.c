@@ -212,9 +212,10 @@ static int joint_eval(const model *m, const double *p, rule_result *o, int io, v
     free(wk);
     if (o->datapoints > 0 && o->status != RULE_TRIGGERED)
         o->status = RULE_OK;
-    if (o->datapoints == 0)
-        rule_result_message(o, seen ? "waiting: fewer samples than patience"
-                            : io ? "needs GPU utilization and I/O wait metrics"
+    if (o->datapoints == 0 && seen)
+        rule_result_short(o, "%lld samples < patience %g", (long long)rule_samples_most(m, 1), p[3]);
+    else if (o->datapoints == 0)
+        rule_result_message(o, io ? "needs GPU utilization and I/O wait metrics"
                           : "needs GPU and CPU utilization metrics");
     return 0;
 }

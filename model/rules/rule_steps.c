@@ -71,6 +71,27 @@ static void outlier_unit(const model_node *n, const double *p, rule_result *o,
     }
 }
 
+/* The most steps any node or process holds in one step phase. */
+static int64_t most_steps(const model *m)
+{
+    int64_t most = 0;
+    for (size_t ni = 0; ni < model_node_count(m); ni++) {
+        const model_node *n = model_node_at(m, ni);
+        for (size_t r = 0; r <= model_node_process_count(n); r++) {
+            const model_node *u = r ? model_node_process_at(n, r - 1) : n;
+            for (size_t i = 0; i < model_node_phase_count(u); i++) {
+                const phase_stats *ph = model_node_phase_at(u, i);
+                phase_summary s;
+                if (phase_stats_kind(ph) != PHASE_STEP)
+                    continue;
+                phase_stats_get_summary(ph, &s);
+                most = (int64_t)s.count > most ? (int64_t)s.count : most;
+            }
+        }
+    }
+    return most;
+}
+
 /* params: stddev, n_outliers. Outliers are counted over the retained
  * (newest PHASE_RECENT_CAP) steps; mean and sigma over every step. Each
  * process (trace writer) is judged on its own steps, as smdebug's rule
@@ -96,9 +117,10 @@ int rule_step_outlier(const model *m, const double *p, rule_result *o)
         rule_result_message(o, "%lld outlier steps, at most %g per process and phase allowed",
                             (long long)o->violations, p[1]);
     }
-    if (!o->datapoints)
-        rule_result_message(o, steps ? "waiting for more than 100 steps"
-                            : "no step events (framework profiling off?)");
+    if (!o->datapoints && steps)
+        rule_result_short(o, "%lld steps < the 100 a process needs", (long long)most_steps(m));
+    else if (!o->datapoints)
+        rule_result_message(o, "no step events (framework profiling off?)");
     return 0;
 }
 

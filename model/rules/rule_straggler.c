@@ -82,6 +82,8 @@ static void check_peers(peer *v, peer *tmp, size_t n, const char *what, const do
                             over * 100.0, med / 1e3, n - 1, what, n > 2 ? "s" : "");
         if (over > *worst) {
             *worst = over;
+            o->worst_pct = over * 100.0;
+            o->worst_value = v[i].p50;
             rule_result_worst(o, model_node_id(v[i].n), phase_stats_label(v[i].ph), t0, t1);
             rule_result_message(o, "%s: median step %.1f ms is %.0f%% slower than %zu other %s%s "
                                 "(%.1f ms); fires above %g%%", model_node_id(v[i].n), v[i].p50 / 1e3,

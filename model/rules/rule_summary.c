@@ -56,8 +56,9 @@ int rule_overall_system_usage(const model *m, const double *p, rule_result *o)
     }
     if (o->datapoints) {
         o->status = RULE_OK;
-        rule_result_message(o, "%lld metrics on %zu nodes summarised",
-                            (long long)o->datapoints, nodes);
+        rule_result_message(o, "%lld metric%s on %zu node%s summarised",
+                            (long long)o->datapoints, o->datapoints == 1 ? "" : "s", nodes,
+                            nodes == 1 ? "" : "s");
     } else {
         rule_result_message(o, "no system metrics");
     }

@@ -174,9 +174,11 @@ int rule_gpu_memory_increase(const model *m, const double *p, rule_result *o, vo
     free(w);
     if (o->datapoints)
         o->status = o->violations ? RULE_TRIGGERED : RULE_OK;
+    else if (seen)
+        rule_result_short(o, "%lld GPU memory samples < patience %g + window %g",
+                          (long long)rule_samples_most(m, 2), p[2], p[1]);
     else
-        rule_result_message(o, seen ? "waiting for patience + one window of samples"
-                            : "no GPUMemoryUtilization metrics");
+        rule_result_message(o, "no GPUMemoryUtilization metrics");
     return 0;
 }
 

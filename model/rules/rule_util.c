@@ -49,6 +49,38 @@ void rule_result_message(rule_result *o, const char *fmt, ...)
     va_end(ap);
 }
 
+void rule_result_short(rule_result *o, const char *fmt, ...)
+{
+    char why[sizeof o->message - sizeof RULE_TOO_SHORT + 1];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    o->too_short = 1;
+    snprintf(o->message, sizeof o->message, RULE_TOO_SHORT "%s", why);
+}
+
+static int64_t samples_of(const series *s)
+{
+    int64_t a, b;
+    return s ? series_extent(s, &a, &b) : 0;
+}
+
+int64_t rule_samples_most(const model *m, int gpu)
+{
+    int64_t most = 0;
+    for (size_t i = 0; i < model_node_count(m); i++) {
+        const model_node *n = model_node_at(m, i);
+        int64_t k = gpu ? 0 : samples_of(model_node_cpu_total(n));
+        for (size_t g = 0; gpu && g < model_node_gpu_count(n); g++) {
+            int64_t c = samples_of(gpu == 1 ? model_node_gpu_util(n, g) : model_node_gpu_mem(n, g));
+            k = c > k ? c : k;
+        }
+        most = k > most ? k : most;
+    }
+    return most;
+}
+
 static int vw_cmp(const void *a, const void *b)
 {
     double x = ((const rule_vw *)a)->v, y = ((const rule_vw *)b)->v;

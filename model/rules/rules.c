@@ -85,6 +85,33 @@ static const rule_desc RULES[] = {
      .severity = RULE_SEV_INFO,
      .summary = "never fires: time in each framework phase",
      .n_params = 0, .evaluate = rule_overall_framework_metrics},
+    /* The PyTorch profiler's rules, one datapoint per rank (rule_kineto.c).
+     * Their rows repeat model/gpu/gpu_rules.c's (a constant table cannot
+     * read another file's); test_rules_kineto checks that the two agree. */
+    {.name = "GPUIdleHostBound", .example_key = "idle_pct", .inputs = RULE_IN_EV,
+     .severity = RULE_SEV_HIGH,
+     .summary = "Kineto: GPU idle above threshold % of its span, more than host_wait % "
+                "of it waiting for kernel launches",
+     .n_params = 2, .evaluate = rule_gpu_idle_host_bound,
+     .params = {PCT("threshold", 50), PCT("host_wait", 50)}},
+    {.name = "CommNotOverlapped", .example_key = "overlap_pct", .inputs = RULE_IN_EV,
+     .severity = RULE_SEV_MED,
+     .summary = "Kineto: communication at least min_comm % of GPU time, under threshold % "
+                "of it overlapped with computation",
+     .n_params = 2, .evaluate = rule_comm_not_overlapped,
+     .params = {PCT("threshold", 30), PCT("min_comm", 10)}},
+    {.name = "KernelLaunchOverhead", .example_key = "short_pct", .inputs = RULE_IN_EV,
+     .severity = RULE_SEV_MED,
+     .summary = "Kineto: more than threshold % of kernels shorter than their launch call "
+                "(after min_launches launches)",
+     .n_params = 2, .evaluate = rule_kernel_launch_overhead,
+     .params = {PCT("threshold", 50), COUNT("min_launches", 100)}},
+    {.name = "GPUMemoryNearCapacity", .example_key = "reserved_pct", .inputs = RULE_IN_EV,
+     .severity = RULE_SEV_HIGH,
+     .summary = "Kineto: peak reserved GPU memory above threshold % of totalGlobalMem, "
+                "or an OutOfMemory event",
+     .n_params = 1, .evaluate = rule_gpu_memory_near_capacity,
+     .params = {PCT("threshold", 90)}},
 };
 #define NRULES (sizeof RULES / sizeof RULES[0])
 

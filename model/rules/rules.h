@@ -76,9 +76,21 @@ typedef struct rule_result {
     char device[32];
     int64_t t0_us, t1_us;      /* its time span; 0 when none */
     char message[200];         /* one line: why it fired / why no data */
+    /* How far the worst violation went, in percent over the rule's own
+     * baseline (Straggler: how much slower than the peers' median); the
+     * verdict (model/view/verdict.h) quotes it. 0 when the rule gives none. */
+    double worst_pct;
+    double worst_value;        /* and its own value (Straggler: its p50, µs) */
+    /* 1: no_data because the job holds fewer samples or steps than the
+     * rule needs; message then starts with RULE_TOO_SHORT and gives both
+     * numbers. A live job may still get there (the dashboard says
+     * "waiting: " instead); an ended one never will. */
+    int too_short;
     size_t n_examples;
     rule_example examples[RULE_MAX_EXAMPLES];
 } rule_result;
+
+#define RULE_TOO_SHORT "job too short: "
 
 typedef struct rules rules;
 

@@ -10,8 +10,7 @@ struct heatview {
     int64_t t0, t1;
     int step;
     heatview_row *rows;
-    double *gpu_mean, *p50;   /* n each: straggler_find's inputs */
-    straggler s;
+    double *gpu_mean, *p50;   /* n each: the heatmap's sort keys */
 };
 
 static double window_mean(const series *s, int64_t t0, int64_t t1, int step)
@@ -106,7 +105,6 @@ heatview *heatview_build(const model *m, const size_t *nodes, size_t n, int64_t 
         h->gpu_mean[i] = r->gpu_mean;
         h->p50[i] = r->p50;
     }
-    h->s = straggler_find(h->gpu_mean, h->p50, n);
     return h;
 }
 
@@ -130,11 +128,6 @@ size_t heatview_count(const heatview *h)
 const heatview_row *heatview_row_at(const heatview *h, size_t i)
 {
     return &h->rows[i];
-}
-
-straggler heatview_straggler(const heatview *h)
-{
-    return h->s;
 }
 
 const double *heatview_gpu_means(const heatview *h)

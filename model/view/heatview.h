@@ -1,6 +1,6 @@
 /* heatview: the Heatmap pane's rows — per node the window means of CPU,
- * each GPU and GPU memory, the node's step p50 — and the straggler verdict
- * over them (model/view/straggler.h). Built by the loader (model/view/viewdata.h);
+ * each GPU and GPU memory, the node's step p50 (the sort keys; the
+ * straggler is the Straggler rule's). Built by the loader (model/view/viewdata.h);
  * immutable once built. */
 #ifndef SMTOP_HEATVIEW_H
 #define SMTOP_HEATVIEW_H
@@ -31,8 +31,6 @@ void heatview_free(heatview *h);
 
 size_t heatview_count(const heatview *h);
 const heatview_row *heatview_row_at(const heatview *h, size_t i);
-/* The straggler among the rows (index into them; -1: none). */
-straggler heatview_straggler(const heatview *h);
 /* The per-row inputs of the check, for the pane's sort: n values each. */
 const double *heatview_gpu_means(const heatview *h);
 const double *heatview_step_p50s(const heatview *h);

@@ -1,6 +1,9 @@
 /* straggler: see straggler.h. */
 #include "model/view/straggler.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -36,34 +39,6 @@ double straggler_deviation(double v, double med, double floor)
     return fabs(v - med) / base;
 }
 
-static void consider(const double *v, size_t n, double floor, int by_steps, straggler *best)
-{
-    size_t have = 0;
-    for (size_t i = 0; v && i < n; i++)
-        have += !isnan(v[i]);
-    if (have < 3)
-        return;
-    double med = straggler_median(v, n);
-    for (size_t i = 0; i < n; i++) {
-        double dev = straggler_deviation(v[i], med, floor);
-        if (!isnan(dev) && dev >= 0.10 && dev > best->dev) {
-            best->index = (long)i;
-            best->by_steps = by_steps;
-            best->value = v[i];
-            best->median = med;
-            best->dev = dev;
-        }
-    }
-}
-
-straggler straggler_find(const double *gpu_util, const double *step_p50, size_t n)
-{
-    straggler s = {-1, 0, NAN, NAN, 0.0};
-    consider(gpu_util, n, STRAGGLER_GPU_FLOOR, 0, &s);
-    consider(step_p50, n, STRAGGLER_STEP_FLOOR, 1, &s);
-    return s;
-}
-
 double straggler_step_p50(const model_node *nd)
 {
     if (model_node_phase_count(nd) == 0 || phase_stats_kind(model_node_phase_at(nd, 0)) != PHASE_STEP)
@@ -71,4 +46,16 @@ double straggler_step_p50(const model_node *nd)
     phase_summary s;
     phase_stats_get_summary(model_node_phase_at(nd, 0), &s);
     return s.count > 0 ? s.p50_us : NAN;
+}
+
+int straggler_from_rule(const rule_result *r, straggler_found *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!r || r->status != RULE_TRIGGERED || !r->node[0])
+        return 0;
+    snprintf(out->id, sizeof out->id, "%s", r->node);
+    out->over_pct = r->worst_pct;
+    out->value_us = r->worst_value;
+    out->median_us = out->value_us / (1.0 + r->worst_pct / 100.0);
+    return 1;
 }

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model_gpu.h"
 #include "model/series/series_iter.h"
+#include "model/view/gpuview.h"
 
 #define SYSVIEW_MAX_METRICS 256
 
@@ -211,9 +213,81 @@ static int fill_chart(sysview_chart *c, const series *s, const viewdata_req *q, 
     return 0;
 }
 
+/* Rank row's GPU memory from its [memory] events as chart c: reserved,
+ * as a share of the device when its size is known, else in bytes. */
+static int fill_kineto_mem(sysview_chart *c, const model_gpu_row *row, const viewdata_req *q,
+                           int64_t t0, int64_t t1, int binned)
+{
+    const gpu_summary *s = gpu_rank_summary(row->gpu);
+    int64_t total = 0;
+    gpuview_mem_bin probe;
+    gpuview_memory(s, 0, 0, &probe, 0, &total);
+    c->m.kind = SYSVIEW_GPUMEM;
+    c->m.percent = total > 0;
+    snprintf(c->m.label, sizeof c->m.label, "gmem %s", row->process);
+    snprintf(c->m.dimension, sizeof c->m.dimension, "%s",
+             total > 0 ? "GPUMemoryReservedPercent" : "GPUMemoryReservedBytes");
+    snprintf(c->m.name, sizeof c->m.name, "%s", row->process);
+    size_t nb = q->sys_bins;
+    if (!binned || nb == 0)
+        return 0;
+    gpuview_mem_bin *b = malloc(nb * sizeof *b);
+    double *vals = malloc(nb * sizeof *vals);
+    if (!b || !vals) {
+        free(b);
+        free(vals);
+        return -1;
+    }
+    c->have = gpuview_memory(s, t0, t1, b, nb, NULL);
+    double sum = 0;
+    for (size_t i = 0; i < nb; i++) {
+        vals[i] = b[i].reserved < 0 ? NAN
+                  : total > 0   ? 100.0 * (double)b[i].reserved / (double)total
+                                : (double)b[i].reserved;
+        if (isnan(vals[i]))
+            continue;
+        sum += vals[i];
+        c->top = vals[i] > c->top ? vals[i] : c->top;
+        c->cur = vals[i];
+        c->have_cur = c->have_mean = 1;
+    }
+    c->mean = c->have ? sum / (double)c->have : 0;
+    c->top = total > 0 ? 100 : c->top > 0 ? c->top : 1;
+    c->vals = vals;
+    c->nbins = nb;
+    free(b);
+    return 0;
+}
+
+/* The node's PyTorch profiler ranks' GPU memory, when its system metrics
+ * have none: a Kineto-only job still charts it. */
+static int add_kineto_mem(sysview *v, sysview_node *n, const model *m, int binned,
+                          const viewdata_req *q, int64_t t0, int64_t t1)
+{
+    for (size_t j = n->first; j < v->ncharts; j++)
+        if (v->charts[j].m.kind == SYSVIEW_GPUMEM)
+            return 0;
+    for (size_t i = 0; i < model_gpu_count(m); i++) {
+        const model_gpu_row *row = model_gpu_at(m, i);
+        if (strcmp(row->node, n->id) || gpu_rank_summary(row->gpu)->memory.n_series == 0)
+            continue;
+        sysview_chart *grown = realloc(v->charts, (v->ncharts + 1) * sizeof *grown);
+        if (!grown)
+            return -1;
+        v->charts = grown;
+        sysview_chart *c = &v->charts[v->ncharts++];
+        memset(c, 0, sizeof *c);
+        n->count++;
+        if (fill_kineto_mem(c, row, q, t0, t1, binned) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Node k (model index idx): its header facts and charts appended to v. */
-static int add_node(sysview *v, const model_node *nd, int binned, const viewdata_req *q,
-                    int64_t t0, int64_t t1, sysview_metric *ms, series_bin *bins)
+static int add_node(sysview *v, const model *m, const model_node *nd, int binned,
+                    const viewdata_req *q, int64_t t0, int64_t t1, sysview_metric *ms,
+                    series_bin *bins)
 {
     sysview_node *n = &v->nodes[v->nnodes];
     if (!(n->id = strdup(model_node_id(nd))))
@@ -238,7 +312,7 @@ static int add_node(sysview *v, const model_node *nd, int binned, const viewdata
         if (binned && q->sys_bins > 0 && fill_chart(c, ms[j].s, q, t0, t1, bins, q->sys_bins))
             return -1;
     }
-    return 0;
+    return add_kineto_mem(v, n, m, binned, q, t0, t1);
 }
 
 sysview *sysview_build(const model *m, const size_t *nodes, size_t n, const viewdata_req *q,
@@ -252,7 +326,7 @@ sysview *sysview_build(const model *m, const size_t *nodes, size_t n, const view
     int ok = v && ms && bins && v->nodes;
     for (size_t i = 0; ok && i < n; i++) {
         int binned = i >= q->sys_first && i - q->sys_first < q->sys_count;
-        ok = add_node(v, model_node_at(m, nodes[i]), binned, q, t0_us, t1_us, ms, bins) == 0;
+        ok = add_node(v, m, model_node_at(m, nodes[i]), binned, q, t0_us, t1_us, ms, bins) == 0;
     }
     free(ms);
     free(bins);

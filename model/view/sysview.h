@@ -1,7 +1,10 @@
 /* sysview: the System pane's charts — per visible node its metrics
  * (labels, what kind of series), and for the nodes on or near the screen
  * each chart's binned means over the window, its current value and window
- * mean, or the samples of a focused step. Built by the loader
+ * mean, or the samples of a focused step; a node whose system metrics have
+ * no GPU memory gets one chart per PyTorch profiler rank on it, from the
+ * rank's [memory] events ("gmem rank 0": reserved, % of the device when
+ * its size is known, else bytes). Built by the loader
  * (model/view/viewdata.h); immutable once built; nothing points into the
  * model. */
 #ifndef SMTOP_SYSVIEW_H

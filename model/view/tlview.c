@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model_gpu.h"
 #include "model/util/lbound.h"
+#include "model/view/gpuview.h"
 #include "model/view/stepsview.h"
 
 /* Bars built when the pane has not said how many it shows yet. */
@@ -27,6 +29,27 @@ static const phase_stats *step_phase(const model_node *nd)
     return NULL;
 }
 
+/* The GPU split of the breakdowns' steps, when rank gr is shown. */
+static int add_gpu_steps(tlview *v, const gpu_rank *gr)
+{
+    if (!gr || v->nsb == 0)
+        return 0;
+    int64_t *num = malloc(2 * v->nsb * sizeof *num);
+    v->gsb = calloc(v->nsb, sizeof *v->gsb);
+    if (!num || !v->gsb) {
+        free(num);
+        return -1;
+    }
+    for (size_t i = 0; i < v->nsb; i++) {
+        num[i] = v->sb[i].step;
+        num[v->nsb + i] = v->sb[i].start_us;
+    }
+    v->has_gpu = gpuview_steps_match(gpu_rank_summary(gr), num, num + v->nsb, v->nsb,
+                                     v->gsb) > 0;
+    free(num);
+    return 0;
+}
+
 /* Breakdowns of retained steps [first, first + max) of writer w into v. */
 static int add_breakdowns(tlview *v, const model_node *w, size_t first, size_t max)
 {
@@ -40,6 +63,14 @@ static int add_breakdowns(tlview *v, const model_node *w, size_t first, size_t m
     v->sb_first = first;
     v->nsb = (size_t)n;
     return 0;
+}
+
+/* The Kineto rank shown: the writer picked, or the node's only one. */
+static const gpu_rank *shown_rank(const model *m, const model_node *nd, const model_node *w)
+{
+    if (w == nd && model_node_process_count(nd) == 1)
+        w = model_node_process_at(nd, 0);
+    return w != nd ? model_process_gpu(m, model_node_id(nd), model_node_id(w)) : NULL;
 }
 
 /* The step phase's events, and the breakdowns the view asks for. */
@@ -170,6 +201,8 @@ tlview *tlview_build(const model *m, const size_t *nodes, size_t n, const viewda
         rc = add_events(v, w, q, t0_us, t1_us);
     else
         rc = add_steps(v, w, q);
+    if (rc == 0 && q->tl_view == TLVIEW_STEPS)
+        rc = add_gpu_steps(v, shown_rank(m, nd, w));
     if (rc == 0 && q->tl_view == TLVIEW_LOADER)
         rc = add_loader(v, w);
     if (rc != 0) {
@@ -188,6 +221,7 @@ void tlview_free(tlview *v)
     free(v->ev);
     free(v->recent);
     free(v->sb);
+    free(v->gsb);
     free(v);
 }
 

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/gpu/gpu_rank.h"
 #include "model/steps/event_window.h"
 #include "model/model.h"
 #include "model/steps/phase_stats.h"
@@ -37,6 +38,11 @@ typedef struct tlview {
     /* Breakdowns of retained steps sb_first .. sb_first + nsb. */
     size_t sb_first, nsb;
     step_breakdown *sb;
+    /* The same steps' GPU split from the PyTorch profiler, when the writer
+     * shown is a Kineto rank (has_gpu; gsb[i].dur_us 0 where the rank has
+     * no such step): compute / communication / memory / idle. */
+    int has_gpu;
+    gpu_step *gsb;
     /* Loader view. */
     int has_loader;
     size_t worker_labels;

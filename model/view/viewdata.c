@@ -8,11 +8,16 @@
 #include "model/util/fnv.h"
 #include "model/util/pick.h"
 
+#include "model/model_gpu.h"
 #include "model/view/freshness.h"
+#include "model/view/gpuview.h"
 #include "model/view/heatview.h"
 #include "model/view/stepsview.h"
 #include "model/view/sysview.h"
 #include "model/view/tlview.h"
+
+/* Top-function rows built when the pane has not said how many it shows. */
+#define VIEWDATA_TOP_DEFAULT 200
 
 /* One pane's product, shared by the view data that reuse it. */
 typedef struct part {
@@ -22,7 +27,7 @@ typedef struct part {
     void (*free_fn)(void *);
 } part;
 
-enum { PART_SYS, PART_HEAT, PART_STEPS, PART_TL, NPARTS };
+enum { PART_SYS, PART_HEAT, PART_STEPS, PART_TL, PART_TOP, NPARTS };
 
 /* A node as keys see it: facts copied from the model. */
 typedef struct vd_node {
@@ -37,9 +42,11 @@ struct viewdata {
     vd_node *node;            /* total, model order */
     const char **writers;
     char *pool;               /* every id above */
-    int64_t newest_us, t0_us, t1_us, interval_us;
+    int64_t first_us, newest_us, t0_us, t1_us, interval_us;
     uint64_t model_gen;
-    int has_traces;
+    int has_traces, has_system;
+    size_t gpu_ranks;
+    int gpu_memory;
     part *parts[NPARTS];
 };
 
@@ -70,6 +77,7 @@ static void free_sys(void *p) { sysview_free(p); }
 static void free_heat(void *p) { heatview_free(p); }
 static void free_steps(void *p) { stepsview_free(p); }
 static void free_tl(void *p) { tlview_free(p); }
+static void free_top(void *p) { gpuview_top_free(p); }
 
 /* The request fields each part depends on, hashed: the window and the
  * filter for those over time and nodes, then each pane's own. */
@@ -95,6 +103,10 @@ static uint64_t part_key(const viewdata_req *q, int k)
         return fnv_add_u64(h, q->sys_count);
     case PART_HEAT:
         return h;
+    case PART_TOP:
+        /* The whole job, whatever the window or the filter. */
+        h = fnv_add_u64(fnv_add_u64(FNV_SEED, (uint64_t)k), (uint64_t)q->top_on);
+        return fnv_add_u64(h, q->top_max);
     case PART_STEPS:
         h = fnv_add_u64(h, q->selected);
         h = fnv_add_str(h, q->process);
@@ -113,7 +125,7 @@ static uint64_t part_key(const viewdata_req *q, int k)
 static int part_on(const viewdata_req *q, int k)
 {
     return k == PART_SYS ? q->sys_on : k == PART_HEAT ? q->heat_on
-         : k == PART_STEPS ? q->steps_on : q->tl_on;
+         : k == PART_STEPS ? q->steps_on : k == PART_TOP ? q->top_on : q->tl_on;
 }
 
 static part *build_part(const model *m, const viewdata *v, const size_t *nodes,
@@ -129,6 +141,10 @@ static part *build_part(const model *m, const viewdata *v, const size_t *nodes,
                                        prev ? viewdata_heatmap(prev) : NULL), free_heat, key);
     case PART_STEPS:
         return part_new(stepsview_build(m, nodes, v->shown, q), free_steps, key);
+    case PART_TOP:
+        return part_new(gpuview_top_build(m, (gpuview_src)(q->top_on - 1), NULL, NULL,
+                                          q->top_max ? q->top_max : VIEWDATA_TOP_DEFAULT),
+                        free_top, key);
     default:
         return part_new(tlview_build(m, nodes, v->shown, q, v->t0_us, v->t1_us), free_tl, key);
     }
@@ -183,6 +199,7 @@ static int copy_nodes(viewdata *v, const model *m)
         x->id = pool_put(v->pool, &at, model_node_id(nd));
         x->traced = model_node_phase_count(nd) > 0;
         v->has_traces |= x->traced;
+        v->has_system |= model_node_series_count(nd) > 0;
         x->w0 = w;
         x->nw = model_node_process_count(nd);
         for (size_t k = 0; k < x->nw; k++)
@@ -205,8 +222,12 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
     v->q = *q;
     v->total = total;
     v->newest_us = model_last_us(m);
+    v->first_us = model_first_us(m);
     v->model_gen = model_generation(m);
     v->interval_us = freshness_sample_interval(m);
+    v->gpu_ranks = model_gpu_count(m);
+    for (size_t i = 0; i < v->gpu_ranks && !v->gpu_memory; i++)
+        v->gpu_memory = gpu_rank_summary(model_gpu_at(m, i)->gpu)->memory.n_series > 0;
     viewdata_window(q, v->newest_us, &v->t0_us, &v->t1_us);
     int ok = copy_nodes(v, m) == 0;
     /* The parts' nodes by the same rule the keys count them with. */
@@ -264,6 +285,11 @@ int64_t viewdata_newest_us(const viewdata *v)
     return v->newest_us;
 }
 
+int64_t viewdata_first_us(const viewdata *v)
+{
+    return v->first_us;
+}
+
 void viewdata_time_window(const viewdata *v, int64_t *t0, int64_t *t1)
 {
     *t0 = v->t0_us;
@@ -303,6 +329,26 @@ const stepsview *viewdata_steps(const viewdata *v)
 const tlview *viewdata_timeline(const viewdata *v)
 {
     return part_of(v, PART_TL);
+}
+
+int viewdata_has_system(const viewdata *v)
+{
+    return v->has_system;
+}
+
+const gpuview_top *viewdata_top(const viewdata *v)
+{
+    return part_of(v, PART_TOP);
+}
+
+size_t viewdata_gpu_ranks(const viewdata *v)
+{
+    return v->gpu_ranks;
+}
+
+int viewdata_gpu_memory(const viewdata *v)
+{
+    return v->gpu_memory;
 }
 
 int viewdata_has_traces(const viewdata *v)

@@ -20,6 +20,7 @@ typedef struct sysview sysview;
 typedef struct heatview heatview;
 typedef struct stepsview stepsview;
 typedef struct tlview tlview;
+typedef struct gpuview_top gpuview_top;
 
 /* A request: plain data, compared with memcmp (zero it before filling). */
 typedef struct viewdata_req {
@@ -51,6 +52,10 @@ typedef struct viewdata_req {
     size_t tl_first, tl_fit;
     char tl_filter[64];
     int tl_order;
+    /* Top functions from the PyTorch profiler's ranks: 0 = none, else
+     * 1 + the gpuview_src shown (model/view/gpuview.h); rows kept. */
+    int top_on;
+    size_t top_max;
 } viewdata_req;
 
 typedef struct viewdata viewdata;
@@ -76,10 +81,15 @@ const viewdata_req *viewdata_request(const viewdata *v);
 size_t viewdata_node_total(const viewdata *v);
 size_t viewdata_node_shown(const viewdata *v);
 int64_t viewdata_newest_us(const viewdata *v);
+/* The oldest data time (model_first_us); 0 when none: with the newest,
+ * the whole job, which a fitted window shows. */
+int64_t viewdata_first_us(const viewdata *v);
 void viewdata_time_window(const viewdata *v, int64_t *t0, int64_t *t1);
 uint64_t viewdata_model_generation(const viewdata *v);
 /* 1 when some node has framework trace events (phases). */
 int viewdata_has_traces(const viewdata *v);
+/* 1 when some node has system metrics (a series). */
+int viewdata_has_system(const viewdata *v);
 /* freshness_sample_interval of the model (model/view/freshness.h). */
 int64_t viewdata_sample_interval_us(const viewdata *v);
 
@@ -88,6 +98,11 @@ const sysview *viewdata_system(const viewdata *v);
 const heatview *viewdata_heatmap(const viewdata *v);
 const stepsview *viewdata_steps(const viewdata *v);
 const tlview *viewdata_timeline(const viewdata *v);
+const gpuview_top *viewdata_top(const viewdata *v);
+/* PyTorch profiler ranks in the job (model_gpu_count), and whether one
+ * has [memory] events (the System pane charts them). */
+size_t viewdata_gpu_ranks(const viewdata *v);
+int viewdata_gpu_memory(const viewdata *v);
 
 /* The job's nodes in model order, whatever the filter: their ids,
  * whether they have framework trace events, and the ids of their trace

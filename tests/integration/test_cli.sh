@@ -37,7 +37,7 @@ expect 2 "did you mean \`export\`?" exprot --perfetto "$tmp/x.json" "$tmp/job"
 expect 2 "did you mean \`diff\`?" dif "$tmp/job" "$tmp/job"
 expect 2 "did you mean \`synth\`?" snyth --out "$tmp/s"
 expect 2 "did you mean \`help\`?" hepl
-expect 2 "unknown command 'frobnicate' (commands: report, synth, export, diff, help)" \
+expect 2 "unknown command 'frobnicate' (commands: report, synth, export, diff, jobs, help)" \
     frobnicate "$tmp/job"
 # a directory of that name is a SOURCE, not a typo
 mkdir -p "$tmp/cwd/repotr"

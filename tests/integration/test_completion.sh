@@ -97,6 +97,12 @@ args=()
 for p in "${params[@]}"; do args+=(--rule "${p}1"); done
 accepts "$SMTOP" report --no-rules-config "${args[@]}" "$T/job"
 for v in $("$SMTOP" --complete --python-sort); do accepts "$SMTOP" report --python-sort "$v" "$T/job"; done
+for v in $("$SMTOP" --complete --sort) $("$SMTOP" --complete --sort | sed 's/$/-/'); do
+  "$SMTOP" jobs --sort "$v" --help >/dev/null 2>&1 || fail "smtop jobs --sort $v refused"
+done
+for v in $("$SMTOP" --complete --status); do
+  "$SMTOP" jobs --status "$v" --help >/dev/null 2>&1 || fail "smtop jobs --status $v refused"
+done
 args=()
 for v in $("$SMTOP" --complete --python-phase); do args+=(--python-phase "$v"); done
 accepts "$SMTOP" report "${args[@]}" "$T/job"    # repeatable: one run checks all

@@ -23,7 +23,7 @@ deb="$T/pkg/smtop_${version}_${arch}.deb"
 [ -f "$deb" ] || { echo "FAIL: no $deb: $(ls "$T/pkg")"; exit 1; }
 
 dpkg-deb -c "$deb" | awk '{print $NF}' >"$T/contents"
-want=(./usr/bin/smtop ./usr/share/smtop/report.schema.json
+want=(./usr/bin/smtop ./usr/share/smtop/report.schema.json ./usr/share/smtop/jobs.schema.json
       ./usr/share/bash-completion/completions/smtop ./usr/share/zsh/site-functions/_smtop
       ./usr/share/doc/smtop/copyright)
 command -v scdoc >/dev/null && want+=(./usr/share/man/man1/smtop.1)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `cmake --install BUILD --prefix P` gives the GNUInstallDirs layout —
 # bin/smtop, share/man/man1/smtop.1, share/smtop/themes/*.theme,
-# share/smtop/report.schema.json, share/bash-completion/completions/smtop,
+# share/smtop/report.schema.json and jobs.schema.json,
+# share/bash-completion/completions/smtop,
 # share/zsh/site-functions/_smtop — and the installed binary finds the
 # themes of its own prefix (also after the prefix is moved), its bash
 # completion loads through bash-completion's loader, zsh finds _smtop on
@@ -18,7 +19,8 @@ cmake --install "$SMTOP_BUILD" --prefix "$P" >"$T/install.log" 2>&1 ||
   { echo "FAIL: cmake --install: $(tail -5 "$T/install.log")"; exit 1; }
 
 [ -x "$P/bin/smtop" ] || fail "no executable bin/smtop"
-want=(share/smtop/report.schema.json share/bash-completion/completions/smtop
+want=(share/smtop/report.schema.json share/smtop/jobs.schema.json
+      share/bash-completion/completions/smtop
       share/zsh/site-functions/_smtop share/doc/smtop/copyright)
 if command -v scdoc >/dev/null; then
   want+=(share/man/man1/smtop.1)
@@ -31,12 +33,14 @@ for t in "$SMTOP_SRC"/themes/*.theme; do
 done
 cmp -s "$SMTOP_SRC/tui/report/report.schema.json" "$P/share/smtop/report.schema.json" ||
   fail "installed schema differs from the source"
+cmp -s "$SMTOP_SRC/tui/report/jobs.schema.json" "$P/share/smtop/jobs.schema.json" ||
+  fail "installed jobs schema differs from the source"
 cmp -s "$SMTOP_SRC/tui/cmd/completion/smtop.bash" "$P/share/bash-completion/completions/smtop" ||
   fail "installed bash completion differs"
 "$P/bin/smtop" --version | grep -q '^smtop [0-9]' || fail "installed smtop --version"
 # nothing outside the layout
 (cd "$P" && find . -type f | sort) >"$T/files"
-extra=$(grep -vE '^\./(bin/smtop|share/man/man1/smtop\.1|share/smtop/themes/[a-z-]+\.theme|share/smtop/report\.schema\.json|share/bash-completion/completions/smtop|share/zsh/site-functions/_smtop|share/doc/smtop/copyright)$' "$T/files")
+extra=$(grep -vE '^\./(bin/smtop|share/man/man1/smtop\.1|share/smtop/themes/[a-z-]+\.theme|share/smtop/(report|jobs)\.schema\.json|share/bash-completion/completions/smtop|share/zsh/site-functions/_smtop|share/doc/smtop/copyright)$' "$T/files")
 [ -z "$extra" ] || fail "unexpected installed files: $extra"
 
 # --- themes relative to the prefix -------------------------------------------

@@ -9,7 +9,7 @@ set -uo pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-for c in "" report diff export synth help; do
+for c in "" report diff export synth jobs help; do
   "$SMTOP" $c --help >"$T/help-${c:-dashboard}.txt" 2>&1 || { echo "FAIL: smtop $c --help"; exit 1; }
 done
 python3 - "$SMTOP_SRC/tui/cmd/smtop.1.scd" "$T" "$SMTOP_SRC/README.md" <<'PY'

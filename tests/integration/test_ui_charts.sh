@@ -7,8 +7,9 @@
 # counters have column headers.
 source "$(dirname "$0")/ui_lib.sh"
 
-# Two minutes of data in the default five-minute window: the older part of
-# the window has no samples and must say so.
+# Two minutes of data in a four-minute window (the ended job opens on its
+# two minutes; `-` doubles the span): the older part of the window has no
+# samples and must say so.
 JOB="$UI_WORK/job"
 ui_synth "$JOB" --nodes 4 --gpus 2 --cpus 4 --minutes 2 --slow-node 2 --start 1700000000
 
@@ -36,13 +37,17 @@ print(1 if ok else 0)' "$1"
 ui_start 200 60 "$SMTOP" "$JOB"
 ui_wait '4 nodes'
 ui_wait 'algo-4'
+ui_wait '\(2 m 00 s\)'
+ui_keys -
+ui_wait '\((3 m 59|4 m 00) s\)'
 # Full width: the System pane of the 200-column layout is 118 inner
 # columns; before, every graph stopped at 63 with a blank gap beside it.
 ui_wait '^│ cpu '
 W=$(graph_width '│ (cpu|gpu0) ')
 [ "$W" -ge 80 ] || ui_fail "System graphs are $W columns wide, want >= 80"
-# Scale and current value, named once per node.
-ui_wait 'scale +now'
+# Scale and the last value, named once per node (the job has ended: the
+# value is the last sample's, not "now").
+ui_wait 'last 22:15:19'
 ui_screen | grep -E '^│ cpu ' | grep -q '100%' || ui_fail "cpu chart does not name its 100% scale"
 ui_screen | grep -E '^│ eth0 received' | grep -Eq '[0-9.]+ [kMG]?B/s +[0-9.]+ [kMG]?B/s' ||
     ui_fail "network chart lacks its auto scale and value"

@@ -13,7 +13,7 @@ ui_wait "$UI_FOLLOW"
 ui_keys '?'
 ui_wait 'smtop keys'
 for k in 'quit' 'pause / resume' 'filter nodes' 'zoom time range' \
-         'scrub back' 'back to live' 'theme / graph symbols' \
+         'scrub back' 'live, zoom reset' 'fit window to the job' 'theme / graph symbols' \
          'next / previous phase' 'callers, callees' 'jump / focus the step'; do
     ui_wait "$k" 2
 done
@@ -115,7 +115,7 @@ ui_wait '2 Heatmap' 3 && ui_wait 'sort: name, worst GPU' 3
 ui_keys l
 ui_wait '3 Steps' 3 && ui_wait 'next / previous phase' 3 && ui_wait 'focus step in all panes' 3
 ui_keys l
-ui_wait '4 Python functions' 3 && ui_wait 'callers, callees' 3
+ui_wait '4 Top functions' 3 && ui_wait 'callers, callees' 3
 ui_keys l
 ui_wait '5 Timeline' 3 && ui_wait 'events: sort / filter' 3
 ui_keys l

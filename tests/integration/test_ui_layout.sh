@@ -52,9 +52,9 @@ ui_wait_gone '3 Steps'
 # Presets: all shows every pane; then hide the heatmap and change theme.
 ui_keys p
 ui_wait 'layout: all'
-ui_wait '4 Python functions' && ui_wait '5 Timeline'
+ui_wait '4 Top functions' && ui_wait '5 Timeline'
 # Panes that do not follow the selected window say so in their border.
-for t in '3 Steps' '4 Python functions' '6 Alerts'; do
+for t in '3 Steps' '4 Top functions' '6 Alerts'; do
     ui_wait "$t - whole job"
 done
 ui_screen | grep -Eq '(1 System|2 Heatmap|5 Timeline) - whole job' && ui_fail "a windowed pane says whole job"
@@ -70,7 +70,7 @@ grep -qx 'symbols = braille' "$CONF" || ui_fail "smtop.conf: $(cat "$CONF")"
 # The next start applies it.
 ui_start 120 40 "$SMTOP" "$SYS"
 ui_wait '5 Timeline'
-ui_wait '4 Python functions'
+ui_wait '4 Top functions'
 ui_wait_gone '2 Heatmap' 5
 ui_quit
 # --no-config neither reads nor writes it.

@@ -22,7 +22,7 @@ marshal.dump({(long, 77, "evil\x1b]0;pwned\x07name"): (5, 5, 99.0, 99.5, {})},
 PY
 
 ui_start 80 24 "$SMTOP" --interval 1 "$JOB"
-ui_wait 'Python functions'
+ui_wait 'Top functions'
 for _ in 1 2 3; do ui_keys Tab; done        # focus the python pane
 ui_keys Enter                               # zoom it
 ui_wait 'cProfile \| all windows, all nodes \| 9 windows \| sort tottime'

@@ -28,24 +28,28 @@ want_rows() {   # the hot functions shown, exactly
 }
 
 ui_start 200 60 env TZ=UTC "$SMTOP" "$JOB"
-ui_wait 'Python functions'
-ui_focus Python
+# The ended job opens on its 20 minutes; `+ +` shows its last 5.
+ui_wait 'UTC \(20 m 00 s\)|UTC \(19 m 59 s\)'
+ui_keys + +
+ui_wait 'UTC \(5 m 00 s\)|UTC \(4 m 59 s\)'
+ui_wait 'Top functions'
+ui_focus Top
 ui_keys Enter
 # The default 5-minute window at the job's end holds the late window only.
-ui_wait 'Python functions \(Esc: back\) - 22:28:[0-9]{2}-22:33:[0-9]{2}'
+ui_wait 'Top functions \(Esc: back\) - 22:28:[0-9]{2}-22:33:[0-9]{2}'
 ui_wait 'cProfile \| all windows, all nodes \| 1 window \|'
 want_rows 'train.py:1(late_hot) '
 echo "ok: a 5-minute window merges only the stats window inside it (late_hot)"
 
 ui_keys - - -                       # 40 minutes: every window
-ui_wait 'Python functions \(Esc: back\) - whole job'
+ui_wait 'Top functions \(Esc: back\) - whole job'
 ui_wait '\| 2 windows \|'
 want_rows 'train.py:1(early_hot) train.py:1(late_hot) '
 echo "ok: zoomed out over the whole job it merges both windows and says whole job"
 
 ui_keys + + +                       # back to 5 minutes, then half a span back at a time
 for _ in 1 2 3 4 5 6; do ui_keys '['; done
-ui_wait 'Python functions \(Esc: back\) - 22:1[0-9]:[0-9]{2}-22:18:[0-9]{2}'
+ui_wait 'Top functions \(Esc: back\) - 22:1[0-9]:[0-9]{2}-22:18:[0-9]{2}'
 ui_wait '\| 1 window \|'
 want_rows 'train.py:1(early_hot) '
 echo "ok: scrubbed back to the start it merges only the early window (early_hot)"

@@ -35,20 +35,20 @@ ui_focus Steps
 ui_wait 'algo-1 all 4 ranks \(r\)  TRAIN'
 ui_wait "n $ALL "
 ui_keys r
-ui_wait 'algo-1 > 0-algo-1 \(1/4, r\)  TRAIN'
+ui_wait 'algo-1 > rank 0 \(1/4, r\)  TRAIN'
 ui_wait "n $R0 "
 ui_keys r r
-ui_wait 'algo-1 > 2-algo-1 \(3/4, r\)  TRAIN'
+ui_wait 'algo-1 > rank 2 \(3/4, r\)  TRAIN'
 ui_wait "n $R2 "
 # The timeline shows the same writer: its tab line names it.
-ui_wait 'steps\|loader\|events  [0-9]+-[0-9]+/[0-9]+ TRAIN algo-1 > 2-algo-1 \(3/4, r\)'
+ui_wait 'steps\|loader\|events  (step [0-9]+-[0-9]+ \()?[0-9]+-[0-9]+/[0-9]+\)? TRAIN algo-1 > rank 2 \(3/4, r\)'
 ui_keys R R R
 ui_wait 'algo-1 all 4 ranks \(r\)  TRAIN'
 ui_wait "n $ALL "
 # With none picked, the timeline shows the first rank, not pooled ranks.
-ui_wait 'steps\|loader\|events  [0-9]+-[0-9]+/[0-9]+ TRAIN algo-1 > 0-algo-1 \(1/4, r\)'
+ui_wait 'steps\|loader\|events  (step [0-9]+-[0-9]+ \()?[0-9]+-[0-9]+/[0-9]+\)? TRAIN algo-1 > rank 0 \(1/4, r\)'
 ui_keys R
-ui_wait 'algo-1 > 3-algo-1 \(4/4, r\)  TRAIN'
+ui_wait 'algo-1 > rank 3 \(4/4, r\)  TRAIN'
 ui_wait "n $R3 "
 
 # The Timeline pane's own r moves the shared pick.
@@ -56,7 +56,7 @@ ui_focus Timeline
 ui_keys r                                    # 3-algo-1 -> the whole node
 ui_wait 'algo-1 all 4 ranks \(r\)  TRAIN'
 ui_keys r
-ui_wait 'steps\|loader\|events  [0-9]+-[0-9]+/[0-9]+ TRAIN algo-1 > 0-algo-1 \(1/4, r\)'
-ui_wait 'algo-1 > 0-algo-1 \(1/4, r\)  TRAIN'
+ui_wait 'steps\|loader\|events  (step [0-9]+-[0-9]+ \()?[0-9]+-[0-9]+/[0-9]+\)? TRAIN algo-1 > rank 0 \(1/4, r\)'
+ui_wait 'algo-1 > rank 0 \(1/4, r\)  TRAIN'
 ui_quit
 echo "ok: ranks picked (pooled $ALL, rank 0 $R0, rank 2 $R2, rank 3 $R3 TRAIN steps)"

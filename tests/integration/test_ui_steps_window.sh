@@ -16,8 +16,11 @@ END=$(jq '.time_range.end_us' "$UI_WORK/all.json")
 TOTAL=$(jq '[.steps[] | select(.node == "algo-1" and .process == null and
              .phase == "Step:ModeKeys.TRAIN")][0].count' "$UI_WORK/all.json")
 secs() { printf '%d.%06d' $(($1 / 1000000)) $(($1 % 1000000)); }
-# The live window is the 5 minutes up to the newest sample (inclusive).
-"$SMTOP" report --json --since "$(secs $((END + 1 - 300000000)))" --until "$(secs $((END + 1)))" \
+# The ended job opens on the whole job (its first to its newest sample,
+# inclusive); `+ +` quarters that span: the ~5 minutes up to the newest.
+START=$(jq '.time_range.start_us' "$UI_WORK/all.json")
+SPAN=$(( (END - START + 1) / 2 / 2 ))
+"$SMTOP" report --json --since "$(secs $((END + 1 - SPAN)))" --until "$(secs $((END + 1)))" \
     "$JOB" > "$UI_WORK/win.json"
 WIN=$(jq '[.steps[] | select(.node == "algo-1" and .process == null and
            .phase == "Step:ModeKeys.TRAIN")][0].count' "$UI_WORK/win.json")
@@ -25,6 +28,10 @@ WIN=$(jq '[.steps[] | select(.node == "algo-1" and .process == null and
 shown_n() { ui_screen | grep -oE '^│n [0-9]+ ' | head -1 | awk '{ print $2 }'; }
 
 ui_start 200 60 env TZ=UTC "$SMTOP" "$JOB"
+# The ended job opens on its 20 minutes; `+ +` shows its last 5.
+ui_wait 'UTC \(20 m 00 s\)|UTC \(19 m 59 s\)'
+ui_keys + +
+ui_wait 'UTC \(5 m 00 s\)|UTC \(4 m 59 s\)'
 ui_wait '[0-9] Steps'
 ui_focus Steps
 ui_keys Enter

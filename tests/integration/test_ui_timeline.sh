@@ -24,8 +24,16 @@ ui_keys Enter
 ui_wait "$idx Timeline \\(Esc: back\\)"
 
 # --- steps view ---------------------------------------------------------
-ui_wait 'steps\|loader\|events  [0-9]+-[0-9]+/[0-9]+ TRAIN algo-1  f focus'
+ui_wait 'steps\|loader\|events  (step [0-9]+-[0-9]+ \()?[0-9]+-[0-9]+/[0-9]+\)? TRAIN algo-1  f focus'
 ui_wait 'data  .*forward  .*backward  .*comm  .*other  ! slow'
+# The header names the rows' own step numbers, then their place among the
+# retained steps (issue 26: "3999-4000/4096" beside steps 4402-4403).
+first=$(ui_screen | grep -oE 'events  step [0-9]+-' | grep -oE '[0-9]+' | head -1)
+last=$(ui_screen | grep -oE 'events  step [0-9]+-[0-9]+' | grep -oE '[0-9]+$' | head -1)
+top=$(ui_screen | grep -E '^│[>* ] +[0-9]+ ▒' | head -1 | grep -oE '[0-9]+' | head -1)
+bottom=$(ui_screen | grep -E '^│[>* ] +[0-9]+ ▒' | tail -1 | grep -oE '[0-9]+' | head -1)
+[ -n "$first" ] && [ "$first" = "$top" ] && [ "$last" = "$bottom" ] ||
+    ui_fail "header steps $first-$last, rows $top-$bottom"
 # Bars: step number, then data (▒), forward (█) and backward (▓) parts, in
 # that order, then the duration; every row that fits (a zoomed 60-row
 # terminal has room for 50+).

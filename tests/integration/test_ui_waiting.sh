@@ -34,7 +34,8 @@ ui_wait 'SMTOP_EXIT=1' 15
 ui_wait "later/job does not exist, nor does $UI_WORK/later"
 mkdir -p "$UI_WORK/later"
 ui_start 160 40 "$SMTOP" --interval 1 "$UI_WORK/later/job"
-ui_wait "waiting for the first data \\([0-9]+ s so far\\) in $UI_WORK/later/job" 15
+# (a directory that does not exist yet is named as such, issue 26)
+ui_wait "$UI_WORK/later/job does not exist \\(yet\\): waiting for it \\([0-9]+ s so far\\)" 15
 "$SMTOP" synth --out "$UI_WORK/later/job/profiler-output" --nodes 2 --minutes 2 >/dev/null
 ui_wait '2 nodes' 20
 ui_wait "$UI_WORK/later/job/profiler-output"

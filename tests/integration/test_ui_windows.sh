@@ -19,7 +19,7 @@ python3 "$FX" split "$JOB" --without-last
 ui_start 200 60 "$SMTOP" --interval 1 "$JOB"
 focus_steps
 ui_keys r
-ui_wait 'algo-1 > 0-algo-1 \(1/2, r\)  TRAIN'
+ui_wait 'algo-1 > rank 0 \(1/2, r\)  TRAIN'
 ui_wait 'n 15  mean 100 ms  min 100 ms  max 100 ms'   # steps 0-14; step 15's B is open
 python3 "$FX" split "$JOB" --only-last                # the rotation's next file
 ui_wait 'n 30  .* max 5\.00 s' 30                     # step 15 paired across the files

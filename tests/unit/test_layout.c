@@ -35,14 +35,14 @@ static void check(int rows, int cols, size_t n, int zoomed)
             fail_msg("%dx%d n=%zu zoom=%d: pane %zu is %dx%d", cols, rows, n, zoomed,
                      i, r->w, r->h);
         assert_true(r->x >= 0 && r->x + r->w <= cols);
-        assert_true(r->y >= 1 && r->y + r->h <= rows - 1);  /* header, status */
+        assert_true(r->y >= LAYOUT_HEADER_H && r->y + r->h <= rows - 1);  /* header, status */
         for (size_t k = 0; k < i; k++)
             if (overlap(r, &l.pane[k]))
                 fail_msg("%dx%d n=%zu: panes %zu and %zu overlap", cols, rows, n, k, i);
         area += (long)r->h * r->w;
     }
     /* The panes tile the body: no cell is left blank (stale). */
-    assert_int_equal(area, (long)(rows - 2) * cols);
+    assert_int_equal(area, (long)(rows - 1 - LAYOUT_HEADER_H) * cols);
     assert_int_equal(l.header.y, 0);
     assert_int_equal(l.status.y, rows - 1);
 }
@@ -76,7 +76,7 @@ static void test_wide_puts_main_pane_left(void **s)
     layout l;
     layout_compute(60, 200, 3, -1, &l);
     assert_int_equal(l.pane[0].x, 0);
-    assert_int_equal(l.pane[0].h, 58);
+    assert_int_equal(l.pane[0].h, 60 - 1 - LAYOUT_HEADER_H);
     assert_true(l.pane[1].x > 0 && l.pane[1].x == l.pane[2].x);
     layout_compute(24, 80, 3, -1, &l);   /* narrow: main on top */
     assert_int_equal(l.pane[0].w, 80);

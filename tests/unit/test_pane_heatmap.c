@@ -52,55 +52,6 @@ static void test_median(void **state)
     assert_float_equal(a[0], 5, 0); /* input untouched */
 }
 
-static void test_straggler_by_gpu(void **state)
-{
-    (void)state;
-    double gpu[] = {80, 82, 55, 79};
-    heat_straggler s = straggler_find(gpu, NULL, 4);
-    assert_int_equal(s.index, 2);
-    assert_int_equal(s.by_steps, 0);
-    assert_float_equal(s.value, 55, 1e-12);
-    assert_float_equal(s.median, 79.5, 1e-12);
-}
-
-static void test_straggler_by_steps_wins_when_larger(void **state)
-{
-    (void)state;
-    double gpu[] = {80, 82, 70, 79};          /* node 2 12 % low */
-    double p50[] = {120e3, 121e3, 119e3, 190e3}; /* node 3 58 % slow */
-    heat_straggler s = straggler_find(gpu, p50, 4);
-    assert_int_equal(s.index, 3);
-    assert_int_equal(s.by_steps, 1);
-}
-
-static void test_no_straggler(void **state)
-{
-    (void)state;
-    double even[] = {80, 82, 79, 81};
-    assert_int_equal(straggler_find(even, NULL, 4).index, -1);
-    /* Idle cluster: 0.5 vs 2 points is noise, not a straggler. */
-    double idle[] = {0.5, 2, 1, 1.5};
-    assert_int_equal(straggler_find(idle, NULL, 4).index, -1);
-    /* One or two nodes: no median to deviate from. */
-    double two[] = {10, 90};
-    assert_int_equal(straggler_find(two, two, 2).index, -1);
-    assert_int_equal(straggler_find(NULL, NULL, 0).index, -1);
-    /* Nodes without the metric do not count towards the three. */
-    double sparse[] = {80, NAN, 20, NAN};
-    assert_int_equal(straggler_find(sparse, NULL, 4).index, -1);
-}
-
-static void test_straggler_among_64(void **state)
-{
-    (void)state;
-    double gpu[64];
-    for (int i = 0; i < 64; i++)
-        gpu[i] = 85 + (i % 5);
-    gpu[41] = 60;
-    heat_straggler s = straggler_find(gpu, NULL, 64);
-    assert_int_equal(s.index, 41);
-}
-
 static void test_sort_order(void **state)
 {
     (void)state;
@@ -148,10 +99,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ramp),
         cmocka_unit_test(test_median),
-        cmocka_unit_test(test_straggler_by_gpu),
-        cmocka_unit_test(test_straggler_by_steps_wins_when_larger),
-        cmocka_unit_test(test_no_straggler),
-        cmocka_unit_test(test_straggler_among_64),
         cmocka_unit_test(test_sort_order),
         cmocka_unit_test(test_cell_geometry),
     };

@@ -53,6 +53,28 @@ static void test_bar_parts(void **state)
     assert_int_equal(sum(out, TL_OTHER + 1), 0);
 }
 
+/* A Kineto step's GPU split: in proportion, exactly `cells` in all. */
+static void test_gpu_parts(void **state)
+{
+    (void)state;
+    int out[TL_GPU_NPARTS];
+    gpu_step g = {.step = 1, .dur_us = 1000, .compute_us = 90, .comm_us = 130, .memory_us = 0,
+                  .idle_us = 780};
+    pane_timeline_gpu_parts(&g, 100, out);
+    assert_int_equal(out[TL_GPU_COMPUTE], 9);
+    assert_int_equal(out[TL_GPU_COMM], 13);
+    assert_int_equal(out[TL_GPU_MEMORY], 0);
+    assert_int_equal(out[TL_GPU_IDLE], 78);
+    for (int cells = 1; cells < 40; cells++) {
+        pane_timeline_gpu_parts(&g, cells, out);
+        assert_int_equal(sum(out, TL_GPU_NPARTS), cells);
+    }
+    gpu_step none = {0};
+    pane_timeline_gpu_parts(&none, 9, out);
+    assert_int_equal(sum(out, TL_GPU_NPARTS), 0);
+    assert_string_equal(pane_timeline_gpu_part_name(TL_GPU_IDLE), "idle");
+}
+
 static void test_mark_slow(void **state)
 {
     (void)state;
@@ -93,6 +115,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bar_parts),
+        cmocka_unit_test(test_gpu_parts),
         cmocka_unit_test(test_mark_slow),
         cmocka_unit_test(test_find_sel_and_share),
     };

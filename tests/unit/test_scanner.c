@@ -99,7 +99,8 @@ static void test_corrupt_line_skipped_rest_kept(void **state)
     char msgs[4][SCANNER_MSG_LEN];
     size_t n = scanner_messages(f->sc, msgs, 4);
     assert_int_equal(n, 1);
-    assert_non_null(strstr(msgs[0], "1591748100.algo-1.json: 1 corrupt line"));
+    /* Named by its line number, so a user can open the file there. */
+    assert_non_null(strstr(msgs[0], "1591748100.algo-1.json: line 2: 1 corrupt line"));
 }
 
 /* Issue 12, finding 3: a node's first scan ended partway through a

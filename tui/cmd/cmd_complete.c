@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/jobs/joblist.h"
+
 #include "model/pystats/pystats.h"
 #include "model/rules/rules.h"
 #include "tui/cmd/commands.h"
@@ -67,6 +69,18 @@ static void list_python_phase(FILE *f)
     fputs("before\ntraining\nafter\n", f);
 }
 
+/* `smtop jobs --sort`: every column, ascending (a '-' reverses). */
+static void list_jobs_sort(FILE *f)
+{
+    for (int c = 0; c < JOBCOL_COUNT; c++)
+        fprintf(f, "%s\n", jobcol_name((jobcol)c));
+}
+
+static void list_jobs_status(FILE *f)
+{
+    fputs("InProgress\nCompleted\nFailed\nStopping\nStopped\n", f);
+}
+
 static const struct {
     const char *option;
     void (*list)(FILE *f);
@@ -77,6 +91,8 @@ static const struct {
     {"--symbols", list_symbols},
     {"--python-sort", list_python_sort},
     {"--python-phase", list_python_phase},
+    {"--sort", list_jobs_sort},
+    {"--status", list_jobs_status},
 };
 
 int cmd_complete(int argc, char **argv)

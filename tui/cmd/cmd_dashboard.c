@@ -323,9 +323,16 @@ static int run(dash_args *a, sm_err *err)
 
 int cmd_dashboard(int argc, char **argv)
 {
+    return cmd_dashboard_from(argc, argv, 0, NULL);
+}
+
+int cmd_dashboard_from(int argc, char **argv, int esc_back, const char *job_status)
+{
     dash_args a;
     sm_err err = {0};
     int r = parse_args(&a, argc, argv, &err);
+    a.d.esc_back = esc_back;
+    a.d.job_status = job_status;
     if (r == 1) {
         usage(stdout);
         return SMTOP_EXIT_OK;

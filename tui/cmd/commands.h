@@ -44,10 +44,15 @@ static inline int cmd_exit_status(const sm_err *err)
 /* The dashboard's option list, for `smtop --help`. */
 void cmd_dashboard_options(FILE *f);
 int cmd_dashboard(int argc, char **argv); /* smtop [opts] SRC | --demo */
+/* The dashboard opened from the job list: esc_back = 1 makes Esc with
+ * nothing left to clear return (to the list) as q does; job_status (or
+ * NULL) is the API's status, shown in the header (dash_opts). */
+int cmd_dashboard_from(int argc, char **argv, int esc_back, const char *job_status);
 int cmd_report(int argc, char **argv);    /* smtop report [--json] SRC */
 int cmd_synth(int argc, char **argv);     /* smtop synth --out DIR ... */
 int cmd_export(int argc, char **argv);    /* smtop export --perfetto OUT SRC */
 int cmd_diff(int argc, char **argv);      /* smtop diff [--json] BASE SRC */
 int cmd_complete(int argc, char **argv);  /* smtop --complete OPTION (hidden) */
+int cmd_jobs(int argc, char **argv);      /* smtop jobs [--json] [SOURCE] */
 
 #endif

@@ -23,6 +23,7 @@ static const command commands[] = {
     {"synth", cmd_synth},
     {"export", cmd_export},
     {"diff", cmd_diff},
+    {"jobs", cmd_jobs},
     {"--complete", cmd_complete},   /* hidden: the shell completions' helper */
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -35,6 +36,7 @@ static void print_usage(FILE *f)
           "       smtop synth --out DIR ...    write a synthetic profiler-output tree\n"
           "       smtop export --perfetto OUT.json SOURCE  one trace file for Perfetto\n"
           "       smtop diff [--json] BASE SOURCE  a job against a baseline job\n"
+          "       smtop jobs [--json] [SOURCE] every training job at a glance\n"
           "       smtop help [COMMAND]         this help, or a command's\n"
           "\n"
           "SOURCE is a profiler-output directory (or the job directory holding it),\n"
@@ -82,7 +84,7 @@ static int run_help(int argc, char **argv)
     const command *c = find_command(argv[2]);
     if (!c) {
         fprintf(stderr, "smtop help: no command '%s' (commands: report, synth, "
-                        "export, diff)\n", argv[2]);
+                        "export, diff, jobs)\n", argv[2]);
         return SMTOP_EXIT_USAGE;
     }
     char *args[] = {argv[2], "--help", NULL};
@@ -108,7 +110,7 @@ static int misspelled_command(int argc, char **argv)
         fprintf(stderr, "smtop: '%s' is not a command; did you mean `%s`?\n", w, near);
     else if (argc > 2 && argv[2][0] != '-')
         fprintf(stderr, "smtop: unknown command '%s' (commands: report, synth, export, "
-                        "diff, help)\n", w);
+                        "diff, jobs, help)\n", w);
     else
         return 0;
     return 1;

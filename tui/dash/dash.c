@@ -165,7 +165,7 @@ void dash_relayout(dash *d)
     werase(stdscr);
     wnoutrefresh(stdscr);
     if (!d->lay.too_small) {
-        d->header = newwin(1, cols, d->lay.header.y, 0);
+        d->header = newwin(d->lay.header.h, cols, d->lay.header.y, 0);
         d->status = newwin(1, cols, d->lay.status.y, 0);
         for (size_t i = 0; i < d->npanes; i++) {
             const layout_rect *r = &d->lay.pane[i];

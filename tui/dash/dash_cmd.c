@@ -1,5 +1,5 @@
-/* dash_cmd: the dashboard's `:` command line. One command today —
- * `set Name.param=value` (or just `Name.param=value`) — which changes a
+/* dash_cmd: the dashboard's `:` command line: `q` (or `quit`) quits, and
+ * `set Name.param=value` (or just `Name.param=value`) changes a
  * rule threshold: the alerts pane checks it, the loader's deriver gets it
  * and re-evaluates the held data at once (loader_poke). Keys while the prompt is open all go here, so '=' or
  * digits do not zoom or jump the view. The start-up rule options
@@ -43,6 +43,12 @@ static void run(dash *d)
     dash_pane *alerts = find_alerts(d);
     if (!d->cmd[0])
         return;
+    /* vi's quit, for the hands that type it. */
+    if (!strcmp(d->cmd, "q") || !strcmp(d->cmd, "q!") || !strcmp(d->cmd, "quit") ||
+        !strcmp(d->cmd, "qa")) {
+        d->quit = DASH_QUIT_KEY;
+        return;
+    }
     if (!alerts) {
         dash_notice(d, "no alerts pane: rule parameters cannot be set");
         return;

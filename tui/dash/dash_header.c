@@ -98,6 +98,16 @@ static void range_text(const view_state *v, int64_t t0, int64_t t1, int64_t now,
 static const char *fresh_badge(dash *d, const viewdata *vd, int64_t now, char *buf, size_t cap,
                                int *role)
 {
+    if (d->o->job_status && d->o->job_status[0]) {   /* the API's word is the truth */
+        const char *s = d->o->job_status;
+        char safe[96];
+        sanitize_fit(s, safe, sizeof safe, 40);   /* the source keeps its room */
+        *role = !strncmp(s, "Failed", 6) ? ROLE_ALERT_HIGH
+              : !strncmp(s, "Completed", 9) || !strncmp(s, "Stopped", 7) ? ROLE_DIM
+                                                                         : ROLE_STATUS_LIVE;
+        snprintf(buf, cap, " %s ", safe);
+        return buf;
+    }
     scan_stats st;
     scanner_get_stats(job_scanner(d->j), &st);
     int64_t newest = vd ? viewdata_newest_us(vd) : 0, scan_us = (int64_t)d->o->interval_ms * 1000;
@@ -146,12 +156,61 @@ static void job_place(dash *d, char *buf, size_t cap)
     snprintf(buf, cap, "%s", p[0] ? p : d->place);
 }
 
+/* The header's second row: the job's verdict (model/view/verdict.h, the
+ * one `report --summary` prints), worst finding first, in the colour of
+ * its severity; green when nothing is wrong. Returns the theme role. */
+static int verdict_text(const dash *d, char *out, size_t cap, int bar_w)
+{
+    const verdict *v = d->snap ? derived_verdict(d->snap) : NULL;
+    const char *sep = d->view.glyphs == GLYPHS_ASCII ? " | " : " \u00b7 ";
+    if (!v) {
+        snprintf(out, cap, "verdict: reading the job");
+        return ROLE_DIM;
+    }
+    char line[400];
+    verdict_format(v, sep, getmaxx(d->header) - 2 - bar_w, line, sizeof line);
+    snprintf(out, cap, "%s", line);
+    switch (verdict_worst(v)) {
+    case RULE_SEV_HIGH:
+        return ROLE_ALERT_HIGH;
+    case RULE_SEV_MED:
+        return ROLE_ALERT_MED;
+    case RULE_SEV_LOW:
+        return ROLE_ALERT_LOW;
+    default:
+        return v->has_data ? ROLE_OK : ROLE_DIM;
+    }
+}
+
+/* Every pane's digit at the end of the verdict row, as btop's box
+ * toggles: bright when the pane is on screen (the focused one reversed),
+ * dim when hidden or without data, so a user sees that more exists and
+ * which key brings it. */
+static void pane_bar(const dash *d, WINDOW *w, int x)
+{
+    if (x < 0)
+        return;
+    wmove(w, 1, x);
+    for (size_t i = 0; i < d->npanes && i < 9; i++) {
+        int on = !d->shown_mask || ((d->shown_mask >> i) & 1u);
+        int attr = on ? theme_attr(d->th, ROLE_TITLE) | (int)A_BOLD : theme_attr(d->th, ROLE_DIM);
+        if (on && (int)i == d->view.focus)
+            attr |= (int)A_REVERSE;
+        char dig[4] = {' ', (char)('1' + i), 0, 0};
+        wattrset(w, 0);
+        waddch(w, ' ');
+        wattrset(w, attr);
+        waddstr(w, dig + 1);
+    }
+    wattrset(w, 0);
+}
+
 void dash_draw_header(dash *d, const pane_ctx *ctx)
 {
     const viewdata *vd = ctx->vd;
     int64_t now_us = ctx->now_us;
     size_t total = vd ? viewdata_node_total(vd) : 0, shown = vd ? viewdata_node_shown(vd) : 0;
-    char left[1024], range[128], nodes[96], step_badge[200], fresh[64];
+    char left[1024], range[128], nodes[96], step_badge[200], fresh[128];
     int64_t t0 = ctx->t0_us, t1 = ctx->t1_us;
     char place[400];
     job_place(d, place, sizeof place);
@@ -160,7 +219,8 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
     else
         range_text(&d->view, t0, t1, now_us, range, sizeof range);
     if (d->view.filter[0])
-        snprintf(nodes, sizeof nodes, "%zu/%zu nodes match /%s", shown, total, d->view.filter);
+        snprintf(nodes, sizeof nodes, "%zu/%zu node%s match%s /%s", shown, total,
+                 total == 1 ? "" : "s", total == 1 ? "es" : "", d->view.filter);
     else
         snprintf(nodes, sizeof nodes, "%zu node%s", total, total == 1 ? "" : "s");
     int role = ROLE_STATUS_PAUSED, flags = A_BOLD | A_REVERSE;
@@ -194,7 +254,12 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
         snprintf(left, sizeof left, "%s %s | %s | %s |%s", name,
                  mid_cut(place, room, src, sizeof src), nodes, range, badge);
     }
-    if (!changed(d->hdr_last, sizeof d->hdr_last, left))
+    char verdict_line[512], key[sizeof d->hdr_last];
+    int bar_w = 2 * (int)d->npanes + 1;
+    int vrole = verdict_text(d, verdict_line, sizeof verdict_line, bar_w);
+    snprintf(key, sizeof key, "%.700s\x1f%.500s\x1f%x.%d", left, verdict_line,
+             (unsigned)d->shown_mask, d->view.focus);
+    if (!changed(d->hdr_last, sizeof d->hdr_last, key))
         return;
     WINDOW *w = d->header;
     int cols = getmaxx(w), blen = (int)strlen(badge);
@@ -204,6 +269,12 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
     put(w, left, theme_attr(d->th, ROLE_STATUS) | A_BOLD, cols - blen);
     wmove(w, 0, cols - blen > 0 ? cols - blen : 0);
     put(w, badge, theme_attr(d->th, role) | flags, cols);
+    if (getmaxy(w) > 1) {
+        wmove(w, 1, 0);
+        put(w, " ", 0, cols);
+        put(w, verdict_line, theme_attr(d->th, vrole) | A_BOLD, cols - bar_w);
+        pane_bar(d, w, cols - bar_w);
+    }
     wnoutrefresh(w);
 }
 
@@ -217,7 +288,12 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
     int64_t newest = vd ? viewdata_newest_us(vd) : 0;
     job_place(d, place, sizeof place);
     int n = 0;
-    if (st.waiting && st.passes > 0)
+    char missing[SCANNER_MSG_LEN];
+    source_status(job_source(d->j), missing, sizeof missing);
+    if (st.waiting && strstr(missing, " does not exist (yet)"))
+        n = snprintf(out, cap, " %s (%s so far)", missing,
+                     fmt_age(age, sizeof age, now - st.started_us));
+    else if (st.waiting && st.passes > 0)
         n = snprintf(out, cap, " waiting for the first data (%s so far) in %s",
                      fmt_age(age, sizeof age, now - st.started_us), place);
     else if (st.passes == 0 && (st.scanning || !st.last_scan_us))
@@ -240,8 +316,12 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
     /* Files the job holds that no pane shows: say how many (the message
      * after this names the latest; `smtop report` lists them all). */
     if (n >= 0 && (size_t)n < cap && st.unread_files > 0)
-        snprintf(out + n, cap - (size_t)n, " | %lld file%s not read",
-                 (long long)st.unread_files, st.unread_files == 1 ? "" : "s");
+        n += snprintf(out + n, cap - (size_t)n, " | %lld file%s not read",
+                      (long long)st.unread_files, st.unread_files == 1 ? "" : "s");
+    /* How many problems the warnings view (W) lists. */
+    if (n >= 0 && (size_t)n < cap && st.messages > 0)
+        snprintf(out + n, cap - (size_t)n, " | %lld warning%s (W)", (long long)st.messages,
+                 st.messages == 1 ? "" : "s");
 }
 
 /* Columns the status line keeps for " ? help  q quit ". */
@@ -321,13 +401,18 @@ void dash_draw_status(dash *d, int64_t now)
         /* What the transport is doing now ("connecting to … (attempt
          * 2/5)") is newer than how the last pass ended. */
         source_status(job_source(d->j), err, sizeof err);
+        if (strstr(err, " does not exist (yet)"))   /* status_text said it */
+            err[0] = '\0';
         if (!err[0] && d->ld)
             loader_last_error(d->ld, err, sizeof err, NULL);
-        if (!err[0]) {
-            scan_stats st;
-            scanner_get_stats(job_scanner(d->j), &st);
+        scan_stats st;
+        scanner_get_stats(job_scanner(d->j), &st);
+        if (!err[0])
             snprintf(err, sizeof err, "%s", st.last_error);
-        }
+        /* No pass has worked: why is all there is to say (a folder of
+         * jobs names them), with the room of the whole line. */
+        if (st.passes == 0 && err[0] && !st.scanning)
+            snprintf(left, sizeof left, " %.*s", (int)sizeof left - 2, err), err[0] = '\0';
         /* A notice answers the key just pressed: it goes first, alone. */
         if (now < d->msg_until_us) {
             snprintf(left, sizeof left, " %s", d->msg);

@@ -61,9 +61,9 @@ static size_t first_section(const help_line *help, size_t n)
 static void draw_column(dash *d, const help_line *help, const size_t *idx, size_t k,
                         WINDOW *hw, int x, int w, int h, int kw)
 {
-    for (size_t j = 0; j < k && (int)j + 2 < h - 1; j++) {
+    for (size_t j = 0; j < k && (int)j + 1 < h - 1; j++) {
         const help_line *l = &help[idx[j]];
-        int y = (int)j + 2;
+        int y = (int)j + 1;
         if (!l->what) {
             wattrset(hw, theme_attr(d->th, ROLE_TITLE));
             mvwaddnstr(hw, y, x, l->keys, w);
@@ -108,20 +108,23 @@ void dash_draw_help(dash *d)
     help_line help[HELP_MAX];
     size_t idx[HELP_MAX];
     size_t n = help_lines(d, help, HELP_MAX), split = first_section(help, n);
-    int rows = d->lay.rows, cols = d->lay.cols;
-    int two = (int)n + 4 > rows - 2;
-    int h = two ? (int)(split > n - split ? split : n - split) + 4 : (int)n + 4;
+    /* Within the pane area: the header (and its verdict) and the status
+     * line stay in view. An overlay as wide or as tall as that area covers
+     * it exactly, so no pane border peeks out beside its frame. */
+    int top = d->lay.header.h, rows = d->lay.rows - top - 1, cols = d->lay.cols;
+    int two = (int)n + 2 > rows;
+    int h = two ? (int)(split > n - split ? split : n - split) + 2 : (int)n + 2;
     int w = two ? 124 : 72;
-    if (w > cols - 2)
-        w = cols - 2;
+    if (w > cols - 4)
+        w = cols;
     if (h > rows - 2)
-        h = rows - 2;
+        h = rows;
     if (d->help && (getmaxy(d->help) != h || getmaxx(d->help) != w)) {
         delwin(d->help);
         d->help = NULL;
     }
     if (!d->help) {
-        d->help = newwin(h, w, (rows - h) / 2, (cols - w) / 2);
+        d->help = newwin(h, w, top + (rows - h) / 2, (cols - w) / 2);
         if (!d->help)
             return;
     }
@@ -132,7 +135,7 @@ void dash_draw_help(dash *d)
     wattrset(hw, theme_attr(d->th, ROLE_TITLE));
     mvwaddstr(hw, 0, 2, " smtop keys ");
     if (two) {
-        int cw = (w - 5) / 2, fit = h - 3;
+        int cw = (w - 5) / 2, fit = h - 2;
         for (size_t i = 0; i < split; i++)
             idx[i] = i;
         draw_column(d, help, idx, split, hw, 2, cw, h, 13);
@@ -147,7 +150,7 @@ void dash_draw_help(dash *d)
             for (size_t i = 0; i < k; i++)
                 idx[i] = split + i;
         }
-        draw_column(d, help, idx, k, hw, 3 + cw, cw, h, 10);
+        draw_column(d, help, idx, k, hw, 3 + cw, cw, h, 11);
     } else {
         for (size_t i = 0; i < n; i++)
             idx[i] = i;

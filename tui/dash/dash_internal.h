@@ -54,6 +54,8 @@ typedef struct dash {
     int fatal_restore;        /* fatal_restore_install succeeded */
     int help_on;
     int help_page;            /* which pane keys the help shows when not all fit */
+    int warn_on;              /* dash_warn.c: the warnings view (W) is open */
+    size_t warn_top, warn_left;   /* its first line shown, its sideways offset */
     int preset;               /* dash_panes.c: the layout preset (p) */
     int pane_mode[LAYOUT_MAX_PANES];  /* 1 shown, -1 hidden by its digit; 0 preset */
     uint32_t shown_mask;      /* panes on screen (bit i = pane i); 0: recompute */
@@ -77,6 +79,7 @@ typedef struct dash {
     viewdata_req view_posted; /* the last view request posted to the deriver */
     int view_waiting;         /* 1 until a snapshot answers view_posted */
     int backfill;             /* this frame: the loader is still backfilling */
+    int fit_mode;             /* fit_stopped_job: 0 undecided, 1 fits, -1 never */
     /* SMTOP_LOCK_STATS=1: how long each frame (frame_log) and each key
      * or click (key_log) took, summed up on stderr at exit; neither takes
      * the model lock. DASH_LOCK_LOG each, one allocation; NULL when off. */
@@ -104,6 +107,13 @@ void dash_key(dash *d, int ch);
 /* The dashboard's own keys (every pane), ending with {NULL}: the help
  * overlay lists them before each pane's table (pane_vtbl.keys). */
 extern const pane_key dash_global_keys[];
+
+/* dash_warn.c: the warnings view (W) over the pane area: open, close,
+ * its keys (all of them while open), and its frame. */
+void dash_warn_open(dash *d);
+void dash_warn_close(dash *d);
+void dash_warn_key(dash *d, int ch);
+void dash_draw_warn(dash *d);
 
 /* dash_header.c: header and status line; redrawn only when their text
  * changed. The header reads the snapshot's view data (ctx->vd), no lock. */

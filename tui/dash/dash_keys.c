@@ -14,20 +14,21 @@ const pane_key dash_global_keys[] = {
     /* Descriptions fit 23 cells: the two-column overlay on 80x24. */
     {"q  Ctrl-C", NULL, "quit"},
     {"?  F1", NULL, "this help"},
+    {"W", NULL, "warnings: file, line"},
     {"h l  Lt Rt", NULL, "previous / next pane"},
     {"Tab S-Tab", NULL, "next / previous pane"},
     {"j k  Dn Up", NULL, "next / previous node"},
     {"Enter", NULL, "zoom the pane"},
     {"Esc", NULL, "back; clears a filter"},
     {"/", NULL, "filter nodes: a|b ^ $"},
-    {":", NULL, "command (:set R.p=v)"},
+    {":", NULL, "command :set R.p=v :q"},
     {"space", NULL, "pause / resume live"},
     {"+  -", NULL, "zoom time range in/out"},
     {"[  ]", NULL, "scrub back / forward"},
-    {"0", NULL, "back to live (unfocus)"},
+    {"0", NULL, "live, zoom reset"},
+    {"a", NULL, "fit window to the job"},
     {"t  g", NULL, "theme / graph symbols"},
-    {"1-7", NULL, "show / hide pane N"},
-    {"p", NULL, "next layout preset"},
+    {"1-7  p", NULL, "pane N on/off; layouts"},
     {"Ctrl-L", NULL, "repaint the screen"},
     {"mouse", NULL, "click selects, wheel scrolls"},
     {NULL, NULL, NULL},
@@ -153,6 +154,10 @@ static void click(dash *d)
         close_help(d);
         return;
     }
+    if (d->warn_on) {
+        dash_warn_close(d);
+        return;
+    }
     if (wheel(d, &ev))
         return;
     int i = layout_pane_at(&d->lay, ev.y, ev.x);
@@ -267,8 +272,12 @@ void dash_key(dash *d, int ch)
         dash_cmd_key(d, ch);
         return;
     }
+    if (d->warn_on) {
+        dash_warn_key(d, ch);
+        return;
+    }
     if (d->help_on) {
-        if (ch == 'q' || ch == 3) {
+        if (ch == 3) {   /* q closes the overlay, as Esc and any key do */
             d->quit = DASH_QUIT_KEY;
         } else if (ch == 'l' || ch == KEY_RIGHT || ch == 'h' || ch == KEY_LEFT) {
             /* Turn the page of pane keys when they do not all fit. */
@@ -291,6 +300,10 @@ void dash_key(dash *d, int ch)
     switch (ch) {
     case 'q': case 'Q': case 3:              /* 3: Ctrl-C without ISIG */
         d->quit = DASH_QUIT_KEY;
+        return;
+    case 'W':
+        close_help(d);
+        dash_warn_open(d);
         return;
     case '?': case KEY_F(1):
         d->help_on = 1;
@@ -318,6 +331,8 @@ void dash_key(dash *d, int ch)
             d->view.filter[0] = '\0';
             d->view.selected_node = 0;
             dash_notice(d, "node filter cleared");
+        } else if (d->o->esc_back) {
+            d->quit = DASH_QUIT_KEY;   /* back to the job list */
         }
         return;
     case '/':
@@ -357,6 +372,14 @@ void dash_key(dash *d, int ch)
     case '0':
         view_go_live(&d->view);
         return;
+    case 'a': {
+        const viewdata *vd = d->snap ? derived_view(d->snap) : NULL;
+        if (vd && viewdata_newest_us(vd) > 0)
+            view_fit(&d->view, viewdata_first_us(vd), viewdata_newest_us(vd));
+        else
+            dash_notice(d, "no data to fit the window to yet");
+        return;
+    }
     case 't':
         cycle_theme(d);
         return;

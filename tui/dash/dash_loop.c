@@ -14,8 +14,17 @@
 #include <unistd.h>
 
 #include "model/util/fnv.h"
+#include "model/view/freshness.h"
 #include "tui/panes/chart.h"
 #include "tui/text/sanitize.h"
+
+/* Whether the job is still writing (the header's LIVE badge). */
+static int job_live(const dash *d, const viewdata *vd, int64_t now_us)
+{
+    return vd && viewdata_newest_us(vd) > 0 &&
+           freshness_of(now_us, viewdata_newest_us(vd), viewdata_sample_interval_us(vd),
+                        d->o ? (int64_t)d->o->interval_ms * 1000 : 0) == FRESH_LIVE;
+}
 
 void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us)
 {
@@ -28,6 +37,39 @@ void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us)
      * read without the model lock. */
     view_window(&d->view, ctx->vd ? viewdata_newest_us(ctx->vd) : 0, &ctx->t0_us, &ctx->t1_us);
     ctx->ext = &d->ext;
+    ctx->job_live = job_live(d, ctx->vd, now_us);
+    ctx->following = ctx->job_live && d->view.live && !d->view.paused && !d->view.step_focus;
+}
+
+/* A job that had stopped writing when the dashboard opened (STALE or
+ * ENDED, once the backfill is done) opens on the whole job: the window
+ * fits its data, and that is where 0 returns. While the view stays so,
+ * it keeps fitting the data the snapshots add. */
+static void fit_stopped_job(dash *d, int64_t now_us)
+{
+    const viewdata *vd = d->snap ? derived_view(d->snap) : NULL;
+    if (d->fit_mode < 0 || !vd || viewdata_newest_us(vd) <= 0)
+        return;
+    if (d->fit_mode == 0) {
+        scan_stats st;
+        scanner_get_stats(job_scanner(d->j), &st);
+        /* Decided once the first pass has read the job to its end: a
+         * snapshot of a pass still reading holds only its newest files. */
+        if (d->backfill || st.passes < 1 || viewdata_model_generation(vd) == 0)
+            return;
+        d->fit_mode = !job_live(d, vd, now_us) && view_untouched(&d->view) ? 1 : -1;
+    }
+    if (d->fit_mode != 1 || !view_untouched(&d->view))
+        return;
+    if (job_live(d, vd, now_us)) {
+        /* It was only catching up (a generator writing its history, a
+         * writer back from a pause): live again, the usual 5 minutes. */
+        view_home_default(&d->view);
+        d->fit_mode = -1;
+        return;
+    }
+    view_fit(&d->view, viewdata_first_us(vd), viewdata_newest_us(vd));
+    d->view.home_span_us = d->view.span_us;
 }
 
 static void draw_border(dash *d, size_t i)
@@ -188,6 +230,7 @@ void dash_frame(dash *d)
     dash_view_request(d);
     dash_derive_take(d);
     d->backfill = d->ld && backfilling(d);
+    fit_stopped_job(d, now);
     pane_ctx ctx;
     dash_ctx(d, &ctx, now);
     /* The view, and the request the snapshot's view data answers: the
@@ -204,7 +247,9 @@ void dash_frame(dash *d)
     for (size_t i = 0; i < d->npanes; i++)
         drew |= draw_pane(d, i, &ctx);
     dash_draw_status(d, now);
-    if (d->help_on && (drew || !d->help))
+    if (d->warn_on)
+        dash_draw_warn(d);
+    else if (d->help_on && (drew || !d->help))
         dash_draw_help(d);
     doupdate();
     /* Drawing may have moved a pane's scroll (the System pane's top node,

@@ -1,6 +1,8 @@
 /* dash_panes: which panes are on screen. A pane whose data the job does
- * not have (a system-only job has no framework trace events, most jobs no
- * Python stats) gives its space to the others; digits 1-7 show or hide a
+ * not have (a system-only job has no framework trace events, a
+ * framework-only one no system metrics, most jobs no Python stats) gives
+ * its space to the others, so the first pane with data takes the main
+ * slot; digits 1-7 show or hide a
  * pane by its number (btop); `p` cycles presets. The choice is saved to
  * smtop.conf on exit with the theme and symbols. */
 #include "tui/dash/dash_internal.h"

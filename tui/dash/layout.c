@@ -81,9 +81,9 @@ void layout_compute(int rows, int cols, size_t npanes, int zoomed, layout *out)
     }
     size_t n = npanes > LAYOUT_MAX_PANES ? LAYOUT_MAX_PANES : npanes;
     out->npanes = n;
-    out->header = rect(0, 0, 1, cols);
+    out->header = rect(0, 0, LAYOUT_HEADER_H, cols);
     out->status = rect(rows - 1, 0, 1, cols);
-    layout_rect body = rect(1, 0, rows - 2, cols);
+    layout_rect body = rect(LAYOUT_HEADER_H, 0, rows - 1 - LAYOUT_HEADER_H, cols);
     if (n == 0)
         return;
     if (zoomed >= 0 && (size_t)zoomed < n) {

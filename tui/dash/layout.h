@@ -2,7 +2,8 @@
  * and whether one is zoomed) to screen rectangles. No curses: unit-tested
  * at every size for overlap and bounds.
  *
- * Screen: row 0 is the header, the last row the status line, the rest the
+ * Screen: rows 0-1 are the header (what is shown; the verdict and the
+ * pane bar), the last row the status line, the rest the
  * panes. Pane 0 (the system pane in registry order) is the main pane; the
  * others share the remaining space — a column on the right when the
  * terminal is wide, a two-column grid below the main pane when it is not. */
@@ -14,6 +15,7 @@
 #define LAYOUT_MIN_W 80
 #define LAYOUT_MIN_H 24
 #define LAYOUT_MAX_PANES 8
+#define LAYOUT_HEADER_H 2
 /* Every shown pane gets at least this (outer size, border included). */
 #define LAYOUT_PANE_MIN_H 5
 #define LAYOUT_PANE_MIN_W 30

@@ -1,6 +1,8 @@
 /* view: pure navigation state transitions (see view.h). */
 #include "tui/dash/view.h"
 
+#include "model/util/name_match.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +18,7 @@ void view_init(view_state *v, chart_glyphs g)
     memset(v, 0, sizeof *v);
     v->live = 1;
     v->span_us = VIEW_SPAN_DEFAULT_US;
+    v->home_span_us = VIEW_SPAN_DEFAULT_US;
     v->glyphs = g;
 }
 
@@ -108,6 +111,36 @@ void view_go_live(view_state *v)
     v->live = 1;
     v->paused = 0;
     v->end_us = 0;
+    v->span_us = v->home_span_us > 0 ? v->home_span_us : VIEW_SPAN_DEFAULT_US;
+}
+
+void view_fit(view_state *v, int64_t first_us, int64_t newest_us)
+{
+    if (first_us <= 0 || newest_us < first_us)
+        return;
+    /* Live, so the window ends one past the newest sample: it starts at
+     * the first one. */
+    int64_t s = newest_us - first_us + 1;
+    if (s < VIEW_SPAN_MIN_US)
+        s = VIEW_SPAN_MIN_US;
+    if (s > VIEW_SPAN_MAX_US)
+        s = VIEW_SPAN_MAX_US;
+    v->step_focus = 0;
+    v->live = 1;
+    v->paused = 0;
+    v->end_us = 0;
+    v->span_us = s;
+}
+
+void view_home_default(view_state *v)
+{
+    v->home_span_us = VIEW_SPAN_DEFAULT_US;
+    v->span_us = VIEW_SPAN_DEFAULT_US;
+}
+
+int view_untouched(const view_state *v)
+{
+    return v->live && !v->paused && !v->step_focus && v->span_us == v->home_span_us;
 }
 
 void view_toggle_pause(view_state *v, int64_t newest_us)
@@ -121,61 +154,9 @@ void view_toggle_pause(view_state *v, int64_t newest_us)
     v->end_us = newest_us + 1;
 }
 
-static int is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-/* Does needle[0..n) match hay at p, case-insensitively, without cutting
- * a number in two ("algo-6" is not a match inside "algo-60")? */
-static int match_at(const char *hay, const char *p, const char *needle, size_t n)
-{
-    size_t i = 0;
-    while (i < n && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)needle[i]))
-        i++;
-    if (i < n)
-        return 0;
-    if (n && is_digit(needle[n - 1]) && is_digit(p[n]))
-        return 0;
-    if (n && is_digit(needle[0]) && p > hay && is_digit(p[-1]))
-        return 0;
-    return 1;
-}
-
-/* One alternative: "^x" anchors at the start, "x$" at the end. */
-static int match_one(const char *hay, const char *pat, size_t n)
-{
-    int start = n && pat[0] == '^', end = n > (size_t)start && pat[n - 1] == '$';
-    const char *needle = pat + start;
-    size_t len = n - (size_t)start - (size_t)end, hl = strlen(hay);
-    if (len == 0)
-        return 1;
-    for (const char *p = hay; *p; p++) {
-        if (start && p != hay)
-            break;
-        if (end && (size_t)(p - hay) + len != hl)
-            continue;
-        if (match_at(hay, p, needle, len))
-            return 1;
-    }
-    return 0;
-}
-
 int view_filter_match(const char *pattern, const char *id)
 {
-    if (!pattern[0])
-        return 1;
-    if (!id)
-        return 0;
-    for (const char *alt = pattern;;) {
-        const char *bar = strchr(alt, '|');
-        size_t n = bar ? (size_t)(bar - alt) : strlen(alt);
-        if (n && match_one(id, alt, n))
-            return 1;
-        if (!bar)
-            return 0;
-        alt = bar + 1;
-    }
+    return name_match(pattern, id);
 }
 
 int view_node_visible(const view_state *v, const char *node_id)

@@ -16,6 +16,8 @@ typedef struct view_state {
     int live;             /* 1: window follows the newest data */
     int paused;           /* space: freeze what is shown (loader keeps reading) */
     int64_t span_us;      /* width of the visible time window (+/- zoom) */
+    int64_t home_span_us; /* the span 0 returns to: 5 min, or the whole
+                             job when it opened on one that had stopped */
     int64_t end_us;       /* right edge when not live */
     char filter[64];      /* node filter pattern (view_filter_match); "" = all */
     size_t selected_node; /* index among the nodes that pass the filter */
@@ -45,8 +47,16 @@ void view_zoom(view_state *v, int in);
 /* [ / ] : move the window back/forward by half a span (leaves live mode;
  * moving past the newest data returns to live). */
 void view_scrub(view_state *v, int forward, int64_t newest_us);
-/* 0 : back to live (also leaves a step focus). */
+/* 0 : back to live at the home span (resets the zoom; leaves a step focus). */
 void view_go_live(view_state *v);
+/* a : the window fits the data [first_us, newest_us]: live, its span the
+ * data's (within the zoom bounds). No-op without data. */
+void view_fit(view_state *v, int64_t first_us, int64_t newest_us);
+/* The home span back to the default (5 minutes) and the view there. */
+void view_home_default(view_state *v);
+/* 1 when the view is as it opened: live, at the home span, no step focus,
+ * not paused (the dashboard may still fit it to an ended job). */
+int view_untouched(const view_state *v);
 /* space : freeze the window at its current right edge, or resume live. */
 void view_toggle_pause(view_state *v, int64_t newest_us);
 

@@ -28,6 +28,9 @@ typedef struct pane_ctx {
      * the panes filled in (pane_vtbl.request); NULL before the first.
      * With ext's snapshot, all a pane reads: there is no model here. */
     const viewdata *vd;
+    /* 1 while the job writes (the header says LIVE); following: and the
+     * window ends at its newest data, so the last column is "now". */
+    int job_live, following;
 } pane_ctx;
 
 typedef struct pane pane;     /* a pane's private state */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/view/freshness.h"
 #include "tui/dash/dash_ext.h"
 #include "tui/text/fmt.h"
 #include "tui/panes/pane_common.h"
@@ -16,6 +17,8 @@ struct pane {
     size_t sel;            /* position in display order */
     size_t top;
     int head;              /* lines above the rows: totals, column headers */
+    size_t hoff;           /* Left/Right: columns of the messages scrolled off */
+    int overflow;          /* columns the longest message shown runs past the pane */
     char note[600];        /* config problem or last command result */
 };
 
@@ -155,28 +158,56 @@ static int draw_counts(WINDOW *w, const derived *s, const pane_ctx *ctx)
         nd += res->status == RULE_NO_DATA;
     }
     char line[160];
-    snprintf(line, sizeof line, "%zu alerts: %zu high, %zu medium, %zu low; "
-             "%zu ok, %zu no data", by[1] + by[2] + by[3], by[3], by[2], by[1], ok, nd);
+    size_t fired = by[1] + by[2] + by[3];
+    snprintf(line, sizeof line, "%zu alert%s: %zu high, %zu medium, %zu low; "
+             "%zu ok, %zu no data", fired, fired == 1 ? "" : "s", by[3], by[2], by[1], ok, nd);
     pane_common_put(w, 0, 0, -1, line, theme_attr(ctx->th, ROLE_LABEL));
     if (getmaxy(w) < 4)
         return 1;
-    snprintf(line, sizeof line, "%-6s %-22s %13s  %s", "level", "rule", "fired/checked",
+    snprintf(line, sizeof line, "%-6s %-23s%13s  %s", "level", "rule", "fired/checked",
              "where, worst case");
     pane_common_put(w, 1, 0, -1, line, theme_attr(ctx->th, ROLE_DIM));
     return 2;
 }
 
-static void draw_row(WINDOW *w, int y, const rule_result *res, int selected,
-                     const pane_ctx *ctx)
+/* A rule short of data says "job too short" once the job has stopped
+ * writing; while it is still LIVE, "waiting" (more data may come). */
+static const char *message_of(const rule_result *res, const pane_ctx *ctx, char *buf, size_t cap)
+{
+    size_t k = strlen(RULE_TOO_SHORT);
+    if (!res->too_short || strncmp(res->message, RULE_TOO_SHORT, k) || !ctx->vd ||
+        freshness_of(ctx->now_us, viewdata_newest_us(ctx->vd),
+                     viewdata_sample_interval_us(ctx->vd), 0) != FRESH_LIVE)
+        return res->message;
+    snprintf(buf, cap, "waiting: %s", res->message + k);
+    return buf;
+}
+
+/* One rule's row; its message from column hoff on (Left/Right), or, in
+ * the zoomed pane (wrap > 1), whole over up to `wrap` lines. Returns the
+ * lines used; p->overflow grows to what the message runs past the pane. */
+static int draw_row(pane *p, WINDOW *w, int y, const rule_result *res, int selected, int wrap,
+                    const pane_ctx *ctx)
 {
     int attr = status_attr(ctx, res);
     int x = pane_common_put(w, y, 0, -1, badge(res), attr);
     char mid[96];
-    snprintf(mid, sizeof mid, " %-22s %6lld/%-6lld ", res->name,
+    snprintf(mid, sizeof mid, " %-23s%6lld/%-6lld ", res->name,
              (long long)res->violations, (long long)res->datapoints);
     int sel = selected ? theme_attr(ctx->th, ROLE_SELECTED) : 0;
     x += pane_common_put(w, y, x, -1, mid, sel ? sel : theme_attr(ctx->th, ROLE_DEFAULT));
-    pane_common_put(w, y, x, -1, res->message, sel ? sel : theme_attr(ctx->th, ROLE_DIM));
+    char msg[sizeof res->message + 16];
+    const char *m = message_of(res, ctx, msg, sizeof msg);
+    int mattr = sel ? sel : theme_attr(ctx->th, ROLE_DIM);
+    if (wrap > 1)
+        return pane_common_put_wrapped(w, y, x, wrap, m, mattr);
+    size_t len = strlen(m), off = p->hoff < len ? p->hoff : len;
+    int over = (int)len - (getmaxx(w) - x);
+    p->overflow = over > p->overflow ? over : p->overflow;
+    if (off)
+        pane_common_put(w, y, x, 1, "<", theme_attr(ctx->th, ROLE_LABEL));
+    pane_common_put(w, y, x + (off != 0), -1, m + off, mattr);
+    return 1;
 }
 
 static int draw_detail(WINDOW *w, int y, size_t i, const derived *s, const pane_ctx *ctx)
@@ -226,9 +257,25 @@ static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     if (list_rows < 1)
         list_rows = 1;
     p->top = pane_common_scroll_top(p->top, p->sel, n, (size_t)list_rows);
+    p->overflow = 0;
+    /* Zoomed, each message is read whole: wrapped over the lines it needs
+     * (up to four), the list scrolled so the selected rule shows; the
+     * details follow where room is left. */
+    int wrap = ctx->view->zoomed ? 4 : 1;
+    if (wrap > 1) {
+        if (p->top > p->sel)
+            p->top = p->sel;
+        list_rows = rows - head - (p->note[0] != 0);
+    }
     for (size_t k = p->top; k < n && y < head + list_rows; k++)
-        draw_row(w, y++, derived_rule_at(s, idx[k]), k == p->sel, ctx);
-    if (detail)
+        y += draw_row(p, w, y, derived_rule_at(s, idx[k]), k == p->sel, wrap, ctx);
+    if (wrap > 1 && p->sel < n && y >= head + list_rows && p->top < p->sel) {
+        /* The selected rule fell below: start lower and draw again. */
+        p->top++;
+        alerts_draw(p, w, ctx);
+        return;
+    }
+    if (detail && y + 4 < rows)
         y = draw_detail(w, y + 1, idx[p->sel], s, ctx);
     if (p->note[0] && y < rows)
         pane_common_put(w, rows - 1, 0, -1, p->note, theme_attr(ctx->th, ROLE_DIM));
@@ -254,6 +301,16 @@ static int focus_outlier_step(const derived *s, size_t i, pane_ctx *ctx)
 static int alerts_on_key(pane *p, int ch, pane_ctx *ctx)
 {
     size_t n = rules_count(), idx[64];
+    /* Left/Right scroll long messages while there is more to see, as in
+     * htop; at either end they move the focus as elsewhere. */
+    if (ch == KEY_RIGHT && (int)p->hoff < p->overflow) {
+        p->hoff += 16;
+        return 1;
+    }
+    if (ch == KEY_LEFT && p->hoff > 0) {
+        p->hoff = p->hoff > 16 ? p->hoff - 16 : 0;
+        return 1;
+    }
     if (ch == KEY_DOWN || ch == 'j') {
         p->sel = p->sel + 1 < n ? p->sel + 1 : p->sel;
         return 1;
@@ -284,6 +341,8 @@ static uint64_t alerts_stamp(pane *p, const pane_ctx *ctx)
     h = pane_common_hash_u64(h, rules_generation(p->r));
     h = pane_common_hash_u64(h, p->sel);
     h = pane_common_hash_u64(h, (uint64_t)ctx->view->zoomed);
+    h = pane_common_hash_u64(h, p->hoff);
+    h = pane_common_hash_u64(h, p->top);
     return pane_common_hash_str(h, p->note);
 }
 
@@ -302,7 +361,8 @@ static int alerts_on_click(pane *p, int y, int x, pane_ctx *ctx)
 static const pane_key alerts_keys[] = {
     {"j k  Dn Up", "rule", "select a rule"},
     {"J", "jump", "jump / focus the step"},
-    {"Enter", "details", "zoom: the rule's details"},
+    {"Enter", "details", "zoom: whole messages"},
+    {"Lt Rt", "scroll", "scroll long messages"},
     {NULL, NULL, NULL},
 };
 

@@ -6,6 +6,7 @@
 
 #include "tui/text/sanitize.h"
 #include "model/util/fnv.h"
+#include "model/view/rank_name.h"
 
 size_t pane_common_visible_nodes(const pane_ctx *ctx, size_t *out, size_t max)
 {
@@ -102,15 +103,38 @@ int pane_common_key_process(int ch, pane_ctx *ctx, long node)
     return 1;
 }
 
-char *pane_common_process_text(char *buf, size_t cap, const char *node, const char *shown,
-                               size_t k, size_t n)
+/* The shown writer as its rank ("rank 2") when the node's writers are
+ * numbered as ranks (model/view/rank_name.h), else its id. */
+static const char *writer_text(const viewdata *vd, const char *node, const char *shown,
+                               char *out, size_t cap)
 {
+    size_t nn = vd ? viewdata_node_total(vd) : 0;
+    for (size_t i = 0; i < nn; i++) {
+        if (strcmp(viewdata_node_id(vd, i), node))
+            continue;
+        const char *ids[PANE_COMMON_MAX_PROCS];
+        size_t n = viewdata_node_writer_count(vd, i);
+        n = n < PANE_COMMON_MAX_PROCS ? n : PANE_COMMON_MAX_PROCS;
+        for (size_t k = 0; k < n; k++)
+            ids[k] = viewdata_node_writer(vd, i, k);
+        for (size_t k = 0; k < n; k++)
+            if (!strcmp(ids[k], shown))
+                return rank_name(ids, n, k, out, cap);
+    }
+    return shown;
+}
+
+char *pane_common_process_text(char *buf, size_t cap, const viewdata *vd, const char *node,
+                               const char *shown, size_t k, size_t n)
+{
+    char who[160];
     if (n < 2)
         snprintf(buf, cap, "%s", node);
     else if (k >= n)
         snprintf(buf, cap, "%s all %zu ranks (r)", node, n);
     else
-        snprintf(buf, cap, "%s > %s (%zu/%zu, r)", node, shown, k + 1, n);
+        snprintf(buf, cap, "%s > %s (%zu/%zu, r)", node,
+                 writer_text(vd, node, shown, who, sizeof who), k + 1, n);
     return buf;
 }
 
@@ -149,6 +173,44 @@ int pane_common_put(WINDOW *w, int y, int x, int max_cols, const char *text, int
     mvwaddstr(w, y, x, buf);
     wattrset(w, A_NORMAL);
     return sanitize_cols(buf);
+}
+
+int pane_common_put_wrapped(WINDOW *w, int y, int x, int max_lines, const char *text, int attr)
+{
+    int h, wd;
+    getmaxyx(w, h, wd);
+    int width = wd - x;
+    if (y < 0 || y >= h || width < 8 || max_lines < 1)
+        return 0;
+    char safe[1024];
+    sanitize_str(text, safe, sizeof safe, -1);
+    const char *s = safe;
+    int lines = 0;
+    while (*s && lines < max_lines && y + lines < h) {
+        /* Bytes of the next line: up to `width` columns, cut after the
+         * last space that fits (a word longer than the line is cut). */
+        int cols = 0;
+        const char *p = s, *brk = NULL;
+        while (*p && cols < width) {
+            if (*p == ' ')
+                brk = p;
+            p++;
+            while ((*p & 0xC0) == 0x80)
+                p++;
+            cols++;
+        }
+        size_t take = *p && brk && brk > s ? (size_t)(brk - s) : (size_t)(p - s);
+        int last = lines + 1 == max_lines || y + lines + 1 == h;
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)take, s);
+        /* The last line allowed keeps what is left, cut with "~". */
+        pane_common_put(w, y + lines, x, width, last ? s : line, attr);
+        lines++;
+        s += take;
+        while (*s == ' ')
+            s++;
+    }
+    return lines;
 }
 
 int pane_common_put_right(WINDOW *w, int y, int right_x, int max_cols,
@@ -195,6 +257,15 @@ void pane_common_edit_prompt(char *buf, size_t cap, int ch, int *editing)
         buf[n] = (char)ch;
         buf[n + 1] = '\0';
     }
+}
+
+/* "system metrics" when no node has any (a job profiled with framework
+ * traces only), NULL otherwise or before data. */
+const char *pane_common_absent_system(const pane_ctx *ctx)
+{
+    if (!ctx->vd || viewdata_has_system(ctx->vd) || viewdata_node_total(ctx->vd) == 0)
+        return NULL;
+    return "system metrics|system";
 }
 
 /* "framework traces" when no node has any (a system-only job: every

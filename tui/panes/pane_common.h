@@ -42,17 +42,21 @@ int pane_common_key_select(int ch, pane_ctx *ctx);
 int pane_common_key_process(int ch, pane_ctx *ctx, long node);
 
 /* What a pane shows of a node, from the facts: "algo-1" (one writer or
- * none), "algo-1 all 8 ranks (r)", or "algo-1 > 2-algo-1 (3/8, r)": the
- * node id, the shown writer's id and index k among n writers (k == n: the
- * pooled node). Into buf (sanitized later by pane_common_put). */
-char *pane_common_process_text(char *buf, size_t cap, const char *node, const char *shown,
-                               size_t k, size_t n);
+ * none), "algo-1 all 8 ranks (r)", or "algo-1 > rank 2 (3/8, r)" ("2-algo-1"
+ * when vd's writers of the node are not numbered as ranks): the node id,
+ * the shown writer's id and index k among n writers (k == n: the pooled
+ * node). Into buf (sanitized later by pane_common_put). */
+char *pane_common_process_text(char *buf, size_t cap, const viewdata *vd, const char *node,
+                               const char *shown, size_t k, size_t n);
 
 /* A pane's one-line prompt (the `/` filter): printable keys append,
  * Backspace deletes, Enter keeps the text and ends editing, Esc clears it
  * and ends editing. */
 void pane_common_edit_prompt(char *buf, size_t cap, int ch, int *editing);
 
+/* The absent() of a pane that shows system metrics: "system metrics|system"
+ * when no node has any, else NULL. */
+const char *pane_common_absent_system(const pane_ctx *ctx);
 /* pane_vtbl.absent of the panes built on trace events (Steps, Timeline):
  * "framework trace events" when the job has nodes but none has any. */
 const char *pane_common_absent_traces(const pane_ctx *ctx);
@@ -78,6 +82,11 @@ size_t pane_common_scroll_top(size_t top, size_t sel, size_t count, size_t fit);
  * columns left in the window and to max_cols (< 0: no extra limit), a cut
  * marked with '~'. Returns the columns drawn; nothing outside w. */
 int pane_common_put(WINDOW *w, int y, int x, int max_cols, const char *text, int attr);
+/* text (sanitized) from (y, x) over at most max_lines lines of the
+ * window's width, broken at spaces; the last line allowed is cut with
+ * "~" when text goes on. Returns the lines used (0 when none fit). */
+int pane_common_put_wrapped(WINDOW *w, int y, int x, int max_lines, const char *text, int attr);
+
 /* Same, right-aligned so its last column is right_x (inclusive). */
 int pane_common_put_right(WINDOW *w, int y, int right_x, int max_cols,
                           const char *text, int attr);

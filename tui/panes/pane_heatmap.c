@@ -11,6 +11,8 @@
 #include "tui/panes/panes_builtin.h"
 #include "tui/theme/theme.h"
 #include "model/view/heatview.h"
+#include "model/view/straggler.h"
+#include "tui/dash/dash_ext.h"
 
 wchar_t pane_heatmap_ramp_char(chart_glyphs g, double pos)
 {
@@ -178,22 +180,47 @@ static void draw_node_row(WINDOW *w, int y, const heat_row *r,
                                : theme_heat_attr(ctx->th, fin / 100.0));
 }
 
-static void draw_footer(WINDOW *w, int y, const heat_straggler *s, const heat_row *nd,
-                        size_t nodes, const pane_ctx *ctx)
+/* The Straggler rule's result in the snapshot: the one straggler
+ * definition (model/view/straggler.h), over the whole job and every node
+ * whatever the filter, its threshold the user's. NULL before rules. */
+static const rule_result *straggler_rule(const pane_ctx *ctx)
+{
+    const dash_ext *ext = ctx->ext;
+    int i = rules_find("Straggler");
+    return ext && ext->snap && i >= 0 ? derived_rule_at(ext->snap, (size_t)i) : NULL;
+}
+
+/* 1 when the rule names node id, or one of its writers (a slow rank). */
+static int straggles(const pane_ctx *ctx, const rule_result *st, const char *id)
+{
+    if (!st || st->status != RULE_TRIGGERED)
+        return 0;
+    size_t node = SIZE_MAX, nn = ctx->vd ? viewdata_node_total(ctx->vd) : 0;
+    for (size_t i = 0; i < nn && node == SIZE_MAX; i++)
+        if (!strcmp(viewdata_node_id(ctx->vd, i), id))
+            node = i;
+    for (size_t k = 0; k <= st->n_examples; k++) {
+        const char *who = k < st->n_examples ? st->examples[k].node : st->node;
+        if (!strcmp(who, id))
+            return 1;
+        for (size_t w = 0; node != SIZE_MAX && w < viewdata_node_writer_count(ctx->vd, node); w++)
+            if (!strcmp(viewdata_node_writer(ctx->vd, node, w), who))
+                return 1;
+    }
+    return 0;
+}
+
+static void draw_footer(WINDOW *w, int y, const rule_result *st, const pane_ctx *ctx)
 {
     char line[200], a[FMT_BUF], b[FMT_BUF];
-    if (s->index < 0) {
-        pane_common_put(w, y, 0, -1, nodes < 3 ? "straggler check needs 3 or more nodes"
-                                         : "no straggler: nodes within 10% of the median",
+    straggler_found f;
+    if (!straggler_from_rule(st, &f)) {
+        pane_common_put(w, y, 0, -1, st ? st->message : "straggler: evaluating rules",
                         theme_attr(ctx->th, ROLE_DIM));
         return;
     }
-    if (s->by_steps)
-        snprintf(line, sizeof line, "straggler %s: p50 %s vs median %s", nd->id,
-                 fmt_duration(a, sizeof a, s->value), fmt_duration(b, sizeof b, s->median));
-    else
-        snprintf(line, sizeof line, "straggler %s: gpu %s vs median %s", nd->id,
-                 fmt_percent(a, sizeof a, s->value), fmt_percent(b, sizeof b, s->median));
+    snprintf(line, sizeof line, "straggler %s +%.0f %%: p50 %s vs peers %s", f.id, f.over_pct,
+             fmt_duration(a, sizeof a, f.value_us), fmt_duration(b, sizeof b, f.median_us));
     pane_common_put(w, y, 0, -1, line, theme_attr(ctx->th, ROLE_ALERT_HIGH));
 }
 
@@ -249,7 +276,7 @@ static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         lw = len > lw ? len : lw;
     }
     lw = lw > W / 3 ? W / 3 : lw;
-    heat_straggler s = heatview_straggler(hv);
+    const rule_result *st = straggler_rule(ctx);
     int cw, gap;
     pane_heatmap_cell_geometry(W, lw, 1 + (int)gpus + (gpus > 0), HEAT_FINAL_W, &cw, &gap);
     draw_header(w, lw, cw, gap, gpus, ctx);
@@ -263,8 +290,9 @@ static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     size_t last = p->top;
     for (int r = 0; r < fit && p->top + (size_t)r < n; r++, last++) {
         size_t i = p->order[p->top + (size_t)r];
-        draw_node_row(w, 1 + r, heatview_row_at(hv, i), lw, cw, gap, gpus,
-                      (long)i == s.index, i == sel, ctx);
+        const heat_row *row = heatview_row_at(hv, i);
+        draw_node_row(w, 1 + r, row, lw, cw, gap, gpus, straggles(ctx, st, row->id), i == sel,
+                      ctx);
     }
     if (legend) {
         draw_legend(w, H - 2, p->top, last, n, p->sort, ctx);
@@ -276,8 +304,7 @@ static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         pane_common_put_right(w, 0, W - 1, -1, range, theme_attr(ctx->th, ROLE_LABEL));
     }
     if (footer)
-        draw_footer(w, H - 1, &s, s.index >= 0 ? heatview_row_at(hv, (size_t)s.index) : NULL, n,
-                    ctx);
+        draw_footer(w, H - 1, st, ctx);
 }
 
 /* Up/Down (j/k), PgUp/PgDn, Home/End move along the shown order, so
@@ -286,6 +313,17 @@ static int heat_on_key(pane *p, int ch, pane_ctx *ctx)
 {
     if (ch == 's') {
         p->sort = (heat_sort)((p->sort + 1) % HEAT_SORT_COUNT);
+        /* A new order starts at its first row, selected: the worst node
+         * by the new key is in view, not scrolled away (issue 26). */
+        const heatview *hv = heat_view(ctx);
+        size_t n = heat_count(ctx);
+        if (hv && n) {
+            pane_heatmap_sort_order(p->sort, heatview_gpu_means(hv), heatview_step_p50s(hv), n,
+                                    p->order);
+            p->shown = n;
+            p->top = 0;
+            ctx->view->selected_node = p->order[0];
+        }
         return 1;
     }
     size_t n = heat_count(ctx);
@@ -321,6 +359,9 @@ static uint64_t heat_stamp(pane *p, const pane_ctx *ctx)
 {
     uint64_t h = pane_common_hash_view(PANE_COMMON_HASH_SEED, ctx);
     h = pane_common_hash_u64(h, (uint64_t)p->sort);
+    /* The straggler marks follow the rules (a :set re-derives them). */
+    const rule_result *st = straggler_rule(ctx);
+    h = pane_common_hash_u64(h, st ? (uint64_t)st->status * 1000003u + (uint64_t)(st->worst_pct * 100) : 0);
     return pane_common_hash_viewdata(h, ctx);
 }
 
@@ -339,6 +380,14 @@ static const pane_key heat_keys[] = {
     {NULL, NULL, NULL},
 };
 
+/* A job profiled with framework traces only gives this pane's room to
+ * the panes that have data. */
+static const char *heat_absent(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    return pane_common_absent_system(ctx);
+}
+
 const pane_vtbl pane_heatmap_vtbl = {
     .id = "heatmap",
     .title = "Heatmap",
@@ -349,5 +398,6 @@ const pane_vtbl pane_heatmap_vtbl = {
     .on_click = heat_on_click,
     .stamp = heat_stamp,
     .keys = heat_keys,
+    .absent = heat_absent,
     .request = heat_request,
 };

@@ -21,9 +21,9 @@
  * NaN (no data) gives L'-'. */
 wchar_t pane_heatmap_ramp_char(chart_glyphs g, double pos);
 
-/* The straggler check lives in model/view/straggler.h (the loader computes it
- * with the heatmap's rows, model/view/heatview.h); the pane only draws it. */
-typedef straggler heat_straggler;
+/* The straggler the pane marks is the Straggler rule's, read from the
+ * snapshot (model/view/straggler.h: straggler_from_rule); the pane only
+ * draws it. */
 
 /* Row orders of the heatmap (`s` cycles them). */
 typedef enum heat_sort {

@@ -106,6 +106,13 @@ void pane_python_refresh(pane *p, const pane_ctx *ctx)
     p->r = NULL;
     p->nrows = 0;
     snprintf(p->note, sizeof p->note, "whole job");
+    pane_python_pick_source(p, ctx);
+    if (p->src != PYSRC_STATS) {
+        /* The traces' tables cover the whole job, every rank. */
+        snprintf(p->note, sizeof p->note, "%s, whole job", pane_python_source_name(p));
+        pane_python_kineto_count(p, ctx);
+        return;
+    }
     if (!p->have)
         return;
     derived_python_span(snap, &p->span_lo, &p->span_hi);
@@ -165,6 +172,10 @@ static int py_on_key(pane *p, int ch, pane_ctx *ctx)
     pane_python_refresh(p, ctx);
     if (p->menu_on)
         return pane_python_menu_key(p, ch, ctx);
+    if (ch == 'o')
+        return pane_python_next_source(p, ctx);
+    if (p->src != PYSRC_STATS && (ch == 'w' || ch == 's' || strchr("TCNP", ch)))
+        return 0;   /* the stats' sort and menu: not the traces' tables */
     switch (ch) {
     case 's': p->sort = pane_python_next_sort(p->sort); return 1;
     case 'T': p->sort = PYSORT_TOTTIME; return 1;
@@ -198,6 +209,9 @@ static uint64_t py_stamp(pane *p, const pane_ctx *ctx)
                               ((uint64_t)p->menu_on << 2) | (uint64_t)ctx->view->zoomed);
     h = pane_common_hash_u64(h, p->sel);
     h = pane_common_hash_u64(h, p->menu_sel);
+    h = pane_common_hash_u64(h, (uint64_t)p->src);
+    h = pane_common_hash_u64(h, ctx->vd ? viewdata_gpu_ranks(ctx->vd) : 0);
+    h = pane_common_hash_u64(h, (uint64_t)(uintptr_t)(ctx->vd ? viewdata_top(ctx->vd) : NULL));
     return pane_common_hash_str(h, p->filter);
 }
 
@@ -228,13 +242,24 @@ static const char *py_absent(pane *p, const pane_ctx *ctx)
     size_t windows = 0;
     if (ext && ext->snap)
         derived_python_profiler(ext->snap, NULL, &windows);
-    if (!ctx->vd || viewdata_node_total(ctx->vd) == 0 || windows > 0)
+    if (!ctx->vd || viewdata_node_total(ctx->vd) == 0 || windows > 0 ||
+        viewdata_gpu_ranks(ctx->vd) > 0)
         return NULL;
     return "Python stats|Python";
 }
 
+/* The traces' table the loader builds while the pane shows one. */
+static void py_request(pane *p, WINDOW *w, const view_state *v, viewdata_req *q)
+{
+    (void)w;
+    (void)v;
+    q->top_on = p->src != PYSRC_STATS ? p->src : 0;
+    q->top_max = 200;
+}
+
 static const pane_key py_keys[] = {
     {"j k  Dn Up", "function", "select a function"},
+    {"o", "source", "cProfile/pyinstrument, Kineto ops, kernels, Python"},
     {"s", "sort", "cycle the sort key"},
     {"T C N P", NULL, "tottime cumtime calls prim"},
     {"w", "window", "window / node menu"},
@@ -245,7 +270,7 @@ static const pane_key py_keys[] = {
 
 const pane_vtbl pane_python_vtbl = {
     .id = "python",
-    .title = "Python functions",
+    .title = "Top functions",
     .create = py_create,
     .destroy = py_destroy,
     .draw = pane_python_draw,
@@ -256,4 +281,5 @@ const pane_vtbl pane_python_vtbl = {
     .keys = py_keys,
     .title_note = py_title_note,
     .absent = py_absent,
+    .request = py_request,
 };

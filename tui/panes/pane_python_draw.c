@@ -42,8 +42,9 @@ static void draw_header(pane *p, WINDOW *w, const pane_ctx *ctx, cols c)
         n = snprintf(info, sizeof info, "%s | windows overlapping step %lld (%zu of %zu)", prof,
                      ctx->view->step, nw, p->nwin);
     else
-        n = snprintf(info, sizeof info, "%s | %s | %zu window%s", prof, p->sel_label,
-                     nw, nw == 1 ? "" : "s");
+        n = snprintf(info, sizeof info, "%s | %s | %zu window%s%s", prof, p->sel_label,
+                     nw, nw == 1 ? "" : "s",
+                     ctx->vd && viewdata_gpu_ranks(ctx->vd) ? " | o source" : "");
     if (nf && n > 0 && (size_t)n < sizeof info)
         n += snprintf(info + n, sizeof info - (size_t)n, " (%zu failed)", nf);
     if (n > 0 && (size_t)n < sizeof info)
@@ -124,6 +125,10 @@ void pane_python_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
     pane_python_refresh(p, ctx);
+    if (p->src != PYSRC_STATS) {
+        pane_python_kineto_draw(p, w, ctx);
+        return;
+    }
     int h = getmaxy(w);
     if (!p->have || !p->r) {
         pane_common_put(w, 0, 0, -1, p->have ? "merging the Python profiler stats..."

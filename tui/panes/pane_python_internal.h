@@ -15,7 +15,12 @@ typedef struct pypane_item {
     int64_t t_lo, t_hi;      /* one window's span, 0 = any */
 } pypane_item;
 
+/* The sources the pane shows (`o` cycles): the job's cProfile or
+ * pyinstrument stats, then the PyTorch profiler's tables (1 + gpuview_src). */
+enum { PYSRC_STATS = 0, PYSRC_OPS, PYSRC_KERNELS, PYSRC_PYFUNC, PYSRC_N };
+
 struct pane {
+    int src;                 /* PYSRC_* */
     pystats_sort sort;
     size_t sel, top;         /* selected row among the filtered rows, first shown */
     char filter[64];
@@ -56,5 +61,16 @@ void pane_python_draw(pane *p, WINDOW *w, const pane_ctx *ctx);
 int pane_python_menu_open(pane *p, const pane_ctx *ctx);
 int pane_python_menu_key(pane *p, int ch, const pane_ctx *ctx);
 void pane_python_menu_draw(pane *p, WINDOW *w, const pane_ctx *ctx, int y0);
+
+/* The source picker (pane_python_kineto.c): keeps p->src when it has
+ * data, else takes the first source that has; `o` moves to the next
+ * source with data (1 when it moved). */
+void pane_python_pick_source(pane *p, const pane_ctx *ctx);
+int pane_python_next_source(pane *p, const pane_ctx *ctx);
+/* "cProfile", "pyinstrument", "Kineto ops", "kernels", "Python functions". */
+const char *pane_python_source_name(const pane *p);
+/* The Kineto table: rows passing the filter (into p->rows), and the draw. */
+size_t pane_python_kineto_count(pane *p, const pane_ctx *ctx);
+void pane_python_kineto_draw(pane *p, WINDOW *w, const pane_ctx *ctx);
 
 #endif

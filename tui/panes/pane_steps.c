@@ -476,7 +476,7 @@ static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     steps_layout l = pane_steps_layout_for(getmaxy(w));
     char head[400], who[256];
     snprintf(head, sizeof head, "%s  %s  (%zu/%zu, n/N)",
-             pane_common_process_text(who, sizeof who, sv->node, sv->shown, sv->proc_k,
+             pane_common_process_text(who, sizeof who, ctx->vd, sv->node, sv->shown, sv->proc_k,
                                       sv->nprocs),
              short_label(sv->label), sv->idx + 1, sv->nphases);
     int x = pane_common_put(w, 0, 0, -1, head, theme_attr(ctx->th, ROLE_TITLE));

@@ -249,17 +249,28 @@ static void draw_node_header(WINDOW *w, int y, const sysview_node *nd, int sel,
 {
     char line[160];
     if (nd->nseries == 0)
-        snprintf(line, sizeof line, "%s %s  (framework trace events only)", sel ? ">" : " ",
-                 nd->id);
+        snprintf(line, sizeof line, "%s %s  (%s only)", sel ? ">" : " ", nd->id,
+                 nd->count ? "GPU memory from the PyTorch profiler" : "framework trace events");
     else
         snprintf(line, sizeof line, "%s %s  %zu cpu  %zu gpu%s", sel ? ">" : " ", nd->id,
                  nd->cpus, nd->gpus, nd->phases ? "" : "  (system metrics only)");
     pane_common_put(w, y, 0, -1, line, theme_attr(ctx->th, sel ? ROLE_SELECTED : ROLE_TITLE));
     /* Name the number columns once per node, over where they stand. */
-    if (nd->nseries && c->graph_w > 0) {
+    if (nd->count && c->graph_w > 0) {
         int dim = theme_attr(ctx->th, ROLE_DIM);
-        pane_common_put_right(w, y, c->axis_x + SYS_VALUE_W - 1, SYS_VALUE_W, "scale", dim);
-        pane_common_put_right(w, y, c->value_right, SYS_VALUE_W, "now", dim);
+        if (ctx->following) {
+            pane_common_put_right(w, y, c->axis_x + SYS_VALUE_W - 1, SYS_VALUE_W, "scale", dim);
+            pane_common_put_right(w, y, c->value_right, SYS_VALUE_W, "now", dim);
+        } else {
+            /* Not "now": the window ends in the past, or the job stopped
+             * writing. The last value shown is from this time (it takes
+             * the scale's header room). */
+            char last[40], clock[FMT_BUF];
+            int64_t newest = ctx->vd ? viewdata_newest_us(ctx->vd) : 0;
+            int64_t t = ctx->t1_us - 1 < newest || newest <= 0 ? ctx->t1_us - 1 : newest;
+            snprintf(last, sizeof last, "last %s", fmt_clock(clock, sizeof clock, t, 0));
+            pane_common_put_right(w, y, c->value_right, 2 * SYS_VALUE_W + 1, last, dim);
+        }
         if (c->avg_x >= 0)
             pane_common_put(w, y, c->avg_x, SYS_AVG_W - 1, "window", dim);
     }
@@ -446,6 +457,14 @@ static const pane_key sys_keys[] = {
     {NULL, NULL, NULL},
 };
 
+/* A job profiled with framework traces only gives this pane's room to
+ * the panes that have data. */
+static const char *sys_absent(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    return pane_common_absent_system(ctx);
+}
+
 const pane_vtbl pane_system_vtbl = {
     .id = "system",
     .title = "System",
@@ -456,5 +475,6 @@ const pane_vtbl pane_system_vtbl = {
     .on_click = sys_on_click,
     .stamp = sys_stamp,
     .keys = sys_keys,
+    .absent = sys_absent,
     .request = sys_request,
 };

@@ -19,37 +19,56 @@ const char *pane_timeline_view_name(tl_view v)
     return v < TL_NVIEWS ? names[v] : "?";
 }
 
-void pane_timeline_bar_parts(const step_breakdown *b, int cells, int out[TL_OTHER + 1])
+/* Splits `cells` among part[0..n) (negatives count as 0) in proportion:
+ * floors first, then one more cell each to the parts that lost most
+ * (largest remainder), so the bar keeps its exact length. */
+static void split_cells(const int64_t *part, int n, int cells, int *out)
 {
-    int64_t part[TL_OTHER + 1], sum = 0;
-    for (int i = 0; i < SB_NCAT; i++)
-        part[i] = b->cat_us[i] > 0 ? b->cat_us[i] : 0;
-    part[TL_OTHER] = b->other_us > 0 ? b->other_us : 0;
-    for (int i = 0; i <= TL_OTHER; i++) {
-        sum += part[i];
+    int64_t sum = 0;
+    for (int i = 0; i < n; i++) {
+        sum += part[i] > 0 ? part[i] : 0;
         out[i] = 0;
     }
     if (sum <= 0 || cells <= 0)
         return;
-    /* Largest remainder: floors first, then one more cell each to the
-     * parts that lost most, so the bar keeps its exact length. */
-    double rem[TL_OTHER + 1];
+    double rem[TL_OTHER + TL_GPU_NPARTS];
     int used = 0;
-    for (int i = 0; i <= TL_OTHER; i++) {
-        double exact = (double)cells * (double)part[i] / (double)sum;
+    for (int i = 0; i < n; i++) {
+        double exact = (double)cells * (double)(part[i] > 0 ? part[i] : 0) / (double)sum;
         out[i] = (int)exact;
         rem[i] = exact - out[i];
         used += out[i];
     }
     while (used < cells) {
         int best = 0;
-        for (int i = 1; i <= TL_OTHER; i++)
+        for (int i = 1; i < n; i++)
             if (rem[i] > rem[best])
                 best = i;
         out[best]++;
         rem[best] = -1.0;
         used++;
     }
+}
+
+void pane_timeline_bar_parts(const step_breakdown *b, int cells, int out[TL_OTHER + 1])
+{
+    int64_t part[TL_OTHER + 1];
+    for (int i = 0; i < SB_NCAT; i++)
+        part[i] = b->cat_us[i];
+    part[TL_OTHER] = b->other_us;
+    split_cells(part, TL_OTHER + 1, cells, out);
+}
+
+void pane_timeline_gpu_parts(const gpu_step *g, int cells, int out[TL_GPU_NPARTS])
+{
+    const int64_t part[TL_GPU_NPARTS] = {g->compute_us, g->comm_us, g->memory_us, g->idle_us};
+    split_cells(part, TL_GPU_NPARTS, cells, out);
+}
+
+const char *pane_timeline_gpu_part_name(int part)
+{
+    static const char *const names[TL_GPU_NPARTS] = {"compute", "comm", "memory", "idle"};
+    return part >= 0 && part < TL_GPU_NPARTS ? names[part] : "";
 }
 
 /* Lower median of the durations: O(n^2), n being a screenful of bars. */
@@ -112,7 +131,7 @@ const tlview *pane_timeline_view(pane *p, const pane_ctx *ctx)
 {
     const tlview *tv = ctx->vd ? viewdata_timeline(ctx->vd) : NULL;
     if (tv && !tv->why)
-        pane_common_process_text(p->who, sizeof p->who, tv->node, tv->shown, tv->proc_k,
+        pane_common_process_text(p->who, sizeof p->who, ctx->vd, tv->node, tv->shown, tv->proc_k,
                                  tv->nprocs);
     return tv;
 }
@@ -164,6 +183,9 @@ size_t pane_timeline_load_steps(pane *p, const tlview *tv, size_t first, size_t 
     size_t n = tv->sb_first + tv->nsb - first;
     n = n < fit ? n : fit;
     memcpy(p->sb, tv->sb + (first - tv->sb_first), n * sizeof *p->sb);
+    p->has_gpu = tv->has_gpu;
+    if (tv->has_gpu)
+        memcpy(p->gsb, tv->gsb + (first - tv->sb_first), n * sizeof *p->gsb);
     pane_timeline_mark_slow(p->sb, n, 3, pane_steps_outlier_threshold(&tv->step_sum), p->slow);
     return n;
 }

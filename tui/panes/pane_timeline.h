@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/gpu/gpu_rank.h"
 #include "model/steps/step_breakdown.h"
 #include "tui/panes/pane.h"
 
@@ -44,6 +45,16 @@ const char *pane_timeline_view_name(tl_view v);
  * rather than of the step; the parts add up to exactly `cells` (largest
  * remainder), or are all 0 when the step has no time at all. */
 void pane_timeline_bar_parts(const step_breakdown *b, int cells, int out[TL_OTHER + 1]);
+
+/* The GPU split of a Kineto rank's step (model/view/gpuview.h): parts
+ * TL_GPU_COMPUTE .. TL_GPU_IDLE of a bar of `cells` cells, in proportion
+ * to g's compute, communication, memory and idle times (they add up to
+ * the step), exactly `cells` in all (largest remainder); all 0 when g has
+ * no time. */
+enum { TL_GPU_COMPUTE = 0, TL_GPU_COMM, TL_GPU_MEMORY, TL_GPU_IDLE, TL_GPU_NPARTS };
+void pane_timeline_gpu_parts(const gpu_step *g, int cells, int out[TL_GPU_NPARTS]);
+/* "compute", "comm", "memory", "idle". */
+const char *pane_timeline_gpu_part_name(int part);
 
 /* slow[i] = 1 for any step of b[0..n) longer than threshold (INFINITY:
  * none by threshold) and for the `top` longest that are also longer than

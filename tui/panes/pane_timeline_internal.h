@@ -25,6 +25,8 @@ struct pane {
     int y0;                    /* row of the top bar */
     step_breakdown sb[TL_MAX_BARS];
     int slow[TL_MAX_BARS];
+    int has_gpu;               /* a Kineto rank: bars show gsb's GPU split */
+    gpu_step gsb[TL_MAX_BARS];
     /* events view */
     ew_order order;
     size_t ev_sel, ev_top;

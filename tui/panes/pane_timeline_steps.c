@@ -1,5 +1,7 @@
 /* pane_timeline_steps: the step-timeline view — one bar per step, newest
- * at the bottom, split into data / forward / backward / comm / other. */
+ * at the bottom, split into data / forward / backward / comm / other, or,
+ * for a PyTorch profiler rank, into its GPU's compute / comm / memory /
+ * idle. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,9 +17,46 @@ static const theme_role part_role[TL_OTHER + 1] = {
     ROLE_GRAPH_IO, ROLE_GRAPH_CPU, ROLE_GRAPH_GPU, ROLE_GRAPH_NET, ROLE_DIM,
 };
 
+/* A Kineto rank's GPU split: compute, comm, memory, idle. */
+static const wchar_t gpu_glyph[TL_GPU_NPARTS] = {L'█', L'░', L'▒', L'·'};
+static const wchar_t gpu_ascii[TL_GPU_NPARTS] = {L'C', L'c', L'm', L'.'};
+static const theme_role gpu_role[TL_GPU_NPARTS] = {
+    ROLE_GRAPH_GPU, ROLE_GRAPH_NET, ROLE_GRAPH_IO, ROLE_DIM,
+};
+
 static wchar_t glyph_of(const pane_ctx *ctx, int part)
 {
     return ctx->view->glyphs == GLYPHS_ASCII ? part_ascii[part] : part_glyph[part];
+}
+
+static wchar_t gpu_glyph_of(const pane_ctx *ctx, int part)
+{
+    return ctx->view->glyphs == GLYPHS_ASCII ? gpu_ascii[part] : gpu_glyph[part];
+}
+
+static void draw_gpu_legend(WINDOW *w, int y, const pane_ctx *ctx)
+{
+    int x = pane_common_put(w, y, 0, -1, "GPU ", theme_attr(ctx->th, ROLE_LABEL));
+    for (int i = 0; i < TL_GPU_NPARTS; i++) {
+        pane_common_put_wch(w, y, x, gpu_glyph_of(ctx, i), theme_attr(ctx->th, gpu_role[i]));
+        x += 2;
+        x += pane_common_put(w, y, x, -1, pane_timeline_gpu_part_name(i),
+                             theme_attr(ctx->th, ROLE_LABEL)) + 2;
+    }
+    x += pane_common_put(w, y, x, -1, "! slow", theme_attr(ctx->th, ROLE_STEP_OUTLIER)) + 2;
+    pane_common_put(w, y, x, -1, "- not analysed", theme_attr(ctx->th, ROLE_DIM));
+}
+
+static void draw_gpu_bar(WINDOW *w, int y, int x, int cells, const gpu_step *g,
+                         const pane_ctx *ctx)
+{
+    int parts[TL_GPU_NPARTS];
+    pane_timeline_gpu_parts(g, cells, parts);
+    for (int i = 0; i < TL_GPU_NPARTS; i++) {
+        int attr = theme_attr(ctx->th, gpu_role[i]);
+        for (int k = 0; k < parts[i]; k++)
+            pane_common_put_wch(w, y, x++, gpu_glyph_of(ctx, i), attr);
+    }
 }
 
 static const char *part_name(int part)
@@ -65,7 +104,13 @@ static void draw_row(const pane *p, WINDOW *w, int y, size_t i, int64_t max_us, 
     pane_common_put(w, y, 1, 6, num, lattr | (focused ? (int)A_BOLD : 0));
     if (barw > 0 && max_us > 0) {
         int cells = (int)((double)barw * (double)b->dur_us / (double)max_us + 0.5);
-        draw_bar(w, y, 8, cells > 0 ? cells : 1, b, ctx);
+        if (p->has_gpu && p->gsb[i].dur_us > 0)
+            draw_gpu_bar(w, y, 8, cells > 0 ? cells : 1, &p->gsb[i], ctx);
+        else if (p->has_gpu)   /* a trace's last step: HTA's analysis leaves it out */
+            for (int k = 0; k < (cells > 0 ? cells : 1); k++)
+                pane_common_put_wch(w, y, 8 + k, L'-', theme_attr(ctx->th, ROLE_DIM));
+        else
+            draw_bar(w, y, 8, cells > 0 ? cells : 1, b, ctx);
     }
     int slow = p->slow[i];
     fmt_duration(dur, sizeof dur, (double)b->dur_us);
@@ -147,11 +192,25 @@ void pane_timeline_draw_steps(pane *p, WINDOW *w, const pane_ctx *ctx, const tlv
     /* The bars shown, even while the loader is still building some (a
      * taller pane, a jump): they follow with the next snapshot. */
     size_t want = total - p->first < p->fit ? total - p->first : p->fit;
-    /* The range first: at 80 columns it is what a narrow header keeps. */
-    snprintf(head, sizeof head, "%zu-%zu/%zu %s %s  f focus", want ? p->first + 1 : 0,
-             p->first + want, total, mode ? mode + 1 : label, p->who);
+    /* The range first: at 80 columns it is what a narrow header keeps.
+     * Named by the step numbers the bars carry, then which of the
+     * retained steps they are ("steps 4402-4403 (3999-4000/4096)"), so the
+     * header never reads as other steps than the rows. */
+    char range[96];
+    if (n > 0 && p->sb[0].step >= 0 && p->sb[n - 1].step >= 0 && getmaxx(w) < 70)
+        snprintf(range, sizeof range, "step %lld-%lld", (long long)p->sb[0].step,
+                 (long long)p->sb[n - 1].step);   /* narrow: mode and node must fit */
+    else if (n > 0 && p->sb[0].step >= 0 && p->sb[n - 1].step >= 0)
+        snprintf(range, sizeof range, "step %lld-%lld (%zu-%zu/%zu)", (long long)p->sb[0].step,
+                 (long long)p->sb[n - 1].step, p->first + 1, p->first + n, total);
+    else
+        snprintf(range, sizeof range, "%zu-%zu/%zu", want ? p->first + 1 : 0, p->first + want,
+                 total);
+    snprintf(head, sizeof head, "%s %.150s %.150s  f focus", range, mode ? mode + 1 : label, p->who);
     pane_timeline_draw_tabs(p, w, ctx, head);
-    if (y0 == 2)
+    if (y0 == 2 && n && p->has_gpu)
+        draw_gpu_legend(w, 1, ctx);
+    else if (y0 == 2)
         draw_legend(w, 1, ctx);
     if (n == 0) {
         pane_timeline_draw_message(w, total ? "loading these steps"

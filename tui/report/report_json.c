@@ -6,7 +6,6 @@
 #include "tui/report/report_gpu.h"
 #include "tui/report/report.h"
 #include "tui/report/report_unit.h"
-#include "model/view/straggler.h"
 
 /* JSON has no NaN: a statistic over no data is null. */
 static json_t *num(double v)
@@ -122,52 +121,8 @@ static json_t *phases_json(const model *m)
                      "has_steps", 1);
 }
 
-/* A node's mean GPU utilization over the whole job (the mean of its GPUs'
- * means) and its first step phase's p50, as the heatmap measures them over
- * its window; NaN when the node has no GPU / no steps. */
-static void node_straggler_inputs(const model_node *n, double *gpu, double *p50)
-{
-    double sum = 0;
-    size_t k = 0;
-    for (size_t g = 0; g < model_node_gpu_count(n); g++) {
-        series_summary s;
-        if (!model_node_gpu_util(n, g))
-            continue;
-        series_get_summary(model_node_gpu_util(n, g), &s);
-        if (s.count > 0) {
-            sum += s.mean;
-            k++;
-        }
-    }
-    *gpu = k ? sum / (double)k : NAN;
-    *p50 = straggler_step_p50(n);
-}
-
-/* The heatmap's straggler over the whole job, so the report names the node
- * the dashboard marks: {"node", "metric" (step_p50 or gpu_util),
- * "value_us"/"median_us" or "value_pct"/"median_pct", "deviation_pct"},
- * or null when no node stands out (or fewer than 3). */
-static json_t *straggler_json(const model *m)
-{
-    size_t n = model_node_count(m);
-    double *gpu = malloc((n ? n : 1) * sizeof *gpu), *p50 = malloc((n ? n : 1) * sizeof *p50);
-    json_t *out = json_null();
-    if (gpu && p50) {
-        for (size_t i = 0; i < n; i++)
-            node_straggler_inputs(model_node_at(m, i), &gpu[i], &p50[i]);
-        straggler s = straggler_find(gpu, p50, n);
-        if (s.index >= 0)
-            out = json_pack("{s:s, s:s, s:f, s:f, s:f}",
-                            "node", model_node_id(model_node_at(m, (size_t)s.index)),
-                            "metric", s.by_steps ? "step_p50" : "gpu_util",
-                            s.by_steps ? "value_us" : "value_pct", s.value,
-                            s.by_steps ? "median_us" : "median_pct", s.median,
-                            "deviation_pct", 100.0 * s.dev);
-    }
-    free(gpu);
-    free(p50);
-    return out;
-}
+/* "straggler" is filled with the rules (report_rules.h): the Straggler
+ * rule is the one definition; here it only keeps its place. */
 
 typedef struct unread_ctx {
     json_t *msgs, *list;
@@ -252,7 +207,7 @@ json_t *report_build(job *j, report_stream *st)
                             "end_us", (json_int_t)model_last_us(m),
                             "nodes", report_stream_array(st, n, node_part, m, NULL),
                             "steps", report_stream_array(st, n, steps_part, m, NULL),
-                            "job_phases", phases_json(m), "straggler", straggler_json(m));
+                            "job_phases", phases_json(m), "straggler", json_null());
     if (obj)
         json_object_set_new(obj, "gpu", report_gpu_json(m));
     pthread_mutex_unlock(job_lock(j));

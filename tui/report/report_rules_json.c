@@ -4,6 +4,8 @@
 #include <stdlib.h>
 
 #include "model/rules/device_usage.h"
+#include "model/view/straggler.h"
+#include "model/view/verdict.h"
 #include "tui/report/report_rules.h"
 #include "tui/report/report_unit.h"
 #include "tui/text/sanitize.h"
@@ -188,13 +190,54 @@ static json_t *idle_json(const model *m, report_stream *st)
     return report_stream_array(st, (size_t)n, idle_part, ih, ih);
 }
 
+/* The Straggler rule's worst rank or node (model/view/straggler.h: the
+ * one definition the dashboard's heatmap and verdict show too), or null. */
+static json_t *straggler_json(const rules *r)
+{
+    straggler_found f;
+    int i = rules_find("Straggler");
+    if (i < 0 || !straggler_from_rule(rules_result_at(r, (size_t)i), &f))
+        return json_null();
+    return json_pack("{s:o, s:s, s:f, s:f, s:f}", "node", jstr(f.id), "metric", "step_p50",
+                     "value_us", f.value_us, "median_us", f.median_us,
+                     "deviation_pct", f.over_pct);
+}
+
+/* The job's verdict (model/view/verdict.h), as the dashboard's header
+ * shows it: {"line", "findings": [{source, severity, text}]}. */
+static json_t *verdict_json(const model *m, const rules *r)
+{
+    size_t n = rules_count();
+    rule_result *res = calloc(n ? n : 1, sizeof *res);
+    verdict *v = calloc(1, sizeof *v);
+    json_t *out = NULL, *arr = json_array();
+    if (res && v && arr) {
+        for (size_t i = 0; i < n; i++)
+            res[i] = *rules_result_at(r, i);
+        if (verdict_build(m, res, n, v) == 0) {
+            for (size_t i = 0; i < v->n; i++)
+                json_array_append_new(arr, json_pack("{s:s, s:s, s:o}", "source", v->f[i].source,
+                                                     "severity", rules_severity_name(v->f[i].severity),
+                                                     "text", jstr(v->f[i].text)));
+            char line[1024];
+            out = json_pack("{s:o, s:O}", "line", jstr(verdict_format(v, "; ", 0, line, sizeof line)),
+                            "findings", arr);
+        }
+    }
+    json_decref(arr);
+    free(res);
+    free(v);
+    return out;
+}
+
 int report_rules_add(json_t *obj, const model *m, rules *r,
                      const rule_reports *sm, report_stream *st, sm_err *err)
 {
     if (rules_evaluate(r, m) < 0)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory evaluating rules");
     json_t *arr = json_array(), *usage = usage_json(m, st), *idle = idle_json(m, st);
-    int ok = arr && usage && idle;
+    json_t *verdict = verdict_json(m, r);
+    int ok = arr && usage && idle && verdict;
     for (size_t i = 0; ok && i < rules_count(); i++)
         ok = json_array_append_new(arr, rule_json(m, r, i, sm, st)) == 0;
     json_t *errs = NULL;
@@ -208,12 +251,15 @@ int report_rules_add(json_t *obj, const model *m, rules *r,
         json_decref(arr);
         json_decref(usage);
         json_decref(idle);
+        json_decref(verdict);
         json_decref(errs);
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory building the rules report");
     }
     json_object_set_new(obj, "rules", arr);
     json_object_set_new(obj, "device_usage", usage);
     json_object_set_new(obj, "idle_gpu_hours", idle);
+    json_object_set_new(obj, "verdict", verdict);
+    json_object_set_new(obj, "straggler", straggler_json(r));
     if (errs)
         json_object_set_new(obj, "rule_output_errors", errs);
     return 0;

@@ -43,7 +43,7 @@ static void print_rules(const json_t *obj, FILE *f)
             "violations/pts", "sagemaker", "why");
     size_t i;
     json_array_foreach(arr, i, r) {
-        char name[64], st[16], sev[16], why[200], sm[40], counts[40];
+        char name[64], st[16], sev[16], why[800], sm[40], counts[40];
         const json_t *d = json_object_get(r, "details");
         snprintf(counts, sizeof counts, "%lld/%lld", (long long)real(r, "violations"),
                  (long long)real(r, "datapoints"));
@@ -52,7 +52,7 @@ static void print_rules(const json_t *obj, FILE *f)
                 safe(r, "name", name, sizeof name, 24),
                 safe(r, "status", st, sizeof st, 9),
                 safe(r, "severity", sev, sizeof sev, 6), counts, sm,
-                safe(d, "message", why, sizeof why, 120));
+                safe(d, "message", why, sizeof why, -1));   /* never cut: a pipe keeps it whole */
     }
     const json_t *errs = json_object_get(obj, "rule_output_errors"), *e;
     json_array_foreach(errs, i, e) {
@@ -106,9 +106,9 @@ static void verdict_rules(const json_t *obj, FILE *f)
             const char *sv = json_string_value(json_object_get(r, "severity"));
             if (!st || strcmp(st, "triggered") || !sv || strcmp(sv, sev[s]))
                 continue;
-            char name[64], why[160];
+            char name[64], why[800];
             fprintf(f, "  %-6s %-22s %s\n", sev[s], safe(r, "name", name, sizeof name, 22),
-                    safe(json_object_get(r, "details"), "message", why, sizeof why, 110));
+                    safe(json_object_get(r, "details"), "message", why, sizeof why, -1));
             any = 1;
         }
     }

@@ -57,7 +57,7 @@ static void print_straggler(const json_t *obj, FILE *f)
     const json_t *s = json_object_get(obj, "straggler");
     char node[128], a[32], b[32];
     if (!json_is_object(s)) {
-        fprintf(f, "straggler:    none (no node 10%% or more off the median, or under 3 nodes)\n");
+        fprintf(f, "straggler:    none (the Straggler rule did not fire: see rules)\n");
         return;
     }
     const char *metric = json_string_value(json_object_get(s, "metric"));
@@ -90,6 +90,23 @@ static const char *pct(char *buf, size_t cap, int w, const json_t *o, const char
     return buf;
 }
 
+/* A metric's unit as a reader writes it: "%", "MB/s", "bytes" ("-"
+ * when the data names none). */
+static const char *unit_text(const json_t *m, char *buf, size_t cap)
+{
+    static const struct { const char *key, *text; } units[] = {
+        {"pct", "%"}, {"bytes", "bytes"}, {"kb", "kB"}, {"mb", "MB"}, {"gb", "GB"},
+        {"bytes_per_s", "B/s"}, {"kb_per_s", "kB/s"}, {"mb_per_s", "MB/s"},
+        {"gb_per_s", "GB/s"},
+    };
+    const char *u = json_string_value(json_object_get(m, "unit"));
+    snprintf(buf, cap, "-");
+    for (size_t i = 0; u && i < sizeof units / sizeof units[0]; i++)
+        if (!strcmp(u, units[i].key))
+            snprintf(buf, cap, "%s", units[i].text);
+    return buf;
+}
+
 static void print_nodes(const json_t *obj, FILE *f)
 {
     size_t i, k;
@@ -104,16 +121,18 @@ static void print_nodes(const json_t *obj, FILE *f)
             fprintf(f, "\nnode %s: no system metrics (framework trace events only)\n", id);
             continue;
         }
-        fprintf(f, "\nnode %s: %lld CPUs, %lld GPUs\n", id,
-                (long long)real(node, "cpus"), (long long)real(node, "gpus"));
-        fprintf(f, "  %-8s %-22s %-18s %8s %9s %9s %9s %9s %9s\n", "type", "dimension",
-                "name", "count", "min", "mean", "p50", "p95", "max");
+        long long cpus = (long long)real(node, "cpus"), gpus = (long long)real(node, "gpus");
+        fprintf(f, "\nnode %s: %lld CPU%s, %lld GPU%s\n", id, cpus, cpus == 1 ? "" : "s", gpus,
+                gpus == 1 ? "" : "s");
+        fprintf(f, "  %-8s %-22s %-18s %-6s %8s %9s %9s %9s %9s %9s\n", "type", "dimension",
+                "name", "unit", "count", "min", "mean", "p50", "p95", "max");
         json_array_foreach(json_object_get(node, "metrics"), k, m) {
             char t[32], d[64], n[64], p50[48], p95[48], lo[48], mean[48], hi[48];
-            char k50[48], k95[48];
-            fprintf(f, "  %-8s %-22s %-18s %8lld %s %s %s %s %s\n",
+            char k50[48], k95[48], u[16];
+            fprintf(f, "  %-8s %-22s %-18s %-6s %8lld %s %s %s %s %s\n",
                     str(m, "type", t, sizeof t), str(m, "dimension", d, sizeof d),
-                    str(m, "name", n, sizeof n), (long long)real(m, "count"),
+                    str(m, "name", n, sizeof n), unit_text(m, u, sizeof u),
+                    (long long)real(m, "count"),
                     fmt_fit(lo, sizeof lo, report_unit_get(m, "min"), 9, 2),
                     fmt_fit(mean, sizeof mean, report_unit_get(m, "mean"), 9, 2),
                     pct(p50, sizeof p50, 9, m, report_unit_key(k50, sizeof k50, m, "p50"), NULL),
@@ -236,7 +255,9 @@ static void print_warnings(const json_t *obj, FILE *f)
  * straggler and idle GPU-hours (then the details follow). */
 static void print_verdict(const json_t *obj, FILE *f)
 {
+    char line[1024];
     fprintf(f, "\n== verdict ==\n");
+    fprintf(f, "verdict:      %s\n", str(json_object_get(obj, "verdict"), "line", line, sizeof line));
     report_rules_print_verdict(obj, f);
     print_straggler(obj, f);
 }

@@ -1,0 +1,193 @@
+/* jobs_scan: job folders under a directory or S3 prefix; see jobs_scan.h. */
+#include "io/jobs/jobs_scan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PO "profiler-output/"
+#define AFTER_ALL "\xf4\x8f\xbf\xbf"   /* U+10FFFF: after every valid key below */
+#define FRESH_S 3600.0
+#define LIVE_S 120.0
+
+typedef struct find_ctx {
+    char job[1024];      /* the job's folder below the root, "" = the root */
+    int found;
+} find_ctx;
+
+/* The first key that lies in a profiler-output/ folder: its job. */
+static int find_cb(void *ud, const source_entry *e)
+{
+    find_ctx *f = ud;
+    if (e->error)
+        return 0;
+    const char *k = e->key, *p = strstr(k, PO);
+    while (p && p != k && p[-1] != '/')
+        p = strstr(p + 1, PO);
+    if (!p)
+        return 0;
+    size_t n = (size_t)(p - k);
+    if (n >= sizeof f->job)
+        return 0;
+    memcpy(f->job, k, n);
+    f->job[n ? n - 1 : 0] = '\0';   /* without its trailing '/' */
+    f->found = 1;
+    return 1;
+}
+
+typedef struct probe_ctx {
+    double first_s, newest_s;
+    int any;
+} probe_ctx;
+
+static int first_cb(void *ud, const source_entry *e)
+{
+    probe_ctx *p = ud;
+    if (e->error)
+        return 0;
+    p->first_s = e->mtime_us / 1e6;
+    p->any = 1;
+    return 1;
+}
+
+static int newest_cb(void *ud, const source_entry *e)
+{
+    probe_ctx *p = ud;
+    if (!e->error && e->mtime_us / 1e6 > p->newest_s)
+        p->newest_s = e->mtime_us / 1e6;
+    return 0;
+}
+
+/* The key "JOB/" + rest, or just rest for the root's own job. */
+static void job_key(char *out, size_t cap, const char *job, const char *rest)
+{
+    snprintf(out, cap, "%s%s%s", job, *job ? "/" : "", rest);
+}
+
+/* "YYYYMMDDHH" of t, as smdebug names its hour folders (UTC). */
+static void hour_name(double t, char *out, size_t cap)
+{
+    time_t s = (time_t)t;
+    struct tm tm;
+    gmtime_r(&s, &tm);
+    strftime(out, cap, "%Y%m%d%H", &tm);
+}
+
+/* Whether an end marker exists; *at its time. */
+static int probe_marker(source *src, const char *job, double *at, sm_err *err)
+{
+    static const char *const markers[] = {PO "system/training_job_end.ts",
+                                          PO "framework/training_job_end.ts"};
+    for (size_t i = 0; i < 2; i++) {
+        char key[1200];
+        probe_ctx p = {0};
+        job_key(key, sizeof key, job, markers[i]);
+        if (source_list(src, key, NULL, first_cb, &p, err) < 0)
+            return -1;
+        if (p.any) {
+            *at = p.first_s;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int probe_job(source *src, const char *job, double now, jobrow *r, sm_err *err)
+{
+    char inc[1200], after[1300], hour[16];
+    double marker_s = 0;
+    int marker = probe_marker(src, job, &marker_s, err);
+    if (marker < 0)
+        return -1;
+    job_key(inc, sizeof inc, job, PO "system/incremental/");
+    probe_ctx first = {0}, recent = {0};
+    if (source_list(src, inc, NULL, first_cb, &first, err) < 0)
+        return -1;
+    hour_name(now - 2 * 3600.0, hour, sizeof hour);
+    snprintf(after, sizeof after, "%s%s", inc, hour);
+    if (first.any && source_list(src, inc, after, newest_cb, &recent, err) < 0)
+        return -1;
+    r->start_s = r->created_s = first.any ? first.first_s : 0;
+    r->metrics_source = first.any ? JOBROW_METRICS_DEBUGGER : JOBROW_METRICS_NONE;
+    jobs_scan_status(r, marker, marker_s, recent.newest_s, now);
+    return 0;
+}
+
+void jobs_scan_status(jobrow *r, int marker, double marker_s, double newest_s, double now_s)
+{
+    r->updated_s = newest_s > 0 ? newest_s : marker_s;
+    if (marker) {
+        snprintf(r->status, sizeof r->status, "Completed");
+        snprintf(r->secondary, sizeof r->secondary, "end marker");
+        r->end_s = marker_s;
+    } else if (newest_s > 0 && now_s - newest_s < FRESH_S) {
+        snprintf(r->status, sizeof r->status, "InProgress");
+        snprintf(r->secondary, sizeof r->secondary, "%s",
+                 now_s - newest_s <= LIVE_S ? "Training" : "Stale");
+    } else {
+        r->status[0] = '\0';
+        snprintf(r->secondary, sizeof r->secondary, "no end marker");
+    }
+}
+
+/* The row's name: the folder below the root, or the root's own name. */
+static void job_name(const char *spec, const char *job, char *out, size_t cap)
+{
+    if (*job) {
+        snprintf(out, cap, "%s", job);
+        return;
+    }
+    size_t n = strlen(spec);
+    while (n > 1 && spec[n - 1] == '/')
+        n--;
+    const char *b = spec + n;
+    while (b > spec && b[-1] != '/')
+        b--;
+    snprintf(out, cap, "%.*s", (int)(spec + n - b), b);
+}
+
+static int add_job(source *src, const char *spec, const char *job, double now, joblist *l,
+                   pthread_mutex_t *mu, sm_err *err)
+{
+    jobrow r;
+    char name[1024];
+    job_name(spec, job, name, sizeof name);
+    jobrow_init(&r, name);
+    if (probe_job(src, job, now, &r, err) < 0)
+        return -1;
+    size_t n = strlen(spec);
+    int w = snprintf(r.profiler_url, sizeof r.profiler_url, "%s%s%s%s" PO, spec,
+                     n && spec[n - 1] == '/' ? "" : "/", job, *job ? "/" : "");
+    if (w < 0 || (size_t)w >= sizeof r.profiler_url)
+        r.profiler_url[0] = '\0';   /* too long to open: the row still shows */
+    r.described = 1;
+    if (mu)
+        pthread_mutex_lock(mu);
+    int rc = joblist_put(l, &r);
+    if (mu)
+        pthread_mutex_unlock(mu);
+    return rc < 0 ? sm_err_set(err, SM_ERR_NOMEM, "out of memory") : 0;
+}
+
+long jobs_scan_list(source *src, const char *spec, double now_s, joblist *l,
+                    pthread_mutex_t *mu, void (*changed)(void *ud), void *ud, sm_err *err)
+{
+    char after[1100] = "";
+    long n = 0;
+    for (;;) {
+        find_ctx f = {0};
+        if (source_list(src, "", after[0] ? after : NULL, find_cb, &f, err) < 0)
+            return -1;
+        if (!f.found)
+            return n;
+        if (add_job(src, spec, f.job, now_s, l, mu, err) < 0)
+            return -1;
+        n++;
+        if (changed)
+            changed(ud);
+        if (!f.job[0])
+            return n;   /* the root is a job itself: nothing else below it */
+        snprintf(after, sizeof after, "%s/" AFTER_ALL, f.job);
+    }
+}

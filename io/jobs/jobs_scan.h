@@ -1,0 +1,33 @@
+/* jobs_scan: the job list without the API — every job folder under a
+ * directory or an S3 prefix that holds profiler-output/.
+ *
+ * Listing skips each job's folder once it is found (the next listing
+ * starts after "JOB/" + U+10FFFF), so a prefix of many large jobs costs
+ * a few listings per job, not one per file. Per job: the end markers
+ * (profiler-output/system/ and framework/training_job_end.ts: Completed,
+ * ended at the marker's time), the first system file (when it started)
+ * and the files of the last two hours (how fresh it is: InProgress while
+ * the newest is under an hour old, "Stale" past 2 minutes; with neither
+ * marker nor fresh data the status is unknown). Names are the folders'
+ * paths below the root, as found (the views sanitize them). */
+#ifndef SMTOP_JOBS_SCAN_H
+#define SMTOP_JOBS_SCAN_H
+
+#include <pthread.h>
+
+#include "io/source/source.h"
+#include "model/jobs/joblist.h"
+
+/* Lists the jobs under src (opened on spec, which the rows' profiler
+ * URLs start with) into l, holding mu (may be NULL) for each row; after
+ * each row, changed(ud) when non-NULL. now_s: the time freshness is
+ * judged at. Returns how many jobs, or -1 with err (rows found stay). */
+long jobs_scan_list(source *src, const char *spec, double now_s, joblist *l,
+                    pthread_mutex_t *mu, void (*changed)(void *ud), void *ud, sm_err *err);
+
+/* The status a job's files say, for the row and the tests: marker 1 when
+ * an end marker exists; newest_s the newest system file's time (0 when
+ * none). Fills r->status, r->secondary and r->updated_s. */
+void jobs_scan_status(jobrow *r, int marker, double marker_s, double newest_s, double now_s);
+
+#endif

@@ -1,0 +1,68 @@
+/* jobrow: what the job list knows about one training job — one row of
+ * `smtop jobs`, whichever source filled it (the SageMaker API, an S3
+ * prefix or a directory). A plain value: rows are copied in and out of
+ * the list (joblist). Strings are as the source gave them; the views
+ * sanitize them before they reach a terminal. */
+#ifndef SMTOP_JOBROW_H
+#define SMTOP_JOBROW_H
+
+#include <stdint.h>
+
+enum jobrow_source {
+    JOBROW_METRICS_NONE = 0,
+    JOBROW_METRICS_DEBUGGER,      /* profiler-output system metrics */
+    JOBROW_METRICS_CLOUDWATCH     /* /aws/sagemaker/TrainingJobs, per host */
+};
+
+typedef struct jobrow {
+    char name[256];
+    char status[16];          /* InProgress Completed Failed Stopping Stopped; "" unknown */
+    char secondary[32];       /* Training, Downloading, ...; "" unknown */
+    char instance_type[32];   /* "" unknown; the first group's with instance groups */
+    int instance_count;       /* hosts, all groups together; 0 unknown */
+    int groups;               /* InstanceGroups (heterogeneous cluster); 0 = none */
+    double created_s;         /* epoch seconds; 0 unknown */
+    double start_s, end_s;    /* training start and end; 0 unknown / not yet */
+    double billable_s;        /* BillableTimeInSeconds; < 0 unknown */
+    double gpu_pct, cpu_pct, mem_pct; /* mean over the last 5 min, 0-100; NaN unknown */
+    int raw_metrics;          /* 1: per-host sums not normalised (type unknown) */
+    int metrics_source;       /* enum jobrow_source */
+    double step_p50_ms;       /* NaN unknown */
+    int alerts;               /* rules with IssuesFound + smtop's own */
+    double idle_gpu_h;        /* GPU-hours below 5 %; NaN unknown */
+    char failure[256];        /* FailureReason; "" none */
+    char profiler_url[512];   /* s3://.../JOB/profiler-output/ or a dir; "" none */
+    int described;            /* 1: a DescribeTrainingJob answer is in */
+    double updated_s;         /* when the newest data (or answer) was seen; 0 unknown */
+    double metrics_s;         /* when gpu/cpu/mem were last fetched; 0 never */
+} jobrow;
+
+/* An empty row for name: every figure unknown (NaN, -1, ""). */
+void jobrow_init(jobrow *r, const char *name);
+
+/* 1 when the job has ended (Completed, Failed, Stopped): it is never
+ * described or refreshed again. */
+int jobrow_ended(const jobrow *r);
+
+/* Instance-hours: billable seconds (or, running, the time since training
+ * started until now_s) times the host count; NaN unknown. */
+double jobrow_instance_hours(const jobrow *r, double now_s);
+
+/* Training time in seconds: end (or now_s) minus start; NaN unknown. */
+double jobrow_train_s(const jobrow *r, double now_s);
+
+/* Sets the figures from CloudWatch's per-host means over the window
+ * (GPUUtilization 0-100 x GPUs, CPUUtilization 0-100 x vCPUs,
+ * MemoryUtilization 0-100; NaN where there were no points), divided by
+ * the instance type's GPUs and vCPUs (instance_types). An unknown type,
+ * or instance groups of several types, keeps the raw figures and sets
+ * raw_metrics. fetched_s goes to metrics_s. */
+void jobrow_set_cloudwatch(jobrow *r, double gpu, double cpu, double mem, double fetched_s);
+
+/* 1 when the row belongs in the faults view: Failed, an alert
+ * (IssuesFound or smtop's own), idle GPUs (a known GPU figure below 5 %
+ * on a running job, or a GPU-hour or more idle), or stale (in progress, yet
+ * nothing new for stale_s seconds). */
+int jobrow_is_fault(const jobrow *r, double now_s, double stale_s);
+
+#endif

@@ -1,0 +1,121 @@
+/* gpuview: what the panes and the verdict show of the PyTorch profiler
+ * (Kineto) ranks the model holds (model/model_gpu.h), as plain values that
+ * point nothing into the model:
+ *
+ * - the job's figures summed over its ranks (gpuview_job_sum) and the
+ *   verdict's findings in words with numbers (gpuview_findings): "GPU idle
+ *   78 % (host-bound: 96 % host wait)", "comm not overlapped 88 %", ...;
+ * - the GPU split of a rank's steps (compute / communication / memory /
+ *   idle) matched to the steps a Timeline shows (gpuview_steps_match);
+ * - the top functions of one source (Kineto CPU ops, GPU kernels, Python
+ *   functions) over every rank or one (gpuview_top);
+ * - a rank's GPU memory allocated / reserved over a window, binned for a
+ *   chart (gpuview_memory).
+ *
+ * Pure: no I/O; the caller holds the model lock while building. */
+#ifndef SMTOP_GPUVIEW_H
+#define SMTOP_GPUVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/gpu/gpu_rank.h"
+#include "model/model.h"
+#include "model/rules/rules.h"
+
+/* The job's Kineto figures: times summed over the ranks with GPU rows, so
+ * a percentage weighs each rank by its span, as HTA weighs a job's ranks. */
+typedef struct gpuview_job {
+    size_t ranks, gpu_ranks;        /* all; with GPU rows */
+    int64_t steps, span_us, idle_us, comm_us, comm_comp_us;
+    /* Idle time per stream (HTA's idle breakdown), summed over streams:
+     * several streams idle at once, so it can exceed idle_us. */
+    int64_t host_wait_us, stream_idle_us;
+    int64_t launches, short_kernels, oom_events;
+    double idle_pct;                /* of the span; NaN without GPU rows */
+    double host_wait_pct;           /* of the streams' idle time, as GPUIdleHostBound
+                                       counts it; NaN without idle */
+    double comm_overlap_pct;        /* of the communication; NaN without */
+    double short_pct;               /* of the launches; NaN without */
+    double reserved_pct;            /* worst device's peak reserved of its
+                                       totalGlobalMem; NaN when unknown */
+} gpuview_job;
+
+/* Fills *out from every rank of m (zeros and NaNs without ranks). */
+void gpuview_job_sum(const model *m, gpuview_job *out);
+
+#define GPUVIEW_TEXT 72
+
+typedef struct gpuview_finding {
+    const char *rule;               /* static: the rule it comes from, or NULL */
+    rule_severity severity;
+    char text[GPUVIEW_TEXT];
+} gpuview_finding;
+
+/* The Kineto findings of the job, in the order idle, communication,
+ * launches, memory: the idle share, said host-bound when GPUIdleHostBound
+ * fired, else only when it is at least idle_min % (the severity by the
+ * share: 50 high, 25 medium, else low). idle_min INFINITY says another
+ * source (system metrics) told an idle share already: only a host-bound
+ * GPU is said then, cause first ("GPU host-bound: 96 % host wait (traces:
+ * idle 78 %)"), so two idle shares never read as one contradicting
+ * figure. Then each other Kineto rule that
+ * fired in res[0..nres) (rules table order) with the job's figure. At most
+ * max into out; returns how many. None without Kineto ranks. */
+size_t gpuview_findings(const model *m, const rule_result *res, size_t nres, double idle_min,
+                        gpuview_finding *out, size_t max);
+
+/* For each of steps (number, start on the job clock, n of them), the
+ * rank's GPU split of the same step into out[i] (dur_us 0 when the rank
+ * has no such step): same number, start within GPUVIEW_STEP_SLACK_US.
+ * Returns how many matched. */
+#define GPUVIEW_STEP_SLACK_US 1000
+size_t gpuview_steps_match(const gpu_summary *s, const int64_t *step, const int64_t *start_us,
+                           size_t n, gpu_step *out);
+
+/* The sources of the top-functions pane that a rank holds. */
+typedef enum gpuview_src {
+    GPUVIEW_OPS = 0,                /* CPU ops by self time */
+    GPUVIEW_KERNELS,                /* GPU kernels by total time */
+    GPUVIEW_PYTHON,                 /* python_function by self time */
+    GPUVIEW_NSRC
+} gpuview_src;
+
+const char *gpuview_src_name(gpuview_src s);  /* "Kineto ops", "kernels", "Python functions" */
+
+typedef struct gpuview_row {
+    char *name;                     /* raw JSON body (escapes kept): unescape and
+                                       sanitize before showing; owned */
+    int type;                       /* kernel type set (gpu_ktype_name), 0 for ops */
+    int64_t count, sum_us, self_us, max_us;
+} gpuview_row;
+
+typedef struct gpuview_top {
+    gpuview_src src;
+    size_t n, total;                /* rows kept (at most max), rows in all */
+    int64_t all_us;                 /* the sort key summed over every row */
+    gpuview_row *rows;
+} gpuview_top;
+
+/* The top max rows of src over every rank (node NULL) or the rank (node,
+ * process), merged by name, sorted by self time (ops, Python) or total
+ * time (kernels). NULL on OOM; an empty top when nothing matches. */
+gpuview_top *gpuview_top_build(const model *m, gpuview_src src, const char *node,
+                               const char *process, size_t max);
+void gpuview_top_free(gpuview_top *t);   /* NULL is a no-op */
+
+/* One bin of a memory chart: the most allocated / reserved bytes of any
+ * device at a point in [t0, t1), -1 when the bin holds no point. */
+typedef struct gpuview_mem_bin {
+    int64_t allocated, reserved;
+} gpuview_mem_bin;
+
+/* Bins [t0, t1) of rank s's [memory] series into nbins bins; a bin with
+ * no point carries the previous point's value (memory stays as it was
+ * until the next event) when there is one before it. Returns the bins
+ * that hold a value, or 0 without a series. total_bytes (may be NULL) gets
+ * the largest totalGlobalMem among its devices (0 unknown). */
+size_t gpuview_memory(const gpu_summary *s, int64_t t0, int64_t t1, gpuview_mem_bin *bins,
+                      size_t nbins, int64_t *total_bytes);
+
+#endif

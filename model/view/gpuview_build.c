@@ -1,0 +1,164 @@
+/* gpuview_build: the step split, top-functions and memory builders of
+ * gpuview.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model_gpu.h"
+#include "model/util/lbound.h"
+#include "model/view/gpuview.h"
+
+typedef struct start_key {
+    const gpu_step *rows;
+    int64_t t;
+} start_key;
+
+static int starts_before(const void *ctx, size_t i)
+{
+    const start_key *k = ctx;
+    return k->rows[i].start_us < k->t;
+}
+
+size_t gpuview_steps_match(const gpu_summary *s, const int64_t *step, const int64_t *start_us,
+                           size_t n, gpu_step *out)
+{
+    size_t got = 0;
+    for (size_t i = 0; i < n; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].step = step[i];
+        out[i].start_us = start_us[i];
+        start_key k = {s->step_rows, start_us[i] - GPUVIEW_STEP_SLACK_US};
+        for (size_t r = lbound(s->n_steps, starts_before, &k);
+             r < s->n_steps && s->step_rows[r].start_us <= start_us[i] + GPUVIEW_STEP_SLACK_US;
+             r++)
+            if (s->step_rows[r].step == step[i]) {
+                out[i] = s->step_rows[r];
+                got++;
+                break;
+            }
+    }
+    return got;
+}
+
+const char *gpuview_src_name(gpuview_src s)
+{
+    static const char *const names[GPUVIEW_NSRC] = {"Kineto ops", "kernels",
+                                                    "Python functions"};
+    return (unsigned)s < GPUVIEW_NSRC ? names[s] : "";
+}
+
+static const gpu_table *table_of(const gpu_rank *r, gpuview_src src)
+{
+    return src == GPUVIEW_OPS       ? gpu_rank_ops(r)
+           : src == GPUVIEW_KERNELS ? gpu_rank_kernels(r)
+                                    : gpu_rank_python(r);
+}
+
+/* The rows of t, sorted, copied into top (at most max). -1 on OOM. */
+static int fill(gpuview_top *top, const gpu_table *t, size_t max)
+{
+    int by_self = top->src != GPUVIEW_KERNELS;
+    size_t n = 0;
+    const gpu_stat **sorted = gpu_table_sorted(t, by_self, &n);
+    if (!sorted && n)
+        return -1;
+    top->total = n;
+    for (size_t i = 0; i < n; i++)
+        top->all_us += by_self ? sorted[i]->self_us : sorted[i]->sum_us;
+    size_t keep = n < max ? n : max;
+    top->rows = calloc(keep ? keep : 1, sizeof *top->rows);
+    int rc = top->rows ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < keep; i++, top->n++) {
+        const gpu_stat *g = sorted[i];
+        top->rows[i] = (gpuview_row){NULL, g->type, g->count, g->sum_us, g->self_us, g->max_us};
+        if (!(top->rows[i].name = strdup(g->name)))
+            rc = -1;
+    }
+    free(sorted);
+    return rc;
+}
+
+gpuview_top *gpuview_top_build(const model *m, gpuview_src src, const char *node,
+                               const char *process, size_t max)
+{
+    gpuview_top *top = calloc(1, sizeof *top);
+    if (!top)
+        return NULL;
+    top->src = src;
+    gpu_table all;
+    gpu_table_init(&all);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < model_gpu_count(m); i++) {
+        const model_gpu_row *row = model_gpu_at(m, i);
+        if (node && (strcmp(row->node, node) || (process && strcmp(row->process, process))))
+            continue;
+        rc = gpu_table_merge(&all, table_of(row->gpu, src));
+    }
+    if (rc == 0)
+        rc = fill(top, &all, max);
+    gpu_table_free(&all);
+    if (rc != 0) {
+        gpuview_top_free(top);
+        return NULL;
+    }
+    return top;
+}
+
+void gpuview_top_free(gpuview_top *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->n; i++)
+        free(t->rows[i].name);
+    free(t->rows);
+    free(t);
+}
+
+static int64_t max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+size_t gpuview_memory(const gpu_summary *s, int64_t t0, int64_t t1, gpuview_mem_bin *bins,
+                      size_t nbins, int64_t *total_bytes)
+{
+    if (total_bytes) {
+        *total_bytes = 0;
+        for (size_t d = 0; d < s->memory.n_devices && d < SM_KMETA_MAX_DEVICES; d++)
+            *total_bytes = max64(*total_bytes, s->memory.total_global_mem[d]);
+    }
+    for (size_t b = 0; b < nbins; b++)
+        bins[b] = (gpuview_mem_bin){-1, -1};
+    if (nbins == 0 || t1 <= t0 || s->memory.n_series == 0)
+        return 0;
+    /* Each device's latest value carries into the bins after it (memory
+     * stays as it was until the next event); the series is by time, so one
+     * pass keeps each device's current value. */
+    int64_t cur_a[SM_KMETA_MAX_DEVICES], cur_r[SM_KMETA_MAX_DEVICES];
+    for (size_t d = 0; d < SM_KMETA_MAX_DEVICES; d++)
+        cur_a[d] = cur_r[d] = -1;
+    size_t i = 0, got = 0;
+    const gpu_mem_point *p = s->memory.series;
+    for (; i < s->memory.n_series && p[i].t_us < t0; i++) {
+        size_t d = (size_t)p[i].device % SM_KMETA_MAX_DEVICES;
+        cur_a[d] = p[i].allocated;
+        cur_r[d] = p[i].reserved;
+    }
+    for (size_t b = 0; b < nbins; b++) {
+        int64_t end = t0 + (int64_t)((double)(t1 - t0) * (double)(b + 1) / (double)nbins);
+        int64_t a = -1, r = -1;
+        for (size_t d = 0; d < SM_KMETA_MAX_DEVICES; d++) {   /* carried values */
+            a = max64(a, cur_a[d]);
+            r = max64(r, cur_r[d]);
+        }
+        for (; i < s->memory.n_series && p[i].t_us < end; i++) {
+            size_t d = (size_t)p[i].device % SM_KMETA_MAX_DEVICES;
+            cur_a[d] = p[i].allocated;
+            cur_r[d] = p[i].reserved;
+            a = max64(a, p[i].allocated);
+            r = max64(r, p[i].reserved);
+        }
+        bins[b] = (gpuview_mem_bin){a, r};
+        got += a >= 0 || r >= 0;
+    }
+    return got;
+}

@@ -1,0 +1,58 @@
+/* verdict: the job's story in one line — the worst findings in order, in
+ * words with numbers ("GPU idle 57 % · straggler algo-3 +28 % · 2 %
+ * outlier steps"), or that nothing is wrong. The dashboard's header and
+ * `report --summary` (and report --json's "verdict") both show what
+ * verdict_build gives, so the two never tell different stories.
+ *
+ * Takes the whole job (never a window or a node filter: a filter changes
+ * the view, not the verdict) and the rule results evaluated on it; gives
+ * a plain `verdict` value. Findings come from an ordered table of
+ * sources in verdict.c (idle GPU, straggler, outlier steps, the other
+ * rules that fired); a new analysis joins by adding one function there.
+ * Pure: no I/O; the caller holds the model lock. */
+#ifndef SMTOP_VERDICT_H
+#define SMTOP_VERDICT_H
+
+#include <stddef.h>
+
+#include "model/model.h"
+#include "model/rules/rules.h"
+
+#define VERDICT_MAX 12
+#define VERDICT_TEXT 72
+
+/* A GPU counts as idle under DEVICE_USAGE_LOW %; the job's idle share is
+ * a finding from VERDICT_IDLE_PCT % of its GPU time on. */
+#define VERDICT_IDLE_PCT 10.0
+
+typedef struct verdict_finding {
+    const char *source;        /* static: "idle_gpu", "kineto", "straggler", "outlier_steps", "rule" */
+    rule_severity severity;    /* LOW .. HIGH */
+    char text[VERDICT_TEXT];   /* "GPU idle 57 %": words and a number; names from data unsanitized */
+} verdict_finding;
+
+typedef struct verdict {
+    size_t n;                  /* findings, worst first */
+    verdict_finding f[VERDICT_MAX];
+    int has_data;              /* 0: the job has no samples and no steps yet */
+    size_t rules_ok;           /* rules that checked data and found nothing */
+    size_t rules_no_data;      /* rules that could not check (no data, too short) */
+} verdict;
+
+/* Fills *out from m and res[0..nres) (rule results in rules table order,
+ * as rules_result_at gives them; NULL/0: no rules). The findings are
+ * ordered by severity, high first; within one severity by the order of
+ * the sources. Returns 0, or -1 on OOM (out then holds what was found
+ * before). */
+int verdict_build(const model *m, const rule_result *res, size_t nres, verdict *out);
+
+/* The verdict as one line of at most max_cols columns (a UTF-8 code
+ * point counts as one column; max_cols <= 0: no limit): findings joined by sep
+ * while they fit, then "+N more"; "no problem found (8 rules ok)" when
+ * there are none; "no data yet" before any. Returns out. */
+char *verdict_format(const verdict *v, const char *sep, int max_cols, char *out, size_t cap);
+
+/* The worst severity of v's findings; RULE_SEV_INFO when it has none. */
+rule_severity verdict_worst(const verdict *v);
+
+#endif

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# `smtop jobs DIR` and `smtop jobs s3://bucket/prefix`: every job folder
+# holding profiler-output/, at any depth, without the SageMaker API:
+# status from the end markers (Completed) and from freshness (InProgress,
+# Stale past 2 minutes, unknown after an hour), names with control
+# characters escaped in the JSON, folders without profiler-output left
+# out; the same jobs from S3 (the rig) as from the directory; the list
+# validates against jobs.schema.json.
+set -uo pipefail
+: "${SMTOP:?}" "${SMTOP_SRC:?}"
+command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+D="$T/jobs"
+synth() { "$SMTOP" synth --out "$D/$1/profiler-output" --nodes "$2" --minutes 1 >/dev/null || fail "synth $1"; }
+synth live 2
+synth team/done 1
+synth team/stale 1
+synth old 1
+synth "ctl$(printf '\x1b')[31mname" 1
+mkdir -p "$D/notajob/rules-output" && echo '{}' >"$D/notajob/rules-output/x.json"
+touch "$D/team/done/profiler-output/system/training_job_end.ts"
+find "$D/team/stale" -type f -exec touch -d '10 minutes ago' {} +
+find "$D/old" -type f -exec touch -d '3 hours ago' {} +
+
+"$SMTOP" jobs --json "$D" >"$T/dir.json" 2>"$T/err" || fail "jobs --json DIR: $(cat "$T/err")"
+grep -q $'\x1b' "$T/dir.json" && fail "a raw ESC in the JSON"
+python3 - "$T/dir.json" "$D" <<'PY' || fails=$((fails + 1))
+import json, sys
+d = json.load(open(sys.argv[1])); root = sys.argv[2]
+got = {j["name"]: (j["status"], j["secondary_status"]) for j in d["jobs"]}
+want = {"live": ("InProgress", "Training"), "team/done": ("Completed", "end marker"),
+        "team/stale": ("InProgress", "Stale"), "old": (None, "no end marker"),
+        "ctl\x1b[31mname": ("InProgress", "Training")}
+if got != want:
+    sys.exit(f"FAIL: jobs and statuses {got}, want {want}")
+for j in d["jobs"]:
+    if j["profiler_output"] != f"{root}/{j['name']}/profiler-output/" or j["metrics_source"] != "debugger":
+        sys.exit(f"FAIL: {j['name']}: profiler_output {j['profiler_output']}, source {j['metrics_source']}")
+if d["source"] != root:
+    sys.exit(f"FAIL: source {d['source']}")
+PY
+if python3 -c 'import jsonschema' 2>/dev/null; then
+  python3 - "$SMTOP_SRC/tui/report/jobs.schema.json" "$T/dir.json" <<'PY' || fail "the DIR list does not validate"
+import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))
+PY
+fi
+"$SMTOP" jobs --json --faults "$D" >"$T/f.json" || fail "--faults DIR"
+python3 -c 'import json,sys; n=[j["name"] for j in json.load(open(sys.argv[1]))["jobs"]]; sys.exit(0 if n == ["team/stale"] else f"FAIL: faults of the DIR: {n}")' "$T/f.json" ||
+  fails=$((fails + 1))
+# the job directory itself, and a folder with no job
+"$SMTOP" jobs --json "$D/live" | python3 -c 'import json,sys; n=[j["name"] for j in json.load(sys.stdin)["jobs"]]; sys.exit(0 if n == ["live"] else f"FAIL: the job dir itself: {n}")' ||
+  fails=$((fails + 1))
+"$SMTOP" jobs --json "$D/notajob" | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["jobs"] == [] else "FAIL: a folder with no job listed one")' ||
+  fails=$((fails + 1))
+"$SMTOP" jobs --json "$T/nonexistent" >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] || fail "a missing DIR: exit $rc"
+
+# --- the same from S3
+. "$SMTOP_SRC/tests/s3/rig.sh"
+if command -v node >/dev/null && [ -d "$SMTOP_SRC/tests/s3/node_modules/s3rver" ]; then
+  trap 'rig_stop; rm -rf "$T"' EXIT
+  rig_start "$T/rig" || exit 1
+  rig_env
+  rm -rf "$D/ctl"*   # s3rver keeps keys as file names: no ESC there
+  rig_upload bkt all/jobs "$D" >/dev/null || fail "upload"
+  "$SMTOP" jobs --json --endpoint-url "$RIG_ENDPOINT" s3://bkt/all/jobs >"$T/s3.json" 2>"$T/err" ||
+    fail "jobs --json s3://: $(cat "$T/err")"
+  python3 - "$T/s3.json" <<'PY' || fails=$((fails + 1))
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = {j["name"]: j["status"] for j in d["jobs"]}
+if sorted(got) != ["live", "old", "team/done", "team/stale"] or got["team/done"] != "Completed":
+    sys.exit(f"FAIL: from S3: {got}")
+if not all(j["profiler_output"] == f"s3://bkt/all/jobs/{j['name']}/profiler-output/" for j in d["jobs"]):
+    sys.exit("FAIL: S3 profiler_output URLs")
+PY
+  reqs=$(rig_stat requests)
+  [ "$reqs" -le 40 ] || fail "$reqs S3 requests to list 4 jobs"
+  echo "S3: 4 jobs in $reqs requests"
+else
+  echo "S3 part skipped: node or tests/s3/node_modules missing"
+fi
+[ $fails -eq 0 ] && echo "jobs DIR: ok"
+exit $((fails > 0))

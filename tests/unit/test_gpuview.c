@@ -1,0 +1,320 @@
+/* Unit tests for model/view/gpuview: the job's Kineto figures and the
+ * verdict's findings (following the rules' thresholds), the step split
+ * matched to the Timeline's steps, the top-functions tables of each
+ * source over the job or one rank, and the memory chart's bins. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/model_gpu.h"
+#include "model/rules/rules.h"
+#include "model/view/gpuview.h"
+#include "model/view/sysview.h"
+#include "model/view/tlview.h"
+#include "model/view/viewdata.h"
+#include "tests/unit/model_fixture.h"
+#include "tests/unit/kineto_build.h"
+
+#define BASE 1700000000LL
+
+static void merge(model *m, const char *node, const char *proc, int64_t rank, gpu_trace *t)
+{
+    assert_int_equal(model_gpu_merge(m, node, proc, rank, t, 1), 0);
+    gpu_trace_free(t);
+}
+
+static size_t findings(const model *m, rules *r, gpuview_finding *f, size_t max)
+{
+    assert_true(rules_evaluate(r, m) >= 0);
+    rule_result res[64];
+    size_t n = rules_count();
+    for (size_t i = 0; i < n; i++)
+        res[i] = *rules_result_at(r, i);
+    return gpuview_findings(m, res, n, 10, f, max);
+}
+
+/* Built by kb_host_bound: per kept step 90 µs of gemm and 130 µs of
+ * all-reduce in 1000 µs windows; the job sums both ranks. */
+static void test_job_and_findings(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    rules *r = rules_new();
+    gpuview_finding f[8];
+    assert_int_equal(findings(m, r, f, 8), 0);   /* no Kineto: nothing said */
+    merge(m, "algo-1", "rank 0", 0, kb_host_bound(BASE, 12, 1, 95));
+    merge(m, "algo-2", "rank 1", 1, kb_host_bound(BASE, 12, 1, 40));
+    gpuview_job j;
+    gpuview_job_sum(m, &j);
+    assert_int_equal(j.ranks, 2);
+    assert_int_equal(j.gpu_ranks, 2);
+    assert_int_equal(j.steps, 22);
+    assert_true(j.idle_pct > 70 && j.idle_pct < 85);
+    assert_true(j.host_wait_pct > 90 && j.host_wait_pct <= 100);
+    assert_true(fabs(j.comm_overlap_pct) < 1e-9);
+    assert_true(fabs(j.short_pct - 90) < 1e-9);        /* 9 of 10 launches */
+    assert_true(fabs(j.reserved_pct - 95) < 0.01);
+
+    size_t n = findings(m, r, f, 8);
+    assert_int_equal(n, 4);
+    char want[GPUVIEW_TEXT];
+    snprintf(want, sizeof want, "GPU idle %.0f %% (host-bound: %.0f %% host wait)", j.idle_pct,
+             j.host_wait_pct);
+    assert_string_equal(f[0].text, want);
+    assert_int_equal(f[0].severity, RULE_SEV_HIGH);
+    assert_string_equal(f[1].text, "comm not overlapped 100 %");
+    assert_string_equal(f[2].text, "launch-bound: 90 % short kernels");
+    assert_string_equal(f[3].text, "GPU memory 95 % of device");
+
+    /* The rules' thresholds decide what is said: raised, the findings go;
+     * the idle share stays, no longer called host-bound. */
+    sm_err err = {0};
+    assert_int_equal(rules_apply_override(r, "GPUIdleHostBound.threshold=90", &err), 0);
+    assert_int_equal(rules_apply_override(r, "CommNotOverlapped.min_comm=50", &err), 0);
+    assert_int_equal(rules_apply_override(r, "KernelLaunchOverhead.threshold=95", &err), 0);
+    assert_int_equal(rules_apply_override(r, "GPUMemoryNearCapacity.threshold=99", &err), 0);
+    n = findings(m, r, f, 8);
+    assert_int_equal(n, 1);
+    snprintf(want, sizeof want, "GPU idle %.0f %% (traces)", j.idle_pct);
+    assert_string_equal(f[0].text, want);
+    assert_null(f[0].rule);
+    assert_int_equal(findings(m, r, f, 0), 0);
+    /* idle_min INFINITY (another source told the idle share): only a
+     * host-bound GPU is still said */
+    rule_result res[64];
+    for (size_t i = 0; i < rules_count(); i++)
+        res[i] = *rules_result_at(r, i);
+    assert_int_equal(gpuview_findings(m, res, rules_count(), INFINITY, f, 8), 0);
+    assert_int_equal(rules_apply_override(r, "GPUIdleHostBound.threshold=50", &err), 0);
+    assert_true(rules_evaluate(r, m) >= 0);
+    for (size_t i = 0; i < rules_count(); i++)
+        res[i] = *rules_result_at(r, i);
+    assert_int_equal(gpuview_findings(m, res, rules_count(), INFINITY, f, 8), 1);
+    snprintf(want, sizeof want, "GPU host-bound: %.0f %% host wait (traces: idle %.0f %%)",
+             j.host_wait_pct, j.idle_pct);
+    assert_string_equal(f[0].text, want);
+    rules_free(r);
+    model_free(m);
+}
+
+/* Steps matched by number near their start; a step the rank lacks gets
+ * an empty split. */
+static void test_steps_match(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    merge(m, "algo-1", "rank 0", 0, kb_host_bound(BASE, 4, 1, 0));
+    const gpu_summary *s = gpu_rank_summary(model_gpu_at(m, 0)->gpu);
+    assert_int_equal(s->n_steps, 3);
+    int64_t t0 = s->step_rows[0].start_us;
+    int64_t step[] = {1, 0, 2, 7, 1};
+    int64_t start[] = {t0 + 1000, t0 + 10, t0 + 2000, t0 + 3000, t0 + 5000};
+    gpu_step out[5];
+    assert_int_equal(gpuview_steps_match(s, step, start, 5, out), 3);
+    assert_int_equal(out[0].step, 1);
+    assert_int_equal(out[0].start_us, t0 + 1000);
+    assert_int_equal(out[0].dur_us, 1000);
+    /* 9 gemm of 10 µs, the all-reduce's 130 µs; the rest idle */
+    assert_int_equal(out[0].compute_us, 90);
+    assert_int_equal(out[0].comm_us, 130);
+    assert_int_equal(out[0].memory_us, 0);
+    assert_int_equal(out[0].idle_us, 780);
+    assert_int_equal(out[1].step, 0);
+    assert_int_equal(out[2].step, 2);
+    assert_int_equal(out[3].dur_us, 0);            /* no step 7 */
+    assert_int_equal(out[3].step, 7);
+    assert_int_equal(out[4].dur_us, 0);            /* step 1, but 4 ms off */
+    model_free(m);
+}
+
+/* Ops by self time, kernels by total, over the job or one rank; max
+ * keeps the top rows and the totals still count all. */
+static void test_top(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    merge(m, "algo-1", "rank 0", 0, kb_host_bound(BASE, 4, 1, 0));
+    merge(m, "algo-2", "rank 1", 1, kb_host_bound(BASE, 4, 0, 0));
+    gpuview_top *t = gpuview_top_build(m, GPUVIEW_KERNELS, NULL, NULL, 10);
+    assert_non_null(t);
+    assert_int_equal(t->total, 2);
+    assert_int_equal(t->n, 2);
+    assert_string_equal(t->rows[0].name, "sm90_gemm");
+    assert_int_equal(t->rows[0].count, 54);                /* 9 x 3 kept steps x 2 ranks */
+    assert_int_equal(t->rows[0].sum_us, 540);
+    assert_string_equal(t->rows[1].name, "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+    assert_int_equal(t->rows[1].count, 3);                 /* rank 0 only */
+    assert_int_equal(t->rows[1].sum_us, 390);
+    assert_int_equal(t->rows[1].type, GPU_KT_COMMUNICATION);
+    assert_int_equal(t->all_us, 390 + 540);
+    gpuview_top_free(t);
+
+    t = gpuview_top_build(m, GPUVIEW_KERNELS, "algo-2", "rank 1", 1);
+    assert_int_equal(t->total, 1);
+    assert_string_equal(t->rows[0].name, "sm90_gemm");
+    assert_int_equal(t->rows[0].count, 27);
+    gpuview_top_free(t);
+
+    t = gpuview_top_build(m, GPUVIEW_OPS, NULL, NULL, 1);
+    assert_int_equal(t->n, 1);
+    assert_string_equal(t->rows[0].name, "aten::linear");
+    assert_int_equal(t->rows[0].count, 6);
+    assert_int_equal(t->rows[0].self_us, 6 * 990);
+    gpuview_top_free(t);
+
+    t = gpuview_top_build(m, GPUVIEW_PYTHON, NULL, NULL, 5);    /* none */
+    assert_non_null(t);
+    assert_int_equal(t->n, 0);
+    assert_int_equal(t->total, 0);
+    gpuview_top_free(t);
+    assert_string_equal(gpuview_src_name(GPUVIEW_PYTHON), "Python functions");
+    model_free(m);
+}
+
+/* One [memory] point per step at +5 µs: bins hold the points in them,
+ * carry the last one across empty bins, and stay empty before any. */
+static void test_memory_bins(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    merge(m, "algo-1", "rank 0", 0, kb_host_bound(BASE, 4, 0, 50));
+    const gpu_summary *s = gpu_rank_summary(model_gpu_at(m, 0)->gpu);
+    assert_true(s->memory.n_series >= 3);
+    int64_t p0 = s->memory.series[0].t_us, total;
+    gpuview_mem_bin b[8];
+    /* 8 bins of 500 µs from 1 ms before the first point */
+    size_t got = gpuview_memory(s, p0 - 1000, p0 + 3000, b, 8, &total);
+    assert_int_equal(total, 80LL << 30);
+    assert_int_equal(b[0].reserved, -1);
+    assert_int_equal(b[1].reserved, -1);
+    assert_int_equal(b[2].reserved, 40LL << 30);          /* the first point */
+    assert_int_equal(b[2].allocated, 20LL << 30);
+    assert_int_equal(b[3].reserved, 40LL << 30);          /* carried */
+    assert_int_equal(got, 6);
+    /* a window after the series: every bin carries the last value */
+    got = gpuview_memory(s, p0 + 100000, p0 + 200000, b, 8, NULL);
+    assert_int_equal(got, 8);
+    assert_int_equal(b[7].reserved, 40LL << 30);
+    assert_int_equal(gpuview_memory(s, 10, 10, b, 8, NULL), 0);
+    model_free(m);
+}
+
+/* The Timeline's steps of a Kineto rank carry its GPU split; another
+ * node's steps (smdebug's) do not. */
+static void test_timeline_gpu(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    for (int s = 0; s < 4; s++) {   /* the rank's steps as the ingest adds them */
+        sm_event e = {.node = sm_str_c("algo-1"), .phase = sm_str_c("Step:ModeKeys.TRAIN"),
+                      .name = sm_str_c("ProfilerStep#"), .start_us = BASE * 1000000 + s * 1000,
+                      .dur_us = 1000, .step = s, .pid = 1, .tid = 1,
+                      .process = sm_str_c("rank 0")};
+        assert_int_equal(model_add_event(m, &e), 0);
+        fx_step(m, "algo-2", s, BASE * 1000000 + s * 1000, 1000);
+    }
+    model_flush(m, 1);
+    merge(m, "algo-1", "rank 0", 0, kb_host_bound(BASE, 4, 1, 0));
+    viewdata_req q;
+    memset(&q, 0, sizeof q);
+    q.live = 1;
+    q.span_us = 60 * 1000000LL;
+    q.tl_on = 1;
+    q.tl_view = TLVIEW_STEPS;
+    q.tl_first = TLVIEW_NEWEST;
+    q.tl_fit = 10;
+    viewdata *v = viewdata_build(m, &q, NULL, 0);
+    const tlview *tv = viewdata_timeline(v);
+    assert_int_equal(viewdata_gpu_ranks(v), 1);
+    assert_false(viewdata_gpu_memory(v));      /* no [memory] events */
+    assert_null(tv->why);
+    assert_string_equal(tv->node, "algo-1");
+    assert_int_equal(tv->nsb, 4);
+    assert_true(tv->has_gpu);
+    for (int s = 0; s < 3; s++) {
+        assert_int_equal(tv->gsb[s].step, s);
+        assert_int_equal(tv->gsb[s].compute_us, 90);
+        assert_int_equal(tv->gsb[s].comm_us, 130);
+        assert_int_equal(tv->gsb[s].idle_us, 780);
+    }
+    assert_int_equal(tv->gsb[3].dur_us, 0);   /* the last step: HTA leaves it out */
+    viewdata_free(v);
+    q.selected = 1;                            /* algo-2: no rank */
+    v = viewdata_build(m, &q, NULL, 0);
+    tv = viewdata_timeline(v);
+    assert_string_equal(tv->node, "algo-2");
+    assert_int_equal(tv->nsb, 4);
+    assert_false(tv->has_gpu);
+    assert_null(tv->gsb);
+    viewdata_free(v);
+    model_free(m);
+}
+
+/* The System pane charts a rank's [memory] when its node's system
+ * metrics have no GPU memory, and only then. */
+static void test_system_memory_chart(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    for (int s = 0; s < 4; s++) {
+        sm_event e = {.node = sm_str_c("algo-1"), .phase = sm_str_c("Step:ModeKeys.TRAIN"),
+                      .name = sm_str_c("ProfilerStep#"), .start_us = BASE * 1000000 + s * 1000,
+                      .dur_us = 1000, .step = s, .pid = 1, .tid = 1,
+                      .process = sm_str_c("rank 0")};
+        assert_int_equal(model_add_event(m, &e), 0);
+        fx_step(m, "algo-2", s, BASE * 1000000 + s * 1000, 1000);
+    }
+    fx_sample(m, "algo-2", "gpu", "GPUMemoryUtilization", "gpu0", BASE * 1000000, 30);
+    model_flush(m, 1);
+    merge(m, "algo-1", "rank 0", 0, kb_host_bound(BASE, 4, 0, 50));
+    merge(m, "algo-2", "rank 1", 1, kb_host_bound(BASE, 4, 0, 50));
+    viewdata_req q;
+    memset(&q, 0, sizeof q);
+    q.live = 0;
+    q.end_us = BASE * 1000000 + 4000;
+    q.span_us = 8000;
+    q.sys_on = 1;
+    q.sys_bins = 8;
+    q.sys_count = 10;
+    viewdata *v = viewdata_build(m, &q, NULL, 0);
+    assert_int_equal(viewdata_gpu_ranks(v), 2);
+    assert_true(viewdata_gpu_memory(v));
+    const sysview *sv = viewdata_system(v);
+    assert_int_equal(sysview_node_count(sv), 2);
+    const sysview_node *n1 = sysview_node_at(sv, 0);
+    assert_string_equal(n1->id, "algo-1");
+    assert_int_equal(n1->count, 1);
+    const sysview_chart *c = sysview_chart_at(sv, n1->first);
+    assert_string_equal(c->m.label, "gmem rank 0");
+    assert_int_equal(c->m.kind, SYSVIEW_GPUMEM);
+    assert_true(c->m.percent);
+    assert_int_equal(c->nbins, 8);
+    assert_true(isnan(c->vals[0]));          /* before the first event */
+    assert_true(fabs(c->vals[7] - 50) < 1e-6);
+    assert_true(c->have_cur && fabs(c->cur - 50) < 1e-6);
+    const sysview_node *n2 = sysview_node_at(sv, 1);
+    for (size_t j = 0; j < n2->count; j++)   /* algo-2 has its system GPU memory */
+        assert_string_not_equal(sysview_chart_at(sv, n2->first + j)->m.label, "gmem rank 1");
+    viewdata_free(v);
+    model_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_job_and_findings),
+        cmocka_unit_test(test_steps_match),
+        cmocka_unit_test(test_top),
+        cmocka_unit_test(test_memory_bins),
+        cmocka_unit_test(test_timeline_gpu),
+        cmocka_unit_test(test_system_memory_chart),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,149 @@
+/* verdict: the findings the header and `report --summary` share, worst
+ * first, in words with numbers; the line that fits a width. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/view/verdict.h"
+#include "rules_fixture.h"
+
+/* Three nodes with steps (algo-3 30 % slower) and two GPUs each: idle
+ * (under 10 %) for idle_ticks of 100 ticks. */
+static model *job(int idle_ticks)
+{
+    model *m = model_new(NULL);
+    for (int64_t k = 0; k < 100; k++) {
+        double g[2];
+        g[0] = g[1] = k < idle_ticks ? 2.0 : 90.0;
+        for (int n = 1; n <= 3; n++) {
+            char node[16];
+            snprintf(node, sizeof node, "algo-%d", n);
+            fx_tick(m, node, k, 1, 50, 2, g, g);
+        }
+    }
+    for (int64_t s = 0; s < 40; s++)
+        for (int n = 1; n <= 3; n++) {
+            char node[16];
+            snprintf(node, sizeof node, "algo-%d", n);
+            fx_step(m, node, s, T0 + s * 200000, n == 3 ? 130000 : 100000);
+        }
+    return m;
+}
+
+static void build(const model *m, rules *r, verdict *v)
+{
+    rules_invalidate(r);
+    assert_true(rules_evaluate(r, m) >= 0);
+    rule_result res[32];
+    size_t n = rules_count();
+    assert_true(n <= 32);
+    for (size_t i = 0; i < n; i++)
+        res[i] = *rules_result_at(r, i);
+    assert_int_equal(verdict_build(m, res, n, v), 0);
+}
+
+static const verdict_finding *find(const verdict *v, const char *source)
+{
+    for (size_t i = 0; i < v->n; i++)
+        if (!strcmp(v->f[i].source, source))
+            return &v->f[i];
+    return NULL;
+}
+
+static void test_findings_in_words_worst_first(void **s)
+{
+    (void)s;
+    model *m = job(60);
+    rules *r = rules_new();
+    verdict v;
+    build(m, r, &v);
+    const verdict_finding *idle = find(&v, "idle_gpu"), *st = find(&v, "straggler");
+    assert_non_null(idle);
+    assert_non_null(st);
+    assert_string_equal(idle->text, "GPU idle 60 %");
+    assert_int_equal(idle->severity, RULE_SEV_HIGH);
+    assert_string_equal(st->text, "straggler algo-3 +30 %");
+    /* High before medium whatever the source order. */
+    for (size_t i = 1; i < v.n; i++)
+        assert_true(v.f[i - 1].severity >= v.f[i].severity);
+    assert_ptr_equal(&v.f[0], idle);
+    char line[256];
+    verdict_format(&v, " | ", 0, line, sizeof line);
+    assert_non_null(strstr(line, "GPU idle 60 % | straggler algo-3 +30 %"));
+    assert_int_equal(verdict_worst(&v), RULE_SEV_HIGH);
+    rules_free(r);
+    model_free(m);
+}
+
+/* The one straggler definition follows the user's threshold. */
+static void test_straggler_threshold_reaches_verdict(void **s)
+{
+    (void)s;
+    model *m = job(0);
+    rules *r = rules_new();
+    verdict v;
+    fx_set(r, "Straggler.threshold=50");
+    build(m, r, &v);
+    assert_null(find(&v, "straggler"));
+    fx_set(r, "Straggler.threshold=20");
+    build(m, r, &v);
+    assert_non_null(find(&v, "straggler"));
+    rules_free(r);
+    model_free(m);
+}
+
+static void test_nothing_wrong_is_short(void **s)
+{
+    (void)s;
+    model *m = model_new(NULL);
+    for (int64_t k = 0; k < 50; k++) {
+        double g[1] = {95};
+        fx_tick(m, "algo-1", k, 1, 50, 1, g, g);
+    }
+    rules *r = rules_new();
+    verdict v;
+    build(m, r, &v);
+    char line[256];
+    assert_int_equal(v.n, 0);
+    verdict_format(&v, " | ", 80, line, sizeof line);
+    assert_int_equal(strncmp(line, "no problem found (", 18), 0);
+    assert_int_equal(verdict_worst(&v), RULE_SEV_INFO);
+    model *empty = model_new(NULL);
+    build(empty, r, &v);
+    assert_string_equal(verdict_format(&v, " | ", 80, line, sizeof line), "no data yet");
+    rules_free(r);
+    model_free(m);
+    model_free(empty);
+}
+
+/* A narrow line keeps whole findings and says how many it left out. */
+static void test_format_fits(void **s)
+{
+    (void)s;
+    verdict v = {.n = 3, .has_data = 1};
+    v.f[0] = (verdict_finding){"idle_gpu", RULE_SEV_HIGH, "GPU idle 57 %"};
+    v.f[1] = (verdict_finding){"straggler", RULE_SEV_MED, "straggler algo-3 +28 %"};
+    v.f[2] = (verdict_finding){"outlier_steps", RULE_SEV_MED, "2 % outlier steps"};
+    char line[256];
+    verdict_format(&v, " \u00b7 ", 0, line, sizeof line);
+    assert_string_equal(line, "GPU idle 57 % \u00b7 straggler algo-3 +28 % \u00b7 2 % outlier steps");
+    verdict_format(&v, " \u00b7 ", 48, line, sizeof line);
+    assert_string_equal(line, "GPU idle 57 % \u00b7 straggler algo-3 +28 % \u00b7 +1 more");
+    verdict_format(&v, " \u00b7 ", 47, line, sizeof line);
+    assert_string_equal(line, "GPU idle 57 % \u00b7 +2 more");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_findings_in_words_worst_first),
+        cmocka_unit_test(test_straggler_threshold_reaches_verdict),
+        cmocka_unit_test(test_nothing_wrong_is_short),
+        cmocka_unit_test(test_format_fits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,156 @@
+/* dash_warn: the warnings view (`W`), k9s' event view for the scan: one
+ * line per problem the scanner noted ("system/…/x.json: line 17: 3
+ * corrupt lines skipped"), oldest first, scrolled with j/k and the page
+ * keys, long lines with ←/→; q, Esc or W close it. It takes the help
+ * overlay's place (the pane area), so the header and the status line,
+ * which keeps the count, stay in view. */
+#include "tui/dash/dash_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/text/sanitize.h"
+
+/* The overlay's window over the pane area (d->help), made when missing. */
+static WINDOW *warn_window(dash *d)
+{
+    int top = d->lay.header.h, h = d->lay.rows - top - 1, w = d->lay.cols;
+    if (d->help && (getmaxy(d->help) != h || getmaxx(d->help) != w)) {
+        delwin(d->help);
+        d->help = NULL;
+    }
+    if (!d->help)
+        d->help = newwin(h, w, top, 0);
+    return d->help;
+}
+
+/* The rows a page shows: the window less its frame and title row. */
+static int page_rows(const dash *d)
+{
+    int h = d->lay.rows - d->lay.header.h - 1 - 3;
+    return h > 1 ? h : 1;
+}
+
+void dash_warn_open(dash *d)
+{
+    d->warn_on = 1;
+    d->warn_left = 0;
+    d->warn_top = SIZE_MAX;   /* the newest at the bottom, as a log */
+    if (d->help) {
+        delwin(d->help);
+        d->help = NULL;
+    }
+}
+
+void dash_warn_close(dash *d)
+{
+    d->warn_on = 0;
+    if (d->help) {
+        delwin(d->help);
+        d->help = NULL;
+    }
+    dash_mark_all(d);
+}
+
+void dash_warn_key(dash *d, int ch)
+{
+    int page = page_rows(d);
+    switch (ch) {
+    case 'q': case 27: case 'W':
+        dash_warn_close(d);
+        return;
+    case 3:
+        d->quit = DASH_QUIT_KEY;
+        return;
+    case 'j': case KEY_DOWN:
+        d->warn_top = d->warn_top == SIZE_MAX ? SIZE_MAX : d->warn_top + 1;
+        break;
+    case 'k': case KEY_UP:
+        d->warn_top = d->warn_top == SIZE_MAX ? SIZE_MAX - 1 : (d->warn_top ? d->warn_top - 1 : 0);
+        break;
+    case KEY_NPAGE: case ' ':
+        d->warn_top = d->warn_top >= SIZE_MAX - 1 ? SIZE_MAX : d->warn_top + (size_t)page;
+        break;
+    case KEY_PPAGE:
+        d->warn_top = d->warn_top >= SIZE_MAX - 1 ? SIZE_MAX - 2 : d->warn_top > (size_t)page
+                      ? d->warn_top - (size_t)page : 0;
+        break;
+    case KEY_HOME: case 'g':
+        d->warn_top = 0;
+        break;
+    case KEY_END: case 'G':
+        d->warn_top = SIZE_MAX;
+        break;
+    case 'l': case KEY_RIGHT:
+        d->warn_left += 20;
+        break;
+    case 'h': case KEY_LEFT:
+        d->warn_left = d->warn_left > 20 ? d->warn_left - 20 : 0;
+        break;
+    default:
+        return;
+    }
+    if (d->help)
+        werase(d->help);
+}
+
+/* The first line shown of n on a page of `rows`: warn_top, clamped; the
+ * SIZE_MAX marks (the end, one up, one page up from the end) resolved. */
+static size_t first_shown(dash *d, size_t n, int rows)
+{
+    size_t last = n > (size_t)rows ? n - (size_t)rows : 0;
+    if (d->warn_top == SIZE_MAX)
+        return last;
+    if (d->warn_top == SIZE_MAX - 1)
+        d->warn_top = last ? last - 1 : 0;
+    else if (d->warn_top == SIZE_MAX - 2)
+        d->warn_top = last > (size_t)rows ? last - (size_t)rows : 0;
+    if (d->warn_top > last)
+        d->warn_top = last;
+    return d->warn_top;
+}
+
+void dash_draw_warn(dash *d)
+{
+    WINDOW *w = warn_window(d);
+    if (!w)
+        return;
+    char (*msgs)[SCANNER_MSG_LEN] = malloc(SCANNER_MSG_MAX * sizeof *msgs);
+    size_t n = msgs ? scanner_messages(job_scanner(d->j), msgs, SCANNER_MSG_MAX) : 0;
+    scan_stats st;
+    scanner_get_stats(job_scanner(d->j), &st);
+    int h = getmaxy(w), cols = getmaxx(w), rows = h - 3;
+    werase(w);
+    wattrset(w, theme_attr(d->th, ROLE_BORDER_FOCUS));
+    box(w, 0, 0);
+    char title[160];
+    snprintf(title, sizeof title, " warnings: %zu noted, %lld corrupt lines, %lld skipped files ",
+             n, (long long)st.corrupt_lines, (long long)st.skipped_files);
+    wattrset(w, theme_attr(d->th, ROLE_TITLE));
+    mvwaddnstr(w, 0, 2, title, cols - 4);
+    size_t first = first_shown(d, n, rows);
+    wattrset(w, theme_attr(d->th, ROLE_DIM));
+    mvwaddnstr(w, 1, 2, n ? "file: line: problem, oldest first    j/k Pg Home End scroll  "
+                            "h/l sideways  q Esc close"
+                          : "nothing to report: every file read cleanly so far", cols - 4);
+    wattrset(w, theme_attr(d->th, ROLE_DEFAULT));
+    for (int r = 0; r < rows && first + (size_t)r < n; r++) {
+        const char *m = msgs[first + (size_t)r];
+        size_t len = strlen(m), off = d->warn_left < len ? d->warn_left : len;
+        char safe[SCANNER_MSG_LEN * 2];
+        sanitize_text(m + off, len - off, safe, sizeof safe, cols - 4);
+        mvwaddstr(w, 2 + r, 2, safe);
+    }
+    if (n > (size_t)rows) {
+        char pos[48];
+        snprintf(pos, sizeof pos, " %zu-%zu/%zu ", first + 1,
+                 first + (size_t)rows < n ? first + (size_t)rows : n, n);
+        wattrset(w, theme_attr(d->th, ROLE_DIM));
+        mvwaddstr(w, h - 1, cols - 2 - (int)strlen(pos), pos);
+    }
+    wattrset(w, 0);
+    free(msgs);
+    touchwin(w);
+    wnoutrefresh(w);
+}

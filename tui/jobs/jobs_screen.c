@@ -1,0 +1,321 @@
+/* jobs_screen: the job list's terminal, loop and keys; see jobs_screen.h. */
+#include "tui/jobs/jobs_screen.h"
+
+#include <langinfo.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "io/s3/aws_region.h"
+#include "tui/cmd/commands.h"
+#include "tui/jobs/jobs_ui.h"
+#include "tui/text/fmt.h"
+
+/* SIGINT/SIGTERM/SIGHUP into a descriptor the loop polls (as the
+ * dashboard does): no handler, no global. */
+static int screen_signals(void)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
+        return -1;
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+/* The terminal in curses mode. A dashboard opened from the list makes a
+ * screen of its own, so the list's is deleted before and made anew after
+ * (one newterm per open: ncurses does not resume a screen that another
+ * screen's endwin has left). */
+static int screen_term(jobs_ui *u, sm_err *err)
+{
+    if (!(u->scr = newterm(NULL, stdout, stdin)))
+        return sm_err_set(err, SM_ERR_USAGE, "cannot use terminal type '%s': set TERM "
+                          "(e.g. TERM=xterm-256color), or use `smtop jobs --json`",
+                          getenv("TERM") ? getenv("TERM") : "(unset)");
+    set_term(u->scr);
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    theme_apply(u->th, theme_detect_depth(0));
+    return 0;
+}
+
+static void screen_unterm(jobs_ui *u)
+{
+    if (u->scr) {
+        endwin();
+        delscreen(u->scr);
+        u->scr = NULL;
+    }
+}
+
+static int screen_open(jobs_ui *u, sm_err *err)
+{
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+        return sm_err_set(err, SM_ERR_USAGE, "the job list needs a terminal; use "
+                          "`smtop jobs --json` for scripts");
+    char warn[256];
+    if (!(u->th = theme_load("default", warn, sizeof warn, err)))
+        return -1;
+    u->ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+    return screen_term(u, err);
+}
+
+static void screen_close(jobs_ui *u)
+{
+    screen_unterm(u);
+    theme_free(u->th);
+}
+
+/* Adds "--opt value" to av when value is set. */
+static void push_opt(const char **av, int *n, const char *opt, const char *value)
+{
+    if (value && *value) {
+        av[(*n)++] = opt;
+        av[(*n)++] = value;
+    }
+}
+
+/* What the dashboard's header says of a job the API described:
+ * "Training", "Completed 2 h ago", "Failed: REASON". */
+static void header_status(const jobrow *r, double now, char *out, size_t cap)
+{
+    char ago[FMT_BUF];
+    if (!strcmp(r->status, "Failed"))
+        snprintf(out, cap, "Failed%s%.300s", r->failure[0] ? ": " : "", r->failure);
+    else if (!strcmp(r->status, "InProgress") || !strcmp(r->status, "Stopping"))
+        snprintf(out, cap, "%s", r->secondary[0] ? r->secondary : r->status);
+    else if (r->end_s > 0)
+        snprintf(out, cap, "%s %s ago", r->status, fmt_ago(ago, sizeof ago,
+                                                           (int64_t)((now - r->end_s) * 1e6)));
+    else
+        snprintf(out, cap, "%s", r->status);
+}
+
+/* Enter: the selected job's dashboard, in this process; Esc there comes
+ * back. Returns SMTOP_EXIT_NOW when the dashboard left a hung request. */
+static int open_dashboard(jobs_ui *u)
+{
+    if (!u->nidx || u->cur < u->top || u->cur - u->top >= u->npage)
+        return 0;
+    const jobrow *r = &u->page[u->cur - u->top];
+    if (!r->profiler_url[0]) {
+        snprintf(u->notice, sizeof u->notice, "%s: no profiler output known (Debugger "
+                 "off, or not described yet)", r->name);
+        return 0;
+    }
+    char url[sizeof r->profiler_url];
+    snprintf(url, sizeof url, "%s", r->profiler_url);
+    const char *av[12];
+    int n = 0;
+    av[n++] = "smtop";
+    push_opt(av, &n, "--profile", u->a->so.profile);
+    push_opt(av, &n, "--region", u->a->so.region);
+    push_opt(av, &n, "--endpoint-url", u->a->so.endpoint_url);
+    av[n++] = url;
+    av[n] = NULL;
+    char status[400];
+    header_status(r, (double)time(NULL), status, sizeof status);
+    screen_unterm(u);
+    int rc = cmd_dashboard_from(n, (char **)av, 1, u->a->spec ? NULL : status);
+    sm_err err = {0};
+    if (screen_term(u, &err) < 0)
+        return SMTOP_EXIT_NOW;   /* no terminal any more: end */
+    u->notice[0] = '\0';
+    if (rc != SMTOP_EXIT_OK && !(rc & SMTOP_EXIT_NOW))
+        snprintf(u->notice, sizeof u->notice, "the dashboard of %.200s ended with status %d: "
+                 "run `smtop %.400s` to see why", r->name, rc, url);
+    jobs_ui_refresh(u);
+    return rc & SMTOP_EXIT_NOW;
+}
+
+static void move_cursor(jobs_ui *u, long delta)
+{
+    long c = (long)u->cur + delta;
+    if (c < 0 || !u->nidx)
+        c = 0;
+    if (u->nidx && c >= (long)u->nidx)
+        c = (long)u->nidx - 1;
+    u->cur = (size_t)c;
+    u->cur_name[0] = '\0';   /* the cursor moved: follow the place, not a name */
+    jobs_ui_refresh(u);
+}
+
+static void edit_filter(jobs_ui *u, int ch)
+{
+    size_t n = strlen(u->filter);
+    if (ch == 27) {
+        snprintf(u->filter, sizeof u->filter, "%s", u->filter_before);
+        u->editing = 0;
+    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+        u->editing = 0;
+    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+        if (n)
+            u->filter[n - 1] = '\0';
+    } else if (ch >= 32 && ch < 127 && n + 1 < sizeof u->filter) {
+        u->filter[n] = (char)ch;
+        u->filter[n + 1] = '\0';
+    }
+    jobs_ui_refresh(u);
+}
+
+static void set_sort(jobs_ui *u, int col, int desc)
+{
+    u->sort = (jobcol)((col + JOBCOL_COUNT) % JOBCOL_COUNT);
+    u->desc = desc;
+    jobs_ui_refresh(u);
+}
+
+/* Returns 1 to quit, 2 to quit at once (a hung request). */
+static int on_key(jobs_ui *u, int ch)
+{
+    long page = jobs_ui_rows();
+    u->notice[0] = '\0';
+    if (u->editing) {
+        edit_filter(u, ch);
+        return 0;
+    }
+    if (u->help) {
+        u->help = 0;
+        u->dirty = 1;
+        return ch == 'q' || ch == 3;
+    }
+    switch (ch) {
+    case 'q': case 'Q': case 3: return 1;
+    case 'j': case KEY_DOWN: move_cursor(u, 1); break;
+    case 'k': case KEY_UP: move_cursor(u, -1); break;
+    case KEY_NPAGE: case ' ': move_cursor(u, page); break;
+    case KEY_PPAGE: move_cursor(u, -page); break;
+    case 'g': case KEY_HOME: move_cursor(u, -(long)u->nidx); break;
+    case 'G': case KEY_END: move_cursor(u, (long)u->nidx); break;
+    case '/':
+        snprintf(u->filter_before, sizeof u->filter_before, "%s", u->filter);
+        u->editing = 1;
+        u->dirty = 1;
+        break;
+    case 27:
+        u->filter[0] = '\0';
+        jobs_ui_refresh(u);
+        break;
+    case 's': case '>': set_sort(u, (int)u->sort + 1, u->desc); break;
+    case '<': set_sort(u, (int)u->sort - 1, u->desc); break;
+    case 'S': set_sort(u, (int)u->sort, !u->desc); break;
+    case 'f':
+        u->faults = !u->faults;
+        jobs_ui_refresh(u);
+        break;
+    case '?': case KEY_F(1): u->help = 1; u->dirty = 1; break;
+    case '\n': case '\r': case KEY_ENTER: return open_dashboard(u) ? 2 : 0;
+    case KEY_RESIZE: jobs_ui_refresh(u); break;
+    default: break;
+    }
+    return 0;
+}
+
+/* Waits for a key, a change of the list or a signal; ticks once a
+ * second so ages and training times move without input. */
+static int wait_input(jobs_ui *u)
+{
+    struct pollfd p[3] = {{.fd = STDIN_FILENO, .events = POLLIN},
+                          {.fd = jobs_feed_fd(u->feed), .events = POLLIN},
+                          {.fd = u->sig_fd, .events = POLLIN}};
+    int n = poll(p, u->sig_fd >= 0 ? 3 : 2, 1000);
+    if (n > 0 && (p[1].revents & POLLIN))
+        jobs_feed_drain(u->feed);
+    if (n > 0 && u->sig_fd >= 0 && (p[2].revents & POLLIN))
+        return 1;
+    if (n == 0)
+        u->dirty = 1;   /* the clock moved */
+    return 0;
+}
+
+static int screen_loop(jobs_ui *u)
+{
+    for (;;) {
+        if (jobs_feed_generation(u->feed) != u->gen_seen)
+            jobs_ui_refresh(u);
+        if (u->dirty)
+            jobs_ui_draw(u);
+        if (wait_input(u))
+            return 0;
+        for (int ch; (ch = getch()) != ERR;) {
+            int q = on_key(u, ch);
+            if (q)
+                return q == 2 ? SMTOP_EXIT_NOW : 0;
+        }
+    }
+}
+
+static jobs_api *screen_api(const jobs_args *a, sm_err *err)
+{
+    jobs_api_opts o = {.region = a->so.region, .profile = a->so.profile,
+                       .since_s = a->since_s, .status = a->status, .name = a->name,
+                       .limit = a->limit, .parallel = 4};
+    return jobs_api_new(&o, err);
+}
+
+/* The API client, or the directory / S3 prefix of SOURCE. */
+static int screen_feed_source(const jobs_args *a, jobs_api **api, source **src, sm_err *err)
+{
+    if (!a->spec)
+        return (*api = screen_api(a, err)) ? 0 : -1;
+    source_opts so = a->so;
+    so.no_cache = 1;
+    return (*src = source_open(a->spec, &so, err)) ? 0 : -1;
+}
+
+int jobs_screen_run(const jobs_args *a)
+{
+    jobs_ui u = {.a = a, .sort = a->sort, .desc = a->desc, .faults = a->faults,
+                 .sig_fd = -1, .dirty = 1};
+    sm_err err = {0};
+    char region[64];
+    if (a->filter)
+        snprintf(u.filter, sizeof u.filter, "%s", a->filter);
+    aws_region_resolve(a->so.region, a->so.profile, region, sizeof region, NULL, 0);
+    snprintf(u.where, sizeof u.where, "SageMaker %s", region);
+    if (a->spec)
+        snprintf(u.where, sizeof u.where, "%.120s", a->spec);
+    jobs_api *api = NULL;
+    source *src = NULL;
+    int rc = SMTOP_EXIT_FAIL;
+    u.page = calloc(JOBS_MAX_ROWS, sizeof *u.page);
+    if (!u.page || screen_feed_source(a, &api, &src, &err) < 0 || screen_open(&u, &err) < 0)
+        goto out;
+    u.sig_fd = screen_signals();
+    u.feed = src ? jobs_feed_start_scan(src, a->spec, a->interval_s, &err)
+                 : jobs_feed_start(api, a->interval_s, &err);
+    api = NULL;
+    src = NULL;
+    if (!u.feed)
+        goto out;
+    jobs_ui_refresh(&u);
+    rc = screen_loop(&u);
+out:
+    screen_close(&u);
+    if (u.feed && (rc & SMTOP_EXIT_NOW))
+        return SMTOP_EXIT_OK | SMTOP_EXIT_NOW;   /* a hung dashboard thread: no joins */
+    jobs_feed_stop(u.feed);
+    jobs_api_free(api);
+    if (src)
+        source_free(src);
+    if (u.sig_fd >= 0)
+        close(u.sig_fd);
+    free(u.page);
+    free(u.idx);
+    if (rc == SMTOP_EXIT_FAIL && err.msg[0])
+        cmd_err_print("smtop jobs", err.msg);
+    return rc == SMTOP_EXIT_FAIL ? cmd_exit_status(&err) : rc;
+}
