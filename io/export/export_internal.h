@@ -47,6 +47,13 @@ typedef struct xwin {
     int64_t w[2][2];
 } xwin;
 
+/* A PyTorch profiler trace to export (export_kineto.c). */
+typedef struct xkin {
+    char *key;
+    source *src;          /* the job's, or --traces' */
+    key_info ki;          /* by its key relative to the root or the job */
+} xkin;
+
 typedef struct xjob {
     source *src;
     const char *root;
@@ -73,6 +80,8 @@ typedef struct xjob {
     xtf *tf;
     size_t ntf;
     tf_meta_book *tfb;                /* smdebug's TF session records */
+    xkin *kin;                        /* PyTorch profiler traces */
+    size_t nkin, capkin;
 } xjob;
 
 /* Whether an event/sample of node at [start, start+dur] is exported: it
@@ -93,5 +102,14 @@ int export_steps_tf_need(xjob *x, const xfile *f);
 void export_steps_tf_note_step(xjob *x, const sm_event *e);
 void export_steps_tf_process(xjob *x, const xfile *f, const char *data, size_t len);
 void export_steps_tf_free(xjob *x);
+
+/* PyTorch profiler traces: noted while listing (rel: the key relative to
+ * the root, or to the job outside it), listed beyond the root, exported
+ * after everything else. note/list: 0, or -1 (OOM; list: err). */
+int export_kineto_note(xjob *x, const char *key, const char *rel);
+int export_kineto_list(xjob *x, sm_err *err);
+/* -1 with err only when the source could not attempt a read. */
+int export_kineto_run(xjob *x, sm_err *err);
+void export_kineto_free(xjob *x);
 
 #endif

@@ -70,6 +70,9 @@ static int list_cb(void *ud, const source_entry *e)
     keyname_parse(rel, &ki);
     if (ki.kind == KEY_TF_META)
         return export_steps_tf_note_metadata(x, rel) == 0 ? 0 : (x->oom = 1);
+    /* PyTorch profiler traces in framework/ (export_kineto_list finds the rest) */
+    if ((ki.kind == KEY_OTHER || ki.kind == KEY_KINETO) && !strncmp(rel, "framework/", 10))
+        return export_kineto_note(x, e->key, rel) == 0 ? 0 : (x->oom = 1);
     if (ki.kind != KEY_SYSTEM && ki.kind != KEY_TRACE && ki.kind != KEY_TRACE_TMP &&
         ki.kind != KEY_TF_TRACE)
         return 0;
@@ -692,13 +695,13 @@ static int list_all(xjob *x, sm_err *err)
 
 static int export_run(xjob *x, sm_err *err)
 {
-    if (list_all(x, err) != 0)
+    if (list_all(x, err) != 0 || export_kineto_list(x, err) != 0)
         return -1;
     if (x->o->has_steps && export_steps_resolve(x, walk, is_trace, err) != 0)
         return -1;
     if (!(x->w = export_writer_new(x->out)))
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-    if (walk(x, NULL, err) != 0)
+    if (walk(x, NULL, err) != 0 || export_kineto_run(x, err) != 0)
         return -1;
     x->st->events = export_writer_event_count(x->w);
     x->st->counters = export_writer_counter_count(x->w);
@@ -727,6 +730,7 @@ int export_perfetto(source *src, const char *root, FILE *out,
         free(x.files[i].key);
     free(x.files);
     export_steps_tf_free(&x);
+    export_kineto_free(&x);
     free(x.wins);
     free(x.mw);
     return rc;

@@ -10,7 +10,11 @@
  *     traces) as `X` events with ts/dur in epoch µs, args.step when known;
  *   - system metrics as counter tracks (`ph:"C"`), one per (node, metric)
  *     named "<Name> <Dimension>" (or "<type> <Dimension>" when Name is
- *     absent), args {"value": v}.
+ *     absent), args {"value": v};
+ *   - PyTorch profiler (Kineto) traces, in the job and under opts.traces,
+ *     on the same clock: a process per rank ("rank N", labelled with its
+ *     node), a thread per GPU stream and CPU thread, X/i events and their
+ *     flows (export_kineto.c).
  *
  * Streaming: the source is listed once (only keys are kept), then files
  * are fetched, decoded and written one batch at a time in time order, so
@@ -37,11 +41,14 @@ typedef struct export_opts {
                                      nodes drift apart by whole steps */
     int64_t step_a, step_b;
     int system;                   /* 1 (default via init): include counters */
+    source *traces;               /* --traces: PyTorch profiler traces searched
+                                     whole from its top, or NULL; not owned */
 } export_opts;
 
 typedef struct export_stats {
     int64_t files, skipped_files;
     int64_t events, counters, corrupt_lines;
+    int64_t kineto_files, kineto_events;      /* PyTorch profiler traces */
     int64_t window_start_us, window_end_us;   /* union of the --steps windows */
     char last_error[512];
 } export_stats;

@@ -95,22 +95,41 @@ static void meta(exw *w, const char *what, int64_t pid, int64_t tid, sm_str name
     fputs("}}", w->f);
 }
 
-/* pid of node (1-based), naming it on first use; 0 on OOM. */
-static int64_t node_pid(exw *w, sm_str node)
+/* pid of the process keyed `key` (1-based), named `name` (and labelled
+ * when label.len) on first use; 0 on OOM. */
+static int64_t keyed_pid(exw *w, sm_str key, sm_str name, sm_str label)
 {
     for (size_t i = 0; i < w->nnodes; i++)
-        if (name_eq(&w->nodes[i].id, node))
+        if (name_eq(&w->nodes[i].id, key))
             return (int64_t)i + 1;
     exw_node *nn = realloc(w->nodes, (w->nnodes + 1) * sizeof *nn);
     if (!nn)
         return 0;
     w->nodes = nn;
     memset(&nn[w->nnodes], 0, sizeof *nn);
-    if (name_dup(&nn[w->nnodes].id, node) != 0)
+    if (name_dup(&nn[w->nnodes].id, key) != 0)
         return 0;
     int64_t pid = (int64_t)++w->nnodes;
-    meta(w, "process_name", pid, 0, node);
+    meta(w, "process_name", pid, 0, name);
+    if (label.len) {
+        sep(w);
+        fprintf(w->f, "{\"name\":\"process_labels\",\"ph\":\"M\",\"ts\":0,\"pid\":%lld,"
+                      "\"tid\":0,\"args\":{\"labels\":", (long long)pid);
+        put_str(w->f, label);
+        fputs("}}", w->f);
+    }
     return pid;
+}
+
+/* pid of node (1-based), naming it on first use; 0 on OOM. */
+static int64_t node_pid(exw *w, sm_str node)
+{
+    return keyed_pid(w, node, node, (sm_str){"", 0});
+}
+
+int64_t export_writer_process(exw *w, sm_str key, sm_str name, sm_str label)
+{
+    return keyed_pid(w, key, name, label);
 }
 
 static int64_t phase_tid(exw *w, int64_t pid, sm_str phase)
@@ -134,6 +153,23 @@ static int64_t phase_tid(exw *w, int64_t pid, sm_str phase)
     if (n->ntids == EXW_TID_MAX)
         meta(w, "thread_name", pid, EXW_TID_MAX + 1, sm_str_c("(other phases)"));
     return tid;
+}
+
+int64_t export_writer_thread(exw *w, int64_t pid, sm_str name)
+{
+    return phase_tid(w, pid, name);
+}
+
+FILE *export_writer_record(exw *w)
+{
+    sep(w);
+    w->events++;
+    return w->f;
+}
+
+void export_writer_str(FILE *f, sm_str s)
+{
+    put_str(f, s);
 }
 
 exw *export_writer_new(FILE *out)

@@ -131,14 +131,12 @@ static void key_stem(const char *key, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)(n ? n : strlen(b)), b);
 }
 
-/* Node and process of the trace (kineto_ingest.h). */
-static void place_rank(const model *m, const key_info *ki, const char *key, const sm_kmeta *meta,
-                       char *node, char *proc, size_t cap)
+void kineto_ingest_place(const key_info *ki, const char *key, const sm_kmeta *meta,
+                         int node_has_metrics, char *node, char *proc, size_t cap)
 {
     char stem[128];
     key_stem(key, stem, sizeof stem);
-    const model_node *n = ki->node[0] ? model_find_node(m, ki->node) : NULL;
-    if (n && model_node_series_count(n) > 0)
+    if (ki->node[0] && node_has_metrics)
         snprintf(node, cap, "%s", ki->node);   /* system metrics name it */
     else if (meta->host_name.len)
         kineto_str_sanitize(meta->host_name, node, cap);
@@ -204,7 +202,9 @@ int kineto_ingest_file(kineto_ingest *k, const key_info *ki, const char *key, co
         sm_err_set(err, SM_ERR_NOMEM, "out of memory analysing the trace");
     } else {
         char node[128], proc[128];
-        place_rank(k->m, ki, key, &meta, node, proc, sizeof node);
+        const model_node *n = ki->node[0] ? model_find_node(k->m, ki->node) : NULL;
+        kineto_ingest_place(ki, key, &meta, n && model_node_series_count(n) > 0, node, proc,
+                            sizeof node);
         int placed = meta.has_base || meta.ts_epoch;
         if (placed)
             add_events(k->m, &r, meta.has_base ? meta.base_ns : 0, node, proc);

@@ -30,6 +30,14 @@ void kineto_ingest_free(kineto_ingest *k);
 int kineto_ingest_file(kineto_ingest *k, const key_info *ki, const char *key, const void *data,
                        size_t len, sm_err *err);
 
+/* Where a finished trace (meta) found at key goes: its node (ki's node
+ * when system metrics name it, node_has_metrics; else the trace's host
+ * name, ki's node, the file's stem) and process ("rank N" from
+ * distributedInfo, else ki's writer or the file's stem), each cut to cap
+ * bytes. The dashboard's ingest and the export place a trace alike. */
+void kineto_ingest_place(const key_info *ki, const char *key, const sm_kmeta *meta,
+                         int node_has_metrics, char *node, char *proc, size_t cap);
+
 /* Traces read so far, and the bytes of their files. */
 int64_t kineto_ingest_traces(const kineto_ingest *k);
 int64_t kineto_ingest_bytes(const kineto_ingest *k);

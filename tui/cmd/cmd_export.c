@@ -6,6 +6,7 @@
 
 #include "io/export/atomic_file.h"
 #include "io/export/export_perfetto.h"
+#include "io/source/source_traces.h"
 #include "io/scan/scanner.h"
 #include "io/source/source_open.h"
 #include "tui/cmd/commands.h"
@@ -25,10 +26,12 @@ static void export_usage(FILE *f)
             "Writes every node's framework events and system metrics into one\n"
             "Chrome-trace JSON file for Perfetto (ui.perfetto.dev) or\n"
             "chrome://tracing: a process per node, a thread per phase, a counter\n"
-            "track per metric, times in epoch microseconds. Streams: memory does\n"
-            "not grow with the job. OUT.json may be - for standard output; a\n"
-            "file is written whole or not at all (a failed export leaves an\n"
-            "existing OUT.json as it was).\n"
+            "track per metric, times in epoch microseconds; PyTorch profiler\n"
+            "traces on the same clock, a process per rank (labelled with its\n"
+            "node) with its GPU streams and CPU threads as threads, flows kept.\n"
+            "Streams: memory does not grow with the job. OUT.json may be - for\n"
+            "standard output; a file is written whole or not at all (a failed\n"
+            "export leaves an existing OUT.json as it was).\n"
             "\n"
             "  --perfetto FILE  output file (required)\n"
             "%s"
@@ -124,10 +127,19 @@ static int run_export(const export_args *a, FILE *out, export_stats *st, sm_err 
     source *src = source_open(a->spec, &a->so, err);
     if (!src)
         return -1;
+    export_opts xo = a->xo;
+    if (a->so.traces && !(xo.traces = source_traces_open(a->so.traces, &a->so, err))) {
+        char why[sizeof err->msg];
+        memcpy(why, err->msg, sizeof why);
+        sm_err_set(err, err->code, "--traces: %.400s", why);
+        source_free(src);
+        return -1;
+    }
     char root[256];
     int rc = scanner_find_root(src, root, sizeof root, err);
     if (rc == 0)
-        rc = export_perfetto(src, root, out, &a->xo, st, err);
+        rc = export_perfetto(src, root, out, &xo, st, err);
+    source_free(xo.traces);
     source_free(src);
     return rc;
 }
@@ -167,6 +179,9 @@ int cmd_export(int argc, char **argv)
     }
     fprintf(stderr, "smtop export: %lld events, %lld counter samples from %lld files",
             (long long)st.events, (long long)st.counters, (long long)st.files);
+    if (st.kineto_files)
+        fprintf(stderr, " (%lld events from %lld PyTorch profiler traces)",
+                (long long)st.kineto_events, (long long)st.kineto_files);
     if (st.skipped_files || st.corrupt_lines)
         fprintf(stderr, " (%lld files skipped, %lld corrupt lines)",
                 (long long)st.skipped_files, (long long)st.corrupt_lines);

@@ -50,10 +50,8 @@ int report_diff_add_breakdown(json_t *obj, job *j)
     return -1;
 }
 
-/* Completes `row` (its identifying members) with base_<unit>,
- * target_<unit> and change_pct, appends it. */
-static int add_row(json_t *arr, json_t *row, const char *unit, double b, double t,
-                   int *changed)
+int report_diff_add_row(json_t *arr, json_t *row, const char *unit, double b, double t,
+                        int *changed)
 {
     if (!row)
         return -1;
@@ -97,8 +95,30 @@ static const json_t *find2(const json_t *arr, const char *k1, const char *v1,
     return NULL;
 }
 
+/* The one node of a steps array (writer rows aside), or NULL when it has
+ * none or several. */
+static const char *single_node(const json_t *steps)
+{
+    const char *one = NULL;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(steps, i, e) {
+        const char *n = json_string_value(json_object_get(e, "node"));
+        if (!n || json_is_string(json_object_get(e, "process")))
+            continue;
+        if (one && strcmp(one, n))
+            return NULL;
+        one = n;
+    }
+    return one;
+}
+
 static void diff_steps(const json_t *b, const json_t *t, json_t *out, int *ch)
 {
+    /* Two one-node jobs compare whatever their nodes are called: a single
+     * PyTorch profiler trace is named by its file. */
+    const char *tb = single_node(json_object_get(b, "steps"));
+    const char *tt = tb ? single_node(json_object_get(t, "steps")) : NULL;
     static const char *const stats[] = {"p50_us", "p95_us", "p99_us", "mean_us"};
     size_t i;
     const json_t *e;
@@ -109,10 +129,10 @@ static void diff_steps(const json_t *b, const json_t *t, json_t *out, int *ch)
             continue;
         const char *node = json_string_value(json_object_get(e, "node"));
         const char *ph = json_string_value(json_object_get(e, "phase"));
-        const json_t *o = node && ph ? find2(json_object_get(t, "steps"), "node", node,
-                                             "phase", ph) : NULL;
+        const json_t *o = node && ph ? find2(json_object_get(t, "steps"), "node",
+                                             tt ? tt : node, "phase", ph) : NULL;
         for (size_t s = 0; o && s < 4; s++)
-            add_row(out, json_pack("{s:s, s:s, s:s}", "node", node, "phase", ph,
+            report_diff_add_row(out, json_pack("{s:s, s:s, s:s}", "node", node, "phase", ph,
                                    "stat", stats[s]), "us",
                     json_number_value(json_object_get(e, stats[s])),
                     json_number_value(json_object_get(o, stats[s])), ch);
@@ -156,7 +176,7 @@ static void diff_util(const json_t *b, const json_t *t, json_t *out, int *ch)
         for (size_t k = 0; o && k < 4; k++) {
             double vb = util_of(e, kinds[k]), vt = util_of(o, kinds[k]);
             if (!isnan(vb) && !isnan(vt))
-                add_row(out, json_pack("{s:s, s:s}", "node", id, "metric", kinds[k]),
+                report_diff_add_row(out, json_pack("{s:s, s:s}", "node", id, "metric", kinds[k]),
                         "pct", vb, vt, ch);
         }
     }
@@ -174,7 +194,7 @@ static void diff_breakdown(const json_t *b, const json_t *t, json_t *out, int *c
         for (size_t c = 0; o && c < 5; c++) {
             char key[32];
             snprintf(key, sizeof key, "%s_us", cats[c]);
-            add_row(out, json_pack("{s:s, s:s}", "node", id, "category", cats[c]), "us",
+            report_diff_add_row(out, json_pack("{s:s, s:s}", "node", id, "category", cats[c]), "us",
                     json_number_value(json_object_get(e, key)),
                     json_number_value(json_object_get(o, key)), ch);
         }
@@ -191,7 +211,7 @@ static void diff_python(const json_t *b, const json_t *t, json_t *out, int *ch)
         const char *fn = json_string_value(json_object_get(e, "function"));
         const json_t *o = fn ? find2(tt, "function", fn, NULL, "") : NULL;
         if (o)
-            add_row(out, json_pack("{s:s}", "function", fn), "s",
+            report_diff_add_row(out, json_pack("{s:s}", "function", fn), "s",
                     json_number_value(json_object_get(e, "tottime_s")),
                     json_number_value(json_object_get(o, "tottime_s")), ch);
     }
@@ -210,6 +230,10 @@ json_t *report_diff_build(const json_t *base, const json_t *target)
     diff_util(base, target, json_object_get(d, "utilization"), &ch);
     diff_breakdown(base, target, json_object_get(d, "breakdown"), &ch);
     diff_python(base, target, json_object_get(d, "python"), &ch);
+    if (report_diff_gpu(base, target, d, &ch) != 0) {
+        json_decref(d);
+        return NULL;
+    }
     json_object_set_new(d, "changed", json_integer(ch));
     return d;
 }

@@ -9,7 +9,11 @@
  *    utilization[] {node, metric (cpu_total|gpu_util|gpu_mem|host_mem), base, target, change_pct},
  *    breakdown[]   {node, category (data|forward|backward|comm|other), base, target, change_pct},
  *    python[]      {function, base, target, change_pct}   (tottime_s, top-N of both)
- *    changed}      number of rows whose value differs
+ *    gpu[]         {process, node, metric (idle|compute|non_compute|comm_comp_overlap),
+ *                   base, target, change_pct}   (pct, PyTorch profiler ranks)
+ *    kernels[]     {name, kind (added|removed|slower|faster), type, base/target count,
+ *                   mean_us, sum_us, change_pct}   (the largest changes first)
+ *    changed}      number of rows whose value differs (kernels: not "same")
  * Rows exist for keys present in both jobs; change_pct is null when the
  * baseline is 0 (or the value is missing on one side). */
 #ifndef SMTOP_REPORT_DIFF_H
@@ -34,6 +38,25 @@ json_t *report_diff_snapshot(job *j, sm_err *err);
 /* Opens spec, reads it to the end once (not live), and returns its
  * snapshot; NULL with err (unreadable source: the source's message). */
 json_t *report_diff_load(const char *spec, const source_opts *so, sm_err *err);
+
+/* Sets obj["kernel_table"]: every kernel of the job's PyTorch profiler
+ * ranks summed (raw name, type, count, sum_us), for report_diff_gpu.
+ * Takes the job's lock. -1 on OOM. (report_diff_gpu.c) */
+int report_diff_add_kernels(json_t *obj, job *j);
+
+/* Sets d["gpu"] (each rank's GPU time breakdown, matched by process) and
+ * d["kernels"] (gpu_diff_kernels over the kernel tables), counting changed
+ * rows into *ch. -1 on OOM. (report_diff_gpu.c) */
+int report_diff_gpu(const json_t *base, const json_t *target, json_t *d, int *ch);
+
+/* The kernels section of the text table. (report_diff_gpu.c) */
+void report_diff_print_kernels(const json_t *d, FILE *f);
+
+/* Completes row (its identifying members; owned) with base_<unit>,
+ * target_<unit> and change_pct, counts it in *changed when they differ,
+ * appends it to arr. -1 on OOM or when row is NULL. */
+int report_diff_add_row(json_t *arr, json_t *row, const char *unit, double b, double t,
+                        int *changed);
 
 /* Builds the diff object (caller owns it). NULL on OOM. */
 json_t *report_diff_build(const json_t *base, const json_t *target);

@@ -20,6 +20,8 @@ json_t *report_diff_snapshot(job *j, sm_err *err)
     }
     if (rc == 0)
         rc = report_diff_add_breakdown(obj, j);
+    if (rc == 0)
+        rc = report_diff_add_kernels(obj, j);
     if (rc != 0) {
         json_decref(obj);
         sm_err_set(err, SM_ERR_NOMEM, "out of memory building the report");

@@ -161,6 +161,9 @@ void report_diff_print_text(const json_t *d, FILE *f, int utf8, double threshold
                       "category", 1, f, utf8, threshold);
     hidden += section(d, "python", "Top Python functions, tottime s", "function", NULL, 0, f,
                       utf8, threshold);
+    hidden += section(d, "gpu", "GPU time by rank, % of the profiled span", "process", "metric",
+                      0, f, utf8, threshold);
+    report_diff_print_kernels(d, f);
     long long ch = (long long)json_integer_value(json_object_get(d, "changed"));
     if (ch)
         fprintf(f, "\n%lld values changed; %zu rows under %g %% hidden (--threshold).\n", ch,
