@@ -17,7 +17,14 @@ typedef struct sink {
 static void put(sink *s, const char *b, size_t n)
 {
     s->total += n;
-    if (s->full || s->w + n > s->cap) {
+    if (s->full)
+        return;
+    if (s->w + n > s->cap) {
+        /* Keep what fits: a long name without escapes comes as one piece,
+         * and dropping it whole left an empty name (copy_out then cuts
+         * at a character boundary). */
+        memcpy(s->out + s->w, b, s->cap - s->w);
+        s->w = s->cap;
         s->full = 1;
         return;
     }

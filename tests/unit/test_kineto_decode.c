@@ -386,6 +386,15 @@ static void test_sanitize(void **state)
     char o2[32];
     kineto_str_sanitize(sm_str_c("x\\u009b1m\xff\xc3y"), o2, sizeof o2);
     assert_string_equal(o2, "x?1m??y");
+    /* a name longer than the buffer and without escapes (one piece) keeps
+     * its head: real kernel names run past 1,500 bytes */
+    char big[3000], o3[1024];
+    memset(big, 'k', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    assert_int_equal(kineto_str_sanitize(sm_str_c(big), o3, sizeof o3), sizeof o3 - 1);
+    assert_int_equal(strlen(o3), sizeof o3 - 1);
+    assert_int_equal(kineto_str_copy(sm_str_c(big), o3, sizeof o3), sizeof big - 1);
+    assert_int_equal(o3[0], 'k');
     free(p);
 }
 
