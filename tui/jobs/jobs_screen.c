@@ -236,6 +236,10 @@ static int wait_input(jobs_ui *u)
         jobs_feed_drain(u->feed);
     if (n > 0 && u->sig_fd >= 0 && (p[2].revents & POLLIN))
         return 1;
+    /* The terminal went away (ssh dropped, tmux killed): without this the
+     * loop spun on a hung-up stdin at a quarter of a core, for hours. */
+    if (n > 0 && (p[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
+        return 1;
     if (n == 0)
         u->dirty = 1;   /* the clock moved */
     return 0;
