@@ -28,9 +28,18 @@
 #define MODEL_EVENTS_MAX ((size_t)1 << 20)  /* per file: bounds the list */
 #define SNIFF_BYTES ((size_t)64 << 10)
 
+/* A placed trace's span on the job clock, by the rank (node, process) it
+ * gave its figures to. */
+typedef struct kspan {
+    char *who;              /* "node\0process\0key" in one block */
+    int64_t t0_ns, t1_ns;
+} kspan;
+
 struct kineto_ingest {
     model *m;
     int64_t traces, bytes;
+    kspan *sp;
+    size_t nsp, csp;
 };
 
 enum { K_STEP, K_LOADER, K_USER, K_CPU };
@@ -65,7 +74,89 @@ kineto_ingest *kineto_ingest_new(model *m)
 
 void kineto_ingest_free(kineto_ingest *k)
 {
+    if (!k)
+        return;
+    for (size_t i = 0; i < k->nsp; i++)
+        free(k->sp[i].who);
+    free(k->sp);
     free(k);
+}
+
+/* The span of a read's CPU-side events on the job clock; 0 when it has none. */
+static int read_span(const kread *r, int64_t base_ns, int64_t *t0, int64_t *t1)
+{
+    if (r->n == 0)
+        return 0;
+    *t0 = INT64_MAX;
+    *t1 = INT64_MIN;
+    for (size_t i = 0; i < r->n; i++) {
+        int64_t a = base_ns + r->ev[i].ts_ns, b = a + (r->ev[i].dur_ns > 0 ? r->ev[i].dur_ns : 0);
+        *t0 = a < *t0 ? a : *t0;
+        *t1 = b > *t1 ? b : *t1;
+    }
+    return 1;
+}
+
+/* A trace that gives its figures to a rank another trace already gave
+ * them to, over an overlapping span, records the same rank twice (a
+ * copied file, two jobs writing one folder): counting both would double
+ * its steps and GPU time. The earlier one stands; this one is named. */
+static const kspan *span_clash(const kineto_ingest *k, const char *node, const char *proc,
+                               int64_t t0, int64_t t1)
+{
+    for (size_t i = 0; i < k->nsp; i++) {
+        const kspan *s = &k->sp[i];
+        const char *sp = s->who + strlen(s->who) + 1;
+        if (t0 < s->t1_ns && s->t0_ns < t1 && !strcmp(s->who, node) && !strcmp(sp, proc))
+            return s;
+    }
+    return NULL;
+}
+
+static int span_keep(kineto_ingest *k, const char *node, const char *proc, const char *key,
+                     int64_t t0, int64_t t1)
+{
+    if (vec_grow(&k->sp, &k->csp, k->nsp + 1, sizeof *k->sp, 16) != 0)
+        return -1;
+    size_t a = strlen(node) + 1, b = strlen(proc) + 1, c = strlen(key) + 1;
+    char *who = malloc(a + b + c);
+    if (!who)
+        return -1;
+    memcpy(who, node, a);
+    memcpy(who + a, proc, b);
+    memcpy(who + a + b, key, c);
+    k->sp[k->nsp++] = (kspan){who, t0, t1};
+    return 0;
+}
+
+static const char *base_name(const char *key)
+{
+    const char *s = strrchr(key, '/');
+    return s ? s + 1 : key;
+}
+
+/* 0 when the trace may count; -1 with err naming the trace it repeats. */
+static int check_overlap(kineto_ingest *k, const kread *r, int64_t base_ns, const char *node,
+                         const char *proc, const char *key, sm_err *err)
+{
+    int64_t t0, t1;
+    if (!read_span(r, base_ns, &t0, &t1))
+        return 0;
+    const kspan *s = span_clash(k, node, proc, t0, t1);
+    if (s) {
+        const char *other = s->who + strlen(s->who) + 1;
+        other += strlen(other) + 1;
+        int64_t lo = t0 > s->t0_ns ? t0 : s->t0_ns, hi = t1 < s->t1_ns ? t1 : s->t1_ns;
+        sm_err_set(err, SM_ERR_FORMAT,
+                   "claims %s of %s like %.200s over the same %.3f s: the same rank recorded "
+                   "twice, not counted again", proc, node, base_name(other), (double)(hi - lo) / 1e9);
+        return -1;
+    }
+    if (span_keep(k, node, proc, key, t0, t1) != 0) {
+        sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+        return -1;
+    }
+    return 0;
 }
 
 static int name_has(sm_str s, const char *prefix)
@@ -206,14 +297,18 @@ int kineto_ingest_file(kineto_ingest *k, const key_info *ki, const char *key, co
         kineto_ingest_place(ki, key, &meta, n && model_node_series_count(n) > 0, node, proc,
                             sizeof node);
         int placed = meta.has_base || meta.ts_epoch;
+        int64_t base_ns = meta.has_base ? meta.base_ns : 0;
+        if (placed && check_overlap(k, &r, base_ns, node, proc, key, err) != 0)
+            goto out;
         if (placed)
-            add_events(k->m, &r, meta.has_base ? meta.base_ns : 0, node, proc);
+            add_events(k->m, &r, base_ns, node, proc);
         rc = model_gpu_merge(k->m, node, proc, meta.rank, r.tr, placed);
         if (rc != 0)
             sm_err_set(err, SM_ERR_NOMEM, "out of memory keeping the trace's figures");
         k->traces++;
         k->bytes += (int64_t)len;
     }
+out:
     kineto_dec_free(d);
     gpu_trace_free(r.tr);
     free(r.ev);

@@ -62,7 +62,11 @@ grep -q "^tensorboard-output/run2/metrics.json	not read: not a PyTorch profiler 
     fail "other JSON not named: $(cat "$T/u3")"
 grep -q "^tensorboard-output/algo-1_9.*ends early" "$T/u3" || fail "half .gz not named: $(cat "$T/u3")"
 grep -q "model.json\|renamed" "$T/u3" && fail "named what it should read or skip: $(cat "$T/u3")"
-[ "$(wc -l <"$T/u3")" = 2 ] || fail "unread: $(cat "$T/u3")"
+# the job prefix's copy is found and read, and, as the same rank over the
+# same time as the trace it copies, named rather than counted twice
+grep -Eq "algo-1_8.*not read: claims rank 0 of algo-1 like .* recorded twice" "$T/u3" ||
+    fail "job-prefix copy not found, or counted twice: $(cat "$T/u3")"
+[ "$(wc -l <"$T/u3")" = 3 ] || fail "unread: $(cat "$T/u3")"
 want=$((tb_bytes + 2 * $(wc -c <"$first") + $(wc -c <"$half") + $(wc -c <"$T/only/tensorboard-output/run2/metrics.json")))
 [ "$(bytes "$T/r3.json")" = "$want" ] || fail "read $(bytes "$T/r3.json") bytes, want $want"
 
