@@ -21,7 +21,8 @@ synth old 1
 synth "ctl$(printf '\x1b')[31mname" 1
 mkdir -p "$D/notajob/rules-output" && echo '{}' >"$D/notajob/rules-output/x.json"
 touch "$D/team/done/profiler-output/system/training_job_end.ts"
-find "$D/team/stale" -type f -exec touch -d '10 minutes ago' {} +
+# 15 minutes: past the faults view's 600 s by more than a clock tick
+find "$D/team/stale" -type f -exec touch -d '15 minutes ago' {} +
 find "$D/old" -type f -exec touch -d '3 hours ago' {} +
 
 "$SMTOP" jobs --json "$D" >"$T/dir.json" 2>"$T/err" || fail "jobs --json DIR: $(cat "$T/err")"
