@@ -23,7 +23,8 @@ static void put(sink *s, const char *b, size_t n)
         /* Keep what fits: a long name without escapes comes as one piece,
          * and dropping it whole left an empty name (copy_out then cuts
          * at a character boundary). */
-        memcpy(s->out + s->w, b, s->cap - s->w);
+        if (s->cap > s->w)   /* a measuring sink has no buffer (out NULL, cap 0) */
+            memcpy(s->out + s->w, b, s->cap - s->w);
         s->w = s->cap;
         s->full = 1;
         return;
