@@ -101,13 +101,21 @@ static int read_span(const kread *r, int64_t base_ns, int64_t *t0, int64_t *t1)
  * them to, over an overlapping span, records the same rank twice (a
  * copied file, two jobs writing one folder): counting both would double
  * its steps and GPU time. The earlier one stands; this one is named. */
+/* Part i (0 node, 1 process, 2 key) of a span's "node\0process\0key". */
+static const char *who_part(const char *who, int i)
+{
+    for (; i > 0; i--)
+        who += strlen(who) + 1;
+    return who;
+}
+
 static const kspan *span_clash(const kineto_ingest *k, const char *node, const char *proc,
                                int64_t t0, int64_t t1)
 {
     for (size_t i = 0; i < k->nsp; i++) {
         const kspan *s = &k->sp[i];
-        const char *sp = s->who + strlen(s->who) + 1;
-        if (t0 < s->t1_ns && s->t0_ns < t1 && !strcmp(s->who, node) && !strcmp(sp, proc))
+        if (t0 < s->t1_ns && s->t0_ns < t1 && !strcmp(s->who, node) &&
+            !strcmp(who_part(s->who, 1), proc))
             return s;
     }
     return NULL;
@@ -144,8 +152,7 @@ static int check_overlap(kineto_ingest *k, const kread *r, int64_t base_ns, cons
         return 0;
     const kspan *s = span_clash(k, node, proc, t0, t1);
     if (s) {
-        const char *other = s->who + strlen(s->who) + 1;
-        other += strlen(other) + 1;
+        const char *other = who_part(s->who, 2);
         int64_t lo = t0 > s->t0_ns ? t0 : s->t0_ns, hi = t1 < s->t1_ns ? t1 : s->t1_ns;
         sm_err_set(err, SM_ERR_FORMAT,
                    "claims %s of %s like %.200s over the same %.3f s: the same rank recorded "
@@ -216,8 +223,7 @@ static int decode_all(kineto_dec *d, kread *r, const void *data, size_t len, sm_
 /* The file's name without its folders and extensions: a worker of its own. */
 static void key_stem(const char *key, char *out, size_t cap)
 {
-    const char *b = strrchr(key, '/');
-    b = b ? b + 1 : key;
+    const char *b = base_name(key);
     size_t n = strcspn(b, ".");
     snprintf(out, cap, "%.*s", (int)(n ? n : strlen(b)), b);
 }
