@@ -53,8 +53,12 @@ typedef struct kev {
     uint8_t kind;
 } kev;
 
-/* One file's read in progress. */
-typedef struct kread {
+/* One file's read in progress: its decoder, its analysis so far and the
+ * CPU-side events kept for the model until the trace is complete. */
+struct kineto_read {
+    key_info ki;
+    char *key;
+    kineto_dec *d;
     gpu_trace *tr;
     kev *ev;
     size_t n, cap;
@@ -62,7 +66,11 @@ typedef struct kread {
     size_t an, acap;
     int64_t dropped;        /* events past MODEL_EVENTS_MAX */
     int oom;
-} kread;
+    int fed;                /* bytes came (the head was judged) */
+    int not_kineto;         /* a KEY_KINETO_MAYBE whose head says it is not one */
+    int stopped;            /* the decoder refused more (corrupt, OOM) */
+};
+typedef struct kineto_read kread;
 
 kineto_ingest *kineto_ingest_new(model *m)
 {
@@ -205,21 +213,6 @@ static void on_event(void *ud, const sm_kevent *ev)
         keep_event(r, ev);
 }
 
-/* Decodes data whole. 0 complete; -1 with err (incomplete: *incomplete). */
-static int decode_all(kineto_dec *d, kread *r, const void *data, size_t len, sm_kmeta *meta,
-                      int *incomplete, sm_err *err)
-{
-    const char *p = data;
-    for (size_t at = 0; at < len; at += CHUNK)
-        if (kineto_dec_feed(d, p + at, len - at < CHUNK ? len - at : CHUNK, on_event, r) != 0)
-            break;
-    int rc = kineto_dec_finish(d, meta, err);
-    *incomplete = rc == KINETO_INCOMPLETE;
-    if (rc == 0 && r->oom)
-        return sm_err_set(err, SM_ERR_NOMEM, "out of memory reading the trace");
-    return rc == 0 ? 0 : -1;
-}
-
 /* The file's name without its folders and extensions: a worker of its own. */
 static void key_stem(const char *key, char *out, size_t cap)
 {
@@ -275,51 +268,112 @@ static int not_kineto_err(sm_err *err)
                       "schemaVersion, deviceProperties or distributedInfo)");
 }
 
-int kineto_ingest_file(kineto_ingest *k, const key_info *ki, const char *key, const void *data,
-                       size_t len, sm_err *err)
+void kineto_read_drop(kineto_read *r)
 {
-    if (ki->kind == KEY_KINETO_MAYBE && not_kineto(data, len))
-        return not_kineto_err(err);
+    if (!r)
+        return;
+    kineto_dec_free(r->d);
+    gpu_trace_free(r->tr);
+    free(r->ev);
+    free(r->arena);
+    free(r->key);
+    free(r);
+}
+
+kineto_read *kineto_read_begin(const key_info *ki, const char *key)
+{
+    kineto_read *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
     kineto_dec_opts o = {.keep_python = 1};
-    kineto_dec *d = kineto_dec_new(&o);
-    kread r = {gpu_trace_new(NULL), NULL, 0, 0, NULL, 0, 0, 0, 0};
-    int rc = -1, incomplete = 0;
-    sm_kmeta meta;
-    if (!d || !r.tr) {
-        sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-    } else if (decode_all(d, &r, data, len, &meta, &incomplete, err) != 0) {
-        if (incomplete) {
-            char why[sizeof err->msg];
-            memcpy(why, err->msg, sizeof why);
-            sm_err_set(err, SM_ERR_FORMAT, "%.400s; read again once it changes", why);
+    r->ki = *ki;
+    r->key = strdup(key);
+    r->d = kineto_dec_new(&o);
+    r->tr = gpu_trace_new(NULL);
+    if (!r->key || !r->d || !r->tr) {
+        kineto_read_drop(r);
+        return NULL;
+    }
+    return r;
+}
+
+int kineto_read_feed(kineto_read *r, const void *data, size_t len)
+{
+    if (r->not_kineto || r->stopped)
+        return 1;
+    /* A file's first bytes come in one piece (the whole file, or a piece
+     * of at least SNIFF_BYTES): its head is judged as a whole read would. */
+    if (!r->fed && r->ki.kind == KEY_KINETO_MAYBE && not_kineto(data, len)) {
+        r->not_kineto = 1;
+        return 1;
+    }
+    r->fed = 1;
+    const char *p = data;
+    for (size_t at = 0; at < len; at += CHUNK)
+        if (kineto_dec_feed(r->d, p + at, len - at < CHUNK ? len - at : CHUNK, on_event, r) != 0) {
+            r->stopped = 1;
+            return 1;
         }
-    } else if (ki->kind == KEY_KINETO_MAYBE && !kineto_meta_is_kineto(&meta)) {
-        not_kineto_err(err);
-    } else if (gpu_trace_end(r.tr, &meta) != 0) {
-        sm_err_set(err, SM_ERR_NOMEM, "out of memory analysing the trace");
-    } else {
+    return 0;
+}
+
+/* The end of r's bytes: its metadata in *meta. 0 complete; -1 with err
+ * (one still being written says it is read again once it changes). */
+static int read_finish(kread *r, sm_kmeta *meta, sm_err *err)
+{
+    if (r->not_kineto || (!r->fed && r->ki.kind == KEY_KINETO_MAYBE && not_kineto("", 0)))
+        return not_kineto_err(err);
+    int rc = kineto_dec_finish(r->d, meta, err);
+    if (rc == KINETO_INCOMPLETE) {
+        char why[sizeof err->msg];
+        memcpy(why, err->msg, sizeof why);
+        return sm_err_set(err, SM_ERR_FORMAT, "%.400s; read again once it changes", why);
+    }
+    if (rc != 0)
+        return -1;
+    if (r->oom)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory reading the trace");
+    if (r->ki.kind == KEY_KINETO_MAYBE && !kineto_meta_is_kineto(meta))
+        return not_kineto_err(err);
+    if (gpu_trace_end(r->tr, meta) != 0)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory analysing the trace");
+    return 0;
+}
+
+int kineto_ingest_end(kineto_ingest *k, kineto_read *r, int64_t len, sm_err *err)
+{
+    sm_kmeta meta;
+    int rc = -1;
+    if (read_finish(r, &meta, err) == 0) {
+        const key_info *ki = &r->ki;
         char node[128], proc[128];
         const model_node *n = ki->node[0] ? model_find_node(k->m, ki->node) : NULL;
-        kineto_ingest_place(ki, key, &meta, n && model_node_series_count(n) > 0, node, proc,
+        kineto_ingest_place(ki, r->key, &meta, n && model_node_series_count(n) > 0, node, proc,
                             sizeof node);
         int placed = meta.has_base || meta.ts_epoch;
         int64_t base_ns = meta.has_base ? meta.base_ns : 0;
-        if (placed && check_overlap(k, &r, base_ns, node, proc, key, err) != 0)
-            goto out;
-        if (placed)
-            add_events(k->m, &r, base_ns, node, proc);
-        rc = model_gpu_merge(k->m, node, proc, meta.rank, r.tr, placed);
-        if (rc != 0)
-            sm_err_set(err, SM_ERR_NOMEM, "out of memory keeping the trace's figures");
-        k->traces++;
-        k->bytes += (int64_t)len;
+        if (!placed || check_overlap(k, r, base_ns, node, proc, r->key, err) == 0) {
+            if (placed)
+                add_events(k->m, r, base_ns, node, proc);
+            rc = model_gpu_merge(k->m, node, proc, meta.rank, r->tr, placed);
+            if (rc != 0)
+                sm_err_set(err, SM_ERR_NOMEM, "out of memory keeping the trace's figures");
+            k->traces++;
+            k->bytes += len;
+        }
     }
-out:
-    kineto_dec_free(d);
-    gpu_trace_free(r.tr);
-    free(r.ev);
-    free(r.arena);
+    kineto_read_drop(r);
     return rc;
+}
+
+int kineto_ingest_file(kineto_ingest *k, const key_info *ki, const char *key, const void *data,
+                       size_t len, sm_err *err)
+{
+    kineto_read *r = kineto_read_begin(ki, key);
+    if (!r)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    kineto_read_feed(r, data, len);
+    return kineto_ingest_end(k, r, (int64_t)len, err);
 }
 
 int64_t kineto_ingest_traces(const kineto_ingest *k)
