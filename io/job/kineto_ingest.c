@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "io/decode/kineto_decode.h"
+#include "io/job/kineto_keep.h"
 #include "model/gpu/gpu_trace.h"
 #include "model/model_gpu.h"
 #include "model/util/vec.h"
@@ -47,12 +48,6 @@ enum { K_STEP, K_LOADER, K_USER, K_CPU };
 static const char *const kind_phase[] = {"Step:ModeKeys.TRAIN", "DataIterator",
                                          "user_annotation", "cpu_op"};
 
-typedef struct kev {
-    int64_t ts_ns, dur_ns, pid, tid, step;
-    uint32_t name_at, name_len;
-    uint8_t kind;
-} kev;
-
 /* One file's read in progress: its decoder, its analysis so far and the
  * CPU-side events kept for the model until the trace is complete. */
 struct kineto_read {
@@ -60,10 +55,7 @@ struct kineto_read {
     char *key;
     kineto_dec *d;
     gpu_trace *tr;
-    kev *ev;
-    size_t n, cap;
-    char *arena;
-    size_t an, acap;
+    kkeep *keep;            /* CPU ops and annotations for the model */
     int64_t dropped;        /* events past MODEL_EVENTS_MAX */
     int oom;
     int fed;                /* bytes came (the head was judged) */
@@ -93,15 +85,10 @@ void kineto_ingest_free(kineto_ingest *k)
 /* The span of a read's CPU-side events on the job clock; 0 when it has none. */
 static int read_span(const kread *r, int64_t base_ns, int64_t *t0, int64_t *t1)
 {
-    if (r->n == 0)
+    if (!kkeep_span(r->keep, t0, t1))
         return 0;
-    *t0 = INT64_MAX;
-    *t1 = INT64_MIN;
-    for (size_t i = 0; i < r->n; i++) {
-        int64_t a = base_ns + r->ev[i].ts_ns, b = a + (r->ev[i].dur_ns > 0 ? r->ev[i].dur_ns : 0);
-        *t0 = a < *t0 ? a : *t0;
-        *t1 = b > *t1 ? b : *t1;
-    }
+    *t0 += base_ns;
+    *t1 += base_ns;
     return 1;
 }
 
@@ -183,24 +170,20 @@ static int name_has(sm_str s, const char *prefix)
 /* Keeps a CPU-side X event for the model. */
 static void keep_event(kread *r, const sm_kevent *ev)
 {
-    if (r->n >= MODEL_EVENTS_MAX) {
+    if (kkeep_count(r->keep) >= (int64_t)MODEL_EVENTS_MAX) {
         r->dropped++;
         return;
     }
-    if (vec_grow(&r->ev, &r->cap, r->n + 1, sizeof *r->ev, 1024) != 0 ||
-        vec_grow(&r->arena, &r->acap, r->an + NAME_MAX_BYTES, 1, 1 << 16) != 0) {
-        r->oom = 1;
-        return;
-    }
-    size_t len = kineto_str_sanitize(ev->name, r->arena + r->an, NAME_MAX_BYTES);
-    kev *k = &r->ev[r->n++];
-    *k = (kev){ev->ts_ns, ev->dur_ns > 0 ? ev->dur_ns : 0, ev->pid, ev->tid, ev->step,
-               (uint32_t)r->an, (uint32_t)len, K_CPU};
-    r->an += len;
+    char name[NAME_MAX_BYTES];
+    size_t len = kineto_str_sanitize(ev->name, name, sizeof name);
+    kkeep_ev k = {ev->ts_ns, ev->dur_ns > 0 ? ev->dur_ns : 0, ev->pid, ev->tid, ev->step,
+                  0, 0, K_CPU};
     if (ev->cat == KCAT_USER_ANNOTATION)
-        k->kind = ev->step >= 0 && name_has(ev->name, "ProfilerStep#") ? K_STEP
-                  : name_has(ev->name, "enumerate(DataLoader)")          ? K_LOADER
-                                                                          : K_USER;
+        k.kind = ev->step >= 0 && name_has(ev->name, "ProfilerStep#") ? K_STEP
+                 : name_has(ev->name, "enumerate(DataLoader)")          ? K_LOADER
+                                                                         : K_USER;
+    if (kkeep_add(r->keep, &k, name, len) != 0)
+        r->oom = 1;
 }
 
 static void on_event(void *ud, const sm_kevent *ev)
@@ -238,22 +221,33 @@ void kineto_ingest_place(const key_info *ki, const char *key, const sm_kmeta *me
         snprintf(proc, cap, "%s", ki->process[0] ? ki->process : stem);
 }
 
-/* The kept events into the model, on the job clock (base_ns + ts). */
-static void add_events(model *m, const kread *r, int64_t base_ns, const char *node,
-                       const char *proc)
+typedef struct add_ctx {
+    model *m;
+    int64_t base_ns;
+    const char *node, *proc;
+} add_ctx;
+
+static void add_event(void *ud, const kkeep_ev *k, const char *name)
 {
-    for (size_t i = 0; i < r->n; i++) {
-        const kev *k = &r->ev[i];
-        sm_event e = {
-            .node = sm_str_c(node), .phase = sm_str_c(kind_phase[k->kind]),
-            .name = {r->arena + k->name_at, k->name_len},
-            .start_us = (base_ns + k->ts_ns) / 1000, .dur_us = k->dur_ns / 1000,
-            .step = k->kind == K_STEP ? k->step : -1,
-            .pid = k->pid == SM_KEV_NONE ? -1 : k->pid,
-            .tid = k->tid == SM_KEV_NONE ? -1 : k->tid, .process = sm_str_c(proc),
-        };
-        model_add_event(m, &e);
-    }
+    const add_ctx *c = ud;
+    sm_event e = {
+        .node = sm_str_c(c->node), .phase = sm_str_c(kind_phase[k->kind]),
+        .name = {name, k->name_len},
+        .start_us = (c->base_ns + k->ts_ns) / 1000, .dur_us = k->dur_ns / 1000,
+        .step = k->kind == K_STEP ? k->step : -1,
+        .pid = k->pid == SM_KEV_NONE ? -1 : k->pid,
+        .tid = k->tid == SM_KEV_NONE ? -1 : k->tid, .process = sm_str_c(c->proc),
+    };
+    model_add_event(c->m, &e);
+}
+
+/* The kept events into the model, on the job clock (base_ns + ts). 0, or
+ * -1 with err (the events spilled to a file could not be read back). */
+static int add_events(model *m, kread *r, int64_t base_ns, const char *node, const char *proc,
+                      sm_err *err)
+{
+    add_ctx c = {m, base_ns, node, proc};
+    return kkeep_each(r->keep, add_event, &c, err);
 }
 
 /* A file that may be a trace by its head alone: not one if its head says so. */
@@ -274,8 +268,7 @@ void kineto_read_drop(kineto_read *r)
         return;
     kineto_dec_free(r->d);
     gpu_trace_free(r->tr);
-    free(r->ev);
-    free(r->arena);
+    kkeep_free(r->keep);
     free(r->key);
     free(r);
 }
@@ -290,7 +283,8 @@ kineto_read *kineto_read_begin(const key_info *ki, const char *key)
     r->key = strdup(key);
     r->d = kineto_dec_new(&o);
     r->tr = gpu_trace_new(NULL);
-    if (!r->key || !r->d || !r->tr) {
+    r->keep = kkeep_new();
+    if (!r->key || !r->d || !r->tr || !r->keep) {
         kineto_read_drop(r);
         return NULL;
     }
@@ -353,11 +347,11 @@ int kineto_ingest_end(kineto_ingest *k, kineto_read *r, int64_t len, sm_err *err
         int placed = meta.has_base || meta.ts_epoch;
         int64_t base_ns = meta.has_base ? meta.base_ns : 0;
         if (!placed || check_overlap(k, r, base_ns, node, proc, r->key, err) == 0) {
-            if (placed)
-                add_events(k->m, r, base_ns, node, proc);
+            int lost = placed && add_events(k->m, r, base_ns, node, proc, err) != 0;
             rc = model_gpu_merge(k->m, node, proc, meta.rank, r->tr, placed);
             if (rc != 0)
                 sm_err_set(err, SM_ERR_NOMEM, "out of memory keeping the trace's figures");
+            rc = rc || lost ? -1 : 0;
             k->traces++;
             k->bytes += len;
         }
