@@ -9,6 +9,7 @@
 #include "io/decode/tf_trace.h"
 #include "io/job/kineto_ingest.h"
 #include "io/source/source_traces.h"
+#include "model/util/vec.h"
 
 struct job {
     source *src;
@@ -20,6 +21,7 @@ struct job {
     kineto_ingest *kin;     /* PyTorch profiler traces, fed by on_file */
     pthread_mutex_t lock;
     int desc_final;         /* desc names profiler-output (root found) */
+    int filtered;           /* a time filter (--since/--until) is set */
     char desc[1024];        /* written under lock by job_scan */
 };
 
@@ -76,6 +78,7 @@ job *job_open(const char *spec, const source_opts *so, const model_config *mc,
     if (!(j->src = source_open(spec, so, err)))
         goto fail;
     job_set_desc(j, "");
+    j->filtered = mc && (mc->since_us || mc->until_us);
     if (!(j->m = model_new(mc))) {
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
         goto fail;
@@ -123,6 +126,41 @@ void job_close(job *j)
     free(j);
 }
 
+/* A trace note, kept until the lock is let go: the scanner's messages
+ * take its own mutex, never under the model's lock. */
+typedef struct clock_notes {
+    char (*msg)[2][SCANNER_MSG_LEN];
+    size_t n, cap;
+} clock_notes;
+
+static void keep_note(void *ud, const char *key, const char *why)
+{
+    clock_notes *c = ud;
+    if (vec_grow(&c->msg, &c->cap, c->n + 1, sizeof *c->msg, 4) != 0)
+        return;     /* out of memory: this note is lost, nothing else */
+    snprintf(c->msg[c->n][0], SCANNER_MSG_LEN, "%s", key);
+    snprintf(c->msg[c->n][1], SCANNER_MSG_LEN, "%s", why);
+    c->n++;
+}
+
+/* After a pass: the traces far off the job's clock and the unplaced ones
+ * into the warnings (kineto_ingest_name_clocks), against the system
+ * metrics' span. A time filter (--since/--until) cuts the system metrics
+ * short of the job, so then there is no clock to judge by. */
+static void job_name_clocks(job *j)
+{
+    clock_notes c = {0};
+    pthread_mutex_lock(&j->lock);
+    gpu_span sys;
+    int has_sys = model_sample_span(j->m, &sys.t0_us, &sys.t1_us);
+    if (!j->filtered)
+        kineto_ingest_name_clocks(j->kin, has_sys ? &sys : NULL, keep_note, &c);
+    pthread_mutex_unlock(&j->lock);
+    for (size_t i = 0; i < c.n; i++)
+        scanner_note(j->sc, c.msg[i][0], c.msg[i][1]);
+    free(c.msg);
+}
+
 int job_scan(job *j, sm_err *err)
 {
     int rc = scanner_scan(j->sc, err);
@@ -132,6 +170,7 @@ int job_scan(job *j, sm_err *err)
         if (err)
             sm_err_set(err, terr.code, "--traces %s: %s", source_describe(j->tsrc), terr.msg);
     }
+    job_name_clocks(j);
     /* What reading finds (a bucket in another region) is the source's
      * problem, even where the message names the option that fixes it:
      * only the command line itself makes a usage error (exit 2). */
