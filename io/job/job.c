@@ -40,6 +40,35 @@ static int job_on_file(void *ud, const key_info *ki, const char *key,
     return 0;
 }
 
+/* PyTorch profiler traces, streamed (scanner_stream_ops): read piece by
+ * piece without the lock, added to the model at their end with it. */
+static void *job_stream_begin(void *ud, const key_info *ki, const char *key, sm_err *err)
+{
+    (void)ud;
+    kineto_read *r = kineto_read_begin(ki, key);
+    if (!r)
+        sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    return r;
+}
+
+static int job_stream_feed(void *rd, const void *p, size_t n)
+{
+    return kineto_read_feed(rd, p, n);
+}
+
+static int job_stream_end(void *ud, void *rd, int64_t len, sm_err *err)
+{
+    return kineto_ingest_end(((job *)ud)->kin, rd, len, err);
+}
+
+static void job_stream_drop(void *rd)
+{
+    kineto_read_drop(rd);
+}
+
+static const scanner_stream_ops job_stream = {job_stream_begin, job_stream_feed, job_stream_end,
+                                              job_stream_drop};
+
 /* "<source>/<root>" with one slash between and none at the end (an S3
  * source describes itself as "s3://b/job/"). */
 static void job_set_desc(job *j, const char *root)
@@ -90,7 +119,7 @@ job *job_open(const char *spec, const source_opts *so, const model_config *mc,
     /* The root is found by the first pass: opening does no I/O, so the
      * dashboard draws before a slow or empty source has answered. */
     scanner_opts o = {.lock = &j->lock, .on_file = job_on_file, .on_file_ud = j,
-                      .wait = so && so->wait_for_data};
+                      .stream = &job_stream, .wait = so && so->wait_for_data};
     ingest_threads(&o);
     if (!(j->sc = scanner_new(j->src, NULL, j->m, &o, err)))
         goto fail;
