@@ -59,6 +59,8 @@ struct model {
     model_acc acc;
     model_shard own;        /* model_add_* write through it */
     struct model_gpus *gpus; /* Kineto ranks (model_gpu.c), NULL until one */
+    char sys_source[48];    /* model_set_system_source; "" = Debugger's files */
+    int64_t sys_interval_us;
 };
 
 /* Frees what a writer holds (not w itself). */

@@ -18,6 +18,8 @@
 #include "tui/dash/dash.h"
 #include "io/job/demo.h"
 #include "io/job/job.h"
+#include "io/job/job_watch.h"
+#include "io/source/source_none.h"
 #include "tui/cmd/timearg.h"
 #include "tui/report/report_diff.h"
 #include "tui/report/report_rules.h"
@@ -29,6 +31,7 @@ typedef struct dash_args {
     model_config mc;           /* --since, --until */
     const char *src;
     const char *baseline;      /* --baseline BASE: diff mode */
+    const jobrow *row;         /* from the job list (cmd_dashboard_from), or NULL */
     int demo;
     int no_config;             /* --no-config: smtop.conf neither read nor written */
     char conf_theme[256];      /* `theme =` of smtop.conf, outlives the file */
@@ -299,6 +302,35 @@ static json_t *load_baseline(const dash_args *a, sm_err *err)
     return base;
 }
 
+/* The job behind the dashboard as the SageMaker API sees it: the list's
+ * row, else the job an s3:// SOURCE names (SageMaker's layout,
+ * .../JOB/profiler-output). Without credentials or a job name, none: the
+ * header keeps the files' freshness. */
+static void watch_api(job *j, const dash_args *a)
+{
+    char name[256];
+    if (!a->row && (strncmp(a->src ? a->src : "", "s3://", 5) ||
+                    !job_watch_name_from(a->src, name, sizeof name)))
+        return;
+    job_watch_opts o = {.region = a->so.region, .profile = a->so.profile};
+    sm_err e = {0};
+    job_set_watch(j, job_watch_new(a->row ? a->row->name : name, a->row, &o, &e), &e);
+}
+
+/* The job: its profiler output, or for a job without (a row from the
+ * list), an empty source that CloudWatch's metrics fill. */
+static job *open_job(const dash_args *a, const char *spec, sm_err *err)
+{
+    if (!a->row || a->row->profiler_url[0])
+        return job_open(spec, &a->so, &a->mc, err);
+    char desc[320];
+    snprintf(desc, sizeof desc, "%.256s (no profiler output)", a->row->name);
+    source *src = source_none_new(desc);
+    if (!src)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory"), NULL;
+    return job_open_source(src, &a->so, &a->mc, err);
+}
+
 /* 0, -1 with err, or DASH_LOADER_BUSY: the job is left to the loader
  * thread still in a pass, and the process must end without freeing it. */
 static int run(dash_args *a, sm_err *err)
@@ -311,7 +343,9 @@ static int run(dash_args *a, sm_err *err)
         spec = demo_dir(dm);
     }
     int rc = -1;
-    job *j = job_open(spec, &a->so, &a->mc, err);
+    job *j = open_job(a, spec, err);
+    if (j && !a->demo)
+        watch_api(j, a);
     if (j) {
         rc = dash_run(j, &a->d, err);
         if (rc != DASH_LOADER_BUSY)
@@ -326,13 +360,13 @@ int cmd_dashboard(int argc, char **argv)
     return cmd_dashboard_from(argc, argv, 0, NULL);
 }
 
-int cmd_dashboard_from(int argc, char **argv, int esc_back, const char *job_status)
+int cmd_dashboard_from(int argc, char **argv, int esc_back, const jobrow *row)
 {
     dash_args a;
     sm_err err = {0};
     int r = parse_args(&a, argc, argv, &err);
     a.d.esc_back = esc_back;
-    a.d.job_status = job_status;
+    a.row = row;
     if (r == 1) {
         usage(stdout);
         return SMTOP_EXIT_OK;

@@ -112,6 +112,7 @@ struct pane {
     heat_sort sort;
     size_t shown;                     /* nodes in order[] at the last draw */
     size_t order[HEAT_MAX_NODES];     /* display position -> node index */
+    char note[64];                    /* the border's source note */
 };
 
 static pane *heat_create(void) { return calloc(1, sizeof(pane)); }
@@ -388,6 +389,12 @@ static const char *heat_absent(pane *p, const pane_ctx *ctx)
     return pane_common_absent_system(ctx);
 }
 
+/* CloudWatch's cells say so in the border, with their resolution. */
+static const char *heat_title_note(pane *p, const pane_ctx *ctx)
+{
+    return pane_common_source_note(ctx, p->note, sizeof p->note);
+}
+
 const pane_vtbl pane_heatmap_vtbl = {
     .id = "heatmap",
     .title = "Heatmap",
@@ -399,5 +406,6 @@ const pane_vtbl pane_heatmap_vtbl = {
     .stamp = heat_stamp,
     .keys = heat_keys,
     .absent = heat_absent,
+    .title_note = heat_title_note,
     .request = heat_request,
 };
