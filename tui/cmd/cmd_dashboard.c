@@ -77,7 +77,9 @@ static void usage(FILE *f)
           "directory holding it, or s3://bucket/prefix). Press ? inside for keys.\n"
           "A job that has not written anything yet is waited for; the header says\n"
           "LIVE while samples arrive, STALE and their age once they stop, ENDED when\n"
-          "the newest is an hour old or more.\n"
+          "the newest is an hour old or more; on s3://.../JOB/profiler-output, what\n"
+          "the SageMaker API says of JOB when it answers (Training, Completed 2 h ago,\n"
+          "Failed: reason).\n"
           "\n", f);
     cmd_dashboard_options(f);
 }
