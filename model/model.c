@@ -52,6 +52,18 @@ const char *model_system_source(const model *m, int64_t *interval_us)
     return m->sys_source;
 }
 
+void model_set_gpus_per_series(model *m, int n)
+{
+    m->gpus_per_series = n > 1 ? n : 1;
+    m->acc.gen++;
+    m->acc.sys_gen++;
+}
+
+int model_gpus_per_series(const model *m)
+{
+    return m->gpus_per_series > 1 ? m->gpus_per_series : 1;
+}
+
 void model_free(model *m)
 {
     if (!m)

@@ -180,6 +180,12 @@ void model_set_system_source(model *m, const char *name, int64_t interval_us);
  * its interval (0 for Debugger's files: the data tell). */
 const char *model_system_source(const model *m, int64_t *interval_us);
 
+/* How many GPUs one GPU series stands for: 1 for Debugger's (one per
+ * device), a host's GPUs for CloudWatch's host mean; GPU-hours count
+ * them all (device_usage). n < 1 is 1. */
+void model_set_gpus_per_series(model *m, int n);
+int model_gpus_per_series(const model *m);
+
 /* Time span of everything ingested (system samples and events). 0 when empty. */
 int64_t model_first_us(const model *m);
 int64_t model_last_us(const model *m);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/decode/pystats_load.h"
 #include "io/decode/tf_trace.h"
@@ -158,16 +159,25 @@ int job_scan(job *j, sm_err *err)
     return rc;
 }
 
-int job_set_watch(job *j, job_watch *w, sm_err *err)
+int job_set_watch(job *j, job_watch *w, int thread, sm_err *err)
 {
     job_watch_free(j->watch);
     j->watch = NULL;
-    if (w && job_watch_start(w, j->m, &j->lock, j->sc, err) < 0) {
+    if (w && thread && job_watch_start(w, j->m, &j->lock, j->sc, err) < 0) {
         job_watch_free(w);
         return -1;
     }
     j->watch = w;
     return 0;
+}
+
+void job_poll_watch(job *j)
+{
+    if (!j->watch)
+        return;
+    scan_stats st;
+    scanner_get_stats(j->sc, &st);
+    job_watch_poll(j->watch, j->m, &j->lock, (long)st.passes, (double)time(NULL));
 }
 
 job_watch *job_get_watch(job *j)

@@ -27,11 +27,15 @@ job *job_open_source(source *src, const source_opts *so, const model_config *mc,
                      sm_err *err);
 void job_close(job *j);
 
-/* Attaches w (taken, also on failure; NULL detaches) and starts its
- * thread (io/job/job_watch.h: the API's status, CloudWatch as the system
- * source of a job whose files hold none). 0, or -1 with err. */
+/* Attaches w (taken, also on failure; NULL detaches; io/job/job_watch.h:
+ * the API's status, CloudWatch as the system source of a job whose files
+ * hold none) and, with thread, starts its thread (a dashboard); without,
+ * job_poll_watch does what is due (a report, after its pass). 0, or -1
+ * with err. */
 struct job_watch;
-int job_set_watch(job *j, struct job_watch *w, sm_err *err);
+int job_set_watch(job *j, struct job_watch *w, int thread, sm_err *err);
+/* What the watch has due now, on this thread; nothing without a watch. */
+void job_poll_watch(job *j);
 /* The watch, NULL none: its row and error are thread-safe to read. */
 struct job_watch *job_get_watch(job *j);
 

@@ -145,6 +145,16 @@ static int describe(job_watch *w, double now_s)
     return 1;
 }
 
+int job_watch_describe(job_watch *w, sm_err *err)
+{
+    if (describe(w, (double)time(NULL)))
+        return 0;
+    pthread_mutex_lock(&w->mu);
+    sm_err_set(err, SM_ERR_IO, "%s", w->err);
+    pthread_mutex_unlock(&w->mu);
+    return -1;
+}
+
 static void collect(void *ud, int host, int metric, int64_t ts_us, double v)
 {
     job_watch *w = ud;
@@ -241,6 +251,13 @@ static int cloudwatch(job_watch *w, model *m, pthread_mutex_t *lock, double now_
         w->hosts = j.hosts;
         if (!(w->last_us = calloc((size_t)j.hosts * CW_HOST_METRICS, sizeof *w->last_us)))
             return 0;
+    }
+    if (j.known && j.gpus > 1) {
+        if (lock)
+            pthread_mutex_lock(lock);
+        model_set_gpus_per_series(m, j.gpus);
+        if (lock)
+            pthread_mutex_unlock(lock);
     }
     int period = cw_host_period(t1, now_s);
     if (period != 60) {

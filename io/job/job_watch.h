@@ -55,6 +55,11 @@ int job_watch_start(job_watch *w, model *m, pthread_mutex_t *lock, scanner *sc, 
  * job_watch_error, never returned: the files' view goes on. */
 int job_watch_poll(job_watch *w, model *m, pthread_mutex_t *lock, long passes, double now_s);
 
+/* DescribeTrainingJob now, on the caller's thread (before a command
+ * opens the job: its profiler output is in the answer). 0, or -1 with
+ * err: what the API said (AccessDenied names the permission). */
+int job_watch_describe(job_watch *w, sm_err *err);
+
 /* A copy of the row; 1 when the API described the job, else 0.
  * Thread-safe. */
 int job_watch_row(job_watch *w, jobrow *out);

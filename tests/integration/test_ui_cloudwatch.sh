@@ -50,6 +50,30 @@ EOF
 )
 [ -n "$JOB" ] || ui_fail "no ended CloudWatch-only GPU job in the fixture"
 echo "job $JOB: $TYPE x $HOSTS, CloudWatch's last minute of algo-1: gpu $GPU cpu $CPU mem $MEM"
+# --- report --json --job: the same figures, the source marked
+"$SMTOP" report --json --job "$JOB" >"$UI_WORK/report.json" || ui_fail "report --json --job $JOB"
+/usr/bin/python3 - "$UI_WORK/report.json" "$HOSTS" "$TYPE" <<'EOF' || ui_fail "report --json --job"
+import json, sys
+r = json.load(open(sys.argv[1]))
+hosts, itype = int(sys.argv[2]), sys.argv[3]
+assert r["system_source"] == {"name": "CloudWatch", "interval_s": 60}, r.get("system_source")
+assert [n["id"] for n in r["nodes"]] == ["algo-%d" % h for h in range(1, hosts + 1)], r["nodes"]
+low = [x for x in r["rules"] if x["name"] == "LowGPUUtilization"][0]
+assert low["status"] == "triggered", low
+gpus = {"p3.16xlarge": 8, "p4d.24xlarge": 8, "p5.48xlarge": 8}[itype]
+assert sum(n["gpus"] for n in r["idle_gpu_hours"]) == gpus * hosts, r["idle_gpu_hours"]
+print("report: system_source", r["system_source"], "idle", r["idle_gpu_hours"])
+EOF
+if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+  /usr/bin/python3 "$SMTOP_SRC/tests/tools/validate_report.py" "$SMTOP_SRC/tui/report/report.schema.json" \
+    --kind report "$UI_WORK/report.json" || ui_fail "report --json --job does not pass the schema"
+fi
+"$SMTOP" report --job "$JOB" | grep -q '^system: *CloudWatch, one host mean every 60 s' ||
+  ui_fail "the text report does not name CloudWatch"
+"$SMTOP" report --job no-such-job-1 >/dev/null 2>"$UI_WORK/err"
+[ $? -eq 1 ] && grep -q 'not found' "$UI_WORK/err" || ui_fail "--job of an unknown job: $(cat "$UI_WORK/err")"
+echo "ok: report --json --job $JOB: CloudWatch, $HOSTS node(s), LowGPUUtilization, schema"
+
 aws_reset
 aws_envline
 
@@ -102,3 +126,25 @@ ui_wait 'smtop jobs - SageMaker'
 ui_wait "^$JOB "
 ui_quit
 echo "ok: 1 GetMetricData call for an ended job, none after in 5 s; Esc back to the list"
+
+# --- `smtop --job NAME`: a running CloudWatch-only job, straight from its
+# name: described once, its metrics read once (again only a minute later)
+RJOB=$(/usr/bin/python3 -c '
+import json, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+print(next(j["name"] for j in jobs if j["status"] == "InProgress" and not j["profiler_output"]
+           and j["secondary_status"] in ("Training", "Downloading") and j["gpu_pct"] is not None
+           and j["gpu_pct"] <= 100))' "$UI_WORK/list.json")
+[ -n "$RJOB" ] || ui_fail "no running CloudWatch-only job in the fixture"
+aws_reset
+ui_start 160 48 "${AWSENV[@]}" XDG_CACHE_HOME="$XDG_CACHE_HOME" "$SMTOP" --job "$RJOB"
+ui_wait "smtop \| $RJOB \(no profiler output\)"
+ui_wait 'System - CloudWatch · 1 min' 20
+ui_wait 'algo-1  CloudWatch · 1 min host means'
+ui_wait ' (Training|Downloading) *$'
+ui_wait ' gpu  .*%│'
+sleep 5
+[ "$(aws_calls DescribeTrainingJob)" -eq 1 ] || ui_fail "$(aws_calls DescribeTrainingJob) describes of a running job in 5 s"
+[ "$(aws_calls GetMetricData)" -eq 1 ] || ui_fail "$(aws_calls GetMetricData) GetMetricData calls in 5 s"
+ui_quit
+echo "ok: smtop --job $RJOB (running): CloudWatch, its secondary status, 1 describe and 1 GetMetricData in 5 s"

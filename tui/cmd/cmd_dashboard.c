@@ -19,7 +19,7 @@
 #include "io/job/demo.h"
 #include "io/job/job.h"
 #include "io/job/job_watch.h"
-#include "io/source/source_none.h"
+#include "tui/cmd/cmd_job.h"
 #include "tui/cmd/timearg.h"
 #include "tui/report/report_diff.h"
 #include "tui/report/report_rules.h"
@@ -32,6 +32,7 @@ typedef struct dash_args {
     const char *src;
     const char *baseline;      /* --baseline BASE: diff mode */
     const jobrow *row;         /* from the job list (cmd_dashboard_from), or NULL */
+    const char *job;           /* --job NAME */
     int demo;
     int no_config;             /* --no-config: smtop.conf neither read nor written */
     char conf_theme[256];      /* `theme =` of smtop.conf, outlives the file */
@@ -42,6 +43,9 @@ void cmd_dashboard_options(FILE *f)
 {
     fprintf(f,
             "  --demo               simulate a live 4-node job in a temporary directory\n"
+            "  --job NAME           the training job NAME, through the SageMaker API:\n"
+            "                       its profiler output, or CloudWatch's metrics of its\n"
+            "                       hosts when it has none (instead of SOURCE)\n"
             "  --baseline BASE      diff mode: read the job BASE (directory or s3://) once\n"
             "                       and add a Diff pane comparing SOURCE with it, live:\n"
             "                       step-time p50/p95/p99, per-category step breakdown,\n"
@@ -70,6 +74,7 @@ void cmd_dashboard_options(FILE *f)
 static void usage(FILE *f)
 {
     fputs("usage: smtop [OPTIONS] SOURCE\n"
+          "       smtop [OPTIONS] --job NAME\n"
           "       smtop --baseline BASE [OPTIONS] SOURCE\n"
           "       smtop --demo [OPTIONS]\n"
           "\n"
@@ -124,6 +129,11 @@ static int parse_one(dash_args *a, int argc, char **argv, int *i, sm_err *err)
         return r < 0 ? -1 : 0;
     if (!strcmp(arg, "--demo"))
         a->demo = 1;
+    else if (!strcmp(arg, "--job")) {
+        if (!val)
+            return sm_err_set(err, SM_ERR_USAGE, "--job needs a training job's NAME");
+        a->job = val, ++*i;
+    }
     else if (!strcmp(arg, "--utc"))
         ;   /* applied by main before anything was shown */
     else if (!strcmp(arg, "--no-config"))
@@ -269,8 +279,10 @@ static int parse_args(dash_args *a, int argc, char **argv, sm_err *err)
         if (r != 0)
             return r;
     }
-    if (!a->demo && !a->src)
-        return sm_err_set(err, SM_ERR_USAGE, "no SOURCE given (or use --demo)");
+    if (!a->demo && !a->src && !a->job)
+        return sm_err_set(err, SM_ERR_USAGE, "no SOURCE given (or use --job NAME, --demo)");
+    if (a->job && (a->src || a->demo))
+        return sm_err_set(err, SM_ERR_USAGE, "--job NAME takes no SOURCE and no --demo");
     a->d.save_config = !a->no_config;
     if (a->demo && a->src)
         return sm_err_set(err, SM_ERR_USAGE, "--demo takes no SOURCE");
@@ -304,33 +316,31 @@ static json_t *load_baseline(const dash_args *a, sm_err *err)
     return base;
 }
 
-/* The job behind the dashboard as the SageMaker API sees it: the list's
- * row, else the job an s3:// SOURCE names (SageMaker's layout,
- * .../JOB/profiler-output). Without credentials or a job name, none: the
- * header keeps the files' freshness. */
+/* The job an s3:// SOURCE names (SageMaker's layout, .../JOB/
+ * profiler-output), as the SageMaker API sees it: its status for the
+ * header. Without credentials or a job name, none: the header keeps the
+ * files' freshness. */
 static void watch_api(job *j, const dash_args *a)
 {
     char name[256];
-    if (!a->row && (strncmp(a->src ? a->src : "", "s3://", 5) ||
-                    !job_watch_name_from(a->src, name, sizeof name)))
+    if (strncmp(a->src ? a->src : "", "s3://", 5) ||
+        !job_watch_name_from(a->src, name, sizeof name))
         return;
     job_watch_opts o = {.region = a->so.region, .profile = a->so.profile};
     sm_err e = {0};
-    job_set_watch(j, job_watch_new(a->row ? a->row->name : name, a->row, &o, &e), &e);
+    job_set_watch(j, job_watch_new(name, NULL, &o, &e), 1, &e);
 }
 
-/* The job: its profiler output, or for a job without (a row from the
- * list), an empty source that CloudWatch's metrics fill. */
+/* The job: a training job named to the API (--job, or the list's row),
+ * else SOURCE's files. */
 static job *open_job(const dash_args *a, const char *spec, sm_err *err)
 {
-    if (!a->row || a->row->profiler_url[0])
-        return job_open(spec, &a->so, &a->mc, err);
-    char desc[320];
-    snprintf(desc, sizeof desc, "%.256s (no profiler output)", a->row->name);
-    source *src = source_none_new(desc);
-    if (!src)
-        return sm_err_set(err, SM_ERR_NOMEM, "out of memory"), NULL;
-    return job_open_source(src, &a->so, &a->mc, err);
+    if (a->row || a->job)
+        return cmd_job_open(a->row ? a->row->name : a->job, a->row, &a->so, &a->mc, 1, err);
+    job *j = job_open(spec, &a->so, &a->mc, err);
+    if (j && !a->demo)
+        watch_api(j, a);
+    return j;
 }
 
 /* 0, -1 with err, or DASH_LOADER_BUSY: the job is left to the loader
@@ -346,8 +356,6 @@ static int run(dash_args *a, sm_err *err)
     }
     int rc = -1;
     job *j = open_job(a, spec, err);
-    if (j && !a->demo)
-        watch_api(j, a);
     if (j) {
         rc = dash_run(j, &a->d, err);
         if (rc != DASH_LOADER_BUSY)
