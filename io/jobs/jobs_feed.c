@@ -14,10 +14,12 @@
 
 #define RELIST_EVERY 6
 #define LATE_S 3600.0   /* a refresh lists from the newest known job minus this */
+#define SETTLE_S 90.0   /* a local system file this fresh may still be written */
 
 struct jobs_feed {
     jobs_api *api;            /* the SageMaker API, or */
     source *src;              /* a directory or S3 prefix (jobs_scan) */
+    job_probe *probe;         /* its rows' figures (job_probe) */
     char spec[1024];
     joblist *list;
     pthread_mutex_t mu;      /* the list */
@@ -93,13 +95,23 @@ static char **feed_targets(jobs_feed *f, int all, size_t *n)
     return out;
 }
 
+/* Folders: the figures of the rows on screen (and, with all, of every
+ * job in progress), each when due (job_probe_due). */
+static void feed_figures(jobs_feed *f, char **names, size_t n)
+{
+    sm_err err = {0};
+    double settle = strcmp(f->src->vt->kind, "local") ? 0 : SETTLE_S;
+    if (jobs_scan_figures(f->src, f->spec, f->probe, f->list, &f->mu,
+                          (const char *const *)names, n, (double)time(NULL), settle,
+                          feed_changed, f, &err) < 0)
+        feed_set_error(f, &err);
+}
+
 /* all = 0: the rows on screen only (each interval); 1: every running job
  * too (the first pass, then with every listing: a running job off
  * screen is asked once a minute, not every interval). */
 static void feed_describe(jobs_feed *f, int all)
 {
-    if (!f->api)
-        return;   /* folders: everything is known from the listing */
     size_t n = 0;
     char **names = feed_targets(f, all, &n);
     sm_err err = {0};
@@ -112,6 +124,13 @@ static void feed_describe(jobs_feed *f, int all)
     if (f->nwant_at_pick > m)
         f->nwant_at_pick = m;
     n = m;
+    if (!f->api) {
+        feed_figures(f, names, n);
+        for (size_t i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
+        return;
+    }
     long got = jobs_api_describe(f->api, f->list, &f->mu, (const char *const *)names, n,
                                  &err);
     if (got < 0 || err.msg[0])
@@ -203,9 +222,12 @@ static jobs_feed *feed_new(jobs_api *api, source *src, const char *spec,
 {
     jobs_feed *f = calloc(1, sizeof *f);
     int p[2];
-    if (!f || !(f->list = joblist_new()) || pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0) {
-        if (f)
+    if (!f || !(f->list = joblist_new()) || !(f->probe = job_probe_new()) ||
+        pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0) {
+        if (f) {
             joblist_free(f->list);
+            job_probe_free(f->probe);
+        }
         free(f);
         jobs_api_free(api);
         if (src)
@@ -262,6 +284,7 @@ void jobs_feed_stop(jobs_feed *f)
     if (f->src)
         source_free(f->src);
     joblist_free(f->list);
+    job_probe_free(f->probe);
     for (size_t i = 0; i < f->nwant; i++)
         free(f->want[i]);
     free(f->want);
