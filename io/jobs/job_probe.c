@@ -141,8 +141,9 @@ void probe_keys_free(probe_keys *k)
 }
 
 typedef struct read_ctx {
-    probe_line_fn fn;
-    void *ud;
+    char *data[FETCH_BATCH];   /* each request's bytes, copied: S3 answers */
+    size_t len[FETCH_BATCH];   /* in completion order, lines go in key order */
+    const probe_key *first;
     sm_err *err;
     int failed;
 } read_ctx;
@@ -151,18 +152,28 @@ static void read_cb(void *ud, const source_req *req, const void *data, size_t le
                     const char *etag, const sm_err *e)
 {
     read_ctx *c = ud;
+    size_t i = (size_t)((const probe_key *)req->user - c->first);
     (void)etag;
-    if (!data) {
-        if (!c->failed && e)
-            *c->err = *e;
-        c->failed = 1;
+    if (data && (c->data[i] = malloc(len ? len : 1))) {
+        memcpy(c->data[i], data, len);
+        c->len[i] = len;
         return;
     }
-    const char *p = data, *end = p + len;
+    if (!c->failed && e)
+        *c->err = *e;
+    else if (!c->failed)
+        sm_err_set(c->err, SM_ERR_NOMEM, "out of memory");
+    c->failed = 1;
+}
+
+static void split_lines(const probe_key *k, const char *p, size_t len, probe_line_fn fn,
+                        void *ud)
+{
+    const char *end = p + len;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
-        c->fn(c->ud, req->user, p, (size_t)(le - p));
+        fn(ud, k, p, (size_t)(le - p));
         p = nl ? nl + 1 : end;
     }
 }
@@ -170,17 +181,22 @@ static void read_cb(void *ud, const source_req *req, const void *data, size_t le
 int probe_read_lines(source *src, const probe_key *keys, size_t n, probe_line_fn fn, void *ud,
                      sm_err *err)
 {
-    read_ctx c = {fn, ud, err, 0};
-    for (size_t at = 0; at < n && !c.failed; at += FETCH_BATCH) {
+    int rc = 0;
+    for (size_t at = 0; at < n && rc == 0; at += FETCH_BATCH) {
         source_req reqs[FETCH_BATCH];
+        read_ctx c = {.first = keys + at, .err = err};
         size_t m = n - at < FETCH_BATCH ? n - at : FETCH_BATCH;
         for (size_t i = 0; i < m; i++)
             reqs[i] = (source_req){.key = keys[at + i].key, .offset = 0, .len = -1,
                                    .user = (void *)&keys[at + i]};
-        if (source_fetch(src, reqs, m, read_cb, &c, err) < 0)
-            return -1;
+        rc = source_fetch(src, reqs, m, read_cb, &c, err) < 0 || c.failed ? -1 : 0;
+        for (size_t i = 0; i < m; i++) {
+            if (rc == 0)
+                split_lines(&keys[at + i], c.data[i], c.len[i], fn, ud);
+            free(c.data[i]);
+        }
     }
-    return c.failed ? -1 : 0;
+    return rc;
 }
 
 /* ---- system metrics --------------------------------------------------- */
