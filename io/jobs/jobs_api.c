@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/jobs/cw_idle.h"
 #include "io/jobs/cw_metrics.h"
 #include "io/jobs/sm_parse.h"
 #include "io/s3/aws_api.h"
@@ -254,16 +255,36 @@ static void metrics_merge(joblist *l, pthread_mutex_t *mu, const jobrow *got)
     const jobrow *have = joblist_find(l, got->name);
     if (have) {
         jobrow r = *have;
-        r.gpu_pct = got->gpu_pct;
-        r.cpu_pct = got->cpu_pct;
-        r.mem_pct = got->mem_pct;
-        r.raw_metrics = got->raw_metrics;
-        r.metrics_source = got->metrics_source;
-        r.metrics_s = got->metrics_s;
+        jobrow_take_figures(&r, got);
         joblist_put(l, &r);
     }
     if (mu)
         pthread_mutex_unlock(mu);
+}
+
+/* The calls row r is due: bit 1 the figures, bit 2 the idle time. */
+static int metrics_wanted(const jobrow *r, double now)
+{
+    return (metrics_due(r, now) ? 1 : 0) | (cw_idle_due(r, now) ? 2 : 0);
+}
+
+/* Makes the calls due into r; how many were answered, -1 with err. */
+static int metrics_calls(jobs_api *a, jobrow *r, int due, double now_s, sm_err *err)
+{
+    int calls = 0;
+    if (due & 1) {
+        if (cw_metrics_fetch(a->cw, r, now_s, err) < 0)
+            return -1;
+        r->metrics_s = now_s;   /* no points: not asked again before it is due */
+        calls++;
+    }
+    if (due & 2) {
+        if (cw_idle_fetch(a->cw, r, now_s, err) < 0)
+            return -1;
+        calls++;
+    }
+    atomic_fetch_add(&a->metrics, calls);
+    return calls;
 }
 
 long jobs_api_metrics(jobs_api *a, joblist *l, pthread_mutex_t *mu,
@@ -276,18 +297,16 @@ long jobs_api_metrics(jobs_api *a, joblist *l, pthread_mutex_t *mu,
         if (mu)
             pthread_mutex_lock(mu);
         const jobrow *have = joblist_find(l, names[i]);
-        if (have && (due = metrics_due(have, now_s)))
+        if (have && (due = metrics_wanted(have, now_s)))
             r = *have;
         if (mu)
             pthread_mutex_unlock(mu);
         if (!due)
             continue;
-        int got = cw_metrics_fetch(a->cw, &r, now_s, err);
+        int got = metrics_calls(a, &r, due, now_s, err);
         if (got < 0)
             return -1;
-        calls++;
-        atomic_fetch_add(&a->metrics, 1);
-        r.metrics_s = now_s;   /* no points: not asked again before it is due */
+        calls += got;
         metrics_merge(l, mu, &r);
         api_changed(a);
     }
