@@ -247,7 +247,9 @@ static int sys_update(source *src, const char *job, probe_job *pj, double now_s,
 {
     char prefix[PROBE_KEY_MAX];
     snprintf(prefix, sizeof prefix, "%s" PO "system/incremental/", job);
-    probe_keys k = {.max = PROBE_FILES_MAX, .rel = strlen(job) + strlen(PO),
+    int local = !strcmp(src->vt->kind, "local");
+    probe_keys k = {.max = local ? PROBE_FILES_MAX : PROBE_FILES_MAX_S3,
+                    .rel = strlen(job) + strlen(PO),
                     .want = KEY_SYSTEM};
     if (probe_list(src, prefix, pj->sys_cursor, &k, err) < 0) {
         probe_keys_free(&k);

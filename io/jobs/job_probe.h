@@ -26,6 +26,7 @@
 #include "model/util/sm_err.h"
 
 #define PROBE_FILES_MAX 2048     /* system files read per call and job */
+#define PROBE_FILES_MAX_S3 256   /* the same from S3: a request each */
 #define PROBE_TRACE_MAX ((int64_t)512 << 20)   /* a bigger Kineto trace is not read */
 
 typedef struct job_probe job_probe;

@@ -20,6 +20,7 @@ struct jobs_feed {
     jobs_api *api;            /* the SageMaker API, or */
     source *src;              /* a directory or S3 prefix (jobs_scan) */
     job_probe *probe;         /* its rows' figures (job_probe) */
+    jobs_files *files;        /* API rows' figures from S3 profiler data, or NULL */
     char spec[1024];
     joblist *list;
     pthread_mutex_t mu;      /* the list */
@@ -140,6 +141,12 @@ static void feed_describe(jobs_feed *f, int all)
                          n < f->nwant_at_pick ? n : f->nwant_at_pick, (double)time(NULL),
                          &cwerr) < 0)
         feed_set_error(f, &cwerr);
+    sm_err ferr = {0};    /* and from their profiler data, after CloudWatch */
+    if (f->files &&
+        (jobs_files_figures(f->files, f->list, &f->mu, (const char *const *)names,
+                            n < f->nwant_at_pick ? n : f->nwant_at_pick, (double)time(NULL),
+                            feed_changed, f, &ferr) < 0 || ferr.msg[0]))
+        feed_set_error(f, &ferr);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
@@ -217,7 +224,7 @@ static void *feed_main(void *ud)
     return NULL;
 }
 
-static jobs_feed *feed_new(jobs_api *api, source *src, const char *spec,
+static jobs_feed *feed_new(jobs_api *api, jobs_files *files, source *src, const char *spec,
                            double interval_s, sm_err *err)
 {
     jobs_feed *f = calloc(1, sizeof *f);
@@ -230,6 +237,7 @@ static jobs_feed *feed_new(jobs_api *api, source *src, const char *spec,
         }
         free(f);
         jobs_api_free(api);
+        jobs_files_free(files);
         if (src)
             source_free(src);
         sm_err_set(err, SM_ERR_NOMEM, "cannot start the job list");
@@ -238,6 +246,7 @@ static jobs_feed *feed_new(jobs_api *api, source *src, const char *spec,
     f->pipe_rd = p[0];
     f->pipe_wr = p[1];
     f->api = api;
+    f->files = files;
     f->src = src;
     snprintf(f->spec, sizeof f->spec, "%s", spec ? spec : "");
     f->interval_s = interval_s > 0 ? interval_s : 10;
@@ -255,15 +264,15 @@ static jobs_feed *feed_new(jobs_api *api, source *src, const char *spec,
     return f;
 }
 
-jobs_feed *jobs_feed_start(jobs_api *api, double interval_s, sm_err *err)
+jobs_feed *jobs_feed_start(jobs_api *api, jobs_files *files, double interval_s, sm_err *err)
 {
-    return feed_new(api, NULL, NULL, interval_s, err);
+    return feed_new(api, files, NULL, NULL, interval_s, err);
 }
 
 jobs_feed *jobs_feed_start_scan(source *src, const char *spec, double interval_s,
                                 sm_err *err)
 {
-    return feed_new(NULL, src, spec, interval_s, err);
+    return feed_new(NULL, NULL, src, spec, interval_s, err);
 }
 
 void jobs_feed_stop(jobs_feed *f)
@@ -276,11 +285,14 @@ void jobs_feed_stop(jobs_feed *f)
     pthread_mutex_unlock(&f->wmu);
     if (f->api)
         jobs_api_cancel(f->api);
+    if (f->files)
+        jobs_files_cancel(f->files);
     if (f->src && f->src->vt->cancel)
         f->src->vt->cancel(f->src, 1);
     if (f->started)
         pthread_join(f->thread, NULL);
     jobs_api_free(f->api);
+    jobs_files_free(f->files);
     if (f->src)
         source_free(f->src);
     joblist_free(f->list);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "io/jobs/jobs_api.h"
+#include "io/jobs/jobs_files.h"
 #include "io/jobs/jobs_scan.h"
 #include "tui/cmd/commands.h"
 #include "tui/cmd/jobs_args.h"
@@ -31,6 +32,17 @@ static const char **all_names(const joblist *l)
     for (size_t i = 0; names && i < n; i++)
         names[i] = joblist_at(l, i)->name;
     return names;
+}
+
+/* The figures of the first n rows with S3 profiler data, from it. */
+static void api_files(const jobs_args *a, joblist *l, const char **names, size_t n)
+{
+    sm_err err = {0};
+    jobs_files *jf = jobs_files_new(&a->so);
+    if (!jf || jobs_files_figures(jf, l, NULL, names, n, (double)time(NULL), NULL, NULL,
+                                  &err) < 0 || err.msg[0])
+        cmd_err_print("smtop jobs: warning", jf ? err.msg : "out of memory");
+    jobs_files_free(jf);
 }
 
 static int print_view(const jobs_args *a, const joblist *l, const char *source)
@@ -77,6 +89,7 @@ static int jobs_json_api(const jobs_args *a)
     if (jobs_api_metrics(api, l, NULL, names, nm, (double)time(NULL), &err) < 0)
         cmd_err_print("smtop jobs: warning", err.msg);
     sm_err_clear(&err);
+    api_files(a, l, names, nm);
     rc = print_view(a, l, "sagemaker");
 out:
     if (rc != SMTOP_EXIT_OK && err.msg[0])
