@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "io/jobs/job_probe.h"
+#include "io/jobs/jobs_rows.h"
 #include "io/s3/s3_url.h"
 #include "io/source/source_s3.h"
 #include "model/util/vec.h"
@@ -143,38 +144,29 @@ static int files_row(jobs_files *jf, jobrow *r, double now_s, sm_err *err)
     return got;
 }
 
+typedef struct files_ctx {
+    jobs_files *jf;
+    double now_s;
+} files_ctx;
+
+static int files_due(void *ud, const jobrow *r)
+{
+    files_ctx *c = ud;
+    return !atomic_load(&c->jf->cancelled) && r->described &&
+           !strncmp(r->profiler_url, "s3://", 5) && job_probe_due(c->jf->probe, r, c->now_s);
+}
+
+static int files_work(void *ud, jobrow *r, sm_err *err)
+{
+    files_ctx *c = ud;
+    return files_row(c->jf, r, c->now_s, err);
+}
+
 long jobs_files_figures(jobs_files *jf, joblist *l, pthread_mutex_t *mu,
                         const char *const *names, size_t n, double now_s,
                         void (*changed)(void *ud), void *ud, sm_err *err)
 {
-    long probed = 0;
-    for (size_t i = 0; i < n && !atomic_load(&jf->cancelled); i++) {
-        jobrow r;
-        int due = 0;
-        if (mu)
-            pthread_mutex_lock(mu);
-        const jobrow *have = joblist_find(l, names[i]);
-        if (have && have->described && !strncmp(have->profiler_url, "s3://", 5) &&
-            job_probe_due(jf->probe, have, now_s)) {
-            r = *have;
-            due = 1;
-        }
-        if (mu)
-            pthread_mutex_unlock(mu);
-        if (!due || files_row(jf, &r, now_s, err) <= 0)
-            continue;
-        probed++;
-        if (mu)
-            pthread_mutex_lock(mu);
-        if ((have = joblist_find(l, names[i]))) {
-            jobrow cur = *have;
-            jobrow_take_figures(&cur, &r);
-            joblist_put(l, &cur);
-        }
-        if (mu)
-            pthread_mutex_unlock(mu);
-        if (changed)
-            changed(ud);
-    }
-    return probed;
+    files_ctx c = {jf, now_s};
+    jobs_rows_fn fn = {files_due, files_work, &c, changed, ud, 1};
+    return jobs_rows_each(l, mu, names, n, &fn, err);
 }

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "io/decode/keyname.h"
+#include "io/jobs/jobs_rows.h"
 
 #define PO "profiler-output/"
 #define TB "tensorboard-output/"
@@ -287,44 +288,34 @@ static int job_folder(const char *spec, const jobrow *r, char *out, size_t cap)
     return 0;
 }
 
+typedef struct fig_ctx {
+    source *src;
+    const char *spec;
+    job_probe *p;
+    double now_s, settle_s;
+} fig_ctx;
+
+static int fig_due(void *ud, const jobrow *r)
+{
+    fig_ctx *c = ud;
+    char job[1024];
+    return job_probe_due(c->p, r, c->now_s) && job_folder(c->spec, r, job, sizeof job) == 0;
+}
+
+static int fig_work(void *ud, jobrow *r, sm_err *err)
+{
+    fig_ctx *c = ud;
+    char job[1024];
+    if (job_folder(c->spec, r, job, sizeof job) < 0)
+        return 0;
+    return job_probe_update(c->p, c->src, job, r, c->now_s, c->settle_s, err);
+}
+
 long jobs_scan_figures(source *src, const char *spec, job_probe *p, joblist *l,
                        pthread_mutex_t *mu, const char *const *names, size_t n, double now_s,
                        double settle_s, void (*changed)(void *ud), void *ud, sm_err *err)
 {
-    long probed = 0;
-    for (size_t i = 0; i < n; i++) {
-        jobrow r;
-        char job[1024];
-        int due = 0;
-        if (mu)
-            pthread_mutex_lock(mu);
-        const jobrow *have = joblist_find(l, names[i]);
-        if (have && job_probe_due(p, have, now_s) && job_folder(spec, have, job, sizeof job) == 0) {
-            r = *have;
-            due = 1;
-        }
-        if (mu)
-            pthread_mutex_unlock(mu);
-        if (!due)
-            continue;
-        int got = job_probe_update(p, src, job, &r, now_s, settle_s, err);
-        if (got < 0)
-            return -1;
-        probed++;
-        if (!got)
-            continue;
-        if (mu)
-            pthread_mutex_lock(mu);
-        jobrow cur;
-        if ((have = joblist_find(l, names[i]))) {
-            cur = *have;
-            jobrow_take_figures(&cur, &r);
-            joblist_put(l, &cur);
-        }
-        if (mu)
-            pthread_mutex_unlock(mu);
-        if (changed)
-            changed(ud);
-    }
-    return probed;
+    fig_ctx c = {src, spec, p, now_s, settle_s};
+    jobs_rows_fn fn = {fig_due, fig_work, &c, changed, ud, 0};
+    return jobs_rows_each(l, mu, names, n, &fn, err);
 }
