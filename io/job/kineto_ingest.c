@@ -11,7 +11,9 @@
  *   enumerate(DataLoader)#…           → DataIterator
  *   other user annotations, cpu ops   → phases user_annotation, cpu_op
  * A trace whose base is unknown (no baseTimeNanoseconds, ts not epoch µs)
- * adds its analysis, counted as unplaced, and no events. */
+ * adds its analysis, counted as unplaced, and no events. Both that and a
+ * trace far off the job's clock are said once the pass is over
+ * (kineto_ingest_name_clocks), when the job's clock is known whole. */
 #include "io/job/kineto_ingest.h"
 
 #include <stdio.h>
@@ -20,6 +22,7 @@
 
 #include "io/decode/kineto_decode.h"
 #include "io/job/kineto_keep.h"
+#include "model/gpu/gpu_clock.h"
 #include "model/gpu/gpu_trace.h"
 #include "model/model_gpu.h"
 #include "model/util/vec.h"
@@ -34,6 +37,8 @@
 typedef struct kspan {
     char *who;              /* "node\0process\0key" in one block */
     int64_t t0_ns, t1_ns;
+    uint8_t unplaced;       /* no time base: no span, named as unplaced */
+    uint8_t named;          /* kineto_ingest_name_clocks said why already */
 } kspan;
 
 struct kineto_ingest {
@@ -41,6 +46,8 @@ struct kineto_ingest {
     int64_t traces, bytes;
     kspan *sp;
     size_t nsp, csp;
+    size_t checked_n;       /* nsp and the system span at the last check */
+    gpu_span checked_sys;
 };
 
 enum { K_STEP, K_LOADER, K_USER, K_CPU };
@@ -109,7 +116,7 @@ static const kspan *span_clash(const kineto_ingest *k, const char *node, const c
 {
     for (size_t i = 0; i < k->nsp; i++) {
         const kspan *s = &k->sp[i];
-        if (t0 < s->t1_ns && s->t0_ns < t1 && !strcmp(s->who, node) &&
+        if (!s->unplaced && t0 < s->t1_ns && s->t0_ns < t1 && !strcmp(s->who, node) &&
             !strcmp(who_part(s->who, 1), proc))
             return s;
     }
@@ -128,7 +135,7 @@ static int span_keep(kineto_ingest *k, const char *node, const char *proc, const
     memcpy(who, node, a);
     memcpy(who + a, proc, b);
     memcpy(who + a + b, key, c);
-    k->sp[k->nsp++] = (kspan){who, t0, t1};
+    k->sp[k->nsp++] = (kspan){who, t0, t1, 0, 0};
     return 0;
 }
 
@@ -158,6 +165,68 @@ static int check_overlap(kineto_ingest *k, const kread *r, int64_t base_ns, cons
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
         return -1;
     }
+    return 0;
+}
+
+/* "5.0 days" or "3.2 h": how far a trace's clock lies off the job's. */
+static void say_gap(int64_t us, char *out, size_t cap)
+{
+    double h = (double)us / 3.6e9;
+    if (h >= 48)
+        snprintf(out, cap, "%.1f days", h / 24);
+    else
+        snprintf(out, cap, "%.1f h", h);
+}
+
+static void name_far(kspan *s, const gpu_span *job, int by_sys, kineto_note_cb cb, void *ud)
+{
+    int64_t t0 = s->t0_ns / 1000, t1 = s->t1_ns / 1000;
+    int before = t1 < job->t0_us;
+    char gap[32], why[400];
+    say_gap(before ? job->t0_us - t1 : t0 - job->t1_us, gap, sizeof gap);
+    snprintf(why, sizeof why, "its clock lies %s %s the job's %s: a trace from another job? "
+             "(read and counted under %s of %s; the job's time range reaches it)", gap,
+             before ? "before" : "after", by_sys ? "system metrics" : "other traces",
+             who_part(s->who, 1), s->who);
+    cb(ud, who_part(s->who, 2), why);
+    s->named = 1;
+}
+
+int kineto_ingest_name_clocks(kineto_ingest *k, const gpu_span *sys, kineto_note_cb cb, void *ud)
+{
+    gpu_span none = {0, 0};
+    const gpu_span *sys_now = sys ? sys : &none;
+    if (k->nsp == k->checked_n && sys_now->t0_us == k->checked_sys.t0_us &&
+        sys_now->t1_us == k->checked_sys.t1_us)
+        return 0;   /* nothing new to judge by */
+    gpu_span *sp = calloc(k->nsp ? k->nsp : 1, sizeof *sp);
+    uint8_t *far = malloc(k->nsp ? k->nsp : 1);
+    size_t *at = malloc((k->nsp ? k->nsp : 1) * sizeof *at);
+    size_t n = 0;
+    int rc = sp && far && at ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < k->nsp; i++) {
+        kspan *s = &k->sp[i];
+        if (s->unplaced && !s->named) {
+            cb(ud, who_part(s->who, 2), "no time base (no baseTimeNanoseconds, ts not epoch "
+               "µs): unplaced, its GPU figures counted, its steps not on the job clock");
+            s->named = 1;
+        } else if (!s->unplaced) {
+            at[n] = i;
+            sp[n++] = (gpu_span){s->t0_ns / 1000, s->t1_ns / 1000};
+        }
+    }
+    gpu_span job = {0, 0};
+    int nfar = rc == 0 ? gpu_clock_far_off(sp, n, sys, far, &job) : -1;
+    for (size_t j = 0; nfar > 0 && j < n; j++)
+        if (far[j] && !k->sp[at[j]].named)
+            name_far(&k->sp[at[j]], &job, sys != NULL, cb, ud);
+    free(sp);
+    free(far);
+    free(at);
+    if (nfar < 0)
+        return -1;
+    k->checked_n = k->nsp;
+    k->checked_sys = *sys_now;
     return 0;
 }
 
@@ -348,6 +417,8 @@ int kineto_ingest_end(kineto_ingest *k, kineto_read *r, int64_t len, sm_err *err
         int64_t base_ns = meta.has_base ? meta.base_ns : 0;
         if (!placed || check_overlap(k, r, base_ns, node, proc, r->key, err) == 0) {
             int lost = placed && add_events(k->m, r, base_ns, node, proc, err) != 0;
+            if (!placed && span_keep(k, node, proc, r->key, 0, 0) == 0)
+                k->sp[k->nsp - 1].unplaced = 1;   /* named by kineto_ingest_name_clocks */
             rc = model_gpu_merge(k->m, node, proc, meta.rank, r->tr, placed);
             if (rc != 0)
                 sm_err_set(err, SM_ERR_NOMEM, "out of memory keeping the trace's figures");

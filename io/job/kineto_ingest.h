@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "io/decode/keyname.h"
+#include "model/gpu/gpu_clock.h"
 #include "model/model.h"
 #include "model/util/sm_err.h"
 
@@ -65,6 +66,19 @@ int kineto_ingest_file(kineto_ingest *k, const key_info *ki, const char *key, co
  * bytes. The dashboard's ingest and the export place a trace alike. */
 void kineto_ingest_place(const key_info *ki, const char *key, const sm_kmeta *meta,
                          int node_has_metrics, char *node, char *proc, size_t cap);
+
+/* Told a trace's key (relative to its scanner's root) and why it is named. */
+typedef void (*kineto_note_cb)(void *ud, const char *key, const char *why);
+
+/* Names through cb, once each, every trace read so far whose clock lies
+ * off the job's (gpu_clock_far_off; sys: the span of the job's system
+ * metrics, NULL when it has none) and every unplaced one (no time base).
+ * Such traces stay read and counted: this only says so. Judged again
+ * when a trace was read or sys moved since the last call. Call with the
+ * model's lock held (cb must not take it). 0, or -1 on OOM (retried on
+ * the next call). */
+int kineto_ingest_name_clocks(kineto_ingest *k, const gpu_span *sys, kineto_note_cb cb,
+                              void *ud);
 
 /* Traces read so far, and the bytes of their files. */
 int64_t kineto_ingest_traces(const kineto_ingest *k);

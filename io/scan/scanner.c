@@ -36,6 +36,11 @@ void scan_add_message(scanner *sc, const char *key, const char *what)
     pthread_mutex_unlock(&sc->mu);
 }
 
+void scanner_note(scanner *sc, const char *key, const char *what)
+{
+    scan_add_message(sc, key, what);
+}
+
 /* Names e as not read, with why (replacing an earlier reason), for the
  * report's list and the status line. The status line has one row: it
  * gets the file's own name, the report the whole key. */

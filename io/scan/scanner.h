@@ -197,5 +197,9 @@ size_t scanner_unread(scanner *sc, scanner_unread_cb cb, void *ud);
  * oldest first, the newest SCANNER_MSG_MAX kept. Thread-safe: copies up to
  * max of them into out; returns how many. */
 size_t scanner_messages(scanner *sc, char (*out)[SCANNER_MSG_LEN], size_t max);
+/* Adds a warning about key (relative to the root) from outside the scan,
+ * as "key: what", to the messages above. Thread-safe; do not call it
+ * with the model's lock held. */
+void scanner_note(scanner *sc, const char *key, const char *what);
 
 #endif
