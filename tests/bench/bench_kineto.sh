@@ -63,7 +63,7 @@ bench_report() {
         touch "$dir/$name.done"
     }
     mk one --nodes 1 --minutes "$mins" --kineto-active "$steps" --kineto-every 1000000
-    mk traces --nodes 1 --minutes $((steps * 10 / 3300)) --kineto-active 100 --kineto-every 101
+    mk traces --nodes 1 --minutes $((steps * 10 / 4400)) --kineto-active 100 --kineto-every 101
     mk ranks --nodes 4 --ranks 4 --minutes "$rmins" --kineto-active $((steps / 16)) \
         --kineto-every 1000000
     # report RUN DIR: "wall_s rss_kb" of one report --json by smtop RUN
