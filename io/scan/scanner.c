@@ -120,6 +120,8 @@ void scanner_free(scanner *sc)
 {
     if (!sc)
         return;
+    if (sc->cat)
+        scan_stream_abandon_all(sc);
     catalog_free(sc->cat);
     tf_meta_book_free(sc->tfb);
     scan_unread_free(&sc->unread);
@@ -131,6 +133,7 @@ void scanner_free(scanner *sc)
     free(sc->win_after[1]);
     free(sc->work);
     free(sc->root);
+    free(sc->sbuf);
     free(sc);
 }
 

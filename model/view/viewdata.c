@@ -2,6 +2,7 @@
 #include "model/view/viewdata.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,8 @@ struct viewdata {
     const char **writers;
     char *pool;               /* every id above */
     int64_t first_us, newest_us, t0_us, t1_us, interval_us;
+    char sys_source[48];    /* model_system_source: "" for Debugger's files */
+    int64_t sys_interval_us;
     uint64_t model_gen;
     int has_traces, has_system;
     size_t gpu_ranks;
@@ -231,6 +234,8 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
     v->first_us = model_first_us(m);
     v->model_gen = model_generation(m);
     v->interval_us = freshness_sample_interval(m);
+    snprintf(v->sys_source, sizeof v->sys_source, "%s",
+             model_system_source(m, &v->sys_interval_us));
     v->gpu_ranks = model_gpu_count(m);
     for (size_t i = 0; i < v->gpu_ranks && !v->gpu_memory; i++)
         v->gpu_memory = gpu_rank_summary(model_gpu_at(m, i)->gpu)->memory.n_series > 0;
@@ -320,6 +325,13 @@ const sysview *viewdata_system(const viewdata *v)
 const heatview *viewdata_heatmap(const viewdata *v)
 {
     return part_of(v, PART_HEAT);
+}
+
+const char *viewdata_system_source(const viewdata *v, int64_t *interval_us)
+{
+    if (interval_us)
+        *interval_us = v->sys_interval_us;
+    return v->sys_source;
 }
 
 int64_t viewdata_sample_interval_us(const viewdata *v)
