@@ -447,6 +447,18 @@ static const pane_key alerts_keys[] = {
     {NULL, NULL, NULL},
 };
 
+/* Two lines per alert (its facts and reason) and the totals; a job
+ * without alerts has a line to say. */
+static int alerts_say(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    const derived *s = snap_of(ctx);
+    int fired = 0;
+    for (size_t i = 0; s && i < rules_count(); i++)
+        fired += derived_rule_at(s, i)->status == RULE_TRIGGERED;
+    return 1 + 2 * fired;
+}
+
 const pane_vtbl pane_alerts_vtbl = {
     .id = "alerts",
     .title = "Alerts",
@@ -458,4 +470,5 @@ const pane_vtbl pane_alerts_vtbl = {
     .stamp = alerts_stamp,
     .keys = alerts_keys,
     .whole_job = 1,
+    .say = alerts_say,
 };
