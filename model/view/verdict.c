@@ -331,6 +331,44 @@ static const verdict_source SOURCES[] = {
     source_rules,
 };
 
+static void lack(verdict *v, const char *what)
+{
+    size_t len = strlen(v->lacks);
+    snprintf(v->lacks + len, sizeof v->lacks - len, "%s%s", len ? ", " : "", what);
+}
+
+/* What a rule that could not check lacked, in the words a reader uses:
+ * the sources absent from the whole job, and how many rules wait for a
+ * longer job. */
+static void lacks(const verdict_in *in, verdict *v)
+{
+    int sys = 0, gpu = 0, steps = 0;
+    for (size_t i = 0; i < model_node_count(in->m); i++) {
+        const model_node *n = model_node_at(in->m, i);
+        sys |= model_node_series_count(n) > 0;
+        gpu |= model_node_gpu_count(n) > 0;
+        steps |= model_node_phase_count(n) > 0;
+    }
+    size_t short_rules = 0;
+    for (size_t i = 0; i < in->nres; i++)
+        short_rules += in->res[i].status == RULE_NO_DATA && in->res[i].too_short;
+    gpuview_job j;
+    gpuview_job_sum(in->m, &j);
+    if (!sys)
+        lack(v, "no system metrics");
+    else if (!gpu && !j.gpu_ranks)
+        lack(v, "no GPU metrics");
+    if (!steps)
+        lack(v, "no training steps");
+    if (j.ranks && !j.gpu_ranks)
+        lack(v, "no GPU events in the traces");
+    if (short_rules) {
+        char t[48];
+        snprintf(t, sizeof t, "job too short for %zu rule%s", short_rules, short_rules == 1 ? "" : "s");
+        lack(v, t);
+    }
+}
+
 STABLE_SORT_DEFINE(sort_findings, verdict_finding, A.severity > B.severity)
 
 int verdict_build(const model *m, const rules *r, verdict *out)
@@ -352,6 +390,8 @@ int verdict_build(const model *m, const rules *r, verdict *out)
     int rc = 0;
     for (size_t i = 0; i < sizeof SOURCES / sizeof SOURCES[0] && rc == 0; i++)
         rc = SOURCES[i](&in, out);
+    if (out->rules_no_data)
+        lacks(&in, out);
     free(res);
     verdict_finding tmp[VERDICT_MAX];
     sort_findings(out->f, tmp, out->n);
@@ -377,8 +417,9 @@ char *verdict_format(const verdict *v, const char *sep, int max_cols, char *out,
         return out;
     }
     if (v->n == 0) {
-        snprintf(out, cap, "no problem found (%zu rule%s ok%s)", v->rules_ok,
-                 v->rules_ok == 1 ? "" : "s", v->rules_no_data ? ", some lack data" : "");
+        snprintf(out, cap, "no problem found (%zu rule%s ok%s%s)", v->rules_ok,
+                 v->rules_ok == 1 ? "" : "s",
+                 v->lacks[0] ? "; " : v->rules_no_data ? ", some lack data" : "", v->lacks);
         return out;
     }
     size_t len = 0;

@@ -47,6 +47,9 @@ typedef struct verdict {
     int has_data;              /* 0: the job has no samples and no steps yet */
     size_t rules_ok;           /* rules that checked data and found nothing */
     size_t rules_no_data;      /* rules that could not check (no data, too short) */
+    /* Why they could not, in a few words ("no system metrics, job too
+     * short for 3 rules"); "" when nothing a reader would miss is absent. */
+    char lacks[VERDICT_TEXT];
 } verdict;
 
 /* Fills *out from m and the results and parameters of r, as the last
@@ -58,7 +61,8 @@ int verdict_build(const model *m, const rules *r, verdict *out);
 /* The verdict as one line of at most max_cols columns (a UTF-8 code
  * point counts as one column; max_cols <= 0: no limit): findings joined by sep
  * while they fit, then "+N more"; "no problem found (8 rules ok)" when
- * there are none; "no data yet" before any. Returns out. */
+ * there are none, with what the other rules lacked ("no problem found (2
+ * rules ok; no system metrics)"); "no data yet" before any. Returns out. */
 char *verdict_format(const verdict *v, const char *sep, int max_cols, char *out, size_t cap);
 
 /* The worst severity of v's findings; RULE_SEV_INFO when it has none. */

@@ -106,6 +106,9 @@ static void test_nothing_wrong_is_short(void **s)
     assert_int_equal(v.n, 0);
     verdict_format(&v, " | ", 80, line, sizeof line);
     assert_int_equal(strncmp(line, "no problem found (", 18), 0);
+    /* ...saying what the rules that could not check lacked: this job has
+     * no steps, and 50 ticks are fewer than LowGPUUtilization's patience. */
+    assert_non_null(strstr(line, "; no training steps, job too short for "));
     assert_int_equal(verdict_worst(&v), RULE_SEV_INFO);
     model *empty = model_new(NULL);
     build(empty, r, &v);
