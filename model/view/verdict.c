@@ -43,6 +43,19 @@ static void add(verdict *v, const char *source, rule_severity sev, const char *f
     va_end(ap);
 }
 
+/* The last finding's brief (see verdict_finding). */
+static void brief(verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void brief(verdict *v, const char *fmt, ...)
+{
+    if (v->n == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->f[v->n - 1].brief, sizeof v->f[v->n - 1].brief, fmt, ap);
+    va_end(ap);
+}
+
 static const rule_result *rule_named(const verdict_in *in, const char *name)
 {
     int i = rules_find(name);
@@ -223,11 +236,14 @@ static int source_outlier_steps(const verdict_in *in, verdict *v)
     snprintf(p50, sizeof p50, x >= 9.95 ? "%.0f\u00d7" : "%.1f\u00d7", x);
     rule_severity sev = fired ? r->severity
                       : lost >= VERDICT_STEP_HEAVY_PCT ? RULE_SEV_MED : RULE_SEV_LOW;
-    if (fired)
+    if (fired) {
         add(v, "outlier_steps", sev, "%s: %s%s took %s, %s the p50", head, who, step, took, p50);
-    else
+        brief(v, "%s", head);
+    } else {
         add(v, "outlier_steps", sev, "%s%s took %s, %s the p50 (%.0f %% of %s time)", who, step,
             took, p50, lost, mode_of(best.label));
+        brief(v, "%s took %s, %s p50", step, took, p50);
+    }
     return 0;
 }
 
@@ -269,6 +285,7 @@ static void phrase_dataloader(const verdict_in *in, const rule_result *r, verdic
     double worst = mn < lo ? mn : mx;
     add(v, "rule", r->severity, "too %s data-loader workers (%.0f %% of cores) on %lld of %lld nodes",
         worst < lo ? "few" : "many", worst, (long long)r->violations, (long long)r->datapoints);
+    brief(v, "too %s data-loader workers", worst < lo ? "few" : "many");
 }
 
 /* MaxInitializationTime: how long the job took to its first step. */
@@ -407,40 +424,55 @@ static int cols(const char *s)
     return n;
 }
 
+/* "no problem found (...)", the longest of its forms that fits limit. */
+static void format_ok(const verdict *v, int limit, char *out, size_t cap)
+{
+    char ok[32];
+    snprintf(ok, sizeof ok, "%zu rule%s ok", v->rules_ok, v->rules_ok == 1 ? "" : "s");
+    snprintf(out, cap, "no problem found (%s%s%s)", ok,
+             v->lacks[0] ? "; " : v->rules_no_data ? ", some lack data" : "", v->lacks);
+    if (cols(out) > limit && v->lacks[0])
+        snprintf(out, cap, "no problem found (%s, some lack data)", ok);
+    if (cols(out) > limit)
+        snprintf(out, cap, "no problem found");
+}
+
 char *verdict_format(const verdict *v, const char *sep, int max_cols, char *out, size_t cap)
 {
     if (cap == 0)
         return out;
     out[0] = '\0';
+    int limit = max_cols > 0 ? max_cols : 1 << 30;
     if (!v->has_data) {
         snprintf(out, cap, "no data yet");
         return out;
     }
     if (v->n == 0) {
-        snprintf(out, cap, "no problem found (%zu rule%s ok%s%s)", v->rules_ok,
-                 v->rules_ok == 1 ? "" : "s",
-                 v->lacks[0] ? "; " : v->rules_no_data ? ", some lack data" : "", v->lacks);
+        format_ok(v, limit, out, cap);
         return out;
     }
     size_t len = 0;
-    int used = 0, limit = max_cols > 0 ? max_cols : 1 << 30;
+    int used = 0;
     for (size_t i = 0; i < v->n; i++) {
         char more[32];
         int rest = (int)(v->n - i - 1);
         snprintf(more, sizeof more, "%s+%d more", sep, rest);
-        int w = (i ? cols(sep) : 0) + cols(v->f[i].text);
         /* The last one needs no room for "+N more" after it. */
-        if (used + w + (rest ? cols(more) : 0) > limit && i > 0) {
+        int room = limit - used - (rest ? cols(more) : 0) - (i ? cols(sep) : 0);
+        const char *t = v->f[i].text;
+        if (cols(t) > room && v->f[i].brief[0])
+            t = v->f[i].brief;
+        if (cols(t) > room && i > 0) {
             snprintf(more, sizeof more, "%s+%d more", sep, (int)(v->n - i));
             if (len + strlen(more) < cap)
                 snprintf(out + len, cap - len, "%s", more);
             return out;
         }
-        int k = snprintf(out + len, cap - len, "%s%s", i ? sep : "", v->f[i].text);
+        int k = snprintf(out + len, cap - len, "%s%s", i ? sep : "", t);
         if (k < 0 || len + (size_t)k >= cap)
             return out;
         len += (size_t)k;
-        used += w;
+        used += (i ? cols(sep) : 0) + cols(t);
     }
     return out;
 }
