@@ -37,6 +37,7 @@ static void add(verdict *v, const char *source, rule_severity sev, const char *f
     verdict_finding *f = &v->f[v->n++];
     f->source = source;
     f->severity = sev;
+    f->brief[0] = '\0';
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(f->text, sizeof f->text, fmt, ap);
@@ -331,8 +332,10 @@ static int source_kineto(const verdict_in *in, verdict *v)
     gpuview_finding f[VERDICT_MAX];
     double idle_min = told(v, "idle_gpu") ? INFINITY : VERDICT_IDLE_PCT;
     size_t n = gpuview_findings(in->m, in->res, in->nres, idle_min, f, VERDICT_MAX);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         add(v, "kineto", f[i].severity, "%s", f[i].text);
+        brief(v, "%s", f[i].brief);
+    }
     return 0;
 }
 
