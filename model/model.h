@@ -189,6 +189,10 @@ int model_gpus_per_series(const model *m);
 /* Time span of everything ingested (system samples and events). 0 when empty. */
 int64_t model_first_us(const model *m);
 int64_t model_last_us(const model *m);
+/* The span of the system samples over every node: 1 with *first_us and
+ * *last_us, or 0 (both untouched) when there are none. Walks every
+ * series: for a check after a pass, not per frame. */
+int model_sample_span(const model *m, int64_t *first_us, int64_t *last_us);
 /* Time of the newest system sample / event separately (0 when none). */
 int64_t model_last_sample_us(const model *m);
 int64_t model_last_event_us(const model *m);

@@ -107,9 +107,11 @@ static uint64_t part_key(const viewdata_req *q, int k)
     case PART_HEAT:
         return h;
     case PART_TOP:
-        /* The whole job, whatever the window or the filter. */
+        /* The whole job, whatever the window: the ranks' tables are sums
+         * over their traces. The node filter picks the ranks. */
         h = fnv_add_u64(fnv_add_u64(FNV_SEED, (uint64_t)k), (uint64_t)q->top_on);
-        return fnv_add_u64(h, q->top_max);
+        h = fnv_add_u64(h, q->top_max);
+        return fnv_add_str(h, q->visible ? q->filter : "");
     case PART_STEPS:
         h = fnv_add_u64(h, q->selected);
         h = fnv_add_str(h, q->process);
@@ -144,10 +146,14 @@ static part *build_part(const model *m, const viewdata *v, const size_t *nodes,
                                        prev ? viewdata_heatmap(prev) : NULL), free_heat, key);
     case PART_STEPS:
         return part_new(stepsview_build(m, nodes, v->shown, q), free_steps, key);
-    case PART_TOP:
-        return part_new(gpuview_top_build(m, (gpuview_src)(q->top_on - 1), NULL, NULL,
-                                          q->top_max ? q->top_max : VIEWDATA_TOP_DEFAULT),
-                        free_top, key);
+    case PART_TOP: {
+        gpuview_src src = (gpuview_src)(q->top_on - 1);
+        size_t max = q->top_max ? q->top_max : VIEWDATA_TOP_DEFAULT;
+        gpuview_top *t = q->visible && q->filter[0]
+                             ? gpuview_top_build_on(m, src, q->filter, q->visible, max)
+                             : gpuview_top_build(m, src, NULL, NULL, max);
+        return part_new(t, free_top, key);
+    }
     default:
         return part_new(tlview_build(m, nodes, v->shown, q, v->t0_us, v->t1_us), free_tl, key);
     }
