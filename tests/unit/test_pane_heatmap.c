@@ -94,6 +94,91 @@ static void test_cell_geometry(void **state)
     assert_int_equal(gap, 1);
 }
 
+static void test_sort_values(void **state)
+{
+    (void)state;
+    double gpu[] = {80, 55, NAN, 79, 82};
+    double p50[] = {120e3, 121e3, 300e3, NAN, 119e3};
+    double v[5];
+    pane_heatmap_sort_values(HEAT_SORT_WORST_GPU, gpu, p50, 5, v);
+    assert_float_equal(v[1], 55, 1e-12);
+    assert_true(isnan(v[2]));
+    pane_heatmap_sort_values(HEAT_SORT_SLOWEST_STEP, gpu, p50, 5, v);
+    assert_float_equal(v[2], 300e3, 1e-9);
+    assert_true(isnan(v[3]));
+    /* Stragglers: percent off the median, the larger of GPU and step:
+     * node 2's p50 is 300/120.5 - 1 of the median step. */
+    pane_heatmap_sort_values(HEAT_SORT_STRAGGLERS, gpu, p50, 5, v);
+    assert_float_equal(v[2], 100.0 * (300e3 - 120.5e3) / 120.5e3, 1e-9);
+    assert_float_equal(v[1], 100.0 * (79.5 - 55) / 79.5, 1e-9);
+    /* The order is the values' order. */
+    size_t o[5];
+    pane_heatmap_sort_order(HEAT_SORT_STRAGGLERS, gpu, p50, 5, o);
+    for (size_t i = 1; i < 5; i++)
+        assert_true(isnan(v[o[i]]) || v[o[i - 1]] >= v[o[i]]);
+}
+
+/* Flagged rows stay in view however small the list; the cursor's row
+ * always shows; no row twice; positions ascending. */
+static void test_pick_rows(void **state)
+{
+    (void)state;
+    unsigned char flag[10] = {0};
+    size_t out[10], top = 0;
+    flag[2] = 1;
+    /* 80x24: two lines, four nodes, cursor on the first: it and the flag. */
+    assert_int_equal(pane_heatmap_pick_rows(&top, 0, 4, 2, flag, out), 2);
+    assert_int_equal(out[0], 0);
+    assert_int_equal(out[1], 2);
+    /* Cursor past the flag: the flag above, the cursor's row below. */
+    top = 0;
+    assert_int_equal(pane_heatmap_pick_rows(&top, 3, 4, 2, flag, out), 2);
+    assert_int_equal(out[0], 2);
+    assert_int_equal(out[1], 3);
+    /* The flag inside the window frees its line: a plain window. */
+    top = 0;
+    assert_int_equal(pane_heatmap_pick_rows(&top, 1, 4, 3, flag, out), 3);
+    assert_int_equal(out[0], 0);
+    assert_int_equal(out[2], 2);
+    /* At the end of the list the window reaches up: no blank lines. */
+    unsigned char last[10] = {0};
+    last[9] = 1;
+    top = 0;
+    assert_int_equal(pane_heatmap_pick_rows(&top, 9, 10, 5, last, out), 5);
+    assert_int_equal(out[0], 5);
+    assert_int_equal(out[4], 9);
+    /* One line: the cursor wins over the flag. */
+    top = 0;
+    assert_int_equal(pane_heatmap_pick_rows(&top, 0, 4, 1, flag, out), 1);
+    assert_int_equal(out[0], 0);
+    /* Exhaustive small cases: the invariants. */
+    for (size_t n = 1; n <= 7; n++)
+        for (size_t fit = 1; fit <= 8; fit++)
+            for (unsigned mask = 0; mask < (1u << n); mask++)
+                for (size_t sel = 0; sel < n; sel++) {
+                    unsigned char f[8];
+                    size_t nf = 0;
+                    for (size_t i = 0; i < n; i++)
+                        nf += (f[i] = (unsigned char)((mask >> i) & 1));
+                    top = sel % 3;
+                    size_t k = pane_heatmap_pick_rows(&top, sel, n, fit, f, out);
+                    assert_int_equal(k, n < fit ? n : fit);
+                    int saw_sel = 0;
+                    size_t seen_flags = 0;
+                    for (size_t i = 0; i < k; i++) {
+                        if (i)
+                            assert_true(out[i] > out[i - 1]);
+                        saw_sel |= out[i] == sel;
+                        seen_flags += f[out[i]];
+                    }
+                    assert_true(saw_sel);
+                    size_t want = nf < fit - 1 ? nf : fit - 1;
+                    if (f[sel] && want < nf)
+                        want++;
+                    assert_true(seen_flags >= want);
+                }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -101,6 +186,8 @@ int main(void)
         cmocka_unit_test(test_median),
         cmocka_unit_test(test_sort_order),
         cmocka_unit_test(test_cell_geometry),
+        cmocka_unit_test(test_sort_values),
+        cmocka_unit_test(test_pick_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -173,14 +173,24 @@ static void test_columns(void **state)
 static void test_scroll_top(void **state)
 {
     (void)state;
-    int h[5] = {7, 7, 7, 7, 7};
-    assert_int_equal(pane_system_scroll_top(0, 0, h, 5, 20), 0);
-    assert_int_equal(pane_system_scroll_top(0, 2, h, 5, 20), 1);  /* 3 blocks = 21 lines > 20 */
-    assert_int_equal(pane_system_scroll_top(0, 4, h, 5, 20), 3);
-    assert_int_equal(pane_system_scroll_top(4, 1, h, 5, 20), 1);  /* moving up */
-    assert_int_equal(pane_system_scroll_top(0, 3, h, 5, 5), 3);   /* block taller than pane */
-    assert_int_equal(pane_system_scroll_top(2, 9, h, 5, 20), 3);  /* selection clamped */
-    assert_int_equal(pane_system_scroll_top(0, 0, h, 0, 20), 0);
+    int h[5] = {7, 7, 7, 7, 7};   /* 35 lines */
+    assert_int_equal(pane_system_scroll_line(0, 0, h, 5, 20), 0);
+    /* Down: only as far as the selected block's end (lines 14-20). */
+    assert_int_equal(pane_system_scroll_line(0, 2, h, 5, 20), 1);
+    assert_int_equal(pane_system_scroll_line(1, 3, h, 5, 20), 8);
+    assert_int_equal(pane_system_scroll_line(0, 4, h, 5, 20), 15);
+    /* Up: its start at the top; within view: no move. */
+    assert_int_equal(pane_system_scroll_line(15, 1, h, 5, 20), 7);
+    assert_int_equal(pane_system_scroll_line(8, 2, h, 5, 20), 8);
+    /* A top left over from a taller pane or a bigger block never shows
+     * blank lines under the last node. */
+    assert_int_equal(pane_system_scroll_line(28, 4, h, 5, 20), 15);
+    assert_int_equal(pane_system_scroll_line(28, 3, h, 5, 20), 15);
+    assert_int_equal(pane_system_scroll_line(9, 0, h, 5, 40), 0);
+    /* A block taller than the pane: its start. */
+    assert_int_equal(pane_system_scroll_line(0, 3, h, 5, 5), 21);
+    assert_int_equal(pane_system_scroll_line(2, 9, h, 5, 20), 15);  /* selection clamped */
+    assert_int_equal(pane_system_scroll_line(0, 0, h, 0, 20), 0);
     /* Generic list scrolling (heatmap rows). */
     assert_int_equal(pane_common_scroll_top(0, 10, 64, 8), 3);
     assert_int_equal(pane_common_scroll_top(5, 2, 64, 8), 2);

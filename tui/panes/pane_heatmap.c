@@ -57,32 +57,46 @@ static int cmp_key(const void *a, const void *b)
     return (x->i > y->i) - (x->i < y->i);   /* stable: model order */
 }
 
+void pane_heatmap_sort_values(heat_sort k, const double *gpu_util, const double *step_p50,
+                              size_t n, double *out)
+{
+    double gmed = straggler_median(gpu_util, n), smed = straggler_median(step_p50, n);
+    for (size_t i = 0; i < n; i++) {
+        if (k == HEAT_SORT_SLOWEST_STEP) {
+            out[i] = step_p50[i];
+        } else if (k == HEAT_SORT_STRAGGLERS) {
+            double a = straggler_deviation(gpu_util[i], gmed, STRAGGLER_GPU_FLOOR),
+                   b = straggler_deviation(step_p50[i], smed, STRAGGLER_STEP_FLOOR);
+            out[i] = 100.0 * (isnan(a) ? b : isnan(b) ? a : a > b ? a : b);
+        } else {
+            out[i] = gpu_util[i];
+        }
+    }
+}
+
 void pane_heatmap_sort_order(heat_sort k, const double *gpu_util, const double *step_p50,
                      size_t n, size_t *order)
 {
     heat_key *keys = malloc((n ? n : 1) * sizeof *keys);
-    if (!keys || k == HEAT_SORT_NAME) {
+    double *vals = malloc((n ? n : 1) * sizeof *vals);
+    if (!keys || !vals || k == HEAT_SORT_NAME) {
         for (size_t i = 0; i < n; i++)
             order[i] = i;
         free(keys);
+        free(vals);
         return;
     }
-    double gmed = straggler_median(gpu_util, n), smed = straggler_median(step_p50, n);
+    pane_heatmap_sort_values(k, gpu_util, step_p50, n, vals);
     for (size_t i = 0; i < n; i++) {
         keys[i].i = i;
-        if (k == HEAT_SORT_WORST_GPU)
-            keys[i].k = isnan(gpu_util[i]) ? NAN : -gpu_util[i];
-        else if (k == HEAT_SORT_SLOWEST_STEP)
-            keys[i].k = step_p50[i];
-        else {
-            double a = straggler_deviation(gpu_util[i], gmed, STRAGGLER_GPU_FLOOR), b = straggler_deviation(step_p50[i], smed, STRAGGLER_STEP_FLOOR);
-            keys[i].k = isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
-        }
+        /* Worst GPU is the lowest utilization: ascending. */
+        keys[i].k = k == HEAT_SORT_WORST_GPU && !isnan(vals[i]) ? -vals[i] : vals[i];
     }
     qsort(keys, n, sizeof *keys, cmp_key);
     for (size_t i = 0; i < n; i++)
         order[i] = keys[i].i;
     free(keys);
+    free(vals);
 }
 
 void pane_heatmap_cell_geometry(int width, int label_w, int ncols, int final_w,
@@ -95,6 +109,46 @@ void pane_heatmap_cell_geometry(int width, int label_w, int ncols, int final_w,
     *gap = per >= 3 ? 1 : 0;
     int cw = per - *gap;
     *cell_w = cw < 1 ? 1 : cw > 6 ? 6 : cw;
+}
+
+size_t pane_heatmap_pick_rows(size_t *top, size_t sel, size_t n, size_t fit,
+                              const unsigned char *flag, size_t *out)
+{
+    if (n == 0 || fit == 0)
+        return 0;
+    size_t flagged = 0;
+    for (size_t i = 0; i < n; i++)
+        flagged += flag[i] != 0;
+    size_t keep = flagged < fit - 1 ? flagged : fit - 1;   /* the cursor's row stays */
+    *top = pane_common_scroll_top(*top, sel < n ? sel : n - 1, n, fit - keep);
+    /* The window grows past fit - keep while the flagged rows it swallows
+     * free their reserved lines; flagged rows still outside are added in
+     * display order, the first `keep` of them. */
+    size_t end = *top + (fit - keep), outside = 0;
+    if (end > n)
+        end = n;
+    for (;;) {
+        outside = 0;
+        for (size_t i = 0; i < n && outside < keep; i++)
+            outside += flag[i] && (i < *top || i >= end);
+        if ((end - *top) + outside >= fit)
+            break;
+        if (end < n)
+            end++;
+        else if (*top > 0)
+            (*top)--;   /* at the end: no blank lines under the rows */
+        else
+            break;
+    }
+    size_t k = 0, taken = 0;
+    for (size_t i = 0; i < n && k < fit; i++) {
+        int in = i >= *top && i < end;
+        if (in || (flag[i] && taken < outside)) {
+            taken += !in;
+            out[k++] = i;
+        }
+    }
+    return k;
 }
 
 /* ---- drawing ---------------------------------------------------------- */
@@ -112,6 +166,12 @@ struct pane {
     heat_sort sort;
     size_t shown;                     /* nodes in order[] at the last draw */
     size_t order[HEAT_MAX_NODES];     /* display position -> node index */
+    double vals[HEAT_MAX_NODES];      /* each node's sort value (last column) */
+    size_t rows[HEAT_MAX_NODES];      /* display positions drawn, top down */
+    size_t nrows;
+    char note[64];                    /* the border's note: order, rows shown */
+    char src[64];                     /* the cells' source when not Debugger's */
+    char title[136];                  /* note and source, as the border says them */
 };
 
 static pane *heat_create(void) { return calloc(1, sizeof(pane)); }
@@ -138,11 +198,27 @@ static void draw_cell(WINDOW *w, int y, int x, int cw, double util, const pane_c
         pane_common_put_wch(w, y, x + i, isnan(util) && i != cw / 2 ? L' ' : ch, attr);
 }
 
-static void draw_header(WINDOW *w, int lw, int cw, int gap, size_t gpus, const pane_ctx *ctx)
+/* The last column's title: what the rows are sorted by, with the
+ * order's arrow ("p50▼"); by name, the node column has the arrow. */
+static const char *value_title(heat_sort k, size_t gpus, int ascii, char *buf, size_t cap)
+{
+    static const char *const t[HEAT_SORT_COUNT] = {"", "", "p50", "dev%"};
+    const char *down = ascii ? "v" : "\u25bc", *up = ascii ? "^" : "\u25b2";
+    if (k == HEAT_SORT_NAME || k == HEAT_SORT_WORST_GPU)
+        snprintf(buf, cap, "%s%s", gpus ? "gpu%" : "cpu%", k == HEAT_SORT_WORST_GPU ? up : "");
+    else
+        snprintf(buf, cap, "%s%s", t[k], down);
+    return buf;
+}
+
+static void draw_header(WINDOW *w, int lw, int cw, int gap, size_t gpus, heat_sort sort,
+                        const pane_ctx *ctx)
 {
     int attr = theme_attr(ctx->th, ROLE_LABEL), x = lw;
+    int ascii = ctx->view->glyphs == GLYPHS_ASCII;
     char name[16];
-    pane_common_put(w, 0, 0, lw - 1, "node", attr);
+    pane_common_put(w, 0, 0, lw - 1, sort != HEAT_SORT_NAME ? "node" : ascii ? "node^" : "node\u25b2",
+                    attr);
     pane_common_put(w, 0, x, cw, cw >= 3 ? "cpu" : "c", attr);
     x += cw + gap;
     for (size_t i = 0; i < gpus; i++, x += cw + gap) {
@@ -153,10 +229,33 @@ static void draw_header(WINDOW *w, int lw, int cw, int gap, size_t gpus, const p
         pane_common_put(w, 0, x, cw, cw >= 3 ? "mem" : "m", attr);
         x += cw + gap;
     }
-    pane_common_put_right(w, 0, getmaxx(w) - 1, HEAT_FINAL_W - 1, gpus ? "gpu%" : "cpu%", attr);
+    pane_common_put_right(w, 0, getmaxx(w) - 1, HEAT_FINAL_W - 1,
+                          value_title(sort, gpus, ascii, name, sizeof name),
+                          sort != HEAT_SORT_NAME ? attr | (int)A_BOLD : attr);
 }
 
-static void draw_node_row(WINDOW *w, int y, const heat_row *r,
+/* The last column's text and colour: the value the rows are sorted by. */
+static void draw_value(WINDOW *w, int y, heat_sort sort, double v, const pane_ctx *ctx)
+{
+    char t[FMT_BUF];
+    int dim = theme_attr(ctx->th, ROLE_DIM);
+    if (isnan(v))
+        snprintf(t, sizeof t, "-");
+    else if (sort == HEAT_SORT_SLOWEST_STEP)
+        fmt_duration(t, sizeof t, v);
+    else if (sort == HEAT_SORT_STRAGGLERS)
+        snprintf(t, sizeof t, "%.0f%%", v);
+    else
+        fmt_percent(t, sizeof t, v);
+    int attr = theme_attr(ctx->th, ROLE_DEFAULT);
+    if (isnan(v))
+        attr = dim;
+    else if (sort <= HEAT_SORT_WORST_GPU)
+        attr = theme_heat_attr(ctx->th, v / 100.0);
+    pane_common_put_right(w, y, getmaxx(w) - 1, HEAT_FINAL_W - 1, t, attr);
+}
+
+static void draw_node_row(WINDOW *w, int y, const heat_row *r, double val, heat_sort sort,
                           int lw, int cw, int gap, size_t gpus, int mark, int sel,
                           const pane_ctx *ctx)
 {
@@ -173,11 +272,9 @@ static void draw_node_row(WINDOW *w, int y, const heat_row *r,
         draw_cell(w, y, x, cw, r->gpu[i], ctx);
     if (gpus > 0)
         draw_cell(w, y, x, cw, r->gmem, ctx);
-    double fin = gpus ? r->gpu_mean : r->cpu;
-    char v[FMT_BUF];
-    pane_common_put_right(w, y, getmaxx(w) - 1, HEAT_FINAL_W - 1, fmt_percent(v, sizeof v, fin),
-                          isnan(fin) ? theme_attr(ctx->th, ROLE_DIM)
-                               : theme_heat_attr(ctx->th, fin / 100.0));
+    if (sort <= HEAT_SORT_WORST_GPU && !gpus)
+        val = r->cpu;
+    draw_value(w, y, sort, val, ctx);
 }
 
 /* The Straggler rule's result in the snapshot: the one straggler
@@ -263,6 +360,7 @@ static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     const heatview *hv = heat_view(ctx);
     size_t n = heat_count(ctx);
     int H = getmaxy(w), W = getmaxx(w);
+    p->note[0] = '\0';
     if (n == 0) {
         pane_common_put(w, H / 2, 0, -1, "waiting for data", theme_attr(ctx->th, ROLE_DIM));
         return;
@@ -279,32 +377,47 @@ static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     const rule_result *st = straggler_rule(ctx);
     int cw, gap;
     pane_heatmap_cell_geometry(W, lw, 1 + (int)gpus + (gpus > 0), HEAT_FINAL_W, &cw, &gap);
-    draw_header(w, lw, cw, gap, gpus, ctx);
+    draw_header(w, lw, cw, gap, gpus, p->sort, ctx);
     int legend = H >= 5, footer = H >= 4;
     int fit = H - 1 - legend - footer;
     size_t sel = pane_common_selected(ctx->view, n);
-    pane_heatmap_sort_order(p->sort, heatview_gpu_means(hv), heatview_step_p50s(hv), n,
-                            p->order);
+    const double *gm = heatview_gpu_means(hv), *p50 = heatview_step_p50s(hv);
+    pane_heatmap_sort_order(p->sort, gm, p50, n, p->order);
+    pane_heatmap_sort_values(p->sort, gm, p50, n, p->vals);
     p->shown = n;
-    p->top = pane_common_scroll_top(p->top, pos_of(p->order, n, sel), n, fit > 0 ? (size_t)fit : 1);
-    size_t last = p->top;
-    for (int r = 0; r < fit && p->top + (size_t)r < n; r++, last++) {
-        size_t i = p->order[p->top + (size_t)r];
-        const heat_row *row = heatview_row_at(hv, i);
-        draw_node_row(w, 1 + r, row, lw, cw, gap, gpus, straggles(ctx, st, row->id), i == sel,
-                      ctx);
+    /* The flagged rows (the straggler, '!') stay in view, however small
+     * the pane: the cursor's rows scroll around them. */
+    unsigned char flag[HEAT_MAX_NODES];
+    for (size_t k = 0; k < n; k++)
+        flag[k] = (unsigned char)straggles(ctx, st, heatview_row_at(hv, p->order[k])->id);
+    p->nrows = pane_heatmap_pick_rows(&p->top, pos_of(p->order, n, sel), n,
+                                      fit > 0 ? (size_t)fit : 0, flag, p->rows);
+    for (size_t r = 0; r < p->nrows; r++) {
+        size_t i = p->order[p->rows[r]];
+        draw_node_row(w, 1 + (int)r, heatview_row_at(hv, i), p->vals[i], p->sort, lw, cw, gap,
+                      gpus, flag[p->rows[r]], i == sel, ctx);
     }
-    if (legend) {
+    size_t last = p->nrows ? p->rows[p->nrows - 1] + 1 : 0;
+    if (legend)
         draw_legend(w, H - 2, p->top, last, n, p->sort, ctx);
-    } else {
-        /* No room for the legend: the row range replaces the header's
-         * last label, so "more rows" is never hidden. */
-        char range[48];
-        snprintf(range, sizeof range, " %zu-%zu/%zu", n ? p->top + 1 : 0, last, n);
-        pane_common_put_right(w, 0, W - 1, -1, range, theme_attr(ctx->th, ROLE_LABEL));
-    }
+    /* The border names the order, and which rows of how many show when
+     * the legend has no room: the last column keeps its title. */
+    int off = snprintf(p->note, sizeof p->note, "by %s", pane_heatmap_sort_name(p->sort));
+    if (!legend && p->nrows < n)
+        snprintf(p->note + off, sizeof p->note - (size_t)off, ", %zu of %zu rows", p->nrows, n);
     if (footer)
         draw_footer(w, H - 1, st, ctx);
+}
+
+/* The order and rows shown, then CloudWatch's resolution when the cells
+ * come from it. */
+static const char *heat_title_note(pane *p, const pane_ctx *ctx)
+{
+    const char *src = pane_common_source_note(ctx, p->src, sizeof p->src);
+    if (!src[0])
+        return p->note[0] ? p->note : NULL;
+    snprintf(p->title, sizeof p->title, "%s%s%s", p->note, p->note[0] ? ", " : "", src);
+    return p->title;
 }
 
 /* Up/Down (j/k), PgUp/PgDn, Home/End move along the shown order, so
@@ -348,10 +461,9 @@ static int heat_on_click(pane *p, int y, int x, pane_ctx *ctx)
 {
     (void)x;
     size_t n = heat_count(ctx);
-    size_t pos = p->top + (size_t)(y - 1);
-    if (y < 1 || pos >= n || p->shown != n)
+    if (y < 1 || (size_t)(y - 1) >= p->nrows || p->shown != n)
         return 0;
-    ctx->view->selected_node = p->order[pos];
+    ctx->view->selected_node = p->order[p->rows[y - 1]];
     return 1;
 }
 
@@ -388,6 +500,7 @@ static const char *heat_absent(pane *p, const pane_ctx *ctx)
     return pane_common_absent_system(ctx);
 }
 
+
 const pane_vtbl pane_heatmap_vtbl = {
     .id = "heatmap",
     .title = "Heatmap",
@@ -399,5 +512,6 @@ const pane_vtbl pane_heatmap_vtbl = {
     .stamp = heat_stamp,
     .keys = heat_keys,
     .absent = heat_absent,
+    .title_note = heat_title_note,
     .request = heat_request,
 };

@@ -35,11 +35,27 @@ typedef enum heat_sort {
 } heat_sort;
 const char *pane_heatmap_sort_name(heat_sort k);
 
+/* The value each of n nodes is sorted by under k, into out[0..n), as the
+ * pane's last column shows it: mean GPU utilization % (name, worst gpu),
+ * step p50 µs (slowest step), the larger of the GPU and step deviations
+ * from the median in % (stragglers); NaN when the node lacks it. Pure. */
+void pane_heatmap_sort_values(heat_sort k, const double *gpu_util, const double *step_p50,
+                              size_t n, double *out);
+
 /* The display order of n nodes into order[0..n) (indices into the
  * arrays, which hold NaN for a node without that metric: such nodes come
  * last). Ties keep model order. Pure. */
 void pane_heatmap_sort_order(heat_sort k, const double *gpu_util, const double *step_p50,
                      size_t n, size_t *order);
+
+/* The display positions a list of n rows shows in fit lines, into
+ * out[0..fit), in order; returns how many. The cursor's row `sel` stays
+ * in the scrolled window, which starts at *top (moved as little as
+ * possible, updated); the flagged rows (flag[pos] != 0: the straggler)
+ * outside it are shown too, in place of the window's last rows, all but
+ * one line at most. Pure. */
+size_t pane_heatmap_pick_rows(size_t *top, size_t sel, size_t n, size_t fit,
+                              const unsigned char *flag, size_t *out);
 
 /* Column geometry: `ncols` cells and a final value column in `width`
  * columns after a label of `label_w`. Cell width (1..6) and gap (0 or 1). */

@@ -64,24 +64,26 @@ void pane_system_hold_gaps(double *vals, size_t n)
     }
 }
 
-size_t pane_system_scroll_top(size_t top, size_t sel, const int *heights, size_t n, int h)
+long pane_system_scroll_line(long top, size_t sel, const int *heights, size_t n, int h)
 {
-    if (n == 0)
+    if (n == 0 || h <= 0)
         return 0;
     if (sel >= n)
         sel = n - 1;
-    if (top > sel)
-        top = sel;
-    /* Move down until the selected block ends inside the pane. */
-    for (;;) {
-        long used = 0;
-        for (size_t i = top; i <= sel; i++)
-            used += heights[i];
-        if (used <= h || top == sel)
-            break;
-        top++;
+    long start = 0, total = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == sel)
+            start = total;
+        total += heights[i];
     }
-    return top;
+    long len = heights[sel];
+    if (len >= h || start < top)
+        top = start;
+    else if (start + len > top + h)
+        top = start + len - h;
+    if (top > total - h)
+        top = total - h;
+    return top < 0 ? 0 : top;
 }
 
 /* ---- drawing ---------------------------------------------------------- */
@@ -114,12 +116,14 @@ sys_columns pane_system_columns_for(int W)
 }
 
 struct pane {
-    size_t top;
+    long top_line;                /* first line shown of the blocks */
+    size_t top;                   /* first node with a line shown */
     size_t drawn;                 /* nodes at the last draw (heights[] valid) */
     int heights[SYS_MAX_NODES];
     int rows[SYS_MAX_NODES];      /* chart rows of each node's metrics */
     size_t counts[SYS_MAX_NODES]; /* charts of each node */
     double vals[SYS_MAX_BINS];
+    char note[64];                /* the border's source note */
 };
 
 static pane *sys_create(void) { return calloc(1, sizeof(pane)); }
@@ -247,8 +251,10 @@ static void draw_metric(pane *p, WINDOW *w, int y, int rows, const sys_columns *
 static void draw_node_header(WINDOW *w, int y, const sysview_node *nd, int sel,
                              const sys_columns *c, const pane_ctx *ctx)
 {
-    char line[160];
-    if (nd->nseries == 0)
+    char line[160], note[64];
+    if (nd->nseries && pane_common_source_note(ctx, note, sizeof note)[0])
+        snprintf(line, sizeof line, "%s %s  %s host means", sel ? ">" : " ", nd->id, note);
+    else if (nd->nseries == 0)
         snprintf(line, sizeof line, "%s %s  (%s only)", sel ? ">" : " ", nd->id,
                  nd->count ? "GPU memory from the PyTorch profiler" : "framework trace events");
     else
@@ -343,6 +349,27 @@ static void plan_rows(pane *p, size_t n, size_t sel, int avail)
     measure_nodes(p, n, &total);
 }
 
+/* Node i's block from line y (negative: its first lines are above the
+ * pane) down to avail. A node whose header is scrolled off keeps it on
+ * the first line, so the charts there are never read as another node's. */
+static void draw_node_block(pane *p, WINDOW *w, int y, int avail, const sysview *sv, size_t i,
+                            int sel, const sys_columns *c, const pane_ctx *ctx)
+{
+    const sysview_node *nd = sysview_node_at(sv, i);
+    int rows = p->rows[i], head = y;
+    if (y >= 0)
+        draw_node_header(w, y, nd, sel, c, ctx);
+    y++;
+    if (nd->count == 0 && y >= 0 && y < avail)
+        pane_common_put(w, y, 1, -1, "no system metrics", theme_attr(ctx->th, ROLE_DIM));
+    for (size_t j = 0; j < nd->count && y < avail; j++, y += rows)
+        if (y >= 0 && (y > 0 || head >= 0))
+            draw_metric(p, w, y, y + rows <= avail ? rows : avail - y, c,
+                        sysview_chart_at(sv, nd->first + j), ctx);
+    if (head < 0)
+        draw_node_header(w, 0, nd, sel, c, ctx);
+}
+
 static const sysview *sys_view(const pane_ctx *ctx)
 {
     return ctx->vd ? viewdata_system(ctx->vd) : NULL;
@@ -368,19 +395,20 @@ static void sys_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     int axis = p->rows[sel] > 1;  /* tall graphs: spare a line for times */
     if (!axis)
         plan_rows(p, n, sel, H);
-    int avail = H - axis, y = 0;
+    int avail = H - axis;
     sys_columns c = pane_system_columns_for(getmaxx(w));
-    p->top = pane_system_scroll_top(p->top, sel, p->heights, n, avail);
+    p->top_line = pane_system_scroll_line(p->top_line, sel, p->heights, n, avail);
     p->drawn = n;
-    for (size_t i = p->top; i < n && y < avail; i++) {
-        int rows = p->rows[i];
-        const sysview_node *nd = sysview_node_at(sv, i);
-        draw_node_header(w, y++, nd, i == sel, &c, ctx);
-        if (nd->count == 0 && y < avail)
-            pane_common_put(w, y++, 1, -1, "no system metrics", theme_attr(ctx->th, ROLE_DIM));
-        for (size_t j = 0; j < nd->count && y < avail; j++, y += rows)
-            draw_metric(p, w, y, y + rows <= avail ? rows : avail - y, &c,
-                        sysview_chart_at(sv, nd->first + j), ctx);
+    p->top = n;
+    /* y: each block's line on screen, negative above the top. A chart cut
+     * by the top edge is left out (only the selected node's charts are
+     * taller than a line, and its block is shown whole). */
+    long y = -p->top_line;
+    for (size_t i = 0; i < n && y < avail; y += p->heights[i], i++) {
+        if (y + p->heights[i] <= 0)
+            continue;
+        p->top = p->top < i ? p->top : i;
+        draw_node_block(p, w, (int)y, avail, sv, i, i == sel, &c, ctx);
     }
     if (axis)
         draw_time_axis(w, H - 1, &c, ctx);
@@ -440,15 +468,21 @@ static int sys_on_click(pane *p, int y, int x, pane_ctx *ctx)
     (void)x;
     const sysview *sv = sys_view(ctx);
     size_t n = sv ? sysview_node_count(sv) : 0;
-    int at = 0;
-    for (size_t i = p->top; i < n && i < SYS_MAX_NODES; i++) {
+    long at = 0, line = p->top_line + y;
+    for (size_t i = 0; i < n && i < SYS_MAX_NODES && i < p->drawn; i++) {
         at += p->heights[i];
-        if (y < at) {
+        if (line < at) {
             ctx->view->selected_node = i;
             return 1;
         }
     }
     return 0;
+}
+
+/* CloudWatch's charts say so in the border, with their resolution. */
+static const char *sys_title_note(pane *p, const pane_ctx *ctx)
+{
+    return pane_common_source_note(ctx, p->note, sizeof p->note);
 }
 
 static const pane_key sys_keys[] = {
@@ -476,5 +510,6 @@ const pane_vtbl pane_system_vtbl = {
     .stamp = sys_stamp,
     .keys = sys_keys,
     .absent = sys_absent,
+    .title_note = sys_title_note,
     .request = sys_request,
 };

@@ -58,8 +58,11 @@ typedef struct sys_columns {
 } sys_columns;
 sys_columns pane_system_columns_for(int width);
 
-/* First node to draw so that the selected node's block (heights[sel]
- * lines) is fully visible in h lines when possible. Pure. */
-size_t pane_system_scroll_top(size_t top, size_t sel, const int *heights, size_t n, int h);
+/* The first line to show of the nodes' blocks (heights[i] lines each,
+ * one after another) in h lines, from the last one shown, top: moved as
+ * little as makes the selected block wholly visible (its start when it
+ * is taller than h), as htop's cursor scrolls, and never so far that
+ * blank lines show under the last block. Pure. */
+long pane_system_scroll_line(long top, size_t sel, const int *heights, size_t n, int h);
 
 #endif
