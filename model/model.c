@@ -4,6 +4,7 @@
 #include "model/model.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,33 @@ model *model_new(const model_config *cfg)
     m->own.m = m;
     m->own.a = &m->acc;
     return m;
+}
+
+void model_set_system_source(model *m, const char *name, int64_t interval_us)
+{
+    snprintf(m->sys_source, sizeof m->sys_source, "%s", name ? name : "");
+    m->sys_interval_us = m->sys_source[0] ? interval_us : 0;
+    m->acc.gen++;      /* views and rules keyed on the generations see it */
+    m->acc.sys_gen++;
+}
+
+const char *model_system_source(const model *m, int64_t *interval_us)
+{
+    if (interval_us)
+        *interval_us = m->sys_interval_us;
+    return m->sys_source;
+}
+
+void model_set_gpus_per_series(model *m, int n)
+{
+    m->gpus_per_series = n > 1 ? n : 1;
+    m->acc.gen++;
+    m->acc.sys_gen++;
+}
+
+int model_gpus_per_series(const model *m)
+{
+    return m->gpus_per_series > 1 ? m->gpus_per_series : 1;
 }
 
 void model_free(model *m)

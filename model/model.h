@@ -170,9 +170,29 @@ void model_add_drops(model *m, const model_drops *d);
  * (through m's own writer, each with the stream it came with). */
 void model_shard_apply_deferred(model *m, model_shard *w, uint64_t tag);
 
+/* Where the system samples come from when not from Debugger's files
+ * (the default, ""): "CloudWatch", published every interval_us. Rules
+ * read it to count their sample windows over the same time span
+ * (rules.h), views to say which source a chart shows. name is copied
+ * (at most 47 bytes); NULL or "" goes back to the default. */
+void model_set_system_source(model *m, const char *name, int64_t interval_us);
+/* The name ("" for Debugger's files) and, when interval_us is not NULL,
+ * its interval (0 for Debugger's files: the data tell). */
+const char *model_system_source(const model *m, int64_t *interval_us);
+
+/* How many GPUs one GPU series stands for: 1 for Debugger's (one per
+ * device), a host's GPUs for CloudWatch's host mean; GPU-hours count
+ * them all (device_usage). n < 1 is 1. */
+void model_set_gpus_per_series(model *m, int n);
+int model_gpus_per_series(const model *m);
+
 /* Time span of everything ingested (system samples and events). 0 when empty. */
 int64_t model_first_us(const model *m);
 int64_t model_last_us(const model *m);
+/* The span of the system samples over every node: 1 with *first_us and
+ * *last_us, or 0 (both untouched) when there are none. Walks every
+ * series: for a check after a pass, not per frame. */
+int model_sample_span(const model *m, int64_t *first_us, int64_t *last_us);
 /* Time of the newest system sample / event separately (0 when none). */
 int64_t model_last_sample_us(const model *m);
 int64_t model_last_event_us(const model *m);

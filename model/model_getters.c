@@ -102,3 +102,25 @@ const char *model_node_extra_key_at(const model_node *n, size_t i)
 {
     return i < n->nextra ? n->extra[i] : NULL;
 }
+
+int model_sample_span(const model *m, int64_t *first_us, int64_t *last_us)
+{
+    int any = 0;
+    int64_t lo = 0, hi = 0;
+    for (size_t i = 0; i < model_node_count(m); i++) {
+        const model_node *n = model_node_at(m, i);
+        for (size_t k = 0; k < n->series.n; k++) {
+            int64_t a, b;
+            if (series_extent(model_node_series_at(n, k), &a, &b) == 0)
+                continue;
+            lo = !any || a < lo ? a : lo;
+            hi = !any || b > hi ? b : hi;
+            any = 1;
+        }
+    }
+    if (any) {
+        *first_us = lo;
+        *last_us = hi;
+    }
+    return any;
+}

@@ -59,6 +59,9 @@ struct model {
     model_acc acc;
     model_shard own;        /* model_add_* write through it */
     struct model_gpus *gpus; /* Kineto ranks (model_gpu.c), NULL until one */
+    char sys_source[48];    /* model_set_system_source; "" = Debugger's files */
+    int64_t sys_interval_us;
+    int gpus_per_series;    /* model_set_gpus_per_series; 0 = 1 */
 };
 
 /* Frees what a writer holds (not w itself). */

@@ -13,10 +13,11 @@
  * Each trace becomes one process, keyed by its node and rank as the
  * dashboard places it (kineto_ingest_place), named "rank N" (or the
  * writer) and labelled with its node; its GPU streams ("GPU D stream S")
- * and CPU threads ("thread T") are its threads. X events keep their
- * duration, instants ([memory]) stay instants, flows (ac2g, fwdbwd) keep
- * their s/f/t with ids made unique per trace; the trace's own metadata
- * events (ph M) give way to these names. Names are unescaped, made safe
+ * and CPU threads ("thread T"; "pid P thread T" under a string pid such
+ * as Kineto's "Spans", whose events are kept too) are its threads. X
+ * events keep their duration, instants ([memory]) stay instants, flows
+ * (ac2g, fwdbwd) keep their s/f/t with ids made unique per trace; the
+ * trace's own metadata events (ph M) give way to these names. Names are unescaped, made safe
  * (control characters, bidi marks and bad UTF-8 become '?') and escaped
  * again for JSON. */
 #include <inttypes.h>
@@ -28,6 +29,7 @@
 #include "io/job/kineto_ingest.h"
 #include "io/scan/scan_kineto.h"
 #include "io/scan/scanner.h"
+#include "model/util/fnv.h"
 #include "model/util/vec.h"
 
 #define KX_CHUNK SCAN_READ_CHUNK
@@ -129,6 +131,27 @@ static int is_gpu_cat(int cat)
            cat == KCAT_GPU_USER_ANNOTATION;
 }
 
+/* An id as a key: the number, or for a string id ("Spans", "") a stable
+ * hash of its bytes in the range below every number a trace uses (-1 and
+ * up) but SM_KEV_NONE, so one string always names one thread. */
+static int64_t id_key(int64_t v, sm_str s)
+{
+    if (v != SM_KEV_NONE || !s.ptr)
+        return v;
+    uint64_t h = fnv_add(FNV_SEED, s.ptr, s.len) >> 2;
+    return INT64_MIN + 1 + (int64_t)h;
+}
+
+static int64_t pid_key(const sm_kevent *ev)
+{
+    return id_key(ev->pid, ev->pid_str);
+}
+
+static int64_t tid_key(const sm_kevent *ev)
+{
+    return id_key(ev->tid, ev->tid_str);
+}
+
 static kthr *thr_find(kx *k, int64_t pid, int64_t tid)
 {
     if (k->last < k->nthr && k->thr[k->last].pid == pid && k->thr[k->last].tid == tid)
@@ -145,30 +168,49 @@ static kthr *thr_find(kx *k, int64_t pid, int64_t tid)
  * before any kernel there names the same thread. */
 static void note_thread(kx *k, const sm_kevent *ev)
 {
-    if (!is_gpu_cat(ev->cat) || thr_find(k, ev->pid, ev->tid) || k->nthr >= KX_THREADS)
+    int64_t pid = pid_key(ev), tid = tid_key(ev);
+    if (!is_gpu_cat(ev->cat) || thr_find(k, pid, tid) || k->nthr >= KX_THREADS)
         return;
     if (vec_grow(&k->thr, &k->capthr, k->nthr + 1, sizeof *k->thr, 16) != 0)
         return;   /* the stream is then named as a thread: still exported */
-    k->thr[k->nthr++] = (kthr){ev->pid, ev->tid, 0, 1};
+    k->thr[k->nthr++] = (kthr){pid, tid, 0, 1};
 }
 
-/* The exported tid of the event's (pid, tid), named on first use. */
+/* An id as a thread name shows it: the number, or the string made safe
+ * (an empty one as ""). */
+static int id_label(int64_t v, sm_str s, char *out, size_t cap)
+{
+    if (v != SM_KEV_NONE || !s.ptr)
+        return snprintf(out, cap, "%" PRId64, v);
+    if (s.len == 0)
+        return snprintf(out, cap, "\"\"");
+    return (int)kineto_str_sanitize(s, out, cap);
+}
+
+/* The exported tid of the event's (pid, tid), named on first use: "GPU
+ * <pid> stream <tid>" where GPU work runs, else "thread <tid>", "pid
+ * <pid> thread <tid>" under a string pid (Kineto's "Spans", "Traces"). */
 static int64_t out_tid(kx *k, const sm_kevent *ev)
 {
-    kthr *t = thr_find(k, ev->pid, ev->tid);
+    int64_t pid = pid_key(ev), tid = tid_key(ev);
+    kthr *t = thr_find(k, pid, tid);
     if (t && t->out)
         return t->out;
-    char nm[96];
+    char nm[300], p[128], th[128];
+    id_label(ev->pid, ev->pid_str, p, sizeof p);
+    id_label(ev->tid, ev->tid_str, th, sizeof th);
     int gpu = t ? t->gpu : is_gpu_cat(ev->cat);
-    int n = gpu ? snprintf(nm, sizeof nm, "GPU %" PRId64 " stream %" PRId64, ev->pid, ev->tid)
-                : snprintf(nm, sizeof nm, "thread %" PRId64, ev->tid);
-    int64_t tid = export_writer_thread(k->x->w, k->pid, (sm_str){nm, (size_t)n});
+    int n = gpu                         ? snprintf(nm, sizeof nm, "GPU %s stream %s", p, th)
+            : ev->pid == SM_KEV_NONE    ? snprintf(nm, sizeof nm, "pid %s thread %s", p, th)
+                                        : snprintf(nm, sizeof nm, "thread %s", th);
+    n = n < (int)sizeof nm ? n : (int)sizeof nm - 1;
+    int64_t otid = export_writer_thread(k->x->w, k->pid, (sm_str){nm, (size_t)n});
     if (!t && k->nthr < KX_THREADS &&
         vec_grow(&k->thr, &k->capthr, k->nthr + 1, sizeof *k->thr, 16) == 0)
         t = &k->thr[k->nthr++];
     if (t)
-        *t = (kthr){ev->pid, ev->tid, tid, gpu};
-    return tid;
+        *t = (kthr){pid, tid, otid, gpu};
+    return otid;
 }
 
 /* Job-clock µs with the ns kept as 3 decimals. */
@@ -209,7 +251,8 @@ static void write_event(kx *k, const sm_kevent *ev)
 {
     int flow = ev->ph == 's' || ev->ph == 'f' || ev->ph == 't';
     if ((ev->ph != 'X' && ev->ph != 'i' && ev->ph != 'I' && !flow) || ev->ts_ns == SM_KEV_NONE ||
-        ev->pid == SM_KEV_NONE || ev->tid == SM_KEV_NONE || (flow && ev->correlation == SM_KEV_NONE))
+        pid_key(ev) == SM_KEV_NONE || tid_key(ev) == SM_KEV_NONE ||
+        (flow && ev->correlation == SM_KEV_NONE))
         return;
     int64_t t = k->base_ns + ev->ts_ns, dur = ev->ph == 'X' ? ev->dur_ns : 0;
     sm_str node = sm_str_c(k->node);

@@ -446,7 +446,7 @@ static int build_locked(deriver *dv, const req *q, derived *s)
     /* The verdict reads the whole job: it moves when a rule re-ran (the
      * rules re-run whenever the data they read moved). */
     if (changed || !dv->last)
-        verdict_build(dv->m, s->res, s->nrules, &s->verdict);
+        verdict_build(dv->m, dv->r, &s->verdict);
     else
         s->verdict = dv->last->verdict;
     build_windows(dv, s);

@@ -4,11 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/decode/pystats_load.h"
 #include "io/decode/tf_trace.h"
+#include "io/job/job_watch.h"
 #include "io/job/kineto_ingest.h"
 #include "io/source/source_traces.h"
+#include "model/util/vec.h"
 
 struct job {
     source *src;
@@ -18,8 +21,10 @@ struct job {
     model *m;
     pystats_store *py;      /* Python profiler stats, fed by on_file */
     kineto_ingest *kin;     /* PyTorch profiler traces, fed by on_file */
+    job_watch *watch;       /* the SageMaker API's view, NULL none */
     pthread_mutex_t lock;
     int desc_final;         /* desc names profiler-output (root found) */
+    int filtered;           /* a time filter (--since/--until) is set */
     char desc[1024];        /* written under lock by job_scan */
 };
 
@@ -37,6 +42,35 @@ static int job_on_file(void *ud, const key_info *ki, const char *key,
                                data, len, err);
     return 0;
 }
+
+/* PyTorch profiler traces, streamed (scanner_stream_ops): read piece by
+ * piece without the lock, added to the model at their end with it. */
+static void *job_stream_begin(void *ud, const key_info *ki, const char *key, sm_err *err)
+{
+    (void)ud;
+    kineto_read *r = kineto_read_begin(ki, key);
+    if (!r)
+        sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    return r;
+}
+
+static int job_stream_feed(void *rd, const void *p, size_t n)
+{
+    return kineto_read_feed(rd, p, n);
+}
+
+static int job_stream_end(void *ud, void *rd, int64_t len, sm_err *err)
+{
+    return kineto_ingest_end(((job *)ud)->kin, rd, len, err);
+}
+
+static void job_stream_drop(void *rd)
+{
+    kineto_read_drop(rd);
+}
+
+static const scanner_stream_ops job_stream = {job_stream_begin, job_stream_feed, job_stream_end,
+                                              job_stream_drop};
 
 /* "<source>/<root>" with one slash between and none at the end (an S3
  * source describes itself as "s3://b/job/"). */
@@ -69,13 +103,22 @@ static void ingest_threads(scanner_opts *o)
 job *job_open(const char *spec, const source_opts *so, const model_config *mc,
               sm_err *err)
 {
+    source *src = source_open(spec, so, err);
+    return src ? job_open_source(src, so, mc, err) : NULL;
+}
+
+job *job_open_source(source *src, const source_opts *so, const model_config *mc,
+                     sm_err *err)
+{
     job *j = calloc(1, sizeof *j);
-    if (!j)
+    if (!j) {
+        source_free(src);
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory"), NULL;
+    }
     pthread_mutex_init(&j->lock, NULL);
-    if (!(j->src = source_open(spec, so, err)))
-        goto fail;
+    j->src = src;
     job_set_desc(j, "");
+    j->filtered = mc && (mc->since_us || mc->until_us);
     if (!(j->m = model_new(mc))) {
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
         goto fail;
@@ -87,7 +130,7 @@ job *job_open(const char *spec, const source_opts *so, const model_config *mc,
     /* The root is found by the first pass: opening does no I/O, so the
      * dashboard draws before a slow or empty source has answered. */
     scanner_opts o = {.lock = &j->lock, .on_file = job_on_file, .on_file_ud = j,
-                      .wait = so && so->wait_for_data};
+                      .stream = &job_stream, .wait = so && so->wait_for_data};
     ingest_threads(&o);
     if (!(j->sc = scanner_new(j->src, NULL, j->m, &o, err)))
         goto fail;
@@ -112,6 +155,7 @@ void job_close(job *j)
 {
     if (!j)
         return;
+    job_watch_free(j->watch);   /* first: its thread adds to the model */
     scanner_free(j->sc);
     scanner_free(j->tsc);
     source_free(j->tsrc);
@@ -123,6 +167,41 @@ void job_close(job *j)
     free(j);
 }
 
+/* A trace note, kept until the lock is let go: the scanner's messages
+ * take its own mutex, never under the model's lock. */
+typedef struct clock_notes {
+    char (*msg)[2][SCANNER_MSG_LEN];
+    size_t n, cap;
+} clock_notes;
+
+static void keep_note(void *ud, const char *key, const char *why)
+{
+    clock_notes *c = ud;
+    if (vec_grow(&c->msg, &c->cap, c->n + 1, sizeof *c->msg, 4) != 0)
+        return;     /* out of memory: this note is lost, nothing else */
+    snprintf(c->msg[c->n][0], SCANNER_MSG_LEN, "%s", key);
+    snprintf(c->msg[c->n][1], SCANNER_MSG_LEN, "%s", why);
+    c->n++;
+}
+
+/* After a pass: the traces far off the job's clock and the unplaced ones
+ * into the warnings (kineto_ingest_name_clocks), against the system
+ * metrics' span. A time filter (--since/--until) cuts the system metrics
+ * short of the job, so then there is no clock to judge by. */
+static void job_name_clocks(job *j)
+{
+    clock_notes c = {0};
+    pthread_mutex_lock(&j->lock);
+    gpu_span sys;
+    int has_sys = model_sample_span(j->m, &sys.t0_us, &sys.t1_us);
+    if (!j->filtered)
+        kineto_ingest_name_clocks(j->kin, has_sys ? &sys : NULL, keep_note, &c);
+    pthread_mutex_unlock(&j->lock);
+    for (size_t i = 0; i < c.n; i++)
+        scanner_note(j->sc, c.msg[i][0], c.msg[i][1]);
+    free(c.msg);
+}
+
 int job_scan(job *j, sm_err *err)
 {
     int rc = scanner_scan(j->sc, err);
@@ -132,6 +211,7 @@ int job_scan(job *j, sm_err *err)
         if (err)
             sm_err_set(err, terr.code, "--traces %s: %s", source_describe(j->tsrc), terr.msg);
     }
+    job_name_clocks(j);
     /* What reading finds (a bucket in another region) is the source's
      * problem, even where the message names the option that fixes it:
      * only the command line itself makes a usage error (exit 2). */
@@ -145,6 +225,38 @@ int job_scan(job *j, sm_err *err)
         pthread_mutex_unlock(&j->lock);
     }
     return rc;
+}
+
+int job_set_watch(job *j, job_watch *w, int thread, sm_err *err)
+{
+    job_watch_free(j->watch);
+    j->watch = NULL;
+    if (w && thread && job_watch_start(w, j->m, &j->lock, j->sc, err) < 0) {
+        job_watch_free(w);
+        return -1;
+    }
+    j->watch = w;
+    return 0;
+}
+
+void job_poll_watch(job *j)
+{
+    if (!j->watch)
+        return;
+    scan_stats st;
+    scanner_get_stats(j->sc, &st);
+    job_watch_poll(j->watch, j->m, &j->lock, (long)st.passes, (double)time(NULL));
+}
+
+job_watch *job_get_watch(job *j)
+{
+    return j->watch;
+}
+
+void job_cancel(job *j, int on)
+{
+    source_cancel(j->src, on);
+    job_watch_cancel(j->watch, on);
 }
 
 void job_finish(job *j)

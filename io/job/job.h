@@ -21,7 +21,27 @@ typedef struct job job;
  * yet. NULL with err set (the source cannot be opened). */
 job *job_open(const char *spec, const source_opts *so, const model_config *mc,
               sm_err *err);
+/* As job_open over a source the caller made (taken: freed with the job,
+ * or here on failure). */
+job *job_open_source(source *src, const source_opts *so, const model_config *mc,
+                     sm_err *err);
 void job_close(job *j);
+
+/* Attaches w (taken, also on failure; NULL detaches; io/job/job_watch.h:
+ * the API's status, CloudWatch as the system source of a job whose files
+ * hold none) and, with thread, starts its thread (a dashboard); without,
+ * job_poll_watch does what is due (a report, after its pass). 0, or -1
+ * with err. */
+struct job_watch;
+int job_set_watch(job *j, struct job_watch *w, int thread, sm_err *err);
+/* What the watch has due now, on this thread; nothing without a watch. */
+void job_poll_watch(job *j);
+/* The watch, NULL none: its row and error are thread-safe to read. */
+struct job_watch *job_get_watch(job *j);
+
+/* Cancels (on = 1) the reads and API calls in flight and later ones, for
+ * quitting; 0 allows them again. Thread-safe. */
+void job_cancel(job *j, int on);
 
 /* One scan pass (see scanner_scan). A failure is never SM_ERR_USAGE:
  * the source could not be read. */

@@ -11,7 +11,9 @@
  *   enumerate(DataLoader)#…           → DataIterator
  *   other user annotations, cpu ops   → phases user_annotation, cpu_op
  * A trace whose base is unknown (no baseTimeNanoseconds, ts not epoch µs)
- * adds its analysis, counted as unplaced, and no events. */
+ * adds its analysis, counted as unplaced, and no events. Both that and a
+ * trace far off the job's clock are said once the pass is over
+ * (kineto_ingest_name_clocks), when the job's clock is known whole. */
 #include "io/job/kineto_ingest.h"
 
 #include <stdio.h>
@@ -19,6 +21,8 @@
 #include <string.h>
 
 #include "io/decode/kineto_decode.h"
+#include "io/job/kineto_keep.h"
+#include "model/gpu/gpu_clock.h"
 #include "model/gpu/gpu_trace.h"
 #include "model/model_gpu.h"
 #include "model/util/vec.h"
@@ -33,6 +37,8 @@
 typedef struct kspan {
     char *who;              /* "node\0process\0key" in one block */
     int64_t t0_ns, t1_ns;
+    uint8_t unplaced;       /* no time base: no span, named as unplaced */
+    uint8_t named;          /* kineto_ingest_name_clocks said why already */
 } kspan;
 
 struct kineto_ingest {
@@ -40,6 +46,8 @@ struct kineto_ingest {
     int64_t traces, bytes;
     kspan *sp;
     size_t nsp, csp;
+    size_t checked_n;       /* nsp and the system span at the last check */
+    gpu_span checked_sys;
 };
 
 enum { K_STEP, K_LOADER, K_USER, K_CPU };
@@ -47,22 +55,21 @@ enum { K_STEP, K_LOADER, K_USER, K_CPU };
 static const char *const kind_phase[] = {"Step:ModeKeys.TRAIN", "DataIterator",
                                          "user_annotation", "cpu_op"};
 
-typedef struct kev {
-    int64_t ts_ns, dur_ns, pid, tid, step;
-    uint32_t name_at, name_len;
-    uint8_t kind;
-} kev;
-
-/* One file's read in progress. */
-typedef struct kread {
+/* One file's read in progress: its decoder, its analysis so far and the
+ * CPU-side events kept for the model until the trace is complete. */
+struct kineto_read {
+    key_info ki;
+    char *key;
+    kineto_dec *d;
     gpu_trace *tr;
-    kev *ev;
-    size_t n, cap;
-    char *arena;
-    size_t an, acap;
+    kkeep *keep;            /* CPU ops and annotations for the model */
     int64_t dropped;        /* events past MODEL_EVENTS_MAX */
     int oom;
-} kread;
+    int fed;                /* bytes came (the head was judged) */
+    int not_kineto;         /* a KEY_KINETO_MAYBE whose head says it is not one */
+    int stopped;            /* the decoder refused more (corrupt, OOM) */
+};
+typedef struct kineto_read kread;
 
 kineto_ingest *kineto_ingest_new(model *m)
 {
@@ -85,15 +92,10 @@ void kineto_ingest_free(kineto_ingest *k)
 /* The span of a read's CPU-side events on the job clock; 0 when it has none. */
 static int read_span(const kread *r, int64_t base_ns, int64_t *t0, int64_t *t1)
 {
-    if (r->n == 0)
+    if (!kkeep_span(r->keep, t0, t1))
         return 0;
-    *t0 = INT64_MAX;
-    *t1 = INT64_MIN;
-    for (size_t i = 0; i < r->n; i++) {
-        int64_t a = base_ns + r->ev[i].ts_ns, b = a + (r->ev[i].dur_ns > 0 ? r->ev[i].dur_ns : 0);
-        *t0 = a < *t0 ? a : *t0;
-        *t1 = b > *t1 ? b : *t1;
-    }
+    *t0 += base_ns;
+    *t1 += base_ns;
     return 1;
 }
 
@@ -114,7 +116,7 @@ static const kspan *span_clash(const kineto_ingest *k, const char *node, const c
 {
     for (size_t i = 0; i < k->nsp; i++) {
         const kspan *s = &k->sp[i];
-        if (t0 < s->t1_ns && s->t0_ns < t1 && !strcmp(s->who, node) &&
+        if (!s->unplaced && t0 < s->t1_ns && s->t0_ns < t1 && !strcmp(s->who, node) &&
             !strcmp(who_part(s->who, 1), proc))
             return s;
     }
@@ -133,7 +135,7 @@ static int span_keep(kineto_ingest *k, const char *node, const char *proc, const
     memcpy(who, node, a);
     memcpy(who + a, proc, b);
     memcpy(who + a + b, key, c);
-    k->sp[k->nsp++] = (kspan){who, t0, t1};
+    k->sp[k->nsp++] = (kspan){who, t0, t1, 0, 0};
     return 0;
 }
 
@@ -166,6 +168,68 @@ static int check_overlap(kineto_ingest *k, const kread *r, int64_t base_ns, cons
     return 0;
 }
 
+/* "5.0 days" or "3.2 h": how far a trace's clock lies off the job's. */
+static void say_gap(int64_t us, char *out, size_t cap)
+{
+    double h = (double)us / 3.6e9;
+    if (h >= 48)
+        snprintf(out, cap, "%.1f days", h / 24);
+    else
+        snprintf(out, cap, "%.1f h", h);
+}
+
+static void name_far(kspan *s, const gpu_span *job, int by_sys, kineto_note_cb cb, void *ud)
+{
+    int64_t t0 = s->t0_ns / 1000, t1 = s->t1_ns / 1000;
+    int before = t1 < job->t0_us;
+    char gap[32], why[400];
+    say_gap(before ? job->t0_us - t1 : t0 - job->t1_us, gap, sizeof gap);
+    snprintf(why, sizeof why, "its clock lies %s %s the job's %s: a trace from another job? "
+             "(read and counted under %s of %s; the job's time range reaches it)", gap,
+             before ? "before" : "after", by_sys ? "system metrics" : "other traces",
+             who_part(s->who, 1), s->who);
+    cb(ud, who_part(s->who, 2), why);
+    s->named = 1;
+}
+
+int kineto_ingest_name_clocks(kineto_ingest *k, const gpu_span *sys, kineto_note_cb cb, void *ud)
+{
+    gpu_span none = {0, 0};
+    const gpu_span *sys_now = sys ? sys : &none;
+    if (k->nsp == k->checked_n && sys_now->t0_us == k->checked_sys.t0_us &&
+        sys_now->t1_us == k->checked_sys.t1_us)
+        return 0;   /* nothing new to judge by */
+    gpu_span *sp = calloc(k->nsp ? k->nsp : 1, sizeof *sp);
+    uint8_t *far = malloc(k->nsp ? k->nsp : 1);
+    size_t *at = malloc((k->nsp ? k->nsp : 1) * sizeof *at);
+    size_t n = 0;
+    int rc = sp && far && at ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < k->nsp; i++) {
+        kspan *s = &k->sp[i];
+        if (s->unplaced && !s->named) {
+            cb(ud, who_part(s->who, 2), "no time base (no baseTimeNanoseconds, ts not epoch "
+               "µs): unplaced, its GPU figures counted, its steps not on the job clock");
+            s->named = 1;
+        } else if (!s->unplaced) {
+            at[n] = i;
+            sp[n++] = (gpu_span){s->t0_ns / 1000, s->t1_ns / 1000};
+        }
+    }
+    gpu_span job = {0, 0};
+    int nfar = rc == 0 ? gpu_clock_far_off(sp, n, sys, far, &job) : -1;
+    for (size_t j = 0; nfar > 0 && j < n; j++)
+        if (far[j] && !k->sp[at[j]].named)
+            name_far(&k->sp[at[j]], &job, sys != NULL, cb, ud);
+    free(sp);
+    free(far);
+    free(at);
+    if (nfar < 0)
+        return -1;
+    k->checked_n = k->nsp;
+    k->checked_sys = *sys_now;
+    return 0;
+}
+
 static int name_has(sm_str s, const char *prefix)
 {
     size_t n = strlen(prefix);
@@ -175,24 +239,20 @@ static int name_has(sm_str s, const char *prefix)
 /* Keeps a CPU-side X event for the model. */
 static void keep_event(kread *r, const sm_kevent *ev)
 {
-    if (r->n >= MODEL_EVENTS_MAX) {
+    if (kkeep_count(r->keep) >= (int64_t)MODEL_EVENTS_MAX) {
         r->dropped++;
         return;
     }
-    if (vec_grow(&r->ev, &r->cap, r->n + 1, sizeof *r->ev, 1024) != 0 ||
-        vec_grow(&r->arena, &r->acap, r->an + NAME_MAX_BYTES, 1, 1 << 16) != 0) {
-        r->oom = 1;
-        return;
-    }
-    size_t len = kineto_str_sanitize(ev->name, r->arena + r->an, NAME_MAX_BYTES);
-    kev *k = &r->ev[r->n++];
-    *k = (kev){ev->ts_ns, ev->dur_ns > 0 ? ev->dur_ns : 0, ev->pid, ev->tid, ev->step,
-               (uint32_t)r->an, (uint32_t)len, K_CPU};
-    r->an += len;
+    char name[NAME_MAX_BYTES];
+    size_t len = kineto_str_sanitize(ev->name, name, sizeof name);
+    kkeep_ev k = {ev->ts_ns, ev->dur_ns > 0 ? ev->dur_ns : 0, ev->pid, ev->tid, ev->step,
+                  0, 0, K_CPU};
     if (ev->cat == KCAT_USER_ANNOTATION)
-        k->kind = ev->step >= 0 && name_has(ev->name, "ProfilerStep#") ? K_STEP
-                  : name_has(ev->name, "enumerate(DataLoader)")          ? K_LOADER
-                                                                          : K_USER;
+        k.kind = ev->step >= 0 && name_has(ev->name, "ProfilerStep#") ? K_STEP
+                 : name_has(ev->name, "enumerate(DataLoader)")          ? K_LOADER
+                                                                         : K_USER;
+    if (kkeep_add(r->keep, &k, name, len) != 0)
+        r->oom = 1;
 }
 
 static void on_event(void *ud, const sm_kevent *ev)
@@ -203,21 +263,6 @@ static void on_event(void *ud, const sm_kevent *ev)
     if (ev->ph == 'X' && ev->ts_ns != SM_KEV_NONE &&
         (ev->cat == KCAT_CPU_OP || ev->cat == KCAT_USER_ANNOTATION))
         keep_event(r, ev);
-}
-
-/* Decodes data whole. 0 complete; -1 with err (incomplete: *incomplete). */
-static int decode_all(kineto_dec *d, kread *r, const void *data, size_t len, sm_kmeta *meta,
-                      int *incomplete, sm_err *err)
-{
-    const char *p = data;
-    for (size_t at = 0; at < len; at += CHUNK)
-        if (kineto_dec_feed(d, p + at, len - at < CHUNK ? len - at : CHUNK, on_event, r) != 0)
-            break;
-    int rc = kineto_dec_finish(d, meta, err);
-    *incomplete = rc == KINETO_INCOMPLETE;
-    if (rc == 0 && r->oom)
-        return sm_err_set(err, SM_ERR_NOMEM, "out of memory reading the trace");
-    return rc == 0 ? 0 : -1;
 }
 
 /* The file's name without its folders and extensions: a worker of its own. */
@@ -245,22 +290,33 @@ void kineto_ingest_place(const key_info *ki, const char *key, const sm_kmeta *me
         snprintf(proc, cap, "%s", ki->process[0] ? ki->process : stem);
 }
 
-/* The kept events into the model, on the job clock (base_ns + ts). */
-static void add_events(model *m, const kread *r, int64_t base_ns, const char *node,
-                       const char *proc)
+typedef struct add_ctx {
+    model *m;
+    int64_t base_ns;
+    const char *node, *proc;
+} add_ctx;
+
+static void add_event(void *ud, const kkeep_ev *k, const char *name)
 {
-    for (size_t i = 0; i < r->n; i++) {
-        const kev *k = &r->ev[i];
-        sm_event e = {
-            .node = sm_str_c(node), .phase = sm_str_c(kind_phase[k->kind]),
-            .name = {r->arena + k->name_at, k->name_len},
-            .start_us = (base_ns + k->ts_ns) / 1000, .dur_us = k->dur_ns / 1000,
-            .step = k->kind == K_STEP ? k->step : -1,
-            .pid = k->pid == SM_KEV_NONE ? -1 : k->pid,
-            .tid = k->tid == SM_KEV_NONE ? -1 : k->tid, .process = sm_str_c(proc),
-        };
-        model_add_event(m, &e);
-    }
+    const add_ctx *c = ud;
+    sm_event e = {
+        .node = sm_str_c(c->node), .phase = sm_str_c(kind_phase[k->kind]),
+        .name = {name, k->name_len},
+        .start_us = (c->base_ns + k->ts_ns) / 1000, .dur_us = k->dur_ns / 1000,
+        .step = k->kind == K_STEP ? k->step : -1,
+        .pid = k->pid == SM_KEV_NONE ? -1 : k->pid,
+        .tid = k->tid == SM_KEV_NONE ? -1 : k->tid, .process = sm_str_c(c->proc),
+    };
+    model_add_event(c->m, &e);
+}
+
+/* The kept events into the model, on the job clock (base_ns + ts). 0, or
+ * -1 with err (the events spilled to a file could not be read back). */
+static int add_events(model *m, kread *r, int64_t base_ns, const char *node, const char *proc,
+                      sm_err *err)
+{
+    add_ctx c = {m, base_ns, node, proc};
+    return kkeep_each(r->keep, add_event, &c, err);
 }
 
 /* A file that may be a trace by its head alone: not one if its head says so. */
@@ -275,51 +331,114 @@ static int not_kineto_err(sm_err *err)
                       "schemaVersion, deviceProperties or distributedInfo)");
 }
 
-int kineto_ingest_file(kineto_ingest *k, const key_info *ki, const char *key, const void *data,
-                       size_t len, sm_err *err)
+void kineto_read_drop(kineto_read *r)
 {
-    if (ki->kind == KEY_KINETO_MAYBE && not_kineto(data, len))
-        return not_kineto_err(err);
+    if (!r)
+        return;
+    kineto_dec_free(r->d);
+    gpu_trace_free(r->tr);
+    kkeep_free(r->keep);
+    free(r->key);
+    free(r);
+}
+
+kineto_read *kineto_read_begin(const key_info *ki, const char *key)
+{
+    kineto_read *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
     kineto_dec_opts o = {.keep_python = 1};
-    kineto_dec *d = kineto_dec_new(&o);
-    kread r = {gpu_trace_new(NULL), NULL, 0, 0, NULL, 0, 0, 0, 0};
-    int rc = -1, incomplete = 0;
-    sm_kmeta meta;
-    if (!d || !r.tr) {
-        sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-    } else if (decode_all(d, &r, data, len, &meta, &incomplete, err) != 0) {
-        if (incomplete) {
-            char why[sizeof err->msg];
-            memcpy(why, err->msg, sizeof why);
-            sm_err_set(err, SM_ERR_FORMAT, "%.400s; read again once it changes", why);
+    r->ki = *ki;
+    r->key = strdup(key);
+    r->d = kineto_dec_new(&o);
+    r->tr = gpu_trace_new(NULL);
+    r->keep = kkeep_new();
+    if (!r->key || !r->d || !r->tr || !r->keep) {
+        kineto_read_drop(r);
+        return NULL;
+    }
+    return r;
+}
+
+int kineto_read_feed(kineto_read *r, const void *data, size_t len)
+{
+    if (r->not_kineto || r->stopped)
+        return 1;
+    /* A file's first bytes come in one piece (the whole file, or a piece
+     * of at least SNIFF_BYTES): its head is judged as a whole read would. */
+    if (!r->fed && r->ki.kind == KEY_KINETO_MAYBE && not_kineto(data, len)) {
+        r->not_kineto = 1;
+        return 1;
+    }
+    r->fed = 1;
+    const char *p = data;
+    for (size_t at = 0; at < len; at += CHUNK)
+        if (kineto_dec_feed(r->d, p + at, len - at < CHUNK ? len - at : CHUNK, on_event, r) != 0) {
+            r->stopped = 1;
+            return 1;
         }
-    } else if (ki->kind == KEY_KINETO_MAYBE && !kineto_meta_is_kineto(&meta)) {
-        not_kineto_err(err);
-    } else if (gpu_trace_end(r.tr, &meta) != 0) {
-        sm_err_set(err, SM_ERR_NOMEM, "out of memory analysing the trace");
-    } else {
+    return 0;
+}
+
+/* The end of r's bytes: its metadata in *meta. 0 complete; -1 with err
+ * (one still being written says it is read again once it changes). */
+static int read_finish(kread *r, sm_kmeta *meta, sm_err *err)
+{
+    if (r->not_kineto || (!r->fed && r->ki.kind == KEY_KINETO_MAYBE && not_kineto("", 0)))
+        return not_kineto_err(err);
+    int rc = kineto_dec_finish(r->d, meta, err);
+    if (rc == KINETO_INCOMPLETE) {
+        char why[sizeof err->msg];
+        memcpy(why, err->msg, sizeof why);
+        return sm_err_set(err, SM_ERR_FORMAT, "%.400s; read again once it changes", why);
+    }
+    if (rc != 0)
+        return -1;
+    if (r->oom)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory reading the trace");
+    if (r->ki.kind == KEY_KINETO_MAYBE && !kineto_meta_is_kineto(meta))
+        return not_kineto_err(err);
+    if (gpu_trace_end(r->tr, meta) != 0)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory analysing the trace");
+    return 0;
+}
+
+int kineto_ingest_end(kineto_ingest *k, kineto_read *r, int64_t len, sm_err *err)
+{
+    sm_kmeta meta;
+    int rc = -1;
+    if (read_finish(r, &meta, err) == 0) {
+        const key_info *ki = &r->ki;
         char node[128], proc[128];
         const model_node *n = ki->node[0] ? model_find_node(k->m, ki->node) : NULL;
-        kineto_ingest_place(ki, key, &meta, n && model_node_series_count(n) > 0, node, proc,
+        kineto_ingest_place(ki, r->key, &meta, n && model_node_series_count(n) > 0, node, proc,
                             sizeof node);
         int placed = meta.has_base || meta.ts_epoch;
         int64_t base_ns = meta.has_base ? meta.base_ns : 0;
-        if (placed && check_overlap(k, &r, base_ns, node, proc, key, err) != 0)
-            goto out;
-        if (placed)
-            add_events(k->m, &r, base_ns, node, proc);
-        rc = model_gpu_merge(k->m, node, proc, meta.rank, r.tr, placed);
-        if (rc != 0)
-            sm_err_set(err, SM_ERR_NOMEM, "out of memory keeping the trace's figures");
-        k->traces++;
-        k->bytes += (int64_t)len;
+        if (!placed || check_overlap(k, r, base_ns, node, proc, r->key, err) == 0) {
+            int lost = placed && add_events(k->m, r, base_ns, node, proc, err) != 0;
+            if (!placed && span_keep(k, node, proc, r->key, 0, 0) == 0)
+                k->sp[k->nsp - 1].unplaced = 1;   /* named by kineto_ingest_name_clocks */
+            rc = model_gpu_merge(k->m, node, proc, meta.rank, r->tr, placed);
+            if (rc != 0)
+                sm_err_set(err, SM_ERR_NOMEM, "out of memory keeping the trace's figures");
+            rc = rc || lost ? -1 : 0;
+            k->traces++;
+            k->bytes += len;
+        }
     }
-out:
-    kineto_dec_free(d);
-    gpu_trace_free(r.tr);
-    free(r.ev);
-    free(r.arena);
+    kineto_read_drop(r);
     return rc;
+}
+
+int kineto_ingest_file(kineto_ingest *k, const key_info *ki, const char *key, const void *data,
+                       size_t len, sm_err *err)
+{
+    kineto_read *r = kineto_read_begin(ki, key);
+    if (!r)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    kineto_read_feed(r, data, len);
+    return kineto_ingest_end(k, r, (int64_t)len, err);
 }
 
 int64_t kineto_ingest_traces(const kineto_ingest *k)

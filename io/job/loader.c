@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io/job/job_watch.h"
+
 struct loader {
     job *j;
     loader_opts o;
@@ -20,6 +22,7 @@ struct loader {
     pthread_cond_t cv;         /* signalled by loader_stop and loader_poke */
     int stop;
     int poked;
+    int rescan;                /* new data came outside a pass: scan and build now */
     char err[512];
     int64_t err_us;
     derived *snap;             /* latest published snapshot */
@@ -160,7 +163,11 @@ static void *loader_main(void *arg)
     int pending = 0;
     for (;;) {
         int64_t now = clock_us(CLOCK_MONOTONIC);
-        int scanned = now >= next_scan;
+        pthread_mutex_lock(&l->mu);
+        int rescan = l->rescan;
+        l->rescan = 0;
+        pthread_mutex_unlock(&l->mu);
+        int scanned = now >= next_scan || rescan;
         if (scanned) {
             scan_once(l, &pending);
             now = clock_us(CLOCK_MONOTONIC);
@@ -205,6 +212,18 @@ void loader_view_stats(loader *l, uint64_t *answers, int64_t *answers_us, int64_
     pthread_mutex_unlock(&l->mu);
 }
 
+/* The job's API watch added data (CloudWatch) or changed the status:
+ * the next build must not wait for the interval. */
+static void loader_rescan(void *ud)
+{
+    loader *l = ud;
+    pthread_mutex_lock(&l->mu);
+    l->rescan = 1;
+    l->poked = 1;
+    pthread_cond_signal(&l->cv);
+    pthread_mutex_unlock(&l->mu);
+}
+
 loader *loader_start_opts(job *j, const loader_opts *o, sm_err *err)
 {
     loader *l = calloc(1, sizeof *l);
@@ -231,10 +250,14 @@ loader *loader_start_opts(job *j, const loader_opts *o, sm_err *err)
     pthread_cond_init(&l->cv, &ca);
     pthread_condattr_destroy(&ca);
     pthread_mutex_init(&l->mu, NULL);
+    if (job_get_watch(j))
+        job_watch_on_change(job_get_watch(j), loader_rescan, l);
     int e = pthread_create(&l->thread, NULL, loader_main, l);
     if (e != 0) {
         sm_err_set(err, SM_ERR_NOMEM, "cannot start the loader thread: %s", strerror(e));
         scanner_on_ingest(job_scanner(j), NULL, NULL);
+        if (job_get_watch(j))
+            job_watch_on_change(job_get_watch(j), NULL, NULL);
         close(l->pipe_fd[0]);
         close(l->pipe_fd[1]);
         pthread_cond_destroy(&l->cv);
@@ -259,13 +282,15 @@ static void loader_request_stop(loader *l)
     l->stop = 1;
     pthread_cond_signal(&l->cv);
     pthread_mutex_unlock(&l->mu);
-    source_cancel(job_source(l->j), 1);
+    job_cancel(l->j, 1);
 }
 
 static void loader_free(loader *l)
 {
     scanner_on_ingest(job_scanner(l->j), NULL, NULL);
-    source_cancel(job_source(l->j), 0);
+    if (job_get_watch(l->j))
+        job_watch_on_change(job_get_watch(l->j), NULL, NULL);
+    job_cancel(l->j, 0);
     derived_unref(l->snap);
     close(l->pipe_fd[0]);
     close(l->pipe_fd[1]);

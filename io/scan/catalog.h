@@ -55,6 +55,9 @@ typedef struct cat_entry {
     int64_t line_no;       /* lines (array elements) of this file taken so
                               far: a message names a bad one by number */
     int64_t whole_size;    /* whole-file kinds: size last handed over, -1 never */
+    void *stream;          /* streamed kinds: the reader of a read in
+                              progress (scan_stream), dropped by the
+                              scanner before the entry can be freed */
     uint64_t listed;       /* number of the last pass that listed it */
     uint64_t id;           /* unique for the catalog's life (addresses of
                               removed entries are reused) */

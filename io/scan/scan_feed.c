@@ -83,6 +83,13 @@ static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
     scan_feed_note_drops(sc, rel, &before, &after);
+    /* An unplaced trace says what record it lacks, not only that the
+     * step's start is unknown. */
+    scan_feed_whole_said(sc, e, rc, !placed && err.code == SM_ERR_NOTFOUND ? place.msg : err.msg);
+}
+
+void scan_feed_whole_said(scanner *sc, cat_entry *e, int rc, const char *why)
+{
     if (rc == 0) {
         scan_note_read(sc, e);
         return;
@@ -91,12 +98,9 @@ static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len
     if (!e->unread_at)
         sc->st.skipped_files++;
     pthread_mutex_unlock(&sc->mu);
-    /* An unplaced trace says what record it lacks, not only that the
-     * step's start is unknown. */
-    char why[SCANNER_MSG_LEN];
-    snprintf(why, sizeof why, "not read: %s",
-             !placed && err.code == SM_ERR_NOTFOUND ? place.msg : err.msg);
-    scan_note_unread(sc, e, rel, why);
+    char what[SCANNER_MSG_LEN];
+    snprintf(what, sizeof what, "not read: %s", why);
+    scan_note_unread(sc, e, scan_rel_key(sc, e->key), what);
 }
 
 void scan_feed_lines(scanner *sc, ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
@@ -165,6 +169,12 @@ static void ingest_lines(scanner *sc, cat_entry *e, const char *data, size_t len
 int scan_feed_accept(scanner *sc, cat_entry *e, size_t *len, const char *etag,
                      const sm_err *err, char *why)
 {
+    return scan_feed_accept_piece(sc, e, len, etag, err, why, 1);
+}
+
+int scan_feed_accept_piece(scanner *sc, cat_entry *e, size_t *len, const char *etag,
+                           const sm_err *err, char *why, int first)
+{
     why[0] = '\0';
     if (!err && etag && e->etag && sc->src->vt->etag_is_identity && strcmp(etag, e->etag)) {
         /* The path now names another file than the one listed (the writer
@@ -173,7 +183,7 @@ int scan_feed_accept(scanner *sc, cat_entry *e, size_t *len, const char *etag,
         *len = 0;
     }
     pthread_mutex_lock(&sc->mu);
-    if (sc->st.files_pending > 0)
+    if (first && sc->st.files_pending > 0)
         sc->st.files_pending--;
     if (!err)
         sc->st.bytes_read += (int64_t)*len;
@@ -202,6 +212,12 @@ void scan_feed_cb(void *ud, const source_req *req, const void *data, size_t len,
     scanner *sc = ud;
     cat_entry *e = req->user;
     char why[SCANNER_MSG_LEN];
+    if (scan_is_stream(sc, e)) {
+        scan_stream_piece(sc, e, req, data, len, etag, err);
+        if (sc->on_ingest)
+            sc->on_ingest(sc->on_ingest_ud);
+        return;
+    }
     if (!scan_feed_accept(sc, e, &len, etag, err, why)) {
         if (why[0])
             scan_note_unread(sc, e, scan_rel_key(sc, e->key), why);

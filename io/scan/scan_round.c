@@ -50,6 +50,17 @@ source_req scan_round_peek(const scanner *sc, size_t i)
                         .len = whole ? -1 : read_len(sc, e), .user = sc->work[i]};
 }
 
+/* How many files from work[i] one fetch asks for: up to a batch, ending
+ * before a streamed file (0 when work[i] is one: it is read alone, piece
+ * by piece, at its place in the list). */
+static size_t batch_len(const scanner *sc, size_t i)
+{
+    size_t n = 0;
+    while (i + n < sc->nwork && n < sc->o.batch && !scan_is_stream(sc, sc->work[i + n]))
+        n++;
+    return n;
+}
+
 /* Builds the requests of work[i, i+n). */
 static void fill_reqs(scanner *sc, source_req *reqs, size_t i, size_t n)
 {
@@ -82,11 +93,17 @@ static int ahead_run(void *ud, scan_fetch *f, sm_err *err)
 {
     ahead_ctx *a = ud;
     scanner *sc = a->sc;
-    for (size_t i = 0; i < sc->nwork; i += sc->o.batch) {
-        size_t n = sc->nwork - i < sc->o.batch ? sc->nwork - i : sc->o.batch;
+    for (size_t i = 0; i < sc->nwork;) {
+        size_t n = batch_len(sc, i);
+        if (!n) {
+            if (scan_stream_fetch(sc, i++, ahead_cb, f, 0, err) != 0)
+                return -1;
+            continue;
+        }
         fill_reqs(sc, a->reqs, i, n);
         if (source_fetch(sc->src, a->reqs, n, ahead_cb, f, err) != 0)
             return -1;
+        i += n;
     }
     return 0;
 }
@@ -141,8 +158,12 @@ static int fetch_round(scanner *sc, source_req *reqs, sm_err *err)
         sc->adopt_any = sc->work[i]->ki.kind == KEY_TRACE_TMP;
     /* A source that reads in parallel (a directory): every worker reads,
      * decodes and adds its nodes' files (scan_shard). */
-    if (nlines >= 2 && !sc->o.sequential && sc->src->vt->fetch_reentrant)
-        return scan_shard_round(sc, pool_size(sc) < nlines ? pool_size(sc) : nlines, err);
+    if (nlines >= 2 && !sc->o.sequential && sc->src->vt->fetch_reentrant) {
+        rc = scan_shard_round(sc, pool_size(sc) < nlines ? pool_size(sc) : nlines, err);
+        if (rc != 0)
+            scan_stream_abandon_all(sc);
+        return rc;
+    }
     ahead_ctx a = {sc, reqs};
     scan_fetch *f = NULL;
     if (nlines >= 2 && !sc->o.sequential)
@@ -159,13 +180,20 @@ static int fetch_round(scanner *sc, source_req *reqs, sm_err *err)
         }
         rc = scan_fetch_finish(f, err);
     } else {
-        for (size_t i = 0; i < sc->nwork && rc == 0; i += sc->o.batch) {
-            size_t n = sc->nwork - i < sc->o.batch ? sc->nwork - i : sc->o.batch;
+        for (size_t i = 0; i < sc->nwork && rc == 0;) {
+            size_t n = batch_len(sc, i);
+            if (!n) {
+                rc = scan_stream_fetch(sc, i++, scan_feed_cb, sc, 1, err);
+                continue;
+            }
             fill_reqs(sc, reqs, i, n);
             rc = source_fetch(sc->src, reqs, n, scan_feed_cb, sc, err);
             for (size_t k = 0; k < n; k++)   /* the source is done with their keys */
                 scan_list_forget_if_read(sc, sc->work[i + k]);
+            i += n;
         }
     }
+    if (rc != 0)
+        scan_stream_abandon_all(sc);
     return rc;
 }

@@ -283,6 +283,8 @@ static int run_batch(shard_run *run, sm_err *err)
 /* Reads work item i here, as the serial scanner does. */
 static int read_here(scanner *sc, size_t i, sm_err *err)
 {
+    if (scan_is_stream(sc, sc->work[i]))
+        return scan_stream_fetch(sc, i, scan_feed_cb, sc, 1, err);
     source_req req;
     scan_round_req(sc, &req, i);
     int rc = source_fetch(sc->src, &req, 1, scan_feed_cb, sc, err);

@@ -36,6 +36,11 @@ void scan_add_message(scanner *sc, const char *key, const char *what)
     pthread_mutex_unlock(&sc->mu);
 }
 
+void scanner_note(scanner *sc, const char *key, const char *what)
+{
+    scan_add_message(sc, key, what);
+}
+
 /* Names e as not read, with why (replacing an earlier reason), for the
  * report's list and the status line. The status line has one row: it
  * gets the file's own name, the report the whole key. */
@@ -115,6 +120,8 @@ void scanner_free(scanner *sc)
 {
     if (!sc)
         return;
+    if (sc->cat)
+        scan_stream_abandon_all(sc);
     catalog_free(sc->cat);
     tf_meta_book_free(sc->tfb);
     scan_unread_free(&sc->unread);
@@ -126,6 +133,7 @@ void scanner_free(scanner *sc)
     free(sc->win_after[1]);
     free(sc->work);
     free(sc->root);
+    free(sc->sbuf);
     free(sc);
 }
 

@@ -55,11 +55,34 @@ typedef struct scanner scanner;
 typedef int (*scanner_file_cb)(void *ud, const key_info *ki, const char *key,
                                const void *data, size_t len, sm_err *err);
 
+/* Whole files read as a stream (KEY_KINETO, KEY_KINETO_MAYBE, when
+ * scanner_opts.stream is set; else they go whole to on_file): a file's
+ * bytes come in order in pieces of at most 1 MiB (8 MiB from a source
+ * whose every read is a request, S3), each piece its own read, so memory
+ * does not grow with the file. A local file is read to its end, past its
+ * listed size if it grew (a .gz written in place). The calls of one file
+ * come on one thread, one file at a time, in the work list's order. */
+typedef struct scanner_stream_ops {
+    /* A file's read begins: the reader of its bytes, or NULL with err
+     * (named as not read). No lock held. */
+    void *(*begin)(void *ud, const key_info *ki, const char *key, sm_err *err);
+    /* Its next n bytes: 0 to go on, 1 when no more are wanted (end
+     * follows at once with the bytes so far). No lock held. */
+    int (*feed)(void *rd, const void *p, size_t n);
+    /* The file ended after len bytes; frees rd. 0, or -1 with err as
+     * on_file's. With the lock held. */
+    int (*end)(void *ud, void *rd, int64_t len, sm_err *err);
+    /* Abandons rd: the read failed, or the path names another file by
+     * now; the file is read again from its start at the next pass. */
+    void (*drop)(void *rd);
+} scanner_stream_ops;
+
 typedef struct scanner_opts {
     int64_t window_us;          /* start-after trails newest key; default 5 min */
     pthread_mutex_t *lock;      /* held around each model update; may be NULL */
     scanner_file_cb on_file;    /* may be NULL: whole-file kinds are ignored */
     void *on_file_ud;
+    const scanner_stream_ops *stream;   /* may be NULL; ud: on_file_ud */
     size_t batch;               /* files fetched per source_fetch call; default 64 */
     size_t read_chunk;          /* most bytes of a line file one read asks
                                    for (default SCAN_READ_CHUNK): a larger
@@ -174,5 +197,9 @@ size_t scanner_unread(scanner *sc, scanner_unread_cb cb, void *ud);
  * oldest first, the newest SCANNER_MSG_MAX kept. Thread-safe: copies up to
  * max of them into out; returns how many. */
 size_t scanner_messages(scanner *sc, char (*out)[SCANNER_MSG_LEN], size_t max);
+/* Adds a warning about key (relative to the root) from outside the scan,
+ * as "key: what", to the messages above. Thread-safe; do not call it
+ * with the model's lock held. */
+void scanner_note(scanner *sc, const char *key, const char *what);
 
 #endif

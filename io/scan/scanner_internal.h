@@ -62,12 +62,20 @@ struct scanner {
      * status right (a data problem, e.g. corrupt lines, stays said). */
     int err_transient;
     int shed;                    /* scanner_shed ran: no pass may follow */
+    char *sbuf;                  /* a streamed file's piece, read here */
+    size_t scap;
 };
 
 /* Kinds read line by line, in pieces, as they grow. */
 static inline int scan_is_line_kind(key_kind k)
 {
     return k == KEY_SYSTEM || k == KEY_TRACE || k == KEY_TRACE_TMP;
+}
+
+/* Kinds read as a stream (scanner_stream_ops), when the caller takes them so. */
+static inline int scan_is_stream(const scanner *sc, const cat_entry *e)
+{
+    return sc->o.stream && (e->ki.kind == KEY_KINETO || e->ki.kind == KEY_KINETO_MAYBE);
 }
 
 /* ---- scanner.c: status and messages (each takes mu itself) ----------- */
@@ -159,6 +167,13 @@ typedef struct feed_note {
  * bytes) saying why e is not read, or "" when nothing is to be said. */
 int scan_feed_accept(scanner *sc, cat_entry *e, size_t *len, const char *etag,
                      const sm_err *err, char *why);
+/* The same for a piece of a file; first: its first piece (the file
+ * leaves the pending count). */
+int scan_feed_accept_piece(scanner *sc, cat_entry *e, size_t *len, const char *etag,
+                           const sm_err *err, char *why, int first);
+/* A whole file was handed over (rc: the callback's result, why: its
+ * error): read, or named as not read with why. */
+void scan_feed_whole_said(scanner *sc, cat_entry *e, int rc, const char *why);
 /* Ingests one read of line file e through cx (its writer, scratch, lines
  * decoded ahead) into fn; the model lock is the caller's. adopt_mu, when
  * not NULL, is taken around the .tmp adoption list. */
@@ -176,5 +191,23 @@ void scan_feed_cb(void *ud, const source_req *req, const void *data, size_t len,
  * model's counts before and after ingesting it). */
 void scan_feed_note_drops(scanner *sc, const char *rel, const model_drops *b,
                           const model_drops *a);
+
+/* ---- scan_stream.c ---------------------------------------------------- */
+
+/* Reads work[i], a streamed kind, piece by piece, each piece a fetch of
+ * its own handed to cb(ud) (scan_feed_cb, or the fetch-ahead's queue,
+ * which ends in it), until the file's end or a failure. direct: cb runs
+ * the piece here (this thread reads into the scanner's own buffer and
+ * stops once the reader wants no more). 0, or -1 with err when the
+ * source could not attempt a read. */
+int scan_stream_fetch(scanner *sc, size_t i, source_fetch_cb cb, void *ud, int direct,
+                      sm_err *err);
+/* One fetched piece of streamed file e into its reader (begun at offset
+ * 0, ended at the file's end, under the lock); failures named. */
+void scan_stream_piece(scanner *sc, cat_entry *e, const source_req *req, const void *data,
+                       size_t len, const char *etag, const sm_err *err);
+/* Drops the reader of every entry whose read was cut short (a failed
+ * round, the scanner's end). */
+void scan_stream_abandon_all(scanner *sc);
 
 #endif

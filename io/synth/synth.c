@@ -86,8 +86,10 @@ static int synth_kineto_check(const synth_opts *o, sm_err *err)
     }
     if (o->kineto_form < SYNTH_KINETO_MODERN || o->kineto_form > SYNTH_KINETO_LEGACY)
         return sm_err_set(err, SM_ERR_USAGE, "--kineto-form must be modern, 2024 or legacy");
-    if (o->kineto_active < 1 || o->kineto_active > 100)
-        return sm_err_set(err, SM_ERR_USAGE, "--kineto-active must be 1..100, not %d",
+    /* A long active window is how a real job writes a trace of GBs
+     * (schedule(active=N)); the writer holds one cycle in memory. */
+    if (o->kineto_active < 1 || o->kineto_active > 100000)
+        return sm_err_set(err, SM_ERR_USAGE, "--kineto-active must be 1..100000, not %d",
                           o->kineto_active);
     if (o->kineto_every < o->kineto_active + 1 || o->kineto_every > 1000000)
         return sm_err_set(err, SM_ERR_USAGE, "--kineto-every must be %d..1000000 steps, not %d",

@@ -146,8 +146,9 @@ long device_usage_idle_gpu(const model *m, idle_gpu_hours *out, size_t max)
                 return -1;
             if (rc == 0)
                 continue;
-            double dt = sample_hours(s);
-            h.gpus++;
+            /* a CloudWatch host mean stands for all the host's GPUs */
+            double dt = sample_hours(s) * model_gpus_per_series(m);
+            h.gpus += (size_t)model_gpus_per_series(m);
             h.gpu_hours += (lo + mid + hi) * dt;
             h.idle_gpu_hours += lo * dt;
         }

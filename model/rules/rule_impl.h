@@ -14,6 +14,10 @@
 typedef struct rule_param_def {
     const char *name;
     double def, min, max;
+    /* 1: a count of system samples (a window, a patience), set for
+     * smdebug's 500 ms sampling: over a coarser source it counts the
+     * same time span (rules.h) */
+    int samples;
 } rule_param_def;
 
 /* Evaluates one rule over m with params p (table order) into out, which

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "model/rules/rule_impl.h"
+#include "model/steps/step_outliers.h"
 
 #define STEP_MIN_SEEN 100
 
@@ -19,33 +20,28 @@ static int outlier_phase(const model_node *n, const phase_stats *ph,
                          const double *p, rule_result *o, phase_event *ev,
                          outlier_pick *pick)
 {
-    phase_summary s;
-    phase_stats_get_summary(ph, &s);
-    if (s.count <= STEP_MIN_SEEN)
+    step_outliers so;
+    step_outliers_find(ph, p[0], ev, PHASE_RECENT_CAP, &so);
+    if (so.count <= STEP_MIN_SEEN)
         return 0;
-    double thr = s.mean_us + p[0] * s.stddev_us;
-    size_t k = phase_stats_recent(ph, ev, PHASE_RECENT_CAP);
-    int64_t outliers = 0;
-    size_t slowest = k;
-    for (size_t i = 0; i < k; i++) {
-        if ((double)ev[i].dur_us <= thr)
-            continue;
-        outliers++;
-        rule_result_example(o, model_node_id(n), phase_stats_label(ph), ev[i].start_us,
-                            ev[i].start_us + ev[i].dur_us, (double)ev[i].dur_us,
-                            "step %lld took %.1f ms > %.1f ms (mean + %g sigma)",
-                            (long long)ev[i].step, ev[i].dur_us / 1e3, thr / 1e3, p[0]);
-        if (slowest == k || ev[i].dur_us > ev[slowest].dur_us)
-            slowest = i;
-    }
+    double thr = so.threshold_us;
+    size_t k = so.checked;
+    for (size_t i = 0; i < k; i++)
+        if ((double)ev[i].dur_us > thr)
+            rule_result_example(o, model_node_id(n), phase_stats_label(ph), ev[i].start_us,
+                                ev[i].start_us + ev[i].dur_us, (double)ev[i].dur_us,
+                                "step %lld took %.1f ms > %.1f ms (mean + %g sigma)",
+                                (long long)ev[i].step, ev[i].dur_us / 1e3, thr / 1e3, p[0]);
+    int64_t outliers = (int64_t)so.outliers;
+    const phase_event *slowest = outliers ? &so.slowest : NULL;
     o->datapoints += (int64_t)k;
     o->violations += outliers;
     int fires = outliers > (int64_t)p[1];
-    if (slowest < k && (fires ? outliers > pick->fired_max
-                              : pick->fired_max < 0 && ev[slowest].dur_us > pick->worst_dur)) {
-        pick->worst_dur = ev[slowest].dur_us;
-        rule_result_worst(o, model_node_id(n), phase_stats_label(ph), ev[slowest].start_us,
-                          ev[slowest].start_us + ev[slowest].dur_us);
+    if (slowest && (fires ? outliers > pick->fired_max
+                          : pick->fired_max < 0 && slowest->dur_us > pick->worst_dur)) {
+        pick->worst_dur = slowest->dur_us;
+        rule_result_worst(o, model_node_id(n), phase_stats_label(ph), slowest->start_us,
+                          slowest->start_us + slowest->dur_us);
     }
     if (fires && outliers > pick->fired_max) {
         pick->fired_max = outliers;
@@ -53,7 +49,7 @@ static int outlier_phase(const model_node *n, const phase_stats *ph,
         rule_result_message(o, "%s %s: %lld of the last %zu steps slower than "
                             "mean %.1f ms + %g sigma (%.1f ms); fires above %g",
                             model_node_id(n), phase_stats_label(ph), (long long)outliers, k,
-                            s.mean_us / 1e3, p[0], s.stddev_us / 1e3, p[1]);
+                            so.mean_us / 1e3, p[0], so.stddev_us / 1e3, p[1]);
     }
     return 1;
 }

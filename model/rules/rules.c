@@ -1,6 +1,7 @@
 /* rules: the rule table (names, parameters with SageMaker's defaults, the
  * function that evaluates each) and the rules object holding parameter
  * values and the latest results. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,8 @@
 
 #define PCT(n, d) {.name = (n), .def = (d), .min = 0, .max = 100}
 #define COUNT(n, d) {.name = (n), .def = (d), .min = 0, .max = 1e9}
-#define WINDOW(n, d) {.name = (n), .def = (d), .min = 1, .max = 1e7}
+#define WINDOW(n, d) {.name = (n), .def = (d), .min = 1, .max = 1e7, .samples = 1}
+#define SAMPLES(n, d) {.name = (n), .def = (d), .min = 0, .max = 1e9, .samples = 1}
 
 static const rule_desc RULES[] = {
     {.name = "LowGPUUtilization", .example_key = "gpu_pct", .inputs = RULE_IN_SYS,
@@ -19,34 +21,34 @@ static const rule_desc RULES[] = {
      .n_params = 4, .evaluate_inc = rule_low_gpu_utilization,
      .free_state = rule_gpu_state_free,
      .params = {PCT("threshold_p95", 70), PCT("threshold_p5", 10),
-                WINDOW("window", 500), COUNT("patience", 1000)}},
+                WINDOW("window", 500), SAMPLES("patience", 1000)}},
     {.name = "CPUBottleneck", .example_key = "cpu_pct", .inputs = RULE_IN_SYS,
      .severity = RULE_SEV_HIGH,
      .summary = "share of samples with GPU < gpu_threshold and CPU > cpu_threshold above threshold %",
      .n_params = 4, .evaluate_inc = rule_cpu_bottleneck,
      .free_state = rule_joint_state_free,
      .params = {PCT("threshold", 50), PCT("gpu_threshold", 10),
-                PCT("cpu_threshold", 90), COUNT("patience", 1000)}},
+                PCT("cpu_threshold", 90), SAMPLES("patience", 1000)}},
     {.name = "IOBottleneck", .example_key = "io_pct", .inputs = RULE_IN_SYS,
      .severity = RULE_SEV_HIGH,
      .summary = "share of samples with GPU < gpu_threshold and I/O wait > io_threshold above threshold %",
      .n_params = 4, .evaluate_inc = rule_io_bottleneck,
      .free_state = rule_joint_state_free,
      .params = {PCT("threshold", 50), PCT("gpu_threshold", 10),
-                PCT("io_threshold", 50), COUNT("patience", 1000)}},
+                PCT("io_threshold", 50), SAMPLES("patience", 1000)}},
     {.name = "BatchSize", .example_key = "gpu_pct", .inputs = RULE_IN_SYS,
      .severity = RULE_SEV_LOW,
      .summary = "per window: p95 of CPU, GPU and GPU memory all below thresholds",
      .n_params = 5, .evaluate_inc = rule_batch_size,
      .free_state = rule_gpu_state_free,
      .params = {PCT("cpu", 70), PCT("gpu", 70), PCT("gpu_memory", 70),
-                WINDOW("window", 500), COUNT("patience", 1000)}},
+                WINDOW("window", 500), SAMPLES("patience", 1000)}},
     {.name = "GPUMemoryIncrease", .example_key = "gpu_memory_pct", .inputs = RULE_IN_SYS,
      .severity = RULE_SEV_MED,
      .summary = "moving average of GPU memory rises more than increase points",
      .n_params = 3, .evaluate_inc = rule_gpu_memory_increase,
      .free_state = rule_gpu_memory_increase_free,
-     .params = {PCT("increase", 5), WINDOW("window", 10), COUNT("patience", 1000)}},
+     .params = {PCT("increase", 5), WINDOW("window", 10), SAMPLES("patience", 1000)}},
     {.name = "StepOutlier", .example_key = "duration_us", .inputs = RULE_IN_EV,
      .severity = RULE_SEV_MED,
      .summary = "more than n_outliers steps slower than mean + stddev sigma (after 100 steps)",
@@ -65,7 +67,7 @@ static const rule_desc RULES[] = {
      .n_params = 2, .evaluate_inc = rule_load_balancing,
      .free_state = rule_load_balancing_free,
      .params = {{.name = "threshold", .def = 0.5, .min = 0, .max = 1},
-                COUNT("patience", 1000)}},
+                SAMPLES("patience", 1000)}},
     {.name = "Dataloader", .example_key = "workers_per_core_pct", .inputs = RULE_IN_SYS | RULE_IN_EV,
      .severity = RULE_SEV_LOW,
      .summary = "parallel data loaders below min % or above max % of cores",
@@ -120,6 +122,7 @@ static const rule_desc RULES[] = {
 typedef struct rule_stamp {
     uint64_t sys_gen, ev_gen;   /* the model's, when the rule read them */
     uint64_t param_gen;         /* of this rule's own parameters */
+    int64_t interval_us;        /* model_system_source's, for effective_params */
     int valid;
 } rule_stamp;
 
@@ -249,6 +252,29 @@ static int rule_fresh(const rules *r, size_t i, const model *m)
     return 1;
 }
 
+/* The sampling the sample-count parameters are set for: smdebug's
+ * default ProfilingIntervalInMilliseconds. */
+#define RULE_BASE_INTERVAL_US 500000
+
+/* Rule i's parameters as they apply to m: over a system source sampled
+ * coarser than smdebug (CloudWatch: once a minute), a window or patience
+ * of N samples counts the samples of the same time span, at least one
+ * (LowGPUUtilization's 500-sample window, 250 s, is 5 CloudWatch
+ * minutes; its patience of 1000, 9). Otherwise as set. */
+static void effective_params(const rules *r, size_t i, const model *m, double *out)
+{
+    int64_t iv = 0;
+    model_system_source(m, &iv);
+    for (size_t p = 0; p < RULES[i].n_params; p++) {
+        out[p] = r->params[i][p];
+        if (RULES[i].params[p].samples && iv > RULE_BASE_INTERVAL_US) {
+            out[p] = ceil(out[p] * RULE_BASE_INTERVAL_US / (double)iv);
+            if (out[p] < 1)
+                out[p] = RULES[i].params[p].min > 0 ? 1 : out[p];
+        }
+    }
+}
+
 /* Runs rule i over m into its result. 0, or -1 on OOM (the result then
  * says so and the rule is retried at the next call). */
 static int rule_run(rules *r, size_t i, const model *m)
@@ -256,11 +282,14 @@ static int rule_run(rules *r, size_t i, const model *m)
     rule_result *o = &r->results[i];
     reset_result(r, i);
     r->evaluations++;
-    if (r->stamp[i].param_gen != r->param_gen[i])
+    int64_t iv = 0;
+    model_system_source(m, &iv);
+    if (r->stamp[i].param_gen != r->param_gen[i] || r->stamp[i].interval_us != iv)
         state_reset(r, i);   /* derived under other parameters */
-    int rc = RULES[i].evaluate_inc
-                 ? RULES[i].evaluate_inc(m, r->params[i], o, &r->state[i])
-                 : RULES[i].evaluate(m, r->params[i], o);
+    double p[RULE_MAX_PARAMS];
+    effective_params(r, i, m, p);
+    int rc = RULES[i].evaluate_inc ? RULES[i].evaluate_inc(m, p, o, &r->state[i])
+                                   : RULES[i].evaluate(m, p, o);
     if (rc < 0) {
         reset_result(r, i);
         strcpy(o->message, "out of memory while evaluating");
@@ -272,7 +301,8 @@ static int rule_run(rules *r, size_t i, const model *m)
                  "none crossed the thresholds", (long long)o->datapoints);
     r->stamp[i] = (rule_stamp){.sys_gen = model_system_generation(m),
                                .ev_gen = model_event_generation(m),
-                               .param_gen = r->param_gen[i], .valid = rc == 0};
+                               .param_gen = r->param_gen[i], .interval_us = iv,
+                               .valid = rc == 0};
     return rc;
 }
 

@@ -15,7 +15,11 @@
  * (10 s, then 5 min buckets): there a cell holds a bucket's mean weighted
  * by its sample count, so counts still add up but a spike shorter than a
  * bucket is averaged away. Jobs longer than RGRID_MAX_CELLS ticks get
- * wider cells (bounded memory).
+ * wider cells (bounded memory). Windows and patience are counts of
+ * smdebug's 500 ms samples; over a source published more coarsely
+ * (model_system_source: CloudWatch, once a minute) they count the
+ * samples of the same time span instead, at least one, so a rule says
+ * the same of an hour of CloudWatch as of an hour of Debugger.
  *
  * Incremental: a rule re-runs only when what it reads changed (see
  * rules_evaluate), and the window-percentile rules (LowGPUUtilization,

@@ -80,6 +80,17 @@ int64_t series_extent(const series *s, int64_t *first_us, int64_t *last_us);
 void series_query(const series *s, int64_t t0_us, int64_t t1_us,
                   size_t nbins, series_bin *out);
 
+/* Chart columns narrower than the sampling interval: vals[0..nbins) are
+ * series_query's bin means over [t0_us, t1_us) with NaN where a bin got
+ * no sample. A run of such bins between two raw samples at most 2.5
+ * sampling intervals apart takes the earlier sample's value (it held
+ * until the next one). After the newest sample, or before a longer
+ * silence (a real gap, which stays NaN), a sample holds for one interval.
+ * The interval is the median spacing of the raw samples around the
+ * window. Returns the bins filled. */
+size_t series_hold_gaps(const series *s, int64_t t0_us, int64_t t1_us, size_t nbins,
+                        double *vals);
+
 /* Summary restricted to [t0_us, t1_us) computed from the tiers (min, max,
  * mean, count exact for raw samples, bucket-granular for rolled-up ones;
  * percentiles not filled). */

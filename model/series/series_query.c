@@ -121,6 +121,86 @@ void series_query(const series *s, int64_t t0_us, int64_t t1_us,
     }
 }
 
+/* ---- holding a sample across columns narrower than its interval ------ */
+
+#define HOLD_GAPS 63     /* spacings the interval's median is taken from */
+#define HOLD_FACTOR 2.5  /* a missed sample or two is no gap; a longer silence is */
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median spacing of up to HOLD_GAPS + 1 raw samples spread over
+ * [a, b) (raw indices), widened by a few on each side so a window
+ * narrower than one interval still has neighbours; 0 when fewer than two. */
+static int64_t raw_interval(const tiers *t, size_t a, size_t b)
+{
+    a = a > 4 ? a - 4 : 0;
+    b = b + 4 < t->raw.len ? b + 4 : t->raw.len;
+    if (b < a + 2)
+        return 0;
+    int64_t gap[HOLD_GAPS];
+    size_t n = b - a - 1 < HOLD_GAPS ? b - a - 1 : HOLD_GAPS;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = a + k * (b - a - 1) / n;
+        gap[k] = series_tier_raw_ts(t, i + 1) - series_tier_raw_ts(t, i);
+    }
+    qsort(gap, n, sizeof *gap, cmp_i64);
+    return gap[n / 2];
+}
+
+/* Fills vals[b0..b1) (a run of empty bins) where the sample before it
+ * held: across the whole run when the next sample came on time (within
+ * HOLD_FACTOR intervals), else for one interval after it (the newest
+ * sample, or the last before a real gap). Returns the bins filled. */
+static size_t hold_run(const tiers *t, const binner *B, size_t b0, size_t b1, int64_t iv,
+                       double *vals)
+{
+    size_t prev = series_tier_raw_lower(t, bin_start(B, b0));
+    if (prev == 0 || iv <= 0)
+        return 0;   /* nothing before the run to hold */
+    raw_pt p = series_tier_raw_at(t, prev - 1);
+    size_t next = series_tier_raw_lower(t, bin_start(B, b1));
+    int on_time = next < t->raw.len &&
+                  (double)(series_tier_raw_ts(t, next) - p.ts) <= HOLD_FACTOR * (double)iv;
+    size_t filled = 0;
+    for (size_t b = b0; b < b1 && (on_time || bin_start(B, b) - p.ts < iv); b++) {
+        vals[b] = p.v;
+        filled++;
+    }
+    return filled;
+}
+
+size_t series_hold_gaps(const series *s, int64_t t0_us, int64_t t1_us, size_t nbins,
+                        double *vals)
+{
+    int64_t span;
+    if (!nbins || t1_us <= t0_us || __builtin_sub_overflow(t1_us, t0_us, &span))
+        return 0;
+    const tiers *t = series_tiers_(s);
+    if (t->raw.len < 2)
+        return 0;
+    binner B = {t0_us, span / (int64_t)nbins, span % (int64_t)nbins, nbins};
+    int64_t iv = -1;   /* estimated at the first empty run */
+    size_t filled = 0;
+    for (size_t b = 0; b < nbins;) {
+        if (!isnan(vals[b])) {
+            b++;
+            continue;
+        }
+        size_t e = b;
+        while (e < nbins && isnan(vals[e]))
+            e++;
+        if (iv < 0)
+            iv = raw_interval(t, series_tier_raw_lower(t, t0_us), series_tier_raw_lower(t, t1_us));
+        filled += hold_run(t, &B, b, e, iv, vals);
+        b = e;
+    }
+    return filled;
+}
+
 static void sum_add(series_summary *o, double sum, double mn, double mx, int64_t n,
                     int64_t t, double last)
 {

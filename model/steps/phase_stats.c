@@ -478,6 +478,18 @@ static const double *percentiles(const phase_stats *cp)
     return p->pct;
 }
 
+int phase_stats_quantiles(const phase_stats *cp, const double *pct, size_t k, double *out)
+{
+    phase_stats *p = (phase_stats *)cp;   /* caches only, as percentiles() */
+    if (p->deferred) {
+        settle(p);
+        return quantile_exact_of(retained_dur, p, p->recent.len, pct, k, out);
+    }
+    for (size_t i = 0; i < k; i++)
+        out[i] = quantile_get(p->q, pct[i]);
+    return 0;
+}
+
 void phase_stats_get_summary(const phase_stats *p, phase_summary *out)
 {
     memset(out, 0, sizeof *out);

@@ -68,6 +68,10 @@ const char *phase_stats_label(const phase_stats *p);
 phase_kind phase_stats_kind(const phase_stats *p);
 void phase_stats_get_summary(const phase_stats *p, phase_summary *out);
 
+/* The percentiles pct[0..k) (0..100) into out, as the summary's p50 is
+ * computed (exact, or within its err_rel). 0, or -1 on OOM (out NAN). */
+int phase_stats_quantiles(const phase_stats *p, const double *pct, size_t k, double *out);
+
 /* Histogram: counts[i] holds durations in [phase_hist_lower_us(i),
  * phase_hist_lower_us(i+1)); bucket 0 also holds 0 µs. */
 const uint32_t *phase_stats_histogram(const phase_stats *p);

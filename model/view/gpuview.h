@@ -8,7 +8,8 @@
  * - the GPU split of a rank's steps (compute / communication / memory /
  *   idle) matched to the steps a Timeline shows (gpuview_steps_match);
  * - the top functions of one source (Kineto CPU ops, GPU kernels, Python
- *   functions) over every rank or one (gpuview_top);
+ *   functions) over every rank, the ranks of some nodes, or one
+ *   (gpuview_top);
  * - a rank's GPU memory allocated / reserved over a window, binned for a
  *   chart (gpuview_memory).
  *
@@ -94,6 +95,7 @@ typedef struct gpuview_top {
     gpuview_src src;
     size_t n, total;                /* rows kept (at most max), rows in all */
     int64_t all_us;                 /* the sort key summed over every row */
+    size_t ranks;                   /* the ranks summed */
     gpuview_row *rows;
 } gpuview_top;
 
@@ -102,6 +104,11 @@ typedef struct gpuview_top {
  * time (kernels). NULL on OOM; an empty top when nothing matches. */
 gpuview_top *gpuview_top_build(const model *m, gpuview_src src, const char *node,
                                const char *process, size_t max);
+/* The same over the ranks whose node visible(filter, node) passes (the
+ * node filter's rule, viewdata.h). */
+gpuview_top *gpuview_top_build_on(const model *m, gpuview_src src, const char *filter,
+                                  int (*visible)(const char *filter, const char *id),
+                                  size_t max);
 void gpuview_top_free(gpuview_top *t);   /* NULL is a no-op */
 
 /* One bin of a memory chart: the most allocated / reserved bytes of any

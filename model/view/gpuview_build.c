@@ -77,8 +77,22 @@ static int fill(gpuview_top *top, const gpu_table *t, size_t max)
     return rc;
 }
 
-gpuview_top *gpuview_top_build(const model *m, gpuview_src src, const char *node,
-                               const char *process, size_t max)
+/* Whether a rank row counts: one (node, process), or a node of a set. */
+typedef struct rank_pick {
+    const char *node, *process;
+    const char *filter;     /* with visible: the node filter */
+    int (*visible)(const char *filter, const char *id);
+} rank_pick;
+
+static int picked(const rank_pick *k, const model_gpu_row *row)
+{
+    if (k->visible)
+        return k->visible(k->filter, row->node);
+    return !k->node || (!strcmp(row->node, k->node) &&
+                        (!k->process || !strcmp(row->process, k->process)));
+}
+
+static gpuview_top *top_build(const model *m, gpuview_src src, const rank_pick *k, size_t max)
 {
     gpuview_top *top = calloc(1, sizeof *top);
     if (!top)
@@ -89,9 +103,10 @@ gpuview_top *gpuview_top_build(const model *m, gpuview_src src, const char *node
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < model_gpu_count(m); i++) {
         const model_gpu_row *row = model_gpu_at(m, i);
-        if (node && (strcmp(row->node, node) || (process && strcmp(row->process, process))))
+        if (!picked(k, row))
             continue;
         rc = gpu_table_merge(&all, table_of(row->gpu, src));
+        top->ranks++;
     }
     if (rc == 0)
         rc = fill(top, &all, max);
@@ -101,6 +116,21 @@ gpuview_top *gpuview_top_build(const model *m, gpuview_src src, const char *node
         return NULL;
     }
     return top;
+}
+
+gpuview_top *gpuview_top_build(const model *m, gpuview_src src, const char *node,
+                               const char *process, size_t max)
+{
+    rank_pick k = {node, process, NULL, NULL};
+    return top_build(m, src, &k, max);
+}
+
+gpuview_top *gpuview_top_build_on(const model *m, gpuview_src src, const char *filter,
+                                  int (*visible)(const char *filter, const char *id),
+                                  size_t max)
+{
+    rank_pick k = {NULL, NULL, filter, visible};
+    return top_build(m, src, &k, max);
 }
 
 void gpuview_top_free(gpuview_top *t)

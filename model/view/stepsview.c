@@ -51,6 +51,36 @@ static int copy_labels(stepsview *v, const model_node *src)
     return 0;
 }
 
+/* A phase with more steps than it retains: its quantile table. */
+static int quantile_table(stepsview *v, const phase_stats *ps)
+{
+    step_hist_table_pcts(&v->qt);
+    if (phase_stats_quantiles(ps, v->qt.pct, v->qt.n, v->qt.us) != 0)
+        return -1;
+    step_hist_table_fix(&v->qt, (double)v->sum.min_us, (double)v->sum.max_us,
+                        v->sum.exact ? 0 : v->sum.err_rel);
+    step_hist_bounds_table(&v->qt, &v->sum, &v->hb);
+    return 0;
+}
+
+/* The histogram's bulk, here on the loader so that a frame does not sort
+ * the steps: exact while every step is retained. 0, or -1 on OOM. */
+static int hist_bounds(stepsview *v, const phase_stats *ps)
+{
+    if (v->sum.count <= 0)
+        return 0;
+    if ((int64_t)v->nrecent < v->sum.count)
+        return quantile_table(v, ps);
+    int64_t *dur = malloc(v->nrecent * sizeof *dur);
+    if (!dur)
+        return -1;
+    for (size_t i = 0; i < v->nrecent; i++)
+        dur[i] = v->recent[i].dur_us;
+    int rc = step_hist_bounds_of(dur, v->nrecent, &v->hb);
+    free(dur);
+    return rc;
+}
+
 stepsview *stepsview_build(const model *m, const size_t *nodes, size_t n,
                            const viewdata_req *q)
 {
@@ -87,6 +117,10 @@ stepsview *stepsview_build(const model *m, const size_t *nodes, size_t n,
         return NULL;
     }
     v->nrecent = phase_stats_recent(ps, v->recent, cap);
+    if (hist_bounds(v, ps) != 0) {
+        stepsview_free(v);
+        return NULL;
+    }
     return v;
 }
 

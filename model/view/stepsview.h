@@ -12,6 +12,7 @@
 
 #include "model/model.h"
 #include "model/steps/phase_stats.h"
+#include "model/steps/step_hist.h"
 #include "model/view/viewdata.h"
 
 typedef struct stepsview {
@@ -25,6 +26,10 @@ typedef struct stepsview {
     char **phases;            /* their labels, nphases (n/N cycle through them) */
     phase_summary sum;        /* whole job */
     uint32_t hist[PHASE_HIST_BUCKETS];
+    step_hist_bounds hb;      /* the histogram's bulk: from the retained
+                                 durations when they are every step
+                                 (hb.exact), else from qt */
+    step_hist_table qt;       /* !hb.exact: the phase's quantile table */
     uint64_t gen;             /* phase_stats_generation */
     size_t nrecent;
     phase_event *recent;      /* retained events, oldest first */

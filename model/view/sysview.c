@@ -206,6 +206,7 @@ static int fill_chart(sysview_chart *c, const series *s, const viewdata_req *q, 
         return -1;
     series_query(s, t0, t1, nb, bins);
     c->have = sysview_bin_values(bins, nb, vals);
+    c->have += series_hold_gaps(s, t0, t1, nb, vals);
     c->vals = vals;
     c->nbins = nb;
     c->top = sysview_scale_top(bins, nb, 0);

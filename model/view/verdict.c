@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "model/rules/device_usage.h"
+#include "model/steps/step_outliers.h"
 #include "model/view/gpuview.h"
 #include "model/view/rank_name.h"
 #include "model/util/stable_sort.h"
@@ -19,6 +20,8 @@ typedef struct verdict_in {
     const model *m;
     const rule_result *res;
     size_t nres;
+    const rules *r;            /* the user's parameters */
+    double step_sigma;         /* StepOutlier.stddev, as the user set it */
 } verdict_in;
 
 /* A source: adds its findings to v; -1 on OOM. */
@@ -108,33 +111,139 @@ static int source_straggler(const verdict_in *in, verdict *v)
     return 0;
 }
 
+/* A unit of StepOutlier (a node, or one of its trace writers) as a reader
+ * knows it: the node when it has one writer, else "rank 2 of algo-1". */
+static const char *unit_name(const model *m, const model_node *u, char *out, size_t cap)
+{
+    const model_node *n = model_node_parent(u);
+    if (n && n != u && model_node_process_count(n) < 2)
+        u = n;
+    return writer_name(m, model_node_id(u), out, cap);
+}
+
+/* A duration as a reader meets it: three significant digits, the unit
+ * that keeps them short ("84.2 ms", "9.02 s", "3.1 min", "21.0 d"). */
+static const char *dur_words(double us, char *out, size_t cap)
+{
+    double v = us;
+    const char *unit = "us";
+    if (us >= 2 * 86400e6)
+        v = us / 86400e6, unit = "d";
+    else if (us >= 2 * 3600e6)
+        v = us / 3600e6, unit = "h";
+    else if (us >= 60e6)
+        v = us / 60e6, unit = "min";
+    else if (us >= 1e6)
+        v = us / 1e6, unit = "s";
+    else if (us >= 1e3)
+        v = us / 1e3, unit = "ms";
+    snprintf(out, cap, "%.*f %s", v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2, v, unit);
+    return out;
+}
+
+/* "Step:ModeKeys.TRAIN" -> "TRAIN": the mode is what a reader knows. */
+static const char *mode_of(const char *label)
+{
+    const char *dot = strrchr(label, '.');
+    return !strncmp(label, "Step:", 5) && dot ? dot + 1 : label;
+}
+
+/* The worst unit's outliers: the phase whose outliers cost the largest
+ * share of its step time (ties: the first in node order). */
+typedef struct slow_pick {
+    const model_node *unit;
+    const char *label;
+    step_outliers o;
+    size_t units;       /* units with step phases: a name is given from 2 on */
+} slow_pick;
+
+static void pick_unit(const model_node *u, double sigma, phase_event *ev, slow_pick *best)
+{
+    int counted = 0;
+    for (size_t i = 0; i < model_node_phase_count(u); i++) {
+        const phase_stats *ph = model_node_phase_at(u, i);
+        if (phase_stats_kind(ph) != PHASE_STEP)
+            continue;
+        best->units += !counted;
+        counted = 1;
+        step_outliers o;
+        step_outliers_find(ph, sigma, ev, PHASE_RECENT_CAP, &o);
+        if (o.outliers && (!best->unit || step_outliers_lost_pct(&o) > step_outliers_lost_pct(&best->o))) {
+            best->unit = u;
+            best->label = phase_stats_label(ph);
+            best->o = o;
+        }
+    }
+}
+
+/* Step-time outliers by StepOutlier's definition (model/steps/
+ * step_outliers.h, the user's stddev): when the rule fired, its share of
+ * outlier steps and the slowest; when it did not (a job shorter than its
+ * 100 steps, or fewer outliers than it allows), the slowest step once the
+ * outliers cost VERDICT_STEP_LOST_PCT % of the step time over the median. */
 static int source_outlier_steps(const verdict_in *in, verdict *v)
 {
     const rule_result *r = rule_named(in, "StepOutlier");
-    if (!r || r->status != RULE_TRIGGERED || r->datapoints <= 0)
+    phase_event *ev = malloc(PHASE_RECENT_CAP * sizeof *ev);
+    if (!ev)
+        return -1;
+    slow_pick best = {0};
+    for (size_t ni = 0; ni < model_node_count(in->m); ni++) {
+        const model_node *n = model_node_at(in->m, ni);
+        if (model_node_process_count(n) == 0)
+            pick_unit(n, in->step_sigma, ev, &best);
+        for (size_t k = 0; k < model_node_process_count(n); k++)
+            pick_unit(model_node_process_at(n, k), in->step_sigma, ev, &best);
+    }
+    free(ev);
+    int fired = r && r->status == RULE_TRIGGERED && r->datapoints > 0;
+    double lost = best.unit ? step_outliers_lost_pct(&best.o) : 0;
+    if (!fired && lost < VERDICT_STEP_LOST_PCT)
         return 0;
-    double pct = 100.0 * (double)r->violations / (double)r->datapoints;
-    if (pct >= 0.5)
-        add(v, "outlier_steps", r->severity, "%.0f %% outlier steps", pct);
+    char head[48] = "", name[128], who[136] = "", step[32] = "", took[24], p50[24];
+    if (fired) {
+        double pct = 100.0 * (double)r->violations / (double)r->datapoints;
+        if (pct >= 0.5)
+            snprintf(head, sizeof head, "%.0f %% outlier steps", pct);
+        else
+            snprintf(head, sizeof head, "%lld outlier steps", (long long)r->violations);
+    }
+    if (!best.unit) {
+        add(v, "outlier_steps", r->severity, "%s", head);
+        return 0;
+    }
+    if (best.units > 1)
+        snprintf(who, sizeof who, "%s ", unit_name(in->m, best.unit, name, sizeof name));
+    if (best.o.slowest.step >= 0)
+        snprintf(step, sizeof step, "step %lld", (long long)best.o.slowest.step);
     else
-        add(v, "outlier_steps", r->severity, "%lld outlier steps", (long long)r->violations);
+        snprintf(step, sizeof step, "a %s step", mode_of(best.label));
+    double x = best.o.p50_us > 0 ? (double)best.o.slowest.dur_us / best.o.p50_us : 0;
+    dur_words((double)best.o.slowest.dur_us, took, sizeof took);
+    snprintf(p50, sizeof p50, x >= 9.95 ? "%.0f\u00d7" : "%.1f\u00d7", x);
+    rule_severity sev = fired ? r->severity
+                      : lost >= VERDICT_STEP_HEAVY_PCT ? RULE_SEV_MED : RULE_SEV_LOW;
+    if (fired)
+        add(v, "outlier_steps", sev, "%s: %s%s took %s, %s the p50", head, who, step, took, p50);
+    else
+        add(v, "outlier_steps", sev, "%s%s took %s, %s the p50 (%.0f %% of %s time)", who, step,
+            took, p50, lost, mode_of(best.label));
     return 0;
 }
 
-/* Every other rule that fired, in a few words each. The rules the
- * sources above already tell (and LowGPUUtilization once idle time is
- * told) are not repeated. */
+/* Every other rule that fired, in a few words with its count and what
+ * it counted. The rules the sources above already tell (and
+ * LowGPUUtilization once idle time is told) are not repeated. */
 static const struct {
-    const char *rule, *words;
+    const char *rule, *words, *unit;
+    int as_pct;                 /* "in 12 % of samples", not "in 3 of 25 samples" */
 } PHRASES[] = {
-    {"LowGPUUtilization", "low GPU utilization"},
-    {"CPUBottleneck", "CPU bottleneck"},
-    {"IOBottleneck", "I/O bottleneck"},
-    {"BatchSize", "batch size too small"},
-    {"GPUMemoryIncrease", "GPU memory growing"},
-    {"LoadBalancing", "GPUs unevenly loaded"},
-    {"Dataloader", "data-loader workers off"},
-    {"MaxInitializationTime", "slow start"},
+    {"LowGPUUtilization", "low GPU utilization", "windows", 0},
+    {"CPUBottleneck", "CPU bottleneck", "samples", 1},
+    {"IOBottleneck", "I/O bottleneck", "samples", 1},
+    {"BatchSize", "batch size too small", "windows", 0},
+    {"GPUMemoryIncrease", "GPU memory growing", "windows", 0},
+    {"LoadBalancing", "GPUs unevenly loaded", "GPU pairs", 0},
 };
 
 static int told(const verdict *v, const char *source)
@@ -145,17 +254,54 @@ static int told(const verdict *v, const char *source)
     return 0;
 }
 
+/* Dataloader: how many workers, against the cores, on how many nodes. */
+static void phrase_dataloader(const verdict_in *in, const rule_result *r, verdict *v)
+{
+    int i = rules_find("Dataloader");
+    double lo = i >= 0 ? rules_param_value(in->r, (size_t)i, 0) : 70;
+    double mn = INFINITY, mx = -INFINITY;
+    for (size_t k = 0; k < r->n_examples; k++) {
+        mn = fmin(mn, r->examples[k].value);
+        mx = fmax(mx, r->examples[k].value);
+    }
+    if (!r->n_examples)
+        return;
+    double worst = mn < lo ? mn : mx;
+    add(v, "rule", r->severity, "too %s data-loader workers (%.0f %% of cores) on %lld of %lld nodes",
+        worst < lo ? "few" : "many", worst, (long long)r->violations, (long long)r->datapoints);
+}
+
+/* MaxInitializationTime: how long the job took to its first step. */
+static void phrase_init(const verdict_in *in, const rule_result *r, verdict *v)
+{
+    job_phases ph;
+    char t[24];
+    model_get_job_phases(in->m, &ph);
+    add(v, "rule", r->severity, ph.has_steps ? "slow start: first step after %s" : "slow start: no step in %s",
+        dur_words((double)(r->t1_us - r->t0_us), t, sizeof t));
+}
+
 static int source_rules(const verdict_in *in, verdict *v)
 {
     for (size_t i = 0; i < sizeof PHRASES / sizeof PHRASES[0]; i++) {
         const rule_result *r = rule_named(in, PHRASES[i].rule);
-        if (!r || r->status != RULE_TRIGGERED)
+        if (!r || r->status != RULE_TRIGGERED || r->datapoints <= 0)
             continue;
         if (!strcmp(PHRASES[i].rule, "LowGPUUtilization") && told(v, "idle_gpu"))
             continue;
-        add(v, "rule", r->severity, "%s %lld/%lld", PHRASES[i].words,
-            (long long)r->violations, (long long)r->datapoints);
+        if (PHRASES[i].as_pct)
+            add(v, "rule", r->severity, "%s in %.0f %% of %s", PHRASES[i].words,
+                100.0 * (double)r->violations / (double)r->datapoints, PHRASES[i].unit);
+        else
+            add(v, "rule", r->severity, "%s in %lld of %lld %s", PHRASES[i].words,
+                (long long)r->violations, (long long)r->datapoints, PHRASES[i].unit);
     }
+    const rule_result *r = rule_named(in, "Dataloader");
+    if (r && r->status == RULE_TRIGGERED)
+        phrase_dataloader(in, r, v);
+    r = rule_named(in, "MaxInitializationTime");
+    if (r && r->status == RULE_TRIGGERED)
+        phrase_init(in, r, v);
     return 0;
 }
 
@@ -187,10 +333,17 @@ static const verdict_source SOURCES[] = {
 
 STABLE_SORT_DEFINE(sort_findings, verdict_finding, A.severity > B.severity)
 
-int verdict_build(const model *m, const rule_result *res, size_t nres, verdict *out)
+int verdict_build(const model *m, const rules *r, verdict *out)
 {
     memset(out, 0, sizeof *out);
-    verdict_in in = {m, res, nres};
+    size_t nres = rules_count();
+    rule_result *res = malloc((nres ? nres : 1) * sizeof *res);
+    if (!res)
+        return -1;
+    for (size_t i = 0; i < nres; i++)
+        res[i] = *rules_result_at(r, i);
+    int so = rules_find("StepOutlier");
+    verdict_in in = {m, res, nres, r, so >= 0 ? rules_param_value(r, (size_t)so, 0) : 3};
     out->has_data = model_node_count(m) > 0 && model_last_us(m) > 0;
     for (size_t i = 0; i < nres; i++) {
         out->rules_ok += res[i].status == RULE_OK;
@@ -199,6 +352,7 @@ int verdict_build(const model *m, const rule_result *res, size_t nres, verdict *
     int rc = 0;
     for (size_t i = 0; i < sizeof SOURCES / sizeof SOURCES[0] && rc == 0; i++)
         rc = SOURCES[i](&in, out);
+    free(res);
     verdict_finding tmp[VERDICT_MAX];
     sort_findings(out->f, tmp, out->n);
     return rc;

@@ -5,7 +5,8 @@
  * verdict_build gives, so the two never tell different stories.
  *
  * Takes the whole job (never a window or a node filter: a filter changes
- * the view, not the verdict) and the rule results evaluated on it; gives
+ * the view, not the verdict) and the rules evaluated on it (their results
+ * and the user's parameters); gives
  * a plain `verdict` value. Findings come from an ordered table of
  * sources in verdict.c (idle GPU, straggler, outlier steps, the other
  * rules that fired); a new analysis joins by adding one function there.
@@ -19,11 +20,20 @@
 #include "model/rules/rules.h"
 
 #define VERDICT_MAX 12
-#define VERDICT_TEXT 72
+#define VERDICT_TEXT 112
 
 /* A GPU counts as idle under DEVICE_USAGE_LOW %; the job's idle share is
  * a finding from VERDICT_IDLE_PCT % of its GPU time on. */
 #define VERDICT_IDLE_PCT 10.0
+
+/* Step-time outliers (StepOutlier's definition: slower than mean +
+ * StepOutlier.stddev sigma) are a finding, when the rule did not fire,
+ * from VERDICT_STEP_LOST_PCT % of the step time lost to them over the
+ * median (low), from VERDICT_STEP_HEAVY_PCT % at the rule's own severity
+ * (medium): one 9 s step among 84 ms ones is the story of a 30-step job
+ * that the rule, waiting for 100 steps, cannot tell. */
+#define VERDICT_STEP_LOST_PCT 5.0
+#define VERDICT_STEP_HEAVY_PCT 25.0
 
 typedef struct verdict_finding {
     const char *source;        /* static: "idle_gpu", "kineto", "straggler", "outlier_steps", "rule" */
@@ -39,12 +49,11 @@ typedef struct verdict {
     size_t rules_no_data;      /* rules that could not check (no data, too short) */
 } verdict;
 
-/* Fills *out from m and res[0..nres) (rule results in rules table order,
- * as rules_result_at gives them; NULL/0: no rules). The findings are
- * ordered by severity, high first; within one severity by the order of
- * the sources. Returns 0, or -1 on OOM (out then holds what was found
- * before). */
-int verdict_build(const model *m, const rule_result *res, size_t nres, verdict *out);
+/* Fills *out from m and the results and parameters of r, as the last
+ * rules_evaluate(r, m) left them. The findings are ordered by severity,
+ * high first; within one severity by the order of the sources. Returns 0,
+ * or -1 on OOM (out then holds what was found before). */
+int verdict_build(const model *m, const rules *r, verdict *out);
 
 /* The verdict as one line of at most max_cols columns (a UTF-8 code
  * point counts as one column; max_cols <= 0: no limit): findings joined by sep

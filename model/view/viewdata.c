@@ -2,6 +2,7 @@
 #include "model/view/viewdata.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,8 @@ struct viewdata {
     const char **writers;
     char *pool;               /* every id above */
     int64_t first_us, newest_us, t0_us, t1_us, interval_us;
+    char sys_source[48];    /* model_system_source: "" for Debugger's files */
+    int64_t sys_interval_us;
     uint64_t model_gen;
     int has_traces, has_system;
     size_t gpu_ranks;
@@ -104,9 +107,11 @@ static uint64_t part_key(const viewdata_req *q, int k)
     case PART_HEAT:
         return h;
     case PART_TOP:
-        /* The whole job, whatever the window or the filter. */
+        /* The whole job, whatever the window: the ranks' tables are sums
+         * over their traces. The node filter picks the ranks. */
         h = fnv_add_u64(fnv_add_u64(FNV_SEED, (uint64_t)k), (uint64_t)q->top_on);
-        return fnv_add_u64(h, q->top_max);
+        h = fnv_add_u64(h, q->top_max);
+        return fnv_add_str(h, q->visible ? q->filter : "");
     case PART_STEPS:
         h = fnv_add_u64(h, q->selected);
         h = fnv_add_str(h, q->process);
@@ -141,10 +146,14 @@ static part *build_part(const model *m, const viewdata *v, const size_t *nodes,
                                        prev ? viewdata_heatmap(prev) : NULL), free_heat, key);
     case PART_STEPS:
         return part_new(stepsview_build(m, nodes, v->shown, q), free_steps, key);
-    case PART_TOP:
-        return part_new(gpuview_top_build(m, (gpuview_src)(q->top_on - 1), NULL, NULL,
-                                          q->top_max ? q->top_max : VIEWDATA_TOP_DEFAULT),
-                        free_top, key);
+    case PART_TOP: {
+        gpuview_src src = (gpuview_src)(q->top_on - 1);
+        size_t max = q->top_max ? q->top_max : VIEWDATA_TOP_DEFAULT;
+        gpuview_top *t = q->visible && q->filter[0]
+                             ? gpuview_top_build_on(m, src, q->filter, q->visible, max)
+                             : gpuview_top_build(m, src, NULL, NULL, max);
+        return part_new(t, free_top, key);
+    }
     default:
         return part_new(tlview_build(m, nodes, v->shown, q, v->t0_us, v->t1_us), free_tl, key);
     }
@@ -225,6 +234,8 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
     v->first_us = model_first_us(m);
     v->model_gen = model_generation(m);
     v->interval_us = freshness_sample_interval(m);
+    snprintf(v->sys_source, sizeof v->sys_source, "%s",
+             model_system_source(m, &v->sys_interval_us));
     v->gpu_ranks = model_gpu_count(m);
     for (size_t i = 0; i < v->gpu_ranks && !v->gpu_memory; i++)
         v->gpu_memory = gpu_rank_summary(model_gpu_at(m, i)->gpu)->memory.n_series > 0;
@@ -314,6 +325,13 @@ const sysview *viewdata_system(const viewdata *v)
 const heatview *viewdata_heatmap(const viewdata *v)
 {
     return part_of(v, PART_HEAT);
+}
+
+const char *viewdata_system_source(const viewdata *v, int64_t *interval_us)
+{
+    if (interval_us)
+        *interval_us = v->sys_interval_us;
+    return v->sys_source;
 }
 
 int64_t viewdata_sample_interval_us(const viewdata *v)

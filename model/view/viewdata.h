@@ -90,6 +90,11 @@ uint64_t viewdata_model_generation(const viewdata *v);
 int viewdata_has_traces(const viewdata *v);
 /* 1 when some node has system metrics (a series). */
 int viewdata_has_system(const viewdata *v);
+/* Where the system charts come from when not from Debugger's files
+ * (model_system_source: "CloudWatch", "" for Debugger's) and, into
+ * *interval_us when not NULL, its resolution: the System and Heatmap
+ * panes' borders say both. */
+const char *viewdata_system_source(const viewdata *v, int64_t *interval_us);
 /* freshness_sample_interval of the model (model/view/freshness.h). */
 int64_t viewdata_sample_interval_us(const viewdata *v);
 

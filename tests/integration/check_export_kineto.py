@@ -9,9 +9,10 @@ X/i/s/f/t/M/C, integer pid/tid, numeric ts in µs). Each TRACE (plain or
 .gz) is placed on the job clock (baseTimeNanoseconds + ts·1000 ns, found
 before or after traceEvents) in the process named "rank N" (distributedInfo)
 that carries a process_labels record; the process must hold exactly the
-trace's X/i/s/f/t events with a numeric pid/tid (same ph, ts and dur to the
-ns, same name once control characters read '?', same thread: "GPU <pid>
-stream <tid>" where the trace runs GPU work, else "thread <tid>"), with
+trace's X/i/s/f/t events with an integer or string pid/tid (same ph, ts and
+dur to the ns, same name once control characters read '?', same thread:
+"GPU <pid> stream <tid>" where the trace runs GPU work, else "thread <tid>",
+"pid <pid> thread <tid>" under a string pid), with
 ac2g flows reaching GPU streams, flow ids apart between traces. --near-counters: every Kineto event lies within the system
 counters' span (±10 min): the same clock. Prints one line per problem,
 exits 1 if any."""
@@ -47,8 +48,18 @@ def safe(name):
     return "".join("?" if unicodedata.category(c) in ("Cc", "Cf") else c for c in name)
 
 
+def is_id(v):
+    """A pid/tid the export keeps: an integer or a string (SPEC §1b)."""
+    return isinstance(v, (int, str)) and not isinstance(v, bool)
+
+
+def label(v):
+    """A pid/tid as its thread's name shows it; an empty string as ""."""
+    return (safe(v) or '""') if isinstance(v, str) else str(v)
+
+
 def expected(trace):
-    """(rank, base ns, Counter of event keys, kernels' (device, stream) and CPU tids)."""
+    """(rank, Counter of event keys, kernels' (device, stream), CPU ops' threads)."""
     base = int(trace.get("baseTimeNanoseconds", 0))
     rank = trace.get("distributedInfo", {}).get("rank")
     want = collections.Counter()
@@ -60,7 +71,7 @@ def expected(trace):
         ph = e.get("ph")
         if ph not in ("X", "i", "I", "s", "f", "t"):
             continue
-        if not isinstance(e.get("pid"), int) or not isinstance(e.get("tid"), int):
+        if not is_id(e.get("pid")) or not is_id(e.get("tid")):
             continue
         if not isinstance(e.get("ts"), (int, decimal.Decimal)):
             continue
@@ -68,13 +79,15 @@ def expected(trace):
             continue
         dur = e.get("dur", 0) if ph == "X" else 0
         dur = ns(dur) if isinstance(dur, (int, decimal.Decimal)) and dur >= 0 else 0
-        thread = (f"GPU {e['pid']} stream {e['tid']}" if (e["pid"], e["tid"]) in gpu
-                  else f"thread {e['tid']}")
+        pid, tid = label(e["pid"]), label(e["tid"])
+        thread = (f"GPU {pid} stream {tid}" if (e["pid"], e["tid"]) in gpu
+                  else f"pid {pid} thread {tid}" if isinstance(e["pid"], str)
+                  else f"thread {tid}")
         key = ("i" if ph == "I" else ph, base + ns(e["ts"]), dur,
                safe(e.get("name", "")) or "(unnamed)", thread)
         want[key] += 1
         if e.get("cat") in ("cpu_op", "Operator"):
-            cpu.add(e["tid"])
+            cpu.add(thread)
     return rank, want, gpu, cpu
 
 
@@ -133,13 +146,13 @@ def main():
                 f"exported; missing {list(missing.items())[:3]}, extra {list(extra.items())[:3]}")
         tnames = {n for (p, _), n in threads.items() if p == pid}
         for dev, stream in gpus[rank]:
-            if f"GPU {dev} stream {stream}" not in tnames:
-                bad(f"{name}: no thread 'GPU {dev} stream {stream}' in {sorted(tnames)}")
+            if f"GPU {label(dev)} stream {label(stream)}" not in tnames:
+                bad(f"{name}: no thread 'GPU {label(dev)} stream {label(stream)}' in {sorted(tnames)}")
         if gpus[rank] and not ac2g_gpu[pid]:
             bad(f"{name}: no ac2g flow reaches a GPU stream")
-        for tid in cpus[rank]:
-            if f"thread {tid}" not in tnames:
-                bad(f"{name}: no thread 'thread {tid}'")
+        for thread in cpus[rank]:
+            if thread not in tnames:
+                bad(f"{name}: no thread '{thread}'")
         print(f"{name} on {labels[pid]}: {sum(want.values())} events, "
               f"{len(tnames)} threads, {len(flow_ids[pid])} flow ids, "
               f"{ac2g_gpu[pid]} ac2g flows into GPU streams")

@@ -76,6 +76,51 @@ assert "rank 5" in procs and "rank 6" not in procs, procs
 assert "x\"y" not in {e["args"].get("name") for e in evs if e["ph"] == "M"}, "the trace's own M kept"
 PY
 
+# --- string and -1 pids (SPEC §1b): kept, each string a thread of its own -
+mkdir -p "$T/strpid"
+python3 - "$T/strpid" <<'PY'
+import json, sys
+ev = [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": "worker", "tid": "main",
+     "ts": 10.0, "dur": 3.0},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": "worker",
+     "tid": "main", "ts": 11.0, "dur": 1.0, "args": {"correlation": 9}},
+    {"ph": "s", "cat": "ac2g", "name": "ac2g", "id": 9, "pid": "worker", "tid": "main", "ts": 11.0},
+    {"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 9, "pid": 0, "tid": 7, "ts": 20.0, "bp": "e"},
+    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 20.0, "dur": 4.0,
+     "args": {"correlation": 9, "device": 0, "stream": 7}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": -1, "tid": -1, "ts": 30.0, "dur": 1.0},
+    {"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)", "pid": "Spans",
+     "tid": "PyTorch Profiler", "ts": 9.0, "dur": 40.0},
+    {"ph": "i", "s": "g", "name": "Record Window End", "pid": "", "tid": "", "ts": 49.0},
+    {"ph": "X", "cat": "cpu_op", "name": "no pid", "tid": 1, "ts": 12.0, "dur": 1.0},
+]
+json.dump({"schemaVersion": 1, "distributedInfo": {"rank": 3}, "baseTimeNanoseconds": 1795807974000000000,
+           "traceEvents": ev}, open(f"{sys.argv[1]}/w_3.3.pt.trace.json", "w"))
+PY
+for i in 1 2; do
+    "$SMTOP" export --perfetto "$T/strpid$i.json" --traces "$T/strpid" "$T/modern" 2>"$T/err" ||
+        fail "export string pids: $(cat "$T/err")"
+done
+cmp -s "$T/strpid1.json" "$T/strpid2.json" || fail "string pids: two exports differ"
+# shellcheck disable=SC2046
+python3 "$CHECK" "$T/strpid1.json" $(traces "$T/modern") "$T/strpid/w_3.3.pt.trace.json" \
+    >"$T/check" 2>&1 || fail "string pids: $(grep -m3 FAIL "$T/check")"
+cat "$T/check"
+python3 - "$T/strpid1.json" <<'PY' || fail "string pids: threads"
+import json, sys
+evs = json.load(open(sys.argv[1]))["traceEvents"]
+pid = [e["pid"] for e in evs if e["name"] == "process_name" and e["args"]["name"] == "rank 3"]
+assert len(pid) == 1, pid
+th = {e["tid"]: e["args"]["name"] for e in evs if e["name"] == "thread_name" and e["pid"] == pid[0]}
+assert sorted(th.values()) == sorted(["pid worker thread main", "GPU 0 stream 7", "thread -1",
+                                      "pid Spans thread PyTorch Profiler", 'pid "" thread ""']), th
+mine = [e for e in evs if e["pid"] == pid[0] and e["ph"] != "M"]
+assert len(mine) == 8, len(mine)          # all but the event with no pid
+assert {th[e["tid"]] for e in mine if e["ph"] == "s"} == {"pid worker thread main"}
+print("ok: string and -1 pids exported:", sorted(th.values()))
+PY
+
 # --- without Kineto traces nothing changes: no rank process ------------
 "$SMTOP" synth --out "$T/plain" --nodes 1 --minutes 1 >/dev/null 2>&1 || fail "synth plain"
 "$SMTOP" export --perfetto "$T/plain.json" "$T/plain" 2>"$T/err" || fail "export plain"

@@ -4,7 +4,9 @@
 # unset = one per core): on synthetic jobs of several shapes, one of them
 # with files that make warnings (corrupt and partial lines, a time out of
 # range, an unknown name, an unplaced TF trace), whose order must not
-# depend on which thread finished first. The real samples:
+# depend on which thread finished first; two PyTorch profiler jobs of
+# several ranks over nodes, one with plain traces of several pieces
+# (streamed, scan_stream). The real samples:
 # test_ingest_threads_samples.sh.
 set -u
 SMTOP=${SMTOP:-build/smtop}
@@ -24,6 +26,9 @@ synth ranks --nodes 2 --flat --ranks 3 --slow-rank 1 --python-stats 20 --minutes
 synth slow --nodes 5 --slow-node 2 --gpus 4 --cpus 16 --minutes 6 --interval-ms 1000 --seed 3
 synth sysonly --nodes 9 --no-traces --gpus 8 --cpus 32 --minutes 3 --seed 2
 synth warn --nodes 4 --gpus 1 --cpus 2 --minutes 3 --seed 5
+synth kin --kineto --nodes 3 --ranks 2 --gpus 2 --minutes 4 --kineto-every 20 --kineto-active 10 --seed 9
+synth kinplain --kineto --kineto-plain --kineto-python --nodes 2 --ranks 2 --gpus 2 --minutes 3 \
+    --kineto-every 80 --kineto-active 60 --seed 11
 
 # Problems in several nodes' files: each is named in the warnings.
 w=$T/warn
@@ -44,7 +49,9 @@ echo '{"traceEvents": [{"ph": "X", "name": "op", "ts": 1, "dur": 2, "pid": 1, "t
     gzip -c >"$w/framework/tensorflow/detailed_profiling/x/y/plugins/profile/2020_01_01_00_00_00/h.trace.json.gz"
 [ "$n" -ge 4 ] || fail "the warn job has only $n system files to spoil"
 
-for job in plain ranks slow sysonly warn; do
+big=$(find "$T/kinplain" -name '*.pt.trace.json' -size +1100k | wc -l)
+[ "$big" -ge 4 ] || fail "kinplain has $big traces over a 1 MiB piece"
+for job in plain ranks slow sysonly warn kin kinplain; do
     env -u SMTOP_INGEST_THREADS "$SMTOP" report --json "$T/$job" >"$T/$job.ref" 2>"$T/err"
     rc=$?
     [ "$rc" = 0 ] || fail "$job: report exits $rc ($(head -c 300 "$T/err"))"
@@ -63,5 +70,5 @@ assert w["partial_lines"] >= 1, w
 text = json.dumps(w)
 assert "2000-2100" in text and "notes.txt" in text, w
 PY
-[ $fails = 0 ] && echo "report --json the same with 0, 1, 2, 3, 5 threads on 5 jobs"
+[ $fails = 0 ] && echo "report --json the same with 0, 1, 2, 3, 5 threads on 7 jobs"
 exit $((fails > 0))

@@ -28,6 +28,24 @@ static void test_duration_units(void **state)
     assert_string_equal(fmt_duration(b, sizeof b, (3 * 86400 + 4 * 3600) * 1e6), "3 d 4 h");
 }
 
+/* A histogram's row labels: as many decimals as the rows' step needs,
+ * never fewer than fmt_duration's, at most four digits. */
+static void test_duration_step(void **state)
+{
+    (void)state;
+    char b[FMT_BUF];
+    assert_string_equal(fmt_duration_step(b, sizeof b, 84200, 160), "84.2 ms");
+    assert_string_equal(fmt_duration_step(b, sizeof b, 84230, 40), "84.23 ms");
+    assert_string_equal(fmt_duration_step(b, sizeof b, 84230, 1), "84.23 ms");
+    assert_string_equal(fmt_duration_step(b, sizeof b, 123456, 50), "123.5 ms");
+    assert_string_equal(fmt_duration_step(b, sizeof b, 110000, 1900), "110 ms");
+    assert_string_equal(fmt_duration_step(b, sizeof b, 1234567, 1000), "1.235 s");
+    assert_string_equal(fmt_duration_step(b, sizeof b, 850, 0.5), "850.0 us");
+    assert_string_equal(fmt_duration_step(b, sizeof b, 192e6, 1000), "3 m 12 s");
+    assert_string_equal(fmt_duration_step(b, sizeof b, 84200, 0), "84.2 ms");
+    assert_string_equal(fmt_duration_step(b, sizeof b, NAN, 10), "-");
+}
+
 static void test_duration_rounding_edges(void **state)
 {
     (void)state;
@@ -171,6 +189,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration_units),
+        cmocka_unit_test(test_duration_step),
         cmocka_unit_test(test_duration_rounding_edges),
         cmocka_unit_test(test_percent),
         cmocka_unit_test(test_si),

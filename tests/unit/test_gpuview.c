@@ -15,6 +15,7 @@
 
 #include "model/model_gpu.h"
 #include "model/rules/rules.h"
+#include "model/util/name_match.h"
 #include "model/view/gpuview.h"
 #include "model/view/sysview.h"
 #include "model/view/tlview.h"
@@ -162,7 +163,19 @@ static void test_top(void **state)
     assert_int_equal(t->rows[0].count, 27);
     gpuview_top_free(t);
 
+    /* under a node filter: algo-2's rank alone, then none */
+    t = gpuview_top_build_on(m, GPUVIEW_KERNELS, "algo-2", name_match, 10);
+    assert_int_equal(t->ranks, 1);
+    assert_int_equal(t->total, 1);
+    assert_int_equal(t->rows[0].count, 27);
+    gpuview_top_free(t);
+    t = gpuview_top_build_on(m, GPUVIEW_KERNELS, "nonesuch", name_match, 10);
+    assert_int_equal(t->ranks, 0);
+    assert_int_equal(t->total, 0);
+    gpuview_top_free(t);
+
     t = gpuview_top_build(m, GPUVIEW_OPS, NULL, NULL, 1);
+    assert_int_equal(t->ranks, 2);
     assert_int_equal(t->n, 1);
     assert_string_equal(t->rows[0].name, "aten::linear");
     assert_int_equal(t->rows[0].count, 6);

@@ -1,8 +1,10 @@
-/* PyTorch profiler (Kineto) traces found and read whole: their names
+/* PyTorch profiler (Kineto) traces found and read as streams: their names
  * (keyname), and the scanner finding them at any depth
  * under profiler-output/, beside it in tensorboard-output/ and in the job
  * prefix, reading a half-written .gz again once complete and never
- * twice, and naming what it does not read. (The decoder's own verdicts
+ * twice, naming what it does not read, and reading a trace larger than
+ * a piece in pieces of at most 1 MiB (a file that is not a trace: its
+ * first piece only). (The decoder's own verdicts
  * on cut, corrupt and non-Kineto files: unit_kineto_decode.) */
 #include "scan_fixture.h"
 
@@ -86,6 +88,30 @@ static int on_kin_file(void *ud, const key_info *ki, const char *key, const void
     return kineto_ingest_file(k->ki, ki, key, data, len, err);
 }
 
+static void *kin_begin(void *ud, const key_info *ki, const char *key, sm_err *err)
+{
+    (void)ud;
+    (void)err;
+    return kineto_read_begin(ki, key);
+}
+
+static int kin_feed(void *rd, const void *p, size_t n)
+{
+    return kineto_read_feed(rd, p, n);
+}
+
+static int kin_end(void *ud, void *rd, int64_t len, sm_err *err)
+{
+    return kineto_ingest_end(((kin_cb *)ud)->ki, rd, len, err);
+}
+
+static void kin_drop(void *rd)
+{
+    kineto_read_drop(rd);
+}
+
+static const scanner_stream_ops kin_stream = {kin_begin, kin_feed, kin_end, kin_drop};
+
 static void put_bytes(fixture *f, const char *rel, const void *p, size_t n)
 {
     char path[768];
@@ -146,7 +172,7 @@ static void test_found_everywhere_read_once(void **state)
     assert_non_null(f->m = model_new(NULL));
     kin_cb k = {kineto_ingest_new(f->m)};
     assert_non_null(k.ki);
-    scanner_opts o = {.on_file = on_kin_file, .on_file_ud = &k};
+    scanner_opts o = {.on_file = on_kin_file, .on_file_ud = &k, .stream = &kin_stream};
     assert_non_null(f->sc = scanner_new(f->src, NULL, f->m, &o, &err));
     fixture_scan(f);
     /* four traces read; the half .gz and the other JSON named */
@@ -202,7 +228,8 @@ static void test_finished_between_list_and_read(void **state)
     finish_ctx c = {f, gz, glen, 0};
     hook_source h = hook_source_wrap(f->src, finish_before_fetch, &c);
     kin_cb k = {kineto_ingest_new(f->m)};
-    scanner_opts o = {.on_file = on_kin_file, .on_file_ud = &k, .sequential = 1};
+    scanner_opts o = {.on_file = on_kin_file, .on_file_ud = &k, .stream = &kin_stream,
+                      .sequential = 1};
     assert_non_null(f->sc = scanner_new(&h.base, "", f->m, &o, &err));
     fixture_scan(f);
     assert_int_equal(kineto_ingest_traces(k.ki), 1);
@@ -210,6 +237,134 @@ static void test_finished_between_list_and_read(void **state)
     fixture_scan(f);
     assert_int_equal(kineto_ingest_traces(k.ki), 1);
     kineto_ingest_free(k.ki);
+}
+
+/* ---- a trace larger than a piece -------------------------------------------- */
+
+#define BIG_TRACE "tensorboard-output/algo-1_9.1795802800000000000.pt.trace.json"
+#define BIG_GZ "tensorboard-output/algo-1_8.1795802900000000000.pt.trace.json.gz"
+#define BIG_OTHER "tensorboard-output/data.json"
+#define PIECE ((int64_t)1 << 20)
+
+/* A trace of n events, about 100 bytes each; malloc'd, its length in *len. */
+static char *big_trace(size_t n, size_t *len)
+{
+    size_t cap = 256 + n * 160;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    size_t k = (size_t)snprintf(t, cap, "{\"schemaVersion\": 1, \"deviceProperties\": [], "
+                                "\"traceEvents\": [\n");
+    for (size_t i = 0; i < n; i++)
+        k += (size_t)snprintf(t + k, cap - k, "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": "
+                              "\"aten::mm_%zu\", \"pid\": 1, \"tid\": 1, \"ts\": %zu.000, "
+                              "\"dur\": 2.000}\n", i ? "," : "", i % 97, 10 + i * 3);
+    k += (size_t)snprintf(t + k, cap - k, "]}\n");
+    *len = k;
+    return t;
+}
+
+/* gzip at level 0 (stored: as long as the text) into a malloc'd buffer. */
+static unsigned char *gz_stored(const char *text, size_t n, size_t *len)
+{
+    size_t cap = n + n / 8 + 1024;
+    unsigned char *buf = malloc(cap);
+    assert_non_null(buf);
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    assert_int_equal(deflateInit2(&zs, 0, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
+                     Z_OK);
+    zs.next_in = (Bytef *)text;
+    zs.avail_in = (uInt)n;
+    zs.next_out = buf;
+    zs.avail_out = (uInt)cap;
+    assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+    *len = zs.total_out;
+    deflateEnd(&zs);
+    return buf;
+}
+
+/* The reads asked of each big file, and the longest one. */
+typedef struct read_log {
+    int n[3];
+    int64_t longest[3];
+} read_log;
+
+static void log_reads(void *ud, const source_req *reqs, size_t n)
+{
+    static const char *const keys[3] = {BIG_TRACE, BIG_GZ, BIG_OTHER};
+    read_log *l = ud;
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+            if (!strcmp(reqs[i].key, keys[k])) {
+                l->n[k]++;
+                int64_t len = reqs[i].len < 0 ? INT64_MAX : reqs[i].len;
+                l->longest[k] = len > l->longest[k] ? len : l->longest[k];
+            }
+}
+
+/* ahead: with system files beside, over a source whose reads must not
+ * overlap, a fetch thread reads the pieces while this one decodes. */
+static void big_in_pieces(fixture *f, int ahead)
+{
+    size_t tlen, glen;
+    char *text = big_trace(40000, &tlen);   /* about 4 MB */
+    unsigned char *gz = gz_stored(text, tlen, &glen);
+    assert_true(tlen > 3 * (size_t)PIECE);
+    put_bytes(f, BIG_TRACE, text, tlen);
+    put_bytes(f, BIG_GZ, gz, glen * 6 / 10);   /* still being written */
+    text[0] = '[';                              /* JSON, not a trace */
+    put_bytes(f, BIG_OTHER, text, tlen);
+    for (int i = 0; ahead && i < 2; i++)
+        fixture_put(f, i ? "profiler-output/system/incremental/2020060923/1591748160.algo-1.json"
+                         : "profiler-output/system/incremental/2020060923/1591748100.algo-1.json",
+                    "{\"Type\":\"cpu\",\"Name\":\"cpu0\",\"Dimension\":\"CPUUtilization\","
+                    "\"Value\":1.0,\"NodeId\":\"algo-1\",\"Timestamp\":1591748101.5}\n", "w");
+    sm_err err = {0};
+    assert_non_null(f->src = source_local_open(f->dir, &err));
+    assert_non_null(f->m = model_new(NULL));
+    read_log l = {0};
+    hook_source h = hook_source_wrap(f->src, log_reads, &l);
+    kin_cb k = {kineto_ingest_new(f->m)};
+    scanner_opts o = {.on_file = on_kin_file, .on_file_ud = &k, .stream = &kin_stream};
+    assert_non_null(f->sc = scanner_new(&h.base, NULL, f->m, &o, &err));
+    fixture_scan(f);
+    assert_int_equal(kineto_ingest_traces(k.ki), 1);
+    assert_int_equal(kineto_ingest_bytes(k.ki), (int64_t)tlen);
+    /* in pieces of 1 MiB, to the end (a last, short one) */
+    assert_int_equal(l.n[0], (int)(tlen / PIECE) + 1);
+    assert_int_equal(l.longest[0], PIECE);
+    assert_int_equal(l.n[1], (int)(glen * 6 / 10 / PIECE) + 1);
+    assert_int_equal(l.longest[1], PIECE);
+    if (!ahead)
+        assert_int_equal(l.n[2], 1);   /* its head said enough */
+    unread_got u = {0};
+    assert_int_equal(scanner_unread(f->sc, collect_unread, &u), 2);
+    assert_non_null(strstr(why_of(&u, BIG_GZ), "read again once it changes"));
+    assert_non_null(strstr(why_of(&u, BIG_OTHER), "not a PyTorch"));
+    /* unchanged: nothing read again; finished: read once, never again */
+    fixture_scan(f);
+    assert_int_equal(l.n[1], (int)(glen * 6 / 10 / PIECE) + 1);
+    put_bytes(f, BIG_GZ, gz, glen);
+    fixture_scan(f);
+    fixture_scan(f);
+    assert_int_equal(kineto_ingest_traces(k.ki), 2);
+    assert_int_equal(kineto_ingest_bytes(k.ki), (int64_t)(tlen + glen));
+    memset(&u, 0, sizeof u);
+    assert_int_equal(scanner_unread(f->sc, collect_unread, &u), 1);
+    assert_null(why_of(&u, BIG_GZ));
+    kineto_ingest_free(k.ki);
+    free(text);
+    free(gz);
+}
+
+static void test_big_in_pieces(void **state)
+{
+    big_in_pieces(*state, 0);
+}
+
+static void test_big_in_pieces_ahead(void **state)
+{
+    big_in_pieces(*state, 1);
 }
 
 /* A job with traces and nothing else is a job; so is a folder of traces. */
@@ -246,6 +401,8 @@ int main(void)
         FIXTURE_TEST(test_found_everywhere_read_once),
         FIXTURE_TEST(test_finished_between_list_and_read),
         FIXTURE_TEST(test_root_from_traces),
+        FIXTURE_TEST(test_big_in_pieces),
+        FIXTURE_TEST(test_big_in_pieces_ahead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

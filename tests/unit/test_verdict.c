@@ -38,12 +38,7 @@ static void build(const model *m, rules *r, verdict *v)
 {
     rules_invalidate(r);
     assert_true(rules_evaluate(r, m) >= 0);
-    rule_result res[32];
-    size_t n = rules_count();
-    assert_true(n <= 32);
-    for (size_t i = 0; i < n; i++)
-        res[i] = *rules_result_at(r, i);
-    assert_int_equal(verdict_build(m, res, n, v), 0);
+    assert_int_equal(verdict_build(m, r, v), 0);
 }
 
 static const verdict_finding *find(const verdict *v, const char *source)
@@ -120,6 +115,81 @@ static void test_nothing_wrong_is_short(void **s)
     model_free(empty);
 }
 
+/* n TRAIN steps of base_us on node, step `slow` taking slow_us. */
+static void steps(model *m, const char *node, int n, int64_t base_us, int slow, int64_t slow_us)
+{
+    int64_t t = T0;
+    for (int s = 0; s < n; s++) {
+        int64_t d = s == slow ? slow_us : base_us;
+        fx_step(m, node, s, t, d);
+        t += d + 1000;
+    }
+}
+
+/* The share of the step time the outlier costs over the median, as the
+ * verdict words it: computed here from the steps laid down. */
+static double lost_pct(int n, int64_t base_us, int64_t slow_us)
+{
+    return 100.0 * (double)(slow_us - base_us) / (double)((n - 1) * base_us + slow_us);
+}
+
+/* A job too short for StepOutlier's 100 steps still hears of its one
+ * slow step: the rule's threshold (mean + stddev sigma), the step, its
+ * time against the median and the share it cost. */
+static void test_slow_step_of_a_short_job(void **s)
+{
+    (void)s;
+    model *m = model_new(NULL);
+    steps(m, "algo-1", 30, 84000, 0, 9020000);
+    rules *r = rules_new();
+    verdict v;
+    build(m, r, &v);
+    const verdict_finding *f = find(&v, "outlier_steps");
+    assert_non_null(f);
+    char want[VERDICT_TEXT];
+    snprintf(want, sizeof want, "step 0 took 9.02 s, %.0f\u00d7 the p50 (%.0f %% of TRAIN time)",
+             9020000.0 / 84000.0, lost_pct(30, 84000, 9020000));
+    assert_string_equal(f->text, want);
+    assert_int_equal(f->severity, RULE_SEV_MED);        /* 78 % >= VERDICT_STEP_HEAVY_PCT */
+    /* The rule's own sigma: with 30 steps none is 6 sigma out. */
+    fx_set(r, "StepOutlier.stddev=6");
+    build(m, r, &v);
+    assert_null(find(&v, "outlier_steps"));
+    rules_free(r);
+    model_free(m);
+}
+
+/* An outlier costing a few % is told low; under VERDICT_STEP_LOST_PCT not
+ * at all; with two nodes the line names the node. */
+static void test_slow_step_weight_and_name(void **s)
+{
+    (void)s;
+    model *m = model_new(NULL);
+    steps(m, "algo-1", 40, 100000, 40, 0);
+    steps(m, "algo-2", 40, 100000, 7, 400000);
+    rules *r = rules_new();
+    verdict v;
+    build(m, r, &v);
+    const verdict_finding *f = find(&v, "outlier_steps");
+    assert_non_null(f);
+    assert_true(lost_pct(40, 100000, 400000) >= VERDICT_STEP_LOST_PCT);
+    assert_true(lost_pct(40, 100000, 400000) < VERDICT_STEP_HEAVY_PCT);
+    assert_int_equal(f->severity, RULE_SEV_LOW);
+    char want[VERDICT_TEXT];
+    snprintf(want, sizeof want, "algo-2 step 7 took 400 ms, 4.0\u00d7 the p50 (%.0f %% of TRAIN time)",
+             lost_pct(40, 100000, 400000));
+    assert_string_equal(f->text, want);
+    model_free(m);
+    /* 60 steps: the same outlier costs under 5 %. */
+    m = model_new(NULL);
+    steps(m, "algo-1", 60, 100000, 7, 400000);
+    assert_true(lost_pct(60, 100000, 400000) < VERDICT_STEP_LOST_PCT);
+    build(m, r, &v);
+    assert_null(find(&v, "outlier_steps"));
+    rules_free(r);
+    model_free(m);
+}
+
 /* A narrow line keeps whole findings and says how many it left out. */
 static void test_format_fits(void **s)
 {
@@ -144,6 +214,8 @@ int main(void)
         cmocka_unit_test(test_straggler_threshold_reaches_verdict),
         cmocka_unit_test(test_nothing_wrong_is_short),
         cmocka_unit_test(test_format_fits),
+        cmocka_unit_test(test_slow_step_of_a_short_job),
+        cmocka_unit_test(test_slow_step_weight_and_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,8 @@
 #include "tui/dash/dash.h"
 #include "io/job/demo.h"
 #include "io/job/job.h"
+#include "io/job/job_watch.h"
+#include "tui/cmd/cmd_job.h"
 #include "tui/cmd/timearg.h"
 #include "tui/report/report_diff.h"
 #include "tui/report/report_rules.h"
@@ -29,6 +31,8 @@ typedef struct dash_args {
     model_config mc;           /* --since, --until */
     const char *src;
     const char *baseline;      /* --baseline BASE: diff mode */
+    const jobrow *row;         /* from the job list (cmd_dashboard_from), or NULL */
+    const char *job;           /* --job NAME */
     int demo;
     int no_config;             /* --no-config: smtop.conf neither read nor written */
     char conf_theme[256];      /* `theme =` of smtop.conf, outlives the file */
@@ -39,6 +43,9 @@ void cmd_dashboard_options(FILE *f)
 {
     fprintf(f,
             "  --demo               simulate a live 4-node job in a temporary directory\n"
+            "  --job NAME           the training job NAME, through the SageMaker API:\n"
+            "                       its profiler output, or CloudWatch's metrics of its\n"
+            "                       hosts when it has none (instead of SOURCE)\n"
             "  --baseline BASE      diff mode: read the job BASE (directory or s3://) once\n"
             "                       and add a Diff pane comparing SOURCE with it, live:\n"
             "                       step-time p50/p95/p99, per-category step breakdown,\n"
@@ -67,6 +74,7 @@ void cmd_dashboard_options(FILE *f)
 static void usage(FILE *f)
 {
     fputs("usage: smtop [OPTIONS] SOURCE\n"
+          "       smtop [OPTIONS] --job NAME\n"
           "       smtop --baseline BASE [OPTIONS] SOURCE\n"
           "       smtop --demo [OPTIONS]\n"
           "\n"
@@ -74,7 +82,9 @@ static void usage(FILE *f)
           "directory holding it, or s3://bucket/prefix). Press ? inside for keys.\n"
           "A job that has not written anything yet is waited for; the header says\n"
           "LIVE while samples arrive, STALE and their age once they stop, ENDED when\n"
-          "the newest is an hour old or more.\n"
+          "the newest is an hour old or more; on s3://.../JOB/profiler-output, what\n"
+          "the SageMaker API says of JOB when it answers (Training, Completed 2 h ago,\n"
+          "Failed: reason).\n"
           "\n", f);
     cmd_dashboard_options(f);
 }
@@ -119,6 +129,11 @@ static int parse_one(dash_args *a, int argc, char **argv, int *i, sm_err *err)
         return r < 0 ? -1 : 0;
     if (!strcmp(arg, "--demo"))
         a->demo = 1;
+    else if (!strcmp(arg, "--job")) {
+        if (!val)
+            return sm_err_set(err, SM_ERR_USAGE, "--job needs a training job's NAME");
+        a->job = val, ++*i;
+    }
     else if (!strcmp(arg, "--utc"))
         ;   /* applied by main before anything was shown */
     else if (!strcmp(arg, "--no-config"))
@@ -264,8 +279,10 @@ static int parse_args(dash_args *a, int argc, char **argv, sm_err *err)
         if (r != 0)
             return r;
     }
-    if (!a->demo && !a->src)
-        return sm_err_set(err, SM_ERR_USAGE, "no SOURCE given (or use --demo)");
+    if (!a->demo && !a->src && !a->job)
+        return sm_err_set(err, SM_ERR_USAGE, "no SOURCE given (or use --job NAME, --demo)");
+    if (a->job && (a->src || a->demo))
+        return sm_err_set(err, SM_ERR_USAGE, "--job NAME takes no SOURCE and no --demo");
     a->d.save_config = !a->no_config;
     if (a->demo && a->src)
         return sm_err_set(err, SM_ERR_USAGE, "--demo takes no SOURCE");
@@ -299,6 +316,33 @@ static json_t *load_baseline(const dash_args *a, sm_err *err)
     return base;
 }
 
+/* The job an s3:// SOURCE names (SageMaker's layout, .../JOB/
+ * profiler-output), as the SageMaker API sees it: its status for the
+ * header. Without credentials or a job name, none: the header keeps the
+ * files' freshness. */
+static void watch_api(job *j, const dash_args *a)
+{
+    char name[256];
+    if (strncmp(a->src ? a->src : "", "s3://", 5) ||
+        !job_watch_name_from(a->src, name, sizeof name))
+        return;
+    job_watch_opts o = {.region = a->so.region, .profile = a->so.profile};
+    sm_err e = {0};
+    job_set_watch(j, job_watch_new(name, NULL, &o, &e), 1, &e);
+}
+
+/* The job: a training job named to the API (--job, or the list's row),
+ * else SOURCE's files. */
+static job *open_job(const dash_args *a, const char *spec, sm_err *err)
+{
+    if (a->row || a->job)
+        return cmd_job_open(a->row ? a->row->name : a->job, a->row, &a->so, &a->mc, 1, err);
+    job *j = job_open(spec, &a->so, &a->mc, err);
+    if (j && !a->demo)
+        watch_api(j, a);
+    return j;
+}
+
 /* 0, -1 with err, or DASH_LOADER_BUSY: the job is left to the loader
  * thread still in a pass, and the process must end without freeing it. */
 static int run(dash_args *a, sm_err *err)
@@ -311,7 +355,7 @@ static int run(dash_args *a, sm_err *err)
         spec = demo_dir(dm);
     }
     int rc = -1;
-    job *j = job_open(spec, &a->so, &a->mc, err);
+    job *j = open_job(a, spec, err);
     if (j) {
         rc = dash_run(j, &a->d, err);
         if (rc != DASH_LOADER_BUSY)
@@ -326,13 +370,13 @@ int cmd_dashboard(int argc, char **argv)
     return cmd_dashboard_from(argc, argv, 0, NULL);
 }
 
-int cmd_dashboard_from(int argc, char **argv, int esc_back, const char *job_status)
+int cmd_dashboard_from(int argc, char **argv, int esc_back, const jobrow *row)
 {
     dash_args a;
     sm_err err = {0};
     int r = parse_args(&a, argc, argv, &err);
     a.d.esc_back = esc_back;
-    a.d.job_status = job_status;
+    a.row = row;
     if (r == 1) {
         usage(stdout);
         return SMTOP_EXIT_OK;

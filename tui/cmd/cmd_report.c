@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tui/cmd/cmd_job.h"
 #include "tui/cmd/commands.h"
 #include "io/job/job.h"
 #include "tui/report/report.h"
@@ -16,6 +17,7 @@ typedef struct report_args {
     int json;
     int summary;               /* --summary: header and verdict only */
     const char *spec;
+    const char *job;           /* --job NAME */
     model_config mc;
     source_opts so;
     report_python_opts py;
@@ -26,6 +28,7 @@ static void report_usage(FILE *f)
 {
     fprintf(f,
             "usage: smtop report [OPTIONS] SOURCE\n"
+            "       smtop report [OPTIONS] --job NAME\n"
             "\n"
             "Reads a job's profiler-output once and prints a summary: per-node metric\n"
             "statistics, step-time percentiles, job phases and data problems.\n"
@@ -35,6 +38,10 @@ static void report_usage(FILE *f)
             "  --json           one JSON object instead of text\n"
             "  --summary        the verdict only: rules that fired, the straggler,\n"
             "                   idle GPU-hours\n"
+            "  --job NAME       the training job NAME, through the SageMaker API: its\n"
+            "                   profiler output, and CloudWatch's metrics of its hosts\n"
+            "                   when that holds no system metrics (system_source says\n"
+            "                   so); instead of SOURCE\n"
             "%s"
             "  --utc            read and print times in UTC, not the local zone\n"
             "%s"
@@ -87,6 +94,12 @@ static int parse_args(int argc, char **argv, report_args *a)
             a->json = 1;
         } else if (!strcmp(arg, "--summary")) {
             a->summary = 1;
+        } else if (!strcmp(arg, "--job")) {
+            if (i + 1 >= argc) {
+                sm_err_set(&err, SM_ERR_USAGE, "--job needs a training job's NAME");
+                goto usage;
+            }
+            a->job = argv[++i];
         } else if (!strcmp(arg, "--utc")) {
             continue;   /* applied by main before any time was read */
         } else if (!strcmp(arg, "--since") || !strcmp(arg, "--until")) {
@@ -107,9 +120,12 @@ static int parse_args(int argc, char **argv, report_args *a)
             a->spec = arg;
         }
     }
-    if (a->spec)
+    if (a->spec && a->job)
+        sm_err_set(&err, SM_ERR_USAGE, "--job NAME takes no SOURCE (%s)", a->spec);
+    else if (a->spec || a->job)
         return 0;
-    sm_err_set(&err, SM_ERR_USAGE, "missing SOURCE");
+    else
+        sm_err_set(&err, SM_ERR_USAGE, "missing SOURCE (or --job NAME)");
 usage:
     cmd_err_print("smtop report", err.msg);
     fputs("Try 'smtop report --help'.\n", stderr);
@@ -156,13 +172,17 @@ int cmd_report(int argc, char **argv)
         return pr > 0 ? SMTOP_EXIT_OK : SMTOP_EXIT_USAGE;
     }
     sm_err err = {0};
-    job *j = job_open(a.spec, &a.so, &a.mc, &err);
+    job *j = a.job ? cmd_job_open(a.job, NULL, &a.so, &a.mc, 0, &err)
+                   : job_open(a.spec, &a.so, &a.mc, &err);
     if (!j || job_scan(j, &err) != 0) {
         cmd_err_print("smtop report", err.msg);
         job_close(j);
         return cmd_exit_status(&err);
     }
+    job_poll_watch(j);   /* --job: CloudWatch, when the files hold no system metrics */
     job_finish(j);
+    if (!a.spec)
+        a.spec = "";     /* --job: the rule reports are the source's own */
     /* --json streams the per-node arrays, which at 256 nodes would cost
      * more than the model's own share of a node (report_stream.h); the
      * text report reads the whole tree. */

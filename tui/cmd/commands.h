@@ -45,9 +45,13 @@ static inline int cmd_exit_status(const sm_err *err)
 void cmd_dashboard_options(FILE *f);
 int cmd_dashboard(int argc, char **argv); /* smtop [opts] SRC | --demo */
 /* The dashboard opened from the job list: esc_back = 1 makes Esc with
- * nothing left to clear return (to the list) as q does; job_status (or
- * NULL) is the API's status, shown in the header (dash_opts). */
-int cmd_dashboard_from(int argc, char **argv, int esc_back, const char *job_status);
+ * nothing left to clear return (to the list) as q does; row (or NULL) is
+ * the job as the SageMaker API described it: the header shows its status
+ * (kept current while it runs), and a job without profiler output
+ * (row->profiler_url "") shows CloudWatch's metrics, with argv's SOURCE
+ * only naming it. */
+struct jobrow;
+int cmd_dashboard_from(int argc, char **argv, int esc_back, const struct jobrow *row);
 int cmd_report(int argc, char **argv);    /* smtop report [--json] SRC */
 int cmd_synth(int argc, char **argv);     /* smtop synth --out DIR ... */
 int cmd_export(int argc, char **argv);    /* smtop export --perfetto OUT SRC */

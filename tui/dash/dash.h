@@ -31,10 +31,6 @@ typedef struct dash_opts {
     /* Opened from `smtop jobs`: Esc with nothing left to clear (no zoom,
      * filter or step focus) ends the dashboard, back to the list. */
     int esc_back;
-    /* The job's status from the SageMaker API, as the job list had it when
-     * it opened the dashboard ("Training", "Completed 2 h ago", "Failed:
-     * REASON"): shown instead of the freshness badge. NULL: freshness. */
-    const char *job_status;
 } dash_opts;
 
 /* dash_run's result when the loader thread was still in a scan pass

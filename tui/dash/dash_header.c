@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "io/job/job_watch.h"
 #include "model/view/freshness.h"
 #include "tui/text/fmt.h"
 #include "tui/text/sanitize.h"
@@ -93,18 +94,40 @@ static void range_text(const view_state *v, int64_t t0, int64_t t1, int64_t now,
              fmt_duration(span, sizeof span, (double)v->span_us));
 }
 
+/* What the SageMaker API says of the job (io/job/job_watch.h), as the
+ * header shows it: "Training", "Completed 2 h ago", "Failed: REASON"
+ * (raw: sanitize it). 0 when the API has not described it. */
+static int api_status(dash *d, int64_t now_us, char *out, size_t cap)
+{
+    jobrow r;
+    job_watch *w = job_get_watch(d->j);
+    if (!w || !job_watch_row(w, &r) || !r.status[0])
+        return 0;
+    char ago[FMT_BUF];
+    if (!strcmp(r.status, "Failed"))
+        snprintf(out, cap, "Failed%s%.300s", r.failure[0] ? ": " : "", r.failure);
+    else if (!strcmp(r.status, "InProgress") || !strcmp(r.status, "Stopping"))
+        snprintf(out, cap, "%s", r.secondary[0] ? r.secondary : r.status);
+    else if (r.end_s > 0)
+        snprintf(out, cap, "%s %s ago", r.status,
+                 fmt_ago(ago, sizeof ago, now_us - (int64_t)(r.end_s * 1e6)));
+    else
+        snprintf(out, cap, "%s", r.status);
+    return 1;
+}
+
 /* The badge while the view follows the newest data: whether the job is
  * still writing it (model/view/freshness.h), from the snapshot's view data. */
 static const char *fresh_badge(dash *d, const viewdata *vd, int64_t now, char *buf, size_t cap,
                                int *role)
 {
-    if (d->o->job_status && d->o->job_status[0]) {   /* the API's word is the truth */
-        const char *s = d->o->job_status;
+    char api[400];
+    if (api_status(d, now, api, sizeof api)) {   /* the API's word is the truth */
         char safe[96];
-        sanitize_fit(s, safe, sizeof safe, 40);   /* the source keeps its room */
-        *role = !strncmp(s, "Failed", 6) ? ROLE_ALERT_HIGH
-              : !strncmp(s, "Completed", 9) || !strncmp(s, "Stopped", 7) ? ROLE_DIM
-                                                                         : ROLE_STATUS_LIVE;
+        sanitize_fit(api, safe, sizeof safe, 40);   /* the source keeps its room */
+        *role = !strncmp(api, "Failed", 6) ? ROLE_ALERT_HIGH
+              : !strncmp(api, "Completed", 9) || !strncmp(api, "Stopped", 7) ? ROLE_DIM
+                                                                             : ROLE_STATUS_LIVE;
         snprintf(buf, cap, " %s ", safe);
         return buf;
     }
@@ -290,7 +313,13 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
     int n = 0;
     char missing[SCANNER_MSG_LEN];
     source_status(job_source(d->j), missing, sizeof missing);
-    if (st.waiting && strstr(missing, " does not exist (yet)"))
+    job_watch *w = job_get_watch(d->j);
+    double cw_s = 0;
+    if (st.waiting && w && job_watch_cloudwatch(w, &cw_s))   /* no files: CloudWatch's */
+        n = cw_s > 0 ? snprintf(out, cap, " CloudWatch read %s ago",
+                                fmt_age(age, sizeof age, now - (int64_t)(cw_s * 1e6)))
+                     : snprintf(out, cap, " reading CloudWatch");
+    else if (st.waiting && strstr(missing, " does not exist (yet)"))
         n = snprintf(out, cap, " %s (%s so far)", missing,
                      fmt_age(age, sizeof age, now - st.started_us));
     else if (st.waiting && st.passes > 0)
@@ -405,6 +434,10 @@ void dash_draw_status(dash *d, int64_t now)
             err[0] = '\0';
         if (!err[0] && d->ld)
             loader_last_error(d->ld, err, sizeof err, NULL);
+        /* The API's failures matter where CloudWatch is the job's data;
+         * elsewhere the header just keeps the files' freshness. */
+        if (!err[0] && job_get_watch(d->j) && job_watch_cloudwatch(job_get_watch(d->j), NULL))
+            job_watch_error(job_get_watch(d->j), err, sizeof err);
         scan_stats st;
         scanner_get_stats(job_scanner(d->j), &st);
         if (!err[0])

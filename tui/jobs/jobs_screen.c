@@ -88,22 +88,6 @@ static void push_opt(const char **av, int *n, const char *opt, const char *value
     }
 }
 
-/* What the dashboard's header says of a job the API described:
- * "Training", "Completed 2 h ago", "Failed: REASON". */
-static void header_status(const jobrow *r, double now, char *out, size_t cap)
-{
-    char ago[FMT_BUF];
-    if (!strcmp(r->status, "Failed"))
-        snprintf(out, cap, "Failed%s%.300s", r->failure[0] ? ": " : "", r->failure);
-    else if (!strcmp(r->status, "InProgress") || !strcmp(r->status, "Stopping"))
-        snprintf(out, cap, "%s", r->secondary[0] ? r->secondary : r->status);
-    else if (r->end_s > 0)
-        snprintf(out, cap, "%s %s ago", r->status, fmt_ago(ago, sizeof ago,
-                                                           (int64_t)((now - r->end_s) * 1e6)));
-    else
-        snprintf(out, cap, "%s", r->status);
-}
-
 /* Enter: the selected job's dashboard, in this process; Esc there comes
  * back. Returns SMTOP_EXIT_NOW when the dashboard left a hung request. */
 static int open_dashboard(jobs_ui *u)
@@ -111,13 +95,15 @@ static int open_dashboard(jobs_ui *u)
     if (!u->nidx || u->cur < u->top || u->cur - u->top >= u->npage)
         return 0;
     const jobrow *r = &u->page[u->cur - u->top];
-    if (!r->profiler_url[0]) {
-        snprintf(u->notice, sizeof u->notice, "%s: no profiler output known (Debugger "
-                 "off, or not described yet)", r->name);
+    if (!r->profiler_url[0] && (u->a->spec || !r->described)) {
+        snprintf(u->notice, sizeof u->notice, "%s: no profiler output known (%s)", r->name,
+                 u->a->spec ? "Debugger off" : "not described yet");
         return 0;
     }
+    /* without profiler output, the dashboard shows CloudWatch's metrics */
     char url[sizeof r->profiler_url];
-    snprintf(url, sizeof url, "%s", r->profiler_url);
+    snprintf(url, sizeof url, "%s", r->profiler_url[0] ? r->profiler_url : r->name);
+    jobrow row = *r;
     const char *av[12];
     int n = 0;
     av[n++] = "smtop";
@@ -126,10 +112,8 @@ static int open_dashboard(jobs_ui *u)
     push_opt(av, &n, "--endpoint-url", u->a->so.endpoint_url);
     av[n++] = url;
     av[n] = NULL;
-    char status[400];
-    header_status(r, (double)time(NULL), status, sizeof status);
     screen_unterm(u);
-    int rc = cmd_dashboard_from(n, (char **)av, 1, u->a->spec ? NULL : status);
+    int rc = cmd_dashboard_from(n, (char **)av, 1, u->a->spec ? NULL : &row);
     sm_err err = {0};
     if (screen_term(u, &err) < 0)
         return SMTOP_EXIT_NOW;   /* no terminal any more: end */
@@ -300,7 +284,7 @@ int jobs_screen_run(const jobs_args *a)
         goto out;
     u.sig_fd = screen_signals();
     u.feed = src ? jobs_feed_start_scan(src, a->spec, a->interval_s, &err)
-                 : jobs_feed_start(api, a->interval_s, &err);
+                 : jobs_feed_start(api, jobs_files_new(&a->so), a->interval_s, &err);
     api = NULL;
     src = NULL;
     if (!u.feed)

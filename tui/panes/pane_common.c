@@ -276,3 +276,19 @@ const char *pane_common_absent_traces(const pane_ctx *ctx)
         return NULL;
     return "framework traces|traces";
 }
+
+const char *pane_common_source_note(const pane_ctx *ctx, char *buf, size_t cap)
+{
+    int64_t iv = 0;
+    const char *src = ctx->vd ? viewdata_system_source(ctx->vd, &iv) : "";
+    const char *sep = ctx->view->glyphs == GLYPHS_ASCII ? " - " : " \u00b7 ";
+    if (!src[0])
+        snprintf(buf, cap, "%s", "");
+    else if (iv >= 3600 * 1000000LL && iv % (3600 * 1000000LL) == 0)
+        snprintf(buf, cap, "%s%s%lld h", src, sep, (long long)(iv / 3600000000LL));
+    else if (iv >= 60 * 1000000LL)
+        snprintf(buf, cap, "%s%s%lld min", src, sep, (long long)(iv / 60000000LL));
+    else
+        snprintf(buf, cap, "%s%s%lld s", src, sep, (long long)(iv / 1000000LL));
+    return buf;
+}

@@ -63,6 +63,12 @@ const char *pane_common_absent_traces(const pane_ctx *ctx);
 
 /* Pane stamps: FNV-1a (model/util/fnv.h) over a word, or a string and an end
  * mark (so "a" then "" differs from "" then "a"). */
+/* Which source the system charts come from and at what resolution, for
+ * a border: "CloudWatch · 1 min" ("CloudWatch - 1 min" with ASCII
+ * symbols) into buf, or "" for Debugger's files (the default, unsaid).
+ * Returns buf. */
+const char *pane_common_source_note(const pane_ctx *ctx, char *buf, size_t cap);
+
 uint64_t pane_common_hash_u64(uint64_t h, uint64_t x);
 uint64_t pane_common_hash_str(uint64_t h, const char *s);
 #define PANE_COMMON_HASH_SEED FNV_SEED

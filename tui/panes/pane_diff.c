@@ -17,6 +17,9 @@
 #define DIFF_VALUES_W 40
 #define DIFF_NARROW_VALUES_W 22
 #define DIFF_WIDE_W 64
+/* Kernel names are long C++ signatures: they take what the pane has, up
+ * to this many columns. */
+#define DIFF_NAME_MAX 120
 
 struct pane {
     size_t top;        /* first line shown */
@@ -29,6 +32,7 @@ typedef struct cursor {
     size_t idx, top;
     int rows;
     int label_w;       /* label column: what the values leave of the width */
+    int name_w;        /* the kernel names' column: as wide as the pane allows */
     int narrow;        /* no baseline value column */
 } cursor;
 
@@ -57,8 +61,11 @@ static void row_label(const json_t *r, char *out, size_t cap)
         what = json_string_value(json_object_get(r, "metric"));
     if (!what)
         what = short_phase(json_string_value(json_object_get(r, "phase")));
+    const char *proc = json_string_value(json_object_get(r, "process"));
     if (fn)
         snprintf(out, cap, "%s", fn);
+    else if (proc)   /* a PyTorch profiler rank: its process names it ("rank 0") */
+        snprintf(out, cap, "%s %s", proc, what);
     else
         snprintf(out, cap, "%s %s%s%.*s", node ? node : "?", what, stat ? " " : "",
                  stat ? (int)strcspn(stat, "_") : 0, stat ? stat : "");
@@ -106,6 +113,69 @@ static void draw_section(cursor *c, const json_t *d, const char *key, const char
     }
 }
 
+/* One kernel row of `smtop diff`'s kernels[] (gpu_diff.h): its name, the
+ * mean per launch on each side, and the change ("+50.0 % ▲", "added"). */
+static void draw_kernel(cursor *c, const json_t *r, const char *kind, const pane_ctx *ctx)
+{
+    char label[DIFF_NAME_MAX + 1], vb[32] = "-", vt[32] = "-", mark[48], line[400];
+    const char *name = json_string_value(json_object_get(r, "name"));
+    snprintf(label, sizeof label, "%s", name ? name : "?");
+    if ((int)strlen(label) > c->name_w)
+        label[c->name_w - 1] = '~', label[c->name_w] = '\0';
+    const json_t *mb = json_object_get(r, "base_mean_us"), *mt = json_object_get(r, "target_mean_us");
+    const json_t *ch = json_object_get(r, "change_pct");
+    if (json_is_number(mb))
+        snprintf(vb, sizeof vb, "%.1f us", json_number_value(mb));
+    if (json_is_number(mt))
+        snprintf(vt, sizeof vt, "%.1f us", json_number_value(mt));
+    int utf8 = ctx->view->glyphs != GLYPHS_ASCII, dir = 0;
+    if (json_is_number(ch)) {
+        double pc = json_number_value(ch);
+        dir = pc > 0 ? 1 : -1;
+        snprintf(mark, sizeof mark, "%+.1f %% %s", pc,
+                 utf8 ? (pc > 0 ? "\u25b2" : "\u25bc") : (pc > 0 ? "+" : "-"));
+    } else {
+        snprintf(mark, sizeof mark, "%s", kind);
+    }
+    if (c->narrow)
+        snprintf(line, sizeof line, " %-*s %9s %s", c->name_w, label, vt, mark);
+    else
+        snprintf(line, sizeof line, " %-*s %10s %s %-10s %s", c->name_w, label, vb,
+                 utf8 ? "\u2192" : "->", vt, mark);
+    draw_line(c, line, dir ? mark_attr(ctx, dir, 1) : theme_attr(ctx->th, ROLE_LABEL));
+}
+
+/* The kernels added, removed, slower and faster (HTA's TraceDiff
+ * categories), each under its heading, largest change first, as `smtop
+ * diff` prints them; every row (up to the diff's own cap), as the pane
+ * scrolls. */
+static void draw_kernels(cursor *c, const json_t *d, const pane_ctx *ctx)
+{
+    static const char *const kinds[][2] = {{"added", "added (only now)"},
+                                           {"removed", "removed (only in the baseline)"},
+                                           {"slower", "slower"},
+                                           {"faster", "faster"}};
+    const json_t *arr = json_object_get(d, "kernels");
+    if (!json_array_size(arr))
+        return;
+    draw_line(c, "GPU kernels, mean per launch (baseline -> now)", theme_attr(ctx->th, ROLE_TITLE));
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        size_t i, n = 0;
+        const json_t *r;
+        json_array_foreach(arr, i, r) {
+            const char *kind = json_string_value(json_object_get(r, "kind"));
+            if (!kind || strcmp(kind, kinds[k][0]))
+                continue;
+            if (!n++) {
+                char head[64];
+                snprintf(head, sizeof head, " %s:", kinds[k][1]);
+                draw_line(c, head, theme_attr(ctx->th, ROLE_LABEL));
+            }
+            draw_kernel(c, r, kinds[k][0], ctx);
+        }
+    }
+}
+
 static void diff_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     const dash_ext *ext = ctx->ext;
@@ -119,7 +189,8 @@ static void diff_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     int narrow = getmaxx(w) < DIFF_WIDE_W;
     int lw = getmaxx(w) - (narrow ? DIFF_NARROW_VALUES_W : DIFF_VALUES_W);
     cursor c = {.w = w, .top = p->top, .rows = getmaxy(w), .narrow = narrow,
-                .label_w = lw < 12 ? 12 : lw > 40 ? 40 : lw};
+                .label_w = lw < 12 ? 12 : lw > 40 ? 40 : lw,
+                .name_w = lw < 12 ? 12 : lw > DIFF_NAME_MAX ? DIFF_NAME_MAX : lw};
     const char *base = json_string_value(json_object_get(d, "base"));
     long long ch = (long long)json_integer_value(json_object_get(d, "changed"));
     char head[600];
@@ -129,6 +200,8 @@ static void diff_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     draw_section(&c, d, "breakdown", "Per TRAIN step by category", 1, 1, ctx);
     draw_section(&c, d, "utilization", "Mean utilization, %", 0, 0, ctx);
     draw_section(&c, d, "python", "Top Python functions, tottime s", 0, 1, ctx);
+    draw_section(&c, d, "gpu", "GPU time by rank, % of the profiled span", 0, 0, ctx);
+    draw_kernels(&c, d, ctx);
     if (c.idx == 1)
         draw_line(&c, "no node or phase in common with the baseline yet",
                   theme_attr(ctx->th, ROLE_DIM));

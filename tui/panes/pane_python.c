@@ -108,7 +108,8 @@ void pane_python_refresh(pane *p, const pane_ctx *ctx)
     snprintf(p->note, sizeof p->note, "whole job");
     pane_python_pick_source(p, ctx);
     if (p->src != PYSRC_STATS) {
-        /* The traces' tables cover the whole job, every rank. */
+        /* The traces' tables cover the whole job (sums over each trace,
+         * not kept over time), the ranks of the nodes the filter passes. */
         snprintf(p->note, sizeof p->note, "%s, whole job", pane_python_source_name(p));
         pane_python_kineto_count(p, ctx);
         return;

@@ -1,5 +1,6 @@
 /* pane_python_kineto: the top-functions pane's PyTorch profiler sources
- * (Kineto CPU ops, GPU kernels, Python functions) over every rank, from
+ * (Kineto CPU ops, GPU kernels, Python functions) over every rank (the
+ * ranks of the nodes a node filter passes), from
  * the loader's view data (model/view/gpuview.h), and the source picker
  * shared with the cProfile / pyinstrument table. */
 #include <stdio.h>
@@ -90,9 +91,15 @@ static void draw_head(const pane *p, WINDOW *w, const pane_ctx *ctx, const gpuvi
     char info[256], all[FMT_BUF];
     int kernels = t->src == GPUVIEW_KERNELS;
     fmt_duration(all, sizeof all, (double)t->all_us);
-    snprintf(info, sizeof info, "%s | all %zu rank%s | %zu of %zu, %s %s | o source%s%s%s",
-             gpuview_src_name(t->src), viewdata_gpu_ranks(ctx->vd),
-             viewdata_gpu_ranks(ctx->vd) == 1 ? "" : "s", t->n, t->total,
+    /* "all 4 ranks", or under a node filter "2 of 4 ranks" */
+    char ranks[64];
+    size_t nr = viewdata_gpu_ranks(ctx->vd);
+    if (t->ranks < nr)
+        snprintf(ranks, sizeof ranks, "%zu of %zu ranks", t->ranks, nr);
+    else
+        snprintf(ranks, sizeof ranks, "all %zu rank%s", nr, nr == 1 ? "" : "s");
+    snprintf(info, sizeof info, "%s | %s | %zu of %zu, %s %s | o source%s%s%s",
+             gpuview_src_name(t->src), ranks, t->n, t->total,
              kernels ? "GPU" : "self", all, p->filter[0] || p->filter_edit ? " | /" : "",
              p->filter, p->filter_edit ? "_" : "");
     pane_common_put(w, 0, 0, -1, info, theme_attr(ctx->th, ROLE_TITLE));

@@ -15,6 +15,7 @@
 #include "tui/theme/theme.h"
 #include "model/util/lbound.h"
 #include "model/steps/phase_window.h"
+#include "model/steps/step_hist.h"
 
 size_t pane_steps_hist_rows(const uint32_t *counts, size_t nbuckets,
                             size_t max_rows, steps_hist_row *out)
@@ -155,7 +156,6 @@ size_t pane_steps_strip_end(size_t n, size_t m, size_t cursor)
 
 /* ---- drawing ---------------------------------------------------------- */
 
-#define STEPS_MAX_ROWS 128
 #define STEPS_MAX_STRIP 1024
 
 struct pane {
@@ -174,6 +174,10 @@ struct pane {
     /* the steps of the selected window (+ - [ ]) at the last draw */
     uint32_t hist[PHASE_HIST_BUCKETS];
     size_t win_end;            /* retained events starting before the window's end */
+    size_t win_start;          /* the first retained event in the window */
+    int windowed;              /* the statistics are the window's (else the phase's) */
+    int64_t wdur[PHASE_RECENT_CAP];   /* the histogram's durations */
+    step_hist sh;              /* the histogram at the last draw */
     char range[48];            /* the border's note: "whole job", a range, ... */
 };
 
@@ -210,15 +214,15 @@ static void draw_stats(WINDOW *w, int y, int rows, const phase_summary *s,
 
 /* Names of the percentiles that fall into row r: "p95 p99", or only the
  * first of them when cap is too small for all (a narrow pane). */
-static void row_marks(const steps_hist_row *rows, size_t n, size_t r,
-                      const phase_summary *s, char *out, size_t cap, theme_role *role)
+static void row_marks(const step_hist *h, size_t r, const phase_summary *s, char *out,
+                      size_t cap, theme_role *role)
 {
     const double v[3] = {s->p50_us, s->p95_us, s->p99_us};
     static const char *names[3] = {"p50", "p95", "p99"};
     static const theme_role roles[3] = {ROLE_MARK_P50, ROLE_MARK_P95, ROLE_MARK_P99};
     out[0] = '\0';
     for (int i = 0; i < 3; i++) {
-        if (pane_steps_row_of(rows, n, pane_steps_bucket_of(v[i])) != r)
+        if (step_hist_row_of(h, v[i]) != r)
             continue;
         size_t len = strlen(out);
         if (len && len + 4 >= cap)
@@ -233,6 +237,8 @@ static void draw_bar(WINDOW *w, int y, int x, int width, double cells,
                      chart_glyphs g, int attr)
 {
     static const wchar_t eighths[] = L" ▏▎▍▌▋▊▉█";
+    if (cells > 0 && cells < 1)   /* a row with steps never reads as empty */
+        cells = g == GLYPHS_ASCII ? 1 : fmax(cells, 0.125);
     int full = (int)cells;
     for (int i = 0; i < full && i < width; i++)
         pane_common_put_wch(w, y, x + i, g == GLYPHS_ASCII ? L'#' : L'█', attr);
@@ -241,56 +247,79 @@ static void draw_bar(WINDOW *w, int y, int x, int width, double cells,
         pane_common_put_wch(w, y, x + full, eighths[part], attr);
 }
 
-static void draw_hist(WINDOW *w, int y, int rows_max, const uint32_t *counts,
-                      const phase_summary *s, double thr, const pane_ctx *ctx)
+/* A row's label: a bar's lower bound, to the bars' resolution; "<" and
+ * ">" the bulk's bounds on the under and over rows. */
+static const char *row_label(const step_hist *h, size_t r, char *buf, size_t cap)
 {
-    steps_hist_row rows[STEPS_MAX_ROWS];
-    if (rows_max > STEPS_MAX_ROWS)
-        rows_max = STEPS_MAX_ROWS;
-    size_t n = pane_steps_hist_rows(counts, PHASE_HIST_BUCKETS, (size_t)rows_max, rows);
+    const step_hist_row *row = &h->row[r];
+    char d[FMT_BUF];
+    if (row->kind == STEP_HIST_BAR)
+        return fmt_duration_step(buf, cap, row->lo_us, h->width_us);
+    int over = row->kind == STEP_HIST_OVER;
+    snprintf(buf, cap, "%s%s", over ? ">" : "<",
+             fmt_duration(d, sizeof d, over ? row->lo_us : row->hi_us));
+    return buf;
+}
+
+/* The far end of an under / over row, after its percentiles when there
+ * is room: "min 1.20 ms", "p99 max 9.02 s". */
+static void range_mark(const step_hist_row *row, char *out, size_t cap)
+{
+    char d[FMT_BUF], t[48];
+    if (row->kind == STEP_HIST_BAR)
+        return;
+    int over = row->kind == STEP_HIST_OVER;
+    snprintf(t, sizeof t, "%s%s %s", out[0] ? " " : "", over ? "max" : "min",
+             fmt_duration(d, sizeof d, over ? row->hi_us : row->lo_us));
+    size_t len = strlen(out);
+    if (len + strlen(t) < cap)
+        memcpy(out + len, t, strlen(t) + 1);
+}
+
+static void draw_hist(WINDOW *w, int y, const step_hist *h, const phase_summary *s,
+                      double thr, const pane_ctx *ctx)
+{
     int W = getmaxx(w);
-    const int LW = 9, CW = 7, MW = W >= 50 ? 12 : 4;
+    const int LW = 9, CW = 7, MW = W >= 70 ? 18 : W >= 50 ? 12 : 4;
     char marks[24];
     int barw = W - LW - CW - MW;
     uint64_t maxc = 1;
-    for (size_t r = 0; r < n; r++)
-        if (rows[r].count > maxc)
-            maxc = rows[r].count;
-    for (size_t r = 0; r < n; r++) {
+    for (size_t r = 0; r < h->nrows; r++)
+        if (h->row[r].count > maxc)
+            maxc = h->row[r].count;
+    for (size_t r = 0; r < h->nrows; r++) {
+        const step_hist_row *row = &h->row[r];
         int yy = y + (int)r;
         char lab[FMT_BUF], cnt[24];
-        double lo = phase_hist_lower_us(rows[r].b0);
-        pane_common_put(w, yy, 0, LW - 1, fmt_duration(lab, sizeof lab, lo),
+        pane_common_put(w, yy, 0, LW - 1, row_label(h, r, lab, sizeof lab),
                         theme_attr(ctx->th, ROLE_LABEL));
-        theme_role bar_role = lo >= thr ? ROLE_STEP_OUTLIER : ROLE_STEP_BAR;
+        int outl = row->kind == STEP_HIST_OVER ? row->hi_us > thr : row->lo_us >= thr;
+        theme_role bar_role = outl ? ROLE_STEP_OUTLIER : ROLE_STEP_BAR;
         if (barw > 0)
-            draw_bar(w, yy, LW, barw, (double)rows[r].count * barw / (double)maxc,
+            draw_bar(w, yy, LW, barw, (double)row->count * barw / (double)maxc,
                      ctx->view->glyphs, theme_attr(ctx->th, bar_role));
-        snprintf(cnt, sizeof cnt, "%llu", (unsigned long long)rows[r].count);
+        snprintf(cnt, sizeof cnt, "%llu", (unsigned long long)row->count);
         pane_common_put_right(w, yy, LW + (barw > 0 ? barw : 0) + CW - 1, CW, cnt,
                               theme_attr(ctx->th, ROLE_DIM));
         theme_role mr = ROLE_LABEL;
-        row_marks(rows, n, r, s, marks, (size_t)MW, &mr);
+        row_marks(h, r, s, marks, (size_t)MW, &mr);
+        int attr = marks[0] ? theme_attr(ctx->th, mr) | (int)A_BOLD : theme_attr(ctx->th, ROLE_DIM);
+        range_mark(row, marks, (size_t)MW);
         if (marks[0])
-            pane_common_put(w, yy, W - MW + 1, MW - 1, marks, theme_attr(ctx->th, mr) | (int)A_BOLD);
+            pane_common_put(w, yy, W - MW + 1, MW - 1, marks, attr);
     }
 }
 
 /* Where the cursor's step falls in the distribution: a '>' before its
  * histogram row, so picking a step on the strip also reads as picking it
  * in the histogram. */
-static void mark_cursor_row(WINDOW *w, int y, int rows_max, const pane *p,
-                            const uint32_t *counts, const pane_ctx *ctx)
+static void mark_cursor_row(WINDOW *w, int y, const pane *p, const pane_ctx *ctx)
 {
     size_t at = pane_steps_cursor_find(p->recent, p->nrecent, p->cursor_us);
     if (at >= p->nrecent)
         return;
-    steps_hist_row rows[STEPS_MAX_ROWS];
-    if (rows_max > STEPS_MAX_ROWS)
-        rows_max = STEPS_MAX_ROWS;
-    size_t n = pane_steps_hist_rows(counts, PHASE_HIST_BUCKETS, (size_t)rows_max, rows);
-    size_t r = pane_steps_row_of(rows, n, pane_steps_bucket_of((double)p->recent[at].dur_us));
-    if (r < n)
+    size_t r = step_hist_row_of(&p->sh, (double)p->recent[at].dur_us);
+    if (r < p->sh.nrows)
         pane_common_put(w, y + (int)r, 8, 1, ">", theme_attr(ctx->th, ROLE_SELECTED) | (int)A_BOLD);
 }
 
@@ -444,6 +473,8 @@ static void window_stats(pane *p, const stepsview *sv, const pane_ctx *ctx,
     *s = sv->sum;
     *counts = sv->hist;
     p->win_end = p->nrecent;
+    p->win_start = 0;
+    p->windowed = 0;
     phase_window_scope sc = ctx->view->step_focus ? PHASE_WINDOW_WHOLE
         : phase_window_scope_of(s, p->recent, p->nrecent, ctx->t0_us, ctx->t1_us);
     phase_summary ws;
@@ -452,9 +483,29 @@ static void window_stats(pane *p, const stepsview *sv, const pane_ctx *ctx,
         *s = ws;
         *counts = p->hist;
         p->win_end = recent_upto(p, ctx->t1_us - 1);
+        p->win_start = recent_upto(p, ctx->t0_us - 1);
+        p->windowed = 1;
     } else
         sc = PHASE_WINDOW_WHOLE;
     note_range(p, sc, s, ctx);
+}
+
+/* The histogram's rows: the window's steps (their bounds sorted here),
+ * the phase's every step when all are retained (bounds from the loader),
+ * else the phase's quantile table. */
+static void build_hist(pane *p, const stepsview *sv, size_t rows)
+{
+    size_t a = p->windowed ? p->win_start : 0, b = p->windowed ? p->win_end : p->nrecent;
+    if (!p->windowed && !sv->hb.exact) {
+        step_hist_build_table(&sv->qt, (uint64_t)sv->sum.count, &sv->hb, rows, &p->sh);
+        return;
+    }
+    for (size_t i = a; i < b; i++)
+        p->wdur[i - a] = p->recent[i].dur_us;
+    step_hist_bounds hb = sv->hb;
+    if (p->windowed && step_hist_bounds_of(p->wdur, b - a, &hb) != 0)
+        b = a;   /* no step, or OOM: no rows */
+    step_hist_build(p->wdur, b - a, &hb, rows, &p->sh);
 }
 
 /* Draws from the loader's copy of the phase (model/view/stepsview.h): no
@@ -488,8 +539,9 @@ static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         draw_stats(w, 1, l.stats_rows, &s, ctx);
     double thr = pane_steps_outlier_threshold(&s);
     if (l.hist_rows > 0) {
-        draw_hist(w, 1 + l.stats_rows, l.hist_rows, counts, &s, thr, ctx);
-        mark_cursor_row(w, 1 + l.stats_rows, l.hist_rows, p, counts, ctx);
+        build_hist(p, sv, (size_t)l.hist_rows);
+        draw_hist(w, 1 + l.stats_rows, &p->sh, &s, thr, ctx);
+        mark_cursor_row(w, 1 + l.stats_rows, p, ctx);
     }
     if (l.strip_rows > 0)
         draw_strip(w, getmaxy(w) - l.strip_rows, l.strip_rows, p, thr, ctx);

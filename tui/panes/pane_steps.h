@@ -1,5 +1,6 @@
-/* pane_steps: the step-time pane — a log-scale histogram of one node's
- * phase durations with p50/p95/p99 marked, count/mean/min/max, and a strip
+/* pane_steps: the step-time pane — a histogram of one node's
+ * phase durations (model/steps/step_hist: p1..p99 in equal bars, outliers
+ * in an overflow row) with p50/p95/p99 marked, count/mean/min/max, and a strip
  * of recent durations with outliers highlighted.
  *
  * The strip has a step cursor for the cross-filter: `,`/`<` and `.`/`>`

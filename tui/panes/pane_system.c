@@ -123,6 +123,7 @@ struct pane {
     int rows[SYS_MAX_NODES];      /* chart rows of each node's metrics */
     size_t counts[SYS_MAX_NODES]; /* charts of each node */
     double vals[SYS_MAX_BINS];
+    char note[64];                /* the border's source note */
 };
 
 static pane *sys_create(void) { return calloc(1, sizeof(pane)); }
@@ -250,8 +251,10 @@ static void draw_metric(pane *p, WINDOW *w, int y, int rows, const sys_columns *
 static void draw_node_header(WINDOW *w, int y, const sysview_node *nd, int sel,
                              const sys_columns *c, const pane_ctx *ctx)
 {
-    char line[160];
-    if (nd->nseries == 0)
+    char line[160], note[64];
+    if (nd->nseries && pane_common_source_note(ctx, note, sizeof note)[0])
+        snprintf(line, sizeof line, "%s %s  %s host means", sel ? ">" : " ", nd->id, note);
+    else if (nd->nseries == 0)
         snprintf(line, sizeof line, "%s %s  (%s only)", sel ? ">" : " ", nd->id,
                  nd->count ? "GPU memory from the PyTorch profiler" : "framework trace events");
     else
@@ -476,6 +479,12 @@ static int sys_on_click(pane *p, int y, int x, pane_ctx *ctx)
     return 0;
 }
 
+/* CloudWatch's charts say so in the border, with their resolution. */
+static const char *sys_title_note(pane *p, const pane_ctx *ctx)
+{
+    return pane_common_source_note(ctx, p->note, sizeof p->note);
+}
+
 static const pane_key sys_keys[] = {
     {"j k  Dn Up", "node", "select node"},
     {"c", "per core", "CPU total / per core"},
@@ -501,5 +510,6 @@ const pane_vtbl pane_system_vtbl = {
     .stamp = sys_stamp,
     .keys = sys_keys,
     .absent = sys_absent,
+    .title_note = sys_title_note,
     .request = sys_request,
 };

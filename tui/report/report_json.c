@@ -210,6 +210,11 @@ json_t *report_build(job *j, report_stream *st)
                             "job_phases", phases_json(m), "straggler", json_null());
     if (obj)
         json_object_set_new(obj, "gpu", report_gpu_json(m));
+    int64_t iv = 0;
+    const char *sys = model_system_source(m, &iv);
+    if (obj && sys[0])   /* not Debugger's files: say whose they are */
+        json_object_set_new(obj, "system_source", json_pack("{s:s, s:I}", "name", sys,
+                                                            "interval_s", (json_int_t)(iv / 1000000)));
     pthread_mutex_unlock(job_lock(j));
     if (obj)
         json_object_set_new(obj, "warnings", warnings_json(j));

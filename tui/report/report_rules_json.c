@@ -207,25 +207,18 @@ static json_t *straggler_json(const rules *r)
  * shows it: {"line", "findings": [{source, severity, text}]}. */
 static json_t *verdict_json(const model *m, const rules *r)
 {
-    size_t n = rules_count();
-    rule_result *res = calloc(n ? n : 1, sizeof *res);
     verdict *v = calloc(1, sizeof *v);
     json_t *out = NULL, *arr = json_array();
-    if (res && v && arr) {
-        for (size_t i = 0; i < n; i++)
-            res[i] = *rules_result_at(r, i);
-        if (verdict_build(m, res, n, v) == 0) {
-            for (size_t i = 0; i < v->n; i++)
-                json_array_append_new(arr, json_pack("{s:s, s:s, s:o}", "source", v->f[i].source,
-                                                     "severity", rules_severity_name(v->f[i].severity),
-                                                     "text", jstr(v->f[i].text)));
-            char line[1024];
-            out = json_pack("{s:o, s:O}", "line", jstr(verdict_format(v, "; ", 0, line, sizeof line)),
-                            "findings", arr);
-        }
+    if (v && arr && verdict_build(m, r, v) == 0) {
+        for (size_t i = 0; i < v->n; i++)
+            json_array_append_new(arr, json_pack("{s:s, s:s, s:o}", "source", v->f[i].source,
+                                                 "severity", rules_severity_name(v->f[i].severity),
+                                                 "text", jstr(v->f[i].text)));
+        char line[1024];
+        out = json_pack("{s:o, s:O}", "line", jstr(verdict_format(v, "; ", 0, line, sizeof line)),
+                        "findings", arr);
     }
     json_decref(arr);
-    free(res);
     free(v);
     return out;
 }

@@ -33,6 +33,10 @@ static void print_header(const json_t *obj, FILE *f)
     const json_t *tr = json_object_get(obj, "time_range");
     int64_t s = (int64_t)real(tr, "start_us"), e = (int64_t)real(tr, "end_us");
     fprintf(f, "smtop report: %s\n", str(obj, "source", buf, sizeof buf));
+    const json_t *sys = json_object_get(obj, "system_source");
+    if (sys)   /* not Debugger's files */
+        fprintf(f, "system:       %s, one host mean every %lld s\n", str(sys, "name", buf, sizeof buf),
+                (long long)real(sys, "interval_s"));
     if (s && e) {
         char dur[32];
         fmt_duration(dur, sizeof dur, (double)(e - s));

@@ -54,6 +54,21 @@ char *fmt_duration(char *buf, size_t cap, double us)
     return buf;
 }
 
+char *fmt_duration_step(char *buf, size_t cap, double us, double step_us)
+{
+    if (cap == 0 || isnan(us) || us <= 0 || !(step_us > 0) || us >= 59.95e6)
+        return fmt_duration(buf, cap, us);
+    double scale = us < 999.5 ? 1 : us < 999.5e3 ? 1e3 : 1e6;
+    const char *unit = scale == 1 ? "us" : scale == 1e3 ? "ms" : "s";
+    double v = us / scale;
+    int ints = v < 9.995 ? 1 : v < 99.95 ? 2 : 3;
+    int dec = (int)ceil(-log10(step_us / scale) - 1e-9);
+    int base = scale == 1 ? (v < 9.95 ? 1 : 0) : sig3_decimals(v);
+    dec = dec < base ? base : dec > 4 - ints ? 4 - ints : dec;
+    snprintf(buf, cap, "%.*f %s", dec, v, unit);
+    return buf;
+}
+
 char *fmt_percent(char *buf, size_t cap, double pct)
 {
     if (cap == 0)

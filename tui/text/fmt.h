@@ -20,6 +20,12 @@
  * "2 h 05 m", "3 d 4 h". Negative or NaN input gives "-". */
 char *fmt_duration(char *buf, size_t cap, double us);
 
+/* The same in the same unit, with the decimals that set durations step_us
+ * apart apart (a histogram's rows: "84.20 ms", "84.36 ms"), at most four
+ * digits in all, so it stays within 8 columns. fmt_duration's text from a
+ * minute on, and for a step that is not positive. */
+char *fmt_duration_step(char *buf, size_t cap, double us, double step_us);
+
 /* A percentage 0..100 with one decimal below 100: "7.0%", "42.3%", "100%".
  * Values outside 0..999 are clamped for display; NaN gives "-". */
 char *fmt_percent(char *buf, size_t cap, double pct);

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# A PyTorch profiler trace is streamed from its file, never held whole
+# (issue 25: a trace of GBs, peak RSS bounded): `report --json` on one
+# plain trace of about 200 MB (synth --kineto-active 4000 with
+# python_function events, made here and removed) peaks below half the
+# trace's size, which a read of the whole file cannot (it needs the file's
+# bytes and more; 251 MB for this one when it did), and reads the trace
+# (one rank, its steps). The bound is loose on purpose: what stays per
+# trace is its events' rows until its end (kineto_ingest.h), about 50 MB
+# here. A sanitizer build's allocator keeps freed memory (ASan's
+# quarantine): there the figure is printed, not judged.
+set -u
+SMTOP=${SMTOP:-build/smtop}
+T=$(mktemp -d /tmp/smtop_it_krss.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+"$SMTOP" synth --out "$T/job" --kineto --kineto-only --kineto-plain --kineto-python \
+    --nodes 1 --minutes 12 --kineto-active 4000 --kineto-every 6000 --seed 5 >/dev/null ||
+    { echo "FAIL: synth"; exit 1; }
+trace=$(find "$T/job" -name '*.pt.trace.json')
+[ "$(printf '%s\n' "$trace" | wc -l)" = 1 ] || { echo "FAIL: synth made not one trace"; exit 1; }
+size=$(stat -c %s "$trace")
+[ "$size" -gt 150000000 ] || fail "the trace is only $size bytes"
+
+# peak RSS (KB) of report --json, by getrusage of the child
+rss=$(python3 - "$SMTOP" "$T/job" "$T/out.json" <<'PY'
+import resource, subprocess, sys
+with open(sys.argv[3], "wb") as out:
+    rc = subprocess.call([sys.argv[1], "report", "--json", sys.argv[2]], stdout=out)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if rc == 0 else -1)
+PY
+)
+[ "$rss" -gt 0 ] || fail "report --json failed"
+echo "trace $((size / 1000000)) MB, report --json peak RSS $((rss / 1024)) MB"
+python3 - "$T/out.json" <<'PY' || fail "the report does not hold the trace"
+import json, sys
+r = json.load(open(sys.argv[1]))
+g = r["gpu"]
+assert len(g) == 1 and g[0]["traces"] == 1, g
+assert g[0]["steps"] >= 3000, g[0]["steps"]
+assert not r["warnings"].get("unread"), r["warnings"]
+PY
+if [ -f "${SMTOP_BUILD:-/nonexistent}/CMakeCache.txt" ] &&
+   grep -Eq '^SMTOP_(SANITIZE|TSAN):BOOL=ON' "$SMTOP_BUILD/CMakeCache.txt"; then
+    echo "note: sanitizer build, the RSS bound is not judged"
+elif [ "$rss" -gt 0 ] && [ $((rss * 1024)) -ge $((size / 2)) ]; then
+    fail "peak RSS $((rss / 1024)) MB is not below half the trace's $((size / 1000000)) MB"
+fi
+[ $fails = 0 ] && echo "a $((size / 1000000)) MB trace read in $((rss / 1024)) MB"
+exit $((fails > 0))

@@ -1,0 +1,48 @@
+#!/bin/bash
+# The verdict on synthetic jobs of every shape (issue 26): system metrics
+# only, PyTorch profiler traces only (GPU-bound and host-bound), both
+# sources, a straggler node, a slow rank, many and no outlier steps, a
+# Kineto rank straggler. verdict_check.py recomputes each finding, with
+# its numbers, from report --json and the export's step events.
+set -u
+: "${SMTOP:?}" "${SMTOP_SRC:?}"
+command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/smtop-vsynth.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+fails=0
+job() {   # job NAME SYNTH-OPTIONS...
+    local name=$1
+    shift
+    "$SMTOP" synth --out "$T/$name" --minutes 3 --start 1700000000 "$@" >/dev/null 2>"$T/err" ||
+        { echo "FAIL: synth $name: $(cat "$T/err")"; fails=$((fails + 1)); return; }
+    "$SMTOP" report --json "$T/$name" >"$T/$name.json" 2>"$T/err" ||
+        { echo "FAIL: report $name: $(cat "$T/err")"; fails=$((fails + 1)); return; }
+    "$SMTOP" export --perfetto "$T/$name.pf.json" "$T/$name" >/dev/null 2>"$T/err" ||
+        { echo "FAIL: export $name: $(cat "$T/err")"; fails=$((fails + 1)); return; }
+    local out
+    out=$(python3 "$SMTOP_SRC/tests/integration/verdict_check.py" "$T/$name.json" "$T/$name.pf.json") ||
+        { echo "FAIL: $name:"; echo "$out"; fails=$((fails + 1)); return; }
+    echo "ok: $name: $out"
+}
+has() {   # has NAME SOURCE: the verdict holds a finding of SOURCE
+    python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["verdict"]
+sys.exit(0 if any(f["source"] == sys.argv[2] for f in v["findings"]) else 1)' "$T/$1.json" "$2" ||
+        { echo "FAIL: $1 has no $2 finding"; fails=$((fails + 1)); }
+}
+job system_only --nodes 4 --no-traces
+job kineto_only --kineto --kineto-only --nodes 1 --ranks 2 --seed 4
+job kineto_host_bound --kineto --kineto-only --host-bound --nodes 1 --ranks 2 --seed 4
+job both --kineto --host-bound --nodes 2 --ranks 2 --seed 4
+job straggler --nodes 4 --gpus 2 --slow-node 2 --seed 7
+job slow_rank --nodes 1 --ranks 4 --slow-rank 2
+job kineto_straggler --kineto --kineto-only --nodes 1 --ranks 4 --slow-rank 1 --seed 4
+job many_outliers --nodes 2 --outlier-rate 0.1
+job no_outliers --nodes 2 --outlier-rate 0
+# The shapes say what they were made to say (the checker tells the rest).
+has straggler straggler
+has slow_rank straggler
+has kineto_straggler straggler
+has kineto_host_bound kineto
+has both kineto
+has many_outliers outlier_steps
+exit $((fails > 0))

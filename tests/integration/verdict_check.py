@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""verdict_check.py REPORT.json PERFETTO.json [SIGMA]: recomputes, from
+`report --json` (its idle GPU-hours, gpu rows, steps, straggler and rules)
+and from the step events of `export --perfetto`, the findings the job's
+verdict must give, and checks the verdict that report --json holds against
+them: each expected finding is there with its numbers, none more, worst
+first, "no problem found" only when nothing is expected. Prints the
+verdict line; exits 1 with the differences.
+
+What it recomputes (model/view/verdict.h):
+- idle GPU (system metrics): idle GPU-hours over GPU-hours, from 10 %;
+- the PyTorch profiler's idle share (idle / span summed over GPU ranks),
+  host-bound with GPUIdleHostBound's host-wait share, comm not overlapped
+  (bounded by the ranks' own figures), short kernels;
+- the straggler, when the Straggler rule fired;
+- step-time outliers by StepOutlier's definition (slower than mean +
+  SIGMA stddev; mean, stddev and p50 from report --json, the durations and
+  step numbers from the export, the newest retained ones): when the rule
+  fired, or when they cost >= 5 % of the step time over the p50;
+- every other rule that fired, with its counts.
+"""
+import json
+import re
+import sys
+
+SEV = {"high": 3, "medium": 2, "low": 1}
+LOST_PCT, HEAVY_PCT, IDLE_PCT = 5.0, 25.0, 10.0
+NODE_RECENT, PROC_RECENT = 4096, 1024   # phase_stats retained steps (node, writer)
+errors = []
+
+
+def check(cond, msg):
+    if not cond:
+        errors.append(msg)
+
+
+def rnd(x):
+    """C's %.0f for the non-negative values printed here (ties to even are
+    too rare among measured figures to matter; both neighbours accepted)."""
+    return {int(x + 0.5), int(x)} if abs(x - int(x) - 0.5) < 1e-9 else {int(x + 0.5)}
+
+
+def sev_of(pct):
+    return "high" if pct >= 50 else "medium" if pct >= 25 else "low"
+
+
+def step_units(pf):
+    """{(node, writer or None, phase): [(start, dur, step)]} from the export:
+    smdebug steps on threads named "[WRITER ]Step:ModeKeys.X" of a node's
+    process; Kineto's ProfilerStep#N on a rank's process (its node in
+    process_labels)."""
+    ev = pf["traceEvents"] if isinstance(pf, dict) else pf
+    pname, plabel, tname = {}, {}, {}
+    for e in ev:
+        if e.get("ph") != "M":
+            continue
+        a = e.get("args", {})
+        if e.get("name") == "process_name":
+            pname[e["pid"]] = a.get("name")
+        elif e.get("name") == "process_labels":
+            plabel[e["pid"]] = a.get("labels")
+        elif e.get("name") == "thread_name":
+            tname[(e["pid"], e["tid"])] = a.get("name", "")
+    units = {}
+    for e in ev:
+        if e.get("ph") != "X":
+            continue
+        name, pid = e.get("name", ""), e["pid"]
+        step = (e.get("args") or {}).get("step", -1)
+        if name.startswith("Step:ModeKeys."):
+            t = tname.get((pid, e.get("tid")), "")
+            writer = t[: -len(name) - 1] if t.endswith(" " + name) else None
+            key = (pname[pid], writer, name)
+        elif name.startswith("ProfilerStep#") and pid in plabel:
+            key = (plabel[pid], pname[pid], "Step:ModeKeys.TRAIN")
+        else:
+            continue
+        units.setdefault(key, []).append((e["ts"], e["dur"], step))
+    return units
+
+
+def expect_outliers(rep, pf, sigma, rules):
+    """The outlier_steps finding expected: None, or (severity, checks)."""
+    units = step_units(pf)
+    stats = {(s["node"], s["process"], s["phase"]): s for s in rep["steps"] if s["kind"] == "step"}
+    writers = {}
+    for (node, writer, _) in units:
+        writers.setdefault(node, set()).add(writer)
+    best = None
+    names = set()
+    for key, evs in units.items():
+        node, writer, phase = key
+        # A node with one writer is judged on that writer's steps (its
+        # row in steps[] names the process); without one, on the node's.
+        st = stats.get(key) or stats.get((node, None, phase))
+        if st is None:
+            continue
+        names.add((node, writer))
+        cap = PROC_RECENT if st["process"] is not None else NODE_RECENT
+        evs = sorted(evs)[-cap:]
+        thr = st["mean_us"] + sigma * st["stddev_us"]
+        out = [e for e in evs if e[1] > thr + 1e-6]
+        if not out:
+            continue
+        lost = sum(d - st["p50_us"] for _, d, _ in out) / sum(d for _, d, _ in evs) * 100
+        slow = max(out, key=lambda e: e[1])
+        cand = (lost, node, writer, phase, slow, st, len(writers[node]))
+        if best is None or lost > best[0] + 1e-9:
+            best = cand
+    fired = rules["StepOutlier"]["status"] == "triggered"
+    if not fired and (best is None or best[0] < LOST_PCT - 1e-9):
+        return None
+    return fired, best, len(names)
+
+
+def dur_us(num, unit):
+    return float(num) * {"us": 1, "ms": 1e3, "s": 1e6, "min": 60e6, "h": 3600e6, "d": 86400e6}[unit]
+
+
+def check_outliers(v, exp, rules):
+    got = [f for f in v["findings"] if f["source"] == "outlier_steps"]
+    if exp is None:
+        check(not got, f"an outlier_steps finding nobody expects: {got}")
+        return 0
+    fired, best, nunits = exp
+    check(len(got) == 1, f"expected one outlier_steps finding, got {got}")
+    if not got:
+        return 1
+    f = got[0]
+    if fired:
+        r = rules["StepOutlier"]
+        pct = 100.0 * r["violations"] / r["datapoints"]
+        head = f"{min(rnd(pct))} % outlier steps" if pct >= 0.5 else f"{r['violations']} outlier steps"
+        check(f["text"].startswith(head) or any(f["text"].startswith(f"{p} % outlier") for p in rnd(pct)),
+              f"'{f['text']}' does not start with '{head}'")
+        check(f["severity"] == r["severity"], f"severity {f['severity']} is not the rule's {r['severity']}")
+    else:
+        check(f["severity"] == ("medium" if best[0] >= HEAVY_PCT else "low"),
+              f"severity {f['severity']} for {best[0]:.1f} % lost")
+        m = re.search(r"\((\d+) % of (\w+) time\)$", f["text"])
+        check(m and int(m.group(1)) in rnd(best[0]) and m.group(2) == best[3].split(".")[-1],
+              f"'{f['text']}': expected ({best[0]:.1f} % of {best[3]} time)")
+    lost, node, writer, phase, slow, st, nwriters = best
+    m = re.search(r"step (\d+) took ([0-9.]+) (us|ms|s|min|h|d), ([0-9.]+)\u00d7 the p50", f["text"])
+    check(m is not None, f"'{f['text']}' names no slow step")
+    if m:
+        check(int(m.group(1)) == slow[2], f"slow step {m.group(1)}, the export's slowest outlier is {slow[2]}")
+        took = dur_us(m.group(2), m.group(3))
+        check(abs(took - slow[1]) <= 0.006 * slow[1] + 1, f"took {took} us, the export says {slow[1]}")
+        ratio = slow[1] / st["p50_us"]
+        check(abs(float(m.group(4)) - ratio) <= 0.051 * max(1, ratio / 10), f"ratio {m.group(4)}, expected {ratio:.2f}")
+    if nunits > 1:
+        who = node if nwriters < 2 or writer is None else None
+        if who:
+            check(f" {who} step" in f" {f['text']}" or f": {who} step" in f["text"], f"'{f['text']}' does not name {who}")
+        else:
+            check(re.search(r"(rank \d+ of \S+|\S+) step", f["text"]), f"'{f['text']}' names no writer")
+    return 1
+
+
+def main():
+    rep = json.load(open(sys.argv[1]))
+    pf = json.load(open(sys.argv[2]))
+    sigma = float(sys.argv[3]) if len(sys.argv) > 3 else 3.0
+    v = rep["verdict"]
+    rules = {r["name"]: r for r in rep["rules"]}
+    fired = {n for n, r in rules.items() if r["status"] == "triggered"}
+    texts = [f["text"] for f in v["findings"]]
+    expected = 0
+
+    # Idle GPU from the system metrics.
+    hours = rep.get("idle_gpu_hours") or []
+    total = sum(h["gpu_hours"] for h in hours)
+    idle = 100.0 * sum(h["idle_gpu_hours"] for h in hours) / total if total > 0 else 0
+    sys_idle = [f for f in v["findings"] if f["source"] == "idle_gpu"]
+    if idle >= IDLE_PCT:
+        expected += 1
+        check(len(sys_idle) == 1 and any(sys_idle[0]["text"] == f"GPU idle {p} %" for p in rnd(idle)),
+              f"expected 'GPU idle {idle:.1f} %' from the system metrics, got {sys_idle}")
+        check(not sys_idle or sys_idle[0]["severity"] == sev_of(idle), f"idle severity {sys_idle}")
+    else:
+        check(not sys_idle, f"idle GPU {idle:.1f} % < {IDLE_PCT} %, yet {sys_idle}")
+
+    # The PyTorch profiler's findings.
+    rows = [g for g in rep.get("gpu", []) if g.get("idle_pct") is not None]
+    kin = [f["text"] for f in v["findings"] if f["source"] == "kineto"]
+    if rows:
+        kidle = 100.0 * sum(g["idle_us"] for g in rows) / sum(g["span_us"] for g in rows)
+        sidle = sum(sum(g["idle_breakdown"].values()) for g in rows)
+        hw = 100.0 * sum(g["idle_breakdown"]["host_wait_us"] for g in rows) / sidle if sidle else None
+        host = "GPUIdleHostBound" in fired
+        want = None
+        if host and sys_idle:
+            want = [f"GPU host-bound: {a} % host wait (traces: idle {b} %)" for a in rnd(hw) for b in rnd(kidle)]
+        elif host:
+            want = [f"GPU idle {b} % (host-bound: {a} % host wait)" for a in rnd(hw) for b in rnd(kidle)]
+        elif not sys_idle and kidle >= IDLE_PCT:
+            want = [f"GPU idle {b} % (traces)" for b in rnd(kidle)]
+        if want:
+            expected += 1
+            check(any(w in kin for w in want), f"expected one of {want} among {kin}")
+        else:
+            check(not any("GPU idle" in t or "host-bound" in t for t in kin), f"unexpected idle finding {kin}")
+        if "CommNotOverlapped" in fired:
+            expected += 1
+            ov = [100 - g["comm_comp_overlap_pct"] for g in rows if g["comm_comp_overlap_pct"] is not None]
+            m = [re.match(r"comm not overlapped (\d+) %$", t) for t in kin]
+            m = [x for x in m if x]
+            check(m and min(ov) - 0.5 <= int(m[0].group(1)) <= max(ov) + 0.5,
+                  f"comm not overlapped: {kin}, ranks' figures {ov}")
+        if "KernelLaunchOverhead" in fired:
+            expected += 1
+            launches = sum(g["launch"]["count"] for g in rep["gpu"])
+            short = 100.0 * sum(g["launch"]["short_kernels"] for g in rep["gpu"]) / launches
+            check(any(t == f"launch-bound: {p} % short kernels" for t in kin for p in rnd(short)),
+                  f"expected launch-bound {short:.1f} % among {kin}")
+        if "GPUMemoryNearCapacity" in fired:
+            expected += 1
+    else:
+        check(not kin, f"Kineto findings without GPU rows: {kin}")
+
+    # The straggler.
+    st = [f for f in v["findings"] if f["source"] == "straggler"]
+    if "Straggler" in fired:
+        expected += 1
+        s = rep["straggler"]
+        check(len(st) == 1 and any(st[0]["text"].endswith(f"+{p} %") for p in rnd(s["deviation_pct"])),
+              f"straggler {s} told as {st}")
+    else:
+        check(not st, f"straggler finding without the rule: {st}")
+
+    # Step-time outliers.
+    expected += check_outliers(v, expect_outliers(rep, pf, sigma, rules), rules)
+
+    # Every other rule that fired, with its counts.
+    words = {"LowGPUUtilization": "low GPU utilization", "CPUBottleneck": "CPU bottleneck",
+             "IOBottleneck": "I/O bottleneck", "BatchSize": "batch size too small",
+             "GPUMemoryIncrease": "GPU memory growing", "LoadBalancing": "GPUs unevenly loaded",
+             "Dataloader": "data-loader workers", "MaxInitializationTime": "slow start"}
+    for name, w in words.items():
+        if name not in fired or (name == "LowGPUUtilization" and sys_idle):
+            continue
+        expected += 1
+        r = rules[name]
+        hit = [t for t in texts if w in t]
+        check(len(hit) == 1, f"{name} fired: no finding with '{w}' in {texts}")
+        if hit and name not in ("MaxInitializationTime",):
+            nums = re.findall(r"\d+", hit[0])
+            pct = 100.0 * r["violations"] / r["datapoints"]
+            check(str(r["violations"]) in nums and str(r["datapoints"]) in nums
+                  or any(str(p) in nums for p in rnd(pct)),
+                  f"'{hit[0]}' lacks {r['violations']}/{r['datapoints']}")
+
+    sev = [SEV[f["severity"]] for f in v["findings"]]
+    check(sev == sorted(sev, reverse=True), f"findings not worst first: {v['findings']}")
+    check(len(v["findings"]) == expected, f"{len(v['findings'])} findings, {expected} expected: {texts}")
+    if expected == 0:
+        check(v["line"].startswith("no problem found ("), f"nothing expected, line '{v['line']}'")
+    print(v["line"])
+    for e in errors:
+        print("FAIL:", e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+/* cmd_job: `--job NAME`; see cmd_job.h. */
+#include "tui/cmd/cmd_job.h"
+
+#include <stdio.h>
+
+#include "io/job/job_watch.h"
+#include "io/source/source_none.h"
+
+/* The job's files: its profiler output, or none at all. */
+static job *open_files(const jobrow *r, const source_opts *so, const model_config *mc,
+                       sm_err *err)
+{
+    source_opts o = *so;
+    /* the API named the place: empty is no error (the job may not have
+     * written yet, or Debugger wrote nothing), CloudWatch may fill it */
+    o.wait_for_data = 1;
+    if (r->profiler_url[0])
+        return job_open(r->profiler_url, &o, mc, err);
+    char desc[320];
+    snprintf(desc, sizeof desc, "%.256s (no profiler output)", r->name);
+    source *src = source_none_new(desc);
+    if (!src)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory"), NULL;
+    return job_open_source(src, &o, mc, err);
+}
+
+job *cmd_job_open(const char *name, const jobrow *row, const source_opts *so,
+                  const model_config *mc, int thread, sm_err *err)
+{
+    job_watch_opts o = {.region = so->region, .profile = so->profile};
+    job_watch *w = job_watch_new(name, row, &o, err);
+    if (!w)
+        return NULL;
+    if (!row && job_watch_describe(w, err) < 0) {
+        job_watch_free(w);
+        return NULL;
+    }
+    jobrow r;
+    job_watch_row(w, &r);
+    job *j = open_files(&r, so, mc, err);
+    if (!j) {
+        job_watch_free(w);
+        return NULL;
+    }
+    if (job_set_watch(j, w, thread, err) < 0) {
+        job_close(j);
+        return NULL;
+    }
+    return j;
+}
