@@ -96,7 +96,7 @@ ui_keys g Enter
 ui_wait "smtop \| $JOB \(no profiler output\)" 20
 ui_wait 'System - CloudWatch · 1 min' 20
 ui_wait 'algo-1  CloudWatch · 1 min host means' 20
-ui_wait 'Heatmap - by [a-z%0-9]*, CloudWatch · 1 min'
+ui_wait 'Heatmap - CloudWatch · 1 min'
 ui_wait " Completed [0-9]+ [smhd] ago *$"
 screen=$(ui_screen)
 # the selected node's charts, from its header to the next node's
