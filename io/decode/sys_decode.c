@@ -126,7 +126,6 @@ static int fast_seconds(jscan *s, sysdec_scratch *sc, int64_t *out)
 static int fast_known(jscan *s, fast_ctx *c, int f)
 {
     sm_sample *o = c->out;
-    jnum n;
     switch (f) {
     case F_TYPE:
         return jscan_string(s, &o->type);
@@ -139,9 +138,8 @@ static int fast_known(jscan *s, fast_ctx *c, int f)
     case F_VALUE:
         if (c->sp)
             c->sp->value_at = (uint32_t)(s->p - c->line);
-        if (jscan_number(s, &n) != 0)
+        if (jscan_value(s, &o->value) != 0)
             return -1;
-        o->value = n.d;
         if (c->sp)
             c->sp->value_end = (uint32_t)(s->p - c->line);
         return 0;
@@ -328,14 +326,14 @@ int sys_decode_numbers_like(const char *line, size_t len, const char *like, size
     if (!same_bytes(line, end, like, 0, sp->value_at))
         return -1;
     jscan s = {line + sp->value_at, end};
-    jnum n;
-    if (jscan_number(&s, &n) != 0 || !same_bytes(s.p, end, like, sp->value_end, sp->ts_at))
+    double v;
+    if (jscan_value(&s, &v) != 0 || !same_bytes(s.p, end, like, sp->value_end, sp->ts_at))
         return -1;
     s.p += sp->ts_at - sp->value_end;
     if (fast_seconds(&s, sc, ts_us) != 0 || (size_t)(end - s.p) != like_len - sp->ts_end ||
         memcmp(s.p, like + sp->ts_end, like_len - sp->ts_end) != 0)
         return -1;
-    *value = n.d;
+    *value = v;
     return 0;
 }
 

@@ -14,7 +14,7 @@
 static const char *const metric_names[3] = {"GPUUtilization", "CPUUtilization",
                                             "MemoryUtilization"};
 
-static void iso(double t, char *out, size_t cap)
+void cw_metrics_iso(double t, char *out, size_t cap)
 {
     time_t s = (time_t)t;
     struct tm tm;
@@ -41,18 +41,26 @@ static int add(s3_param *p, long *n, int k, const char *field, const char *value
     return p[*n - 1].name && p[*n - 1].value ? 0 : -1;
 }
 
+int cw_metrics_add_query(s3_param *p, long *n, int k, const char *id, const char *metric,
+                         const char *host, int period_s)
+{
+    char per[24];
+    snprintf(per, sizeof per, "%d", period_s);
+    return add(p, n, k, "Id", id) | add(p, n, k, "MetricStat.Metric.Namespace",
+                                         "/aws/sagemaker/TrainingJobs") |
+           add(p, n, k, "MetricStat.Metric.MetricName", metric) |
+           add(p, n, k, "MetricStat.Metric.Dimensions.member.1.Name", "Host") |
+           add(p, n, k, "MetricStat.Metric.Dimensions.member.1.Value", host) |
+           add(p, n, k, "MetricStat.Period", per) | add(p, n, k, "MetricStat.Stat", "Average") |
+           add(p, n, k, "ReturnData", "true");
+}
+
 static int add_query(s3_param *p, long *n, int k, const jobrow *r, int host, int m)
 {
     char id[32], dim[320];
     snprintf(id, sizeof id, "m%d_%d", host, m);
     snprintf(dim, sizeof dim, "%s/algo-%d", r->name, host);
-    return add(p, n, k, "Id", id) | add(p, n, k, "MetricStat.Metric.Namespace",
-                                         "/aws/sagemaker/TrainingJobs") |
-           add(p, n, k, "MetricStat.Metric.MetricName", metric_names[m]) |
-           add(p, n, k, "MetricStat.Metric.Dimensions.member.1.Name", "Host") |
-           add(p, n, k, "MetricStat.Metric.Dimensions.member.1.Value", dim) |
-           add(p, n, k, "MetricStat.Period", "60") | add(p, n, k, "MetricStat.Stat", "Average") |
-           add(p, n, k, "ReturnData", "true");
+    return cw_metrics_add_query(p, n, k, id, metric_names[m], dim, 60);
 }
 
 long cw_metrics_params(const jobrow *r, double now_s, s3_param **params, char *start,
@@ -62,8 +70,8 @@ long cw_metrics_params(const jobrow *r, double now_s, s3_param **params, char *s
     if (r->start_s <= 0 || r->instance_count <= 0 || hi <= 0)
         return 0;
     double lo = hi - WINDOW_S - (jobrow_ended(r) ? 60 : LAG_S);
-    iso(lo > r->start_s ? lo : r->start_s, start, tcap);
-    iso(hi, end, tcap);
+    cw_metrics_iso(lo > r->start_s ? lo : r->start_s, start, tcap);
+    cw_metrics_iso(hi, end, tcap);
     int hosts = r->instance_count < CW_METRICS_MAX_HOSTS ? r->instance_count
                                                          : CW_METRICS_MAX_HOSTS;
     s3_param *p = calloc((size_t)hosts * 3 * NFIELDS, sizeof *p);
@@ -80,9 +88,7 @@ long cw_metrics_params(const jobrow *r, double now_s, s3_param **params, char *s
     return n;
 }
 
-/* The mean of the <Values> of the result whose <Id> is id; NaN when it
- * has none. xml is NUL-terminated. */
-static double result_mean(const char *xml, const char *id)
+size_t cw_metrics_values(const char *xml, const char *id, double *out, size_t cap)
 {
     char tag[48];
     snprintf(tag, sizeof tag, "<Id>%s</Id>", id);
@@ -91,18 +97,26 @@ static double result_mean(const char *xml, const char *id)
     const char *v = p ? strstr(p, "<Values>") : NULL;
     const char *ve = v ? strstr(v, "</Values>") : NULL;
     if (!v || !ve || (next && v > next))
-        return NAN;
-    double sum = 0;
-    int n = 0;
+        return 0;
+    size_t n = 0;
     for (const char *m = strstr(v, "<member>"); m && m < ve; m = strstr(m + 1, "<member>")) {
         char *end;
         double x = strtod(m + 8, &end);
-        if (end != m + 8 && isfinite(x)) {
-            sum += x;
-            n++;
-        }
+        if (end != m + 8 && isfinite(x) && n < cap)
+            out[n++] = x;
     }
-    return n ? sum / n : NAN;
+    return n;
+}
+
+/* The mean of the values of the result whose <Id> is id; NaN when it
+ * has none. */
+static double result_mean(const char *xml, const char *id)
+{
+    double v[CW_METRICS_MAX_POINTS], sum = 0;
+    size_t n = cw_metrics_values(xml, id, v, CW_METRICS_MAX_POINTS);
+    for (size_t i = 0; i < n; i++)
+        sum += v[i];
+    return n ? sum / (double)n : NAN;
 }
 
 int cw_metrics_read(const char *xml, jobrow *r, double now_s)

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/jobs/cw_idle.h"
 #include "io/jobs/cw_metrics.h"
+#include "io/jobs/jobs_rows.h"
 #include "io/jobs/sm_parse.h"
 #include "io/s3/aws_api.h"
 
@@ -246,52 +248,63 @@ static int metrics_due(const jobrow *r, double now)
     return jobrow_ended(r) ? r->metrics_s <= 0 : now - r->metrics_s >= 60;
 }
 
-/* Copies the fetched figures onto the row of the same name, now. */
-static void metrics_merge(joblist *l, pthread_mutex_t *mu, const jobrow *got)
+/* The calls row r is due: bit 1 the figures, bit 2 the idle time. */
+static int metrics_wanted(const jobrow *r, double now)
 {
-    if (mu)
-        pthread_mutex_lock(mu);
-    const jobrow *have = joblist_find(l, got->name);
-    if (have) {
-        jobrow r = *have;
-        r.gpu_pct = got->gpu_pct;
-        r.cpu_pct = got->cpu_pct;
-        r.mem_pct = got->mem_pct;
-        r.raw_metrics = got->raw_metrics;
-        r.metrics_source = got->metrics_source;
-        r.metrics_s = got->metrics_s;
-        joblist_put(l, &r);
+    return (metrics_due(r, now) ? 1 : 0) | (cw_idle_due(r, now) ? 2 : 0);
+}
+
+/* Makes the calls due into r; how many were answered, -1 with err. */
+static int metrics_calls(jobs_api *a, jobrow *r, int due, double now_s, sm_err *err)
+{
+    int calls = 0;
+    if (due & 1) {
+        if (cw_metrics_fetch(a->cw, r, now_s, err) < 0)
+            return -1;
+        r->metrics_s = now_s;   /* no points: not asked again before it is due */
+        calls++;
     }
-    if (mu)
-        pthread_mutex_unlock(mu);
+    if (due & 2) {
+        if (cw_idle_fetch(a->cw, r, now_s, err) < 0)
+            return -1;
+        calls++;
+    }
+    atomic_fetch_add(&a->metrics, calls);
+    return calls;
+}
+
+typedef struct metrics_ctx {
+    jobs_api *a;
+    double now_s;
+    long calls;
+} metrics_ctx;
+
+static int metrics_row_due(void *ud, const jobrow *r)
+{
+    return metrics_wanted(r, ((metrics_ctx *)ud)->now_s) != 0;
+}
+
+static int metrics_row(void *ud, jobrow *r, sm_err *err)
+{
+    metrics_ctx *c = ud;
+    int got = metrics_calls(c->a, r, metrics_wanted(r, c->now_s), c->now_s, err);
+    if (got < 0)
+        return -1;
+    c->calls += got;
+    return 1;
+}
+
+static void metrics_changed(void *ud)
+{
+    api_changed(ud);
 }
 
 long jobs_api_metrics(jobs_api *a, joblist *l, pthread_mutex_t *mu,
                       const char *const *names, size_t n, double now_s, sm_err *err)
 {
-    long calls = 0;
-    for (size_t i = 0; i < n; i++) {
-        jobrow r;
-        int due = 0;
-        if (mu)
-            pthread_mutex_lock(mu);
-        const jobrow *have = joblist_find(l, names[i]);
-        if (have && (due = metrics_due(have, now_s)))
-            r = *have;
-        if (mu)
-            pthread_mutex_unlock(mu);
-        if (!due)
-            continue;
-        int got = cw_metrics_fetch(a->cw, &r, now_s, err);
-        if (got < 0)
-            return -1;
-        calls++;
-        atomic_fetch_add(&a->metrics, 1);
-        r.metrics_s = now_s;   /* no points: not asked again before it is due */
-        metrics_merge(l, mu, &r);
-        api_changed(a);
-    }
-    return calls;
+    metrics_ctx c = {a, now_s, 0};
+    jobs_rows_fn fn = {metrics_row_due, metrics_row, &c, metrics_changed, a, 0};
+    return jobs_rows_each(l, mu, names, n, &fn, err) < 0 ? -1 : c.calls;
 }
 
 int64_t jobs_api_metric_calls(jobs_api *a)

@@ -7,8 +7,8 @@
  * is reached). DescribeTrainingJob only for the names the caller asks
  * for (the rows on screen, the jobs in progress), at most `parallel` at
  * a time, and never for a job whose row was described after it ended:
- * that answer cannot change. CloudWatch fills the figures of jobs the
- * screen shows (jobs_api_metrics). Calls and retries are counted. The list
+ * that answer cannot change. CloudWatch fills the figures and idle
+ * GPU-hours of jobs the screen shows (jobs_api_metrics). Calls and retries are counted. The list
  * is shared with the screen: every change is made holding mu. */
 #ifndef SMTOP_JOBS_API_H
 #define SMTOP_JOBS_API_H
@@ -56,10 +56,12 @@ long jobs_api_list_since(jobs_api *a, double since_s, joblist *l, pthread_mutex_
 long jobs_api_describe(jobs_api *a, joblist *l, pthread_mutex_t *mu,
                        const char *const *names, size_t n, sm_err *err);
 
-/* GPU/CPU/memory % from CloudWatch (cw_metrics) for those of
- * names[0..n) without Debugger metrics that are due: a running job once
- * a minute (CloudWatch's resolution), an ended one once. One
- * GetMetricData call per job. Returns how many calls, -1 with err. */
+/* GPU/CPU/memory % (cw_metrics) and idle GPU-hours (cw_idle) from
+ * CloudWatch for those of names[0..n) without Debugger metrics that are
+ * due: the figures of a running job once a minute (CloudWatch's
+ * resolution), an ended one's once; the idle time of a running job
+ * every 5 minutes, an ended one's until its end is counted. One
+ * GetMetricData call each. Returns how many calls, -1 with err. */
 long jobs_api_metrics(jobs_api *a, joblist *l, pthread_mutex_t *mu,
                       const char *const *names, size_t n, double now_s, sm_err *err);
 

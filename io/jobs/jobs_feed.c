@@ -14,10 +14,13 @@
 
 #define RELIST_EVERY 6
 #define LATE_S 3600.0   /* a refresh lists from the newest known job minus this */
+#define SETTLE_S 90.0   /* a local system file this fresh may still be written */
 
 struct jobs_feed {
     jobs_api *api;            /* the SageMaker API, or */
     source *src;              /* a directory or S3 prefix (jobs_scan) */
+    job_probe *probe;         /* its rows' figures (job_probe) */
+    jobs_files *files;        /* API rows' figures from S3 profiler data, or NULL */
     char spec[1024];
     joblist *list;
     pthread_mutex_t mu;      /* the list */
@@ -93,13 +96,23 @@ static char **feed_targets(jobs_feed *f, int all, size_t *n)
     return out;
 }
 
+/* Folders: the figures of the rows on screen (and, with all, of every
+ * job in progress), each when due (job_probe_due). */
+static void feed_figures(jobs_feed *f, char **names, size_t n)
+{
+    sm_err err = {0};
+    double settle = strcmp(f->src->vt->kind, "local") ? 0 : SETTLE_S;
+    if (jobs_scan_figures(f->src, f->spec, f->probe, f->list, &f->mu,
+                          (const char *const *)names, n, (double)time(NULL), settle,
+                          feed_changed, f, &err) < 0)
+        feed_set_error(f, &err);
+}
+
 /* all = 0: the rows on screen only (each interval); 1: every running job
  * too (the first pass, then with every listing: a running job off
  * screen is asked once a minute, not every interval). */
 static void feed_describe(jobs_feed *f, int all)
 {
-    if (!f->api)
-        return;   /* folders: everything is known from the listing */
     size_t n = 0;
     char **names = feed_targets(f, all, &n);
     sm_err err = {0};
@@ -112,6 +125,13 @@ static void feed_describe(jobs_feed *f, int all)
     if (f->nwant_at_pick > m)
         f->nwant_at_pick = m;
     n = m;
+    if (!f->api) {
+        feed_figures(f, names, n);
+        for (size_t i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
+        return;
+    }
     long got = jobs_api_describe(f->api, f->list, &f->mu, (const char *const *)names, n,
                                  &err);
     if (got < 0 || err.msg[0])
@@ -121,6 +141,12 @@ static void feed_describe(jobs_feed *f, int all)
                          n < f->nwant_at_pick ? n : f->nwant_at_pick, (double)time(NULL),
                          &cwerr) < 0)
         feed_set_error(f, &cwerr);
+    sm_err ferr = {0};    /* and from their profiler data, after CloudWatch */
+    if (f->files &&
+        (jobs_files_figures(f->files, f->list, &f->mu, (const char *const *)names,
+                            n < f->nwant_at_pick ? n : f->nwant_at_pick, (double)time(NULL),
+                            feed_changed, f, &ferr) < 0 || ferr.msg[0]))
+        feed_set_error(f, &ferr);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
@@ -198,16 +224,20 @@ static void *feed_main(void *ud)
     return NULL;
 }
 
-static jobs_feed *feed_new(jobs_api *api, source *src, const char *spec,
+static jobs_feed *feed_new(jobs_api *api, jobs_files *files, source *src, const char *spec,
                            double interval_s, sm_err *err)
 {
     jobs_feed *f = calloc(1, sizeof *f);
     int p[2];
-    if (!f || !(f->list = joblist_new()) || pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0) {
-        if (f)
+    if (!f || !(f->list = joblist_new()) || !(f->probe = job_probe_new()) ||
+        pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0) {
+        if (f) {
             joblist_free(f->list);
+            job_probe_free(f->probe);
+        }
         free(f);
         jobs_api_free(api);
+        jobs_files_free(files);
         if (src)
             source_free(src);
         sm_err_set(err, SM_ERR_NOMEM, "cannot start the job list");
@@ -216,6 +246,7 @@ static jobs_feed *feed_new(jobs_api *api, source *src, const char *spec,
     f->pipe_rd = p[0];
     f->pipe_wr = p[1];
     f->api = api;
+    f->files = files;
     f->src = src;
     snprintf(f->spec, sizeof f->spec, "%s", spec ? spec : "");
     f->interval_s = interval_s > 0 ? interval_s : 10;
@@ -233,15 +264,15 @@ static jobs_feed *feed_new(jobs_api *api, source *src, const char *spec,
     return f;
 }
 
-jobs_feed *jobs_feed_start(jobs_api *api, double interval_s, sm_err *err)
+jobs_feed *jobs_feed_start(jobs_api *api, jobs_files *files, double interval_s, sm_err *err)
 {
-    return feed_new(api, NULL, NULL, interval_s, err);
+    return feed_new(api, files, NULL, NULL, interval_s, err);
 }
 
 jobs_feed *jobs_feed_start_scan(source *src, const char *spec, double interval_s,
                                 sm_err *err)
 {
-    return feed_new(NULL, src, spec, interval_s, err);
+    return feed_new(NULL, NULL, src, spec, interval_s, err);
 }
 
 void jobs_feed_stop(jobs_feed *f)
@@ -254,14 +285,18 @@ void jobs_feed_stop(jobs_feed *f)
     pthread_mutex_unlock(&f->wmu);
     if (f->api)
         jobs_api_cancel(f->api);
+    if (f->files)
+        jobs_files_cancel(f->files);
     if (f->src && f->src->vt->cancel)
         f->src->vt->cancel(f->src, 1);
     if (f->started)
         pthread_join(f->thread, NULL);
     jobs_api_free(f->api);
+    jobs_files_free(f->files);
     if (f->src)
         source_free(f->src);
     joblist_free(f->list);
+    job_probe_free(f->probe);
     for (size_t i = 0; i < f->nwant; i++)
         free(f->want[i]);
     free(f->want);

@@ -5,7 +5,8 @@
  * page as soon as it is merged), then DescribeTrainingJob for the rows
  * the screen wants (those on screen) and every job in progress. Then
  * every interval the rows on screen that are still running (or not yet
- * described) are described again, and every 6th interval the newest
+ * described) are described again (and their figures read: CloudWatch,
+ * then jobs_files for those with S3 profiler data), and every 6th interval the newest
  * jobs are listed again (created since the newest known, minus an hour
  * for late ones) and every running job is described, on screen or not. Ended jobs, once described, are never asked again. A
  * change of the wanted rows wakes the thread at once. Errors land in
@@ -18,14 +19,16 @@
 #include <stdint.h>
 
 #include "io/jobs/jobs_api.h"
+#include "io/jobs/jobs_files.h"
 #include "io/source/source.h"
 #include "model/jobs/joblist.h"
 
 typedef struct jobs_feed jobs_feed;
 
-/* Takes api (freed with the feed) and starts the thread. interval_s is
- * the refresh of running jobs. NULL with err on failure (api freed). */
-jobs_feed *jobs_feed_start(jobs_api *api, double interval_s, sm_err *err);
+/* Takes api and files (may be NULL: no S3 profiler data read; both
+ * freed with the feed) and starts the thread. interval_s is the refresh
+ * of running jobs. NULL with err on failure (api and files freed). */
+jobs_feed *jobs_feed_start(jobs_api *api, jobs_files *files, double interval_s, sm_err *err);
 
 /* The same over a directory or S3 prefix (jobs_scan): src (opened on
  * spec) is taken and freed with the feed; every 6 intervals the folders

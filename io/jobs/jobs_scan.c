@@ -1,12 +1,17 @@
 /* jobs_scan: job folders under a directory or S3 prefix; see jobs_scan.h. */
 #include "io/jobs/jobs_scan.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "io/decode/keyname.h"
+#include "io/jobs/jobs_rows.h"
+
 #define PO "profiler-output/"
+#define TB "tensorboard-output/"
 #define AFTER_ALL "\xf4\x8f\xbf\xbf"   /* U+10FFFF: after every valid key below */
 #define FRESH_S 3600.0
 #define LIVE_S 120.0
@@ -14,17 +19,45 @@
 typedef struct find_ctx {
     char job[1024];      /* the job's folder below the root, "" = the root */
     int found;
+    int kineto;          /* found by a PyTorch profiler trace, no profiler-output/ */
 } find_ctx;
 
-/* The first key that lies in a profiler-output/ folder: its job. */
+/* Where folder `dir` starts in key as a whole path part, or NULL. */
+static const char *part_at(const char *k, const char *dir)
+{
+    const char *p = strstr(k, dir);
+    while (p && p != k && p[-1] != '/')
+        p = strstr(p + 1, dir);
+    return p;
+}
+
+/* A PyTorch profiler trace's job: the folder around its
+ * tensorboard-output/, else the folder that holds it (where
+ * tensorboard_trace_handler writes every rank's traces). */
+static const char *kineto_job_end(const char *k)
+{
+    key_info ki;
+    keyname_parse(k, &ki);
+    if (ki.kind != KEY_KINETO || strstr(k, "debug-output/"))
+        return NULL;
+    const char *tb = part_at(k, TB);
+    if (tb)
+        return tb;
+    const char *slash = strrchr(k, '/');
+    return slash ? slash + 1 : k;
+}
+
+/* The first key that lies in a profiler-output/ folder, or is a PyTorch
+ * profiler trace: its job. */
 static int find_cb(void *ud, const source_entry *e)
 {
     find_ctx *f = ud;
     if (e->error)
         return 0;
-    const char *k = e->key, *p = strstr(k, PO);
-    while (p && p != k && p[-1] != '/')
-        p = strstr(p + 1, PO);
+    const char *k = e->key, *p = part_at(k, PO);
+    f->kineto = !p;
+    if (!p)
+        p = kineto_job_end(k);
     if (!p)
         return 0;
     size_t n = (size_t)(p - k);
@@ -114,6 +147,42 @@ static int probe_job(source *src, const char *job, double now, jobrow *r, sm_err
     return 0;
 }
 
+typedef struct kin_probe {
+    double first_s, newest_s;
+} kin_probe;
+
+static int kin_cb(void *ud, const source_entry *e)
+{
+    kin_probe *k = ud;
+    key_info ki;
+    if (e->error)
+        return 0;
+    keyname_parse(e->key, &ki);
+    if (ki.kind != KEY_KINETO || e->mtime_us <= 0)
+        return 0;
+    double t = e->mtime_us / 1e6;
+    k->first_s = k->first_s <= 0 || t < k->first_s ? t : k->first_s;
+    k->newest_s = t > k->newest_s ? t : k->newest_s;
+    return 0;
+}
+
+/* A job of PyTorch profiler traces only: its times are its traces'. */
+static int probe_kineto_job(source *src, const char *job, double now, jobrow *r,
+                            sm_err *err)
+{
+    char prefix[1200];
+    kin_probe k = {0};
+    job_key(prefix, sizeof prefix, job, "");
+    if (source_list(src, prefix, NULL, kin_cb, &k, err) < 0)
+        return -1;
+    r->start_s = r->created_s = k.first_s;
+    r->metrics_source = JOBROW_METRICS_NONE;
+    jobs_scan_status(r, 0, 0, k.newest_s, now);
+    if (!r->status[0])
+        snprintf(r->secondary, sizeof r->secondary, "traces only");
+    return 0;
+}
+
 void jobs_scan_status(jobrow *r, int marker, double marker_s, double newest_s, double now_s)
 {
     r->updated_s = newest_s > 0 ? newest_s : marker_s;
@@ -147,23 +216,29 @@ static void job_name(const char *spec, const char *job, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)(spec + n - b), b);
 }
 
-static int add_job(source *src, const char *spec, const char *job, double now, joblist *l,
+static int add_job(source *src, const char *spec, const find_ctx *f, double now, joblist *l,
                    pthread_mutex_t *mu, sm_err *err)
 {
     jobrow r;
     char name[1024];
+    const char *job = f->job;
     job_name(spec, job, name, sizeof name);
     jobrow_init(&r, name);
-    if (probe_job(src, job, now, &r, err) < 0)
+    if ((f->kineto ? probe_kineto_job : probe_job)(src, job, now, &r, err) < 0)
         return -1;
     size_t n = strlen(spec);
-    int w = snprintf(r.profiler_url, sizeof r.profiler_url, "%s%s%s%s" PO, spec,
-                     n && spec[n - 1] == '/' ? "" : "/", job, *job ? "/" : "");
+    /* a traces-only job opens at its folder: the dashboard finds them */
+    int w = snprintf(r.profiler_url, sizeof r.profiler_url, "%s%s%s%s%s", spec,
+                     n && spec[n - 1] == '/' ? "" : "/", job, *job ? "/" : "",
+                     f->kineto ? "" : PO);
     if (w < 0 || (size_t)w >= sizeof r.profiler_url)
         r.profiler_url[0] = '\0';   /* too long to open: the row still shows */
     r.described = 1;
     if (mu)
         pthread_mutex_lock(mu);
+    const jobrow *have = joblist_find(l, r.name);
+    if (have)   /* the figures stay until the next probe */
+        jobrow_take_figures(&r, have);
     int rc = joblist_put(l, &r);
     if (mu)
         pthread_mutex_unlock(mu);
@@ -181,7 +256,7 @@ long jobs_scan_list(source *src, const char *spec, double now_s, joblist *l,
             return -1;
         if (!f.found)
             return n;
-        if (add_job(src, spec, f.job, now_s, l, mu, err) < 0)
+        if (add_job(src, spec, &f, now_s, l, mu, err) < 0)
             return -1;
         n++;
         if (changed)
@@ -190,4 +265,57 @@ long jobs_scan_list(source *src, const char *spec, double now_s, joblist *l,
             return n;   /* the root is a job itself: nothing else below it */
         snprintf(after, sizeof after, "%s/" AFTER_ALL, f.job);
     }
+}
+
+/* The job's folder key below the root ("" or "a/b/") from its row's
+ * URL, which add_job made from spec; -1 when it is not one of them. */
+static int job_folder(const char *spec, const jobrow *r, char *out, size_t cap)
+{
+    size_t n = strlen(spec);
+    const char *u = r->profiler_url;
+    if (strncmp(u, spec, n))
+        return -1;
+    u += n;
+    if (*u == '/')
+        u++;
+    size_t m = strlen(u);
+    if (m >= strlen(PO) && !strcmp(u + m - strlen(PO), PO))
+        m -= strlen(PO);
+    if (m >= cap)
+        return -1;
+    memcpy(out, u, m);
+    out[m] = '\0';
+    return 0;
+}
+
+typedef struct fig_ctx {
+    source *src;
+    const char *spec;
+    job_probe *p;
+    double now_s, settle_s;
+} fig_ctx;
+
+static int fig_due(void *ud, const jobrow *r)
+{
+    fig_ctx *c = ud;
+    char job[1024];
+    return job_probe_due(c->p, r, c->now_s) && job_folder(c->spec, r, job, sizeof job) == 0;
+}
+
+static int fig_work(void *ud, jobrow *r, sm_err *err)
+{
+    fig_ctx *c = ud;
+    char job[1024];
+    if (job_folder(c->spec, r, job, sizeof job) < 0)
+        return 0;
+    return job_probe_update(c->p, c->src, job, r, c->now_s, c->settle_s, err);
+}
+
+long jobs_scan_figures(source *src, const char *spec, job_probe *p, joblist *l,
+                       pthread_mutex_t *mu, const char *const *names, size_t n, double now_s,
+                       double settle_s, void (*changed)(void *ud), void *ud, sm_err *err)
+{
+    fig_ctx c = {src, spec, p, now_s, settle_s};
+    jobs_rows_fn fn = {fig_due, fig_work, &c, changed, ud, 0};
+    return jobs_rows_each(l, mu, names, n, &fn, err);
 }

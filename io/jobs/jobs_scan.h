@@ -1,5 +1,8 @@
 /* jobs_scan: the job list without the API — every job folder under a
- * directory or an S3 prefix that holds profiler-output/.
+ * directory or an S3 prefix that holds profiler-output/, or PyTorch
+ * profiler traces only (the folder around tensorboard-output/, else the
+ * folder holding the traces: status from their freshness, times from
+ * their modification times).
  *
  * Listing skips each job's folder once it is found (the next listing
  * starts after "JOB/" + U+10FFFF), so a prefix of many large jobs costs
@@ -15,6 +18,7 @@
 
 #include <pthread.h>
 
+#include "io/jobs/job_probe.h"
 #include "io/source/source.h"
 #include "model/jobs/joblist.h"
 
@@ -24,6 +28,16 @@
  * judged at. Returns how many jobs, or -1 with err (rows found stay). */
 long jobs_scan_list(source *src, const char *spec, double now_s, joblist *l,
                     pthread_mutex_t *mu, void (*changed)(void *ud), void *ud, sm_err *err);
+
+/* Fills the figures (job_probe: GPU/CPU/memory %, step p50, idle
+ * GPU-hours) of the rows named names[0..n) that are due, from their
+ * folders under src (the rows jobs_scan_list put into l from spec),
+ * holding mu (may be NULL) only to copy a row in and out; after each
+ * changed row, changed(ud) when non-NULL. settle_s: job_probe_update's.
+ * Returns how many rows were probed, or -1 with err. */
+long jobs_scan_figures(source *src, const char *spec, job_probe *p, joblist *l,
+                       pthread_mutex_t *mu, const char *const *names, size_t n, double now_s,
+                       double settle_s, void (*changed)(void *ud), void *ud, sm_err *err);
 
 /* The status a job's files say, for the row and the tests: marker 1 when
  * an end marker exists; newest_s the newest system file's time (0 when

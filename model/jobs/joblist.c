@@ -112,6 +112,13 @@ int joblist_put_summary(joblist *l, const jobrow *sum)
     return 0;
 }
 
+void joblist_put_figures(joblist *l, const jobrow *r)
+{
+    jobrow *have = row_find(l, r->name);
+    if (have)
+        jobrow_take_figures(have, r);
+}
+
 size_t joblist_count(const joblist *l)
 {
     return l->n;

@@ -49,6 +49,10 @@ int joblist_put(joblist *l, const jobrow *r);
  * never again. 0, or -1 on OOM. */
 int joblist_put_summary(joblist *l, const jobrow *sum);
 
+/* Copies r's figures (jobrow_take_figures) onto the row of r's name;
+ * nothing when there is none (it left the list meanwhile). */
+void joblist_put_figures(joblist *l, const jobrow *r);
+
 /* The row named name, or NULL. Valid until the next put. */
 const jobrow *joblist_find(const joblist *l, const char *name);
 size_t joblist_count(const joblist *l);

@@ -2,6 +2,7 @@
 #include "model/jobs/jobrow.h"
 
 #include "model/jobs/instance_types.h"
+#include "model/rules/device_usage.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -61,4 +62,33 @@ void jobrow_set_cloudwatch(jobrow *r, double gpu, double cpu, double mem, double
     r->mem_pct = mem;
     r->metrics_source = JOBROW_METRICS_CLOUDWATCH;
     r->metrics_s = fetched_s;
+}
+
+int jobrow_add_cw_idle(jobrow *r, const double *values, size_t n, double period_s)
+{
+    int gpus = 0, vcpus = 0;
+    if (r->groups > 1 || !instance_types_lookup(r->instance_type, &gpus, &vcpus) || gpus <= 0)
+        return 0;
+    double idle_s = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(values[i]) && values[i] / gpus < DEVICE_USAGE_LOW)
+            idle_s += period_s * gpus;
+    r->idle_gpu_h = (isnan(r->idle_gpu_h) ? 0 : r->idle_gpu_h) + idle_s / 3600.0;
+    r->idle_source = JOBROW_METRICS_CLOUDWATCH;
+    return 1;
+}
+
+void jobrow_take_figures(jobrow *dst, const jobrow *src)
+{
+    dst->gpu_pct = src->gpu_pct;
+    dst->cpu_pct = src->cpu_pct;
+    dst->mem_pct = src->mem_pct;
+    dst->raw_metrics = src->raw_metrics;
+    dst->metrics_source = src->metrics_source;
+    dst->metrics_s = src->metrics_s;
+    dst->step_p50_ms = src->step_p50_ms;
+    dst->step_source = src->step_source;
+    dst->idle_gpu_h = src->idle_gpu_h;
+    dst->idle_source = src->idle_source;
+    dst->idle_through_s = src->idle_through_s;
 }

@@ -6,12 +6,19 @@
 #ifndef SMTOP_JOBROW_H
 #define SMTOP_JOBROW_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum jobrow_source {
     JOBROW_METRICS_NONE = 0,
     JOBROW_METRICS_DEBUGGER,      /* profiler-output system metrics */
     JOBROW_METRICS_CLOUDWATCH     /* /aws/sagemaker/TrainingJobs, per host */
+};
+
+enum jobrow_steps {
+    JOBROW_STEPS_NONE = 0,
+    JOBROW_STEPS_SMDEBUG,         /* framework/pevents Step:ModeKeys.TRAIN */
+    JOBROW_STEPS_KINETO           /* a PyTorch profiler trace's ProfilerStep#N */
 };
 
 typedef struct jobrow {
@@ -27,9 +34,12 @@ typedef struct jobrow {
     double gpu_pct, cpu_pct, mem_pct; /* mean over the last 5 min, 0-100; NaN unknown */
     int raw_metrics;          /* 1: per-host sums not normalised (type unknown) */
     int metrics_source;       /* enum jobrow_source */
-    double step_p50_ms;       /* NaN unknown */
+    double step_p50_ms;       /* newest 5 min of steps; NaN unknown */
+    int step_source;          /* enum jobrow_steps */
     int alerts;               /* rules with IssuesFound + smtop's own */
-    double idle_gpu_h;        /* GPU-hours below 5 %; NaN unknown */
+    double idle_gpu_h;        /* GPU-hours below 10 % (jobfig.h); NaN unknown */
+    int idle_source;          /* enum jobrow_source: what idle_gpu_h counts */
+    double idle_through_s;    /* CloudWatch: idle time counted up to here; 0 none */
     char failure[256];        /* FailureReason; "" none */
     char profiler_url[512];   /* s3://.../JOB/profiler-output/ or a dir; "" none */
     int described;            /* 1: a DescribeTrainingJob answer is in */
@@ -58,6 +68,18 @@ double jobrow_train_s(const jobrow *r, double now_s);
  * or instance groups of several types, keeps the raw figures and sets
  * raw_metrics. fetched_s goes to metrics_s. */
 void jobrow_set_cloudwatch(jobrow *r, double gpu, double cpu, double mem, double fetched_s);
+
+/* Copies the figures a probe or CloudWatch fills (gpu/cpu/mem %, their
+ * source and rawness, when fetched, step p50 and its source, idle
+ * GPU-hours, their source and cursor) from src onto dst. */
+void jobrow_take_figures(jobrow *dst, const jobrow *src);
+
+/* Adds CloudWatch GPUUtilization points of one host (0-100 x GPUs, each
+ * the mean of period_s seconds) to the idle GPU-hours: a point whose
+ * per-GPU mean is below DEVICE_USAGE_LOW counts period_s for every GPU
+ * of the host. Needs a known type with GPUs and no instance groups
+ * (else nothing is counted and 0 is returned); 1 when counted. */
+int jobrow_add_cw_idle(jobrow *r, const double *values, size_t n, double period_s);
 
 /* 1 when the row belongs in the faults view: Failed, an alert
  * (IssuesFound or smtop's own), idle GPUs (a known GPU figure below 5 %

@@ -51,7 +51,8 @@ grep -q $'\x1b' "$T/all.json" && fail "a raw ESC in the JSON"
   fail "no profiler_output URL"
 
 # --- CloudWatch's figures: the newest 100 jobs, per-host sums normalised ---
-[ "$(aws_calls GetMetricData)" -le 100 ] || fail "$(aws_calls GetMetricData) GetMetricData calls for --json"
+# one call for the figures and one for the idle time, per job of the newest 100
+[ "$(aws_calls GetMetricData)" -le 200 ] || fail "$(aws_calls GetMetricData) GetMetricData calls for --json"
 python3 - "$T/all.json" <<'PY' || fails=$((fails + 1))
 import json, sys
 jobs = json.load(open(sys.argv[1]))["jobs"][:100]
@@ -72,6 +73,31 @@ if not any(j["gpu_pct"] is not None and j["gpu_pct"] < 5 for j in cw):
     sys.exit("FAIL: no idle job among the CloudWatch figures")
 if not any(j["metrics_raw"] and j["cpu_pct"] > 100 for j in cw):
     sys.exit("FAIL: no raw (unnormalised) figure for the unknown type")
+# idle GPU-hours: the fixture's idle jobs run at 3 % a GPU, the others above
+# 50 %, so an ended idle job idled its whole training time on every GPU
+GPUS = {"ml.p4d.24xlarge": 8, "ml.g5.12xlarge": 4, "ml.p3.16xlarge": 8, "ml.g5.xlarge": 1,
+        "ml.p5.48xlarge": 8}
+idle_ended = 0
+for j in cw:
+    g = GPUS.get(j["instance_type"]) if j["instance_groups"] <= 1 else None
+    if not g:
+        if j["idle_gpu_hours"] is not None:
+            sys.exit(f"FAIL: {j['name']} {j['instance_type']}: idle GPU-hours without known GPUs")
+        continue
+    if j["idle_gpu_hours"] is None or j["idle_gpu_source"] != "cloudwatch":
+        sys.exit(f"FAIL: {j['name']}: no idle GPU-hours from CloudWatch")
+    if j["gpu_pct"] is not None and j["gpu_pct"] >= 50 and j["idle_gpu_hours"] != 0:
+        sys.exit(f"FAIL: {j['name']}: busy GPUs, yet {j['idle_gpu_hours']} idle GPU-hours")
+    if j["gpu_pct"] is not None and j["gpu_pct"] < 5:
+        # the whole training time, less CloudWatch's 2-minute lag and a
+        # period (7 days in 1,440 points: 7 minutes) while running
+        whole = j["training_s"] * g * j["instance_count"] / 3600
+        slack = (60 if j["status"] != "InProgress" else 900) * g * j["instance_count"] / 3600
+        if abs(j["idle_gpu_hours"] - whole) > slack + 1e-9:
+            sys.exit(f"FAIL: {j['name']}: {j['idle_gpu_hours']} idle GPU-hours, idle all its {whole}")
+        idle_ended += 1
+if idle_ended < 3:
+    sys.exit("FAIL: too few idle jobs to check idle GPU-hours on")
 PY
 
 # --- filtered pages come back short or empty: keep paging -------------------

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `smtop jobs DIR` and `smtop jobs s3://bucket/prefix`: every job folder
-# holding profiler-output/, at any depth, without the SageMaker API:
+# holding profiler-output/ or only PyTorch profiler traces, at any depth,
+# without the SageMaker API; each job's GPU/CPU/memory %, step p50 and
+# idle GPU-hours equal to what jobs_figures.py computes from the files;
 # status from the end markers (Completed) and from freshness (InProgress,
 # Stale past 2 minutes, unknown after an hour), names with control
 # characters escaped in the JSON, folders without profiler-output left
@@ -19,6 +21,8 @@ synth team/done 1
 synth team/stale 1
 synth old 1
 synth "ctl$(printf '\x1b')[31mname" 1
+"$SMTOP" synth --out "$D/kin" --kineto-only --minutes 3 >/dev/null || fail "synth kin"
+"$SMTOP" synth --out "$D/both" --kineto --gpus 2 --minutes 7 >/dev/null || fail "synth both"
 mkdir -p "$D/notajob/rules-output" && echo '{}' >"$D/notajob/rules-output/x.json"
 touch "$D/team/done/profiler-output/system/training_job_end.ts"
 # 15 minutes: past the faults view's 600 s by more than a clock tick
@@ -33,14 +37,39 @@ d = json.load(open(sys.argv[1])); root = sys.argv[2]
 got = {j["name"]: (j["status"], j["secondary_status"]) for j in d["jobs"]}
 want = {"live": ("InProgress", "Training"), "team/done": ("Completed", "end marker"),
         "team/stale": ("InProgress", "Stale"), "old": (None, "no end marker"),
-        "ctl\x1b[31mname": ("InProgress", "Training")}
+        "ctl\x1b[31mname": ("InProgress", "Training"), "kin": ("InProgress", "Training"),
+        "both": ("InProgress", "Training")}
 if got != want:
     sys.exit(f"FAIL: jobs and statuses {got}, want {want}")
 for j in d["jobs"]:
+    if j["name"] == "kin":   # traces only: opened at its folder, no system metrics
+        if j["profiler_output"] != f"{root}/kin/" or j["metrics_source"] is not None:
+            sys.exit(f"FAIL: the traces-only job: {j}")
+        continue
     if j["profiler_output"] != f"{root}/{j['name']}/profiler-output/" or j["metrics_source"] != "debugger":
         sys.exit(f"FAIL: {j['name']}: profiler_output {j['profiler_output']}, source {j['metrics_source']}")
 if d["source"] != root:
     sys.exit(f"FAIL: source {d['source']}")
+PY
+# every job's figures, as jobs_figures.py computes them from the files
+python3 - "$T/dir.json" "$D" "$SMTOP_SRC/tests/integration/jobs_figures.py" <<'PY' || fails=$((fails + 1))
+import json, subprocess, sys
+d = json.load(open(sys.argv[1])); root = sys.argv[2]
+keys = ["gpu_pct", "cpu_pct", "mem_pct", "idle_gpu_hours", "step_p50_ms", "step_source"]
+for j in d["jobs"]:
+    want = json.loads(subprocess.check_output([sys.executable, sys.argv[3], f"{root}/{j['name']}"]))
+    for k in keys:
+        a, b = j[k], want[k]
+        tol = 0.002 if k == "step_p50_ms" else 1e-9 * max(1, abs(b)) if isinstance(b, float) else 0
+        if (a is None) != (b is None) or (isinstance(a, float) and abs(a - b) > tol) or \
+                (isinstance(a, str) and a != b):
+            sys.exit(f"FAIL: {j['name']!r} {k}: smtop {a}, files {b}")
+fig = {j["name"]: j for j in d["jobs"]}
+if fig["live"]["step_source"] != "smdebug" or fig["kin"]["step_source"] != "kineto" or \
+        fig["both"]["step_source"] != "kineto" or fig["both"]["idle_gpu_hours"] is None or \
+        fig["live"]["gpu_pct"] is None or fig["both"]["idle_gpu_source"] != "debugger":
+    sys.exit("FAIL: a figure missing: " + json.dumps({n: [fig[n][k] for k in keys] for n in fig}))
+print("figures: " + ", ".join(f"{n} gpu {fig[n]['gpu_pct'] or 0:.1f} % p50 {fig[n]['step_p50_ms'] or 0:.1f} ms idle {fig[n]['idle_gpu_hours'] or 0:.4f} GPU-h" for n in ("live", "kin", "both")))
 PY
 if python3 -c 'import jsonschema' 2>/dev/null; then
   python3 - "$SMTOP_SRC/tui/report/jobs.schema.json" "$T/dir.json" <<'PY' || fail "the DIR list does not validate"
@@ -69,18 +98,25 @@ if command -v node >/dev/null && [ -d "$SMTOP_SRC/tests/s3/node_modules/s3rver" 
   rig_upload bkt all/jobs "$D" >/dev/null || fail "upload"
   "$SMTOP" jobs --json --endpoint-url "$RIG_ENDPOINT" s3://bkt/all/jobs >"$T/s3.json" 2>"$T/err" ||
     fail "jobs --json s3://: $(cat "$T/err")"
-  python3 - "$T/s3.json" <<'PY' || fails=$((fails + 1))
+  python3 - "$T/s3.json" "$T/dir.json" <<'PY' || fails=$((fails + 1))
 import json, sys
 d = json.load(open(sys.argv[1]))
 got = {j["name"]: j["status"] for j in d["jobs"]}
-if sorted(got) != ["live", "old", "team/done", "team/stale"] or got["team/done"] != "Completed":
+if sorted(got) != ["both", "kin", "live", "old", "team/done", "team/stale"] or got["team/done"] != "Completed":
     sys.exit(f"FAIL: from S3: {got}")
-if not all(j["profiler_output"] == f"s3://bkt/all/jobs/{j['name']}/profiler-output/" for j in d["jobs"]):
+if not all(j["profiler_output"] == f"s3://bkt/all/jobs/{j['name']}/" + ("" if j["name"] == "kin" else "profiler-output/")
+           for j in d["jobs"]):
     sys.exit("FAIL: S3 profiler_output URLs")
+# the same figures as from the directory
+local = {j["name"]: j for j in json.load(open(sys.argv[2]))["jobs"]}
+for j in d["jobs"]:
+    for k in ("gpu_pct", "cpu_pct", "mem_pct", "idle_gpu_hours", "step_p50_ms", "step_source"):
+        if j[k] != local[j["name"]][k]:
+            sys.exit(f"FAIL: {j['name']} {k} from S3 {j[k]}, from the directory {local[j['name']][k]}")
 PY
   reqs=$(rig_stat requests)
-  [ "$reqs" -le 40 ] || fail "$reqs S3 requests to list 4 jobs"
-  echo "S3: 4 jobs in $reqs requests"
+  [ "$reqs" -le 100 ] || fail "$reqs S3 requests to list 6 jobs and read their figures"
+  echo "S3: 6 jobs and their figures in $reqs requests"
 else
   echo "S3 part skipped: node or tests/s3/node_modules missing"
 fi

@@ -1,6 +1,7 @@
-/* jscan: the one-pass number and seconds fast paths and the word-at-a-time
- * string scan, each held to an independent reference (strtod, the general
- * digit-by-digit path, a byte loop) on edge cases and random inputs. */
+/* jscan: the one-pass number (and its value-only form, jscan_value) and
+ * seconds fast paths and the word-at-a-time string scan, each held to an
+ * independent reference (strtod, the general digit-by-digit path, a byte
+ * loop) on edge cases and random inputs. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -39,15 +40,25 @@ static double ref_strtod(const char *p, size_t len)
     return strtod(buf, NULL);
 }
 
-static void check_number(const char *txt)
+/* The number at txt, in a buffer of len bytes (the bytes after the
+ * number are its delimiter and what follows, as in a line). */
+static void check_number_in(const char *txt, size_t len)
 {
-    jscan s = {txt, txt + strlen(txt)};
+    jscan s = {txt, txt + len}, sv = s;
     jnum n;
     const char *before = s.p;
+    double v = 0;
+    int rv = jscan_value(&sv, &v);
     if (jscan_number(&s, &n) != 0) {
+        assert_int_equal(rv, -1);
         assert_ptr_equal(s.p, before);
+        assert_ptr_equal(sv.p, before);
         return;
     }
+    /* jscan_value: the same acceptance, end and bits. */
+    assert_int_equal(rv, 0);
+    assert_ptr_equal(sv.p, s.p);
+    assert_memory_equal(&v, &n.d, sizeof v);
     assert_ptr_equal(s.p, txt + n.len);
     double want = ref_strtod(txt, n.len);
     if (n.is_int) {   /* jansson's integers: "-0" is 0, not -0.0 */
@@ -61,7 +72,7 @@ static void check_number(const char *txt)
         fail_msg("%s: jscan %.17g, strtod %.17g", txt, n.d, want);
     }
     /* The grammar fields agree with the general scanner's. */
-    jscan t = {txt, txt + strlen(txt)};
+    jscan t = {txt, txt + len};
     jnum g;
     assert_int_equal(jscan_number_syntax(&t, &g), 0);
     assert_int_equal(g.len, n.len);
@@ -70,6 +81,11 @@ static void check_number(const char *txt)
     assert_int_equal(g.is_int, n.is_int);
     assert_int_equal(g.neg, n.neg);
     assert_int_equal(g.exp, n.exp);
+}
+
+static void check_number(const char *txt)
+{
+    check_number_in(txt, strlen(txt));
 }
 
 static void check_seconds(const char *txt)
@@ -140,6 +156,43 @@ static void test_random_numbers(void **state)
     }
 }
 
+/* Numbers of 1-21 integer and 0-21 fraction digits (the eight-byte
+ * steps' every run length and boundary), each followed by bytes a line
+ * may hold after it or none (the buffer's end), among them bytes of
+ * 0xfa-0xff whose +6 carries into the next byte, and digits after a
+ * stop byte: the scan must stop at the first non-digit. Held to strtod
+ * and the general scanner as above. */
+static void test_numbers_in_lines(void **state)
+{
+    (void)state;
+    static const char tails[] = ",}. eE+-x:\"/\xfa\xff\xfe\x80\x00\x2f\x3a\x29";
+    uint64_t rng = 0x2545f4914f6cdd1dULL;
+    char buf[96];
+    for (int i = 0; i < 300000; i++) {
+        size_t at = 0;
+        if (next_rand(&rng) % 4 == 0)
+            buf[at++] = '-';
+        int ilen = 1 + (int)(next_rand(&rng) % 21);
+        int flen = (int)(next_rand(&rng) % 22);
+        if (next_rand(&rng) % 2)   /* the common shape: 1-3 and 0-2 digits */
+            ilen = 1 + (int)(next_rand(&rng) % 3), flen = (int)(next_rand(&rng) % 3);
+        for (int k = 0; k < ilen; k++)
+            buf[at++] = (char)('0' + next_rand(&rng) % 10);
+        if (flen) {
+            buf[at++] = '.';
+            for (int k = 0; k < flen; k++)
+                buf[at++] = (char)('0' + next_rand(&rng) % 10);
+        }
+        size_t tail = next_rand(&rng) % 12;
+        for (size_t k = 0; k < tail; k++) {
+            uint64_t r = next_rand(&rng);
+            buf[at++] = r % 3 ? tails[(r >> 8) % (sizeof tails - 1)]
+                              : (char)('0' + (r >> 8) % 10);
+        }
+        check_number_in(buf, at);
+    }
+}
+
 /* A byte loop with the documented acceptance rule. */
 static int ref_string(const char *p, size_t len, size_t *out_len)
 {
@@ -194,6 +247,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edge_numbers),
         cmocka_unit_test(test_random_numbers),
+        cmocka_unit_test(test_numbers_in_lines),
         cmocka_unit_test(test_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,13 +7,14 @@
 #include <time.h>
 
 #include "io/jobs/jobs_api.h"
+#include "io/jobs/jobs_files.h"
 #include "io/jobs/jobs_scan.h"
 #include "tui/cmd/commands.h"
 #include "tui/cmd/jobs_args.h"
 #include "tui/jobs/jobs_screen.h"
 #include "tui/report/jobs_json.h"
 
-#define JSON_METRICS 100   /* jobs whose figures --json asks CloudWatch for */
+#define JSON_METRICS 100   /* jobs whose figures --json reads (CloudWatch or files) */
 
 static jobs_api *api_open(const jobs_args *a, sm_err *err)
 {
@@ -31,6 +32,17 @@ static const char **all_names(const joblist *l)
     for (size_t i = 0; names && i < n; i++)
         names[i] = joblist_at(l, i)->name;
     return names;
+}
+
+/* The figures of the first n rows with S3 profiler data, from it. */
+static void api_files(const jobs_args *a, joblist *l, const char **names, size_t n)
+{
+    sm_err err = {0};
+    jobs_files *jf = jobs_files_new(&a->so);
+    if (!jf || jobs_files_figures(jf, l, NULL, names, n, (double)time(NULL), NULL, NULL,
+                                  &err) < 0 || err.msg[0])
+        cmd_err_print("smtop jobs: warning", jf ? err.msg : "out of memory");
+    jobs_files_free(jf);
 }
 
 static int print_view(const jobs_args *a, const joblist *l, const char *source)
@@ -77,6 +89,7 @@ static int jobs_json_api(const jobs_args *a)
     if (jobs_api_metrics(api, l, NULL, names, nm, (double)time(NULL), &err) < 0)
         cmd_err_print("smtop jobs: warning", err.msg);
     sm_err_clear(&err);
+    api_files(a, l, names, nm);
     rc = print_view(a, l, "sagemaker");
 out:
     if (rc != SMTOP_EXIT_OK && err.msg[0])
@@ -85,6 +98,26 @@ out:
     joblist_free(l);
     jobs_api_free(api);
     return rc == SMTOP_EXIT_FAIL && err.code == SM_ERR_USAGE ? SMTOP_EXIT_USAGE : rc;
+}
+
+/* The figures of the first JSON_METRICS folders from their own files,
+ * every file read (settle 0: nothing comes after). A job that cannot be
+ * read is said and keeps its unknown figures. */
+static void scan_figures(const jobs_args *a, source *src, joblist *l)
+{
+    sm_err err = {0};
+    job_probe *p = job_probe_new();
+    const char **names = all_names(l);
+    size_t n = joblist_count(l) < JSON_METRICS ? joblist_count(l) : JSON_METRICS;
+    if (!p || !names)
+        sm_err_set(&err, SM_ERR_NOMEM, "out of memory");
+    else
+        jobs_scan_figures(src, a->spec, p, l, NULL, names, n, (double)time(NULL), 0, NULL,
+                          NULL, &err);
+    if (err.msg[0])
+        cmd_err_print("smtop jobs: warning", err.msg);
+    free(names);
+    job_probe_free(p);
 }
 
 /* `smtop jobs --json DIR|s3://...`: the job folders, no API. */
@@ -97,8 +130,10 @@ static int jobs_json_scan(const jobs_args *a)
     joblist *l = joblist_new();
     int rc = SMTOP_EXIT_FAIL;
     if (src && l && jobs_scan_list(src, a->spec, (double)time(NULL), l, NULL, NULL, NULL,
-                                   &err) >= 0)
+                                   &err) >= 0) {
+        scan_figures(a, src, l);
         rc = print_view(a, l, a->spec);
+    }
     if (rc != SMTOP_EXIT_OK && err.msg[0])
         cmd_err_print("smtop jobs", err.msg);
     joblist_free(l);

@@ -284,7 +284,7 @@ int jobs_screen_run(const jobs_args *a)
         goto out;
     u.sig_fd = screen_signals();
     u.feed = src ? jobs_feed_start_scan(src, a->spec, a->interval_s, &err)
-                 : jobs_feed_start(api, a->interval_s, &err);
+                 : jobs_feed_start(api, jobs_files_new(&a->so), a->interval_s, &err);
     api = NULL;
     src = NULL;
     if (!u.feed)

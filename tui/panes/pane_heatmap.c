@@ -498,6 +498,14 @@ static const char *heat_absent(pane *p, const pane_ctx *ctx)
     return pane_common_absent_system(ctx);
 }
 
+/* A row per node, and the header, legend and footer. */
+static int heat_say(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    size_t n = heat_count(ctx);
+    return n ? (int)n + 3 : 0;
+}
+
 const pane_vtbl pane_heatmap_vtbl = {
     .id = "heatmap",
     .title = "Heatmap",
@@ -510,5 +518,6 @@ const pane_vtbl pane_heatmap_vtbl = {
     .keys = heat_keys,
     .absent = heat_absent,
     .title_note = heat_title_note,
+    .say = heat_say,
     .request = heat_request,
 };

@@ -52,8 +52,12 @@ static json_t *row_json(const jobrow *r, double now)
     json_object_set_new(o, "metrics_raw", json_boolean(r->raw_metrics));
     json_object_set_new(o, "metrics_source", str_or_null(source_name(r->metrics_source)));
     json_object_set_new(o, "step_p50_ms", num(r->step_p50_ms));
+    json_object_set_new(o, "step_source", str_or_null(r->step_source == JOBROW_STEPS_SMDEBUG ? "smdebug"
+                                                      : r->step_source == JOBROW_STEPS_KINETO ? "kineto"
+                                                                                              : NULL));
     json_object_set_new(o, "alerts", json_integer(r->alerts));
     json_object_set_new(o, "idle_gpu_hours", num(r->idle_gpu_h));
+    json_object_set_new(o, "idle_gpu_source", str_or_null(source_name(r->idle_source)));
     json_object_set_new(o, "profiler_output", str_or_null(r->profiler_url));
     json_object_set_new(o, "described", json_boolean(r->described));
     return o;

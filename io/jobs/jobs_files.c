@@ -1,0 +1,172 @@
+/* jobs_files: API rows' figures from their S3 profiler output; see jobs_files.h. */
+#include "io/jobs/jobs_files.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/jobs/job_probe.h"
+#include "io/jobs/jobs_rows.h"
+#include "io/s3/s3_url.h"
+#include "io/source/source_s3.h"
+#include "model/util/vec.h"
+
+#define PO "profiler-output/"
+#define BUCKET_RETRY_S 600.0
+
+typedef struct bucket_src {
+    char name[64];
+    source *src;           /* NULL while failed */
+    double failed_s;       /* when it last failed; 0 never */
+} bucket_src;
+
+struct jobs_files {
+    source_opts so;
+    job_probe *probe;
+    bucket_src *b;
+    size_t nb, cap;
+    pthread_mutex_t mu;    /* b[].src against cancel */
+    atomic_int cancelled;
+};
+
+jobs_files *jobs_files_new(const source_opts *so)
+{
+    jobs_files *jf = calloc(1, sizeof *jf);
+    if (!jf || !(jf->probe = job_probe_new())) {
+        free(jf);
+        return NULL;
+    }
+    jf->so = *so;
+    jf->so.no_cache = 1;
+    pthread_mutex_init(&jf->mu, NULL);
+    return jf;
+}
+
+void jobs_files_free(jobs_files *jf)
+{
+    if (!jf)
+        return;
+    for (size_t i = 0; i < jf->nb; i++)
+        if (jf->b[i].src)
+            source_free(jf->b[i].src);
+    free(jf->b);
+    job_probe_free(jf->probe);
+    pthread_mutex_destroy(&jf->mu);
+    free(jf);
+}
+
+void jobs_files_cancel(jobs_files *jf)
+{
+    atomic_store(&jf->cancelled, 1);
+    pthread_mutex_lock(&jf->mu);
+    for (size_t i = 0; i < jf->nb; i++)
+        source_cancel(jf->b[i].src, 1);
+    pthread_mutex_unlock(&jf->mu);
+}
+
+/* The bucket's entry, made on first use. NULL on OOM. */
+static bucket_src *bucket_get(jobs_files *jf, const char *name)
+{
+    for (size_t i = 0; i < jf->nb; i++)
+        if (!strcmp(jf->b[i].name, name))
+            return &jf->b[i];
+    pthread_mutex_lock(&jf->mu);
+    int rc = vec_grow(&jf->b, &jf->cap, jf->nb + 1, sizeof *jf->b, 4);
+    bucket_src *b = rc < 0 ? NULL : &jf->b[jf->nb++];
+    if (b)
+        *b = (bucket_src){.src = NULL};
+    pthread_mutex_unlock(&jf->mu);
+    if (b)
+        snprintf(b->name, sizeof b->name, "%s", name);
+    return b;
+}
+
+/* The open source of the bucket, or NULL (failed lately, or now: err). */
+static source *bucket_source(jobs_files *jf, bucket_src *b, double now_s, sm_err *err)
+{
+    if (b->src || (b->failed_s > 0 && now_s - b->failed_s < BUCKET_RETRY_S))
+        return b->src;
+    char spec[96];
+    s3_tuning t;
+    source_s3_tuning_defaults(&t);
+    t.connect_attempts = 1;      /* a list of jobs, not one job: fail fast */
+    t.connect_budget_ms = 2000;
+    t.max_attempts = t.max_attempts < 3 ? t.max_attempts : 3;
+    snprintf(spec, sizeof spec, "s3://%s/", b->name);
+    source *s = source_s3_open(spec, &jf->so, &t, err);
+    pthread_mutex_lock(&jf->mu);
+    b->src = s;
+    if (s && atomic_load(&jf->cancelled))
+        source_cancel(s, 1);
+    pthread_mutex_unlock(&jf->mu);
+    if (!s)
+        b->failed_s = now_s;
+    return s;
+}
+
+/* Splits the row's URL into its bucket and the job folder's key ("a/JOB/"). */
+static int split_url(const jobrow *r, char *bucket, size_t bcap, char *job, size_t jcap)
+{
+    sm_err e = {0};
+    size_t n = strlen(r->profiler_url);
+    if (strncmp(r->profiler_url, "s3://", 5) || n < strlen(PO) ||
+        strcmp(r->profiler_url + n - strlen(PO), PO) ||
+        s3_url_parse_spec(r->profiler_url, bucket, bcap, job, jcap, &e) < 0)
+        return -1;
+    job[strlen(job) - strlen(PO)] = '\0';
+    return 0;
+}
+
+/* Reads one row; 1 changed, 0 not, -1 with err (the bucket failed). */
+static int files_row(jobs_files *jf, jobrow *r, double now_s, sm_err *err)
+{
+    char bucket[64], job[1024];
+    if (split_url(r, bucket, sizeof bucket, job, sizeof job) < 0)
+        return 0;
+    bucket_src *b = bucket_get(jf, bucket);
+    if (!b)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    if (b->failed_s > 0 && now_s - b->failed_s < BUCKET_RETRY_S)
+        return 0;   /* said when it failed */
+    source *s = bucket_source(jf, b, now_s, err);
+    if (!s)
+        return -1;
+    int got = job_probe_update(jf->probe, s, job, r, now_s, 0, err);
+    if (got < 0) {
+        b->failed_s = now_s;   /* the next tries wait; the source stays open */
+        sm_err e = *err;
+        sm_err_set(err, e.code, "%s's profiler data in s3://%s/ cannot be read (%s); "
+                   "its figures come from CloudWatch", r->name, bucket, e.msg);
+    } else if (got > 0) {
+        b->failed_s = 0;
+    }
+    return got;
+}
+
+typedef struct files_ctx {
+    jobs_files *jf;
+    double now_s;
+} files_ctx;
+
+static int files_due(void *ud, const jobrow *r)
+{
+    files_ctx *c = ud;
+    return !atomic_load(&c->jf->cancelled) && r->described &&
+           !strncmp(r->profiler_url, "s3://", 5) && job_probe_due(c->jf->probe, r, c->now_s);
+}
+
+static int files_work(void *ud, jobrow *r, sm_err *err)
+{
+    files_ctx *c = ud;
+    return files_row(c->jf, r, c->now_s, err);
+}
+
+long jobs_files_figures(jobs_files *jf, joblist *l, pthread_mutex_t *mu,
+                        const char *const *names, size_t n, double now_s,
+                        void (*changed)(void *ud), void *ud, sm_err *err)
+{
+    files_ctx c = {jf, now_s};
+    jobs_rows_fn fn = {files_due, files_work, &c, changed, ud, 1};
+    return jobs_rows_each(l, mu, names, n, &fn, err);
+}

@@ -1,0 +1,39 @@
+/* jobs_files: the figures of jobs listed from the SageMaker API that
+ * have Debugger or PyTorch profiler data, read from their profiler
+ * output on S3 (job_probe: GPU/CPU/memory % of the newest 5 minutes,
+ * step p50, idle GPU-hours), for the rows on screen.
+ *
+ * A row's profiler URL (s3://BUCKET/PATH/JOB/profiler-output/) is read
+ * through one source per bucket, opened at its root with a short first
+ * contact (one attempt within 2 s): a bucket that cannot be read (denied,
+ * missing, unreachable) is said once and left alone for 10 minutes, its
+ * rows keeping CloudWatch's figures. A row whose files hold system
+ * metrics becomes a Debugger row (CloudWatch is not asked for it again). */
+#ifndef SMTOP_JOBS_FILES_H
+#define SMTOP_JOBS_FILES_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include "io/source/source_open.h"
+#include "model/jobs/joblist.h"
+
+typedef struct jobs_files jobs_files;
+
+/* so: the transport options (profile, region, S3 endpoint); copied
+ * shallowly (its strings must outlive jf). NULL on OOM. */
+jobs_files *jobs_files_new(const source_opts *so);
+void jobs_files_free(jobs_files *jf);
+
+/* Probes those of names[0..n) that have an S3 profiler URL and are due
+ * (job_probe_due), holding mu (may be NULL) only to copy rows in and
+ * out; changed(ud) after each changed row. Returns how many were read;
+ * a bucket that failed leaves its message in err and the rest go on. */
+long jobs_files_figures(jobs_files *jf, joblist *l, pthread_mutex_t *mu,
+                        const char *const *names, size_t n, double now_s,
+                        void (*changed)(void *ud), void *ud, sm_err *err);
+
+/* Cancels a read in flight (quitting); thread-safe once created. */
+void jobs_files_cancel(jobs_files *jf);
+
+#endif

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# `smtop jobs --json` from the local API (tests/aws) with the profiler
+# output of its jobs on s3rver (tests/s3): a job whose ProfilerConfig path
+# holds Debugger system metrics and smdebug events gets its GPU/CPU/memory
+# %, step p50 and idle GPU-hours from them (equal to jobs_figures.py on the
+# same files) and is no longer asked of CloudWatch; a job with PyTorch
+# profiler traces only gets its step p50 from the newest trace and keeps
+# CloudWatch's figures; a job with a path but no data keeps CloudWatch's;
+# S3 requests are bounded; a bucket that cannot be read is said once, names
+# the bucket, and the list still comes out with CloudWatch's figures.
+set -uo pipefail
+: "${SMTOP:?}" "${SMTOP_SRC:?}"
+. "$SMTOP_SRC/tests/aws/rig.sh"
+. "$SMTOP_SRC/tests/s3/rig.sh"
+aws_require
+rig_require
+T=$(mktemp -d); trap 'aws_stop; rig_stop; rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+aws_start "$T" 30 || exit 1
+aws_env
+rig_start "$T/rig" || exit 1
+rig_env
+J="$SMTOP jobs --json --endpoint-url $RIG_ENDPOINT"
+$J >"$T/first.json" 2>/dev/null || fail "jobs --json"
+# three plain-named jobs with a profiler path, newest first
+mapfile -t P < <(python3 -c '
+import json, sys
+for j in json.load(open(sys.argv[1]))["jobs"]:
+    if j["profiler_output"] and j["name"].isprintable() and j["training_start_s"]:
+        print(j["name"])' "$T/first.json" | head -3)
+[ "${#P[@]}" -eq 3 ] || { echo "FAIL: the fixture has ${#P[@]} jobs with a profiler path"; exit 1; }
+A=${P[0]} B=${P[1]} C=${P[2]}
+"$SMTOP" synth --out "$T/data/$A/profiler-output" --gpus 2 --minutes 4 >/dev/null || fail "synth A"
+"$SMTOP" synth --out "$T/data/$B" --kineto-only --minutes 3 >/dev/null || fail "synth B"
+rig_upload smtop-jobs profiler "$T/data" >/dev/null || fail "upload"
+rig_reset
+aws_reset
+$J >"$T/all.json" 2>"$T/err" || fail "jobs --json: $(cat "$T/err")"
+[ -s "$T/err" ] && fail "warnings: $(cat "$T/err")"
+python3 - "$T/all.json" "$T/data" "$SMTOP_SRC/tests/integration/jobs_figures.py" "$A" "$B" "$C" <<'PY' || fails=$((fails + 1))
+import json, subprocess, sys
+d = {j["name"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+root, ref, a, b, c = sys.argv[2:7]
+def want(n):
+    return json.loads(subprocess.check_output([sys.executable, ref, f"{root}/{n}"]))
+def same(j, w, keys):
+    for k in keys:
+        x, y = j[k], w[k]
+        if (x is None) != (y is None) or (isinstance(y, float) and abs(x - y) > (0.002 if k == "step_p50_ms" else 1e-9 * max(1, abs(y)))) \
+                or (isinstance(y, str) and x != y):
+            sys.exit(f"FAIL: {j['name']} {k}: smtop {x}, files {y}")
+ja, jb, jc = d[a], d[b], d[c]
+same(ja, want(a), ["gpu_pct", "cpu_pct", "mem_pct", "idle_gpu_hours", "step_p50_ms", "step_source"])
+if ja["metrics_source"] != "debugger" or ja["idle_gpu_source"] != "debugger" or ja["metrics_raw"]:
+    sys.exit(f"FAIL: {a}: sources {ja['metrics_source']} {ja['idle_gpu_source']}")
+same(jb, want(b), ["step_p50_ms", "step_source"])
+if jb["step_source"] != "kineto" or jb["metrics_source"] not in ("cloudwatch", None):
+    sys.exit(f"FAIL: {b}: {jb['step_source']} {jb['metrics_source']}")
+if jc["step_p50_ms"] is not None or jc["metrics_source"] == "debugger":
+    sys.exit(f"FAIL: {c} has no data, yet {jc['step_p50_ms']} {jc['metrics_source']}")
+print(f"{a}: gpu {ja['gpu_pct']:.1f} % p50 {ja['step_p50_ms']:.1f} ms idle {ja['idle_gpu_hours']:.4f} GPU-h (debugger); "
+      f"{b}: p50 {jb['step_p50_ms']:.1f} ms (kineto)")
+PY
+reqs=$(rig_stat requests)
+echo "S3: $reqs requests for the profiler data of the first 30 jobs"
+# 10 jobs with a path: 6 listings each (system, events, 4 ranges for
+# traces) and the files of the two with data (8 system, events, traces)
+[ "$reqs" -le 80 ] || fail "$reqs S3 requests"
+
+# a bucket that cannot be read: said once, naming it; CloudWatch's figures stay
+"$SMTOP" jobs --json --endpoint-url http://127.0.0.1:1 >"$T/dead.json" 2>"$T/err" ||
+  fail "jobs --json with S3 unreachable: exit $?"
+grep -q "s3://smtop-jobs/" "$T/err" || fail "the unreadable bucket is not named: $(cat "$T/err")"
+[ "$(grep -c 'cannot be read' "$T/err")" -eq 1 ] || fail "said more than once: $(cat "$T/err")"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["jobs"]
+sys.exit(0 if any(j["metrics_source"] == "cloudwatch" for j in d) else "FAIL: no CloudWatch figures left")' "$T/dead.json" ||
+  fails=$((fails + 1))
+[ $fails -eq 0 ] && echo "jobs API + S3 profiler data: ok"
+exit $((fails > 0))
