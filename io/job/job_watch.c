@@ -19,6 +19,7 @@
 #define RETRY_FAILED_S 600.0
 #define CW_EVERY_S 60.0
 #define CW_LATE_S 300.0          /* points CloudWatch may still add behind the newest */
+#define DEBUGGER_GRACE_S 300.0  /* training time before its files may be missed */
 #define CW_STREAM 0xC10D3A7C40ULL /* model_set_stream: not a file's */
 
 typedef struct cw_point {
@@ -198,10 +199,18 @@ static long add_points(job_watch *w, const cw_host_job *j, model *m, pthread_mut
 
 /* Whether CloudWatch is (or becomes) the source; decided once, after a
  * pass, by whether the files gave the model any system sample. */
-static int cloudwatch_on(job_watch *w, model *m, pthread_mutex_t *lock, long passes)
+static int cloudwatch_on(job_watch *w, model *m, pthread_mutex_t *lock, long passes,
+                         double now_s)
 {
-    if (w->decided || passes <= 0 || !w->described)
+    const jobrow *r = &w->row;
+    /* without a profiler path no file can come: no pass to wait for */
+    if (w->decided || !w->described || (passes <= 0 && r->profiler_url[0]))
         return w->cw_on;
+    /* Debugger writes from the start of training: a job with a profiler
+     * path that has trained less than that may still get its files */
+    if (r->profiler_url[0] && !jobrow_ended(r) &&
+        (r->start_s <= 0 || now_s - r->start_s < DEBUGGER_GRACE_S))
+        return 0;
     if (lock)
         pthread_mutex_lock(lock);
     int none = model_last_sample_us(m) == 0;
@@ -289,7 +298,7 @@ int job_watch_poll(job_watch *w, model *m, pthread_mutex_t *lock, long passes, d
     int changed = 0;
     if (describe_due(w, now_s))
         changed |= describe(w, now_s);
-    if (cloudwatch_on(w, m, lock, passes))
+    if (cloudwatch_on(w, m, lock, passes, now_s))
         changed |= cloudwatch(w, m, lock, now_s);
     pthread_mutex_lock(&w->mu);
     if (changed && w->on_change)
@@ -306,8 +315,8 @@ void job_watch_on_change(job_watch *w, void (*fn)(void *ud), void *ud)
     pthread_mutex_unlock(&w->mu);
 }
 
-/* Polls every second (what is due costs nothing until it is) until
- * stopped. */
+/* Polls every second (what is due costs nothing until it is), every
+ * quarter second until the first pass ended, until stopped. */
 static void *watch_main(void *arg)
 {
     job_watch *w = arg;
@@ -315,9 +324,12 @@ static void *watch_main(void *arg)
         scan_stats st;
         scanner_get_stats(w->sc, &st);
         job_watch_poll(w, w->m, w->lock, (long)st.passes, (double)time(NULL));
+        /* quicker before the first pass: it ends soon, and decides */
+        long wait_ns = w->decided || st.passes > 0 ? 1000000000L : 250000000L;
         struct timespec dl;
         clock_gettime(CLOCK_REALTIME, &dl);
-        dl.tv_sec += 1;
+        dl.tv_sec += (dl.tv_nsec + wait_ns) / 1000000000L;
+        dl.tv_nsec = (dl.tv_nsec + wait_ns) % 1000000000L;
         pthread_mutex_lock(&w->mu);
         if (!w->stop)
             pthread_cond_timedwait(&w->cv, &w->mu, &dl);

@@ -169,7 +169,8 @@ static int kin_read(source *src, const probe_key *key, jobfig_steps *steps, sm_e
     kin_ctx c = {.dec = kineto_dec_new(&o), .steps = steps, .err = err};
     if (!c.dec)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-    for (int64_t off = 0; !c.failed && !c.oom; off += TRACE_CHUNK) {
+    /* up to the listed size: a range past the end is an error on S3 */
+    for (int64_t off = 0; off < key->size && !c.failed && !c.oom; off += TRACE_CHUNK) {
         source_req q = {.key = key->key, .offset = off, .len = TRACE_CHUNK};
         c.got = 0;
         if (source_fetch(src, &q, 1, kin_chunk, &c, err) < 0)
