@@ -209,6 +209,14 @@ uint64_t model_generation(const model *m);
 uint64_t model_system_generation(const model *m);
 uint64_t model_event_generation(const model *m);
 
+/* Does now the lazy work the model's const readers would do (every
+ * series' and phase's staged data merged, percentiles cached, exact
+ * buffers sorted), which changes no answer. Until the model is next
+ * written, its readers then write nothing, so several threads may read
+ * it at once (the report's rules, issue 28); the Kineto ranks' summaries
+ * (model_gpu_*) excepted: they still sort on read. */
+void model_settle(model *m);
+
 size_t model_node_count(const model *m);
 const model_node *model_node_at(const model *m, size_t i);
 const model_node *model_find_node(const model *m, const char *id);

@@ -294,6 +294,11 @@ scanner *job_scanner(job *j)
     return j->sc;
 }
 
+size_t job_threads(job *j)
+{
+    return scanner_threads(j->sc);
+}
+
 source *job_source(job *j)
 {
     return j->src;

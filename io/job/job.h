@@ -52,6 +52,9 @@ void job_finish(job *j);
 
 model *job_model(job *j);
 scanner *job_scanner(job *j);
+/* The threads the job's passes read on (scanner_threads): SMTOP_INGEST_THREADS,
+ * else the cores this process may run on. At least 1. */
+size_t job_threads(job *j);
 /* The scanner of --traces PATH (source_opts.traces) and where it reads;
  * NULL when none was given. */
 scanner *job_traces_scanner(job *j);

@@ -19,6 +19,7 @@
 #define RETRY_FAILED_S 600.0
 #define CW_EVERY_S 60.0
 #define CW_LATE_S 300.0          /* points CloudWatch may still add behind the newest */
+#define DEBUGGER_GRACE_S 300.0  /* training time before its files may be missed */
 #define CW_STREAM 0xC10D3A7C40ULL /* model_set_stream: not a file's */
 
 typedef struct cw_point {
@@ -40,6 +41,7 @@ struct job_watch {
     int decided, cw_on;          /* CloudWatch chosen (under mu for readers) */
     double cw_s, cw_end_s;       /* last fetch; the job's end it covered */
     double cw_done_s;            /* last fetch that worked (under mu) */
+    int cw_failed;               /* the last fetch failed */
     int64_t *last_us;            /* newest point added, per host x metric */
     int hosts;
     cw_point *pts;
@@ -198,10 +200,18 @@ static long add_points(job_watch *w, const cw_host_job *j, model *m, pthread_mut
 
 /* Whether CloudWatch is (or becomes) the source; decided once, after a
  * pass, by whether the files gave the model any system sample. */
-static int cloudwatch_on(job_watch *w, model *m, pthread_mutex_t *lock, long passes)
+static int cloudwatch_on(job_watch *w, model *m, pthread_mutex_t *lock, long passes,
+                         double now_s)
 {
-    if (w->decided || passes <= 0 || !w->described)
+    const jobrow *r = &w->row;
+    /* without a profiler path no file can come: no pass to wait for */
+    if (w->decided || !w->described || (passes <= 0 && r->profiler_url[0]))
         return w->cw_on;
+    /* Debugger writes from the start of training: a job with a profiler
+     * path that has trained less than that may still get its files */
+    if (r->profiler_url[0] && !jobrow_ended(r) &&
+        (r->start_s <= 0 || now_s - r->start_s < DEBUGGER_GRACE_S))
+        return 0;
     if (lock)
         pthread_mutex_lock(lock);
     int none = model_last_sample_us(m) == 0;
@@ -225,7 +235,9 @@ static int cloudwatch_due(const job_watch *w, double now_s, double *t0, double *
         return 0;
     if (ended && w->cw_s > 0 && w->cw_end_s == r->end_s)
         return 0;   /* its whole span is in */
-    if (!ended && w->cw_s > 0 && now_s - w->cw_s < CW_EVERY_S)
+    /* running: once a minute; a failed call (no permission, throttled
+     * past the retries) is not tried again sooner either */
+    if ((!ended || w->cw_failed) && w->cw_s > 0 && now_s - w->cw_s < CW_EVERY_S)
         return 0;
     int64_t newest = 0;
     for (int i = 0; w->last_us && i < w->hosts * CW_HOST_METRICS; i++)
@@ -272,6 +284,7 @@ static int cloudwatch(job_watch *w, model *m, pthread_mutex_t *lock, double now_
     long got = cw_host_fetch(w->cw, &j, period, t0, t1, collect, w, &e);
     atomic_fetch_add(&w->metric_calls, 1);
     w->cw_s = now_s;
+    w->cw_failed = got < 0;
     if (got < 0) {
         set_error(w, "CloudWatch", &e);
         return 0;
@@ -289,7 +302,7 @@ int job_watch_poll(job_watch *w, model *m, pthread_mutex_t *lock, long passes, d
     int changed = 0;
     if (describe_due(w, now_s))
         changed |= describe(w, now_s);
-    if (cloudwatch_on(w, m, lock, passes))
+    if (cloudwatch_on(w, m, lock, passes, now_s))
         changed |= cloudwatch(w, m, lock, now_s);
     pthread_mutex_lock(&w->mu);
     if (changed && w->on_change)
@@ -306,8 +319,8 @@ void job_watch_on_change(job_watch *w, void (*fn)(void *ud), void *ud)
     pthread_mutex_unlock(&w->mu);
 }
 
-/* Polls every second (what is due costs nothing until it is) until
- * stopped. */
+/* Polls every second (what is due costs nothing until it is), every
+ * quarter second until the first pass ended, until stopped. */
 static void *watch_main(void *arg)
 {
     job_watch *w = arg;
@@ -315,9 +328,12 @@ static void *watch_main(void *arg)
         scan_stats st;
         scanner_get_stats(w->sc, &st);
         job_watch_poll(w, w->m, w->lock, (long)st.passes, (double)time(NULL));
+        /* quicker before the first pass: it ends soon, and decides */
+        long wait_ns = w->decided || st.passes > 0 ? 1000000000L : 250000000L;
         struct timespec dl;
         clock_gettime(CLOCK_REALTIME, &dl);
-        dl.tv_sec += 1;
+        dl.tv_sec += (dl.tv_nsec + wait_ns) / 1000000000L;
+        dl.tv_nsec = (dl.tv_nsec + wait_ns) % 1000000000L;
         pthread_mutex_lock(&w->mu);
         if (!w->stop)
             pthread_cond_timedwait(&w->cv, &w->mu, &dl);

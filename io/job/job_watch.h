@@ -16,8 +16,9 @@
  *     resolution), from the newest point it has less a few minutes
  *     (late points), and once more after it ended, then never again.
  * CloudWatch becomes the system source only when a pass has finished and
- * the model holds no system sample: a job with Debugger metrics never
- * asks for it. */
+ * the model holds no system sample (for a running job with a profiler
+ * path, once it has trained 5 minutes: Debugger's first files may come
+ * late): a job with Debugger metrics never asks for it. */
 #ifndef SMTOP_JOB_WATCH_H
 #define SMTOP_JOB_WATCH_H
 

@@ -1,9 +1,8 @@
-/* scan_fetch: a ring of nslots items between the fetch threads
- * (producers) and the scanner's thread (consumer); see scan_fetch.h.
- * `tail` counts items claimed, `head` items released: slot k % nslots
- * belongs to item k while head <= k < tail, only its producer touches it
- * until it is put (`filled` = k + 1), and the consumer takes items in
- * claim order whichever producer finishes first. */
+/* scan_fetch: a ring of NSLOTS items between the fetch thread (the
+ * producer) and the scanner's or export's thread (the consumer); see
+ * scan_fetch.h. `tail` counts items put or being put, `head` items
+ * released: slot k % NSLOTS belongs to item k while head <= k < tail,
+ * only the producer touches it until it is put (`filled` = k + 1). */
 #include "io/scan/scan_fetch.h"
 
 #include <pthread.h>
@@ -15,7 +14,10 @@
 
 /* Larger fetches are lent rather than copied (bounds the copies' memory). */
 #define COPY_MAX ((size_t)64 << 20)
-#define WORKERS_MAX 16
+/* The producer's item in hand, the consumer's and one decoded ahead: the
+ * consumer is the slower side, and more slots only held more files'
+ * bytes and records at once (issue 15). */
+#define NSLOTS 3
 
 typedef struct fslot {
     source_req req;
@@ -29,18 +31,16 @@ typedef struct fslot {
     sm_err err;
     predec_buf recs;
     uint64_t filled;        /* k + 1 once item k is put here */
-    sysdec_scratch scratch; /* its producer's, while it fills the slot */
+    sysdec_scratch scratch; /* the producer's, while it fills the slot */
 } fslot;
 
 struct scan_fetch {
-    pthread_t threads[WORKERS_MAX];
-    size_t nthreads;
+    pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;          /* head, tail, a slot or running changed */
-    fslot *slots;
-    size_t nslots;
+    fslot slots[NSLOTS];
     uint64_t head, tail;
-    size_t running;             /* producers not yet returned */
+    int running;                /* the producer has not returned */
     int rc;
     sm_err err;
     scan_fetch_fn fn;
@@ -57,7 +57,7 @@ static void *fetch_main(void *arg)
         f->rc = rc;
         f->err = err;
     }
-    f->running--;
+    f->running = 0;
     pthread_cond_broadcast(&f->cv);
     pthread_mutex_unlock(&f->mu);
     return NULL;
@@ -65,67 +65,31 @@ static void *fetch_main(void *arg)
 
 static void free_slots(scan_fetch *f)
 {
-    for (size_t i = 0; i < f->nslots; i++) {
+    for (size_t i = 0; i < NSLOTS; i++) {
         free(f->slots[i].buf);
         free(f->slots[i].etag_buf);
         predec_buf_free(&f->slots[i].recs);
         sys_decode_scratch_free(&f->slots[i].scratch);
     }
-    free(f->slots);
-}
-
-scan_fetch *scan_fetch_start_pool(size_t n, scan_fetch_fn fn, void *ud)
-{
-    scan_fetch *f = calloc(1, sizeof *f);
-    if (n == 0)
-        n = 1;
-    if (n > WORKERS_MAX)
-        n = WORKERS_MAX;
-    /* Room for each producer to have one item in hand, the consumer one
-     * and one more decoded ahead. The consumer is the slower side: more
-     * slots only held more files' bytes and records at once (issue 15:
-     * 2n + 2 of them were about 14 MB of peak RSS, and no faster). */
-    size_t nslots = n + 2;
-    if (!f || !(f->slots = calloc(nslots, sizeof *f->slots))) {
-        free(f);
-        return NULL;
-    }
-    f->nslots = nslots;
-    f->fn = fn;
-    f->ud = ud;
-    pthread_mutex_init(&f->mu, NULL);
-    pthread_cond_init(&f->cv, NULL);
-    pthread_mutex_lock(&f->mu);
-    for (size_t i = 0; i < n; i++) {
-        if (pthread_create(&f->threads[i], NULL, fetch_main, f) != 0)
-            break;
-        f->nthreads++;
-        f->running++;
-    }
-    pthread_mutex_unlock(&f->mu);
-    if (f->nthreads == 0) {
-        pthread_cond_destroy(&f->cv);
-        pthread_mutex_destroy(&f->mu);
-        free_slots(f);
-        free(f);
-        return NULL;
-    }
-    return f;
 }
 
 scan_fetch *scan_fetch_start(scan_fetch_fn fn, void *ud)
 {
-    return scan_fetch_start_pool(1, fn, ud);
-}
-
-int scan_fetch_claim(scan_fetch *f, size_t limit, size_t *k)
-{
-    pthread_mutex_lock(&f->mu);
-    int ok = f->tail < limit;
-    if (ok)
-        *k = (size_t)f->tail++;
-    pthread_mutex_unlock(&f->mu);
-    return ok ? 0 : -1;
+    scan_fetch *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->fn = fn;
+    f->ud = ud;
+    f->running = 1;
+    pthread_mutex_init(&f->mu, NULL);
+    pthread_cond_init(&f->cv, NULL);
+    if (pthread_create(&f->thread, NULL, fetch_main, f) != 0) {
+        pthread_cond_destroy(&f->cv);
+        pthread_mutex_destroy(&f->mu);
+        free(f);
+        return NULL;
+    }
+    return f;
 }
 
 /* Copies n bytes into *buf (grown to *cap); 0, or -1 on OOM. */
@@ -143,37 +107,23 @@ static int copy_into(char **buf, size_t *cap, const void *src, size_t n)
     return 0;
 }
 
+/* Waits until item k's slot is free: the consumer released the item
+ * that used it before. Then only the producer touches it until put. */
+static fslot *wait_slot(scan_fetch *f, uint64_t k)
+{
+    pthread_mutex_lock(&f->mu);
+    while (k - f->head >= NSLOTS)
+        pthread_cond_wait(&f->cv, &f->mu);
+    pthread_mutex_unlock(&f->mu);
+    return &f->slots[k % NSLOTS];
+}
+
 void scan_fetch_put(scan_fetch *f, const source_req *req, const void *data, size_t len,
                     const char *etag, const sm_err *err, int kind)
 {
     pthread_mutex_lock(&f->mu);
     uint64_t k = f->tail++;
     pthread_mutex_unlock(&f->mu);
-    scan_fetch_put_at(f, (size_t)k, req, data, len, etag, err, kind);
-}
-
-/* Waits until item k's slot is free: the consumer released the item
- * that used it before. Then only k's producer touches it until put. */
-static fslot *wait_slot(scan_fetch *f, uint64_t k)
-{
-    pthread_mutex_lock(&f->mu);
-    while (k - f->head >= f->nslots)
-        pthread_cond_wait(&f->cv, &f->mu);
-    pthread_mutex_unlock(&f->mu);
-    return &f->slots[k % f->nslots];
-}
-
-void scan_fetch_lend_buf(scan_fetch *f, size_t k, source_req *req)
-{
-    fslot *s = wait_slot(f, k);
-    req->buf = &s->buf;
-    req->cap = &s->cap;
-}
-
-void scan_fetch_put_at(scan_fetch *f, size_t item, const source_req *req, const void *data,
-                       size_t len, const char *etag, const sm_err *err, int kind)
-{
-    uint64_t k = item;
     fslot *s = wait_slot(f, k);
     int lent = 0;
     s->req = *req;
@@ -187,8 +137,6 @@ void scan_fetch_put_at(scan_fetch *f, size_t item, const source_req *req, const 
         s->data = NULL;
     } else if (len == 0) {
         s->data = "";
-    } else if (data == s->buf) {
-        s->data = s->buf;   /* read in place (scan_fetch_lend_buf) */
     } else if (len <= COPY_MAX && copy_into(&s->buf, &s->cap, data, len) == 0) {
         s->data = s->buf;
     } else {
@@ -216,27 +164,19 @@ void scan_fetch_put_at(scan_fetch *f, size_t item, const source_req *req, const 
     pthread_mutex_unlock(&f->mu);
 }
 
-void scan_fetch_wait_idle(scan_fetch *f)
-{
-    pthread_mutex_lock(&f->mu);
-    while (f->head != f->tail)
-        pthread_cond_wait(&f->cv, &f->mu);
-    pthread_mutex_unlock(&f->mu);
-}
-
 int scan_fetch_take(scan_fetch *f, scan_item *out)
 {
     pthread_mutex_lock(&f->mu);
     uint64_t k = f->head;
-    /* Every claimed item gets put, so the ring is empty for good only
-     * once no producer runs and every claim was taken. */
-    while (f->slots[k % f->nslots].filled != k + 1 && !(f->running == 0 && k == f->tail))
+    /* Every item begun gets put, so the ring is empty for good only
+     * once the producer returned and every item was taken. */
+    while (f->slots[k % NSLOTS].filled != k + 1 && !(!f->running && k == f->tail))
         pthread_cond_wait(&f->cv, &f->mu);
-    int empty = f->slots[k % f->nslots].filled != k + 1;
+    int empty = f->slots[k % NSLOTS].filled != k + 1;
     pthread_mutex_unlock(&f->mu);
     if (empty)
         return -1;
-    const fslot *s = &f->slots[k % f->nslots];
+    const fslot *s = &f->slots[k % NSLOTS];
     out->req = s->req;
     out->data = s->data;
     out->len = s->len;
@@ -257,8 +197,7 @@ void scan_fetch_release(scan_fetch *f)
 
 int scan_fetch_finish(scan_fetch *f, sm_err *err)
 {
-    for (size_t i = 0; i < f->nthreads; i++)
-        pthread_join(f->threads[i], NULL);
+    pthread_join(f->thread, NULL);
     int rc = f->rc;
     if (rc != 0 && err)
         *err = f->err;

@@ -7,12 +7,9 @@
  * Order and results are the unthreaded ones: every fetch callback becomes
  * an item, handed to the consumer in order with the same arguments (bytes
  * copied, or lent while the producer waits), and the consumer runs its
- * usual callback on it. One producer (scan_fetch_start) orders items by
- * callback; a pool (scan_fetch_start_pool) of producers that each claim
- * the next item number (scan_fetch_claim) and put exactly that item
- * (scan_fetch_put_at) decodes several files at once, the consumer still
- * taking them in claim order. A producer whose requests depend on what
- * the consumer did can wait for it (scan_fetch_wait_idle). */
+ * usual callback on it. One producer thread (the S3 scanner's fetches
+ * must not overlap; a local source is read by node workers instead,
+ * scan_shard.c). */
 #ifndef SMTOP_SCAN_FETCH_H
 #define SMTOP_SCAN_FETCH_H
 
@@ -41,31 +38,12 @@ typedef int (*scan_fetch_fn)(void *ud, scan_fetch *f, sm_err *err);
 /* Starts the fetch thread running fn(ud, f, err). NULL when it cannot be
  * started (the caller then fetches on its own thread). */
 scan_fetch *scan_fetch_start(scan_fetch_fn fn, void *ud);
-/* Starts n producer threads (at most 16), each running fn(ud, f, err),
- * with room for one item each, one for the consumer and one decoded
- * ahead. NULL when none starts. */
-scan_fetch *scan_fetch_start_pool(size_t n, scan_fetch_fn fn, void *ud);
-
-/* Pool producer side: the next item number, below limit: 0 with *k set,
- * -1 when every item below limit is claimed. A claimed item must be put
- * (scan_fetch_put_at), or the consumer waits for it forever. */
-int scan_fetch_claim(scan_fetch *f, size_t limit, size_t *k);
-/* Waits until claimed item k's slot is free, then offers its buffer to
- * the source (req->buf, req->cap): bytes read into it are not copied by
- * scan_fetch_put_at. Optional. */
-void scan_fetch_lend_buf(scan_fetch *f, size_t k, source_req *req);
-/* Queues item k's callback arguments, as scan_fetch_put does. */
-void scan_fetch_put_at(scan_fetch *f, size_t k, const source_req *req, const void *data,
-                       size_t len, const char *etag, const sm_err *err, int kind);
-
-/* Single producer side. Queues one callback's arguments (decoding data ahead as
+/* Producer side. Queues one callback's arguments (decoding data ahead as
  * `kind`, a PREDEC_* value), blocking while the queue is full; when the
  * bytes cannot be copied it lends them and waits until the consumer has
  * released the item. */
 void scan_fetch_put(scan_fetch *f, const source_req *req, const void *data, size_t len,
                     const char *etag, const sm_err *err, int kind);
-/* Producer side: waits until the consumer has released every item. */
-void scan_fetch_wait_idle(scan_fetch *f);
 
 /* Consumer side. Waits for the next item: 0, or -1 once the producer has
  * returned and every item was taken. The item stays valid until

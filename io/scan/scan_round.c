@@ -121,6 +121,11 @@ static size_t pool_size(const scanner *sc)
     return n > 1 ? (size_t)n : 1;
 }
 
+size_t scanner_threads(const scanner *sc)
+{
+    return sc->o.sequential ? 1 : pool_size(sc);
+}
+
 static int fetch_round(scanner *sc, source_req *reqs, sm_err *err);
 
 /* Fetches and ingests the work list; files larger than one read go on

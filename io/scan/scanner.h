@@ -134,6 +134,10 @@ typedef struct scan_stats {
 scanner *scanner_new(source *src, const char *root, model *m,
                      const scanner_opts *opts, sm_err *err);
 void scanner_free(scanner *sc);
+/* The threads a pass over a local source reads on (opts.threads, else
+ * the cores this process may run on; 1 when sequential): what work after
+ * the pass may use as well (the report's rules). At least 1. */
+size_t scanner_threads(const scanner *sc);
 
 /* Finds the profiler-output root inside `src`: "" when the source holds
  * system/ or framework/ directly, "profiler-output/" when it holds a job

@@ -33,6 +33,9 @@ typedef int (*rule_eval_inc_fn)(const model *m, const double *p, rule_result *ou
 /* What a rule reads, so a change to the other part does not re-run it. */
 #define RULE_IN_SYS 1u      /* system series (model_system_generation) */
 #define RULE_IN_EV 2u       /* framework events (model_event_generation) */
+/* The Kineto ranks' summaries, which sort on read (model_settle leaves
+ * them): such a rule runs on the calling thread (rules_run_one). */
+#define RULE_IN_RANKS 4u
 
 typedef struct rule_desc {
     const char *name;

@@ -90,25 +90,25 @@ static const rule_desc RULES[] = {
     /* The PyTorch profiler's rules, one datapoint per rank (rule_kineto.c).
      * Their rows repeat model/gpu/gpu_rules.c's (a constant table cannot
      * read another file's); test_rules_kineto checks that the two agree. */
-    {.name = "GPUIdleHostBound", .example_key = "idle_pct", .inputs = RULE_IN_EV,
+    {.name = "GPUIdleHostBound", .example_key = "idle_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_HIGH,
      .summary = "Kineto: GPU idle above threshold % of its span, more than host_wait % "
                 "of it waiting for kernel launches",
      .n_params = 2, .evaluate = rule_gpu_idle_host_bound,
      .params = {PCT("threshold", 50), PCT("host_wait", 50)}},
-    {.name = "CommNotOverlapped", .example_key = "overlap_pct", .inputs = RULE_IN_EV,
+    {.name = "CommNotOverlapped", .example_key = "overlap_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_MED,
      .summary = "Kineto: communication at least min_comm % of GPU time, under threshold % "
                 "of it overlapped with computation",
      .n_params = 2, .evaluate = rule_comm_not_overlapped,
      .params = {PCT("threshold", 30), PCT("min_comm", 10)}},
-    {.name = "KernelLaunchOverhead", .example_key = "short_pct", .inputs = RULE_IN_EV,
+    {.name = "KernelLaunchOverhead", .example_key = "short_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_MED,
      .summary = "Kineto: more than threshold % of kernels shorter than their launch call "
                 "(after min_launches launches)",
      .n_params = 2, .evaluate = rule_kernel_launch_overhead,
      .params = {PCT("threshold", 50), COUNT("min_launches", 100)}},
-    {.name = "GPUMemoryNearCapacity", .example_key = "reserved_pct", .inputs = RULE_IN_EV,
+    {.name = "GPUMemoryNearCapacity", .example_key = "reserved_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_HIGH,
      .summary = "Kineto: peak reserved GPU memory above threshold % of totalGlobalMem, "
                 "or an OutOfMemory event",
@@ -134,7 +134,7 @@ struct rules {
     void *state[NRULES];            /* an incremental rule's, for last_model */
     uint64_t generation;
     const model *last_model;
-    uint64_t evaluations;           /* rule runs, for tests and benchmarks */
+    uint64_t runs[NRULES];          /* each rule's runs, for tests and benchmarks */
 };
 
 static void reset_result(rules *r, size_t i)
@@ -276,12 +276,13 @@ static void effective_params(const rules *r, size_t i, const model *m, double *o
 }
 
 /* Runs rule i over m into its result. 0, or -1 on OOM (the result then
- * says so and the rule is retried at the next call). */
+ * says so and the rule is retried at the next call). Writes rule i's own
+ * slots alone: distinct rules may run at once (rules_run_one). */
 static int rule_run(rules *r, size_t i, const model *m)
 {
     rule_result *o = &r->results[i];
     reset_result(r, i);
-    r->evaluations++;
+    r->runs[i]++;
     int64_t iv = 0;
     model_system_source(m, &iv);
     if (r->stamp[i].param_gen != r->param_gen[i] || r->stamp[i].interval_us != iv)
@@ -306,16 +307,35 @@ static int rule_run(rules *r, size_t i, const model *m)
     return rc;
 }
 
-int rules_evaluate(rules *r, const model *m)
+size_t rules_stale(rules *r, const model *m, size_t *out)
 {
     if (r->last_model != m)
         rules_invalidate(r);
     r->last_model = m;
+    size_t n = 0;
+    for (size_t i = 0; i < NRULES; i++)
+        if (!rule_fresh(r, i, m))
+            out[n++] = i;
+    return n;
+}
+
+int rules_run_one(rules *r, size_t i, const model *m)
+{
+    return i < NRULES ? rule_run(r, i, m) : 0;
+}
+
+int rules_reads_ranks(size_t i)
+{
+    return i < NRULES && (RULES[i].inputs & RULE_IN_RANKS);
+}
+
+int rules_evaluate(rules *r, const model *m)
+{
+    size_t stale[NRULES];
+    size_t n = rules_stale(r, m, stale);
     int rc = 0;
-    for (size_t i = 0; i < NRULES; i++) {
-        if (rule_fresh(r, i, m))
-            continue;
-        if (rule_run(r, i, m) < 0)
+    for (size_t k = 0; k < n; k++) {
+        if (rule_run(r, stale[k], m) < 0)
             rc = -1;
         else if (rc == 0)
             rc = 1;
@@ -331,7 +351,13 @@ void rules_invalidate(rules *r)
     }
 }
 
-uint64_t rules_evaluation_count(const rules *r) { return r->evaluations; }
+uint64_t rules_evaluation_count(const rules *r)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < NRULES; i++)
+        n += r->runs[i];
+    return n;
+}
 
 const rule_result *rules_result_at(const rules *r, size_t i)
 {

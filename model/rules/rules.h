@@ -135,6 +135,19 @@ uint64_t rules_generation(const rules *r);
  * (that rule's result says so, status no_data, and it re-runs next
  * call). */
 int rules_evaluate(rules *r, const model *m);
+/* rules_evaluate in parts, for a caller that runs the rules on several
+ * threads (the report, issue 28). rules_stale: the rules rules_evaluate
+ * would run now, their indexes into out (room for rules_count()), how
+ * many returned; it also notes m as rules_evaluate does. rules_run_one:
+ * runs rule i as rules_evaluate would (0, or -1 on OOM). Distinct rules
+ * may run at once on several threads when m is settled (model_settle)
+ * and nothing writes it, except those rules_reads_ranks names (the Kineto
+ * ranks' summaries sort on read): run them on one thread, while no other
+ * reads the ranks. Each rule writes its own result and state alone, so
+ * the results do not depend on which thread ran what. */
+size_t rules_stale(rules *r, const model *m, size_t *out);
+int rules_run_one(rules *r, size_t i, const model *m);
+int rules_reads_ranks(size_t i);
 /* Forgets the cached results: the next rules_evaluate recomputes all. */
 void rules_invalidate(rules *r);
 /* How many single-rule runs rules_evaluate did since rules_new: tests

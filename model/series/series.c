@@ -221,6 +221,13 @@ static const double *percentiles(const series *cs)
     return s->pct;
 }
 
+void series_settle(series *s)
+{
+    series_tiers_settle(&s->t);
+    if (s->count)
+        (void)percentiles(s);
+}
+
 void series_get_summary(const series *s, series_summary *out)
 {
     memset(out, 0, sizeof *out);

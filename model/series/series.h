@@ -65,6 +65,12 @@ const char *series_dimension(const series *s);
 const char *series_name(const series *s);   /* "" when the data had no Name */
 
 void series_get_summary(const series *s, series_summary *out);
+/* Does now what a reader would do lazily through a const pointer (the
+ * staged run merged, the percentiles cached, the exact buffer sorted),
+ * none of which changes an answer: until s is next written, readers then
+ * only read, so several threads may read it at once (issue 28: the
+ * report's rules in parallel). */
+void series_settle(series *s);
 
 /* The sample count and the first and last sample times, as in the
  * summary, without computing its percentiles (cheap: readers that only

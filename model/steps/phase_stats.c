@@ -454,6 +454,15 @@ phase_kind phase_stats_kind(const phase_stats *p) { return p->kind; }
 uint64_t phase_stats_generation(const phase_stats *p) { return p->gen; }
 const uint32_t *phase_stats_histogram(const phase_stats *p) { return p->hist; }
 
+static const double *percentiles(const phase_stats *cp);
+
+void phase_stats_settle(phase_stats *p)
+{
+    settle(p);
+    if (p->count)
+        (void)percentiles(p);
+}
+
 /* p50, p95 and p99, cached per generation. A deferred phase takes them
  * exactly from its retained durations (quantile_exact_of: the same
  * definition as q's exact mode); NAN on OOM. Like quantile_get's sort, a

@@ -67,6 +67,10 @@ int phase_stats_add(phase_stats *p, int64_t step, int64_t start_us, int64_t dur_
 const char *phase_stats_label(const phase_stats *p);
 phase_kind phase_stats_kind(const phase_stats *p);
 void phase_stats_get_summary(const phase_stats *p, phase_summary *out);
+/* As series_settle: the lazy work of const readers (staged events joined,
+ * percentiles cached, the exact buffer sorted) done now, so that readers
+ * only read until p is next written. */
+void phase_stats_settle(phase_stats *p);
 
 /* The percentiles pct[0..k) (0..100) into out, as the summary's p50 is
  * computed (exact, or within its err_rel). 0, or -1 on OOM (out NAN). */

@@ -2,9 +2,9 @@
 #include "model/steps/step_hist.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "model/series/quantile.h"
 #include "model/util/lbound.h"
 
 enum { Q_P1, Q_P5, Q_Q1, Q_Q3, Q_P95, Q_P99, Q_N };
@@ -25,18 +25,56 @@ static void bounds_clear(step_hist_bounds *b)
     b->exact = 0;
 }
 
-static double dur_at(const void *ctx, size_t i) { return (double)((const int64_t *)ctx)[i]; }
-
-int step_hist_bounds_of(const int64_t *dur, size_t n, step_hist_bounds *out)
+/* Sorts d[0..n) (all within [mn, mx]) by their offsets from mn, 11 bits a
+ * pass, as many passes as the range needs (three up to 2^33 µs): a frame
+ * sorts the window's steps, and this is several times a comparison sort's
+ * speed. tmp holds n. */
+static void radix_sort(int64_t *d, int64_t *tmp, size_t n, int64_t mn, int64_t mx)
 {
-    double q[Q_N];
+    enum { BITS = 11, NB = 1 << BITS };
+    uint64_t range = (uint64_t)mx - (uint64_t)mn;
+    size_t count[NB];
+    int64_t *src = d, *dst = tmp;
+    for (unsigned shift = 0; shift < 64 && (range >> shift) != 0; shift += BITS) {
+        memset(count, 0, sizeof count);
+        for (size_t i = 0; i < n; i++)
+            count[(((uint64_t)src[i] - (uint64_t)mn) >> shift) & (NB - 1)]++;
+        size_t at = 0;
+        for (size_t k = 0; k < NB; k++) {
+            size_t c = count[k];
+            count[k] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[count[(((uint64_t)src[i] - (uint64_t)mn) >> shift) & (NB - 1)]++] = src[i];
+        int64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != d)
+        memcpy(d, src, n * sizeof *d);
+}
+
+int step_hist_bounds_of(int64_t *dur, size_t n, step_hist_bounds *out)
+{
     bounds_clear(out);
-    if (n == 0 || quantile_exact_of(dur_at, dur, n, pct, Q_N, q) != 0)
+    int64_t *tmp = n ? malloc(n * sizeof *tmp) : NULL;
+    if (!tmp)
         return -1;
     int64_t mn = dur[0], mx = dur[0];
     for (size_t i = 1; i < n; i++) {
         mn = dur[i] < mn ? dur[i] : mn;
         mx = dur[i] > mx ? dur[i] : mx;
+    }
+    radix_sort(dur, tmp, n, mn, mx);
+    free(tmp);
+    /* quantile.h's exact percentiles: linear between the closest ranks. */
+    double q[Q_N];
+    for (int i = 0; i < Q_N; i++) {
+        double rank = pct[i] / 100.0 * (double)(n - 1);
+        size_t k = (size_t)floor(rank);
+        double a = (double)dur[k], b = k + 1 < n ? (double)dur[k + 1] : a;
+        q[i] = a + (rank - (double)k) * (b - a);
     }
     out->min_us = (double)mn;
     out->max_us = (double)mx;

@@ -55,9 +55,11 @@ typedef struct step_hist {
     double lo_us, width_us;    /* bar i is [lo + i w, lo + (i+1) w) */
 } step_hist;
 
-/* The bounds of dur[0..n) (exact percentiles, quantile.h's definition).
- * 0; -1 on OOM or n == 0 (out then all NAN, exact 0). */
-int step_hist_bounds_of(const int64_t *dur, size_t n, step_hist_bounds *out);
+/* The bounds of dur[0..n) (exact percentiles, quantile.h's definition:
+ * linear between the closest ranks); sorts dur (a radix sort: a frame
+ * takes them for the window's steps). 0; -1 on OOM or when n is 0 (out
+ * then all NAN, exact 0). */
+int step_hist_bounds_of(int64_t *dur, size_t n, step_hist_bounds *out);
 
 /* A phase's durations at percentiles: us[i] at pct[i] (0..100, rising;
  * pct[0] 0, pct[n-1] 100). */

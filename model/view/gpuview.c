@@ -75,20 +75,23 @@ typedef struct fout {
     size_t n, max;
 } fout;
 
-static void put(fout *o, const char *rule, rule_severity sev, const char *fmt, ...)
+/* Adds a finding; returns it (to give it a brief), NULL when o is full. */
+static gpuview_finding *put(fout *o, const char *rule, rule_severity sev, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-static void put(fout *o, const char *rule, rule_severity sev, const char *fmt, ...)
+static gpuview_finding *put(fout *o, const char *rule, rule_severity sev, const char *fmt, ...)
 {
     if (o->n >= o->max)
-        return;
+        return NULL;
     gpuview_finding *f = &o->v[o->n++];
     f->rule = rule;
     f->severity = sev;
+    f->brief[0] = '\0';
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(f->text, sizeof f->text, fmt, ap);
     va_end(ap);
+    return f;
 }
 
 static void idle_finding(fout *o, const gpuview_job *j, const rule_result *host, double min)
@@ -98,15 +101,22 @@ static void idle_finding(fout *o, const gpuview_job *j, const rule_result *host,
     rule_severity sev = j->idle_pct >= 50   ? RULE_SEV_HIGH
                         : j->idle_pct >= 25 ? RULE_SEV_MED
                                             : RULE_SEV_LOW;
-    if (host && isinf(min))   /* another source told an idle share: lead with the cause */
-        put(o, "GPUIdleHostBound", host->severity > sev ? host->severity : sev,
-            "GPU host-bound: %.0f %% host wait (traces: idle %.0f %%)", j->host_wait_pct,
-            j->idle_pct);
-    else if (host)
-        put(o, "GPUIdleHostBound", host->severity > sev ? host->severity : sev,
-            "GPU idle %.0f %% (host-bound: %.0f %% host wait)", j->idle_pct, j->host_wait_pct);
-    else
+    if (!host) {
         put(o, NULL, sev, "GPU idle %.0f %% (traces)", j->idle_pct);
+        return;
+    }
+    sev = host->severity > sev ? host->severity : sev;
+    gpuview_finding *f;
+    if (isinf(min))   /* another source told an idle share: lead with the cause */
+        f = put(o, "GPUIdleHostBound", sev, "GPU host-bound: %.0f %% host wait (traces: idle %.0f %%)",
+                j->host_wait_pct, j->idle_pct);
+    else
+        f = put(o, "GPUIdleHostBound", sev, "GPU idle %.0f %% (host-bound: %.0f %% host wait)",
+                j->idle_pct, j->host_wait_pct);
+    if (f)
+        snprintf(f->brief, sizeof f->brief,
+                 isinf(min) ? "GPU host-bound (traces: idle %.0f %%)" : "GPU idle %.0f %%, host-bound",
+                 j->idle_pct);
 }
 
 size_t gpuview_findings(const model *m, const rule_result *res, size_t nres, double idle_min,
@@ -121,8 +131,12 @@ size_t gpuview_findings(const model *m, const rule_result *res, size_t nres, dou
     const rule_result *r = fired(res, nres, "CommNotOverlapped");
     if (r && !isnan(j.comm_overlap_pct))
         put(&o, r->name, r->severity, "comm not overlapped %.0f %%", 100 - j.comm_overlap_pct);
-    if ((r = fired(res, nres, "KernelLaunchOverhead")) && !isnan(j.short_pct))
-        put(&o, r->name, r->severity, "launch-bound: %.0f %% short kernels", j.short_pct);
+    if ((r = fired(res, nres, "KernelLaunchOverhead")) && !isnan(j.short_pct)) {
+        gpuview_finding *f = put(&o, r->name, r->severity, "launch-bound: %.0f %% short kernels",
+                                 j.short_pct);
+        if (f)
+            snprintf(f->brief, sizeof f->brief, "launch-bound %.0f %%", j.short_pct);
+    }
     if ((r = fired(res, nres, "GPUMemoryNearCapacity"))) {
         if (j.oom_events)
             put(&o, r->name, r->severity, "GPU out of memory %lld time%s",

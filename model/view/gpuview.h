@@ -51,6 +51,7 @@ typedef struct gpuview_finding {
     const char *rule;               /* static: the rule it comes from, or NULL */
     rule_severity severity;
     char text[GPUVIEW_TEXT];
+    char brief[40];                 /* the same in fewer columns ("launch-bound 54 %"); "" */
 } gpuview_finding;
 
 /* The Kineto findings of the job, in the order idle, communication,

@@ -37,9 +37,23 @@ static void add(verdict *v, const char *source, rule_severity sev, const char *f
     verdict_finding *f = &v->f[v->n++];
     f->source = source;
     f->severity = sev;
+    f->brief[0] = '\0';
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(f->text, sizeof f->text, fmt, ap);
+    va_end(ap);
+}
+
+/* The last finding's brief (see verdict_finding). */
+static void brief(verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void brief(verdict *v, const char *fmt, ...)
+{
+    if (v->n == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->f[v->n - 1].brief, sizeof v->f[v->n - 1].brief, fmt, ap);
     va_end(ap);
 }
 
@@ -176,6 +190,24 @@ static void pick_unit(const model_node *u, double sigma, phase_event *ev, slow_p
     }
 }
 
+/* Every unit StepOutlier judges (a node without writers, else each
+ * writer), as the rule walks them. -1 on OOM. */
+static int pick_worst(const verdict_in *in, slow_pick *best)
+{
+    phase_event *ev = malloc(PHASE_RECENT_CAP * sizeof *ev);
+    if (!ev)
+        return -1;
+    for (size_t ni = 0; ni < model_node_count(in->m); ni++) {
+        const model_node *n = model_node_at(in->m, ni);
+        if (model_node_process_count(n) == 0)
+            pick_unit(n, in->step_sigma, ev, best);
+        for (size_t k = 0; k < model_node_process_count(n); k++)
+            pick_unit(model_node_process_at(n, k), in->step_sigma, ev, best);
+    }
+    free(ev);
+    return 0;
+}
+
 /* Step-time outliers by StepOutlier's definition (model/steps/
  * step_outliers.h, the user's stddev): when the rule fired, its share of
  * outlier steps and the slowest; when it did not (a job shorter than its
@@ -184,18 +216,9 @@ static void pick_unit(const model_node *u, double sigma, phase_event *ev, slow_p
 static int source_outlier_steps(const verdict_in *in, verdict *v)
 {
     const rule_result *r = rule_named(in, "StepOutlier");
-    phase_event *ev = malloc(PHASE_RECENT_CAP * sizeof *ev);
-    if (!ev)
-        return -1;
     slow_pick best = {0};
-    for (size_t ni = 0; ni < model_node_count(in->m); ni++) {
-        const model_node *n = model_node_at(in->m, ni);
-        if (model_node_process_count(n) == 0)
-            pick_unit(n, in->step_sigma, ev, &best);
-        for (size_t k = 0; k < model_node_process_count(n); k++)
-            pick_unit(model_node_process_at(n, k), in->step_sigma, ev, &best);
-    }
-    free(ev);
+    if (pick_worst(in, &best) != 0)
+        return -1;
     int fired = r && r->status == RULE_TRIGGERED && r->datapoints > 0;
     double lost = best.unit ? step_outliers_lost_pct(&best.o) : 0;
     if (!fired && lost < VERDICT_STEP_LOST_PCT)
@@ -223,11 +246,14 @@ static int source_outlier_steps(const verdict_in *in, verdict *v)
     snprintf(p50, sizeof p50, x >= 9.95 ? "%.0f\u00d7" : "%.1f\u00d7", x);
     rule_severity sev = fired ? r->severity
                       : lost >= VERDICT_STEP_HEAVY_PCT ? RULE_SEV_MED : RULE_SEV_LOW;
-    if (fired)
+    if (fired) {
         add(v, "outlier_steps", sev, "%s: %s%s took %s, %s the p50", head, who, step, took, p50);
-    else
+        brief(v, "%s", head);
+    } else {
         add(v, "outlier_steps", sev, "%s%s took %s, %s the p50 (%.0f %% of %s time)", who, step,
             took, p50, lost, mode_of(best.label));
+        brief(v, "%s took %s, %s p50", step, took, p50);
+    }
     return 0;
 }
 
@@ -269,6 +295,7 @@ static void phrase_dataloader(const verdict_in *in, const rule_result *r, verdic
     double worst = mn < lo ? mn : mx;
     add(v, "rule", r->severity, "too %s data-loader workers (%.0f %% of cores) on %lld of %lld nodes",
         worst < lo ? "few" : "many", worst, (long long)r->violations, (long long)r->datapoints);
+    brief(v, "too %s data-loader workers", worst < lo ? "few" : "many");
 }
 
 /* MaxInitializationTime: how long the job took to its first step. */
@@ -314,8 +341,10 @@ static int source_kineto(const verdict_in *in, verdict *v)
     gpuview_finding f[VERDICT_MAX];
     double idle_min = told(v, "idle_gpu") ? INFINITY : VERDICT_IDLE_PCT;
     size_t n = gpuview_findings(in->m, in->res, in->nres, idle_min, f, VERDICT_MAX);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         add(v, "kineto", f[i].severity, "%s", f[i].text);
+        brief(v, "%s", f[i].brief);
+    }
     return 0;
 }
 
@@ -330,6 +359,44 @@ static const verdict_source SOURCES[] = {
     source_outlier_steps,
     source_rules,
 };
+
+static void lack(verdict *v, const char *what)
+{
+    size_t len = strlen(v->lacks);
+    snprintf(v->lacks + len, sizeof v->lacks - len, "%s%s", len ? ", " : "", what);
+}
+
+/* What a rule that could not check lacked, in the words a reader uses:
+ * the sources absent from the whole job, and how many rules wait for a
+ * longer job. */
+static void lacks(const verdict_in *in, verdict *v)
+{
+    int sys = 0, gpu = 0, steps = 0;
+    for (size_t i = 0; i < model_node_count(in->m); i++) {
+        const model_node *n = model_node_at(in->m, i);
+        sys |= model_node_series_count(n) > 0;
+        gpu |= model_node_gpu_count(n) > 0;
+        steps |= model_node_phase_count(n) > 0;
+    }
+    size_t short_rules = 0;
+    for (size_t i = 0; i < in->nres; i++)
+        short_rules += in->res[i].status == RULE_NO_DATA && in->res[i].too_short;
+    gpuview_job j;
+    gpuview_job_sum(in->m, &j);
+    if (!sys)
+        lack(v, "no system metrics");
+    else if (!gpu && !j.gpu_ranks)
+        lack(v, "no GPU metrics");
+    if (!steps)
+        lack(v, "no training steps");
+    if (j.ranks && !j.gpu_ranks)
+        lack(v, "no GPU events in the traces");
+    if (short_rules) {
+        char t[48];
+        snprintf(t, sizeof t, "job too short for %zu rule%s", short_rules, short_rules == 1 ? "" : "s");
+        lack(v, t);
+    }
+}
 
 STABLE_SORT_DEFINE(sort_findings, verdict_finding, A.severity > B.severity)
 
@@ -352,6 +419,8 @@ int verdict_build(const model *m, const rules *r, verdict *out)
     int rc = 0;
     for (size_t i = 0; i < sizeof SOURCES / sizeof SOURCES[0] && rc == 0; i++)
         rc = SOURCES[i](&in, out);
+    if (out->rules_no_data)
+        lacks(&in, out);
     free(res);
     verdict_finding tmp[VERDICT_MAX];
     sort_findings(out->f, tmp, out->n);
@@ -367,39 +436,55 @@ static int cols(const char *s)
     return n;
 }
 
+/* "no problem found (...)", the longest of its forms that fits limit. */
+static void format_ok(const verdict *v, int limit, char *out, size_t cap)
+{
+    char ok[32];
+    snprintf(ok, sizeof ok, "%zu rule%s ok", v->rules_ok, v->rules_ok == 1 ? "" : "s");
+    snprintf(out, cap, "no problem found (%s%s%s)", ok,
+             v->lacks[0] ? "; " : v->rules_no_data ? ", some lack data" : "", v->lacks);
+    if (cols(out) > limit && v->lacks[0])
+        snprintf(out, cap, "no problem found (%s, some lack data)", ok);
+    if (cols(out) > limit)
+        snprintf(out, cap, "no problem found");
+}
+
 char *verdict_format(const verdict *v, const char *sep, int max_cols, char *out, size_t cap)
 {
     if (cap == 0)
         return out;
     out[0] = '\0';
+    int limit = max_cols > 0 ? max_cols : 1 << 30;
     if (!v->has_data) {
         snprintf(out, cap, "no data yet");
         return out;
     }
     if (v->n == 0) {
-        snprintf(out, cap, "no problem found (%zu rule%s ok%s)", v->rules_ok,
-                 v->rules_ok == 1 ? "" : "s", v->rules_no_data ? ", some lack data" : "");
+        format_ok(v, limit, out, cap);
         return out;
     }
     size_t len = 0;
-    int used = 0, limit = max_cols > 0 ? max_cols : 1 << 30;
+    int used = 0;
     for (size_t i = 0; i < v->n; i++) {
         char more[32];
         int rest = (int)(v->n - i - 1);
         snprintf(more, sizeof more, "%s+%d more", sep, rest);
-        int w = (i ? cols(sep) : 0) + cols(v->f[i].text);
         /* The last one needs no room for "+N more" after it. */
-        if (used + w + (rest ? cols(more) : 0) > limit && i > 0) {
+        int room = limit - used - (rest ? cols(more) : 0) - (i ? cols(sep) : 0);
+        const char *t = v->f[i].text;
+        if (cols(t) > room && v->f[i].brief[0])
+            t = v->f[i].brief;
+        if (cols(t) > room && i > 0) {
             snprintf(more, sizeof more, "%s+%d more", sep, (int)(v->n - i));
             if (len + strlen(more) < cap)
                 snprintf(out + len, cap - len, "%s", more);
             return out;
         }
-        int k = snprintf(out + len, cap - len, "%s%s", i ? sep : "", v->f[i].text);
+        int k = snprintf(out + len, cap - len, "%s%s", i ? sep : "", t);
         if (k < 0 || len + (size_t)k >= cap)
             return out;
         len += (size_t)k;
-        used += w;
+        used += (i ? cols(sep) : 0) + cols(t);
     }
     return out;
 }

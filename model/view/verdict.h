@@ -21,6 +21,7 @@
 
 #define VERDICT_MAX 12
 #define VERDICT_TEXT 112
+#define VERDICT_BRIEF 40
 
 /* A GPU counts as idle under DEVICE_USAGE_LOW %; the job's idle share is
  * a finding from VERDICT_IDLE_PCT % of its GPU time on. */
@@ -39,6 +40,10 @@ typedef struct verdict_finding {
     const char *source;        /* static: "idle_gpu", "kineto", "straggler", "outlier_steps", "rule" */
     rule_severity severity;    /* LOW .. HIGH */
     char text[VERDICT_TEXT];   /* "GPU idle 57 %": words and a number; names from data unsanitized */
+    /* The same in fewer columns, for a line too narrow for text ("2 %
+     * outlier steps" for "2 % outlier steps: algo-2 step 30 took ..."); ""
+     * when text is as short as it gets. */
+    char brief[VERDICT_BRIEF];
 } verdict_finding;
 
 typedef struct verdict {
@@ -47,6 +52,9 @@ typedef struct verdict {
     int has_data;              /* 0: the job has no samples and no steps yet */
     size_t rules_ok;           /* rules that checked data and found nothing */
     size_t rules_no_data;      /* rules that could not check (no data, too short) */
+    /* Why they could not, in a few words ("no system metrics, job too
+     * short for 3 rules"); "" when nothing a reader would miss is absent. */
+    char lacks[VERDICT_TEXT];
 } verdict;
 
 /* Fills *out from m and the results and parameters of r, as the last
@@ -57,8 +65,10 @@ int verdict_build(const model *m, const rules *r, verdict *out);
 
 /* The verdict as one line of at most max_cols columns (a UTF-8 code
  * point counts as one column; max_cols <= 0: no limit): findings joined by sep
- * while they fit, then "+N more"; "no problem found (8 rules ok)" when
- * there are none; "no data yet" before any. Returns out. */
+ * while they fit (a finding's brief where its text does not), then "+N more"; "no problem found (8 rules ok)" when
+ * there are none, with what the other rules lacked ("no problem found (2
+ * rules ok; no system metrics)", shorter where that does not fit); "no
+ * data yet" before any. Returns out. */
 char *verdict_format(const verdict *v, const char *sep, int max_cols, char *out, size_t cap);
 
 /* The worst severity of v's findings; RULE_SEV_INFO when it has none. */

@@ -53,10 +53,14 @@ aws_env() {
     export AWS_SHARED_CREDENTIALS_FILE=/nonexistent/smtop-test AWS_CONFIG_FILE=/nonexistent/smtop-test
     export AWS_EC2_METADATA_DISABLED=true AWS_REGION=us-east-1
     export AWS_ENDPOINT_URL_SAGEMAKER="$AWS_URL" AWS_ENDPOINT_URL_CLOUDWATCH="$AWS_URL"
+    # S3 never leaves the machine: a closed local port unless the test
+    # gives s3rver's --endpoint-url (it wins over the variable).
+    export AWS_ENDPOINT_URL_S3=http://127.0.0.1:9
 }
 aws_envline() {
     AWSENV=(env AWS_ACCESS_KEY_ID=AKIDSMTOPTEST AWS_SECRET_ACCESS_KEY='smtop+test/secret=key'
             AWS_SHARED_CREDENTIALS_FILE=/nonexistent/smtop-test AWS_CONFIG_FILE=/nonexistent/smtop-test
             AWS_EC2_METADATA_DISABLED=true AWS_REGION=us-east-1
-            AWS_ENDPOINT_URL_SAGEMAKER="$AWS_URL" AWS_ENDPOINT_URL_CLOUDWATCH="$AWS_URL" "$@")
+            AWS_ENDPOINT_URL_SAGEMAKER="$AWS_URL" AWS_ENDPOINT_URL_CLOUDWATCH="$AWS_URL"
+            AWS_ENDPOINT_URL_S3=http://127.0.0.1:9 "$@")
 }

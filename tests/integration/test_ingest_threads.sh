@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # `report --json` is the same bytes however many threads ingest the job
 # (SMTOP_INGEST_THREADS: 0 = the scanning thread alone, N = N threads,
-# unset = one per core): on synthetic jobs of several shapes, one of them
+# unset = one per core; the report's rules run on as many, issue 28): on
+# synthetic jobs of several shapes, one of them
 # with files that make warnings (corrupt and partial lines, a time out of
 # range, an unknown name, an unplaced TF trace), whose order must not
 # depend on which thread finished first; two PyTorch profiler jobs of
-# several ranks over nodes, one with plain traces of several pieces
-# (streamed, scan_stream). The real samples:
+# several ranks over nodes (their rules run on the calling thread beside
+# the others), one with plain traces of several pieces (streamed,
+# scan_stream). The real samples:
 # test_ingest_threads_samples.sh.
 set -u
 SMTOP=${SMTOP:-build/smtop}

@@ -12,7 +12,7 @@ python3 "$SMTOP_SRC/tests/integration/make_rule_scenario.py" "$UI_WORK/job" cpu_
 
 ui_start 160 50 "$SMTOP" "$UI_WORK/job"
 ui_wait 'Alerts'
-ui_wait '\[HIGH\] CPUBottleneck +200/200'
+ui_wait '\[HIGH\] CPUBottleneck( algo-1)? +200/200'
 ui_wait '1 alert: 1 high'  # one, not "1 alerts" (issue 26)
 ui_keys ':'
 ui_wait ' :_'

@@ -31,7 +31,7 @@ rm "$XDG_CONFIG_HOME/smtop/rules.conf"
 
 # defaults: the alert fires (the baseline the overrides must change)
 ui_start 160 50 "$SMTOP" "$JOB"
-ui_wait '\[MED \] StepOutlier +12/200'
+ui_wait '\[MED \] StepOutlier( [0-9a-z-]+)? +12/200'
 ui_quit
 
 # --rule at start: the same job, no outlier at 100 sigma
@@ -40,7 +40,7 @@ ui_wait '\[ ok \] StepOutlier +0/200'
 # :set on top of the start-up override brings it back
 ui_keys ':' 'set StepOutlier.stddev=3' Enter
 ui_wait 'rule parameter set: StepOutlier.stddev=3'
-ui_wait '\[MED \] StepOutlier +12/200'
+ui_wait '\[MED \] StepOutlier( [0-9a-z-]+)? +12/200'
 ui_quit
 
 # rules.conf alone, then --rule over it
@@ -49,6 +49,6 @@ ui_start 160 50 "$SMTOP" "$JOB"
 ui_wait '\[ ok \] StepOutlier +0/200'
 ui_quit
 ui_start 160 50 "$SMTOP" --rule StepOutlier.stddev=3 "$JOB"
-ui_wait '\[MED \] StepOutlier +12/200'
+ui_wait '\[MED \] StepOutlier( [0-9a-z-]+)? +12/200'
 ui_quit
 echo "ok: --rule and rules.conf in the dashboard"

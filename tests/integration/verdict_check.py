@@ -256,6 +256,25 @@ def main():
     check(len(v["findings"]) == expected, f"{len(v['findings'])} findings, {expected} expected: {texts}")
     if expected == 0:
         check(v["line"].startswith("no problem found ("), f"nothing expected, line '{v['line']}'")
+        # ...and what the rules that could not check lacked.
+        nd = [r for r in rep["rules"] if r["status"] == "no_data" and r["severity"] != "info"]
+        lack = []
+        if nd:
+            if not any(n["metrics"] for n in rep["nodes"]):
+                lack.append("no system metrics")
+            elif not any(n["gpus"] for n in rep["nodes"]) and not rows:
+                lack.append("no GPU metrics")
+            if not rep["steps"]:
+                lack.append("no training steps")
+            if rep.get("gpu") and not rows:
+                lack.append("no GPU events in the traces")
+            short = sum(r["details"]["message"].startswith("job too short: ") for r in nd)
+            if short:
+                lack.append(f"job too short for {short} rule{'s' if short > 1 else ''}")
+        ok = sum(r["status"] == "ok" for r in rep["rules"])
+        want = f"no problem found ({ok} rule{'s' if ok != 1 else ''} ok" + \
+            (("; " + ", ".join(lack)) if lack else ", some lack data" if nd else "") + ")"
+        check(v["line"] == want, f"line '{v['line']}', expected '{want}'")
     print(v["line"])
     for e in errors:
         print("FAIL:", e)

@@ -194,6 +194,34 @@ static void test_set_command_reevaluates(void **state)
     pane_alerts_vtbl.destroy(p);
 }
 
+/* A pane too narrow for the columns leads each row with the key facts
+ * (rule, node, how far), so a cut takes the least of it; the reason
+ * follows without repeating the node. */
+static void test_narrow_facts(void **state)
+{
+    fixture *f = *state;
+    rule_result r = {.name = "Straggler", .status = RULE_TRIGGERED, .worst_pct = 28.6,
+                     .violations = 1, .datapoints = 4};
+    snprintf(r.node, sizeof r.node, "algo-3");
+    char buf[128];
+    pane_alerts_facts(&r, buf, sizeof buf);
+    assert_string_equal(buf, "Straggler algo-3 +29% 1/4");
+    r.status = RULE_OK;
+    pane_alerts_facts(&r, buf, sizeof buf);
+    assert_string_equal(buf, "Straggler 1/4");
+    assert_string_equal(pane_alerts_message_tail("algo-3: median step", "algo-3"), "median step");
+    assert_string_equal(pane_alerts_message_tail("7-algo-1 Step:TRAIN: 9", "7-algo-1"), "Step:TRAIN: 9");
+    assert_string_equal(pane_alerts_message_tail("algo-30: x", "algo-3"), "algo-30: x");
+    assert_string_equal(pane_alerts_message_tail("x", ""), "x");
+    pane *p = pane_alerts_vtbl.create();
+    static wchar_t t[6][512];
+    draw_framed(f, p, 6, 38, t);
+    int y = row_of(t, 6, L"[HIGH] CPUBottleneck algo-1");
+    assert_true(y > 0);
+    assert_null(wcsstr(t[y], L"algo-1: "));   /* said once */
+    pane_alerts_vtbl.destroy(p);
+}
+
 static void test_jump_view_bounds(void **state)
 {
     (void)state;
@@ -214,6 +242,7 @@ int main(void)
         cmocka_unit_test(test_zoomed_detail_and_jump),
         cmocka_unit_test(test_set_command_reevaluates),
         cmocka_unit_test(test_jump_view_bounds),
+        cmocka_unit_test(test_narrow_facts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

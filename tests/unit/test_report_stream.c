@@ -3,8 +3,9 @@
  * arrays never exist whole, the output does not change), on trees made to
  * exercise the layout, on synthetic jobs (several nodes, two writers per
  * node, a node with no metrics, a node with no steps, SageMaker rule
- * output) and on the real samples; and a failed write is an error with a
- * message, whatever was already written. */
+ * output) and on the real samples, also with parts built on several
+ * threads; and a failed write or part is an error with a message,
+ * whatever was already written. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -153,6 +154,76 @@ static void test_part_failure_is_an_error(void **state)
     report_stream_free(st);
     /* Without a stream the same failure is a NULL array, not a short one. */
     assert_null(report_stream_array(NULL, 4, failing_part, NULL, NULL));
+}
+
+/* Many parts of 0-3 elements each, more than the threads build ahead. */
+static int many_part(const void *ctx, size_t i, json_t *arr)
+{
+    (void)ctx;
+    static const int sizes[] = {1, 0, 3, 2, 1, 0, 0, 2};
+    return sample_part((const int[]){sizes[i % 8]}, 0, arr) != 0 ? -1
+         : i % 5 == 0 ? json_array_append_new(arr, json_integer((json_int_t)i)) : 0;
+}
+
+static json_t *par_tree(report_stream *st)
+{
+    json_t *(*arr)(report_stream *, size_t, report_part_fn, const void *, void *) =
+        st ? report_stream_array_par : report_stream_array;
+    return json_pack("{s:o, s:o, s:{s:o}, s:o, s:s}",
+                     "nodes", arr(st, 203, many_part, NULL, NULL),
+                     "one", arr(st, 1, many_part, NULL, NULL),
+                     "in", "steps", arr(st, 40, many_part, NULL, NULL),
+                     "none", arr(st, 0, many_part, NULL, NULL), "after", "tail");
+}
+
+/* Parts built on several threads (report_stream_array_par) are the very
+ * bytes of the whole tree, whatever the thread count and layout. */
+static void test_parallel_parts_match(void **state)
+{
+    (void)state;
+    const size_t flags[] = {REPORT_JSON_FLAGS, 0, JSON_COMPACT, JSON_INDENT(3)};
+    const size_t threads[] = {0, 1, 2, 3, 8, 40};
+    json_t *whole = par_tree(NULL);
+    assert_non_null(whole);
+    for (size_t f = 0; f < sizeof flags / sizeof *flags; f++) {
+        char *a = json_dumps(whole, flags[f]);
+        for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+            report_stream *st = report_stream_new();
+            json_t *obj = par_tree(st);
+            report_stream_set_threads(st, threads[t]);
+            char *b = stream_dump(obj, st, flags[f]);
+            assert_same_bytes(a, b);
+            free(b);
+            json_decref(obj);
+            report_stream_free(st);
+        }
+        free(a);
+    }
+    json_decref(whole);
+}
+
+/* A part that fails on a helper thread: the dump is -1 (out of memory),
+ * the parts before it written, and every thread stopped. */
+static void test_parallel_part_failure(void **state)
+{
+    (void)state;
+    for (size_t t = 2; t <= 4; t++) {
+        report_stream *st = report_stream_new();
+        json_t *obj = json_pack("{s:o}", "nodes",
+                                report_stream_array_par(st, 30, failing_part, NULL, NULL));
+        report_stream_set_threads(st, t);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        sm_err err = {0};
+        assert_int_equal(report_stream_dump(obj, st, f, REPORT_JSON_FLAGS, &err), -1);
+        assert_int_equal(err.code, SM_ERR_NOMEM);
+        fclose(f);
+        assert_non_null(strstr(buf, "1"));
+        free(buf);
+        json_decref(obj);
+        report_stream_free(st);
+    }
 }
 
 /* A write that fails (a full disk, a reader gone) is -1 with the system's
@@ -339,6 +410,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout_matches_jansson),
         cmocka_unit_test(test_part_failure_is_an_error),
+        cmocka_unit_test(test_parallel_parts_match),
+        cmocka_unit_test(test_parallel_part_failure),
         cmocka_unit_test(test_write_errors),
         cmocka_unit_test(test_synth_job_streams_whole),
         cmocka_unit_test(test_samples_stream_whole),

@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "model/series/quantile.h"
 #include "model/steps/step_hist.h"
 
 static uint64_t row_sum(const step_hist *h)
@@ -176,6 +177,39 @@ static void test_from_quantile_table(void **state)
     phase_stats_free(p);
 }
 
+static double dur_at(const void *ctx, size_t i) { return (double)((const int64_t *)ctx)[i]; }
+
+/* The bounds (a radix sort) equal those from quantile.h's exact percentiles
+ * (a sort), on random inputs with many ties, and the rows still count
+ * every step. */
+static void test_bounds_match_quantile(void **state)
+{
+    (void)state;
+    static const double pct[6] = {1, 5, 25, 75, 95, 99};
+    uint64_t x = 88172645463325252ULL;
+    int64_t d[600], copy[600];
+    for (int round = 0; round < 300; round++) {
+        size_t n = 1 + (size_t)(round * 7) % 600;
+        int64_t spread = round % 3 == 0 ? 5 : 100000;
+        for (size_t i = 0; i < n; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            d[i] = 1000 + (int64_t)(x % (uint64_t)spread) + (x % 50 == 0 ? 9000000 : 0);
+            copy[i] = d[i];
+        }
+        double q[6];
+        assert_int_equal(quantile_exact_of(dur_at, copy, n, pct, 6, q), 0);
+        double iqr = q[3] - q[2];
+        double hi = fmax(fmin(q[5], q[3] + 3 * iqr), q[4]);
+        double lo = fmin(fmax(q[0], q[2] - 3 * iqr), q[1]);
+        step_hist_bounds b;
+        assert_int_equal(step_hist_bounds_of(d, n, &b), 0);
+        assert_true(fabs(b.hi_us - hi) <= 1e-9 * hi && fabs(b.lo_us - lo) <= 1e-9 * lo);
+        step_hist h;
+        step_hist_build(d, n, &b, 20, &h);
+        assert_int_equal(row_sum(&h), n);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -184,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_under_row),
         cmocka_unit_test(test_few_rows),
         cmocka_unit_test(test_from_quantile_table),
+        cmocka_unit_test(test_bounds_match_quantile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -106,6 +106,9 @@ static void test_nothing_wrong_is_short(void **s)
     assert_int_equal(v.n, 0);
     verdict_format(&v, " | ", 80, line, sizeof line);
     assert_int_equal(strncmp(line, "no problem found (", 18), 0);
+    /* ...saying what the rules that could not check lacked: this job has
+     * no steps, and 50 ticks are fewer than LowGPUUtilization's patience. */
+    assert_non_null(strstr(line, "; no training steps, job too short for "));
     assert_int_equal(verdict_worst(&v), RULE_SEV_INFO);
     model *empty = model_new(NULL);
     build(empty, r, &v);
@@ -195,9 +198,9 @@ static void test_format_fits(void **s)
 {
     (void)s;
     verdict v = {.n = 3, .has_data = 1};
-    v.f[0] = (verdict_finding){"idle_gpu", RULE_SEV_HIGH, "GPU idle 57 %"};
-    v.f[1] = (verdict_finding){"straggler", RULE_SEV_MED, "straggler algo-3 +28 %"};
-    v.f[2] = (verdict_finding){"outlier_steps", RULE_SEV_MED, "2 % outlier steps"};
+    v.f[0] = (verdict_finding){"idle_gpu", RULE_SEV_HIGH, "GPU idle 57 %", ""};
+    v.f[1] = (verdict_finding){"straggler", RULE_SEV_MED, "straggler algo-3 +28 %", ""};
+    v.f[2] = (verdict_finding){"outlier_steps", RULE_SEV_MED, "2 % outlier steps", ""};
     char line[256];
     verdict_format(&v, " \u00b7 ", 0, line, sizeof line);
     assert_string_equal(line, "GPU idle 57 % \u00b7 straggler algo-3 +28 % \u00b7 2 % outlier steps");
@@ -205,6 +208,22 @@ static void test_format_fits(void **s)
     assert_string_equal(line, "GPU idle 57 % \u00b7 straggler algo-3 +28 % \u00b7 +1 more");
     verdict_format(&v, " \u00b7 ", 47, line, sizeof line);
     assert_string_equal(line, "GPU idle 57 % \u00b7 +2 more");
+    /* A finding too long for the line gives its brief instead. */
+    snprintf(v.f[2].text, sizeof v.f[2].text, "2 %% outlier steps: algo-2 step 30 took 759 ms, 6.2\u00d7 the p50");
+    snprintf(v.f[2].brief, sizeof v.f[2].brief, "2 %% outlier steps");
+    verdict_format(&v, " \u00b7 ", 60, line, sizeof line);
+    assert_string_equal(line, "GPU idle 57 % \u00b7 straggler algo-3 +28 % \u00b7 2 % outlier steps");
+    verdict_format(&v, " \u00b7 ", 0, line, sizeof line);
+    assert_non_null(strstr(line, "algo-2 step 30 took 759 ms"));
+    /* "no problem found" drops its reasons before it passes the width. */
+    verdict ok = {.has_data = 1, .rules_ok = 2, .rules_no_data = 3};
+    snprintf(ok.lacks, sizeof ok.lacks, "no system metrics, job too short for 1 rule");
+    verdict_format(&ok, " \u00b7 ", 0, line, sizeof line);
+    assert_string_equal(line, "no problem found (2 rules ok; no system metrics, job too short for 1 rule)");
+    verdict_format(&ok, " \u00b7 ", 60, line, sizeof line);
+    assert_string_equal(line, "no problem found (2 rules ok, some lack data)");
+    verdict_format(&ok, " \u00b7 ", 30, line, sizeof line);
+    assert_string_equal(line, "no problem found");
 }
 
 int main(void)

@@ -135,7 +135,7 @@ usage:
 /* Writes the report to stdout. 0, or -1 with err when a write failed (a
  * reader that went away, a full disk; what was written stays written) or
  * a streamed part ran out of memory. */
-static int report_write(const report_args *a, const json_t *obj, const report_stream *st,
+static int report_write(const report_args *a, const json_t *obj, report_stream *st,
                         job *j, sm_err *err)
 {
     /* A reader that goes away (`| head`) is a write error like any other,
@@ -143,6 +143,12 @@ static int report_write(const report_args *a, const json_t *obj, const report_st
     signal(SIGPIPE, SIG_IGN);
     if (a->json) {
         pthread_mutex_lock(job_lock(j));   /* the streamed parts read the model */
+        /* The nodes' parts built on the pass's threads: readers of a
+         * settled model write nothing (issue 28). */
+        size_t threads = job_threads(j);
+        if (threads > 1)
+            model_settle(job_model(j));
+        report_stream_set_threads(st, threads);
         int rc = report_stream_dump(obj, st, stdout, REPORT_JSON_FLAGS, err);
         pthread_mutex_unlock(job_lock(j));
         if (rc != 0)

@@ -65,7 +65,8 @@ static void synth_usage(FILE *f)
           "                       written in place; --live leaves each half-written a moment)\n"
           "  --kineto-every N     TRAIN steps between profiling cycles (default 100)\n"
           "  --kineto-active N    steps recorded per cycle (default 3, at most 100000; about\n"
-          "                       25 KB a step per rank, 50 KB with --kineto-python)\n"
+          "                       45 KB of plain JSON a step per rank, 50 KB with\n"
+          "                       --kineto-python)\n"
           "  --kineto-python      python_function events (with_stack)\n"
           "  --host-bound         the GPU mostly waits on the host (idle GPU, short kernels)\n"
           "  -h, --help           this help\n",

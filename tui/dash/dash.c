@@ -140,6 +140,31 @@ void dash_mark_all(dash *d)
     d->hdr_last[0] = d->st_last[0] = '\0';
 }
 
+/* Moves the pane that says the most (d->wide_pick, dash_panes.c) into
+ * the slot of l wider than every other secondary one (the last row of an
+ * odd grid), the others keeping their order. No such slot: no change. */
+static void widest_to_pick(const dash *d, const layout *l, size_t *vis, size_t nv)
+{
+    size_t wide = 0, from = nv;
+    int maxw = -1, ties = 0;
+    for (size_t k = 1; k < nv; k++) {
+        if (l->pane[k].w > maxw)
+            maxw = l->pane[k].w, wide = k, ties = 0;
+        else if (l->pane[k].w == maxw)
+            ties++;
+        if ((int)vis[k] == d->wide_pick)
+            from = k;
+    }
+    if (ties || !wide || from == nv || from == wide)
+        return;
+    size_t pick = vis[from];
+    if (from < wide)
+        memmove(vis + from, vis + from + 1, (wide - from) * sizeof *vis);
+    else
+        memmove(vis + wide + 1, vis + wide, (from - wide) * sizeof *vis);
+    vis[wide] = pick;
+}
+
 void dash_relayout(dash *d)
 {
     free_windows(d);
@@ -150,12 +175,14 @@ void dash_relayout(dash *d)
     size_t vis[LAYOUT_MAX_PANES], nv = 0;
     int zi = -1;
     for (size_t i = 0; i < d->npanes; i++)
-        if (!d->shown_mask || (d->shown_mask >> i) & 1u) {
-            if ((int)i == d->view.focus)
-                zi = (int)nv;
+        if (!d->shown_mask || (d->shown_mask >> i) & 1u)
             vis[nv++] = i;
-        }
     layout tmp;
+    layout_compute(rows, cols, nv, -1, &tmp);
+    widest_to_pick(d, &tmp, vis, nv);
+    for (size_t k = 0; k < nv; k++)
+        if ((int)vis[k] == d->view.focus)
+            zi = (int)k;
     layout_compute(rows, cols, nv, d->view.zoomed ? zi : -1, &tmp);
     d->lay = tmp;
     d->lay.npanes = d->npanes;

@@ -60,6 +60,8 @@ typedef struct dash {
     int pane_mode[LAYOUT_MAX_PANES];  /* 1 shown, -1 hidden by its digit; 0 preset */
     uint32_t shown_mask;      /* panes on screen (bit i = pane i); 0: recompute */
     int focus_want;           /* the pane the user last focused; -1: none yet */
+    int wide_pick;            /* dash_panes.c: the pane given the widest slot; -1: none */
+    uint64_t wide_gen;        /* the snapshot generation it was chosen at */
     char absent_note[160];    /* "no framework traces, no Python stats" */
     char absent_short[80];    /* "no traces, no Python": for a narrow status line */
     int filter_edit;          /* the status line is the `/` prompt */

@@ -396,6 +396,7 @@ static int dash_init(dash *d, job *j, const dash_opts *o, sm_err *err)
     d->j = j;
     d->o = o;
     d->focus_want = -1;
+    d->wide_pick = -1;
     /* The header's name until the first snapshot carries it: the loader
      * has not started, so no lock. */
     snprintf(d->place, sizeof d->place, "%s", job_describe(j));

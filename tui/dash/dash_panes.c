@@ -87,11 +87,48 @@ uint32_t dash_panes_shown(dash *d, const pane_ctx *ctx)
     return mask ? mask : 1u;
 }
 
+static int say_of(dash *d, size_t i, const pane_ctx *ctx)
+{
+    const pane_vtbl *vt = d->panes[i].vt;
+    return vt->say ? vt->say(d->panes[i].p, ctx) : 0;
+}
+
+/* The pane that gets the widest slot: of the shown panes but the main
+ * one, the one that says the most (pane_vtbl.say). Decided once per
+ * snapshot, and a new pane takes the slot only when it says clearly more
+ * than the one there (half as much again, and two lines more), so the
+ * panes do not trade places as counts tick up and down. -1: none. */
+static int pick_wide(dash *d, const pane_ctx *ctx, uint32_t mask)
+{
+    const dash_ext *ext = ctx->ext;
+    uint64_t gen = ext && ext->snap ? derived_generation(ext->snap) : 0;
+    int cur = d->wide_pick;
+    size_t main = 0;
+    while (main < d->npanes && !((mask >> main) & 1u))
+        main++;
+    int ok = cur >= 0 && (size_t)cur != main && ((mask >> cur) & 1u);
+    if (ok && gen == d->wide_gen)
+        return cur;
+    d->wide_gen = gen;
+    int best = -1, best_say = 0;
+    for (size_t i = main + 1; i < d->npanes; i++) {
+        int s = (mask >> i) & 1u ? say_of(d, i, ctx) : 0;
+        if (s > 0 && s >= best_say)   /* a tie: the later pane, as without a pick */
+            best = (int)i, best_say = s;
+    }
+    if (!ok || best < 0)
+        return best;
+    int cs = say_of(d, (size_t)cur, ctx);
+    return best_say > cs + cs / 2 + 2 ? best : cur;
+}
+
 void dash_panes_update(dash *d, const pane_ctx *ctx)
 {
     uint32_t m = dash_panes_shown(d, ctx);
-    if (m == d->shown_mask)
+    int wide = pick_wide(d, ctx, m);
+    if (m == d->shown_mask && wide == d->wide_pick)
         return;
+    d->wide_pick = wide;
     d->shown_mask = m;
     /* A hidden pane gives the focus to the first shown one, and takes it
      * back when it is shown again if the user has not moved it since: a

@@ -90,6 +90,11 @@ typedef struct pane_vtbl {
      * from ctx->vd. Called every frame while the pane is on screen; may
      * be NULL. */
     void (*request)(pane *p, WINDOW *w, const view_state *v, viewdata_req *q);
+    /* How much the pane has to say: the lines its content would fill
+     * (a node per heatmap row, two per alert), from the snapshot. The
+     * layout gives its widest slot to the pane that says the most
+     * (tui/README.md). May be NULL (0: never asks for it). */
+    int (*say)(pane *p, const pane_ctx *ctx);
 } pane_vtbl;
 
 /* The registry (tui/panes/panes.c): every pane in screen order. */

@@ -12,6 +12,10 @@
 #include "tui/panes/pane_common.h"
 #include "tui/report/report_rules.h"
 
+/* Narrower than this, the message would start past the column where a
+ * reader can see it: rows lead with the key facts instead. */
+#define ALERTS_WIDE_MIN 100
+
 struct pane {
     rules *r;              /* the parameters: checks `:set`, seeds the loader's */
     size_t sel;            /* position in display order */
@@ -19,6 +23,8 @@ struct pane {
     int head;              /* lines above the rows: totals, column headers */
     size_t hoff;           /* Left/Right: columns of the messages scrolled off */
     int overflow;          /* columns the longest message shown runs past the pane */
+    int msg_cols;          /* the fewest columns a cut message has on screen */
+    size_t line_pos[128];  /* the rule position each line shows (SIZE_MAX: none) */
     char note[600];        /* config problem or last command result */
 };
 
@@ -56,6 +62,30 @@ const char *pane_alerts_spec(const char *line)
     if (!strncmp(line, "set ", 4))
         line += 4;
     return line;
+}
+
+int pane_alerts_facts(const rule_result *res, char *buf, size_t cap)
+{
+    int n = snprintf(buf, cap, "%s", res->name);
+    if (res->status == RULE_TRIGGERED && res->node[0] && n >= 0 && (size_t)n < cap)
+        n += snprintf(buf + n, cap - (size_t)n, " %s", res->node);
+    if (res->status == RULE_TRIGGERED && res->worst_pct > 0 && n >= 0 && (size_t)n < cap)
+        n += snprintf(buf + n, cap - (size_t)n, " +%.0f%%", res->worst_pct);
+    if (n >= 0 && (size_t)n < cap)
+        n += snprintf(buf + n, cap - (size_t)n, " %lld/%lld", (long long)res->violations,
+                      (long long)res->datapoints);
+    return n;
+}
+
+const char *pane_alerts_message_tail(const char *msg, const char *node)
+{
+    size_t k = strlen(node);
+    if (!k || strncmp(msg, node, k) || (msg[k] != ':' && msg[k] != ' '))
+        return msg;
+    msg += k;
+    while (*msg == ':' || *msg == ' ')
+        msg++;
+    return msg;
 }
 
 const rules *pane_alerts_rules(const pane *p)
@@ -164,8 +194,11 @@ static int draw_counts(WINDOW *w, const derived *s, const pane_ctx *ctx)
     pane_common_put(w, 0, 0, -1, line, theme_attr(ctx->th, ROLE_LABEL));
     if (getmaxy(w) < 4)
         return 1;
-    snprintf(line, sizeof line, "%-6s %-23s%13s  %s", "level", "rule", "fired/checked",
-             "where, worst case");
+    if (getmaxx(w) < ALERTS_WIDE_MIN)
+        snprintf(line, sizeof line, "%-6s %s", "level", "rule, where, worst case");
+    else
+        snprintf(line, sizeof line, "%-6s %-23s%13s  %s", "level", "rule", "fired/checked",
+                 "where, worst case");
     pane_common_put(w, 1, 0, -1, line, theme_attr(ctx->th, ROLE_DIM));
     return 2;
 }
@@ -183,27 +216,47 @@ static const char *message_of(const rule_result *res, const pane_ctx *ctx, char 
     return buf;
 }
 
-/* One rule's row; its message from column hoff on (Left/Right), or, in
- * the zoomed pane (wrap > 1), whole over up to `wrap` lines. Returns the
- * lines used; p->overflow grows to what the message runs past the pane. */
+/* One rule's row; its message from column hoff on (Left/Right), or
+ * whole over up to `wrap` lines (the zoomed pane; an alert where the
+ * list has room). A pane too narrow for the columns leads with the key
+ * facts instead (rule, where, how far: "Straggler algo-3 +29%"), so a cut
+ * takes the least of it. Returns the lines used; p->overflow grows to
+ * what the message runs past the pane. */
 static int draw_row(pane *p, WINDOW *w, int y, const rule_result *res, int selected, int wrap,
                     const pane_ctx *ctx)
 {
     int attr = status_attr(ctx, res);
-    int x = pane_common_put(w, y, 0, -1, badge(res), attr);
-    char mid[96];
-    snprintf(mid, sizeof mid, " %-23s%6lld/%-6lld ", res->name,
-             (long long)res->violations, (long long)res->datapoints);
+    int x = pane_common_put(w, y, 0, -1, badge(res), attr) + 1;
     int sel = selected ? theme_attr(ctx->th, ROLE_SELECTED) : 0;
-    x += pane_common_put(w, y, x, -1, mid, sel ? sel : theme_attr(ctx->th, ROLE_DEFAULT));
-    char msg[sizeof res->message + 16];
-    const char *m = message_of(res, ctx, msg, sizeof msg);
+    int fattr = sel ? sel : theme_attr(ctx->th, ROLE_DEFAULT);
     int mattr = sel ? sel : theme_attr(ctx->th, ROLE_DIM);
+    char mid[160], msg[sizeof res->message + 16], line[sizeof mid + sizeof msg + 4];
+    const char *m = message_of(res, ctx, msg, sizeof msg);
+    if (getmaxx(w) >= ALERTS_WIDE_MIN) {
+        snprintf(mid, sizeof mid, "%-23s%6lld/%-6lld ", res->name,
+                 (long long)res->violations, (long long)res->datapoints);
+        x += pane_common_put(w, y, x, -1, mid, fattr);
+    } else {
+        int flen = pane_alerts_facts(res, mid, sizeof mid);
+        if (res->status == RULE_TRIGGERED)
+            m = pane_alerts_message_tail(m, res->node);
+        if (wrap > 1) {
+            /* Facts and reason as one paragraph under the rule's name. */
+            snprintf(line, sizeof line, "%s  %s", mid, m);
+            int used = pane_common_put_wrapped(w, y, x, wrap, line, mattr);
+            if (flen < getmaxx(w) - x)
+                pane_common_put(w, y, x, -1, mid, fattr);
+            return used;
+        }
+        x += pane_common_put(w, y, x, -1, mid, fattr) + 2;
+    }
     if (wrap > 1)
         return pane_common_put_wrapped(w, y, x, wrap, m, mattr);
     size_t len = strlen(m), off = p->hoff < len ? p->hoff : len;
     int over = (int)len - (getmaxx(w) - x);
     p->overflow = over > p->overflow ? over : p->overflow;
+    if (over > 0 && (p->msg_cols == 0 || getmaxx(w) - x < p->msg_cols))
+        p->msg_cols = getmaxx(w) - x;
     if (off)
         pane_common_put(w, y, x, 1, "<", theme_attr(ctx->th, ROLE_LABEL));
     pane_common_put(w, y, x + (off != 0), -1, m + off, mattr);
@@ -238,39 +291,64 @@ static int draw_detail(WINDOW *w, int y, size_t i, const derived *s, const pane_
     return y;
 }
 
+/* Lines an alert's message may take: whole when zoomed (up to four);
+ * two for each alert when the list has room for every alert twice, so a
+ * wide pane reads the reason without Left/Right; else one. */
+static int wrap_of(const rule_result *res, int zoomed, int alert_lines)
+{
+    if (zoomed)
+        return 4;
+    return res->status == RULE_TRIGGERED && alert_lines ? 2 : 1;
+}
+
 static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
     const derived *s = snap_of(ctx);
+    for (size_t k = 0; k < sizeof p->line_pos / sizeof *p->line_pos; k++)
+        p->line_pos[k] = SIZE_MAX;
     if (!s) {   /* the loader has not evaluated the rules yet */
         pane_common_put(w, 0, 0, -1, "evaluating rules...", theme_attr(ctx->th, ROLE_DIM));
         return;
     }
-    size_t n = rules_count(), idx[64];
+    size_t n = rules_count(), idx[64], fired = 0;
     pane_alerts_order(s, idx);
     if (p->sel >= n)
         p->sel = n - 1;
     int head = p->head = draw_counts(w, s, ctx);
     int rows = getmaxy(w), y = head;
-    int detail = ctx->view->zoomed && rows > (int)n + 4;
+    int zoomed = ctx->view->zoomed;
+    int detail = zoomed && rows > (int)n + 4;
     int list_rows = detail ? (int)n : rows - head - (p->note[0] != 0);
     if (list_rows < 1)
         list_rows = 1;
+    for (size_t k = 0; k < n; k++)
+        fired += derived_rule_at(s, idx[k])->status == RULE_TRIGGERED;
+    int alert_lines = fired && (int)(2 * fired) <= list_rows;
     p->top = pane_common_scroll_top(p->top, p->sel, n, (size_t)list_rows);
     p->overflow = 0;
+    p->msg_cols = 0;
     /* Zoomed, each message is read whole: wrapped over the lines it needs
      * (up to four), the list scrolled so the selected rule shows; the
      * details follow where room is left. */
-    int wrap = ctx->view->zoomed ? 4 : 1;
-    if (wrap > 1) {
+    if (zoomed || alert_lines) {
         if (p->top > p->sel)
             p->top = p->sel;
-        list_rows = rows - head - (p->note[0] != 0);
+        if (zoomed)
+            list_rows = rows - head - (p->note[0] != 0);
     }
-    for (size_t k = p->top; k < n && y < head + list_rows; k++)
-        y += draw_row(p, w, y, derived_rule_at(s, idx[k]), k == p->sel, wrap, ctx);
-    if (wrap > 1 && p->sel < n && y >= head + list_rows && p->top < p->sel) {
-        /* The selected rule fell below: start lower and draw again. */
+    int sel_shown = 0;
+    for (size_t k = p->top; k < n && y < head + list_rows; k++) {
+        const rule_result *res = derived_rule_at(s, idx[k]);
+        int used = draw_row(p, w, y, res, k == p->sel, wrap_of(res, zoomed, alert_lines), ctx);
+        for (int l = 0; l < used && (size_t)(y + l) < sizeof p->line_pos / sizeof *p->line_pos; l++)
+            p->line_pos[y + l] = k;
+        y += used;
+        sel_shown |= k == p->sel && y <= head + list_rows;
+    }
+    if (!sel_shown && p->top < p->sel) {
+        /* The selected rule fell below, or was cut: start lower and draw
+         * again. */
         p->top++;
         alerts_draw(p, w, ctx);
         return;
@@ -303,12 +381,15 @@ static int alerts_on_key(pane *p, int ch, pane_ctx *ctx)
     size_t n = rules_count(), idx[64];
     /* Left/Right scroll long messages while there is more to see, as in
      * htop; at either end they move the focus as elsewhere. */
+    /* A step never skips text: at most what the narrowest cut message
+     * shows, less the '<' and the '~'. */
+    size_t step = p->msg_cols > 18 ? 16 : p->msg_cols > 3 ? (size_t)p->msg_cols - 2 : 1;
     if (ch == KEY_RIGHT && (int)p->hoff < p->overflow) {
-        p->hoff += 16;
+        p->hoff += step;
         return 1;
     }
     if (ch == KEY_LEFT && p->hoff > 0) {
-        p->hoff = p->hoff > 16 ? p->hoff - 16 : 0;
+        p->hoff = p->hoff > step ? p->hoff - step : 0;
         return 1;
     }
     if (ch == KEY_DOWN || ch == 'j') {
@@ -351,10 +432,10 @@ static int alerts_on_click(pane *p, int y, int x, pane_ctx *ctx)
 {
     (void)x;
     (void)ctx;
-    size_t row = p->top + (size_t)(y - p->head);
-    if (y < p->head || row >= rules_count())
+    if (y < p->head || (size_t)y >= sizeof p->line_pos / sizeof *p->line_pos ||
+        p->line_pos[y] >= rules_count())
         return 0;
-    p->sel = row;
+    p->sel = p->line_pos[y];
     return 1;
 }
 
@@ -365,6 +446,18 @@ static const pane_key alerts_keys[] = {
     {"Lt Rt", "scroll", "scroll long messages"},
     {NULL, NULL, NULL},
 };
+
+/* Two lines per alert (its facts and reason) and the totals; a job
+ * without alerts has a line to say. */
+static int alerts_say(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    const derived *s = snap_of(ctx);
+    int fired = 0;
+    for (size_t i = 0; s && i < rules_count(); i++)
+        fired += derived_rule_at(s, i)->status == RULE_TRIGGERED;
+    return 1 + 2 * fired;
+}
 
 const pane_vtbl pane_alerts_vtbl = {
     .id = "alerts",
@@ -377,4 +470,5 @@ const pane_vtbl pane_alerts_vtbl = {
     .stamp = alerts_stamp,
     .keys = alerts_keys,
     .whole_job = 1,
+    .say = alerts_say,
 };

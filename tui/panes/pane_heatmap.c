@@ -170,8 +170,7 @@ struct pane {
     size_t rows[HEAT_MAX_NODES];      /* display positions drawn, top down */
     size_t nrows;
     char note[64];                    /* the border's note: order, rows shown */
-    char src[64];                     /* the cells' source when not Debugger's */
-    char title[136];                  /* note and source, as the border says them */
+    char full[160];                   /* the system source, then note */
 };
 
 static pane *heat_create(void) { return calloc(1, sizeof(pane)); }
@@ -409,15 +408,14 @@ static void heat_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
         draw_footer(w, H - 1, st, ctx);
 }
 
-/* The order and rows shown, then CloudWatch's resolution when the cells
- * come from it. */
+/* The border: CloudWatch's cells say so with their resolution, then the
+ * order and the rows shown. */
 static const char *heat_title_note(pane *p, const pane_ctx *ctx)
 {
-    const char *src = pane_common_source_note(ctx, p->src, sizeof p->src);
-    if (!src[0])
-        return p->note[0] ? p->note : NULL;
-    snprintf(p->title, sizeof p->title, "%s%s%s", p->note, p->note[0] ? ", " : "", src);
-    return p->title;
+    char src[64];
+    pane_common_source_note(ctx, src, sizeof src);
+    snprintf(p->full, sizeof p->full, "%s%s%s", src, src[0] && p->note[0] ? ", " : "", p->note);
+    return p->full[0] ? p->full : NULL;
 }
 
 /* Up/Down (j/k), PgUp/PgDn, Home/End move along the shown order, so
@@ -500,6 +498,13 @@ static const char *heat_absent(pane *p, const pane_ctx *ctx)
     return pane_common_absent_system(ctx);
 }
 
+/* A row per node, and the header, legend and footer. */
+static int heat_say(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    size_t n = heat_count(ctx);
+    return n ? (int)n + 3 : 0;
+}
 
 const pane_vtbl pane_heatmap_vtbl = {
     .id = "heatmap",
@@ -513,5 +518,6 @@ const pane_vtbl pane_heatmap_vtbl = {
     .keys = heat_keys,
     .absent = heat_absent,
     .title_note = heat_title_note,
+    .say = heat_say,
     .request = heat_request,
 };

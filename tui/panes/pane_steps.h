@@ -1,4 +1,4 @@
-/* pane_steps: the step-time pane — a log-scale histogram of one node's
+/* pane_steps: the step-time pane — a histogram of one node's
  * phase durations (model/steps/step_hist: p1..p99 in equal bars, outliers
  * in an overflow row) with p50/p95/p99 marked, count/mean/min/max, and a strip
  * of recent durations with outliers highlighted.

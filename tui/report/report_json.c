@@ -44,7 +44,8 @@ static json_t *metric_json(const series *s)
     return o;
 }
 
-/* Part i of "nodes": node i with its metrics. */
+/* Part i of "nodes": node i with its metrics. Reads node i alone and
+ * writes nothing shared: parts may be built at once (a settled model). */
 static int node_part(const void *m, size_t i, json_t *arr)
 {
     const model_node *n = model_node_at(m, i);
@@ -95,7 +96,8 @@ static int phase_rows(json_t *arr, const model_node *n, const model_node *proc)
     return 0;
 }
 
-/* Part i of "steps": node i's rows ("process": null), then each writer's. */
+/* Part i of "steps": node i's rows ("process": null), then each writer's;
+ * as node_part, safe at once for distinct nodes of a settled model. */
 static int steps_part(const void *m, size_t i, json_t *arr)
 {
     const model_node *n = model_node_at(m, i);
@@ -205,8 +207,8 @@ json_t *report_build(job *j, report_stream *st)
                             "source", job_describe(j), "time_range",
                             "start_us", (json_int_t)model_first_us(m),
                             "end_us", (json_int_t)model_last_us(m),
-                            "nodes", report_stream_array(st, n, node_part, m, NULL),
-                            "steps", report_stream_array(st, n, steps_part, m, NULL),
+                            "nodes", report_stream_array_par(st, n, node_part, m, NULL),
+                            "steps", report_stream_array_par(st, n, steps_part, m, NULL),
                             "job_phases", phases_json(m), "straggler", json_null());
     if (obj)
         json_object_set_new(obj, "gpu", report_gpu_json(m));

@@ -150,7 +150,11 @@ int report_rules_run(json_t *obj, job *j, const char *spec,
     sm_err serr = {0};
     rule_reports *sm = report_rules_sagemaker(job_source(j), spec, so, &serr);
     pthread_mutex_lock(job_lock(j));
-    int rc = report_rules_add(obj, job_model(j), r, sm, st, err);
+    /* The rules on the pass's threads first: report_rules_add then finds
+     * every result current. */
+    int rc = report_rules_evaluate(r, job_model(j), job_threads(j)) < 0
+                 ? sm_err_set(err, SM_ERR_NOMEM, "out of memory evaluating rules")
+                 : report_rules_add(obj, job_model(j), r, sm, st, err);
     pthread_mutex_unlock(job_lock(j));
     if (rc == 0 && !sm)   /* SageMaker's verdicts are extra: note, go on */
         json_object_set_new(obj, "rule_output_errors",

@@ -75,6 +75,12 @@ void report_rules_print_verdict(const json_t *obj, FILE *f);
 int report_rules_add(json_t *obj, const model *m, rules *r,
                      const rule_reports *sm, report_stream *st, sm_err *err);
 
+/* rules_evaluate(r, m) on up to `threads` threads (caller holds the model
+ * lock): settles m (model_settle), then runs the stale rules at once, the
+ * Kineto ranks' rules on this thread. The same results whatever the
+ * count; fewer than 2 is rules_evaluate itself. Returns as rules_evaluate. */
+int report_rules_evaluate(rules *r, model *m, size_t threads);
+
 /* 1 when a rule named by --fail-on triggered in the last evaluation. */
 int report_rules_failed(const rules *r, const report_rules_opts *o);
 

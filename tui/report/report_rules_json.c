@@ -42,7 +42,8 @@ static json_t *examples_json(const rule_result *res)
     return arr;
 }
 
-/* OverallSystemUsage, part i: node i's p50/p95/p99/max of every metric. */
+/* OverallSystemUsage, part i: node i's p50/p95/p99/max of every metric.
+ * Reads node i alone: parts may be built at once (a settled model). */
 static int system_part(const void *m, size_t i, json_t *arr)
 {
     const model_node *n = model_node_at(m, i);
@@ -71,7 +72,7 @@ static int system_part(const void *m, size_t i, json_t *arr)
 }
 
 /* OverallFrameworkMetrics, part i: time in each framework phase of node
- * i; no element for a node without phases. */
+ * i; no element for a node without phases. Safe at once, as system_part. */
 static int framework_part(const void *m, size_t i, json_t *arr)
 {
     const model_node *n = model_node_at(m, i);
@@ -120,10 +121,11 @@ static json_t *rule_json(const model *m, const rules *r, size_t i,
         "end_us", (json_int_t)res->t1_us, "message", jstr(res->message),
         "examples", examples_json(res));
     if (details && i == (size_t)rules_find("OverallSystemUsage"))
-        json_object_set_new(details, "nodes", report_stream_array(st, nodes, system_part, m, NULL));
+        json_object_set_new(details, "nodes",
+                            report_stream_array_par(st, nodes, system_part, m, NULL));
     if (details && i == (size_t)rules_find("OverallFrameworkMetrics"))
         json_object_set_new(details, "nodes",
-                            report_stream_array(st, nodes, framework_part, m, NULL));
+                            report_stream_array_par(st, nodes, framework_part, m, NULL));
     json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:s, s:o}",
         "name", res->name, "status", rules_status_name(res->status),
         "severity", rules_severity_name(res->severity),

@@ -9,6 +9,8 @@
  * strings, so every newline it writes is layout. */
 #include "tui/report/report_stream.h"
 
+#include "tui/report/report_stream_par.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +21,20 @@ typedef struct stream_part {
     report_part_fn fn;
     const void *ctx;
     void *owned;
+    int par;                    /* fn may run on several threads at once */
 } stream_part;
 
 struct report_stream {
     stream_part *parts;
     size_t count, cap;
+    size_t threads;             /* report_stream_set_threads */
 };
+
+void report_stream_set_threads(report_stream *st, size_t n)
+{
+    if (st)
+        st->threads = n;
+}
 
 report_stream *report_stream_new(void)
 {
@@ -57,8 +67,8 @@ static int stream_push(report_stream *st, const stream_part *p)
     return 0;
 }
 
-json_t *report_stream_array(report_stream *st, size_t n, report_part_fn fn,
-                            const void *ctx, void *owned)
+static json_t *stream_array(report_stream *st, size_t n, report_part_fn fn, const void *ctx,
+                            void *owned, int par)
 {
     json_t *arr = json_array();
     if (!st) {
@@ -70,12 +80,24 @@ json_t *report_stream_array(report_stream *st, size_t n, report_part_fn fn,
         free(owned);
         return arr;
     }
-    stream_part p = {arr, n, fn, ctx, owned};
+    stream_part p = {arr, n, fn, ctx, owned, par};
     if (arr && stream_push(st, &p) == 0)
         return json_incref(arr);   /* one for the tree, one for the stream */
     json_decref(arr);
     free(owned);
     return NULL;
+}
+
+json_t *report_stream_array(report_stream *st, size_t n, report_part_fn fn,
+                            const void *ctx, void *owned)
+{
+    return stream_array(st, n, fn, ctx, owned, 0);
+}
+
+json_t *report_stream_array_par(report_stream *st, size_t n, report_part_fn fn,
+                                const void *ctx, void *owned)
+{
+    return stream_array(st, n, fn, ctx, owned, 1);
 }
 
 static const stream_part *stream_find(const report_stream *st, const json_t *v)
@@ -110,6 +132,7 @@ static int stream_holds(const report_stream *st, const json_t *v)
 
 typedef struct writer {
     FILE *f;
+    report_text *mem;      /* instead of f: report_stream_par.c's parts */
     const report_stream *st;
     size_t flags, indent;
     size_t extra;          /* spaces after each newline jansson writes */
@@ -119,6 +142,12 @@ typedef struct writer {
 
 static int put(writer *w, const char *s, size_t len)
 {
+    if (w->mem) {
+        if (report_text_add(w->mem, s, len) == 0)
+            return 0;
+        w->oom = 1;
+        return -1;
+    }
     if (fwrite(s, 1, len, w->f) == len)
         return 0;
     if (!w->write_errno)
@@ -177,6 +206,14 @@ static int put_open(writer *w, char bracket, size_t depth, size_t done)
     return put(w, done ? "," : &bracket, 1) || put_break(w, depth + 1, done > 0) ? -1 : 0;
 }
 
+/* An element laid out ahead at depth + 1 (report_parts_par's callback):
+ * its opening, then its text. */
+static int put_item(void *ud, const char *text, size_t len, size_t depth, size_t done)
+{
+    writer *w = ud;
+    return put_open(w, '[', depth - 1, done) || put(w, text, len) ? -1 : 0;
+}
+
 static int put_close(writer *w, char open, char close, size_t depth, size_t done)
 {
     if (!done)
@@ -184,9 +221,28 @@ static int put_close(writer *w, char open, char close, size_t depth, size_t done
     return put_break(w, depth, 0) || put(w, &close, 1) ? -1 : 0;
 }
 
-/* The placeholder's array: each part built, written and freed in turn. */
+int report_text_dump(report_text *t, const json_t *v, size_t flags, size_t depth)
+{
+    writer w = {.mem = t, .flags = flags, .indent = flags & JSON_MAX_INDENT};
+    return put_dump(&w, v, depth);
+}
+
+/* The placeholder's array: each part built, written and freed in turn;
+ * with threads, parts built and laid out ahead on them
+ * (report_stream_par.c), written here in order. */
 static int put_parts(writer *w, const stream_part *p, size_t depth)
 {
+    if (p->par && w->st->threads > 1 && p->n > 1) {
+        size_t done = 0;
+        int rc = report_parts_par(p->fn, p->ctx, p->n, w->st->threads, w->flags, depth + 1,
+                                  put_item, w, &done);
+        if (rc != 0) {
+            if (!w->write_errno)
+                w->oom = 1;
+            return -1;
+        }
+        return put_close(w, '[', ']', depth, done);
+    }
     json_t *chunk = json_array();
     size_t done = 0;
     int rc = chunk ? 0 : -1;

@@ -41,6 +41,18 @@ void report_stream_free(report_stream *st);
 json_t *report_stream_array(report_stream *st, size_t n, report_part_fn fn,
                             const void *ctx, void *owned);
 
+/* report_stream_array, with fn safe to run at once for distinct parts
+ * (reading a settled model, model_settle, and nothing shared it writes):
+ * with threads (report_stream_set_threads), the dump builds and lays out
+ * parts ahead on them and writes them in order, the same bytes. */
+json_t *report_stream_array_par(report_stream *st, size_t n, report_part_fn fn,
+                                const void *ctx, void *owned);
+
+/* Threads the dump may build report_stream_array_par's parts on (0 or 1:
+ * this one alone). The caller keeps what those parts read unchanged, and
+ * settled, until the dump returns. */
+void report_stream_set_threads(report_stream *st, size_t n);
+
 /* Writes obj to f exactly as json_dumpf(obj, f, flags) would write the
  * tree (flags without JSON_SORT_KEYS: members keep their order) with
  * every placeholder of st replaced by its whole array, and flushes f. st may be NULL (a plain dump). 0, or -1 with err: the write
