@@ -13,6 +13,7 @@
 #include "model/gpu/gpu_table.h"
 #include "model/gpu/gpu_trace.h"
 #include "model/series/quantile.h"
+#include "model/util/idmap.h"
 
 typedef struct gpu_acc {
     int64_t traces, placed, gpu_rows, n_kept_steps;
@@ -64,12 +65,31 @@ typedef struct gpu_call {       /* 32 bytes */
     int32_t kind;               /* GPU_CALL_* */
 } gpu_call;
 
-typedef struct gpu_op {         /* 32 bytes */
-    int64_t ts, end;
-    uint64_t thread;            /* hash of pid, tid (numeric or string) */
-    uint32_t name;              /* row in ops or py */
-    uint8_t py;                 /* python_function */
+/* A CPU op or Python function, in its thread's group: 16 bytes. An op
+ * longer than GPU_OP_WIDE - 1 µs (71 min) keeps its end and name in the
+ * group's wide[name] instead. */
+#define GPU_OP_WIDE UINT32_MAX
+typedef struct gpu_op {
+    int64_t ts;
+    uint32_t dur;               /* µs, or GPU_OP_WIDE */
+    uint32_t name;              /* row in ops or py, or index into wide */
 } gpu_op;
+
+typedef struct gpu_op_wide {
+    int64_t end;
+    uint32_t name;
+} gpu_op_wide;
+
+/* The ops of one thread (pid/tid) and category, in file order until the
+ * end: self times nest per thread, so the groups sort and nest apart. */
+typedef struct gpu_opgroup {
+    uint64_t thread;            /* hash of pid, tid (numeric or string) */
+    int py;                     /* python_function */
+    gpu_op *ops;
+    size_t n, cap;
+    gpu_op_wide *wide;
+    size_t n_wide, cap_wide;
+} gpu_opgroup;
 
 typedef struct gpu_kstep {
     int64_t ts, end, n;
@@ -85,8 +105,9 @@ struct gpu_trace {
     size_t n_rows, cap_rows;
     gpu_call *calls;
     size_t n_calls, cap_calls;
-    gpu_op *ops;
-    size_t n_ops, cap_ops;
+    gpu_opgroup *groups;
+    size_t n_groups, cap_groups;
+    idmap group_map;            /* thread hash ^ py -> group index + 1 */
     gpu_kstep *ksteps;
     size_t n_ksteps, cap_ksteps;
     gpu_mem_point *mev;         /* trace clock */
@@ -98,6 +119,13 @@ struct gpu_trace {
 /* The computations of gpu_trace_end, on t's buffers, into t->res; times
  * still on the trace clock (shifted by gpu_trace_end). 0 or -1 on OOM. */
 int gpu_trace_calc(gpu_trace *t);
+/* Files one op (rounded times) into its thread's group. 0 or -1 on OOM. */
+int gpu_trace_add_op(gpu_trace *t, int64_t ts, int64_t end, uint64_t thread, uint32_t name,
+                     int py);
+/* Frees the ops' groups. */
+void gpu_trace_free_ops(gpu_trace *t);
+/* Heap bytes of the ops' groups. */
+size_t gpu_trace_ops_bytes(const gpu_trace *t);
 /* CPU ops' and Python functions' self times into t->res.ops / .py, for
  * ops starting before cutoff_us. 0 or -1 on OOM. */
 int gpu_trace_calc_ops(gpu_trace *t, int64_t cutoff_us);

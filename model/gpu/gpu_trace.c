@@ -25,6 +25,7 @@ gpu_trace *gpu_trace_new(const gpu_trace_opts *o)
         t->o.delay_outlier_us = 100;
     t->first_ts_us = INT64_MAX;
     t->start_epoch_us = INT64_MIN;
+    idmap_init(&t->group_map);
     gpu_acc_init(&t->res);
     return t;
 }
@@ -33,16 +34,15 @@ static void free_buffers(gpu_trace *t)
 {
     free(t->rows);
     free(t->calls);
-    free(t->ops);
+    gpu_trace_free_ops(t);
     free(t->ksteps);
     free(t->mev);
     t->rows = NULL;
     t->calls = NULL;
-    t->ops = NULL;
     t->ksteps = NULL;
     t->mev = NULL;
     t->n_rows = t->cap_rows = t->n_calls = t->cap_calls = 0;
-    t->n_ops = t->cap_ops = t->n_ksteps = t->cap_ksteps = 0;
+    t->n_ksteps = t->cap_ksteps = 0;
     t->n_mev = t->cap_mev = 0;
 }
 
@@ -179,17 +179,12 @@ static uint64_t thread_key(const sm_kevent *ev)
 
 static int add_op(gpu_trace *t, const sm_kevent *ev, int py)
 {
-    if (vec_grow(&t->ops, &t->cap_ops, t->n_ops + 1, sizeof *t->ops, 256) != 0)
-        return -1;
     int64_t name = gpu_table_intern(py ? &t->res.py : &t->res.ops, ev->name);
-    if (name < 0 || name > (int64_t)UINT32_MAX)
+    if (name < 0 || name >= (int64_t)UINT32_MAX)
         return -1;
-    gpu_op *o = &t->ops[t->n_ops++];
-    round_span(ev, &o->ts, &o->end);
-    o->thread = thread_key(ev);
-    o->name = (uint32_t)name;
-    o->py = (uint8_t)py;
-    return 0;
+    int64_t ts, end;
+    round_span(ev, &ts, &end);
+    return gpu_trace_add_op(t, ts, end, thread_key(ev), (uint32_t)name, py);
 }
 
 static int add_step(gpu_trace *t, const sm_kevent *ev)
@@ -291,7 +286,6 @@ int gpu_trace_end(gpu_trace *t, const sm_kmeta *meta)
     t->ended = 1;
     fit(&t->rows, t->n_rows, &t->cap_rows, sizeof *t->rows);
     fit(&t->calls, t->n_calls, &t->cap_calls, sizeof *t->calls);
-    fit(&t->ops, t->n_ops, &t->cap_ops, sizeof *t->ops);
     fit(&t->mev, t->n_mev, &t->cap_mev, sizeof *t->mev);
     int rc = gpu_trace_calc(t);
     if (rc != 0) {
@@ -328,6 +322,6 @@ int64_t gpu_trace_events(const gpu_trace *t)
 size_t gpu_trace_memory_bytes(const gpu_trace *t)
 {
     return sizeof *t + t->cap_rows * sizeof *t->rows + t->cap_calls * sizeof *t->calls +
-           t->cap_ops * sizeof *t->ops + t->cap_ksteps * sizeof *t->ksteps +
+           gpu_trace_ops_bytes(t) + t->cap_ksteps * sizeof *t->ksteps +
            t->cap_mev * sizeof *t->mev + gpu_acc_memory_bytes(&t->res);
 }

@@ -13,14 +13,25 @@ STABLE_SORT_DEFINE(sort_calls, gpu_call, A.corr < B.corr)
 STABLE_SORT_DEFINE(sort_by_stream, gpu_row,
                    A.stream < B.stream || (A.stream == B.stream && A.ts < B.ts))
 
-/* A boundary of a GPU row for the sweep: +1 at its start, -1 at its end. */
-typedef struct edge {
-    int64_t t;
-    int8_t d;
-    uint8_t type;
-} edge;
+/* A boundary of a GPU row for the sweep, packed in 8 bytes so that the
+ * edges of a large trace and their sort's scratch stay small: the time
+ * (|t| < 2^54 µs, as times are clamped to 2^62 ns) offset by EDGE_OFF,
+ * then a start bit, then the type's bit index. Sorted by the whole word:
+ * the sweep does not depend on the order of the edges at one time. */
+typedef uint64_t edge;
+#define EDGE_OFF ((int64_t)1 << 54)
 
-STABLE_SORT_DEFINE(sort_edges, edge, A.t < B.t)
+static edge edge_make(int64_t t, int start, int type)
+{
+    return ((uint64_t)(t + EDGE_OFF) << 3) | (start ? 4u : 0u) | (uint64_t)(type >> 1);
+}
+
+static int64_t edge_time(edge e)
+{
+    return (int64_t)(e >> 3) - EDGE_OFF;
+}
+
+STABLE_SORT_DEFINE(sort_edges, edge, A < B)
 
 static void *scratch(size_t n, size_t elem)
 {
@@ -107,8 +118,8 @@ static int sweep(gpu_trace *t, step_cursor *sc)
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t i = 0; i < t->n_rows; i++) {
         const gpu_row *r = &t->rows[i];
-        e[2 * i] = (edge){r->ts, 1, r->type};
-        e[2 * i + 1] = (edge){r->end, -1, r->type};
+        e[2 * i] = edge_make(r->ts, 1, r->type);
+        e[2 * i + 1] = edge_make(r->end, 0, r->type);
         lo = r->ts < lo ? r->ts : lo;
         hi = r->end > hi ? r->end : hi;
     }
@@ -116,8 +127,9 @@ static int sweep(gpu_trace *t, step_cursor *sc)
     int64_t live[8] = {0}, prev = 0, busy = 0;
     for (size_t i = 0; i < n; i++) {
         int m = (live[1] > 0 ? 1 : 0) | (live[2] > 0 ? 2 : 0) | (live[4] > 0 ? 4 : 0);
-        if (i > 0 && m && e[i].t > prev) {
-            int64_t len = e[i].t - prev;
+        int64_t at = edge_time(e[i]);
+        if (i > 0 && m && at > prev) {
+            int64_t len = at - prev;
             a->ktype_us[m] += len;
             busy += len;
             if (m & GPU_KT_COMPUTATION)
@@ -126,10 +138,10 @@ static int sweep(gpu_trace *t, step_cursor *sc)
                 a->comm_us += len;
             if ((m & 3) == 3)
                 a->comm_comp_us += len;
-            step_add_segment(sc, prev, e[i].t, m);
+            step_add_segment(sc, prev, at, m);
         }
-        live[e[i].type] += e[i].d;
-        prev = e[i].t;
+        live[1 << (e[i] & 3)] += e[i] & 4 ? 1 : -1;
+        prev = at;
     }
     free(e);
     free(tmp);

@@ -324,6 +324,28 @@ static void test_self_time(void **state)
     gpu_rank_free(r);
 }
 
+/* Self time of ops taken out of order and longer than 2^32 µs (kept
+ * apart from the 16-byte rows): "outer" [0, 5e9) and "inner" [0, 4.5e9)
+ * start together, so the longer is the parent whatever their order in the
+ * file; "leaf" [10, 20) comes first in the file. */
+static void test_self_time_wide_unsorted(void **state)
+{
+    (void)state;
+    gpu_trace *t = gpu_trace_new(NULL);
+    add(t, ev_x(KCAT_CPU_OP, "leaf", 10, 10));
+    add(t, ev_x(KCAT_CPU_OP, "inner", 0, 4.5e9));
+    add(t, ev_x(KCAT_CPU_OP, "outer", 0, 5e9));
+    add(t, ev_x(KCAT_CPU_OP, "late", 4.6e9, 1));
+    gpu_rank *r = rank_of(t);
+    const gpu_table *ops = gpu_rank_ops(r);
+    assert_int_equal(gpu_table_find(ops, "outer")->sum_us, 5000000000LL);
+    assert_int_equal(gpu_table_find(ops, "outer")->self_us, 500000000LL - 1);
+    assert_int_equal(gpu_table_find(ops, "inner")->self_us, 4500000000LL - 10);
+    assert_int_equal(gpu_table_find(ops, "leaf")->self_us, 10);
+    assert_int_equal(gpu_table_find(ops, "late")->self_us, 1);
+    gpu_rank_free(r);
+}
+
 /* Step [0,100): comp [10,30), comm [20,50), mem [45,70): compute 20,
  * communication 20 ([30,50)), memory 20 ([50,70)), idle 40. */
 static void test_step_split(void **state)
@@ -538,6 +560,7 @@ int main(void)
         cmocka_unit_test(test_last_step_left_out),
         cmocka_unit_test(test_rounding),
         cmocka_unit_test(test_self_time),
+        cmocka_unit_test(test_self_time_wide_unsorted),
         cmocka_unit_test(test_step_split),
         cmocka_unit_test(test_memory),
         cmocka_unit_test(test_rank_merge_order),
