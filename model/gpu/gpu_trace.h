@@ -8,11 +8,14 @@
  *
  * Memory while a file is read: 40 bytes per GPU row (kernel, memcpy,
  * memset), 32 per launch call (cuda_runtime / cuda_driver with a
- * correlation), 32 per cpu_op and python_function, 32 per [memory] event,
- * plus one copy of each distinct name. After gpu_trace_end: the name
- * tables, one row per step and per stream, the launch percentiles (exact
- * up to GPU_LAUNCH_EXACT values, then a 1 %-relative sketch) and the
- * memory series (at most GPU_MEM_POINTS points per device).
+ * correlation), 16 per cpu_op and python_function (kept per thread; one
+ * longer than 2^32 µs takes 16 more), 32 per [memory] event, plus one
+ * copy of each distinct name. At the end, one at a time: 32 bytes a GPU
+ * row for the sweep's edges and their sort, a copy of the GPU rows for
+ * the per-stream sort, a copy of a thread's ops only if they came out of
+ * order. After gpu_trace_end: the name tables, one row per step and per
+ * stream, the launch percentiles (exact up to GPU_LAUNCH_EXACT values,
+ * then a 1 %-relative sketch) and the memory series (at most GPU_MEM_POINTS points per device).
  *
  * The definitions, HTA's unless said otherwise:
  * - times are rounded to whole µs on the trace clock: start up, end down,
