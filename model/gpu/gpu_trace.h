@@ -12,10 +12,11 @@
  * longer than 2^32 µs takes 16 more), 32 per [memory] event, plus one
  * copy of each distinct name. At the end, one at a time: 32 bytes a GPU
  * row for the sweep's edges and their sort, a copy of the GPU rows for
- * the per-stream sort, a copy of a thread's ops only if they came out of
- * order. After gpu_trace_end: the name tables, one row per step and per
+ * the per-stream sort only if a stream's rows came out of order, a copy
+ * of a thread's ops only if they came out of order. After gpu_trace_end: the name tables, one row per step and per
  * stream, the launch percentiles (exact up to GPU_LAUNCH_EXACT values,
- * then a 1 %-relative sketch) and the memory series (at most GPU_MEM_POINTS points per device).
+ * then a 1 %-relative sketch) and the memory series (at most
+ * GPU_MEM_POINTS points per device).
  *
  * The definitions, HTA's unless said otherwise:
  * - times are rounded to whole µs on the trace clock: start up, end down,

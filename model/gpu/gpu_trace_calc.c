@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "model/gpu/gpu_impl.h"
+#include "model/util/fnv.h"
 #include "model/util/lbound.h"
 #include "model/util/stable_sort.h"
+#include "model/util/vec.h"
 
 STABLE_SORT_DEFINE(sort_steps, gpu_kstep, A.ts < B.ts || (A.ts == B.ts && A.n < B.n))
 STABLE_SORT_DEFINE(sort_calls, gpu_call, A.corr < B.corr)
@@ -152,10 +154,99 @@ static int sweep(gpu_trace *t, step_cursor *sc)
     return 0;
 }
 
+/* The gap before row r (its stream's previous row ended at prev_end) into
+ * its category (see gpu_trace.h). */
+static void add_gap(const gpu_trace *t, const gpu_row *r, int64_t prev_end, int64_t *host,
+                    int64_t *kernel, int64_t *other)
+{
+    int64_t gap = r->ts - prev_end;
+    const gpu_call *c = find_call(t, r->corr);
+    int64_t *cat = c && c->ts > prev_end ? host : gap < t->o.kernel_wait_us ? kernel : other;
+    *cat += gap > 0 ? gap : 0;
+}
+
+/* A stream's state while the rows are walked in file order. */
+typedef struct stream_run {
+    int64_t stream, last_ts, prev_end, host, kernel, other;
+} stream_run;
+
+typedef struct run_key {
+    const stream_run *runs;
+    int64_t stream;
+} run_key;
+
+static int run_eq(const void *item, const void *key)
+{
+    const run_key *k = key;
+    return k->runs[(uintptr_t)item - 1].stream == k->stream;
+}
+
+typedef struct run_set {
+    stream_run *runs;
+    size_t n, cap;
+    idmap map;                  /* stream hash -> index + 1 */
+} run_set;
+
+/* The run of r's stream, created (at r) when absent; NULL on OOM. */
+static stream_run *run_of(run_set *rs, const gpu_row *r, int *fresh)
+{
+    uint64_t h = fnv_add(FNV_SEED, &r->stream, sizeof r->stream);
+    run_key k = {rs->runs, r->stream};
+    void *it = idmap_find(&rs->map, h, run_eq, &k);
+    *fresh = !it;
+    if (it)
+        return &rs->runs[(uintptr_t)it - 1];
+    if (vec_grow(&rs->runs, &rs->cap, rs->n + 1, sizeof *rs->runs, 8) != 0 ||
+        idmap_put(&rs->map, h, (void *)(uintptr_t)(rs->n + 1)) != 0)
+        return NULL;
+    rs->runs[rs->n] = (stream_run){r->stream, r->ts, r->end, 0, 0, 0};
+    return &rs->runs[rs->n++];
+}
+
+/* Idle per stream without sorting when every stream's rows came in start
+ * order, as a stable sort by (stream, start) would leave them: 1 done, 0
+ * not in order (nothing added), -1 on OOM. */
+static int idle_in_file_order(gpu_trace *t)
+{
+    run_set rs = {0};
+    idmap_init(&rs.map);
+    int rc = 1;
+    for (size_t i = 0; i < t->n_rows && rc == 1; i++) {
+        const gpu_row *r = &t->rows[i];
+        int fresh;
+        stream_run *s = run_of(&rs, r, &fresh);
+        if (!s)
+            rc = -1;
+        else if (!fresh && r->ts < s->last_ts)
+            rc = 0;
+        else if (!fresh) {
+            add_gap(t, r, s->prev_end, &s->host, &s->kernel, &s->other);
+            s->last_ts = r->ts;
+            s->prev_end = r->end;
+        }
+    }
+    for (size_t i = 0; i < rs.n && rc == 1; i++) {
+        gpu_stream_idle *s = gpu_acc_stream(&t->res, rs.runs[i].stream);
+        if (!s) {
+            rc = -1;
+            break;
+        }
+        s->host_wait_us += rs.runs[i].host;
+        s->kernel_wait_us += rs.runs[i].kernel;
+        s->other_us += rs.runs[i].other;
+    }
+    free(rs.runs);
+    idmap_free(&rs.map);
+    return rc;
+}
+
 /* Idle time per stream, rows in start order (HTA: the previous row's end,
  * not the latest end, so a row inside its predecessor leaves no gap). */
 static int idle_per_stream(gpu_trace *t)
 {
+    int rc = idle_in_file_order(t);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
     gpu_row *tmp = scratch(t->n_rows, sizeof *tmp);
     if (!tmp)
         return -1;
@@ -169,11 +260,7 @@ static int idle_per_stream(gpu_trace *t)
                 return -1;
             continue;
         }
-        int64_t prev_end = t->rows[i - 1].end, gap = r->ts - prev_end;
-        const gpu_call *c = find_call(t, r->corr);
-        int64_t *cat = c && c->ts > prev_end ? &s->host_wait_us
-                     : gap < t->o.kernel_wait_us ? &s->kernel_wait_us : &s->other_us;
-        *cat += gap > 0 ? gap : 0;
+        add_gap(t, r, t->rows[i - 1].end, &s->host_wait_us, &s->kernel_wait_us, &s->other_us);
     }
     return 0;
 }

@@ -162,21 +162,21 @@ static void test_no_comm_is_nan(void **state)
  * 30: kernel wait; k3 [50,60) launched at 3, gap exactly 30: other (the
  * threshold is strict); k4 [200,210) launched at 150, after k3 ended:
  * host wait 140 although the gap is long; k5 [205,230) inside k4's time:
- * no negative gap. */
-static void test_idle_categories(void **state)
+ * no negative gap. The same rows in file order, and reversed (then they
+ * are sorted by stream and start first), give the same figures. */
+static void idle_categories(int reversed)
 {
-    (void)state;
     gpu_trace *t = gpu_trace_new(NULL);
     call(t, "cudaLaunchKernel", 0, 1, 1);
     call(t, "cudaLaunchKernel", 2, 1, 2);
     call(t, "cudaLaunchKernel", 3, 1, 3);
     call(t, "cudaLaunchKernel", 150, 1, 4);
     call(t, "cudaLaunchKernel", 151, 1, 5);
-    row(t, "k", 0, 10, 1);
-    row(t, "k", 15, 5, 2);
-    row(t, "k", 50, 10, 3);
-    row(t, "k", 200, 10, 4);
-    row(t, "k", 205, 25, 5);
+    const double rows[5][2] = {{0, 10}, {15, 5}, {50, 10}, {200, 10}, {205, 25}};
+    for (int i = 0; i < 5; i++) {
+        int j = reversed ? 4 - i : i;
+        row(t, "k", rows[j][0], rows[j][1], j + 1);
+    }
     gpu_rank *r = rank_of(t);
     const gpu_summary *s = gpu_rank_summary(r);
     assert_int_equal(s->n_streams, 1);
@@ -186,6 +186,13 @@ static void test_idle_categories(void **state)
     assert_int_equal(s->streams[0].host_wait_us, 140);
     assert_int_equal(s->host_wait_us + s->kernel_wait_us + s->other_idle_us, 175);
     gpu_rank_free(r);
+}
+
+static void test_idle_categories(void **state)
+{
+    (void)state;
+    idle_categories(0);
+    idle_categories(1);
 }
 
 /* Calls and their rows: delays 15, 40, -2 (the row started before its
