@@ -28,7 +28,7 @@ shot() {
         ui_quit
     done
 }
-shot demo 'LIVE' --demo
+shot demo '4 nodes' --demo
 shot system_only 'algo-4' "$J/sysonly"
 shot ended 'ENDED' "$J/ended"
 shot kineto_and_system 'GPU' "$J/both"
