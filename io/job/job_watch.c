@@ -41,6 +41,7 @@ struct job_watch {
     int decided, cw_on;          /* CloudWatch chosen (under mu for readers) */
     double cw_s, cw_end_s;       /* last fetch; the job's end it covered */
     double cw_done_s;            /* last fetch that worked (under mu) */
+    int cw_failed;               /* the last fetch failed */
     int64_t *last_us;            /* newest point added, per host x metric */
     int hosts;
     cw_point *pts;
@@ -234,7 +235,9 @@ static int cloudwatch_due(const job_watch *w, double now_s, double *t0, double *
         return 0;
     if (ended && w->cw_s > 0 && w->cw_end_s == r->end_s)
         return 0;   /* its whole span is in */
-    if (!ended && w->cw_s > 0 && now_s - w->cw_s < CW_EVERY_S)
+    /* running: once a minute; a failed call (no permission, throttled
+     * past the retries) is not tried again sooner either */
+    if ((!ended || w->cw_failed) && w->cw_s > 0 && now_s - w->cw_s < CW_EVERY_S)
         return 0;
     int64_t newest = 0;
     for (int i = 0; w->last_us && i < w->hosts * CW_HOST_METRICS; i++)
@@ -281,6 +284,7 @@ static int cloudwatch(job_watch *w, model *m, pthread_mutex_t *lock, double now_
     long got = cw_host_fetch(w->cw, &j, period, t0, t1, collect, w, &e);
     atomic_fetch_add(&w->metric_calls, 1);
     w->cw_s = now_s;
+    w->cw_failed = got < 0;
     if (got < 0) {
         set_error(w, "CloudWatch", &e);
         return 0;

@@ -7,9 +7,9 @@
  * its inflated bytes are ever held; what a read keeps until the end is
  * its analysis' per-event rows (gpu_trace.h: 32-40 bytes a GPU row,
  * launch call, op or Python function) and its CPU ops and annotations
- * for the model (56 bytes each plus its name, at most 2^20 a file), so a
- * trace costs memory by its events, not its bytes, and only while it is
- * read. One that is not complete yet (a .gz still being written in
+ * for the model (at most 2^20 a file, in blocks that go to a temporary
+ * file past the first: kineto_keep.h), so a trace costs memory by its
+ * events, not its bytes, and only while it is read. One that is not complete yet (a .gz still being written in
  * place) leaves nothing behind and is read again when it changes, so no
  * trace counts twice. A file that may be a trace (KEY_KINETO_MAYBE) is
  * one only if its head says so; once it says not, no more bytes are

@@ -306,6 +306,7 @@ int job_probe_update(job_probe *p, source *src, const char *job, jobrow *r, doub
         return -1;
     if (probe_steps_update(src, job, pj, jobfig_sys_newest_us(pj->sys), err) < 0)
         return -1;
-    pj->final = pj->sys_caught_up && strcmp(r->status, "InProgress") != 0;
+    /* ended, or (a folder's) no longer written: what was read is all */
+    pj->final = pj->sys_caught_up && (jobrow_ended(r) || !r->status[0]);
     return row_apply(pj, r);
 }

@@ -15,8 +15,9 @@
  *   under the job folder but profiler-output/system/, framework/pevents/
  *   and debug-output/; a trace is read once (by key).
  *
- * A job is probed at most once a minute while in progress, and once
- * more after it has ended; never again then. Not thread-safe: one
+ * A job is probed at most once a minute until it has ended (or, a
+ * folder's, its status is unknown: nothing written for an hour) and
+ * has been read to its end; never again then. Not thread-safe: one
  * caller (the feed's thread, or --json). */
 #ifndef SMTOP_JOB_PROBE_H
 #define SMTOP_JOB_PROBE_H

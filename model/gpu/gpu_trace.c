@@ -270,11 +270,29 @@ static void shift_times(gpu_acc *a, int64_t off)
         a->mem[i].t_us += off;
 }
 
+/* *p (n of *cap elements) realloc'd to n: the slack grown by doubling
+ * goes before the end's scratch is taken. Kept as it is if that fails. */
+static void fit(void *p, size_t n, size_t *cap, size_t elem)
+{
+    void **pp = p;
+    if (n >= *cap || !n)
+        return;
+    void *q = realloc(*pp, n * elem);
+    if (q) {
+        *pp = q;
+        *cap = n;
+    }
+}
+
 int gpu_trace_end(gpu_trace *t, const sm_kmeta *meta)
 {
     if (t->ended)
         return -1;
     t->ended = 1;
+    fit(&t->rows, t->n_rows, &t->cap_rows, sizeof *t->rows);
+    fit(&t->calls, t->n_calls, &t->cap_calls, sizeof *t->calls);
+    fit(&t->ops, t->n_ops, &t->cap_ops, sizeof *t->ops);
+    fit(&t->mev, t->n_mev, &t->cap_mev, sizeof *t->mev);
     int rc = gpu_trace_calc(t);
     if (rc != 0) {
         gpu_acc_free(&t->res);

@@ -262,6 +262,13 @@ int gpu_trace_calc(gpu_trace *t)
         gpu_step *s = &sc.s[i];
         s->idle_us = s->dur_us - s->compute_us - s->comm_us - s->memory_us;
     }
+    /* Done with the GPU rows and launch calls: the ops' scratch does not
+     * stack on them (a trace's peak memory is at its end). */
+    free(t->rows);
+    free(t->calls);
+    t->rows = NULL;
+    t->calls = NULL;
+    t->n_rows = t->cap_rows = t->n_calls = t->cap_calls = 0;
     if (gpu_trace_calc_ops(t, cutoff) != 0 || gpu_trace_calc_memory(t) != 0)
         return -1;
     return 0;

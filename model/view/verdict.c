@@ -190,6 +190,24 @@ static void pick_unit(const model_node *u, double sigma, phase_event *ev, slow_p
     }
 }
 
+/* Every unit StepOutlier judges (a node without writers, else each
+ * writer), as the rule walks them. -1 on OOM. */
+static int pick_worst(const verdict_in *in, slow_pick *best)
+{
+    phase_event *ev = malloc(PHASE_RECENT_CAP * sizeof *ev);
+    if (!ev)
+        return -1;
+    for (size_t ni = 0; ni < model_node_count(in->m); ni++) {
+        const model_node *n = model_node_at(in->m, ni);
+        if (model_node_process_count(n) == 0)
+            pick_unit(n, in->step_sigma, ev, best);
+        for (size_t k = 0; k < model_node_process_count(n); k++)
+            pick_unit(model_node_process_at(n, k), in->step_sigma, ev, best);
+    }
+    free(ev);
+    return 0;
+}
+
 /* Step-time outliers by StepOutlier's definition (model/steps/
  * step_outliers.h, the user's stddev): when the rule fired, its share of
  * outlier steps and the slowest; when it did not (a job shorter than its
@@ -198,18 +216,9 @@ static void pick_unit(const model_node *u, double sigma, phase_event *ev, slow_p
 static int source_outlier_steps(const verdict_in *in, verdict *v)
 {
     const rule_result *r = rule_named(in, "StepOutlier");
-    phase_event *ev = malloc(PHASE_RECENT_CAP * sizeof *ev);
-    if (!ev)
-        return -1;
     slow_pick best = {0};
-    for (size_t ni = 0; ni < model_node_count(in->m); ni++) {
-        const model_node *n = model_node_at(in->m, ni);
-        if (model_node_process_count(n) == 0)
-            pick_unit(n, in->step_sigma, ev, &best);
-        for (size_t k = 0; k < model_node_process_count(n); k++)
-            pick_unit(model_node_process_at(n, k), in->step_sigma, ev, &best);
-    }
-    free(ev);
+    if (pick_worst(in, &best) != 0)
+        return -1;
     int fired = r && r->status == RULE_TRIGGERED && r->datapoints > 0;
     double lost = best.unit ? step_outliers_lost_pct(&best.o) : 0;
     if (!fired && lost < VERDICT_STEP_LOST_PCT)

@@ -6,8 +6,8 @@
 # trace's size, which a read of the whole file cannot (it needs the file's
 # bytes and more; 251 MB for this one when it did), and reads the trace
 # (one rank, its steps). The bound is loose on purpose: what stays per
-# trace is its events' rows until its end (kineto_ingest.h), about 50 MB
-# here. A sanitizer build's allocator keeps freed memory (ASan's
+# trace is its events' rows until its end (kineto_ingest.h); the whole
+# report peaks at about 36 MB here. A sanitizer build's allocator keeps freed memory (ASan's
 # quarantine): there the figure is printed, not judged.
 set -u
 SMTOP=${SMTOP:-build/smtop}

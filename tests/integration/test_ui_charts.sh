@@ -56,8 +56,10 @@ ui_screen | grep -E '^│ cpu ' | grep -q '·' || ui_fail "no-data part of the w
 # Heatmap legend and ramp.
 ui_wait '▁▂▃▄▅▆▇█ 0-100%'
 ui_wait '1-4/4'
-# Alerts counter headers.
-ui_wait 'fired/checked'
+# Alerts header: at 78 columns the rows lead with the facts, counts
+# included (issue 26).
+ui_wait 'level  rule, where, worst case'
+ui_wait 'Straggler algo-3 \+[0-9]+% 1/4'
 # Select the straggler in the heatmap: both marks.
 ui_keys Tab
 ui_keys j j

@@ -148,3 +148,14 @@ sleep 5
 [ "$(aws_calls GetMetricData)" -eq 1 ] || ui_fail "$(aws_calls GetMetricData) GetMetricData calls in 5 s"
 ui_quit
 echo "ok: smtop --job $RJOB (running): CloudWatch, its secondary status, 1 describe and 1 GetMetricData in 5 s"
+
+# --- CloudWatch refuses (AccessDenied): the status line names the
+# permission, and the call is not repeated before a minute has passed
+aws_reset
+aws_fault '{"kind":"denied","op":"GetMetricData","count":100}'
+ui_start 160 48 "${AWSENV[@]}" XDG_CACHE_HOME="$XDG_CACHE_HOME" "$SMTOP" --job "$JOB"
+ui_wait 'cloudwatch:GetMetricData' 20
+sleep 4
+[ "$(aws_calls GetMetricData)" -le 1 ] || ui_fail "a refused GetMetricData was tried $(aws_calls GetMetricData) times in 4 s"
+ui_quit
+echo "ok: AccessDenied on GetMetricData: named in the status line, not retried within the minute"

@@ -19,8 +19,8 @@ JOB="$UI_WORK/job"
     { echo "SKIPPED: this smtop does not place PyTorch profiler traces in the model yet"; exit 77; }
 
 ui_start 200 60 env TZ=UTC "$SMTOP" --interval 1 "$JOB"
-ui_wait '\[HIGH\] GPUIdleHostBound +2/2 +2 of 2 ranks; worst rank [01]: GPU i' 30
-ui_wait '\[ ok \] CommNotOverlapped +0/2'
+ui_wait '\[HIGH\] GPUIdleHostBound( [^ ]+)?( \+[0-9]+%)? +2/2 +2 of 2 ranks; worst rank [01]: GPU i' 30
+ui_wait '\[ ok \] CommNotOverlapped( [^ ]+)?( \+[0-9]+%)? +0/2'
 echo "ok: Alerts fire GPUIdleHostBound on both ranks"
 
 ui_wait 'algo-1 +TRAIN'
@@ -52,9 +52,9 @@ ui_wait 'gmem rank 0 .* [0-9.]+%'
 echo "ok: System charts the ranks' GPU memory"
 
 ui_keys ':' 'set GPUIdleHostBound.threshold=99' Enter
-ui_wait '\[ ok \] GPUIdleHostBound +0/2'
+ui_wait '\[ ok \] GPUIdleHostBound( [^ ]+)?( \+[0-9]+%)? +0/2'
 ui_keys ':' 'set GPUIdleHostBound.threshold=50' Enter
-ui_wait '\[HIGH\] GPUIdleHostBound +2/2'
+ui_wait '\[HIGH\] GPUIdleHostBound( [^ ]+)?( \+[0-9]+%)? +2/2'
 echo "ok: :set moves GPUIdleHostBound's threshold live"
 ui_quit
 
@@ -66,7 +66,7 @@ ui_start 200 60 env TZ=UTC "$SMTOP" --interval 1 "$UI_WORK/both"
 ui_wait 'algo-1  4 cpu  1 gpu'
 ui_wait '│ gmem0 '
 ui_wait 'GPU █ compute +░ comm +▒ memory +· idle'
-ui_wait '\[HIGH\] GPUIdleHostBound +2/2'
+ui_wait '\[HIGH\] GPUIdleHostBound( [^ ]+)?( \+[0-9]+%)? +2/2'
 ui_screen | grep -q 'gmem rank' && ui_fail "a traces' memory chart beside the system metric's"
 echo "ok: both sources on one screen"
 ui_quit

@@ -12,9 +12,9 @@ SAMPLE="$SMTOP_SAMPLES/kineto/sampled_ranks"
     { echo "SKIPPED: this smtop does not place PyTorch profiler traces in the model yet"; exit 77; }
 
 ui_start 200 60 env TZ=UTC "$SMTOP" "$SAMPLE"
-ui_wait '\[HIGH\] GPUIdleHostBound +2/2' 30
-ui_wait '\[MED \] CommNotOverlapped +2/2'
-ui_wait '\[ ok \] KernelLaunchOverhead +0/2'
+ui_wait '\[HIGH\] GPUIdleHostBound( [^ ]+)?( \+[0-9]+%)? +2/2' 30
+ui_wait '\[MED \] CommNotOverlapped( [^ ]+)?( \+[0-9]+%)? +2/2'
+ui_wait '\[ ok \] KernelLaunchOverhead( [^ ]+)?( \+[0-9]+%)? +0/2'
 echo "ok: Alerts on the sample"
 ui_wait 'TRAIN +\(1/[0-9]+, n/N\)'
 ui_wait '│n 2 +mean [0-9.]+ ms'
