@@ -22,7 +22,9 @@
 #define STREAM_PIECE_REMOTE ((size_t)8 << 20)
 
 /* The read of e's piece at off. A closed object that fits in one piece is
- * asked whole, as before: a whole object is what the S3 cache keeps. A
+ * asked whole, as before: a whole object is what the S3 cache keeps (a
+ * larger one, read by ranges, is not kept: a later run fetches it
+ * again, rather than hold it whole to store it). A
  * local file is read in pieces to its end, wherever that is now (a .gz
  * written in place may have grown past its listed size): a piece shorter
  * than asked is the last. */

@@ -3,7 +3,8 @@
 # in tensorboard-output/ beside profiler-output/ reads as it does from
 # disk (same bytes, same report, nothing named), a job with nothing but
 # tensorboard-output/ is found, a trace named by --traces s3://…/file is
-# read, and one uploaded later is found. (Pass-by-pass reading, a half
+# read, one uploaded later is found, and one of 24 MiB is read in 8 MiB
+# ranged pieces to the same report. (Pass-by-pass reading, a half
 # .gz read again once complete and never twice: unit_scan_kineto.)
 set -u
 SRC=${SMTOP_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -55,6 +56,32 @@ rig_upload bkt job "$T/late" >/dev/null || exit 1
 s3report s3://bkt/job/ >"$T/after.json" 2>"$T/err"
 check "a trace uploaded later is read" test "$(field "$T/after.json" bytes_read)" = \
     $((tb + sys + $(wc -c <"$T/late/tensorboard-output/"*)))
+
+# a plain trace of several 8 MiB ranged reads (scan_stream), padded with
+# JSON's trailing blanks to exactly three pieces: the fourth read starts
+# at its end (416) and ends it
+"$SMTOP" synth --kineto-only --kineto-plain --nodes 1 --minutes 4 --kineto-active 400 \
+    --kineto-every 100000 --seed 6 --out "$T/big" >/dev/null || exit 1
+bigf=$(find "$T/big" -name '*.pt.trace.json')
+python3 - "$bigf" <<'PY' || exit 1
+import os, sys
+n = os.path.getsize(sys.argv[1])
+assert 16 << 20 < n <= 24 << 20, n
+with open(sys.argv[1], "ab") as f:
+    f.write(b" " * ((24 << 20) - n))
+PY
+rig_upload bkt big "$T/big" >/dev/null || exit 1
+timeout 60 "$SMTOP" report --json "$T/big" >"$T/big_local.json" || exit 1
+s3report s3://bkt/big/ >"$T/big_s3.json" 2>"$T/err"
+check "a 24 MiB trace in pieces: exits 0" test $? -eq 0
+check "a 24 MiB trace in pieces: same report as from disk" \
+    python3 "$RIG_HOME/jsoncmp.py" "$T/big_local.json" "$T/big_s3.json" source
+check "a 24 MiB trace in pieces: every byte once" \
+    test "$(field "$T/big_s3.json" bytes_read)" = $((24 << 20))
+check "a 24 MiB trace in pieces: its steps" python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["gpu"]
+assert len(g) == 1 and g[0]["traces"] == 1 and g[0]["steps"] >= 300, g' "$T/big_s3.json"
 
 [ "$fails" = 0 ] && echo "PASS" || echo "$fails failure(s)"
 [ "$fails" = 0 ]
