@@ -14,9 +14,13 @@ ui_wait '6 Alerts' 20
 ui_wait '\[MED \] Straggler algo-3 \+[0-9]+%' 20
 ui_quit
 
-# 80x24, the demo: the facts lead whichever slot the pane gets.
+# 80x24, the demo: the facts lead whichever slot the pane gets. Its
+# nodes have one trace writer each ("<pid>-algo-1"): StepOutlier names
+# the node a reader knows, never the writer id.
 ui_start 80 24 "$SMTOP" --demo
 ui_wait '\[MED \] Straggler algo-3 \+[0-9]+% 1/4  m' 30
+ui_wait '\[MED \] StepOutlier algo-[1-4] [0-9]+/' 30
+alerts_text | grep -Eq '[0-9]+-algo-[0-9]' && ui_fail "80x24: an alert names a writer id"
 ui_quit
 
 # 200x60: the reasons wrap, unzoomed, up to their last words.

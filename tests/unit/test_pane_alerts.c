@@ -204,10 +204,10 @@ static void test_narrow_facts(void **state)
                      .violations = 1, .datapoints = 4};
     snprintf(r.node, sizeof r.node, "algo-3");
     char buf[128];
-    pane_alerts_facts(&r, buf, sizeof buf);
+    pane_alerts_facts(&r, NULL, buf, sizeof buf);
     assert_string_equal(buf, "Straggler algo-3 +29% 1/4");
     r.status = RULE_OK;
-    pane_alerts_facts(&r, buf, sizeof buf);
+    pane_alerts_facts(&r, NULL, buf, sizeof buf);
     assert_string_equal(buf, "Straggler 1/4");
     assert_string_equal(pane_alerts_message_tail("algo-3: median step", "algo-3"), "median step");
     assert_string_equal(pane_alerts_message_tail("7-algo-1 Step:TRAIN: 9", "7-algo-1"), "Step:TRAIN: 9");

@@ -14,6 +14,7 @@
 #include "tui/jobs/jobs_screen.h"
 #include "tui/report/jobs_json.h"
 
+#define CATCH_UP_ROUNDS 64   /* probe calls a --json job gets to read to its end */
 #define JSON_METRICS 100   /* jobs whose figures --json reads (CloudWatch or files) */
 
 static jobs_api *api_open(const jobs_args *a, sm_err *err)
@@ -39,8 +40,10 @@ static void api_files(const jobs_args *a, joblist *l, const char **names, size_t
 {
     sm_err err = {0};
     jobs_files *jf = jobs_files_new(&a->so);
-    if (!jf || jobs_files_figures(jf, l, NULL, names, n, (double)time(NULL), NULL, NULL,
-                                  &err) < 0 || err.msg[0])
+    long got = 1;
+    for (int round = 0; jf && got > 0 && round < CATCH_UP_ROUNDS; round++)
+        got = jobs_files_figures(jf, l, NULL, names, n, (double)time(NULL), NULL, NULL, &err);
+    if (!jf || got < 0 || err.msg[0])
         cmd_err_print("smtop jobs: warning", jf ? err.msg : "out of memory");
     jobs_files_free(jf);
 }
@@ -111,9 +114,11 @@ static void scan_figures(const jobs_args *a, source *src, joblist *l)
     size_t n = joblist_count(l) < JSON_METRICS ? joblist_count(l) : JSON_METRICS;
     if (!p || !names)
         sm_err_set(&err, SM_ERR_NOMEM, "out of memory");
-    else
-        jobs_scan_figures(src, a->spec, p, l, NULL, names, n, (double)time(NULL), 0, NULL,
-                          NULL, &err);
+    else   /* again while a long job catches up (PROBE_FILES_MAX files a call) */
+        for (int round = 0; round < CATCH_UP_ROUNDS && !err.msg[0]; round++)
+            if (jobs_scan_figures(src, a->spec, p, l, NULL, names, n, (double)time(NULL), 0,
+                                  NULL, NULL, &err) <= 0)
+                break;
     if (err.msg[0])
         cmd_err_print("smtop jobs: warning", err.msg);
     free(names);

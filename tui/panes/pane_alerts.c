@@ -64,11 +64,11 @@ const char *pane_alerts_spec(const char *line)
     return line;
 }
 
-int pane_alerts_facts(const rule_result *res, char *buf, size_t cap)
+int pane_alerts_facts(const rule_result *res, const char *who, char *buf, size_t cap)
 {
     int n = snprintf(buf, cap, "%s", res->name);
     if (res->status == RULE_TRIGGERED && res->node[0] && n >= 0 && (size_t)n < cap)
-        n += snprintf(buf + n, cap - (size_t)n, " %s", res->node);
+        n += snprintf(buf + n, cap - (size_t)n, " %s", who ? who : res->node);
     if (res->status == RULE_TRIGGERED && res->worst_pct > 0 && n >= 0 && (size_t)n < cap)
         n += snprintf(buf + n, cap - (size_t)n, " +%.0f%%", res->worst_pct);
     if (n >= 0 && (size_t)n < cap)
@@ -216,6 +216,23 @@ static const char *message_of(const rule_result *res, const pane_ctx *ctx, char 
     return buf;
 }
 
+/* msg with its leading writer id (a rule names the unit it judged)
+ * said as a reader knows it: "algo-1 TRAIN: ..." for "14774-algo-1
+ * TRAIN: ...". */
+static const char *named_message(const char *msg, const char *node, const pane_ctx *ctx,
+                                 char *buf, size_t cap)
+{
+    char who[160];
+    const char *tail = pane_alerts_message_tail(msg, node);
+    const char *label = pane_common_writer_label(ctx->vd, node, who, sizeof who);
+    if (tail == msg || label == node)
+        return msg;
+    snprintf(buf, cap, "%s%.*s", label, (int)(tail - msg - strlen(node)), msg + strlen(node));
+    size_t n = strlen(buf);
+    snprintf(buf + n, cap - n, "%s", tail);
+    return buf;
+}
+
 /* One rule's row; its message from column hoff on (Left/Right), or
  * whole over up to `wrap` lines (the zoomed pane; an alert where the
  * list has room). A pane too narrow for the columns leads with the key
@@ -236,8 +253,11 @@ static int draw_row(pane *p, WINDOW *w, int y, const rule_result *res, int selec
         snprintf(mid, sizeof mid, "%-23s%6lld/%-6lld ", res->name,
                  (long long)res->violations, (long long)res->datapoints);
         x += pane_common_put(w, y, x, -1, mid, fattr);
+        m = named_message(m, res->node, ctx, line, sizeof line);
     } else {
-        int flen = pane_alerts_facts(res, mid, sizeof mid);
+        char who[160];
+        int flen = pane_alerts_facts(
+            res, pane_common_writer_label(ctx->vd, res->node, who, sizeof who), mid, sizeof mid);
         if (res->status == RULE_TRIGGERED)
             m = pane_alerts_message_tail(m, res->node);
         if (wrap > 1) {
@@ -267,7 +287,7 @@ static int draw_detail(WINDOW *w, int y, size_t i, const derived *s, const pane_
 {
     const rule_result *res = derived_rule_at(s, i);
     int rows = getmaxy(w), lab = theme_attr(ctx->th, ROLE_LABEL);
-    char line[400], a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+    char line[400], a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], who[160];
     int len = snprintf(line, sizeof line, "%s: %s; params", res->name, rules_summary_at(i));
     for (size_t k = 0; k < rules_param_count(i) && len < (int)sizeof line - 40; k++)
         len += snprintf(line + len, sizeof line - (size_t)len, " %s=%g",
@@ -276,7 +296,7 @@ static int draw_detail(WINDOW *w, int y, size_t i, const derived *s, const pane_
     if (res->t1_us > res->t0_us && y < rows) {
         int64_t span = res->t1_us - res->t0_us;
         snprintf(line, sizeof line, "worst: %s %s  %s - %s (%s)  [J: %s]",
-                 res->node, res->device, fmt_clock(a, sizeof a, res->t0_us, span),
+                 pane_common_writer_label(ctx->vd, res->node, who, sizeof who), res->device, fmt_clock(a, sizeof a, res->t0_us, span),
                  fmt_clock(b, sizeof b, res->t1_us, span), fmt_duration(c, sizeof c, (double)span),
                  strcmp(res->name, "StepOutlier") ? "jump there" : "focus this step");
         pane_common_put(w, y++, 0, -1, line, theme_attr(ctx->th, ROLE_DEFAULT));
@@ -284,8 +304,8 @@ static int draw_detail(WINDOW *w, int y, size_t i, const derived *s, const pane_
     for (size_t k = 0; k < res->n_examples && y < rows; k++) {
         const rule_example *e = &res->examples[k];
         snprintf(line, sizeof line, "  %s %s %s  %s",
-                 e->t0_us ? fmt_clock(a, sizeof a, e->t0_us, 0) : "", e->node,
-                 e->device, e->text);
+                 e->t0_us ? fmt_clock(a, sizeof a, e->t0_us, 0) : "",
+                 pane_common_writer_label(ctx->vd, e->node, who, sizeof who), e->device, e->text);
         pane_common_put(w, y++, 0, -1, line, status_attr(ctx, res));
     }
     return y;

@@ -27,10 +27,10 @@ extern const pane_vtbl pane_alerts_vtbl;
 void pane_alerts_order(const derived *s, size_t *idx);
 
 /* The key facts of a result, for a row too narrow for the columns: the
- * rule's name, when it fired its worst node and how far it went, then
- * fired/checked ("Straggler algo-3 +29% 1/4"), into buf. Returns
- * snprintf's count. Pure. */
-int pane_alerts_facts(const rule_result *res, char *buf, size_t cap);
+ * rule's name, when it fired its worst node (named `who`, or res->node
+ * when who is NULL) and how far it went, then fired/checked ("Straggler
+ * algo-3 +29% 1/4"), into buf. Returns snprintf's count. Pure. */
+int pane_alerts_facts(const rule_result *res, const char *who, char *buf, size_t cap);
 /* msg without its leading node and the ": " or " " after it (what the
  * facts already say); msg itself when it does not start so. Pure. */
 const char *pane_alerts_message_tail(const char *msg, const char *node);

@@ -124,6 +124,32 @@ static const char *writer_text(const viewdata *vd, const char *node, const char 
     return shown;
 }
 
+const char *pane_common_writer_label(const viewdata *vd, const char *id, char *out,
+                                     size_t cap)
+{
+    size_t nn = vd && id ? viewdata_node_total(vd) : 0;
+    for (size_t i = 0; i < nn; i++) {
+        const char *ids[PANE_COMMON_MAX_PROCS];
+        size_t n = viewdata_node_writer_count(vd, i);
+        n = n < PANE_COMMON_MAX_PROCS ? n : PANE_COMMON_MAX_PROCS;
+        for (size_t k = 0; k < n; k++)
+            ids[k] = viewdata_node_writer(vd, i, k);
+        for (size_t k = 0; k < n; k++) {
+            if (strcmp(ids[k], id))
+                continue;
+            long rank = rank_of_writer(ids, n, k);
+            if (n == 1)
+                snprintf(out, cap, "%s", viewdata_node_id(vd, i));
+            else if (rank >= 0)
+                snprintf(out, cap, "rank %ld of %s", rank, viewdata_node_id(vd, i));
+            else
+                return id;
+            return out;
+        }
+    }
+    return id;
+}
+
 char *pane_common_process_text(char *buf, size_t cap, const viewdata *vd, const char *node,
                                const char *shown, size_t k, size_t n)
 {

@@ -49,6 +49,13 @@ int pane_common_key_process(int ch, pane_ctx *ctx, long node);
 char *pane_common_process_text(char *buf, size_t cap, const viewdata *vd, const char *node,
                                const char *shown, size_t k, size_t n);
 
+/* A node or trace-writer id as a reader knows it: a writer alone on its
+ * node is the node ("algo-1", not "14774-algo-1"), one of writers
+ * numbered as ranks is "rank 2 of algo-1", anything else the id itself.
+ * Returns out or id; vd may be NULL. */
+const char *pane_common_writer_label(const viewdata *vd, const char *id, char *out,
+                                     size_t cap);
+
 /* A pane's one-line prompt (the `/` filter): printable keys append,
  * Backspace deletes, Enter keeps the text and ends editing, Esc clears it
  * and ends editing. */
