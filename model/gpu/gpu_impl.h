@@ -62,7 +62,8 @@ enum { GPU_CALL_OTHER = 0, GPU_CALL_LAUNCH, GPU_CALL_GRAPH };
 
 typedef struct gpu_call {       /* 32 bytes */
     int64_t ts, end, corr;
-    int32_t kind;               /* GPU_CALL_* */
+    uint32_t kind;              /* GPU_CALL_* */
+    uint32_t seq;               /* file order (at most UINT32_MAX calls) */
 } gpu_call;
 
 /* A CPU op or Python function, in its thread's group: 16 bytes. An op

@@ -157,9 +157,11 @@ static int add_row(gpu_trace *t, const sm_kevent *ev)
 
 static int add_call(gpu_trace *t, const sm_kevent *ev)
 {
-    if (vec_grow(&t->calls, &t->cap_calls, t->n_calls + 1, sizeof *t->calls, 256) != 0)
+    if (t->n_calls >= UINT32_MAX ||
+        vec_grow(&t->calls, &t->cap_calls, t->n_calls + 1, sizeof *t->calls, 256) != 0)
         return -1;
-    gpu_call *c = &t->calls[t->n_calls++];
+    gpu_call *c = &t->calls[t->n_calls];
+    c->seq = (uint32_t)t->n_calls++;
     round_span(ev, &c->ts, &c->end);
     c->corr = ev->correlation;
     c->kind = has_prefix(ev->name, "cudaGraphLaunch") ||

@@ -6,12 +6,15 @@
 
 #include "model/gpu/gpu_impl.h"
 #include "model/util/fnv.h"
+#include "model/util/heap_sort.h"
 #include "model/util/lbound.h"
 #include "model/util/stable_sort.h"
 #include "model/util/vec.h"
 
 STABLE_SORT_DEFINE(sort_steps, gpu_kstep, A.ts < B.ts || (A.ts == B.ts && A.n < B.n))
-STABLE_SORT_DEFINE(sort_calls, gpu_call, A.corr < B.corr)
+/* By correlation id, then file order (seq): what a stable sort gives,
+ * in place. */
+HEAP_SORT_DEFINE(sort_calls, gpu_call, A.corr < B.corr || (A.corr == B.corr && A.seq < B.seq))
 STABLE_SORT_DEFINE(sort_by_stream, gpu_row,
                    A.stream < B.stream || (A.stream == B.stream && A.ts < B.ts))
 
@@ -33,7 +36,10 @@ static int64_t edge_time(edge e)
     return (int64_t)(e >> 3) - EDGE_OFF;
 }
 
-STABLE_SORT_DEFINE(sort_edges, edge, A < B)
+/* In place: the edges are the end's largest scratch, and a merge sort's
+ * copy would double them (their order is the whole word's, so stability
+ * does not matter). */
+HEAP_SORT_DEFINE(sort_edges, edge, A < B)
 
 static void *scratch(size_t n, size_t elem)
 {
@@ -111,12 +117,9 @@ static int sweep(gpu_trace *t, step_cursor *sc)
 {
     gpu_acc *a = &t->res;
     size_t n = 2 * t->n_rows;
-    edge *e = scratch(n, sizeof *e), *tmp = scratch(n, sizeof *e);
-    if (!e || !tmp) {
-        free(e);
-        free(tmp);
+    edge *e = scratch(n, sizeof *e);
+    if (!e)
         return -1;
-    }
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t i = 0; i < t->n_rows; i++) {
         const gpu_row *r = &t->rows[i];
@@ -125,7 +128,7 @@ static int sweep(gpu_trace *t, step_cursor *sc)
         lo = r->ts < lo ? r->ts : lo;
         hi = r->end > hi ? r->end : hi;
     }
-    sort_edges(e, tmp, n);
+    sort_edges(e, n);
     int64_t live[8] = {0}, prev = 0, busy = 0;
     for (size_t i = 0; i < n; i++) {
         int m = (live[1] > 0 ? 1 : 0) | (live[2] > 0 ? 2 : 0) | (live[4] > 0 ? 4 : 0);
@@ -146,7 +149,6 @@ static int sweep(gpu_trace *t, step_cursor *sc)
         prev = at;
     }
     free(e);
-    free(tmp);
     if (t->n_rows) {
         a->span_us = hi - lo;
         a->idle_us = a->span_us - busy;
@@ -339,16 +341,24 @@ static int kept_steps(gpu_trace *t, int64_t cutoff, step_cursor *sc)
     return 0;
 }
 
+/* The calls by correlation id, in place (the calls are one of the
+ * largest arrays a trace holds; PyTorch numbers them as it makes them, so
+ * they often are in order already). */
+static void order_calls(gpu_trace *t)
+{
+    size_t i = 1;
+    while (i < t->n_calls && t->calls[i].corr >= t->calls[i - 1].corr)
+        i++;
+    if (i < t->n_calls)
+        sort_calls(t->calls, t->n_calls);
+}
+
 int gpu_trace_calc(gpu_trace *t)
 {
     int64_t cutoff = steps_cutoff(t);
-    gpu_call *ctmp = scratch(t->n_calls, sizeof *ctmp);
-    if (cutoff == INT64_MIN || !ctmp) {
-        free(ctmp);
+    if (cutoff == INT64_MIN)
         return -1;
-    }
-    sort_calls(t->calls, ctmp, t->n_calls);
-    free(ctmp);
+    order_calls(t);
     keep_rows(t, cutoff);
     step_cursor sc;
     if (kept_steps(t, cutoff, &sc) != 0)
