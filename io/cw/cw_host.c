@@ -7,11 +7,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "io/cw/cw_query.h"
 #include "io/s3/s3_xml.h"
 #include "model/jobs/instance_types.h"
 #include "model/util/stable_sort.h"
 
-#define NFIELDS 8           /* form parameters per query */
 #define MAX_PAGES 64        /* a job's answer: 100,800 points a page */
 
 static const char *const metric_names[CW_HOST_METRICS] = {
@@ -31,74 +31,34 @@ int cw_host_period(double end_s, double now_s)
     return age < 15 * 86400.0 ? 60 : age < 63 * 86400.0 ? 300 : 3600;
 }
 
-void cw_host_params_free(s3_param *p, long n)
-{
-    for (long i = 0; p && i < n; i++) {
-        free((char *)p[i].name);
-        free((char *)p[i].value);
-    }
-    free(p);
-}
-
-static int put(s3_param *p, long *n, const char *name, const char *value)
-{
-    p[*n].name = strdup(name);
-    p[*n].value = strdup(value);
-    (*n)++;
-    return p[*n - 1].name && p[*n - 1].value ? 0 : -1;
-}
-
-static int put_field(s3_param *p, long *n, int k, const char *field, const char *value)
-{
-    char name[96];
-    snprintf(name, sizeof name, "MetricDataQueries.member.%d.%s", k, field);
-    return put(p, n, name, value);
-}
-
 static int put_query(s3_param *p, long *n, int k, const cw_host_job *j, int host, int m,
-                     const char *period)
+                     int period_s)
 {
     char id[32], dim[320];
     snprintf(id, sizeof id, "h%d_%d", host, m);
     snprintf(dim, sizeof dim, "%.250s/algo-%d", j->name, host);
-    return put_field(p, n, k, "Id", id) |
-           put_field(p, n, k, "MetricStat.Metric.Namespace", "/aws/sagemaker/TrainingJobs") |
-           put_field(p, n, k, "MetricStat.Metric.MetricName", metric_names[m]) |
-           put_field(p, n, k, "MetricStat.Metric.Dimensions.member.1.Name", "Host") |
-           put_field(p, n, k, "MetricStat.Metric.Dimensions.member.1.Value", dim) |
-           put_field(p, n, k, "MetricStat.Period", period) |
-           put_field(p, n, k, "MetricStat.Stat", "Average") |
-           put_field(p, n, k, "ReturnData", "true");
-}
-
-static void iso(double t, char *out, size_t cap)
-{
-    time_t s = (time_t)t;
-    struct tm tm;
-    gmtime_r(&s, &tm);
-    strftime(out, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return cw_query_add_metric(p, n, k, id, metric_names[m], dim, period_s);
 }
 
 long cw_host_params(const cw_host_job *j, int first, int n, int period_s, double t0_s,
                     double t1_s, const char *next_token, s3_param **params)
 {
-    s3_param *p = calloc((size_t)n * CW_HOST_METRICS * NFIELDS + 3, sizeof *p);
+    s3_param *p = calloc((size_t)n * CW_HOST_METRICS * CW_QUERY_FIELDS + 3, sizeof *p);
     long k = 0;
     int bad = !p;
-    char period[16], t0[32], t1[32];
-    snprintf(period, sizeof period, "%d", period_s);
-    iso(t0_s, t0, sizeof t0);
-    iso(t1_s, t1, sizeof t1);
+    char t0[32], t1[32];
+    cw_query_iso(t0_s, t0, sizeof t0);
+    cw_query_iso(t1_s, t1, sizeof t1);
     for (int h = 0; !bad && h < n; h++)
         for (int m = 0; !bad && m < CW_HOST_METRICS; m++)
             bad = put_query(p, &k, h * CW_HOST_METRICS + m + 1, j, first + h + 1, m,
-                            period) != 0;
+                            period_s) != 0;
     if (!bad)
-        bad = put(p, &k, "StartTime", t0) | put(p, &k, "EndTime", t1);
+        bad = cw_query_put(p, &k, "StartTime", t0) | cw_query_put(p, &k, "EndTime", t1);
     if (!bad && next_token && *next_token)
-        bad = put(p, &k, "NextToken", next_token);
+        bad = cw_query_put(p, &k, "NextToken", next_token);
     if (bad) {
-        cw_host_params_free(p, k);
+        cw_query_free(p, k);
         return -1;
     }
     *params = p;
@@ -289,7 +249,7 @@ static long fetch_page(aws_api *cw, const cw_host_job *j, int first, int n, int 
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     size_t len = 0;
     char *xml = aws_api_query(cw, "GetMetricData", "2010-08-01", p, (size_t)np, &len, err);
-    cw_host_params_free(p, np);
+    cw_query_free(p, np);
     if (!xml)
         return -1;
     long got = cw_host_read(xml, len, fn, ud, next, next_cap);

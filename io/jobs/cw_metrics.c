@@ -1,6 +1,8 @@
 /* cw_metrics: GetMetricData for the job list; see cw_metrics.h. */
 #include "io/jobs/cw_metrics.h"
 
+#include "io/cw/cw_query.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,58 +11,16 @@
 
 #define WINDOW_S 300.0
 #define LAG_S 120.0      /* CloudWatch's newest minute arrives late */
-#define NFIELDS 9        /* parameters per query */
 
 static const char *const metric_names[3] = {"GPUUtilization", "CPUUtilization",
                                             "MemoryUtilization"};
-
-void cw_metrics_iso(double t, char *out, size_t cap)
-{
-    time_t s = (time_t)t;
-    struct tm tm;
-    gmtime_r(&s, &tm);
-    strftime(out, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-void cw_metrics_params_free(s3_param *p, long n)
-{
-    for (long i = 0; p && i < n; i++) {
-        free((char *)p[i].name);
-        free((char *)p[i].value);
-    }
-    free(p);
-}
-
-static int add(s3_param *p, long *n, int k, const char *field, const char *value)
-{
-    char name[160];
-    snprintf(name, sizeof name, "MetricDataQueries.member.%d.%s", k, field);
-    p[*n].name = strdup(name);
-    p[*n].value = strdup(value);
-    (*n)++;
-    return p[*n - 1].name && p[*n - 1].value ? 0 : -1;
-}
-
-int cw_metrics_add_query(s3_param *p, long *n, int k, const char *id, const char *metric,
-                         const char *host, int period_s)
-{
-    char per[24];
-    snprintf(per, sizeof per, "%d", period_s);
-    return add(p, n, k, "Id", id) | add(p, n, k, "MetricStat.Metric.Namespace",
-                                         "/aws/sagemaker/TrainingJobs") |
-           add(p, n, k, "MetricStat.Metric.MetricName", metric) |
-           add(p, n, k, "MetricStat.Metric.Dimensions.member.1.Name", "Host") |
-           add(p, n, k, "MetricStat.Metric.Dimensions.member.1.Value", host) |
-           add(p, n, k, "MetricStat.Period", per) | add(p, n, k, "MetricStat.Stat", "Average") |
-           add(p, n, k, "ReturnData", "true");
-}
 
 static int add_query(s3_param *p, long *n, int k, const jobrow *r, int host, int m)
 {
     char id[32], dim[320];
     snprintf(id, sizeof id, "m%d_%d", host, m);
     snprintf(dim, sizeof dim, "%s/algo-%d", r->name, host);
-    return cw_metrics_add_query(p, n, k, id, metric_names[m], dim, 60);
+    return cw_query_add_metric(p, n, k, id, metric_names[m], dim, 60);
 }
 
 long cw_metrics_params(const jobrow *r, double now_s, s3_param **params, char *start,
@@ -70,18 +30,18 @@ long cw_metrics_params(const jobrow *r, double now_s, s3_param **params, char *s
     if (r->start_s <= 0 || r->instance_count <= 0 || hi <= 0)
         return 0;
     double lo = hi - WINDOW_S - (jobrow_ended(r) ? 60 : LAG_S);
-    cw_metrics_iso(lo > r->start_s ? lo : r->start_s, start, tcap);
-    cw_metrics_iso(hi, end, tcap);
+    cw_query_iso(lo > r->start_s ? lo : r->start_s, start, tcap);
+    cw_query_iso(hi, end, tcap);
     int hosts = r->instance_count < CW_METRICS_MAX_HOSTS ? r->instance_count
                                                          : CW_METRICS_MAX_HOSTS;
-    s3_param *p = calloc((size_t)hosts * 3 * NFIELDS, sizeof *p);
+    s3_param *p = calloc((size_t)hosts * 3 * CW_QUERY_FIELDS, sizeof *p);
     long n = 0;
     int bad = !p;
     for (int h = 1; !bad && h <= hosts; h++)
         for (int m = 0; m < 3 && !bad; m++)
             bad = add_query(p, &n, (h - 1) * 3 + m + 1, r, h, m) != 0;
     if (bad) {
-        cw_metrics_params_free(p, n);
+        cw_query_free(p, n);
         return -1;
     }
     *params = p;
@@ -153,7 +113,7 @@ int cw_metrics_fetch(aws_api *cw, jobrow *r, double now_s, sm_err *err)
         return n < 0 ? sm_err_set(err, SM_ERR_NOMEM, "out of memory") : 0;
     s3_param *all = realloc(p, (size_t)(n + 2) * sizeof *p);
     if (!all) {
-        cw_metrics_params_free(p, n);
+        cw_query_free(p, n);
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     }
     all[n] = (s3_param){strdup("StartTime"), strdup(start)};
@@ -161,7 +121,7 @@ int cw_metrics_fetch(aws_api *cw, jobrow *r, double now_s, sm_err *err)
     size_t len = 0;
     char *xml = aws_api_query(cw, "GetMetricData", "2010-08-01", all, (size_t)n + 2, &len,
                               err);
-    cw_metrics_params_free(all, n + 2);
+    cw_query_free(all, n + 2);
     if (!xml)
         return -1;
     int got = cw_metrics_read(xml, r, now_s);

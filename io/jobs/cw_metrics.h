@@ -21,25 +21,15 @@
 
 /* The form parameters of r's queries at now_s ("MetricDataQueries.
  * member.K.Id" = "mH_M": host H, metric M, ...) into *params (caller
- * frees with cw_metrics_params_free); returns how many, 0 when the job
+ * frees with cw_query_free); returns how many, 0 when the job
  * has no window yet (not started, or ended at an unknown time), -1 on
  * OOM. start and end (ISO 8601, UTC) bound the window. */
 long cw_metrics_params(const jobrow *r, double now_s, s3_param **params, char *start,
                        char *end, size_t tcap);
-void cw_metrics_params_free(s3_param *params, long n);
 
 /* Reads a GetMetricData answer into r (jobrow_set_cloudwatch, fetched at
  * now_s). 1 when any host had points, else 0 (r untouched). */
 int cw_metrics_read(const char *xml, jobrow *r, double now_s);
-
-/* ISO 8601 UTC of epoch second t ("2026-11-27T21:00:00Z"). */
-void cw_metrics_iso(double t, char *out, size_t cap);
-
-/* Appends query number k (1-based): Average of /aws/sagemaker/
- * TrainingJobs `metric` for Host = host every period_s, with id, as 8
- * form parameters at p[*n..] (the caller sized p). 0, or -1 on OOM. */
-int cw_metrics_add_query(s3_param *p, long *n, int k, const char *id, const char *metric,
-                         const char *host, int period_s);
 
 /* The values of the result whose <Id> is id in a GetMetricData answer
  * (NUL-terminated), at most cap into out. Returns how many. */
