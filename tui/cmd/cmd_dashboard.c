@@ -289,9 +289,7 @@ static int parse_args(dash_args *a, int argc, char **argv, sm_err *err)
     return check_rules(a, err);
 }
 
-/* Blocks SIGINT/SIGTERM/SIGHUP in this thread (and every thread started
- * later) and returns a signalfd the loop polls: no handler, no global. */
-static int block_signals(void)
+int cmd_block_signals(void)
 {
     sigset_t set;
     sigemptyset(&set);
@@ -397,7 +395,7 @@ int cmd_dashboard_from(int argc, char **argv, int esc_back, const jobrow *row)
     /* The signals stay blocked until the process ends: unblocking would
      * let one that arrived after the last poll kill us with the default
      * action instead of the clean exit already under way. */
-    a.d.sig_fd = block_signals();
+    a.d.sig_fd = cmd_block_signals();
     int rc = run(&a, &err);
     if (a.d.sig_fd >= 0)
         close(a.d.sig_fd);

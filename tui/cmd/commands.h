@@ -42,6 +42,11 @@ static inline int cmd_exit_status(const sm_err *err)
 }
 
 /* The dashboard's option list, for `smtop --help`. */
+/* Blocks SIGINT/SIGTERM/SIGHUP in this thread (and every thread started
+ * later) and returns a signalfd a screen's loop polls: no handler, no
+ * global. -1 when the mask or the descriptor cannot be had. */
+int cmd_block_signals(void);
+
 void cmd_dashboard_options(FILE *f);
 int cmd_dashboard(int argc, char **argv); /* smtop [opts] SRC | --demo */
 /* The dashboard opened from the job list: esc_back = 1 makes Esc with

@@ -3,11 +3,8 @@
 
 #include <langinfo.h>
 #include <poll.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,20 +12,6 @@
 #include "tui/cmd/commands.h"
 #include "tui/jobs/jobs_ui.h"
 #include "tui/text/fmt.h"
-
-/* SIGINT/SIGTERM/SIGHUP into a descriptor the loop polls (as the
- * dashboard does): no handler, no global. */
-static int screen_signals(void)
-{
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
-    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
-        return -1;
-    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-}
 
 /* The terminal in curses mode. A dashboard opened from the list makes a
  * screen of its own, so the list's is deleted before and made anew after
@@ -282,7 +265,7 @@ int jobs_screen_run(const jobs_args *a)
     u.page = calloc(JOBS_MAX_ROWS, sizeof *u.page);
     if (!u.page || screen_feed_source(a, &api, &src, &err) < 0 || screen_open(&u, &err) < 0)
         goto out;
-    u.sig_fd = screen_signals();
+    u.sig_fd = cmd_block_signals();
     u.feed = src ? jobs_feed_start_scan(src, a->spec, a->interval_s, &err)
                  : jobs_feed_start(api, jobs_files_new(&a->so), a->interval_s, &err);
     api = NULL;
