@@ -36,7 +36,7 @@ done
 aws_envline
 rig_s3env
 # the dashboard's header shortens a long path in the middle: match its end
-dash_of() { ui_wait "s3://smtop-jobs/profil.*${1: -4}/profiler-output" 20; }
+dash_of() { ui_wait "s3://smtop-jobs.*${1: -4}/profiler-output" 20; }
 
 ui_start 160 40 "${AWSENV[@]}" XDG_CACHE_HOME="$XDG_CACHE_HOME" "$SMTOP" jobs --endpoint-url "$RIG_ENDPOINT"
 ui_wait 'smtop jobs - SageMaker us-east-1 - 27 jobs'

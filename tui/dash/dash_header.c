@@ -77,17 +77,18 @@ static void step_badge_text(const view_state *v, char *out, size_t cap)
 }
 
 /* "08:20-08:25 CEST (5 m)": the visible window, with the date on an end
- * that is not today (or when the window spans midnight) and always the
- * zone, so a screen read later or elsewhere is unambiguous. */
+ * that is not today and always the zone, so a screen read later or
+ * elsewhere is unambiguous. A live window across midnight dates only its
+ * start ("2026-11-27 23:58-00:03"): a second date would cost the header
+ * eleven columns that the job's name needs. */
 static void range_text(const view_state *v, int64_t t0, int64_t t1, int64_t now,
                        char *out, size_t cap)
 {
     char a[FMT_BUF], b[FMT_BUF], da[FMT_BUF + 1] = "", db[FMT_BUF + 1] = "", span[FMT_BUF],
         zone[FMT_BUF];
-    int across = !fmt_same_day(t0, t1);
-    if (across || !fmt_same_day(t0, now))
+    if (!fmt_same_day(t0, now))
         snprintf(da, sizeof da, "%s ", fmt_date(a, sizeof a, t0));
-    if (across)
+    if (!fmt_same_day(t0, t1) && !fmt_same_day(t1, now))
         snprintf(db, sizeof db, "%s ", fmt_date(b, sizeof b, t1));
     snprintf(out, cap, "%s%s-%s%s %s (%s)", da, fmt_clock(a, sizeof a, t0, v->span_us), db,
              fmt_clock(b, sizeof b, t1, v->span_us), fmt_zone(zone, sizeof zone, t1),
@@ -154,19 +155,60 @@ static const char *fresh_badge(dash *d, const viewdata *vd, int64_t now, char *b
     }
 }
 
-/* src cut in the middle to at most max bytes ("s3://bucket/.../job-7/
- * profiler-output" keeps both ends: the bucket and the job tell jobs
- * apart), with "..." where it was cut. Sources are ASCII paths and URLs
- * in practice; the header sanitizes whatever remains. */
+/* Where src's last n components start ("/job-7/profiler-output" of
+ * "s3://bucket/runs/job-7/profiler-output" for 2), or NULL. */
+static const char *path_tail(const char *src, int len, int n)
+{
+    int slashes = 0;
+    for (int i = len - 2; i > 0; i--)   /* a trailing '/' names no component */
+        if (src[i] == '/' && ++slashes == n)
+            return src + i;
+    return NULL;
+}
+
+/* src[0..len) as head "..." tail when the tail from path_tail(n) fits
+ * max beside a head of min_head bytes; 0 when it does not. */
+static int keep_tail(const char *src, int len, int n, int max, int min_head, char *out,
+                     size_t cap)
+{
+    const char *tail = path_tail(src, len, n);
+    int tl = tail ? (int)(len - (tail - src)) : 0;
+    if (!tail || tl + 3 + min_head > max)
+        return 0;
+    snprintf(out, cap, "%.*s...%.*s", max - 3 - tl, src, tl, tail);
+    return 1;
+}
+
+/* src cut to at most max bytes, with "..." where it was cut. The job's
+ * folder tells jobs apart, so it stays whole while it fits: first with
+ * what follows it ("/job-7/profiler-output"), then without that
+ * boilerplate ("s3://b.../job-7"); the head (bucket or root) takes the
+ * rest. Else both ends of the job's path are kept evenly. Sources are
+ * ASCII paths and URLs in practice; the header sanitizes the rest. */
 static const char *mid_cut(const char *src, int max, char *out, size_t cap)
 {
+    static const char boiler[] = "/profiler-output";
     int len = (int)strlen(src);
     if (len <= max || max < 9) {
         snprintf(out, cap, "%s", max < 9 && len > max ? "" : src);
         return out;
     }
+    if (keep_tail(src, len, 2, max, 4, out, cap))
+        return out;
+    int job = len - (src[len - 1] == '/');
+    if (job > (int)sizeof boiler && !strncmp(src + job - (sizeof boiler - 1), boiler,
+                                             sizeof boiler - 1)) {
+        job -= (int)sizeof boiler - 1;
+        if (job <= max) {
+            snprintf(out, cap, "%.*s", job, src);
+            return out;
+        }
+        if (keep_tail(src, job, 1, max, 2, out, cap))
+            return out;
+        len = job;
+    }
     int head = (max - 3) / 2, tail = max - 3 - head;
-    snprintf(out, cap, "%.*s...%s", head, src, src + len - tail);
+    snprintf(out, cap, "%.*s...%.*s", head, src, tail, src + len - tail);
     return out;
 }
 
