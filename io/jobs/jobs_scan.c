@@ -178,7 +178,8 @@ static int kin_cb(void *ud, const source_entry *e)
     k->newest_s = t > k->newest_s ? t : k->newest_s;
     char writer[1400];   /* the folder and the worker: one process's traces */
     snprintf(writer, sizeof writer, "%.*s%s", (int)(base - e->key), e->key, ki.process);
-    if (trace_cadence_add(k->cad, writer, t) < 0)
+    /* the name's time: a batched upload or a copy moves mtimes only */
+    if (trace_cadence_add(k->cad, writer, ki.time_us > 0 ? ki.time_us / 1e6 : t) < 0)
         k->oom = 1;
     return 0;
 }

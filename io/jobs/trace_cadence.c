@@ -32,11 +32,11 @@ void trace_cadence_free(trace_cadence *c)
     free(c);
 }
 
-int trace_cadence_add(trace_cadence *c, const char *writer, double mtime_s)
+int trace_cadence_add(trace_cadence *c, const char *writer, double t_s)
 {
     if (vec_grow(&c->v, &c->cap, c->n + 1, sizeof *c->v, 64) < 0)
         return -1;
-    c->v[c->n++] = (stamp){fnv_add_str(FNV_SEED, writer), mtime_s};
+    c->v[c->n++] = (stamp){fnv_add_str(FNV_SEED, writer), t_s};
     return 0;
 }
 

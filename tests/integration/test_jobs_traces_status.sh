@@ -16,7 +16,7 @@ traces_jobs "$T/jobs" || exit 1
 python3 - "$T/all.json" "$T/faults.json" <<'PY'
 import json, sys
 got = {j["name"]: (j["status"], j["secondary_status"]) for j in json.load(open(sys.argv[1]))["jobs"]}
-want = {"cadence": ("InProgress", "Training"), "stalled": ("InProgress", "Stale"),
+want = {"cadence": ("InProgress", "Training"), "copied": ("InProgress", "Training"), "stalled": ("InProgress", "Stale"),
         "once": ("InProgress", "trace 7 m ago"), "ended": ("Completed", "end marker"),
         "ended_po": ("Completed", "end marker"), "old": (None, "trace 3 h ago")}
 bad = {n: (got.get(n), w) for n, w in want.items() if got.get(n) != w}

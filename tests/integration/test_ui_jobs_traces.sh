@@ -8,13 +8,14 @@ source "$(dirname "$0")/ui_lib.sh"
 traces_jobs "$UI_WORK/jobs" || exit 1
 for size in "80 24" "160 40"; do
   ui_start $size "$SMTOP" jobs "$UI_WORK/jobs"
-  ui_wait '6 jobs'
+  ui_wait '7 jobs'
   ui_wait '^cadence +Training '
+  ui_wait '^copied +Training '
   ui_wait '^once +trace 7 m ago '
   ui_wait '^stalled +Stale '
   ui_wait '^ended +Completed '
   ui_wait '^old +trace 3 h ago '
-  ui_screen | grep -E '^(cadence|once|ended) ' | grep -q Stale && ui_fail "a false Stale ($size)"
+  ui_screen | grep -E '^(cadence|copied|once|ended) ' | grep -q Stale && ui_fail "a false Stale ($size)"
   ui_keys f
   ui_wait '\(1 shown\)'
   ui_wait '^stalled +Stale '
