@@ -10,14 +10,17 @@
 #include "io/decode/keyname.h"
 #include "io/jobs/jobs_rows.h"
 #include "io/jobs/trace_cadence.h"
+#include "model/view/freshness.h"
 
 #define PO "profiler-output/"
 #define TB "tensorboard-output/"
 #define AFTER_ALL "\xf4\x8f\xbf\xbf"   /* U+10FFFF: after every valid key below */
-#define FRESH_S 3600.0
-#define LIVE_S 120.0
-#define LATE_GAPS 1.5    /* a trace this many of the longest gaps late: stale */
-#define GONE_GAPS 4.0    /* ... this many: no longer in progress (at least FRESH_S) */
+/* The dashboard's limits (model/view/freshness.h), so a job's row and
+ * its header badge agree. */
+#define FRESH_S (FRESHNESS_ENDED_US / 1e6)
+#define LIVE_S (FRESHNESS_TRACE_LIVE_US / 1e6)
+#define LATE_GAPS FRESHNESS_TRACE_LATE_GAPS   /* a trace this many gaps late: stale */
+#define GONE_GAPS FRESHNESS_TRACE_GONE_GAPS   /* ... this many: no longer in progress */
 #define END_MARKER "training_job_end.ts"
 
 typedef struct find_ctx {

@@ -1,6 +1,7 @@
 /* freshness: see freshness.h. */
 #include "model/view/freshness.h"
 
+#include "model/model_gpu.h"
 #include "model/rules/rule_impl.h"
 
 int64_t freshness_live_limit_us(int64_t sample_us, int64_t scan_us)
@@ -30,4 +31,51 @@ int64_t freshness_sample_interval(const model *m)
             return rule_sample_interval(model_node_series_at(n, 0));
     }
     return 0;
+}
+
+freshness freshness_of_traces(int64_t now_us, int64_t newest_us, int64_t gap_us,
+                              int64_t scan_us)
+{
+    if (newest_us <= 0)
+        return FRESH_NONE;
+    int64_t age = now_us - newest_us, late = (int64_t)(FRESHNESS_TRACE_LATE_GAPS * gap_us),
+            gone = (int64_t)(FRESHNESS_TRACE_GONE_GAPS * gap_us);
+    if (late < FRESHNESS_TRACE_LIVE_US)
+        late = FRESHNESS_TRACE_LIVE_US;
+    if (gone < FRESHNESS_ENDED_US)
+        gone = FRESHNESS_ENDED_US;
+    if (age <= late + (scan_us > 0 ? scan_us : 0))
+        return FRESH_LIVE;
+    if (age >= gone)
+        return FRESH_ENDED;
+    return gap_us > 0 ? FRESH_STALE : FRESH_QUIET;
+}
+
+int freshness_writing(freshness f)
+{
+    return f == FRESH_LIVE || f == FRESH_QUIET;
+}
+
+int64_t freshness_cycle_gap(const gpu_summary *s)
+{
+    int64_t gap = 0;
+    if (!s || s->traces < 2)
+        return 0;
+    for (size_t i = 1; i < s->n_steps; i++) {
+        int64_t d = s->step_rows[i].start_us - s->step_rows[i - 1].start_us;
+        if (d > gap)
+            gap = d;
+    }
+    return gap;
+}
+
+int64_t freshness_trace_gap(const model *m)
+{
+    int64_t gap = 0;
+    for (size_t i = 0; i < model_gpu_count(m); i++) {
+        int64_t g = freshness_cycle_gap(gpu_rank_summary(model_gpu_at(m, i)->gpu));
+        if (g > gap)
+            gap = g;
+    }
+    return gap;
 }

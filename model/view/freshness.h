@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "model/gpu/gpu_rank.h"
 #include "model/model.h"
 
 #define FRESHNESS_SAMPLES 4                          /* sampling intervals allowed */
@@ -24,8 +25,21 @@ typedef enum freshness {
     FRESH_NONE = 0,   /* no sample yet */
     FRESH_LIVE,
     FRESH_STALE,
-    FRESH_ENDED
+    FRESH_ENDED,
+    FRESH_QUIET       /* traces only: none new for a while, cadence unknown */
 } freshness;
+
+/* A job seen through PyTorch profiler traces alone writes once per
+ * profiling cycle (torch.profiler's schedule), minutes apart, so its
+ * limits scale with the longest gap between cycles: LIVE while the
+ * newest data is at most FRESHNESS_TRACE_LATE_GAPS gaps old (and at
+ * least FRESHNESS_TRACE_LIVE_US), ENDED from FRESHNESS_TRACE_GONE_GAPS
+ * gaps (at least FRESHNESS_ENDED_US), STALE between. With one cycle seen
+ * the gap is unknown: QUIET rather than a false STALE until ENDED.
+ * `smtop jobs` judges a traces-only folder job by the same limits. */
+#define FRESHNESS_TRACE_LIVE_US (120LL * 1000000)
+#define FRESHNESS_TRACE_LATE_GAPS 1.5
+#define FRESHNESS_TRACE_GONE_GAPS 4.0
 
 /* The oldest age of the newest sample that still counts as LIVE:
  * scan_us + max(FRESHNESS_SAMPLES * sample_us, FRESHNESS_GRACE_US).
@@ -37,6 +51,24 @@ int64_t freshness_live_limit_us(int64_t sample_us, int64_t scan_us);
  * between the writer and this machine) counts as LIVE. */
 freshness freshness_of(int64_t now_us, int64_t newest_us, int64_t sample_us,
                        int64_t scan_us);
+
+/* freshness_of for a traces-only job whose longest gap between
+ * profiling cycles is gap_us (0 = unknown), limits as described above;
+ * the scan interval is added to the LIVE limit. */
+freshness freshness_of_traces(int64_t now_us, int64_t newest_us, int64_t gap_us,
+                              int64_t scan_us);
+
+/* 1 while the job may still be writing: LIVE or QUIET. */
+int freshness_writing(freshness f);
+
+/* The longest gap between the starts of two consecutive ProfilerSteps of
+ * one rank, once the rank merged two traces or more (each trace holds
+ * one cycle's consecutive steps, so the longest gap spans two cycles);
+ * 0 when unknown. */
+int64_t freshness_cycle_gap(const gpu_summary *s);
+
+/* freshness_cycle_gap's largest over the model's PyTorch profiler ranks. */
+int64_t freshness_trace_gap(const model *m);
 
 /* The job's system sampling interval in µs (every node is configured
  * alike, so the first node with a series tells), 0 when unknown. */

@@ -44,6 +44,7 @@ struct viewdata {
     const char **writers;
     char *pool;               /* every id above */
     int64_t first_us, newest_us, t0_us, t1_us, interval_us;
+    int64_t trace_gap_us;   /* traces only: the longest cycle gap; -1 otherwise */
     char sys_source[48];    /* model_system_source: "" for Debugger's files */
     int64_t sys_interval_us;
     uint64_t model_gen;
@@ -237,6 +238,7 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
     snprintf(v->sys_source, sizeof v->sys_source, "%s",
              model_system_source(m, &v->sys_interval_us));
     v->gpu_ranks = model_gpu_count(m);
+    v->trace_gap_us = !v->interval_us && v->gpu_ranks ? freshness_trace_gap(m) : -1;
     for (size_t i = 0; i < v->gpu_ranks && !v->gpu_memory; i++)
         v->gpu_memory = gpu_rank_summary(model_gpu_at(m, i)->gpu)->memory.n_series > 0;
     viewdata_window(q, v->newest_us, &v->t0_us, &v->t1_us);
@@ -337,6 +339,13 @@ const char *viewdata_system_source(const viewdata *v, int64_t *interval_us)
 int64_t viewdata_sample_interval_us(const viewdata *v)
 {
     return v->interval_us;
+}
+
+freshness viewdata_freshness(const viewdata *v, int64_t now_us, int64_t scan_us)
+{
+    if (v->trace_gap_us >= 0)
+        return freshness_of_traces(now_us, v->newest_us, v->trace_gap_us, scan_us);
+    return freshness_of(now_us, v->newest_us, v->interval_us, scan_us);
 }
 
 const stepsview *viewdata_steps(const viewdata *v)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "model/view/freshness.h"
 
 typedef struct sysview sysview;
 typedef struct heatview heatview;
@@ -97,6 +98,10 @@ int viewdata_has_system(const viewdata *v);
 const char *viewdata_system_source(const viewdata *v, int64_t *interval_us);
 /* freshness_sample_interval of the model (model/view/freshness.h). */
 int64_t viewdata_sample_interval_us(const viewdata *v);
+/* Whether the job is still writing at now_us (scans every scan_us):
+ * by its system sampling interval, or, for a job of PyTorch profiler
+ * traces alone, by its profiling cycle (freshness_of_traces). */
+freshness viewdata_freshness(const viewdata *v, int64_t now_us, int64_t scan_us);
 
 /* The panes' products; NULL when the request did not ask for them. */
 const sysview *viewdata_system(const viewdata *v);

@@ -55,8 +55,9 @@ ui_exit_status() {
 # The header badge while the view follows the newest data: LIVE, or how old
 # that data is when the job stopped writing (a finished synthetic job goes
 # from LIVE to STALE within seconds, so a test that means "following again"
-# must accept every one of them).
-UI_FOLLOW='(LIVE|STALE [0-9]+ [smhdy]|ENDED [0-9]+ [smhdy] ago) *$'
+# must accept every one of them; a traces-only job of one profiling cycle
+# says when its last trace came instead of STALE).
+UI_FOLLOW='(LIVE|STALE [0-9]+ [smhdy]|(ENDED|LAST TRACE) [0-9]+ [smhdy] ago) *$'
 
 ui_screen() { tm capture-pane -p; }
 ui_screen_esc() { tm capture-pane -p -e; }

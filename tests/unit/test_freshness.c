@@ -73,9 +73,50 @@ static void test_sample_interval(void **state)
     model_free(m);
 }
 
+/* A traces-only job: limits follow its profiling cycle. */
+static void test_traces(void **state)
+{
+    (void)state;
+    int64_t gap = 600 * S;   /* a trace every 10 minutes */
+    assert_int_equal(freshness_of_traces(NOW, 0, gap, 5 * S), FRESH_NONE);
+    assert_int_equal(freshness_of_traces(NOW, NOW - 60 * S, gap, 5 * S), FRESH_LIVE);
+    /* 1.5 cycles plus the scan */
+    assert_int_equal(freshness_of_traces(NOW, NOW - 905 * S, gap, 5 * S), FRESH_LIVE);
+    assert_int_equal(freshness_of_traces(NOW, NOW - 906 * S, gap, 5 * S), FRESH_STALE);
+    /* four cycles, or an hour if longer */
+    assert_int_equal(freshness_of_traces(NOW, NOW - 3599 * S, gap, 5 * S), FRESH_STALE);
+    assert_int_equal(freshness_of_traces(NOW, NOW - 3600 * S, gap, 5 * S), FRESH_ENDED);
+    assert_int_equal(freshness_of_traces(NOW, NOW - 4000 * S, 1800 * S, 5 * S), FRESH_STALE);
+    assert_int_equal(freshness_of_traces(NOW, NOW - 7200 * S, 1800 * S, 5 * S), FRESH_ENDED);
+    /* short cycles: still two minutes */
+    assert_int_equal(freshness_of_traces(NOW, NOW - 100 * S, 10 * S, 0), FRESH_LIVE);
+    assert_int_equal(freshness_of_traces(NOW, NOW - 121 * S, 10 * S, 0), FRESH_STALE);
+    /* one cycle seen: never a false STALE, ENDED after the hour */
+    assert_int_equal(freshness_of_traces(NOW, NOW - 100 * S, 0, 0), FRESH_LIVE);
+    assert_int_equal(freshness_of_traces(NOW, NOW - 600 * S, 0, 0), FRESH_QUIET);
+    assert_int_equal(freshness_of_traces(NOW, NOW - 3600 * S, 0, 0), FRESH_ENDED);
+    assert_true(freshness_writing(FRESH_QUIET) && freshness_writing(FRESH_LIVE));
+    assert_false(freshness_writing(FRESH_STALE) || freshness_writing(FRESH_ENDED));
+}
+
+/* The cycle gap: the longest step-to-step gap, once two traces merged. */
+static void test_cycle_gap(void **state)
+{
+    (void)state;
+    gpu_step rows[] = {{.start_us = 0}, {.start_us = 100}, {.start_us = 200},
+                       {.start_us = 90000}, {.start_us = 90100}, {.start_us = 250000}};
+    gpu_summary s = {.traces = 3, .step_rows = rows, .n_steps = 6};
+    assert_int_equal(freshness_cycle_gap(&s), 159900);
+    s.traces = 1;   /* one trace: its steps are consecutive, no cadence */
+    assert_int_equal(freshness_cycle_gap(&s), 0);
+    assert_int_equal(freshness_cycle_gap(NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_traces),
+        cmocka_unit_test(test_cycle_gap),
         cmocka_unit_test(test_live_limit),
         cmocka_unit_test(test_states),
         cmocka_unit_test(test_sample_interval),

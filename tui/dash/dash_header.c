@@ -136,11 +136,14 @@ static const char *fresh_badge(dash *d, const viewdata *vd, int64_t now, char *b
     scanner_get_stats(job_scanner(d->j), &st);
     int64_t newest = vd ? viewdata_newest_us(vd) : 0, scan_us = (int64_t)d->o->interval_ms * 1000;
     char age[FMT_BUF];
-    switch (st.waiting || !vd ? FRESH_NONE
-                       : freshness_of(now, newest, viewdata_sample_interval_us(vd), scan_us)) {
+    switch (st.waiting || !vd ? FRESH_NONE : viewdata_freshness(vd, now, scan_us)) {
     case FRESH_LIVE:
         *role = ROLE_STATUS_LIVE;
         return " LIVE ";
+    case FRESH_QUIET:   /* one profiling cycle seen: not known to be late */
+        *role = ROLE_STATUS_PAUSED;
+        snprintf(buf, cap, " LAST TRACE %s ago ", fmt_ago(age, sizeof age, now - newest));
+        return buf;
     case FRESH_STALE:
         *role = ROLE_ALERT_MED;
         snprintf(buf, cap, " STALE %s ", fmt_ago(age, sizeof age, now - newest));

@@ -22,8 +22,8 @@
 static int job_live(const dash *d, const viewdata *vd, int64_t now_us)
 {
     return vd && viewdata_newest_us(vd) > 0 &&
-           freshness_of(now_us, viewdata_newest_us(vd), viewdata_sample_interval_us(vd),
-                        d->o ? (int64_t)d->o->interval_ms * 1000 : 0) == FRESH_LIVE;
+           freshness_writing(viewdata_freshness(vd, now_us,
+                                                d->o ? (int64_t)d->o->interval_ms * 1000 : 0));
 }
 
 void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us)

@@ -209,8 +209,7 @@ static const char *message_of(const rule_result *res, const pane_ctx *ctx, char 
 {
     size_t k = strlen(RULE_TOO_SHORT);
     if (!res->too_short || strncmp(res->message, RULE_TOO_SHORT, k) || !ctx->vd ||
-        freshness_of(ctx->now_us, viewdata_newest_us(ctx->vd),
-                     viewdata_sample_interval_us(ctx->vd), 0) != FRESH_LIVE)
+        !freshness_writing(viewdata_freshness(ctx->vd, ctx->now_us, 0)))
         return res->message;
     snprintf(buf, cap, "waiting: %s", res->message + k);
     return buf;
