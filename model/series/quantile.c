@@ -752,11 +752,76 @@ int quantile_reserve(quant *q, double v)
     return 0;
 }
 
+enum { PLAN_EXACT, PLAN_LIN, PLAN_ZERO, PLAN_POS, PLAN_NEG };
+
+int quantile_plan(const quant *q, double v, quant_plan *p)
+{
+    if (!isfinite(v))
+        return 0;
+    if (!q->sketch) {
+        /* vals_reserve would neither grow the buffer nor change its form */
+        p->kind = PLAN_EXACT;
+        return q->nvals < q->exact_cap && q->nvals < q->vals_alloc &&
+               (!q->narrow || narrow_fits(q->narrow, v));
+    }
+    if (q->lin) {
+        int r = linhist_slot(q->lin, v, &p->at);
+        p->kind = PLAN_LIN;
+        if (r >= 0)
+            return r;
+    }
+    double mag = fabs(v);
+    if (mag < MIN_INDEXABLE) {
+        p->kind = PLAN_ZERO;
+        return 1;
+    }
+    /* sketch_put_one's index: the reserve's cached one for this v */
+    int idx = !q->reserved_lin && v == q->reserved_v ? q->reserved_idx : bucket_index(mag);
+    const store *st = v > 0 ? &q->pos : &q->neg;
+    if (!(st->total && idx >= st->lo && idx <= st->hi))
+        return 0;   /* store_add would widen the live range */
+    p->kind = v > 0 ? PLAN_POS : PLAN_NEG;
+    p->at = (size_t)(idx - st->base);
+    return 1;
+}
+
+void quantile_apply(quant *q, const quant_plan *p, double v)
+{
+    switch (p->kind) {
+    case PLAN_EXACT:
+        vals_put(q, v);
+        q->sorted = 0;
+        break;
+    case PLAN_LIN:
+        /* A bin a failed add left reserved may have taken this value's
+         * room: forget the reservation, as the add would have. */
+        q->reserved_lin = 0;
+        q->reserved_v = NAN;
+        linhist_bump(q->lin, p->at);
+        break;
+    case PLAN_ZERO:
+        q->zeros++;
+        break;
+    default: {
+        store *st = p->kind == PLAN_POS ? &q->pos : &q->neg;
+        st->counts[p->at]++;
+        st->total++;
+        break;
+    }
+    }
+    note_minmax(q, v, v, 1);
+}
+
 int quantile_add_all(quant *q, quant_value_fn at, const void *ctx, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (quantile_add(q, at(ctx, i)) != 0)
+    for (size_t i = 0; i < n; i++) {
+        double v = at(ctx, i);
+        quant_plan p;
+        if (quantile_plan(q, v, &p))
+            quantile_apply(q, &p, v);   /* quantile_add's result, inline */
+        else if (quantile_add(q, v) != 0)
             return -1;
+    }
     return 0;
 }
 

@@ -494,6 +494,55 @@ int series_tiers_make_lean(tiers *t)
     return 0;
 }
 
+/* bucket_add's merges, without its fallback to series_tier_put. */
+static int bucket_add_fast(tiers *t, int64_t ts, double v)
+{
+    int64_t key = tier_floordiv(ts, SERIES_T1_WIDTH_US);
+    if (merge_at_hint(t, 1, key, v))
+        return 1;
+    return t->t1.len && t->t1.len == t->t1.max_len && key < series_tier_bucket_key(t, 1, 0) &&
+           merge_at_hint(t, 2, tier_floordiv(key, SERIES_T2_WIDTH_US / SERIES_T1_WIDTH_US), v);
+}
+
+/* Whether (ts, v) fits raw's form and base as they are (raw_make_fit
+ * would change nothing; raw is not empty). */
+static int raw_fits_now(const tiers *t, int64_t ts, double v)
+{
+    return !t->form || (raw_fits(t->form, v) && dt_fits(ts, t->base));
+}
+
+int series_tiers_add_fast(tiers *t, int64_t ts, double v)
+{
+    deque *raw = &t->raw;
+    if (t->lean)
+        return bucket_add_fast(t, ts, v);
+    if (!raw->len)
+        return 0;
+    if (raw->len == raw->max_len) {
+        /* series_tiers_add frees a staging buffer first (caprun), and
+         * evicts for a sample that is not older than raw's oldest */
+        return !t->caprun && ts < series_tier_raw_ts(t, 0) && bucket_add_fast(t, ts, v);
+    }
+    if (ts < series_tier_raw_ts(t, 0)) {
+        /* stage(): after the run's last (else it settles first), with
+         * staging room and raw's reserve already made */
+        if ((t->nrun && ts < run_at(t, t->nrun - 1).ts) || t->nrun == t->caprun ||
+            raw->len + t->nrun + 1 > raw->max_len || raw->alloc < raw->len + t->nrun + 1 ||
+            !raw_fits_now(t, ts, v))
+            return 0;
+        raw_put(t, t->run + t->nrun++ * raw->elem, ts, v);
+        return 1;
+    }
+    /* The newest sample so far: appended at raw's end, where the deque
+     * has room (deque_insert would not move or grow it). */
+    if (t->nrun || ts < series_tier_raw_ts(t, raw->len - 1) ||
+        raw->head + raw->len == raw->alloc || !raw_fits_now(t, ts, v))
+        return 0;
+    raw_put(t, deque_at(raw, raw->len), ts, v);
+    raw->len++;
+    return 1;
+}
+
 int series_tiers_add(tiers *t, int64_t ts, double v)
 {
     deque *raw = &t->raw;

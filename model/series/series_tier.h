@@ -86,6 +86,13 @@ void series_tiers_init(tiers *t);
 void series_tiers_free(tiers *t);
 /* Places one sample, cascading evictions. 0, or -1 on OOM (t unchanged). */
 int series_tiers_add(tiers *t, int64_t ts, double v);
+/* Places one sample as series_tiers_add would when that takes no
+ * allocation, no re-encoding and no eviction (issue 28: a series' block
+ * of samples goes this way one at a time): merged into the bucket a hint
+ * holds, staged into room already there, or appended where raw has
+ * room. 1 when placed, 0 when the caller must use series_tiers_add
+ * (t unchanged). Cannot fail. */
+int series_tiers_add_fast(tiers *t, int64_t ts, double v);
 /* Rolls raw (and a staged run) up into tier 1 and keeps no raw tier from
  * then on (series_make_lean). 0, or -1 on OOM (t unchanged but for
  * samples already moved: none is lost or counted twice). */
