@@ -371,11 +371,6 @@ void model_shard_add_run(model_shard *w, const model_ref *ref, const sm_sample *
     a->gen += added - 1;   /* note_time's own one, once a sample */
 }
 
-int model_ref_feeds_cpu(const model_ref *ref)
-{
-    return ref->ent && model_node_ent_is_core(ref->ent);
-}
-
 void model_shard_note_cpu(model_shard *w, const model_ref *ref, const sm_sample *s)
 {
     model_node_note_core(ref->node, ref->ent, s, w->stream);

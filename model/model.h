@@ -101,9 +101,6 @@ int model_add_sample_ref(model *m, const sm_sample *s, model_ref *ref);
  * model_add_sample in its place instead (the drop keeps the last one). */
 int model_add_sample_defer(model *m, const sm_sample *s, model_ref *ref);
 void model_note_cpu(model *m, const model_ref *ref, const sm_sample *s);
-/* Whether model_note_cpu does anything for ref's samples (its series is
- * a CPU core): a caller can skip the others' calls. */
-int model_ref_feeds_cpu(const model_ref *ref);
 int model_add_event(model *m, const sm_event *e);
 
 /* Declares a batch boundary. Total-CPU groups still waiting for more cores

@@ -121,11 +121,6 @@ int model_node_add_to(model_node *n, void *ent, const sm_sample *s, uint64_t str
  * total). Returns how many went in. */
 size_t model_node_add_run(model_node *n, void *ent, const sm_sample *proto, const int64_t *ts,
                           const double *v, size_t count, unsigned char *taken);
-/* Whether series ent is a CPU core (feeds the total). */
-static inline int model_node_ent_is_core(const void *ent)
-{
-    return ((const ser_ent *)ent)->core;
-}
 /* Feeds a sample of series ent into the CPU total when ent is a core. */
 void model_node_note_core(model_node *n, const void *ent, const sm_sample *s, uint64_t stream);
 /* Feeds one core sample of `stream` into the CPU total (model_cpu.c). */

@@ -95,8 +95,6 @@ static void flush_held(ingest_ctx *cx, cat_entry *e)
     for (size_t i = pre->wait_lo; i <= pre->wait_hi; i++)
         if (pre->mark[i] == ADDED) {
             pre->mark[i] = 0;
-            if (!model_ref_feeds_cpu(&pre->refs[pre->v[i].key]))
-                continue;   /* the call would do nothing */
             sm_sample s;
             predec_sample(pre, &pre->v[i], &s);
             model_shard_note_cpu(cx->w, &pre->refs[pre->v[i].key], &s);
