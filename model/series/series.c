@@ -152,16 +152,16 @@ int series_add(series *s, int64_t ts_us, double value)
 
 /* series_add's work when none of it allocates or changes a form: each
  * part is first checked (the quantile's place, the sum's fast range),
- * then the tiers place it, then the rest follows; 0 with s unchanged
- * when any part needs the full path. */
-static int add_fast(series *s, int64_t ts_us, double value)
+ * then the tiers place it (through the block's cursor), then the rest
+ * follows; 0 with s unchanged when any part needs the full path. */
+static int add_fast(series *s, tier_cursor *c, int64_t ts_us, double value)
 {
     quant_plan qp;
     if (!isfinite(value))
         return 0;
     if (s->deferred ? s->count >= SERIES_EXACT_CAP : !quantile_plan(s->q, value, &qp))
         return 0;
-    if (!fsum_fast_takes(&s->sum, value) || !series_tiers_add_fast(&s->t, ts_us, value))
+    if (!fsum_fast_takes(&s->sum, value) || !series_tiers_add_cursor(&s->t, c, ts_us, value))
         return 0;
     fsum_add_fast(&s->sum, value);
     if (!s->deferred)
@@ -172,10 +172,18 @@ static int add_fast(series *s, int64_t ts_us, double value)
 
 size_t series_add_block(series *s, const int64_t *ts_us, const double *values, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (!add_fast(s, ts_us[i], values[i]) && series_add(s, ts_us[i], values[i]) != 0)
-            return i;
-    return n;
+    tier_cursor c;
+    c.at = NULL;
+    size_t i = 0;
+    for (; i < n; i++) {
+        if (add_fast(s, &c, ts_us[i], values[i]))
+            continue;
+        series_tiers_cursor_flush(&s->t, &c);   /* series_add reads the tiers */
+        if (series_add(s, ts_us[i], values[i]) != 0)
+            break;
+    }
+    series_tiers_cursor_flush(&s->t, &c);
+    return i;
 }
 
 const tiers *series_tiers_(const series *s);
