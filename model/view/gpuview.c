@@ -3,7 +3,6 @@
 #include "model/view/gpuview.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -70,31 +69,8 @@ static const rule_result *fired(const rule_result *res, size_t nres, const char 
     return i >= 0 && (size_t)i < nres && res[i].status == RULE_TRIGGERED ? &res[i] : NULL;
 }
 
-typedef struct fout {
-    gpuview_finding *v;
-    size_t n, max;
-} fout;
-
-/* Adds a finding; returns it (to give it a brief), NULL when o is full. */
-static gpuview_finding *put(fout *o, const char *rule, rule_severity sev, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static gpuview_finding *put(fout *o, const char *rule, rule_severity sev, const char *fmt, ...)
-{
-    if (o->n >= o->max)
-        return NULL;
-    gpuview_finding *f = &o->v[o->n++];
-    f->rule = rule;
-    f->severity = sev;
-    f->brief[0] = '\0';
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(f->text, sizeof f->text, fmt, ap);
-    va_end(ap);
-    return f;
-}
-
-static void idle_finding(fout *o, const gpuview_job *j, const rule_result *host, double min)
+static void idle_finding(finding *v, size_t *n, size_t max, const gpuview_job *j,
+                         const rule_result *host, double min)
 {
     if (isnan(j->idle_pct) || (!host && !(j->idle_pct >= min)))
         return;
@@ -102,17 +78,19 @@ static void idle_finding(fout *o, const gpuview_job *j, const rule_result *host,
                         : j->idle_pct >= 25 ? RULE_SEV_MED
                                             : RULE_SEV_LOW;
     if (!host) {
-        put(o, NULL, sev, "GPU idle %.0f %% (traces)", j->idle_pct);
+        finding_add(v, n, max, NULL, sev, "GPU idle %.0f %% (traces)", j->idle_pct);
         return;
     }
     sev = host->severity > sev ? host->severity : sev;
     gpuview_finding *f;
     if (isinf(min))   /* another source told an idle share: lead with the cause */
-        f = put(o, "GPUIdleHostBound", sev, "GPU host-bound: %.0f %% host wait (traces: idle %.0f %%)",
-                j->host_wait_pct, j->idle_pct);
+        f = finding_add(v, n, max, "GPUIdleHostBound", sev,
+                        "GPU host-bound: %.0f %% host wait (traces: idle %.0f %%)",
+                        j->host_wait_pct, j->idle_pct);
     else
-        f = put(o, "GPUIdleHostBound", sev, "GPU idle %.0f %% (host-bound: %.0f %% host wait)",
-                j->idle_pct, j->host_wait_pct);
+        f = finding_add(v, n, max, "GPUIdleHostBound", sev,
+                        "GPU idle %.0f %% (host-bound: %.0f %% host wait)", j->idle_pct,
+                        j->host_wait_pct);
     if (f)
         snprintf(f->brief, sizeof f->brief,
                  isinf(min) ? "GPU host-bound (traces: idle %.0f %%)" : "GPU idle %.0f %%, host-bound",
@@ -122,27 +100,29 @@ static void idle_finding(fout *o, const gpuview_job *j, const rule_result *host,
 size_t gpuview_findings(const model *m, const rule_result *res, size_t nres, double idle_min,
                         gpuview_finding *out, size_t max)
 {
-    fout o = {out, 0, max};
+    size_t n = 0;
     if (model_gpu_count(m) == 0)
         return 0;
     gpuview_job j;
     gpuview_job_sum(m, &j);
-    idle_finding(&o, &j, fired(res, nres, "GPUIdleHostBound"), idle_min);
+    idle_finding(out, &n, max, &j, fired(res, nres, "GPUIdleHostBound"), idle_min);
     const rule_result *r = fired(res, nres, "CommNotOverlapped");
     if (r && !isnan(j.comm_overlap_pct))
-        put(&o, r->name, r->severity, "comm not overlapped %.0f %%", 100 - j.comm_overlap_pct);
+        finding_add(out, &n, max, r->name, r->severity, "comm not overlapped %.0f %%",
+                    100 - j.comm_overlap_pct);
     if ((r = fired(res, nres, "KernelLaunchOverhead")) && !isnan(j.short_pct)) {
-        gpuview_finding *f = put(&o, r->name, r->severity, "launch-bound: %.0f %% short kernels",
-                                 j.short_pct);
+        gpuview_finding *f = finding_add(out, &n, max, r->name, r->severity,
+                                         "launch-bound: %.0f %% short kernels", j.short_pct);
         if (f)
             snprintf(f->brief, sizeof f->brief, "launch-bound %.0f %%", j.short_pct);
     }
     if ((r = fired(res, nres, "GPUMemoryNearCapacity"))) {
         if (j.oom_events)
-            put(&o, r->name, r->severity, "GPU out of memory %lld time%s",
-                (long long)j.oom_events, j.oom_events == 1 ? "" : "s");
+            finding_add(out, &n, max, r->name, r->severity, "GPU out of memory %lld time%s",
+                        (long long)j.oom_events, j.oom_events == 1 ? "" : "s");
         else
-            put(&o, r->name, r->severity, "GPU memory %.0f %% of device", j.reserved_pct);
+            finding_add(out, &n, max, r->name, r->severity, "GPU memory %.0f %% of device",
+                        j.reserved_pct);
     }
-    return o.n;
+    return n;
 }

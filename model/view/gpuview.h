@@ -23,6 +23,7 @@
 #include "model/gpu/gpu_rank.h"
 #include "model/model.h"
 #include "model/rules/rules.h"
+#include "model/view/finding.h"
 
 /* The job's Kineto figures: times summed over the ranks with GPU rows, so
  * a percentage weighs each rank by its span, as HTA weighs a job's ranks. */
@@ -45,14 +46,8 @@ typedef struct gpuview_job {
 /* Fills *out from every rank of m (zeros and NaNs without ranks). */
 void gpuview_job_sum(const model *m, gpuview_job *out);
 
-#define GPUVIEW_TEXT 72
-
-typedef struct gpuview_finding {
-    const char *rule;               /* static: the rule it comes from, or NULL */
-    rule_severity severity;
-    char text[GPUVIEW_TEXT];
-    char brief[40];                 /* the same in fewer columns ("launch-bound 54 %"); "" */
-} gpuview_finding;
+/* A finding's source is the rule it comes from, or NULL. */
+typedef finding gpuview_finding;
 
 /* The Kineto findings of the job, in the order idle, communication,
  * launches, memory: the idle share, said host-bound when GPUIdleHostBound

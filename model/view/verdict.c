@@ -27,23 +27,6 @@ typedef struct verdict_in {
 /* A source: adds its findings to v; -1 on OOM. */
 typedef int (*verdict_source)(const verdict_in *in, verdict *v);
 
-static void add(verdict *v, const char *source, rule_severity sev, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void add(verdict *v, const char *source, rule_severity sev, const char *fmt, ...)
-{
-    if (v->n >= VERDICT_MAX)
-        return;
-    verdict_finding *f = &v->f[v->n++];
-    f->source = source;
-    f->severity = sev;
-    f->brief[0] = '\0';
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(f->text, sizeof f->text, fmt, ap);
-    va_end(ap);
-}
-
 /* The last finding's brief (see verdict_finding). */
 static void brief(verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -84,8 +67,9 @@ static int source_idle_gpu(const verdict_in *in, verdict *v)
         return -1;
     double pct = total > 0 ? 100.0 * idle / total : 0;
     if (pct >= VERDICT_IDLE_PCT)
-        add(v, "idle_gpu", pct >= 50 ? RULE_SEV_HIGH : pct >= 25 ? RULE_SEV_MED : RULE_SEV_LOW,
-            "GPU idle %.0f %%", pct);
+        finding_add(v->f, &v->n, VERDICT_MAX, "idle_gpu",
+                    pct >= 50 ? RULE_SEV_HIGH : pct >= 25 ? RULE_SEV_MED : RULE_SEV_LOW,
+                    "GPU idle %.0f %%", pct);
     return 0;
 }
 
@@ -120,8 +104,8 @@ static int source_straggler(const verdict_in *in, verdict *v)
     if (!r || r->status != RULE_TRIGGERED)
         return 0;
     char who[128];
-    add(v, "straggler", r->severity, "straggler %s +%.0f %%",
-        writer_name(in->m, r->node, who, sizeof who), r->worst_pct);
+    finding_add(v->f, &v->n, VERDICT_MAX, "straggler", r->severity, "straggler %s +%.0f %%",
+                writer_name(in->m, r->node, who, sizeof who), r->worst_pct);
     return 0;
 }
 
@@ -232,7 +216,7 @@ static int source_outlier_steps(const verdict_in *in, verdict *v)
             snprintf(head, sizeof head, "%lld outlier steps", (long long)r->violations);
     }
     if (!best.unit) {
-        add(v, "outlier_steps", r->severity, "%s", head);
+        finding_add(v->f, &v->n, VERDICT_MAX, "outlier_steps", r->severity, "%s", head);
         return 0;
     }
     if (best.units > 1)
@@ -247,11 +231,13 @@ static int source_outlier_steps(const verdict_in *in, verdict *v)
     rule_severity sev = fired ? r->severity
                       : lost >= VERDICT_STEP_HEAVY_PCT ? RULE_SEV_MED : RULE_SEV_LOW;
     if (fired) {
-        add(v, "outlier_steps", sev, "%s: %s%s took %s, %s the p50", head, who, step, took, p50);
+        finding_add(v->f, &v->n, VERDICT_MAX, "outlier_steps", sev,
+                    "%s: %s%s took %s, %s the p50", head, who, step, took, p50);
         brief(v, "%s", head);
     } else {
-        add(v, "outlier_steps", sev, "%s%s took %s, %s the p50 (%.0f %% of %s time)", who, step,
-            took, p50, lost, mode_of(best.label));
+        finding_add(v->f, &v->n, VERDICT_MAX, "outlier_steps", sev,
+                    "%s%s took %s, %s the p50 (%.0f %% of %s time)", who, step, took, p50, lost,
+                    mode_of(best.label));
         brief(v, "%s took %s, %s p50", step, took, p50);
     }
     return 0;
@@ -293,8 +279,10 @@ static void phrase_dataloader(const verdict_in *in, const rule_result *r, verdic
     if (!r->n_examples)
         return;
     double worst = mn < lo ? mn : mx;
-    add(v, "rule", r->severity, "too %s data-loader workers (%.0f %% of cores) on %lld of %lld nodes",
-        worst < lo ? "few" : "many", worst, (long long)r->violations, (long long)r->datapoints);
+    finding_add(v->f, &v->n, VERDICT_MAX, "rule", r->severity,
+                "too %s data-loader workers (%.0f %% of cores) on %lld of %lld nodes",
+                worst < lo ? "few" : "many", worst, (long long)r->violations,
+                (long long)r->datapoints);
     brief(v, "too %s data-loader workers", worst < lo ? "few" : "many");
 }
 
@@ -304,8 +292,9 @@ static void phrase_init(const verdict_in *in, const rule_result *r, verdict *v)
     job_phases ph;
     char t[24];
     model_get_job_phases(in->m, &ph);
-    add(v, "rule", r->severity, ph.has_steps ? "slow start: first step after %s" : "slow start: no step in %s",
-        dur_words((double)(r->t1_us - r->t0_us), t, sizeof t));
+    finding_add(v->f, &v->n, VERDICT_MAX, "rule", r->severity,
+                ph.has_steps ? "slow start: first step after %s" : "slow start: no step in %s",
+                dur_words((double)(r->t1_us - r->t0_us), t, sizeof t));
 }
 
 static int source_rules(const verdict_in *in, verdict *v)
@@ -317,11 +306,13 @@ static int source_rules(const verdict_in *in, verdict *v)
         if (!strcmp(PHRASES[i].rule, "LowGPUUtilization") && told(v, "idle_gpu"))
             continue;
         if (PHRASES[i].as_pct)
-            add(v, "rule", r->severity, "%s in %.0f %% of %s", PHRASES[i].words,
-                100.0 * (double)r->violations / (double)r->datapoints, PHRASES[i].unit);
+            finding_add(v->f, &v->n, VERDICT_MAX, "rule", r->severity, "%s in %.0f %% of %s",
+                        PHRASES[i].words, 100.0 * (double)r->violations / (double)r->datapoints,
+                        PHRASES[i].unit);
         else
-            add(v, "rule", r->severity, "%s in %lld of %lld %s", PHRASES[i].words,
-                (long long)r->violations, (long long)r->datapoints, PHRASES[i].unit);
+            finding_add(v->f, &v->n, VERDICT_MAX, "rule", r->severity, "%s in %lld of %lld %s",
+                        PHRASES[i].words, (long long)r->violations, (long long)r->datapoints,
+                        PHRASES[i].unit);
     }
     const rule_result *r = rule_named(in, "Dataloader");
     if (r && r->status == RULE_TRIGGERED)
@@ -342,7 +333,7 @@ static int source_kineto(const verdict_in *in, verdict *v)
     double idle_min = told(v, "idle_gpu") ? INFINITY : VERDICT_IDLE_PCT;
     size_t n = gpuview_findings(in->m, in->res, in->nres, idle_min, f, VERDICT_MAX);
     for (size_t i = 0; i < n; i++) {
-        add(v, "kineto", f[i].severity, "%s", f[i].text);
+        finding_add(v->f, &v->n, VERDICT_MAX, "kineto", f[i].severity, "%s", f[i].text);
         brief(v, "%s", f[i].brief);
     }
     return 0;

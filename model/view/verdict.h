@@ -18,10 +18,10 @@
 
 #include "model/model.h"
 #include "model/rules/rules.h"
+#include "model/view/finding.h"
 
 #define VERDICT_MAX 12
 #define VERDICT_TEXT 112
-#define VERDICT_BRIEF 40
 
 /* A GPU counts as idle under DEVICE_USAGE_LOW %; the job's idle share is
  * a finding from VERDICT_IDLE_PCT % of its GPU time on. */
@@ -36,15 +36,9 @@
 #define VERDICT_STEP_LOST_PCT 5.0
 #define VERDICT_STEP_HEAVY_PCT 25.0
 
-typedef struct verdict_finding {
-    const char *source;        /* static: "idle_gpu", "kineto", "straggler", "outlier_steps", "rule" */
-    rule_severity severity;    /* LOW .. HIGH */
-    char text[VERDICT_TEXT];   /* "GPU idle 57 %": words and a number; names from data unsanitized */
-    /* The same in fewer columns, for a line too narrow for text ("2 %
-     * outlier steps" for "2 % outlier steps: algo-2 step 30 took ..."); ""
-     * when text is as short as it gets. */
-    char brief[VERDICT_BRIEF];
-} verdict_finding;
+/* A finding's source is one of "idle_gpu", "kineto", "straggler",
+ * "outlier_steps", "rule". */
+typedef finding verdict_finding;
 
 typedef struct verdict {
     size_t n;                  /* findings, worst first */

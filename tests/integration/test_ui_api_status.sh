@@ -12,19 +12,8 @@
 #   are its source: no GetMetricData;
 # - an ended job whose profiler path holds nothing: its system charts come
 #   from CloudWatch (the System border says so), read once.
-source "$(dirname "$0")/ui_lib.sh"
-. "$SMTOP_SRC/tests/aws/rig.sh"
-. "$SMTOP_SRC/tests/s3/rig.sh"
-aws_require
-rig_require
-trap 'aws_stop; rig_stop; ui_cleanup' EXIT
-
-aws_start "$UI_WORK/aws" 30 || exit 1
-rig_start "$UI_WORK/rig" || exit 1
-rig_env
-aws_env
-export XDG_CACHE_HOME="$UI_WORK/cache"
-"$SMTOP" jobs --json >"$UI_WORK/list.json" || ui_fail "jobs --json"
+source "$(dirname "$0")/ui_api_lib.sh"
+ui_api_start --s3
 # a running, a stopped and a failed job with a profiler config
 read -r RUN STOP FAIL EMPTY < <(python3 - "$UI_WORK/list.json" <<'EOF'
 import json, sys
@@ -34,10 +23,7 @@ print(pick("InProgress"), pick("Stopped"), pick("Failed"), pick("Completed"))
 EOF
 )
 [ -n "$FAIL" ] || ui_fail "the fixture lacks a running, a stopped or a failed profiled job"
-for j in "$RUN" "$STOP" "$FAIL" nosuch-job-7; do
-  "$SMTOP" synth --out "$UI_WORK/data/$j/profiler-output" --nodes 2 --minutes 2 --seed 3 >/dev/null
-  rig_upload smtop-jobs "profiler/$j" "$UI_WORK/data/$j" >/dev/null || ui_fail "upload $j"
-done
+ui_api_upload "$RUN" "$STOP" "$FAIL" nosuch-job-7
 aws_envline
 # dash JOB PATTERN: the dashboard of s3://.../JOB/profiler-output shows
 # PATTERN at the header's right end

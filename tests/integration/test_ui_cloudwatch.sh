@@ -14,15 +14,8 @@
 #   list with the cursor on the job;
 # - calls: the ended job's metrics are fetched once and never again while
 #   the dashboard sits, and it is described by the list only.
-source "$(dirname "$0")/ui_lib.sh"
-. "$SMTOP_SRC/tests/aws/rig.sh"
-aws_require
-trap 'aws_stop; ui_cleanup' EXIT
-
-aws_start "$UI_WORK/aws" 30 || exit 1
-aws_env
-export XDG_CACHE_HOME="$UI_WORK/cache"
-"$SMTOP" jobs --json >"$UI_WORK/list.json" || ui_fail "jobs --json"
+source "$(dirname "$0")/ui_api_lib.sh"
+ui_api_start
 
 # The job, and what CloudWatch says of its first host at its last minute.
 read -r JOB TYPE HOSTS GPU CPU MEM < <(/usr/bin/python3 - "$UI_WORK/list.json" "$AWS_URL" <<'EOF'

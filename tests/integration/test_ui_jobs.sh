@@ -12,27 +12,13 @@
 # - describes: only rows on screen and jobs in progress, never twice for
 #   an ended job while the list sits idle;
 # - an API that hangs: q quits within a second.
-source "$(dirname "$0")/ui_lib.sh"
-. "$SMTOP_SRC/tests/aws/rig.sh"
-. "$SMTOP_SRC/tests/s3/rig.sh"
-aws_require
-rig_require
-trap 'aws_stop; rig_stop; ui_cleanup' EXIT
-
-aws_start "$UI_WORK/aws" 30 || exit 1
-rig_start "$UI_WORK/rig" || exit 1
-rig_env
-aws_env
-export XDG_CACHE_HOME="$UI_WORK/cache"
-"$SMTOP" jobs --json >"$UI_WORK/list.json" || ui_fail "jobs --json"
+source "$(dirname "$0")/ui_api_lib.sh"
+ui_api_start --s3
 aws_reset
 # the 1st and 7th jobs (both with a profiler config) get data in the bucket
 mapfile -t names < <(python3 -c 'import json,sys; print("\n".join(j["name"] for j in json.load(open(sys.argv[1]))["jobs"]))' "$UI_WORK/list.json")
 J1=${names[0]} J7=${names[6]} J10=${names[9]}
-for j in "$J1" "$J7" "$J10"; do
-  "$SMTOP" synth --out "$UI_WORK/data/$j/profiler-output" --nodes 2 --minutes 2 --seed 3 >/dev/null
-  rig_upload smtop-jobs "profiler/$j" "$UI_WORK/data/$j" >/dev/null || ui_fail "upload $j"
-done
+ui_api_upload "$J1" "$J7" "$J10"
 aws_envline
 rig_s3env
 # the dashboard's header shortens a long path in the middle: match its end

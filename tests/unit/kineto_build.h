@@ -1,7 +1,8 @@
 /* kineto_build: hand-built PyTorch profiler traces for the tests of what
  * reads a rank (rules, views): sm_kevent records fed to gpu_trace as the
  * decoder would, with figures worked out by construction. Header-only,
- * static functions; include once per test program. */
+ * static inline functions; include once per test program. Times in µs,
+ * or in ns where a name ends in _ns. */
 #ifndef SMTOP_TEST_KINETO_BUILD_H
 #define SMTOP_TEST_KINETO_BUILD_H
 
@@ -11,15 +12,16 @@
 
 #include "model/gpu/gpu_trace.h"
 
-static sm_kevent kb_ev(uint8_t cat, const char *name, int64_t ts_us, int64_t dur_us)
+/* An X event of cat at ts_ns / dur_ns on pid 1, tid 1, nothing else set. */
+static inline sm_kevent kb_ev_ns(uint8_t cat, const char *name, int64_t ts_ns, int64_t dur_ns)
 {
     sm_kevent e;
     memset(&e, 0, sizeof e);
     e.ph = 'X';
     e.cat = cat;
     e.name = sm_str_c(name);
-    e.ts_ns = ts_us * 1000;
-    e.dur_ns = dur_us * 1000;
+    e.ts_ns = ts_ns;
+    e.dur_ns = dur_ns;
     e.pid = 1;
     e.tid = 1;
     e.correlation = e.external_id = e.device = e.stream = SM_KEV_NONE;
@@ -29,49 +31,96 @@ static sm_kevent kb_ev(uint8_t cat, const char *name, int64_t ts_us, int64_t dur
     return e;
 }
 
-static int kb_add(gpu_trace *t, sm_kevent e)
+static inline sm_kevent kb_ev(uint8_t cat, const char *name, int64_t ts_us, int64_t dur_us)
+{
+    return kb_ev_ns(cat, name, ts_us * 1000, dur_us * 1000);
+}
+
+static inline int kb_add(gpu_trace *t, sm_kevent e)
 {
     return gpu_trace_add(t, &e);
 }
 
-static void kb_step(gpu_trace *t, int64_t n, int64_t ts, int64_t dur)
+/* The kb_*_ns adders return gpu_trace_add's result. */
+
+/* ProfilerStep#n over [ts, ts+dur). */
+static inline int kb_step_ns(gpu_trace *t, int64_t n, int64_t ts_ns, int64_t dur_ns)
 {
     char name[32];
     snprintf(name, sizeof name, "ProfilerStep#%lld", (long long)n);
-    sm_kevent e = kb_ev(KCAT_USER_ANNOTATION, name, ts, dur);
+    sm_kevent e = kb_ev_ns(KCAT_USER_ANNOTATION, name, ts_ns, dur_ns);
     e.step = n;
-    kb_add(t, e);
+    return kb_add(t, e);
 }
 
-/* A launch call [ts, ts+call) and its row [row_ts, row_ts+dur) on stream 7. */
-static void kb_launch(gpu_trace *t, const char *kernel, int64_t ts, int64_t call, int64_t row_ts,
-                      int64_t dur, int64_t corr)
+/* A CUDA runtime call (a launch: name "cudaLaunchKernel") of correlation corr. */
+static inline int kb_call_ns(gpu_trace *t, const char *name, int64_t ts_ns, int64_t dur_ns,
+                             int64_t corr)
 {
-    sm_kevent c = kb_ev(KCAT_CUDA_RUNTIME, "cudaLaunchKernel", ts, call);
-    c.correlation = corr;
-    kb_add(t, c);
-    sm_kevent r = kb_ev(KCAT_KERNEL, kernel, row_ts, dur);
-    r.stream = 7;
-    r.pid = 0;
-    r.tid = 7;
-    r.correlation = corr;
-    kb_add(t, r);
+    sm_kevent e = kb_ev_ns(KCAT_CUDA_RUNTIME, name, ts_ns, dur_ns);
+    e.correlation = corr;
+    return kb_add(t, e);
 }
 
-static void kb_op(gpu_trace *t, const char *name, int64_t ts, int64_t dur)
+/* A GPU row on stream 7 launched by correlation corr. */
+static inline int kb_row_ns(gpu_trace *t, const char *kernel, int64_t ts_ns, int64_t dur_ns,
+                            int64_t corr)
 {
-    kb_add(t, kb_ev(KCAT_CPU_OP, name, ts, dur));
+    sm_kevent e = kb_ev_ns(KCAT_KERNEL, kernel, ts_ns, dur_ns);
+    e.stream = 7;
+    e.pid = 0;
+    e.tid = 7;
+    e.correlation = corr;
+    return kb_add(t, e);
 }
 
-static void kb_mem(gpu_trace *t, int64_t ts, int64_t dev, int64_t alloc, int64_t res)
+/* A [memory] instant: device dev's allocated and reserved bytes. */
+static inline int kb_mem_ns(gpu_trace *t, int64_t ts_ns, int64_t dev, int64_t alloc, int64_t res)
 {
-    sm_kevent e = kb_ev(KCAT_MEMORY, "[memory]", ts, 0);
+    sm_kevent e = kb_ev_ns(KCAT_MEMORY, "[memory]", ts_ns, 0);
     e.ph = 'i';
     e.dur_ns = SM_KEV_NONE;
     e.mem_device = dev;
     e.mem_total_allocated = alloc;
     e.mem_total_reserved = res;
-    kb_add(t, e);
+    return kb_add(t, e);
+}
+
+/* A trace's metadata: its clock base (epoch s), one device of total_mem
+ * bytes, the rank unknown (-1). */
+static inline sm_kmeta kb_meta(int64_t base_s, int64_t total_mem)
+{
+    sm_kmeta m;
+    memset(&m, 0, sizeof m);
+    m.has_base = 1;
+    m.base_ns = base_s * 1000000000LL;
+    m.n_devices = 1;
+    m.total_global_mem[0] = total_mem;
+    m.rank = -1;
+    return m;
+}
+
+static inline void kb_step(gpu_trace *t, int64_t n, int64_t ts, int64_t dur)
+{
+    kb_step_ns(t, n, ts * 1000, dur * 1000);
+}
+
+/* A launch call [ts, ts+call) and its row [row_ts, row_ts+dur) on stream 7. */
+static inline void kb_launch(gpu_trace *t, const char *kernel, int64_t ts, int64_t call,
+                             int64_t row_ts, int64_t dur, int64_t corr)
+{
+    kb_call_ns(t, "cudaLaunchKernel", ts * 1000, call * 1000, corr);
+    kb_row_ns(t, kernel, row_ts * 1000, dur * 1000, corr);
+}
+
+static inline void kb_op(gpu_trace *t, const char *name, int64_t ts, int64_t dur)
+{
+    kb_add(t, kb_ev(KCAT_CPU_OP, name, ts, dur));
+}
+
+static inline void kb_mem(gpu_trace *t, int64_t ts, int64_t dev, int64_t alloc, int64_t res)
+{
+    kb_mem_ns(t, ts * 1000, dev, alloc, res);
 }
 
 /* A host-bound rank: steps 0..n-1 of 1000 µs from base_s (epoch s); in each,
@@ -80,7 +129,7 @@ static void kb_mem(gpu_trace *t, int64_t ts, int64_t dev, int64_t alloc, int64_t
  * shorter than its call. Then a 70 µs all-reduce not overlapped per step
  * when comm, and a [memory] event per step reserving res_pct % of an
  * 80 GiB device. The last step is left out by the analysis (HTA). */
-static gpu_trace *kb_host_bound(int64_t base_s, int n, int comm, double res_pct)
+static inline gpu_trace *kb_host_bound(int64_t base_s, int n, int comm, double res_pct)
 {
     gpu_trace *t = gpu_trace_new(NULL);
     int64_t corr = 1, total = 80LL << 30;
@@ -97,13 +146,7 @@ static gpu_trace *kb_host_bound(int64_t base_s, int n, int comm, double res_pct)
             kb_mem(t, t0 + 5, 0, (int64_t)(res_pct / 200 * (double)total),
                    (int64_t)(res_pct / 100 * (double)total));
     }
-    sm_kmeta m;
-    memset(&m, 0, sizeof m);
-    m.has_base = 1;
-    m.base_ns = base_s * 1000000000LL;
-    m.n_devices = 1;
-    m.total_global_mem[0] = total;
-    m.rank = -1;
+    sm_kmeta m = kb_meta(base_s, total);
     gpu_trace_end(t, &m);
     return t;
 }

@@ -29,56 +29,43 @@
 
 #include "model/gpu/gpu_rank.h"
 #include "model/gpu/gpu_trace.h"
+#include "tests/unit/kineto_build.h"
 
-/* An X event of cat at ts / dur in µs (fractions allowed, as ns). */
+/* µs (fractions allowed) as ns. */
+static int64_t ns(double us)
+{
+    return (int64_t)llround(us * 1000);
+}
+
+/* An X event of cat at ts / dur in µs. */
 static sm_kevent ev_x(uint8_t cat, const char *name, double ts_us, double dur_us)
 {
-    sm_kevent e;
-    memset(&e, 0, sizeof e);
-    e.ph = 'X';
-    e.cat = cat;
-    e.name = sm_str_c(name);
-    e.ts_ns = (int64_t)llround(ts_us * 1000);
-    e.dur_ns = (int64_t)llround(dur_us * 1000);
-    e.pid = 1;
-    e.tid = 1;
-    e.correlation = e.external_id = e.device = e.stream = SM_KEV_NONE;
-    e.mem_bytes = e.mem_total_allocated = e.mem_total_reserved = e.mem_device = SM_KEV_NONE;
-    e.msg_bytes = SM_KEV_NONE;
-    e.step = -1;
-    return e;
+    return kb_ev_ns(cat, name, ns(ts_us), ns(dur_us));
 }
 
 static void add(gpu_trace *t, sm_kevent e)
 {
-    assert_int_equal(gpu_trace_add(t, &e), 0);
+    assert_int_equal(kb_add(t, e), 0);
 }
 
-/* A GPU row on stream 7 launched by correlation corr. */
 static void row(gpu_trace *t, const char *name, double ts, double dur, int64_t corr)
 {
-    sm_kevent e = ev_x(KCAT_KERNEL, name, ts, dur);
-    e.stream = 7;
-    e.pid = 0;
-    e.tid = 7;
-    e.correlation = corr;
-    add(t, e);
+    assert_int_equal(kb_row_ns(t, name, ns(ts), ns(dur), corr), 0);
 }
 
 static void call(gpu_trace *t, const char *name, double ts, double dur, int64_t corr)
 {
-    sm_kevent e = ev_x(KCAT_CUDA_RUNTIME, name, ts, dur);
-    e.correlation = corr;
-    add(t, e);
+    assert_int_equal(kb_call_ns(t, name, ns(ts), ns(dur), corr), 0);
 }
 
 static void step(gpu_trace *t, int64_t n, double ts, double dur)
 {
-    char name[32];
-    snprintf(name, sizeof name, "ProfilerStep#%lld", (long long)n);
-    sm_kevent e = ev_x(KCAT_USER_ANNOTATION, name, ts, dur);
-    e.step = n;
-    add(t, e);
+    assert_int_equal(kb_step_ns(t, n, ns(ts), ns(dur)), 0);
+}
+
+static void mem_event(gpu_trace *t, double ts, int64_t dev, int64_t alloc, int64_t res)
+{
+    assert_int_equal(kb_mem_ns(t, ns(ts), dev, alloc, res), 0);
 }
 
 /* Ends t (no metadata), merges it into a fresh rank, frees t. */
@@ -373,17 +360,6 @@ static void test_step_split(void **state)
     gpu_rank_free(r);
 }
 
-static void mem_event(gpu_trace *t, double ts, int64_t dev, int64_t alloc, int64_t res)
-{
-    sm_kevent e = ev_x(KCAT_MEMORY, "[memory]", ts, 0);
-    e.ph = 'i';
-    e.dur_ns = SM_KEV_NONE;
-    e.mem_device = dev;
-    e.mem_total_allocated = alloc;
-    e.mem_total_reserved = res;
-    add(t, e);
-}
-
 /* Peaks per device, the host (-1) left out, OOMs counted, the series
  * thinned to GPU_MEM_POINTS per device with its peak kept. */
 static void test_memory(void **state)
@@ -421,12 +397,8 @@ static gpu_trace *small_trace(int64_t base_s, int64_t step_n, const char *kernel
     row(t, kernel, 10, 20, 1);
     row(t, "ncclKernel_AllReduce", 20, 30, 1);
     mem_event(t, 5, 0, step_n << 20, 2 * step_n << 20);
-    sm_kmeta m;
-    memset(&m, 0, sizeof m);
-    m.has_base = 1;
-    m.base_ns = base_s * 1000000000LL;
-    m.n_devices = 1;
-    m.total_global_mem[0] = 80LL << 30;
+    sm_kmeta m = kb_meta(base_s, 80LL << 30);
+    m.rank = 0;
     assert_int_equal(gpu_trace_end(t, &m), 0);
     return t;
 }

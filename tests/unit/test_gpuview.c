@@ -65,7 +65,7 @@ static void test_job_and_findings(void **state)
 
     size_t n = findings(m, r, f, 8);
     assert_int_equal(n, 4);
-    char want[GPUVIEW_TEXT];
+    char want[FINDING_TEXT];
     snprintf(want, sizeof want, "GPU idle %.0f %% (host-bound: %.0f %% host wait)", j.idle_pct,
              j.host_wait_pct);
     assert_string_equal(f[0].text, want);
@@ -85,7 +85,7 @@ static void test_job_and_findings(void **state)
     assert_int_equal(n, 1);
     snprintf(want, sizeof want, "GPU idle %.0f %% (traces)", j.idle_pct);
     assert_string_equal(f[0].text, want);
-    assert_null(f[0].rule);
+    assert_null(f[0].source);
     assert_int_equal(findings(m, r, f, 0), 0);
     /* idle_min INFINITY (another source told the idle share): only a
      * host-bound GPU is still said */

@@ -90,12 +90,8 @@ static int parse_one(export_args *a, int argc, char **argv, int *i, sm_err *err)
         a->xo.system = 0;
     else if (!strcmp(arg, "--utc"))
         return 0;   /* applied by main before any time was read */
-    else if (arg[0] == '-' && arg[1])
-        return sm_err_set(err, SM_ERR_USAGE, "unknown option %s", arg);
-    else if (a->spec)
-        return sm_err_set(err, SM_ERR_USAGE, "more than one SOURCE given (%s)", arg);
     else
-        a->spec = arg;
+        return cmd_arg_source(arg, &a->spec, err);
     return 0;
 }
 

@@ -110,14 +110,8 @@ static int parse_args(int argc, char **argv, report_args *a)
             int64_t *dst = arg[2] == 's' ? &a->mc.since_us : &a->mc.until_us;
             if (timearg_parse(argv[++i], dst, &err) != 0)
                 goto usage;
-        } else if (arg[0] == '-' && arg[1]) {
-            sm_err_set(&err, SM_ERR_USAGE, "unknown option %s", arg);
+        } else if (cmd_arg_source(arg, &a->spec, &err) != 0) {
             goto usage;
-        } else if (a->spec) {
-            sm_err_set(&err, SM_ERR_USAGE, "more than one SOURCE given (%s)", arg);
-            goto usage;
-        } else {
-            a->spec = arg;
         }
     }
     if (a->spec && a->job)

@@ -41,6 +41,20 @@ static inline int cmd_exit_status(const sm_err *err)
     return err->code == SM_ERR_USAGE ? SMTOP_EXIT_USAGE : SMTOP_EXIT_FAIL;
 }
 
+/* An argument that no option of a command took: "-x" or "--x" is an
+ * unknown option, anything else ("-" included) the command's SOURCE,
+ * stored in *spec unless one was given already. 0, or -1 with a usage
+ * error (*spec unchanged). */
+static inline int cmd_arg_source(const char *arg, const char **spec, sm_err *err)
+{
+    if (arg[0] == '-' && arg[1])
+        return sm_err_set(err, SM_ERR_USAGE, "unknown option %s", arg);
+    if (*spec)
+        return sm_err_set(err, SM_ERR_USAGE, "more than one SOURCE given (%s)", arg);
+    *spec = arg;
+    return 0;
+}
+
 /* The dashboard's option list, for `smtop --help`. */
 /* Blocks SIGINT/SIGTERM/SIGHUP in this thread (and every thread started
  * later) and returns a signalfd a screen's loop polls: no handler, no

@@ -10,6 +10,7 @@
 #include "tui/dash/fatal_restore.h"
 #include "tui/panes/chart.h"
 #include "tui/text/sanitize.h"
+#include "tui/term/term_modes.h"
 
 int64_t dash_now_us(void)
 {
@@ -77,13 +78,7 @@ int dash_screen_open(dash *d, sm_err *err)
     set_term(d->scr);
     if (!d->term_out)
         d->fatal_restore = fatal_restore_install(STDOUT_FILENO) == 0;
-    cbreak();
-    noecho();
-    nonl();
-    keypad(stdscr, TRUE);
-    nodelay(stdscr, TRUE);
-    set_escdelay(25);
-    curs_set(0);
+    term_modes_set();
     mmask_t wheel = BUTTON4_PRESSED;
 #ifdef BUTTON5_PRESSED
     wheel |= BUTTON5_PRESSED;

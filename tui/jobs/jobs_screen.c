@@ -11,6 +11,7 @@
 #include "io/s3/aws_region.h"
 #include "tui/cmd/commands.h"
 #include "tui/jobs/jobs_ui.h"
+#include "tui/term/term_modes.h"
 #include "tui/text/fmt.h"
 
 /* The terminal in curses mode. A dashboard opened from the list makes a
@@ -24,13 +25,7 @@ static int screen_term(jobs_ui *u, sm_err *err)
                           "(e.g. TERM=xterm-256color), or use `smtop jobs --json`",
                           getenv("TERM") ? getenv("TERM") : "(unset)");
     set_term(u->scr);
-    cbreak();
-    noecho();
-    nonl();
-    keypad(stdscr, TRUE);
-    nodelay(stdscr, TRUE);
-    set_escdelay(25);
-    curs_set(0);
+    term_modes_set();
     theme_apply(u->th, theme_detect_depth(0));
     return 0;
 }

@@ -91,7 +91,8 @@ typedef struct pane_vtbl {
      * be NULL. */
     void (*request)(pane *p, WINDOW *w, const view_state *v, viewdata_req *q);
     /* How much the pane has to say: the lines its content would fill
-     * (a node per heatmap row, two per alert), from the snapshot. The
+     * (a node per heatmap row, two per alert, a rank per Steps line; a
+     * list that scrolls only its head), from the snapshot. The
      * layout gives its widest slot to the pane that says the most
      * (tui/README.md). May be NULL (0: never asks for it). */
     int (*say)(pane *p, const pane_ctx *ctx);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/view/gpuview.h"
 #include "tui/dash/dash_ext.h"
 #include "tui/text/fmt.h"
 
@@ -258,6 +259,30 @@ static void py_request(pane *p, WINDOW *w, const view_state *v, viewdata_req *q)
     q->top_max = 200;
 }
 
+/* The source line, the column heads and the head of the table: its
+ * first PY_SAY_ROWS rows (it scrolls, and its tail adds little), so a
+ * long table takes the wide slot from a Heatmap of three nodes at most
+ * (a tie goes to the later pane) or from one or two alerts, never from
+ * more. 0 before it has a row. From
+ * the snapshot: the Python stats' merge, or the traces' table the loader
+ * built for the source shown. */
+#define PY_SAY_ROWS 4
+
+static int py_say(pane *p, const pane_ctx *ctx)
+{
+    size_t n = 0;
+    if (p->src != PYSRC_STATS) {
+        const gpuview_top *t = ctx->vd ? viewdata_top(ctx->vd) : NULL;
+        n = t ? t->n : 0;
+    } else {
+        const dash_ext *ext = ctx->ext;
+        uint64_t got;
+        const pystats_result *r = ext && ext->snap ? derived_python(ext->snap, &got) : NULL;
+        n = r ? pystats_result_count(r) : 0;
+    }
+    return n ? 2 + (int)(n < PY_SAY_ROWS ? n : PY_SAY_ROWS) : 0;
+}
+
 static const pane_key py_keys[] = {
     {"j k  Dn Up", "function", "select a function"},
     {"o", "source", "cProfile/pyinstrument, Kineto ops, kernels, Python"},
@@ -283,4 +308,5 @@ const pane_vtbl pane_python_vtbl = {
     .title_note = py_title_note,
     .absent = py_absent,
     .request = py_request,
+    .say = py_say,
 };

@@ -696,6 +696,27 @@ static const char *steps_absent(pane *p, const pane_ctx *ctx)
     return pane_common_absent_traces(ctx);
 }
 
+/* The header and the statistics; the overflow row when steps lie past
+ * the outlier threshold; on a node of several ranks, a line per
+ * rank (capped at STEPS_SAY_RANKS): each has steps of its own that `r`
+ * shows, and the header naming them ("all 8 ranks (r)") is what a narrow
+ * slot cuts first. A node of one rank says 2 or 3, less than a Heatmap of
+ * a single node, so Steps takes the wide slot only from a Heatmap of few
+ * nodes in a job of several ranks a node. 0 without steps. */
+#define STEPS_SAY_RANKS 8
+
+static int steps_say(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    const stepsview *sv = steps_shown(ctx);
+    if (!sv || sv->sum.count == 0)
+        return 0;
+    int n = 2 + ((double)sv->sum.max_us > pane_steps_outlier_threshold(&sv->sum));
+    if (sv->nprocs > 1)
+        n += (int)(sv->nprocs < STEPS_SAY_RANKS ? sv->nprocs : STEPS_SAY_RANKS);
+    return n;
+}
+
 static const pane_key steps_keys[] = {
     {"n N", "phase", "next / previous phase"},
     {", .  < >", "step", "step cursor older/newer"},
@@ -718,4 +739,5 @@ const pane_vtbl pane_steps_vtbl = {
     .title_note = steps_title_note,
     .absent = steps_absent,
     .request = steps_request,
+    .say = steps_say,
 };

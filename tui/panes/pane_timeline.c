@@ -285,6 +285,22 @@ static const char *tl_absent(pane *p, const pane_ctx *ctx)
     return pane_common_absent_traces(ctx);
 }
 
+/* Its head line and the newest TL_SAY_ROWS bars (or events): a bar per
+ * step, as many as its height allows, so what it has to say does not
+ * grow with the job; it takes the wide slot only where no other pane has
+ * more than a line or two. 0 without steps or events. */
+#define TL_SAY_ROWS 2
+
+static int tl_say(pane *p, const pane_ctx *ctx)
+{
+    (void)p;
+    const tlview *tv = ctx->vd ? viewdata_timeline(ctx->vd) : NULL;
+    if (!tv || tv->why)
+        return 0;
+    size_t n = tv->nrecent > tv->nev ? tv->nrecent : tv->nev;
+    return n ? 1 + (int)(n < TL_SAY_ROWS ? n : TL_SAY_ROWS) : 0;
+}
+
 static const pane_key tl_keys[] = {
     {"v", "view", "steps / loader / events"},
     {"j k", "step", "select step or event"},
@@ -310,4 +326,5 @@ const pane_vtbl pane_timeline_vtbl = {
      * live), so it follows `+ - [ ]`; no "whole job" in its border. */
     .absent = tl_absent,
     .request = tl_request,
+    .say = tl_say,
 };
