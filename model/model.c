@@ -326,6 +326,51 @@ int model_shard_add_sample_defer(model_shard *w, const sm_sample *s, model_ref *
     return add_sample(w, s, ref, 0);
 }
 
+void model_shard_add_run(model_shard *w, const model_ref *ref, const sm_sample *proto,
+                         const int64_t *ts, const double *v, size_t n, unsigned char *taken)
+{
+    const model *m = w->m;
+    int64_t kts[MODEL_RUN_MAX];
+    double kv[MODEL_RUN_MAX];
+    unsigned char ktaken[MODEL_RUN_MAX];
+    uint16_t from[MODEL_RUN_MAX];   /* a kept sample's index in the run */
+    size_t kept = 0;
+    if (n > MODEL_RUN_MAX)
+        n = MODEL_RUN_MAX;
+    memset(taken, 0, n);
+    /* add_sample's tests, sample by sample in order (the latest bad time
+     * is the drops'), then the kept ones into the series as one run */
+    for (size_t i = 0; i < n; i++) {
+        if (!model_time_plausible(ts[i])) {
+            drop_bad_time(w, ts[i]);
+        } else if (!outside(m, ts[i]) && isfinite(v[i])) {
+            kts[kept] = ts[i];
+            kv[kept] = v[i];
+            from[kept++] = (uint16_t)i;
+        }
+    }
+    if (!kept || !model_node_add_run(ref->node, ref->ent, proto, kts, kv, kept, ktaken))
+        return;
+    /* sample_taken's per sample, summed: the newest time, one
+     * generation each, the job's first and last time */
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    uint64_t added = 0;
+    for (size_t k = 0; k < kept; k++) {
+        if (!ktaken[k])
+            continue;
+        taken[from[k]] = 1;
+        added++;
+        lo = kts[k] < lo ? kts[k] : lo;
+        hi = kts[k] > hi ? kts[k] : hi;
+    }
+    model_acc *a = w->a;
+    if (hi > a->last_sample_us)
+        a->last_sample_us = hi;
+    a->sys_gen += added;
+    note_time(a, lo, hi);
+    a->gen += added - 1;   /* note_time's own one, once a sample */
+}
+
 void model_shard_note_cpu(model_shard *w, const model_ref *ref, const sm_sample *s)
 {
     model_node_note_core(ref->node, ref->ent, s, w->stream);

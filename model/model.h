@@ -152,6 +152,15 @@ void model_shard_set_tag(model_shard *w, uint64_t tag);
 int model_shard_add_sample_ref(model_shard *w, const sm_sample *s, model_ref *ref);
 int model_shard_add_sample_defer(model_shard *w, const sm_sample *s, model_ref *ref);
 void model_shard_note_cpu(model_shard *w, const model_ref *ref, const sm_sample *s);
+/* A run of one key's samples, whose series an earlier add through ref
+ * found (ref->ent set): proto's strings with times ts[i] and values v[i],
+ * i < n <= MODEL_RUN_MAX, added as n calls of
+ * model_shard_add_sample_defer would add them, in order; taken[i] is 1
+ * for each that went in (that call's 0). One call a run instead of one a
+ * sample (issue 28: the series' figures are folded block by block). */
+#define MODEL_RUN_MAX 256
+void model_shard_add_run(model_shard *w, const model_ref *ref, const sm_sample *proto,
+                         const int64_t *ts, const double *v, size_t n, unsigned char *taken);
 int model_shard_add_event(model_shard *w, const sm_event *e);
 /* The drops w counted since it was made. */
 void model_shard_get_drops(const model_shard *w, model_drops *out);

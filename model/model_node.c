@@ -304,6 +304,28 @@ int model_node_add_to(model_node *n, void *ent, const sm_sample *s, uint64_t str
     return rc;
 }
 
+size_t model_node_add_run(model_node *n, void *ent, const sm_sample *proto, const int64_t *ts,
+                          const double *v, size_t count, unsigned char *taken)
+{
+    ser_ent *e = ent;
+    memset(taken, 0, count);
+    if (e->s == n->cpu_total)
+        return 0;   /* add_found's rule, for every sample of the run */
+    size_t added = 0;
+    for (size_t i = 0; i < count;) {
+        size_t k = series_add_block(e->s, ts + i, v + i, count - i);
+        memset(taken + i, 1, k);
+        added += k;
+        i += k + 1;   /* the one refused, if any, stays out */
+    }
+    /* note_added's, per sample: the extra keys are the run's (one line's
+     * names, remembered once), and no core goes to the total here */
+    if (added && proto->extra.len)
+        model_node_note_extra(n, proto->extra.ptr, proto->extra.len);
+    n->gen += added;
+    return added;
+}
+
 void model_node_note_core(model_node *n, const void *ent, const sm_sample *s, uint64_t stream)
 {
     if (((const ser_ent *)ent)->core)

@@ -115,6 +115,12 @@ int model_node_add_sample_ent(model_node *n, const sm_sample *s, uint64_t stream
 /* Adds a sample of series ent (from model_node_add_sample_ent, same key)
  * as model_node_add_sample_ent would. */
 int model_node_add_to(model_node *n, void *ent, const sm_sample *s, uint64_t stream, int cpu);
+/* Adds ts[i], v[i] (i < n, in order) to series ent, with proto's extra
+ * keys, as n calls of model_node_add_to with cpu 0 would; taken[i] says
+ * which went in (0: refused by the series, or ent is the derived CPU
+ * total). Returns how many went in. */
+size_t model_node_add_run(model_node *n, void *ent, const sm_sample *proto, const int64_t *ts,
+                          const double *v, size_t count, unsigned char *taken);
 /* Feeds a sample of series ent into the CPU total when ent is a core. */
 void model_node_note_core(model_node *n, const void *ent, const sm_sample *s, uint64_t stream);
 /* Feeds one core sample of `stream` into the CPU total (model_cpu.c). */

@@ -41,27 +41,55 @@ enum { WAITING = 1, ADDED };
  * the cores among them into the CPU total in line order, as
  * model_add_sample_defer asks. Each key's records are chained in line
  * order (next_same), and its cursor skips what an earlier flush passed. */
+/* One key's held samples, up to MODEL_RUN_MAX, gathered for one
+ * model_shard_add_run. */
+typedef struct held_run {
+    uint32_t at[MODEL_RUN_MAX];     /* their records */
+    int64_t ts[MODEL_RUN_MAX];
+    double v[MODEL_RUN_MAX];
+    unsigned char taken[MODEL_RUN_MAX];
+    size_t n;
+} held_run;
+
+/* Adds run r of key k through the model in one call, and marks what it
+ * took as ADDED (the cores among them go to the CPU total after). */
+static void add_run(ingest_ctx *cx, cat_entry *e, size_t k, held_run *r)
+{
+    predec *pre = cx->pre;
+    if (!r->n)
+        return;
+    model_shard_add_run(cx->w, &pre->refs[k], &pre->proto[k], r->ts, r->v, r->n, r->taken);
+    for (size_t j = 0; j < r->n; j++)
+        if (r->taken[j]) {
+            pre->mark[r->at[j]] = ADDED;
+            if (r->ts[j] > e->high_water_us)
+                e->high_water_us = r->ts[j];
+        }
+    r->n = 0;
+}
+
 static void flush_held(ingest_ctx *cx, cat_entry *e)
 {
     predec *pre = cx->pre;
     if (!pre || !pre->nwait)
         return;
+    held_run r;
+    r.n = 0;
     for (size_t k = 0; k < pre->nkeys; k++) {
         uint32_t i = pre->cur[k];
-        sm_sample s = pre->proto[k];
         for (; i != PREDEC_NO_KEY && i <= pre->wait_hi; i = pre->v[i].next_same) {
             if (pre->mark[i] != WAITING)
                 continue;
             pre->mark[i] = 0;
-            s.ts_us = pre->v[i].ts_us;
-            s.value = pre->v[i].value;
-            if (s.ts_us > e->skip_until_us &&
-                model_shard_add_sample_defer(cx->w, &s, &pre->refs[k]) == 0) {
-                pre->mark[i] = ADDED;
-                if (s.ts_us > e->high_water_us)
-                    e->high_water_us = s.ts_us;
-            }
+            if (pre->v[i].ts_us <= e->skip_until_us)
+                continue;
+            r.at[r.n] = i;
+            r.ts[r.n] = pre->v[i].ts_us;
+            r.v[r.n++] = pre->v[i].value;
+            if (r.n == MODEL_RUN_MAX)
+                add_run(cx, e, k, &r);
         }
+        add_run(cx, e, k, &r);
         pre->cur[k] = i;
     }
     for (size_t i = pre->wait_lo; i <= pre->wait_hi; i++)

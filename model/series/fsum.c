@@ -46,16 +46,12 @@ int fsum_reserve(fsum *s)
     return 0;
 }
 
-void fsum_add(fsum *s, double x)
+/* Adds x to the n partials p (room for n + 1), exactly: Shewchuk's step.
+ * Returns the new count; *fin is 0 when the running sum overflowed. */
+static size_t partials_add(double *p, size_t n, double x, int *fin)
 {
-    s->naive += x;
-    if (s->n >= FSUM_MAX)
-        s->inexact = 1;
-    if (s->inexact)
-        return;
-    double *p = parts(s);
     size_t i = 0;
-    for (size_t j = 0; j < s->n; j++) {
+    for (size_t j = 0; j < n; j++) {
         double y = p[j];
         if (fabs(x) < fabs(y)) {
             double t = x;
@@ -68,18 +64,27 @@ void fsum_add(fsum *s, double x)
             p[i++] = lo;
         x = hi;
     }
-    if (!isfinite(x))
-        s->inexact = 1;
-    p[i++] = x;   /* i <= n + 1: the room fsum_reserve made */
-    s->n = (uint8_t)i;
+    *fin = isfinite(x);
+    p[i++] = x;
+    return i;
 }
 
-double fsum_value(const fsum *s)
+void fsum_add(fsum *s, double x)
 {
+    s->naive += x;
+    if (s->n >= FSUM_MAX)
+        s->inexact = 1;
     if (s->inexact)
-        return s->naive;
-    const double *p = parts_c(s);
-    size_t n = s->n;
+        return;
+    int fin;
+    s->n = (uint8_t)partials_add(parts(s), s->n, x, &fin);   /* <= n + 1: fsum_reserve's room */
+    if (!fin)
+        s->inexact = 1;
+}
+
+/* The correctly rounded sum of the n partials p. */
+static double partials_round(const double *p, size_t n)
+{
     double hi = 0.0, lo = 0.0;
     if (n == 0)
         return 0.0;
@@ -99,4 +104,33 @@ double fsum_value(const fsum *s)
             hi = x;
     }
     return hi;
+}
+
+double fsum_value(const fsum *s)
+{
+    if (s->inexact)
+        return s->naive;
+#if FSUM_FIX
+    if (s->fix != 0) {
+        /* The fixed-point part as three doubles of 52 bits each (|fix| <
+         * 2^118), each exact, added exactly to a copy of the partials: the
+         * rounding below then sees the same exact total. */
+        double p[FSUM_MAX + 3];
+        size_t n = s->n;
+        memcpy(p, parts_c(s), n * sizeof *p);
+        fsum_ufix m = s->fix < 0 ? -(fsum_ufix)s->fix : (fsum_ufix)s->fix;
+        double sign = s->fix < 0 ? -1.0 : 1.0;
+        const uint64_t mask = (1ULL << 52) - 1;
+        double c[3] = {(double)(uint64_t)(m & mask) * 0x1p-62,
+                       (double)(uint64_t)((m >> 52) & mask) * 0x1p-10,
+                       (double)(uint64_t)(m >> 104) * 0x1p42};
+        for (int k = 0; k < 3; k++) {
+            int fin;
+            if (c[k] != 0)
+                n = partials_add(p, n, sign * c[k], &fin);
+        }
+        return partials_round(p, n);
+    }
+#endif
+    return partials_round(parts_c(s), s->n);
 }

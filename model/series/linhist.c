@@ -152,6 +152,11 @@ void linhist_add_bin(linhist *h, size_t bin, uint64_t n)
 
 int linhist_add(linhist *h, double v, uint64_t n)
 {
+    size_t slot;
+    if (n == 1 && linhist_slot(h, v, &slot) == 1) {
+        linhist_bump(h, slot);   /* what the steps below come to then */
+        return 1;
+    }
     size_t bin = linhist_bin(h, v);
     if (bin == LINHIST_NOT_TAKEN)
         return 0;
@@ -159,6 +164,26 @@ int linhist_add(linhist *h, double v, uint64_t n)
         return -1;
     linhist_add_bin(h, bin, n);
     return 1;
+}
+
+int linhist_slot(const linhist *h, double v, size_t *slot)
+{
+    if (!(v >= 0 && v <= h->hi))
+        return -1;
+    size_t bin = bin_of(h, v);
+    if (!h->counts || bin < h->lo || bin - h->lo >= h->nalloc)
+        return 0;
+    uint32_t c = slot_get(h, bin - h->lo);
+    if (c == UINT32_MAX)
+        return -1;   /* a full bin takes no more: linhist_bin's rule */
+    *slot = bin - h->lo;
+    return c < width_max(h->width);
+}
+
+void linhist_bump(linhist *h, size_t slot)
+{
+    slot_set(h, slot, slot_get(h, slot) + 1);
+    h->total++;
 }
 
 uint64_t linhist_total(const linhist *h)

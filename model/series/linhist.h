@@ -42,6 +42,13 @@ int linhist_add(linhist *h, double v, uint64_t n);
 size_t linhist_bin(const linhist *h, double v);
 int linhist_reserve_bin(linhist *h, size_t bin, uint64_t n);
 void linhist_add_bin(linhist *h, size_t bin, uint64_t n);
+/* One value at a time without a reserve and an add (issue 28: a series'
+ * block of samples): 1 when adding one v only increments stored slot
+ * *slot (no re-layout, no wider counts), 0 when linhist_add must do
+ * more, -1 when v is not taken. linhist_bump(h, slot) then adds it, as
+ * linhist_add(h, v, 1) would. */
+int linhist_slot(const linhist *h, double v, size_t *slot);
+void linhist_bump(linhist *h, size_t slot);
 uint64_t linhist_total(const linhist *h);
 /* The k-th smallest value taken (0-based, k < total) as its bin's centre. */
 double linhist_kth(const linhist *h, uint64_t k);

@@ -23,17 +23,27 @@ enum { NARROW_F32 = 1, NARROW_DEC2 = 2 };   /* 0 means: doubles */
  * are DEC2 values, so widening to DEC2 is lossless too. */
 enum { NARROW_H16 = 3 };
 
+/* llround(x) for |x| < 2^52, written out: x - trunc(x) is then exact, so
+ * comparing it with 0.5 is round-half-away-from-zero exactly. The libm
+ * call was most of a value's test (issue 28: 2 % of a node worker). */
+static inline int64_t narrow_round(double x)
+{
+    int64_t k = (int64_t)x;
+    double f = x - (double)k;
+    return f >= 0.5 ? k + 1 : f <= -0.5 ? k - 1 : k;
+}
+
 static inline int narrow_fits_h16(double v)
 {
     if (!(v >= 0 && v <= 655.35) || signbit(v))
         return 0;
-    long k = lround(v * 100);
+    int64_t k = narrow_round(v * 100);
     return (double)k / 100.0 == v;
 }
 
 static inline uint16_t narrow_encode_h16(double v)
 {
-    return (uint16_t)lround(v * 100);
+    return (uint16_t)narrow_round(v * 100);
 }
 
 static inline double narrow_decode_h16(uint16_t u)
@@ -50,7 +60,7 @@ static inline int narrow_fits(int mode, double v)
         return fabs(v) <= FLT_MAX && (double)(float)v == v;
     if (!(fabs(v) < 2e7))
         return 0;
-    return (double)(int32_t)llround(v * 100) / 100.0 == v;
+    return (double)(int32_t)narrow_round(v * 100) / 100.0 == v;
 }
 
 /* The other 4-byte form, for a buffer whose form a new value does not fit. */
@@ -67,7 +77,7 @@ static inline uint32_t narrow_encode(int mode, double v)
         float f = (float)v;
         memcpy(&u, &f, sizeof u);
     } else {
-        u = (uint32_t)(int32_t)llround(v * 100);
+        u = (uint32_t)(int32_t)narrow_round(v * 100);
     }
     return u;
 }

@@ -19,7 +19,7 @@
 #include "model/series/quantile.h"
 #include "model/series/linhist.h"
 #include "model/series/narrow.h"
-#include "model/util/stable_sort.h"
+#include "model/util/sort_doubles.h"
 
 #include <float.h>
 #include <math.h>
@@ -456,12 +456,6 @@ int quantile_is_exact(const quant *q)
     return !q->sketch;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Value of the k-th smallest element (0-based) as the sketch sees it. */
 static double sketch_kth(const quant *q, uint64_t k)
 {
@@ -500,79 +494,11 @@ static double clampd(double v, double lo, double hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* Equal doubles keep their order (matters only for -0.0 vs 0.0). */
-STABLE_SORT_DEFINE(sort_doubles, double, A < B)
-
-/* Unsigned key in the doubles' order (-0.0 just below 0.0). */
-static uint64_t sort_key(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u >> 63 ? ~u : u | (1ULL << 63);
-}
-
-/* LSD radix sort by sort_key, bytewise, skipping bytes all values share:
- * linear where a phase's up to PHASE_EXACT_CAP durations made the merge
- * sort a sixth of a trace report. Equal values are then identical bits
- * unless both zeros occur — the one case where the stable order could
- * differ — so it declines that (-1, a untouched). */
-static int radix_doubles(double *a, double *tmp, size_t n)
-{
-    size_t cnt[8][256];
-    memset(cnt, 0, sizeof cnt);
-    int negz = 0, posz = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t k = sort_key(a[i]);
-        if (a[i] == 0) {
-            negz |= signbit(a[i]) != 0;
-            posz |= signbit(a[i]) == 0;
-        }
-        for (int d = 0; d < 8; d++)
-            cnt[d][(k >> (8 * d)) & 255]++;
-    }
-    if (negz && posz)
-        return -1;
-    double *src = a, *dst = tmp;
-    for (int d = 0; d < 8; d++) {
-        size_t *c = cnt[d];
-        if (c[(sort_key(src[0]) >> (8 * d)) & 255] == n)
-            continue;   /* every value has this byte */
-        size_t sum = 0;
-        for (int b = 0; b < 256; b++) {
-            size_t t = c[b];
-            c[b] = sum;
-            sum += t;
-        }
-        for (size_t i = 0; i < n; i++)
-            dst[c[(sort_key(src[i]) >> (8 * d)) & 255]++] = src[i];
-        double *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a)
-        memcpy(a, src, n * sizeof *a);
-    return 0;
-}
-
-static void sort_double_array(double *a, size_t n)
-{
-    double small[1024];
-    double *tmp = n <= 1024 ? small : malloc(n * sizeof *tmp);
-    if (!tmp) {
-        qsort(a, n, sizeof *a, cmp_double);   /* same order */
-        return;
-    }
-    if (n < 512 || radix_doubles(a, tmp, n) != 0)
-        sort_doubles(a, tmp, n);
-    if (tmp != small)
-        free(tmp);
-}
-
 static void sort_vals(quant *q)
 {
     size_t n = q->nvals;
     if (!q->narrow) {
-        sort_double_array(q->vals, n);
+        sort_doubles_array(q->vals, n);
         return;
     }
     /* Sorted as doubles in a scratch copy (exact both ways): one sort. On
@@ -580,7 +506,7 @@ static void sort_vals(quant *q)
     double *d = malloc(n * sizeof *d);
     if (!d) {
         if (widen(q) == 0)
-            sort_double_array(q->vals, n);
+            sort_doubles_array(q->vals, n);
         else
             for (size_t i = 1; i < n; i++)   /* insertion sort: no memory at all */
                 for (size_t j = i; j > 0 && val_at(q, j) < val_at(q, j - 1); j--) {
@@ -592,7 +518,7 @@ static void sort_vals(quant *q)
     }
     for (size_t i = 0; i < n; i++)
         d[i] = val_at(q, i);
-    sort_double_array(d, n);
+    sort_doubles_array(d, n);
     for (size_t i = 0; i < n; i++)
         q->nbuf[i] = narrow_encode(q->narrow, d[i]);
     free(d);
@@ -752,11 +678,76 @@ int quantile_reserve(quant *q, double v)
     return 0;
 }
 
+enum { PLAN_EXACT, PLAN_LIN, PLAN_ZERO, PLAN_POS, PLAN_NEG };
+
+int quantile_plan(const quant *q, double v, quant_plan *p)
+{
+    if (!isfinite(v))
+        return 0;
+    if (!q->sketch) {
+        /* vals_reserve would neither grow the buffer nor change its form */
+        p->kind = PLAN_EXACT;
+        return q->nvals < q->exact_cap && q->nvals < q->vals_alloc &&
+               (!q->narrow || narrow_fits(q->narrow, v));
+    }
+    if (q->lin) {
+        int r = linhist_slot(q->lin, v, &p->at);
+        p->kind = PLAN_LIN;
+        if (r >= 0)
+            return r;
+    }
+    double mag = fabs(v);
+    if (mag < MIN_INDEXABLE) {
+        p->kind = PLAN_ZERO;
+        return 1;
+    }
+    /* sketch_put_one's index: the reserve's cached one for this v */
+    int idx = !q->reserved_lin && v == q->reserved_v ? q->reserved_idx : bucket_index(mag);
+    const store *st = v > 0 ? &q->pos : &q->neg;
+    if (!(st->total && idx >= st->lo && idx <= st->hi))
+        return 0;   /* store_add would widen the live range */
+    p->kind = v > 0 ? PLAN_POS : PLAN_NEG;
+    p->at = (size_t)(idx - st->base);
+    return 1;
+}
+
+void quantile_apply(quant *q, const quant_plan *p, double v)
+{
+    switch (p->kind) {
+    case PLAN_EXACT:
+        vals_put(q, v);
+        q->sorted = 0;
+        break;
+    case PLAN_LIN:
+        /* A bin a failed add left reserved may have taken this value's
+         * room: forget the reservation, as the add would have. */
+        q->reserved_lin = 0;
+        q->reserved_v = NAN;
+        linhist_bump(q->lin, p->at);
+        break;
+    case PLAN_ZERO:
+        q->zeros++;
+        break;
+    default: {
+        store *st = p->kind == PLAN_POS ? &q->pos : &q->neg;
+        st->counts[p->at]++;
+        st->total++;
+        break;
+    }
+    }
+    note_minmax(q, v, v, 1);
+}
+
 int quantile_add_all(quant *q, quant_value_fn at, const void *ctx, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (quantile_add(q, at(ctx, i)) != 0)
+    for (size_t i = 0; i < n; i++) {
+        double v = at(ctx, i);
+        quant_plan p;
+        if (quantile_plan(q, v, &p))
+            quantile_apply(q, &p, v);   /* quantile_add's result, inline */
+        else if (quantile_add(q, v) != 0)
             return -1;
+    }
     return 0;
 }
 

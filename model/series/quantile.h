@@ -41,6 +41,19 @@ double quantile_get(quant *q, double p);
  * May switch a full exact buffer to the sketch early (answers stay within
  * the sketch bound). */
 int quantile_reserve(quant *q, double v);
+/* Where quantile_add(q, v) puts v when that needs no allocation and no
+ * change of form: a series adding a block of samples (issue 28) checks
+ * each value this way, and only then changes anything. */
+typedef struct quant_plan {
+    int kind;
+    size_t at;
+} quant_plan;
+/* 1 with *p filled, or 0 when the caller must use quantile_reserve and
+ * quantile_add. Changes nothing. */
+int quantile_plan(const quant *q, double v, quant_plan *p);
+/* Does what quantile_add(q, v) would, by a plan quantile_plan made for
+ * this v on q as it still is. Cannot fail. */
+void quantile_apply(quant *q, const quant_plan *p, double v);
 /* Values a caller keeps elsewhere (a series' raw samples, a phase's
  * retained events), read by index. */
 typedef double (*quant_value_fn)(const void *ctx, size_t i);

@@ -114,19 +114,9 @@ static int undefer(series *s)
     return 0;
 }
 
-int series_add(series *s, int64_t ts_us, double value)
+/* What every sample added does to the whole-series figures. */
+static inline void note_sample(series *s, int64_t ts_us, double value)
 {
-    if (!isfinite(value))
-        return -1;  /* one would poison every mean */
-    if (s->deferred && s->count >= SERIES_EXACT_CAP && undefer(s) != 0)
-        return -1;
-    if ((!s->deferred && quantile_reserve(s->q, value) != 0) || fsum_reserve(&s->sum) != 0)
-        return -1;
-    if (series_tiers_add(&s->t, ts_us, value) != 0)
-        return -1;
-    if (!s->deferred)
-        quantile_add(s->q, value);  /* cannot fail after the reserves */
-    fsum_add(&s->sum, value);
     if (s->count == 0 || ts_us < s->first_us)
         s->first_us = ts_us;
     if (s->count == 0 || ts_us >= s->last_us) {
@@ -141,7 +131,59 @@ int series_add(series *s, int64_t ts_us, double value)
     if (value > s->max)
         s->max = value;
     s->gen++;
+}
+
+int series_add(series *s, int64_t ts_us, double value)
+{
+    if (!isfinite(value))
+        return -1;  /* one would poison every mean */
+    if (s->deferred && s->count >= SERIES_EXACT_CAP && undefer(s) != 0)
+        return -1;
+    if ((!s->deferred && quantile_reserve(s->q, value) != 0) || fsum_reserve(&s->sum) != 0)
+        return -1;
+    if (series_tiers_add(&s->t, ts_us, value) != 0)
+        return -1;
+    if (!s->deferred)
+        quantile_add(s->q, value);  /* cannot fail after the reserves */
+    fsum_add(&s->sum, value);
+    note_sample(s, ts_us, value);
     return 0;
+}
+
+/* series_add's work when none of it allocates or changes a form: each
+ * part is first checked (the quantile's place, the sum's fast range),
+ * then the tiers place it (through the block's cursor), then the rest
+ * follows; 0 with s unchanged when any part needs the full path. */
+static int add_fast(series *s, tier_cursor *c, int64_t ts_us, double value)
+{
+    quant_plan qp;
+    if (!isfinite(value))
+        return 0;
+    if (s->deferred ? s->count >= SERIES_EXACT_CAP : !quantile_plan(s->q, value, &qp))
+        return 0;
+    if (!fsum_fast_takes(&s->sum, value) || !series_tiers_add_cursor(&s->t, c, ts_us, value))
+        return 0;
+    fsum_add_fast(&s->sum, value);
+    if (!s->deferred)
+        quantile_apply(s->q, &qp, value);
+    note_sample(s, ts_us, value);
+    return 1;
+}
+
+size_t series_add_block(series *s, const int64_t *ts_us, const double *values, size_t n)
+{
+    tier_cursor c;
+    c.at = NULL;
+    size_t i = 0;
+    for (; i < n; i++) {
+        if (add_fast(s, &c, ts_us[i], values[i]))
+            continue;
+        series_tiers_cursor_flush(&s->t, &c);   /* series_add reads the tiers */
+        if (series_add(s, ts_us[i], values[i]) != 0)
+            break;
+    }
+    series_tiers_cursor_flush(&s->t, &c);
+    return i;
 }
 
 const tiers *series_tiers_(const series *s);

@@ -60,6 +60,15 @@ void series_free(series *s);
  * sample is then dropped and the series is unchanged). */
 int series_add(series *s, int64_t ts_us, double value);
 
+/* Adds values[i] at ts_us[i] for i in 0..n, in that order, exactly as n
+ * calls of series_add would (the same figures to the last bit), with
+ * most of the per-sample work checked and done inline (issue 28: a node
+ * worker adds a file's samples series by series). Returns how many
+ * leading samples went in: n, or the index of the first one series_add
+ * refused (non-finite or OOM; s unchanged by it), after which the caller
+ * may go on with the rest. */
+size_t series_add_block(series *s, const int64_t *ts_us, const double *values, size_t n);
+
 const char *series_type(const series *s);
 const char *series_dimension(const series *s);
 const char *series_name(const series *s);   /* "" when the data had no Name */

@@ -494,6 +494,129 @@ int series_tiers_make_lean(tiers *t)
     return 0;
 }
 
+/* bucket_add's merges, without its fallback to series_tier_put: the
+ * tier merged into (1 or 2), or 0. */
+static int bucket_add_fast(tiers *t, int64_t ts, double v)
+{
+    int64_t key = tier_floordiv(ts, SERIES_T1_WIDTH_US);
+    if (merge_at_hint(t, 1, key, v))
+        return 1;
+    return t->t1.len && t->t1.len == t->t1.max_len && key < series_tier_bucket_key(t, 1, 0) &&
+                   merge_at_hint(t, 2, tier_floordiv(key, SERIES_T2_WIDTH_US / SERIES_T1_WIDTH_US), v)
+               ? 2 : 0;
+}
+
+/* Whether (ts, v) fits raw's form and base as they are (raw_make_fit
+ * would change nothing; raw is not empty). */
+static int raw_fits_now(const tiers *t, int64_t ts, double v)
+{
+    return !t->form || (raw_fits(t->form, v) && dt_fits(ts, t->base));
+}
+
+/* series_tiers_add_fast's work: 0 when not placed, the tier merged
+ * into (1, 2), or 3 when placed in raw or its staged run. */
+static int add_fast_where(tiers *t, int64_t ts, double v)
+{
+    deque *raw = &t->raw;
+    if (t->lean)
+        return bucket_add_fast(t, ts, v);
+    if (!raw->len)
+        return 0;
+    if (raw->len == raw->max_len) {
+        /* series_tiers_add frees a staging buffer first (caprun), and
+         * evicts for a sample that is not older than raw's oldest */
+        return !t->caprun && ts < series_tier_raw_ts(t, 0) ? bucket_add_fast(t, ts, v) : 0;
+    }
+    if (ts < series_tier_raw_ts(t, 0)) {
+        /* stage(): after the run's last (else it settles first), with
+         * staging room and raw's reserve already made */
+        if ((t->nrun && ts < run_at(t, t->nrun - 1).ts) || t->nrun == t->caprun ||
+            raw->len + t->nrun + 1 > raw->max_len || raw->alloc < raw->len + t->nrun + 1 ||
+            !raw_fits_now(t, ts, v))
+            return 0;
+        raw_put(t, t->run + t->nrun++ * raw->elem, ts, v);
+        return 3;
+    }
+    /* The newest sample so far: appended at raw's end, where the deque
+     * has room (deque_insert would not move or grow it). */
+    if (t->nrun || ts < series_tier_raw_ts(t, raw->len - 1) ||
+        raw->head + raw->len == raw->alloc || !raw_fits_now(t, ts, v))
+        return 0;
+    raw_put(t, deque_at(raw, raw->len), ts, v);
+    raw->len++;
+    return 3;
+}
+
+int series_tiers_add_fast(tiers *t, int64_t ts, double v)
+{
+    return add_fast_where(t, ts, v) != 0;
+}
+
+void series_tiers_cursor_flush(tiers *t, tier_cursor *c)
+{
+    if (!c->at)
+        return;
+    bucket b = {c->key, c->mn, c->mx, c->sum, c->count};
+    bucket_encode(t->bform[c->level - 1], &b, c->at);
+    c->at = NULL;
+}
+
+/* Holds the bucket of tier `level` its hint points at, which the sample
+ * just merged into (series_tiers_add_fast). */
+static void cursor_take(tiers *t, tier_cursor *c, int level)
+{
+    const deque *d = series_tier_buckets(t, level);
+    bucket b = series_tier_bucket_at(t, level, t->hint[level - 1]);
+    c->at = deque_at(d, t->hint[level - 1]);
+    c->level = level;
+    c->form = t->bform[level - 1];
+    c->key = b.key;
+    c->mn = b.min;
+    c->mx = b.max;
+    c->sum = b.sum;
+    c->count = b.count;
+    c->t1_first = t->t1.len ? series_tier_bucket_key(t, 1, 0) : INT64_MIN;
+    c->raw_first = !t->lean ? series_tier_raw_ts(t, 0) : INT64_MAX;
+}
+
+/* Whether (ts, v) would merge into c's bucket by series_tiers_add_fast's
+ * rules, t being as when c took it but for that bucket. */
+static int cursor_takes(const tiers *t, const tier_cursor *c, int64_t ts, double v)
+{
+    if (!t->lean && ts >= c->raw_first)
+        return 0;   /* a newer sample goes to raw */
+    int64_t k1 = tier_floordiv(ts, SERIES_T1_WIDTH_US);
+    if (c->level == 1 ? k1 != c->key
+                      : k1 >= c->t1_first ||
+                            tier_floordiv(k1, SERIES_T2_WIDTH_US / SERIES_T1_WIDTH_US) != c->key)
+        return 0;
+    if (c->form == NARROW_H16 && c->count == UINT16_MAX)
+        return 0;
+    if (v < c->mn || v > c->mx)
+        return c->form == NARROW_H16 ? narrow_fits_h16(v)
+               : c->form           ? narrow_fits(c->form, v)
+                                   : 1;
+    return 1;
+}
+
+int series_tiers_add_cursor(tiers *t, tier_cursor *c, int64_t ts, double v)
+{
+    if (c->at && cursor_takes(t, c, ts, v)) {
+        c->sum += v;   /* in the samples' order, as merge_at_hint adds */
+        c->count++;
+        if (v < c->mn)
+            c->mn = v;
+        if (v > c->mx)
+            c->mx = v;
+        return 1;
+    }
+    series_tiers_cursor_flush(t, c);
+    int where = add_fast_where(t, ts, v);
+    if (where == 1 || where == 2)
+        cursor_take(t, c, where);   /* the next samples likely land there too */
+    return where != 0;
+}
+
 int series_tiers_add(tiers *t, int64_t ts, double v)
 {
     deque *raw = &t->raw;

@@ -86,6 +86,33 @@ void series_tiers_init(tiers *t);
 void series_tiers_free(tiers *t);
 /* Places one sample, cascading evictions. 0, or -1 on OOM (t unchanged). */
 int series_tiers_add(tiers *t, int64_t ts, double v);
+/* Places one sample as series_tiers_add would when that takes no
+ * allocation, no re-encoding and no eviction (issue 28: a series' block
+ * of samples goes this way one at a time): merged into the bucket a hint
+ * holds, staged into room already there, or appended where raw has
+ * room. 1 when placed, 0 when the caller must use series_tiers_add
+ * (t unchanged). Cannot fail. */
+int series_tiers_add_fast(tiers *t, int64_t ts, double v);
+
+/* The bucket the last samples of a block merged into, decoded once and
+ * merged into in registers until a sample lands elsewhere: what
+ * series_tiers_add_fast's merge does per sample (decoding min and max
+ * takes two divisions) done once per bucket. Valid only while nothing
+ * else changes t: flush before any other write and before a read. */
+typedef struct tier_cursor {
+    unsigned char *at;      /* the bucket's slot; NULL: none held */
+    int level, form;
+    int64_t key;            /* in its tier's units */
+    int64_t t1_first;       /* level 2: tier 1's oldest key */
+    int64_t raw_first;      /* raw's oldest time (raw full), else INT64_MAX */
+    double mn, mx, sum;
+    uint32_t count;
+} tier_cursor;
+/* As series_tiers_add_fast, through c (zeroed before the block's first
+ * sample): 1 when placed, 0 with t and c's bucket unchanged. */
+int series_tiers_add_cursor(tiers *t, tier_cursor *c, int64_t ts, double v);
+/* Writes c's bucket back into t and forgets it. */
+void series_tiers_cursor_flush(tiers *t, tier_cursor *c);
 /* Rolls raw (and a staged run) up into tier 1 and keeps no raw tier from
  * then on (series_make_lean). 0, or -1 on OOM (t unchanged but for
  * samples already moved: none is lost or counted twice). */

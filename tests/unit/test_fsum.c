@@ -79,6 +79,47 @@ static void test_any_order_same_double(void **state)
     }
 }
 
+/* The fixed-point path (fsum_add_fast, a series' block of samples) gives
+ * the same double as value-by-value fsum_add, mixed with values it does
+ * not take (tiny, huge, zero, of both signs) in any interleaving. */
+static void test_fast_path_same_double(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    static double v[N];
+    for (int round = 0; round < 40; round++) {
+        fsum a, b;
+        fsum_init(&a);
+        fsum_init(&b);
+        int fast = 0;
+        for (int i = 0; i < N; i++) {
+            uint64_t r = next();
+            double m = (double)(r >> 11) / 9007199254740992.0;
+            int e = round % 4 == 0 ? (int)(next() % 40) - 20 : (int)(next() % 9) - 3;
+            v[i] = r % 23 == 0 ? 0.0 : round % 2 ? (double)(r % 10001) / 100.0 : m * pow(10, e);
+            if (round % 3 == 0 && (r & 2))
+                v[i] = -v[i];
+            assert_int_equal(fsum_reserve(&a), 0);
+            fsum_add(&a, v[i]);
+            if (fsum_fast_takes(&b, v[i])) {
+                fsum_add_fast(&b, v[i]);
+                fast++;
+            } else {
+                assert_int_equal(fsum_reserve(&b), 0);
+                fsum_add(&b, v[i]);
+            }
+            if (i % 997 == 0)
+                assert_true(fsum_value(&a) == fsum_value(&b));
+        }
+        assert_true(fsum_value(&a) == fsum_value(&b));
+        assert_true(fsum_value(&a) == sum_of(v, N));
+        if (FSUM_FIX && round % 4 != 0)
+            assert_true(fast > N / 2);   /* the path under test was taken */
+        fsum_free(&a);
+        fsum_free(&b);
+    }
+}
+
 static void test_overflow_falls_back(void **state)
 {
     (void)state;
@@ -91,6 +132,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_correctly_rounded),
         cmocka_unit_test(test_any_order_same_double),
+        cmocka_unit_test(test_fast_path_same_double),
         cmocka_unit_test(test_overflow_falls_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
