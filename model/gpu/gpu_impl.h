@@ -14,6 +14,7 @@
 #include "model/gpu/gpu_trace.h"
 #include "model/series/quantile.h"
 #include "model/util/idmap.h"
+#include "model/util/varbuf.h"
 
 typedef struct gpu_acc {
     int64_t traces, placed, gpu_rows, n_kept_steps;
@@ -66,31 +67,25 @@ typedef struct gpu_call {       /* 32 bytes */
     uint32_t seq;               /* file order (at most UINT32_MAX calls) */
 } gpu_call;
 
-/* A CPU op or Python function, in its thread's group: 16 bytes. An op
- * longer than GPU_OP_WIDE - 1 µs (71 min) keeps its end and name in the
- * group's wide[name] instead. */
-#define GPU_OP_WIDE UINT32_MAX
-typedef struct gpu_op {
-    int64_t ts;
-    uint32_t dur;               /* µs, or GPU_OP_WIDE */
-    uint32_t name;              /* row in ops or py, or index into wide */
-} gpu_op;
-
-typedef struct gpu_op_wide {
-    int64_t end;
-    uint32_t name;
-} gpu_op_wide;
-
-/* The ops of one thread (pid/tid) and category, in file order until the
- * end: self times nest per thread, so the groups sort and nest apart. */
+/* The ops of one thread (pid/tid) and category, logged in file order
+ * until the end: self times nest per thread, so the groups nest apart.
+ * Each op is three varints (its start's delta to the previous op's, its
+ * duration, its name's row in ops or py): about 6 bytes. A group whose
+ * ops came in the order nesting needs (start ascending, the longer first)
+ * is nested straight from the log; another is decoded and sorted. */
 typedef struct gpu_opgroup {
     uint64_t thread;            /* hash of pid, tid (numeric or string) */
     int py;                     /* python_function */
-    gpu_op *ops;
-    size_t n, cap;
-    gpu_op_wide *wide;
-    size_t n_wide, cap_wide;
+    int unordered;              /* an op came before its predecessor */
+    varbuf log;
+    size_t n;                   /* ops logged */
+    int64_t last_ts, last_end;
 } gpu_opgroup;
+
+typedef struct gpu_mem_dev {
+    int64_t device, last_t;
+    size_t n;
+} gpu_mem_dev;
 
 typedef struct gpu_kstep {
     int64_t ts, end, n;
@@ -111,8 +106,13 @@ struct gpu_trace {
     idmap group_map;            /* thread hash ^ py -> group index + 1 */
     gpu_kstep *ksteps;
     size_t n_ksteps, cap_ksteps;
-    gpu_mem_point *mev;         /* trace clock */
-    size_t n_mev, cap_mev;
+    varbuf mlog;                /* [memory] points, trace clock: deltas to
+                                 * the previous point's t, device, totals */
+    size_t n_mev;
+    gpu_mem_dev *mdev;          /* points per device, while mev_ordered */
+    size_t n_mdev, cap_mdev;
+    int mev_unordered;          /* a device's point came before its last */
+    gpu_mem_point mlast;
     int64_t oom;
     gpu_acc res;                /* the figures, after gpu_trace_end */
 };
@@ -125,12 +125,17 @@ int gpu_trace_add_op(gpu_trace *t, int64_t ts, int64_t end, uint64_t thread, uin
                      int py);
 /* Frees the ops' groups. */
 void gpu_trace_free_ops(gpu_trace *t);
+/* Gives the logs' slack grown by doubling back before the end's work. */
+void gpu_trace_fit_ops(gpu_trace *t);
 /* Heap bytes of the ops' groups. */
 size_t gpu_trace_ops_bytes(const gpu_trace *t);
 /* CPU ops' and Python functions' self times into t->res.ops / .py, for
  * ops starting before cutoff_us. 0 or -1 on OOM. */
 int gpu_trace_calc_ops(gpu_trace *t, int64_t cutoff_us);
-/* t->mev thinned to GPU_MEM_POINTS points per device into t->res.mem. */
+/* Logs one [memory] point. 0 or -1 on OOM (not logged). */
+int gpu_trace_add_memory(gpu_trace *t, const gpu_mem_point *p);
+/* The memory points thinned to GPU_MEM_POINTS per device into
+ * t->res.mem, and each device's peaks; frees the log. 0 or -1 on OOM. */
 int gpu_trace_calc_memory(gpu_trace *t);
 
 #endif

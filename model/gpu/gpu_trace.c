@@ -36,14 +36,15 @@ static void free_buffers(gpu_trace *t)
     free(t->calls);
     gpu_trace_free_ops(t);
     free(t->ksteps);
-    free(t->mev);
+    varbuf_free(&t->mlog);
+    free(t->mdev);
     t->rows = NULL;
     t->calls = NULL;
     t->ksteps = NULL;
-    t->mev = NULL;
+    t->mdev = NULL;
     t->n_rows = t->cap_rows = t->n_calls = t->cap_calls = 0;
     t->n_ksteps = t->cap_ksteps = 0;
-    t->n_mev = t->cap_mev = 0;
+    t->n_mev = t->n_mdev = t->cap_mdev = 0;
 }
 
 void gpu_trace_free(gpu_trace *t)
@@ -204,14 +205,13 @@ static int add_memory(gpu_trace *t, const sm_kevent *ev)
     if (ev->mem_device == SM_KEV_NONE || ev->mem_device < 0 ||
         (ev->mem_total_allocated == SM_KEV_NONE && ev->mem_total_reserved == SM_KEV_NONE))
         return 0;   /* the host's, or no totals: not GPU memory */
-    if (vec_grow(&t->mev, &t->cap_mev, t->n_mev + 1, sizeof *t->mev, 256) != 0)
-        return -1;
-    gpu_mem_point *p = &t->mev[t->n_mev++];
-    p->t_us = ceil_us(clamp_ns(ev->ts_ns));
-    p->device = ev->mem_device;
-    p->allocated = ev->mem_total_allocated == SM_KEV_NONE ? 0 : ev->mem_total_allocated;
-    p->reserved = ev->mem_total_reserved == SM_KEV_NONE ? 0 : ev->mem_total_reserved;
-    return 0;
+    gpu_mem_point p = {
+        .t_us = ceil_us(clamp_ns(ev->ts_ns)),
+        .device = ev->mem_device,
+        .allocated = ev->mem_total_allocated == SM_KEV_NONE ? 0 : ev->mem_total_allocated,
+        .reserved = ev->mem_total_reserved == SM_KEV_NONE ? 0 : ev->mem_total_reserved,
+    };
+    return gpu_trace_add_memory(t, &p);
 }
 
 int gpu_trace_add(gpu_trace *t, const sm_kevent *ev)
@@ -288,7 +288,8 @@ int gpu_trace_end(gpu_trace *t, const sm_kmeta *meta)
     t->ended = 1;
     fit(&t->rows, t->n_rows, &t->cap_rows, sizeof *t->rows);
     fit(&t->calls, t->n_calls, &t->cap_calls, sizeof *t->calls);
-    fit(&t->mev, t->n_mev, &t->cap_mev, sizeof *t->mev);
+    varbuf_fit(&t->mlog);
+    gpu_trace_fit_ops(t);
     int rc = gpu_trace_calc(t);
     if (rc != 0) {
         gpu_acc_free(&t->res);
@@ -325,5 +326,5 @@ size_t gpu_trace_memory_bytes(const gpu_trace *t)
 {
     return sizeof *t + t->cap_rows * sizeof *t->rows + t->cap_calls * sizeof *t->calls +
            gpu_trace_ops_bytes(t) + t->cap_ksteps * sizeof *t->ksteps +
-           t->cap_mev * sizeof *t->mev + gpu_acc_memory_bytes(&t->res);
+           t->mlog.cap + t->cap_mdev * sizeof *t->mdev + gpu_acc_memory_bytes(&t->res);
 }

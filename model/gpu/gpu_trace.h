@@ -8,12 +8,16 @@
  *
  * Memory while a file is read: 40 bytes per GPU row (kernel, memcpy,
  * memset), 32 per launch call (cuda_runtime / cuda_driver with a
- * correlation), 16 per cpu_op and python_function (kept per thread; one
- * longer than 2^32 µs takes 16 more), 32 per [memory] event, plus one
- * copy of each distinct name. At the end, one at a time: 32 bytes a GPU
- * row for the sweep's edges and their sort, a copy of the GPU rows for
- * the per-stream sort only if a stream's rows came out of order, a copy
- * of a thread's ops only if they came out of order. After gpu_trace_end: the name tables, one row per step and per
+ * correlation), about 6 per cpu_op and python_function and 5 per
+ * [memory] event (varint logs, read back in order at the end), plus one
+ * copy of each distinct name. At the end, one at a time: 16 bytes a GPU
+ * row for the sweep's edges (after the launch calls are freed), a copy of
+ * the GPU rows for the per-stream sort only if a stream's rows came out of
+ * order, a thread's ops decoded and sorted only if they came out of order
+ * (else nested straight from the log), the [memory] points decoded and
+ * sorted only if a device's came out of time order (else thinned in one
+ * pass over the log per device). After gpu_trace_end: the name tables,
+ * one row per step and per
  * stream, the launch percentiles (exact up to GPU_LAUNCH_EXACT values,
  * then a 1 %-relative sketch) and the memory series (at most
  * GPU_MEM_POINTS points per device).

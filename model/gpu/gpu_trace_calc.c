@@ -365,19 +365,23 @@ int gpu_trace_calc(gpu_trace *t)
         return -1;
     t->res.gpu_rows = (int64_t)t->n_rows;
     count_kernels(t);
-    if (sweep(t, &sc) != 0 || launch_stats(t) != 0 || idle_per_stream(t) != 0)
+    if (launch_stats(t) != 0 || idle_per_stream(t) != 0)
+        return -1;
+    /* Done with the launch calls: the sweep's edges do not stack on them,
+     * nor the ops' and memory's work on the rows (a trace's peak memory is
+     * at its end). The sweep does not depend on the rows' order. */
+    free(t->calls);
+    t->calls = NULL;
+    t->n_calls = t->cap_calls = 0;
+    if (sweep(t, &sc) != 0)
         return -1;
     for (size_t i = 0; i < sc.n; i++) {
         gpu_step *s = &sc.s[i];
         s->idle_us = s->dur_us - s->compute_us - s->comm_us - s->memory_us;
     }
-    /* Done with the GPU rows and launch calls: the ops' scratch does not
-     * stack on them (a trace's peak memory is at its end). */
     free(t->rows);
-    free(t->calls);
     t->rows = NULL;
-    t->calls = NULL;
-    t->n_rows = t->cap_rows = t->n_calls = t->cap_calls = 0;
+    t->n_rows = t->cap_rows = 0;
     if (gpu_trace_calc_ops(t, cutoff) != 0 || gpu_trace_calc_memory(t) != 0)
         return -1;
     return 0;
