@@ -51,6 +51,10 @@ size_t gpu_acc_memory_bytes(const gpu_acc *a);
 
 /* ---- a trace's raw buffers (gpu_trace.c fills, gpu_trace_end.c reads) */
 
+/* A GPU row as decoded from the trace's log (gpu_trace_row_next); in the
+ * log it is five varints, about 8 bytes: its start's delta to the
+ * previous row's, its duration, its correlation id's delta, its stream,
+ * its name. Its type follows from its name. */
 typedef struct gpu_row {        /* 40 bytes */
     int64_t ts, end;            /* µs, rounded (start up, end down) */
     int64_t corr;               /* SM_KEV_NONE when absent */
@@ -97,8 +101,12 @@ struct gpu_trace {
     int64_t events;
     int64_t first_ts_us;        /* trace clock; INT64_MAX before any */
     int64_t start_epoch_us;     /* INT64_MIN when unplaced */
-    gpu_row *rows;
-    size_t n_rows, cap_rows;
+    varbuf rlog;                /* GPU rows in file order (gpu_trace_row_put) */
+    size_t n_rows;
+    gpu_row rlast;              /* the last row logged: the deltas' base */
+    uint64_t *keep;             /* at the end: bit i set when row i is kept
+                                 * (HTA's cutoff); NULL when all are */
+    size_t n_kept;
     gpu_call *calls;
     size_t n_calls, cap_calls;
     gpu_opgroup *groups;
@@ -116,6 +124,13 @@ struct gpu_trace {
     int64_t oom;
     gpu_acc res;                /* the figures, after gpu_trace_end */
 };
+
+/* Logs one GPU row (r->type is not logged: the name's). 0 or -1 on OOM
+ * (nothing logged). */
+int gpu_trace_row_put(gpu_trace *t, const gpu_row *r);
+/* The next row of the log at *pos into *r, which holds the previous one
+ * (zeroed before the first); pos must be < t->rlog.n. */
+void gpu_trace_row_next(const gpu_trace *t, size_t *pos, gpu_row *r);
 
 /* The computations of gpu_trace_end, on t's buffers, into t->res; times
  * still on the trace clock (shifted by gpu_trace_end). 0 or -1 on OOM. */

@@ -32,17 +32,18 @@ gpu_trace *gpu_trace_new(const gpu_trace_opts *o)
 
 static void free_buffers(gpu_trace *t)
 {
-    free(t->rows);
+    varbuf_free(&t->rlog);
+    free(t->keep);
+    t->keep = NULL;
     free(t->calls);
     gpu_trace_free_ops(t);
     free(t->ksteps);
     varbuf_free(&t->mlog);
     free(t->mdev);
-    t->rows = NULL;
     t->calls = NULL;
     t->ksteps = NULL;
     t->mdev = NULL;
-    t->n_rows = t->cap_rows = t->n_calls = t->cap_calls = 0;
+    t->n_rows = t->n_calls = t->cap_calls = 0;
     t->n_ksteps = t->cap_ksteps = 0;
     t->n_mev = t->n_mdev = t->cap_mdev = 0;
 }
@@ -136,24 +137,45 @@ const char *gpu_ktype_name(int set)
     return set >= 1 && set <= 7 ? names[set] : "";
 }
 
+int gpu_trace_row_put(gpu_trace *t, const gpu_row *r)
+{
+    if (varbuf_reserve(&t->rlog, 50) != 0)
+        return -1;
+    (void)varbuf_put_signed(&t->rlog, varbuf_diff(r->ts, t->rlast.ts));
+    (void)varbuf_put(&t->rlog, (uint64_t)(r->end - r->ts));
+    (void)varbuf_put_signed(&t->rlog, varbuf_diff(r->corr, t->rlast.corr));
+    (void)varbuf_put_signed(&t->rlog, r->stream);
+    (void)varbuf_put(&t->rlog, r->name);
+    t->rlast = *r;
+    t->n_rows++;
+    return 0;
+}
+
+void gpu_trace_row_next(const gpu_trace *t, size_t *pos, gpu_row *r)
+{
+    r->ts = varbuf_add(r->ts, varbuf_get_signed(&t->rlog, pos));
+    r->end = r->ts + (int64_t)varbuf_get(&t->rlog, pos);
+    r->corr = varbuf_add(r->corr, varbuf_get_signed(&t->rlog, pos));
+    r->stream = varbuf_get_signed(&t->rlog, pos);
+    r->name = (uint32_t)varbuf_get(&t->rlog, pos);
+    r->type = (uint8_t)t->res.kernels.rows[r->name].type;
+}
+
 static int add_row(gpu_trace *t, const sm_kevent *ev)
 {
-    if (vec_grow(&t->rows, &t->cap_rows, t->n_rows + 1, sizeof *t->rows, 256) != 0)
-        return -1;
     int64_t name = gpu_table_intern(&t->res.kernels, ev->name);
     if (name < 0 || name > (int64_t)UINT32_MAX)
         return -1;
-    gpu_row *r = &t->rows[t->n_rows];
-    round_span(ev, &r->ts, &r->end);
-    r->corr = ev->correlation;
+    gpu_row r;
+    round_span(ev, &r.ts, &r.end);
+    r.corr = ev->correlation;
     /* a GPU event's tid is its stream when args.stream is missing */
-    r->stream = ev->stream != SM_KEV_NONE ? ev->stream
-              : ev->tid != SM_KEV_NONE ? ev->tid : -1;
-    r->name = (uint32_t)name;
-    r->type = (uint8_t)gpu_kernel_type(ev->name);
-    t->res.kernels.rows[name].type = r->type;
-    t->n_rows++;
-    return 0;
+    r.stream = ev->stream != SM_KEV_NONE ? ev->stream
+             : ev->tid != SM_KEV_NONE ? ev->tid : -1;
+    r.name = (uint32_t)name;
+    r.type = (uint8_t)gpu_kernel_type(ev->name);
+    t->res.kernels.rows[name].type = r.type;
+    return gpu_trace_row_put(t, &r);
 }
 
 static int add_call(gpu_trace *t, const sm_kevent *ev)
@@ -286,7 +308,7 @@ int gpu_trace_end(gpu_trace *t, const sm_kmeta *meta)
     if (t->ended)
         return -1;
     t->ended = 1;
-    fit(&t->rows, t->n_rows, &t->cap_rows, sizeof *t->rows);
+    varbuf_fit(&t->rlog);
     fit(&t->calls, t->n_calls, &t->cap_calls, sizeof *t->calls);
     varbuf_fit(&t->mlog);
     gpu_trace_fit_ops(t);
@@ -324,7 +346,7 @@ int64_t gpu_trace_events(const gpu_trace *t)
 
 size_t gpu_trace_memory_bytes(const gpu_trace *t)
 {
-    return sizeof *t + t->cap_rows * sizeof *t->rows + t->cap_calls * sizeof *t->calls +
+    return sizeof *t + t->rlog.cap + t->cap_calls * sizeof *t->calls +
            gpu_trace_ops_bytes(t) + t->cap_ksteps * sizeof *t->ksteps +
            t->mlog.cap + t->cap_mdev * sizeof *t->mdev + gpu_acc_memory_bytes(&t->res);
 }

@@ -6,18 +6,18 @@
  * frees the per-event buffers; then merge the result into its rank
  * (model/gpu/gpu_rank.h), where the figures are read. Pure: no I/O.
  *
- * Memory while a file is read: 40 bytes per GPU row (kernel, memcpy,
- * memset), 32 per launch call (cuda_runtime / cuda_driver with a
- * correlation), about 6 per cpu_op and python_function and 5 per
- * [memory] event (varint logs, read back in order at the end), plus one
- * copy of each distinct name. At the end, one at a time: 16 bytes a GPU
- * row for the sweep's edges (after the launch calls are freed), a copy of
- * the GPU rows for the per-stream sort only if a stream's rows came out of
- * order, a thread's ops decoded and sorted only if they came out of order
- * (else nested straight from the log), the [memory] points decoded and
- * sorted only if a device's came out of time order (else thinned in one
- * pass over the log per device). After gpu_trace_end: the name tables,
- * one row per step and per
+ * Memory while a file is read: 32 bytes per launch call (cuda_runtime /
+ * cuda_driver with a correlation), and varint logs read back in file
+ * order at the end: about 8 bytes per GPU row (kernel, memcpy, memset), 6
+ * per cpu_op and python_function, 5 per [memory] event; plus one copy of
+ * each distinct name. At the end, one at a time: a bit per GPU row (kept
+ * or not), 16 bytes a kept row for the sweep's edges (after the launch
+ * calls are freed), the rows decoded and sorted by stream only if a
+ * stream's came out of start order, a thread's ops decoded and sorted
+ * only if they came out of nesting order (else nested straight from the
+ * log), the [memory] points decoded and sorted only if a device's came
+ * out of time order (else thinned in one pass over the log per device).
+ * After gpu_trace_end: the name tables, one row per step and per
  * stream, the launch percentiles (exact up to GPU_LAUNCH_EXACT values,
  * then a 1 %-relative sketch) and the memory series (at most
  * GPU_MEM_POINTS points per device).
