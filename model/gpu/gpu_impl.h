@@ -71,6 +71,30 @@ typedef struct gpu_call {       /* 32 bytes */
     uint32_t seq;               /* file order (at most UINT32_MAX calls) */
 } gpu_call;
 
+/* A trace's launch calls (gpu_trace_calls.c): a varint log in blocks,
+ * indexed by each block's first correlation id, sorted by id at the end;
+ * or, when they came in too many runs, an array. */
+#define GPU_CALL_BLOCK 16
+typedef struct gpu_call_block {
+    int64_t corr;               /* the block's first call's */
+    size_t pos;                 /* its offset in log */
+} gpu_call_block;
+
+typedef struct gpu_calls {
+    varbuf log;
+    size_t n;                   /* calls logged */
+    gpu_call_block *index;
+    size_t n_index, cap_index;
+    gpu_call last;              /* the last call logged */
+    size_t *runs;               /* where each sorted run starts */
+    size_t n_runs, cap_runs;
+    int too_many;               /* more runs than are merged */
+    gpu_call *array;            /* too_many, at the end: every call, sorted */
+    gpu_call block[GPU_CALL_BLOCK];  /* the block decoded last */
+    size_t n_block, cached;     /* its calls; its index + 1 (0: none) */
+    int64_t key;                /* the id looked up (for lbound) */
+} gpu_calls;
+
 /* The ops of one thread (pid/tid) and category, logged in file order
  * until the end: self times nest per thread, so the groups nest apart.
  * Each op is three varints (its start's delta to the previous op's, its
@@ -107,8 +131,7 @@ struct gpu_trace {
     uint64_t *keep;             /* at the end: bit i set when row i is kept
                                  * (HTA's cutoff); NULL when all are */
     size_t n_kept;
-    gpu_call *calls;
-    size_t n_calls, cap_calls;
+    gpu_calls calls;
     gpu_opgroup *groups;
     size_t n_groups, cap_groups;
     idmap group_map;            /* thread hash ^ py -> group index + 1 */
@@ -131,6 +154,18 @@ int gpu_trace_row_put(gpu_trace *t, const gpu_row *r);
 /* The next row of the log at *pos into *r, which holds the previous one
  * (zeroed before the first); pos must be < t->rlog.n. */
 void gpu_trace_row_next(const gpu_trace *t, size_t *pos, gpu_row *r);
+
+/* Logs one launch call (seq is its place in the file). 0 or -1 on OOM
+ * (nothing logged). */
+int gpu_trace_call_put(gpu_trace *t, const gpu_call *c);
+/* Readies the calls for lookups (merges or sorts them if they came out of
+ * order). 0 or -1 on OOM. */
+int gpu_trace_calls_ready(gpu_trace *t);
+/* The first call (in file order) of correlation id corr, or NULL. Valid
+ * until the next lookup. */
+const gpu_call *gpu_trace_find_call(gpu_trace *t, int64_t corr);
+void gpu_trace_calls_free(gpu_calls *k);
+size_t gpu_trace_calls_bytes(const gpu_trace *t);
 
 /* The computations of gpu_trace_end, on t's buffers, into t->res; times
  * still on the trace clock (shifted by gpu_trace_end). 0 or -1 on OOM. */

@@ -35,15 +35,14 @@ static void free_buffers(gpu_trace *t)
     varbuf_free(&t->rlog);
     free(t->keep);
     t->keep = NULL;
-    free(t->calls);
+    gpu_trace_calls_free(&t->calls);
     gpu_trace_free_ops(t);
     free(t->ksteps);
     varbuf_free(&t->mlog);
     free(t->mdev);
-    t->calls = NULL;
     t->ksteps = NULL;
     t->mdev = NULL;
-    t->n_rows = t->n_calls = t->cap_calls = 0;
+    t->n_rows = 0;
     t->n_ksteps = t->cap_ksteps = 0;
     t->n_mev = t->n_mdev = t->cap_mdev = 0;
 }
@@ -180,16 +179,11 @@ static int add_row(gpu_trace *t, const sm_kevent *ev)
 
 static int add_call(gpu_trace *t, const sm_kevent *ev)
 {
-    if (t->n_calls >= UINT32_MAX ||
-        vec_grow(&t->calls, &t->cap_calls, t->n_calls + 1, sizeof *t->calls, 256) != 0)
-        return -1;
-    gpu_call *c = &t->calls[t->n_calls];
-    c->seq = (uint32_t)t->n_calls++;
-    round_span(ev, &c->ts, &c->end);
-    c->corr = ev->correlation;
-    c->kind = has_prefix(ev->name, "cudaGraphLaunch") ||
-              has_prefix(ev->name, "hipGraphLaunch") ? GPU_CALL_GRAPH : GPU_CALL_LAUNCH;
-    return 0;
+    gpu_call c = {.corr = ev->correlation, .seq = (uint32_t)t->calls.n};
+    round_span(ev, &c.ts, &c.end);
+    c.kind = has_prefix(ev->name, "cudaGraphLaunch") ||
+             has_prefix(ev->name, "hipGraphLaunch") ? GPU_CALL_GRAPH : GPU_CALL_LAUNCH;
+    return gpu_trace_call_put(t, &c);
 }
 
 /* pid and tid, numeric or string, as one key: self times nest per thread. */
@@ -289,27 +283,14 @@ static void shift_times(gpu_acc *a, int64_t off)
         a->mem[i].t_us += off;
 }
 
-/* *p (n of *cap elements) realloc'd to n: the slack grown by doubling
- * goes before the end's scratch is taken. Kept as it is if that fails. */
-static void fit(void *p, size_t n, size_t *cap, size_t elem)
-{
-    void **pp = p;
-    if (n >= *cap || !n)
-        return;
-    void *q = realloc(*pp, n * elem);
-    if (q) {
-        *pp = q;
-        *cap = n;
-    }
-}
-
 int gpu_trace_end(gpu_trace *t, const sm_kmeta *meta)
 {
     if (t->ended)
         return -1;
     t->ended = 1;
+    /* the logs' slack grown by doubling goes before the end's scratch */
     varbuf_fit(&t->rlog);
-    fit(&t->calls, t->n_calls, &t->cap_calls, sizeof *t->calls);
+    varbuf_fit(&t->calls.log);
     varbuf_fit(&t->mlog);
     gpu_trace_fit_ops(t);
     int rc = gpu_trace_calc(t);
@@ -346,7 +327,7 @@ int64_t gpu_trace_events(const gpu_trace *t)
 
 size_t gpu_trace_memory_bytes(const gpu_trace *t)
 {
-    return sizeof *t + t->rlog.cap + t->cap_calls * sizeof *t->calls +
+    return sizeof *t + t->rlog.cap + gpu_trace_calls_bytes(t) +
            gpu_trace_ops_bytes(t) + t->cap_ksteps * sizeof *t->ksteps +
            t->mlog.cap + t->cap_mdev * sizeof *t->mdev + gpu_acc_memory_bytes(&t->res);
 }

@@ -7,14 +7,10 @@
 #include "model/gpu/gpu_impl.h"
 #include "model/util/fnv.h"
 #include "model/util/heap_sort.h"
-#include "model/util/lbound.h"
 #include "model/util/stable_sort.h"
 #include "model/util/vec.h"
 
 STABLE_SORT_DEFINE(sort_steps, gpu_kstep, A.ts < B.ts || (A.ts == B.ts && A.n < B.n))
-/* By correlation id, then file order (seq): what a stable sort gives,
- * in place. */
-HEAP_SORT_DEFINE(sort_calls, gpu_call, A.corr < B.corr || (A.corr == B.corr && A.seq < B.seq))
 STABLE_SORT_DEFINE(sort_by_stream, gpu_row,
                    A.stream < B.stream || (A.stream == B.stream && A.ts < B.ts))
 
@@ -44,27 +40,6 @@ HEAP_SORT_DEFINE(sort_edges, edge, A < B)
 static void *scratch(size_t n, size_t elem)
 {
     return malloc((n ? n : 1) * elem);
-}
-
-typedef struct call_key {
-    const gpu_call *c;
-    int64_t corr;
-} call_key;
-
-static int call_before(const void *ctx, size_t i)
-{
-    const call_key *k = ctx;
-    return k->c[i].corr < k->corr;
-}
-
-/* The launch call of correlation id corr (calls sorted by corr), or NULL. */
-static const gpu_call *find_call(const gpu_trace *t, int64_t corr)
-{
-    if (corr == SM_KEV_NONE)
-        return NULL;
-    call_key k = {t->calls, corr};
-    size_t i = lbound(t->n_calls, call_before, &k);
-    return i < t->n_calls && t->calls[i].corr == corr ? &t->calls[i] : NULL;
 }
 
 /* The rows in file order, those HTA keeps only: for (row_iter it = {0};
@@ -97,7 +72,7 @@ static int keep_rows(gpu_trace *t, int64_t cutoff)
         return -1;
     size_t k = 0;
     for (row_iter it = {0}; row_next(t, &it);) {
-        const gpu_call *c = find_call(t, it.r.corr);
+        const gpu_call *c = gpu_trace_find_call(t, it.r.corr);
         if (c && c->ts < cutoff) {
             keep[(it.i - 1) / 64] |= (uint64_t)1 << ((it.i - 1) % 64);
             k++;
@@ -184,11 +159,11 @@ static int sweep(gpu_trace *t, step_cursor *sc)
 
 /* The gap before row r (its stream's previous row ended at prev_end) into
  * its category (see gpu_trace.h). */
-static void add_gap(const gpu_trace *t, const gpu_row *r, int64_t prev_end, int64_t *host,
+static void add_gap(gpu_trace *t, const gpu_row *r, int64_t prev_end, int64_t *host,
                     int64_t *kernel, int64_t *other)
 {
     int64_t gap = r->ts - prev_end;
-    const gpu_call *c = find_call(t, r->corr);
+    const gpu_call *c = gpu_trace_find_call(t, r->corr);
     int64_t *cat = c && c->ts > prev_end ? host : gap < t->o.kernel_wait_us ? kernel : other;
     *cat += gap > 0 ? gap : 0;
 }
@@ -317,7 +292,7 @@ static int launch_stats(gpu_trace *t)
     gpu_acc *a = &t->res;
     for (row_iter it = {0}; row_next(t, &it);) {
         const gpu_row *r = &it.r;
-        const gpu_call *c = find_call(t, r->corr);
+        const gpu_call *c = gpu_trace_find_call(t, r->corr);
         if (!c || c->kind != GPU_CALL_LAUNCH)
             continue;
         if (new_quants(a) != 0)
@@ -376,24 +351,13 @@ static int kept_steps(gpu_trace *t, int64_t cutoff, step_cursor *sc)
     return 0;
 }
 
-/* The calls by correlation id, in place (the calls are one of the
- * largest arrays a trace holds; PyTorch numbers them as it makes them, so
- * they often are in order already). */
-static void order_calls(gpu_trace *t)
-{
-    size_t i = 1;
-    while (i < t->n_calls && t->calls[i].corr >= t->calls[i - 1].corr)
-        i++;
-    if (i < t->n_calls)
-        sort_calls(t->calls, t->n_calls);
-}
-
 int gpu_trace_calc(gpu_trace *t)
 {
     int64_t cutoff = steps_cutoff(t);
     if (cutoff == INT64_MIN)
         return -1;
-    order_calls(t);
+    if (gpu_trace_calls_ready(t) != 0)
+        return -1;
     step_cursor sc;
     if (keep_rows(t, cutoff) != 0 || kept_steps(t, cutoff, &sc) != 0)
         return -1;
@@ -404,9 +368,7 @@ int gpu_trace_calc(gpu_trace *t)
     /* Done with the launch calls: the sweep's edges do not stack on them,
      * nor the ops' and memory's work on the rows (a trace's peak memory is
      * at its end). The sweep does not depend on the rows' order. */
-    free(t->calls);
-    t->calls = NULL;
-    t->n_calls = t->cap_calls = 0;
+    gpu_trace_calls_free(&t->calls);
     if (sweep(t, &sc) != 0)
         return -1;
     for (size_t i = 0; i < sc.n; i++) {

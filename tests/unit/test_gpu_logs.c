@@ -2,9 +2,10 @@
  * round-trip at the int64 extremes, and the two ways to a figure agree.
  * CPU ops that came in nesting order are nested straight from the log,
  * others are decoded and sorted; [memory] points in each device's time
- * order are thinned in passes over the log, others sorted first. The same
- * events in file order and shuffled must give the same tables, peaks and
- * series. */
+ * order are thinned in passes over the log, others sorted first; launch
+ * calls are found in their log, merged from sorted runs or sorted as an
+ * array. The same events in file order and shuffled must give the same
+ * tables, peaks, series and launch figures. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -195,12 +196,139 @@ static void test_memory_many_devices(void **state)
     gpu_rank_free(r);
 }
 
+/* Launch calls found by correlation id from the log as it came (sorted),
+ * merged from sorted runs (two threads written one after the other), or
+ * sorted as an array (past the runs merged: random order). The rows
+ * stay in one order; the figures that read the calls must not move. */
+#define N_CALLS 3000
+
+static void add_calls(gpu_trace *t, const int64_t *order, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int64_t c = order[i];
+        sm_kevent e = ev(KCAT_CUDA_RUNTIME, 'X', "cudaLaunchKernel", c * 10000 + c % 7 * 100,
+                         (c % 5 + 1) * 1000);
+        e.correlation = c;
+        assert_int_equal(gpu_trace_add(t, &e), 0);
+    }
+}
+
+static gpu_rank *launch_trace(const int64_t *order, size_t n)
+{
+    gpu_trace *t = gpu_trace_new(NULL);
+    add_calls(t, order, n);
+    for (int64_t c = 0; c < (int64_t)n; c++) {
+        if (c % 11 == 3)
+            continue;   /* a call without its row */
+        sm_kevent e = ev(KCAT_KERNEL, 'X', c % 3 ? "gemm" : "ncclKernel_x",
+                         c * 10000 + 7000 + c % 13 * 300, (c % 4 + 1) * 900);
+        e.correlation = c % 17 == 5 ? c + 100000 : c;  /* some rows miss their call */
+        e.stream = 7 + c % 2;
+        assert_int_equal(gpu_trace_add(t, &e), 0);
+    }
+    for (int64_t s = 0; s < 4; s++) {
+        sm_kevent e = ev(KCAT_USER_ANNOTATION, 'X', "ProfilerStep#1", s * 7500000, 7500000);
+        e.step = s;
+        assert_int_equal(gpu_trace_add(t, &e), 0);
+    }
+    assert_int_equal(gpu_trace_end(t, NULL), 0);
+    gpu_rank *r = gpu_rank_new();
+    assert_int_equal(gpu_rank_merge(r, t), 0);
+    gpu_trace_free(t);
+    return r;
+}
+
+static void same_launch(const gpu_summary *a, const gpu_summary *b)
+{
+    assert_true(a->launch.count > N_CALLS / 2);
+    assert_int_equal(a->launch.count, b->launch.count);
+    assert_int_equal(a->launch.short_kernels, b->launch.short_kernels);
+    assert_int_equal(a->launch.delay_outliers, b->launch.delay_outliers);
+    assert_true(a->launch.delay_p50_us == b->launch.delay_p50_us);
+    assert_true(a->launch.delay_p95_us == b->launch.delay_p95_us);
+    assert_true(a->launch.delay_mean_us == b->launch.delay_mean_us);
+    assert_int_equal(a->host_wait_us, b->host_wait_us);
+    assert_int_equal(a->kernel_wait_us, b->kernel_wait_us);
+    assert_int_equal(a->other_idle_us, b->other_idle_us);
+    assert_int_equal(a->span_us, b->span_us);
+    assert_int_equal(a->compute_us, b->compute_us);
+}
+
+static void test_calls_three_ways(void **state)
+{
+    (void)state;
+    int64_t sorted[N_CALLS], runs[N_CALLS], shuffled[N_CALLS];
+    size_t k = 0;
+    for (int64_t c = 0; c < N_CALLS; c++)
+        sorted[c] = shuffled[c] = c;
+    for (int pass = 0; pass < 2; pass++)   /* odd ids, then even ones */
+        for (int64_t c = 0; c < N_CALLS; c++)
+            if (c % 2 != pass)
+                runs[k++] = c;
+    uint64_t x = 7;
+    for (size_t i = N_CALLS - 1; i > 0; i--) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        size_t j = (size_t)((x >> 33) % (i + 1));
+        int64_t tmp = shuffled[i];
+        shuffled[i] = shuffled[j];
+        shuffled[j] = tmp;
+    }
+    gpu_rank *a = launch_trace(sorted, N_CALLS), *b = launch_trace(runs, N_CALLS),
+             *c = launch_trace(shuffled, N_CALLS);
+    same_launch(gpu_rank_summary(a), gpu_rank_summary(b));
+    same_launch(gpu_rank_summary(a), gpu_rank_summary(c));
+    gpu_rank_free(a);
+    gpu_rank_free(b);
+    gpu_rank_free(c);
+}
+
+/* Two calls of one id: the first in the file launches the row (a delay
+ * of 100 µs, not 10), whichever way the calls are kept. */
+static void test_calls_duplicate_id(void **state)
+{
+    (void)state;
+    for (int way = 0; way < 3; way++) {
+        gpu_trace *t = gpu_trace_new(NULL);
+        int64_t before[2 * N_CALLS];
+        size_t n = 0;
+        for (int64_t c = 0; c < 2 * N_CALLS; c++)
+            if (c != 42)
+                before[n++] = way == 0 ? c : way == 1 ? (c + N_CALLS) % (2 * N_CALLS)
+                                       : (c * 7919) % (2 * N_CALLS);
+        for (size_t i = 0; i < n; i++)
+            before[i] = before[i] == 42 ? 2 * N_CALLS : before[i];
+        /* way 0: in order, one run; 1: three runs; 2: past GPU_CALL_RUNS */
+        size_t split = way == 0 ? 42 : n / 2;
+        add_calls(t, before, split);
+        sm_kevent e = ev(KCAT_CUDA_RUNTIME, 'X', "cudaLaunchKernel", 1000000000, 1000);
+        e.correlation = 42;
+        assert_int_equal(gpu_trace_add(t, &e), 0);
+        e.ts_ns += 90000;
+        assert_int_equal(gpu_trace_add(t, &e), 0);
+        add_calls(t, before + split, n - split);
+        sm_kevent r = ev(KCAT_KERNEL, 'X', "gemm", 1000000000 + 101000, 5000);
+        r.correlation = 42;
+        r.stream = 7;
+        assert_int_equal(gpu_trace_add(t, &r), 0);
+        assert_int_equal(gpu_trace_end(t, NULL), 0);
+        gpu_rank *g = gpu_rank_new();
+        assert_int_equal(gpu_rank_merge(g, t), 0);
+        gpu_trace_free(t);
+        const gpu_summary *s = gpu_rank_summary(g);
+        assert_int_equal(s->launch.count, 1);
+        assert_true(s->launch.delay_mean_us == 100);
+        gpu_rank_free(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_varbuf_round_trip),
         cmocka_unit_test(test_ordered_equals_sorted),
         cmocka_unit_test(test_memory_many_devices),
+        cmocka_unit_test(test_calls_three_ways),
+        cmocka_unit_test(test_calls_duplicate_id),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
