@@ -83,13 +83,15 @@ ui_quit
 cmp -s "$CONF" "$UI_WORK/before" || ui_fail "--no-config changed smtop.conf"
 echo "ok: empty panes give way, digits, the focus comes back, presets, saved in smtop.conf"
 
-# 80x24 with a long path: node count and time range stay whole.
+# 80x24 with a long path: node count and time range stay whole, and the
+# path gives way from its head and its profiler-output boilerplate, so the
+# end of the job's name (what tells sweep runs apart) stays.
 LONG="$UI_WORK/very/long/path/to/a/bucket/prefix/training-job-2026-11-25-17-00-00-123"
 mkdir -p "$LONG"
 ui_synth "$LONG/profiler-output" --nodes 3 --gpus 1 --minutes 2 --start 1700000000
 ui_start 80 24 "$SMTOP" --no-config "$LONG/profiler-output"
 ui_wait '3 nodes'
-ui_wait '^ /\S*\.\.\.\S*output \| 3 nodes \| [0-9-]+ [0-9:]+-[0-9:]+ UTC'
+ui_wait '^ /\S*\.\.\.\S*-00-123 \| 3 nodes \| [0-9-]+ [0-9:]+-[0-9:]+ UTC'
 ui_quit
 echo "ok: 80x24 header"
 

@@ -182,9 +182,10 @@ static int keep_tail(const char *src, int len, int n, int max, int min_head, cha
 /* src cut to at most max bytes, with "..." where it was cut. The job's
  * folder tells jobs apart, so it stays whole while it fits: first with
  * what follows it ("/job-7/profiler-output"), then without that
- * boilerplate ("s3://b.../job-7"); the head (bucket or root) takes the
- * rest. Else both ends of the job's path are kept evenly. Sources are
- * ASCII paths and URLs in practice; the header sanitizes the rest. */
+ * boilerplate, then alone ("s3://b.../job-7"), the head (bucket or
+ * root) taking the rest. Else both ends of the job's path are kept
+ * evenly. Sources are ASCII paths and URLs in practice; the header
+ * sanitizes the rest. */
 static const char *mid_cut(const char *src, int max, char *out, size_t cap)
 {
     static const char boiler[] = "/profiler-output";
@@ -203,10 +204,10 @@ static const char *mid_cut(const char *src, int max, char *out, size_t cap)
             snprintf(out, cap, "%.*s", job, src);
             return out;
         }
-        if (keep_tail(src, job, 1, max, 2, out, cap))
-            return out;
         len = job;
     }
+    if (keep_tail(src, len, 1, max, 2, out, cap))
+        return out;
     int head = (max - 3) / 2, tail = max - 3 - head;
     snprintf(out, cap, "%.*s...%.*s", head, src, tail, src + len - tail);
     return out;
