@@ -121,7 +121,11 @@ static int merge_runs(gpu_calls *k)
     run_cursor *cur = malloc(nr * sizeof *cur);
     run_cursor **heap = malloc(nr * sizeof *heap);
     gpu_calls out = {0};
-    int rc = cur && heap ? 0 : -1;
+    /* the merged log is about as long as the runs' (a few ids and seqs
+     * jump further): sized once, not doubled past it */
+    int rc = cur && heap && varbuf_reserve(&out.log, k->log.n + k->log.n / 8 + 64) == 0 &&
+             vec_grow(&out.index, &out.cap_index, k->n_index, sizeof *out.index, 64) == 0
+                 ? 0 : -1;
     for (size_t r = 0; r < nr && rc == 0; r++) {
         cursor_seek(k, &cur[r], k->runs[r], r + 1 < nr ? k->runs[r + 1] : k->n);
         heap[r] = &cur[r];
