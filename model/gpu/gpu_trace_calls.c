@@ -120,12 +120,13 @@ static int merge_runs(gpu_calls *k)
     size_t nr = k->n_runs;
     run_cursor *cur = malloc(nr * sizeof *cur);
     run_cursor **heap = malloc(nr * sizeof *heap);
-    gpu_calls out = {0};
     /* the merged log is about as long as the runs' (a few ids and seqs
-     * jump further): sized once, not doubled past it */
-    int rc = cur && heap && varbuf_reserve(&out.log, k->log.n + k->log.n / 8 + 64) == 0 &&
-             vec_grow(&out.index, &out.cap_index, k->n_index, sizeof *out.index, 64) == 0
-                 ? 0 : -1;
+     * jump further): sized once rather than doubled past it */
+    size_t cap = k->log.n + k->log.n / 8 + 64;
+    gpu_calls out = {.log = {malloc(cap), 0, cap},
+                     .index = malloc((k->n_index ? k->n_index : 1) * sizeof *out.index),
+                     .cap_index = k->n_index};
+    int rc = cur && heap && out.log.p && out.index ? 0 : -1;
     for (size_t r = 0; r < nr && rc == 0; r++) {
         cursor_seek(k, &cur[r], k->runs[r], r + 1 < nr ? k->runs[r + 1] : k->n);
         heap[r] = &cur[r];
