@@ -15,13 +15,36 @@ typedef struct varbuf {
     size_t n, cap;          /* bytes written, allocated */
 } varbuf;
 
+/* Grows b to hold more bytes past n (by doubling). 0, or -1 on OOM. */
+int varbuf_grow(varbuf *b, size_t more);
+
 /* Makes room for more bytes (a record's varints at most 10 each), so that
  * the puts of one record cannot fail halfway. 0, or -1 on OOM. */
-int varbuf_reserve(varbuf *b, size_t more);
-/* Appends v (1 to 10 bytes). 0, or -1 on OOM with b unchanged. */
-int varbuf_put(varbuf *b, uint64_t v);
+static inline int varbuf_reserve(varbuf *b, size_t more)
+{
+    return b->cap - b->n >= more ? 0 : varbuf_grow(b, more);
+}
+/* Appends v (1 to 10 bytes). 0, or -1 on OOM with b unchanged. Inline:
+ * a trace logs a few varints an event. */
+static inline int varbuf_put(varbuf *b, uint64_t v)
+{
+    if (b->cap - b->n < 10 && varbuf_reserve(b, 10) != 0)
+        return -1;
+    while (v >= 0x80) {
+        b->p[b->n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    b->p[b->n++] = (uint8_t)v;
+    return 0;
+}
+
 /* Appends a signed value, zigzag-coded. 0, or -1 on OOM (b unchanged). */
-int varbuf_put_signed(varbuf *b, int64_t v);
+static inline int varbuf_put_signed(varbuf *b, int64_t v)
+{
+    uint64_t u = (uint64_t)v;
+    return varbuf_put(b, (u << 1) ^ (v < 0 ? UINT64_MAX : 0));
+}
+
 /* Gives the slack grown by doubling back (b kept as it is on failure). */
 void varbuf_fit(varbuf *b);
 void varbuf_free(varbuf *b);
