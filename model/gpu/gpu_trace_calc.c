@@ -356,7 +356,11 @@ int gpu_trace_calc(gpu_trace *t)
     int64_t cutoff = steps_cutoff(t);
     if (cutoff == INT64_MIN)
         return -1;
-    if (gpu_trace_calls_ready(t) != 0)
+    /* A trace's peak memory is at its end: each log is freed once read,
+     * the CPU ops' and [memory]'s first (they need only the cutoff), so
+     * the calls' merge and the sweep's edges do not stack on them. */
+    if (gpu_trace_calc_ops(t, cutoff) != 0 || gpu_trace_calc_memory(t) != 0 ||
+        gpu_trace_calls_ready(t) != 0)
         return -1;
     step_cursor sc;
     if (keep_rows(t, cutoff) != 0 || kept_steps(t, cutoff, &sc) != 0)
@@ -365,9 +369,8 @@ int gpu_trace_calc(gpu_trace *t)
     count_kernels(t);
     if (launch_stats(t) != 0 || idle_per_stream(t) != 0)
         return -1;
-    /* Done with the launch calls: the sweep's edges do not stack on them,
-     * nor the ops' and memory's work on the rows (a trace's peak memory is
-     * at its end). The sweep does not depend on the rows' order. */
+    /* done with the calls before the edges; the sweep does not depend on
+     * the rows' order */
     gpu_trace_calls_free(&t->calls);
     if (sweep(t, &sc) != 0)
         return -1;
@@ -379,7 +382,5 @@ int gpu_trace_calc(gpu_trace *t)
     free(t->keep);
     t->keep = NULL;
     t->n_rows = t->n_kept = 0;
-    if (gpu_trace_calc_ops(t, cutoff) != 0 || gpu_trace_calc_memory(t) != 0)
-        return -1;
     return 0;
 }
