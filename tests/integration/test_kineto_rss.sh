@@ -7,7 +7,7 @@
 # needs the file's bytes and more; 251 MB for this one when it did), and
 # reads the trace (one rank, its steps). What stays per trace until its
 # end is its events, logged as varints (gpu_trace.h); the whole report
-# peaks at about 15 MB here, 26 MB with the fixed-width rows they
+# peaks at about 14 MB here, 26 MB with the fixed-width rows they
 # replaced (40 bytes a GPU row, 32 a launch call or [memory] event, 16 a
 # CPU op), so the bound catches their return. A sanitizer build's
 # allocator keeps freed memory (ASan's quarantine): there the figure is
