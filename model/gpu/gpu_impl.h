@@ -52,7 +52,7 @@ size_t gpu_acc_memory_bytes(const gpu_acc *a);
 /* ---- a trace's raw buffers (gpu_trace.c fills, gpu_trace_end.c reads) */
 
 /* A GPU row as decoded from the trace's log (gpu_trace_row_next); in the
- * log it is five varints, about 8 bytes: its start's delta to the
+ * log it is five varints, about 7 bytes: its start's delta to the
  * previous row's, its duration, its correlation id's delta, its stream,
  * its name. Its type follows from its name. */
 typedef struct gpu_row {        /* 40 bytes */
@@ -98,7 +98,7 @@ typedef struct gpu_calls {
 /* The ops of one thread (pid/tid) and category, logged in file order
  * until the end: self times nest per thread, so the groups nest apart.
  * Each op is three varints (its start's delta to the previous op's, its
- * duration, its name's row in ops or py): about 6 bytes. A group whose
+ * duration, its name's row in ops or py): about 4 bytes. A group whose
  * ops came in the order nesting needs (start ascending, the longer first)
  * is nested straight from the log; another is decoded and sorted. */
 typedef struct gpu_opgroup {

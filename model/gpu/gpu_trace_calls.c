@@ -4,7 +4,7 @@
  * The calls are logged as varints in blocks of GPU_CALL_BLOCK (each
  * block's first call written whole, the others as deltas to the one
  * before), with the first correlation id of each block in an index: about
- * 7 bytes a call instead of 32. A lookup is a binary search over the
+ * 5 to 7 bytes a call instead of 32. A lookup is a binary search over the
  * blocks and a scan of one (the block decoded last is kept, as rows ask
  * for their calls roughly in order). That needs the log sorted by id
  * (then file order, so a duplicate id finds its first call). PyTorch
