@@ -9,12 +9,16 @@
 
 #include "io/decode/keyname.h"
 #include "io/jobs/jobs_rows.h"
+#include "io/jobs/trace_cadence.h"
 
 #define PO "profiler-output/"
 #define TB "tensorboard-output/"
 #define AFTER_ALL "\xf4\x8f\xbf\xbf"   /* U+10FFFF: after every valid key below */
 #define FRESH_S 3600.0
 #define LIVE_S 120.0
+#define LATE_GAPS 1.5    /* a trace this many of the longest gaps late: stale */
+#define GONE_GAPS 4.0    /* ... this many: no longer in progress (at least FRESH_S) */
+#define END_MARKER "training_job_end.ts"
 
 typedef struct find_ctx {
     char job[1024];      /* the job's folder below the root, "" = the root */
@@ -148,39 +152,97 @@ static int probe_job(source *src, const char *job, double now, jobrow *r, sm_err
 }
 
 typedef struct kin_probe {
-    double first_s, newest_s;
+    double first_s, newest_s, marker_s;
+    int marker, oom;
+    trace_cadence *cad;
 } kin_probe;
 
 static int kin_cb(void *ud, const source_entry *e)
 {
     kin_probe *k = ud;
     key_info ki;
-    if (e->error)
-        return 0;
-    keyname_parse(e->key, &ki);
-    if (ki.kind != KEY_KINETO || e->mtime_us <= 0)
+    if (e->error || e->mtime_us <= 0)
         return 0;
     double t = e->mtime_us / 1e6;
+    const char *slash = strrchr(e->key, '/');
+    const char *base = slash ? slash + 1 : e->key;
+    if (!strcmp(base, END_MARKER)) {   /* wherever the job put it */
+        k->marker_s = k->marker ? fmin(k->marker_s, t) : t;
+        k->marker = 1;
+        return 0;
+    }
+    keyname_parse(e->key, &ki);
+    if (ki.kind != KEY_KINETO)
+        return 0;
     k->first_s = k->first_s <= 0 || t < k->first_s ? t : k->first_s;
     k->newest_s = t > k->newest_s ? t : k->newest_s;
+    char writer[1400];   /* the folder and the worker: one process's traces */
+    snprintf(writer, sizeof writer, "%.*s%s", (int)(base - e->key), e->key, ki.process);
+    /* the name's time: a batched upload or a copy moves mtimes only */
+    if (trace_cadence_add(k->cad, writer, ki.time_us > 0 ? ki.time_us / 1e6 : t) < 0)
+        k->oom = 1;
     return 0;
 }
 
-/* A job of PyTorch profiler traces only: its times are its traces'. */
+/* A job of PyTorch profiler traces only: its times are its traces',
+ * its status their cadence's (jobs_scan_trace_status). */
 static int probe_kineto_job(source *src, const char *job, double now, jobrow *r,
                             sm_err *err)
 {
     char prefix[1200];
-    kin_probe k = {0};
+    kin_probe k = {.cad = trace_cadence_new()};
+    if (!k.cad)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     job_key(prefix, sizeof prefix, job, "");
-    if (source_list(src, prefix, NULL, kin_cb, &k, err) < 0)
+    int rc = source_list(src, prefix, NULL, kin_cb, &k, err);
+    double gap = rc < 0 || k.oom ? 0 : trace_cadence_gap(k.cad);
+    trace_cadence_free(k.cad);
+    if (rc < 0)
         return -1;
+    if (k.oom)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     r->start_s = r->created_s = k.first_s;
     r->metrics_source = JOBROW_METRICS_NONE;
-    jobs_scan_status(r, 0, 0, k.newest_s, now);
-    if (!r->status[0])
-        snprintf(r->secondary, sizeof r->secondary, "traces only");
+    jobs_scan_trace_status(r, k.marker, k.marker_s, k.newest_s, gap, now);
     return 0;
+}
+
+/* "N s", "N m", "N h", "N d", as the views write an age. */
+static void age_text(double s, char *out, size_t cap)
+{
+    static const struct { double s; const char *unit; } units[] = {
+        {86400, "d"}, {3600, "h"}, {60, "m"}, {1, "s"}};
+    size_t i = 0;
+    while (i + 1 < sizeof units / sizeof units[0] && s < units[i].s)
+        i++;
+    snprintf(out, cap, "%d %s", (int)fmin(floor(fmax(s, 0) / units[i].s), 99999), units[i].unit);
+}
+
+void jobs_scan_trace_status(jobrow *r, int marker, double marker_s, double newest_s,
+                            double gap_s, double now_s)
+{
+    if (marker || newest_s <= 0) {
+        jobs_scan_status(r, marker, marker_s, newest_s, now_s);
+        if (!r->status[0])
+            snprintf(r->secondary, sizeof r->secondary, "traces only");
+        return;
+    }
+    double age = now_s - newest_s;
+    double live = gap_s > 0 ? fmax(LIVE_S, LATE_GAPS * gap_s) : LIVE_S;
+    double gone = fmax(FRESH_S, GONE_GAPS * gap_s);
+    char ago[16];   /* "N d" of a 32-bit epoch at most */
+    age_text(age, ago, sizeof ago);
+    r->updated_s = newest_s;
+    /* the faults view's "stale" is this row's: past its cadence, or
+     * (cadence unknown) never while it may still run */
+    r->stale_after_s = gap_s > 0 ? live : gone;
+    snprintf(r->status, sizeof r->status, "%s", age < gone ? "InProgress" : "");
+    if (age <= live)
+        snprintf(r->secondary, sizeof r->secondary, "Training");
+    else if (gap_s > 0 && age < gone)
+        snprintf(r->secondary, sizeof r->secondary, "Stale");
+    else
+        snprintf(r->secondary, sizeof r->secondary, "trace %s ago", ago);
 }
 
 void jobs_scan_status(jobrow *r, int marker, double marker_s, double newest_s, double now_s)

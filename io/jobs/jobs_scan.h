@@ -11,8 +11,12 @@
  * ended at the marker's time), the first system file (when it started)
  * and the files of the last two hours (how fresh it is: InProgress while
  * the newest is under an hour old, "Stale" past 2 minutes; with neither
- * marker nor fresh data the status is unknown). Names are the folders'
- * paths below the root, as found (the views sanitize them). */
+ * marker nor fresh data the status is unknown). A traces-only job has
+ * no end marker of its own (one named training_job_end.ts anywhere in
+ * its folder counts) and writes a trace per profiling cycle, so its
+ * freshness is judged against its cadence (jobs_scan_trace_status).
+ * Names are the folders' paths below the root, as found (the views
+ * sanitize them). */
 #ifndef SMTOP_JOBS_SCAN_H
 #define SMTOP_JOBS_SCAN_H
 
@@ -43,5 +47,18 @@ long jobs_scan_figures(source *src, const char *spec, job_probe *p, joblist *l,
  * an end marker exists; newest_s the newest system file's time (0 when
  * none). Fills r->status, r->secondary and r->updated_s. */
 void jobs_scan_status(jobrow *r, int marker, double marker_s, double newest_s, double now_s);
+
+/* The status a traces-only job's files say: marker and marker_s as
+ * above; newest_s the newest trace's time; gap_s the longest gap between
+ * two traces of one writer (trace_cadence_gap; 0 unknown). Completed
+ * with a marker; else InProgress "Training" while the newest trace is
+ * under 1.5 gaps (at least 2 minutes) old, "Stale" past that, and past
+ * 4 gaps (at least an hour) no longer in progress. With the gap unknown
+ * (one profiling cycle seen) a trace older than 2 minutes proves
+ * nothing: "trace N m ago", in progress for an hour, never stale.
+ * Fills status, secondary, updated_s, end_s and stale_after_s (what
+ * the faults view calls stale for this row). */
+void jobs_scan_trace_status(jobrow *r, int marker, double marker_s, double newest_s,
+                            double gap_s, double now_s);
 
 #endif

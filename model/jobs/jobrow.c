@@ -49,7 +49,8 @@ int jobrow_is_fault(const jobrow *r, double now_s, double stale_s)
     int running = !strcmp(r->status, "InProgress");
     if (running && !isnan(r->gpu_pct) && r->gpu_pct < 5.0)
         return 1;
-    return running && r->updated_s > 0 && now_s - r->updated_s > stale_s;
+    double limit = r->stale_after_s > 0 ? r->stale_after_s : stale_s;
+    return running && r->updated_s > 0 && now_s - r->updated_s > limit;
 }
 
 void jobrow_set_cloudwatch(jobrow *r, double gpu, double cpu, double mem, double fetched_s)

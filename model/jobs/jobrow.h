@@ -45,6 +45,9 @@ typedef struct jobrow {
     int described;            /* 1: a DescribeTrainingJob answer is in */
     double updated_s;         /* when the newest data (or answer) was seen; 0 unknown */
     double metrics_s;         /* when gpu/cpu/mem were last fetched; 0 never */
+    double stale_after_s;     /* in progress with nothing new this long = stale;
+                                 0: the list's own limit (a traces-only job's
+                                 comes from its profiling cadence) */
 } jobrow;
 
 /* An empty row for name: every figure unknown (NaN, -1, ""). */
@@ -84,7 +87,7 @@ int jobrow_add_cw_idle(jobrow *r, const double *values, size_t n, double period_
 /* 1 when the row belongs in the faults view: Failed, an alert
  * (IssuesFound or smtop's own), idle GPUs (a known GPU figure below 5 %
  * on a running job, or a GPU-hour or more idle), or stale (in progress, yet
- * nothing new for stale_s seconds). */
+ * nothing new for the row's stale_after_s seconds, else stale_s). */
 int jobrow_is_fault(const jobrow *r, double now_s, double stale_s);
 
 #endif

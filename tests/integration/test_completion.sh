@@ -45,7 +45,7 @@ want "report" smtop rep
 want "diff" smtop di
 want "--perfetto --profile" smtop export --p
 want "--python-mode --python-node --python-phase --python-sort --python-steps" smtop report --py
-want "--json" smtop diff --j
+want "--job --json" smtop diff --j
 want "--no-traces --nodes" smtop synth --n
 want "--theme" smtop --th
 want "cpercall cumtime" smtop report --python-sort c

@@ -5,7 +5,7 @@
 # here from report --json's gpu rows (idle / span summed over the ranks;
 # host wait / the streams' idle time), on a synthetic host-bound job and
 # on the real traces of ../shared/samples/kineto (nccl_data: rank 0 of 2,
-# NCCL on an A100; sampled_ranks: two ranks of 128).
+# NCCL on an A100; sampled_ranks: two ranks of 128) where they are.
 source "$(dirname "$0")/ui_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
 S=${SMTOP_SAMPLES:-}
@@ -44,6 +44,11 @@ screens() {
 "$SMTOP" synth --out "$UI_WORK/hb" --kineto --kineto-only --host-bound --nodes 1 --ranks 2 \
     --minutes 2 --seed 4 --start 1700000000 >/dev/null || ui_fail "synth"
 screens "$UI_WORK/hb" "synth --host-bound"
-[ -n "$S" ] && [ -d "$S/kineto/nccl_data" ] || { echo "SKIPPED: ../shared/samples not found"; exit 77; }
-screens "$S/kineto/nccl_data" nccl_data
-screens "$S/kineto/sampled_ranks" sampled_ranks
+# the real traces: without them (a fresh clone) the synthetic part above
+# still ran and counts, so the test passes, saying what it left out
+if [ -n "$S" ] && [ -d "$S/kineto/nccl_data" ]; then
+    screens "$S/kineto/nccl_data" nccl_data
+    screens "$S/kineto/sampled_ranks" sampled_ranks
+else
+    echo "note: ../shared/samples not found: the samples part is skipped"
+fi

@@ -1,4 +1,5 @@
-/* cmd_diff: `smtop diff [--json] BASE SOURCE` — a job against a baseline:
+/* cmd_diff: `smtop diff [--json] BASE SOURCE` — a job against a baseline
+ * (either side a directory, an s3:// URL or `--job NAME`):
  * step-time percentiles, utilization, per-step breakdown and top Python
  * functions side by side, changes marked. */
 #include <langinfo.h>
@@ -6,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/cmd/cmd_job.h"
 #include "tui/cmd/commands.h"
 #include "io/job/job.h"
 #include "tui/report/report.h"
@@ -15,18 +17,24 @@ static void diff_usage(FILE *f)
 {
     fprintf(f,
             "usage: smtop diff [OPTIONS] BASE SOURCE\n"
+            "       smtop diff [OPTIONS] --job BASE_NAME --job NAME\n"
             "\n"
-            "Reads two jobs' profiler-output (each a directory or s3:// URL) and\n"
-            "shows SOURCE against the baseline BASE: step-time percentiles per node\n"
-            "and phase, mean CPU/GPU/GPU-memory/host-memory utilization, mean time\n"
-            "per step in data loading, forward, backward, communication and other,\n"
-            "and the top Python functions when both jobs have Python stats; with\n"
+            "Reads two jobs' profiler-output (each a directory, an s3:// URL or a\n"
+            "training job named by --job) and shows SOURCE against the baseline\n"
+            "BASE: step-time percentiles per node and phase, mean CPU/GPU/\n"
+            "GPU-memory/host-memory utilization, mean time per step in data\n"
+            "loading, forward, backward, communication and other, and the top\n"
+            "Python functions when both jobs have Python stats; with\n"
             "PyTorch profiler traces, each rank's GPU idle/compute/non-compute\n"
             "time and the kernels added, removed, slower and faster (mean time\n"
             "per launch, 5 %% threshold). Changes are given in percent of the\n"
             "baseline.\n"
             "\n"
             "  --json           one JSON object instead of text\n"
+            "  --job NAME       the training job NAME, through the SageMaker API, as\n"
+            "                   BASE or SOURCE (in the order given): its profiler\n"
+            "                   output, and CloudWatch's metrics of its hosts when that\n"
+            "                   holds no system metrics\n"
             "  --threshold PCT  hide text rows that changed by less than PCT %% (noise;\n"
             "                   default 2, 0 shows every row)\n"
             "%s"
@@ -37,7 +45,7 @@ static void diff_usage(FILE *f)
 }
 
 /* -1 usage error (printed), 1 help, 0 run. */
-static int parse_args(int argc, char **argv, const char *spec[2], int *json,
+static int parse_args(int argc, char **argv, const char *spec[2], int is_job[2], int *json,
                       double *threshold, source_opts *so)
 {
     sm_err err = {0};
@@ -61,6 +69,13 @@ static int parse_args(int argc, char **argv, const char *spec[2], int *json,
             }
             *threshold = v;
             i++;
+        } else if (!strcmp(argv[i], "--job") && (i + 1 >= argc || n == 2)) {
+            sm_err_set(&err, SM_ERR_USAGE, i + 1 >= argc ? "--job needs a training job's NAME"
+                                                         : "more than two sources given (--job)");
+            goto usage;
+        } else if (!strcmp(argv[i], "--job")) {
+            is_job[n] = 1;
+            spec[n++] = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
             sm_err_set(&err, SM_ERR_USAGE, "unknown option %s", argv[i]);
             goto usage;
@@ -80,6 +95,16 @@ usage:
     return -1;
 }
 
+/* --job NAME: the job the API names, read to its end once. */
+static json_t *load_job(const char *name, const source_opts *so, sm_err *err)
+{
+    model_config mc = {0};
+    job *j = cmd_job_open(name, NULL, so, &mc, 0, err);
+    json_t *obj = j ? report_diff_read(j, err) : NULL;
+    job_close(j);
+    return obj;
+}
+
 int cmd_diff(int argc, char **argv)
 {
     const char *spec[2] = {0};
@@ -87,7 +112,8 @@ int cmd_diff(int argc, char **argv)
     double threshold = 2.0;
     source_opts so;
     source_opts_init(&so);
-    int pr = parse_args(argc, argv, spec, &json, &threshold, &so);
+    int is_job[2] = {0};
+    int pr = parse_args(argc, argv, spec, is_job, &json, &threshold, &so);
     if (pr != 0) {
         if (pr > 0)
             diff_usage(stdout);
@@ -96,7 +122,8 @@ int cmd_diff(int argc, char **argv)
     sm_err err = {0};
     json_t *r[2] = {0};
     for (int k = 0; k < 2; k++)
-        if (!(r[k] = report_diff_load(spec[k], &so, &err))) {
+        if (!(r[k] = is_job[k] ? load_job(spec[k], &so, &err)
+                               : report_diff_load(spec[k], &so, &err))) {
             char m[sizeof err.msg + 1100];
             snprintf(m, sizeof m, "%.1024s: %s", spec[k], err.msg);
             cmd_err_print("smtop diff", m);

@@ -1,5 +1,6 @@
 /* cmd_export: `smtop export --perfetto OUT.json [--since T --until T |
- * --steps A:B] SOURCE` — stream the whole job into one Chrome-trace file. */
+ * --steps A:B] SOURCE|--job NAME` — stream the whole job into one
+ * Chrome-trace file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,11 +10,12 @@
 #include "io/source/source_traces.h"
 #include "io/scan/scanner.h"
 #include "io/source/source_open.h"
+#include "tui/cmd/cmd_job.h"
 #include "tui/cmd/commands.h"
 #include "tui/cmd/timearg.h"
 
 typedef struct export_args {
-    const char *out, *spec;
+    const char *out, *spec, *job;   /* job: --job NAME */
     export_opts xo;
     source_opts so;
 } export_args;
@@ -22,6 +24,7 @@ static void export_usage(FILE *f)
 {
     fprintf(f,
             "usage: smtop export --perfetto OUT.json [OPTIONS] SOURCE\n"
+            "       smtop export --perfetto OUT.json [OPTIONS] --job NAME\n"
             "\n"
             "Writes every node's framework events and system metrics into one\n"
             "Chrome-trace JSON file for Perfetto (ui.perfetto.dev) or\n"
@@ -34,6 +37,9 @@ static void export_usage(FILE *f)
             "export leaves an existing OUT.json as it was).\n"
             "\n"
             "  --perfetto FILE  output file (required)\n"
+            "  --job NAME       the training job NAME, through the SageMaker API: its\n"
+            "                   profiler output (ProfilerConfig.S3OutputPath/NAME/\n"
+            "                   profiler-output/); instead of SOURCE\n"
             "%s"
             "  --utc            read --since/--until in UTC, not the local zone\n"
             "  --steps A:B      only the time window of training steps A..B\n"
@@ -67,11 +73,13 @@ static int parse_one(export_args *a, int argc, char **argv, int *i, sm_err *err)
 {
     const char *arg = argv[*i];
     int needs = !strcmp(arg, "--perfetto") || !strcmp(arg, "--since") ||
-                !strcmp(arg, "--until") || !strcmp(arg, "--steps");
+                !strcmp(arg, "--until") || !strcmp(arg, "--steps") || !strcmp(arg, "--job");
     if (needs && *i + 1 >= argc)
         return sm_err_set(err, SM_ERR_USAGE, "%s needs a value", arg);
     if (!strcmp(arg, "--perfetto"))
         a->out = argv[++*i];
+    else if (!strcmp(arg, "--job"))
+        a->job = argv[++*i];
     else if (!strcmp(arg, "--since"))
         return timearg_parse(argv[++*i], &a->xo.since_us, err);
     else if (!strcmp(arg, "--until"))
@@ -110,8 +118,10 @@ static int parse_args(int argc, char **argv, export_args *a)
     }
     if (!a->out)
         sm_err_set(&err, SM_ERR_USAGE, "missing --perfetto OUT.json");
-    else if (!a->spec)
-        sm_err_set(&err, SM_ERR_USAGE, "missing SOURCE");
+    else if (a->spec && a->job)
+        sm_err_set(&err, SM_ERR_USAGE, "--job NAME takes no SOURCE (%s)", a->spec);
+    else if (!a->spec && !a->job)
+        sm_err_set(&err, SM_ERR_USAGE, "missing SOURCE (or --job NAME)");
     else if (a->xo.has_steps && (a->xo.since_us || a->xo.until_us))
         sm_err_set(&err, SM_ERR_USAGE, "use either --steps or --since/--until, not both");
     else
@@ -122,9 +132,32 @@ usage:
     return -1;
 }
 
+/* --job NAME: where the API says the job's profiler output is, into
+ * url; -1 with err when the API cannot say or the job has none. */
+static int job_spec(const char *name, const source_opts *so, char *url, size_t cap,
+                    sm_err *err)
+{
+    jobrow r;
+    if (cmd_job_resolve(name, so, &r, err) < 0)
+        return -1;
+    if (!r.profiler_url[0])
+        return sm_err_set(err, SM_ERR_NOTFOUND,
+                          "training job %.256s has no profiler output (no ProfilerConfig, "
+                          "or the profiler disabled): nothing to export", name);
+    snprintf(url, cap, "%s", r.profiler_url);
+    return 0;
+}
+
 static int run_export(const export_args *a, FILE *out, export_stats *st, sm_err *err)
 {
-    source *src = source_open(a->spec, &a->so, err);
+    char url[sizeof ((jobrow *)0)->profiler_url];
+    const char *spec = a->spec;
+    if (a->job) {
+        if (job_spec(a->job, &a->so, url, sizeof url, err) < 0)
+            return -1;
+        spec = url;
+    }
+    source *src = source_open(spec, &a->so, err);
     if (!src)
         return -1;
     export_opts xo = a->xo;

@@ -24,17 +24,35 @@ static job *open_files(const jobrow *r, const source_opts *so, const model_confi
     return job_open_source(src, &o, mc, err);
 }
 
-job *cmd_job_open(const char *name, const jobrow *row, const source_opts *so,
-                  const model_config *mc, int thread, sm_err *err)
+/* The job's watch, described unless row is given (the list's). */
+static job_watch *watch_open(const char *name, const jobrow *row, const source_opts *so,
+                             sm_err *err)
 {
     job_watch_opts o = {.region = so->region, .profile = so->profile};
     job_watch *w = job_watch_new(name, row, &o, err);
-    if (!w)
-        return NULL;
-    if (!row && job_watch_describe(w, err) < 0) {
+    if (w && !row && job_watch_describe(w, err) < 0) {
         job_watch_free(w);
         return NULL;
     }
+    return w;
+}
+
+int cmd_job_resolve(const char *name, const source_opts *so, jobrow *out, sm_err *err)
+{
+    job_watch *w = watch_open(name, NULL, so, err);
+    if (!w)
+        return -1;
+    job_watch_row(w, out);
+    job_watch_free(w);
+    return 0;
+}
+
+job *cmd_job_open(const char *name, const jobrow *row, const source_opts *so,
+                  const model_config *mc, int thread, sm_err *err)
+{
+    job_watch *w = watch_open(name, row, so, err);
+    if (!w)
+        return NULL;
     jobrow r;
     job_watch_row(w, &r);
     job *j = open_files(&r, so, mc, err);

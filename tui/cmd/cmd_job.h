@@ -1,5 +1,6 @@
-/* cmd_job: `--job NAME` of the dashboard and of report — a training job
- * named to the SageMaker API rather than by where its files lie. */
+/* cmd_job: `--job NAME` of the dashboard, report, diff and export — a
+ * training job named to the SageMaker API rather than by where its files
+ * lie. */
 #ifndef SMTOP_CMD_JOB_H
 #define SMTOP_CMD_JOB_H
 
@@ -15,5 +16,11 @@
  * NULL with err: no credentials, or what the API said (exit 1). */
 job *cmd_job_open(const char *name, const jobrow *row, const source_opts *so,
                   const model_config *mc, int thread, sm_err *err);
+
+/* The job `name` as DescribeTrainingJob says it (region and profile from
+ * so): *out filled, its profiler_url the job's profiler output or "" when
+ * it has none. 0, or -1 with err (no credentials, an unknown job, a
+ * missing permission: what the API said; exit 1). */
+int cmd_job_resolve(const char *name, const source_opts *so, jobrow *out, sm_err *err);
 
 #endif

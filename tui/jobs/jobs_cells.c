@@ -17,7 +17,7 @@ typedef struct col_def {
 
 static const col_def cols_def[JOBCOL_COUNT] = {
     [JOBCOL_NAME] = {"NAME", 16, 0, 0},
-    [JOBCOL_STATUS] = {"STATUS", 12, 1, 0},
+    [JOBCOL_STATUS] = {"STATUS", 14, 1, 0},   /* "trace 59 m ago" */
     [JOBCOL_TYPE] = {"TYPE", 17, 2, 0},
     [JOBCOL_AGE] = {"AGE", 5, 3, 1},
     [JOBCOL_TRAIN] = {"TRAIN", 9, 5, 1},

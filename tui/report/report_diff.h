@@ -39,6 +39,12 @@ json_t *report_diff_snapshot(job *j, sm_err *err);
  * snapshot; NULL with err (unreadable source: the source's message). */
 json_t *report_diff_load(const char *spec, const source_opts *so, sm_err *err);
 
+/* Reads the open job j to its end once (with its API watch, when it has
+ * one: CloudWatch's metrics for a job whose files hold no system
+ * metrics) and returns its snapshot; NULL with err. j stays the
+ * caller's. (report_diff_load.c) */
+json_t *report_diff_read(job *j, sm_err *err);
+
 /* Sets obj["kernel_table"]: every kernel of the job's PyTorch profiler
  * ranks summed (raw name, type, count, sum_us), for report_diff_gpu.
  * Takes the job's lock. -1 on OOM. (report_diff_gpu.c) */

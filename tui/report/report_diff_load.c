@@ -30,18 +30,20 @@ json_t *report_diff_snapshot(job *j, sm_err *err)
     return obj;
 }
 
+json_t *report_diff_read(job *j, sm_err *err)
+{
+    if (job_scan(j, err) != 0)
+        return NULL;
+    job_poll_watch(j);   /* --job: CloudWatch, when the files hold no system metrics */
+    job_finish(j);
+    return report_diff_snapshot(j, err);
+}
+
 json_t *report_diff_load(const char *spec, const source_opts *so, sm_err *err)
 {
     model_config mc = {0};
     job *j = job_open(spec, so, &mc, err);
-    if (!j || job_scan(j, err) != 0) {
-        job_close(j);
-        return NULL;
-    }
-    job_finish(j);
-    json_t *obj = report_diff_snapshot(j, err);
+    json_t *obj = j ? report_diff_read(j, err) : NULL;
     job_close(j);
-    if (!obj)
-        sm_err_set(err, SM_ERR_NOMEM, "out of memory building the report of %s", spec);
     return obj;
 }
