@@ -164,7 +164,9 @@ int gpu_trace_calls_ready(gpu_trace *t);
 /* The first call (in file order) of correlation id corr, or NULL. Valid
  * until the next lookup. */
 const gpu_call *gpu_trace_find_call(gpu_trace *t, int64_t corr);
+/* Frees the calls' log, index and array; k is empty afterwards. */
 void gpu_trace_calls_free(gpu_calls *k);
+/* Heap bytes of the calls. */
 size_t gpu_trace_calls_bytes(const gpu_trace *t);
 
 /* The computations of gpu_trace_end, on t's buffers, into t->res; times
