@@ -32,18 +32,19 @@ gpu_trace *gpu_trace_new(const gpu_trace_opts *o)
 
 static void free_buffers(gpu_trace *t)
 {
-    free(t->rows);
-    free(t->calls);
+    varbuf_free(&t->rlog);
+    free(t->keep);
+    t->keep = NULL;
+    gpu_trace_calls_free(&t->calls);
     gpu_trace_free_ops(t);
     free(t->ksteps);
-    free(t->mev);
-    t->rows = NULL;
-    t->calls = NULL;
+    varbuf_free(&t->mlog);
+    free(t->mdev);
     t->ksteps = NULL;
-    t->mev = NULL;
-    t->n_rows = t->cap_rows = t->n_calls = t->cap_calls = 0;
+    t->mdev = NULL;
+    t->n_rows = 0;
     t->n_ksteps = t->cap_ksteps = 0;
-    t->n_mev = t->cap_mev = 0;
+    t->n_mev = t->n_mdev = t->cap_mdev = 0;
 }
 
 void gpu_trace_free(gpu_trace *t)
@@ -135,38 +136,54 @@ const char *gpu_ktype_name(int set)
     return set >= 1 && set <= 7 ? names[set] : "";
 }
 
-static int add_row(gpu_trace *t, const sm_kevent *ev)
+int gpu_trace_row_put(gpu_trace *t, const gpu_row *r)
 {
-    if (vec_grow(&t->rows, &t->cap_rows, t->n_rows + 1, sizeof *t->rows, 256) != 0)
+    if (varbuf_reserve(&t->rlog, 50) != 0)
         return -1;
-    int64_t name = gpu_table_intern(&t->res.kernels, ev->name);
-    if (name < 0 || name > (int64_t)UINT32_MAX)
-        return -1;
-    gpu_row *r = &t->rows[t->n_rows];
-    round_span(ev, &r->ts, &r->end);
-    r->corr = ev->correlation;
-    /* a GPU event's tid is its stream when args.stream is missing */
-    r->stream = ev->stream != SM_KEV_NONE ? ev->stream
-              : ev->tid != SM_KEV_NONE ? ev->tid : -1;
-    r->name = (uint32_t)name;
-    r->type = (uint8_t)gpu_kernel_type(ev->name);
-    t->res.kernels.rows[name].type = r->type;
+    (void)varbuf_put_signed(&t->rlog, varbuf_diff(r->ts, t->rlast.ts));
+    (void)varbuf_put(&t->rlog, (uint64_t)(r->end - r->ts));
+    (void)varbuf_put_signed(&t->rlog, varbuf_diff(r->corr, t->rlast.corr));
+    (void)varbuf_put_signed(&t->rlog, r->stream);
+    (void)varbuf_put(&t->rlog, r->name);
+    t->rlast = *r;
     t->n_rows++;
     return 0;
 }
 
+void gpu_trace_row_next(const gpu_trace *t, size_t *pos, gpu_row *r)
+{
+    r->ts = varbuf_add(r->ts, varbuf_get_signed(&t->rlog, pos));
+    r->end = r->ts + (int64_t)varbuf_get(&t->rlog, pos);
+    r->corr = varbuf_add(r->corr, varbuf_get_signed(&t->rlog, pos));
+    r->stream = varbuf_get_signed(&t->rlog, pos);
+    r->name = (uint32_t)varbuf_get(&t->rlog, pos);
+    r->type = (uint8_t)t->res.kernels.rows[r->name].type;
+}
+
+static int add_row(gpu_trace *t, const sm_kevent *ev)
+{
+    int64_t name = gpu_table_intern(&t->res.kernels, ev->name);
+    if (name < 0 || name > (int64_t)UINT32_MAX)
+        return -1;
+    gpu_row r;
+    round_span(ev, &r.ts, &r.end);
+    r.corr = ev->correlation;
+    /* a GPU event's tid is its stream when args.stream is missing */
+    r.stream = ev->stream != SM_KEV_NONE ? ev->stream
+             : ev->tid != SM_KEV_NONE ? ev->tid : -1;
+    r.name = (uint32_t)name;
+    r.type = (uint8_t)gpu_kernel_type(ev->name);
+    t->res.kernels.rows[name].type = r.type;
+    return gpu_trace_row_put(t, &r);
+}
+
 static int add_call(gpu_trace *t, const sm_kevent *ev)
 {
-    if (t->n_calls >= UINT32_MAX ||
-        vec_grow(&t->calls, &t->cap_calls, t->n_calls + 1, sizeof *t->calls, 256) != 0)
-        return -1;
-    gpu_call *c = &t->calls[t->n_calls];
-    c->seq = (uint32_t)t->n_calls++;
-    round_span(ev, &c->ts, &c->end);
-    c->corr = ev->correlation;
-    c->kind = has_prefix(ev->name, "cudaGraphLaunch") ||
-              has_prefix(ev->name, "hipGraphLaunch") ? GPU_CALL_GRAPH : GPU_CALL_LAUNCH;
-    return 0;
+    gpu_call c = {.corr = ev->correlation, .seq = (uint32_t)t->calls.n};
+    round_span(ev, &c.ts, &c.end);
+    c.kind = has_prefix(ev->name, "cudaGraphLaunch") ||
+             has_prefix(ev->name, "hipGraphLaunch") ? GPU_CALL_GRAPH : GPU_CALL_LAUNCH;
+    return gpu_trace_call_put(t, &c);
 }
 
 /* pid and tid, numeric or string, as one key: self times nest per thread. */
@@ -204,14 +221,13 @@ static int add_memory(gpu_trace *t, const sm_kevent *ev)
     if (ev->mem_device == SM_KEV_NONE || ev->mem_device < 0 ||
         (ev->mem_total_allocated == SM_KEV_NONE && ev->mem_total_reserved == SM_KEV_NONE))
         return 0;   /* the host's, or no totals: not GPU memory */
-    if (vec_grow(&t->mev, &t->cap_mev, t->n_mev + 1, sizeof *t->mev, 256) != 0)
-        return -1;
-    gpu_mem_point *p = &t->mev[t->n_mev++];
-    p->t_us = ceil_us(clamp_ns(ev->ts_ns));
-    p->device = ev->mem_device;
-    p->allocated = ev->mem_total_allocated == SM_KEV_NONE ? 0 : ev->mem_total_allocated;
-    p->reserved = ev->mem_total_reserved == SM_KEV_NONE ? 0 : ev->mem_total_reserved;
-    return 0;
+    gpu_mem_point p = {
+        .t_us = ceil_us(clamp_ns(ev->ts_ns)),
+        .device = ev->mem_device,
+        .allocated = ev->mem_total_allocated == SM_KEV_NONE ? 0 : ev->mem_total_allocated,
+        .reserved = ev->mem_total_reserved == SM_KEV_NONE ? 0 : ev->mem_total_reserved,
+    };
+    return gpu_trace_add_memory(t, &p);
 }
 
 int gpu_trace_add(gpu_trace *t, const sm_kevent *ev)
@@ -267,28 +283,16 @@ static void shift_times(gpu_acc *a, int64_t off)
         a->mem[i].t_us += off;
 }
 
-/* *p (n of *cap elements) realloc'd to n: the slack grown by doubling
- * goes before the end's scratch is taken. Kept as it is if that fails. */
-static void fit(void *p, size_t n, size_t *cap, size_t elem)
-{
-    void **pp = p;
-    if (n >= *cap || !n)
-        return;
-    void *q = realloc(*pp, n * elem);
-    if (q) {
-        *pp = q;
-        *cap = n;
-    }
-}
-
 int gpu_trace_end(gpu_trace *t, const sm_kmeta *meta)
 {
     if (t->ended)
         return -1;
     t->ended = 1;
-    fit(&t->rows, t->n_rows, &t->cap_rows, sizeof *t->rows);
-    fit(&t->calls, t->n_calls, &t->cap_calls, sizeof *t->calls);
-    fit(&t->mev, t->n_mev, &t->cap_mev, sizeof *t->mev);
+    /* the logs' slack grown by doubling goes before the end's scratch */
+    varbuf_fit(&t->rlog);
+    varbuf_fit(&t->calls.log);
+    varbuf_fit(&t->mlog);
+    gpu_trace_fit_ops(t);
     int rc = gpu_trace_calc(t);
     if (rc != 0) {
         gpu_acc_free(&t->res);
@@ -323,7 +327,7 @@ int64_t gpu_trace_events(const gpu_trace *t)
 
 size_t gpu_trace_memory_bytes(const gpu_trace *t)
 {
-    return sizeof *t + t->cap_rows * sizeof *t->rows + t->cap_calls * sizeof *t->calls +
+    return sizeof *t + t->rlog.cap + gpu_trace_calls_bytes(t) +
            gpu_trace_ops_bytes(t) + t->cap_ksteps * sizeof *t->ksteps +
-           t->cap_mev * sizeof *t->mev + gpu_acc_memory_bytes(&t->res);
+           t->mlog.cap + t->cap_mdev * sizeof *t->mdev + gpu_acc_memory_bytes(&t->res);
 }

@@ -6,14 +6,21 @@
  * frees the per-event buffers; then merge the result into its rank
  * (model/gpu/gpu_rank.h), where the figures are read. Pure: no I/O.
  *
- * Memory while a file is read: 40 bytes per GPU row (kernel, memcpy,
- * memset), 32 per launch call (cuda_runtime / cuda_driver with a
- * correlation), 16 per cpu_op and python_function (kept per thread; one
- * longer than 2^32 µs takes 16 more), 32 per [memory] event, plus one
- * copy of each distinct name. At the end, one at a time: 32 bytes a GPU
- * row for the sweep's edges and their sort, a copy of the GPU rows for
- * the per-stream sort only if a stream's rows came out of order, a copy
- * of a thread's ops only if they came out of order. After gpu_trace_end: the name tables, one row per step and per
+ * Memory while a file is read: varint logs (model/util/varbuf.h), read
+ * back at the end: about 7 bytes per GPU row (kernel, memcpy, memset), 4
+ * per cpu_op and python_function, 8 per [memory] event and 5 per launch
+ * call (cuda_runtime / cuda_driver with a correlation; in indexed blocks,
+ * gpu_trace_calls.c); plus one copy of each distinct name. At the end,
+ * each log freed once read, the ops' and [memory]'s first: a thread's ops
+ * decoded and sorted only if they came out of nesting order (else nested
+ * straight from the log), the [memory] points decoded and sorted only if
+ * a device's came out of time order (else thinned in one pass over the
+ * log per device), the calls' sorted runs merged into a second log (an
+ * array of 32 bytes a call past 1024 runs), a bit per GPU row (kept or
+ * not), the rows decoded and sorted by stream only if a stream's came
+ * out of start order, and, once the calls are freed, 16 bytes a kept row
+ * for the sweep's edges.
+ * After gpu_trace_end: the name tables, one row per step and per
  * stream, the launch percentiles (exact up to GPU_LAUNCH_EXACT values,
  * then a 1 %-relative sketch) and the memory series (at most
  * GPU_MEM_POINTS points per device).

@@ -7,14 +7,10 @@
 #include "model/gpu/gpu_impl.h"
 #include "model/util/fnv.h"
 #include "model/util/heap_sort.h"
-#include "model/util/lbound.h"
 #include "model/util/stable_sort.h"
 #include "model/util/vec.h"
 
 STABLE_SORT_DEFINE(sort_steps, gpu_kstep, A.ts < B.ts || (A.ts == B.ts && A.n < B.n))
-/* By correlation id, then file order (seq): what a stable sort gives,
- * in place. */
-HEAP_SORT_DEFINE(sort_calls, gpu_call, A.corr < B.corr || (A.corr == B.corr && A.seq < B.seq))
 STABLE_SORT_DEFINE(sort_by_stream, gpu_row,
                    A.stream < B.stream || (A.stream == B.stream && A.ts < B.ts))
 
@@ -46,40 +42,45 @@ static void *scratch(size_t n, size_t elem)
     return malloc((n ? n : 1) * elem);
 }
 
-typedef struct call_key {
-    const gpu_call *c;
-    int64_t corr;
-} call_key;
+/* The rows in file order, those HTA keeps only: for (row_iter it = {0};
+ * row_next(t, &it);) uses it.r. */
+typedef struct row_iter {
+    size_t pos, i;
+    gpu_row r;
+} row_iter;
 
-static int call_before(const void *ctx, size_t i)
+static int row_next(const gpu_trace *t, row_iter *it)
 {
-    const call_key *k = ctx;
-    return k->c[i].corr < k->corr;
-}
-
-/* The launch call of correlation id corr (calls sorted by corr), or NULL. */
-static const gpu_call *find_call(const gpu_trace *t, int64_t corr)
-{
-    if (corr == SM_KEV_NONE)
-        return NULL;
-    call_key k = {t->calls, corr};
-    size_t i = lbound(t->n_calls, call_before, &k);
-    return i < t->n_calls && t->calls[i].corr == corr ? &t->calls[i] : NULL;
-}
-
-/* Leaves the rows HTA keeps: all of them before any cutoff, else those
- * launched by a call that starts before it. */
-static void keep_rows(gpu_trace *t, int64_t cutoff)
-{
-    if (cutoff == INT64_MAX)
-        return;
-    size_t k = 0;
-    for (size_t i = 0; i < t->n_rows; i++) {
-        const gpu_call *c = find_call(t, t->rows[i].corr);
-        if (c && c->ts < cutoff)
-            t->rows[k++] = t->rows[i];
+    while (it->pos < t->rlog.n) {
+        gpu_trace_row_next(t, &it->pos, &it->r);
+        size_t i = it->i++;
+        if (!t->keep || (t->keep[i / 64] >> (i % 64) & 1))
+            return 1;
     }
-    t->n_rows = k;
+    return 0;
+}
+
+/* Marks the rows HTA keeps: all of them before any cutoff, else those
+ * launched by a call that starts before it. 0 or -1 on OOM. */
+static int keep_rows(gpu_trace *t, int64_t cutoff)
+{
+    t->n_kept = t->n_rows;
+    if (cutoff == INT64_MAX)
+        return 0;
+    uint64_t *keep = calloc(t->n_rows / 64 + 1, sizeof *keep);
+    if (!keep)
+        return -1;
+    size_t k = 0;
+    for (row_iter it = {0}; row_next(t, &it);) {
+        const gpu_call *c = gpu_trace_find_call(t, it.r.corr);
+        if (c && c->ts < cutoff) {
+            keep[(it.i - 1) / 64] |= (uint64_t)1 << ((it.i - 1) % 64);
+            k++;
+        }
+    }
+    t->keep = keep;
+    t->n_kept = k;
+    return 0;
 }
 
 /* Steps kept, each with its share of the sweep's segments (see
@@ -116,15 +117,15 @@ static void step_add_segment(step_cursor *c, int64_t a, int64_t b, int m)
 static int sweep(gpu_trace *t, step_cursor *sc)
 {
     gpu_acc *a = &t->res;
-    size_t n = 2 * t->n_rows;
+    size_t n = 2 * t->n_kept, i = 0;
     edge *e = scratch(n, sizeof *e);
     if (!e)
         return -1;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (size_t i = 0; i < t->n_rows; i++) {
-        const gpu_row *r = &t->rows[i];
-        e[2 * i] = edge_make(r->ts, 1, r->type);
-        e[2 * i + 1] = edge_make(r->end, 0, r->type);
+    for (row_iter it = {0}; row_next(t, &it); i += 2) {
+        const gpu_row *r = &it.r;
+        e[i] = edge_make(r->ts, 1, r->type);
+        e[i + 1] = edge_make(r->end, 0, r->type);
         lo = r->ts < lo ? r->ts : lo;
         hi = r->end > hi ? r->end : hi;
     }
@@ -149,7 +150,7 @@ static int sweep(gpu_trace *t, step_cursor *sc)
         prev = at;
     }
     free(e);
-    if (t->n_rows) {
+    if (t->n_kept) {
         a->span_us = hi - lo;
         a->idle_us = a->span_us - busy;
     }
@@ -158,11 +159,11 @@ static int sweep(gpu_trace *t, step_cursor *sc)
 
 /* The gap before row r (its stream's previous row ended at prev_end) into
  * its category (see gpu_trace.h). */
-static void add_gap(const gpu_trace *t, const gpu_row *r, int64_t prev_end, int64_t *host,
+static void add_gap(gpu_trace *t, const gpu_row *r, int64_t prev_end, int64_t *host,
                     int64_t *kernel, int64_t *other)
 {
     int64_t gap = r->ts - prev_end;
-    const gpu_call *c = find_call(t, r->corr);
+    const gpu_call *c = gpu_trace_find_call(t, r->corr);
     int64_t *cat = c && c->ts > prev_end ? host : gap < t->o.kernel_wait_us ? kernel : other;
     *cat += gap > 0 ? gap : 0;
 }
@@ -213,8 +214,8 @@ static int idle_in_file_order(gpu_trace *t)
     run_set rs = {0};
     idmap_init(&rs.map);
     int rc = 1;
-    for (size_t i = 0; i < t->n_rows && rc == 1; i++) {
-        const gpu_row *r = &t->rows[i];
+    for (row_iter it = {0}; rc == 1 && row_next(t, &it);) {
+        const gpu_row *r = &it.r;
         int fresh;
         stream_run *s = run_of(&rs, r, &fresh);
         if (!s)
@@ -249,21 +250,30 @@ static int idle_per_stream(gpu_trace *t)
     int rc = idle_in_file_order(t);
     if (rc != 0)
         return rc < 0 ? -1 : 0;
-    gpu_row *tmp = scratch(t->n_rows, sizeof *tmp);
-    if (!tmp)
+    gpu_row *rows = scratch(t->n_kept, sizeof *rows), *tmp = scratch(t->n_kept, sizeof *tmp);
+    if (!rows || !tmp) {
+        free(rows);
+        free(tmp);
         return -1;
-    sort_by_stream(t->rows, tmp, t->n_rows);
+    }
+    size_t n = 0;
+    for (row_iter it = {0}; row_next(t, &it);)
+        rows[n++] = it.r;
+    sort_by_stream(rows, tmp, n);
     free(tmp);
     gpu_stream_idle *s = NULL;
-    for (size_t i = 0; i < t->n_rows; i++) {
-        const gpu_row *r = &t->rows[i];
-        if (i == 0 || r->stream != t->rows[i - 1].stream) {
-            if (!(s = gpu_acc_stream(&t->res, r->stream)))
+    for (size_t i = 0; i < n; i++) {
+        const gpu_row *r = &rows[i];
+        if (i == 0 || r->stream != rows[i - 1].stream) {
+            if (!(s = gpu_acc_stream(&t->res, r->stream))) {
+                free(rows);
                 return -1;
+            }
             continue;
         }
-        add_gap(t, r, t->rows[i - 1].end, &s->host_wait_us, &s->kernel_wait_us, &s->other_us);
+        add_gap(t, r, rows[i - 1].end, &s->host_wait_us, &s->kernel_wait_us, &s->other_us);
     }
+    free(rows);
     return 0;
 }
 
@@ -280,9 +290,9 @@ static int new_quants(gpu_acc *a)
 static int launch_stats(gpu_trace *t)
 {
     gpu_acc *a = &t->res;
-    for (size_t i = 0; i < t->n_rows; i++) {
-        const gpu_row *r = &t->rows[i];
-        const gpu_call *c = find_call(t, r->corr);
+    for (row_iter it = {0}; row_next(t, &it);) {
+        const gpu_row *r = &it.r;
+        const gpu_call *c = gpu_trace_find_call(t, r->corr);
         if (!c || c->kind != GPU_CALL_LAUNCH)
             continue;
         if (new_quants(a) != 0)
@@ -301,9 +311,9 @@ static int launch_stats(gpu_trace *t)
 
 static void count_kernels(gpu_trace *t)
 {
-    for (size_t i = 0; i < t->n_rows; i++) {
-        int64_t d = t->rows[i].end - t->rows[i].ts;
-        gpu_table_count(&t->res.kernels, t->rows[i].name, d, d);
+    for (row_iter it = {0}; row_next(t, &it);) {
+        int64_t d = it.r.end - it.r.ts;
+        gpu_table_count(&t->res.kernels, it.r.name, d, d);
     }
 }
 
@@ -341,44 +351,36 @@ static int kept_steps(gpu_trace *t, int64_t cutoff, step_cursor *sc)
     return 0;
 }
 
-/* The calls by correlation id, in place (the calls are one of the
- * largest arrays a trace holds; PyTorch numbers them as it makes them, so
- * they often are in order already). */
-static void order_calls(gpu_trace *t)
-{
-    size_t i = 1;
-    while (i < t->n_calls && t->calls[i].corr >= t->calls[i - 1].corr)
-        i++;
-    if (i < t->n_calls)
-        sort_calls(t->calls, t->n_calls);
-}
-
 int gpu_trace_calc(gpu_trace *t)
 {
     int64_t cutoff = steps_cutoff(t);
     if (cutoff == INT64_MIN)
         return -1;
-    order_calls(t);
-    keep_rows(t, cutoff);
-    step_cursor sc;
-    if (kept_steps(t, cutoff, &sc) != 0)
+    /* A trace's peak memory is at its end: each log is freed once read,
+     * the CPU ops' and [memory]'s first (they need only the cutoff), so
+     * the calls' merge and the sweep's edges do not stack on them. */
+    if (gpu_trace_calc_ops(t, cutoff) != 0 || gpu_trace_calc_memory(t) != 0 ||
+        gpu_trace_calls_ready(t) != 0)
         return -1;
-    t->res.gpu_rows = (int64_t)t->n_rows;
+    step_cursor sc;
+    if (keep_rows(t, cutoff) != 0 || kept_steps(t, cutoff, &sc) != 0)
+        return -1;
+    t->res.gpu_rows = (int64_t)t->n_kept;
     count_kernels(t);
-    if (sweep(t, &sc) != 0 || launch_stats(t) != 0 || idle_per_stream(t) != 0)
+    if (launch_stats(t) != 0 || idle_per_stream(t) != 0)
+        return -1;
+    /* done with the calls before the edges; the sweep does not depend on
+     * the rows' order */
+    gpu_trace_calls_free(&t->calls);
+    if (sweep(t, &sc) != 0)
         return -1;
     for (size_t i = 0; i < sc.n; i++) {
         gpu_step *s = &sc.s[i];
         s->idle_us = s->dur_us - s->compute_us - s->comm_us - s->memory_us;
     }
-    /* Done with the GPU rows and launch calls: the ops' scratch does not
-     * stack on them (a trace's peak memory is at its end). */
-    free(t->rows);
-    free(t->calls);
-    t->rows = NULL;
-    t->calls = NULL;
-    t->n_rows = t->cap_rows = t->n_calls = t->cap_calls = 0;
-    if (gpu_trace_calc_ops(t, cutoff) != 0 || gpu_trace_calc_memory(t) != 0)
-        return -1;
+    varbuf_free(&t->rlog);
+    free(t->keep);
+    t->keep = NULL;
+    t->n_rows = t->n_kept = 0;
     return 0;
 }
