@@ -19,6 +19,7 @@
 #include "model/gpu/gpu_rank.h"
 #include "model/gpu/gpu_trace.h"
 #include "model/util/varbuf.h"
+#include "kineto_build.h"
 
 static void test_varbuf_round_trip(void **state)
 {
@@ -49,19 +50,8 @@ static void test_varbuf_round_trip(void **state)
 
 static sm_kevent ev(uint8_t cat, char ph, const char *name, int64_t ts_ns, int64_t dur_ns)
 {
-    sm_kevent e;
-    memset(&e, 0, sizeof e);
+    sm_kevent e = kb_ev_ns(cat, name, ts_ns, dur_ns);
     e.ph = ph;
-    e.cat = cat;
-    e.name = sm_str_c(name);
-    e.ts_ns = ts_ns;
-    e.dur_ns = dur_ns;
-    e.pid = 1;
-    e.tid = 1;
-    e.correlation = e.external_id = e.device = e.stream = SM_KEV_NONE;
-    e.mem_bytes = e.mem_total_allocated = e.mem_total_reserved = e.mem_device = SM_KEV_NONE;
-    e.msg_bytes = SM_KEV_NONE;
-    e.step = -1;
     return e;
 }
 
