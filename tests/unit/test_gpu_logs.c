@@ -19,7 +19,7 @@
 #include "model/gpu/gpu_rank.h"
 #include "model/gpu/gpu_trace.h"
 #include "model/util/varbuf.h"
-#include "kineto_build.h"
+#include "tests/unit/kineto_build.h"
 
 static void test_varbuf_round_trip(void **state)
 {
