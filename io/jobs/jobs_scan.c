@@ -15,12 +15,8 @@
 #define PO "profiler-output/"
 #define TB "tensorboard-output/"
 #define AFTER_ALL "\xf4\x8f\xbf\xbf"   /* U+10FFFF: after every valid key below */
-/* The dashboard's limits (model/view/freshness.h), so a job's row and
- * its header badge agree. */
-#define FRESH_S (FRESHNESS_ENDED_US / 1e6)
-#define LIVE_S (FRESHNESS_TRACE_LIVE_US / 1e6)
-#define LATE_GAPS FRESHNESS_TRACE_LATE_GAPS   /* a trace this many gaps late: stale */
-#define GONE_GAPS FRESHNESS_TRACE_GONE_GAPS   /* ... this many: no longer in progress */
+#define FRESH_S (FRESHNESS_ENDED_US / 1e6)   /* in progress while data is younger */
+#define LIVE_S 120.0                          /* ... and Training, not Stale */
 #define END_MARKER "training_job_end.ts"
 
 typedef struct find_ctx {
@@ -230,19 +226,21 @@ void jobs_scan_trace_status(jobrow *r, int marker, double marker_s, double newes
             snprintf(r->secondary, sizeof r->secondary, "traces only");
         return;
     }
-    double age = now_s - newest_s;
-    double live = gap_s > 0 ? fmax(LIVE_S, LATE_GAPS * gap_s) : LIVE_S;
-    double gone = fmax(FRESH_S, GONE_GAPS * gap_s);
+    /* the dashboard's rule (model/view/freshness.h), so a job's row and
+     * its header badge agree */
+    int64_t gap_us = llround(gap_s * 1e6), late_us, gone_us;
+    freshness_trace_limits(gap_us, &late_us, &gone_us);
+    freshness f = freshness_of_traces(llround(now_s * 1e6), llround(newest_s * 1e6), gap_us, 0);
     char ago[16];   /* "N d" of a 32-bit epoch at most */
-    age_text(age, ago, sizeof ago);
+    age_text(now_s - newest_s, ago, sizeof ago);
     r->updated_s = newest_s;
     /* the faults view's "stale" is this row's: past its cadence, or
      * (cadence unknown) never while it may still run */
-    r->stale_after_s = gap_s > 0 ? live : gone;
-    snprintf(r->status, sizeof r->status, "%s", age < gone ? "InProgress" : "");
-    if (age <= live)
+    r->stale_after_s = (gap_us > 0 ? late_us : gone_us) / 1e6;
+    snprintf(r->status, sizeof r->status, "%s", f != FRESH_ENDED ? "InProgress" : "");
+    if (f == FRESH_LIVE)
         snprintf(r->secondary, sizeof r->secondary, "Training");
-    else if (gap_s > 0 && age < gone)
+    else if (f == FRESH_STALE)
         snprintf(r->secondary, sizeof r->secondary, "Stale");
     else
         snprintf(r->secondary, sizeof r->secondary, "trace %s ago", ago);

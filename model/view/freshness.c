@@ -33,17 +33,21 @@ int64_t freshness_sample_interval(const model *m)
     return 0;
 }
 
+void freshness_trace_limits(int64_t gap_us, int64_t *late_us, int64_t *gone_us)
+{
+    int64_t late = (int64_t)(FRESHNESS_TRACE_LATE_GAPS * gap_us),
+            gone = (int64_t)(FRESHNESS_TRACE_GONE_GAPS * gap_us);
+    *late_us = late > FRESHNESS_TRACE_LIVE_US ? late : FRESHNESS_TRACE_LIVE_US;
+    *gone_us = gone > FRESHNESS_ENDED_US ? gone : FRESHNESS_ENDED_US;
+}
+
 freshness freshness_of_traces(int64_t now_us, int64_t newest_us, int64_t gap_us,
                               int64_t scan_us)
 {
     if (newest_us <= 0)
         return FRESH_NONE;
-    int64_t age = now_us - newest_us, late = (int64_t)(FRESHNESS_TRACE_LATE_GAPS * gap_us),
-            gone = (int64_t)(FRESHNESS_TRACE_GONE_GAPS * gap_us);
-    if (late < FRESHNESS_TRACE_LIVE_US)
-        late = FRESHNESS_TRACE_LIVE_US;
-    if (gone < FRESHNESS_ENDED_US)
-        gone = FRESHNESS_ENDED_US;
+    int64_t age = now_us - newest_us, late, gone;
+    freshness_trace_limits(gap_us, &late, &gone);
     if (age <= late + (scan_us > 0 ? scan_us : 0))
         return FRESH_LIVE;
     if (age >= gone)

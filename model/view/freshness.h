@@ -52,6 +52,11 @@ int64_t freshness_live_limit_us(int64_t sample_us, int64_t scan_us);
 freshness freshness_of(int64_t now_us, int64_t newest_us, int64_t sample_us,
                        int64_t scan_us);
 
+/* A traces-only job's limits for a longest cycle gap of gap_us (0 =
+ * unknown): LIVE while the newest data is at most *late_us old, ENDED
+ * from *gone_us, as described above. */
+void freshness_trace_limits(int64_t gap_us, int64_t *late_us, int64_t *gone_us);
+
 /* freshness_of for a traces-only job whose longest gap between
  * profiling cycles is gap_us (0 = unknown), limits as described above;
  * the scan interval is added to the LIVE limit. */
