@@ -37,10 +37,6 @@ static trace_dec *new_decoder(ingest_ctx *cx, const cat_entry *e)
 
 enum { WAITING = 1, ADDED };
 
-/* Adds the samples held back (hold_sample) series by series, then feeds
- * the cores among them into the CPU total in line order, as
- * model_add_sample_defer asks. Each key's records are chained in line
- * order (next_same), and its cursor skips what an earlier flush passed. */
 /* One key's held samples, up to MODEL_RUN_MAX, gathered for one
  * model_shard_add_run. */
 typedef struct held_run {
@@ -68,6 +64,10 @@ static void add_run(ingest_ctx *cx, cat_entry *e, size_t k, held_run *r)
     r->n = 0;
 }
 
+/* Adds the samples held back (hold_sample) series by series, then feeds
+ * the cores among them into the CPU total in line order, as
+ * model_add_sample_defer asks. Each key's records are chained in line
+ * order (next_same), and its cursor skips what an earlier flush passed. */
 static void flush_held(ingest_ctx *cx, cat_entry *e)
 {
     predec *pre = cx->pre;
