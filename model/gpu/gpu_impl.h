@@ -23,7 +23,7 @@ typedef struct gpu_acc {
     gpu_stream_idle *streams;    /* sorted by stream */
     size_t n_streams, cap_streams;
     int64_t launches, short_kernels, outliers;
-    int64_t delay_sum_us;        /* unclamped, for HTA's mean */
+    int64_t delay_sum_us;        /* of delays clamped at 0, as HTA's mean */
     quant *delay, *cpu, *gpu;    /* NULL until the first launch */
     gpu_step *steps;             /* sorted by start, step */
     size_t n_steps, cap_steps;

@@ -50,8 +50,9 @@
  *   when its launch call started after the previous row ended, else kernel
  *   wait when the gap is < kernel_wait_us (30), else other;
  * - launch statistics over the GPU rows whose launch call is known:
- *   delay = row start - call end (smtop clamps at 0 for p50/p95, as SPEC
- *   says; the mean is HTA's, unclamped), short kernel: call <= 50 µs and
+ *   delay = max(0, row start - call end), for the percentiles and the
+ *   mean alike (HTA clips each delay at 0 before its mean:
+ *   cuda_kernel_analysis.py cuda_kernel_launch_stats), short kernel: call <= 50 µs and
  *   row shorter than its call, outlier: delay > 100 µs. A graph launch
  *   (cudaGraphLaunch, hipGraphLaunch) is not counted, as in HTA: one call
  *   starts many rows, so the later rows' "delay" is the earlier rows' run

@@ -302,7 +302,7 @@ static int launch_stats(gpu_trace *t)
             quantile_add(a->cpu, (double)call) != 0 || quantile_add(a->gpu, (double)row) != 0)
             return -1;
         a->launches++;
-        a->delay_sum_us += delay;
+        a->delay_sum_us += delay > 0 ? delay : 0;
         a->short_kernels += call <= t->o.short_call_us && row < call;
         a->outliers += delay > t->o.delay_outlier_us;
     }

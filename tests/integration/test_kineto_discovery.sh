@@ -88,11 +88,16 @@ report "$T/r6.json" "$T/sys" --traces "$first"
 # --- the real samples: each is a trace by its head -----------------------------
 if [ -n "$SAMPLES" ] && [ -d "$SAMPLES/kineto" ]; then
     report "$T/r7.json" "$T/sys" --traces "$SAMPLES/kineto"
-    # every trace read; HTA's expected.json beside them named, with why
-    [ "$(unread "$T/r7.json" | cut -f1)" = "$SAMPLES/kineto/expected.json" ] ||
+    # every trace read; the JSON files beside them that are not traces
+    # (HTA's expected.json, critical_path.json) named, with why
+    want_unread=$(find "$SAMPLES/kineto" -maxdepth 1 -name '*.json' | sort)
+    [ -n "$want_unread" ] || fail "samples: no top-level JSON to name"
+    [ "$(unread "$T/r7.json" | cut -f1 | sort)" = "$want_unread" ] ||
         fail "samples: unread $(unread "$T/r7.json")"
+    unread "$T/r7.json" | cut -f2 | grep -qv "not a PyTorch profiler trace" &&
+        fail "samples: a top-level JSON named for the wrong reason: $(unread "$T/r7.json")"
     sz=$(find "$SAMPLES/kineto" -name '*.gz' -exec cat {} + | wc -c)
-    sz=$((sz + $(wc -c <"$SAMPLES/kineto/expected.json")))
+    for j in $want_unread; do sz=$((sz + $(wc -c <"$j"))); done
     [ "$(bytes "$T/r7.json")" = $((base + sz)) ] || fail "samples: read $(bytes "$T/r7.json"), want $((base + sz))"
 else
     echo "note: ../shared/samples not found: the samples part is skipped"

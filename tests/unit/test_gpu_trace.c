@@ -195,7 +195,7 @@ static void test_launch(void **state)
     call(t, "cudaLaunchKernel", 100, 60, 2);
     row(t, "b", 200, 5, 2);             /* delay 40, call too long */
     call(t, "hipLaunchKernel", 300, 10, 3);
-    row(t, "c", 308, 20, 3);            /* delay -2, row longer: not short */
+    row(t, "c", 308, 20, 3);            /* delay -2 -> 0, row longer: not short */
     call(t, "cuLaunchKernel", 400, 10, 4);
     row(t, "d", 560, 3, 4);             /* delay 150: outlier, short */
     call(t, "cudaGraphLaunch", 700, 10, 5);
@@ -210,7 +210,8 @@ static void test_launch(void **state)
     assert_int_equal(s->launch.delay_outliers, 1);
     assert_true(fabs(s->launch.delay_p50_us - 15) < 1e-9);      /* 0 0 15 40 150 */
     assert_true(fabs(s->launch.delay_p95_us - (40 + 0.8 * 110)) < 1e-9);
-    assert_true(fabs(s->launch.delay_mean_us - (15 + 40 - 2 + 150 + 0) / 5.0) < 1e-9);
+    /* the mean clamps each delay at 0 as HTA does (a -2 counts 0) */
+    assert_true(fabs(s->launch.delay_mean_us - (15 + 40 + 0 + 150 + 0) / 5.0) < 1e-9);
     assert_true(fabs(s->launch.cpu_p50_us - 10) < 1e-9);        /* 4 10 10 10 60 */
     gpu_rank_free(r);
 }
@@ -264,6 +265,45 @@ static void test_last_step_left_out(void **state)
     r = rank_of(t);
     assert_int_equal(gpu_rank_summary(r)->steps, 1);
     assert_int_equal(gpu_rank_summary(r)->span_us, 10);
+    gpu_rank_free(r);
+}
+
+/* The last step is found among CPU annotations only: a GPU-side copy of
+ * ProfilerStep#2 (gpu_user_annotation), which starts later, moves nothing.
+ * HTA f4d0062 would take the copy's start as the cutoff and keep the
+ * kernel "late" (man page, DIFFERENCES FROM HTA). */
+static void test_last_step_gpu_copy(void **state)
+{
+    (void)state;
+    gpu_trace *t = gpu_trace_new(NULL);
+    fill_two_steps(t);
+    sm_kevent copy = ev_x(KCAT_GPU_USER_ANNOTATION, "ProfilerStep#2", 1400, 500);
+    copy.pid = 0;
+    copy.tid = 7;
+    add(t, copy);
+    call(t, "cudaLaunchKernel", 1200, 5, 3);
+    row(t, "late", 1300, 20, 3);            /* launched in step 2, before the copy */
+    gpu_rank *r = rank_of(t);
+    assert_int_equal(gpu_rank_summary(r)->steps, 1);
+    assert_int_equal(gpu_rank_summary(r)->span_us, 200);
+    assert_null(gpu_table_find(gpu_rank_kernels(r), "late"));
+    gpu_rank_free(r);
+}
+
+/* A row inside one microsecond lasts 0, where HTA's rounding gives it -1
+ * and subtracts it from its kernel's sum (man page, DIFFERENCES FROM HTA):
+ * "k" is [2, 5) and [7.2, 7.7), so its sum is 3, not 2. */
+static void test_sub_us_row(void **state)
+{
+    (void)state;
+    gpu_trace *t = gpu_trace_new(NULL);
+    row(t, "k", 2.0, 3.0, 1);
+    row(t, "k", 7.2, 0.5, 2);
+    gpu_rank *r = rank_of(t);
+    const gpu_stat *k = gpu_table_find(gpu_rank_kernels(r), "k");
+    assert_int_equal(k->count, 2);
+    assert_int_equal(k->sum_us, 3);
+    assert_int_equal(k->min_us, 0);
     gpu_rank_free(r);
 }
 
@@ -538,6 +578,8 @@ int main(void)
         cmocka_unit_test(test_launch),
         cmocka_unit_test(test_last_step_left_out),
         cmocka_unit_test(test_rounding),
+        cmocka_unit_test(test_last_step_gpu_copy),
+        cmocka_unit_test(test_sub_us_row),
         cmocka_unit_test(test_self_time),
         cmocka_unit_test(test_self_time_wide_unsorted),
         cmocka_unit_test(test_step_split),
