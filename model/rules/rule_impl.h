@@ -40,6 +40,10 @@ typedef int (*rule_eval_inc_fn)(const model *m, const double *p, rule_result *ou
 typedef struct rule_desc {
     const char *name;
     const char *summary;
+    const char *fix;        /* the knob to turn when it fires (rules_fix_at) */
+    const char *origin;     /* where its thresholds come from */
+    const char *unit;       /* what one datapoint is ("windows") */
+    const char *look;       /* where the evidence shows (pane, key) */
     rule_severity severity;
     const char *example_key; /* names the unit of examples[].value */
     unsigned inputs;        /* RULE_IN_* */
@@ -88,6 +92,13 @@ void rule_result_example(rule_result *o, const char *node, const char *device,
 void rule_result_worst(rule_result *o, const char *node, const char *device,
                        int64_t t0, int64_t t1);
 void rule_result_message(rule_result *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The fired rule's cause and fix, named from the job's figures; a rule
+ * that sets neither gets its message and datapoint count as the cause and
+ * its table row's fix (rules.c). */
+void rule_result_cause(rule_result *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void rule_result_fix(rule_result *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The rule could not judge because the job is shorter than it needs:
  * too_short set, message RULE_TOO_SHORT "199 samples < patience 1000". */
