@@ -80,14 +80,29 @@ static const char SIMT_FWD[] = "void cutlass::Kernel2<cutlass_80_simt_sgemm_128x
 static const char SIMT_BWD[] = "void cutlass::Kernel2<cutlass_80_simt_sgemm_128x64_8x5_nt_align1>"
                                "(cutlass_80_simt_sgemm_128x64_8x5_nt_align1::Params)";
 
-/* Op i of a phase's table, the gemm swapped for a SIMT one in an fp32
- * job (memory-full). */
+/* cuDNN's fp32 convolutions without TF32 (cudnn.allow_tf32 False). */
+static const char CONV_FWD[] = "void implicit_convolve_sgemm<float, float, 128, 5, 5, 3, 3, 3, 1, "
+                               "false, false, true>(int, int, int, float const*, int, float*, "
+                               "float const*, kernel_conv_params, unsigned long long, int, float, "
+                               "float, int, float const*, float const*, bool, int, int)";
+static const char CONV_BWD[] = "void cudnn::detail::dgrad_engine<float, 128, 6, 8, 3, 3, 5, false>"
+                               "(int, int, int, float const*, int, float const*, int, float*, "
+                               "kernel_grad_params, unsigned long long, int, unsigned long long, "
+                               "int, float, int, int, int)";
+
+/* Op i of a phase's table, its gemm and convolution swapped for SIMT
+ * kernels in an fp32 job that neither autocasts nor allows TF32
+ * (memory-full). */
 static kop phase_op(const synth_kin *k, const kop *ops, size_t nops, int i, int bwd)
 {
     kop op = ops[(size_t)i % nops];
-    if (op.gkind == G_GEMM && k->shape == SYNTH_SHAPE_MEMORY_FULL) {
+    if (k->shape != SYNTH_SHAPE_MEMORY_FULL)
+        return op;
+    if (op.gkind == G_GEMM) {
         op.gkind = G_KERNEL;
         op.gname = bwd ? SIMT_BWD : SIMT_FWD;
+    } else if (strstr(op.gname, "implicit_gemm")) {
+        op.gname = bwd ? CONV_BWD : CONV_FWD;
     }
     return op;
 }

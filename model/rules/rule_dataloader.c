@@ -180,6 +180,24 @@ static int smdebug_node(const model_node *n, const double *p, rule_result *o, ph
     return 0;
 }
 
+int rules_loader_share(const model *m, rules_loader *out)
+{
+    int found = 0;
+    for (size_t ni = 0; ni < model_node_count(m); ni++) {
+        const model_node *n = model_node_at(m, ni);
+        loader_share ls;
+        if (!kineto_share(n, &ls))
+            continue;
+        double pct = 100.0 * ls.loader_us / ls.step_us;
+        if (found && pct <= out->pct)
+            continue;
+        found = 1;
+        *out = (rules_loader){model_node_id(n), pct, ls.loader_us / (double)ls.steps,
+                              ls.step_us / (double)ls.steps, ls.main_thread};
+    }
+    return found;
+}
+
 /* params: min_threshold, max_threshold (percent of cores), min_data_pct */
 int rule_dataloader(const model *m, const double *p, rule_result *o)
 {

@@ -80,6 +80,12 @@ int rule_gpu_idle_host_bound(const model *m, const double *p, rule_result *o);
 int rule_comm_not_overlapped(const model *m, const double *p, rule_result *o);
 int rule_kernel_launch_overhead(const model *m, const double *p, rule_result *o);
 int rule_gpu_memory_near_capacity(const model *m, const double *p, rule_result *o);
+/* How the job is set up, from its traces (model/rules/rule_kineto_setup.c). */
+int rule_gloo_with_cuda(const model *m, const double *p, rule_result *o);
+int rule_ranks_share_gpu(const model *m, const double *p, rule_result *o);
+int rule_tensor_cores_unused(const model *m, const double *p, rule_result *o);
+/* 1 when GPU kernel `name` (a gemm) runs on Tensor Cores by its name. */
+int rule_kernel_tensor_core(const char *name);
 
 /* --- result helpers (model/rules/rule_util.c) --- */
 

@@ -164,6 +164,34 @@ static const rule_desc RULES[] = {
                 "or an OutOfMemory event",
      .n_params = 1, .evaluate = rule_gpu_memory_near_capacity,
      .params = {PCT("threshold", 90)}},
+    /* How the job is set up, where its traces show it (rule_kineto_setup.c). */
+    {.name = "GlooWithCUDA", .unit = "ranks", .origin = "TensorBoard profiler (DDP without NCCL)",
+     .fix = "init_process_group(\"nccl\"): NCCL all-reduces on the GPU during the backward, "
+            "no copies through the host",
+     .look = "Top (4), o: annotations (gloo:all_reduce); report: gpu[].backend",
+     .example_key = "all_reduce_calls", .inputs = RULE_IN_EV | RULE_IN_RANKS,
+     .severity = RULE_SEV_HIGH,
+     .summary = "Kineto: a rank runs DDP over gloo (distributedInfo.backend) with CUDA tensors",
+     .n_params = 0, .evaluate = rule_gloo_with_cuda},
+    {.name = "RanksShareGPU", .unit = "nodes", .origin = "smtop",
+     .fix = "one rank per GPU: torch.cuda.set_device(local_rank) before init_process_group, "
+            "torchrun --nproc_per_node=<GPUs>",
+     .look = "report: gpu[] (each rank's device); System (1): the node's GPUs",
+     .example_key = "ranks", .inputs = RULE_IN_SYS | RULE_IN_EV | RULE_IN_RANKS,
+     .severity = RULE_SEV_HIGH,
+     .summary = "Kineto: two or more ranks of a node run on one GPU",
+     .n_params = 0, .evaluate = rule_ranks_share_gpu},
+    {.name = "TensorCoresUnused", .unit = "ranks",
+     .origin = "TensorBoard profiler (Tensor Cores eligible: AMP)",
+     .fix = "bf16 autocast (with torch.autocast(\"cuda\", dtype=torch.bfloat16)), or TF32: "
+            "torch.backends.cuda.matmul.allow_tf32 = True",
+     .look = "Top (4), o: kernels (sgemm/simt names)",
+     .example_key = "simt_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
+     .severity = RULE_SEV_MED,
+     .summary = "Kineto: matmul kernels at least min_gemm_pct % of GPU time, threshold % or more "
+                "of it without Tensor Cores",
+     .n_params = 2, .evaluate = rule_tensor_cores_unused,
+     .params = {PCT("threshold", 50), PCT("min_gemm_pct", 10)}},
 };
 #define NRULES (sizeof RULES / sizeof RULES[0])
 

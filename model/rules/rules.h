@@ -185,6 +185,18 @@ size_t rules_triggered_count(const rules *r);
 const char *rules_status_name(rule_status s);      /* "triggered", "ok", "no_data" */
 const char *rules_severity_name(rule_severity s);  /* "high", "medium", "low", "info" */
 
+/* The PyTorch profiler's DataLoader time against the TRAIN steps' on the
+ * node where it is the largest share (model/rules/rule_dataloader.c, the
+ * Dataloader rule's figure): *out filled, 1; 0 when no node has the
+ * `enumerate(DataLoader)` annotation beside its steps. */
+typedef struct rules_loader {
+    const char *node;         /* the model's */
+    double pct;               /* of the TRAIN steps' time */
+    double per_step_us, step_us;
+    int main_thread;          /* _SingleProcessDataLoaderIter: num_workers=0 */
+} rules_loader;
+int rules_loader_share(const model *m, rules_loader *out);
+
 /* --- overrides (model/rules/rules_params.c) --- */
 
 /* Applies one "Name.param=value" override (spaces around '=' allowed).
