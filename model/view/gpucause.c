@@ -291,9 +291,12 @@ static int cause_host(const cause_in *in, finding *f)
     return 1;
 }
 
+/* The TensorBoard profiler's advice under 50 % GPU utilization; under
+ * it, an idle share no cause explains is not a finding. */
 static int cause_batch(const cause_in *in, finding *f)
 {
-    (void)in;
+    if (in->j->sum.idle_pct < GPUCAUSE_BATCH_IDLE_PCT)
+        return 0;
     finding_short(f, NULL, "bigger batch");
     finding_cause(f, "nothing on the host explains the idle time: the GPU has too little work a "
                   "step");
@@ -313,15 +316,24 @@ static void idle_finding(const cause_in *in, double idle_min, finding *v, size_t
         return;
     rule_severity sev = s->idle_pct >= 50 ? RULE_SEV_HIGH : s->idle_pct >= 25 ? RULE_SEV_MED
                                                                                 : RULE_SEV_LOW;
-    finding *f = finding_add(v, n, max, "kineto", sev, "GPU idle %.0f %% of %lld traced step%s",
-                             s->idle_pct, (long long)in->j->steps_max,
-                             in->j->steps_max == 1 ? "" : "s");
+    finding *f;
+    if (in->j->steps_max > 0)
+        f = finding_add(v, n, max, "kineto", sev, "GPU idle %.0f %% of %lld traced step%s",
+                        s->idle_pct, (long long)in->j->steps_max,
+                        in->j->steps_max == 1 ? "" : "s");
+    else   /* traces without ProfilerStep: their GPU span */
+        f = finding_add(v, n, max, "kineto", sev, "GPU idle %.0f %% of %.1f s traced",
+                        s->idle_pct, (double)s->span_us / 1e6);
     if (!f)
         return;
     snprintf(f->brief, sizeof f->brief, "GPU idle %.0f %%", s->idle_pct);
-    for (size_t i = 0; i < sizeof CAUSES / sizeof *CAUSES; i++)
-        if (CAUSES[i](in, f))
-            break;
+    size_t i = 0;
+    while (i < sizeof CAUSES / sizeof *CAUSES && !CAUSES[i](in, f))
+        i++;
+    if (i == sizeof CAUSES / sizeof *CAUSES) {
+        (*n)--;   /* nothing explains it, and it is too small to act on */
+        return;
+    }
     size_t at = strlen(f->evidence);
     snprintf(f->evidence + at, sizeof f->evidence - at, "; the idle share is HTA's, over the "
              "traced steps");
@@ -336,10 +348,9 @@ typedef struct rule_words {
 static const rule_words WORDS[] = {
     {"GlooWithCUDA", "gloo all-reduce on the host", "use NCCL"},
     {"RanksShareGPU", "ranks take turns on one GPU", "one rank per GPU"},
-    {"CommNotOverlapped", "all-reduce after the backward", "DDP bucket_cap_mb / overlap"},
+    {"CommNotOverlapped", "all-reduce after backward", "smaller DDP buckets"},
     {"KernelLaunchOverhead", "tiny kernels", "CUDA graphs / torch.compile"},
-    {"GPUMemoryNearCapacity", "activations near the device's size",
-     "activation checkpointing / bf16"},
+    {"GPUMemoryNearCapacity", "activations fill the GPU", "checkpointing / bf16"},
     {"TensorCoresUnused", "fp32 matmuls", "bf16 autocast"},
 };
 

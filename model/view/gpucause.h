@@ -17,8 +17,9 @@
  *   host        GPUIdleHostBound fired, or the critical path half
  *               cpu_bound: the host's busiest work while the GPU waited
  *               → a bigger batch, torch.compile;
- *   else        a bigger batch (the TensorBoard profiler's advice under
- *               50 % GPU utilization).
+ *   else        a bigger batch, from GPUCAUSE_BATCH_IDLE_PCT % idle on
+ *               (the TensorBoard profiler's advice under 50 % GPU
+ *               utilization); under it no idle finding.
  * Then one finding for each other Kineto rule that fired (communication
  * not overlapped, launches, memory near capacity, gloo, ranks sharing a
  * GPU, matmuls without Tensor Cores), each with its cause and fix, unless
@@ -38,6 +39,9 @@
 #define GPUCAUSE_SHARE_PCT 20.0
 /* The critical path is launch-bound from this share of it on. */
 #define GPUCAUSE_LAUNCH_PCT 30.0
+/* An idle share no cause explains is a finding (a bigger batch) from
+ * this on: the TensorBoard profiler's "GPU utilization < 50 %". */
+#define GPUCAUSE_BATCH_IDLE_PCT 50.0
 
 /* The Kineto findings of m, given the results of every rule (res[0..nres),
  * rules table order) and the rules' parameters (r, for the Dataloader's

@@ -404,8 +404,10 @@ static int source_kineto(const verdict_in *in, verdict *v)
     finding f[VERDICT_MAX];
     size_t n = gpucause_findings(in->m, in->res, in->nres, in->r, VERDICT_IDLE_PCT, f,
                                  VERDICT_MAX);
-    for (size_t i = 0; i < n && v->n < VERDICT_MAX; i++)
-        v->f[v->n++] = f[i];
+    for (size_t i = 0; i < n && v->n < VERDICT_MAX; i++) {
+        v->f[v->n] = f[i];
+        v->f[v->n++].source = "kineto";   /* the rule it tells stays in .rule */
+    }
     return 0;
 }
 
@@ -515,33 +517,58 @@ static const char *arrow_of(const char *sep)
     return strcmp(sep, " | ") ? " \u2192 " : " -> ";
 }
 
+/* The cause in fewer words: without its trailing "(...)" ("DataLoader on
+ * the main thread (train.py:12 __getitem__)" without the frame); "" when
+ * it has none. */
+static void why_short(const char *why, char *out, size_t cap)
+{
+    const char *p = strrchr(why, '(');
+    size_t n = strlen(why);
+    out[0] = '\0';
+    if (p && p > why + 1 && p[-1] == ' ' && why[n - 1] == ')')
+        snprintf(out, cap, "%.*s", (int)(p - why - 1), why);
+}
+
 /* The lead finding in the longest form that fits room columns, so that
  * the line names its cause and fix first: "text: why → knob", then with
- * the brief, then without the cause, then text or brief alone. */
+ * the brief, then the cause without its parenthesis, then without the
+ * cause, then text or brief alone. */
 static const char *lead_form(const verdict_finding *f, const char *arrow, int room, char *buf,
                              size_t cap)
 {
+    char shorter[FINDING_SHORT];
+    why_short(f->why, shorter, sizeof shorter);
     const char *heads[2] = {f->text, f->brief[0] ? f->brief : f->text};
-    for (int with_why = 1; with_why >= 0; with_why--)
+    const char *whys[3] = {f->why, shorter, ""};
+    for (int w = 0; w < 3; w++)
         for (int h = 0; h < 2 && f->knob[0]; h++) {
-            if (with_why && !f->why[0])
+            if (w < 2 && !whys[w][0])
                 continue;
-            snprintf(buf, cap, "%s%s%s%s%s", heads[h], with_why ? ": " : "",
-                     with_why ? f->why : "", arrow, f->knob);
+            snprintf(buf, cap, "%s%s%s%s%s", heads[h], whys[w][0] ? ": " : "", whys[w], arrow,
+                     f->knob);
             if (cols(buf) <= room)
                 return buf;
         }
     return cols(f->text) <= room || !f->brief[0] ? f->text : f->brief;
 }
 
+/* 1 when line s names f's cause (in full or in fewer words). */
+static int names_cause(const verdict_finding *f, const char *s)
+{
+    char shorter[FINDING_SHORT];
+    why_short(f->why, shorter, sizeof shorter);
+    return f->why[0] && (strstr(s, f->why) || (shorter[0] && strstr(s, shorter)));
+}
+
 int verdict_lead_cols(const verdict *v, const char *sep)
 {
     if (!v->has_data || v->n == 0 || !v->f[0].knob[0])
         return 0;
-    char buf[VERDICT_TEXT * 3];
+    char buf[VERDICT_TEXT * 3], shorter[FINDING_SHORT];
     const verdict_finding *f = &v->f[0];
+    why_short(f->why, shorter, sizeof shorter);
     snprintf(buf, sizeof buf, "%s%s%s%s%s", f->brief[0] ? f->brief : f->text, f->why[0] ? ": " : "",
-             f->why, arrow_of(sep), f->knob);
+             shorter[0] ? shorter : f->why, arrow_of(sep), f->knob);
     return cols(buf);
 }
 
@@ -573,8 +600,7 @@ char *verdict_format(const verdict *v, const char *sep, int max_cols, char *out,
             t = lead_form(&v->f[0], arrow_of(sep), room, lead, sizeof lead);
             char alone[sizeof lead];
             const char *a = lead_form(&v->f[0], arrow_of(sep), limit, alone, sizeof alone);
-            if (v->f[0].why[0] && !strstr(t, v->f[0].why) && a == alone &&
-                strstr(a, v->f[0].why)) {
+            if (!names_cause(&v->f[0], t) && a == alone && names_cause(&v->f[0], a)) {
                 /* naming the cause and the fix comes before saying more follow */
                 snprintf(out, cap, "%s", a);
                 return out;

@@ -71,8 +71,8 @@ int verdict_build(const model *m, const rules *r, verdict *out);
 char *verdict_format(const verdict *v, const char *sep, int max_cols, char *out, size_t cap);
 
 /* Columns the first finding needs to name its cause and fix on the line
- * (its brief form: "GPU idle 86 %: gloo all-reduce on the host → use
- * NCCL"); 0 when it has no fix to name. The dashboard gives the verdict
+ * in its shortest form ("GPU idle 86 %: gloo all-reduce on the host → use
+ * NCCL", a cause's "(...)" left out); 0 when it has no fix to name. The dashboard gives the verdict
  * row that much room when it can. */
 int verdict_lead_cols(const verdict *v, const char *sep);
 

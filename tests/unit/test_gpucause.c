@@ -79,7 +79,7 @@ static void test_idle_causes_in_order(void **state)
     assert_non_null(strstr(f[0].evidence, "Top (4)"));
     assert_string_equal(f[0].rule, "KernelLaunchOverhead");   /* told: not repeated */
     assert_string_equal(f[1].text, "comm not overlapped 100 %");
-    assert_string_equal(f[1].knob, "DDP bucket_cap_mb / overlap");
+    assert_string_equal(f[1].knob, "smaller DDP buckets");
     assert_non_null(strstr(f[1].fix, "bucket_cap_mb"));
     assert_string_equal(f[2].text, "GPU memory 95 % of device");
     assert_non_null(strstr(f[2].fix, "checkpoint"));

@@ -325,6 +325,11 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
     }
     char verdict_line[512], key[sizeof d->hdr_last];
     int bar_w = 2 * (int)d->npanes + 1;
+    const verdict *vv = d->snap ? derived_verdict(d->snap) : NULL;
+    int lead = vv ? verdict_lead_cols(vv, d->view.glyphs == GLYPHS_ASCII ? " | " : " \u00b7 ") : 0;
+    int cols_all = getmaxx(d->header) - 2;
+    if (lead > cols_all - bar_w && lead <= cols_all)
+        bar_w = 0;   /* the pane digits give way to the cause and its fix */
     int vrole = verdict_text(d, verdict_line, sizeof verdict_line, bar_w);
     snprintf(key, sizeof key, "%.700s\x1f%.500s\x1f%x.%d", left, verdict_line,
              (unsigned)d->shown_mask, d->view.focus);
@@ -342,7 +347,8 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
         wmove(w, 1, 0);
         put(w, " ", 0, cols);
         put(w, verdict_line, theme_attr(d->th, vrole) | A_BOLD, cols - bar_w);
-        pane_bar(d, w, cols - bar_w);
+        if (bar_w)
+            pane_bar(d, w, cols - bar_w);
     }
     wnoutrefresh(w);
 }

@@ -276,6 +276,7 @@ void report_print_text(const json_t *obj, FILE *f)
 {
     print_header(obj, f);
     print_verdict(obj, f);
+    report_rules_print_causes(obj, f);
     fprintf(f, "\n== details ==\n");
     print_nodes(obj, f);
     print_steps(obj, f);
