@@ -24,7 +24,7 @@
 #include "io/job/kineto_keep.h"
 #include "model/gpu/gpu_clock.h"
 #include "model/gpu/gpu_trace.h"
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/util/vec.h"
 
 #define CHUNK ((size_t)1 << 20)

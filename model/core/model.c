@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model_internal.h"
+#include "model/core/model_internal.h"
 #include "model/util/lbound.h"
 
 /* Kineto ranks are job-wide, not a node's: whole files (a trace) are read

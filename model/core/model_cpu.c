@@ -13,7 +13,7 @@
  * in several chunks may split a group: it simply stays pending. */
 #include <stdint.h>
 
-#include "model/model_node.h"
+#include "model/core/model_node.h"
 
 static cpu_group *group_find(model_node *n, int64_t ts)
 {

@@ -3,7 +3,7 @@
  * with string and nesting awareness so a ',' or ':' inside them is not
  * mistaken for a separator. Malformed text stops the scan quietly: the
  * decoder already accepted the line. */
-#include "model/model_node.h"
+#include "model/core/model_node.h"
 
 #include <stdlib.h>
 #include <string.h>

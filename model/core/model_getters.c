@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "model/model_node.h"
+#include "model/core/model_node.h"
 
 const char *model_node_id(const model_node *n) { return n->id; }
 uint64_t model_node_generation(const model_node *n) { return model_node_phases_of(n)->gen; }

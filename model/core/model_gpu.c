@@ -1,11 +1,11 @@
 /* model_gpu: see model_gpu.h. A sorted array of rows; a job has a few
  * hundred ranks at most, so insertion keeps it simple. */
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model_node.h"
+#include "model/core/model_node.h"
 #include "model/util/vec.h"
 
 typedef struct model_gpus {

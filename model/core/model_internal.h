@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
-#include "model/model_node.h"
+#include "model/core/model_node.h"
 
 /* What every add does to the job as a whole. Each is a sum, a minimum or
  * a maximum, so a writer's own copy folds into the model's

@@ -2,7 +2,7 @@
  * algo-2 < algo-10 and cpu2 < cpu10. Names equal under that rule (a01 vs
  * a1) fall back to byte order, so the order is total and stable. */
 #include "model/model.h"
-#include "model/model_node.h"
+#include "model/core/model_node.h"
 
 #include <string.h>
 

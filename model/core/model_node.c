@@ -2,7 +2,7 @@
  * through the last-hit cache or the (type, dimension, name) hash; a new
  * series is fully prepared (allocations, reservations, first sample)
  * before it is registered, so an OOM leaves the node as it was. */
-#include "model/model_node.h"
+#include "model/core/model_node.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * Past NODE_PHASE_MAX labels on one node further labels share "(other)",
  * so a trace with thousands of distinct names cannot grow memory without
  * bound. */
-#include "model/model_node.h"
+#include "model/core/model_node.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
  * of which came from it — and from then on each keeps its own, within the
  * smaller bounds of phase_stats.h's PHASE_PROC_* (the node keeps the full
  * ones for the pooled events). */
-#include "model/model_node.h"
+#include "model/core/model_node.h"
 
 #include <stdlib.h>
 #include <string.h>

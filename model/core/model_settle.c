@@ -1,7 +1,7 @@
 /* model_settle: see model.h. The lazy work of the model's const readers
  * (issue 28): the report runs its rules on several threads at once, which
  * is safe only when reading writes nothing. */
-#include "model/model_internal.h"
+#include "model/core/model_internal.h"
 
 #include "model/series/series.h"
 #include "model/steps/phase_stats.h"

@@ -1,7 +1,7 @@
 /* model_shard: writers of their own, so that several threads add to one
  * model at once, each to nodes no other touches (the scanner's node
  * workers, issue 28). See model.h. */
-#include "model/model_internal.h"
+#include "model/core/model_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* rule_kineto: the four PyTorch profiler (Kineto) rules of the rule table
  * (GPUIdleHostBound, CommNotOverlapped, KernelLaunchOverhead,
  * GPUMemoryNearCapacity), each run on every rank the model holds
- * (model/model_gpu.h) with the predicate of model/gpu/gpu_rules.h.
+ * (model/core/model_gpu.h) with the predicate of model/gpu/gpu_rules.h.
  *
  * A rank is one datapoint: violations count the ranks that crossed, the
  * examples name them (node, "rank N"), and the worst rank is the result's
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "model/gpu/gpu_rules.h"
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/rules/rule_impl.h"
 
 /* Which way is worse for each gpu_rules row's example value: the idle,

@@ -1,5 +1,5 @@
 /* gpuview: what the panes and the verdict show of the PyTorch profiler
- * (Kineto) ranks the model holds (model/model_gpu.h), as plain values that
+ * (Kineto) ranks the model holds (model/core/model_gpu.h), as plain values that
  * point nothing into the model:
  *
  * - the job's figures summed over its ranks (gpuview_job_sum) and the

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/series/series_iter.h"
 #include "model/view/gpuview.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/util/lbound.h"
 #include "model/view/gpuview.h"
 #include "model/view/stepsview.h"

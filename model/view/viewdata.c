@@ -9,7 +9,7 @@
 #include "model/util/fnv.h"
 #include "model/util/pick.h"
 
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/view/freshness.h"
 #include "model/view/gpuview.h"
 #include "model/view/heatview.h"

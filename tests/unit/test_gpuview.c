@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/rules/rules.h"
 #include "model/util/name_match.h"
 #include "model/view/gpuview.h"

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "model/gpu/gpu_rules.h"
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/rules/rules.h"
 #include "tests/unit/kineto_build.h"
 #include "tests/unit/kineto_jansson.h"
