@@ -58,7 +58,7 @@ int rule_io_bottleneck(const model *m, const double *p, rule_result *o, void **s
 /* Frees the state of the two above (model/rules/rule_joint.c). */
 void rule_joint_state_free(void *state);
 int rule_batch_size(const model *m, const double *p, rule_result *o, void **state);
-/* Frees the state of the two above (model/rules/rule_gpu.c). */
+/* Frees the state of the two above (model/rules/rule_sysgpu.c). */
 void rule_gpu_state_free(void *state);
 int rule_gpu_memory_increase(const model *m, const double *p, rule_result *o,
                              void **state);

@@ -1,7 +1,7 @@
 /* rule_kineto: the four PyTorch profiler (Kineto) rules of the rule table
  * (GPUIdleHostBound, CommNotOverlapped, KernelLaunchOverhead,
  * GPUMemoryNearCapacity), each run on every rank the model holds
- * (model/core/model_gpu.h) with the predicate of model/gpu/gpu_rules.h.
+ * (model/core/model_gpu.h) with the predicate of model/rules/rule_kineto_pred.h.
  *
  * A rank is one datapoint: violations count the ranks that crossed, the
  * examples name them (node, "rank N"), and the worst rank is the result's
@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/gpu/gpu_rules.h"
+#include "model/rules/rule_kineto_pred.h"
 #include "model/core/model_gpu.h"
 #include "model/rules/rule_impl.h"
 
-/* Which way is worse for each gpu_rules row's example value: the idle,
+/* Which way is worse for each rule_kineto_pred row's example value: the idle,
  * short-launch and reserved shares grow worse, the overlap shrinks. */
 static const int WORSE_UP[] = {1, 0, 1, 1};
 
@@ -29,7 +29,7 @@ static int worse(size_t k, double a, double b)
     return WORSE_UP[k] ? a > b : a < b;
 }
 
-/* One rank's verdict by gpu_rules' predicate k. */
+/* One rank's verdict by rule_kineto_pred's predicate k. */
 static int rank_eval(size_t k, const model_gpu_row *row, const double *p, rule_result *one)
 {
     const gpu_rule_def *d = gpu_rule_at(k);

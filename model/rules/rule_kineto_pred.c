@@ -1,11 +1,11 @@
-/* gpu_rules: the Kineto rules as predicates over a rank's summary (see
- * gpu_rules.h). */
+/* rule_kineto_pred: the Kineto rules as predicates over a rank's summary (see
+ * rule_kineto_pred.h). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "model/gpu/gpu_rules.h"
+#include "model/rules/rule_kineto_pred.h"
 
 #define PCT(n, d) {.name = (n), .def = (d), .min = 0, .max = 100}
 #define COUNT(n, d) {.name = (n), .def = (d), .min = 0, .max = 1e9}

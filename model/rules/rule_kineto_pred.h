@@ -1,4 +1,4 @@
-/* gpu_rules: the four Kineto rules of issue 25, as pure predicates over
+/* rule_kineto_pred: the four Kineto rules of issue 25, as pure predicates over
  * one rank's summary (gpu_rank.h), with their parameters described the way
  * model/rules/ describes every rule's (a name, a default, a range), so
  * each becomes one row of the rule table and its thresholds are edited
@@ -20,8 +20,8 @@
  * example, a message); RULE_NO_DATA when the summary lacks what it needs
  * (no GPU rows, no launches, no memory events or no device size). The
  * caller sets the node and device names. Pure: no I/O. */
-#ifndef SMTOP_GPU_RULES_H
-#define SMTOP_GPU_RULES_H
+#ifndef SMTOP_RULE_KINETO_PRED_H
+#define SMTOP_RULE_KINETO_PRED_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-/* rule_gpu: the window-percentile GPU rules — LowGPUUtilization and
+/* rule_sysgpu: the window-percentile GPU rules — LowGPUUtilization and
  * BatchSize — evaluated per node and GPU in tumbling windows of `window`
  * samples after `patience` samples, as smdebug does (it re-evaluates the
  * latest window each scan; smtop evaluates every window of the held data,

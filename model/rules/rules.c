@@ -88,7 +88,7 @@ static const rule_desc RULES[] = {
      .summary = "never fires: time in each framework phase",
      .n_params = 0, .evaluate = rule_overall_framework_metrics},
     /* The PyTorch profiler's rules, one datapoint per rank (rule_kineto.c).
-     * Their rows repeat model/gpu/gpu_rules.c's (a constant table cannot
+     * Their rows repeat model/rules/rule_kineto_pred.c's (a constant table cannot
      * read another file's); test_rules_kineto checks that the two agree. */
     {.name = "GPUIdleHostBound", .example_key = "idle_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_HIGH,

@@ -24,7 +24,7 @@
  * Incremental: a rule re-runs only when what it reads changed (see
  * rules_evaluate), and the window-percentile rules (LowGPUUtilization,
  * BatchSize) keep their windows between runs on one model, recomputing
- * only the windows whose cells an append changed (model/rules/rule_gpu.c). The
+ * only the windows whose cells an append changed (model/rules/rule_sysgpu.c). The
  * results always equal a fresh evaluation
  * (tests/unit/test_rules_incremental.c checks it).
  *

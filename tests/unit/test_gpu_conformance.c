@@ -27,7 +27,7 @@
 #include <cmocka.h>
 
 #include "model/gpu/gpu_rank.h"
-#include "model/gpu/gpu_rules.h"
+#include "model/rules/rule_kineto_pred.h"
 #include "model/gpu/gpu_trace.h"
 #include "tests/unit/kineto_jansson.h"
 

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "model/gpu/gpu_diff.h"
-#include "model/gpu/gpu_rules.h"
+#include "model/rules/rule_kineto_pred.h"
 #include "tests/unit/kineto_jansson.h"
 
 static void put(gpu_table *t, const char *name, int64_t dur, int n)

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "model/gpu/gpu_rules.h"
+#include "model/rules/rule_kineto_pred.h"
 #include "model/core/model_gpu.h"
 #include "model/rules/rules.h"
 #include "tests/unit/kineto_build.h"
