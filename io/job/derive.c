@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "model/util/fnv.h"
-#include "model/steps/step_event.h"
+#include "model/query/step_event.h"
 
 #define DERIVE_MAX_SPECS 32
 #define DERIVE_PLACE_MAX 1024

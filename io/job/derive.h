@@ -105,7 +105,7 @@ double derived_rule_param(const derived *s, size_t i, size_t p);
  * over the whole job: what the header's verdict line says. */
 const verdict *derived_verdict(const derived *s);
 
-/* The step result i's span is (model/steps/step_event.h: found when the rule
+/* The step result i's span is (model/query/step_event.h: found when the rule
  * results were derived, so `J` focuses it without the model): 1 and
  * *out, or 0 when the span is no retained step. */
 int derived_rule_step(const derived *s, size_t i, phase_event *out);

@@ -1,5 +1,5 @@
 /* event_window: see event_window.h. */
-#include "model/steps/event_window.h"
+#include "model/query/event_window.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* step_breakdown: see step_breakdown.h. */
-#include "model/steps/step_breakdown.h"
+#include "model/query/step_breakdown.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* step_breakdown_node: gathers a node's retained events for the pure core
  * in step_breakdown.c. */
-#include "model/steps/step_breakdown.h"
+#include "model/query/step_breakdown.h"
 
 #include <stdlib.h>
 #include <string.h>

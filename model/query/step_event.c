@@ -1,5 +1,5 @@
 /* step_event: see step_event.h. */
-#include "model/steps/step_event.h"
+#include "model/query/step_event.h"
 
 #include <string.h>
 

@@ -12,10 +12,10 @@
 #include <stdint.h>
 
 #include "model/gpu/gpu_rank.h"
-#include "model/steps/event_window.h"
+#include "model/query/event_window.h"
 #include "model/model.h"
 #include "model/steps/phase_stats.h"
-#include "model/steps/step_breakdown.h"
+#include "model/query/step_breakdown.h"
 #include "model/view/viewdata.h"
 
 /* viewdata_req.tl_view */

@@ -1,6 +1,6 @@
 /* step_focus: the millisecond clock a step focus's window is shown with
  * (the header, the System and Python panes). No curses, no model; which
- * step an alert's span is, the loader looks up (model/steps/step_event.h). */
+ * step an alert's span is, the loader looks up (model/query/step_event.h). */
 #ifndef SMTOP_STEP_FOCUS_H
 #define SMTOP_STEP_FOCUS_H
 
