@@ -1,14 +1,14 @@
 /* aws_api: SageMaker (awsJson1_1) and CloudWatch (query) calls; see aws_api.h. */
-#include "io/s3/aws_api.h"
+#include "io/aws/aws_api.h"
 
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/s3/aws_region.h"
-#include "io/s3/s3_http.h"
-#include "io/s3/s3_xml.h"
+#include "io/aws/aws_region.h"
+#include "io/aws/s3_http.h"
+#include "io/aws/s3_xml.h"
 
 typedef struct svc_desc {
     const char *what;         /* in messages */

@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io/s3/aws_creds.h"
-#include "io/s3/s3_url.h"
+#include "io/aws/aws_creds.h"
+#include "io/aws/s3_url.h"
 #include "model/util/sm_err.h"
 
 typedef enum aws_service {

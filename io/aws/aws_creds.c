@@ -1,14 +1,14 @@
 /* aws_creds: credential provider chain; see aws_creds.h. */
-#include "io/s3/aws_creds.h"
+#include "io/aws/aws_creds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 
-#include "io/s3/aws_imds.h"
-#include "io/s3/aws_ini.h"
-#include "io/s3/aws_region.h"
+#include "io/aws/aws_imds.h"
+#include "io/aws/aws_ini.h"
+#include "io/aws/aws_region.h"
 
 #define REFRESH_AHEAD_US (5LL * 60 * 1000000)
 

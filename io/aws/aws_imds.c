@@ -1,5 +1,5 @@
 /* aws_imds: IMDSv2 client; see aws_imds.h. */
-#include "io/s3/aws_imds.h"
+#include "io/aws/aws_imds.h"
 
 #include <curl/curl.h>
 #include <jansson.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "io/s3/s3_xml.h"
+#include "io/aws/s3_xml.h"
 
 typedef struct imds_buf {
     char data[8192];

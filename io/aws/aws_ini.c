@@ -1,5 +1,5 @@
 /* aws_ini: AWS CLI INI file reading; see aws_ini.h. */
-#include "io/s3/aws_ini.h"
+#include "io/aws/aws_ini.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* aws_region: region resolution order; see aws_region.h. */
-#include "io/s3/aws_region.h"
+#include "io/aws/aws_region.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "io/s3/aws_ini.h"
+#include "io/aws/aws_ini.h"
 
 const char *aws_region_profile_name(const char *explicit_profile)
 {

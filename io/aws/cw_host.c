@@ -1,5 +1,5 @@
 /* cw_host: per-host CloudWatch metrics as system samples; see cw_host.h. */
-#include "io/cw/cw_host.h"
+#include "io/aws/cw_host.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "io/cw/cw_query.h"
-#include "io/s3/s3_xml.h"
+#include "io/aws/cw_query.h"
+#include "io/aws/s3_xml.h"
 #include "model/jobs/instance_types.h"
 #include "model/util/stable_sort.h"
 

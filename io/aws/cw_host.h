@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io/s3/aws_api.h"
+#include "io/aws/aws_api.h"
 #include "model/model.h"
 
 #define CW_HOST_METRICS 5

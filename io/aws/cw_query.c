@@ -1,5 +1,5 @@
 /* cw_query: GetMetricData's form parameters; see cw_query.h. */
-#include "io/cw/cw_query.h"
+#include "io/aws/cw_query.h"
 
 #include <stdio.h>
 #include <stdlib.h>

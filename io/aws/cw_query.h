@@ -1,13 +1,13 @@
 /* cw_query: the form parameters of CloudWatch's GetMetricData (query
  * protocol), shared by the job list's figures (io/jobs) and a job's
- * per-host system samples (io/cw/cw_host): one copy of the member
+ * per-host system samples (io/aws/cw_host): one copy of the member
  * numbering, the namespace and the time format. */
 #ifndef SMTOP_CW_QUERY_H
 #define SMTOP_CW_QUERY_H
 
 #include <stddef.h>
 
-#include "io/s3/aws_api.h"
+#include "io/aws/aws_api.h"
 
 /* Form parameters per query that cw_query_add_metric appends. */
 #define CW_QUERY_FIELDS 8

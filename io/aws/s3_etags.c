@@ -1,6 +1,6 @@
 /* s3_etags: key → (ETag, size) in the shared hash map (model/util/idmap.h),
  * keyed by the FNV-1a hash of the key; see s3_etags.h. */
-#include "io/s3/s3_etags.h"
+#include "io/aws/s3_etags.h"
 
 #include <stdlib.h>
 #include <string.h>

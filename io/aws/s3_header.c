@@ -1,5 +1,5 @@
 /* s3_header: see s3_header.h. */
-#include "io/s3/s3_header.h"
+#include "io/aws/s3_header.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* s3_http: parallel signed GETs with retries; see s3_http.h. */
-#include "io/s3/s3_http.h"
+#include "io/aws/s3_http.h"
 
 #include <curl/curl.h>
 #include <jansson.h>
@@ -12,9 +12,9 @@
 #include <strings.h>
 #include <time.h>
 
-#include "io/s3/s3_header.h"
-#include "io/s3/s3_retry.h"
-#include "io/s3/s3_xml.h"
+#include "io/aws/s3_header.h"
+#include "io/aws/s3_retry.h"
+#include "io/aws/s3_xml.h"
 #include "model/util/vec.h"
 
 typedef struct xfer {

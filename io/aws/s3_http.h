@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #include "model/util/sm_err.h"
-#include "io/s3/aws_creds.h"
+#include "io/aws/aws_creds.h"
 
 typedef struct s3_http s3_http;
 

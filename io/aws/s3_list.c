@@ -1,12 +1,12 @@
 /* s3_list: ListObjectsV2 paging; see s3_list.h. */
-#include "io/s3/s3_list.h"
+#include "io/aws/s3_list.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/s3/s3_url.h"
-#include "io/s3/s3_xml.h"
+#include "io/aws/s3_url.h"
+#include "io/aws/s3_xml.h"
 
 typedef struct list_page {
     char *body;

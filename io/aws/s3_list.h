@@ -9,9 +9,9 @@
 #define SMTOP_S3_LIST_H
 
 #include "model/util/sm_err.h"
-#include "io/s3/s3_etags.h"
-#include "io/s3/s3_http.h"
-#include "io/s3/s3_retry.h"
+#include "io/aws/s3_etags.h"
+#include "io/aws/s3_http.h"
+#include "io/aws/s3_retry.h"
 #include "io/source/source.h"
 
 typedef struct s3_list_ctx {

@@ -1,5 +1,5 @@
 /* s3_retry: retry policy and user-facing failure messages; see s3_retry.h. */
-#include "io/s3/s3_retry.h"
+#include "io/aws/s3_retry.h"
 
 #include <curl/curl.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* s3_url: canonical percent-encoding and URL assembly; see s3_url.h. */
-#include "io/s3/s3_url.h"
+#include "io/aws/s3_url.h"
 
 #include <stdio.h>
 #include <stdlib.h>

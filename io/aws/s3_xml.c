@@ -1,5 +1,5 @@
 /* s3_xml: minimal element extraction for S3 responses; see s3_xml.h. */
-#include "io/s3/s3_xml.h"
+#include "io/aws/s3_xml.h"
 
 #include <stdio.h>
 #include <stdlib.h>

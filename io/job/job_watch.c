@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "io/cw/cw_host.h"
+#include "io/aws/cw_host.h"
 #include "io/jobs/sm_parse.h"
-#include "io/s3/aws_api.h"
+#include "io/aws/aws_api.h"
 #include "io/scan/scanner.h"
 #include "model/util/stable_sort.h"
 #include "model/util/vec.h"

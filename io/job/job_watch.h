@@ -1,7 +1,7 @@
 /* job_watch: what the SageMaker API says of the training job behind a
  * dashboard — its status for the header, and, when the job has no
  * Debugger system metrics, its per-host CloudWatch metrics as the
- * system samples of its nodes (io/cw/cw_host.h).
+ * system samples of its nodes (io/aws/cw_host.h).
  *
  * Runs on a thread of its own (job_watch_start), so an API that is slow
  * or out of reach never delays a scan pass, and never on the UI's: the

@@ -1,7 +1,7 @@
 /* cw_idle: idle GPU-hours from CloudWatch; see cw_idle.h. */
 #include "io/jobs/cw_idle.h"
 
-#include "io/cw/cw_query.h"
+#include "io/aws/cw_query.h"
 
 #include <math.h>
 #include <stdio.h>

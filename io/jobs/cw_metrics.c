@@ -1,7 +1,7 @@
 /* cw_metrics: GetMetricData for the job list; see cw_metrics.h. */
 #include "io/jobs/cw_metrics.h"
 
-#include "io/cw/cw_query.h"
+#include "io/aws/cw_query.h"
 
 #include <math.h>
 #include <stdio.h>

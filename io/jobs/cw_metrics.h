@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "io/s3/aws_api.h"
+#include "io/aws/aws_api.h"
 #include "model/jobs/jobrow.h"
 
 #define CW_METRICS_MAX_HOSTS 16   /* hosts asked per job: the columns are means */

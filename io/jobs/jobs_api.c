@@ -10,7 +10,7 @@
 #include "io/jobs/cw_metrics.h"
 #include "io/jobs/jobs_rows.h"
 #include "io/jobs/sm_parse.h"
-#include "io/s3/aws_api.h"
+#include "io/aws/aws_api.h"
 
 #define PAGE 100
 

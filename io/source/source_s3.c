@@ -7,15 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/s3/aws_creds.h"
-#include "io/s3/aws_region.h"
+#include "io/aws/aws_creds.h"
+#include "io/aws/aws_region.h"
 #include "io/source/cache.h"
 #include "io/source/list_cache.h"
-#include "io/s3/s3_etags.h"
-#include "io/s3/s3_http.h"
-#include "io/s3/s3_list.h"
-#include "io/s3/s3_retry.h"
-#include "io/s3/s3_url.h"
+#include "io/aws/s3_etags.h"
+#include "io/aws/s3_http.h"
+#include "io/aws/s3_list.h"
+#include "io/aws/s3_retry.h"
+#include "io/aws/s3_url.h"
 
 typedef struct s3_source {
     source base;

@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "io/cw/cw_query.h"
-#include "io/cw/cw_host.h"
+#include "io/aws/cw_query.h"
+#include "io/aws/cw_host.h"
 #include "io/job/job_watch.h"
 #include "model/rules/rules.h"
 

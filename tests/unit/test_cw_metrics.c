@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/cw/cw_query.h"
+#include "io/aws/cw_query.h"
 #include "io/jobs/cw_metrics.h"
 
 static jobrow job(const char *type, int count, const char *status)

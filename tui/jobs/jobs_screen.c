@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "io/s3/aws_region.h"
+#include "io/aws/aws_region.h"
 #include "tui/cmd/commands.h"
 #include "tui/jobs/jobs_ui.h"
 #include "tui/term/term_modes.h"
