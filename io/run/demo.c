@@ -1,5 +1,5 @@
 /* demo: see demo.h. */
-#include "io/job/demo.h"
+#include "io/run/demo.h"
 
 #include <dirent.h>
 #include <errno.h>

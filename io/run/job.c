@@ -1,5 +1,5 @@
 /* job: see job.h. */
-#include "io/job/job.h"
+#include "io/run/job.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,8 +8,8 @@
 
 #include "io/decode/pystats_load.h"
 #include "io/decode/tf_trace.h"
-#include "io/job/job_watch.h"
-#include "io/job/kineto_ingest.h"
+#include "io/run/job_watch.h"
+#include "io/run/kineto_ingest.h"
 #include "io/source/source_traces.h"
 #include "model/util/vec.h"
 

@@ -27,7 +27,7 @@ job *job_open_source(source *src, const source_opts *so, const model_config *mc,
                      sm_err *err);
 void job_close(job *j);
 
-/* Attaches w (taken, also on failure; NULL detaches; io/job/job_watch.h:
+/* Attaches w (taken, also on failure; NULL detaches; io/run/job_watch.h:
  * the API's status, CloudWatch as the system source of a job whose files
  * hold none) and, with thread, starts its thread (a dashboard); without,
  * job_poll_watch does what is due (a report, after its pass). 0, or -1

@@ -1,5 +1,5 @@
 /* job_watch: the API's view of a dashboard's job; see job_watch.h. */
-#include "io/job/job_watch.h"
+#include "io/run/job_watch.h"
 
 #include <jansson.h>
 #include <stdatomic.h>

@@ -14,14 +14,14 @@
  * adds its analysis, counted as unplaced, and no events. Both that and a
  * trace far off the job's clock are said once the pass is over
  * (kineto_ingest_name_clocks), when the job's clock is known whole. */
-#include "io/job/kineto_ingest.h"
+#include "io/run/kineto_ingest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "io/decode/kineto_decode.h"
-#include "io/job/kineto_keep.h"
+#include "io/run/kineto_keep.h"
 #include "model/gpu/gpu_clock.h"
 #include "model/gpu/gpu_trace.h"
 #include "model/core/model_gpu.h"

@@ -3,7 +3,7 @@
  * A spilled block is its header (events, name bytes), its events, then
  * its names, written as they are in memory: the file lives only as long
  * as this process's read of one trace, on this machine. */
-#include "io/job/kineto_keep.h"
+#include "io/run/kineto_keep.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* loader: scan thread, derived snapshots and self-pipe wakeup (see
  * loader.h). */
-#include "io/job/loader.h"
+#include "io/run/loader.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "io/job/job_watch.h"
+#include "io/run/job_watch.h"
 
 struct loader {
     job *j;

@@ -1,6 +1,6 @@
 /* loader: the thread that scans the job every interval so that keys and
  * redraws never wait on I/O, and builds the derived products (rules, the
- * Python merge, the diff: io/job/derive.h) so that frames never compute
+ * Python merge, the diff: model/view/viewsnap.h) so that frames never compute
  * them. Takes a job; gives model updates and `derived` snapshots. After
  * each pass or build it makes loader_fd() readable, which the UI's poll()
  * watches, so the frame after new data comes at once instead of at the
@@ -12,8 +12,8 @@
 #include <stdint.h>
 
 #include "model/util/sm_err.h"
-#include "io/job/derive.h"
-#include "io/job/job.h"
+#include "model/view/viewsnap.h"
+#include "io/run/job.h"
 
 typedef struct loader loader;
 

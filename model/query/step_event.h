@@ -1,7 +1,7 @@
 /* step_event: an alert's span turned back into the step it is. A
  * StepOutlier alert carries node, phase label and times but no step
  * number; the loader looks the step up when it derives the rule results
- * (io/job/derive.h), so the Alerts pane's `J` focuses that step from the
+ * (model/view/viewsnap.h), so the Alerts pane's `J` focuses that step from the
  * snapshot without reading the model. Takes a model (the caller holds its
  * lock); gives a copy of one retained event. */
 #ifndef SMTOP_STEP_EVENT_H

@@ -1,6 +1,6 @@
 /* viewdata: what the dashboard's chart panes and header show, computed
  * from the model by pure functions so the loader thread can build it
- * after a pass and publish it in its immutable snapshot (io/job/derive.h):
+ * after a pass and publish it in its immutable snapshot (model/view/viewsnap.h):
  * the UI then draws without the model lock.
  *
  * Takes a model (the caller holds its lock) and a plain request — the

@@ -1,7 +1,7 @@
 /* derive: see derive.h. Products that did not change are shared between
  * snapshots through a small reference-counted box, so a build that finds
  * nothing new costs a few copies of rule results and no merge. */
-#include "io/job/derive.h"
+#include "model/view/viewsnap.h"
 
 #include <stdatomic.h>
 #include <stdio.h>

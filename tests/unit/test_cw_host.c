@@ -16,7 +16,7 @@
 
 #include "io/aws/cw_query.h"
 #include "io/aws/cw_host.h"
-#include "io/job/job_watch.h"
+#include "io/run/job_watch.h"
 #include "model/rules/rules.h"
 
 typedef struct got {

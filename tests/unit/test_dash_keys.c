@@ -20,8 +20,8 @@
 
 #include "model_fixture.h"
 
-#include "io/job/derive.h"
-#include "io/job/job.h"
+#include "model/view/viewsnap.h"
+#include "io/run/job.h"
 #include "tui/dash/dash_internal.h"
 #include "tui/panes/panes_builtin.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests for io/job/derive: the loader's snapshot of derived products.
+/* Unit tests for model/view/viewsnap: the loader's snapshot of derived products.
  * A published snapshot never changes (a later build, a rule override and
  * more data leave it as it was); a rule override is checked at once and
  * shows in the next build; nothing new gives back the same snapshot; the
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/job/derive.h"
+#include "model/view/viewsnap.h"
 #include "model/pystats/pystats.h"
 #include "model/records.h"
 #include "rules_fixture.h"

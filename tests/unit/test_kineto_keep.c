@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "io/job/kineto_keep.h"
+#include "io/run/kineto_keep.h"
 
 #define N (3 * KKEEP_BLOCK + 123)
 

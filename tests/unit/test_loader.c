@@ -18,7 +18,7 @@
 
 #include "tmpdir.h"
 #include "io/synth/synth.h"
-#include "io/job/loader.h"
+#include "io/run/loader.h"
 
 static double now_s(void)
 {

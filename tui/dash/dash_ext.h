@@ -1,6 +1,6 @@
 /* dash_ext: what panes read beside the model through pane_ctx.ext. The
  * derived products (rules, the Python merge, the diff) come in `snap`, the
- * loader's latest immutable snapshot (io/job/derive.h): a pane reads it
+ * loader's latest immutable snapshot (model/view/viewsnap.h): a pane reads it
  * without any lock and never computes them itself. Filled by dash_ctx;
  * NULL members mean "none in this job" or "not built yet". */
 #ifndef SMTOP_DASH_EXT_H
@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "io/job/derive.h"
+#include "model/view/viewsnap.h"
 #include "model/pystats/pystats.h"
 
 struct json_t;

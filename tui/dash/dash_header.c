@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "io/job/job_watch.h"
+#include "io/run/job_watch.h"
 #include "model/view/freshness.h"
 #include "tui/text/fmt.h"
 #include "tui/text/sanitize.h"
@@ -95,7 +95,7 @@ static void range_text(const view_state *v, int64_t t0, int64_t t1, int64_t now,
              fmt_duration(span, sizeof span, (double)v->span_us));
 }
 
-/* What the SageMaker API says of the job (io/job/job_watch.h), as the
+/* What the SageMaker API says of the job (io/run/job_watch.h), as the
  * header shows it: "Training", "Completed 2 h ago", "Failed: REASON"
  * (raw: sanitize it). 0 when the API has not described it. */
 static int api_status(dash *d, int64_t now_us, char *out, size_t cap)

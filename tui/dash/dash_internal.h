@@ -12,7 +12,7 @@
 #include "tui/dash/dash.h"
 #include "tui/dash/dash_ext.h"
 #include "tui/dash/layout.h"
-#include "io/job/loader.h"
+#include "io/run/loader.h"
 #include "tui/panes/pane.h"
 #include "tui/theme/theme.h"
 #include "tui/dash/view.h"

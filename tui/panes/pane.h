@@ -5,7 +5,7 @@
  * silently vanish from static libraries. The dashboard owns the curses
  * window; a pane draws its content into it, and handles keys and
  * clicks, from a read-only context holding the loader's immutable
- * snapshot (io/job/derive.h, model/view/viewdata.h): no pane sees the model,
+ * snapshot (model/view/viewsnap.h, model/view/viewdata.h): no pane sees the model,
  * and no pane code runs under the model lock. */
 #ifndef SMTOP_PANE_H
 #define SMTOP_PANE_H

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io/job/derive.h"
+#include "model/view/viewsnap.h"
 #include "model/rules/rules.h"
 #include "tui/panes/pane.h"
 
