@@ -25,7 +25,7 @@ typedef struct gpuview_top gpuview_top;
 
 /* A request: plain data, compared with memcmp (zero it before filling). */
 typedef struct viewdata_req {
-    /* The time window, as tui/dash/view.h defines it: live follows the
+    /* The time window, as tui/panes/view.h defines it: live follows the
      * newest sample; else it ends at end_us; a step focus shows the step. */
     int live;
     int64_t span_us, end_us;

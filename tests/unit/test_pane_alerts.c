@@ -9,10 +9,10 @@
 #include <wchar.h>
 
 #include "rules_fixture.h"
-#include "tui/dash/dash_ext.h"
+#include "tui/panes/pane_ext.h"
 #include "tui/panes/pane_alerts.h"
 #include "tui/theme/theme.h"
-#include "tui/dash/view.h"
+#include "tui/panes/view.h"
 
 typedef struct fixture {
     SCREEN *scr;

@@ -26,7 +26,7 @@
 #include "tui/panes/panes_builtin.h"
 #include "tui/panes/pane_timeline.h"
 #include "tui/theme/theme.h"
-#include "tui/dash/view.h"
+#include "tui/panes/view.h"
 
 #define T0 1600000000000000LL
 

@@ -12,7 +12,7 @@
 
 #include "model/model.h"
 #include "model/query/step_event.h"
-#include "tui/dash/step_focus.h"
+#include "tui/text/step_focus.h"
 
 #define T0 1600000000000000LL
 #define TRAIN "Step:ModeKeys.TRAIN"

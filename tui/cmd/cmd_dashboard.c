@@ -20,7 +20,7 @@
 #include "io/run/job.h"
 #include "io/run/job_watch.h"
 #include "tui/cmd/cmd_job.h"
-#include "tui/cmd/timearg.h"
+#include "tui/text/timearg.h"
 #include "tui/report/report_diff.h"
 #include "tui/report/report_rules.h"
 

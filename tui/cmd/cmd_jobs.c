@@ -10,7 +10,7 @@
 #include "io/jobs/jobs_files.h"
 #include "io/jobs/jobs_scan.h"
 #include "tui/cmd/commands.h"
-#include "tui/cmd/jobs_args.h"
+#include "tui/jobs/jobs_args.h"
 #include "tui/jobs/jobs_screen.h"
 #include "tui/report/jobs_json.h"
 

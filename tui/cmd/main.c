@@ -11,7 +11,7 @@
 
 #include "tui/cmd/commands.h"
 #include "tui/cmd/suggest.h"
-#include "tui/cmd/timearg.h"
+#include "tui/text/timearg.h"
 
 typedef struct command {
     const char *name;

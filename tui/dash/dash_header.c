@@ -12,7 +12,7 @@
 #include "model/view/freshness.h"
 #include "tui/text/fmt.h"
 #include "tui/text/sanitize.h"
-#include "tui/dash/step_focus.h"
+#include "tui/text/step_focus.h"
 
 #define NOTICE_US (6LL * 1000000)
 

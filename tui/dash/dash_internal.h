@@ -10,12 +10,12 @@
 #include <stdio.h>
 
 #include "tui/dash/dash.h"
-#include "tui/dash/dash_ext.h"
+#include "tui/panes/pane_ext.h"
 #include "tui/dash/layout.h"
 #include "io/run/loader.h"
 #include "tui/panes/pane.h"
 #include "tui/theme/theme.h"
-#include "tui/dash/view.h"
+#include "tui/panes/view.h"
 
 #define DASH_MAX_THEMES 32
 /* The user quit (q, Ctrl-C as a key): the layout is saved. A signal or a

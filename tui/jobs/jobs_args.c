@@ -1,5 +1,5 @@
 /* jobs_args: `smtop jobs` options; see jobs_args.h. */
-#include "tui/cmd/jobs_args.h"
+#include "tui/jobs/jobs_args.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #include "io/jobs/jobs_api.h"
 #include "tui/cmd/commands.h"
-#include "tui/cmd/timearg.h"
+#include "tui/text/timearg.h"
 
 void jobs_args_usage(FILE *f)
 {

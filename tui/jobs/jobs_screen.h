@@ -5,7 +5,7 @@
 #ifndef SMTOP_JOBS_SCREEN_H
 #define SMTOP_JOBS_SCREEN_H
 
-#include "tui/cmd/jobs_args.h"
+#include "tui/jobs/jobs_args.h"
 
 /* Runs the list until q, Ctrl-C or a signal. Returns the exit status
  * (commands.h), with SMTOP_EXIT_NOW when a dashboard left a thread hung

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "io/jobs/jobs_feed.h"
-#include "tui/cmd/jobs_args.h"
+#include "tui/jobs/jobs_args.h"
 #include "tui/theme/theme.h"
 
 #define JOBS_MAX_ROWS 256   /* rows on screen at most */

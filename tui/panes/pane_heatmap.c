@@ -12,7 +12,7 @@
 #include "tui/theme/theme.h"
 #include "model/view/heatview.h"
 #include "model/view/straggler.h"
-#include "tui/dash/dash_ext.h"
+#include "tui/panes/pane_ext.h"
 
 wchar_t pane_heatmap_ramp_char(chart_glyphs g, double pos)
 {

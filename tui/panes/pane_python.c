@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "model/view/gpuview.h"
-#include "tui/dash/dash_ext.h"
+#include "tui/panes/pane_ext.h"
 #include "tui/text/fmt.h"
 
 static pane *py_create(void)

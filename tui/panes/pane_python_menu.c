@@ -6,7 +6,7 @@
 
 #include "tui/panes/pane_python_internal.h"
 #include "model/util/vec.h"
-#include "tui/dash/dash_ext.h"
+#include "tui/panes/pane_ext.h"
 
 static pypane_item *add(pypane_item **items, size_t *n, size_t *cap)
 {

@@ -11,7 +11,7 @@
 #include "tui/panes/pane_common.h"
 #include "model/view/stepsview.h"
 #include "tui/panes/panes_builtin.h"
-#include "tui/dash/step_focus.h"
+#include "tui/text/step_focus.h"
 #include "tui/theme/theme.h"
 #include "model/util/lbound.h"
 #include "model/steps/phase_window.h"

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
-#include "tui/dash/view.h"
+#include "tui/panes/view.h"
 
 /* One histogram row: buckets [b0, b1) of the model's log-scale histogram. */
 typedef struct steps_hist_row {

@@ -9,7 +9,7 @@
 #include "tui/text/fmt.h"
 #include "tui/panes/pane_common.h"
 #include "tui/panes/panes_builtin.h"
-#include "tui/dash/step_focus.h"
+#include "tui/text/step_focus.h"
 #include "model/view/sysview.h"
 
 static int is_util_series(const sysview_metric *m)

@@ -1,5 +1,5 @@
 /* view: pure navigation state transitions (see view.h). */
-#include "tui/dash/view.h"
+#include "tui/panes/view.h"
 
 #include "model/util/name_match.h"
 

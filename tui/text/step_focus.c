@@ -1,5 +1,5 @@
 /* step_focus: see step_focus.h. */
-#include "tui/dash/step_focus.h"
+#include "tui/text/step_focus.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* timearg: see timearg.h. */
-#include "tui/cmd/timearg.h"
+#include "tui/text/timearg.h"
 
 #include <stdio.h>
 #include <stdlib.h>
