@@ -9,7 +9,7 @@
 #include "model/util/vec.h"
 #include "model/util/lbound.h"
 
-#include "model/rules/device_usage.h"
+#include "model/series/sampling.h"
 
 enum role { R_PLAIN, R_CORE, R_GPU_UTIL, R_GPU_MEM, R_MEM, R_IO, R_NET, R_CLASH };
 
@@ -226,7 +226,7 @@ static int create_series(model_node *n, const sm_sample *s, size_t room, ser_ent
     if (need_total)
         tot = ent_new("cpu", 3, "CPUUtilization", 14, "total", 5);
     if (e && r == R_CORE)   /* device usage per core needs no history */
-        series_count_bands(e->s, DEVICE_USAGE_LOW, DEVICE_USAGE_HIGH);
+        series_count_bands(e->s, SAMPLING_BAND_LOW, SAMPLING_BAND_HIGH);
     if (!e || (need_total && !tot) || reserve_all(n, r, 2) != 0 ||
         series_add(e->s, s->ts_us, s->value) != 0) {
         ent_free(e);
