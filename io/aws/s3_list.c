@@ -72,7 +72,7 @@ static int list_page_get(const s3_list_ctx *s, const char *prefix, const char *a
 }
 
 int s3_list_objects(const s3_list_ctx *s, const char *prefix,
-                    const char *start_after, source_list_cb cb, void *ud,
+                    const char *start_after, s3_list_cb cb, void *ud,
                     sm_err *err)
 {
     char *full = NULL, *after = NULL, *token = NULL;
@@ -93,11 +93,10 @@ int s3_list_objects(const s3_list_ctx *s, const char *prefix,
             const s3_xml_object *o = &l.objs[i];
             if (strncmp(o->key, s->root, rl) != 0 || !o->key[rl])
                 continue;
-            source_entry e = {o->key + rl, o->size, o->mtime_us, o->etag, NULL};
-            if (s3_etags_put(s->etags, e.key, o->etag, o->size) < 0) {
+            if (s3_etags_put(s->etags, o->key + rl, o->etag, o->size) < 0) {
                 rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");
                 stop = 1;
-            } else if (cb(ud, &e)) {
+            } else if (cb(ud, o->key + rl, o->size, o->mtime_us, o->etag)) {
                 stop = 1;
             }
         }

@@ -8,11 +8,12 @@
 #ifndef SMTOP_S3_LIST_H
 #define SMTOP_S3_LIST_H
 
+#include <stdint.h>
+
 #include "model/util/sm_err.h"
 #include "io/aws/s3_etags.h"
 #include "io/aws/s3_http.h"
 #include "io/aws/s3_retry.h"
-#include "io/source/source.h"
 
 typedef struct s3_list_ctx {
     s3_http *http;
@@ -25,11 +26,17 @@ typedef struct s3_list_ctx {
     const s3_fail_ctx *fail;     /* for explaining a final failure */
 } s3_list_ctx;
 
+/* One listed object: key relative to root (valid only during the call),
+ * its size, last-modified time (µs, 0 when unknown) and ETag. Non-zero
+ * stops the listing. */
+typedef int (*s3_list_cb)(void *ud, const char *key, int64_t size, int64_t mtime_us,
+                          const char *etag);
+
 /* Lists root+prefix after root+start_after, calling cb with keys relative
  * to root, ascending. Returns 0 (also when cb stopped early), or -1 with
  * err when a page could not be had after retries. */
 int s3_list_objects(const s3_list_ctx *c, const char *prefix,
-                    const char *start_after, source_list_cb cb, void *ud,
+                    const char *start_after, s3_list_cb cb, void *ud,
                     sm_err *err);
 
 #endif
