@@ -1,5 +1,5 @@
 /* jobs_args: `smtop jobs` options; see jobs_args.h. */
-#include "tui/jobs/jobs_args.h"
+#include "tui/cmd/jobs_args.h"
 
 #include <ctype.h>
 #include <stdlib.h>
