@@ -8,13 +8,15 @@
 #include <stdint.h>
 
 #include "io/jobs/jobs_feed.h"
-#include "tui/jobs/jobs_args.h"
+#include "tui/jobs/jobs_screen.h"
 #include "tui/theme/theme.h"
 
 #define JOBS_MAX_ROWS 256   /* rows on screen at most */
 
 typedef struct jobs_ui {
     const jobs_args *a;
+    jobs_open_fn open;         /* Enter (jobs_screen.h) */
+    void *open_ud;
     jobs_feed *feed;
     theme *th;
     SCREEN *scr;
