@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "io/aws/cw_query.h"
+#include "io/aws/cloudwatch.h"
 #include "io/aws/s3_xml.h"
 #include "model/jobs/instance_types.h"
 #include "model/util/stable_sort.h"
@@ -37,28 +37,28 @@ static int put_query(s3_param *p, long *n, int k, const cw_host_job *j, int host
     char id[32], dim[320];
     snprintf(id, sizeof id, "h%d_%d", host, m);
     snprintf(dim, sizeof dim, "%.250s/algo-%d", j->name, host);
-    return cw_query_add_metric(p, n, k, id, metric_names[m], dim, period_s);
+    return cloudwatch_add_metric(p, n, k, id, metric_names[m], dim, period_s);
 }
 
 long cw_host_params(const cw_host_job *j, int first, int n, int period_s, double t0_s,
                     double t1_s, const char *next_token, s3_param **params)
 {
-    s3_param *p = calloc((size_t)n * CW_HOST_METRICS * CW_QUERY_FIELDS + 3, sizeof *p);
+    s3_param *p = calloc((size_t)n * CW_HOST_METRICS * CLOUDWATCH_METRIC_FIELDS + 3, sizeof *p);
     long k = 0;
     int bad = !p;
     char t0[32], t1[32];
-    cw_query_iso(t0_s, t0, sizeof t0);
-    cw_query_iso(t1_s, t1, sizeof t1);
+    cloudwatch_iso_time(t0_s, t0, sizeof t0);
+    cloudwatch_iso_time(t1_s, t1, sizeof t1);
     for (int h = 0; !bad && h < n; h++)
         for (int m = 0; !bad && m < CW_HOST_METRICS; m++)
             bad = put_query(p, &k, h * CW_HOST_METRICS + m + 1, j, first + h + 1, m,
                             period_s) != 0;
     if (!bad)
-        bad = cw_query_put(p, &k, "StartTime", t0) | cw_query_put(p, &k, "EndTime", t1);
+        bad = cloudwatch_param_put(p, &k, "StartTime", t0) | cloudwatch_param_put(p, &k, "EndTime", t1);
     if (!bad && next_token && *next_token)
-        bad = cw_query_put(p, &k, "NextToken", next_token);
+        bad = cloudwatch_param_put(p, &k, "NextToken", next_token);
     if (bad) {
-        cw_query_free(p, k);
+        cloudwatch_params_free(p, k);
         return -1;
     }
     *params = p;
@@ -248,8 +248,8 @@ static long fetch_page(aws_api *cw, const cw_host_job *j, int first, int n, int 
     if (np < 0)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     size_t len = 0;
-    char *xml = aws_api_query(cw, "GetMetricData", "2010-08-01", p, (size_t)np, &len, err);
-    cw_query_free(p, np);
+    char *xml = cloudwatch_get_metric_data(cw, p, (size_t)np, &len, err);
+    cloudwatch_params_free(p, np);
     if (!xml)
         return -1;
     long got = cw_host_read(xml, len, fn, ud, next, next_cap);

@@ -54,7 +54,7 @@ int cw_host_period(double end_s, double now_s);
 
 /* The form parameters of the queries of hosts first+1 .. first+n (Ids
  * "h<host>_<metric>"), with StartTime/EndTime t0_s..t1_s and NextToken
- * when not NULL, into *params (free with cw_query_free); returns
+ * when not NULL, into *params (free with cloudwatch_params_free); returns
  * how many, -1 on OOM. */
 long cw_host_params(const cw_host_job *j, int first, int n, int period_s, double t0_s,
                     double t1_s, const char *next_token, s3_param **params);

@@ -11,6 +11,7 @@
 #include "io/aws/cw_host.h"
 #include "io/jobs/sm_parse.h"
 #include "io/aws/aws_api.h"
+#include "io/aws/sagemaker.h"
 #include "io/scan/scanner.h"
 #include "model/util/stable_sort.h"
 #include "model/util/vec.h"
@@ -126,9 +127,7 @@ static int describe_due(job_watch *w, double now_s)
 static int describe(job_watch *w, double now_s)
 {
     sm_err e = {0};
-    json_t *req = json_pack("{s:s}", "TrainingJobName", w->name);
-    json_t *ans = req ? aws_api_json(w->sm, "DescribeTrainingJob", req, &e) : NULL;
-    json_decref(req);
+    json_t *ans = sagemaker_describe_training_job(w->sm, w->name, &e);
     atomic_fetch_add(&w->describes, 1);
     w->describe_s = now_s;
     if (!ans) {

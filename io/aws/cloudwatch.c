@@ -1,12 +1,12 @@
-/* cw_query: GetMetricData's form parameters; see cw_query.h. */
-#include "io/aws/cw_query.h"
+/* cloudwatch: GetMetricData and its form parameters; see cloudwatch.h. */
+#include "io/aws/cloudwatch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-void cw_query_iso(double t, char *out, size_t cap)
+void cloudwatch_iso_time(double t, char *out, size_t cap)
 {
     time_t s = (time_t)t;
     struct tm tm;
@@ -14,7 +14,7 @@ void cw_query_iso(double t, char *out, size_t cap)
     strftime(out, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-void cw_query_free(s3_param *p, long n)
+void cloudwatch_params_free(s3_param *p, long n)
 {
     for (long i = 0; p && i < n; i++) {
         free((char *)p[i].name);
@@ -23,7 +23,7 @@ void cw_query_free(s3_param *p, long n)
     free(p);
 }
 
-int cw_query_put(s3_param *p, long *n, const char *name, const char *value)
+int cloudwatch_param_put(s3_param *p, long *n, const char *name, const char *value)
 {
     p[*n].name = strdup(name);
     p[*n].value = strdup(value);
@@ -35,10 +35,10 @@ static int put_field(s3_param *p, long *n, int k, const char *field, const char 
 {
     char name[160];
     snprintf(name, sizeof name, "MetricDataQueries.member.%d.%s", k, field);
-    return cw_query_put(p, n, name, value);
+    return cloudwatch_param_put(p, n, name, value);
 }
 
-int cw_query_add_metric(s3_param *p, long *n, int k, const char *id, const char *metric,
+int cloudwatch_add_metric(s3_param *p, long *n, int k, const char *id, const char *metric,
                         const char *host, int period_s)
 {
     char per[24];
@@ -51,4 +51,10 @@ int cw_query_add_metric(s3_param *p, long *n, int k, const char *id, const char 
            put_field(p, n, k, "MetricStat.Period", per) |
            put_field(p, n, k, "MetricStat.Stat", "Average") |
            put_field(p, n, k, "ReturnData", "true");
+}
+
+char *cloudwatch_get_metric_data(aws_api *cw, const s3_param *p, size_t n, size_t *len,
+                                 sm_err *err)
+{
+    return aws_api_query(cw, "GetMetricData", "2010-08-01", p, n, len, err);
 }
