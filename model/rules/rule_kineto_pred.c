@@ -7,9 +7,6 @@
 
 #include "model/rules/rule_kineto_pred.h"
 
-#define PCT(n, d) {.name = (n), .def = (d), .min = 0, .max = 100}
-#define COUNT(n, d) {.name = (n), .def = (d), .min = 0, .max = 1e9}
-
 /* The steps' time span, for the example's t0 / t1 (0 when no steps). */
 static void span_of(const gpu_summary *s, int64_t *t0, int64_t *t1)
 {
@@ -34,7 +31,7 @@ static void verdict(rule_result *o, int fired, double value, const gpu_summary *
     rule_result_message(o, "%s", text);
 }
 
-static int idle_host_bound(const gpu_summary *s, const double *p, rule_result *o)
+int rule_kineto_pred_idle_host_bound(const gpu_summary *s, const double *p, rule_result *o)
 {
     int64_t idle = s->host_wait_us + s->kernel_wait_us + s->other_idle_us;
     if (!s->has_gpu || s->span_us <= 0 || idle <= 0) {
@@ -49,7 +46,7 @@ static int idle_host_bound(const gpu_summary *s, const double *p, rule_result *o
     return 0;
 }
 
-static int comm_not_overlapped(const gpu_summary *s, const double *p, rule_result *o)
+int rule_kineto_pred_comm_not_overlapped(const gpu_summary *s, const double *p, rule_result *o)
 {
     if (!s->has_gpu || !s->has_comm || s->span_us <= 0) {
         rule_result_message(o, "no GPU communication in the Kineto traces");
@@ -64,7 +61,7 @@ static int comm_not_overlapped(const gpu_summary *s, const double *p, rule_resul
     return 0;
 }
 
-static int launch_overhead(const gpu_summary *s, const double *p, rule_result *o)
+int rule_kineto_pred_launch_overhead(const gpu_summary *s, const double *p, rule_result *o)
 {
     if (s->launch.count <= 0 || (double)s->launch.count < p[1]) {
         rule_result_message(o, "%lld kernel launches, fewer than min_launches %.0f",
@@ -79,7 +76,7 @@ static int launch_overhead(const gpu_summary *s, const double *p, rule_result *o
     return 0;
 }
 
-static int memory_near_capacity(const gpu_summary *s, const double *p, rule_result *o)
+int rule_kineto_pred_memory_near_capacity(const gpu_summary *s, const double *p, rule_result *o)
 {
     double worst = -1;
     int64_t dev = -1;
@@ -106,52 +103,4 @@ static int memory_near_capacity(const gpu_summary *s, const double *p, rule_resu
         snprintf(text, sizeof text, "%lld OutOfMemory events", (long long)s->memory.oom_events);
     verdict(o, worst > p[0] || s->memory.oom_events > 0, worst, s, text);
     return 0;
-}
-
-static const gpu_rule_def GPU_RULES[] = {
-    {.name = "GPUIdleHostBound", .example_key = "idle_pct", .severity = RULE_SEV_HIGH,
-     .summary = "Kineto: GPU idle above threshold % of its span, more than host_wait % "
-                "of it waiting for kernel launches",
-     .n_params = 2, .evaluate = idle_host_bound,
-     .params = {PCT("threshold", 50), PCT("host_wait", 50)}},
-    {.name = "CommNotOverlapped", .example_key = "overlap_pct", .severity = RULE_SEV_MED,
-     .summary = "Kineto: communication at least min_comm % of GPU time, under threshold % "
-                "of it overlapped with computation",
-     .n_params = 2, .evaluate = comm_not_overlapped,
-     .params = {PCT("threshold", 30), PCT("min_comm", 10)}},
-    {.name = "KernelLaunchOverhead", .example_key = "short_pct", .severity = RULE_SEV_MED,
-     .summary = "Kineto: more than threshold % of kernels shorter than their launch call "
-                "(after min_launches launches)",
-     .n_params = 2, .evaluate = launch_overhead,
-     .params = {PCT("threshold", 50), COUNT("min_launches", 100)}},
-    {.name = "GPUMemoryNearCapacity", .example_key = "reserved_pct", .severity = RULE_SEV_HIGH,
-     .summary = "Kineto: peak reserved GPU memory above threshold % of totalGlobalMem, "
-                "or an OutOfMemory event",
-     .n_params = 1, .evaluate = memory_near_capacity, .params = {PCT("threshold", 90)}},
-};
-#define NGPU_RULES (sizeof GPU_RULES / sizeof GPU_RULES[0])
-
-size_t gpu_rules_count(void)
-{
-    return NGPU_RULES;
-}
-
-const gpu_rule_def *gpu_rule_at(size_t i)
-{
-    return i < NGPU_RULES ? &GPU_RULES[i] : NULL;
-}
-
-int gpu_rule_eval_default(size_t i, const gpu_summary *s, rule_result *out)
-{
-    if (i >= NGPU_RULES)
-        return -1;
-    double p[RULE_MAX_PARAMS] = {0};
-    for (size_t k = 0; k < GPU_RULES[i].n_params; k++)
-        p[k] = GPU_RULES[i].params[k].def;
-    memset(out, 0, sizeof *out);
-    out->name = GPU_RULES[i].name;
-    out->example_key = GPU_RULES[i].example_key;
-    out->severity = GPU_RULES[i].severity;
-    out->status = RULE_NO_DATA;
-    return GPU_RULES[i].evaluate(s, p, out);
 }
