@@ -296,7 +296,7 @@ scanner *job_scanner(job *j)
 
 size_t job_threads(job *j)
 {
-    return scanner_threads(j->sc);
+    return scan_threads(j->sc);
 }
 
 source *job_source(job *j)

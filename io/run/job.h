@@ -52,7 +52,7 @@ void job_finish(job *j);
 
 model *job_model(job *j);
 scanner *job_scanner(job *j);
-/* The threads the job's passes read on (scanner_threads): SMTOP_INGEST_THREADS,
+/* The threads the job's passes read on (scan_threads): SMTOP_INGEST_THREADS,
  * else the cores this process may run on. At least 1. */
 size_t job_threads(job *j);
 /* The scanner of --traces PATH (source_opts.traces) and where it reads;
@@ -66,7 +66,7 @@ pthread_mutex_t *job_lock(job *j);
 /* e.g. "s3://b/job/profiler-output"; the source as given until a pass
  * found profiler-output in it. A loader's job_scan updates it: while one
  * runs, read it on the loader's thread (which passes it to the dashboard
- * in the snapshot, derived_place) or under job_lock. */
+ * in the snapshot, viewsnap_place) or under job_lock. */
 const char *job_describe(job *j);
 
 #endif

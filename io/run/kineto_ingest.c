@@ -62,7 +62,7 @@ struct kineto_read {
     char *key;
     kineto_dec *d;
     gpu_trace *tr;
-    kkeep *keep;            /* CPU ops and annotations for the model */
+    kineto_keep *keep;            /* CPU ops and annotations for the model */
     int64_t dropped;        /* events past MODEL_EVENTS_MAX */
     int oom;
     int fed;                /* bytes came (the head was judged) */
@@ -92,7 +92,7 @@ void kineto_ingest_free(kineto_ingest *k)
 /* The span of a read's CPU-side events on the job clock; 0 when it has none. */
 static int read_span(const kread *r, int64_t base_ns, int64_t *t0, int64_t *t1)
 {
-    if (!kkeep_span(r->keep, t0, t1))
+    if (!kineto_keep_span(r->keep, t0, t1))
         return 0;
     *t0 += base_ns;
     *t1 += base_ns;
@@ -239,19 +239,19 @@ static int name_has(sm_str s, const char *prefix)
 /* Keeps a CPU-side X event for the model. */
 static void keep_event(kread *r, const sm_kevent *ev)
 {
-    if (kkeep_count(r->keep) >= (int64_t)MODEL_EVENTS_MAX) {
+    if (kineto_keep_count(r->keep) >= (int64_t)MODEL_EVENTS_MAX) {
         r->dropped++;
         return;
     }
     char name[NAME_MAX_BYTES];
     size_t len = kineto_str_sanitize(ev->name, name, sizeof name);
-    kkeep_ev k = {ev->ts_ns, ev->dur_ns > 0 ? ev->dur_ns : 0, ev->pid, ev->tid, ev->step,
+    kineto_keep_ev k = {ev->ts_ns, ev->dur_ns > 0 ? ev->dur_ns : 0, ev->pid, ev->tid, ev->step,
                   0, 0, K_CPU};
     if (ev->cat == KCAT_USER_ANNOTATION)
         k.kind = ev->step >= 0 && name_has(ev->name, "ProfilerStep#") ? K_STEP
                  : name_has(ev->name, "enumerate(DataLoader)")          ? K_LOADER
                                                                          : K_USER;
-    if (kkeep_add(r->keep, &k, name, len) != 0)
+    if (kineto_keep_add(r->keep, &k, name, len) != 0)
         r->oom = 1;
 }
 
@@ -296,7 +296,7 @@ typedef struct add_ctx {
     const char *node, *proc;
 } add_ctx;
 
-static void add_event(void *ud, const kkeep_ev *k, const char *name)
+static void add_event(void *ud, const kineto_keep_ev *k, const char *name)
 {
     const add_ctx *c = ud;
     sm_event e = {
@@ -316,7 +316,7 @@ static int add_events(model *m, kread *r, int64_t base_ns, const char *node, con
                       sm_err *err)
 {
     add_ctx c = {m, base_ns, node, proc};
-    return kkeep_each(r->keep, add_event, &c, err);
+    return kineto_keep_each(r->keep, add_event, &c, err);
 }
 
 /* A file that may be a trace by its head alone: not one if its head says so. */
@@ -337,7 +337,7 @@ void kineto_read_drop(kineto_read *r)
         return;
     kineto_dec_free(r->d);
     gpu_trace_free(r->tr);
-    kkeep_free(r->keep);
+    kineto_keep_free(r->keep);
     free(r->key);
     free(r);
 }
@@ -352,7 +352,7 @@ kineto_read *kineto_read_begin(const key_info *ki, const char *key)
     r->key = strdup(key);
     r->d = kineto_dec_new(&o);
     r->tr = gpu_trace_new(NULL);
-    r->keep = kkeep_new();
+    r->keep = kineto_keep_new();
     if (!r->key || !r->d || !r->tr || !r->keep) {
         kineto_read_drop(r);
         return NULL;

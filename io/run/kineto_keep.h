@@ -17,33 +17,33 @@
 
 #define KKEEP_BLOCK 16384    /* events per block: about 1 MB with their names */
 
-typedef struct kkeep_ev {
+typedef struct kineto_keep_ev {
     int64_t ts_ns, dur_ns, pid, tid, step;   /* on the trace's clock; dur >= 0 */
     uint32_t name_at, name_len;              /* in the block's names */
     uint8_t kind;                            /* the caller's */
-} kkeep_ev;
+} kineto_keep_ev;
 
-typedef struct kkeep kkeep;
+typedef struct kineto_keep kineto_keep;
 
 /* NULL on OOM. */
-kkeep *kkeep_new(void);
-void kkeep_free(kkeep *k);
+kineto_keep *kineto_keep_new(void);
+void kineto_keep_free(kineto_keep *k);
 
 /* Keeps ev (its name_at is set here) with its name (len bytes, copied).
  * 0, or -1 on OOM (nothing kept). */
-int kkeep_add(kkeep *k, const kkeep_ev *ev, const char *name, size_t len);
+int kineto_keep_add(kineto_keep *k, const kineto_keep_ev *ev, const char *name, size_t len);
 
 /* Events kept so far. */
-int64_t kkeep_count(const kkeep *k);
+int64_t kineto_keep_count(const kineto_keep *k);
 
 /* The span of the kept events (start to the latest end) on the trace's
  * clock: 1, or 0 when none is kept. */
-int kkeep_span(const kkeep *k, int64_t *t0, int64_t *t1);
+int kineto_keep_span(const kineto_keep *k, int64_t *t0, int64_t *t1);
 
 /* Calls fn for every kept event in the order they came (name: its
  * name_len bytes, valid during the call). 0, or -1 with err when a
  * spilled block cannot be read back. */
-int kkeep_each(kkeep *k, void (*fn)(void *ud, const kkeep_ev *ev, const char *name), void *ud,
+int kineto_keep_each(kineto_keep *k, void (*fn)(void *ud, const kineto_keep_ev *ev, const char *name), void *ud,
                sm_err *err);
 
 #endif
