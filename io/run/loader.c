@@ -25,7 +25,7 @@ struct loader {
     int rescan;                /* new data came outside a pass: scan and build now */
     char err[512];
     int64_t err_us;
-    derived *snap;             /* latest published snapshot */
+    viewsnap *snap;             /* latest published snapshot */
     int64_t view_us;           /* when the view data was last built in full (loader thread) */
     int64_t view_cost_us;      /* how long that build took */
     /* The last answer to a view request, and the totals loader_view_stats
@@ -85,8 +85,8 @@ enum { BUILD_ALL, BUILD_VIEW, BUILD_ANSWER };
 static void publish_what(loader *l, int what)
 {
     int64_t now = clock_us(CLOCK_REALTIME), t0 = clock_us(CLOCK_MONOTONIC);
-    derived *s = what == BUILD_ALL ? deriver_build(l->o.dv, now)
-                                   : deriver_build_view(l->o.dv, now, what == BUILD_ANSWER);
+    viewsnap *s = what == BUILD_ALL ? viewbuild_build(l->o.dv, now)
+                                   : viewbuild_build_view(l->o.dv, now, what == BUILD_ANSWER);
     int64_t t1 = clock_us(CLOCK_MONOTONIC);
     if (what != BUILD_ANSWER) {
         l->view_us = t1;
@@ -106,17 +106,17 @@ static void publish_what(loader *l, int what)
     if (!s)
         return;   /* out of memory: the UI keeps the last snapshot */
     pthread_mutex_lock(&l->mu);
-    derived *old = l->snap;
+    viewsnap *old = l->snap;
     l->snap = s;
     pthread_mutex_unlock(&l->mu);
-    derived_unref(old);
+    viewsnap_unref(old);
 }
 
 static void publish(loader *l)
 {
     /* The job's name: this thread's scan writes it, so it reads it here
      * without the lock; the snapshot carries it to the header. */
-    deriver_set_place(l->o.dv, job_describe(l->j));
+    viewbuild_set_place(l->o.dv, job_describe(l->j));
     publish_what(l, BUILD_ALL);
 }
 
@@ -140,7 +140,7 @@ static int64_t answer_due(const loader *l)
 static void between_files(void *ud)
 {
     loader *l = ud;
-    if (deriver_pending_view(l->o.dv)) {
+    if (viewbuild_pending_view(l->o.dv)) {
         if (clock_us(CLOCK_MONOTONIC) >= answer_due(l)) {
             publish_what(l, BUILD_ANSWER);
             wake_ui(l);
@@ -176,7 +176,7 @@ static void *loader_main(void *arg)
         /* Woken by a view request alone: only the panes it changed, once
          * the answer budget allows (else wake up then). */
         int64_t wake_at = next_scan;
-        if (l->o.dv && !scanned && deriver_pending_view(l->o.dv)) {
+        if (l->o.dv && !scanned && viewbuild_pending_view(l->o.dv)) {
             if (now >= answer_due(l))
                 publish_what(l, BUILD_ANSWER);
             else if (answer_due(l) < wake_at)
@@ -185,7 +185,7 @@ static void *loader_main(void *arg)
         /* Backfilling: builds at most every derive_min_ms, or the frames
          * would show rules over a model that is half a pass further on
          * while the loader spends its time re-deriving. */
-        if (l->o.dv && (deriver_pending(l->o.dv) ||
+        if (l->o.dv && (viewbuild_pending(l->o.dv) ||
                         (scanned && (!pending ||
                                      now - last_build >= (int64_t)l->o.derive_min_ms * 1000)))) {
             publish(l);
@@ -238,7 +238,7 @@ loader *loader_start_opts(job *j, const loader_opts *o, sm_err *err)
     if (l->o.view_min_ms <= 0)
         l->o.view_min_ms = 250;
     if (l->o.dv)
-        scanner_on_ingest(job_scanner(j), between_files, l);
+        scan_on_ingest(job_scanner(j), between_files, l);
     if (pipe2(l->pipe_fd, O_NONBLOCK | O_CLOEXEC) != 0) {
         sm_err_set(err, SM_ERR_IO, "cannot create a pipe: %s", strerror(errno));
         free(l);
@@ -255,7 +255,7 @@ loader *loader_start_opts(job *j, const loader_opts *o, sm_err *err)
     int e = pthread_create(&l->thread, NULL, loader_main, l);
     if (e != 0) {
         sm_err_set(err, SM_ERR_NOMEM, "cannot start the loader thread: %s", strerror(e));
-        scanner_on_ingest(job_scanner(j), NULL, NULL);
+        scan_on_ingest(job_scanner(j), NULL, NULL);
         if (job_get_watch(j))
             job_watch_on_change(job_get_watch(j), NULL, NULL);
         close(l->pipe_fd[0]);
@@ -287,11 +287,11 @@ static void loader_request_stop(loader *l)
 
 static void loader_free(loader *l)
 {
-    scanner_on_ingest(job_scanner(l->j), NULL, NULL);
+    scan_on_ingest(job_scanner(l->j), NULL, NULL);
     if (job_get_watch(l->j))
         job_watch_on_change(job_get_watch(l->j), NULL, NULL);
     job_cancel(l->j, 0);
-    derived_unref(l->snap);
+    viewsnap_unref(l->snap);
     close(l->pipe_fd[0]);
     close(l->pipe_fd[1]);
     pthread_cond_destroy(&l->cv);
@@ -330,10 +330,10 @@ int loader_stop_within(loader *l, int ms)
     return 0;
 }
 
-derived *loader_snapshot(loader *l)
+viewsnap *loader_snapshot(loader *l)
 {
     pthread_mutex_lock(&l->mu);
-    derived *s = derived_ref(l->snap);
+    viewsnap *s = viewsnap_ref(l->snap);
     pthread_mutex_unlock(&l->mu);
     return s;
 }

@@ -1,7 +1,7 @@
 /* loader: the thread that scans the job every interval so that keys and
  * redraws never wait on I/O, and builds the derived products (rules, the
  * Python merge, the diff: model/view/viewsnap.h) so that frames never compute
- * them. Takes a job; gives model updates and `derived` snapshots. After
+ * them. Takes a job; gives model updates and `viewsnap` snapshots. After
  * each pass or build it makes loader_fd() readable, which the UI's poll()
  * watches, so the frame after new data comes at once instead of at the
  * next timeout. */
@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "model/util/sm_err.h"
-#include "model/view/viewsnap.h"
+#include "model/view/viewbuild.h"
 #include "io/run/job.h"
 
 typedef struct loader loader;
@@ -24,7 +24,7 @@ loader *loader_start(job *j, int interval_ms, sm_err *err);
 
 typedef struct loader_opts {
     int interval_ms;     /* between passes once caught up; <= 0: 5000 */
-    deriver *dv;         /* NULL: no derived products; borrowed, outlives l */
+    viewbuild *dv;         /* NULL: no derived products; borrowed, outlives l */
     int derive_min_ms;   /* while backfilling, builds at most this often;
                             <= 0: 1000. Caught up: after every pass. */
     int view_min_ms;     /* within a pass, rebuilds the panes' view data at
@@ -36,10 +36,10 @@ typedef struct loader_opts {
  * after loader_poke), publishing each as the latest snapshot. */
 loader *loader_start_opts(job *j, const loader_opts *o, sm_err *err);
 
-/* The latest snapshot (a new reference: derived_unref it), NULL before
- * the first build or without a deriver. Never waits on the model lock. */
-derived *loader_snapshot(loader *l);
-/* The deriver's choices changed (a rule override, a Python selection):
+/* The latest snapshot (a new reference: viewsnap_unref it), NULL before
+ * the first build or without a viewbuild. Never waits on the model lock. */
+viewsnap *loader_snapshot(loader *l);
+/* The viewbuild's choices changed (a rule override, a Python selection):
  * build and publish now, without waiting for the interval (when a pass is
  * running, as soon as it ends). */
 void loader_poke(loader *l);
@@ -57,7 +57,7 @@ void loader_stop(loader *l);
  * who pressed q or sent SIGTERM must not wait on the network). */
 int loader_stop_within(loader *l, int ms);
 
-/* How many answers to view requests (deriver_want_view) were built, the
+/* How many answers to view requests (viewbuild_want_view) were built, the
  * time they took in all and the longest: at most an eighth of the
  * loader's time (plus the last answer) goes to them, however often the
  * request changes. Thread-safe. */

@@ -125,10 +125,111 @@ static void set_sort(jobs_ui *u, int col, int desc)
     jobs_ui_refresh(u);
 }
 
+/* ---- what each key of the table does: 0 stay, 1 quit, 2 quit at once
+ * (a dashboard left a hung request). */
+
+static int key_quit(jobs_ui *u, int ch)
+{
+    (void)u, (void)ch;
+    return 1;
+}
+
+static int key_move(jobs_ui *u, int ch)
+{
+    move_cursor(u, ch == 'j' || ch == KEY_DOWN ? 1 : -1);
+    return 0;
+}
+
+static int key_page(jobs_ui *u, int ch)
+{
+    long page = jobs_ui_rows();
+    if (ch == KEY_NPAGE || ch == ' ')
+        move_cursor(u, page);
+    else if (ch == KEY_PPAGE)
+        move_cursor(u, -page);
+    else
+        move_cursor(u, ch == 'g' || ch == KEY_HOME ? -(long)u->nidx : (long)u->nidx);
+    return 0;
+}
+
+static int key_filter(jobs_ui *u, int ch)
+{
+    (void)ch;
+    snprintf(u->filter_before, sizeof u->filter_before, "%s", u->filter);
+    u->editing = 1;
+    u->dirty = 1;
+    return 0;
+}
+
+static int key_clear(jobs_ui *u, int ch)
+{
+    (void)ch;
+    u->filter[0] = '\0';
+    jobs_ui_refresh(u);
+    return 0;
+}
+
+static int key_sort(jobs_ui *u, int ch)
+{
+    if (ch == 'S')
+        set_sort(u, (int)u->sort, !u->desc);
+    else
+        set_sort(u, (int)u->sort + (ch == '<' ? -1 : 1), u->desc);
+    return 0;
+}
+
+static int key_faults(jobs_ui *u, int ch)
+{
+    (void)ch;
+    u->faults = !u->faults;
+    jobs_ui_refresh(u);
+    return 0;
+}
+
+static int key_help(jobs_ui *u, int ch)
+{
+    (void)ch;
+    u->help = 1;
+    u->dirty = 1;
+    return 0;
+}
+
+static int key_open(jobs_ui *u, int ch)
+{
+    (void)ch;
+    return open_dashboard(u) ? 2 : 0;
+}
+
+static int key_resize(jobs_ui *u, int ch)
+{
+    (void)ch;
+    jobs_ui_refresh(u);
+    return 0;
+}
+
+/* The list's keys: dispatch (on_key), the help overlay and the status
+ * line's hints (jobs_draw.c) are read from this one table, in help
+ * order. */
+const jobs_keydef jobs_keys[] = {
+    {{'j', 'k', KEY_DOWN, KEY_UP}, "j / k, Down / Up", "move", "j/k move", key_move},
+    {{KEY_NPAGE, ' ', KEY_PPAGE, 'g', KEY_HOME, 'G', KEY_END}, "PgDn / PgUp, g / G",
+     "page, first, last", NULL, key_page},
+    {{'/'}, "/", "filter by name: substrings, a|b, ^start, end$", "/ filter", key_filter},
+    {{'s', 'S'}, "s / S", "sort by the next column / reverse the order", "s sort", key_sort},
+    {{'<', '>'}, "< / >", "sort by the column left / right of the current", NULL, key_sort},
+    {{'f'}, "f", "faults only: Failed, alerts, idle GPUs, stale", "f faults", key_faults},
+    {{'\n', '\r', KEY_ENTER}, "Enter", "open the job's dashboard (Esc there: back here)",
+     "Enter open", key_open},
+    {{27}, "Esc", "clear the filter", NULL, key_clear},
+    {{'?', KEY_F(1)}, "?", NULL, "? help", key_help},
+    {{'q', 'Q', 3}, "q", "quit", "q quit", key_quit},
+    {{KEY_RESIZE}, "", NULL, NULL, key_resize},
+    {{0}, NULL, NULL, NULL, NULL},
+};
+
 /* Returns 1 to quit, 2 to quit at once (a hung request). */
 static int on_key(jobs_ui *u, int ch)
 {
-    long page = jobs_ui_rows();
     u->notice[0] = '\0';
     if (u->editing) {
         edit_filter(u, ch);
@@ -139,35 +240,10 @@ static int on_key(jobs_ui *u, int ch)
         u->dirty = 1;
         return ch == 'q' || ch == 3;
     }
-    switch (ch) {
-    case 'q': case 'Q': case 3: return 1;
-    case 'j': case KEY_DOWN: move_cursor(u, 1); break;
-    case 'k': case KEY_UP: move_cursor(u, -1); break;
-    case KEY_NPAGE: case ' ': move_cursor(u, page); break;
-    case KEY_PPAGE: move_cursor(u, -page); break;
-    case 'g': case KEY_HOME: move_cursor(u, -(long)u->nidx); break;
-    case 'G': case KEY_END: move_cursor(u, (long)u->nidx); break;
-    case '/':
-        snprintf(u->filter_before, sizeof u->filter_before, "%s", u->filter);
-        u->editing = 1;
-        u->dirty = 1;
-        break;
-    case 27:
-        u->filter[0] = '\0';
-        jobs_ui_refresh(u);
-        break;
-    case 's': case '>': set_sort(u, (int)u->sort + 1, u->desc); break;
-    case '<': set_sort(u, (int)u->sort - 1, u->desc); break;
-    case 'S': set_sort(u, (int)u->sort, !u->desc); break;
-    case 'f':
-        u->faults = !u->faults;
-        jobs_ui_refresh(u);
-        break;
-    case '?': case KEY_F(1): u->help = 1; u->dirty = 1; break;
-    case '\n': case '\r': case KEY_ENTER: return open_dashboard(u) ? 2 : 0;
-    case KEY_RESIZE: jobs_ui_refresh(u); break;
-    default: break;
-    }
+    for (const jobs_keydef *k = jobs_keys; k->keys; k++)
+        for (size_t i = 0; i < JOBS_KEY_CODES && k->codes[i]; i++)
+            if (k->codes[i] == ch)
+                return k->act(u, ch);
     return 0;
 }
 

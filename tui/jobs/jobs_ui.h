@@ -42,6 +42,18 @@ typedef struct jobs_ui {
     int dirty;
 } jobs_ui;
 
+/* One row of the list's key table (jobs_screen.c): the codes that fire
+ * it, its help line (what NULL: none), its status-line hint (NULL: none)
+ * and what it does (0 stay, 1 quit, 2 quit at once). */
+#define JOBS_KEY_CODES 8
+typedef struct jobs_keydef {
+    int codes[JOBS_KEY_CODES];   /* 0-terminated */
+    const char *keys, *what, *hint;
+    int (*act)(jobs_ui *u, int ch);
+} jobs_keydef;
+/* The rows, in help order, ending with keys NULL. */
+extern const jobs_keydef jobs_keys[];
+
 /* Rebuilds the view from the feed's list (under its lock), keeps the
  * cursor on its job, copies the rows on screen and tells the feed which
  * they are. */

@@ -14,9 +14,9 @@
 struct json_t;
 
 typedef struct dash_ext {
-    const derived *snap;            /* latest derived products */
+    const viewsnap *snap;            /* latest derived products */
     /* Asks the loader for the merge of sel sorted by sort, named key (the
-     * snapshot answers with derived_python). NULL: nobody to ask. */
+     * snapshot answers with viewsnap_python). NULL: nobody to ask. */
     void (*want_python)(void *ud, const pystats_select *sel, pystats_sort sort,
                         uint64_t key);
     void *want_ud;

@@ -295,7 +295,7 @@ static void draw_cursor_info(WINDOW *w, int x, const pane *p, const pane_ctx *ct
  * stepsview for the view on screen), NULL when none; no model. */
 static const stepsview *steps_shown(const pane_ctx *ctx)
 {
-    const stepsview *sv = ctx->vd ? viewdata_steps(ctx->vd) : NULL;
+    const stepsview *sv = ctx->vd ? viewdata_answer(ctx->vd, &stepsview_query) : NULL;
     return sv && !sv->why && sv->nphases ? sv : NULL;
 }
 
@@ -373,7 +373,7 @@ static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
     snprintf(p->range, sizeof p->range, "whole job");
-    const stepsview *sv = ctx->vd ? viewdata_steps(ctx->vd) : NULL;
+    const stepsview *sv = ctx->vd ? viewdata_answer(ctx->vd, &stepsview_query) : NULL;
     if (!sv || sv->why) {
         draw_message(w, sv ? sv->why : "waiting for data", ctx);
         return;
@@ -539,8 +539,10 @@ static uint64_t steps_stamp(pane *p, const pane_ctx *ctx)
 static void steps_request(pane *p, WINDOW *w, const view_state *v, viewdata_req *q)
 {
     (void)w, (void)v;
-    q->steps_on = 1;
-    snprintf(q->steps_phase, sizeof q->steps_phase, "%s", p->phase);
+    stepsview_params sp;
+    memset(&sp, 0, sizeof sp);   /* compared bytewise */
+    snprintf(sp.phase, sizeof sp.phase, "%s", p->phase);
+    viewdata_ask_for(q, &stepsview_query, &sp, sizeof sp);
 }
 
 static const char *steps_title_note(pane *p, const pane_ctx *ctx)
