@@ -17,7 +17,7 @@ static void span_of(const gpu_summary *s, int64_t *t0, int64_t *t1)
     }
 }
 
-static void verdict(rule_result *o, int fired, double value, const gpu_summary *s,
+static void decide(rule_result *o, int fired, double value, const gpu_summary *s,
                     const char *text)
 {
     int64_t t0, t1;
@@ -42,7 +42,7 @@ int rule_kineto_pred_idle_host_bound(const gpu_summary *s, const double *p, rule
     char text[96];
     snprintf(text, sizeof text, "GPU idle %.1f%% of %.1f ms, %.0f%% waiting for the host",
              s->idle_pct, (double)s->span_us / 1000, host);
-    verdict(o, s->idle_pct > p[0] && host > p[1], s->idle_pct, s, text);
+    decide(o, s->idle_pct > p[0] && host > p[1], s->idle_pct, s, text);
     return 0;
 }
 
@@ -56,7 +56,7 @@ int rule_kineto_pred_comm_not_overlapped(const gpu_summary *s, const double *p, 
     char text[96];
     snprintf(text, sizeof text, "communication %.1f%% of GPU time, %.1f%% overlapped",
              share, s->comm_comp_overlap_pct);
-    verdict(o, share >= p[1] && s->comm_comp_overlap_pct < p[0], s->comm_comp_overlap_pct, s,
+    decide(o, share >= p[1] && s->comm_comp_overlap_pct < p[0], s->comm_comp_overlap_pct, s,
             text);
     return 0;
 }
@@ -72,7 +72,7 @@ int rule_kineto_pred_launch_overhead(const gpu_summary *s, const double *p, rule
     char text[96];
     snprintf(text, sizeof text, "%.1f%% of %lld kernels run shorter than their launch call",
              share, (long long)s->launch.count);
-    verdict(o, share > p[0], share, s, text);
+    decide(o, share > p[0], share, s, text);
     return 0;
 }
 
@@ -101,6 +101,6 @@ int rule_kineto_pred_memory_near_capacity(const gpu_summary *s, const double *p,
                  (long long)dev, worst, (long long)s->memory.oom_events);
     else
         snprintf(text, sizeof text, "%lld OutOfMemory events", (long long)s->memory.oom_events);
-    verdict(o, worst > p[0] || s->memory.oom_events > 0, worst, s, text);
+    decide(o, worst > p[0] || s->memory.oom_events > 0, worst, s, text);
     return 0;
 }
