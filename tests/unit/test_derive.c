@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/view/viewsnap.h"
+#include "model/view/viewbuild.h"
 #include "model/pystats/pystats.h"
 #include "model/records.h"
 #include "rules_fixture.h"

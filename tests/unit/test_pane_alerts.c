@@ -13,6 +13,7 @@
 #include "tui/panes/pane_alerts.h"
 #include "tui/theme/theme.h"
 #include "tui/panes/view.h"
+#include "model/view/viewbuild.h"
 
 typedef struct fixture {
     SCREEN *scr;
