@@ -38,7 +38,9 @@ def carries(sym, pres):
     return any(sym == p or sym.startswith(p + "_") for p in pres)
 
 
-def objects(build):
+def objects(build, root):
+    """(object, source) of each library object whose source still exists
+    (a build tree keeps the objects of files since moved or removed)."""
     for lib in LIBS:
         top = os.path.join(build, "CMakeFiles", lib + ".dir")
         for dirpath, _, names in os.walk(top):
@@ -46,18 +48,25 @@ def objects(build):
                 if name.endswith(".c.o"):
                     obj = os.path.join(dirpath, name)
                     # CMakeFiles/LIB.dir/<source path>.o
-                    yield obj, os.path.relpath(obj, top)[:-2]
+                    src = os.path.relpath(obj, top)[:-2]
+                    if os.path.exists(os.path.join(root, src)):
+                        yield obj, src
 
 
-def defined(obj):
-    out = subprocess.run(["nm", "-g", "--defined-only", obj], check=True,
+def defined(objs):
+    """{object: [defined global symbol, ...]}, from one nm over them all."""
+    out = subprocess.run(["nm", "-A", "-g", "--defined-only"] + objs, check=True,
                          capture_output=True, text=True).stdout
+    syms = {o: [] for o in objs}
     for line in out.splitlines():
-        parts = line.split()
+        # "OBJECT:ADDRESS TYPE NAME" (no address for some types)
+        obj, _, rest = line.partition(":")
+        parts = rest.split()
         # A name starting "__" is the compiler's (a sanitizer's ODR
         # indicator, say), not the module's.
-        if len(parts) == 3 and parts[1] in "TDBRVWGSC" and not parts[2].startswith("__"):
-            yield parts[2]
+        if len(parts) >= 2 and parts[-2] in "TDBRVWGSC" and not parts[-1].startswith("__"):
+            syms.setdefault(obj, []).append(parts[-1])
+    return syms
 
 
 def main(argv):
@@ -65,10 +74,14 @@ def main(argv):
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
     build, verbose = argv[1], "-v" in argv[2:]
+    root = os.environ.get("NAMES_ROOT") or os.path.normpath(
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     total, bad = 0, []
-    for obj, src in sorted(objects(build)):
+    objs = sorted(objects(build, root))
+    syms = defined([o for o, _ in objs]) if objs else {}
+    for obj, src in objs:
         pres = prefixes(src)
-        for sym in defined(obj):
+        for sym in syms.get(obj, []):
             total += 1
             if not carries(sym, pres):
                 bad.append((src, sym))
