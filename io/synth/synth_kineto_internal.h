@@ -14,17 +14,17 @@
 #define SYNTH_KIN_US 1000LL     /* ns */
 
 /* A growing text buffer; `oom` sticks once an append failed. */
-typedef struct kbuf {
+typedef struct synth_kbuf {
     char *p;
     size_t n, cap;
     int oom;
-} kbuf;
+} synth_kbuf;
 
-void kbuf_printf(kbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void kbuf_put(kbuf *b, const char *s, size_t n);
-void kbuf_free(kbuf *b);
+void synth_kbuf_printf(synth_kbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void synth_kbuf_put(synth_kbuf *b, const char *s, size_t n);
+void synth_kbuf_free(synth_kbuf *b);
 /* Appends a string literal. */
-#define kbuf_lit(b, s) kbuf_put((b), (s), sizeof(s) - 1)
+#define synth_kbuf_lit(b, s) synth_kbuf_put((b), (s), sizeof(s) - 1)
 
 /* Kineto's GPU streams: the default one, the one NCCL uses, the copy one,
  * and the side stream gloo's CUDA work copies gradients on. */
@@ -64,12 +64,12 @@ struct synth_kin {
     int64_t alloc, reserved, reserved_cap;   /* GPU memory, bytes */
     int64_t total_mem;        /* the device's totalGlobalMem */
     int64_t step_gpu0, step_gpu1;   /* the step's GPU rows' span (0: none yet) */
-    kbuf cpu, gpu;            /* the cycle's host events, then its GPU events */
+    synth_kbuf cpu, gpu;            /* the cycle's host events, then its GPU events */
     int in_cycle;
     int64_t cycle_start_ns, cycle_end_ns;
     /* a .gz written only in part (live mode): the rest and where it goes */
     void *pend_gz;            /* gzFile */
-    kbuf pend;
+    synth_kbuf pend;
     size_t pend_at;
     char pend_path[4200];
 };
@@ -77,8 +77,8 @@ struct synth_kin {
 /* ---- synth_kineto.c: the event writers ---- */
 
 /* The `ts` of absolute time ns in k's form, and a duration, into b. */
-void kin_ts(const synth_kin *k, kbuf *b, int64_t ns);
-void kin_dur(const synth_kin *k, kbuf *b, int64_t ns);
+void synth_kin_ts(const synth_kin *k, synth_kbuf *b, int64_t ns);
+void synth_kin_dur(const synth_kin *k, synth_kbuf *b, int64_t ns);
 /* An X event with an op's args (External id, record function id). */
 void synth_kin_host(synth_kin *k, int cat, const char *name, int tid, int64_t ts, int64_t dur,
                     int64_t ext);

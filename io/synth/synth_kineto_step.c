@@ -262,13 +262,13 @@ static void kin_gpu_step(synth_kin *k, const char *name, int64_t ext)
 {
     if (k->dev < 0 || k->step_gpu0 == 0 || k->form == SYNTH_KINETO_LEGACY)
         return;
-    kbuf *b = &k->gpu;
-    kbuf_printf(b, "  {\n    \"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"%s\", "
+    synth_kbuf *b = &k->gpu;
+    synth_kbuf_printf(b, "  {\n    \"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"%s\", "
                    "\"pid\": %d, \"tid\": %d,\n    \"ts\": ", name, k->dev, KIN_STREAM_COMPUTE);
-    kin_ts(k, b, k->step_gpu0);
-    kbuf_lit(b, ", \"dur\": ");
-    kin_dur(k, b, k->step_gpu1 - k->step_gpu0);
-    kbuf_printf(b, ",\n    \"args\": {\n      \"External id\": %lld\n    }\n  },\n",
+    synth_kin_ts(k, b, k->step_gpu0);
+    synth_kbuf_lit(b, ", \"dur\": ");
+    synth_kin_dur(k, b, k->step_gpu1 - k->step_gpu0);
+    synth_kbuf_printf(b, ",\n    \"args\": {\n      \"External id\": %lld\n    }\n  },\n",
                 (long long)ext);
 }
 

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/rules/rule_impl.h"
 
 /* ---- GlooWithCUDA ----------------------------------------------------------- */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/view/gpuview.h"
 
 #define GJOB_CAUSES 48

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/rules/rule_impl.h"
 #include "model/rules/rules.h"
 #include "model/view/gpucause.h"
