@@ -149,7 +149,7 @@ static const rule_desc RULES[] = {
      .params = {PCT("threshold", 30), PCT("min_comm", 10)}},
     {.name = "KernelLaunchOverhead", .unit = "ranks", .origin = "HTA (kernel launch statistics)",
      .fix = "fewer, larger kernels: torch.compile(mode=\"reduce-overhead\") or CUDA graphs, fused optimizers (AdamW(fused=True)), a bigger batch",
-     .look = "Top (4), o: kernels by count",
+     .look = "Top (4), o: kernels (count); report: gpu[].launch",
      .example_key = "short_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_MED,
      .summary = "Kineto: more than threshold % of kernels shorter than their launch call "
@@ -169,7 +169,7 @@ static const rule_desc RULES[] = {
     {.name = "GlooWithCUDA", .unit = "ranks", .origin = "TensorBoard profiler (DDP without NCCL)",
      .fix = "init_process_group(\"nccl\"): NCCL all-reduces on the GPU during the backward, "
             "no copies through the host",
-     .look = "Top (4), o: annotations (gloo:all_reduce); report: gpu[].backend",
+     .look = "report: gpu[].backend; Top (4), o: kernels (Memcpy ... Pinned), Kineto ops (record_param_comms)",
      .example_key = "all_reduce_calls", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_HIGH,
      .summary = "Kineto: a rank runs DDP over gloo (distributedInfo.backend) with CUDA tensors",

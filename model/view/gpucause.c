@@ -188,8 +188,8 @@ static int cause_gloo(const cause_in *in, finding *f)
                   "go to pinned memory and back: %.0f %% of the GPU's busy time", calls, during,
                   pct_of(j->pinned_us, j->busy_us));
     finding_fix(f, "%s", table_fix(g, "GlooWithCUDA"));
-    finding_evidence(f, "Top (4), o: annotations: gloo:all_reduce; report: gpu[].backend, "
-                     "gpu[].idle_causes");
+    finding_evidence(f, "report: gpu[].backend (gloo), gpu[].idle_causes; Top (4), o: kernels "
+                     "(Memcpy DtoH / HtoD Pinned), Kineto ops (record_param_comms)");
     f->rule = "GlooWithCUDA";
     return 1;
 }
@@ -243,7 +243,7 @@ static int cause_launches(const cause_in *in, finding *f)
         snprintf(f->cause + strlen(f->cause), sizeof f->cause - strlen(f->cause),
                  " for %.0f %% of it", path);
     finding_fix(f, "%s", table_fix(k, "KernelLaunchOverhead"));
-    finding_evidence(f, "Top (4), o: kernels by count; report: gpu[].launch, "
+    finding_evidence(f, "Top (4), o: kernels (count); report: gpu[].launch, "
                      "gpu[].critical_path");
     f->rule = "KernelLaunchOverhead";
     return 1;
