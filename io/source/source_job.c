@@ -27,8 +27,11 @@ static source *place_open(const jobplace *pl, const source_opts *o, sm_err *err)
     case JOBPLACE_TENSORBOARD:
     case JOBPLACE_CHECKPOINT:
         return source_place_open(pl, o, err);
-    case JOBPLACE_OUTPUT:
-        return source_tar_open(pl->url, o, err);
+    case JOBPLACE_OUTPUT: {
+        source *t = source_tar_open(pl->url, o, err);
+        source_tar_limit(t, SOURCE_JOB_TAR_MAX);
+        return t;
+    }
     default:
         return source_open(pl->url, o, err);
     }

@@ -14,6 +14,9 @@
 #include "model/jobs/jobrow.h"
 
 #define SOURCE_JOB_ROOT "profiler-output/"
+/* output.tar.gz is read whole to find its members: a bigger one is named,
+ * not read (source_tar_limit). */
+#define SOURCE_JOB_TAR_MAX ((int64_t)2 << 30)
 
 /* Opens r's places. *root is set to SOURCE_JOB_ROOT for a union, to
  * NULL otherwise (found by the first pass, as for a SOURCE). Nothing is

@@ -16,6 +16,7 @@
 #include "io/s3/s3_list.h"
 #include "io/s3/s3_retry.h"
 #include "io/s3/s3_url.h"
+#include "io/s3/s3_xml.h"
 
 typedef struct s3_source {
     source base;
@@ -62,6 +63,7 @@ static void s3_fail_context(const s3_source *s, const char *key, s3_fail_ctx *c)
     c->cred_where = aws_creds_where(s->creds);
     c->region = s->region;
     c->endpoint = s->endpoint[0] ? s->endpoint : NULL;
+    c->bucket_region = NULL;
 }
 
 static void s3_explain(const s3_source *s, const char *key,
@@ -69,6 +71,9 @@ static void s3_explain(const s3_source *s, const char *key,
 {
     s3_fail_ctx c;
     s3_fail_context(s, key, &c);
+    char region[64] = "";
+    if (r->body && s3_xml_find(r->body, r->len, "Region", region, sizeof region) == 0)
+        c.bucket_region = region;
     s3_retry_explain(r->curl_code, r->curl_msg, r->status, r->s3code, &c, err);
 }
 

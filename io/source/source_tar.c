@@ -20,6 +20,7 @@ typedef struct tar_src {
     char key[1024];            /* the archive in inner */
     char desc[1200];
     int indexed;               /* read whole once: the members are known */
+    int64_t max;               /* a bigger archive is not read; 0 no bound */
     char etag[128];            /* the archive's */
     int64_t size;
     char damage[600];          /* why reading stopped short; "" none */
@@ -175,6 +176,13 @@ static int ensure_index(tar_src *t, sm_err *err)
         return 0;   /* not written (yet): listed again next pass */
     t->size = f.size;
     snprintf(t->etag, sizeof t->etag, "%s", f.etag);
+    if (t->max && t->size > t->max) {
+        snprintf(t->damage, sizeof t->damage, "not read: %.1f GiB, more than the %.1f GiB read "
+                 "in place for a job; give it to --traces to read it whole",
+                 (double)t->size / (1 << 30), (double)t->max / (1 << 30));
+        t->indexed = 1;
+        return 0;
+    }
     return read_index(t, err);
 }
 
@@ -218,7 +226,8 @@ static int tar_list(source *s, const char *prefix, const char *after, source_lis
     }
     if (t->damage[0] && !pl) {
         char why[800];
-        snprintf(why, sizeof why, "%.200s: read up to the damage only: %.560s", t->desc, t->damage);
+        snprintf(why, sizeof why, "%.200s: %s%.560s", t->desc,
+                 t->n ? "read up to the damage only: " : "", t->damage);
         source_entry e = {.key = "", .etag = "", .error = why};
         cb(ud, &e);
     }
@@ -360,6 +369,12 @@ source *source_tar_wrap(source *inner, const char *key, const char *desc)
     snprintf(t->key, sizeof t->key, "%s", key);
     snprintf(t->desc, sizeof t->desc, "%s", desc);
     return &t->base;
+}
+
+void source_tar_limit(source *s, int64_t max)
+{
+    if (s && s->vt == &tar_vtbl)
+        ((tar_src *)s)->max = max;
 }
 
 int source_tar_names(const char *spec)

@@ -27,6 +27,11 @@ source *source_tar_open(const char *spec, const source_opts *o, sm_err *err);
  * desc. NULL on OOM. */
 source *source_tar_wrap(source *inner, const char *key, const char *desc);
 
+/* An archive bigger than max bytes (0: no bound) is not read: the
+ * listing names it with its size. A job's output.tar.gz holds whatever
+ * the script left in /opt/ml/output/data; --traces reads any size. */
+void source_tar_limit(source *s, int64_t max);
+
 /* 1 when spec names a .tar.gz or .tgz archive. */
 int source_tar_names(const char *spec);
 

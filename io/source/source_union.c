@@ -97,6 +97,8 @@ static int union_list(source *s, const char *prefix, const char *after, source_l
 {
     union_src *u = (union_src *)s;
     prefix = prefix ? prefix : "";
+    int ok = 0, passing = 0;
+    sm_err first = {0};
     for (size_t i = 0; i < u->n; i++) {
         mount *m = &u->m[i];
         const char *cp, *ca;
@@ -108,21 +110,32 @@ static int union_list(source *s, const char *prefix, const char *after, source_l
             sm_err_set(&e, SM_ERR_USAGE, "%s", m->failed);
         if (m->src && source_list(m->src, cp, ca, tap_cb, &t, &e) == 0) {
             set_error(u, m, "");
+            ok++;
         } else if (lasting(&e)) {
             char why[1500];
             snprintf(why, sizeof why, "%.1000s (%s) cannot be read: %.380s", m->st.url,
                      jobplace_label(m->st.kind), e.msg);
-            set_error(u, m, why);
+            set_error(u, m, e.msg);
             source_entry f = {.key = m->st.at, .etag = "", .error = why};
             t.stopped = cb(ud, &f) != 0;
+            ok++;
         } else {
-            if (err)
-                sm_err_set(err, e.code, "%.600s (%s): %.380s", m->st.url,
-                           jobplace_label(m->st.kind), e.msg);
-            return -1;
+            /* may pass: this pass goes without it (its files stay known),
+             * and only when nothing could be listed does the listing fail */
+            char why[1500];
+            snprintf(why, sizeof why, "%.1000s (%s): %.380s", m->st.url,
+                     jobplace_label(m->st.kind), e.msg);
+            set_error(u, m, e.msg);
+            if (!passing++)
+                sm_err_set(&first, e.code, "%s", why);
         }
         if (t.stopped)
             break;
+    }
+    if (passing && !ok) {
+        if (err)
+            *err = first;
+        return -1;
     }
     return 0;
 }
@@ -194,37 +207,45 @@ static void put(union_src *u, size_t *w, const char *fmt, const char *a, const c
 
 /* What the job reads, in the order places are read (jobplace.h): those
  * that held something at the last pass (or could not be read), every
- * place before the first pass, the job's name when none held anything:
+ * place before the first pass; without profiler output the job's name
+ * first; the places looked in when none held anything:
  * "s3://b/p/JOB/profiler-output · traces: s3://b/tb/JOB/tensorboard-output/
- * (TensorBoard sync)". */
+ * (TensorBoard sync)", "JOB (no profiler output) · traces: ...". */
 static void redescribe(union_src *u)
 {
     size_t w = 0, shown = 0;
-    int traces = 0;
+    int traces = 0, profiler = 0;
     u->desc[0] = '\0';
+    for (size_t i = 0; i < u->n; i++)
+        profiler |= u->m[i].st.kind == JOBPLACE_PROFILER &&
+                    (!u->passes || u->m[i].st.keys || u->m[i].st.error[0]);
     for (int kind = 0; kind < JOBPLACE_KINDS; kind++)
         for (size_t i = 0; i < u->n; i++) {
             const union_place *p = &u->m[i].st;
             if (p->kind != kind || (u->passes && !p->keys && !p->error[0]))
                 continue;
-            const char *sep = !shown ? "" : traces ? ", " : " \xc2\xb7 ";
-            put(u, &w, "%s%s", sep, kind == JOBPLACE_PROFILER ? "" : traces ? "" : "traces: ");
             if (kind == JOBPLACE_PROFILER) {
                 size_t l = strlen(p->url);
                 char url[sizeof p->url];
                 snprintf(url, sizeof url, "%.*s", (int)(l && p->url[l - 1] == '/' ? l - 1 : l),
                          p->url);
-                put(u, &w, "%s%s", url, "");
+                put(u, &w, "%s%s", url, p->error[0] ? " (cannot be read)" : "");
             } else {
+                if (!shown && !profiler)
+                    put(u, &w, "%s (no profiler output)%s", u->name, "");
+                put(u, &w, "%s%s", traces ? ", " : " \xc2\xb7 traces: ", "");
                 put(u, &w, "%s (%s", p->url, jobplace_label(kind));
-                put(u, &w, "%s)", p->error[0] ? ", cannot be read" : "", "");
+                put(u, &w, "%s)%s", p->error[0] ? ", cannot be read" : "", "");
                 traces = 1;
             }
             shown++;
         }
     if (shown)
         return;
-    put(u, &w, "%s (nothing in: %s", u->name, "");
+    int has_profiler = 0;
+    for (size_t i = 0; i < u->n; i++)
+        has_profiler |= u->m[i].st.kind == JOBPLACE_PROFILER;
+    put(u, &w, "%s (%snothing in: ", u->name, has_profiler ? "" : "no profiler output; ");
     for (size_t i = 0; i < u->n; i++)
         put(u, &w, "%s%s", i ? ", " : "", jobplace_label(u->m[i].st.kind));
     put(u, &w, ")%s%s", "", "");

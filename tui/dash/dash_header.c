@@ -12,6 +12,7 @@
 #include "model/view/freshness.h"
 #include "tui/text/fmt.h"
 #include "tui/text/sanitize.h"
+#include "tui/text/url_tail.h"
 #include "tui/dash/step_focus.h"
 
 #define NOTICE_US (6LL * 1000000)
@@ -216,6 +217,56 @@ static const char *mid_cut(const char *src, int max, char *out, size_t cap)
     return out;
 }
 
+/* A job's places by their labels alone: after "traces: ", each
+ * "URL (label)" becomes "label"; with drop_name, "JOB (no profiler
+ * output)" before them is "JOB". */
+static void place_labels(const char *in, int drop_name, char *out, size_t cap)
+{
+    const char *tr = strstr(in, "traces: ");
+    size_t w = 0;
+    int head = (int)(tr - in);
+    const char *np = drop_name ? strstr(in, " (no profiler output)") : NULL;
+    if (np && np < tr)
+        w = (size_t)snprintf(out, cap, "%.*s%.*s", (int)(np - in), in,
+                             (int)(tr - (np + 21)), np + 21);
+    else
+        w = (size_t)snprintf(out, cap, "%.*s", head, in);
+    for (const char *p = tr + 8; *p && w + 1 < cap;) {
+        const char *open = strstr(p, " ("), *close = open ? strchr(open, ')') : NULL;
+        if (!close)
+            break;
+        int k = snprintf(out + w, cap - w, "%s%.*s", p == tr + 8 ? "traces: " : ", ",
+                         (int)(close - open - 2), open + 2);
+        w += k > 0 ? (size_t)k : 0;
+        p = close[1] == ',' ? close + 3 : close + 1;
+    }
+}
+
+/* The place cut to max bytes. A job read from several places (" · traces: ")
+ * first loses the middle of each URL, keeping the job's folder and the
+ * place ("s3://.../JOB/tensorboard-output/"), then all but the place's
+ * folder, then the URLs of the places (their labels stay); what is still
+ * too long is cut in the middle. */
+static const char *place_cut(const char *place, int max, char *out, size_t cap)
+{
+    char short_[1024], labels[1024];
+    if ((int)strlen(place) <= max || !strstr(place, "traces: "))
+        return mid_cut(place, max, out, cap);
+    for (int keep = 2; keep >= 1; keep--)
+        if ((int)url_tail(place, keep, short_, sizeof short_) <= max) {
+            snprintf(out, cap, "%.*s", max, short_);
+            return out;
+        }
+    for (int drop = 0; drop <= 1; drop++) {
+        place_labels(short_, drop, labels, sizeof labels);
+        if ((int)strlen(labels) <= max) {
+            snprintf(out, cap, "%.*s", max, labels);
+            return out;
+        }
+    }
+    return mid_cut(labels, max, out, cap);
+}
+
 /* The job's name (the scan may still set it): the loader's snapshot
  * carries it; before the first, the name dash_run copied before the
  * loader started. No lock. */
@@ -321,7 +372,7 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
             room += (int)strlen(paren) + 1;
         }
         snprintf(left, sizeof left, "%s %s | %s | %s |%s", name,
-                 mid_cut(place, room, src, sizeof src), nodes, range, badge);
+                 place_cut(place, room, src, sizeof src), nodes, range, badge);
     }
     char verdict_line[512], key[sizeof d->hdr_last];
     int bar_w = 2 * (int)d->npanes + 1;
