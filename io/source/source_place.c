@@ -27,7 +27,8 @@ typedef struct place_src {
     char url[JOBPLACE_URL * 2];
     place_key *k;
     size_t n, cap;
-    int fresh;                 /* k is this pass's listing */
+    int fresh;                 /* k is this pass's listing (or failed) */
+    sm_err failed;             /* how this pass's walk failed; code 0 none */
     place_state st;
 } place_src;
 
@@ -99,13 +100,14 @@ static int walk_place(place_src *p, sm_err *err)
     p->st.cut = 0;
     p->st.listed++;
     int rc = 0;
+    sm_err e = {0};
     if (!p->on_alt) {
-        rc = walk_one(p, p->sub, 0, PLACE_KEYS_MAX, err);
+        rc = walk_one(p, p->sub, 0, PLACE_KEYS_MAX, &e);
         if (rc == 0 && p->n)
             p->on_sub = 1;
     }
     if (rc == 0 && p->alt_ok && !p->on_sub && !p->n) {
-        rc = walk_one(p, "", 1, PLACE_ALT_KEYS_MAX, err);
+        rc = walk_one(p, "", 1, PLACE_ALT_KEYS_MAX, &e);
         if (rc == 0 && p->n) {
             p->on_alt = 1;
             snprintf(p->url, sizeof p->url, "%s", source_describe(p->inner));
@@ -113,8 +115,15 @@ static int walk_place(place_src *p, sm_err *err)
     }
     if (rc < 0) {
         keys_clear(p);
+        p->failed = e;   /* the pass's other listings say the same, unasked */
+        if (!p->failed.code)
+            p->failed.code = SM_ERR_IO;
+        p->fresh = 1;
+        if (err)
+            *err = e;
         return -1;
     }
+    p->failed.code = 0;
     p->st.keys = p->n;
     p->st.on_alt = p->on_alt;
     p->fresh = 1;
@@ -143,6 +152,11 @@ static int place_list(source *s, const char *prefix, const char *after, source_l
     place_src *p = (place_src *)s;
     if (!p->fresh && walk_place(p, err) < 0)
         return -1;
+    if (p->failed.code) {
+        if (err)
+            *err = p->failed;
+        return -1;
+    }
     prefix = prefix ? prefix : "";
     size_t pl = strlen(prefix);
     int after_first = after && *after && strcmp(after, prefix) >= 0;
@@ -287,7 +301,11 @@ source *source_place_open(const jobplace *pl, const source_opts *o, sm_err *err)
     size_t rl = strlen(root);
     if (strncmp(pl->url, root, rl))
         return sm_err_set(err, SM_ERR_USAGE, "%.600s is not inside %.600s", pl->url, root), NULL;
-    source *in = source_open(root, o, err);
+    /* a place's root may be shared by jobs (a TensorBoard path): its
+     * listing is never answered from the last run's cached one */
+    source_opts po = *o;
+    po.one_pass = 1;
+    source *in = source_open(root, &po, err);
     if (!in)
         return NULL;
     source *s = source_place_wrap(in, pl->url + rl, pl->alt[0] != 0, pl->url);

@@ -471,7 +471,7 @@ static int s3_setup(s3_source *s, const source_opts *o, sm_err *err)
         !(s->cache = cache_open(s->tune.cache_dir, o ? o->cache_size : 0, &cerr)))
         source_s3_note(s, "cache off: ", cerr.msg);
     if (s->cache && !(s->lc = list_cache_open(s->cache, s->endpoint, s->bucket, s->root,
-                                              o && o->wait_for_data)))
+                                              o && o->wait_for_data && !o->one_pass)))
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     return 0;
 }

@@ -13,7 +13,9 @@ static job *open_files(const jobrow *r, const source_opts *so, const model_confi
 {
     source_opts o = *so;
     /* the API named the places: empty is no error (the job may not have
-     * written yet, or Debugger wrote nothing), CloudWatch may fill it */
+     * written yet, or Debugger wrote nothing), CloudWatch may fill it;
+     * a report's one pass is never answered from a cached listing */
+    o.one_pass = !so->wait_for_data;
     o.wait_for_data = 1;
     const char *root;
     source *src = source_job_open(r, &o, &root, err);
