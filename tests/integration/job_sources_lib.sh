@@ -28,16 +28,17 @@ js_start() {
     JS_DATA=$dir/jobs
     mkdir -p "$dir" "$JS_DATA"
     cat >"$dir/extra.json" <<'EOF'
-[{"name": "tb-only-1", "status": "InProgress", "tensorboard": "s3://tb-bucket/tb"},
- {"name": "ckpt-only-1", "status": "InProgress", "checkpoint": "s3://ckpt-bucket/ckpt/ckpt-only-1"},
- {"name": "dbg-tb-1", "status": "InProgress", "profiler": "s3://smtop-jobs/profiler",
-  "tensorboard": "s3://tb-other/x"},
- {"name": "ended-out-1", "status": "Completed", "age_s": 3600, "output": "s3://smtop-jobs/output"},
- {"name": "denied-1", "status": "InProgress", "tensorboard": "s3://tb-bucket/tb",
-  "checkpoint": "s3://locked-bucket/ck"},
- {"name": "region-1", "status": "InProgress", "tensorboard": "s3://eu-bucket/tb",
-  "checkpoint": "s3://ckpt-bucket/ckpt/region-1/"},
- {"name": "tbfb-1", "status": "InProgress", "tensorboard": "s3://tb-fb/tbfb-1-logs"}]
+[{"name": "tb-only-1", "tensorboard": "s3://tb-bucket/tb", "count": 2, "age_s": 200},
+ {"name": "ckpt-only-1", "checkpoint": "s3://ckpt-bucket/ckpt/ckpt-only-1", "count": 2, "age_s": 200},
+ {"name": "dbg-tb-1", "profiler": "s3://smtop-jobs/profiler", "tensorboard": "s3://tb-other/x",
+  "count": 2, "age_s": 260},
+ {"name": "ended-out-1", "status": "Completed", "age_s": 3600, "output": "s3://smtop-jobs/output",
+  "count": 2},
+ {"name": "denied-1", "tensorboard": "s3://tb-bucket/tb", "checkpoint": "s3://locked-bucket/ck",
+  "count": 2, "age_s": 200},
+ {"name": "region-1", "tensorboard": "s3://eu-bucket/tb", "checkpoint": "s3://ckpt-bucket/ckpt/region-1/",
+  "count": 2, "age_s": 200},
+ {"name": "tbfb-1", "tensorboard": "s3://tb-fb/tbfb-1-logs", "count": 2, "age_s": 200}]
 EOF
     aws_start "$dir" 4 "$dir/extra.json" || return 1
     aws_env
@@ -52,13 +53,15 @@ EOF
     done
     "$SMTOP" synth --out "$JS_DATA/dbg-tb-1" --kineto --minutes 3 --nodes 2 --seed 9 \
         --kineto-every 40 >/dev/null || return 1
-    (cd "$JS_DATA/ended-out-1/output" && tar czf ../output.tar.gz tensorboard && rm -rf tensorboard &&
-        mv ../output.tar.gz .) || return 1
+    # the archive SageMaker makes of /opt/ml/output/data (the folder stays
+    # unpacked in JS_DATA: the layout it is read as)
+    mkdir -p "$dir/tar/output" && (cd "$JS_DATA/ended-out-1/output" &&
+        tar czf "$dir/tar/output/output.tar.gz" tensorboard) || return 1
     js_up tb-bucket tb/tb-only-1/tensorboard-output tb-only-1 tensorboard-output || return 1
     js_up ckpt-bucket ckpt/ckpt-only-1 ckpt-only-1 checkpoints || return 1
     js_up smtop-jobs profiler/dbg-tb-1/profiler-output dbg-tb-1 profiler-output || return 1
     js_up tb-other x/dbg-tb-1/tensorboard-output dbg-tb-1 tensorboard-output || return 1
-    js_up smtop-jobs output/ended-out-1/output ended-out-1 output || return 1
+    rig_upload smtop-jobs output/ended-out-1/output "$dir/tar/output" >/dev/null || return 1
     js_up tb-bucket tb/denied-1/tensorboard-output denied-1 tensorboard-output || return 1
     js_up locked-bucket ck denied-1 tensorboard-output || return 1
     js_up ckpt-bucket ckpt/region-1 region-1 checkpoints || return 1

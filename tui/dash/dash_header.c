@@ -218,19 +218,24 @@ static const char *mid_cut(const char *src, int max, char *out, size_t cap)
 }
 
 /* A job's places by their labels alone: after "traces: ", each
- * "URL (label)" becomes "label"; with drop_name, "JOB (no profiler
- * output)" before them is "JOB". */
+ * "URL (label)" becomes "label"; with drop_name what comes before is the
+ * job's name alone ("JOB (no profiler output)", ".../JOB/profiler-output"). */
 static void place_labels(const char *in, int drop_name, char *out, size_t cap)
 {
     const char *tr = strstr(in, "traces: ");
-    size_t w = 0;
     int head = (int)(tr - in);
-    const char *np = drop_name ? strstr(in, " (no profiler output)") : NULL;
-    if (np && np < tr)
-        w = (size_t)snprintf(out, cap, "%.*s%.*s", (int)(np - in), in,
-                             (int)(tr - (np + 21)), np + 21);
-    else
+    const char *np = strstr(in, " (no profiler output)"), *po = strstr(in, "/profiler-output");
+    size_t w;
+    if (drop_name && np && np < tr) {
+        w = (size_t)snprintf(out, cap, "%.*s \xc2\xb7 ", (int)(np - in), in);
+    } else if (drop_name && po && po < tr) {
+        const char *name = po;
+        while (name > in && name[-1] != '/')
+            name--;
+        w = (size_t)snprintf(out, cap, "%.*s \xc2\xb7 ", (int)(po - name), name);
+    } else {
         w = (size_t)snprintf(out, cap, "%.*s", head, in);
+    }
     for (const char *p = tr + 8; *p && w + 1 < cap;) {
         const char *open = strstr(p, " ("), *close = open ? strchr(open, ')') : NULL;
         if (!close)
@@ -242,6 +247,15 @@ static void place_labels(const char *in, int drop_name, char *out, size_t cap)
     }
 }
 
+/* Columns of UTF-8 s (its places' separator is one column, two bytes). */
+static int cols_of(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
 /* The place cut to max bytes. A job read from several places (" · traces: ")
  * first loses the middle of each URL, keeping the job's folder and the
  * place ("s3://.../JOB/tensorboard-output/"), then all but the place's
@@ -250,21 +264,25 @@ static void place_labels(const char *in, int drop_name, char *out, size_t cap)
 static const char *place_cut(const char *place, int max, char *out, size_t cap)
 {
     char short_[1024], labels[1024];
-    if ((int)strlen(place) <= max || !strstr(place, "traces: "))
+    const char *fit = NULL;
+    if (!strstr(place, "traces: "))
         return mid_cut(place, max, out, cap);
-    for (int keep = 2; keep >= 1; keep--)
-        if ((int)url_tail(place, keep, short_, sizeof short_) <= max) {
-            snprintf(out, cap, "%.*s", max, short_);
-            return out;
-        }
-    for (int drop = 0; drop <= 1; drop++) {
+    if (cols_of(place) <= max)
+        fit = place;
+    for (int keep = 2; keep >= 1 && !fit; keep--)
+        if ((url_tail(place, keep, short_, sizeof short_), cols_of(short_)) <= max)
+            fit = short_;
+    if (!fit)
+        url_tail(place, 2, short_, sizeof short_);   /* the job's folder names it */
+    for (int drop = 0; drop <= 1 && !fit; drop++) {
         place_labels(short_, drop, labels, sizeof labels);
-        if ((int)strlen(labels) <= max) {
-            snprintf(out, cap, "%.*s", max, labels);
-            return out;
-        }
+        if (cols_of(labels) <= max)
+            fit = labels;
     }
-    return mid_cut(labels, max, out, cap);
+    if (!fit)
+        return mid_cut(labels, max, out, cap);
+    snprintf(out, cap, "%.*s", (int)cap - 1, fit);
+    return out;
 }
 
 /* The job's name (the scan may still set it): the loader's snapshot
