@@ -8,7 +8,9 @@
 # TensorBoard path itself once its job folder held the data); a place
 # denied, or in another region, is named with the permission or region it
 # needs while the rest is read; export --job and diff --job read the same
-# places. Prints the S3 requests of each report (one pass: the first read).
+# places. Prints the S3 requests of each report (one pass: the first read),
+# and of each later refresh (tests/tools/job_passes: one listing a trace
+# place, nothing read again, the archive never listed again).
 set -uo pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
 . "$SMTOP_SRC/tests/aws/rig.sh"
@@ -24,7 +26,7 @@ js_start "$T" || { echo "FAIL: setup"; exit 1; }
 
 printf '%-12s %5s %5s %6s  %s\n' job ranks reqs lists "listings per prefix"
 for j in $JS_JOBS; do
-    rig_recount
+    rig_recount >/dev/null
     "$SMTOP" report --json --job "$j" "${E[@]}" >"$T/$j.json" 2>"$T/$j.err" ||
         fail "report --json --job $j: exit $?: $(cat "$T/$j.err")"
     rig_stats_json >"$T/$j.s3"
@@ -75,6 +77,56 @@ if job != "tbfb-1" and any(k in ("tb-bucket/tb/", "tb-other/x/") for k in lists)
     bad.append(f"a TensorBoard path itself was listed though its job folder held the data: {lists}")
 print(f"{job:12s} {len(api['gpu']):5d} {s3['requests']:5d} {s3['list']:6d}  " +
       ", ".join(f"{k}: {v}" for k, v in sorted(lists.items())))
+for b in bad:
+    print(f"FAIL: {job}: {b}")
+sys.exit(1 if bad else 0)
+PY
+done
+
+# S3 requests of each refresh: a dashboard's passes without the screen
+# (tests/tools/job_passes.c), the rig's counters read and zeroed after each
+PASSES=${SMTOP_BUILD:-$SMTOP_SRC/build}/tests/job_passes
+[ -x "$PASSES" ] || { echo "FAIL: job_passes not built: $PASSES"; exit 1; }
+echo
+echo "| job | first pass: requests (lists, GETs) | each later pass: requests | listings a later pass, by prefix |"
+echo "|---|---|---|---|"
+for j in $JS_JOBS; do
+    rig_recount >/dev/null
+    : >"$T/$j.passes"
+    "$PASSES" "$j" "$RIG_ENDPOINT" 4 "curl -s -X POST http://127.0.0.1:$RIG_CTL/recount >>$T/$j.passes; echo >>$T/$j.passes" \
+        >"$T/$j.out" 2>"$T/$j.perr" || fail "job_passes $j: $(cat "$T/$j.perr")"
+    python3 - "$j" "$T/$j.passes" "$T/$j.out" <<'PY' || fails=$((fails + 1))
+import json, sys
+job, passes = sys.argv[1], [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
+out = open(sys.argv[3]).read().split()
+bad = []
+if len(passes) != 4:
+    sys.exit(f"FAIL: {job}: {len(passes)} passes counted")
+if "ranks=2" not in out:
+    bad.append(f"the passes read no 2 ranks: {' '.join(out)}")
+first, later = passes[0], passes[1:]
+places = {"tb-only-1": ["tb-bucket/tb/tb-only-1/tensorboard-output/"],
+          "ckpt-only-1": ["ckpt-bucket/ckpt/ckpt-only-1/"],
+          "dbg-tb-1": ["tb-other/x/dbg-tb-1/tensorboard-output/"],
+          "ended-out-1": [],
+          "denied-1": ["tb-bucket/tb/denied-1/tensorboard-output/", "locked-bucket/ck/"],
+          "region-1": ["ckpt-bucket/ckpt/region-1/", "eu-bucket/tb/region-1/tensorboard-output/"],
+          "tbfb-1": ["tb-fb/tbfb-1-logs/"]}[job]
+for n, p in enumerate(later, 2):
+    lists = p["lists_by"]
+    for pre in places:   # each trace place: one listing a refresh
+        if lists.get(pre, 0) != 1:
+            bad.append(f"pass {n}: {lists.get(pre, 0)} listings of {pre}")
+    for k, v in lists.items():
+        if k.count("/") == 1 and k.endswith("/"):
+            bad.append(f"pass {n}: a whole bucket listed: {k}")
+        if k not in places and not k.startswith("smtop-jobs/profiler/"):
+            bad.append(f"pass {n}: {k} listed {v} times")
+    if p["get_object"]:
+        bad.append(f"pass {n}: {p['get_object']} objects read again though nothing changed")
+per = ", ".join(f"{k}: {v}" for k, v in sorted(later[-1]["lists_by"].items())) or "none"
+print(f"| {job} | {first['requests']} ({first['list']}, {first['get_object']}) | "
+      f"{'/'.join(str(p['requests']) for p in later)} | {per} |")
 for b in bad:
     print(f"FAIL: {job}: {b}")
 sys.exit(1 if bad else 0)

@@ -43,7 +43,7 @@ echo "header: $(ui_screen | head -1)"
 
 # --- its refreshes: one listing of the TensorBoard sync each
 sleep 2
-rig_recount
+rig_recount >/dev/null
 t0=$(now_ms)
 sleep 6
 rig_stats_json >"$UI_WORK/lists.json"

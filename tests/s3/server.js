@@ -184,6 +184,8 @@ function control() {
     let body = '';
     req.on('data', (c) => { body += c; });
     req.on('end', () => {
+      // the counters as they were: /recount answers those it zeroes
+      const snap = JSON.stringify({ ...stats, lists_by: listsBy, gets_by: getsBy });
       if (req.method === 'POST' && req.url === '/fault') faults.push(JSON.parse(body));
       else if (req.method === 'POST' && req.url === '/bucket') {
         const b = JSON.parse(body);
@@ -201,7 +203,7 @@ function control() {
         for (const k of Object.keys(stats)) stats[k] = 0;
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ...stats, lists_by: listsBy, gets_by: getsBy }));
+      res.end(snap);
     });
   });
 }
