@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "io/job/job.h"
+#include "io/run/job.h"
 #include "io/scan/scanner.h"
 #include "io/source/source_job.h"
 #include "model/model.h"
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "tui/cmd/cmd_job.h"
 
 int main(int argc, char **argv)

@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "io/job/job_watch.h"
+#include "io/run/job_watch.h"
 #include "io/source/source_job.h"
 
 /* The job's files: every place its description names (source_job.h),
