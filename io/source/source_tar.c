@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/decode/gz_index.h"
-#include "io/decode/tar_walk.h"
+#include "io/source/gz_index.h"
+#include "io/source/tar_walk.h"
 #include "model/util/vec.h"
 
 typedef struct tar_file {

@@ -3,8 +3,8 @@
  * of an ended job — read in place as a read-only folder of its members.
  *
  * The first listing that finds the archive reads it once from start to
- * end (ranged reads of SOURCE_TAR_CHUNK), inflating it (io/decode/gz_index)
- * into a tar reader (io/decode/tar_walk) that notes each regular file's
+ * end (ranged reads of SOURCE_TAR_CHUNK), inflating it (io/source/gz_index)
+ * into a tar reader (io/source/tar_walk) that notes each regular file's
  * name, size and offset; nothing is written to disk and member data is
  * not kept. A member is then read by inflating from the access point
  * before it (at most one span of output more than its own bytes); a read

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/decode/gz_index.h"
-#include "io/decode/tar_walk.h"
+#include "io/source/gz_index.h"
+#include "io/source/tar_walk.h"
 
 #define MAX_MEMBERS 32
 #define KEEP_MAX (8 << 20)

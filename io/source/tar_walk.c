@@ -1,5 +1,5 @@
 /* tar_walk: tar members from a byte stream; see tar_walk.h. */
-#include "io/decode/tar_walk.h"
+#include "io/source/tar_walk.h"
 
 #include <stdio.h>
 #include <stdlib.h>

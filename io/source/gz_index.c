@@ -3,7 +3,7 @@
  * Z_BLOCK to stop at deflate block boundaries, and restart at one with
  * inflatePrime (the bits of its first byte) and inflateSetDictionary (the
  * 32 KiB before it). */
-#include "io/decode/gz_index.h"
+#include "io/source/gz_index.h"
 
 #include <stdlib.h>
 #include <string.h>
