@@ -2,9 +2,10 @@
 # The first screen of a PyTorch profiler job says what is wrong, why, and
 # what to change (issues 25, 26, 32): at 80x24 and at 200x60 the header's
 # verdict row leads with the first finding of report --json, its cause and
-# its fix ("GPU idle 82 %: gloo all-reduce on the host → use NCCL"), and
-# carries one idle percentage at most; on every synth shape with a known
-# cause, the host-bound job, and the real traces of ../shared/samples/kineto
+# its fix ("GPU idle 82 %: gloo all-reduce on the host → use NCCL"), keeps
+# the finding's key figure at 80 columns, and carries one idle percentage
+# at most; on every synth shape with a known cause, the host-bound job, and
+# the real traces of ../shared/samples/kineto
 # (nccl_data: rank 0 of 2, NCCL on an A100; sampled_ranks: two ranks of
 # 128; ns_resolution: fp32 on a V100) where they are.
 source "$(dirname "$0")/ui_lib.sh"
@@ -28,7 +29,7 @@ PY
 
 # screens DIR NAME [WANT_WHY]: the header row at both sizes.
 screens() {
-    local row size out text why short knob
+    local row size out text why short knob fig
     out=$(expect "$1") || ui_fail "$2: no finding with a fix"
     { read -r text; read -r _; read -r why; read -r short; read -r knob; } <<<"$out"
     [ -z "${3:-}" ] || [[ "$why" == "$3"* ]] || ui_fail "$2: cause '$why', want '$3'"
@@ -43,6 +44,10 @@ screens() {
         else
             [[ "$row" == *"$short"*"→ $knob"* ]] ||
                 ui_fail "$2 at 80x24: '$row' does not name '$short' and '$knob'"
+            # the key figure stays: the lead finding's first "N %"
+            fig=$(grep -oE '[0-9.]+ %' <<<"$text" | head -1)
+            [ -z "$fig" ] || [[ "$row" == *"$fig"* ]] ||
+                ui_fail "$2 at 80x24: '$row' drops the key figure '$fig' of '$text'"
         fi
         [ "$(grep -oE 'idle [0-9]+ %' <<<"$row" | sort -u | wc -l)" -le 1 ] ||
             ui_fail "$2: two idle figures in '$row'"
