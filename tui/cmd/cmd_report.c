@@ -9,6 +9,7 @@
 #include "tui/cmd/commands.h"
 #include "io/job/job.h"
 #include "tui/report/report.h"
+#include "tui/report/report_par.h"
 #include "tui/report/report_python.h"
 #include "tui/report/report_rules.h"
 #include "tui/cmd/timearg.h"
@@ -137,7 +138,7 @@ static int report_write(const report_args *a, const json_t *obj, report_stream *
          * settled model write nothing (issue 28). */
         size_t threads = job_threads(j);
         if (threads > 1)
-            model_settle(job_model(j));
+            report_par_settle(job_model(j), threads);
         report_stream_set_threads(st, threads);
         int rc = report_stream_dump(obj, st, stdout, REPORT_JSON_FLAGS, err);
         pthread_mutex_unlock(job_lock(j));
