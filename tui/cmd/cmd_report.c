@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tui/cmd/cmd_job.h"
+#include "tui/cmd/cmd_progress.h"
 #include "tui/cmd/commands.h"
 #include "io/job/job.h"
 #include "tui/report/report.h"
@@ -171,7 +172,10 @@ int cmd_report(int argc, char **argv)
     sm_err err = {0};
     job *j = a.job ? cmd_job_open(a.job, NULL, &a.so, &a.mc, 0, &err)
                    : job_open(a.spec, &a.so, &a.mc, &err);
-    if (!j || job_scan(j, &err) != 0) {
+    cmd_progress *prog = j ? cmd_progress_start(job_scanner(j)) : NULL;
+    int scanned = j ? job_scan(j, &err) : -1;
+    cmd_progress_stop(prog);
+    if (scanned != 0) {
         cmd_err_print("smtop report", err.msg);
         job_close(j);
         return cmd_exit_status(&err);
