@@ -514,6 +514,17 @@ static void test_sanitize(void **state)
     assert_int_equal(strlen(o3), sizeof o3 - 1);
     assert_int_equal(kineto_str_copy(sm_str_c(big), o3, sizeof o3), sizeof big - 1);
     assert_int_equal(o3[0], 'k');
+    /* plain printable ASCII is copied whole; a byte that is not, in its
+     * 16-byte steps or in the tail, takes the full path */
+    char o4[64];
+    kineto_str_sanitize(sm_str_c("0123456789abcdef0\x7f" "2"), o4, sizeof o4);
+    assert_string_equal(o4, "0123456789abcdef0?2");
+    kineto_str_sanitize(sm_str_c("0123456789abcd\x1b" "f0123"), o4, sizeof o4);
+    assert_string_equal(o4, "0123456789abcd?f0123");
+    kineto_str_sanitize(sm_str_c("abcdefghijklmn\xc3\xa9xyz\\n"), o4, sizeof o4);
+    assert_string_equal(o4, "abcdefghijklmn\xc3\xa9xyz?");
+    assert_int_equal(kineto_str_sanitize(sm_str_c("0123456789abcdef0123"), o4, 10), 9);
+    assert_string_equal(o4, "012345678");
     free(p);
 }
 
