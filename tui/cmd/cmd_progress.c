@@ -38,7 +38,7 @@ static void draw(cmd_progress *p, int cols)
     scan_stats st;
     char line[256];
     scanner_get_stats(p->sc, &st);
-    if (progress_line(&st, wall_us(), line, sizeof line)) {
+    if (progress_line(&st, wall_us(), PROGRESS_AFTER_US, line, sizeof line)) {
         fprintf(stderr, "\r%.*s\033[K", cols > 1 ? cols - 1 : 79, line);
         p->drawn = 1;
     } else if (p->drawn) {

@@ -372,7 +372,7 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
     else if (st.waiting && st.passes > 0)
         n = snprintf(out, cap, " waiting for the first data (%s so far) in %s",
                      fmt_age(age, sizeof age, now - st.started_us), place);
-    else if (progress_line(&st, now, prog, sizeof prog))   /* a long read: how far */
+    else if (progress_line(&st, now, st.passes ? PROGRESS_AFTER_US : 0, prog, sizeof prog))
         n = snprintf(out, cap, " %s", prog);
     else if (st.passes == 0 && (st.scanning || !st.last_scan_us))
         n = snprintf(out, cap, " first scan in progress");

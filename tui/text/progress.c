@@ -19,12 +19,13 @@ static void bytes_pair(double done, double total, char *out, size_t cap)
     snprintf(out, cap, "%.*f/%.*f %s", prec, done / div, prec, total / div, unit[u]);
 }
 
-int progress_line(const scan_stats *st, int64_t now_us, char *out, size_t cap)
+int progress_line(const scan_stats *st, int64_t now_us, int64_t after_us, char *out,
+                  size_t cap)
 {
     if (cap)
         out[0] = '\0';
     int64_t ran = now_us - st->pass_started_us;
-    if (!st->scanning || st->pass_files <= 0 || ran < PROGRESS_AFTER_US || cap == 0)
+    if (!st->scanning || st->pass_files <= 0 || ran < after_us || cap == 0)
         return 0;
     int64_t done = st->pass_files - st->files_pending;
     done = done < 0 ? 0 : done > st->pass_files ? st->pass_files : done;
@@ -33,7 +34,7 @@ int progress_line(const scan_stats *st, int64_t now_us, char *out, size_t cap)
         total = read;   /* files grew while read */
     char bytes[64], rate[FMT_BUF], left[FMT_BUF];
     bytes_pair(read, total, bytes, sizeof bytes);
-    double per_us = read / (double)ran;
+    double per_us = ran > 0 ? read / (double)ran : 0;
     int n = snprintf(out, cap, "reading %lld/%lld files, %s", (long long)done,
                      (long long)st->pass_files, bytes);
     if (per_us <= 0 || n <= 0 || (size_t)n >= cap)

@@ -10,13 +10,16 @@
 
 #include "io/scan/scanner.h"
 
-/* A pass is worth a progress line once it has read this long. */
+/* A pass is worth a progress line once it has read this long (`report`,
+ * and the dashboard's later passes: a tailing pass is short); the
+ * dashboard's first read shows one from its start. */
 #define PROGRESS_AFTER_US 1000000
 
 /* The line for the pass st describes (scanner_get_stats) at now_us, into
  * out (always NUL-terminated when cap > 0). Returns 1 when there is one: a
- * pass is running, has run PROGRESS_AFTER_US and has files to read; else
- * 0 with out "". */
-int progress_line(const scan_stats *st, int64_t now_us, char *out, size_t cap);
+ * pass is running, has run after_us and has files to read; else 0 with
+ * out "". */
+int progress_line(const scan_stats *st, int64_t now_us, int64_t after_us, char *out,
+                  size_t cap);
 
 #endif
