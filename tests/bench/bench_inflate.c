@@ -1,7 +1,7 @@
 /* bench_inflate: zlib, ISA-L (igzip) and libdeflate inflating the same
  * .gz files, one thread, hot in memory (issue 35 point 2: the choice of
  * the Kineto decoder's inflate; the figures are in BENCHMARKS.md and in
- * io/decode/kineto_gz.c's comment).
+ * io/decode/gunzip.c's comment).
  *
  *   zlib       inflate() streaming into a 256 KiB buffer, as the decoder
  *              ran it before
