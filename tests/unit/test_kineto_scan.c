@@ -44,7 +44,7 @@ static void test_ws(void **state)
         text[run] = 'x';
         for (size_t n = 0; n <= run + 1; n++) {
             char *b = exact(text, n);
-            assert_ptr_equal(kparse_ws(b, b + n), ref_ws(b, b + n));
+            assert_ptr_equal(kineto_parse_ws(b, b + n), ref_ws(b, b + n));
             free(b);
         }
     }
@@ -85,7 +85,7 @@ static void test_str_end(void **state)
                 char *b = exact(text, n);
                 int e1, e2;
                 const char *want = ref_str_end(b, b + n, &e1);
-                const char *got = kparse_str_end(b, b + n, &e2);
+                const char *got = kineto_parse_str_end(b, b + n, &e2);
                 assert_ptr_equal(got, want);
                 if (want)
                     assert_int_equal(e1, e2);
@@ -109,7 +109,7 @@ static void test_digits(void **state)
             size_t want = 0;
             while (want < 16 && want < n && b[want] >= '0' && b[want] <= '9')
                 want++;
-            assert_int_equal(kparse_digits(b, b + n), want);
+            assert_int_equal(kineto_parse_digits(b, b + n), want);
             free(b);
         }
     }
@@ -157,31 +157,31 @@ static void test_int_rules(void **state)
                 int n = snprintf(text, sizeof text, "%s,%*s", num, (int)pad, "");
                 char *b = exact(text, (size_t)n);
                 int64_t v = 0;
-                const char *q = kparse_int(b, b + n, KR_NS, &v);
+                const char *q = kineto_parse_int(b, b + n, KR_NS, &v);
                 assert_non_null(q);
                 assert_ptr_equal(q, b + k);
                 if (len <= 15)
                     assert_int_equal(v, ref_ns(num));
                 if (!frac) {
-                    assert_non_null(q = kparse_int(b, b + n, KR_VAL, &v));
+                    assert_non_null(q = kineto_parse_int(b, b + n, KR_VAL, &v));
                     assert_int_equal(v, strtoll(num, NULL, 10));
-                    assert_non_null(q = kparse_int(b, b + n, KR_ID, &v));
+                    assert_non_null(q = kineto_parse_int(b, b + n, KR_ID, &v));
                     assert_int_equal(v, strtoll(num, NULL, 10));
                 } else {
-                    assert_non_null(q = kparse_int(b, b + n, KR_VAL, &v));
+                    assert_non_null(q = kineto_parse_int(b, b + n, KR_VAL, &v));
                     assert_int_equal(v, SM_KEV_NONE);   /* not an integer */
                 }
                 assert_ptr_equal(q, b + k);
                 /* skipped as a value: the same end */
-                assert_ptr_equal(kparse_skip(b, b + n), b + k);
+                assert_ptr_equal(kineto_parse_skip(b, b + n), b + k);
                 free(b);
             }
             /* the buffer ends inside the number: not a number yet */
             for (size_t cut = 1; cut <= k; cut++) {
                 char *b = exact(num, cut);
                 int64_t v;
-                assert_null(kparse_int(b, b + cut, KR_NS, &v));
-                assert_null(kparse_skip(b, b + cut));
+                assert_null(kineto_parse_int(b, b + cut, KR_NS, &v));
+                assert_null(kineto_parse_skip(b, b + cut));
                 free(b);
             }
         }
@@ -202,7 +202,7 @@ static void test_int_rules(void **state)
             snprintf(text, sizeof text, "%s%*s", cases[i].s, (int)pad, "");
             char *b = exact(text, n + pad);
             int64_t v = 0;
-            const char *q = kparse_int(b, b + n + pad, KR_NS, &v);
+            const char *q = kineto_parse_int(b, b + n + pad, KR_NS, &v);
             if (cases[i].ok) {
                 assert_ptr_equal(q, b + n - 1);
                 assert_int_equal(v, cases[i].ns);
