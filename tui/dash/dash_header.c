@@ -13,7 +13,7 @@
 #include "tui/text/fmt.h"
 #include "tui/text/progress.h"
 #include "tui/text/sanitize.h"
-#include "tui/dash/step_focus.h"
+#include "tui/text/step_focus.h"
 
 #define NOTICE_US (6LL * 1000000)
 
@@ -96,7 +96,7 @@ static void range_text(const view_state *v, int64_t t0, int64_t t1, int64_t now,
              fmt_duration(span, sizeof span, (double)v->span_us));
 }
 
-/* What the SageMaker API says of the job (io/job/job_watch.h), as the
+/* What the SageMaker API says of the job (io/run/job_watch.h), as the
  * header shows it: "Training", "Completed 2 h ago", "Failed: REASON"
  * (raw: sanitize it). 0 when the API has not described it. */
 static int api_status(dash *d, int64_t now_us, char *out, size_t cap)
