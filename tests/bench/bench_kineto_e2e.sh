@@ -74,7 +74,7 @@ timed() {
     tail -n 1 "$TMP/one" | awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' >>"$TMP/$tag"
 }
 col() { awk -v c="$2" '{print $c}' "$TMP/$1" | median; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", b > 0 ? a / b : 0}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}'; }
 
 echo "machine: $(nproc --all) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
 echo "new: $SMTOP; baseline: ${BASELINE:-none}; REPS=$REPS"
