@@ -23,6 +23,8 @@ typedef struct verdict_in {
     size_t nres;
     const rules *r;            /* the user's parameters */
     double step_sigma;         /* StepOutlier.stddev, as the user set it */
+    const idle_gpu_hours *idle;   /* computed already (verdict_build_idle), or NULL */
+    size_t nidle;
 } verdict_in;
 
 /* A source: adds its findings to v; -1 on OOM. */
@@ -73,14 +75,15 @@ static int source_idle_gpu(const verdict_in *in, verdict *v)
     size_t n = model_node_count(in->m);
     if (n == 0)
         return 0;
-    idle_gpu_hours *ih = calloc(n, sizeof *ih);
-    if (!ih)
+    idle_gpu_hours *ih = in->idle ? NULL : calloc(n, sizeof *ih);
+    if (!in->idle && !ih)
         return -1;
-    long k = device_usage_idle_gpu(in->m, ih, n);
+    long k = in->idle ? (long)in->nidle : device_usage_idle_gpu(in->m, ih, n);
+    const idle_gpu_hours *rows = in->idle ? in->idle : ih;
     double total = 0, idle = 0;
-    for (long i = 0; i < k && (size_t)i < n; i++) {
-        total += ih[i].gpu_hours;
-        idle += ih[i].idle_gpu_hours;
+    for (long i = 0; i < k && (in->idle || (size_t)i < n); i++) {
+        total += rows[i].gpu_hours;
+        idle += rows[i].idle_gpu_hours;
     }
     free(ih);
     if (k < 0)
@@ -463,6 +466,12 @@ STABLE_SORT_DEFINE(sort_findings, verdict_finding, A.severity > B.severity)
 
 int verdict_build(const model *m, const rules *r, verdict *out)
 {
+    return verdict_build_idle(m, r, NULL, 0, out);
+}
+
+int verdict_build_idle(const model *m, const rules *r, const idle_gpu_hours *idle, size_t n,
+                       verdict *out)
+{
     memset(out, 0, sizeof *out);
     size_t nres = rules_count();
     rule_result *res = malloc((nres ? nres : 1) * sizeof *res);
@@ -471,7 +480,7 @@ int verdict_build(const model *m, const rules *r, verdict *out)
     for (size_t i = 0; i < nres; i++)
         res[i] = *rules_result_at(r, i);
     int so = rules_find("StepOutlier");
-    verdict_in in = {m, res, nres, r, so >= 0 ? rules_param_value(r, (size_t)so, 0) : 3};
+    verdict_in in = {m, res, nres, r, so >= 0 ? rules_param_value(r, (size_t)so, 0) : 3, idle, n};
     out->has_data = model_node_count(m) > 0 && model_last_us(m) > 0;
     for (size_t i = 0; i < nres; i++) {
         out->rules_ok += res[i].status == RULE_OK;

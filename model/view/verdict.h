@@ -59,6 +59,14 @@ typedef struct verdict {
  * or -1 on OOM (out then holds what was found before). */
 int verdict_build(const model *m, const rules *r, verdict *out);
 
+/* verdict_build with the job's idle GPU-hours already computed (n rows as
+ * device_usage_idle_gpu gives them): `report` computes them a node at a
+ * time on its threads, and the verdict then reads no GPU's history
+ * again. The same findings as verdict_build. */
+struct idle_gpu_hours;
+int verdict_build_idle(const model *m, const rules *r, const struct idle_gpu_hours *idle,
+                       size_t n, verdict *out);
+
 /* The verdict as one line of at most max_cols columns (a UTF-8 code
  * point counts as one column; max_cols <= 0: no limit): findings joined by sep
  * while they fit (a finding's brief where its text does not), then "+N

@@ -11,6 +11,7 @@
 #include "io/run/job_watch.h"
 #include "model/view/freshness.h"
 #include "tui/text/fmt.h"
+#include "tui/text/progress.h"
 #include "tui/text/sanitize.h"
 #include "tui/text/step_focus.h"
 #include "tui/text/url_tail.h"
@@ -427,7 +428,7 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
 {
     scan_stats st;
     scanner_get_stats(job_scanner(d->j), &st);
-    char age[FMT_BUF], lag[FMT_BUF], place[1024];
+    char age[FMT_BUF], lag[FMT_BUF], place[1024], prog[160] = "";
     const viewdata *vd = d->snap ? viewsnap_view(d->snap) : NULL;
     int64_t newest = vd ? viewdata_newest_us(vd) : 0;
     job_place(d, place, sizeof place);
@@ -446,6 +447,8 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
     else if (st.waiting && st.passes > 0)
         n = snprintf(out, cap, " waiting for the first data (%s so far) in %s",
                      fmt_age(age, sizeof age, now - st.started_us), place);
+    else if (progress_line(&st, now, st.passes ? PROGRESS_AFTER_US : 0, prog, sizeof prog))
+        n = snprintf(out, cap, " %s", prog);
     else if (st.passes == 0 && (st.scanning || !st.last_scan_us))
         n = snprintf(out, cap, " first scan in progress");
     else if (st.passes == 0)
@@ -460,7 +463,7 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
                       fmt_age(lag, sizeof lag, now - newest));
     else if (st.passes > 0 && !st.waiting)
         n += snprintf(out + n, cap - (size_t)n, " | no samples yet");
-    if (n >= 0 && (size_t)n < cap && st.files_pending > 0)
+    if (n >= 0 && (size_t)n < cap && st.files_pending > 0 && !prog[0])
         n += snprintf(out + n, cap - (size_t)n, " | backfilling: %lld file%s left",
                       (long long)st.files_pending, st.files_pending == 1 ? "" : "s");
     /* Files the job holds that no pane shows: say how many (the message

@@ -76,9 +76,11 @@ void report_rules_print_causes(const json_t *obj, FILE *f);
  * per-node arrays (device_usage, idle_gpu_hours, and the "nodes" of
  * OverallSystemUsage's and OverallFrameworkMetrics' details) are
  * placeholders of st (report_stream.h), read from m when st is dumped;
- * with st NULL they are whole. 0, or -1 with err on OOM. */
-int report_rules_add(json_t *obj, const model *m, rules *r,
-                     const rule_reports *sm, report_stream *st, sm_err *err);
+ * with st NULL they are whole. The devices' usage is computed a node at a
+ * time on up to `threads` threads: with 2 or more, m must be settled
+ * (report_par_settle). 0, or -1 with err on OOM. */
+int report_rules_add(json_t *obj, const model *m, rules *r, const rule_reports *sm,
+                     report_stream *st, size_t threads, sm_err *err);
 
 /* rules_evaluate(r, m) on up to `threads` threads (caller holds the model
  * lock): settles m (model_settle), then runs the stale rules at once, the
