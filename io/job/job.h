@@ -59,6 +59,8 @@ size_t job_threads(job *j);
  * NULL when none was given. */
 scanner *job_traces_scanner(job *j);
 const char *job_traces_describe(job *j);
+/* PyTorch profiler traces read so far (takes the job's lock). */
+int64_t job_traces_read(job *j);
 /* Python profiler stats (cProfile / pyinstrument); read under job_lock. */
 pystats_store *job_pystats(job *j);
 source *job_source(job *j);

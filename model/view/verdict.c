@@ -343,12 +343,27 @@ static int source_kineto(const verdict_in *in, verdict *v)
  * profiler's GPU findings: idle or host-bound GPU, communication not
  * overlapped, launch overhead, memory near capacity) is one function
  * here reading what the model holds for it. */
+/* PyTorch profiler traces the job has that were not read (cut short,
+ * corrupt): the GPU findings above stand on the others, so say so. */
+static int source_unread_traces(const verdict_in *in, verdict *v)
+{
+    int64_t read = 0, unread = 0;
+    model_get_trace_files(in->m, &read, &unread);
+    if (unread <= 0)
+        return 0;
+    finding_add(v->f, &v->n, VERDICT_MAX, "unread_traces", RULE_SEV_MED,
+                "%lld of %lld traces not read", (long long)unread, (long long)(read + unread));
+    brief(v, "%lld traces not read", (long long)unread);
+    return 0;
+}
+
 static const verdict_source SOURCES[] = {
     source_idle_gpu,
     source_kineto,
     source_straggler,
     source_outlier_steps,
     source_rules,
+    source_unread_traces,
 };
 
 static void lack(verdict *v, const char *what)

@@ -50,7 +50,9 @@ ui_wait 'NAME▲'
 ui_screen | sed -n 3p | grep -q '^bert' || ui_fail "sorted by name, the first row is not a bert job"
 ui_keys f
 ui_wait 'faults only'
-ui_screen | sed -n '3,39p' | grep -E '^[a-z]' | grep -E ' (Completed|Stopped) ' | grep -vE ' [0-9]+ +[-0-9.]+ +[-0-9.]+ *$' &&
+# an ended job is a fault by its alerts (ALRT) or a GPU-hour or more idle
+ui_screen | sed -n '3,39p' | grep -E '^[a-z]' | grep -E ' (Completed|Stopped) ' |
+  grep -vE ' [0-9]+ +[-0-9.]+ +[-0-9.]+ *$' | grep -vE ' ([1-9][0-9]*\.[0-9]) +[-0-9.]+ *$' &&
   ui_fail "a healthy ended job in the faults view"
 ui_screen | grep -q ' Failed ' || ui_fail "no Failed job in the faults view"
 ui_keys f

@@ -14,6 +14,8 @@ static job *open_files(const jobrow *r, const source_opts *so, const model_confi
     /* the API named the place: empty is no error (the job may not have
      * written yet, or Debugger wrote nothing), CloudWatch may fill it */
     o.wait_for_data = 1;
+    if (r->open_url[0])   /* the job's folder: traces beside profiler-output too */
+        return job_open(r->open_url, &o, mc, err);
     if (r->profiler_url[0])
         return job_open(r->profiler_url, &o, mc, err);
     char desc[320];

@@ -116,6 +116,10 @@ void dash_warn_open(dash *d);
 void dash_warn_close(dash *d);
 void dash_warn_key(dash *d, int ch);
 void dash_draw_warn(dash *d);
+/* 1 when the job has ended (the API says so, else the snapshot's data:
+ * the header's ENDED): a file cut short is then truncated, not still
+ * being written (io/job/job_warn.h). */
+int dash_job_ended(dash *d, int64_t now_us);
 
 /* dash_header.c: header and status line; redrawn only when their text
  * changed. The header reads the snapshot's view data (ctx->vd), no lock. */
