@@ -112,6 +112,7 @@ static uint64_t part_key(const viewdata_req *q, int k)
          * over their traces. The node filter picks the ranks. */
         h = fnv_add_u64(fnv_add_u64(FNV_SEED, (uint64_t)k), (uint64_t)q->top_on);
         h = fnv_add_u64(h, q->top_max);
+        h = fnv_add_u64(h, (uint64_t)q->top_sort);
         return fnv_add_str(h, q->visible ? q->filter : "");
     case PART_STEPS:
         h = fnv_add_u64(h, q->selected);
@@ -150,9 +151,10 @@ static part *build_part(const model *m, const viewdata *v, const size_t *nodes,
     case PART_TOP: {
         gpuview_src src = (gpuview_src)(q->top_on - 1);
         size_t max = q->top_max ? q->top_max : VIEWDATA_TOP_DEFAULT;
+        gpuview_sort so = (gpuview_sort)q->top_sort;
         gpuview_top *t = q->visible && q->filter[0]
-                             ? gpuview_top_build_on(m, src, q->filter, q->visible, max)
-                             : gpuview_top_build(m, src, NULL, NULL, max);
+                             ? gpuview_top_build_on(m, src, so, q->filter, q->visible, max)
+                             : gpuview_top_build(m, src, so, NULL, NULL, max);
         return part_new(t, free_top, key);
     }
     default:

@@ -57,6 +57,7 @@ typedef struct viewdata_req {
      * 1 + the gpuview_src shown (model/view/gpuview.h); rows kept. */
     int top_on;
     size_t top_max;
+    int top_sort;                   /* gpuview_sort */
 } viewdata_req;
 
 typedef struct viewdata viewdata;

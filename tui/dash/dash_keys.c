@@ -73,6 +73,14 @@ static void set_zoom(dash *d, int on)
     dash_relayout(d);
 }
 
+/* The window back inside the job's data (view_keep_inside). */
+static void keep_inside(dash *d)
+{
+    const viewdata *vd = d->snap ? derived_view(d->snap) : NULL;
+    if (vd)
+        view_keep_inside(&d->view, viewdata_first_us(vd), viewdata_newest_us(vd));
+}
+
 static void close_help(dash *d)
 {
     d->help_on = 0;
@@ -150,10 +158,8 @@ static void click(dash *d)
     MEVENT ev;
     if (getmouse(&ev) != OK)
         return;
-    if (d->help_on) {
-        close_help(d);
-        return;
-    }
+    if (d->help_on)
+        return;   /* only ?, q or Esc close the help */
     if (d->warn_on) {
         dash_warn_close(d);
         return;
@@ -277,18 +283,10 @@ void dash_key(dash *d, int ch)
         return;
     }
     if (d->help_on) {
-        if (ch == 3) {   /* q closes the overlay, as Esc and any key do */
+        if (ch == 3)
             d->quit = DASH_QUIT_KEY;
-        } else if (ch == 'l' || ch == KEY_RIGHT || ch == 'h' || ch == KEY_LEFT) {
-            /* Turn the page of pane keys when they do not all fit. */
-            d->help_page += ch == 'l' || ch == KEY_RIGHT ? 1 : -1;
-            if (d->help) {
-                delwin(d->help);   /* redrawn on the next frame */
-                d->help = NULL;
-            }
-        } else {
-            close_help(d);    /* any other key closes help, as in htop */
-        }
+        else if (dash_help_key(d, ch))   /* ?, q or Esc; j/k and pages scroll */
+            close_help(d);
         return;
     }
     if (d->lay.too_small && ch != 'q' && ch != 3)
@@ -307,7 +305,7 @@ void dash_key(dash *d, int ch)
         return;
     case '?': case KEY_F(1):
         d->help_on = 1;
-        d->help_page = 0;
+        d->help_top = 0;
         return;
     case '\t':
         set_focus(d, d->view.focus + 1);
@@ -353,21 +351,13 @@ void dash_key(dash *d, int ch)
         return;
     /* Zoom and scrub while focused leave the focus into HISTORY centred on
      * the step, then act: the user keeps their place in time. */
-    case '+': case '=':
+    case '+': case '=': case '-': case '_': case '[': case ']':
         view_leave_step(&d->view);
-        view_zoom(&d->view, 1);
-        return;
-    case '-': case '_':
-        view_leave_step(&d->view);
-        view_zoom(&d->view, 0);
-        return;
-    case '[':
-        view_leave_step(&d->view);
-        view_scrub(&d->view, 0, newest_us(d));
-        return;
-    case ']':
-        view_leave_step(&d->view);
-        view_scrub(&d->view, 1, newest_us(d));
+        if (ch == '+' || ch == '=' || ch == '-' || ch == '_')
+            view_zoom(&d->view, ch == '+' || ch == '=');
+        else
+            view_scrub(&d->view, ch == ']', newest_us(d));
+        keep_inside(d);
         return;
     case '0':
         view_go_live(&d->view);

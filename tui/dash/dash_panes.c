@@ -93,22 +93,50 @@ static int say_of(dash *d, size_t i, const pane_ctx *ctx)
     return vt->say ? vt->say(d->panes[i].p, ctx) : 0;
 }
 
+/* The pick made for a set of shown panes at this data generation, kept so
+ * that a layout left and come back to (a zoom and Esc, p round to the
+ * start) is the one left. -1: none kept. */
+static int pick_kept(dash *d, uint64_t gen, uint32_t mask)
+{
+    if (d->wide_kept_gen != gen) {
+        d->wide_kept_gen = gen;
+        d->wide_nkept = 0;
+    }
+    for (size_t i = 0; i < d->wide_nkept; i++)
+        if (d->wide_kept[i].mask == mask)
+            return d->wide_kept[i].pick;
+    return -2;
+}
+
+static int pick_keep(dash *d, uint32_t mask, int pick)
+{
+    size_t i = d->wide_nkept < DASH_WIDE_KEPT ? d->wide_nkept++ : DASH_WIDE_KEPT - 1;
+    d->wide_kept[i].mask = mask;
+    d->wide_kept[i].pick = pick;
+    return pick;
+}
+
 /* The pane that gets the widest slot: of the shown panes but the main
- * one, the one that says the most (pane_vtbl.say). Decided once per
- * snapshot, and a new pane takes the slot only when it says clearly more
+ * one, the one that says the most (pane_vtbl.say). Decided when the data
+ * move (the model's generation), not when only the view does (a zoom, a
+ * window), and a new pane takes the slot only when it says clearly more
  * than the one there (half as much again, and two lines more), so the
  * panes do not trade places as counts tick up and down. -1: none. */
 static int pick_wide(dash *d, const pane_ctx *ctx, uint32_t mask)
 {
-    const dash_ext *ext = ctx->ext;
-    uint64_t gen = ext && ext->snap ? derived_generation(ext->snap) : 0;
     int cur = d->wide_pick;
+    uint64_t gen = ctx->vd ? viewdata_model_generation(ctx->vd) : 0;
+    if (!gen)   /* no view data, or a partial one (a key's answer): nothing new */
+        return cur;
     size_t main = 0;
     while (main < d->npanes && !((mask >> main) & 1u))
         main++;
+    int kept = pick_kept(d, gen, mask);
+    if (kept != -2)
+        return kept;
     int ok = cur >= 0 && (size_t)cur != main && ((mask >> cur) & 1u);
-    if (ok && gen == d->wide_gen)
-        return cur;
+    if (ok && gen == d->wide_gen && mask == d->shown_mask)
+        return pick_keep(d, mask, cur);
     d->wide_gen = gen;
     int best = -1, best_say = 0;
     for (size_t i = main + 1; i < d->npanes; i++) {
@@ -117,9 +145,9 @@ static int pick_wide(dash *d, const pane_ctx *ctx, uint32_t mask)
             best = (int)i, best_say = s;
     }
     if (!ok || best < 0)
-        return best;
+        return pick_keep(d, mask, best);
     int cs = say_of(d, (size_t)cur, ctx);
-    return best_say > cs + cs / 2 + 2 ? best : cur;
+    return pick_keep(d, mask, best_say > cs + cs / 2 + 2 ? best : cur);
 }
 
 void dash_panes_update(dash *d, const pane_ctx *ctx)
