@@ -30,12 +30,13 @@
 typedef struct gpuview_job {
     size_t ranks, gpu_ranks;        /* all; with GPU rows */
     int64_t steps, span_us, idle_us, comm_us, comm_comp_us;
-    /* Idle time per stream (HTA's idle breakdown), summed over streams:
-     * several streams idle at once, so it can exceed idle_us. */
-    int64_t host_wait_us, stream_idle_us;
+    /* The ranks' idle time in HTA's classes (gpu_rank.h: each gap of a
+     * rank's union of rows by the row that ends it): host wait of the
+     * idle time classed, which is idle_us, never more. */
+    int64_t host_wait_us, classed_idle_us;
     int64_t launches, short_kernels, oom_events;
     double idle_pct;                /* of the span; NaN without GPU rows */
-    double host_wait_pct;           /* of the streams' idle time, as GPUIdleHostBound
+    double host_wait_pct;           /* of the idle time, as GPUIdleHostBound
                                        counts it; NaN without idle */
     double comm_overlap_pct;        /* of the communication; NaN without */
     double short_pct;               /* of the launches; NaN without */

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The dashboard's screens at 80x24 (issue 33 point 5), on an ended
-# two-rank PyTorch profiler job with system metrics:
+# four-node PyTorch profiler job with system metrics (Top in a narrow slot):
 # - Top's Kineto rows keep at least 12 columns of the op's name (the
 #   figures give way);
 # - the help overlay fits its frame (lines flow down columns, none drawn
@@ -18,7 +18,7 @@
 source "$(dirname "$0")/ui_lib.sh"
 
 JOB="$UI_WORK/job"
-"$SMTOP" synth --out "$JOB" --seed 7 --kineto --minutes 2 --start 1700000000 >/dev/null ||
+"$SMTOP" synth --out "$JOB" --seed 7 --kineto --nodes 4 --minutes 2 --start 1700000000 >/dev/null ||
     { echo "FAIL: synth"; exit 1; }
 read -r span last_s < <("$SMTOP" report --json "$JOB" | python3 -c '
 import json, sys

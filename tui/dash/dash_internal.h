@@ -63,10 +63,10 @@ typedef struct dash {
     uint32_t shown_mask;      /* panes on screen (bit i = pane i); 0: recompute */
     int focus_want;           /* the pane the user last focused; -1: none yet */
     int wide_pick;            /* dash_panes.c: the pane given the widest slot; -1: none */
-    uint64_t wide_gen;        /* the model generation it was chosen at */
-    struct { uint32_t mask; int pick; } wide_kept[DASH_WIDE_KEPT];   /* the picks of */
-    size_t wide_nkept;        /* each set of shown panes at wide_kept_gen */
-    uint64_t wide_kept_gen;
+    uint64_t wide_gen;        /* the snapshot generation it was chosen at */
+    struct { uint32_t mask; int pick; } wide_kept[DASH_WIDE_KEPT];   /* the last pick */
+    size_t wide_nkept;        /* of each set of shown panes */
+    int wide_firm;            /* every shown pane could say when it was made */
     char absent_note[160];    /* "no framework traces, no Python stats" */
     char absent_short[80];    /* "no traces, no Python": for a narrow status line */
     int filter_edit;          /* the status line is the `/` prompt */

@@ -320,14 +320,17 @@ const char *pane_common_source_note(const pane_ctx *ctx, char *buf, size_t cap)
 }
 
 int pane_common_fit_cols(int width, int fixed, const int *widths, size_t n, const int *drop,
-                         size_t ndrop, int *shown)
+                         const int *want, size_t ndrop, int *shown)
 {
     int used = fixed;
     for (size_t i = 0; i < n; i++) {
         shown[i] = 1;
         used += widths[i];
     }
-    for (size_t k = 0; k < ndrop && width - used < PANE_NAME_MIN; k++) {
+    for (size_t k = 0; k < ndrop; k++) {
+        int need = want && want[k] > PANE_NAME_MIN ? want[k] : PANE_NAME_MIN;
+        if (width - used >= need)
+            continue;
         shown[drop[k]] = 0;
         used -= widths[drop[k]];
     }

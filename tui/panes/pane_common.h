@@ -98,11 +98,12 @@ size_t pane_common_scroll_top(size_t top, size_t sel, size_t count, size_t fit);
 /* Which of a table's n figure columns fit beside its name: fixed columns
  * always shown, widths[i] (a separator included) each, dropped in the
  * order drop[0..ndrop) names (indexes into widths; a column not named
- * there stays) while the name would get fewer than PANE_NAME_MIN of
- * width columns. Sets shown[0..n) (1 shown) and returns the columns the
- * shown figures take, fixed included. */
+ * there stays) while the name would get fewer than want[k] columns of
+ * width (want NULL: PANE_NAME_MIN for each; never less than it). Sets
+ * shown[0..n) (1 shown) and returns the columns the shown figures take,
+ * fixed included. */
 int pane_common_fit_cols(int width, int fixed, const int *widths, size_t n, const int *drop,
-                         size_t ndrop, int *shown);
+                         const int *want, size_t ndrop, int *shown);
 
 /* Draws text (from data or not: it is sanitized) at (y, x), cut to the
  * columns left in the window and to max_cols (< 0: no extra limit), a cut

@@ -298,9 +298,12 @@ static void py_request(pane *p, WINDOW *w, const view_state *v, viewdata_req *q)
 static int py_say(pane *p, const pane_ctx *ctx)
 {
     size_t n = 0;
+    pane_python_pick_source(p, ctx);   /* what the next draw shows */
     if (p->src != PYSRC_STATS) {
         const gpuview_top *t = ctx->vd ? viewdata_top(ctx->vd) : NULL;
-        n = t ? t->n : 0;
+        if (!t || (int)t->src != p->src - 1)
+            return -1;   /* the loader builds the table for the next frame */
+        n = t->n;
     } else {
         const dash_ext *ext = ctx->ext;
         uint64_t got;

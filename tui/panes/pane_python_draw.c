@@ -10,8 +10,9 @@
  * so the function keeps PANE_NAME_MIN columns (tottime, the default
  * order, stays). */
 enum { PC_CALLS, PC_TOT, PC_TPER, PC_CUM, PC_CPER, PC_N };
-static const int PC_W[PC_N] = {12, 9, 9, 9, 9};
-static const int PC_DROP[] = {PC_CPER, PC_TPER, PC_CALLS, PC_CUM};
+static const int PC_DROP[] = {PC_CALLS, PC_CUM};
+static const int PC_W[PC_N] = {12, 9, 9, 9, 9};   /* a separator each */
+#define PC_PERCALL_MIN 72   /* both percall columns from this width on */
 
 typedef struct cols {
     int shown[PC_N];
@@ -21,8 +22,13 @@ typedef struct cols {
 static cols layout_cols(int width)
 {
     cols c;
-    c.func_x = pane_common_fit_cols(width, 4, PC_W, PC_N, PC_DROP,
+    int percall = width >= PC_PERCALL_MIN, w[PC_N];
+    memcpy(w, PC_W, sizeof w);
+    if (!percall)
+        w[PC_TPER] = w[PC_CPER] = 0;
+    c.func_x = pane_common_fit_cols(width, 4, w, PC_N, PC_DROP, NULL,
                                     sizeof PC_DROP / sizeof PC_DROP[0], c.shown);
+    c.shown[PC_TPER] = c.shown[PC_CPER] = percall;
     c.func_w = width - c.func_x;
     return c;
 }

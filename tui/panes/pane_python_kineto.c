@@ -100,7 +100,7 @@ typedef struct kcols {
 
 static void kcols_fit(int width, kcols *c)
 {
-    pane_common_fit_cols(width, 3 + 2, KCOL_W, KCOL_N, KCOL_DROP, KCOL_N - 1, c->shown);
+    pane_common_fit_cols(width, 3 + 2, KCOL_W, KCOL_N, KCOL_DROP, NULL, KCOL_N - 1, c->shown);
 }
 
 static void draw_head(const pane *p, WINDOW *w, const pane_ctx *ctx, const gpuview_top *t)
