@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/job/job.h"
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/util/fnv.h"
 #include "model/util/idmap.h"
 #include "model/util/vec.h"
@@ -17,7 +16,7 @@
 
 typedef struct probe_job {
     char *name;
-    job *j;            /* open while in progress; NULL otherwise */
+    struct job *j;     /* open while in progress; NULL otherwise */
     rules *r;          /* with j: kept, so that rules re-run incrementally */
     double probed_s;   /* 0 never */
     int final;         /* ended and read to its end: never again */
@@ -46,10 +45,11 @@ job_probe *job_probe_new(const job_probe_opts *o)
 static void job_shut(job_probe *p, probe_job *pj)
 {
     pthread_mutex_lock(&p->mu);
-    job *j = pj->j;
+    struct job *j = pj->j;
     pj->j = NULL;
     pthread_mutex_unlock(&p->mu);
-    job_close(j);
+    if (j)
+        p->o.ops->close(j);
     rules_free(pj->r);
     pj->r = NULL;
 }
@@ -75,7 +75,7 @@ void job_probe_cancel(job_probe *p)
     p->cancelled = 1;
     for (size_t i = 0; i < p->n; i++)
         if (p->jobs[i]->j)
-            job_cancel(p->jobs[i]->j, 1);
+            p->o.ops->cancel(p->jobs[i]->j, 1);
     pthread_mutex_unlock(&p->mu);
 }
 
@@ -143,11 +143,12 @@ static int job_start(job_probe *p, probe_job *pj, const jobrow *r, const char *u
     pj->r = p->o.new_rules ? p->o.new_rules(p->o.rules_ud, err) : rules_new();
     if (!pj->r)
         return err->msg[0] ? -1 : sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-    job *j = p->o.open ? p->o.open(p->o.open_ud, r, url, err) : job_open(url, p->o.so, NULL, err);
+    struct job *j = p->o.open ? p->o.open(p->o.open_ud, r, url, err)
+                              : p->o.ops->open(url, p->o.so, err);
     pthread_mutex_lock(&p->mu);
     pj->j = j;
     if (j && p->cancelled)
-        job_cancel(j, 1);
+        p->o.ops->cancel(j, 1);
     pthread_mutex_unlock(&p->mu);
     if (!j) {
         rules_free(pj->r);
@@ -161,18 +162,20 @@ static int job_start(job_probe *p, probe_job *pj, const jobrow *r, const char *u
 /* What the job's model says, judged as the report judges it; *kineto:
  * its steps are the PyTorch profiler's; *own_sys: its system metrics
  * are Debugger's files (not CloudWatch's, which the list reads itself). */
-static int job_figures(probe_job *pj, jobsum *s, int *kineto, int *own_sys, sm_err *err)
+static int job_figures(const job_probe *p, probe_job *pj, jobsum *s, int *kineto,
+                       int *own_sys, sm_err *err)
 {
     verdict *v = calloc(1, sizeof *v);
     if (!v)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-    pthread_mutex_lock(job_lock(pj->j));
-    model *m = job_model(pj->j);
+    pthread_mutex_t *mu = p->o.ops->lock(pj->j);
+    pthread_mutex_lock(mu);
+    model *m = p->o.ops->model(pj->j);
     int rc = rules_evaluate(pj->r, m) < 0 || verdict_build(m, pj->r, v) < 0 ||
              jobsum_build(m, pj->r, v, s) < 0 ? -1 : 0;
     *kineto = model_gpu_count(m) > 0;
     *own_sys = !model_system_source(m, NULL)[0];
-    pthread_mutex_unlock(job_lock(pj->j));
+    pthread_mutex_unlock(mu);
     free(v);
     return rc < 0 ? sm_err_set(err, SM_ERR_NOMEM, "out of memory judging the job") : 0;
 }
@@ -225,14 +228,14 @@ int job_probe_update(job_probe *p, const char *url, jobrow *r, double now_s, sm_
     jobsum s;
     int kineto = 0, own_sys = 1;
     sm_err e = {0};
-    int scanned = job_scan(pj->j, &e);
-    job_poll_watch(pj->j);   /* an API row's: CloudWatch, as the report's */
+    int scanned = p->o.ops->scan(pj->j, &e);
+    p->o.ops->poll_watch(pj->j);   /* an API row's: CloudWatch, as the report's */
     if (scanned < 0 && e.code == SM_ERR_NOTFOUND) {
         job_shut(p, pj);   /* no data (yet): nothing to say, no error */
         pj->final = jobrow_ended(r);
         return 0;
     }
-    if (e.msg[0] || job_figures(pj, &s, &kineto, &own_sys, &e) < 0) {
+    if (e.msg[0] || job_figures(p, pj, &s, &kineto, &own_sys, &e) < 0) {
         job_shut(p, pj);   /* read again from its start next time */
         if (err)
             *err = e;

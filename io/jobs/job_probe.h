@@ -19,14 +19,33 @@
 #ifndef SMTOP_JOB_PROBE_H
 #define SMTOP_JOB_PROBE_H
 
+#include <pthread.h>
+
 #include "io/source/source_open.h"
 #include "model/jobs/jobrow.h"
+#include "model/model.h"
 #include "model/rules/rules.h"
 #include "model/util/sm_err.h"
 
 #define PROBE_OPEN_MAX 16
 
+struct job;
+
+/* What the probe does with a job: the run loop's job_* calls
+ * (io/run/job.h: job_probe_ops_run), given by the caller because the
+ * list sits on a floor below the run loop. Each as its job_* twin. */
+typedef struct job_probe_ops {
+    struct job *(*open)(const char *url, const source_opts *so, sm_err *err);
+    int (*scan)(struct job *j, sm_err *err);
+    void (*poll_watch)(struct job *j);
+    void (*cancel)(struct job *j, int on);
+    pthread_mutex_t *(*lock)(struct job *j);
+    model *(*model)(struct job *j);
+    void (*close)(struct job *j);
+} job_probe_ops;
+
 typedef struct job_probe_opts {
+    const job_probe_ops *ops;   /* required */
     const source_opts *so;   /* how a job is opened; its strings outlive the probe */
     /* The rule set a job is judged by (the report's: rules.conf), a new
      * one per job (the caller's to make, the probe's to free); NULL:
@@ -35,7 +54,7 @@ typedef struct job_probe_opts {
     void *rules_ud;
     /* How a row's job is opened: `smtop report --job NAME`'s way for an
      * API row (its watch brings CloudWatch's metrics when its files hold
-     * none; polled after each pass), NULL: job_open(url, so). NULL with
+     * none; polled after each pass), NULL: ops->open(url, so). NULL with
      * err when it cannot be opened. */
     struct job *(*open)(void *ud, const jobrow *r, const char *url, sm_err *err);
     void *open_ud;

@@ -9,7 +9,7 @@
 #include "io/jobs/jobs_api.h"
 #include "tui/cmd/cmd_job.h"
 #include "tui/cmd/commands.h"
-#include "tui/cmd/timearg.h"
+#include "tui/text/timearg.h"
 #include "tui/report/report_rules.h"
 
 void jobs_args_usage(FILE *f)
@@ -93,7 +93,7 @@ static int parse_sort(jobs_args *a, const char *v, sm_err *err)
     a->desc = n > 1 && col[n - 1] == '-';
     if (a->desc)
         col[n - 1] = '\0';
-    int c = jobcol_parse(col);
+    int c = joblist_col_parse(col);
     if (c < 0)
         return sm_err_set(err, SM_ERR_USAGE, "--sort: no column '%s' (name, status, type, "
                           "age, train, gpu%%, cpu%%, mem%%, step, alerts, idle-gpu-h, inst-h)", v);
@@ -193,7 +193,7 @@ static job *api_job(void *ud, const jobrow *r, const char *url, sm_err *err)
 
 void jobs_args_probe_opts(const jobs_args *a, job_probe_opts *o)
 {
-    *o = (job_probe_opts){.so = &a->so, .new_rules = report_rules};
+    *o = (job_probe_opts){.ops = job_probe_ops_run(), .so = &a->so, .new_rules = report_rules};
     if (!a->spec) {
         o->open = api_job;
         o->open_ud = (void *)&a->so;

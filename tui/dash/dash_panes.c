@@ -128,7 +128,7 @@ static int pick_keep(dash *d, uint32_t mask, int pick)
 static int pick_wide(dash *d, const pane_ctx *ctx, uint32_t mask)
 {
     const dash_ext *ext = ctx->ext;
-    uint64_t gen = ext && ext->snap ? derived_generation(ext->snap) : 0;
+    uint64_t gen = ext && ext->snap ? viewsnap_generation(ext->snap) : 0;
     int cur = mask == d->shown_mask ? d->wide_pick : pick_of_mask(d, mask, d->wide_pick);
     if (!ctx->vd || d->view.zoomed || d->view_waiting)
         return cur;

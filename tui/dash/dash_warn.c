@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/job/job_warn.h"
+#include "io/run/job_warn.h"
 #include "model/util/vec.h"
 #include "tui/text/sanitize.h"
 

@@ -30,7 +30,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "io/job/job.h"
+#include "io/run/job.h"
 
 /* What a diff counted: rows kept whose values differ, rows left out. */
 typedef struct diff_count {

@@ -7,7 +7,7 @@
 #include "tui/report/report_gpu.h"
 #include "tui/report/report.h"
 #include "tui/report/report_unit.h"
-#include "io/job/job_warn.h"
+#include "io/run/job_warn.h"
 
 /* JSON has no NaN: a statistic over no data is null. */
 static json_t *num(double v)
