@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/jobs/jobplace.h"
+
 enum jobrow_source {
     JOBROW_METRICS_NONE = 0,
     JOBROW_METRICS_DEBUGGER,      /* profiler-output system metrics */
@@ -50,6 +52,7 @@ typedef struct jobrow {
     char profiler_url[512];   /* s3://.../JOB/profiler-output/ or a dir; "" none */
     char open_url[512];       /* what Enter and the figures open, as `smtop URL`
                                  (a folder's job folder); "" profiler_url */
+    jobplaces places;         /* the other places its data may be (jobplace.h) */
     int described;            /* 1: a DescribeTrainingJob answer is in */
     double updated_s;         /* when the newest data (or answer) was seen; 0 unknown */
     double metrics_s;         /* when gpu/cpu/mem were last fetched; 0 never */
