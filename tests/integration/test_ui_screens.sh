@@ -108,7 +108,7 @@ ui_focus Alerts
 ui_wait '\[(HIGH|MED |LOW )\]' 20
 ui_keys Enter
 ui_wait 'Esc: back' 5
-ui_wait '^│[A-Za-z]+: .*; params' 10
+ui_wait '^│[A-Za-z]+: [a-z]' 10   # the rule's description, wrapped: '; params' may fall on the next line
 line=$(ui_screen | grep -E '^│[A-Za-z]+: .*' | head -1)
 [ "${line: -3:1}" = "~" ] && ui_fail "the description line is cut: $line"
 ui_keys J
