@@ -195,6 +195,12 @@ const char *model_system_source(const model *m, int64_t *interval_us);
 void model_set_gpus_per_series(model *m, int n);
 int model_gpus_per_series(const model *m);
 
+/* How many PyTorch profiler traces the job's passes read, and how many
+ * they could not (named in the warnings): set by the job after each pass
+ * (job_scan), so the verdict can say that its GPU figures lack some. */
+void model_set_trace_files(model *m, int64_t read, int64_t unread);
+void model_get_trace_files(const model *m, int64_t *read, int64_t *unread);
+
 /* Time span of everything ingested (system samples and events). 0 when empty. */
 int64_t model_first_us(const model *m);
 int64_t model_last_us(const model *m);

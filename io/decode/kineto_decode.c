@@ -566,6 +566,12 @@ int kineto_dec_feed(kineto_dec *d, const void *p, size_t n, kineto_ev_cb cb, voi
         d->fed++;
         if (d->nhead == 2) {
             d->in = d->head[0] == 0x1f && d->head[1] == 0x8b ? IN_GZIP : IN_PLAIN;
+            if (d->in == IN_PLAIN && d->o.gzip_name) {
+                d->err = E_CORRUPT;
+                snprintf(d->msg, sizeof d->msg, "not gzip: the name ends in .gz, but the file "
+                         "starts with bytes %02x %02x, not gzip's 1f 8b", d->head[0], d->head[1]);
+                return -1;
+            }
             input(d, d->head, 2);
         }
     }
@@ -598,12 +604,11 @@ int kineto_dec_finish(kineto_dec *d, sm_kmeta *out, sm_err *err)
     if (d->err)
         return sm_err_set(err, d->err == E_NOMEM ? SM_ERR_NOMEM : SM_ERR_FORMAT, "%s", d->msg);
     if (d->fed == 0) {
-        sm_err_set(err, SM_ERR_FORMAT, "empty file: still being written?");
+        sm_err_set(err, SM_ERR_PARTIAL, "empty file");
         return KINETO_INCOMPLETE;
     }
     if (d->in == IN_GZIP && !(d->gz && gunzip_complete(d->gz))) {
-        sm_err_set(err, SM_ERR_FORMAT,
-                   "gzip stream ends early (%llu bytes, %lld events so far): still being written?",
+        sm_err_set(err, SM_ERR_PARTIAL, "gzip stream ends early (%llu bytes, %lld events so far)",
                    (unsigned long long)d->fed, (long long)m->events);
         return KINETO_INCOMPLETE;
     }
@@ -613,8 +618,7 @@ int kineto_dec_finish(kineto_dec *d, sm_kmeta *out, sm_err *err)
                               "the JSON inside a complete gzip stream ends early, at byte %llu "
                               "(after %lld events)", (unsigned long long)d->off,
                               (long long)m->events);
-        sm_err_set(err, SM_ERR_FORMAT,
-                   "the JSON ends early, at byte %llu (after %lld events): still being written?",
+        sm_err_set(err, SM_ERR_PARTIAL, "the JSON ends early, at byte %llu (after %lld events)",
                    (unsigned long long)d->off, (long long)m->events);
         return KINETO_INCOMPLETE;
     }
@@ -629,7 +633,7 @@ static void sniff_sink(void *ud, const sm_kevent *ev)
 
 kineto_sniff_verdict kineto_sniff(const void *head, size_t n)
 {
-    kineto_dec_opts o = {0, 64u << 10};
+    kineto_dec_opts o = {.max_event = 64u << 10};
     kineto_dec *d = kineto_dec_new(&o);
     if (!d)
         return KINETO_SNIFF_MAYBE;

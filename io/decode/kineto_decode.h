@@ -54,6 +54,8 @@ typedef struct kineto_dec_opts {
                           cat key (counted in meta.events, never given) */
     size_t max_event;  /* bytes of one event held at most; 0: 1 MiB. A
                           longer event is dropped and counted as bad. */
+    int gzip_name;     /* 1: the file is named .gz, so bytes that do not
+                          start as gzip does (1f 8b) are "not gzip" */
 } kineto_dec_opts;
 
 /* Called once per event, at once. ev and the strings it points to are
@@ -86,7 +88,9 @@ int kineto_dec_feed(kineto_dec *d, const void *p, size_t n, kineto_ev_cb cb, voi
  *   -1                 corrupt (bad gzip data, bad JSON, not a JSON
  *                      object, a .gz whose JSON stops early) or OOM: err
  *                      says what and at which byte of the JSON.
- * err (may be NULL) is also set for KINETO_INCOMPLETE. */
+ * err (may be NULL) is also set for KINETO_INCOMPLETE, code SM_ERR_PARTIAL
+ * (whether the file is still being written or was cut short is the
+ * job's to say: scanner_unread_at). */
 int kineto_dec_finish(kineto_dec *d, sm_kmeta *out, sm_err *err);
 
 /* Whether a finished trace is a Kineto object: traceEvents plus

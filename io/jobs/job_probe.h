@@ -1,50 +1,83 @@
-/* job_probe: a job-list row's figures from the job's own profiler data,
- * for jobs listed from a directory or S3 prefix (jobs_scan):
+/* job_probe: a job-list row's figures from the job itself. The job is
+ * opened as `smtop URL` opens it (job_open: profiler-output and the
+ * PyTorch profiler traces beside it), read to its end, its rules
+ * evaluated as `smtop report` evaluates them (the caller's rule set:
+ * rules.conf), and the row takes what model/view/jobsum computes for
+ * every surface: the rules that fired and the verdict's worst finding,
+ * the step p50, idle GPU-hours, the newest 5 minutes' GPU/CPU/memory
+ * means and, for a folder's row, the data's time range (an API row keeps
+ * the API's times). No figure is computed here.
  *
- * - GPU/CPU/memory % over the newest 5 minutes of Debugger system
- *   metrics, and idle GPU-hours over the whole job (jobfig.h: samples
- *   below 10 % times the series' interval). The job's system files are
- *   read once each, oldest first, from a cursor kept per job: at most
- *   PROBE_FILES_MAX files a call, so a long job catches up over a few
- *   refreshes (its figures show once it has). A local file newer than
- *   settle_s may still be written and waits for a later call.
- * - step p50 over the newest 5 minutes of smdebug's framework events
- *   (Step:ModeKeys.TRAIN in framework/pevents/, read from a cursor too),
- *   else over the newest PyTorch profiler trace's ProfilerStep#N (its
- *   last step left out), looked for in tensorboard-output/ and anywhere
- *   under the job folder but profiler-output/system/, framework/pevents/
- *   and debug-output/; a trace is read once (by key).
- *
- * A job is probed at most once a minute until it has ended (or, a
- * folder's, its status is unknown: nothing written for an hour) and
- * has been read to its end; never again then. Not thread-safe: one
- * caller (the feed's thread, or --json). */
+ * A job in progress stays open between calls (its scanner reads only
+ * what is new) and is probed at most once a minute; once it has ended
+ * (or, a folder's, its status is unknown: nothing written for an hour)
+ * and has been read to its end, it is closed and never read again. At
+ * most PROBE_OPEN_MAX jobs stay open: past that the one probed longest
+ * ago is closed (read again from its start when next due). Not
+ * thread-safe but for job_probe_cancel: one caller (the feed's thread,
+ * or --json). */
 #ifndef SMTOP_JOB_PROBE_H
 #define SMTOP_JOB_PROBE_H
 
-#include "io/source/source.h"
+#include <pthread.h>
+
+#include "io/source/source_open.h"
 #include "model/jobs/jobrow.h"
+#include "model/model.h"
+#include "model/rules/rules.h"
 #include "model/util/sm_err.h"
 
-#define PROBE_FILES_MAX 2048     /* system files read per call and job */
-#define PROBE_FILES_MAX_S3 256   /* the same from S3: a request each */
-#define PROBE_TRACE_MAX ((int64_t)512 << 20)   /* a bigger Kineto trace is not read */
+#define PROBE_OPEN_MAX 16
+
+struct job;
+
+/* What the probe does with a job: the run loop's job_* calls
+ * (io/run/job.h: job_probe_ops_run), given by the caller because the
+ * list sits on a floor below the run loop. Each as its job_* twin. */
+typedef struct job_probe_ops {
+    struct job *(*open)(const char *url, const source_opts *so, sm_err *err);
+    int (*scan)(struct job *j, sm_err *err);
+    void (*poll_watch)(struct job *j);
+    void (*cancel)(struct job *j, int on);
+    pthread_mutex_t *(*lock)(struct job *j);
+    model *(*model)(struct job *j);
+    void (*close)(struct job *j);
+} job_probe_ops;
+
+typedef struct job_probe_opts {
+    const job_probe_ops *ops;   /* required */
+    const source_opts *so;   /* how a job is opened; its strings outlive the probe */
+    /* The rule set a job is judged by (the report's: rules.conf), a new
+     * one per job (the caller's to make, the probe's to free); NULL:
+     * rules_new's defaults. NULL with err when it cannot be made. */
+    rules *(*new_rules)(void *ud, sm_err *err);
+    void *rules_ud;
+    /* How a row's job is opened: `smtop report --job NAME`'s way for an
+     * API row (its watch brings CloudWatch's metrics when its files hold
+     * none; polled after each pass), NULL: ops->open(url, so). NULL with
+     * err when it cannot be opened. */
+    struct job *(*open)(void *ud, const jobrow *r, const char *url, sm_err *err);
+    void *open_ud;
+    int api_times;           /* 1: the rows' times are the API's: kept */
+} job_probe_opts;
 
 typedef struct job_probe job_probe;
 
-job_probe *job_probe_new(void);   /* NULL on OOM */
+job_probe *job_probe_new(const job_probe_opts *o);   /* NULL on OOM */
 void job_probe_free(job_probe *p);
 
-/* 1 when r is due a probe at now_s: never probed, in progress and last
- * probed a minute ago or more, or not yet read to its end. */
+/* Cancels the reads of the job being probed, and every later one
+ * (quitting). Thread-safe. */
+void job_probe_cancel(job_probe *p);
+
+/* 1 when r is due a probe at now_s: never probed, or in progress and
+ * last probed a minute ago or more. */
 int job_probe_due(job_probe *p, const jobrow *r, double now_s);
 
-/* Reads what is new of the job whose folder is `job` under src ("" for
- * src's root itself, else "a/b/") and sets r's gpu/cpu/mem %, step p50
- * and idle GPU-hours (and their sources) from what it knows. settle_s:
- * see above (0: read every file). 1 when r was changed, 0 when not,
- * -1 with err (a listing or read failed; what was read stays). */
-int job_probe_update(job_probe *p, source *src, const char *job, jobrow *r, double now_s,
-                     double settle_s, sm_err *err);
+/* Reads what is new of the job at url (a directory or an s3:// URL, as
+ * `smtop URL` takes it) and sets r's figures (see above). 1 when r was
+ * changed, 0 when not (or url holds no profiler data yet), -1 with err
+ * (the job could not be opened or read; r unchanged). */
+int job_probe_update(job_probe *p, const char *url, jobrow *r, double now_s, sm_err *err);
 
 #endif

@@ -14,12 +14,11 @@
 
 #define RELIST_EVERY 6
 #define LATE_S 3600.0   /* a refresh lists from the newest known job minus this */
-#define SETTLE_S 90.0   /* a local system file this fresh may still be written */
 
 struct jobs_feed {
     jobs_api *api;            /* the SageMaker API, or */
     source *src;              /* a directory or S3 prefix (jobs_scan) */
-    job_probe *probe;         /* its rows' figures (job_probe) */
+    job_probe *probe;         /* a folder's rows' figures (job_probe), or NULL */
     jobs_files *files;        /* API rows' figures from S3 profiler data, or NULL */
     char spec[1024];
     joblist *list;
@@ -101,10 +100,10 @@ static char **feed_targets(jobs_feed *f, int all, size_t *n)
 static void feed_figures(jobs_feed *f, char **names, size_t n)
 {
     sm_err err = {0};
-    double settle = strcmp(f->src->vt->kind, "local") ? 0 : SETTLE_S;
-    if (jobs_scan_figures(f->src, f->spec, f->probe, f->list, &f->mu,
-                          (const char *const *)names, n, (double)time(NULL), settle,
-                          feed_changed, f, &err) < 0)
+    if (!f->probe)
+        return;
+    if (jobs_scan_figures(f->probe, f->list, &f->mu, (const char *const *)names, n,
+                          (double)time(NULL), feed_changed, f, &err) < 0 || err.msg[0])
         feed_set_error(f, &err);
 }
 
@@ -225,17 +224,15 @@ static void *feed_main(void *ud)
 }
 
 static jobs_feed *feed_new(jobs_api *api, jobs_files *files, source *src, const char *spec,
-                           double interval_s, sm_err *err)
+                           job_probe *probe, double interval_s, sm_err *err)
 {
     jobs_feed *f = calloc(1, sizeof *f);
     int p[2];
-    if (!f || !(f->list = joblist_new()) || !(f->probe = job_probe_new()) ||
-        pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0) {
-        if (f) {
+    if (!f || !(f->list = joblist_new()) || pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0) {
+        if (f)
             joblist_free(f->list);
-            job_probe_free(f->probe);
-        }
         free(f);
+        job_probe_free(probe);
         jobs_api_free(api);
         jobs_files_free(files);
         if (src)
@@ -248,6 +245,7 @@ static jobs_feed *feed_new(jobs_api *api, jobs_files *files, source *src, const 
     f->api = api;
     f->files = files;
     f->src = src;
+    f->probe = probe;
     snprintf(f->spec, sizeof f->spec, "%s", spec ? spec : "");
     f->interval_s = interval_s > 0 ? interval_s : 10;
     pthread_mutex_init(&f->mu, NULL);
@@ -266,13 +264,13 @@ static jobs_feed *feed_new(jobs_api *api, jobs_files *files, source *src, const 
 
 jobs_feed *jobs_feed_start(jobs_api *api, jobs_files *files, double interval_s, sm_err *err)
 {
-    return feed_new(api, files, NULL, NULL, interval_s, err);
+    return feed_new(api, files, NULL, NULL, NULL, interval_s, err);
 }
 
-jobs_feed *jobs_feed_start_scan(source *src, const char *spec, double interval_s,
-                                sm_err *err)
+jobs_feed *jobs_feed_start_scan(source *src, const char *spec, job_probe *probe,
+                                double interval_s, sm_err *err)
 {
-    return feed_new(NULL, NULL, src, spec, interval_s, err);
+    return feed_new(NULL, NULL, src, spec, probe, interval_s, err);
 }
 
 void jobs_feed_stop(jobs_feed *f)
@@ -289,6 +287,8 @@ void jobs_feed_stop(jobs_feed *f)
         jobs_files_cancel(f->files);
     if (f->src && f->src->vt->cancel)
         f->src->vt->cancel(f->src, 1);
+    if (f->probe)
+        job_probe_cancel(f->probe);
     if (f->started)
         pthread_join(f->thread, NULL);
     jobs_api_free(f->api);

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "io/jobs/jobs_api.h"
+#include "io/jobs/job_probe.h"
 #include "io/jobs/jobs_files.h"
 #include "io/source/source.h"
 #include "model/jobs/joblist.h"
@@ -31,10 +32,11 @@ typedef struct jobs_feed jobs_feed;
 jobs_feed *jobs_feed_start(jobs_api *api, jobs_files *files, double interval_s, sm_err *err);
 
 /* The same over a directory or S3 prefix (jobs_scan): src (opened on
- * spec) is taken and freed with the feed; every 6 intervals the folders
- * are listed again. NULL with err on failure (src freed). */
-jobs_feed *jobs_feed_start_scan(source *src, const char *spec, double interval_s,
-                                sm_err *err);
+ * spec) and probe (the rows' figures) are taken and freed with the
+ * feed; every 6 intervals the folders are listed again. NULL with err
+ * on failure (src and probe freed). */
+jobs_feed *jobs_feed_start_scan(source *src, const char *spec, job_probe *probe,
+                                double interval_s, sm_err *err);
 
 /* Cancels what is in flight, joins the thread and frees everything. */
 void jobs_feed_stop(jobs_feed *f);

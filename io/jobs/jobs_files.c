@@ -30,14 +30,16 @@ struct jobs_files {
     atomic_int cancelled;
 };
 
-jobs_files *jobs_files_new(const source_opts *so)
+jobs_files *jobs_files_new(const job_probe_opts *o)
 {
     jobs_files *jf = calloc(1, sizeof *jf);
-    if (!jf || !(jf->probe = job_probe_new())) {
+    job_probe_opts po = *o;
+    po.api_times = 1;   /* an API row's times are the API's */
+    if (!jf || !(jf->probe = job_probe_new(&po))) {
         free(jf);
         return NULL;
     }
-    jf->so = *so;
+    jf->so = *o->so;
     jf->so.no_cache = 1;
     pthread_mutex_init(&jf->mu, NULL);
     return jf;
@@ -63,6 +65,7 @@ void jobs_files_cancel(jobs_files *jf)
     for (size_t i = 0; i < jf->nb; i++)
         source_cancel(jf->b[i].src, 1);
     pthread_mutex_unlock(&jf->mu);
+    job_probe_cancel(jf->probe);
 }
 
 /* The bucket's entry, made on first use. NULL on OOM. */
@@ -129,10 +132,11 @@ static int files_row(jobs_files *jf, jobrow *r, double now_s, sm_err *err)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     if (b->failed_s > 0 && now_s - b->failed_s < BUCKET_RETRY_S)
         return 0;   /* said when it failed */
-    source *s = bucket_source(jf, b, now_s, err);
-    if (!s)
+    /* the bucket answers (a short first contact), so the job is opened */
+    if (!bucket_source(jf, b, now_s, err))
         return -1;
-    int got = job_probe_update(jf->probe, s, job, r, now_s, 0, err);
+    int got = job_probe_update(jf->probe, r->open_url[0] ? r->open_url : r->profiler_url, r,
+                               now_s, err);
     if (got < 0) {
         b->failed_s = now_s;   /* the next tries wait; the source stays open */
         sm_err e = *err;

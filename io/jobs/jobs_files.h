@@ -1,7 +1,9 @@
 /* jobs_files: the figures of jobs listed from the SageMaker API that
  * have Debugger or PyTorch profiler data, read from their profiler
- * output on S3 (job_probe: GPU/CPU/memory % of the newest 5 minutes,
- * step p50, idle GPU-hours), for the rows on screen.
+ * output on S3 (job_probe: the job opened as `smtop URL` opens it and
+ * judged as the report judges it: the rules that fired, GPU/CPU/memory
+ * % of the newest 5 minutes, step p50, idle GPU-hours; the row keeps the
+ * API's times), for the rows on screen.
  *
  * A row's profiler URL (s3://BUCKET/PATH/JOB/profiler-output/) is read
  * through one source per bucket, opened at its root with a short first
@@ -15,14 +17,16 @@
 #include <pthread.h>
 #include <stddef.h>
 
+#include "io/jobs/job_probe.h"
 #include "io/source/source_open.h"
 #include "model/jobs/joblist.h"
 
 typedef struct jobs_files jobs_files;
 
-/* so: the transport options (profile, region, S3 endpoint); copied
- * shallowly (its strings must outlive jf). NULL on OOM. */
-jobs_files *jobs_files_new(const source_opts *so);
+/* o: how jobs are opened and judged (job_probe.h; o->so the transport
+ * options: profile, region, S3 endpoint); copied shallowly (its strings
+ * must outlive jf). NULL on OOM. */
+jobs_files *jobs_files_new(const job_probe_opts *o);
 void jobs_files_free(jobs_files *jf);
 
 /* Probes those of names[0..n) that have an S3 profiler URL and are due

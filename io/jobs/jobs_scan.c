@@ -144,14 +144,15 @@ static int probe_job(source *src, const char *job, double now, jobrow *r, sm_err
     snprintf(after, sizeof after, "%s%s", inc, hour);
     if (first.any && source_list(src, inc, after, newest_cb, &recent, err) < 0)
         return -1;
-    r->start_s = r->created_s = first.any ? first.first_s : 0;
+    /* no time from a file's: the data's range comes with the figures
+     * (job_probe), so TRAIN is what the dashboard shows */
     r->metrics_source = first.any ? JOBROW_METRICS_DEBUGGER : JOBROW_METRICS_NONE;
     jobs_scan_status(r, marker, marker_s, recent.newest_s, now);
     return 0;
 }
 
 typedef struct kin_probe {
-    double first_s, newest_s, marker_s;
+    double newest_s, marker_s;
     int marker, oom;
     trace_cadence *cad;
 } kin_probe;
@@ -173,7 +174,6 @@ static int kin_cb(void *ud, const source_entry *e)
     keyname_parse(e->key, &ki);
     if (ki.kind != KEY_KINETO)
         return 0;
-    k->first_s = k->first_s <= 0 || t < k->first_s ? t : k->first_s;
     k->newest_s = t > k->newest_s ? t : k->newest_s;
     char writer[1400];   /* the folder and the worker: one process's traces */
     snprintf(writer, sizeof writer, "%.*s%s", (int)(base - e->key), e->key, ki.process);
@@ -200,7 +200,6 @@ static int probe_kineto_job(source *src, const char *job, double now, jobrow *r,
         return -1;
     if (k.oom)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-    r->start_s = r->created_s = k.first_s;
     r->metrics_source = JOBROW_METRICS_NONE;
     jobs_scan_trace_status(r, k.marker, k.marker_s, k.newest_s, gap, now);
     return 0;
@@ -296,6 +295,12 @@ static int add_job(source *src, const char *spec, const find_ctx *f, double now,
                      f->kineto ? "" : PO);
     if (w < 0 || (size_t)w >= sizeof r.profiler_url)
         r.profiler_url[0] = '\0';   /* too long to open: the row still shows */
+    /* Enter and the figures open the job as `smtop JOBDIR` does: its
+     * profiler-output and the traces beside it (tensorboard/ ...) */
+    w = snprintf(r.open_url, sizeof r.open_url, "%s%s%s", spec,
+                 n && spec[n - 1] == '/' ? "" : "/", job);
+    if (w < 0 || (size_t)w >= sizeof r.open_url || !r.profiler_url[0])
+        r.open_url[0] = '\0';
     r.described = 1;
     if (mu)
         pthread_mutex_lock(mu);
@@ -330,55 +335,27 @@ long jobs_scan_list(source *src, const char *spec, double now_s, joblist *l,
     }
 }
 
-/* The job's folder key below the root ("" or "a/b/") from its row's
- * URL, which add_job made from spec; -1 when it is not one of them. */
-static int job_folder(const char *spec, const jobrow *r, char *out, size_t cap)
-{
-    size_t n = strlen(spec);
-    const char *u = r->profiler_url;
-    if (strncmp(u, spec, n))
-        return -1;
-    u += n;
-    if (*u == '/')
-        u++;
-    size_t m = strlen(u);
-    if (m >= strlen(PO) && !strcmp(u + m - strlen(PO), PO))
-        m -= strlen(PO);
-    if (m >= cap)
-        return -1;
-    memcpy(out, u, m);
-    out[m] = '\0';
-    return 0;
-}
-
 typedef struct fig_ctx {
-    source *src;
-    const char *spec;
     job_probe *p;
-    double now_s, settle_s;
+    double now_s;
 } fig_ctx;
 
 static int fig_due(void *ud, const jobrow *r)
 {
     fig_ctx *c = ud;
-    char job[1024];
-    return job_probe_due(c->p, r, c->now_s) && job_folder(c->spec, r, job, sizeof job) == 0;
+    return r->open_url[0] && job_probe_due(c->p, r, c->now_s);
 }
 
 static int fig_work(void *ud, jobrow *r, sm_err *err)
 {
     fig_ctx *c = ud;
-    char job[1024];
-    if (job_folder(c->spec, r, job, sizeof job) < 0)
-        return 0;
-    return job_probe_update(c->p, c->src, job, r, c->now_s, c->settle_s, err);
+    return job_probe_update(c->p, r->open_url, r, c->now_s, err);
 }
 
-long jobs_scan_figures(source *src, const char *spec, job_probe *p, joblist *l,
-                       pthread_mutex_t *mu, const char *const *names, size_t n, double now_s,
-                       double settle_s, void (*changed)(void *ud), void *ud, sm_err *err)
+long jobs_scan_figures(job_probe *p, joblist *l, pthread_mutex_t *mu, const char *const *names,
+                       size_t n, double now_s, void (*changed)(void *ud), void *ud, sm_err *err)
 {
-    fig_ctx c = {src, spec, p, now_s, settle_s};
-    jobs_rows_fn fn = {fig_due, fig_work, &c, changed, ud, 0};
+    fig_ctx c = {p, now_s};
+    jobs_rows_fn fn = {fig_due, fig_work, &c, changed, ud, 1};
     return jobs_rows_each(l, mu, names, n, &fn, err);
 }

@@ -1,17 +1,17 @@
 /* jobs_scan: the job list without the API — every job folder under a
  * directory or an S3 prefix that holds profiler-output/, or PyTorch
  * profiler traces only (the folder around tensorboard-output/, else the
- * folder holding the traces: status from their freshness, times from
- * their modification times).
+ * folder holding the traces: status from their freshness).
  *
  * Listing skips each job's folder once it is found (the next listing
  * starts after "JOB/" + U+10FFFF), so a prefix of many large jobs costs
  * a few listings per job, not one per file. Per job: the end markers
  * (profiler-output/system/ and framework/training_job_end.ts: Completed,
- * ended at the marker's time), the first system file (when it started)
- * and the files of the last two hours (how fresh it is: InProgress while
+ * ended at the marker's time), the first system file (whether it has
+ * Debugger's metrics) and the files of the last two hours (how fresh it is: InProgress while
  * the newest is under an hour old, "Stale" past 2 minutes; with neither
- * marker nor fresh data the status is unknown). A traces-only job has
+ * marker nor fresh data the status is unknown); its times and figures
+ * are the job's data's (jobs_scan_figures). A traces-only job has
  * no end marker of its own (one named training_job_end.ts anywhere in
  * its folder counts) and writes a trace per profiling cycle, so its
  * freshness is judged against its cadence (jobs_scan_trace_status).
@@ -33,15 +33,13 @@
 long jobs_scan_list(source *src, const char *spec, double now_s, joblist *l,
                     pthread_mutex_t *mu, void (*changed)(void *ud), void *ud, sm_err *err);
 
-/* Fills the figures (job_probe: GPU/CPU/memory %, step p50, idle
- * GPU-hours) of the rows named names[0..n) that are due, from their
- * folders under src (the rows jobs_scan_list put into l from spec),
- * holding mu (may be NULL) only to copy a row in and out; after each
- * changed row, changed(ud) when non-NULL. settle_s: job_probe_update's.
- * Returns how many rows were probed, or -1 with err. */
-long jobs_scan_figures(source *src, const char *spec, job_probe *p, joblist *l,
-                       pthread_mutex_t *mu, const char *const *names, size_t n, double now_s,
-                       double settle_s, void (*changed)(void *ud), void *ud, sm_err *err);
+/* Fills the figures (job_probe) of the rows named names[0..n) that are
+ * due, opening each at its open_url, holding mu (may be NULL) only to
+ * copy a row in and out; after each changed row, changed(ud) when
+ * non-NULL. A job that cannot be read keeps its row as it was and its
+ * message in err; the others go on. Returns how many rows were probed. */
+long jobs_scan_figures(job_probe *p, joblist *l, pthread_mutex_t *mu, const char *const *names,
+                       size_t n, double now_s, void (*changed)(void *ud), void *ud, sm_err *err);
 
 /* The status a job's files say, for the row and the tests: marker 1 when
  * an end marker exists; newest_s the newest system file's time (0 when

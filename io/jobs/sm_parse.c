@@ -84,6 +84,10 @@ static void parse_profiler(const json_t *ans, jobrow *r)
     size_t n = strlen(base);
     snprintf(r->profiler_url, sizeof r->profiler_url, "%s%s%s/profiler-output/", base,
              n && base[n - 1] == '/' ? "" : "/", r->name);
+    /* the job's folder: profiler-output and the traces beside it, as
+     * `smtop s3://.../JOB/` opens it */
+    snprintf(r->open_url, sizeof r->open_url, "%s%s%s/", base, n && base[n - 1] == '/' ? "" : "/",
+             r->name);
 }
 
 /* TensorBoardOutputConfig.S3OutputPath, CheckpointConfig.S3Uri and
@@ -114,8 +118,9 @@ void sm_parse_describe(const json_t *ans, jobrow *r)
     if (json_is_integer(b))
         r->billable_s = (double)json_integer_value(b);
     parse_resources(json_object_get(ans, "ResourceConfig"), r);
-    r->alerts = count_issues(json_object_get(ans, "ProfilerRuleEvaluationStatuses")) +
-                count_issues(json_object_get(ans, "DebugRuleEvaluationStatuses"));
+    if (!r->judged)   /* once its data is read, the report's count (job_probe) */
+        r->alerts = count_issues(json_object_get(ans, "ProfilerRuleEvaluationStatuses")) +
+                    count_issues(json_object_get(ans, "DebugRuleEvaluationStatuses"));
     parse_profiler(ans, r);
     parse_places(ans, r);
     r->described = 1;

@@ -9,6 +9,7 @@
 #include "io/decode/pystats_load.h"
 #include "io/decode/tf_trace.h"
 #include "io/run/job_watch.h"
+#include "io/run/job_warn.h"
 #include "io/run/kineto_ingest.h"
 #include "io/source/source_traces.h"
 #include "io/source/source_union.h"
@@ -223,6 +224,7 @@ int job_scan(job *j, sm_err *err)
             sm_err_set(err, terr.code, "--traces %s: %s", source_describe(j->tsrc), terr.msg);
     }
     job_name_clocks(j);
+    job_warn_count_traces(j);
     /* What reading finds (a bucket in another region) is the source's
      * problem, even where the message names the option that fixes it:
      * only the command line itself makes a usage error (exit 2). */
@@ -328,4 +330,24 @@ pthread_mutex_t *job_lock(job *j)
 const char *job_describe(job *j)
 {
     return j->desc;
+}
+
+int64_t job_traces_read(job *j)
+{
+    pthread_mutex_lock(&j->lock);
+    int64_t n = kineto_ingest_traces(j->kin);
+    pthread_mutex_unlock(&j->lock);
+    return n;
+}
+
+static job *probe_open(const char *url, const source_opts *so, sm_err *err)
+{
+    return job_open(url, so, NULL, err);
+}
+
+const job_probe_ops *job_probe_ops_run(void)
+{
+    static const job_probe_ops ops = {probe_open, job_scan, job_poll_watch, job_cancel,
+                                      job_lock, job_model, job_close};
+    return &ops;
 }

@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 
+#include "io/jobs/job_probe.h"
 #include "io/scan/scanner.h"
 #include "io/source/source_open.h"
 #include "model/model.h"
@@ -64,6 +65,8 @@ size_t job_threads(job *j);
  * NULL when none was given. */
 scanner *job_traces_scanner(job *j);
 const char *job_traces_describe(job *j);
+/* PyTorch profiler traces read so far (takes the job's lock). */
+int64_t job_traces_read(job *j);
 /* Python profiler stats (cProfile / pyinstrument); read under job_lock. */
 pystats_store *job_pystats(job *j);
 source *job_source(job *j);
@@ -73,5 +76,9 @@ pthread_mutex_t *job_lock(job *j);
  * runs, read it on the loader's thread (which passes it to the dashboard
  * in the snapshot, viewsnap_place) or under job_lock. */
 const char *job_describe(job *j);
+
+/* The job_* calls the job list's probe makes (job_probe_opts.ops): open
+ * is job_open with the default model_config. Static; never NULL. */
+const job_probe_ops *job_probe_ops_run(void);
 
 #endif

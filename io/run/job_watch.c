@@ -69,9 +69,10 @@ job_watch *job_watch_new(const char *name, const jobrow *row, const job_watch_op
     pthread_cond_init(&w->cv, NULL);
     snprintf(w->name, sizeof w->name, "%s", name);
     jobrow_init(&w->row, name);
-    if (row) {
+    if (row) {   /* the list's row, described by it now: the next describe is due later */
         w->row = *row;
         w->described = row->described;
+        w->describe_s = row->described ? (double)time(NULL) : 0;
     }
     /* a dashboard without API access must not wait long to learn it */
     aws_api_opts ao = {.region = o ? o->region : NULL, .profile = o ? o->profile : NULL,

@@ -9,7 +9,8 @@
  * small lock. Calls are bounded:
  *   - DescribeTrainingJob when the row was not described yet, then once
  *     a minute while the job runs, never again once it ended (a row
- *     from the job list that was described after it ended costs none);
+ *     from the job list, described by it, costs none for a minute, none
+ *     at all when described after it ended);
  *     a failed describe (no API access, no such job) is retried after
  *     ten minutes and the header keeps the files' freshness;
  *   - GetMetricData once a minute while the job runs (CloudWatch's

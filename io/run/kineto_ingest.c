@@ -350,7 +350,7 @@ static int not_kineto(const void *data, size_t len)
 
 static int not_kineto_err(sm_err *err)
 {
-    return sm_err_set(err, SM_ERR_FORMAT, "not a PyTorch profiler trace (no traceEvents with "
+    return sm_err_set(err, SM_ERR_FORMAT, KINETO_NOT_A_TRACE " (no traceEvents with "
                       "schemaVersion, deviceProperties or distributedInfo)");
 }
 
@@ -370,7 +370,8 @@ kineto_read *kineto_read_begin(const key_info *ki, const char *key)
     kineto_read *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
-    kineto_dec_opts o = {.keep_python = 1};
+    size_t n = strlen(key);
+    kineto_dec_opts o = {.keep_python = 1, .gzip_name = n > 3 && !strcmp(key + n - 3, ".gz")};
     r->ki = *ki;
     r->key = strdup(key);
     r->d = kineto_dec_new(&o);
@@ -404,17 +405,12 @@ int kineto_read_feed(kineto_read *r, const void *data, size_t len)
 }
 
 /* The end of r's bytes: its metadata in *meta. 0 complete; -1 with err
- * (one still being written says it is read again once it changes). */
+ * (SM_ERR_PARTIAL: one that ends early is read again once it changes). */
 static int read_finish(kread *r, sm_kmeta *meta, sm_err *err)
 {
     if (r->not_kineto || (!r->fed && r->ki.kind == KEY_KINETO_MAYBE && not_kineto("", 0)))
         return not_kineto_err(err);
     int rc = kineto_dec_finish(r->d, meta, err);
-    if (rc == KINETO_INCOMPLETE) {
-        char why[sizeof err->msg];
-        memcpy(why, err->msg, sizeof why);
-        return sm_err_set(err, SM_ERR_FORMAT, "%.400s; read again once it changes", why);
-    }
     if (rc != 0)
         return -1;
     if (r->oom)

@@ -93,6 +93,9 @@ int kineto_ingest_name_clocks(kineto_ingest *k, const gpu_span *sys, kineto_note
 
 /* Traces read so far, and the bytes of their files. */
 int64_t kineto_ingest_traces(const kineto_ingest *k);
+
+/* How a JSON file that is no trace is said not to be read. */
+#define KINETO_NOT_A_TRACE "not a PyTorch profiler trace"
 int64_t kineto_ingest_bytes(const kineto_ingest *k);
 
 #endif

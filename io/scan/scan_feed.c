@@ -85,10 +85,11 @@ static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len
     scan_feed_note_drops(sc, rel, &before, &after);
     /* An unplaced trace says what record it lacks, not only that the
      * step's start is unknown. */
-    scan_feed_whole_said(sc, e, rc, !placed && err.code == SM_ERR_NOTFOUND ? place.msg : err.msg);
+    scan_feed_whole_said(sc, e, rc, !placed && err.code == SM_ERR_NOTFOUND ? place.msg : err.msg,
+                         err.code == SM_ERR_PARTIAL);
 }
 
-void scan_feed_whole_said(scanner *sc, cat_entry *e, int rc, const char *why)
+void scan_feed_whole_said(scanner *sc, cat_entry *e, int rc, const char *why, int partial)
 {
     if (rc == 0) {
         scan_note_read(sc, e);
@@ -100,7 +101,7 @@ void scan_feed_whole_said(scanner *sc, cat_entry *e, int rc, const char *why)
     pthread_mutex_unlock(&sc->mu);
     char what[SCANNER_MSG_LEN];
     snprintf(what, sizeof what, "not read: %s", why);
-    scan_note_unread(sc, e, scan_rel_key(sc, e->key), what);
+    scan_note_unread_as(sc, e, scan_rel_key(sc, e->key), what, partial);
 }
 
 void scan_feed_lines(scanner *sc, ingest_ctx *cx, cat_entry *e, const char *data, size_t len,

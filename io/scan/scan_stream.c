@@ -106,7 +106,7 @@ static void end_file(scanner *sc, cat_entry *e, int64_t len)
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
     scan_feed_note_drops(sc, scan_rel_key(sc, e->key), &before, &after);
-    scan_feed_whole_said(sc, e, rc, err.msg);
+    scan_feed_whole_said(sc, e, rc, err.msg, err.code == SM_ERR_PARTIAL);
 }
 
 void scan_stream_piece(scanner *sc, cat_entry *e, const source_req *req, const void *data,
@@ -135,7 +135,7 @@ void scan_stream_piece(scanner *sc, cat_entry *e, const source_req *req, const v
         sm_err berr = {0};
         e->stream = sc->o.stream->begin(sc->o.on_file_ud, &ki, scan_rel_key(sc, e->key), &berr);
         if (!e->stream) {
-            scan_feed_whole_said(sc, e, -1, berr.msg[0] ? berr.msg : "out of memory");
+            scan_feed_whole_said(sc, e, -1, berr.msg[0] ? berr.msg : "out of memory", 0);
             return;
         }
     }

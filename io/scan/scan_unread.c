@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int scan_unread_set(unread_list *l, cat_entry *e, const char *why)
+int scan_unread_set(unread_list *l, cat_entry *e, const char *why, int partial)
 {
     char *w = strdup(why);
     if (!w)
@@ -16,6 +16,7 @@ int scan_unread_set(unread_list *l, cat_entry *e, const char *why)
         unread_item *it = &l->v[e->unread_at - 1];
         free(it->why);
         it->why = w;
+        it->partial = partial;
         return 0;
     }
     if (l->n == l->cap) {
@@ -28,7 +29,7 @@ int scan_unread_set(unread_list *l, cat_entry *e, const char *why)
         l->v = nv;
         l->cap = nc;
     }
-    l->v[l->n++] = (unread_item){e, w};
+    l->v[l->n++] = (unread_item){e, w, partial};
     e->unread_at = (uint32_t)l->n;
     return 0;
 }

@@ -15,6 +15,8 @@
 typedef struct unread_item {
     cat_entry *e;          /* the file (its key outlives the list) */
     char *why;             /* owned */
+    int partial;           /* its bytes end early (SM_ERR_PARTIAL): still
+                              written, or cut short, as the job has ended or not */
 } unread_item;
 
 typedef struct unread_list {
@@ -22,8 +24,9 @@ typedef struct unread_list {
     size_t n, cap;
 } unread_list;
 
-/* Records (or replaces) why e is not read. 0, or -1 on OOM (l unchanged). */
-int scan_unread_set(unread_list *l, cat_entry *e, const char *why);
+/* Records (or replaces) why e is not read, and whether it ends early.
+ * 0, or -1 on OOM (l unchanged). */
+int scan_unread_set(unread_list *l, cat_entry *e, const char *why, int partial);
 /* Forgets e (it was read after all); no-op when not listed. */
 void scan_unread_clear(unread_list *l, cat_entry *e);
 void scan_unread_free(unread_list *l);

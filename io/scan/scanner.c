@@ -46,9 +46,15 @@ void scanner_note(scanner *sc, const char *key, const char *what)
  * gets the file's own name, the report the whole key. */
 void scan_note_unread(scanner *sc, cat_entry *e, const char *rel, const char *why)
 {
+    scan_note_unread_as(sc, e, rel, why, 0);
+}
+
+void scan_note_unread_as(scanner *sc, cat_entry *e, const char *rel, const char *why,
+                         int partial)
+{
     const char *base = strrchr(rel, '/');
     pthread_mutex_lock(&sc->mu);
-    scan_unread_set(&sc->unread, e, why);   /* on OOM the status line still says it */
+    scan_unread_set(&sc->unread, e, why, partial);   /* on OOM the status line still says it */
     sc->st.unread_files = (int64_t)sc->unread.n;
     snprintf(sc->st.last_error, sizeof sc->st.last_error, "%.250s: %.500s",
              base ? base + 1 : rel, why);
@@ -405,12 +411,21 @@ void scanner_shed(scanner *sc)
 
 size_t scanner_unread(scanner *sc, scanner_unread_cb cb, void *ud)
 {
+    return scanner_unread_at(sc, 0, cb, ud);
+}
+
+size_t scanner_unread_at(scanner *sc, int ended, scanner_unread_cb cb, void *ud)
+{
     pthread_mutex_lock(&sc->mu);
     /* The dashboard asks before the first pass has found the root. */
     size_t n = sc->unread.n;
     for (size_t i = 0; i < n; i++) {
-        const char *key = sc->unread.v[i].e->key;
-        cb(ud, scan_rel_key(sc, key), sc->unread.v[i].why);
+        const unread_item *u = &sc->unread.v[i];
+        char why[SCANNER_MSG_LEN + 96];
+        snprintf(why, sizeof why, "%s%s", u->why, !u->partial ? ""
+                 : ended ? ": truncated (the job has ended; the file will not be completed)"
+                         : ": still being written?; read again once it changes");
+        cb(ud, scan_rel_key(sc, u->e->key), why);
     }
     pthread_mutex_unlock(&sc->mu);
     return n;

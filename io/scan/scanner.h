@@ -202,6 +202,11 @@ void scanner_get_stats(scanner *sc, scan_stats *out);
  * profiler-output root. */
 typedef void (*scanner_unread_cb)(void *ud, const char *key, const char *why);
 size_t scanner_unread(scanner *sc, scanner_unread_cb cb, void *ud);
+/* The same, where a file whose bytes end early (SM_ERR_PARTIAL: a .gz
+ * written in place) is said to be still being written while the job
+ * runs (ended 0, as scanner_unread), and truncated once it has ended
+ * (ended 1: it will not be completed). */
+size_t scanner_unread_at(scanner *sc, int ended, scanner_unread_cb cb, void *ud);
 
 #define SCANNER_MSG_MAX 100
 /* Per-file warnings ("system/…/1591748100.algo-1.json: 2 corrupt lines"),

@@ -88,8 +88,11 @@ void scan_progress_add_work(scanner *sc);
 int64_t scan_wall_us(void);
 /* Adds "key: what" to the message ring and the status line. */
 void scan_add_message(scanner *sc, const char *key, const char *what);
-/* Names e (relative key rel) as not read, with why. */
+/* Names e (relative key rel) as not read, with why; partial: its bytes
+ * end early (scanner_unread_at says what that means for the job). */
 void scan_note_unread(scanner *sc, cat_entry *e, const char *rel, const char *why);
+void scan_note_unread_as(scanner *sc, cat_entry *e, const char *rel, const char *why,
+                         int partial);
 /* e was read: off the list of what is not read. */
 void scan_note_read(scanner *sc, cat_entry *e);
 
@@ -176,8 +179,8 @@ int scan_feed_accept(scanner *sc, cat_entry *e, size_t *len, const char *etag,
 int scan_feed_accept_piece(scanner *sc, cat_entry *e, size_t *len, const char *etag,
                            const sm_err *err, char *why, int first);
 /* A whole file was handed over (rc: the callback's result, why: its
- * error): read, or named as not read with why. */
-void scan_feed_whole_said(scanner *sc, cat_entry *e, int rc, const char *why);
+ * error, partial: SM_ERR_PARTIAL's): read, or named as not read with why. */
+void scan_feed_whole_said(scanner *sc, cat_entry *e, int rc, const char *why, int partial);
 /* Ingests one read of line file e through cx (its writer, scratch, lines
  * decoded ahead) into fn; the model lock is the caller's. adopt_mu, when
  * not NULL, is taken around the .tmp adoption list. */

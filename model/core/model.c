@@ -64,6 +64,22 @@ int model_gpus_per_series(const model *m)
     return m->gpus_per_series > 1 ? m->gpus_per_series : 1;
 }
 
+void model_set_trace_files(model *m, int64_t read, int64_t unread)
+{
+    if (m->traces_read == read && m->traces_unread == unread)
+        return;
+    m->traces_read = read;
+    m->traces_unread = unread;
+    m->acc.gen++;   /* the verdict says it: views keyed on the generation see it */
+    m->acc.ev_gen++;
+}
+
+void model_get_trace_files(const model *m, int64_t *read, int64_t *unread)
+{
+    *read = m->traces_read;
+    *unread = m->traces_unread;
+}
+
 void model_free(model *m)
 {
     if (!m)

@@ -62,6 +62,7 @@ struct model {
     char sys_source[48];    /* model_set_system_source; "" = Debugger's files */
     int64_t sys_interval_us;
     int gpus_per_series;    /* model_set_gpus_per_series; 0 = 1 */
+    int64_t traces_read, traces_unread;   /* model_set_trace_files */
 };
 
 /* Frees what a writer holds (not w itself). */

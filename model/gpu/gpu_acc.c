@@ -165,6 +165,9 @@ int gpu_acc_merge(gpu_acc *d, const gpu_acc *s)
     d->n_kept_steps += s->n_kept_steps;
     d->span_us += s->span_us;
     d->idle_us += s->idle_us;
+    d->rank_host_us += s->rank_host_us;
+    d->rank_kernel_us += s->rank_kernel_us;
+    d->rank_other_us += s->rank_other_us;
     d->compute_us += s->compute_us;
     d->comm_us += s->comm_us;
     d->comm_comp_us += s->comm_comp_us;
@@ -254,6 +257,9 @@ void gpu_acc_summary(const gpu_acc *a, gpu_summary *s)
         s->kernel_wait_us += a->streams[i].kernel_wait_us;
         s->other_idle_us += a->streams[i].other_us;
     }
+    s->idle_host_wait_us = a->rank_host_us;
+    s->idle_kernel_wait_us = a->rank_kernel_us;
+    s->idle_other_us = a->rank_other_us;
     s->streams = a->streams;
     s->n_streams = a->n_streams;
     s->step_rows = a->steps;

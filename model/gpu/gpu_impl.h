@@ -22,6 +22,7 @@ typedef struct gpu_acc {
     int64_t ktype_us[8];
     gpu_stream_idle *streams;    /* sorted by stream */
     size_t n_streams, cap_streams;
+    int64_t rank_host_us, rank_kernel_us, rank_other_us;   /* idle_us in classes */
     int64_t launches, short_kernels, outliers;
     int64_t delay_sum_us;        /* of delays clamped at 0, as HTA's mean */
     quant *delay, *cpu, *gpu;    /* NULL until the first launch */

@@ -88,7 +88,13 @@ typedef struct gpu_summary {
     int64_t comm_us, comm_comp_us;
     int64_t ktype_us[8];         /* by type set 1..7 (gpu_ktype_name) */
     double ktype_pct[8];         /* of the sum of all sets */
-    int64_t host_wait_us, kernel_wait_us, other_idle_us; /* all streams */
+    /* HTA's idle per stream, summed over the streams: with several
+     * streams the sum can exceed the span (each stream idles on its own). */
+    int64_t host_wait_us, kernel_wait_us, other_idle_us;
+    /* The rank's idle time (idle_us) in the same classes, each gap of the
+     * union of every stream's rows by the row that ends it: the three sum
+     * to idle_us. The verdict and GPUIdleHostBound read these. */
+    int64_t idle_host_wait_us, idle_kernel_wait_us, idle_other_us;
     const gpu_stream_idle *streams;  /* by stream id */
     size_t n_streams;
     struct {

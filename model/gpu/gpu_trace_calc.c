@@ -13,6 +13,7 @@
 STABLE_SORT_DEFINE(sort_steps, gpu_kstep, A.ts < B.ts || (A.ts == B.ts && A.n < B.n))
 STABLE_SORT_DEFINE(sort_by_stream, gpu_row,
                    A.stream < B.stream || (A.stream == B.stream && A.ts < B.ts))
+STABLE_SORT_DEFINE(sort_by_start, gpu_row, A.ts < B.ts)
 
 /* A boundary of a GPU row for the sweep, packed in 8 bytes so that the
  * edges of a large trace and their sort's scratch stay small: the time
@@ -277,6 +278,57 @@ static int idle_per_stream(gpu_trace *t)
     return 0;
 }
 
+/* One gap of the rank's union of rows, [idle_from, r's start), into its
+ * class by r, the row that ends it (see rank_idle). */
+static void rank_gap(gpu_trace *t, const gpu_row *r, int64_t idle_from)
+{
+    gpu_acc *a = &t->res;
+    int64_t gap = r->ts - idle_from;
+    const gpu_call *c = gpu_trace_find_call(t, r->corr);
+    int64_t *cat = c && c->ts > idle_from ? &a->rank_host_us
+                   : gap < t->o.kernel_wait_us ? &a->rank_kernel_us : &a->rank_other_us;
+    *cat += gap;
+}
+
+/* The rank's idle time (the gaps of the union of its rows over every
+ * stream: idle_us) in HTA's classes, each gap by the row that ends it:
+ * host wait when its launch call began after the GPU went idle, kernel
+ * wait when the gap is shorter than kernel_wait_us, else other. Unlike
+ * the per-stream sums, the three add up to idle_us (gpu_trace.h). Rows
+ * in start order: file order when it is, else a sorted copy. */
+static int rank_idle(gpu_trace *t)
+{
+    int64_t prev = INT64_MIN;
+    int ordered = 1;
+    for (row_iter it = {0}; ordered && row_next(t, &it); prev = it.r.ts)
+        ordered = it.r.ts >= prev;
+    gpu_row *rows = NULL;
+    size_t n = 0;
+    if (!ordered) {
+        gpu_row *tmp = scratch(t->n_kept, sizeof *tmp);
+        rows = scratch(t->n_kept, sizeof *rows);
+        if (!rows || !tmp) {
+            free(rows);
+            free(tmp);
+            return -1;
+        }
+        for (row_iter it = {0}; row_next(t, &it);)
+            rows[n++] = it.r;
+        sort_by_start(rows, tmp, n);
+        free(tmp);
+    }
+    int64_t end = INT64_MIN;
+    row_iter it = {0};
+    for (size_t i = 0; ordered ? row_next(t, &it) : i < n; i++) {
+        const gpu_row *r = ordered ? &it.r : &rows[i];
+        if (end != INT64_MIN && r->ts > end)
+            rank_gap(t, r, end);
+        end = r->end > end ? r->end : end;
+    }
+    free(rows);
+    return 0;
+}
+
 static int new_quants(gpu_acc *a)
 {
     if (a->delay)
@@ -367,7 +419,7 @@ int gpu_trace_calc(gpu_trace *t)
         return -1;
     t->res.gpu_rows = (int64_t)t->n_kept;
     count_kernels(t);
-    if (launch_stats(t) != 0 || idle_per_stream(t) != 0)
+    if (launch_stats(t) != 0 || idle_per_stream(t) != 0 || rank_idle(t) != 0)
         return -1;
     /* done with the calls before the edges; the sweep does not depend on
      * the rows' order */

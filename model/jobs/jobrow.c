@@ -3,6 +3,7 @@
 
 #include "model/jobs/instance_types.h"
 #include "model/series/sampling.h"
+#include "model/rules/rules.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -42,7 +43,7 @@ double jobrow_instance_hours(const jobrow *r, double now_s)
 
 int jobrow_is_fault(const jobrow *r, double now_s, double stale_s)
 {
-    if (!strcmp(r->status, "Failed") || r->alerts > 0)
+    if (!strcmp(r->status, "Failed") || r->alerts > 0 || r->worst >= RULE_SEV_HIGH)
         return 1;
     if (r->idle_gpu_h >= 1.0)   /* a GPU-hour or more paid for nothing */
         return 1;
@@ -92,4 +93,15 @@ void jobrow_take_figures(jobrow *dst, const jobrow *src)
     dst->idle_gpu_h = src->idle_gpu_h;
     dst->idle_source = src->idle_source;
     dst->idle_through_s = src->idle_through_s;
+    if (src->judged) {
+        dst->alerts = src->alerts;
+        dst->worst = src->worst;
+        dst->judged = 1;
+    }
+    if (src->data_times) {
+        dst->created_s = src->created_s;
+        dst->start_s = src->start_s;
+        dst->end_s = src->end_s;
+        dst->data_times = 1;
+    }
 }

@@ -31,19 +31,27 @@ typedef struct jobrow {
     int instance_count;       /* hosts, all groups together; 0 unknown */
     int groups;               /* InstanceGroups (heterogeneous cluster); 0 = none */
     double created_s;         /* epoch seconds; 0 unknown */
-    double start_s, end_s;    /* training start and end; 0 unknown / not yet */
+    double start_s, end_s;    /* training start and end; 0 unknown / not yet:
+                                 the API's times, or a folder's data range */
+    int data_times;           /* 1: start/end are the data's time range (jobsum) */
     double billable_s;        /* BillableTimeInSeconds; < 0 unknown */
     double gpu_pct, cpu_pct, mem_pct; /* mean over the last 5 min, 0-100; NaN unknown */
     int raw_metrics;          /* 1: per-host sums not normalised (type unknown) */
     int metrics_source;       /* enum jobrow_source */
     double step_p50_ms;       /* newest 5 min of steps; NaN unknown */
     int step_source;          /* enum jobrow_steps */
-    int alerts;               /* rules with IssuesFound + smtop's own */
+    int alerts;               /* the report's rules that fired once judged
+                                 (job_probe), else the API's IssuesFound */
+    int worst;                /* the verdict's worst finding (rule_severity:
+                                 0 none .. 3 high), once judged */
+    int judged;               /* 1: alerts and worst are the job's own (jobsum) */
     double idle_gpu_h;        /* GPU-hours below 10 % (jobfig.h); NaN unknown */
     int idle_source;          /* enum jobrow_source: what idle_gpu_h counts */
     double idle_through_s;    /* CloudWatch: idle time counted up to here; 0 none */
     char failure[256];        /* FailureReason; "" none */
     char profiler_url[512];   /* s3://.../JOB/profiler-output/ or a dir; "" none */
+    char open_url[512];       /* what Enter and the figures open, as `smtop URL`
+                                 (a folder's job folder); "" profiler_url */
     jobplaces places;         /* the other places its data may be (jobplace.h) */
     int described;            /* 1: a DescribeTrainingJob answer is in */
     double updated_s;         /* when the newest data (or answer) was seen; 0 unknown */
@@ -77,7 +85,9 @@ void jobrow_set_cloudwatch(jobrow *r, double gpu, double cpu, double mem, double
 
 /* Copies the figures a probe or CloudWatch fills (gpu/cpu/mem %, their
  * source and rawness, when fetched, step p50 and its source, idle
- * GPU-hours, their source and cursor) from src onto dst. */
+ * GPU-hours, their source and cursor; once judged the alerts and the
+ * worst finding; the data's times when the row has them) from src onto
+ * dst. */
 void jobrow_take_figures(jobrow *dst, const jobrow *src);
 
 /* Adds CloudWatch GPUUtilization points of one host (0-100 x GPUs, each
@@ -88,7 +98,7 @@ void jobrow_take_figures(jobrow *dst, const jobrow *src);
 int jobrow_add_cw_idle(jobrow *r, const double *values, size_t n, double period_s);
 
 /* 1 when the row belongs in the faults view: Failed, an alert
- * (IssuesFound or smtop's own), idle GPUs (a known GPU figure below 5 %
+ * (IssuesFound or smtop's own), a high finding in the verdict, idle GPUs (a known GPU figure below 5 %
  * on a running job, or a GPU-hour or more idle), or stale (in progress, yet
  * nothing new for the row's stale_after_s seconds, else stale_s). */
 int jobrow_is_fault(const jobrow *r, double now_s, double stale_s);

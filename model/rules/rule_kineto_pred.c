@@ -33,12 +33,14 @@ static void decide(rule_result *o, int fired, double value, const gpu_summary *s
 
 int rule_kineto_pred_idle_host_bound(const gpu_summary *s, const double *p, rule_result *o)
 {
-    int64_t idle = s->host_wait_us + s->kernel_wait_us + s->other_idle_us;
+    /* the rank's idle time in classes (they sum to idle_us), not the
+     * streams' sums, which several streams inflate */
+    int64_t idle = s->idle_host_wait_us + s->idle_kernel_wait_us + s->idle_other_us;
     if (!s->has_gpu || s->span_us <= 0 || idle <= 0) {
         rule_result_message(o, "no GPU idle time in the Kineto traces");
         return 0;
     }
-    double host = 100.0 * (double)s->host_wait_us / (double)idle;
+    double host = 100.0 * (double)s->idle_host_wait_us / (double)idle;
     char text[96];
     snprintf(text, sizeof text, "GPU idle %.1f%% of %.1f ms, %.0f%% waiting for the host",
              s->idle_pct, (double)s->span_us / 1000, host);

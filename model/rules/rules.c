@@ -9,6 +9,7 @@
 
 #include "model/rules/rule_impl.h"
 #include "model/rules/rule_kineto_pred.h"
+#include "model/util/suggest.h"
 
 #define PCT(n, d) {.name = (n), .def = (d), .min = 0, .max = 100}
 #define COUNT(n, d) {.name = (n), .def = (d), .min = 0, .max = 1e9}
@@ -290,10 +291,21 @@ double rules_param_value(const rules *r, size_t i, size_t p)
     return p < rules_param_count(i) ? r->params[i][p] : 0;
 }
 
+const char *rules_nearest(const char *typed)
+{
+    const char *names[NRULES];
+    for (size_t i = 0; i < NRULES; i++)
+        names[i] = RULES[i].name;
+    return suggest_nearest(typed, names, NRULES);
+}
+
 int rules_set_param(rules *r, const char *rule, const char *param,
                     double value, sm_err *err)
 {
     int i = rules_find(rule);
+    const char *near = i < 0 ? rules_nearest(rule) : NULL;
+    if (near)
+        return sm_err_set(err, SM_ERR_USAGE, "unknown rule '%s': did you mean %s?", rule, near);
     if (i < 0)
         return sm_err_set(err, SM_ERR_USAGE, "unknown rule '%s' (try "
                           "LowGPUUtilization, CPUBottleneck, StepOutlier, ...)", rule);
@@ -311,10 +323,16 @@ int rules_set_param(rules *r, const char *rule, const char *param,
         return 0;
     }
     char names[160] = "";
+    const char *pnames[RULE_MAX_PARAMS] = {NULL};
     for (size_t p = 0; p < d->n_params; p++) {
         strncat(names, p ? ", " : "", sizeof names - strlen(names) - 1);
         strncat(names, d->params[p].name, sizeof names - strlen(names) - 1);
+        pnames[p] = d->params[p].name;
     }
+    const char *pnear = suggest_nearest(param, pnames, d->n_params);
+    if (pnear)
+        return sm_err_set(err, SM_ERR_USAGE, "rule %s has no parameter '%s': did you mean "
+                          "%s.%s?", d->name, param, d->name, pnear);
     return sm_err_set(err, SM_ERR_USAGE, "rule %s has no parameter '%s' "
                       "(parameters: %s)", d->name, param,
                       d->n_params ? names : "none");

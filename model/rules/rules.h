@@ -121,6 +121,9 @@ size_t rules_count(void);
 const char *rules_name_at(size_t i);
 /* Index of a rule by name (case-insensitive), or -1. */
 int rules_find(const char *name);
+/* The rule name nearest a misspelled one ("StepOutler": StepOutlier),
+ * NULL when none is near (model/util/suggest.h). */
+const char *rules_nearest(const char *typed);
 const char *rules_summary_at(size_t i);   /* one-line "fires when" */
 /* Rule i's fix as its table row states it ("a bigger batch, or a smaller
  * instance"); where its thresholds come from ("ProfilerReport", "TensorBoard

@@ -98,6 +98,10 @@ int rules_parse_list(const char *list, int *idx, size_t max, sm_err *err)
         trim(name);
         if (*name) {
             int i = rules_find(name);
+            const char *near = i < 0 ? rules_nearest(name) : NULL;
+            if (near)
+                return sm_err_set(err, SM_ERR_USAGE, "unknown rule '%s' in --fail-on: did you "
+                                  "mean %s?", name, near);
             if (i < 0)
                 return sm_err_set(err, SM_ERR_USAGE, "unknown rule '%s' in "
                                   "--fail-on (see `smtop report --json` rules[])", name);

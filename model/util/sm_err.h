@@ -17,7 +17,9 @@ enum sm_err_code {
     SM_ERR_NET,       /* transient network problem: retry later */
     SM_ERR_FORMAT,    /* bad bytes in a file */
     SM_ERR_USAGE,     /* bad command-line or config value */
-    SM_ERR_NOMEM
+    SM_ERR_NOMEM,
+    SM_ERR_PARTIAL    /* a file's bytes end early: still being written while
+                         the job runs, cut short (truncated) once it ended */
 };
 
 typedef struct sm_err {

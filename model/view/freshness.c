@@ -83,3 +83,17 @@ int64_t freshness_trace_gap(const model *m)
     }
     return gap;
 }
+
+void freshness_read(const model *m, freshness_in *out)
+{
+    out->newest_us = model_last_us(m);
+    out->sample_us = freshness_sample_interval(m);
+    out->trace_gap_us = !out->sample_us && model_gpu_count(m) ? freshness_trace_gap(m) : -1;
+}
+
+freshness freshness_judge(const freshness_in *in, int64_t now_us, int64_t scan_us)
+{
+    if (in->trace_gap_us >= 0)
+        return freshness_of_traces(now_us, in->newest_us, in->trace_gap_us, scan_us);
+    return freshness_of(now_us, in->newest_us, in->sample_us, scan_us);
+}

@@ -79,4 +79,19 @@ int64_t freshness_trace_gap(const model *m);
  * alike, so the first node with a series tells), 0 when unknown. */
 int64_t freshness_sample_interval(const model *m);
 
+/* What a job's freshness is judged by, read from its model (the
+ * snapshot's view data keeps it; a report reads it at its end). */
+typedef struct freshness_in {
+    int64_t newest_us;       /* model_last_us */
+    int64_t sample_us;       /* freshness_sample_interval */
+    int64_t trace_gap_us;    /* traces only (no system interval, ranks):
+                                freshness_trace_gap; -1 otherwise */
+} freshness_in;
+void freshness_read(const model *m, freshness_in *out);
+
+/* The job's state from in: freshness_of_traces for a traces-only job,
+ * else freshness_of. The header's badge and the warnings' "truncated"
+ * both ask this. */
+freshness freshness_judge(const freshness_in *in, int64_t now_us, int64_t scan_us);
+
 #endif

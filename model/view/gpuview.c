@@ -43,8 +43,8 @@ static void add_rank(gpuview_job *j, const gpu_summary *s)
     j->gpu_ranks++;
     j->span_us += s->span_us;
     j->idle_us += s->idle_us;
-    j->host_wait_us += s->host_wait_us;
-    j->stream_idle_us += s->host_wait_us + s->kernel_wait_us + s->other_idle_us;
+    j->host_wait_us += s->idle_host_wait_us;
+    j->classed_idle_us += s->idle_host_wait_us + s->idle_kernel_wait_us + s->idle_other_us;
     if (s->has_comm) {
         j->comm_us += s->comm_us;
         j->comm_comp_us += s->comm_comp_us;
@@ -58,7 +58,7 @@ void gpuview_job_sum(const model *m, gpuview_job *out)
     for (size_t i = 0; i < model_gpu_count(m); i++)
         add_rank(out, gpu_rank_summary(model_gpu_at(m, i)->gpu));
     out->idle_pct = out->gpu_ranks ? pct(out->idle_us, out->span_us) : NAN;
-    out->host_wait_pct = pct(out->host_wait_us, out->stream_idle_us);
+    out->host_wait_pct = pct(out->host_wait_us, out->classed_idle_us);
     out->comm_overlap_pct = pct(out->comm_comp_us, out->comm_us);
     out->short_pct = pct(out->short_kernels, out->launches);
 }

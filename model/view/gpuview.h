@@ -29,12 +29,13 @@
 typedef struct gpuview_job {
     size_t ranks, gpu_ranks;        /* all; with GPU rows */
     int64_t steps, span_us, idle_us, comm_us, comm_comp_us;
-    /* Idle time per stream (HTA's idle breakdown), summed over streams:
-     * several streams idle at once, so it can exceed idle_us. */
-    int64_t host_wait_us, stream_idle_us;
+    /* The ranks' idle time in HTA's classes (gpu_rank.h: each gap of a
+     * rank's union of rows by the row that ends it): host wait of the
+     * idle time classed, which is idle_us, never more. */
+    int64_t host_wait_us, classed_idle_us;
     int64_t launches, short_kernels, oom_events;
     double idle_pct;                /* of the span; NaN without GPU rows */
-    double host_wait_pct;           /* of the streams' idle time, as GPUIdleHostBound
+    double host_wait_pct;           /* of the idle time, as GPUIdleHostBound
                                        counts it; NaN without idle */
     double comm_overlap_pct;        /* of the communication; NaN without */
     double short_pct;               /* of the launches; NaN without */
@@ -63,6 +64,22 @@ typedef enum gpuview_src {
 
 const char *gpuview_src_name(gpuview_src s);  /* "Kineto ops", "kernels", "Python functions" */
 
+/* What the top's rows are ordered by, every row of the ranks ranked
+ * before the top is cut: the source's time (self for ops and Python,
+ * total for kernels), total time (an op's, children included), calls,
+ * mean time a call, the longest call. Largest first. */
+typedef enum gpuview_sort {
+    GPUVIEW_SORT_TIME = 0,
+    GPUVIEW_SORT_TOTAL,
+    GPUVIEW_SORT_COUNT,
+    GPUVIEW_SORT_MEAN,
+    GPUVIEW_SORT_MAX,
+    GPUVIEW_NSORT
+} gpuview_sort;
+
+/* "self" (or "total" for kernels), "total", "count", "mean", "max". */
+const char *gpuview_sort_name(gpuview_sort s, gpuview_src src);
+
 typedef struct gpuview_row {
     char *name;                     /* raw JSON body (escapes kept): unescape and
                                        sanitize before showing; owned */
@@ -72,6 +89,7 @@ typedef struct gpuview_row {
 
 typedef struct gpuview_top {
     gpuview_src src;
+    gpuview_sort sort;
     size_t n, total;                /* rows kept (at most max), rows in all */
     int64_t all_us;                 /* the sort key summed over every row */
     size_t ranks;                   /* the ranks summed */
@@ -79,23 +97,26 @@ typedef struct gpuview_top {
 } gpuview_top;
 
 /* The top max rows of src over every rank (node NULL) or the rank (node,
- * process), merged by name, sorted by self time (ops, Python) or total
- * time (kernels). NULL on OOM; an empty top when nothing matches. */
-gpuview_top *gpuview_top_build(const model *m, gpuview_src src, const char *node,
-                               const char *process, size_t max);
+ * process), merged by name, ordered by sort (ties: the source's time).
+ * all_us sums the source's time over every row whatever the order. NULL
+ * on OOM; an empty top when nothing matches. */
+gpuview_top *gpuview_top_build(const model *m, gpuview_src src, gpuview_sort sort,
+                               const char *node, const char *process, size_t max);
 /* The same over the ranks whose node visible(filter, node) passes (the
  * node filter's rule, viewdata.h). */
-gpuview_top *gpuview_top_build_on(const model *m, gpuview_src src, const char *filter,
+gpuview_top *gpuview_top_build_on(const model *m, gpuview_src src, gpuview_sort sort,
+                                  const char *filter,
                                   int (*visible)(const char *filter, const char *id),
                                   size_t max);
 void gpuview_top_free(gpuview_top *t);   /* NULL is a no-op */
 
 /* What a pane of top functions asks (viewdata_ask_for with
- * gpuview_top_query): which table, and how many rows (0: 200); over the
- * ranks of the nodes the request's filter passes. */
+ * gpuview_top_query): which table, in which order, and how many rows
+ * (0: 200); over the ranks of the nodes the request's filter passes. */
 typedef struct gpuview_top_params {
     gpuview_src src;
     size_t max;
+    gpuview_sort sort;
 } gpuview_top_params;
 
 /* The query: a gpuview_top for gpuview_top_params. */

@@ -6,6 +6,7 @@
 #include "model/core/model_gpu.h"
 #include "model/util/fnv.h"
 #include "model/util/lbound.h"
+#include "model/util/stable_sort.h"
 #include "model/view/gpuview.h"
 
 typedef struct start_key {
@@ -47,6 +48,34 @@ const char *gpuview_src_name(gpuview_src s)
     return (unsigned)s < GPUVIEW_NSRC ? names[s] : "";
 }
 
+const char *gpuview_sort_name(gpuview_sort s, gpuview_src src)
+{
+    static const char *const names[GPUVIEW_NSORT] = {"self", "total", "count", "mean", "max"};
+    if (s == GPUVIEW_SORT_TIME && src == GPUVIEW_KERNELS)
+        return "total";
+    return (unsigned)s < GPUVIEW_NSORT ? names[s] : "";
+}
+
+/* A row's value under sort s (the source's time for GPUVIEW_SORT_TIME). */
+static double sort_value(const gpu_stat *g, gpuview_sort s, int by_self)
+{
+    switch (s) {
+    case GPUVIEW_SORT_TOTAL: return (double)g->sum_us;
+    case GPUVIEW_SORT_COUNT: return (double)g->count;
+    case GPUVIEW_SORT_MEAN: return g->count ? (double)g->sum_us / (double)g->count : 0;
+    case GPUVIEW_SORT_MAX: return (double)g->max_us;
+    default: return (double)(by_self ? g->self_us : g->sum_us);
+    }
+}
+
+typedef struct keyed {
+    const gpu_stat *g;
+    double v;
+} keyed;
+
+/* Largest first; a tie keeps the source's time order (stable). */
+STABLE_SORT_DEFINE(sort_keyed, keyed, A.v > B.v)
+
 static const gpu_table *table_of(const gpu_rank *r, gpuview_src src)
 {
     return src == GPUVIEW_OPS       ? gpu_rank_ops(r)
@@ -65,6 +94,19 @@ static int fill(gpuview_top *top, const gpu_table *t, size_t max)
     top->total = n;
     for (size_t i = 0; i < n; i++)
         top->all_us += by_self ? sorted[i]->self_us : sorted[i]->sum_us;
+    if (top->sort != GPUVIEW_SORT_TIME && n > 1) {
+        keyed *k = malloc(2 * n * sizeof *k);
+        if (!k) {
+            free(sorted);
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++)
+            k[i] = (keyed){sorted[i], sort_value(sorted[i], top->sort, by_self)};
+        sort_keyed(k, k + n, n);
+        for (size_t i = 0; i < n; i++)
+            sorted[i] = k[i].g;
+        free(k);
+    }
     size_t keep = n < max ? n : max;
     top->rows = calloc(keep ? keep : 1, sizeof *top->rows);
     int rc = top->rows ? 0 : -1;
@@ -93,12 +135,14 @@ static int picked(const rank_pick *k, const model_gpu_row *row)
                         (!k->process || !strcmp(row->process, k->process)));
 }
 
-static gpuview_top *top_build(const model *m, gpuview_src src, const rank_pick *k, size_t max)
+static gpuview_top *top_build(const model *m, gpuview_src src, gpuview_sort sort,
+                              const rank_pick *k, size_t max)
 {
     gpuview_top *top = calloc(1, sizeof *top);
     if (!top)
         return NULL;
     top->src = src;
+    top->sort = sort;
     gpu_table all;
     gpu_table_init(&all);
     int rc = 0;
@@ -119,19 +163,20 @@ static gpuview_top *top_build(const model *m, gpuview_src src, const rank_pick *
     return top;
 }
 
-gpuview_top *gpuview_top_build(const model *m, gpuview_src src, const char *node,
-                               const char *process, size_t max)
+gpuview_top *gpuview_top_build(const model *m, gpuview_src src, gpuview_sort sort,
+                               const char *node, const char *process, size_t max)
 {
     rank_pick k = {node, process, NULL, NULL};
-    return top_build(m, src, &k, max);
+    return top_build(m, src, sort, &k, max);
 }
 
-gpuview_top *gpuview_top_build_on(const model *m, gpuview_src src, const char *filter,
+gpuview_top *gpuview_top_build_on(const model *m, gpuview_src src, gpuview_sort sort,
+                                  const char *filter,
                                   int (*visible)(const char *filter, const char *id),
                                   size_t max)
 {
     rank_pick k = {NULL, NULL, filter, visible};
-    return top_build(m, src, &k, max);
+    return top_build(m, src, sort, &k, max);
 }
 
 void gpuview_top_free(gpuview_top *t)
@@ -203,8 +248,8 @@ static void *query_build(const viewquery_in *in, const void *params)
     const viewdata_req *q = in->q;
     size_t max = tp->max ? tp->max : TOP_DEFAULT;
     return q->visible && q->filter[0]
-               ? gpuview_top_build_on(in->m, tp->src, q->filter, q->visible, max)
-               : gpuview_top_build(in->m, tp->src, NULL, NULL, max);
+               ? gpuview_top_build_on(in->m, tp->src, tp->sort, q->filter, q->visible, max)
+               : gpuview_top_build(in->m, tp->src, tp->sort, NULL, NULL, max);
 }
 
 static void query_free(void *answer)
@@ -219,6 +264,7 @@ static uint64_t query_key(const viewdata_req *q, const void *params)
     const gpuview_top_params *tp = params;
     uint64_t h = fnv_add_u64(FNV_SEED, (uint64_t)tp->src);
     h = fnv_add_u64(h, tp->max);
+    h = fnv_add_u64(h, (uint64_t)tp->sort);
     return fnv_add_str(h, q->visible ? q->filter : "");
 }
 

@@ -414,6 +414,20 @@ static int source_kineto(const verdict_in *in, verdict *v)
     return 0;
 }
 
+/* PyTorch profiler traces the job has that were not read (cut short,
+ * corrupt): the GPU findings above stand on the others, so say so. */
+static int source_unread_traces(const verdict_in *in, verdict *v)
+{
+    int64_t read = 0, unread = 0;
+    model_get_trace_files(in->m, &read, &unread);
+    if (unread <= 0)
+        return 0;
+    finding_add(v->f, &v->n, VERDICT_MAX, "unread_traces", RULE_SEV_MED,
+                "%lld of %lld traces not read", (long long)unread, (long long)(read + unread));
+    brief(v, "%lld traces not read", (long long)unread);
+    return 0;
+}
+
 /* The sources, in the order ties are told: the traces' findings name a
  * cause, so they lead the system metrics' idle share. */
 static const verdict_source SOURCES[] = {
@@ -422,6 +436,7 @@ static const verdict_source SOURCES[] = {
     source_straggler,
     source_outlier_steps,
     source_rules,
+    source_unread_traces,
 };
 
 static void lack(verdict *v, const char *what)

@@ -37,9 +37,10 @@
 #define VERDICT_STEP_HEAVY_PCT 25.0
 
 /* A finding's source is one of "idle_gpu", "kineto", "straggler",
- * "outlier_steps", "rule", or the Kineto rule it tells
- * ("CommNotOverlapped", ...); each carries its cause, fix and evidence
- * (finding.h). */
+ * "outlier_steps", "rule", "unread_traces" (PyTorch profiler traces
+ * the job has but its passes could not read: model_get_trace_files), or
+ * the Kineto rule it tells ("CommNotOverlapped", ...); each carries its
+ * cause, fix and evidence (finding.h). */
 typedef finding verdict_finding;
 
 typedef struct verdict {

@@ -174,14 +174,16 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
     }
     v->q = *q;
     v->total = total;
-    v->newest_us = model_last_us(m);
+    freshness_in fin;
+    freshness_read(m, &fin);
+    v->newest_us = fin.newest_us;
     v->first_us = model_first_us(m);
     v->model_gen = model_generation(m);
-    v->interval_us = freshness_sample_interval(m);
+    v->interval_us = fin.sample_us;
     snprintf(v->sys_source, sizeof v->sys_source, "%s",
              model_system_source(m, &v->sys_interval_us));
     v->gpu_ranks = model_gpu_count(m);
-    v->trace_gap_us = !v->interval_us && v->gpu_ranks ? freshness_trace_gap(m) : -1;
+    v->trace_gap_us = fin.trace_gap_us;
     for (size_t i = 0; i < v->gpu_ranks && !v->gpu_memory; i++)
         v->gpu_memory = gpu_rank_summary(model_gpu_at(m, i)->gpu)->memory.n_series > 0;
     viewdata_window(q, v->newest_us, &v->t0_us, &v->t1_us);
@@ -283,9 +285,8 @@ int64_t viewdata_sample_interval_us(const viewdata *v)
 
 freshness viewdata_freshness(const viewdata *v, int64_t now_us, int64_t scan_us)
 {
-    if (v->trace_gap_us >= 0)
-        return freshness_of_traces(now_us, v->newest_us, v->trace_gap_us, scan_us);
-    return freshness_of(now_us, v->newest_us, v->interval_us, scan_us);
+    freshness_in in = {v->newest_us, v->interval_us, v->trace_gap_us};
+    return freshness_judge(&in, now_us, scan_us);
 }
 
 int viewdata_has_system(const viewdata *v)

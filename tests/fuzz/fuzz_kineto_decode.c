@@ -67,7 +67,7 @@ static void on_event(void *ud, const sm_kevent *e)
 static int decode(const uint8_t *data, size_t size, size_t piece, run *r, sm_kmeta *m,
                   sm_err *err, char backend[64])
 {
-    kineto_dec_opts o = {data[0] & 1, MAX_EVENT};
+    kineto_dec_opts o = {.keep_python = data[0] & 1, .max_event = MAX_EVENT};
     kineto_dec *d = kineto_dec_new(&o);
     if (!d)
         abort();

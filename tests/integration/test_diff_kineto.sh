@@ -4,7 +4,11 @@
 # TraceDiff categories). Two synthetic jobs (the second host-bound: its
 # GPUs idle more), a job against itself (no kernel row), and the HTA
 # samples trace_diff_control vs trace_diff_test, whose kernel sets are
-# recomputed here from the trace files with Python's json module.
+# recomputed here from the trace files with Python's json module. Issue
+# 33: per rank (matched by rank, else the one rank a side) the kernel
+# types and the mean step's split too; no row under the noise floor
+# (0 -> 0, under 0.1 ms / 0.1 points, under 1 %), the rows left out
+# counted; each job's own node names; kernel names whole, as in the trace.
 set -u
 SMTOP=${SMTOP:-build/smtop}
 SRC=${SMTOP_SRC:-.}
@@ -38,8 +42,10 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 idle = [r for r in d["gpu"] if r["metric"] == "idle"]
 assert idle and all(r["target_pct"] > r["base_pct"] + 20 for r in idle), idle
-steps = [r for r in d["steps"] if r["phase"] == "Step:ModeKeys.TRAIN" and r["stat"] == "mean_us"]
+# the TRAIN step rows (a mean moved by under 1 % is left out as noise)
+steps = [r for r in d["steps"] if r["phase"] == "Step:ModeKeys.TRAIN"]
 assert steps, d["steps"][:3]
+assert d["gpu_kernel_types"] and d["gpu_steps"], "no per-rank kernel types or step split"
 for r in d["kernels"]:
     assert r["kind"] in ("added", "removed", "slower", "faster"), r
     if r["kind"] == "slower":
@@ -79,6 +85,22 @@ for r in d["kernels"]:
 steps = [r for r in d["steps"] if r["phase"] == "Step:ModeKeys.TRAIN"]
 assert len(steps) == 4, d["steps"][:2]
 assert [r["metric"] for r in d["gpu"]] == ["idle", "compute", "non_compute", "comm_comp_overlap"], d["gpu"]
+assert d["gpu_kernel_types"] and d["gpu_steps"], (d["gpu_kernel_types"], d["gpu_steps"])
+assert {r["category"] for r in d["gpu_steps"]} >= {"compute", "idle"}, d["gpu_steps"]
+for r in d["gpu"] + d["gpu_kernel_types"] + d["gpu_steps"]:
+    assert (r["process"], r["node"], r["target_process"], r["target_node"]) == \
+        ("rank 3", "control", "rank 1", "test"), r
+assert all((r["node"], r["target_node"]) == ("control", "test") for r in steps), steps
+floor = {"us": 100.0, "pct": 0.1, "s": 0.0001}
+for sec in ("steps", "utilization", "breakdown", "python", "gpu", "gpu_kernel_types", "gpu_steps"):
+    for r in d[sec]:
+        unit = next(k[5:] for k in r if k.startswith("base_"))
+        vb, vt = r["base_" + unit], r["target_" + unit]
+        assert vb == vt != 0 or (abs(vt - vb) >= floor[unit] and (vb == 0 or abs(vt - vb) / abs(vb) >= 0.01)), (sec, r)
+assert d["noise_rows"] > 0, d["noise_rows"]
+names = set(a) | set(b)
+assert all(r["name"] in names for r in d["kernels"]), [r["name"] for r in d["kernels"] if r["name"] not in names][:2]
+assert max(len(r["name"]) for r in d["kernels"]) > 60
 print("samples:", dict(kinds), "step mean", [(r["base_us"], r["target_us"]) for r in steps if r["stat"] == "mean_us"])
 PY
 else

@@ -2,10 +2,11 @@
 # `smtop jobs --json` from the local API (tests/aws) with the profiler
 # output of its jobs on s3rver (tests/s3): a job whose ProfilerConfig path
 # holds Debugger system metrics and smdebug events gets its GPU/CPU/memory
-# %, step p50 and idle GPU-hours from them (equal to jobs_figures.py on the
-# same files) and is no longer asked of CloudWatch; a job with PyTorch
-# profiler traces only gets its step p50 from the newest trace and keeps
-# CloudWatch's figures; a job with a path but no data keeps CloudWatch's;
+# % and idle GPU-hours from them (equal to jobs_figures.py on the same
+# files) and is no longer asked of CloudWatch; a job with PyTorch profiler
+# traces only (beside profiler-output) gets its step p50 from them and
+# keeps CloudWatch's figures; both have the step p50, alerts and idle
+# GPU-hours of `smtop report --job NAME`; a job with a path but no data keeps CloudWatch's;
 # S3 requests are bounded; a bucket that cannot be read is said once, names
 # the bucket, and the list still comes out with CloudWatch's figures.
 set -uo pipefail
@@ -39,23 +40,20 @@ rig_reset
 aws_reset
 $J >"$T/all.json" 2>"$T/err" || fail "jobs --json: $(cat "$T/err")"
 [ -s "$T/err" ] && fail "warnings: $(cat "$T/err")"
+reqs=$(rig_stat requests)
 python3 - "$T/all.json" "$T/data" "$SMTOP_SRC/tests/integration/jobs_figures.py" "$A" "$B" "$C" <<'PY' || fails=$((fails + 1))
 import json, subprocess, sys
 d = {j["name"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
 root, ref, a, b, c = sys.argv[2:7]
-def want(n):
-    return json.loads(subprocess.check_output([sys.executable, ref, f"{root}/{n}"]))
-def same(j, w, keys):
-    for k in keys:
-        x, y = j[k], w[k]
-        if (x is None) != (y is None) or (isinstance(y, float) and abs(x - y) > (0.002 if k == "step_p50_ms" else 1e-9 * max(1, abs(y)))) \
-                or (isinstance(y, str) and x != y):
-            sys.exit(f"FAIL: {j['name']} {k}: smtop {x}, files {y}")
+want = json.loads(subprocess.check_output([sys.executable, ref, f"{root}/{a}"]))
 ja, jb, jc = d[a], d[b], d[c]
-same(ja, want(a), ["gpu_pct", "cpu_pct", "mem_pct", "idle_gpu_hours", "step_p50_ms", "step_source"])
-if ja["metrics_source"] != "debugger" or ja["idle_gpu_source"] != "debugger" or ja["metrics_raw"]:
-    sys.exit(f"FAIL: {a}: sources {ja['metrics_source']} {ja['idle_gpu_source']}")
-same(jb, want(b), ["step_p50_ms", "step_source"])
+for k in ["gpu_pct", "cpu_pct", "mem_pct", "idle_gpu_hours"]:
+    x, y = ja[k], want[k]
+    if (x is None) != (y is None) or (y is not None and abs(x - y) > 1e-9 * max(1, abs(y))):
+        sys.exit(f"FAIL: {a} {k}: smtop {x}, files {y}")
+if ja["metrics_source"] != "debugger" or ja["idle_gpu_source"] != "debugger" or ja["metrics_raw"] \
+        or ja["step_source"] != "smdebug":
+    sys.exit(f"FAIL: {a}: sources {ja['metrics_source']} {ja['idle_gpu_source']} {ja['step_source']}")
 if jb["step_source"] != "kineto" or jb["metrics_source"] not in ("cloudwatch", None):
     sys.exit(f"FAIL: {b}: {jb['step_source']} {jb['metrics_source']}")
 if jc["step_p50_ms"] is not None or jc["metrics_source"] == "debugger":
@@ -63,11 +61,18 @@ if jc["step_p50_ms"] is not None or jc["metrics_source"] == "debugger":
 print(f"{a}: gpu {ja['gpu_pct']:.1f} % p50 {ja['step_p50_ms']:.1f} ms idle {ja['idle_gpu_hours']:.4f} GPU-h (debugger); "
       f"{b}: p50 {jb['step_p50_ms']:.1f} ms (kineto)")
 PY
-reqs=$(rig_stat requests)
+# the step p50, the rules that fired and idle GPU-hours of the two with
+# data are `smtop report --job NAME`'s (the job's folder, traces beside)
+for n in "$A" "$B"; do
+  "$SMTOP" report --json --endpoint-url "$RIG_ENDPOINT" --job "$n" >"$T/rep.json" 2>"$T/err" ||
+    fail "report --job $n: $(cat "$T/err")"
+  python3 "$SMTOP_SRC/tests/integration/jobs_vs_report.py" "$T/all.json" "$n" "$T/rep.json" --api ||
+    fails=$((fails + 1))
+done
 echo "S3: $reqs requests for the profiler data of the first 30 jobs"
-# 10 jobs with a path: 6 listings each (system, events, 4 ranges for
-# traces) and the files of the two with data (8 system, events, traces)
-[ "$reqs" -le 80 ] || fail "$reqs S3 requests"
+# 10 jobs with a path: each opened as `smtop report` opens it (its
+# folder's listings, about 20 each) and the files of the two with data
+[ "$reqs" -le 320 ] || fail "$reqs S3 requests"
 
 # a bucket that cannot be read: said once, naming it; CloudWatch's figures stay
 "$SMTOP" jobs --json --endpoint-url http://127.0.0.1:1 >"$T/dead.json" 2>"$T/err" ||

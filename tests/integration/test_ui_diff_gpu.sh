@@ -4,7 +4,9 @@
 # and faster, from the same model code (gpu_diff). A Kineto job against a
 # copy whose kernels all run 1.5x longer: the pane's rows are the rows
 # `smtop diff --json` gives (names, means, +50 %), zoomed at 200x60 and
-# scrolled to at 80x24; a job against itself shows no kernel row.
+# scrolled to at 80x24; a job against itself shows no kernel row. The
+# pane's head counts what the command counts (one diff, issue 33: the pane
+# said 65 changes where the command said 67).
 source "$(dirname "$0")/ui_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
 : "${SMTOP_SRC:?}"
@@ -23,17 +25,22 @@ k = d["kernels"]
 assert k and all(r["kind"] == "slower" for r in k), [r["kind"] for r in k]
 assert all(abs(r["change_pct"] - 50) < 0.5 for r in k), [r["change_pct"] for r in k]
 r = k[0]
+# the pane's rank label: "rank 0 (node) idle", as an ERE without spaces
+esc = lambda s: re.sub(r"([().\[\]*+?^$|])", r"\\\1", s).replace(" ", "\\s")
 g = [x for x in d["gpu"] if x["metric"] == "idle"][0]
 # a regex-safe prefix of the name (the pane cuts long names)
 name = re.escape(r["name"][:24]).replace(" ", "\\s")
 print(name, "%.1f" % r["base_mean_us"], "%.1f" % r["target_mean_us"], "%+.1f" % r["change_pct"],
-      g["process"].replace(" ", "\\s") + "\\sidle", "%.2f" % g["base_pct"], "%.2f" % g["target_pct"])
+      esc(g["process"] + " (" + g["node"] + ") idle"), "%.2f" % g["base_pct"], "%.2f" % g["target_pct"])
 PY
 ) || ui_fail "diff --json: the slowed kernels are not all +50 % slower"
+read -r changed noise < <(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print(d["changed"], d["noise_rows"])' "$UI_WORK/d.json") || ui_fail "diff --json: no counts"
 ui_start 200 60 "$SMTOP" --baseline "$UI_WORK/base" "$UI_WORK/slow"
 ui_wait ' [0-9] Diff '
 ui_keys BTab Enter
 ui_wait 'Diff \(Esc: back\)'
+ui_wait "[^0-9]$changed changed, $noise under the noise floor, vs baseline "
 ui_wait 'GPU time by rank, % of the profiled span'
 ui_wait "$idle_label +$ib → $it "
 ui_wait 'GPU kernels, mean per launch \(baseline -> now\)'

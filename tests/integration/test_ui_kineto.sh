@@ -33,16 +33,16 @@ ui_screen | grep -Eq '│ +[0-9]+ █+░*▒*·+ +[0-9.]+ ms' ||
 echo "ok: the Timeline draws steps as GPU compute / comm / memory / idle"
 
 ui_wait '4 Top functions - Kineto ops, whole job'
-ui_wait 'Kineto ops \| all 2 ranks \| [0-9]+ of [0-9]+, self'
+ui_wait 'Kineto ops \| sort self \| all 2 ranks \| [0-9]+ of [0-9]+, self'
 ui_wait '  1 +[0-9]+ +[0-9.]+ [mu]?s +[0-9.]+% .*(Backward|aten::)'
 ui_focus Top
 ui_keys o
-ui_wait 'kernels \| all 2 ranks \| [0-9]+ of [0-9]+, GPU'
+ui_wait 'kernels \| sort total \| all 2 ranks \| [0-9]+ of [0-9]+, GPU'
 ui_wait '4 Top functions - kernels, whole job'
 ui_keys o
 ui_wait 'no python_function events in the traces'
 ui_keys o
-ui_wait 'Kineto ops \| all 2 ranks'
+ui_wait 'Kineto ops \| sort self \| all 2 ranks'
 echo "ok: Top functions: Kineto ops, o to kernels, Python functions and back"
 
 # The System pane may give way on a job without system metrics: 1 shows it.

@@ -22,10 +22,10 @@ echo "ok: Steps"
 ui_wait 'GPU █ compute +░ comm +▒ memory +· idle'
 ui_wait '│ +551 █+░+·+ +[0-9.]+ ms'
 echo "ok: Timeline splits step 551 into compute, comm and idle"
-ui_wait 'Kineto ops \| all 2 ranks \| [0-9]+ of [0-9]+, self'
+ui_wait 'Kineto ops \| sort self \| all 2 ranks \| [0-9]+ of [0-9]+, self'
 ui_wait 'aten::mm'
 ui_focus Top
 ui_keys o
-ui_wait 'kernels \| all 2 ranks \| [0-9]+ of [0-9]+, GPU'
+ui_wait 'kernels \| sort total \| all 2 ranks \| [0-9]+ of [0-9]+, GPU'
 echo "ok: Top functions: the traces' ops, then kernels"
 ui_quit

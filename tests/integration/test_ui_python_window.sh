@@ -41,13 +41,13 @@ ui_wait 'cProfile \| all windows, all nodes \| 1 window \|'
 want_rows 'train.py:1(late_hot) '
 echo "ok: a 5-minute window merges only the stats window inside it (late_hot)"
 
-ui_keys - - -                       # 40 minutes: every window
+ui_keys - - -                       # the whole job (- stops at its 20 minutes): every window
 ui_wait 'Top functions \(Esc: back\) - whole job'
 ui_wait '\| 2 windows \|'
 want_rows 'train.py:1(early_hot) train.py:1(late_hot) '
 echo "ok: zoomed out over the whole job it merges both windows and says whole job"
 
-ui_keys + + +                       # back to 5 minutes, then half a span back at a time
+ui_keys + +                         # back to 5 minutes, then half a span back at a time
 for _ in 1 2 3 4 5 6; do ui_keys '['; done
 ui_wait 'Top functions \(Esc: back\) - 22:1[0-9]:[0-9]{2}-22:18:[0-9]{2}'
 ui_wait '\| 1 window \|'

@@ -48,12 +48,12 @@ ui_wait 'Steps \(Esc: back\) - last 4096 steps'
 ui_wait '^│n 4096 '
 echo "ok: a window reaching past the retained steps says 'last 4096 steps'"
 
-ui_keys - -                         # 40 minutes: every step
+ui_keys - -                         # the whole job (- stops at its 20 minutes): every step
 ui_wait 'Steps \(Esc: back\) - whole job'
 ui_wait "^│n $TOTAL "
 echo "ok: zoomed out over the whole job: n $TOTAL"
 
-ui_keys + + +                       # 5 minutes again, scrubbed to the job's first minutes
+ui_keys + +                         # 5 minutes again, scrubbed to the job's first minutes
 for _ in 1 2 3 4 5 6; do ui_keys '['; done
 ui_wait 'HISTORY'
 ui_wait 'Steps \(Esc: back\) - whole job'

@@ -128,7 +128,7 @@ static void meta(out *o, const sm_kmeta *m)
 int main(int argc, char **argv)
 {
     size_t chunk = 1 << 16;
-    kineto_dec_opts opts = {1, 0};
+    kineto_dec_opts opts = {.keep_python = 1};
     int a = 1;
     for (; a + 1 < argc && argv[a][0] == '-'; a += 2) {
         if (strcmp(argv[a], "--chunk") == 0)

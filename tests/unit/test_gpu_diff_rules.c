@@ -143,9 +143,9 @@ static gpu_summary busy_gpu(void)
     s.span_us = 1000;
     s.idle_us = 600;
     s.idle_pct = 60;
-    s.host_wait_us = 400;
-    s.kernel_wait_us = 100;
-    s.other_idle_us = 100;
+    s.host_wait_us = s.idle_host_wait_us = 400;
+    s.kernel_wait_us = s.idle_kernel_wait_us = 100;
+    s.other_idle_us = s.idle_other_us = 100;
     return s;
 }
 
@@ -157,8 +157,11 @@ static void test_rule_idle_host_bound(void **state)
     s.idle_pct = 50;                                   /* not above the threshold */
     assert_int_equal(eval("GPUIdleHostBound", &s).status, RULE_OK);
     s = busy_gpu();
-    s.host_wait_us = 100;
-    s.other_idle_us = 400;                             /* idle, but not host-bound */
+    s.idle_host_wait_us = 100;
+    s.idle_other_us = 400;                             /* idle, but not host-bound */
+    assert_int_equal(eval("GPUIdleHostBound", &s).status, RULE_OK);
+    /* the streams' sums are not the rank's: they never decide the rule */
+    s.host_wait_us = 4000;
     assert_int_equal(eval("GPUIdleHostBound", &s).status, RULE_OK);
     s.has_gpu = 0;
     assert_int_equal(eval("GPUIdleHostBound", &s).status, RULE_NO_DATA);

@@ -182,6 +182,58 @@ static void test_idle_categories(void **state)
     idle_categories(1);
 }
 
+/* A row on stream `stream`. */
+static void row_on(gpu_trace *t, double ts, double dur, int64_t corr, int64_t stream)
+{
+    sm_kevent e = kb_ev_ns(KCAT_KERNEL, "k", ns(ts), ns(dur));
+    e.stream = stream;
+    e.pid = 0;
+    e.tid = stream;
+    e.correlation = corr;
+    add(t, e);
+}
+
+/* Two streams taking turns: stream 1 runs [0,10) and [100,110), stream 2
+ * [50,60) and [150,160). Each stream idles 90 µs (180 summed), the rank
+ * only [10,50), [60,100), [110,150): 120 of its 160 µs span. In the
+ * rank's classes (issue 33: what the verdict reads) each gap goes by the
+ * row that ends it: [10,50) ends at stream 2's row launched at 45, after
+ * the GPU went idle (host wait 40); [60,100) at a row launched at 20
+ * (other 40); [110,150) at one launched at 120 (host wait 40). They sum
+ * to idle_us, never more; the streams' sums go on summing streams. The
+ * rows in start order or not, the same. */
+static void rank_idle_classes(int reversed)
+{
+    gpu_trace *t = gpu_trace_new(NULL);
+    call(t, "cudaLaunchKernel", 0, 1, 1);
+    call(t, "cudaLaunchKernel", 20, 1, 3);
+    call(t, "cudaLaunchKernel", 45, 1, 2);
+    call(t, "cudaLaunchKernel", 120, 1, 4);
+    const double rows[4][3] = {{0, 1, 1}, {50, 2, 2}, {100, 3, 1}, {150, 4, 2}};
+    for (int i = 0; i < 4; i++) {
+        int j = reversed ? 3 - i : i;
+        row_on(t, rows[j][0], 10, (int64_t)rows[j][1], (int64_t)rows[j][2]);
+    }
+    gpu_rank *r = rank_of(t);
+    const gpu_summary *s = gpu_rank_summary(r);
+    assert_int_equal(s->span_us, 160);
+    assert_int_equal(s->idle_us, 120);
+    assert_int_equal(s->host_wait_us + s->kernel_wait_us + s->other_idle_us, 180);
+    assert_int_equal(s->idle_host_wait_us, 80);
+    assert_int_equal(s->idle_kernel_wait_us, 0);
+    assert_int_equal(s->idle_other_us, 40);
+    assert_int_equal(s->idle_host_wait_us + s->idle_kernel_wait_us + s->idle_other_us,
+                     s->idle_us);
+    gpu_rank_free(r);
+}
+
+static void test_rank_idle_classes(void **state)
+{
+    (void)state;
+    rank_idle_classes(0);
+    rank_idle_classes(1);
+}
+
 /* Calls and their rows: delays 15, 40, -2 (the row started before its
  * call returned: 0 for the percentiles, -2 in HTA's mean), 150 (an
  * outlier); the 60 µs call is not short (> 50), the 10 µs calls whose row
@@ -574,7 +626,7 @@ int main(void)
         cmocka_unit_test(test_kernel_type),
         cmocka_unit_test(test_temporal_and_overlap),
         cmocka_unit_test(test_no_comm_is_nan),
-        cmocka_unit_test(test_idle_categories),
+        cmocka_unit_test(test_idle_categories), cmocka_unit_test(test_rank_idle_classes),
         cmocka_unit_test(test_launch),
         cmocka_unit_test(test_last_step_left_out),
         cmocka_unit_test(test_rounding),

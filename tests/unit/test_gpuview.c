@@ -93,7 +93,7 @@ static void test_top(void **state)
     model *m = model_new(NULL);
     merge(m, "algo-1", "rank 0", 0, kb_host_bound(BASE, 4, 1, 0));
     merge(m, "algo-2", "rank 1", 1, kb_host_bound(BASE, 4, 0, 0));
-    gpuview_top *t = gpuview_top_build(m, GPUVIEW_KERNELS, NULL, NULL, 10);
+    gpuview_top *t = gpuview_top_build(m, GPUVIEW_KERNELS, GPUVIEW_SORT_TIME, NULL, NULL, 10);
     assert_non_null(t);
     assert_int_equal(t->total, 2);
     assert_int_equal(t->n, 2);
@@ -107,24 +107,42 @@ static void test_top(void **state)
     assert_int_equal(t->all_us, 390 + 540);
     gpuview_top_free(t);
 
-    t = gpuview_top_build(m, GPUVIEW_KERNELS, "algo-2", "rank 1", 1);
+    /* the other orders rank every row before the top is cut: by calls or
+     * by the mean call the all-reduce (3 of 130 µs) leads, the cut keeps
+     * it, and the totals stay the source's time */
+    const gpuview_sort by[] = {GPUVIEW_SORT_MEAN, GPUVIEW_SORT_MAX};
+    for (size_t i = 0; i < 2; i++) {
+        t = gpuview_top_build(m, GPUVIEW_KERNELS, by[i], NULL, NULL, 1);
+        assert_int_equal(t->n, 1);
+        assert_string_equal(t->rows[0].name, "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+        assert_int_equal(t->all_us, 390 + 540);
+        gpuview_top_free(t);
+    }
+    t = gpuview_top_build(m, GPUVIEW_KERNELS, GPUVIEW_SORT_COUNT, NULL, NULL, 2);
+    assert_string_equal(t->rows[0].name, "sm90_gemm");
+    assert_true(t->rows[0].count >= t->rows[1].count);
+    assert_string_equal(gpuview_sort_name(GPUVIEW_SORT_TIME, GPUVIEW_KERNELS), "total");
+    assert_string_equal(gpuview_sort_name(GPUVIEW_SORT_TIME, GPUVIEW_OPS), "self");
+    gpuview_top_free(t);
+
+    t = gpuview_top_build(m, GPUVIEW_KERNELS, GPUVIEW_SORT_TIME, "algo-2", "rank 1", 1);
     assert_int_equal(t->total, 1);
     assert_string_equal(t->rows[0].name, "sm90_gemm");
     assert_int_equal(t->rows[0].count, 27);
     gpuview_top_free(t);
 
     /* under a node filter: algo-2's rank alone, then none */
-    t = gpuview_top_build_on(m, GPUVIEW_KERNELS, "algo-2", name_match, 10);
+    t = gpuview_top_build_on(m, GPUVIEW_KERNELS, GPUVIEW_SORT_TIME, "algo-2", name_match, 10);
     assert_int_equal(t->ranks, 1);
     assert_int_equal(t->total, 1);
     assert_int_equal(t->rows[0].count, 27);
     gpuview_top_free(t);
-    t = gpuview_top_build_on(m, GPUVIEW_KERNELS, "nonesuch", name_match, 10);
+    t = gpuview_top_build_on(m, GPUVIEW_KERNELS, GPUVIEW_SORT_TIME, "nonesuch", name_match, 10);
     assert_int_equal(t->ranks, 0);
     assert_int_equal(t->total, 0);
     gpuview_top_free(t);
 
-    t = gpuview_top_build(m, GPUVIEW_OPS, NULL, NULL, 1);
+    t = gpuview_top_build(m, GPUVIEW_OPS, GPUVIEW_SORT_TIME, NULL, NULL, 1);
     assert_int_equal(t->ranks, 2);
     assert_int_equal(t->n, 1);
     assert_string_equal(t->rows[0].name, "aten::linear");
@@ -132,7 +150,7 @@ static void test_top(void **state)
     assert_int_equal(t->rows[0].self_us, 6 * 990);
     gpuview_top_free(t);
 
-    t = gpuview_top_build(m, GPUVIEW_PYTHON, NULL, NULL, 5);    /* none */
+    t = gpuview_top_build(m, GPUVIEW_PYTHON, GPUVIEW_SORT_TIME, NULL, NULL, 5);    /* none */
     assert_non_null(t);
     assert_int_equal(t->n, 0);
     assert_int_equal(t->total, 0);

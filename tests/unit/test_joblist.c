@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/jobs/joblist.h"
+#include "model/rules/rules.h"
 
 static void put(joblist *l, const char *name, const char *status, double created,
                 double gpu)
@@ -83,8 +84,18 @@ static void test_faults(void **state)
     put(l, "idle", "InProgress", 20, 2.0);
     put(l, "busy", "InProgress", 30, 80.0);
     put(l, "done", "Completed", 40, NAN);
+    put(l, "high", "Completed", 50, NAN);
+    put(l, "medium", "Completed", 60, NAN);
     jobrow r = *joblist_find(l, "done");
     r.alerts = 1;
+    /* a high finding of the verdict is a fault though no rule fired
+     * (GPU idle 60 %); a medium one alone is not */
+    jobrow hi = *joblist_find(l, "high"), med = *joblist_find(l, "medium");
+    hi.worst = RULE_SEV_HIGH;
+    med.worst = RULE_SEV_MED;
+    hi.judged = med.judged = 1;
+    joblist_put(l, &hi);
+    joblist_put(l, &med);
     jobrow s;
     jobrow_init(&s, "stale");
     snprintf(s.status, sizeof s.status, "InProgress");
@@ -93,11 +104,12 @@ static void test_faults(void **state)
     joblist_put(l, &s);
     const char *n[8];
     size_t m = view(l, NULL, JOBCOL_NAME, 0, 1, n);
-    assert_int_equal(m, 4);
+    assert_int_equal(m, 5);
     assert_string_equal(n[0], "done");
     assert_string_equal(n[1], "failed");
-    assert_string_equal(n[2], "idle");
-    assert_string_equal(n[3], "stale");
+    assert_string_equal(n[2], "high");
+    assert_string_equal(n[3], "idle");
+    assert_string_equal(n[4], "stale");
     joblist_free(l);
 }
 

@@ -68,7 +68,7 @@ static char *slurp(const char *path, size_t *n)
 static int decode(const char *p, size_t n, size_t piece, int keep_python, tally *t,
                   sm_kmeta *m, sm_err *err)
 {
-    kineto_dec_opts o = {keep_python, 0};
+    kineto_dec_opts o = {.keep_python = keep_python};
     kineto_dec *d = kineto_dec_new(&o);
     assert_non_null(d);
     memset(t, 0, sizeof *t);
@@ -222,6 +222,8 @@ static void test_cut_gz_is_incomplete(void **state)
     for (size_t cut = 0; cut < gn; cut += 13) {
         int rc = decode(g, cut, 7, 1, &part, &m, &err);
         assert_int_equal(rc, KINETO_INCOMPLETE);
+        assert_int_equal(err.code, SM_ERR_PARTIAL);   /* the job says: written, or cut */
+        assert_null(strstr(err.msg, "still being written"));
         assert_true(cut == 0 ? strstr(err.msg, "empty") != NULL
                              : strstr(err.msg, "gzip") != NULL);
         assert_true(part.n <= whole.n);
@@ -357,6 +359,28 @@ static void test_gz_pieces_agree(void **state)
     free(p);
 }
 
+/* A file named .gz whose bytes are not gzip's (a random file, a plain
+ * JSON misnamed): "not gzip", not a JSON error at byte 0. Without the
+ * name, plain JSON is read as plain. */
+static void test_gz_name_not_gzip(void **state)
+{
+    (void)state;
+    const char *p = "{\"traceEvents\": []}";
+    kineto_dec_opts o = {.gzip_name = 1};
+    kineto_dec *d = kineto_dec_new(&o);
+    assert_non_null(d);
+    tally t = {0};
+    assert_int_equal(kineto_dec_feed(d, p, strlen(p), on_event, &t), -1);
+    assert_int_equal(t.n, 0);
+    sm_kmeta m;
+    sm_err err = {0};
+    assert_int_equal(kineto_dec_finish(d, &m, &err), -1);
+    assert_non_null(strstr(err.msg, "not gzip"));
+    assert_null(strstr(err.msg, "JSON object"));
+    kineto_dec_free(d);
+    assert_int_equal(decode(p, strlen(p), 3, 1, &t, &m, &err), 0);
+}
+
 /* Plain JSON cut mid-event: incomplete, the events before the cut given,
  * the one cut not. Cut between events of a one-line file too. */
 static void test_cut_plain_keeps_events_before(void **state)
@@ -374,6 +398,7 @@ static void test_cut_plain_keeps_events_before(void **state)
         for (size_t piece = 1; piece <= 4096; piece *= 64) {
             assert_int_equal(decode(p, cut, piece, 1, &part, &m, &err), KINETO_INCOMPLETE);
             assert_non_null(strstr(err.msg, "ends early"));
+            assert_int_equal(err.code, SM_ERR_PARTIAL);
             assert_true(part.n >= prev && part.n <= whole.n);
             /* exactly the first part.n events of the whole file */
             assert_true(part.n == 0 || part.hash == whole.run[part.n - 1]);
@@ -561,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_sample_meta_strings),
         cmocka_unit_test(test_cut_gz_is_incomplete),
         cmocka_unit_test(test_gz_pieces_agree),
+        cmocka_unit_test(test_gz_name_not_gzip),
         cmocka_unit_test(test_cut_plain_keeps_events_before),
         cmocka_unit_test(test_corrupt_says_where),
         cmocka_unit_test(test_event_past_bound_dropped),

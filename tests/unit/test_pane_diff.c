@@ -1,8 +1,10 @@
 /* Unit tests for diff mode's pieces: the Diff pane joins the panes only
  * with a baseline (panes_select), the change marks it shares with
  * `smtop diff` (report_diff_mark), the pane drawing a slowdown within
- * bounds at wide and 80x24 sizes, and the alerts pane taking start-up
- * rule options (pane_alerts_configure). */
+ * bounds at wide and 80x24 sizes, the alerts pane taking start-up
+ * rule options (pane_alerts_configure), and one diff (report_diff_build)
+ * behind the pane and the command: the noise floor, each job's own node
+ * and rank, kernels matched and kept by whole name, the same counts. */
 #include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -119,7 +121,7 @@ static void test_draw_slowdown(void **state)
     json_array_append_new(json_object_get(d, "steps"), row(120000, 180000));
     wchar_t text[30][256];
     draw(d, 30, 120, text);
-    assert_true(find(text, 30, L"1 changed vs baseline /b") == 0);
+    assert_true(find(text, 30, L"1 changed, 0 under the noise floor, vs baseline /b") == 0);
     int y = find(text, 30, L"algo-1 TRAIN p50");
     assert_true(y > 0);
     assert_non_null(wcsstr(text[y], L"120.0 ms \u2192 180.0 ms"));
@@ -134,6 +136,106 @@ static void test_draw_slowdown(void **state)
     draw(NULL, 3, 38, text);   /* before the first build */
     assert_true(find(text, 3, L"reading the current job") == 0);
     json_decref(d);
+}
+
+/* Two kernel names that agree on their first 70 characters: a cut at 60
+ * made them one kernel, both slower and faster (issue 33). */
+#define LONG_K "void at::native::vectorized_elementwise_kernel<4, at::native::Fill"
+
+/* A side of a diff: a one-node job (its node named `node`) with one
+ * PyTorch profiler rank 3. The figures are given per side; see below. */
+static json_t *side(const char *node, const double *v)
+{
+    json_t *o = json_pack(
+        "{s:s, s:[{s:s, s:s, s:f, s:f, s:f, s:f}, {s:s, s:s, s:f, s:f, s:f, s:f},"
+        " {s:s, s:s, s:f, s:f, s:f, s:f}],"
+        " s:[{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:[{s:s, s:f}, {s:s, s:f}]}],"
+        " s:[{s:s, s:s, s:i, s:i, s:f, s:f, s:f, s:f, s:{}}],"
+        " s:[{s:s, s:i, s:i, s:i}, {s:s, s:i, s:i, s:i}]}",
+        "source", v[0] == 100000 ? "/b" : "/t",
+        "steps", "node", node, "phase", "Step:ModeKeys.TRAIN", "p50_us", v[0], "p95_us", v[0],
+        "p99_us", v[0], "mean_us", v[0],
+        "node", node, "phase", "forward", "p50_us", 0.0, "p95_us", 0.0, "p99_us", 0.0,
+        "mean_us", 0.0,
+        "node", node, "phase", "cpu_op", "p50_us", v[1], "p95_us", v[1] * 1.5, "p99_us", v[2],
+        "mean_us", v[1],
+        "gpu", "process", "rank 3", "node", node, "rank", 3, "idle_pct", v[3], "compute_pct",
+        v[4], "non_compute_pct", 10.0, "comm_comp_overlap_pct", 5.0, "kernel_types",
+        "type", "COMPUTATION", "pct", v[5], "type", "MEMORY", "pct", 100 - v[5],
+        "rank_steps", "node", node, "process", "rank 3", "rank", 3, "steps", 4, "compute_us",
+        v[6], "comm_us", 0.0, "memory_us", 1000.0, "idle_us", v[7], "critical_path",
+        "kernel_table", "name", LONG_K "<float>_a", "type", 1, "count", 10, "sum_us",
+        (int)v[8], "name", LONG_K "<float>_b", "type", 1, "count", 10, "sum_us", (int)v[9]);
+    assert_non_null(o);
+    return o;
+}
+
+/* The pane and `smtop diff` read one diff: rows under the noise floor
+ * (0 -> 0, under 0.1 ms or 0.1 points, under 1 %) are left out and
+ * counted, an unchanged figure stays ("="), each side keeps its node
+ * and rank names, kernels keep their whole names, and the pane's head
+ * counts what the command's closing line counts. */
+static void test_one_diff_pane_and_command(void **state)
+{
+    (void)state;
+    /*                   TRAIN   cpu_op p99   idle compute ktype gpu_comp gpu_idle ka    kb */
+    const double vb[] = {100000, 40, 20000, 10, 80,    90,   50000,   5000,    1000, 1000};
+    const double vt[] = {150000, 31, 20150, 20, 80.05, 70,   70000,   5050,    2000, 500};
+    json_t *b = side("algo-1", vb), *t = side("algo-7", vt);
+    json_t *d = report_diff_build(b, t);
+    assert_non_null(d);
+    /* kept and changed: TRAIN x4, idle, COMPUTATION, MEMORY, the step's
+     * compute, kernels _a (slower) and _b (faster) */
+    assert_int_equal(json_integer_value(json_object_get(d, "changed")), 10);
+    /* left out: forward x4 (0 -> 0), cpu_op x4 (9 µs, 15 µs, 150 µs = 0.75 %, 9 µs),
+     * compute +0.05 points, 5 kernel types 0 -> 0, comm 0 -> 0, idle +50 µs */
+    assert_int_equal(json_integer_value(json_object_get(d, "noise_rows")), 16);
+    size_t i;
+    const json_t *r;
+    json_array_foreach(json_object_get(d, "steps"), i, r) {
+        assert_string_equal(json_string_value(json_object_get(r, "phase")),
+                            "Step:ModeKeys.TRAIN");
+        assert_string_equal(json_string_value(json_object_get(r, "node")), "algo-1");
+        assert_string_equal(json_string_value(json_object_get(r, "target_node")), "algo-7");
+    }
+    assert_int_equal(json_array_size(json_object_get(d, "steps")), 4);
+    assert_int_equal(json_array_size(json_object_get(d, "gpu")), 3);   /* = rows stay */
+    assert_int_equal(json_array_size(json_object_get(d, "gpu_kernel_types")), 2);
+    assert_int_equal(json_array_size(json_object_get(d, "gpu_steps")), 2);
+    const json_t *g = json_array_get(json_object_get(d, "gpu"), 0);
+    assert_string_equal(json_string_value(json_object_get(g, "target_node")), "algo-7");
+    const json_t *k = json_object_get(d, "kernels");
+    assert_int_equal(json_array_size(k), 2);
+    int slower = 0, faster = 0;
+    json_array_foreach(k, i, r) {
+        const char *nm = json_string_value(json_object_get(r, "name"));
+        const char *kind = json_string_value(json_object_get(r, "kind"));
+        slower += !strcmp(nm, LONG_K "<float>_a") && !strcmp(kind, "slower");
+        faster += !strcmp(nm, LONG_K "<float>_b") && !strcmp(kind, "faster");
+    }
+    assert_true(slower == 1 && faster == 1);
+
+    wchar_t text[60][256];
+    draw(d, 60, 200, text);
+    assert_true(find(text, 60, L"10 changed, 16 under the noise floor, vs baseline /b") == 0);
+    assert_true(find(text, 60, L"rank 3 (algo-1) -> rank 3 (algo-7) idle") > 0);
+    assert_true(find(text, 60, L"forward") < 0 && find(text, 60, L"cpu_op") < 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    report_diff_print_text(d, f, 1, 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "\n10 values changed; 16 under the noise floor left out"));
+    assert_non_null(strstr(buf, "algo-1 -> algo-7"));
+    assert_non_null(strstr(buf, LONG_K "<float>_a\n"));
+    assert_non_null(strstr(buf, LONG_K "<float>_b\n"));
+    assert_null(strstr(buf, "cpu_op"));
+    assert_null(strstr(buf, "forward"));
+    free(buf);
+    json_decref(d);
+    json_decref(b);
+    json_decref(t);
 }
 
 /* g is the graph-symbols key everywhere: the Diff pane goes back to its
@@ -184,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_select_only_with_baseline),
         cmocka_unit_test(test_marks),
         cmocka_unit_test(test_draw_slowdown),
+        cmocka_unit_test(test_one_diff_pane_and_command),
         cmocka_unit_test(test_top_is_home_not_g),
         cmocka_unit_test(test_alerts_configure),
     };

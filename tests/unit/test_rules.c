@@ -244,6 +244,7 @@ static void test_params_and_overrides(void **state)
 {
     fx *f = *state;
     sm_err e = {0};
+    int idx[4];
     int i = rules_find("stepoutlier");
     assert_int_equal(i, rules_find("StepOutlier"));
     assert_string_equal(rules_param_name((size_t)i, 0), "stddev");
@@ -256,6 +257,15 @@ static void test_params_and_overrides(void **state)
     assert_non_null(strstr(e.msg, "parameters: stddev, n_outliers"));
     assert_int_equal(rules_apply_override(f->r, "NoSuchRule.x=1", &e), -1);
     assert_non_null(strstr(e.msg, "unknown rule 'NoSuchRule'"));
+    /* a typo gets the nearest name (issue 33: `:set StepOutler`) */
+    assert_int_equal(rules_apply_override(f->r, "StepOutler.stddev=4", &e), -1);
+    assert_non_null(strstr(e.msg, "did you mean StepOutlier?"));
+    assert_string_equal(rules_nearest("stepoutlier"), "StepOutlier");
+    assert_null(rules_nearest("NoSuchRule"));
+    assert_int_equal(rules_apply_override(f->r, "StepOutlier.stddv=4", &e), -1);
+    assert_non_null(strstr(e.msg, "did you mean StepOutlier.stddev?"));
+    assert_int_equal(rules_parse_list("StepOutler", idx, 4, &e), -1);
+    assert_non_null(strstr(e.msg, "did you mean StepOutlier?"));
     assert_int_equal(rules_apply_override(f->r, "CPUBottleneck.threshold=150", &e), -1);
     assert_non_null(strstr(e.msg, "out of range"));
     assert_int_equal(rules_apply_override(f->r, "CPUBottleneck.threshold=abc", &e), -1);
@@ -271,7 +281,6 @@ static void test_params_and_overrides(void **state)
     /* all-or-nothing: line 1 of the bad file did not apply */
     assert_float_equal(rules_param_value(f->r, (size_t)rules_find("CPUBottleneck"), 0), 30, 0);
 
-    int idx[4];
     assert_int_equal(rules_parse_list("CPUBottleneck, stepoutlier", idx, 4, &e), 2);
     assert_int_equal(idx[1], i);
     assert_int_equal(rules_parse_list("CPUBottleneck,Bogus", idx, 4, &e), -1);

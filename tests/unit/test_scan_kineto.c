@@ -181,6 +181,13 @@ static void test_found_everywhere_read_once(void **state)
     assert_int_equal(scanner_unread(f->sc, collect_unread, &u), 2);
     assert_non_null(why_of(&u, TB_HALF));
     assert_non_null(strstr(why_of(&u, TB_HALF), "ends early"));
+    /* while the job runs it may still be written; once it ended, truncated */
+    assert_non_null(strstr(why_of(&u, TB_HALF), "still being written?"));
+    unread_got ended = {0};
+    assert_int_equal(scanner_unread_at(f->sc, 1, collect_unread, &ended), 2);
+    assert_non_null(strstr(why_of(&ended, TB_HALF), "truncated"));
+    assert_null(strstr(why_of(&ended, TB_HALF), "still being written"));
+    assert_null(strstr(why_of(&ended, "tensorboard-output/notes.json"), "truncated"));
     assert_non_null(why_of(&u, "tensorboard-output/notes.json"));
     assert_non_null(strstr(why_of(&u, "tensorboard-output/notes.json"), "not a PyTorch"));
     /* unchanged: not read again */

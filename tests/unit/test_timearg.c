@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "tui/cmd/suggest.h"
+#include "model/util/suggest.h"
 #include "tui/text/timearg.h"
 
 #define T0 1591747200LL   /* 2020-06-10T00:00:00Z */

@@ -72,6 +72,44 @@ static void test_scrub_back_and_forward_to_live(void **s)
     assert_false(v.paused);
 }
 
+/* `-`, the scrub keys and J never leave the job (issue 33): the span no
+ * wider than its data, the window neither before its first sample nor
+ * past its newest. */
+static void test_keep_inside_the_job(void **s)
+{
+    (void)s;
+    view_state v;
+    view_init(&v, GLYPHS_ASCII);
+    int64_t first = NEWEST - 120 * S, t0, t1;   /* a job of two minutes */
+    view_fit(&v, first, NEWEST);
+    view_zoom(&v, 0);
+    view_keep_inside(&v, first, NEWEST);
+    view_window(&v, NEWEST, &t0, &t1);
+    assert_true(t0 >= first && t1 <= NEWEST + 1);
+    assert_int_equal(v.span_us, 120 * S + 1);
+    /* scrubbed back past the start: the window starts at the first sample */
+    for (int i = 0; i < 5; i++) {
+        view_scrub(&v, 0, NEWEST);
+        view_keep_inside(&v, first, NEWEST);
+    }
+    view_window(&v, NEWEST, &t0, &t1);
+    assert_int_equal(t0, first);
+    /* a jump whose window would end past the newest data: it ends there */
+    v.live = 0;
+    v.span_us = 60 * S;
+    v.end_us = NEWEST + 45 * S;
+    view_keep_inside(&v, first, NEWEST);
+    view_window(&v, NEWEST, &t0, &t1);
+    assert_int_equal(t1, NEWEST + 1);
+    assert_int_equal(t0, NEWEST + 1 - 60 * S);
+    /* a job shorter than the least span: the least span, from its start */
+    view_zoom(&v, 0);
+    view_keep_inside(&v, NEWEST - 5 * S, NEWEST);
+    assert_int_equal(v.span_us, 30 * S);
+    view_window(&v, NEWEST, &t0, &t1);
+    assert_int_equal(t0, NEWEST - 5 * S);
+}
+
 static void test_pause_freezes_and_resumes(void **s)
 {
     (void)s;
@@ -241,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_live_window_ends_at_newest),
         cmocka_unit_test(test_zoom_halves_doubles_and_clamps),
         cmocka_unit_test(test_scrub_back_and_forward_to_live),
+        cmocka_unit_test(test_keep_inside_the_job),
         cmocka_unit_test(test_pause_freezes_and_resumes),
         cmocka_unit_test(test_filter_substring_case_insensitive),
         cmocka_unit_test(test_process_cycle),

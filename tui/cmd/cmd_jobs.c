@@ -14,7 +14,6 @@
 #include "tui/jobs/jobs_screen.h"
 #include "tui/report/jobs_json.h"
 
-#define CATCH_UP_ROUNDS 64   /* probe calls a --json job gets to read to its end */
 #define JSON_METRICS 100   /* jobs whose figures --json reads (CloudWatch or files) */
 
 static jobs_api *api_open(const jobs_args *a, sm_err *err)
@@ -39,10 +38,11 @@ static const char **all_names(const joblist *l)
 static void api_files(const jobs_args *a, joblist *l, const char **names, size_t n)
 {
     sm_err err = {0};
-    jobs_files *jf = jobs_files_new(&a->so);
-    long got = 1;
-    for (int round = 0; jf && got > 0 && round < CATCH_UP_ROUNDS; round++)
-        got = jobs_files_figures(jf, l, NULL, names, n, (double)time(NULL), NULL, NULL, &err);
+    job_probe_opts po;
+    jobs_args_probe_opts(a, &po);
+    jobs_files *jf = jobs_files_new(&po);
+    long got = jf ? jobs_files_figures(jf, l, NULL, names, n, (double)time(NULL), NULL, NULL,
+                                       &err) : -1;
     if (!jf || got < 0 || err.msg[0])
         cmd_err_print("smtop jobs: warning", jf ? err.msg : "out of memory");
     jobs_files_free(jf);
@@ -103,22 +103,21 @@ out:
     return rc == SMTOP_EXIT_FAIL && err.code == SM_ERR_USAGE ? SMTOP_EXIT_USAGE : rc;
 }
 
-/* The figures of the first JSON_METRICS folders from their own files,
- * every file read (settle 0: nothing comes after). A job that cannot be
- * read is said and keeps its unknown figures. */
-static void scan_figures(const jobs_args *a, source *src, joblist *l)
+/* The figures of the first JSON_METRICS folders, each job read to its
+ * end and judged as `smtop report` judges it. A job that cannot be read
+ * is said and keeps its unknown figures. */
+static void scan_figures(const jobs_args *a, joblist *l)
 {
     sm_err err = {0};
-    job_probe *p = job_probe_new();
+    job_probe_opts po;
+    jobs_args_probe_opts(a, &po);
+    job_probe *p = job_probe_new(&po);
     const char **names = all_names(l);
     size_t n = joblist_count(l) < JSON_METRICS ? joblist_count(l) : JSON_METRICS;
     if (!p || !names)
         sm_err_set(&err, SM_ERR_NOMEM, "out of memory");
-    else   /* again while a long job catches up (PROBE_FILES_MAX files a call) */
-        for (int round = 0; round < CATCH_UP_ROUNDS && !err.msg[0]; round++)
-            if (jobs_scan_figures(src, a->spec, p, l, NULL, names, n, (double)time(NULL), 0,
-                                  NULL, NULL, &err) <= 0)
-                break;
+    else
+        jobs_scan_figures(p, l, NULL, names, n, (double)time(NULL), NULL, NULL, &err);
     if (err.msg[0])
         cmd_err_print("smtop jobs: warning", err.msg);
     free(names);
@@ -136,7 +135,7 @@ static int jobs_json_scan(const jobs_args *a)
     int rc = SMTOP_EXIT_FAIL;
     if (src && l && jobs_scan_list(src, a->spec, (double)time(NULL), l, NULL, NULL, NULL,
                                    &err) >= 0) {
-        scan_figures(a, src, l);
+        scan_figures(a, l);
         rc = print_view(a, l, a->spec);
     }
     if (rc != SMTOP_EXIT_OK && err.msg[0])
@@ -165,6 +164,7 @@ int cmd_jobs(int argc, char **argv)
     if (a.json)
         return a.spec ? jobs_json_scan(&a) : jobs_json_api(&a);
     sm_err err = {0};
+    jobs_args_probe_opts(&a, &a.probe);
     int rc = jobs_screen_run(&a, open_dashboard, &a, &err);
     if (rc == 1)
         return SMTOP_EXIT_OK | SMTOP_EXIT_NOW;   /* a hung dashboard thread: no joins */

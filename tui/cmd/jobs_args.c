@@ -7,8 +7,10 @@
 #include <time.h>
 
 #include "io/jobs/jobs_api.h"
+#include "tui/cmd/cmd_job.h"
 #include "tui/cmd/commands.h"
 #include "tui/text/timearg.h"
+#include "tui/report/report_rules.h"
 
 void jobs_args_usage(FILE *f)
 {
@@ -173,4 +175,27 @@ int jobs_args_parse(jobs_args *a, int argc, char **argv)
         }
     }
     return 0;
+}
+
+/* A job's rule set, configured as the report's (rules.conf). */
+static rules *report_rules(void *ud, sm_err *err)
+{
+    (void)ud;
+    return report_rules_new_configured(NULL, err);
+}
+
+/* An API row's job, as `smtop report --job NAME` opens it. */
+static job *api_job(void *ud, const jobrow *r, const char *url, sm_err *err)
+{
+    (void)url;
+    return cmd_job_open(r->name, r, ud, NULL, 0, err);
+}
+
+void jobs_args_probe_opts(const jobs_args *a, job_probe_opts *o)
+{
+    *o = (job_probe_opts){.ops = job_probe_ops_run(), .so = &a->so, .new_rules = report_rules};
+    if (!a->spec) {
+        o->open = api_job;
+        o->open_ud = (void *)&a->so;
+    }
 }

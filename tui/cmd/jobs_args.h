@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "io/jobs/job_probe.h"
 #include "tui/jobs/jobs_screen.h"
 
 /* Parses argv[1..argc). Returns 0 to run, 1 for --help (printed), -1 on a
@@ -14,5 +15,10 @@ int jobs_args_parse(jobs_args *a, int argc, char **argv);
 
 /* The usage text. */
 void jobs_args_usage(FILE *f);
+
+/* How the list opens and judges each job (job_probe.h): through a's
+ * transport options, by the rule set `smtop report` uses (rules.conf).
+ * o holds a pointer into a. */
+void jobs_args_probe_opts(const jobs_args *a, job_probe_opts *o);
 
 #endif

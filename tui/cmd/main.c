@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "tui/cmd/commands.h"
-#include "tui/cmd/suggest.h"
+#include "model/util/suggest.h"
 #include "tui/text/timearg.h"
 
 /* The subcommands: dispatch, the usage lines and every list of their

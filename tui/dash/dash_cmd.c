@@ -1,4 +1,5 @@
-/* dash_cmd: the dashboard's `:` command line: `q` (or `quit`) quits, and
+/* dash_cmd: the dashboard's `:` command line: `q` (or `quit`) quits,
+ * `help` lists the commands, and
  * `set Name.param=value` (or just `Name.param=value`) changes a
  * rule threshold: the alerts pane checks it, the loader's viewbuild gets it
  * and re-evaluates the held data at once (loader_poke). Keys while the prompt is open all go here, so '=' or
@@ -11,6 +12,9 @@
 #include <string.h>
 
 #include "tui/panes/pane_alerts.h"
+
+/* What `:help` says: every command the line takes. */
+#define DASH_CMD_HELP "commands: :set Rule.param=value (a rule's threshold) | :q | :help"
 
 static dash_pane *find_alerts(dash *d)
 {
@@ -47,6 +51,10 @@ static void run(dash *d)
     if (!strcmp(d->cmd, "q") || !strcmp(d->cmd, "q!") || !strcmp(d->cmd, "quit") ||
         !strcmp(d->cmd, "qa")) {
         d->quit = DASH_QUIT_KEY;
+        return;
+    }
+    if (!strcmp(d->cmd, "help") || !strcmp(d->cmd, "h") || !strcmp(d->cmd, "?")) {
+        dash_notice(d, DASH_CMD_HELP);
         return;
     }
     if (!alerts) {

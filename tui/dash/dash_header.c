@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "io/run/job_warn.h"
 #include "io/run/job_watch.h"
 #include "model/view/freshness.h"
 #include "tui/text/fmt.h"
@@ -97,7 +98,7 @@ static void range_text(const view_state *v, int64_t t0, int64_t t1, int64_t now,
              fmt_duration(span, sizeof span, (double)v->span_us));
 }
 
-/* What the SageMaker API says of the job (io/run/job_watch.h), as the
+/* What the SageMaker API says of the job (io/job/job_watch.h), as the
  * header shows it: "Training", "Completed 2 h ago", "Failed: REASON"
  * (raw: sanitize it). 0 when the API has not described it. */
 static int api_status(dash *d, int64_t now_us, char *out, size_t cap)
@@ -466,15 +467,28 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
     if (n >= 0 && (size_t)n < cap && st.files_pending > 0 && !prog[0])
         n += snprintf(out + n, cap - (size_t)n, " | backfilling: %lld file%s left",
                       (long long)st.files_pending, st.files_pending == 1 ? "" : "s");
-    /* Files the job holds that no pane shows: say how many (the message
-     * after this names the latest; `smtop report` lists them all). */
-    if (n >= 0 && (size_t)n < cap && st.unread_files > 0)
-        n += snprintf(out + n, cap - (size_t)n, " | %lld file%s not read",
-                      (long long)st.unread_files, st.unread_files == 1 ? "" : "s");
-    /* How many problems the warnings view (W) lists. */
-    if (n >= 0 && (size_t)n < cap && st.messages > 0)
-        snprintf(out + n, cap - (size_t)n, " | %lld warning%s (W)", (long long)st.messages,
-                 st.messages == 1 ? "" : "s");
+    /* Files the job holds that no pane shows, and the problems noted: the
+     * counts of what the warnings view (W) lists, line for line
+     * (io/job/job_warn.h), as `smtop report` does. */
+    job_warn_counts wc;
+    job_warn_get_counts(d->j, &wc);
+    if (n >= 0 && (size_t)n < cap && wc.unread_files > 0)
+        n += snprintf(out + n, cap - (size_t)n, " | %lld file%s not read%s",
+                      (long long)wc.unread_files, wc.unread_files == 1 ? "" : "s",
+                      wc.noted > 0 ? "," : " (W)");
+    if (n >= 0 && (size_t)n < cap && wc.noted > 0)
+        snprintf(out + n, cap - (size_t)n, "%s%lld warning%s (W)", wc.unread_files ? " " : " | ",
+                 (long long)wc.noted, wc.noted == 1 ? "" : "s");
+}
+
+int dash_job_ended(dash *d, int64_t now_us)
+{
+    jobrow r;
+    job_watch *w = job_get_watch(d->j);
+    if (w && job_watch_row(w, &r) && r.status[0])   /* the API's word is the truth */
+        return jobrow_ended(&r);
+    const viewdata *vd = d->snap ? viewsnap_view(d->snap) : NULL;
+    return vd && viewdata_freshness(vd, now_us, (int64_t)d->o->interval_ms * 1000) == FRESH_ENDED;
 }
 
 /* Columns the status line keeps for " ? help  q quit ". */

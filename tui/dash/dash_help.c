@@ -6,23 +6,48 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The overlay's columns: COL_W cells each, COL_GAP apart, the keys in
+ * the first KEYS_W; a longer description goes on in the next line. */
+#define COL_W 37
+#define COL_GAP 2
+#define KEYS_W 13
+#define WHAT_W (COL_W - KEYS_W)
+
 typedef struct help_line {
     char keys[48];
-    const char *what;     /* NULL: a section title */
-    int pane;             /* the pane of a section line, -1 for global */
+    char what[WHAT_W + 1];
+    int title;            /* a section title (keys holds it) */
 } help_line;
 
-#define HELP_MAX 160
+#define HELP_MAX 240
 
-static size_t add(help_line *out, size_t n, size_t cap, const char *keys, const char *what,
-                  int pane)
+/* The end of what's first line in at most WHAT_W bytes: at a space when
+ * it is longer (ASCII: the tables' texts are). */
+static size_t cut_at(const char *what)
 {
-    if (n >= cap)
+    size_t n = strlen(what);
+    if (n <= WHAT_W)
         return n;
-    snprintf(out[n].keys, sizeof out[n].keys, "%s", keys);
-    out[n].what = what;
-    out[n].pane = pane;
-    return n + 1;
+    size_t at = WHAT_W;
+    while (at > WHAT_W / 2 && what[at] != ' ')
+        at--;
+    return what[at] == ' ' ? at : WHAT_W;
+}
+
+static size_t add(help_line *out, size_t n, size_t cap, const char *keys, const char *what)
+{
+    do {
+        if (n >= cap)
+            return n;
+        size_t k = what ? cut_at(what) : 0;
+        snprintf(out[n].keys, sizeof out[n].keys, "%s", keys);
+        snprintf(out[n].what, sizeof out[n].what, "%.*s", (int)k, what ? what : "");
+        out[n].title = !what;
+        n++;
+        keys = "";
+        what = what ? what + k + (what[k] == ' ') : NULL;
+    } while (what && *what);
+    return n;
 }
 
 /* The global keys, then a section per pane of this run ("2 Heatmap") with
@@ -33,131 +58,128 @@ static size_t help_lines(const dash *d, help_line *out, size_t cap)
     size_t n = 0;
     for (const dash_keydef *k = dash_keys; k->show.keys; k++)
         if (k->show.what)
-            n = add(out, n, cap, k->show.keys, k->show.what, -1);
+            n = add(out, n, cap, k->show.keys, k->show.what);
     for (size_t i = 0; i < d->npanes; i++) {
         const pane_key *k = d->panes[i].vt->keys;
         if (!k || !k->keys)
             continue;
         char title[48];
         snprintf(title, sizeof title, "%zu %s", i + 1, d->panes[i].vt->title);
-        n = add(out, n, cap, title, NULL, (int)i);
+        n = add(out, n, cap, title, NULL);
         for (; k->keys; k++)
             if (k->what)
-                n = add(out, n, cap, k->keys, k->what, (int)i);
+                n = add(out, n, cap, k->keys, k->what);
     }
     return n;
 }
 
-/* Index of the first pane section: where the second column starts. */
-static size_t first_section(const help_line *help, size_t n)
+/* The overlay's frame over the pane area: as many columns as its width
+ * holds, at most three; `fit` lines a column, the last row above the
+ * frame for the hint. */
+typedef struct help_frame {
+    int h, w, ncols, fit;
+    size_t page;        /* lines a screen shows: fit * ncols */
+} help_frame;
+
+static help_frame frame_of(const dash *d, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (!help[i].what)
-            return i;
-    return n;
+    help_frame f;
+    int top = d->lay.header.h, rows = d->lay.rows - top - 1, cols = d->lay.cols;
+    f.ncols = (cols - 4 + COL_GAP) / (COL_W + COL_GAP);
+    f.ncols = f.ncols < 1 ? 1 : f.ncols > 3 ? 3 : f.ncols;
+    f.w = f.ncols * (COL_W + COL_GAP) - COL_GAP + 4;
+    f.w = f.w > cols ? cols : f.w;
+    int need = (int)((n + (size_t)f.ncols - 1) / (size_t)f.ncols);
+    f.fit = rows - 3 < need ? rows - 3 : need;
+    f.fit = f.fit < 1 ? 1 : f.fit;
+    f.h = f.fit + 3;
+    f.page = (size_t)f.fit * (size_t)f.ncols;
+    return f;
 }
 
-/* Draws the lines help[idx[0..k)) as one column at x, `w` cells wide,
- * descriptions starting `kw` cells in. */
-static void draw_column(dash *d, const help_line *help, const size_t *idx, size_t k,
-                        WINDOW *hw, int x, int w, int h, int kw)
+/* The first line shown, help_top clamped so that the last page is full. */
+static size_t first_line(dash *d, const help_frame *f, size_t n)
 {
-    for (size_t j = 0; j < k && (int)j + 1 < h - 1; j++) {
-        const help_line *l = &help[idx[j]];
-        int y = (int)j + 1;
-        if (!l->what) {
-            wattrset(hw, theme_attr(d->th, ROLE_TITLE));
-            mvwaddnstr(hw, y, x, l->keys, w);
-            continue;
-        }
-        wattrset(hw, theme_attr(d->th, ROLE_LABEL) | A_BOLD);
-        mvwaddnstr(hw, y, x, l->keys, kw - 1);
-        wattrset(hw, theme_attr(d->th, ROLE_DEFAULT));
-        if (w > kw + 2)
-            mvwaddnstr(hw, y, x + kw, l->what, w - kw);
-    }
+    size_t last = n > f->page ? n - f->page : 0;
+    if (d->help_top > last)
+        d->help_top = last;
+    return d->help_top;
 }
 
-/* The pane sections for the second column when they do not all fit in
- * `fit` lines: whole sections from the `page`-th pane on (wrapping), the
- * focused pane's first at page 0. Returns the count put into idx. */
-static size_t pane_page(const dash *d, const help_line *help, size_t n, size_t split,
-                        int page, int fit, size_t *idx)
+/* One line at (y, x) of a column: a section title, or keys and what. */
+static void draw_line(dash *d, WINDOW *hw, const help_line *l, int y, int x)
 {
-    int np = (int)d->npanes, first = ((d->view.focus + page) % np + np) % np;
-    size_t k = 0;
-    for (int step = 0; step < np; step++) {
-        int pane = (first + step) % np;
-        size_t from = n, len = 0;
-        for (size_t i = split; i < n; i++)
-            if (help[i].pane == pane) {
-                from = from == n ? i : from;
-                len++;
-            }
-        if (len == 0)
-            continue;
-        if ((int)(k + len) > fit)
-            break;
-        for (size_t i = from; i < from + len; i++)
-            idx[k++] = i;
+    if (l->title) {
+        wattrset(hw, theme_attr(d->th, ROLE_TITLE));
+        mvwaddnstr(hw, y, x, l->keys, COL_W);
+        return;
     }
-    return k;
+    wattrset(hw, theme_attr(d->th, ROLE_LABEL) | A_BOLD);
+    mvwaddnstr(hw, y, x, l->keys, KEYS_W - 1);
+    wattrset(hw, theme_attr(d->th, ROLE_DEFAULT));
+    mvwaddnstr(hw, y, x + KEYS_W, l->what, WHAT_W);
 }
 
 void dash_draw_help(dash *d)
 {
     help_line help[HELP_MAX];
-    size_t idx[HELP_MAX];
-    size_t n = help_lines(d, help, HELP_MAX), split = first_section(help, n);
-    /* Within the pane area: the header (and its verdict) and the status
-     * line stay in view. An overlay as wide or as tall as that area covers
-     * it exactly, so no pane border peeks out beside its frame. */
+    size_t n = help_lines(d, help, HELP_MAX);
+    help_frame f = frame_of(d, n);
     int top = d->lay.header.h, rows = d->lay.rows - top - 1, cols = d->lay.cols;
-    int two = (int)n + 2 > rows;
-    int h = two ? (int)(split > n - split ? split : n - split) + 2 : (int)n + 2;
-    int w = two ? 124 : 72;
-    if (w > cols - 4)
-        w = cols;
-    if (h > rows - 2)
-        h = rows;
-    if (d->help && (getmaxy(d->help) != h || getmaxx(d->help) != w)) {
+    if (d->help && (getmaxy(d->help) != f.h || getmaxx(d->help) != f.w)) {
         delwin(d->help);
         d->help = NULL;
     }
-    if (!d->help) {
-        d->help = newwin(h, w, top + (rows - h) / 2, (cols - w) / 2);
-        if (!d->help)
-            return;
-    }
+    if (!d->help && !(d->help = newwin(f.h, f.w, top + (rows - f.h) / 2, (cols - f.w) / 2)))
+        return;
     WINDOW *hw = d->help;
     werase(hw);
     wattrset(hw, theme_attr(d->th, ROLE_BORDER_FOCUS));
     box(hw, 0, 0);
     wattrset(hw, theme_attr(d->th, ROLE_TITLE));
     mvwaddstr(hw, 0, 2, " smtop keys ");
-    if (two) {
-        int cw = (w - 5) / 2, fit = h - 2;
-        for (size_t i = 0; i < split; i++)
-            idx[i] = i;
-        draw_column(d, help, idx, split, hw, 2, cw, h, 13);
-        size_t k = n - split;
-        if ((int)k > fit - 1) {
-            /* Not all pane sections fit: a page of them, the focused
-             * pane's first; h/l turn the page. */
-            k = pane_page(d, help, n, split, d->help_page, fit - 1, idx);
-            wattrset(hw, theme_attr(d->th, ROLE_DIM));
-            mvwaddnstr(hw, h - 2, 3 + cw, "h l: other panes' keys", cw);
-        } else {
-            for (size_t i = 0; i < k; i++)
-                idx[i] = split + i;
-        }
-        draw_column(d, help, idx, k, hw, 3 + cw, cw, h, 11);
-    } else {
-        for (size_t i = 0; i < n; i++)
-            idx[i] = i;
-        draw_column(d, help, idx, n, hw, 2, w - 4, h, 18);
+    /* Lines flow down the columns: every line is drawn once, in a column
+     * of its own width, so none overwrites another. */
+    size_t first = first_line(d, &f, n);
+    for (size_t i = first; i < n && i < first + f.page; i++) {
+        int c = (int)((i - first) / (size_t)f.fit), y = (int)((i - first) % (size_t)f.fit) + 1;
+        draw_line(d, hw, &help[i], y, 2 + c * (COL_W + COL_GAP));
     }
+    char hint[96];
+    if (n > f.page)
+        snprintf(hint, sizeof hint, "lines %zu-%zu of %zu  j/k PgUp/PgDn scroll  ? q Esc close",
+                 first + 1, first + f.page < n ? first + f.page : n, n);
+    else
+        snprintf(hint, sizeof hint, "? q Esc close");
+    wattrset(hw, theme_attr(d->th, ROLE_DIM));
+    mvwaddnstr(hw, f.h - 2, 2, hint, f.w - 4);
     wattrset(hw, 0);
     touchwin(hw);
     wnoutrefresh(hw);
+}
+
+int dash_help_key(dash *d, int ch)
+{
+    help_line help[HELP_MAX];
+    size_t n = help_lines(d, help, HELP_MAX);
+    help_frame f = frame_of(d, n);
+    size_t at = first_line(d, &f, n);
+    switch (ch) {
+    case '?': case 'q': case 27: case KEY_F(1):
+        return 1;
+    case 'j': case KEY_DOWN: at++; break;
+    case 'k': case KEY_UP: at = at ? at - 1 : 0; break;
+    case KEY_NPAGE: case ' ': case 'l': case KEY_RIGHT: at += f.page; break;
+    case KEY_PPAGE: case 'h': case KEY_LEFT: at = at > f.page ? at - f.page : 0; break;
+    case 'g': case KEY_HOME: at = 0; break;
+    case 'G': case KEY_END: at = n; break;
+    default: return 0;   /* only ?, q and Esc close it */
+    }
+    d->help_top = at;
+    first_line(d, &f, n);
+    if (d->help) {
+        delwin(d->help);   /* redrawn on the next frame */
+        d->help = NULL;
+    }
+    return 0;
 }

@@ -35,6 +35,8 @@ typedef struct dash_pane {
     char note[48];            /* the title note last drawn in the border */
 } dash_pane;
 
+#define DASH_WIDE_KEPT 8   /* layouts whose wide pick is kept (p cycles 4) */
+
 typedef struct dash {
     job *j;
     loader *ld;
@@ -53,7 +55,7 @@ typedef struct dash {
     int quit;                 /* 1: leave (signal, terminal gone); DASH_QUIT_KEY: q */
     int fatal_restore;        /* fatal_restore_install succeeded */
     int help_on;
-    int help_page;            /* which pane keys the help shows when not all fit */
+    size_t help_top;          /* the help's first line shown (it scrolls) */
     int warn_on;              /* dash_warn.c: the warnings view (W) is open */
     size_t warn_top, warn_left;   /* its first line shown, its sideways offset */
     int preset;               /* dash_panes.c: the layout preset (p) */
@@ -62,6 +64,9 @@ typedef struct dash {
     int focus_want;           /* the pane the user last focused; -1: none yet */
     int wide_pick;            /* dash_panes.c: the pane given the widest slot; -1: none */
     uint64_t wide_gen;        /* the snapshot generation it was chosen at */
+    struct { uint32_t mask; int pick; } wide_kept[DASH_WIDE_KEPT];   /* the last pick */
+    size_t wide_nkept;        /* of each set of shown panes */
+    int wide_firm;            /* every shown pane could say when it was made */
     char absent_note[160];    /* "no framework traces, no Python stats" */
     char absent_short[80];    /* "no traces, no Python": for a narrow status line */
     int filter_edit;          /* the status line is the `/` prompt */
@@ -129,6 +134,14 @@ void dash_warn_open(dash *d);
 void dash_warn_close(dash *d);
 void dash_warn_key(dash *d, int ch);
 void dash_draw_warn(dash *d);
+/* dash_help.c: a key while the help is open: j/k, the page keys, h/l,
+ * g/G scroll it; 1 when ch closes it (?, q, Esc), 0 otherwise (every
+ * other key does nothing). */
+int dash_help_key(dash *d, int ch);
+/* 1 when the job has ended (the API says so, else the snapshot's data:
+ * the header's ENDED): a file cut short is then truncated, not still
+ * being written (io/job/job_warn.h). */
+int dash_job_ended(dash *d, int64_t now_us);
 
 /* dash_header.c: header and status line; redrawn only when their text
  * changed. The header reads the snapshot's view data (ctx->vd), no lock. */

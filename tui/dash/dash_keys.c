@@ -51,6 +51,14 @@ static void set_zoom(dash *d, int on)
     dash_relayout(d);
 }
 
+/* The window back inside the job's data (view_keep_inside). */
+static void keep_inside(dash *d)
+{
+    const viewdata *vd = d->snap ? viewsnap_view(d->snap) : NULL;
+    if (vd)
+        view_keep_inside(&d->view, viewdata_first_us(vd), viewdata_newest_us(vd));
+}
+
 static void close_help(dash *d)
 {
     d->help_on = 0;
@@ -128,10 +136,8 @@ static void click(dash *d)
     MEVENT ev;
     if (getmouse(&ev) != OK)
         return;
-    if (d->help_on) {
-        close_help(d);
-        return;
-    }
+    if (d->help_on)
+        return;   /* only ?, q or Esc close the help */
     if (d->warn_on) {
         dash_warn_close(d);
         return;
@@ -230,7 +236,7 @@ static int key_help(dash *d, int ch)
 {
     (void)ch;
     d->help_on = 1;
-    d->help_page = 0;
+    d->help_top = 0;
     return 1;
 }
 
@@ -328,6 +334,7 @@ static int key_zoom(dash *d, int ch)
 {
     view_leave_step(&d->view);
     view_zoom(&d->view, ch == '+' || ch == '=');
+    keep_inside(d);   /* - stays inside the job */
     return 1;
 }
 
@@ -335,6 +342,7 @@ static int key_scrub(dash *d, int ch)
 {
     view_leave_step(&d->view);
     view_scrub(&d->view, ch == ']', newest_us(d));
+    keep_inside(d);
     return 1;
 }
 
@@ -455,18 +463,10 @@ void dash_key(dash *d, int ch)
         return;
     }
     if (d->help_on) {
-        if (ch == 3) {   /* q closes the overlay, as Esc and any key do */
+        if (ch == 3)
             d->quit = DASH_QUIT_KEY;
-        } else if (ch == 'l' || ch == KEY_RIGHT || ch == 'h' || ch == KEY_LEFT) {
-            /* Turn the page of pane keys when they do not all fit. */
-            d->help_page += ch == 'l' || ch == KEY_RIGHT ? 1 : -1;
-            if (d->help) {
-                delwin(d->help);   /* redrawn on the next frame */
-                d->help = NULL;
-            }
-        } else {
-            close_help(d);    /* any other key closes help, as in htop */
-        }
+        else if (dash_help_key(d, ch))   /* ?, q or Esc; j/k and pages scroll */
+            close_help(d);
         return;
     }
     if (d->lay.too_small && ch != 'q' && ch != 3)

@@ -93,33 +93,65 @@ static int say_of(dash *d, size_t i, const pane_ctx *ctx)
     return vt->say ? vt->say(d->panes[i].p, ctx) : 0;
 }
 
+/* The pick last made for a set of shown panes, or fallback: the one a
+ * layout left and come back to (p round the presets) starts from. */
+static int pick_of_mask(const dash *d, uint32_t mask, int fallback)
+{
+    for (size_t i = 0; i < d->wide_nkept; i++)
+        if (d->wide_kept[i].mask == mask)
+            return d->wide_kept[i].pick;
+    return fallback;
+}
+
+static int pick_keep(dash *d, uint32_t mask, int pick)
+{
+    size_t i = 0;
+    while (i < d->wide_nkept && d->wide_kept[i].mask != mask)
+        i++;
+    if (i == d->wide_nkept)
+        i = d->wide_nkept < DASH_WIDE_KEPT ? d->wide_nkept++ : DASH_WIDE_KEPT - 1;
+    d->wide_kept[i].mask = mask;
+    d->wide_kept[i].pick = pick;
+    return pick;
+}
+
 /* The pane that gets the widest slot: of the shown panes but the main
  * one, the one that says the most (pane_vtbl.say). Decided once per
  * snapshot, and a new pane takes the slot only when it says clearly more
  * than the one there (half as much again, and two lines more), so the
- * panes do not trade places as counts tick up and down. -1: none. */
+ * panes do not trade places as counts tick up and down; a pick made
+ * while the data still came in (a backfill) or a pane could not say yet
+ * (its table not built: say < 0) is not held against a later one. Not while a pane is zoomed, nor from a
+ * snapshot that answers an older request (the zoomed one, after Esc):
+ * what the panes say there is of another view, and Esc must give back
+ * the layout it left. -1: none. */
 static int pick_wide(dash *d, const pane_ctx *ctx, uint32_t mask)
 {
     const dash_ext *ext = ctx->ext;
     uint64_t gen = ext && ext->snap ? viewsnap_generation(ext->snap) : 0;
-    int cur = d->wide_pick;
+    int cur = mask == d->shown_mask ? d->wide_pick : pick_of_mask(d, mask, d->wide_pick);
+    if (!ctx->vd || d->view.zoomed || d->view_waiting)
+        return cur;
     size_t main = 0;
     while (main < d->npanes && !((mask >> main) & 1u))
         main++;
     int ok = cur >= 0 && (size_t)cur != main && ((mask >> cur) & 1u);
     if (ok && gen == d->wide_gen)
-        return cur;
+        return pick_keep(d, mask, cur);
     d->wide_gen = gen;
-    int best = -1, best_say = 0;
+    int best = -1, best_say = 0, unknown = 0;
     for (size_t i = main + 1; i < d->npanes; i++) {
         int s = (mask >> i) & 1u ? say_of(d, i, ctx) : 0;
+        unknown |= s < 0;
         if (s > 0 && s >= best_say)   /* a tie: the later pane, as without a pick */
             best = (int)i, best_say = s;
     }
-    if (!ok || best < 0)
-        return best;
+    int firm = d->wide_firm;
+    d->wide_firm = !unknown && !d->backfill;   /* the data still coming: not yet held */
+    if (!ok || !firm || best < 0)
+        return pick_keep(d, mask, best);
     int cs = say_of(d, (size_t)cur, ctx);
-    return best_say > cs + cs / 2 + 2 ? best : cur;
+    return pick_keep(d, mask, best_say > cs + cs / 2 + 2 ? best : cur);
 }
 
 void dash_panes_update(dash *d, const pane_ctx *ctx)

@@ -1,6 +1,8 @@
 /* dash_warn: the warnings view (`W`), k9s' event view for the scan: one
  * line per problem the scanner noted ("system/…/x.json: line 17: 3
- * corrupt lines skipped"), oldest first, scrolled with j/k and the page
+ * corrupt lines skipped"), oldest first, then one per file not read (the
+ * lines `smtop report` lists and the status line counts:
+ * io/job/job_warn.h), scrolled with j/k and the page
  * keys, long lines with ←/→; q, Esc or W close it. It takes the help
  * overlay's place (the pane area), so the header and the status line,
  * which keeps the count, stay in view. */
@@ -10,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/run/job_warn.h"
+#include "model/util/vec.h"
 #include "tui/text/sanitize.h"
 
 /* The overlay's window over the pane area (d->help), made when missing. */
@@ -111,34 +115,50 @@ static size_t first_shown(dash *d, size_t n, int rows)
     return d->warn_top;
 }
 
+typedef struct warn_lines {
+    char (*v)[SCANNER_MSG_LEN + 1100];
+    size_t n, cap;
+} warn_lines;
+
+static void keep_line(void *ud, const char *text)
+{
+    warn_lines *w = ud;
+    if (vec_grow(&w->v, &w->cap, w->n + 1, sizeof *w->v, 64) == 0)
+        snprintf(w->v[w->n++], sizeof w->v[0], "%s", text);
+}
+
 void dash_draw_warn(dash *d)
 {
     WINDOW *w = warn_window(d);
     if (!w)
         return;
-    char (*msgs)[SCANNER_MSG_LEN] = malloc(SCANNER_MSG_MAX * sizeof *msgs);
-    size_t n = msgs ? scanner_messages(job_scanner(d->j), msgs, SCANNER_MSG_MAX) : 0;
-    scan_stats st;
-    scanner_get_stats(job_scanner(d->j), &st);
+    /* The lines the status line counts, and `smtop report` lists. */
+    warn_lines wl = {0};
+    job_warn_counts c;
+    job_warn_get_counts(d->j, &c);
+    job_warn_lines(d->j, dash_job_ended(d, dash_now_us()), keep_line, NULL, &wl);
+    size_t n = wl.n;
     int h = getmaxy(w), cols = getmaxx(w), rows = h - 3;
     werase(w);
     wattrset(w, theme_attr(d->th, ROLE_BORDER_FOCUS));
     box(w, 0, 0);
-    char title[160];
-    snprintf(title, sizeof title, " warnings: %zu noted, %lld corrupt lines, %lld skipped files ",
-             n, (long long)st.corrupt_lines, (long long)st.skipped_files);
+    char title[200];
+    snprintf(title, sizeof title, " warnings: %lld noted, %lld file%s not read (%lld trace%s), "
+             "%lld corrupt lines ", (long long)c.noted, (long long)c.unread_files,
+             c.unread_files == 1 ? "" : "s", (long long)c.traces_unread,
+             c.traces_unread == 1 ? "" : "s", (long long)c.corrupt_lines);
     wattrset(w, theme_attr(d->th, ROLE_TITLE));
     mvwaddnstr(w, 0, 2, title, cols - 4);
     size_t first = first_shown(d, n, rows);
     wattrset(w, theme_attr(d->th, ROLE_DIM));
-    mvwaddnstr(w, 1, 2, n ? "file: line: problem, oldest first    j/k Pg Home End scroll  "
-                            "h/l sideways  q Esc close"
+    mvwaddnstr(w, 1, 2, n ? "file: problem, oldest first, then files not read    j/k Pg Home End "
+                            "scroll  h/l sideways  q Esc close"
                           : "nothing to report: every file read cleanly so far", cols - 4);
     wattrset(w, theme_attr(d->th, ROLE_DEFAULT));
     for (int r = 0; r < rows && first + (size_t)r < n; r++) {
-        const char *m = msgs[first + (size_t)r];
+        const char *m = wl.v[first + (size_t)r];
         size_t len = strlen(m), off = d->warn_left < len ? d->warn_left : len;
-        char safe[SCANNER_MSG_LEN * 2];
+        char safe[sizeof wl.v[0] * 2];
         sanitize_text(m + off, len - off, safe, sizeof safe, cols - 4);
         mvwaddstr(w, 2 + r, 2, safe);
     }
@@ -150,7 +170,7 @@ void dash_draw_warn(dash *d)
         mvwaddstr(w, h - 1, cols - 2 - (int)strlen(pos), pos);
     }
     wattrset(w, 0);
-    free(msgs);
+    free(wl.v);
     touchwin(w);
     wnoutrefresh(w);
 }

@@ -70,9 +70,12 @@ static int open_dashboard(jobs_ui *u)
                  u->a->spec ? "Debugger off" : "not described yet");
         return 0;
     }
-    /* without profiler output, the dashboard shows CloudWatch's metrics */
-    char url[sizeof r->profiler_url];
-    snprintf(url, sizeof url, "%s", r->profiler_url[0] ? r->profiler_url : r->name);
+    /* as `smtop JOBDIR` opens it (a folder's traces beside its
+     * profiler-output); without profiler output, the dashboard shows
+     * CloudWatch's metrics */
+    char url[sizeof r->open_url];
+    snprintf(url, sizeof url, "%s", r->open_url[0] ? r->open_url
+                                    : r->profiler_url[0] ? r->profiler_url : r->name);
     jobrow row = *r;
     screen_unterm(u);
     int hung = 0;
@@ -321,8 +324,9 @@ int jobs_screen_run(const jobs_args *a, jobs_open_fn open, void *ud, sm_err *err
     if (!u.page || screen_feed_source(a, &api, &src, err) < 0 || screen_open(&u, err) < 0)
         goto out;
     u.sig_fd = term_block_signals();
-    u.feed = src ? jobs_feed_start_scan(src, a->spec, a->interval_s, err)
-                 : jobs_feed_start(api, jobs_files_new(&a->so), a->interval_s, err);
+    u.feed = src ? jobs_feed_start_scan(src, a->spec, job_probe_new(&a->probe), a->interval_s,
+                                        err)
+                 : jobs_feed_start(api, jobs_files_new(&a->probe), a->interval_s, err);
     api = NULL;
     src = NULL;
     if (!u.feed)

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "io/jobs/job_probe.h"
 #include "io/source/source_open.h"
 #include "model/jobs/joblist.h"
 #include "model/util/sm_err.h"
@@ -26,6 +27,10 @@ typedef struct jobs_args {
     double interval_s;        /* --interval: refresh of running jobs */
     const char *spec;         /* DIR or s3://...; NULL = the SageMaker API */
     source_opts so;           /* --profile, --region, --endpoint-url, ... */
+    /* How the list opens and judges each job, as `smtop report` does:
+     * set by the caller before jobs_screen_run (jobs_args_probe_opts);
+     * it points into so. */
+    job_probe_opts probe;
 } jobs_args;
 
 struct jobrow;

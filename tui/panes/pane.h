@@ -94,7 +94,8 @@ typedef struct pane_vtbl {
      * (a node per heatmap row, two per alert, a rank per Steps line; a
      * list that scrolls only its head), from the snapshot. The
      * layout gives its widest slot to the pane that says the most
-     * (tui/README.md). May be NULL (0: never asks for it). */
+     * (tui/README.md); -1 while it cannot tell yet (what it shows is
+     * not built). May be NULL (0: never asks for it). */
     int (*say)(pane *p, const pane_ctx *ctx);
 } pane_vtbl;
 

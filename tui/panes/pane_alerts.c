@@ -291,32 +291,33 @@ static int draw_detail(WINDOW *w, int y, size_t i, const viewsnap *s, const pane
     for (size_t k = 0; k < rules_param_count(i) && len < (int)sizeof line - 40; k++)
         len += snprintf(line + len, sizeof line - (size_t)len, " %s=%g",
                         rules_param_name(i, k), viewsnap_rule_param(s, i, k));
-    pane_common_put(w, y++, 0, -1, line, lab);
+    /* zoomed: every line whole, wrapped over the lines it needs */
+    y += pane_common_put_wrapped(w, y, 0, rows - y, line, lab);
     if (res->t1_us > res->t0_us && y < rows) {
         int64_t span = res->t1_us - res->t0_us;
         snprintf(line, sizeof line, "worst: %s %s  %s - %s (%s)  [J: %s]",
                  pane_common_writer_label(ctx->vd, res->node, who, sizeof who), res->device, fmt_clock(a, sizeof a, res->t0_us, span),
                  fmt_clock(b, sizeof b, res->t1_us, span), fmt_duration(c, sizeof c, (double)span),
                  strcmp(res->name, "StepOutlier") ? "jump there" : "focus this step");
-        pane_common_put(w, y++, 0, -1, line, theme_attr(ctx->th, ROLE_DEFAULT));
+        y += pane_common_put_wrapped(w, y, 0, rows - y, line, theme_attr(ctx->th, ROLE_DEFAULT));
     }
     for (size_t k = 0; k < res->n_examples && y < rows; k++) {
         const rule_example *e = &res->examples[k];
         snprintf(line, sizeof line, "  %s %s %s  %s",
                  e->t0_us ? fmt_clock(a, sizeof a, e->t0_us, 0) : "",
                  pane_common_writer_label(ctx->vd, e->node, who, sizeof who), e->device, e->text);
-        pane_common_put(w, y++, 0, -1, line, status_attr(ctx, res));
+        y += pane_common_put_wrapped(w, y, 0, rows - y, line, status_attr(ctx, res));
     }
     return y;
 }
 
-/* Lines an alert's message may take: whole when zoomed (up to four);
- * two for each alert when the list has room for every alert twice, so a
- * wide pane reads the reason without Left/Right; else one. */
+/* Lines an alert's message may take: whole when zoomed (as many as it
+ * needs); two for each alert when the list has room for every alert
+ * twice, so a wide pane reads the reason without Left/Right; else one. */
 static int wrap_of(const rule_result *res, int zoomed, int alert_lines)
 {
     if (zoomed)
-        return 4;
+        return 64;
     return res->status == RULE_TRIGGERED && alert_lines ? 2 : 1;
 }
 
@@ -347,9 +348,9 @@ static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     p->top = pane_common_scroll_top(p->top, p->sel, n, (size_t)list_rows);
     p->overflow = 0;
     p->msg_cols = 0;
-    /* Zoomed, each message is read whole: wrapped over the lines it needs
-     * (up to four), the list scrolled so the selected rule shows; the
-     * details follow where room is left. */
+    /* Zoomed, each message is read whole: wrapped over the lines it needs,
+     * the list scrolled so the selected rule shows; the details follow
+     * where room is left, wrapped too. */
     if (zoomed || alert_lines) {
         if (p->top > p->sel)
             p->top = p->sel;
@@ -428,8 +429,11 @@ static int alerts_on_key(pane *p, int ch, pane_ctx *ctx)
     if (focus_outlier_step(s, i, ctx))
         return 1;
     if (res->t1_us > res->t0_us)
+    {
         pane_alerts_jump_view(ctx->view, res->t0_us, res->t1_us);
-    else
+        if (ctx->vd)   /* never past the job's end nor before its start */
+            view_keep_inside(ctx->view, viewdata_first_us(ctx->vd), viewdata_newest_us(ctx->vd));
+    } else
         snprintf(p->note, sizeof p->note, "%s has no time span to jump to", res->name);
     return 1;
 }

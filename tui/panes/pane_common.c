@@ -318,3 +318,21 @@ const char *pane_common_source_note(const pane_ctx *ctx, char *buf, size_t cap)
         snprintf(buf, cap, "%s%s%lld s", src, sep, (long long)(iv / 1000000LL));
     return buf;
 }
+
+int pane_common_fit_cols(int width, int fixed, const int *widths, size_t n, const int *drop,
+                         const int *want, size_t ndrop, int *shown)
+{
+    int used = fixed;
+    for (size_t i = 0; i < n; i++) {
+        shown[i] = 1;
+        used += widths[i];
+    }
+    for (size_t k = 0; k < ndrop; k++) {
+        int need = want && want[k] > PANE_NAME_MIN ? want[k] : PANE_NAME_MIN;
+        if (width - used >= need)
+            continue;
+        shown[drop[k]] = 0;
+        used -= widths[drop[k]];
+    }
+    return used;
+}

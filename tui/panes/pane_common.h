@@ -91,6 +91,20 @@ uint64_t pane_common_hash_viewdata(uint64_t h, const pane_ctx *ctx);
  * with `fit` visible at once, moving `top` as little as possible. Pure. */
 size_t pane_common_scroll_top(size_t top, size_t sel, size_t count, size_t fit);
 
+/* A table's name column keeps at least this many columns at any size
+ * (80x24 included): the figures beside it give way first. */
+#define PANE_NAME_MIN 12
+
+/* Which of a table's n figure columns fit beside its name: fixed columns
+ * always shown, widths[i] (a separator included) each, dropped in the
+ * order drop[0..ndrop) names (indexes into widths; a column not named
+ * there stays) while the name would get fewer than want[k] columns of
+ * width (want NULL: PANE_NAME_MIN for each; never less than it). Sets
+ * shown[0..n) (1 shown) and returns the columns the shown figures take,
+ * fixed included. */
+int pane_common_fit_cols(int width, int fixed, const int *widths, size_t n, const int *drop,
+                         const int *want, size_t ndrop, int *shown);
+
 /* Draws text (from data or not: it is sanitized) at (y, x), cut to the
  * columns left in the window and to max_cols (< 0: no extra limit), a cut
  * marked with '~'. Returns the columns drawn; nothing outside w. */

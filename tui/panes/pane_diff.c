@@ -56,19 +56,26 @@ static void row_label(const json_t *r, char *out, size_t cap)
     const char *node = json_string_value(json_object_get(r, "node"));
     const char *fn = json_string_value(json_object_get(r, "function"));
     const char *stat = json_string_value(json_object_get(r, "stat"));
-    const char *what = json_string_value(json_object_get(r, "category"));
-    if (!what)
-        what = json_string_value(json_object_get(r, "metric"));
+    static const char *const whats[] = {"category", "metric", "type", "class"};
+    const char *what = NULL;
+    for (size_t i = 0; !what && i < sizeof whats / sizeof whats[0]; i++)
+        what = json_string_value(json_object_get(r, whats[i]));
     if (!what)
         what = short_phase(json_string_value(json_object_get(r, "phase")));
     const char *proc = json_string_value(json_object_get(r, "process"));
-    if (fn)
+    if (fn) {
         snprintf(out, cap, "%s", fn);
-    else if (proc)   /* a PyTorch profiler rank: its process names it ("rank 0") */
-        snprintf(out, cap, "%s %s", proc, what);
-    else
-        snprintf(out, cap, "%s %s%s%.*s", node ? node : "?", what, stat ? " " : "",
+    } else if (proc) {   /* a PyTorch profiler rank, both sides' ("rank 3 (control) -> ...") */
+        char rank[360];
+        report_diff_rank_label(r, rank, sizeof rank);
+        snprintf(out, cap, "%s %s", rank, what);
+    }
+    else {
+        const char *tn = json_string_value(json_object_get(r, "target_node"));
+        snprintf(out, cap, "%s%s%s %s%s%.*s", node ? node : "?", tn && node && strcmp(tn, node)
+                 ? "->" : "", tn && node && strcmp(tn, node) ? tn : "", what, stat ? " " : "",
                  stat ? (int)strcspn(stat, "_") : 0, stat ? stat : "");
+    }
 }
 
 /* Slower or bigger is worse for times; utilization changes are neutral. */
@@ -95,7 +102,7 @@ static void draw_section(cursor *c, const json_t *d, const char *key, const char
         const char *stat = json_string_value(json_object_get(r, "stat"));
         if (stat && !strcmp(stat, "mean_us"))
             continue;   /* the pane shows the percentiles; `smtop diff` has the mean */
-        char label[128], vb[32], vt[32], mark[48], line[320];
+        char label[480], vb[32], vt[32], mark[48], line[640];
         row_label(r, label, sizeof label);
         if ((int)strlen(label) > c->label_w)   /* cut, marked as pane_common_put marks */
             label[c->label_w - 1] = '~', label[c->label_w] = '\0';
@@ -192,15 +199,21 @@ static void diff_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
                 .label_w = lw < 12 ? 12 : lw > 40 ? 40 : lw,
                 .name_w = lw < 12 ? 12 : lw > DIFF_NAME_MAX ? DIFF_NAME_MAX : lw};
     const char *base = json_string_value(json_object_get(d, "base"));
+    /* the counts `smtop diff` prints: the same diff (report_diff_build) */
     long long ch = (long long)json_integer_value(json_object_get(d, "changed"));
+    long long noise = (long long)json_integer_value(json_object_get(d, "noise_rows"));
     char head[600];
-    snprintf(head, sizeof head, "%lld changed vs baseline %s", ch, base ? base : "?");
+    snprintf(head, sizeof head, "%lld changed, %lld under the noise floor, vs baseline %s", ch,
+             noise, base ? base : "?");
     draw_line(&c, head, theme_attr(ctx->th, ROLE_LABEL));
     draw_section(&c, d, "steps", "Step time (baseline -> now)", 1, 1, ctx);
     draw_section(&c, d, "breakdown", "Per TRAIN step by category", 1, 1, ctx);
     draw_section(&c, d, "utilization", "Mean utilization, %", 0, 0, ctx);
     draw_section(&c, d, "python", "Top Python functions, tottime s", 0, 1, ctx);
     draw_section(&c, d, "gpu", "GPU time by rank, % of the profiled span", 0, 0, ctx);
+    draw_section(&c, d, "gpu_kernel_types", "GPU kernel types by rank, % of GPU time", 0, 0, ctx);
+    draw_section(&c, d, "gpu_steps", "Mean step by rank, GPU time split", 1, 1, ctx);
+    draw_section(&c, d, "gpu_critical_path", "Critical path by rank, % of the path", 0, 0, ctx);
     draw_kernels(&c, d, ctx);
     if (c.idx == 1)
         draw_line(&c, "no node or phase in common with the baseline yet",

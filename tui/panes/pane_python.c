@@ -167,17 +167,41 @@ static int move_key(pane *p, int ch, int page)
     }
 }
 
+/* The sort keys on a traces' table: s cycles, T the source's time, C
+ * total time, N calls, M the longest call; P (primitive calls) is
+ * cProfile's alone: said, with what to press instead. */
+static int kineto_sort_key(pane *p, int ch)
+{
+    switch (ch) {
+    case 's': p->ksort = (p->ksort + 1) % GPUVIEW_NSORT; break;
+    case 'T': p->ksort = GPUVIEW_SORT_TIME; break;
+    case 'C': p->ksort = GPUVIEW_SORT_TOTAL; break;
+    case 'N': p->ksort = GPUVIEW_SORT_COUNT; break;
+    case 'M': p->ksort = GPUVIEW_SORT_MAX; break;
+    default:
+        snprintf(p->keynote, sizeof p->keynote, "P (primitive calls) is cProfile's: N sorts by calls");
+        break;
+    }
+    p->sel = p->top = 0;
+    return 1;
+}
+
 static int py_on_key(pane *p, int ch, pane_ctx *ctx)
 {
     if (p->filter_edit)
         return filter_key(p, ch);
+    p->keynote[0] = '\0';   /* said once: the next key clears it */
     pane_python_refresh(p, ctx);
     if (p->menu_on)
         return pane_python_menu_key(p, ch, ctx);
     if (ch == 'o')
         return pane_python_next_source(p, ctx);
-    if (p->src != PYSRC_STATS && (ch == 'w' || ch == 's' || strchr("TCNP", ch)))
-        return 0;   /* the stats' sort and menu: not the traces' tables */
+    if (p->src != PYSRC_STATS && (ch == 's' || (ch && strchr("TCNPM", ch))))
+        return kineto_sort_key(p, ch);
+    if (p->src != PYSRC_STATS && ch == 'w') {
+        snprintf(p->keynote, sizeof p->keynote, "w: the traces have no windows (o: Python stats)");
+        return 1;
+    }
     switch (ch) {
     case 's': p->sort = pane_python_next_sort(p->sort); return 1;
     case 'T': p->sort = PYSORT_TOTTIME; return 1;
@@ -207,6 +231,8 @@ static uint64_t py_stamp(pane *p, const pane_ctx *ctx)
     uint64_t h = pane_common_hash_view(PANE_COMMON_HASH_SEED, ctx);
     h = pane_common_hash_u64(h, ext && ext->snap ? viewsnap_generation(ext->snap) + 1 : 0);
     h = pane_common_hash_u64(h, selection_key(p, ctx));
+    h = pane_common_hash_u64(h, (uint64_t)p->ksort);
+    h = pane_common_hash_str(h, p->keynote);
     h = pane_common_hash_u64(h, ((uint64_t)p->sort << 8) | ((uint64_t)p->filter_edit << 4) |
                               ((uint64_t)p->menu_on << 2) | (uint64_t)ctx->view->zoomed);
     h = pane_common_hash_u64(h, p->sel);
@@ -261,6 +287,7 @@ static void py_request(pane *p, WINDOW *w, const view_state *v, viewdata_req *q)
     memset(&tp, 0, sizeof tp);   /* compared bytewise: no stray padding */
     tp.src = (gpuview_src)(p->src - 1);
     tp.max = 200;
+    tp.sort = (gpuview_sort)p->ksort;
     viewdata_ask_for(q, &gpuview_top_query, &tp, sizeof tp);
 }
 
@@ -276,9 +303,12 @@ static void py_request(pane *p, WINDOW *w, const view_state *v, viewdata_req *q)
 static int py_say(pane *p, const pane_ctx *ctx)
 {
     size_t n = 0;
+    pane_python_pick_source(p, ctx);   /* what the next draw shows */
     if (p->src != PYSRC_STATS) {
         const gpuview_top *t = ctx->vd ? viewdata_answer(ctx->vd, &gpuview_top_query) : NULL;
-        n = t ? t->n : 0;
+        if (!t || (int)t->src != p->src - 1)
+            return -1;   /* the loader builds the table for the next frame */
+        n = t->n;
     } else {
         const dash_ext *ext = ctx->ext;
         uint64_t got;
@@ -292,7 +322,7 @@ static const pane_key py_keys[] = {
     {"j k  Dn Up", "function", "select a function"},
     {"o", "source", "cProfile/pyinstrument, Kineto ops, kernels, Python"},
     {"s", "sort", "cycle the sort key"},
-    {"T C N P", NULL, "tottime cumtime calls prim"},
+    {"T C N P", NULL, "tottime cumtime calls prim (traces: self total calls; M max)"},
     {"w", "window", "window / node menu"},
     {"/  Esc", "filter", "filter functions / clear"},
     {"Enter", NULL, "zoom: callers, callees"},

@@ -5,31 +5,55 @@
 
 #include "tui/panes/pane_python_internal.h"
 
-/* Columns: rank, calls, tottime, percall, cumtime, percall, function; the
- * percall columns go first when the pane is narrow. */
+/* Columns: rank, calls, tottime, percall, cumtime, percall, function; in
+ * a narrow pane the percall columns go first, then the calls and cumtime,
+ * so the function keeps PANE_NAME_MIN columns (tottime, the default
+ * order, stays). */
+enum { PC_CALLS, PC_TOT, PC_TPER, PC_CUM, PC_CPER, PC_N };
+static const int PC_DROP[] = {PC_CALLS, PC_CUM};
+static const int PC_W[PC_N] = {12, 9, 9, 9, 9};   /* a separator each */
+#define PC_PERCALL_MIN 72   /* both percall columns from this width on */
+
 typedef struct cols {
-    int percall;
+    int shown[PC_N];
     int func_x, func_w;
 } cols;
 
 static cols layout_cols(int width)
 {
-    cols c = {width >= 72, 0, 0};
-    c.func_x = 4 + 12 + 9 * (c.percall ? 4 : 2);
+    cols c;
+    int percall = width >= PC_PERCALL_MIN, w[PC_N];
+    memcpy(w, PC_W, sizeof w);
+    if (!percall)
+        w[PC_TPER] = w[PC_CPER] = 0;
+    c.func_x = pane_common_fit_cols(width, 4, w, PC_N, PC_DROP, NULL,
+                                    sizeof PC_DROP / sizeof PC_DROP[0], c.shown);
+    c.shown[PC_TPER] = c.shown[PC_CPER] = percall;
     c.func_w = width - c.func_x;
     return c;
 }
 
-static void put_nums(char *out, size_t cap, const pystats_call *k, int counts, int percall)
+/* The shown columns of text[PC_N], right-aligned, each after a space. */
+static void put_cols(char *out, size_t cap, const cols *c, char text[PC_N][48])
 {
-    char calls[48];
-    pane_python_calls_text(k, counts, calls, sizeof calls);
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < PC_N && n < cap; i++)
+        if (c->shown[i])
+            n += (size_t)snprintf(out + n, cap - n, "%*s ", PC_W[i] - 1, text[i]);
+}
+
+static void put_nums(char *out, size_t cap, const pystats_call *k, int counts, const cols *c)
+{
+    char t[PC_N][48];
+    pane_python_calls_text(k, counts, t[PC_CALLS], sizeof t[PC_CALLS]);
     double tp = counts && k->ncalls ? k->tottime / (double)k->ncalls : 0;
     double cp = counts && k->pcalls ? k->cumtime / (double)k->pcalls : 0;
-    if (percall)
-        snprintf(out, cap, "%11s %8.3f %8.3f %8.3f %8.3f ", calls, k->tottime, tp, k->cumtime, cp);
-    else
-        snprintf(out, cap, "%11s %8.3f %8.3f ", calls, k->tottime, k->cumtime);
+    snprintf(t[PC_TOT], sizeof t[PC_TOT], "%.3f", k->tottime);
+    snprintf(t[PC_TPER], sizeof t[PC_TPER], "%.3f", tp);
+    snprintf(t[PC_CUM], sizeof t[PC_CUM], "%.3f", k->cumtime);
+    snprintf(t[PC_CPER], sizeof t[PC_CPER], "%.3f", cp);
+    put_cols(out, cap, c, t);
 }
 
 static void draw_header(pane *p, WINDOW *w, const pane_ctx *ctx, cols c)
@@ -52,12 +76,9 @@ static void draw_header(pane *p, WINDOW *w, const pane_ctx *ctx, cols c)
                  pystats_sort_name(p->sort), p->filter[0] || p->filter_edit ? " | /" : "",
                  p->filter, p->filter_edit ? "_" : "");
     pane_common_put(w, 0, 0, -1, info, theme_attr(ctx->th, ROLE_TITLE));
-    char hdr[256];
-    if (c.percall)
-        snprintf(hdr, sizeof hdr, "  # %11s %8s %8s %8s %8s ", "ncalls", "tottime", "percall",
-                 "cumtime", "percall");
-    else
-        snprintf(hdr, sizeof hdr, "  # %11s %8s %8s ", "ncalls", "tottime", "cumtime");
+    char hdr[256], heads[PC_N][48] = {"ncalls", "tottime", "percall", "cumtime", "percall"};
+    snprintf(hdr, sizeof hdr, "  # ");
+    put_cols(hdr + 4, sizeof hdr - 4, &c, heads);
     pane_common_put(w, 1, 0, -1, hdr, theme_attr(ctx->th, ROLE_LABEL));
     pane_common_put(w, 1, c.func_x, c.func_w, "filename:lineno(function)",
                     theme_attr(ctx->th, ROLE_LABEL));
@@ -73,7 +94,7 @@ static void draw_rows(pane *p, WINDOW *w, const pane_ctx *ctx, cols c, int y0, i
         int attr = theme_attr(ctx->th, i == p->sel ? ROLE_SELECTED : ROLE_DEFAULT);
         char nums[160], fn[1024];
         snprintf(fn, sizeof fn, "%3zu ", p->rows[i] + 1);
-        put_nums(nums, sizeof nums, &f->c, counts, c.percall);
+        put_nums(nums, sizeof nums, &f->c, counts, &c);
         mvwhline(w, y0, 0, ' ' | (chtype)attr, getmaxx(w));
         pane_common_put(w, y0, 0, 4, fn, attr);
         pane_common_put(w, y0, 4, c.func_x - 4, nums, attr);
@@ -93,7 +114,7 @@ static int draw_edges(pane *p, WINDOW *w, const pane_ctx *ctx, cols c, int y, in
     pane_common_put(w, y++, 0, -1, head, theme_attr(ctx->th, ROLE_LABEL));
     for (size_t i = 0; i < n && y < y1; i++, y++) {
         char nums[160], fn[1024];
-        put_nums(nums, sizeof nums, &e[i].peer.c, p->prof == PYPROF_CPROFILE, c.percall);
+        put_nums(nums, sizeof nums, &e[i].peer.c, p->prof == PYPROF_CPROFILE, &c);
         pane_common_put(w, y, 4, c.func_x - 4, nums, theme_attr(ctx->th, ROLE_DEFAULT));
         pane_python_func_text(&e[i].peer, c.func_w, fn, sizeof fn);
         pane_common_put(w, y, c.func_x, c.func_w, fn, theme_attr(ctx->th, ROLE_DEFAULT));

@@ -22,6 +22,8 @@ enum { PYSRC_STATS = 0, PYSRC_OPS, PYSRC_KERNELS, PYSRC_PYFUNC, PYSRC_N };
 struct pane {
     int src;                 /* PYSRC_* */
     pystats_sort sort;
+    int ksort;               /* the traces' tables: gpuview_sort */
+    char keynote[64];        /* why a key did nothing here, until the next key */
     size_t sel, top;         /* selected row among the filtered rows, first shown */
     char filter[64];
     int filter_edit;

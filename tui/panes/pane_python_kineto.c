@@ -86,6 +86,23 @@ size_t pane_python_kineto_count(pane *p, const pane_ctx *ctx)
     return p->nrows;
 }
 
+/* The figure columns: count, self (a kernel's total), %, mean, max,
+ * each with its separator; in a narrow pane max, mean, count and % give
+ * way, in that order, so the name keeps PANE_NAME_MIN columns (self, the
+ * rows' order, stays). */
+#define KCOL_N 5
+static const int KCOL_W[KCOL_N] = {9, 10, 7, 10, 10};
+static const int KCOL_DROP[KCOL_N - 1] = {4, 3, 0, 2};
+
+typedef struct kcols {
+    int shown[KCOL_N];
+} kcols;
+
+static void kcols_fit(int width, kcols *c)
+{
+    pane_common_fit_cols(width, 3 + 2, KCOL_W, KCOL_N, KCOL_DROP, NULL, KCOL_N - 1, c->shown);
+}
+
 static void draw_head(const pane *p, WINDOW *w, const pane_ctx *ctx, const gpuview_top *t)
 {
     char info[256], all[FMT_BUF];
@@ -98,14 +115,23 @@ static void draw_head(const pane *p, WINDOW *w, const pane_ctx *ctx, const gpuvi
         snprintf(ranks, sizeof ranks, "%zu of %zu ranks", t->ranks, nr);
     else
         snprintf(ranks, sizeof ranks, "all %zu rank%s", nr, nr == 1 ? "" : "s");
-    snprintf(info, sizeof info, "%s | %s | %zu of %zu, %s %s | o source%s%s%s",
-             gpuview_src_name(t->src), ranks, t->n, t->total,
-             kernels ? "GPU" : "self", all, p->filter[0] || p->filter_edit ? " | /" : "",
-             p->filter, p->filter_edit ? "_" : "");
-    pane_common_put(w, 0, 0, -1, info, theme_attr(ctx->th, ROLE_TITLE));
+    snprintf(info, sizeof info, "%s | sort %s | %s | %zu of %zu, %s %s | o source%s%s%s",
+             gpuview_src_name(t->src), gpuview_sort_name(t->sort, t->src), ranks, t->n,
+             t->total, kernels ? "GPU" : "self", all,
+             p->filter[0] || p->filter_edit ? " | /" : "", p->filter, p->filter_edit ? "_" : "");
+    if (p->keynote[0])   /* what a key could not do here, in place of the line */
+        pane_common_put(w, 0, 0, -1, p->keynote, theme_attr(ctx->th, ROLE_ALERT_MED));
+    else
+        pane_common_put(w, 0, 0, -1, info, theme_attr(ctx->th, ROLE_TITLE));
     char hdr[128];
-    snprintf(hdr, sizeof hdr, "  # %8s %9s %6s %9s %9s  %s", "count", kernels ? "total" : "self",
-             "%", "mean", "max", kernels ? "kernel" : "name");
+    kcols c;
+    kcols_fit(getmaxx(w), &c);
+    const char *heads[KCOL_N] = {"count", kernels ? "total" : "self", "%", "mean", "max"};
+    int n = snprintf(hdr, sizeof hdr, "  #");
+    for (int i = 0; i < KCOL_N; i++)
+        if (c.shown[i])
+            n += snprintf(hdr + n, sizeof hdr - (size_t)n, " %*s", KCOL_W[i] - 1, heads[i]);
+    snprintf(hdr + n, sizeof hdr - (size_t)n, "  %s", kernels ? "kernel" : "name");
     pane_common_put(w, 1, 0, -1, hdr, theme_attr(ctx->th, ROLE_LABEL));
 }
 
@@ -113,13 +139,19 @@ static void draw_row(WINDOW *w, int y, size_t rank, const gpuview_row *r, int64_
                      int kernels, int attr)
 {
     int64_t key = kernels ? r->sum_us : r->self_us;
-    char a[FMT_BUF], mean[FMT_BUF], mx[FMT_BUF], line[256], name[1024];
-    fmt_duration(a, sizeof a, (double)key);
-    fmt_duration(mean, sizeof mean, r->count ? (double)r->sum_us / (double)r->count : 0);
-    fmt_duration(mx, sizeof mx, (double)r->max_us);
-    snprintf(line, sizeof line, "%3zu %8lld %9s %5.1f%% %9s %9s  ", rank + 1,
-             (long long)r->count, a, all_us > 0 ? 100.0 * (double)key / (double)all_us : 0.0,
-             mean, mx);
+    char v[KCOL_N][FMT_BUF], line[256], name[1024];
+    snprintf(v[0], sizeof v[0], "%lld", (long long)r->count);
+    fmt_duration(v[1], sizeof v[1], (double)key);
+    snprintf(v[2], sizeof v[2], "%.1f%%", all_us > 0 ? 100.0 * (double)key / (double)all_us : 0.0);
+    fmt_duration(v[3], sizeof v[3], r->count ? (double)r->sum_us / (double)r->count : 0);
+    fmt_duration(v[4], sizeof v[4], (double)r->max_us);
+    kcols c;
+    kcols_fit(getmaxx(w), &c);
+    int n = snprintf(line, sizeof line, "%3zu", rank + 1);
+    for (int i = 0; i < KCOL_N; i++)
+        if (c.shown[i])
+            n += snprintf(line + n, sizeof line - (size_t)n, " %*s", KCOL_W[i] - 1, v[i]);
+    snprintf(line + n, sizeof line - (size_t)n, "  ");
     mvwhline(w, y, 0, ' ' | (chtype)attr, getmaxx(w));
     int x = pane_common_put(w, y, 0, -1, line, attr);
     kineto_str_sanitize(sm_str_c(r->name), name, sizeof name);

@@ -132,6 +132,22 @@ void view_fit(view_state *v, int64_t first_us, int64_t newest_us)
     v->span_us = s;
 }
 
+void view_keep_inside(view_state *v, int64_t first_us, int64_t newest_us)
+{
+    if (first_us <= 0 || newest_us < first_us)
+        return;
+    int64_t extent = newest_us - first_us + 1;
+    int64_t cap = extent > VIEW_SPAN_MIN_US ? extent : VIEW_SPAN_MIN_US;
+    if (v->span_us > cap)
+        v->span_us = cap;
+    if (v->live)
+        return;   /* it ends at the newest data */
+    if (v->end_us > newest_us + 1)
+        v->end_us = newest_us + 1;
+    if (v->end_us - v->span_us < first_us)
+        v->end_us = first_us + v->span_us;
+}
+
 void view_home_default(view_state *v)
 {
     v->home_span_us = VIEW_SPAN_DEFAULT_US;

@@ -52,6 +52,12 @@ void view_go_live(view_state *v);
 /* a : the window fits the data [first_us, newest_us]: live, its span the
  * data's (within the zoom bounds). No-op without data. */
 void view_fit(view_state *v, int64_t first_us, int64_t newest_us);
+/* Keeps the window inside the job's data [first_us, newest_us]: a span
+ * no wider than the data (at least the zoom's minimum), a scrubbed or
+ * jumped-to window neither past the newest data nor before the first.
+ * `-`, `[`, `]` and J end with it, so no key leaves the job. No-op
+ * without data. */
+void view_keep_inside(view_state *v, int64_t first_us, int64_t newest_us);
 /* The home span back to the default (5 minutes) and the view there. */
 void view_home_default(view_state *v);
 /* 1 when the view is as it opened: live, at the home span, no step focus,

@@ -50,11 +50,36 @@ int report_diff_add_breakdown(json_t *obj, job *j)
     return -1;
 }
 
+/* The floor under which a change is noise, in the row's unit: 0.1 ms,
+ * or 0.1 points of a percentage. */
+static double noise_floor(const char *unit)
+{
+    return !strcmp(unit, "us") ? 100.0 : !strcmp(unit, "s") ? 0.0001 : 0.1;
+}
+
+static int is_noise(const char *unit, double b, double t)
+{
+    if (b == 0 && t == 0)
+        return 1;
+    if (!isfinite(b) || !isfinite(t) || b == t)
+        return 0;   /* the same figure on both sides: a row marked "=", not noise */
+    /* kept only when it is both: 0.1 ms at least (0 -> 40 µs stays noise)
+     * and 1 % of the base */
+    if (fabs(t - b) < noise_floor(unit))
+        return 1;
+    return b != 0 && fabs(t - b) / fabs(b) * 100.0 < DIFF_NOISE_PCT;
+}
+
 int report_diff_add_row(json_t *arr, json_t *row, const char *unit, double b, double t,
-                        int *changed)
+                        diff_count *c)
 {
     if (!row)
         return -1;
+    if (is_noise(unit, b, t)) {
+        json_decref(row);
+        c->noise++;
+        return 0;
+    }
     char kb[32], kt[32];
     snprintf(kb, sizeof kb, "base_%s", unit);
     snprintf(kt, sizeof kt, "target_%s", unit);
@@ -64,7 +89,7 @@ int report_diff_add_row(json_t *arr, json_t *row, const char *unit, double b, do
                                                ? json_real((t - b) / fabs(b) * 100.0)
                                                : json_null());
     if (b != t)
-        (*changed)++;
+        c->changed++;
     return json_array_append_new(arr, row);
 }
 
@@ -113,7 +138,7 @@ static const char *single_node(const json_t *steps)
     return one;
 }
 
-static void diff_steps(const json_t *b, const json_t *t, json_t *out, int *ch)
+static void diff_steps(const json_t *b, const json_t *t, json_t *out, diff_count *ch)
 {
     /* Two one-node jobs compare whatever their nodes are called: a single
      * PyTorch profiler trace is named by its file. */
@@ -131,8 +156,9 @@ static void diff_steps(const json_t *b, const json_t *t, json_t *out, int *ch)
         const char *ph = json_string_value(json_object_get(e, "phase"));
         const json_t *o = node && ph ? find2(json_object_get(t, "steps"), "node",
                                              tt ? tt : node, "phase", ph) : NULL;
-        for (size_t s = 0; o && s < 4; s++)
-            report_diff_add_row(out, json_pack("{s:s, s:s, s:s}", "node", node, "phase", ph,
+        for (size_t s = 0; o && s < 4; s++)   /* each side's own node name */
+            report_diff_add_row(out, json_pack("{s:s, s:s, s:s, s:s}", "node", node,
+                                   "target_node", tt ? tt : node, "phase", ph,
                                    "stat", stats[s]), "us",
                     json_number_value(json_object_get(e, stats[s])),
                     json_number_value(json_object_get(o, stats[s])), ch);
@@ -165,7 +191,7 @@ static double util_of(const json_t *node, const char *metric)
     return n ? sum / n : NAN;
 }
 
-static void diff_util(const json_t *b, const json_t *t, json_t *out, int *ch)
+static void diff_util(const json_t *b, const json_t *t, json_t *out, diff_count *ch)
 {
     static const char *const kinds[] = {"cpu_total", "gpu_util", "gpu_mem", "host_mem"};
     size_t i;
@@ -182,7 +208,7 @@ static void diff_util(const json_t *b, const json_t *t, json_t *out, int *ch)
     }
 }
 
-static void diff_breakdown(const json_t *b, const json_t *t, json_t *out, int *ch)
+static void diff_breakdown(const json_t *b, const json_t *t, json_t *out, diff_count *ch)
 {
     static const char *const cats[] = {"data", "forward", "backward", "comm", "other"};
     size_t i;
@@ -201,7 +227,7 @@ static void diff_breakdown(const json_t *b, const json_t *t, json_t *out, int *c
     }
 }
 
-static void diff_python(const json_t *b, const json_t *t, json_t *out, int *ch)
+static void diff_python(const json_t *b, const json_t *t, json_t *out, diff_count *ch)
 {
     const json_t *tb = json_object_get(json_object_get(b, "python"), "top");
     const json_t *tt = json_object_get(json_object_get(t, "python"), "top");
@@ -225,7 +251,7 @@ json_t *report_diff_build(const json_t *base, const json_t *target)
                           "steps", "utilization", "breakdown", "python");
     if (!d)
         return NULL;
-    int ch = 0;
+    diff_count ch = {0, 0};
     diff_steps(base, target, json_object_get(d, "steps"), &ch);
     diff_util(base, target, json_object_get(d, "utilization"), &ch);
     diff_breakdown(base, target, json_object_get(d, "breakdown"), &ch);
@@ -234,6 +260,7 @@ json_t *report_diff_build(const json_t *base, const json_t *target)
         json_decref(d);
         return NULL;
     }
-    json_object_set_new(d, "changed", json_integer(ch));
+    json_object_set_new(d, "changed", json_integer(ch.changed));
+    json_object_set_new(d, "noise_rows", json_integer(ch.noise));
     return d;
 }

@@ -9,13 +9,21 @@
  *    utilization[] {node, metric (cpu_total|gpu_util|gpu_mem|host_mem), base, target, change_pct},
  *    breakdown[]   {node, category (data|forward|backward|comm|other), base, target, change_pct},
  *    python[]      {function, base, target, change_pct}   (tottime_s, top-N of both)
- *    gpu[]         {process, node, metric (idle|compute|non_compute|comm_comp_overlap),
- *                   base, target, change_pct}   (pct, PyTorch profiler ranks)
+ *    gpu[], gpu_kernel_types[], gpu_steps[], gpu_critical_path[]
+ *                  each PyTorch profiler rank against the target's of the
+ *                  same rank (report_diff_gpu.c): its temporal breakdown,
+ *                  kernel types, mean step split and critical path classes
  *    kernels[]     {name, kind (added|removed|slower|faster), type, base/target count,
- *                   mean_us, sum_us, change_pct}   (the largest changes first)
- *    changed}      number of rows whose value differs (kernels: not "same")
+ *                   mean_us, sum_us, change_pct}   (the largest changes first;
+ *                   names whole, matched whole)
+ *    changed       rows kept whose value differs (kernels: not "same")
+ *    noise_rows}   rows left out under the noise floor (DIFF_NOISE_*)
  * Rows exist for keys present in both jobs; change_pct is null when the
- * baseline is 0 (or the value is missing on one side). */
+ * baseline is 0 (or the value is missing on one side). A change under
+ * the noise floor (0 -> 0, or under DIFF_NOISE_PCT % of the base, or
+ * under 0.1 ms: 0.1 points of a percentage, 0.0001 s) is left out and
+ * counted, so a reader meets no "forward 0.0 ms -> 0.0 ms" nor
+ * "cpu_op p50 0.0 ms -> 0.0 ms -22.5 %". */
 #ifndef SMTOP_REPORT_DIFF_H
 #define SMTOP_REPORT_DIFF_H
 
@@ -23,6 +31,14 @@
 #include <stdio.h>
 
 #include "io/run/job.h"
+
+/* What a diff counted: rows kept whose values differ, rows left out. */
+typedef struct diff_count {
+    int changed;
+    int noise;
+} diff_count;
+
+#define DIFF_NOISE_PCT 1.0
 
 /* Sets obj["step_breakdown"] = [{node, steps, data_us, forward_us,
  * backward_us, comm_us, other_us}] (means over the node's retained TRAIN
@@ -46,23 +62,32 @@ json_t *report_diff_load(const char *spec, const source_opts *so, sm_err *err);
 json_t *report_diff_read(job *j, sm_err *err);
 
 /* Sets obj["kernel_table"]: every kernel of the job's PyTorch profiler
- * ranks summed (raw name, type, count, sum_us), for report_diff_gpu.
- * Takes the job's lock. -1 on OOM. (report_diff_gpu.c) */
+ * ranks summed (raw name, type, count, sum_us), and obj["rank_steps"]:
+ * each rank's mean step split and critical path classes, for
+ * report_diff_gpu. Takes the job's lock. -1 on OOM. (report_diff_gpu.c) */
 int report_diff_add_kernels(json_t *obj, job *j);
 
-/* Sets d["gpu"] (each rank's GPU time breakdown, matched by process) and
- * d["kernels"] (gpu_diff_kernels over the kernel tables), counting changed
- * rows into *ch. -1 on OOM. (report_diff_gpu.c) */
-int report_diff_gpu(const json_t *base, const json_t *target, json_t *d, int *ch);
+/* Sets d["gpu"], d["gpu_kernel_types"], d["gpu_steps"],
+ * d["gpu_critical_path"] (each rank against the target's of the same
+ * rank, report_diff_gpu.c) and d["kernels"] (gpu_diff_kernels over the
+ * kernel tables), counting into *c. -1 on OOM. */
+int report_diff_gpu(const json_t *base, const json_t *target, json_t *d, diff_count *c);
 
 /* The kernels section of the text table. (report_diff_gpu.c) */
 void report_diff_print_kernels(const json_t *d, FILE *f);
 
+/* A per-rank row's label, sanitized: "rank 3 (control)", or both sides'
+ * "rank 3 (control) -> rank 1 (test)" when the target's rank or node is
+ * another. (report_diff_gpu.c) */
+void report_diff_rank_label(const json_t *row, char *out, size_t cap);
+
 /* Completes row (its identifying members; owned) with base_<unit>,
- * target_<unit> and change_pct, counts it in *changed when they differ,
- * appends it to arr. -1 on OOM or when row is NULL. */
+ * target_<unit> and change_pct and appends it to arr, counting it in
+ * c->changed when they differ; a change under the noise floor (see
+ * above) is freed instead and counted in c->noise. unit: "us", "s",
+ * "pct". -1 on OOM or when row is NULL. */
 int report_diff_add_row(json_t *arr, json_t *row, const char *unit, double b, double t,
-                        int *changed);
+                        diff_count *c);
 
 /* Builds the diff object (caller owns it). NULL on OOM. */
 json_t *report_diff_build(const json_t *base, const json_t *target);

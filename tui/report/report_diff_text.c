@@ -79,13 +79,23 @@ static size_t section(const json_t *d, const char *key, const char *title,
         int sl = stat ? (int)strcspn(stat, "_") : 0;   /* "p95_us" → "p95" */
         snprintf(both, sizeof both, "%s%s%.*s", sb ? sb : "", stat ? " " : "", sl,
                  stat ? stat : "");
+        const char *tn = json_string_value(json_object_get(r, "target_node"));
+        char nodes[200];
+        if (sa && tn && strcmp(sa, tn)) {   /* each job's own node */
+            snprintf(nodes, sizeof nodes, "%s -> %s", sa, tn);
+            sa = nodes;
+        }
         sanitize_str(sa ? sa : "", a, sizeof a, -1);   /* labels are never cut */
         sanitize_str(both, b, sizeof b, -1);
+        if (!strcmp(k1, "process"))   /* a rank: both sides' names */
+            report_diff_rank_label(r, a, sizeof a);
         double nb, nt;
         report_diff_row_values(r, &nb, &nt);
         report_diff_format_value(vb, sizeof vb, nb, is_us);
         report_diff_format_value(vt, sizeof vt, nt, is_us);
-        if (k2)
+        if (k2 && !strcmp(k1, "process"))
+            fprintf(f, "  %-40s %-24s %12s -> %-12s", a, b, vb, vt);
+        else if (k2)
             fprintf(f, "  %-24s %-26s %12s -> %-12s", a, b, vb, vt);
         else
             fprintf(f, "  %-52s %12s -> %-12s", a, vb, vt);
@@ -163,11 +173,20 @@ void report_diff_print_text(const json_t *d, FILE *f, int utf8, double threshold
                       utf8, threshold);
     hidden += section(d, "gpu", "GPU time by rank, % of the profiled span", "process", "metric",
                       0, f, utf8, threshold);
+    hidden += section(d, "gpu_kernel_types", "GPU kernel types by rank, % of GPU time",
+                      "process", "type", 0, f, utf8, threshold);
+    hidden += section(d, "gpu_steps", "Mean step by rank, GPU time split", "process",
+                      "category", 1, f, utf8, threshold);
+    hidden += section(d, "gpu_critical_path", "Critical path by rank, % of the path",
+                      "process", "class", 0, f, utf8, threshold);
     report_diff_print_kernels(d, f);
     long long ch = (long long)json_integer_value(json_object_get(d, "changed"));
+    long long noise = (long long)json_integer_value(json_object_get(d, "noise_rows"));
     if (ch)
-        fprintf(f, "\n%lld values changed; %zu rows under %g %% hidden (--threshold).\n", ch,
-                hidden, threshold);
+        fprintf(f, "\n%lld values changed; %lld under the noise floor left out (0 -> 0, or "
+                   "under 1 %% or 0.1 ms); %zu rows under %g %% hidden (--threshold).\n", ch,
+                noise, hidden, threshold);
     else
-        fputs("\nNo change: the two jobs show the same figures.\n", f);
+        fprintf(f, "\nNo change: the two jobs show the same figures (%lld under the noise "
+                   "floor left out).\n", noise);
 }

@@ -131,9 +131,13 @@ static json_t *row_json(const model_gpu_row *row)
         g->has_comm ? num_or_null(g->comm_comp_overlap_pct) : json_null());
     json_object_set_new(o, "kernel_types", kernel_types(g));
     json_object_set_new(o, "idle_breakdown",
-                        json_pack("{s:I, s:I, s:I}", "host_wait_us", (json_int_t)g->host_wait_us,
-                                  "kernel_wait_us", (json_int_t)g->kernel_wait_us, "other_us",
-                                  (json_int_t)g->other_idle_us));
+                        json_pack("{s:I, s:I, s:I, s:{s:I, s:I, s:I}}",
+                                  "host_wait_us", (json_int_t)g->host_wait_us,
+                                  "kernel_wait_us", (json_int_t)g->kernel_wait_us,
+                                  "other_us", (json_int_t)g->other_idle_us, "rank",
+                                  "host_wait_us", (json_int_t)g->idle_host_wait_us,
+                                  "kernel_wait_us", (json_int_t)g->idle_kernel_wait_us,
+                                  "other_us", (json_int_t)g->idle_other_us));
     json_object_set_new(o, "launch",
                         json_pack("{s:I, s:I, s:o, s:o}", "count", (json_int_t)g->launch.count,
                                   "short_kernels", (json_int_t)g->launch.short_kernels,

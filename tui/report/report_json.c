@@ -2,11 +2,13 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "tui/report/report_gpu.h"
 #include "tui/report/report.h"
 #include "tui/report/report_places.h"
 #include "tui/report/report_unit.h"
+#include "io/run/job_warn.h"
 
 /* JSON has no NaN: a statistic over no data is null. */
 static json_t *num(double v)
@@ -127,75 +129,40 @@ static json_t *phases_json(const model *m)
 /* "straggler" is filled with the rules (report_rules.h): the Straggler
  * rule is the one definition; here it only keeps its place. */
 
-typedef struct unread_ctx {
+typedef struct warn_ctx {
     json_t *msgs, *list;
-    const char *prefix;     /* --traces PATH/ before its keys, "" for SOURCE's */
-} unread_ctx;
+} warn_ctx;
 
-static void unread_json(void *ud, const char *key, const char *why)
+static void warn_line(void *ud, const char *text)
 {
-    unread_ctx *u = ud;
-    char line[SCANNER_MSG_LEN], full[1024];
-    snprintf(full, sizeof full, "%s%s", u->prefix, key);
-    key = full;
-    snprintf(line, sizeof line, "%.250s: %.500s", key, why);
-    json_array_append_new(u->msgs, json_string(line));
-    json_array_append_new(u->list, json_pack("{s:s, s:s}", "key", key, "why", why));
+    json_array_append_new(((warn_ctx *)ud)->msgs, json_string(text));
 }
 
-/* The --traces scanner's messages and unread files, its keys under its
- * path; how many files it did not read. */
-static size_t traces_warnings(job *j, unread_ctx *u, scan_stats *st)
+static void warn_unread(void *ud, const char *key, const char *why)
 {
-    scanner *tsc = job_traces_scanner(j);
-    if (!tsc)
-        return 0;
-    char prefix[1024];
-    snprintf(prefix, sizeof prefix, "%s/", job_traces_describe(j));
-    u->prefix = prefix;
-    scan_stats ts;
-    scanner_get_stats(tsc, &ts);
-    st->corrupt_lines += ts.corrupt_lines;
-    st->skipped_files += ts.skipped_files;
-    st->bytes_read += ts.bytes_read;
-    char (*msgs)[SCANNER_MSG_LEN] = malloc(SCANNER_MSG_MAX * sizeof *msgs);
-    size_t n = msgs ? scanner_messages(tsc, msgs, SCANNER_MSG_MAX) : 0;
-    for (size_t i = 0; i < n; i++) {
-        char line[SCANNER_MSG_LEN + 1100];
-        snprintf(line, sizeof line, "%s%s", prefix, msgs[i]);
-        json_array_append_new(u->msgs, json_string(line));
-    }
-    free(msgs);
-    size_t unread = scanner_unread(tsc, unread_json, u);
-    u->prefix = "";
-    return unread;
+    json_array_append_new(((warn_ctx *)ud)->list, json_pack("{s:s, s:s}", "key", key, "why", why));
 }
 
-/* messages: the scanner's recent problems, then every file not read (all
- * of them, however many: "no file is dropped in silence"); unread: the
- * same files as {key, why}. With --traces, its scanner's follow, their
- * keys under its path. */
+/* The job's warnings as every surface lists them (io/job/job_warn.h):
+ * messages, the noted problems then every file not read (all of them,
+ * however many: "no file is dropped in silence"); unread, the same files
+ * as {key, why}; a file cut short is truncated when the job has ended. */
 static json_t *warnings_json(job *j)
 {
-    scanner *sc = job_scanner(j);
-    scan_stats st;
-    scanner_get_stats(sc, &st);
-    char (*msgs)[SCANNER_MSG_LEN] = malloc(SCANNER_MSG_MAX * sizeof *msgs);
-    unread_ctx u = {json_array(), json_array(), ""};
-    size_t n = msgs ? scanner_messages(sc, msgs, SCANNER_MSG_MAX) : 0;
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(u.msgs, json_string(msgs[i]));
-    free(msgs);
-    size_t unread = scanner_unread(sc, unread_json, &u);
-    unread += traces_warnings(j, &u, &st);
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o}",
-                     "corrupt_lines", (json_int_t)st.corrupt_lines,
-                     "partial_lines", (json_int_t)st.partial_lines,
-                     "skipped_files", (json_int_t)st.skipped_files,
-                     "unread_files", (json_int_t)unread,
-                     "lines", (json_int_t)st.lines,
-                     "bytes_read", (json_int_t)st.bytes_read, "messages", u.msgs,
-                     "unread", u.list);
+    job_warn_counts c;
+    job_warn_get_counts(j, &c);
+    warn_ctx w = {json_array(), json_array()};
+    job_warn_lines(j, job_warn_ended(j, (int64_t)time(NULL) * 1000000), warn_line, warn_unread, &w);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o}",
+                     "corrupt_lines", (json_int_t)c.corrupt_lines,
+                     "partial_lines", (json_int_t)c.partial_lines,
+                     "skipped_files", (json_int_t)c.skipped_files,
+                     "unread_files", (json_int_t)c.unread_files,
+                     "traces_read", (json_int_t)c.traces_read,
+                     "traces_unread", (json_int_t)c.traces_unread,
+                     "lines", (json_int_t)c.lines,
+                     "bytes_read", (json_int_t)c.bytes_read, "messages", w.msgs,
+                     "unread", w.list);
 }
 
 json_t *report_build(job *j, report_stream *st)

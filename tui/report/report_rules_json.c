@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/rules/device_usage.h"
+#include "model/view/jobsum.h"
 #include "model/view/straggler.h"
 #include "model/view/verdict.h"
 #include "tui/report/report_par.h"
@@ -257,6 +258,28 @@ static json_t *straggler_json(const rules *r)
                      "deviation_pct", f.over_pct);
 }
 
+/* NaN is null: JSON has no NaN. */
+static json_t *num_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The figures every surface shows of the whole job (model/view/jobsum.h):
+ * what `smtop jobs` lists for it, what the header and verdict say. */
+static json_t *summary_json(const model *m, const rules *r, const verdict *v)
+{
+    jobsum s;
+    if (jobsum_build(m, r, v, &s) < 0)
+        return NULL;
+    return json_pack("{s:I, s:o, s:I, s:I, s:o, s:o, s:o}", "nodes", (json_int_t)s.nodes,
+                     "step_p50_us", num_or_null(s.step_p50_us),
+                     "step_nodes", (json_int_t)s.step_nodes, "alerts", (json_int_t)s.alerts,
+                     "worst_severity", s.worst == RULE_SEV_INFO ? json_null()
+                                       : json_string(rules_severity_name(s.worst)),
+                     "gpu_hours", num_or_null(s.gpu_hours),
+                     "idle_gpu_hours", num_or_null(s.idle_gpu_hours));
+}
+
 /* A string, or null when empty. */
 static json_t *jstr_or_null(const char *s)
 {
@@ -276,13 +299,16 @@ static json_t *finding_json(const verdict_finding *f)
 }
 
 /* The job's verdict (model/view/verdict.h), as the dashboard's header
- * shows it: {"line", "findings": [{source, severity, text, ...}]}. */
+ * shows it: {"line", "findings": [{source, severity, text, ...}]}; with it
+ * (*summary) the job's summary. */
 static json_t *verdict_json(const model *m, const rules *r, const idle_gpu_hours *idle,
-                            size_t nidle)
+                            size_t nidle, json_t **summary)
 {
     verdict *v = calloc(1, sizeof *v);
     json_t *out = NULL, *arr = json_array();
-    if (v && arr && verdict_build_idle(m, r, idle, nidle, v) == 0) {
+    *summary = NULL;
+    if (v && arr && verdict_build_idle(m, r, idle, nidle, v) == 0 &&
+        (*summary = summary_json(m, r, v))) {
         for (size_t i = 0; i < v->n; i++)
             json_array_append_new(arr, finding_json(&v->f[i]));
         char line[1024];
@@ -301,15 +327,15 @@ int report_rules_add(json_t *obj, const model *m, rules *r, const rule_reports *
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory evaluating rules");
     usage_table t;
     size_t nrows = 0;
-    json_t *arr = json_array(), *usage = NULL, *idle = NULL, *verdict = NULL;
+    json_t *arr = json_array(), *usage = NULL, *idle = NULL, *verdict = NULL, *summary = NULL;
     if (usage_table_build(&t, m, threads, &nrows) == 0) {
         size_t nidle = idle_rows(&t);
-        verdict = verdict_json(m, r, t.idle, nidle);
+        verdict = verdict_json(m, r, t.idle, nidle, &summary);
         usage = usage_json(&t, nrows, st);
         idle = idle_json(&t, nidle, st);
     }
     usage_table_free(&t);
-    int ok = arr && usage && idle && verdict;
+    int ok = arr && usage && idle && verdict && summary;
     for (size_t i = 0; ok && i < rules_count(); i++)
         ok = json_array_append_new(arr, rule_json(m, r, i, sm, st)) == 0;
     json_t *errs = NULL;
@@ -324,6 +350,7 @@ int report_rules_add(json_t *obj, const model *m, rules *r, const rule_reports *
         json_decref(usage);
         json_decref(idle);
         json_decref(verdict);
+        json_decref(summary);
         json_decref(errs);
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory building the rules report");
     }
@@ -331,6 +358,7 @@ int report_rules_add(json_t *obj, const model *m, rules *r, const rule_reports *
     json_object_set_new(obj, "device_usage", usage);
     json_object_set_new(obj, "idle_gpu_hours", idle);
     json_object_set_new(obj, "verdict", verdict);
+    json_object_set_new(obj, "summary", summary);
     json_object_set_new(obj, "straggler", straggler_json(r));
     if (errs)
         json_object_set_new(obj, "rule_output_errors", errs);

@@ -116,18 +116,17 @@ static void verdict_rules(const json_t *obj, FILE *f)
         fprintf(f, "  no rule fired\n");
 }
 
-/* Idle GPU-hours over the job and the node with the most. */
+/* Idle GPU-hours over the job (the summary's: model/view/jobsum.h) and
+ * the node with the most. */
 static void verdict_idle(const json_t *obj, FILE *f)
 {
     const json_t *arr = json_object_get(obj, "idle_gpu_hours"), *u, *worst = NULL;
-    double total = 0, idle = 0;
+    const json_t *sum = json_object_get(obj, "summary");
+    double total = real(sum, "gpu_hours"), idle = real(sum, "idle_gpu_hours");
     size_t i;
-    json_array_foreach(arr, i, u) {
-        total += real(u, "gpu_hours");
-        idle += real(u, "idle_gpu_hours");
+    json_array_foreach(arr, i, u)
         if (!worst || real(u, "idle_gpu_hours") > real(worst, "idle_gpu_hours"))
             worst = u;
-    }
     if (!worst || total <= 0) {
         fprintf(f, "idle GPU:     no GPU metrics\n");
         return;

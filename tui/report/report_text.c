@@ -47,6 +47,26 @@ static void print_header(const json_t *obj, FILE *f)
     } else {
         fprintf(f, "time range:   no data\n");
     }
+    const json_t *sum = json_object_get(obj, "summary");
+    if (sum) {
+        char p50[48] = "no training steps";
+        double nodes = real(sum, "nodes"), sn = real(sum, "step_nodes");
+        if (!isnan(real(sum, "step_p50_us"))) {
+            char d[32];
+            fmt_duration(d, sizeof d, real(sum, "step_p50_us"));
+            snprintf(p50, sizeof p50, "step p50 %s", d);
+        }
+        fprintf(f, "nodes:        %.0f; %s", nodes, p50);
+        if (sn > 1)
+            fprintf(f, " (median of %.0f nodes' TRAIN p50)", sn);
+        fputc('\n', f);
+    }
+    const json_t *w = json_object_get(obj, "warnings");
+    double tread = real(w, "traces_read"), tu = real(w, "traces_unread");
+    if (tread > 0 || tu > 0)
+        fprintf(f, "traces:       %.0f read%s", tread, tu > 0 ? "" : "\n");
+    if (tu > 0)
+        fprintf(f, ", %.0f not read (see warnings)\n", tu);
     const json_t *jp = json_object_get(obj, "job_phases");
     if (json_is_true(json_object_get(jp, "has_steps"))) {
         char a[32], b[32], c[32];

@@ -1,8 +1,15 @@
 /* suggest: see suggest.h. The distance is written here because it is a
  * dozen lines over two words of a few letters; no library we use has it. */
-#include "tui/cmd/suggest.h"
+#include "model/util/suggest.h"
 
+#include <ctype.h>
 #include <string.h>
+
+/* Letters compare without case: rule names are matched so. */
+static int lc(char c)
+{
+    return tolower((unsigned char)c);
+}
 
 static int min3(int a, int b, int c)
 {
@@ -22,9 +29,9 @@ int suggest_distance(const char *a, const char *b)
         d[0][j] = (int)j;
     for (size_t i = 1; i <= la; i++)
         for (size_t j = 1; j <= lb; j++) {
-            int cost = a[i - 1] != b[j - 1];
+            int cost = lc(a[i - 1]) != lc(b[j - 1]);
             d[i][j] = min3(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+            if (i > 1 && j > 1 && lc(a[i - 1]) == lc(b[j - 2]) && lc(a[i - 2]) == lc(b[j - 1]) &&
                 d[i - 2][j - 2] + 1 < d[i][j])
                 d[i][j] = d[i - 2][j - 2] + 1;
         }

@@ -1,5 +1,5 @@
 /* suggest: the nearest of a few known words to a misspelled one, for
- * "did you mean `report`?". Pure. */
+ * "did you mean `report`?" (a command, a rule or its parameter). Pure. */
 #ifndef SMTOP_SUGGEST_H
 #define SMTOP_SUGGEST_H
 
@@ -7,7 +7,8 @@
 
 /* Edit distance between a and b counting an insertion, a deletion, a
  * substitution or a swap of two neighbours as one (optimal string
- * alignment). Words longer than SUGGEST_MAX_LEN count as far from all. */
+ * alignment), letters compared without case (rule names are matched
+ * so). Words longer than SUGGEST_MAX_LEN count as far from all. */
 #define SUGGEST_MAX_LEN 31
 int suggest_distance(const char *a, const char *b);
 
