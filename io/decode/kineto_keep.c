@@ -3,7 +3,7 @@
  * A spilled block is its header (events, name bytes), its events, then
  * its names, written as they are in memory: the file lives only as long
  * as this process's read of one trace, on this machine. */
-#include "io/job/kineto_keep.h"
+#include "io/decode/kineto_keep.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +12,8 @@
 
 #include "model/util/vec.h"
 
-struct kkeep {
-    kkeep_ev *ev;
+struct kineto_keep {
+    kineto_keep_ev *ev;
     size_t n, cap;
     char *names;
     size_t nn, ncap;
@@ -27,12 +27,12 @@ typedef struct kblock {
     uint64_t n, nn;
 } kblock;
 
-kkeep *kkeep_new(void)
+kineto_keep *kineto_keep_new(void)
 {
-    return calloc(1, sizeof(kkeep));
+    return calloc(1, sizeof(kineto_keep));
 }
 
-void kkeep_free(kkeep *k)
+void kineto_keep_free(kineto_keep *k)
 {
     if (!k)
         return;
@@ -62,7 +62,7 @@ static FILE *spill_open(void)
 /* The full block to the file. On a failure it stays in memory, and so do
  * the later ones; the file's blocks before it are whole (each was
  * flushed), and what follows them is never read. */
-static void spill_block(kkeep *k)
+static void spill_block(kineto_keep *k)
 {
     if (!k->spill && !(k->spill = spill_open())) {
         k->no_spill = 1;
@@ -79,14 +79,14 @@ static void spill_block(kkeep *k)
     k->n = k->nn = 0;
 }
 
-int kkeep_add(kkeep *k, const kkeep_ev *ev, const char *name, size_t len)
+int kineto_keep_add(kineto_keep *k, const kineto_keep_ev *ev, const char *name, size_t len)
 {
-    if (k->n >= KKEEP_BLOCK && !k->no_spill)
+    if (k->n >= KINETO_KEEP_BLOCK && !k->no_spill)
         spill_block(k);
     if (vec_grow(&k->ev, &k->cap, k->n + 1, sizeof *k->ev, 1024) != 0 ||
         vec_grow(&k->names, &k->ncap, k->nn + len + 1, 1, 1 << 16) != 0)
         return -1;
-    kkeep_ev *e = &k->ev[k->n++];
+    kineto_keep_ev *e = &k->ev[k->n++];
     *e = *ev;
     e->name_at = (uint32_t)k->nn;
     e->name_len = (uint32_t)len;
@@ -101,12 +101,18 @@ int kkeep_add(kkeep *k, const kkeep_ev *ev, const char *name, size_t len)
     return 0;
 }
 
-int64_t kkeep_count(const kkeep *k)
+size_t kineto_keep_memory_bytes(const kineto_keep *k)
+{
+    /* a spilled file's stdio buffer is in its FILE */
+    return sizeof *k + k->cap * sizeof *k->ev + k->ncap + (k->spill ? BUFSIZ : 0);
+}
+
+int64_t kineto_keep_count(const kineto_keep *k)
 {
     return k->count;
 }
 
-int kkeep_span(const kkeep *k, int64_t *t0, int64_t *t1)
+int kineto_keep_span(const kineto_keep *k, int64_t *t0, int64_t *t1)
 {
     if (!k->count)
         return 0;
@@ -115,25 +121,25 @@ int kkeep_span(const kkeep *k, int64_t *t0, int64_t *t1)
     return 1;
 }
 
-static void each_in(const kkeep_ev *ev, size_t n, const char *names,
-                    void (*fn)(void *ud, const kkeep_ev *ev, const char *name), void *ud)
+static void each_in(const kineto_keep_ev *ev, size_t n, const char *names, kineto_keep_fn fn,
+                    void *ud)
 {
     for (size_t i = 0; i < n; i++)
         fn(ud, &ev[i], names + ev[i].name_at);
 }
 
 /* The spilled blocks, read back into one block's room of their own. */
-static int each_spilled(kkeep *k, void (*fn)(void *ud, const kkeep_ev *ev, const char *name),
-                        void *ud, sm_err *err)
+static int each_spilled(kineto_keep *k, kineto_keep_fn fn, void *ud, sm_err *err)
 {
-    kkeep_ev *ev = malloc(KKEEP_BLOCK * sizeof *ev);
+    kineto_keep_ev *ev = malloc(KINETO_KEEP_BLOCK * sizeof *ev);
     char *names = NULL;
     size_t ncap = 0;
     int rc = ev && fseek(k->spill, 0, SEEK_SET) == 0 ? 0 : -1;
     for (int64_t b = 0; b < k->blocks && rc == 0; b++) {
         kblock h;
         rc = -1;
-        if (fread(&h, sizeof h, 1, k->spill) != 1 || h.n > KKEEP_BLOCK || h.nn > SIZE_MAX / 2 ||
+        if (fread(&h, sizeof h, 1, k->spill) != 1 || h.n > KINETO_KEEP_BLOCK ||
+            h.nn > SIZE_MAX / 2 ||
             vec_grow(&names, &ncap, h.nn + 1, 1, 1 << 16) != 0 ||
             fread(ev, sizeof *ev, h.n, k->spill) != h.n ||
             (h.nn && fread(names, 1, h.nn, k->spill) != h.nn))
@@ -148,8 +154,7 @@ static int each_spilled(kkeep *k, void (*fn)(void *ud, const kkeep_ev *ev, const
     return rc;
 }
 
-int kkeep_each(kkeep *k, void (*fn)(void *ud, const kkeep_ev *ev, const char *name), void *ud,
-               sm_err *err)
+int kineto_keep_each(kineto_keep *k, kineto_keep_fn fn, void *ud, sm_err *err)
 {
     if (k->blocks > 0 && each_spilled(k, fn, ud, err) != 0)
         return -1;

@@ -384,8 +384,11 @@ static int first_pass(kx *k, const xkin *f, int *rc, sm_err *err)
         return 0;
     }
     k->base_ns = meta.has_base ? meta.base_ns : 0;
-    kineto_ingest_place(&f->ki, f->key, &meta, node_has_metrics(k->x, f->ki.node), k->node,
-                        k->proc, sizeof k->node);
+    char host[128] = "";
+    if (meta.host_name.len)
+        kineto_str_sanitize(meta.host_name, host, sizeof host);
+    kineto_ingest_place(f->ki.node, f->ki.process, f->key, host, meta.rank,
+                        node_has_metrics(k->x, f->ki.node), k->node, k->proc, sizeof k->node);
     return 1;
 }
 

@@ -325,6 +325,14 @@ int64_t gpu_trace_events(const gpu_trace *t)
     return t->events;
 }
 
+int gpu_trace_rename(gpu_trace *t, gpu_table_name_fn fn, void *ud)
+{
+    return gpu_table_rename(&t->res.kernels, fn, ud) || gpu_table_rename(&t->res.ops, fn, ud) ||
+                   gpu_table_rename(&t->res.py, fn, ud)
+               ? -1
+               : 0;
+}
+
 size_t gpu_trace_memory_bytes(const gpu_trace *t)
 {
     return sizeof *t + t->rlog.cap + gpu_trace_calls_bytes(t) +

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "io/decode/kineto_decode.h"
 #include "model/view/gpuview.h"
 #include "tui/panes/pane_python_internal.h"
 #include "tui/text/fmt.h"
@@ -70,8 +69,7 @@ static const gpuview_top *kineto_rows(pane *p, const pane_ctx *ctx)
         p->caprows = t->n;
     }
     for (size_t i = 0; i < t->n; i++) {
-        char name[512];
-        kineto_str_sanitize(sm_str_c(t->rows[i].name), name, sizeof name);
+        const char *name = t->rows[i].name;   /* clean since its trace was kept */
         if (!p->filter[0] || strcasestr(name, p->filter))
             p->rows[p->nrows++] = i;
     }
@@ -113,7 +111,7 @@ static void draw_row(WINDOW *w, int y, size_t rank, const gpuview_row *r, int64_
                      int kernels, int attr)
 {
     int64_t key = kernels ? r->sum_us : r->self_us;
-    char a[FMT_BUF], mean[FMT_BUF], mx[FMT_BUF], line[256], name[1024];
+    char a[FMT_BUF], mean[FMT_BUF], mx[FMT_BUF], line[256];
     fmt_duration(a, sizeof a, (double)key);
     fmt_duration(mean, sizeof mean, r->count ? (double)r->sum_us / (double)r->count : 0);
     fmt_duration(mx, sizeof mx, (double)r->max_us);
@@ -122,8 +120,7 @@ static void draw_row(WINDOW *w, int y, size_t rank, const gpuview_row *r, int64_
              mean, mx);
     mvwhline(w, y, 0, ' ' | (chtype)attr, getmaxx(w));
     int x = pane_common_put(w, y, 0, -1, line, attr);
-    kineto_str_sanitize(sm_str_c(r->name), name, sizeof name);
-    pane_common_put(w, y, x, getmaxx(w) - x, name, attr);
+    pane_common_put(w, y, x, getmaxx(w) - x, r->name, attr);
 }
 
 void pane_python_kineto_draw(pane *p, WINDOW *w, const pane_ctx *ctx)

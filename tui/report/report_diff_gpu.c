@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/decode/kineto_decode.h"
+#include "model/util/sanitize.h"
 #include "model/gpu/gpu_diff.h"
 #include "model/model_gpu.h"
 #include "tui/text/sanitize.h"
@@ -76,8 +76,10 @@ static json_t *num_or_null(double v)
 
 static json_t *kdiff_row(const gpu_kdiff *k)
 {
-    char name[1024];
-    kineto_str_sanitize((sm_str){k->name, strlen(k->name)}, name, sizeof name);
+    char name[1024];   /* clean since its trace was kept: cut as always */
+    size_t nl = sanitize_cut(k->name, strlen(k->name), sizeof name - 1);
+    memcpy(name, k->name, nl);
+    name[nl] = '\0';
     double ch = k->kind == GPU_DIFF_SLOWER || k->kind == GPU_DIFF_FASTER
                     ? (k->b_mean_us - k->a_mean_us) / k->a_mean_us * 100.0
                     : NAN;
