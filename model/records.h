@@ -153,6 +153,10 @@ typedef struct sm_kevent {
     int64_t mem_bytes, mem_total_allocated, mem_total_reserved, mem_device;
     sm_str collective;        /* args["Collective name"] of NCCL kernels */
     int64_t msg_bytes;        /* memcpy/memset args.bytes */
+    /* cuda_sync rows: the stream and the cudaEventRecord (its correlation)
+     * an Event Sync or Stream Wait Event waits on */
+    int64_t wait_stream;      /* args.wait_on_stream */
+    int64_t wait_corr;        /* args.wait_on_cuda_event_record_corr_id */
     sm_str arg_name;          /* args.name, raw like name: the process or
                                  thread name of a ph M event; len 0 when
                                  absent */

@@ -74,6 +74,7 @@ static void args_reset(sm_kevent *ev)
     ev->correlation = ev->external_id = ev->device = ev->stream = SM_KEV_NONE;
     ev->mem_bytes = ev->mem_total_allocated = ev->mem_total_reserved = SM_KEV_NONE;
     ev->mem_device = ev->msg_bytes = SM_KEV_NONE;
+    ev->wait_stream = ev->wait_corr = SM_KEV_NONE;
     ev->collective.ptr = ev->arg_name.ptr = NULL;
     ev->collective.len = ev->arg_name.len = 0;
 }
@@ -113,12 +114,18 @@ static const char *arg_value(const char *p, const char *end, const char *k, size
     case 14:
         if (KEY("Total Reserved"))
             return kparse_int(p, end, KR_VAL, &ev->mem_total_reserved);
+        if (KEY("wait_on_stream"))
+            return kparse_int(p, end, KR_ID, &ev->wait_stream);
         break;
     case 15:
         if (KEY("Total Allocated"))
             return kparse_int(p, end, KR_VAL, &ev->mem_total_allocated);
         if (KEY("Collective name"))
             return str_value(p, end, &ev->collective, &esc);
+        break;
+    case 33:
+        if (KEY("wait_on_cuda_event_record_corr_id"))
+            return kparse_int(p, end, KR_ID, &ev->wait_corr);
         break;
     default:
         break;
@@ -237,6 +244,10 @@ static const char *member(const char *p, const char *end, const char *k, size_t 
             return str_value(p, end, &ev->name, &st->name_esc);
         if (KEY("args"))
             return args_value(p, end, ev);
+        break;
+    case 33:
+        if (KEY("wait_on_cuda_event_record_corr_id"))
+            return kparse_int(p, end, KR_ID, &ev->wait_corr);
         break;
     default:
         break;

@@ -2,6 +2,7 @@
  * Every merge is commutative: sums, maxima, sketches, and arrays kept
  * sorted by every field, so no result depends on the order of traces. */
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@ void gpu_acc_init(gpu_acc *a)
     gpu_table_init(&a->kernels);
     gpu_table_init(&a->ops);
     gpu_table_init(&a->py);
+    gpu_table_init(&a->annot);
+    gpu_table_init(&a->rt);
 }
 
 void gpu_acc_free(gpu_acc *a)
@@ -30,6 +33,8 @@ void gpu_acc_free(gpu_acc *a)
     gpu_table_free(&a->kernels);
     gpu_table_free(&a->ops);
     gpu_table_free(&a->py);
+    gpu_table_free(&a->annot);
+    gpu_table_free(&a->rt);
     memset(a, 0, sizeof *a);
 }
 
@@ -121,7 +126,8 @@ static int merge_quant(quant **d, const quant *s)
 static int merge_tables(gpu_acc *d, const gpu_acc *s)
 {
     if (gpu_table_merge(&d->kernels, &s->kernels) != 0 ||
-        gpu_table_merge(&d->ops, &s->ops) != 0 || gpu_table_merge(&d->py, &s->py) != 0)
+        gpu_table_merge(&d->ops, &s->ops) != 0 || gpu_table_merge(&d->py, &s->py) != 0 ||
+        gpu_table_merge(&d->annot, &s->annot) != 0 || gpu_table_merge(&d->rt, &s->rt) != 0)
         return -1;
     for (size_t i = 0; i < s->n_streams; i++) {
         gpu_stream_idle *x = gpu_acc_stream(d, s->streams[i].stream);
@@ -136,6 +142,15 @@ static int merge_tables(gpu_acc *d, const gpu_acc *s)
                              s->peaks[i].reserved) != 0)
             return -1;
     return 0;
+}
+
+/* Traces that disagree on the backend make the rank "mixed", in either
+ * order of merging. */
+static void merge_backend(char *d, size_t cap, const char *s)
+{
+    if (!s[0] || !strcmp(d, s))
+        return;
+    snprintf(d, cap, "%s", d[0] ? "mixed" : s);
 }
 
 int gpu_acc_merge(gpu_acc *d, const gpu_acc *s)
@@ -163,6 +178,7 @@ int gpu_acc_merge(gpu_acc *d, const gpu_acc *s)
     for (size_t i = 0; i < s->n_dev; i++)
         d->tgm[i] = s->tgm[i] > d->tgm[i] ? s->tgm[i] : d->tgm[i];
     d->n_dev = s->n_dev > d->n_dev ? s->n_dev : d->n_dev;
+    merge_backend(d->backend, sizeof d->backend, s->backend);
     return 0;
 }
 
@@ -244,6 +260,28 @@ void gpu_acc_summary(const gpu_acc *a, gpu_summary *s)
     s->n_steps = a->n_steps;
     fill_launch(a, s);
     fill_memory(a, s);
+    for (int b = 0; b < GPU_BOUND_N; b++)
+        s->critical_path.bound_pct[b] = NAN;
+    s->idle_attr.host_comm_per_step_us = NAN;
+    s->backend = a->backend;
+}
+
+const gpu_table *gpu_acc_names(const gpu_acc *a, int table)
+{
+    switch (table) {
+    case GPU_NT_KERNEL:
+        return &a->kernels;
+    case GPU_NT_OP:
+        return &a->ops;
+    case GPU_NT_PY:
+        return &a->py;
+    case GPU_NT_ANNOT:
+        return &a->annot;
+    case GPU_NT_RUNTIME:
+        return &a->rt;
+    default:
+        return NULL;
+    }
 }
 
 size_t gpu_acc_memory_bytes(const gpu_acc *a)
@@ -251,7 +289,8 @@ size_t gpu_acc_memory_bytes(const gpu_acc *a)
     size_t b = a->cap_streams * sizeof *a->streams + a->cap_steps * sizeof *a->steps +
                a->cap_mem * sizeof *a->mem + a->cap_peaks * sizeof *a->peaks +
                gpu_table_memory_bytes(&a->kernels) + gpu_table_memory_bytes(&a->ops) +
-               gpu_table_memory_bytes(&a->py);
+               gpu_table_memory_bytes(&a->py) + gpu_table_memory_bytes(&a->annot) +
+               gpu_table_memory_bytes(&a->rt);
     if (a->delay)
         b += quantile_memory_bytes(a->delay) + quantile_memory_bytes(a->cpu) +
              quantile_memory_bytes(a->gpu);

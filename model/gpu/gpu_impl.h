@@ -35,7 +35,24 @@ typedef struct gpu_acc {
     int64_t tgm[SM_KMETA_MAX_DEVICES];
     size_t n_dev;
     gpu_table kernels, ops, py;
+    gpu_table annot, rt;         /* user annotations; runtime/driver/sync calls */
+    char backend[16];            /* distributedInfo.backend, sanitized; "" */
 } gpu_acc;
+
+/* A window's figures (gpu_rank.h): a summary and tables of its own, or,
+ * for the whole rank, pointers into it. */
+struct gpu_window {
+    gpu_summary sum;
+    const gpu_table *names[GPU_NT_N];   /* own[i] or the rank's */
+    gpu_acc own;                /* what a part of the rank sums to */
+};
+
+/* Fills w from a over [t0, t1) (see gpu_rank_window); whole is a's summary.
+ * 0, or -1 on OOM (w empty). */
+int gpu_window_fill(gpu_window *w, const gpu_acc *a, const gpu_summary *whole, int64_t t0,
+                    int64_t t1);
+/* The table GPU_NT_* of a; NULL out of range. */
+const gpu_table *gpu_acc_names(const gpu_acc *a, int table);
 
 void gpu_acc_init(gpu_acc *a);
 void gpu_acc_free(gpu_acc *a);

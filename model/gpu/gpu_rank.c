@@ -54,3 +54,23 @@ const gpu_table *gpu_rank_python(const gpu_rank *r)
 {
     return &r->acc.py;
 }
+
+const gpu_table *gpu_rank_annotations(const gpu_rank *r)
+{
+    return &r->acc.annot;
+}
+
+const gpu_table *gpu_rank_runtime(const gpu_rank *r)
+{
+    return &r->acc.rt;
+}
+
+const gpu_table *gpu_rank_names(const gpu_rank *r, int table)
+{
+    return gpu_acc_names(&r->acc, table);
+}
+
+int gpu_rank_window(const gpu_rank *r, int64_t t0, int64_t t1, gpu_window *w)
+{
+    return gpu_window_fill(w, &r->acc, &r->sum, t0, t1);
+}

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/gpu/gpu_cpath.h"
+#include "model/gpu/gpu_idle.h"
 #include "model/gpu/gpu_table.h"
 #include "model/gpu/gpu_trace.h"
 
@@ -45,8 +47,36 @@ typedef struct gpu_mem_peak {
     int64_t allocated, reserved; /* bytes */
 } gpu_mem_peak;
 
+/* A name with a time: a name is a row of one of the rank's tables
+ * (GPU_NT_*), raw JSON body as gpu_table.h keeps it (unescape and sanitize
+ * before showing). */
+typedef struct gpu_name_us {
+    const char *name;
+    size_t len;
+    int table;                   /* GPU_NT_* */
+    int64_t us;
+} gpu_name_us;
+
+/* What the host did while the GPU waited (gpu_idle.h), summed over
+ * windows: one row per (name, kind, thread). */
+typedef struct gpu_idle_cause {
+    const char *name;            /* as gpu_name_us */
+    size_t len;
+    int table;
+    int kind;                    /* GPU_IDLE_* (gpu_idle_kind_name) */
+    int64_t tid;                 /* host thread; -1 a cuda_sync row or unknown */
+    int64_t overlap_us;
+    double pct_of_idle;          /* of idle_attr.idle_us; NaN without idle */
+} gpu_idle_cause;
+
+typedef struct gpu_thread_share {
+    int64_t tid;
+    int64_t busy_us;             /* idle time with any event of the thread running */
+    double pct_of_idle;
+} gpu_thread_share;
+
 /* The rank's figures; every pointer points into the rank (valid until the
- * next merge or free). */
+ * next merge or free), or into a gpu_window. */
 typedef struct gpu_summary {
     int64_t traces, placed;      /* traces merged; how many had a clock */
     int has_gpu;                 /* any GPU row: the fields below mean something */
@@ -78,6 +108,34 @@ typedef struct gpu_summary {
         int64_t total_global_mem[SM_KMETA_MAX_DEVICES]; /* bytes, 0 unknown */
         size_t n_devices;
     } memory;
+    /* HTA's critical path (gpu_cpath.h), summed over the analysed windows:
+     * each kept step, and each trace without steps as one window. */
+    struct {
+        int64_t steps;           /* windows with a path */
+        int64_t failed;          /* windows without one (gpu_cpath status) */
+        int64_t path_us;         /* the paths' lengths summed */
+        int64_t bound_us[GPU_BOUND_N];
+        double bound_pct[GPU_BOUND_N];  /* of path_us; NaN when it is 0 */
+        const gpu_name_us *top;  /* most time on the path first */
+        size_t n_top;
+    } critical_path;
+    /* The host during the GPU's idle time (gpu_idle.h), over the same
+     * windows. The rows can add up to more than the idle time: each thread
+     * counts, and a cause enclosing an innermost event counts with it. */
+    struct {
+        int64_t windows;
+        int64_t idle_us;         /* the windows' GPU idle time */
+        int64_t other_us;        /* overlap of rows not kept */
+        const gpu_idle_cause *causes;   /* largest overlap first */
+        size_t n_causes;
+        const gpu_thread_share *threads;  /* largest share first */
+        size_t n_threads;
+        int64_t host_comm_us;    /* communication done by the host (gloo) */
+        double host_comm_per_step_us;   /* host_comm_us / windows; NaN without */
+    } idle_attr;
+    const char *backend;         /* distributedInfo.backend ("nccl", "gloo",
+                                    sanitized); "" unknown, "mixed" when
+                                    traces disagree */
 } gpu_summary;
 
 /* An empty rank. NULL on OOM. */
@@ -97,5 +155,46 @@ const gpu_summary *gpu_rank_summary(const gpu_rank *r);
 const gpu_table *gpu_rank_kernels(const gpu_rank *r);
 const gpu_table *gpu_rank_ops(const gpu_rank *r);
 const gpu_table *gpu_rank_python(const gpu_rank *r);
+/* User annotations (record_function labels, gloo:all_reduce, ...; the
+ * ProfilerStep#N ones included) and CUDA runtime / driver / sync calls by
+ * name: count, sum and self time as the ops'. */
+const gpu_table *gpu_rank_annotations(const gpu_rank *r);
+const gpu_table *gpu_rank_runtime(const gpu_rank *r);
+/* The table GPU_NT_* of r (NULL out of range). */
+const gpu_table *gpu_rank_names(const gpu_rank *r, int table);
+
+/* ---- a time window: the figures of the analysed windows (steps) that
+ * start in [t0, t1), so that Top, the breakdowns, the critical path and
+ * the idle causes follow the visible window.
+ *
+ * Over a window, the summary sums its steps: span_us is the steps' time,
+ * idle / compute / non-compute their GPU split (gpu_step: compute, else
+ * communication, else memory, else idle), the kernel-type breakdown and
+ * comm/comp overlap over the same instants, host / kernel / other wait
+ * from the gaps whose row starts in a step (streams NULL), the launch
+ * counts and mean delay (percentiles NaN: a sketch per step would not
+ * fit), the memory series and peaks of the points in [t0, t1), critical
+ * path and idle causes as above; the tables hold the rows of the names
+ * that ran in the steps (kernels and ops by the step their start falls
+ * in). GPU_WINDOW_ALL as t0 gives the rank's whole summary and tables,
+ * byte for byte what gpu_rank_summary gives. */
+#define GPU_WINDOW_ALL INT64_MIN
+
+typedef struct gpu_window gpu_window;
+
+/* An empty window (its summary all zeros). NULL on OOM. */
+gpu_window *gpu_window_new(void);
+void gpu_window_free(gpu_window *w);   /* NULL is a no-op */
+
+/* Fills w with r's figures over [t0, t1) (the job clock when the rank's
+ * traces were placed; see gpu_summary), replacing what w held. With t0 ==
+ * GPU_WINDOW_ALL, w points into r (valid until r's next merge). 0, or -1
+ * on OOM (w then empty). */
+int gpu_rank_window(const gpu_rank *r, int64_t t0, int64_t t1, gpu_window *w);
+
+/* w's summary and its tables (GPU_NT_*); valid until w is filled again or
+ * freed. */
+const gpu_summary *gpu_window_summary(const gpu_window *w);
+const gpu_table *gpu_window_names(const gpu_window *w, int table);
 
 #endif

@@ -283,6 +283,20 @@ static void shift_times(gpu_acc *a, int64_t off)
         a->mem[i].t_us += off;
 }
 
+/* The backend's name, letters, digits, '_' and '-' only (what a terminal
+ * may show as it is), cut to fit. */
+static void copy_backend(char *dst, size_t cap, sm_str b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < b.len && n + 1 < cap; i++) {
+        char c = b.ptr[i];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            c == '_' || c == '-')
+            dst[n++] = c;
+    }
+    dst[n] = 0;
+}
+
 int gpu_trace_end(gpu_trace *t, const sm_kmeta *meta)
 {
     if (t->ended)
@@ -310,6 +324,7 @@ int gpu_trace_end(gpu_trace *t, const sm_kmeta *meta)
         t->res.n_dev = meta->n_devices < SM_KMETA_MAX_DEVICES ? meta->n_devices
                                                               : SM_KMETA_MAX_DEVICES;
         memcpy(t->res.tgm, meta->total_global_mem, t->res.n_dev * sizeof *t->res.tgm);
+        copy_backend(t->res.backend, sizeof t->res.backend, meta->backend);
     }
     free_buffers(t);
     return rc;

@@ -98,6 +98,7 @@ static void on_event(void *ud, const sm_kevent *e)
     num(f, e->mem_bytes), fputc(',', f), num(f, e->mem_total_allocated), fputc(',', f);
     num(f, e->mem_total_reserved), fputc(',', f), num(f, e->mem_device);
     fputs(" msg=", f), num(f, e->msg_bytes);
+    fputs(" wait=", f), num(f, e->wait_stream), fputc(',', f), num(f, e->wait_corr);
     fputs(" coll=", f), opt_str(o, e->collective);
     fputs(" aname=", f), opt_str(o, e->arg_name);
     fputs(" name=", f), str(o, e->name);

@@ -148,12 +148,14 @@ def event_line(e, ph):
     mem = ",".join(num(rule_val(a.get(k))) for k in
                    ("Bytes", "Total Allocated", "Total Reserved", "Device Id"))
     return ("E %s %s ts=%s dur=%s pid=%s tid=%s corr=%s ext=%s dev=%s stream=%s "
-            "step=%d mem=%s msg=%s coll=%s aname=%s name=%s" % (
+            "step=%d mem=%s msg=%s wait=%s,%s coll=%s aname=%s name=%s" % (
                 ph, category(e, ph), num(rule_ns(e.get("ts"))), num(dur),
                 idval(e.get("pid")), idval(e.get("tid")), num(corr),
                 num(rule_id(a.get("External id"))), num(rule_id(a.get("device"))),
                 num(rule_id(a.get("stream"))), step_of(e.get("name")), mem,
-                num(rule_val(a.get("bytes"))), sval(a.get("Collective name")),
+                num(rule_val(a.get("bytes"))), num(rule_id(a.get("wait_on_stream"))),
+                num(rule_id(a.get("wait_on_cuda_event_record_corr_id"))),
+                sval(a.get("Collective name")),
                 sval(a.get("name")), sval(e.get("name")) if isinstance(e.get("name"), str)
                 else '""'))
 

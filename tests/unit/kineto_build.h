@@ -26,7 +26,7 @@ static inline sm_kevent kb_ev_ns(uint8_t cat, const char *name, int64_t ts_ns, i
     e.tid = 1;
     e.correlation = e.external_id = e.device = e.stream = SM_KEV_NONE;
     e.mem_bytes = e.mem_total_allocated = e.mem_total_reserved = e.mem_device = SM_KEV_NONE;
-    e.msg_bytes = SM_KEV_NONE;
+    e.msg_bytes = e.wait_stream = e.wait_corr = SM_KEV_NONE;
     e.step = -1;
     return e;
 }

@@ -203,6 +203,8 @@ static int kj_event(json_t *e, kj_event_fn fn, void *ctx)
     ev.mem_total_reserved = kj_arg(args, "Total Reserved");
     ev.mem_device = kj_arg(args, "Device Id");
     ev.msg_bytes = kj_arg(args, "bytes");
+    ev.wait_stream = kj_arg(args, "wait_on_stream");
+    ev.wait_corr = kj_arg(args, "wait_on_cuda_event_record_corr_id");
     int rc = fn(&ev, ctx);
     free(raw);
     free(coll);
