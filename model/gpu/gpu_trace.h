@@ -109,8 +109,8 @@ int gpu_trace_end(gpu_trace *t, const sm_kmeta *meta);
  * when not placed (no base) or not ended: gpu_rank sorts by it. */
 int64_t gpu_trace_start_us(const gpu_trace *t);
 
-/* After gpu_trace_end: renames the names of its kernel, op and Python
- * tables by fn (gpu_table_rename; the decoder cleans them once). 0, or
+/* After gpu_trace_end: renames the names of every one of its name tables
+ * (GPU_NT_*) by fn (gpu_table_rename; the decoder cleans them once). 0, or
  * -1 on OOM (t keeps the names it had). */
 int gpu_trace_rename(gpu_trace *t, gpu_table_name_fn fn, void *ud);
 
