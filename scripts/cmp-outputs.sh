@@ -43,6 +43,7 @@ export TZ=UTC LC_ALL=C.UTF-8
 # working tree (.), in DIR; prints the binary.
 build() {
     local rev=$1 dir=$2 src
+    mkdir -p "$dir"
     if [ "$rev" = . ]; then
         src=$here
     else
