@@ -97,10 +97,10 @@ void job_watch_free(job_watch *w)
     aws_api_free(w->sm);
     aws_api_free(w->cw);
     aws_creds_free(w->creds);
-    pthread_mutex_destroy(&w->mu);
     job_watch_answers a;
-    while (job_watch_take(w, &a))
+    while (job_watch_take(w, &a))   /* fetched, never decoded */
         free(a.xml);
+    pthread_mutex_destroy(&w->mu);
     free(w->page);
     free(w);
 }
