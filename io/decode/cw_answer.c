@@ -57,14 +57,6 @@ static const char *element(const char *p, const char *end, const char *tag, size
     return a;
 }
 
-void cw_answer_next_token(const char *xml, size_t len, char *next, size_t cap)
-{
-    size_t tl;
-    /* a result's own NextToken does not exist; the answer's follows them */
-    const char *tok = element(xml, xml + len, "NextToken", &tl);
-    snprintf(next, cap, "%.*s", tok && tl < cap ? (int)tl : 0, tok ? tok : "");
-}
-
 typedef struct point {
     int64_t ts;
     double v;

@@ -1,9 +1,8 @@
 /* cw_answer: CloudWatch's GetMetricData answers for a job's hosts (the
- * queries io/cw/cw_host asks: dimension Host = JOB/algo-N, Ids
+ * queries io/aws/cw_host asks: dimension Host = JOB/algo-N, Ids
  * "h<host>_<metric>"), read into points and points into the system
  * samples of the job's nodes. Pure: the cloudwatch decoder
- * (decoder_cloudwatch.c) and the fetch's paging (NextToken) read answers
- * through it.
+ * (decoder_cloudwatch.c) reads answers through it.
  *
  * Each point becomes a sample of node algo-N at the period's start:
  *   - GPU and GPU memory (0-100 x GPUs) divided by the instance type's
@@ -52,10 +51,6 @@ typedef void (*cw_answer_point_fn)(void *ud, int host, int metric, int64_t ts_us
  * that is not finite or of a host past hosts (0: any) is left out.
  * Returns the points given, -1 on OOM (none given). */
 long cw_answer_points(const char *xml, size_t len, int hosts, cw_answer_point_fn fn, void *ud);
-
-/* The NextToken of one answer into next ("" when none, or when it does
- * not fit in cap bytes). */
-void cw_answer_next_token(const char *xml, size_t len, char *next, size_t cap);
 
 /* The sample a point becomes (see above), into *s with its strings
  * pointing into node (at least 16 bytes) and static text. 0, or -1 when

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/aws/cw_host.h"
 #include "io/decode/cw_answer.h"
 #include "io/decode/decoder.h"
 #include "model/model.h"
@@ -65,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         d->end(st, (int64_t)size, &out, &err);
     }
     char next[64];
-    cw_answer_next_token(xml, size, next, sizeof next);
+    cw_host_next_token(xml, size, next, sizeof next);
     if (strnlen(next, sizeof next) == sizeof next)
         abort();
     model_flush(c.m, 1);

@@ -14,10 +14,11 @@
 
 #include <cmocka.h>
 
-#include "io/cw/cw_query.h"
-#include "io/cw/cw_host.h"
+#include "io/aws/cloudwatch.h"
+#include "io/aws/cw_host.h"
+#include "io/decode/cw_answer.h"
 #include "io/decode/decoder.h"
-#include "io/job/job_watch.h"
+#include "io/run/job_watch.h"
 #include "model/rules/rules.h"
 
 typedef struct got {
@@ -59,7 +60,7 @@ static void test_read_answer(void **state)
     got g = {0};
     char next[64];
     assert_int_equal(cw_answer_points(answer, strlen(answer), 0, on_point, &g), 3);
-    cw_answer_next_token(answer, strlen(answer), next, sizeof next);
+    cw_host_next_token(answer, strlen(answer), next, sizeof next);
     assert_string_equal(next, "page-2");
     assert_int_equal(g.n, 3);
     /* oldest first over every result: host 1's CPU, then host 2's GPU */
@@ -76,7 +77,7 @@ static void test_read_answer(void **state)
     assert_int_equal(g.host[0], 1);
     const char none[] = "<GetMetricDataResponse/>";
     assert_int_equal(cw_answer_points(none, strlen(none), 0, on_point, &g), 0);
-    cw_answer_next_token(none, strlen(none), next, sizeof next);
+    cw_host_next_token(none, strlen(none), next, sizeof next);
     assert_string_equal(next, "");
 }
 
@@ -202,7 +203,7 @@ static void test_params_period_name(void **state)
     assert_string_equal(p[0].value, "h2_0");   /* hosts first+1 .. */
     assert_string_equal(p[4].value, "job-1/algo-2");
     assert_string_equal(p[n - 1].name, "NextToken");
-    cw_query_free(p, n);
+    cloudwatch_params_free(p, n);
     assert_int_equal(cw_host_period(1000.0, 1000.0 + 86400), 60);
     assert_int_equal(cw_host_period(0, 20 * 86400.0), 300);
     assert_int_equal(cw_host_period(0, 70 * 86400.0), 3600);
