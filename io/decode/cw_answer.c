@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/s3/s3_xml.h"
+#include "io/aws/s3_xml.h"
 #include "model/jobs/instance_types.h"
 #include "model/util/stable_sort.h"
 #include "model/util/vec.h"

@@ -1,5 +1,5 @@
 /* decoder_cloudwatch: the "cloudwatch" row — the GetMetricData answers of
- * one fetch for a job's hosts (io/cw/cw_host asks them; the pages one
+ * one fetch for a job's hosts (io/aws/cw_host asks them; the pages one
  * after another) as the system samples of its nodes, oldest first
  * (cw_answer.h). The key (cw_answer_key) says the job's instance type,
  * instance groups and hosts. Which samples are new to the job is the

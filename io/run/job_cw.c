@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/aws/cw_host.h"
-#include "io/decode/cw_answer.h"
 #include "io/decode/decoder.h"
 #include "model/util/idmap.h"
 #include "model/util/vec.h"

@@ -12,6 +12,7 @@
 #include "io/jobs/sm_parse.h"
 #include "io/aws/aws_api.h"
 #include "io/aws/sagemaker.h"
+#include "io/decode/cw_answer.h"
 #include "model/util/vec.h"
 
 #define DESCRIBE_EVERY_S 60.0
@@ -19,6 +20,11 @@
 #define CW_EVERY_S 60.0
 #define CW_LATE_S 300.0          /* points CloudWatch may still add behind the newest */
 #define DEBUGGER_GRACE_S 300.0  /* training time before its files may be missed */
+
+/* The answers are read (io/decode) by the numbers the queries were asked
+ * with (io/aws). */
+_Static_assert(CW_HOST_METRICS == CW_ANSWER_METRICS && CW_HOST_MAX == CW_ANSWER_HOST_MAX,
+               "cw_host's queries and cw_answer's reading disagree");
 
 /* A fetch's answers, waiting for the ingest path (job_watch_take). */
 typedef struct cw_fetch {
@@ -168,7 +174,7 @@ static int collect(void *ud, const char *xml, size_t len)
 }
 
 /* The fetch's pages into the inbox, for the ingest path. 0, or -1 on OOM. */
-static int post_fetch(job_watch *w, const cw_host_job *j, int period)
+static int post_fetch(job_watch *w, const cw_answer_job *j, int period)
 {
     cw_fetch *f = calloc(1, sizeof *f);
     if (!f)
@@ -262,7 +268,6 @@ static int cloudwatch(job_watch *w, double now_s)
     cw_host_job j = {.name = w->name, .hosts = w->row.instance_count};
     if (j.hosts > CW_HOST_MAX)
         j.hosts = CW_HOST_MAX;
-    cw_answer_job_type(&j, w->row.instance_type, w->row.groups);
     int period = cw_host_period(t1, now_s);
     sm_err e = {0};
     w->npage = 0;
@@ -279,7 +284,9 @@ static int cloudwatch(job_watch *w, double now_s)
     w->cw_done_s = now_s;
     w->err[0] = '\0';
     pthread_mutex_unlock(&w->mu);
-    return post_fetch(w, &j, period) == 0;
+    cw_answer_job type = {.name = j.name, .hosts = j.hosts};
+    cw_answer_job_type(&type, w->row.instance_type, w->row.groups);
+    return post_fetch(w, &type, period) == 0;
 }
 
 int job_watch_poll(job_watch *w, const job_watch_files *f, double now_s)

@@ -22,7 +22,7 @@
  *
  * The watch never touches the model: a fetch's answers wait in its inbox
  * (job_watch_take) until the ingest path decodes them in a pass, as it
- * reads a file (the "cloudwatch" decoder; io/job/job_cw.c), and what the
+ * reads a file (the "cloudwatch" decoder; io/run/job_cw.c), and what the
  * ingest path knows of the files comes back to it (job_watch_files, the
  * newest point added: job_watch_note_newest). */
 #ifndef SMTOP_JOB_WATCH_H

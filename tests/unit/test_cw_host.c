@@ -161,7 +161,7 @@ static void test_decoder(void **state)
 static void test_samples(void **state)
 {
     (void)state;
-    cw_host_job j = {.name = "job", .hosts = 2};
+    cw_answer_job j = {.name = "job", .hosts = 2};
     char node[32];
     sm_sample s;
     cw_answer_job_type(&j, "ml.p4d.24xlarge", 0);   /* 8 GPUs, 96 vCPUs */
