@@ -225,6 +225,10 @@ uint64_t model_event_generation(const model *m);
  * it at once (the report's rules, issue 28); the Kineto ranks' summaries
  * (model_gpu_*) excepted: they still sort on read. */
 void model_settle(model *m);
+/* model_settle's work for node i alone (i < model_node_count): distinct
+ * nodes may be settled at once on several threads, as a node's series
+ * and phases are its own. */
+void model_settle_node(model *m, size_t i);
 
 size_t model_node_count(const model *m);
 const model_node *model_node_at(const model *m, size_t i);

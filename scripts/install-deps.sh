@@ -7,7 +7,7 @@ want_tests=0
 
 # scdoc builds the man page; build-essential brings dpkg-dev (cpack -G DEB).
 pkgs=(build-essential cmake pkg-config libncurses-dev libcurl4-openssl-dev
-      libjansson-dev libzstd-dev zlib1g-dev ca-certificates scdoc)
+      libjansson-dev libzstd-dev zlib1g-dev libisal-dev ca-certificates scdoc)
 if [ "$want_tests" = 1 ]; then
   # python3-botocore: tests/aws/server.py checks requests against its
   # SageMaker and CloudWatch models and recomputes SigV4 with its signer

@@ -1,6 +1,7 @@
 /* aws_creds: credential provider chain; see aws_creds.h. */
 #include "io/aws/aws_creds.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #define REFRESH_AHEAD_US (5LL * 60 * 1000000)
 
 struct aws_creds {
+    pthread_mutex_t mu;       /* several fetches sign at once (issue 35) */
     aws_cred_set set;
     int from_imds;
     int64_t expires_us;
@@ -107,6 +109,7 @@ aws_creds *aws_creds_new(const char *profile, sm_err *err)
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
         return NULL;
     }
+    pthread_mutex_init(&c->mu, NULL);
     if (!(profile && *profile) && creds_from_env(c))
         return c;
     if (creds_from_file(c, AWS_INI_CREDENTIALS, name, &has) ||
@@ -128,7 +131,9 @@ aws_creds *aws_creds_new(const char *profile, sm_err *err)
     return NULL;
 }
 
-int aws_creds_get(aws_creds *c, aws_cred_set *out, sm_err *err)
+/* aws_creds_get with c->mu held. fresh copies c whole (its mutex bytes
+ * unused); only the credential fields go back. */
+static int get_locked(aws_creds *c, aws_cred_set *out, sm_err *err)
 {
     if (c->from_imds && c->expires_us &&
         creds_now_us() > c->expires_us - REFRESH_AHEAD_US) {
@@ -142,11 +147,23 @@ int aws_creds_get(aws_creds *c, aws_cred_set *out, sm_err *err)
             *out = c->set;
             return 0;
         }
-        *c = fresh;
+        c->set = fresh.set;
+        c->from_imds = fresh.from_imds;
+        c->expires_us = fresh.expires_us;
+        memcpy(c->origin, fresh.origin, sizeof c->origin);
+        memcpy(c->where, fresh.where, sizeof c->where);
         memset(&fresh, 0, sizeof fresh);
     }
     *out = c->set;
     return 0;
+}
+
+int aws_creds_get(aws_creds *c, aws_cred_set *out, sm_err *err)
+{
+    pthread_mutex_lock(&c->mu);
+    int rc = get_locked(c, out, err);
+    pthread_mutex_unlock(&c->mu);
+    return rc;
 }
 
 const char *aws_creds_origin(const aws_creds *c) { return c->origin; }
@@ -157,5 +174,6 @@ void aws_creds_free(aws_creds *c)
     if (!c)
         return;
     aws_creds_wipe(&c->set);
+    pthread_mutex_destroy(&c->mu);
     free(c);
 }

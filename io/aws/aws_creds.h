@@ -34,7 +34,8 @@ void aws_creds_free(aws_creds *c);
 
 /* Copies the current credentials into out, refreshing instance-role
  * credentials that expire within 5 minutes. -1 with err if a needed
- * refresh failed (out is then left wiped). */
+ * refresh failed (out is then left wiped). Thread-safe: several fetches
+ * may sign at once. */
 int aws_creds_get(aws_creds *c, aws_cred_set *out, sm_err *err);
 
 /* Where the credentials came from, for messages: "profile 'dev'",

@@ -99,6 +99,18 @@ s3_http *s3_http_new(const s3_http_cfg *cfg, aws_creds *creds, sm_err *err)
     return h;
 }
 
+s3_http *s3_http_clone(s3_http *h, sm_err *err)
+{
+    s3_http *c = s3_http_new(&h->cfg, h->creds, err);
+    if (!c)
+        return NULL;
+    pthread_mutex_lock(&h->mu);
+    c->contacted = h->contacted;
+    pthread_mutex_unlock(&h->mu);
+    atomic_store(&c->cancelled, atomic_load(&h->cancelled));
+    return c;
+}
+
 void s3_http_free(s3_http *h)
 {
     if (!h)

@@ -79,6 +79,12 @@ typedef void (*s3_http_done)(void *ud, size_t idx, const s3_http_resp *resp);
 s3_http *s3_http_new(const s3_http_cfg *cfg, aws_creds *creds, sm_err *err);
 void s3_http_free(s3_http *h);
 
+/* Another handle with h's configuration and credentials, and its
+ * first-contact and cancel state as they are now: a handle runs one batch
+ * at a time, so callers that fetch at once take one each (issue 35). NULL
+ * with err on failure. */
+s3_http *s3_http_clone(s3_http *h, sm_err *err);
+
 /* Performs reqs[0..n). Returns 0 when every request got its callback, -1
  * with err when the batch could not start (credentials unavailable). */
 int s3_http_run(s3_http *h, const s3_http_req *reqs, size_t n,

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
+#include "io/decode/gunzip.h"
 #include "io/decode/kineto_parse.h"
 
 #define ZBUF_SIZE (256u << 10)
@@ -43,9 +43,7 @@ struct kineto_dec {
     int in;
     unsigned char head[2];
     size_t nhead;
-    z_stream zs;
-    int zinit, zend;
-    char *zbuf;
+    gunzip *gz;
     uint64_t fed;
     /* JSON */
     int st, in_dist, in_devs, first, done;
@@ -79,9 +77,7 @@ void kineto_dec_free(kineto_dec *d)
 {
     if (!d)
         return;
-    if (d->zinit)
-        inflateEnd(&d->zs);
-    free(d->zbuf);
+    gunzip_free(d->gz);
     free(d->c.buf);
     free(d);
 }
@@ -517,52 +513,44 @@ static void json_feed(kineto_dec *d, const char *p, size_t n)
     d->off += n;
 }
 
-static void gz_feed(kineto_dec *d, const unsigned char *p, size_t n)
+static void gz_failed(kineto_dec *d)
 {
-    if (!d->zinit) {
-        if (!(d->zbuf = malloc(ZBUF_SIZE)) || inflateInit2(&d->zs, 16 + MAX_WBITS) != Z_OK) {
-            d->err = E_NOMEM;
-            snprintf(d->msg, sizeof d->msg, "out of memory starting zlib");
-            return;
-        }
-        d->zinit = 1;
-    }
-    d->zs.next_in = (Bytef *)p;
-    d->zs.avail_in = (uInt)n;
-    while (!d->err && (d->zs.avail_in > 0 || !d->zend)) {
-        if (d->zend) {          /* another gzip member follows */
-            inflateReset(&d->zs);
-            d->zend = 0;
-        }
-        d->zs.next_out = (Bytef *)d->zbuf;
-        d->zs.avail_out = ZBUF_SIZE;
-        int rc = inflate(&d->zs, Z_NO_FLUSH);
-        size_t got = ZBUF_SIZE - d->zs.avail_out;
-        if (got)
-            json_feed(d, d->zbuf, got);
-        if (rc == Z_STREAM_END)
-            d->zend = 1;
-        else if (rc == Z_BUF_ERROR || (rc == Z_OK && d->zs.avail_in == 0 && got < ZBUF_SIZE))
-            break;      /* needs more input */
-        else if (rc != Z_OK && !d->err) {
-            d->err = E_CORRUPT;
-            snprintf(d->msg, sizeof d->msg,
-                     "corrupt gzip data (%s) at compressed byte %llu, after %lld events",
-                     d->zs.msg ? d->zs.msg : "inflate failed",
-                     (unsigned long long)(d->fed - d->zs.avail_in), (long long)d->meta.events);
-        }
-    }
+    if (d->err)
+        return;
+    d->err = E_CORRUPT;
+    snprintf(d->msg, sizeof d->msg,
+             "corrupt gzip data (%s) after %llu bytes of JSON, %lld events", gunzip_why(d->gz),
+             (unsigned long long)d->off, (long long)d->meta.events);
+}
+
+static int gz_out(void *ud, const char *p, size_t n)
+{
+    kineto_dec *d = ud;
+    json_feed(d, p, n);
+    return d->err != 0;
 }
 
 static void input(kineto_dec *d, const void *p, size_t n)
 {
-    const unsigned char *b = p;
     if (d->in != IN_GZIP) {
         json_feed(d, p, n);
         return;
     }
-    for (size_t at = 0, step = (size_t)1 << 30; at < n && !d->err; at += step)
-        gz_feed(d, b + at, n - at < step ? n - at : step);   /* zlib counts in uInt */
+    if (!d->gz && !(d->gz = gunzip_new(ZBUF_SIZE))) {
+        d->err = E_NOMEM;
+        snprintf(d->msg, sizeof d->msg, "out of memory starting the inflater");
+        return;
+    }
+    if (gunzip_feed(d->gz, p, n, gz_out, d) != 0)
+        gz_failed(d);
+}
+
+/* The file's bytes so far are all there is: the inflater's held-back
+ * tail is decoded (at the end, and for a head being sniffed). */
+static void gz_flush(kineto_dec *d)
+{
+    if (d->gz && !d->err && gunzip_flush(d->gz, gz_out, d) != 0)
+        gz_failed(d);
 }
 
 int kineto_dec_feed(kineto_dec *d, const void *p, size_t n, kineto_ev_cb cb, void *ud)
@@ -599,6 +587,7 @@ int kineto_dec_finish(kineto_dec *d, sm_kmeta *out, sm_err *err)
         d->in = IN_PLAIN;
         json_feed(d, (const char *)d->head, 1);
     }
+    gz_flush(d);
     sm_kmeta *m = &d->meta;
     m->ts_epoch = !m->has_base && d->max_ts > 1000000000000000000LL;
     if (!m->backend.ptr)
@@ -612,7 +601,7 @@ int kineto_dec_finish(kineto_dec *d, sm_kmeta *out, sm_err *err)
         sm_err_set(err, SM_ERR_FORMAT, "empty file: still being written?");
         return KINETO_INCOMPLETE;
     }
-    if (d->in == IN_GZIP && !d->zend) {
+    if (d->in == IN_GZIP && !(d->gz && gunzip_complete(d->gz))) {
         sm_err_set(err, SM_ERR_FORMAT,
                    "gzip stream ends early (%llu bytes, %lld events so far): still being written?",
                    (unsigned long long)d->fed, (long long)m->events);
@@ -645,6 +634,7 @@ kineto_sniff_verdict kineto_sniff(const void *head, size_t n)
     if (!d)
         return KINETO_SNIFF_MAYBE;
     kineto_dec_feed(d, head, n, sniff_sink, NULL);
+    gz_flush(d);
     kineto_sniff_verdict v = KINETO_SNIFF_MAYBE;
     if (d->meta.has_trace_events && d->meta.kineto_keys)
         v = KINETO_SNIFF_YES;

@@ -72,8 +72,10 @@ int kineto_dec_feed(kineto_dec *d, const void *p, size_t n, kineto_ev_cb cb, voi
 
 #define KINETO_INCOMPLETE 1
 
-/* The file ended: fills *out (always, with what was seen; its strings live
- * until kineto_dec_free) and returns
+/* The file ended: gives the events still held (a .gz is inflated in
+ * 64 KiB cuts of the file, so its last events come here, to the last
+ * feed's cb and ud), fills *out (always, with what was seen; its strings
+ * live until kineto_dec_free) and returns
  *   0                  the trace object was complete;
  *   KINETO_INCOMPLETE  the bytes stopped early: a .gz whose stream did not
  *                      end, or plain JSON before the object's last '}' —

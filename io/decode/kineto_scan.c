@@ -31,40 +31,6 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-const char *kineto_parse_str_end(const char *p, const char *end, int *esc)
-{
-    p++;
-    *esc = 0;
-    for (;;) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        /* Eight bytes a step: kernel names run to KBs. The lowest flagged
-         * byte of the borrow trick is exact (see jscan_swar_stop). */
-        const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
-        while (end - p >= 8) {
-            uint64_t w;
-            memcpy(&w, p, 8);
-            uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
-            uint64_t m = (((q - ones) & ~q) | ((b - ones) & ~b)) & high;
-            if (m) {
-                p += __builtin_ctzll(m) >> 3;
-                break;
-            }
-            p += 8;
-        }
-#endif
-        while (p < end && *p != '"' && *p != '\\')
-            p++;
-        if (p >= end)
-            return NULL;
-        if (*p == '"')
-            return p;
-        *esc = 1;
-        p += 2;          /* the escaped byte can be neither end nor quote */
-        if (p >= end)
-            return NULL;
-    }
-}
-
 /* Steps over the rest of a container entered at depth `depth` (1 just
  * after its opening bracket; bits: its bracket kinds, 1 = '['). */
 static const char *skip_nested(const char *p, const char *end, int depth, uint64_t bits)
@@ -130,9 +96,81 @@ static const char *skip_literal(const char *p, const char *end)
     return NULL;
 }
 
+#ifdef KPARSE_SSE2
+/* Eight ASCII digits, the first the most significant, as a number (the
+ * bytes before a shorter run zeros): three multiplies for what the byte
+ * loop did in eight steps. */
+static inline uint64_t swar8(uint64_t w)
+{
+    w = (w & 0x0F0F0F0F0F0F0F0FULL) * 2561 >> 8;
+    w = (w & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    return (w & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+}
+
+/* The value of the r digits at p (0 < r < 16; 16 bytes readable). */
+static inline uint64_t digits_value(const char *p, unsigned r)
+{
+    uint64_t w, hi;
+    if (r <= 8) {
+        memcpy(&w, p, 8);
+        return swar8(w << (8 * (8 - r)));
+    }
+    memcpy(&w, p, 8);
+    hi = swar8(w << (8 * (16 - r)));
+    memcpy(&w, p + r - 8, 8);
+    return hi * 100000000 + swar8(w);
+}
+#endif
+
+/* The run of at most max digits at q: its length, its value in *v (mod
+ * 2^64 past 19 digits). A run longer than max stops at max, where a digit
+ * then follows. */
+static inline size_t digit_run(const char *q, const char *end, size_t max, uint64_t *v)
+{
+#ifdef KPARSE_SSE2
+    if (end - q >= 16) {
+        unsigned r = kineto_parse_digits(q, end);
+        if (r < 16 && r <= max) {
+            *v = r ? digits_value(q, r) : 0;
+            return r;
+        }
+    }
+#endif
+    const char *s = q, *lim = (size_t)(end - q) < max ? end : q + max;
+    uint64_t x = 0;
+    for (unsigned dg; q < lim && (dg = (unsigned)(*q - '0')) < 10; q++)
+        x = x * 10 + dg;
+    *v = x;
+    return (size_t)(q - s);
+}
+
+/* -digits[.digits] followed by a delimiter, the shape nearly every
+ * skipped number has: its end, or NULL for anything else (then the full
+ * grammar judges). */
+static const char *skip_number_short(const char *p, const char *end)
+{
+    uint64_t v;
+    const char *q = p + (*p == '-');
+    size_t n = digit_run(q, end, 19, &v);
+    if (n == 0 || n == 19 || (*q == '0' && n > 1))
+        return NULL;
+    q += n;
+    if (q < end && *q == '.') {
+        q++;
+        n = digit_run(q, end, 19, &v);
+        if (n == 0 || n == 19)
+            return NULL;
+        q += n;
+    }
+    return q < end && ends_scalar(*q) ? q : NULL;
+}
+
 /* A number's end; NULL when bad or when the buffer ends in it. */
 static const char *skip_number(const char *p, const char *end)
 {
+    const char *q = skip_number_short(p, end);
+    if (q)
+        return q;
     jscan s = {p, end};
     jnum n;
     if (jscan_number_syntax(&s, &n) != 0 || s.p >= end || !ends_scalar(*s.p))
@@ -212,19 +250,15 @@ static const char *int_short(const char *p, const char *end, int rule, int64_t *
     int neg = *q == '-';
     q += neg;
     const char *ds = q;
-    uint64_t v = 0;
-    size_t max = rule == KR_NS ? 16 : 18;
-    const char *lim = (size_t)(end - q) < max ? end : q + max;
-    for (unsigned dg; q < lim && (dg = (unsigned)(*q - '0')) < 10; q++)
-        v = v * 10 + dg;    /* the decoder's hottest loop: one test a digit */
-    size_t il = (size_t)(q - ds);
+    uint64_t v;
+    size_t il = digit_run(q, end, rule == KR_NS ? 16 : 18, &v);
+    q += il;
     if (il == 0 || q >= end || (*ds == '0' && il > 1))
         return NULL;
     if (rule == KR_NS) {
         int f = 0;
         if (*q == '.') {
-            const char *fs = ++q;
-            lim = end - q < 3 ? end : q + 3;
+            const char *fs = ++q, *lim = end - q < 3 ? end : q + 3;
             for (unsigned dg; q < lim && (dg = (unsigned)(*q - '0')) < 10; q++)
                 v = v * 10 + dg;
             f = (int)(q - fs);

@@ -168,10 +168,42 @@ size_t kineto_str_copy(sm_str raw, char *out, size_t cap)
     return copy_out(raw, out, cap, &w);
 }
 
+/* Whether p[0..n) is printable ASCII without a backslash: a name that
+ * needs no unescaping and no sanitizing (nearly every kernel and op). */
+static int plain_ascii(const char *p, size_t n)
+{
+    size_t i = 0;
+#ifdef KPARSE_SSE2
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        __m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),   /* and >= 0x80 */
+                                   _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+        if (_mm_movemask_epi8(bad))
+            return 0;
+    }
+#endif
+    for (; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c < 0x20 || c >= 0x7f || c == '\\')
+            return 0;
+    }
+    return 1;
+}
+
 size_t kineto_str_sanitize(sm_str raw, char *out, size_t cap)
 {
     if (cap == 0)
         return 0;
+    /* The common name, copied: what sanitize_clean would leave, at a
+     * tenth of its cost (it was 6.5 % of a Kineto report's instructions,
+     * one call per CPU event kept). */
+    if (raw.ptr && plain_ascii(raw.ptr, raw.len)) {
+        size_t k = raw.len < cap - 1 ? raw.len : cap - 1;
+        memcpy(out, raw.ptr, k);
+        out[k] = '\0';
+        return k;
+    }
     size_t n;
     copy_out(raw, out, cap, &n);
     return sanitize_clean(out, n);

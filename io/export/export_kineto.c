@@ -347,8 +347,9 @@ static int read_pass(kx *k, const xkin *f, sm_kmeta *meta, int *dec_rc, sm_err *
 }
 
 /* Whether system metrics name node (the dashboard's placement rule). */
-static int node_has_metrics(const xjob *x, const char *node)
+static int node_has_metrics(const void *xv, const char *node)
 {
+    const xjob *x = xv;
     for (size_t i = 0; node[0] && i < x->n; i++)
         if (x->files[i].kind == KEY_SYSTEM && !strcmp(x->files[i].node, node))
             return 1;
@@ -384,11 +385,12 @@ static int first_pass(kx *k, const xkin *f, int *rc, sm_err *err)
         return 0;
     }
     k->base_ns = meta.has_base ? meta.base_ns : 0;
-    char host[128] = "";
+    char host[128] = "", name_node[sizeof f->ki.node];
     if (meta.host_name.len)
         kineto_str_sanitize(meta.host_name, host, sizeof host);
-    kineto_ingest_place(f->ki.node, f->ki.process, f->key, host, meta.rank,
-                        node_has_metrics(k->x, f->ki.node), k->node, k->proc, sizeof k->node);
+    kineto_ingest_node_of(f->ki.node, node_has_metrics, k->x, name_node, sizeof name_node);
+    kineto_ingest_place(name_node, f->ki.process, f->key, host, meta.rank,
+                        node_has_metrics(k->x, name_node), k->node, k->proc, sizeof k->node);
     return 1;
 }
 

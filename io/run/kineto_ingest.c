@@ -231,6 +231,29 @@ void kineto_ingest_place(const char *name_node, const char *name_proc, const cha
         snprintf(proc, cap, "%s", name_proc[0] ? name_proc : stem);
 }
 
+void kineto_ingest_node_of(const char *name, int (*has_metrics)(const void *ud, const char *node),
+                           const void *ud, char *out, size_t cap)
+{
+    char pre[sizeof ((key_info *)0)->node];
+    snprintf(out, cap, "%s", name);
+    if (!name[0] || has_metrics(ud, name))
+        return;
+    snprintf(pre, sizeof pre, "%s", name);
+    for (char *us = strrchr(pre, '_'); us; us = strrchr(pre, '_')) {
+        *us = '\0';
+        if (pre[0] && has_metrics(ud, pre)) {
+            snprintf(out, cap, "%s", pre);
+            return;
+        }
+    }
+}
+
+static int model_node_has_metrics(const void *m, const char *id)
+{
+    const model_node *n = model_find_node(m, id);
+    return n && model_node_series_count(n) > 0;
+}
+
 typedef struct add_ctx {
     model *m;
     int64_t base_ns;
@@ -264,9 +287,10 @@ int kineto_ingest_take(void *ud, sm_trace_done *t, sm_err *err)
 {
     kineto_ingest *k = ud;
     char node[128], proc[128];
-    const model_node *n = t->node[0] ? model_find_node(k->m, t->node) : NULL;
-    kineto_ingest_place(t->node, t->process, t->key, t->host, t->meta.rank,
-                        n && model_node_series_count(n) > 0, node, proc, sizeof node);
+    char name_node[sizeof t->node];
+    kineto_ingest_node_of(t->node, model_node_has_metrics, k->m, name_node, sizeof name_node);
+    kineto_ingest_place(name_node, t->process, t->key, t->host, t->meta.rank,
+                        model_node_has_metrics(k->m, name_node), node, proc, sizeof node);
     int placed = t->meta.has_base || t->meta.ts_epoch;
     int64_t base_ns = t->meta.has_base ? t->meta.base_ns : 0;
     int rc = -1;

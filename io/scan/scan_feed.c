@@ -184,8 +184,10 @@ int scan_feed_accept_piece(scanner *sc, cat_entry *e, size_t *len, const char *e
     pthread_mutex_lock(&sc->mu);
     if (first && sc->st.files_pending > 0)
         sc->st.files_pending--;
-    if (!err)
+    if (!err) {
         sc->st.bytes_read += (int64_t)*len;
+        sc->st.pass_bytes_read += (int64_t)*len;
+    }
     pthread_mutex_unlock(&sc->mu);
     if (err && err->code == SM_ERR_NOTFOUND && e->ki.kind == KEY_TRACE_TMP)
         return 0;   /* renamed since the listing: a rotation, seen next pass */

@@ -344,9 +344,7 @@ int scan_list_newest_first(scanner *sc, sm_err *err)
         return -1;
     if (scan_order_build(sc) != 0)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-    pthread_mutex_lock(&sc->mu);
-    sc->st.files_pending = (int64_t)sc->nwork;
-    pthread_mutex_unlock(&sc->mu);
+    scan_progress_add_work(sc);
     if (scan_round_fetch_work(sc, err) != 0)
         return -1;
     if (sc->o.lock)

@@ -116,6 +116,7 @@ size_t scan_order_keep_unfinished(scanner *sc)
     if (n) {
         pthread_mutex_lock(&sc->mu);
         sc->st.files_pending += (int64_t)n;
+        sc->st.pass_files += (int64_t)n;   /* their bytes were counted once */
         pthread_mutex_unlock(&sc->mu);
     }
     return n;

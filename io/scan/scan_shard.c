@@ -50,6 +50,23 @@ typedef struct shard_group {
 
 typedef struct shard_run shard_run;
 
+/* A file of the worker's group fetched with an earlier one, held until
+ * its turn (a source that wants several reads asked at once: S3). */
+typedef struct ahead_slot {
+    size_t i;                /* its index in the batch; SHARD_NONE: empty */
+    const void *user;        /* its request's user (the catalog entry) */
+    source_req req;
+    char *buf;               /* the bytes, copied */
+    size_t len, cap;
+    int failed;              /* err says why */
+    char etag[256];
+    sm_err err;
+} ahead_slot;
+
+/* Reads one worker asks at once at most, where the source wants more
+ * than one (source_vtbl.fetch_batch). */
+#define SHARD_AHEAD 8
+
 typedef struct shard_worker {
     shard_run *run;
     model_shard *w;
@@ -57,6 +74,7 @@ typedef struct shard_worker {
     predec_buf recs;
     char *buf;
     size_t cap;
+    ahead_slot held[SHARD_AHEAD];
     pthread_t th;
     int started;
 } shard_worker;
@@ -129,11 +147,110 @@ static void fail_file(shard_run *run, size_t i, const sm_err *err)
     atomic_store(&run->stop, 1);
 }
 
+/* ---- several reads at once (S3) ----------------------------------------- */
+
+/* A fetch callback of a read asked ahead: its answer, copied (the source
+ * lends its bytes only for the call) into the slot of its request. */
+static void held_cb(void *ud, const source_req *req, const void *data, size_t len,
+                    const char *etag, const sm_err *err)
+{
+    shard_worker *wk = ud;
+    ahead_slot *a = NULL;
+    for (size_t k = 0; k < SHARD_AHEAD && !a; k++)
+        if (wk->held[k].user == req->user)
+            a = &wk->held[k];
+    if (!a)
+        return;
+    a->req = *req;
+    snprintf(a->etag, sizeof a->etag, "%s", etag ? etag : "");
+    a->len = 0;
+    a->failed = err != NULL;
+    if (err) {
+        a->err = *err;
+        return;
+    }
+    if (len + 1 > a->cap) {
+        char *nb = realloc(a->buf, len + 1);
+        if (!nb) {
+            a->failed = 1;
+            sm_err_set(&a->err, SM_ERR_NOMEM, "out of memory holding a read");
+            return;
+        }
+        a->buf = nb;
+        a->cap = len + 1;
+    }
+    memcpy(a->buf, data, len);
+    a->len = len;
+}
+
+static void held_clear(shard_worker *wk)
+{
+    for (size_t k = 0; k < SHARD_AHEAD; k++)
+        wk->held[k].i = SHARD_NONE;
+}
+
+static void held_free(shard_worker *wk)
+{
+    for (size_t k = 0; k < SHARD_AHEAD; k++)
+        free(wk->held[k].buf);
+}
+
+/* File i and the next files of its group, up to the source's batch, asked
+ * at once: their answers wait in wk->held for their turn. 0, or -1 with
+ * err when the fetch could not be made. */
+static int fetch_ahead(shard_worker *wk, size_t i, size_t most, sm_err *err)
+{
+    shard_run *run = wk->run;
+    source_req reqs[SHARD_AHEAD];
+    size_t n = 0;
+    for (size_t j = i; j != SHARD_NONE && n < most; j = run->f[j].next, n++) {
+        scan_round_req(run->sc, &reqs[n], run->f[j].work_at);
+        wk->held[n].i = SHARD_NONE;
+        wk->held[n].user = reqs[n].user;
+        wk->held[n].failed = 1;
+        sm_err_set(&wk->held[n].err, SM_ERR_IO, "not fetched");
+    }
+    int rc = source_fetch(run->sc->src, reqs, n, held_cb, wk, err);
+    size_t k = 0;
+    for (size_t j = i; j != SHARD_NONE && k < n; j = run->f[j].next, k++)
+        wk->held[k].i = rc == 0 ? j : SHARD_NONE;
+    return rc;
+}
+
+/* The held answer of file i, or NULL. */
+static ahead_slot *held_of(shard_worker *wk, size_t i)
+{
+    for (size_t k = 0; k < SHARD_AHEAD; k++)
+        if (wk->held[k].i == i)
+            return &wk->held[k];
+    return NULL;
+}
+
 static void read_file(shard_worker *wk, size_t i)
 {
     shard_run *run = wk->run;
     scanner *sc = run->sc;
     shard_file *sf = &run->f[i];
+    size_t batch = sc->src->vt->fetch_batch;
+    if (batch > 1) {
+        ahead_slot *a = held_of(wk, i);
+        sm_err err = {0};
+        if (!a && fetch_ahead(wk, i, batch < SHARD_AHEAD ? batch : SHARD_AHEAD, &err) != 0) {
+            fail_file(run, i, &err);
+            return;
+        }
+        if (!a && !(a = held_of(wk, i))) {
+            sm_err_set(&err, SM_ERR_IO, "not fetched");
+            fail_file(run, i, &err);
+            return;
+        }
+        model_shard_set_tag(wk->w, i);
+        file_ctx c = {wk, sf, 0};
+        file_cb(&c, &a->req, a->failed ? NULL : a->buf, a->len, a->etag,
+                a->failed ? &a->err : NULL);
+        a->i = SHARD_NONE;
+        return;
+    }
     if (sf->next != SHARD_NONE && sc->src->vt->prefetch) {
         source_req hint = scan_round_peek(sc, run->f[sf->next].work_at);
         source_prefetch(sc->src, &hint);
@@ -158,6 +275,7 @@ static void work_batch(shard_worker *wk, size_t self)
 {
     shard_run *run = wk->run;
     size_t k;
+    held_clear(wk);
     while ((k = atomic_fetch_add(&run->claim, 1)) < run->ng) {
         shard_group *g = &run->g[k];
         if (model_shard_bind(wk->w, g->node, strlen(g->node), run->room) != 0) {
@@ -381,6 +499,7 @@ static void run_free(shard_run *run)
         sys_decode_scratch_free(&wk->slow);
         predec_buf_free(&wk->recs);
         free(wk->buf);
+        held_free(wk);
     }
     pthread_mutex_destroy(&run->mu);
     pthread_mutex_destroy(&run->adopt_mu);

@@ -268,6 +268,8 @@ int scanner_scan(scanner *sc, sm_err *err)
         return sm_err_set(err, SM_ERR_IO, "the job was declared final: no pass follows");
     pthread_mutex_lock(&sc->mu);
     sc->st.scanning = 1;
+    sc->st.pass_started_us = scan_wall_us();
+    sc->st.pass_files = sc->st.pass_bytes = sc->st.pass_bytes_read = 0;
     pthread_mutex_unlock(&sc->mu);
     int rc = resolve_root(sc, err);
     if (rc == 0)
@@ -279,8 +281,8 @@ int scanner_scan(scanner *sc, sm_err *err)
     if (rc == 0 && (scan_list_update_windows(sc) != 0 || scan_order_build(sc) != 0))
         rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     if (rc == 0) {
+        scan_progress_add_work(sc);
         pthread_mutex_lock(&sc->mu);
-        sc->st.files_pending = (int64_t)sc->nwork;
         sc->st.files_known = (int64_t)catalog_count(sc->cat) + sc->forgotten;
         pthread_mutex_unlock(&sc->mu);
         rc = scan_round_fetch_work(sc, err);
@@ -307,6 +309,19 @@ int scanner_scan(scanner *sc, sm_err *err)
     }
     pthread_mutex_unlock(&sc->mu);
     return rc;
+}
+
+void scan_progress_add_work(scanner *sc)
+{
+    int64_t bytes = 0;
+    for (size_t i = 0; i < sc->nwork; i++)
+        if (sc->work[i]->size > sc->work[i]->consumed)
+            bytes += sc->work[i]->size - sc->work[i]->consumed;
+    pthread_mutex_lock(&sc->mu);
+    sc->st.files_pending = (int64_t)sc->nwork;
+    sc->st.pass_files += (int64_t)sc->nwork;
+    sc->st.pass_bytes += bytes;
+    pthread_mutex_unlock(&sc->mu);
 }
 
 void scanner_finish(scanner *sc)

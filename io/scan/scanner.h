@@ -105,6 +105,13 @@ typedef struct scan_stats {
                                    how long a waiting job has been waited for */
     int64_t messages;           /* warnings noted (scanner_messages keeps the
                                    newest SCANNER_MSG_MAX) */
+    /* How far the running (or last) pass has read, for a progress line
+     * (issue 35): the reads it took on (a file, or a further piece of one
+     * read in chunks; done = pass_files - files_pending), the bytes they
+     * hold (listed sizes, compressed for .gz) and those read so far. */
+    int64_t pass_started_us;
+    int64_t pass_files;
+    int64_t pass_bytes, pass_bytes_read;
     char last_error[SCANNER_MSG_LEN]; /* latest problem in plain words, "" if none */
 } scan_stats;
 

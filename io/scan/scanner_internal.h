@@ -93,6 +93,10 @@ static inline int scan_is_stream(const scanner *sc, const cat_entry *e)
 
 /* ---- scanner.c: status and messages (each takes mu itself) ----------- */
 
+/* The work list was (re)built: its files are pending, and the pass's
+ * progress counts them and their unread bytes. */
+void scan_progress_add_work(scanner *sc);
+
 /* The wall clock, microseconds since the epoch. */
 int64_t scan_wall_us(void);
 /* Adds "key: what" to the message ring and the status line. */

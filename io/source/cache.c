@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@
 struct cache {
     char dir[4096];
     int64_t max_bytes;
+    pthread_mutex_t mu;      /* guards seq and st: S3 workers get and put at
+                                once (issue 35); the files are atomic renames */
     unsigned seq;
     cache_stats st;
 };
@@ -91,12 +94,32 @@ cache *cache_open(const char *dir, int64_t max_bytes, sm_err *err)
         return NULL;
     }
     c->st.bytes = cache_evict_dir_size(c->dir);
+    pthread_mutex_init(&c->mu, NULL);
     return c;
 }
 
-void cache_free(cache *c) { free(c); }
+void cache_free(cache *c)
+{
+    if (!c)
+        return;
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+}
 const char *cache_dir(const cache *c) { return c->dir; }
-void cache_get_stats(const cache *c, cache_stats *out) { *out = c->st; }
+void cache_get_stats(const cache *c, cache_stats *out)
+{
+    pthread_mutex_lock((pthread_mutex_t *)&c->mu);
+    *out = c->st;
+    pthread_mutex_unlock((pthread_mutex_t *)&c->mu);
+}
+
+/* Adds to one of c's counters. */
+static void count(cache *c, int64_t *field, int64_t by)
+{
+    pthread_mutex_lock(&c->mu);
+    *field += by;
+    pthread_mutex_unlock(&c->mu);
+}
 
 char *cache_entry_path(const cache *c, const char *bucket, const char *key,
                        char *out, size_t cap)
@@ -196,22 +219,22 @@ int cache_get(cache *c, const char *bucket, const char *key, const char *etag,
     *len = 0;
     cache_entry_path(c, bucket, key, path, sizeof path);
     if (!(buf = cache_read_file(path, &n))) {
-        c->st.misses++;
+        count(c, &c->st.misses, 1);
         return 0;
     }
     rc = cache_decode(buf, n, bucket, key, etag, data, len);
     free(buf);
     if (rc < 0) {
         unlink(path);
-        c->st.corrupt_dropped++;
-        c->st.bytes -= (int64_t)n;
+        count(c, &c->st.corrupt_dropped, 1);
+        count(c, &c->st.bytes, -(int64_t)n);
     }
     if (rc == 1) {
         utimensat(AT_FDCWD, path, NULL, 0); /* LRU: mark as recently used */
-        c->st.hits++;
+        count(c, &c->st.hits, 1);
         return 1;
     }
-    c->st.misses++;
+    count(c, &c->st.misses, 1);
     return 0;
 }
 
@@ -240,7 +263,10 @@ int cache_put(cache *c, const char *bucket, const char *key, const char *etag,
     ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 1);
     zl = ZSTD_compress2(cc, z, zcap, data, len);
     cache_entry_path(c, bucket, key, path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s/.tmp-%d-%u", c->dir, (int)getpid(), c->seq++);
+    pthread_mutex_lock(&c->mu);
+    unsigned seq = c->seq++;
+    pthread_mutex_unlock(&c->mu);
+    snprintf(tmp, sizeof tmp, "%s/.tmp-%d-%u", c->dir, (int)getpid(), seq);
     if (ZSTD_isError(zl) ||
         (fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600)) < 0 ||
         cache_write_tmp(fd, h, hl, z, zl) < 0 || close(fd) < 0 ||
@@ -252,12 +278,14 @@ int cache_put(cache *c, const char *bucket, const char *key, const char *etag,
         unlink(tmp);
         goto out;
     }
+    pthread_mutex_lock(&c->mu);
     c->st.puts++;
     c->st.bytes += (int64_t)(hl + zl);
     if (c->st.bytes > c->max_bytes) {
         int64_t ev = cache_evict_lru(c->dir, c->max_bytes * 9 / 10, &c->st.bytes);
         c->st.evicted += ev;
     }
+    pthread_mutex_unlock(&c->mu);
     rc = 0;
 out:
     ZSTD_freeCCtx(cc);

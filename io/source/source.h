@@ -66,6 +66,10 @@ typedef struct source_vtbl {
      * its own requests and callback), so a scan can decode files in
      * parallel; 0 when calls must not overlap. */
     int fetch_reentrant;
+    /* How many reads one caller should ask in one fetch: 0 or 1 where a
+     * read is quick (a local disk), more where each waits on the network
+     * (S3: they run at once, so a scanning worker keeps several in flight). */
+    int fetch_batch;
     /* Lists every object whose key starts with `prefix` and sorts strictly
      * after `start_after` (byte order; NULL or "" = from the start), in
      * ascending key order. Returns 0, or -1 with err set (listing stops). */

@@ -16,6 +16,10 @@
 #include "io/aws/s3_list.h"
 #include "io/aws/s3_retry.h"
 #include "io/aws/s3_url.h"
+#include "io/aws/s3_xml.h"
+
+/* Handles at most: more callers than this wait for one. */
+#define S3_POOL_MAX 32
 
 typedef struct s3_source {
     source base;
@@ -28,7 +32,16 @@ typedef struct s3_source {
     pthread_mutex_t note_mu;  /* status() runs on the UI thread */
     s3_tuning tune;
     aws_creds *creds;
-    s3_http *http;
+    s3_http *http;            /* the listing's, and pool[0] */
+    /* Fetches run at once, one per scanning worker (issue 35): each takes
+     * a handle of its own (a handle runs one batch at a time); pool_mu
+     * guards the pool, and the counters below. */
+    pthread_mutex_t pool_mu;
+    pthread_cond_t pool_cv;   /* a handle came back */
+    s3_http *pool[S3_POOL_MAX];
+    int busy[S3_POOL_MAX];
+    size_t npool;
+    int cancel_on;
     cache *cache;
     s3_etags *etags;
     list_cache *lc;           /* NULL without the cache */
@@ -62,6 +75,7 @@ static void s3_fail_context(const s3_source *s, const char *key, s3_fail_ctx *c)
     c->cred_where = aws_creds_where(s->creds);
     c->region = s->region;
     c->endpoint = s->endpoint[0] ? s->endpoint : NULL;
+    c->bucket_region = NULL;
 }
 
 static void s3_explain(const s3_source *s, const char *key,
@@ -69,7 +83,53 @@ static void s3_explain(const s3_source *s, const char *key,
 {
     s3_fail_ctx c;
     s3_fail_context(s, key, &c);
+    char region[64] = "";
+    if (r->body && s3_xml_find(r->body, r->len, "Region", region, sizeof region) == 0)
+        c.bucket_region = region;
     s3_retry_explain(r->curl_code, r->curl_msg, r->status, r->s3code, &c, err);
+}
+
+/* A handle no other caller uses until http_give; NULL with err when none
+ * can be made. */
+static s3_http *http_take(s3_source *s, sm_err *err)
+{
+    s3_http *h = NULL;
+    pthread_mutex_lock(&s->pool_mu);
+    for (;;) {
+        for (size_t i = 0; i < s->npool && !h; i++)
+            if (!s->busy[i]) {
+                s->busy[i] = 1;
+                h = s->pool[i];
+            }
+        if (h || s->npool < S3_POOL_MAX)
+            break;
+        pthread_cond_wait(&s->pool_cv, &s->pool_mu);
+    }
+    if (!h && (h = s3_http_clone(s->http, err))) {
+        s3_http_cancel(h, s->cancel_on);
+        s->busy[s->npool] = 1;
+        s->pool[s->npool++] = h;
+    }
+    pthread_mutex_unlock(&s->pool_mu);
+    return h;
+}
+
+static void http_give(s3_source *s, s3_http *h)
+{
+    pthread_mutex_lock(&s->pool_mu);
+    for (size_t i = 0; i < s->npool; i++)
+        if (s->pool[i] == h)
+            s->busy[i] = 0;
+    pthread_cond_signal(&s->pool_cv);
+    pthread_mutex_unlock(&s->pool_mu);
+}
+
+/* Adds to one of s's counters (fetches count from several threads). */
+static void count(s3_source *s, int64_t *field, int64_t by)
+{
+    pthread_mutex_lock(&s->pool_mu);
+    *field += by;
+    pthread_mutex_unlock(&s->pool_mu);
 }
 
 static int etag_put(void *pud, const source_entry *e)
@@ -116,16 +176,23 @@ static int s3_list(source *src, const char *prefix, const char *start_after,
                    ? 0 : sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     s3_fail_ctx fc;
     s3_fail_context(s, NULL, &fc);
-    s3_list_ctx c = {.http = s->http, .endpoint = s->endpoint[0] ? s->endpoint : NULL,
+    s3_http *h = http_take(s, err);
+    if (!h)
+        return -1;
+    s3_list_ctx c = {.http = h, .endpoint = s->endpoint[0] ? s->endpoint : NULL,
                      .region = s->region, .bucket = s->bucket, .root = s->root,
                      .max_keys = s->tune.max_keys, .etags = s->etags, .fail = &fc};
     list_fwd f = {cb, ud};
-    if (!s->lc)
-        return s3_list_objects(&c, prefix, start_after, list_fwd_cb, &f, err);
-    list_tap t = {s->lc, cb, ud, 0, 0};
-    f = (list_fwd){list_tap_cb, &t};
-    int rc = s3_list_objects(&c, prefix, start_after, list_fwd_cb, &f, err);
-    list_cache_settle(s->lc, prefix, start_after, rc < 0 || t.oom ? -1 : !t.stopped);
+    int rc;
+    if (!s->lc) {
+        rc = s3_list_objects(&c, prefix, start_after, list_fwd_cb, &f, err);
+    } else {
+        list_tap t = {s->lc, cb, ud, 0, 0};
+        f = (list_fwd){list_tap_cb, &t};
+        rc = s3_list_objects(&c, prefix, start_after, list_fwd_cb, &f, err);
+        list_cache_settle(s->lc, prefix, start_after, rc < 0 || t.oom ? -1 : !t.stopped);
+    }
+    http_give(s, h);
     return rc;
 }
 
@@ -160,6 +227,7 @@ static int s3_pass_end(source *src)
 
 typedef struct fetch_ctx {
     s3_source *s;
+    s3_http *http;            /* this call's handle */
     const source_req *reqs;
     size_t *map;              /* http index → request index */
     source_fetch_cb cb;
@@ -194,8 +262,8 @@ static int fetch_from_cache(s3_source *s, const source_req *q,
     size_t n = off >= len ? 0 : len - off;
     if (q->len >= 0 && (size_t)q->len < n)
         n = (size_t)q->len;
-    s->bytes_cache += (int64_t)n;
-    s->cache_hits++;
+    count(s, &s->bytes_cache, (int64_t)n);
+    count(s, &s->cache_hits, 1);
     cb(ud, q, n ? (const char *)data + off : "", n, etag, NULL);
     free(data);
     return 1;
@@ -210,7 +278,7 @@ static void fetch_store(s3_source *s, const source_req *q, const char *etag,
         asprintf(&full, "%s%s", s->root, q->key) < 0)
         return;
     if (cache_put(s->cache, s->bucket, full, etag, data, len, &e) == 0)
-        s->cache_puts++;
+        count(s, &s->cache_puts, 1);
     else
         source_s3_note(s, "cache: ", e.msg);
     free(full);
@@ -289,12 +357,12 @@ static int size_cmp(const void *a, const void *b)
 
 /* Runs the m requests of hr, then again those whose body came short
  * (f->again), up to SHORT_ROUNDS times. Reorders hr and f->map. */
-static void fetch_rounds(s3_source *s, s3_http_req *hr, size_t m, fetch_ctx *f, sm_err *err)
+static void fetch_rounds(s3_http_req *hr, size_t m, fetch_ctx *f, sm_err *err)
 {
     for (int round = 0; round < SHORT_ROUNDS && m; round++) {
         f->nagain = 0;
         f->last_round = round == SHORT_ROUNDS - 1;
-        if (s3_http_run(s->http, hr, m, fetch_on_done, f, err) < 0) {
+        if (s3_http_run(f->http, hr, m, fetch_on_done, f, err) < 0) {
             /* credentials could not be refreshed: every request still gets
              * its answer, so the caller's bookkeeping stays simple */
             for (size_t i = 0; i < m; i++)
@@ -325,7 +393,7 @@ static int s3_fetch(source *src, const source_req *reqs, size_t n,
     s3_http_req *hr = calloc(n ? n : 1, sizeof *hr);
     size_t *map = calloc(n ? n : 1, sizeof *map), m = 0;
     size_t *again = calloc(n ? n : 1, sizeof *again);
-    fetch_ctx f = {s, reqs, map, cb, ud, again, 0, 0};
+    fetch_ctx f = {s, NULL, reqs, map, cb, ud, again, 0, 0};
     int rc = 0;
     if (!hr || !map || !again) {
         free(hr);
@@ -356,8 +424,14 @@ static int s3_fetch(source *src, const source_req *reqs, size_t n,
         map[m++] = i;
     }
     size_t made = m;
-    if (rc == 0)
-        fetch_rounds(s, hr, m, &f, err);
+    if (rc == 0 && m > 0) {
+        if (!(f.http = http_take(s, err))) {
+            rc = -1;
+        } else {
+            fetch_rounds(hr, m, &f, err);
+            http_give(s, f.http);
+        }
+    }
     for (size_t i = 0; i < made; i++)
         free((char *)hr[i].url);
     free(hr);
@@ -375,8 +449,12 @@ static const char *s3_describe(const source *src)
 
 static void s3_status(const source *src, char *buf, size_t len)
 {
-    const s3_source *s = (const s3_source *)src;
+    s3_source *s = (s3_source *)src;
+    pthread_mutex_lock(&s->pool_mu);
     s3_http_status(s->http, buf, len);
+    for (size_t i = 1; i < s->npool && len && !buf[0]; i++)
+        s3_http_status(s->pool[i], buf, len);
+    pthread_mutex_unlock(&s->pool_mu);
     pthread_mutex_lock((pthread_mutex_t *)&s->note_mu);
     if (len && !buf[0] && s->cache_note[0])
         snprintf(buf, len, "%s", s->cache_note);
@@ -385,23 +463,35 @@ static void s3_status(const source *src, char *buf, size_t len)
 
 static void s3_cancel(source *src, int on)
 {
-    s3_http_cancel(((s3_source *)src)->http, on);
+    s3_source *s = (s3_source *)src;
+    pthread_mutex_lock(&s->pool_mu);
+    s->cancel_on = on;
+    s3_http_cancel(s->http, on);
+    for (size_t i = 1; i < s->npool; i++)
+        s3_http_cancel(s->pool[i], on);
+    pthread_mutex_unlock(&s->pool_mu);
 }
 
 static void s3_free(source *src)
 {
     s3_source *s = (s3_source *)src;
+    for (size_t i = 1; i < s->npool; i++)
+        s3_http_free(s->pool[i]);
     s3_http_free(s->http);
     list_cache_free(s->lc);
     cache_free(s->cache);
     s3_etags_free(s->etags);
     aws_creds_free(s->creds);
     pthread_mutex_destroy(&s->note_mu);
+    pthread_mutex_destroy(&s->pool_mu);
+    pthread_cond_destroy(&s->pool_cv);
     free(s);
 }
 
 static const source_vtbl s3_vtbl = {
     .kind = "s3",
+    .fetch_reentrant = 1,
+    .fetch_batch = 4,
     .list = s3_list,
     .fetch = s3_fetch,
     .describe = s3_describe,
@@ -417,10 +507,19 @@ int source_s3_get_stats(const source *src, source_s3_stats *out)
     memset(out, 0, sizeof *out);
     if (!src || src->vt != &s3_vtbl)
         return -1;
-    s3_http_counters(s->http, &out->bytes_net, &out->requests, &out->retries);
+    s3_source *m = (s3_source *)src;   /* its mutex: counters move under fetches */
+    pthread_mutex_lock(&m->pool_mu);
+    for (size_t i = 0; i < s->npool; i++) {
+        int64_t b, r, t;
+        s3_http_counters(s->pool[i], &b, &r, &t);
+        out->bytes_net += b;
+        out->requests += r;
+        out->retries += t;
+    }
     out->bytes_cache = s->bytes_cache;
     out->cache_hits = s->cache_hits;
     out->cache_puts = s->cache_puts;
+    pthread_mutex_unlock(&m->pool_mu);
     return 0;
 }
 
@@ -476,13 +575,15 @@ static int s3_setup(s3_source *s, const source_opts *o, sm_err *err)
     if (!(s->creds = aws_creds_new(o ? o->profile : NULL, err)) ||
         !(s->http = s3_http_new(&hc, s->creds, err)))
         return -1;
+    s->pool[0] = s->http;
+    s->npool = 1;
     if (!(s->etags = s3_etags_new()))
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     if (!(o && o->no_cache) &&
         !(s->cache = cache_open(s->tune.cache_dir, o ? o->cache_size : 0, &cerr)))
         source_s3_note(s, "cache off: ", cerr.msg);
     if (s->cache && !(s->lc = list_cache_open(s->cache, s->endpoint, s->bucket, s->root,
-                                              o && o->wait_for_data)))
+                                              o && o->wait_for_data && !o->one_pass)))
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     return 0;
 }
@@ -497,6 +598,8 @@ source *source_s3_open(const char *spec, const source_opts *o,
     }
     s->base.vt = &s3_vtbl;
     pthread_mutex_init(&s->note_mu, NULL);
+    pthread_mutex_init(&s->pool_mu, NULL);
+    pthread_cond_init(&s->pool_cv, NULL);
     if (t)
         s->tune = *t;
     else

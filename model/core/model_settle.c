@@ -36,6 +36,11 @@ static void settle_node(model_node *n)
         settle_phases(n->procs.v[i]);
 }
 
+void model_settle_node(model *m, size_t i)
+{
+    settle_node(m->nodes.v[i]);
+}
+
 void model_settle(model *m)
 {
     for (size_t i = 0; i < m->nodes.n; i++)

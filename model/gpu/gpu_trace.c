@@ -172,7 +172,11 @@ static int add_row(gpu_trace *t, const sm_kevent *ev)
     r.stream = ev->stream != SM_KEV_NONE ? ev->stream
              : ev->tid != SM_KEV_NONE ? ev->tid : -1;
     r.name = (uint32_t)name;
-    r.type = (uint8_t)gpu_kernel_type(ev->name);
+    /* One name, one type: classified when first seen (a kernel's name runs
+     * to hundreds of bytes, and contains() reads them all). */
+    r.type = t->res.kernels.rows[name].type;
+    if (!r.type)
+        r.type = (uint8_t)gpu_kernel_type(ev->name);
     t->res.kernels.rows[name].type = r.type;
     return gpu_trace_row_put(t, &r);
 }

@@ -1,5 +1,6 @@
 /* device_usage: usage buckets per device and idle GPU-hours per node. */
 #include <stdio.h>
+#include <string.h>
 
 #include "model/rules/device_usage.h"
 #include "model/rules/rule_impl.h"
@@ -86,13 +87,10 @@ static int bucket_counts(const series *s, double *low, double *mid, double *high
     return *low + *mid + *high > 0;
 }
 
-static int add_device(const model_node *n, const series *s, const char *dev,
-                      int is_gpu, device_usage *out, size_t max, long *k)
+/* Fills out[*k] (when *k < max) from one device's bucket counts. */
+static void put_row(const model_node *n, const char *dev, int is_gpu, double lo, double mid,
+                    double hi, device_usage *out, size_t max, long *k)
 {
-    double lo, mid, hi;
-    int rc = bucket_counts(s, &lo, &mid, &hi);
-    if (rc <= 0)
-        return rc;
     if ((size_t)*k < max) {
         device_usage *d = &out[*k];
         double total = lo + mid + hi;
@@ -105,25 +103,6 @@ static int add_device(const model_node *n, const series *s, const char *dev,
         d->pct_high = 100.0 * hi / total;
     }
     (*k)++;
-    return 1;
-}
-
-long device_usage_compute(const model *m, device_usage *out, size_t max)
-{
-    long k = 0;
-    for (size_t ni = 0; ni < model_node_count(m); ni++) {
-        const model_node *n = model_node_at(m, ni);
-        for (size_t i = 0; i < model_node_cpu_count(n); i++) {
-            const series *s = model_node_cpu_core(n, i);
-            if (s && add_device(n, s, series_name(s), 0, out, max, &k) < 0)
-                return -1;
-        }
-        for (size_t i = 0; i < model_node_gpu_count(n); i++)
-            if (add_device(n, model_node_gpu_util(n, i), model_node_gpu_name(n, i), 1,
-                           out, max, &k) < 0)
-                return -1;
-    }
-    return k;
 }
 
 /* Time one sample of s stands for, in hours (its sampling interval). */
@@ -132,29 +111,78 @@ static double sample_hours(const series *s)
     return (double)rule_sample_interval(s) / 3600e6;
 }
 
+/* One GPU's counts into its row (want_rows) and its node's idle hours
+ * (h non-NULL): one reading of the series for both. */
+static int add_gpu(const model *m, const model_node *n, size_t i, int want_rows,
+                   device_usage *rows, size_t max, long *k, idle_gpu_hours *h)
+{
+    const series *s = model_node_gpu_util(n, i);
+    double lo, mid, hi;
+    int rc = bucket_counts(s, &lo, &mid, &hi);
+    if (rc <= 0)
+        return rc;
+    if (want_rows)
+        put_row(n, model_node_gpu_name(n, i), 1, lo, mid, hi, rows, max, k);
+    if (h) {
+        /* a CloudWatch host mean stands for all the host's GPUs */
+        double dt = sample_hours(s) * model_gpus_per_series(m);
+        h->gpus += (size_t)model_gpus_per_series(m);
+        h->gpu_hours += (lo + mid + hi) * dt;
+        h->idle_gpu_hours += lo * dt;
+    }
+    return 1;
+}
+
+/* Node ni's rows into rows[*k..max) (counting on in *k) when want_rows,
+ * its idle hours into *idle when non-NULL. 0, or -1 on OOM. */
+static int node_usage(const model *m, size_t ni, int want_rows, device_usage *rows, size_t max,
+                      long *k, idle_gpu_hours *idle)
+{
+    const model_node *n = model_node_at(m, ni);
+    if (idle) {
+        memset(idle, 0, sizeof *idle);
+        snprintf(idle->node, sizeof idle->node, "%s", model_node_id(n));
+    }
+    for (size_t i = 0; want_rows && i < model_node_cpu_count(n); i++) {
+        const series *s = model_node_cpu_core(n, i);
+        double lo, mid, hi;
+        int rc = s ? bucket_counts(s, &lo, &mid, &hi) : 0;
+        if (rc < 0)
+            return -1;
+        if (rc > 0)
+            put_row(n, series_name(s), 0, lo, mid, hi, rows, max, k);
+    }
+    for (size_t i = 0; i < model_node_gpu_count(n); i++)
+        if (add_gpu(m, n, i, want_rows, rows, max, k, idle) < 0)
+            return -1;
+    return 0;
+}
+
+long device_usage_node(const model *m, size_t ni, device_usage *rows, size_t max,
+                       idle_gpu_hours *idle)
+{
+    long k = 0;
+    return node_usage(m, ni, rows != NULL, rows, max, &k, idle) < 0 ? -1 : k;
+}
+
+long device_usage_compute(const model *m, device_usage *out, size_t max)
+{
+    long k = 0;
+    for (size_t ni = 0; ni < model_node_count(m); ni++)
+        if (node_usage(m, ni, 1, out, max, &k, NULL) < 0)
+            return -1;
+    return k;
+}
+
 long device_usage_idle_gpu(const model *m, idle_gpu_hours *out, size_t max)
 {
     long k = 0;
     for (size_t ni = 0; ni < model_node_count(m); ni++) {
-        const model_node *n = model_node_at(m, ni);
-        idle_gpu_hours h = {.gpus = 0};
-        for (size_t i = 0; i < model_node_gpu_count(n); i++) {
-            const series *s = model_node_gpu_util(n, i);
-            double lo, mid, hi;
-            int rc = bucket_counts(s, &lo, &mid, &hi);
-            if (rc < 0)
-                return -1;
-            if (rc == 0)
-                continue;
-            /* a CloudWatch host mean stands for all the host's GPUs */
-            double dt = sample_hours(s) * model_gpus_per_series(m);
-            h.gpus += (size_t)model_gpus_per_series(m);
-            h.gpu_hours += (lo + mid + hi) * dt;
-            h.idle_gpu_hours += lo * dt;
-        }
+        idle_gpu_hours h;
+        if (node_usage(m, ni, 0, NULL, 0, NULL, &h) < 0)
+            return -1;
         if (h.gpus == 0)
             continue;
-        snprintf(h.node, sizeof h.node, "%s", model_node_id(n));
         if ((size_t)k < max)
             out[k] = h;
         k++;

@@ -44,4 +44,13 @@ long device_usage_compute(const model *m, device_usage *out, size_t max);
  * Returns how many exist (may exceed max), or -1 on OOM. */
 long device_usage_idle_gpu(const model *m, idle_gpu_hours *out, size_t max);
 
+/* Node ni's part of both, each GPU read once: its rows (as
+ * device_usage_compute gives them) into rows[0..max) when rows is
+ * non-NULL, returning how many it has (may exceed max); and, when idle is
+ * non-NULL, its idle GPU-hours into *idle (gpus 0: it has none). -1 on
+ * OOM. Distinct nodes may be computed at once on several threads when m
+ * is settled (model_settle). */
+long device_usage_node(const model *m, size_t ni, device_usage *rows, size_t max,
+                       idle_gpu_hours *idle);
+
 #endif

@@ -55,7 +55,7 @@ while read -r lib; do
 done <"$T/needed"
 # the libraries smtop is built on, each with the minimum version shlibdeps
 # found (a sanitizer build adds libasan/libubsan, which carry none)
-for p in libncursesw6 libcurl4 libjansson4 libzstd1 zlib1g libc6; do
+for p in libncursesw6 libcurl4 libjansson4 libzstd1 zlib1g libisal2 libc6; do
   grep -qE "(^|, )$p \(>= [^)]+\)" <<<"$depends" || fail "Depends lacks '$p (>= ...)'"
 done
 

@@ -238,6 +238,125 @@ static void test_cut_gz_is_incomplete(void **state)
     free(p);
 }
 
+/* A trace of n events whose numbers and names vary (so that it
+ * compresses to several of the inflater's 64 KiB cuts); malloc'd. */
+static char *varied_trace(size_t n, size_t *len)
+{
+    size_t cap = 256 + n * 200;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    size_t k = (size_t)snprintf(t, cap, "{\"schemaVersion\": 1, \"traceEvents\": [\n");
+    uint64_t x = 88172645463325252ull;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        k += (size_t)snprintf(t + k, cap - k,
+                              "%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k_%llx\", "
+                              "\"pid\": 0, \"tid\": 7, \"ts\": %zu.%03u, \"dur\": %u.%03u, "
+                              "\"args\": {\"correlation\": %u}}\n", i ? "," : "",
+                              (unsigned long long)(x >> 20), 1000 + i * 9, (unsigned)(x % 1000),
+                              (unsigned)(x >> 40) % 500, (unsigned)(x >> 8) % 1000,
+                              (unsigned)(x >> 24));
+    }
+    k += (size_t)snprintf(t + k, cap - k, "]}\n");
+    *len = k;
+    return t;
+}
+
+/* Whether two tallies saw the same events in the same order. */
+static int same_events(const tally *a, const tally *b)
+{
+    return a->n == b->n && a->hash == b->hash;
+}
+
+/* The inflater takes the file in fixed 64 KiB cuts whatever the read
+ * sizes: every piece size gives the same events, a cut anywhere (on a
+ * cut's edge too) is incomplete with a prefix of them, concatenated gzip
+ * members read as one stream, and a corrupt .gz gives the same events and
+ * the same message at every piece size. */
+static void test_gz_pieces_agree(void **state)
+{
+    (void)state;
+    size_t n, gn;
+    char *p = varied_trace(30000, &n);
+    char *g = gzip_of(p, n, &gn);
+    assert_true(gn > 4 * 65536);
+    tally plain, whole, part;
+    sm_kmeta m;
+    sm_err err;
+    assert_int_equal(decode(p, n, n, 1, &plain, &m, &err), 0);
+    assert_int_equal(plain.n, 30000);
+    assert_int_equal(decode(g, gn, gn, 1, &whole, &m, &err), 0);
+    assert_true(same_events(&plain, &whole));
+    static const size_t pieces[] = {1, 7, 4093, 65535, 65536, 65537, 1 << 20};
+    for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++) {
+        assert_int_equal(decode(g, gn, pieces[i], 1, &part, &m, &err), 0);
+        assert_true(same_events(&whole, &part));
+    }
+    static const size_t cuts[] = {2, 65535, 65536, 65537, 3 * 65536, 3 * 65536 + 1};
+    for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+        assert_int_equal(decode(g, cuts[i], 4096, 1, &part, &m, &err), KINETO_INCOMPLETE);
+        assert_non_null(strstr(err.msg, "gzip"));
+        assert_true(part.n < whole.n);
+        assert_true(part.n == 0 || part.n > 64 || part.hash == whole.run[part.n - 1]);
+    }
+    /* two members: the JSON split in the middle of an event */
+    size_t g1n, g2n;
+    char *g1 = gzip_of(p, n / 2, &g1n), *g2 = gzip_of(p + n / 2, n - n / 2, &g2n);
+    char *cat = malloc(g1n + g2n);
+    assert_non_null(cat);
+    memcpy(cat, g1, g1n);
+    memcpy(cat + g1n, g2, g2n);
+    assert_int_equal(decode(cat, g1n + g2n, 65536, 1, &part, &m, &err), 0);
+    assert_true(same_events(&whole, &part));
+    /* the first member alone is a complete stream whose JSON stops: bad */
+    assert_int_equal(decode(cat, g1n, 65536, 1, &part, &m, &err), -1);
+    assert_non_null(strstr(err.msg, "inside a complete gzip stream ends early"));
+    /* damage (a flipped bit, in several places: some make the inflater
+     * fail, some make bad JSON): the same verdict at every piece size */
+    int inflater_failed = 0;
+    for (size_t at = 65536 + 4321; at < gn - 8; at += 49999) {
+        g[at] ^= 0x10;
+        tally bad;
+        sm_err first;
+        assert_int_equal(decode(g, gn, gn, 1, &bad, &m, &first), -1);
+        inflater_failed += strstr(first.msg, "corrupt gzip data") != NULL;
+        assert_true(bad.n <= whole.n);
+        for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++) {
+            assert_int_equal(decode(g, gn, pieces[i], 1, &part, &m, &err), -1);
+            assert_true(same_events(&bad, &part));
+            assert_string_equal(err.msg, first.msg);
+        }
+        g[at] ^= 0x10;
+    }
+    assert_true(inflater_failed > 0);
+    /* and every bit of a small one's deflate data, in pieces that end
+     * anywhere near the damage */
+    size_t sn;
+    char *small = gzip_of(p, 2000, &sn);
+    for (size_t at = 10; at < sn - 8; at++) {
+        for (int bit = 0; bit < 8; bit += 3) {
+            small[at] ^= (char)(1 << bit);
+            tally bad;
+            sm_err first;
+            int rc = decode(small, sn, sn, 1, &bad, &m, &first);
+            for (size_t piece = 1; piece < 64; piece += 5) {
+                assert_int_equal(decode(small, sn, piece, 1, &part, &m, &err), rc);
+                assert_true(same_events(&bad, &part));
+                assert_string_equal(err.msg, first.msg);
+            }
+            small[at] ^= (char)(1 << bit);
+        }
+    }
+    free(small);
+    free(cat);
+    free(g1);
+    free(g2);
+    free(g);
+    free(p);
+}
+
 /* Plain JSON cut mid-event: incomplete, the events before the cut given,
  * the one cut not. Cut between events of a one-line file too. */
 static void test_cut_plain_keeps_events_before(void **state)
@@ -399,6 +518,17 @@ static void test_sanitize(void **state)
     assert_int_equal(strlen(o3), sizeof o3 - 1);
     assert_int_equal(kineto_str_copy(sm_str_c(big), o3, sizeof o3), sizeof big - 1);
     assert_int_equal(o3[0], 'k');
+    /* plain printable ASCII is copied whole; a byte that is not, in its
+     * 16-byte steps or in the tail, takes the full path */
+    char o4[64];
+    kineto_str_sanitize(sm_str_c("0123456789abcdef0\x7f" "2"), o4, sizeof o4);
+    assert_string_equal(o4, "0123456789abcdef0?2");
+    kineto_str_sanitize(sm_str_c("0123456789abcd\x1b" "f0123"), o4, sizeof o4);
+    assert_string_equal(o4, "0123456789abcd?f0123");
+    kineto_str_sanitize(sm_str_c("abcdefghijklmn\xc3\xa9xyz\\n"), o4, sizeof o4);
+    assert_string_equal(o4, "abcdefghijklmn\xc3\xa9xyz?");
+    assert_int_equal(kineto_str_sanitize(sm_str_c("0123456789abcdef0123"), o4, 10), 9);
+    assert_string_equal(o4, "012345678");
     free(p);
 }
 
@@ -434,6 +564,7 @@ int main(void)
         cmocka_unit_test(test_samples),
         cmocka_unit_test(test_sample_meta_strings),
         cmocka_unit_test(test_cut_gz_is_incomplete),
+        cmocka_unit_test(test_gz_pieces_agree),
         cmocka_unit_test(test_cut_plain_keeps_events_before),
         cmocka_unit_test(test_corrupt_says_where),
         cmocka_unit_test(test_event_past_bound_dropped),

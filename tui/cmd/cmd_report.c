@@ -6,9 +6,11 @@
 #include <string.h>
 
 #include "tui/cmd/cmd_job.h"
+#include "tui/cmd/cmd_progress.h"
 #include "tui/cmd/commands.h"
 #include "io/run/job.h"
 #include "tui/report/report.h"
+#include "tui/report/report_par.h"
 #include "tui/report/report_python.h"
 #include "tui/report/report_rules.h"
 #include "tui/text/timearg.h"
@@ -137,7 +139,7 @@ static int report_write(const report_args *a, const json_t *obj, report_stream *
          * settled model write nothing (issue 28). */
         size_t threads = job_threads(j);
         if (threads > 1)
-            model_settle(job_model(j));
+            report_par_settle(job_model(j), threads);
         report_stream_set_threads(st, threads);
         int rc = report_stream_dump(obj, st, stdout, REPORT_JSON_FLAGS, err);
         pthread_mutex_unlock(job_lock(j));
@@ -170,7 +172,10 @@ int cmd_report(int argc, char **argv)
     sm_err err = {0};
     job *j = a.job ? cmd_job_open(a.job, NULL, &a.so, &a.mc, 0, &err)
                    : job_open(a.spec, &a.so, &a.mc, &err);
-    if (!j || job_scan(j, &err) != 0) {
+    cmd_progress *prog = j ? cmd_progress_start(job_scanner(j)) : NULL;
+    int scanned = j ? job_scan(j, &err) : -1;
+    cmd_progress_stop(prog);
+    if (scanned != 0) {
         cmd_err_print("smtop report", err.msg);
         job_close(j);
         return cmd_exit_status(&err);

@@ -154,7 +154,7 @@ int report_rules_run(json_t *obj, job *j, const char *spec,
      * every result current. */
     int rc = report_rules_evaluate(r, job_model(j), job_threads(j)) < 0
                  ? sm_err_set(err, SM_ERR_NOMEM, "out of memory evaluating rules")
-                 : report_rules_add(obj, job_model(j), r, sm, st, err);
+                 : report_rules_add(obj, job_model(j), r, sm, st, job_threads(j), err);
     pthread_mutex_unlock(job_lock(j));
     if (rc == 0 && !sm)   /* SageMaker's verdicts are extra: note, go on */
         json_object_set_new(obj, "rule_output_errors",

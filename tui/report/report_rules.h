@@ -66,14 +66,21 @@ rule_reports *report_rules_sagemaker(source *src, const char *spec,
  * rule that fired (most severe first) and the job's idle GPU-hours. */
 void report_rules_print_verdict(const json_t *obj, FILE *f);
 
+/* The text report's "causes and fixes" section, after the verdict: each
+ * finding of the verdict with its cause, fix and where to look, then each
+ * fired rule no finding tells, with the same. */
+void report_rules_print_causes(const json_t *obj, FILE *f);
+
 /* Evaluates r over m (caller holds the model lock) and sets obj["rules"],
  * obj["device_usage"], obj["idle_gpu_hours"]; sm may be NULL. With st, the
  * per-node arrays (device_usage, idle_gpu_hours, and the "nodes" of
  * OverallSystemUsage's and OverallFrameworkMetrics' details) are
  * placeholders of st (report_stream.h), read from m when st is dumped;
- * with st NULL they are whole. 0, or -1 with err on OOM. */
-int report_rules_add(json_t *obj, const model *m, rules *r,
-                     const rule_reports *sm, report_stream *st, sm_err *err);
+ * with st NULL they are whole. The devices' usage is computed a node at a
+ * time on up to `threads` threads: with 2 or more, m must be settled
+ * (report_par_settle). 0, or -1 with err on OOM. */
+int report_rules_add(json_t *obj, const model *m, rules *r, const rule_reports *sm,
+                     report_stream *st, size_t threads, sm_err *err);
 
 /* rules_evaluate(r, m) on up to `threads` threads (caller holds the model
  * lock): settles m (model_settle), then runs the stale rules at once, the

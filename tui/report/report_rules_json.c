@@ -2,10 +2,12 @@
  * the report object (see report_rules.h for the shape). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/rules/device_usage.h"
 #include "model/view/straggler.h"
 #include "model/view/verdict.h"
+#include "tui/report/report_par.h"
 #include "tui/report/report_rules.h"
 #include "tui/report/report_unit.h"
 #include "tui/text/sanitize.h"
@@ -126,12 +128,15 @@ static json_t *rule_json(const model *m, const rules *r, size_t i,
     if (details && i == (size_t)rules_find("OverallFrameworkMetrics"))
         json_object_set_new(details, "nodes",
                             report_stream_array_par(st, nodes, framework_part, m, NULL));
-    json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:s, s:o}",
+    int fired = res->status == RULE_TRIGGERED;
+    json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:s, s:o, s:o, s:o, s:o, s:s}",
         "name", res->name, "status", rules_status_name(res->status),
         "severity", rules_severity_name(res->severity),
         "violations", (json_int_t)res->violations,
         "datapoints", (json_int_t)res->datapoints, "parameters", params,
-        "summary", rules_summary_at(i), "details", details);
+        "summary", rules_summary_at(i), "details", details,
+        "cause", fired ? jstr(res->cause) : json_null(), "fix", fired ? jstr(res->fix) : json_null(),
+        "evidence", fired ? jstr(res->evidence) : json_null(), "origin", rules_origin_at(i));
     const rule_verdict *v = rule_reports_find(sm, res->name);
     if (o && v)
         json_object_set_new(o, "sagemaker", sagemaker_json(v));
@@ -148,24 +153,69 @@ static int usage_part(const void *rows, size_t i, json_t *arr)
         "below_10_pct", du->pct_low));
 }
 
-static json_t *usage_json(const model *m, report_stream *st)
+/* Every node's device rows and idle GPU-hours, computed a node at a time
+ * on the pass's threads (issue 35: they were the last serial work after
+ * the pass), each GPU's history read once for both. */
+typedef struct usage_table {
+    const model *m;
+    size_t *start;            /* node i's rows: rows[start[i] .. start[i + 1]) */
+    long *count;              /* of which node i filled */
+    device_usage *rows;
+    idle_gpu_hours *idle;     /* one per node; gpus 0: none */
+} usage_table;
+
+static int usage_node(void *ctx, size_t i)
 {
-    /* One pass into a buffer sized for every core and GPU: counting
-     * first would classify every device's samples twice. */
-    size_t cap = 0;
-    for (size_t i = 0; i < model_node_count(m); i++)
-        cap += model_node_cpu_count(model_node_at(m, i)) + model_node_gpu_count(model_node_at(m, i));
-    device_usage *du = cap ? calloc(cap, sizeof *du) : NULL;
-    if (cap && !du)
-        return NULL;
-    long n = device_usage_compute(m, du, cap);
-    if (n < 0) {
-        free(du);
-        return NULL;
+    usage_table *t = ctx;
+    size_t cap = t->start[i + 1] - t->start[i];
+    long k = device_usage_node(t->m, i, t->rows + t->start[i], cap, &t->idle[i]);
+    if (k < 0)
+        return -1;
+    t->count[i] = (size_t)k > cap ? (long)cap : k;
+    return 0;
+}
+
+static void usage_table_free(usage_table *t)
+{
+    free(t->start);
+    free(t->count);
+    free(t->rows);
+    free(t->idle);
+}
+
+/* Fills t; then t->rows holds every node's rows one after the other, as
+ * device_usage_compute gives them (*nrows of them). -1 on OOM. */
+static int usage_table_build(usage_table *t, const model *m, size_t threads, size_t *nrows)
+{
+    size_t nodes = model_node_count(m);
+    *t = (usage_table){.m = m};
+    t->start = calloc(nodes + 1, sizeof *t->start);
+    t->count = calloc(nodes + 1, sizeof *t->count);
+    t->idle = calloc(nodes + 1, sizeof *t->idle);
+    if (!t->start || !t->count || !t->idle)
+        return -1;
+    for (size_t i = 0; i < nodes; i++) {
+        const model_node *n = model_node_at(m, i);
+        t->start[i + 1] = t->start[i] + model_node_cpu_count(n) + model_node_gpu_count(n);
     }
-    if ((size_t)n > cap)
-        n = (long)cap;
-    return report_stream_array(st, (size_t)n, usage_part, du, du);
+    if (!(t->rows = calloc(t->start[nodes] + 1, sizeof *t->rows)) ||
+        report_par_each(nodes, threads, usage_node, t) < 0)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < nodes; i++) {
+        memmove(t->rows + k, t->rows + t->start[i], (size_t)t->count[i] * sizeof *t->rows);
+        k += (size_t)t->count[i];
+    }
+    *nrows = k;
+    return 0;
+}
+
+/* The table's rows as the report's device_usage array (taking them). */
+static json_t *usage_json(usage_table *t, size_t nrows, report_stream *st)
+{
+    device_usage *rows = t->rows;
+    t->rows = NULL;
+    return report_stream_array_par(st, nrows, usage_part, rows, rows);
 }
 
 static int idle_part(const void *rows, size_t i, json_t *arr)
@@ -176,20 +226,22 @@ static int idle_part(const void *rows, size_t i, json_t *arr)
         "gpu_hours", ih->gpu_hours, "idle_gpu_hours", ih->idle_gpu_hours));
 }
 
-static json_t *idle_json(const model *m, report_stream *st)
+/* The nodes with GPUs, in order, to the front of t->idle: how many. */
+static size_t idle_rows(usage_table *t)
 {
-    size_t cap = model_node_count(m);   /* at most one row per node */
-    idle_gpu_hours *ih = cap ? calloc(cap, sizeof *ih) : NULL;
-    if (cap && !ih)
-        return NULL;
-    long n = device_usage_idle_gpu(m, ih, cap);
-    if (n < 0) {
-        free(ih);
-        return NULL;
-    }
-    if ((size_t)n > cap)
-        n = (long)cap;
-    return report_stream_array(st, (size_t)n, idle_part, ih, ih);
+    size_t k = 0;
+    for (size_t i = 0; i < model_node_count(t->m); i++)
+        if (t->idle[i].gpus > 0)
+            t->idle[k++] = t->idle[i];
+    return k;
+}
+
+/* The report's idle_gpu_hours array (taking the table's rows). */
+static json_t *idle_json(usage_table *t, size_t n, report_stream *st)
+{
+    idle_gpu_hours *ih = t->idle;
+    t->idle = NULL;
+    return report_stream_array_par(st, n, idle_part, ih, ih);
 }
 
 /* The Straggler rule's worst rank or node (model/view/straggler.h: the
@@ -205,17 +257,34 @@ static json_t *straggler_json(const rules *r)
                      "deviation_pct", f.over_pct);
 }
 
+/* A string, or null when empty. */
+static json_t *jstr_or_null(const char *s)
+{
+    return s && s[0] ? jstr(s) : json_null();
+}
+
+/* One finding with its advice: cause, fix and evidence in full, why and
+ * knob in the verdict line's few words, the rule it tells. */
+static json_t *finding_json(const verdict_finding *f)
+{
+    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "source", f->source,
+                     "severity", rules_severity_name(f->severity), "text", jstr(f->text),
+                     "why", jstr_or_null(f->why), "knob", jstr_or_null(f->knob),
+                     "cause", jstr_or_null(f->cause), "fix", jstr_or_null(f->fix),
+                     "evidence", jstr_or_null(f->evidence), "rule",
+                     f->rule ? json_string(f->rule) : json_null());
+}
+
 /* The job's verdict (model/view/verdict.h), as the dashboard's header
- * shows it: {"line", "findings": [{source, severity, text}]}. */
-static json_t *verdict_json(const model *m, const rules *r)
+ * shows it: {"line", "findings": [{source, severity, text, ...}]}. */
+static json_t *verdict_json(const model *m, const rules *r, const idle_gpu_hours *idle,
+                            size_t nidle)
 {
     verdict *v = calloc(1, sizeof *v);
     json_t *out = NULL, *arr = json_array();
-    if (v && arr && verdict_build(m, r, v) == 0) {
+    if (v && arr && verdict_build_idle(m, r, idle, nidle, v) == 0) {
         for (size_t i = 0; i < v->n; i++)
-            json_array_append_new(arr, json_pack("{s:s, s:s, s:o}", "source", v->f[i].source,
-                                                 "severity", rules_severity_name(v->f[i].severity),
-                                                 "text", jstr(v->f[i].text)));
+            json_array_append_new(arr, finding_json(&v->f[i]));
         char line[1024];
         out = json_pack("{s:o, s:O}", "line", jstr(verdict_format(v, "; ", 0, line, sizeof line)),
                         "findings", arr);
@@ -225,13 +294,21 @@ static json_t *verdict_json(const model *m, const rules *r)
     return out;
 }
 
-int report_rules_add(json_t *obj, const model *m, rules *r,
-                     const rule_reports *sm, report_stream *st, sm_err *err)
+int report_rules_add(json_t *obj, const model *m, rules *r, const rule_reports *sm,
+                     report_stream *st, size_t threads, sm_err *err)
 {
     if (rules_evaluate(r, m) < 0)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory evaluating rules");
-    json_t *arr = json_array(), *usage = usage_json(m, st), *idle = idle_json(m, st);
-    json_t *verdict = verdict_json(m, r);
+    usage_table t;
+    size_t nrows = 0;
+    json_t *arr = json_array(), *usage = NULL, *idle = NULL, *verdict = NULL;
+    if (usage_table_build(&t, m, threads, &nrows) == 0) {
+        size_t nidle = idle_rows(&t);
+        verdict = verdict_json(m, r, t.idle, nidle);
+        usage = usage_json(&t, nrows, st);
+        idle = idle_json(&t, nidle, st);
+    }
+    usage_table_free(&t);
     int ok = arr && usage && idle && verdict;
     for (size_t i = 0; ok && i < rules_count(); i++)
         ok = json_array_append_new(arr, rule_json(m, r, i, sm, st)) == 0;

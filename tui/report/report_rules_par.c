@@ -5,6 +5,8 @@
  * whatever the thread count or the order the rules ran in. */
 #include "tui/report/report_rules.h"
 
+#include "tui/report/report_par.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 
@@ -37,9 +39,11 @@ static void *helper_main(void *arg)
 int report_rules_evaluate(rules *r, model *m, size_t threads)
 {
     size_t stale[64], any[64], ranks[64];
-    if (rules_count() > sizeof stale / sizeof *stale || threads < 2)
+    if (threads < 2)
         return rules_evaluate(r, m);
-    model_settle(m);
+    report_par_settle(m, threads);   /* what the report reads next, too */
+    if (rules_count() > sizeof stale / sizeof *stale)
+        return rules_evaluate(r, m);
     size_t n = rules_stale(r, m, stale), nany = 0, nranks = 0;
     for (size_t k = 0; k < n; k++) {
         if (rules_reads_ranks(stale[k]))
