@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "model/util/sm_err.h"
 #include "model/util/sm_str.h"
 
 /* One line of system/incremental/ JSON files. */
@@ -134,5 +135,66 @@ typedef struct sm_kmeta {
     int kineto_keys;          /* schemaVersion, deviceProperties or
                                  distributedInfo seen (any value) */
 } sm_kmeta;
+
+
+/* ---- the one way in: what every decoder hands its records to ----------
+ *
+ * A decoder (io/decode/decoder.h) turns a file's bytes into the records
+ * above and hands them to a rec_sink; the ingest path implements it (a
+ * node's model writer on an ingest worker, the batch's ordered queue for
+ * a finished Kineto trace, the Python stats store). No decoder holds the
+ * model. */
+
+struct gpu_trace;
+struct kineto_keep;
+struct pystats_window;
+struct pystats_func_rec;
+
+/* A Python profiler stats file (cProfile, pyinstrument) as a window of
+ * functions, in calls: one SM_PY_BEGIN, its SM_PY_FUNC calls, then
+ * SM_PY_END (the window replaces an earlier version of the same key),
+ * SM_PY_FAILED (a failed session, stored as such) or SM_PY_ABORT (the
+ * file turned out corrupt: nothing of it is kept). */
+enum { SM_PY_BEGIN, SM_PY_FUNC, SM_PY_END, SM_PY_FAILED, SM_PY_ABORT };
+
+typedef struct sm_pywindow {
+    int what;                              /* SM_PY_* */
+    const char *key;                       /* the file's key */
+    const struct pystats_window *info;     /* BEGIN: the window, from the path */
+    const struct pystats_func_rec *func;   /* FUNC: one function */
+} sm_pywindow;
+
+#define SM_TRACE_NAME 128
+
+/* A finished Kineto trace: what its end needs to place it on the job
+ * (its node and process, the job clock) and keep it. The sink takes
+ * ownership and frees it with kineto_done_free (io/decode). */
+typedef struct sm_trace_done {
+    sm_kmeta meta;                /* complete; host_name and backend point
+                                     into host and backend below */
+    char host[SM_TRACE_NAME], backend[32];
+    char node[SM_TRACE_NAME];     /* the file name's node ("" unknown) */
+    char process[SM_TRACE_NAME];  /* the file name's worker ("" unknown) */
+    char *key;                    /* the file's key (owned) */
+    int64_t len;                  /* its bytes */
+    struct gpu_trace *tr;         /* its analysis, ended (owned) */
+    struct kineto_keep *keep;     /* its CPU ops and annotations, on the
+                                     trace's clock, for the model (owned) */
+    int64_t dropped;              /* CPU events past the keep's bound */
+} sm_trace_done;
+
+/* Where a decoder's records go. A callback returns 0, or -1 when the
+ * record was refused (counted, never fatal; trace's err says why, and
+ * the file is then named as not read). NULL callbacks take nothing. */
+typedef struct rec_sink {
+    void *ud;
+    int (*sample)(void *ud, const sm_sample *s);          /* system, CloudWatch */
+    int (*event)(void *ud, const sm_event *e);            /* smdebug/TF traces */
+    int (*pywindow)(void *ud, const sm_pywindow *w);      /* cProfile, pyinstrument */
+    int (*trace)(void *ud, sm_trace_done *t, sm_err *err);  /* a finished Kineto
+                                                              trace; the sink owns
+                                                              t from here */
+    void (*note)(void *ud, const char *what);             /* a warning on this file */
+} rec_sink;
 
 #endif

@@ -63,11 +63,7 @@ NEVER = [
     ("tui/panes", "io/", "a pane draws the snapshot: it includes nothing from io/"),
 ]
 # Known breaks of NEVER, each to go (a note, not a failure, once gone).
-NEVER_UNTIL = {
-    # names are cleaned once at ingest (HACKING §1): the Top table then
-    # needs no decoder's sanitizer at draw time
-    "tui/panes/pane_python_kineto.c -> io/decode/kineto_decode.h",
-}
+NEVER_UNTIL = set()
 
 INCLUDE = re.compile(r'\s*#\s*include\s+"([^"]+)"')
 

@@ -46,9 +46,12 @@ typedef enum key_kind {
     KEY_KINETO,         /* PyTorch profiler trace, <worker>.<time>.pt.trace.json[.gz]
                            at any depth: node = the worker's host part,
                            process = the worker, time_us from the name */
-    KEY_KINETO_MAYBE    /* another *.json[.gz] where Kineto traces may be
+    KEY_KINETO_MAYBE,   /* another *.json[.gz] where Kineto traces may be
                            (outside smdebug's layout): a trace only if its
                            head says so (kineto_file_sniff) */
+    KEY_CLOUDWATCH      /* GetMetricData answers for a job's hosts, fetched
+                           by the AWS room (never a key of a listing:
+                           keyname_parse does not give it; cw_answer_key) */
 } key_kind;
 
 typedef enum trace_kind {

@@ -72,6 +72,9 @@ void kineto_dec_free(kineto_dec *d);
  * kineto_dec_finish says what and where. */
 int kineto_dec_feed(kineto_dec *d, const void *p, size_t n, kineto_ev_cb cb, void *ud);
 
+/* How a JSON file that is no trace is said not to be read (the W view
+ * tells these from traces cut short by it). */
+#define KINETO_NOT_A_TRACE "not a PyTorch profiler trace"
 #define KINETO_INCOMPLETE 1
 
 /* The file ended: gives the events still held (a .gz is inflated in

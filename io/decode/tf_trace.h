@@ -17,7 +17,8 @@
  * `<writer>_<start_us>_<end_us>.metadata` file (tf_meta.h places a trace
  * from it, node included); the caller passes that start as base_us. When
  * there is no such record, the caller may anchor the session to the start
- * of the same step's Step event on the same node (tf_trace_step_start):
+ * of the same step's Step event on the same node (the ingest path does:
+ * scan_decode_step_start):
  * the profiler is started by the step-begin hook, so this is off by the
  * hook's own latency only. Traces whose `ts` are already epoch
  * microseconds (any ts ≥ 1e15, i.e. after 2001) are used as they are.
@@ -28,7 +29,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/model.h"
 #include "model/records.h"
 #include "model/util/sm_err.h"
 
@@ -66,20 +66,5 @@ int tf_trace_gunzip(const void *gz, size_t len, size_t max, char **out,
 /* Step number from a TF trace key: the 9-digit directory after the hour
  * directory under detailed_profiling/. -1 when absent. */
 int64_t tf_trace_step_from_key(const char *key);
-
-/* Start (epoch µs) of step `step` on node `node_id` in the model, taken from
- * the retained Step:* events (TRAIN first, then the other modes). Returns
- * TF_TRACE_NO_BASE when the model does not know it. Read-only; the caller
- * holds the model's lock. */
-int64_t tf_trace_step_start(const model *m, const char *node_id, int64_t step);
-
-/* Scanner glue: loads the trace at `key` (its step from the path) for
- * node_id into m, its session starting at base_us (from the .metadata
- * record), or with base_us == TF_TRACE_NO_BASE anchored with
- * tf_trace_step_start. Events the model ignores (time filter) are not
- * errors. Returns 0, or -1 with err (the messages of tf_trace_load_at; the
- * model is unchanged then). The caller holds the model's lock. */
-int tf_trace_ingest(model *m, const char *node_id, const char *key, int64_t base_us,
-                    const void *gz, size_t len, sm_err *err);
 
 #endif

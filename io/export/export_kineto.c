@@ -385,10 +385,12 @@ static int first_pass(kx *k, const xkin *f, int *rc, sm_err *err)
         return 0;
     }
     k->base_ns = meta.has_base ? meta.base_ns : 0;
-    key_info ki = f->ki;
-    kineto_ingest_node_of(f->ki.node, node_has_metrics, k->x, ki.node, sizeof ki.node);
-    kineto_ingest_place(&ki, f->key, &meta, node_has_metrics(k->x, ki.node), k->node, k->proc,
-                        sizeof k->node);
+    char host[128] = "", name_node[sizeof f->ki.node];
+    if (meta.host_name.len)
+        kineto_str_sanitize(meta.host_name, host, sizeof host);
+    kineto_ingest_node_of(f->ki.node, node_has_metrics, k->x, name_node, sizeof name_node);
+    kineto_ingest_place(name_node, f->ki.process, f->key, host, meta.rank,
+                        node_has_metrics(k->x, name_node), k->node, k->proc, sizeof k->node);
     return 1;
 }
 

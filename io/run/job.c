@@ -1,13 +1,13 @@
 /* job: see job.h. */
 #include "io/run/job.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "io/decode/pystats_load.h"
-#include "io/decode/tf_trace.h"
+#include "io/run/job_cw.h"
 #include "io/run/job_watch.h"
 #include "io/run/job_warn.h"
 #include "io/run/kineto_ingest.h"
@@ -21,58 +21,30 @@ struct job {
     source *tsrc;           /* --traces: its own source and scanner, NULL none */
     scanner *tsc;
     model *m;
-    pystats_store *py;      /* Python profiler stats, fed by on_file */
-    kineto_ingest *kin;     /* PyTorch profiler traces, fed by on_file */
+    pystats_store *py;      /* Python profiler stats, from the sink */
+    kineto_ingest *kin;     /* PyTorch profiler traces, from the sink */
+    rec_sink sink;          /* the scanners' records beyond the model's */
     job_watch *watch;       /* the SageMaker API's view, NULL none */
+    job_cw *cw;             /* its CloudWatch answers on the ingest path */
+    atomic_long passes;     /* for the watch: the scanner's passes done, */
+    atomic_int has_system;  /* and whether they gave a system sample */
     pthread_mutex_t lock;
     int desc_final;         /* desc names profiler-output (root found) */
     int filtered;           /* a time filter (--since/--until) is set */
     char desc[2048];        /* written under lock by job_scan */
 };
 
-/* Whole-file kinds from the scanner (lock held): each to its store. */
-static int job_on_file(void *ud, const key_info *ki, const char *key,
-                       const void *data, size_t len, sm_err *err)
+/* The job's records beyond the model's (lock held): a Python stats window
+ * to its store, a finished trace to the Kineto ingest. */
+static int job_take_pywindow(void *ud, const sm_pywindow *w)
 {
-    job *j = ud;
-    if (ki->kind == KEY_CPROFILE || ki->kind == KEY_PYINSTRUMENT)
-        return pystats_load_file(j->py, ki, key, data, len, err);
-    if (ki->kind == KEY_KINETO || ki->kind == KEY_KINETO_MAYBE)
-        return kineto_ingest_file(j->kin, ki, key, data, len, err);
-    if (ki->kind == KEY_TF_TRACE)
-        return tf_trace_ingest(j->m, ki->node, key, ki->time_us ? ki->time_us : TF_TRACE_NO_BASE,
-                               data, len, err);
-    return 0;
+    return pystats_store_take(((job *)ud)->py, w);
 }
 
-/* PyTorch profiler traces, streamed (scanner_stream_ops): read piece by
- * piece without the lock, added to the model at their end with it. */
-static void *job_stream_begin(void *ud, const key_info *ki, const char *key, sm_err *err)
+static int job_take_trace(void *ud, sm_trace_done *t, sm_err *err)
 {
-    (void)ud;
-    kineto_read *r = kineto_read_begin(ki, key);
-    if (!r)
-        sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-    return r;
+    return kineto_ingest_take(((job *)ud)->kin, t, err);
 }
-
-static int job_stream_feed(void *rd, const void *p, size_t n)
-{
-    return kineto_read_feed(rd, p, n);
-}
-
-static int job_stream_end(void *ud, void *rd, int64_t len, sm_err *err)
-{
-    return kineto_ingest_end(((job *)ud)->kin, rd, len, err);
-}
-
-static void job_stream_drop(void *rd)
-{
-    kineto_read_drop(rd);
-}
-
-static const scanner_stream_ops job_stream = {job_stream_begin, job_stream_feed, job_stream_end,
-                                              job_stream_drop};
 
 /* "<source>/<root>" with one slash between and none at the end (an S3
  * source describes itself as "s3://b/job/"). */
@@ -135,14 +107,15 @@ job *job_open_source_at(source *src, const char *root, const source_opts *so,
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
         goto fail;
     }
-    if (!(j->py = pystats_store_new()) || !(j->kin = kineto_ingest_new(j->m))) {
+    if (!(j->py = pystats_store_new()) || !(j->kin = kineto_ingest_new(j->m)) ||
+        !(j->cw = job_cw_new())) {
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
         goto fail;
     }
     /* The root is found by the first pass: opening does no I/O, so the
      * dashboard draws before a slow or empty source has answered. */
-    scanner_opts o = {.lock = &j->lock, .on_file = job_on_file, .on_file_ud = j,
-                      .stream = &job_stream, .wait = so && so->wait_for_data};
+    j->sink = (rec_sink){.ud = j, .pywindow = job_take_pywindow, .trace = job_take_trace};
+    scanner_opts o = {.lock = &j->lock, .sink = &j->sink, .wait = so && so->wait_for_data};
     ingest_threads(&o);
     if (!(j->sc = scanner_new(j->src, root, j->m, &o, err)))
         goto fail;
@@ -167,13 +140,14 @@ void job_close(job *j)
 {
     if (!j)
         return;
-    job_watch_free(j->watch);   /* first: its thread adds to the model */
+    job_watch_free(j->watch);   /* first: its thread asks the job */
     scanner_free(j->sc);
     scanner_free(j->tsc);
     source_free(j->tsrc);
     model_free(j->m);
     pystats_store_free(j->py);
     kineto_ingest_free(j->kin);
+    job_cw_free(j->cw);
     source_free(j->src);
     pthread_mutex_destroy(&j->lock);
     free(j);
@@ -225,6 +199,14 @@ int job_scan(job *j, sm_err *err)
     }
     job_name_clocks(j);
     job_warn_count_traces(j);
+    pthread_mutex_lock(&j->lock);
+    atomic_store(&j->has_system, model_last_sample_us(j->m) != 0);
+    pthread_mutex_unlock(&j->lock);
+    scan_stats st;
+    scanner_get_stats(j->sc, &st);
+    atomic_store(&j->passes, (long)st.passes);   /* completed passes only */
+    if (j->watch)   /* CloudWatch's answers, decoded in the pass */
+        job_cw_drain(j->cw, j->watch, j->m, &j->lock);
     /* What reading finds (a bucket in another region) is the source's
      * problem, even where the message names the option that fixes it:
      * only the command line itself makes a usage error (exit 2). */
@@ -245,11 +227,19 @@ int job_scan(job *j, sm_err *err)
     return rc;
 }
 
+/* What the files gave, for the watch's choice of CloudWatch. */
+static void job_files(void *ud, job_watch_files *out)
+{
+    job *j = ud;
+    out->passes = atomic_load(&j->passes);
+    out->has_system = atomic_load(&j->has_system);
+}
+
 int job_set_watch(job *j, job_watch *w, int thread, sm_err *err)
 {
     job_watch_free(j->watch);
     j->watch = NULL;
-    if (w && thread && job_watch_start(w, j->m, &j->lock, j->sc, err) < 0) {
+    if (w && thread && job_watch_start(w, job_files, j, err) < 0) {
         job_watch_free(w);
         return -1;
     }
@@ -261,9 +251,10 @@ void job_poll_watch(job *j)
 {
     if (!j->watch)
         return;
-    scan_stats st;
-    scanner_get_stats(j->sc, &st);
-    job_watch_poll(j->watch, j->m, &j->lock, (long)st.passes, (double)time(NULL));
+    job_watch_files f;
+    job_files(j, &f);
+    job_watch_poll(j->watch, &f, (double)time(NULL));
+    job_cw_drain(j->cw, j->watch, j->m, &j->lock);
 }
 
 job_watch *job_get_watch(job *j)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "io/decode/keyname.h"
+#include "io/decode/kineto_decode.h"
 #include "io/run/job_watch.h"
 #include "io/run/kineto_ingest.h"
 #include "model/view/freshness.h"

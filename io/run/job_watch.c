@@ -12,8 +12,7 @@
 #include "io/jobs/sm_parse.h"
 #include "io/aws/aws_api.h"
 #include "io/aws/sagemaker.h"
-#include "io/scan/scanner.h"
-#include "model/util/stable_sort.h"
+#include "io/decode/cw_answer.h"
 #include "model/util/vec.h"
 
 #define DESCRIBE_EVERY_S 60.0
@@ -21,19 +20,23 @@
 #define CW_EVERY_S 60.0
 #define CW_LATE_S 300.0          /* points CloudWatch may still add behind the newest */
 #define DEBUGGER_GRACE_S 300.0  /* training time before its files may be missed */
-#define CW_STREAM 0xC10D3A7C40ULL /* model_set_stream: not a file's */
 
-typedef struct cw_point {
-    int64_t ts;
-    int host, metric;
-    double v;
-} cw_point;
+/* The answers are read (io/decode) by the numbers the queries were asked
+ * with (io/aws). */
+_Static_assert(CW_HOST_METRICS == CW_ANSWER_METRICS && CW_HOST_MAX == CW_ANSWER_HOST_MAX,
+               "cw_host's queries and cw_answer's reading disagree");
+
+/* A fetch's answers, waiting for the ingest path (job_watch_take). */
+typedef struct cw_fetch {
+    job_watch_answers a;
+    struct cw_fetch *next;
+} cw_fetch;
 
 struct job_watch {
     char name[256];
     aws_creds *creds;
     aws_api *sm, *cw;
-    pthread_mutex_t mu;          /* row, described, err, cw_on */
+    pthread_mutex_t mu;          /* row, described, err, cw_on, inbox, newest */
     jobrow row;
     int described;
     char err[512];
@@ -43,18 +46,17 @@ struct job_watch {
     double cw_s, cw_end_s;       /* last fetch; the job's end it covered */
     double cw_done_s;            /* last fetch that worked (under mu) */
     int cw_failed;               /* the last fetch failed */
-    int64_t *last_us;            /* newest point added, per host x metric */
-    int hosts;
-    cw_point *pts;
-    size_t npts, pts_cap;
+    int64_t newest_us;           /* newest point the ingest path added (mu) */
+    cw_fetch *inbox, **inbox_tail;   /* fetched, not taken yet (mu) */
+    char *page;                  /* the fetch in progress: its pages */
+    size_t npage, page_cap;
     atomic_long describes, metric_calls;
     /* the thread (job_watch_start) */
     pthread_t thread;
     int started, stop;           /* stop under mu, signalled on cv */
     pthread_cond_t cv;
-    model *m;
-    pthread_mutex_t *lock;
-    scanner *sc;
+    job_watch_files_fn files;
+    void *files_ud;
     void (*on_change)(void *ud); /* under mu */
     void *change_ud;
 };
@@ -67,6 +69,7 @@ job_watch *job_watch_new(const char *name, const jobrow *row, const job_watch_op
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory"), NULL;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
+    w->inbox_tail = &w->inbox;
     snprintf(w->name, sizeof w->name, "%s", name);
     jobrow_init(&w->row, name);
     if (row) {   /* the list's row, described by it now: the next describe is due later */
@@ -102,9 +105,11 @@ void job_watch_free(job_watch *w)
     aws_api_free(w->sm);
     aws_api_free(w->cw);
     aws_creds_free(w->creds);
+    job_watch_answers a;
+    while (job_watch_take(w, &a))   /* fetched, never decoded */
+        free(a.xml);
     pthread_mutex_destroy(&w->mu);
-    free(w->last_us);
-    free(w->pts);
+    free(w->page);
     free(w);
 }
 
@@ -157,68 +162,75 @@ int job_watch_describe(job_watch *w, sm_err *err)
     return -1;
 }
 
-static void collect(void *ud, int host, int metric, int64_t ts_us, double v)
+/* A page of the fetch in progress, after the others. */
+static int collect(void *ud, const char *xml, size_t len)
 {
     job_watch *w = ud;
-    if (host > w->hosts || vec_grow(&w->pts, &w->pts_cap, w->npts + 1, sizeof *w->pts, 256))
-        return;
-    w->pts[w->npts++] = (cw_point){ts_us, host, metric, v};
+    if (vec_grow(&w->page, &w->page_cap, w->npage + len + 1, 1, 1 << 16) != 0)
+        return -1;
+    memcpy(w->page + w->npage, xml, len);
+    w->npage += len;
+    w->page[w->npage] = '\0';
+    return 0;
 }
 
-STABLE_SORT_DEFINE(sort_points, cw_point, A.ts < B.ts)
-
-/* The points collected, oldest first, into m: those newer than what
- * their (host, metric) has. Returns how many were added. */
-static long add_points(job_watch *w, const cw_host_job *j, model *m, pthread_mutex_t *lock)
+/* The fetch's pages into the inbox, for the ingest path. 0, or -1 on OOM. */
+static int post_fetch(job_watch *w, const cw_answer_job *j, int period)
 {
-    cw_point *tmp = malloc((w->npts ? w->npts : 1) * sizeof *tmp);
-    if (!tmp)
+    cw_fetch *f = calloc(1, sizeof *f);
+    if (!f)
+        return -1;
+    cw_answer_key(w->row.instance_type, w->row.groups, j->hosts, period, f->a.key,
+                  sizeof f->a.key);
+    f->a.xml = w->page;
+    f->a.len = w->npage;
+    f->a.gpus = j->known ? j->gpus : 0;
+    f->a.period_s = period;
+    w->page = NULL;
+    w->npage = w->page_cap = 0;
+    pthread_mutex_lock(&w->mu);
+    *w->inbox_tail = f;
+    w->inbox_tail = &f->next;
+    pthread_mutex_unlock(&w->mu);
+    return 0;
+}
+
+int job_watch_take(job_watch *w, job_watch_answers *out)
+{
+    pthread_mutex_lock(&w->mu);
+    cw_fetch *f = w->inbox;
+    if (f && !(w->inbox = f->next))
+        w->inbox_tail = &w->inbox;
+    pthread_mutex_unlock(&w->mu);
+    if (!f)
         return 0;
-    sort_points(w->pts, tmp, w->npts);
-    free(tmp);
-    long added = 0;
-    if (lock)
-        pthread_mutex_lock(lock);
-    model_set_stream(m, CW_STREAM);
-    for (size_t i = 0; i < w->npts; i++) {
-        const cw_point *p = &w->pts[i];
-        int64_t *last = &w->last_us[(p->host - 1) * CW_HOST_METRICS + p->metric];
-        char node[32];
-        sm_sample s;
-        if (p->ts <= *last || cw_host_sample(j, p->host, p->metric, p->ts, p->v, node,
-                                             sizeof node, &s) != 0)
-            continue;
-        *last = p->ts;
-        added += model_add_sample(m, &s) == 0;
-    }
-    /* each host's CPU is one core: its total needs no later sample */
-    model_flush(m, 1);
-    if (lock)
-        pthread_mutex_unlock(lock);
-    return added;
+    *out = f->a;
+    free(f);
+    return 1;
+}
+
+void job_watch_note_newest(job_watch *w, int64_t ts_us)
+{
+    pthread_mutex_lock(&w->mu);
+    if (ts_us > w->newest_us)
+        w->newest_us = ts_us;
+    pthread_mutex_unlock(&w->mu);
 }
 
 /* Whether CloudWatch is (or becomes) the source; decided once, after a
  * pass, by whether the files gave the model any system sample. */
-static int cloudwatch_on(job_watch *w, model *m, pthread_mutex_t *lock, long passes,
-                         double now_s)
+static int cloudwatch_on(job_watch *w, const job_watch_files *f, double now_s)
 {
     const jobrow *r = &w->row;
     /* without a profiler path no file can come: no pass to wait for */
-    if (w->decided || !w->described || (passes <= 0 && r->profiler_url[0]))
+    if (w->decided || !w->described || (f->passes <= 0 && r->profiler_url[0]))
         return w->cw_on;
     /* Debugger writes from the start of training: a job with a profiler
      * path that has trained less than that may still get its files */
     if (r->profiler_url[0] && !jobrow_ended(r) &&
         (r->start_s <= 0 || now_s - r->start_s < DEBUGGER_GRACE_S))
         return 0;
-    if (lock)
-        pthread_mutex_lock(lock);
-    int none = model_last_sample_us(m) == 0;
-    if (none)
-        model_set_system_source(m, "CloudWatch", 60 * 1000000LL);
-    if (lock)
-        pthread_mutex_unlock(lock);
+    int none = !f->has_system;
     pthread_mutex_lock(&w->mu);
     w->decided = 1;
     w->cw_on = none;
@@ -227,7 +239,7 @@ static int cloudwatch_on(job_watch *w, model *m, pthread_mutex_t *lock, long pas
 }
 
 /* The window to ask for at now_s, 0 when nothing is due. */
-static int cloudwatch_due(const job_watch *w, double now_s, double *t0, double *t1)
+static int cloudwatch_due(job_watch *w, double now_s, double *t0, double *t1)
 {
     const jobrow *r = &w->row;
     int ended = jobrow_ended(r);
@@ -239,9 +251,9 @@ static int cloudwatch_due(const job_watch *w, double now_s, double *t0, double *
      * past the retries) is not tried again sooner either */
     if ((!ended || w->cw_failed) && w->cw_s > 0 && now_s - w->cw_s < CW_EVERY_S)
         return 0;
-    int64_t newest = 0;
-    for (int i = 0; w->last_us && i < w->hosts * CW_HOST_METRICS; i++)
-        newest = w->last_us[i] > newest ? w->last_us[i] : newest;
+    pthread_mutex_lock(&w->mu);
+    int64_t newest = w->newest_us;
+    pthread_mutex_unlock(&w->mu);
     *t0 = newest > 0 ? (double)newest / 1e6 - CW_LATE_S : r->start_s;
     if (*t0 < r->start_s)
         *t0 = r->start_s;
@@ -249,7 +261,7 @@ static int cloudwatch_due(const job_watch *w, double now_s, double *t0, double *
     return *t1 > *t0;
 }
 
-static int cloudwatch(job_watch *w, model *m, pthread_mutex_t *lock, double now_s)
+static int cloudwatch(job_watch *w, double now_s)
 {
     double t0, t1;
     if (!cloudwatch_due(w, now_s, &t0, &t1))
@@ -257,30 +269,9 @@ static int cloudwatch(job_watch *w, model *m, pthread_mutex_t *lock, double now_
     cw_host_job j = {.name = w->name, .hosts = w->row.instance_count};
     if (j.hosts > CW_HOST_MAX)
         j.hosts = CW_HOST_MAX;
-    cw_host_job_type(&j, w->row.instance_type, w->row.groups);
-    if (!w->last_us || w->hosts != j.hosts) {
-        free(w->last_us);
-        w->hosts = j.hosts;
-        if (!(w->last_us = calloc((size_t)j.hosts * CW_HOST_METRICS, sizeof *w->last_us)))
-            return 0;
-    }
-    if (j.known && j.gpus > 1) {
-        if (lock)
-            pthread_mutex_lock(lock);
-        model_set_gpus_per_series(m, j.gpus);
-        if (lock)
-            pthread_mutex_unlock(lock);
-    }
     int period = cw_host_period(t1, now_s);
-    if (period != 60) {
-        if (lock)
-            pthread_mutex_lock(lock);
-        model_set_system_source(m, "CloudWatch", (int64_t)period * 1000000);
-        if (lock)
-            pthread_mutex_unlock(lock);
-    }
     sm_err e = {0};
-    w->npts = 0;
+    w->npage = 0;
     long got = cw_host_fetch(w->cw, &j, period, t0, t1, collect, w, &e);
     atomic_fetch_add(&w->metric_calls, 1);
     w->cw_s = now_s;
@@ -294,16 +285,18 @@ static int cloudwatch(job_watch *w, model *m, pthread_mutex_t *lock, double now_
     w->cw_done_s = now_s;
     w->err[0] = '\0';
     pthread_mutex_unlock(&w->mu);
-    return add_points(w, &j, m, lock) > 0;
+    cw_answer_job type = {.name = j.name, .hosts = j.hosts};
+    cw_answer_job_type(&type, w->row.instance_type, w->row.groups);
+    return post_fetch(w, &type, period) == 0;
 }
 
-int job_watch_poll(job_watch *w, model *m, pthread_mutex_t *lock, long passes, double now_s)
+int job_watch_poll(job_watch *w, const job_watch_files *f, double now_s)
 {
     int changed = 0;
     if (describe_due(w, now_s))
         changed |= describe(w, now_s);
-    if (cloudwatch_on(w, m, lock, passes, now_s))
-        changed |= cloudwatch(w, m, lock, now_s);
+    if (cloudwatch_on(w, f, now_s))
+        changed |= cloudwatch(w, now_s);
     pthread_mutex_lock(&w->mu);
     if (changed && w->on_change)
         w->on_change(w->change_ud);
@@ -325,11 +318,11 @@ static void *watch_main(void *arg)
 {
     job_watch *w = arg;
     for (;;) {
-        scan_stats st;
-        scanner_get_stats(w->sc, &st);
-        job_watch_poll(w, w->m, w->lock, (long)st.passes, (double)time(NULL));
+        job_watch_files f;
+        w->files(w->files_ud, &f);
+        job_watch_poll(w, &f, (double)time(NULL));
         /* quicker before the first pass: it ends soon, and decides */
-        long wait_ns = w->decided || st.passes > 0 ? 1000000000L : 250000000L;
+        long wait_ns = w->decided || f.passes > 0 ? 1000000000L : 250000000L;
         struct timespec dl;
         clock_gettime(CLOCK_REALTIME, &dl);
         dl.tv_sec += (dl.tv_nsec + wait_ns) / 1000000000L;
@@ -344,11 +337,10 @@ static void *watch_main(void *arg)
     }
 }
 
-int job_watch_start(job_watch *w, model *m, pthread_mutex_t *lock, scanner *sc, sm_err *err)
+int job_watch_start(job_watch *w, job_watch_files_fn files, void *ud, sm_err *err)
 {
-    w->m = m;
-    w->lock = lock;
-    w->sc = sc;
+    w->files = files;
+    w->files_ud = ud;
     int e = pthread_create(&w->thread, NULL, watch_main, w);
     if (e != 0)
         return sm_err_set(err, SM_ERR_NOMEM, "cannot start the API thread: %s", strerror(e));

@@ -14,20 +14,27 @@
  *     a failed describe (no API access, no such job) is retried after
  *     ten minutes and the header keeps the files' freshness;
  *   - GetMetricData once a minute while the job runs (CloudWatch's
- *     resolution), from the newest point it has less a few minutes
+ *     resolution), from the newest point the job has less a few minutes
  *     (late points), and once more after it ended, then never again.
  * CloudWatch becomes the system source only when a pass has finished and
- * the model holds no system sample (for a running job with a profiler
+ * the files gave no system sample (for a running job with a profiler
  * path, once it has trained 5 minutes: Debugger's first files may come
- * late): a job with Debugger metrics never asks for it. */
+ * late): a job with Debugger metrics never asks for it.
+ *
+ * The watch never touches the model: a fetch's answers wait in its inbox
+ * (job_watch_take) until the ingest path decodes them in a pass, as it
+ * reads a file (the "cloudwatch" decoder; io/run/job_cw.c), and what the
+ * ingest path knows of the files comes back to it (job_watch_files, the
+ * newest point added: job_watch_note_newest). */
 #ifndef SMTOP_JOB_WATCH_H
 #define SMTOP_JOB_WATCH_H
 
 #include <pthread.h>
 
-#include "io/scan/scanner.h"
+#include <stddef.h>
+#include <stdint.h>
+
 #include "model/jobs/jobrow.h"
-#include "model/model.h"
 #include "model/util/sm_err.h"
 
 typedef struct job_watch job_watch;
@@ -46,16 +53,43 @@ job_watch *job_watch_new(const char *name, const jobrow *row, const job_watch_op
  * fine. */
 void job_watch_free(job_watch *w);
 
-/* Starts the thread polling w (job_watch_poll) every second, with the
- * passes sc has finished, into m under lock; all borrowed, outliving w.
- * 0, or -1 with err. */
-int job_watch_start(job_watch *w, model *m, pthread_mutex_t *lock, scanner *sc, sm_err *err);
+/* What the ingest path knows of the job's files, for the choice of
+ * CloudWatch. */
+typedef struct job_watch_files {
+    long passes;         /* scan passes finished */
+    int has_system;      /* the files gave the model a system sample */
+} job_watch_files;
+typedef void (*job_watch_files_fn)(void *ud, job_watch_files *out);
 
-/* Does what is due at now_s (see above). passes: scan passes finished
- * so far. Samples go into m under lock (NULL: none held). Returns 1 when
- * the row or the model changed, else 0; failures are kept for
- * job_watch_error, never returned: the files' view goes on. */
-int job_watch_poll(job_watch *w, model *m, pthread_mutex_t *lock, long passes, double now_s);
+/* Starts the thread polling w (job_watch_poll) every second, asking
+ * files(ud) (thread-safe; borrowed, outliving w) what the files gave.
+ * 0, or -1 with err. */
+int job_watch_start(job_watch *w, job_watch_files_fn files, void *ud, sm_err *err);
+
+/* Does what is due at now_s (see above), given what the files gave.
+ * Returns 1 when the row changed or answers wait in the inbox, else 0;
+ * failures are kept for job_watch_error, never returned: the files' view
+ * goes on. */
+int job_watch_poll(job_watch *w, const job_watch_files *f, double now_s);
+
+/* One fetch's GetMetricData answers, for the ingest path. */
+typedef struct job_watch_answers {
+    char key[192];       /* the decoder's key (cw_answer_key: instance type,
+                            groups, hosts, period) */
+    char *xml;           /* every page, one after another; owned by the
+                            taker (free it), NUL-terminated */
+    size_t len;
+    int gpus;            /* per host when the type is known, else 0 */
+    int period_s;
+} job_watch_answers;
+
+/* The oldest fetch waiting: 1 with *out filled (the caller owns out->xml),
+ * 0 when none waits. Thread-safe. */
+int job_watch_take(job_watch *w, job_watch_answers *out);
+
+/* The ingest path added CloudWatch points up to ts_us: the next fetch
+ * starts a few minutes before the newest. Thread-safe. */
+void job_watch_note_newest(job_watch *w, int64_t ts_us);
 
 /* DescribeTrainingJob now, on the caller's thread (before a command
  * opens the job: its profiler output is in the answer). 0, or -1 with
@@ -66,7 +100,7 @@ int job_watch_describe(job_watch *w, sm_err *err);
  * Thread-safe. */
 int job_watch_row(job_watch *w, jobrow *out);
 
-/* fn(ud) after a poll that changed the row or the model (on the watch's
+/* fn(ud) after a poll that changed the row or fetched answers (on the watch's
  * thread, holding the watch's lock: fn must not call back into w); NULL
  * stops it. Thread-safe. */
 void job_watch_on_change(job_watch *w, void (*fn)(void *ud), void *ud);

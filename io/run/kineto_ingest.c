@@ -1,12 +1,9 @@
 /* kineto_ingest: see kineto_ingest.h.
  *
- * One file: its bytes go through the streaming decoder (kineto_decode)
- * into the rank's analysis (gpu_trace) and, for the model's step views, a
- * list of its steps, user annotations and CPU ops on the trace's clock
- * (the clock's base may come after traceEvents). Only once the decoder
- * says the trace is complete is anything kept: the analysis merges into
- * its rank (model_gpu) and the events, placed on the job clock, go into
- * the model under the rank's node and process, as an smdebug writer's do:
+ * A finished trace (the kineto decoder's sm_trace_done) is placed: its
+ * analysis merges into its rank (model_gpu) and its kept events, placed
+ * on the job clock, go into the model under the rank's node and process,
+ * as an smdebug writer's do:
  *   ProfilerStep#N                    → Step:ModeKeys.TRAIN, step N
  *   enumerate(DataLoader)#…           → DataIterator
  *   other user annotations, cpu ops   → phases user_annotation, cpu_op
@@ -20,17 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/decode/kineto_decode.h"
-#include "io/run/kineto_keep.h"
+#include "io/decode/decoder.h"
+#include "io/decode/kineto_keep.h"
 #include "model/gpu/gpu_clock.h"
 #include "model/gpu/gpu_trace.h"
 #include "model/core/model_gpu.h"
 #include "model/util/vec.h"
-
-#define CHUNK ((size_t)1 << 20)
-#define NAME_MAX_BYTES 256              /* an event name kept for the model */
-#define MODEL_EVENTS_MAX ((size_t)1 << 20)  /* per file: bounds the list */
-#define SNIFF_BYTES ((size_t)64 << 10)
 
 /* A placed trace's span on the job clock, by the rank (node, process) it
  * gave its figures to. */
@@ -50,26 +42,9 @@ struct kineto_ingest {
     gpu_span checked_sys;
 };
 
-enum { K_STEP, K_LOADER, K_USER, K_CPU };
-
+/* The model's phase of a kept event, by its KINETO_KEEP_* kind. */
 static const char *const kind_phase[] = {"Step:ModeKeys.TRAIN", "DataIterator",
                                          "user_annotation", "cpu_op"};
-
-/* One file's read in progress: its decoder, its analysis so far and the
- * CPU-side events kept for the model until the trace is complete. */
-struct kineto_read {
-    key_info ki;
-    char *key;
-    kineto_dec *d;
-    gpu_trace *tr;
-    kineto_keep *keep;            /* CPU ops and annotations for the model */
-    int64_t dropped;        /* events past MODEL_EVENTS_MAX */
-    int oom;
-    int fed;                /* bytes came (the head was judged) */
-    int not_kineto;         /* a KEY_KINETO_MAYBE whose head says it is not one */
-    int stopped;            /* the decoder refused more (corrupt, OOM) */
-};
-typedef struct kineto_read kread;
 
 kineto_ingest *kineto_ingest_new(model *m)
 {
@@ -89,8 +64,8 @@ void kineto_ingest_free(kineto_ingest *k)
     free(k);
 }
 
-/* The span of a read's CPU-side events on the job clock; 0 when it has none. */
-static int read_span(const kread *r, int64_t base_ns, int64_t *t0, int64_t *t1)
+/* The span of a trace's CPU-side events on the job clock; 0 when it has none. */
+static int read_span(const sm_trace_done *r, int64_t base_ns, int64_t *t0, int64_t *t1)
 {
     if (!kineto_keep_span(r->keep, t0, t1))
         return 0;
@@ -146,7 +121,7 @@ static const char *base_name(const char *key)
 }
 
 /* 0 when the trace may count; -1 with err naming the trace it repeats. */
-static int check_overlap(kineto_ingest *k, const kread *r, int64_t base_ns, const char *node,
+static int check_overlap(kineto_ingest *k, const sm_trace_done *r, int64_t base_ns, const char *node,
                          const char *proc, const char *key, sm_err *err)
 {
     int64_t t0, t1;
@@ -230,41 +205,6 @@ int kineto_ingest_name_clocks(kineto_ingest *k, const gpu_span *sys, kineto_note
     return 0;
 }
 
-static int name_has(sm_str s, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    return s.len >= n && !memcmp(s.ptr, prefix, n);
-}
-
-/* Keeps a CPU-side X event for the model. */
-static void keep_event(kread *r, const sm_kevent *ev)
-{
-    if (kineto_keep_count(r->keep) >= (int64_t)MODEL_EVENTS_MAX) {
-        r->dropped++;
-        return;
-    }
-    char name[NAME_MAX_BYTES];
-    size_t len = kineto_str_sanitize(ev->name, name, sizeof name);
-    kineto_keep_ev k = {ev->ts_ns, ev->dur_ns > 0 ? ev->dur_ns : 0, ev->pid, ev->tid, ev->step,
-                  0, 0, K_CPU};
-    if (ev->cat == KCAT_USER_ANNOTATION)
-        k.kind = ev->step >= 0 && name_has(ev->name, "ProfilerStep#") ? K_STEP
-                 : name_has(ev->name, "enumerate(DataLoader)")          ? K_LOADER
-                                                                         : K_USER;
-    if (kineto_keep_add(r->keep, &k, name, len) != 0)
-        r->oom = 1;
-}
-
-static void on_event(void *ud, const sm_kevent *ev)
-{
-    kread *r = ud;
-    if (gpu_trace_add(r->tr, ev) != 0)
-        r->oom = 1;
-    if (ev->ph == 'X' && ev->ts_ns != SM_KEV_NONE &&
-        (ev->cat == KCAT_CPU_OP || ev->cat == KCAT_USER_ANNOTATION))
-        keep_event(r, ev);
-}
-
 /* The file's name without its folders and extensions: a worker of its own. */
 static void key_stem(const char *key, char *out, size_t cap)
 {
@@ -273,21 +213,22 @@ static void key_stem(const char *key, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)(n ? n : strlen(b)), b);
 }
 
-void kineto_ingest_place(const key_info *ki, const char *key, const sm_kmeta *meta,
-                         int node_has_metrics, char *node, char *proc, size_t cap)
+void kineto_ingest_place(const char *name_node, const char *name_proc, const char *key,
+                         const char *host, int64_t rank, int node_has_metrics, char *node,
+                         char *proc, size_t cap)
 {
     char stem[128];
     key_stem(key, stem, sizeof stem);
-    if (ki->node[0] && node_has_metrics)
-        snprintf(node, cap, "%s", ki->node);   /* system metrics name it */
-    else if (meta->host_name.len)
-        kineto_str_sanitize(meta->host_name, node, cap);
+    if (name_node[0] && node_has_metrics)
+        snprintf(node, cap, "%s", name_node);   /* system metrics name it */
+    else if (host[0])
+        snprintf(node, cap, "%s", host);
     else
-        snprintf(node, cap, "%s", ki->node[0] ? ki->node : stem);
-    if (meta->rank >= 0)
-        snprintf(proc, cap, "rank %lld", (long long)meta->rank);
+        snprintf(node, cap, "%s", name_node[0] ? name_node : stem);
+    if (rank >= 0)
+        snprintf(proc, cap, "rank %lld", (long long)rank);
     else
-        snprintf(proc, cap, "%s", ki->process[0] ? ki->process : stem);
+        snprintf(proc, cap, "%s", name_proc[0] ? name_proc : stem);
 }
 
 void kineto_ingest_node_of(const char *name, int (*has_metrics)(const void *ud, const char *node),
@@ -326,7 +267,7 @@ static void add_event(void *ud, const kineto_keep_ev *k, const char *name)
         .node = sm_str_c(c->node), .phase = sm_str_c(kind_phase[k->kind]),
         .name = {name, k->name_len},
         .start_us = (c->base_ns + k->ts_ns) / 1000, .dur_us = k->dur_ns / 1000,
-        .step = k->kind == K_STEP ? k->step : -1,
+        .step = k->kind == KINETO_KEEP_STEP ? k->step : -1,
         .pid = k->pid == SM_KEV_NONE ? -1 : k->pid,
         .tid = k->tid == SM_KEV_NONE ? -1 : k->tid, .process = sm_str_c(c->proc),
     };
@@ -335,130 +276,37 @@ static void add_event(void *ud, const kineto_keep_ev *k, const char *name)
 
 /* The kept events into the model, on the job clock (base_ns + ts). 0, or
  * -1 with err (the events spilled to a file could not be read back). */
-static int add_events(model *m, kread *r, int64_t base_ns, const char *node, const char *proc,
-                      sm_err *err)
+static int add_events(model *m, sm_trace_done *r, int64_t base_ns, const char *node,
+                      const char *proc, sm_err *err)
 {
     add_ctx c = {m, base_ns, node, proc};
     return kineto_keep_each(r->keep, add_event, &c, err);
 }
 
-/* A file that may be a trace by its head alone: not one if its head says so. */
-static int not_kineto(const void *data, size_t len)
+int kineto_ingest_take(void *ud, sm_trace_done *t, sm_err *err)
 {
-    return kineto_sniff(data, len < SNIFF_BYTES ? len : SNIFF_BYTES) == KINETO_SNIFF_NO;
-}
-
-static int not_kineto_err(sm_err *err)
-{
-    return sm_err_set(err, SM_ERR_FORMAT, KINETO_NOT_A_TRACE " (no traceEvents with "
-                      "schemaVersion, deviceProperties or distributedInfo)");
-}
-
-void kineto_read_drop(kineto_read *r)
-{
-    if (!r)
-        return;
-    kineto_dec_free(r->d);
-    gpu_trace_free(r->tr);
-    kineto_keep_free(r->keep);
-    free(r->key);
-    free(r);
-}
-
-kineto_read *kineto_read_begin(const key_info *ki, const char *key)
-{
-    kineto_read *r = calloc(1, sizeof *r);
-    if (!r)
-        return NULL;
-    size_t n = strlen(key);
-    kineto_dec_opts o = {.keep_python = 1, .gzip_name = n > 3 && !strcmp(key + n - 3, ".gz")};
-    r->ki = *ki;
-    r->key = strdup(key);
-    r->d = kineto_dec_new(&o);
-    r->tr = gpu_trace_new(NULL);
-    r->keep = kineto_keep_new();
-    if (!r->key || !r->d || !r->tr || !r->keep) {
-        kineto_read_drop(r);
-        return NULL;
-    }
-    return r;
-}
-
-int kineto_read_feed(kineto_read *r, const void *data, size_t len)
-{
-    if (r->not_kineto || r->stopped)
-        return 1;
-    /* A file's first bytes come in one piece (the whole file, or a piece
-     * of at least SNIFF_BYTES): its head is judged as a whole read would. */
-    if (!r->fed && r->ki.kind == KEY_KINETO_MAYBE && not_kineto(data, len)) {
-        r->not_kineto = 1;
-        return 1;
-    }
-    r->fed = 1;
-    const char *p = data;
-    for (size_t at = 0; at < len; at += CHUNK)
-        if (kineto_dec_feed(r->d, p + at, len - at < CHUNK ? len - at : CHUNK, on_event, r) != 0) {
-            r->stopped = 1;
-            return 1;
-        }
-    return 0;
-}
-
-/* The end of r's bytes: its metadata in *meta. 0 complete; -1 with err
- * (SM_ERR_PARTIAL: one that ends early is read again once it changes). */
-static int read_finish(kread *r, sm_kmeta *meta, sm_err *err)
-{
-    if (r->not_kineto || (!r->fed && r->ki.kind == KEY_KINETO_MAYBE && not_kineto("", 0)))
-        return not_kineto_err(err);
-    int rc = kineto_dec_finish(r->d, meta, err);
-    if (rc != 0)
-        return -1;
-    if (r->oom)
-        return sm_err_set(err, SM_ERR_NOMEM, "out of memory reading the trace");
-    if (r->ki.kind == KEY_KINETO_MAYBE && !kineto_meta_is_kineto(meta))
-        return not_kineto_err(err);
-    if (gpu_trace_end(r->tr, meta) != 0)
-        return sm_err_set(err, SM_ERR_NOMEM, "out of memory analysing the trace");
-    return 0;
-}
-
-int kineto_ingest_end(kineto_ingest *k, kineto_read *r, int64_t len, sm_err *err)
-{
-    sm_kmeta meta;
+    kineto_ingest *k = ud;
+    char node[128], proc[128];
+    char name_node[sizeof t->node];
+    kineto_ingest_node_of(t->node, model_node_has_metrics, k->m, name_node, sizeof name_node);
+    kineto_ingest_place(name_node, t->process, t->key, t->host, t->meta.rank,
+                        model_node_has_metrics(k->m, name_node), node, proc, sizeof node);
+    int placed = t->meta.has_base || t->meta.ts_epoch;
+    int64_t base_ns = t->meta.has_base ? t->meta.base_ns : 0;
     int rc = -1;
-    if (read_finish(r, &meta, err) == 0) {
-        key_info kp = r->ki;
-        const key_info *ki = &kp;
-        char node[128], proc[128];
-        kineto_ingest_node_of(r->ki.node, model_node_has_metrics, k->m, kp.node, sizeof kp.node);
-        kineto_ingest_place(ki, r->key, &meta, model_node_has_metrics(k->m, ki->node), node, proc,
-                            sizeof node);
-        int placed = meta.has_base || meta.ts_epoch;
-        int64_t base_ns = meta.has_base ? meta.base_ns : 0;
-        if (!placed || check_overlap(k, r, base_ns, node, proc, r->key, err) == 0) {
-            int lost = placed && add_events(k->m, r, base_ns, node, proc, err) != 0;
-            if (!placed && span_keep(k, node, proc, r->key, 0, 0) == 0)
-                k->sp[k->nsp - 1].unplaced = 1;   /* named by kineto_ingest_name_clocks */
-            rc = model_gpu_merge(k->m, node, proc, meta.rank, r->tr, placed);
-            if (rc != 0)
-                sm_err_set(err, SM_ERR_NOMEM, "out of memory keeping the trace's figures");
-            rc = rc || lost ? -1 : 0;
-            k->traces++;
-            k->bytes += len;
-        }
+    if (!placed || check_overlap(k, t, base_ns, node, proc, t->key, err) == 0) {
+        int lost = placed && add_events(k->m, t, base_ns, node, proc, err) != 0;
+        if (!placed && span_keep(k, node, proc, t->key, 0, 0) == 0)
+            k->sp[k->nsp - 1].unplaced = 1;   /* named by kineto_ingest_name_clocks */
+        rc = model_gpu_merge(k->m, node, proc, t->meta.rank, t->tr, placed);
+        if (rc != 0)
+            sm_err_set(err, SM_ERR_NOMEM, "out of memory keeping the trace's figures");
+        rc = rc || lost ? -1 : 0;
+        k->traces++;
+        k->bytes += t->len;
     }
-    kineto_read_drop(r);
+    decoder_kineto_free_done(t);
     return rc;
-}
-
-int kineto_ingest_file(kineto_ingest *k, const key_info *ki, const char *key, const void *data,
-                       size_t len, sm_err *err)
-{
-    kineto_read *r = kineto_read_begin(ki, key);
-    if (!r)
-        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-    kineto_read_feed(r, data, len);
-    return kineto_ingest_end(k, r, (int64_t)len, err);
 }
 
 int64_t kineto_ingest_traces(const kineto_ingest *k)

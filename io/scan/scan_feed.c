@@ -1,5 +1,5 @@
 /* scan_feed: one fetched file (or piece of one) into the model, under the
- * lock: line files through scan_ingest, whole files to on_file; what the
+ * lock: line files through scan_ingest, whole files by their decoder; what the
  * model refused and what could not be read named. See
  * scanner_internal.h. */
 #include "io/scan/scanner_internal.h"
@@ -49,40 +49,41 @@ void scan_feed_note_drops(scanner *sc, const char *rel, const model_drops *b,
     }
 }
 
-/* Hands a whole file to on_file; a TF trace first gets its node and
- * session start from smdebug's record (ki.node, ki.time_us; time_us 0
- * when there is none, and on_file may then anchor it otherwise). */
+/* Reads a whole file by its decoder, under the lock: its samples and
+ * events into the model, the rest to the caller's sink. A TF trace is
+ * placed first (scan_decode_place); one that cannot be says what record
+ * it lacks, not only that the step's start is unknown. */
 static void ingest_whole(scanner *sc, cat_entry *e, const void *data, size_t len)
 {
-    /* A Kineto .gz grows in place: one fetched past its listed size was
+    const decoder *d = sc->o.sink ? scan_decoder(e) : NULL;
+    /* A trace .gz grows in place: one fetched past its listed size was
      * read whole, and must not be fetched again (and counted twice) when
      * the next listing sees that size. */
-    int kineto = e->ki.kind == KEY_KINETO || e->ki.kind == KEY_KINETO_MAYBE;
-    e->whole_size = kineto && (int64_t)len > e->size ? (int64_t)len : e->size;
-    if (!sc->o.on_file)
+    e->whole_size = d && d->streamed && (int64_t)len > e->size ? (int64_t)len : e->size;
+    if (!d)
         return;
     sm_err err = {0}, place = {0};
     const char *rel = scan_rel_key(sc, e->key);
     key_info ki;
     catalog_entry_info(e, &ki);
-    int placed = 1;
-    if (ki.kind == KEY_TF_TRACE) {
-        tf_place pl;
-        placed = tf_meta_place(sc->tfb, rel, &pl, &place) == 0;
-        if (placed) {
-            snprintf(ki.node, sizeof ki.node, "%s", pl.node);
-            ki.time_us = pl.base_us;
-        }
-    }
     model_drops before, after;
+    scan_sink sink;
+    scan_decode_sink(sc, &sink);
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
     model_get_drops(sc->m, &before);
-    int rc = sc->o.on_file(sc->o.on_file_ud, &ki, rel, data, len, &err);
+    int placed = scan_decode_place(sc, rel, &ki, &place) == 0;
+    void *st = d->begin(&ki, rel, &err);
+    int rc = -1;
+    if (st) {
+        d->feed(st, data, len, &sink.out);
+        rc = d->end(st, (int64_t)len, &sink.out, &err);
+    }
     model_get_drops(sc->m, &after);
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
     scan_feed_note_drops(sc, rel, &before, &after);
+    scan_decode_say(sc, &sink, rel);
     /* An unplaced trace says what record it lacks, not only that the
      * step's start is unknown. */
     scan_feed_whole_said(sc, e, rc, !placed && err.code == SM_ERR_NOTFOUND ? place.msg : err.msg,

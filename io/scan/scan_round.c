@@ -151,10 +151,11 @@ static int fetch_round(scanner *sc, source_req *reqs, sm_err *err)
      * fetches must not overlap (S3, with its own parallel transfers), one
      * fetch thread while this one feeds the model; otherwise, or when no
      * thread starts, fetch here. */
-    size_t nlines = 0;
+    size_t nlines = 0, ntraces = 0;
     for (size_t i = 0; i < sc->nwork; i++) {
         sc->work[i]->work_at = (uint32_t)i;
         nlines += scan_predec_kind(sc->work[i]->ki.kind) != PREDEC_NONE;
+        ntraces += scan_is_stream(sc, sc->work[i]);
     }
     /* .tmp files come first in the list, so they are tracked by the time
      * a closed trace after them is ingested. */
@@ -162,9 +163,10 @@ static int fetch_round(scanner *sc, source_req *reqs, sm_err *err)
     for (size_t i = 0; i < sc->nwork && !sc->adopt_any; i++)
         sc->adopt_any = sc->work[i]->ki.kind == KEY_TRACE_TMP;
     /* A source that reads in parallel (a directory): every worker reads,
-     * decodes and adds its nodes' files (scan_shard). */
-    if (nlines >= 2 && !sc->o.sequential && sc->src->vt->fetch_reentrant) {
-        rc = scan_shard_round(sc, pool_size(sc) < nlines ? pool_size(sc) : nlines, err);
+     * decodes and adds its nodes' files (scan_shard), and decodes traces. */
+    size_t nfiles = nlines + ntraces;
+    if (nfiles >= 2 && !sc->o.sequential && sc->src->vt->fetch_reentrant) {
+        rc = scan_shard_round(sc, pool_size(sc) < nfiles ? pool_size(sc) : nfiles, err);
         if (rc != 0)
             scan_stream_abandon_all(sc);
         return rc;

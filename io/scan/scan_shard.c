@@ -13,7 +13,9 @@
  * writers into the model (sums, minima, maxima) and says each file's
  * counts and warnings in list order, so the report is the same bytes
  * whatever the thread count. The model lock is held for the batch: a
- * reader waits for at most one batch. */
+ * reader waits for at most one batch. A run of traces in the list is a
+ * batch of its own, decoded on every worker and applied in list order
+ * (scan_traces.c). */
 #include "io/scan/scanner_internal.h"
 
 #include <stdatomic.h>
@@ -94,6 +96,8 @@ struct shard_run {
     size_t fail_at;          /* the first failed file's index, or SHARD_BATCH */
     sm_err fail;
     pthread_mutex_t adopt_mu;
+    trace_batch *traces;     /* this batch is a run of traces (scan_traces.c),
+                                or NULL: line files */
 };
 
 /* ---- a worker's file --------------------------------------------------- */
@@ -299,8 +303,12 @@ static void *helper_main(void *arg)
         if (run->quit)
             break;
         seen = run->gen;
+        trace_batch *tb = run->traces;
         pthread_mutex_unlock(&run->mu);
-        work_batch(wk, self);
+        if (tb)
+            scan_traces_work(tb, &wk->buf, &wk->cap);
+        else
+            work_batch(wk, self);
         pthread_mutex_lock(&run->mu);
         if (--run->busy == 0)
             pthread_cond_signal(&run->idle);
@@ -410,6 +418,30 @@ static int read_here(scanner *sc, size_t i, sm_err *err)
     return rc;
 }
 
+/* Streamed files work[i, i + n) (traces) decoded on every worker and
+ * applied in list order here (scan_traces.c). 0, or -1 with err. */
+static int run_traces(shard_run *run, size_t i, size_t n, sm_err *err)
+{
+    scanner *sc = run->sc;
+    trace_batch *tb = scan_traces_new(sc, i, n, run->nwk);
+    if (!tb)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
+    pthread_mutex_lock(&run->mu);
+    run->traces = tb;
+    run->gen++;
+    run->busy = run->nwk - 1;
+    pthread_cond_broadcast(&run->go);
+    pthread_mutex_unlock(&run->mu);
+    int rc = scan_traces_run(tb, &run->wk[0].buf, &run->wk[0].cap, err);
+    pthread_mutex_lock(&run->mu);
+    while (run->busy)
+        pthread_cond_wait(&run->idle, &run->mu);
+    run->traces = NULL;
+    pthread_mutex_unlock(&run->mu);
+    scan_traces_free(tb);
+    return rc;
+}
+
 /* A node's own file: read on the node's worker. */
 static int shardable(const cat_entry *e)
 {
@@ -421,6 +453,15 @@ static int run_all(shard_run *run, sm_err *err)
     scanner *sc = run->sc;
     size_t i = 0;
     while (i < sc->nwork) {
+        if (scan_is_stream(sc, sc->work[i])) {
+            size_t j = i;
+            while (j < sc->nwork && scan_is_stream(sc, sc->work[j]))
+                j++;
+            if (run_traces(run, i, j - i, err) != 0)
+                return -1;
+            i = j;
+            continue;
+        }
         if (!shardable(sc->work[i])) {
             if (read_here(sc, i++, err) != 0)
                 return -1;

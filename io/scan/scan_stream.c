@@ -1,5 +1,5 @@
 /* scan_stream: whole files read as a stream (PyTorch profiler traces,
- * scanner_stream_ops), so that memory does not grow with a file's size:
+ * their decoder's streamed), so that memory does not grow with a file's size:
  * a trace of GBs is read in pieces, each a fetch of its own, and handed
  * piece by piece to its reader; only the reader's end takes the model's
  * lock. See scanner_internal.h.
@@ -28,7 +28,7 @@
  * local file is read in pieces to its end, wherever that is now (a .gz
  * written in place may have grown past its listed size): a piece shorter
  * than asked is the last. */
-static source_req piece_req(const scanner *sc, cat_entry *e, int64_t off)
+source_req scan_stream_req(const scanner *sc, cat_entry *e, int64_t off)
 {
     int local = sc->src->vt->etag_is_identity;
     size_t piece = local ? STREAM_PIECE_LOCAL : STREAM_PIECE_REMOTE;
@@ -56,7 +56,8 @@ static void pull_cb(void *ud, const source_req *req, const void *data, size_t le
 static void abandon(scanner *sc, cat_entry *e)
 {
     if (e->stream)
-        sc->o.stream->drop(e->stream);
+        scan_decoder(e)->drop(e->stream);
+    (void)sc;
     e->stream = NULL;
 }
 
@@ -66,7 +67,7 @@ int scan_stream_fetch(scanner *sc, size_t i, source_fetch_cb cb, void *ud, int d
     cat_entry *e = sc->work[i];
     int rc = 0;
     for (int64_t off = 0;;) {
-        source_req req = piece_req(sc, e, off);
+        source_req req = scan_stream_req(sc, e, off);
         if (direct) {
             req.buf = &sc->sbuf;
             req.cap = &sc->scap;
@@ -87,7 +88,8 @@ int scan_stream_fetch(scanner *sc, size_t i, source_fetch_cb cb, void *ud, int d
     return rc;
 }
 
-/* The file's end after len bytes: its reader's verdict, under the lock. */
+/* The file's end after len bytes: its decoder's verdict and records,
+ * under the lock. */
 static void end_file(scanner *sc, cat_entry *e, int64_t len)
 {
     /* A .gz grows in place: one read past its listed size must not be
@@ -97,15 +99,19 @@ static void end_file(scanner *sc, cat_entry *e, int64_t len)
     void *rd = e->stream;
     e->stream = NULL;
     sm_err err = {0};
+    const char *rel = scan_rel_key(sc, e->key);
     model_drops before, after;
+    scan_sink sink;
+    scan_decode_sink(sc, &sink);
     if (sc->o.lock)
         pthread_mutex_lock(sc->o.lock);
     model_get_drops(sc->m, &before);
-    int rc = sc->o.stream->end(sc->o.on_file_ud, rd, len, &err);
+    int rc = scan_decoder(e)->end(rd, len, &sink.out, &err);
     model_get_drops(sc->m, &after);
     if (sc->o.lock)
         pthread_mutex_unlock(sc->o.lock);
-    scan_feed_note_drops(sc, scan_rel_key(sc, e->key), &before, &after);
+    scan_feed_note_drops(sc, rel, &before, &after);
+    scan_decode_say(sc, &sink, rel);
     scan_feed_whole_said(sc, e, rc, err.msg, err.code == SM_ERR_PARTIAL);
 }
 
@@ -129,25 +135,28 @@ void scan_stream_piece(scanner *sc, cat_entry *e, const source_req *req, const v
         abandon(sc, e);   /* the path names another file by now: next pass */
         return;
     }
+    const decoder *d = scan_decoder(e);
     if (first) {
         key_info ki;
         catalog_entry_info(e, &ki);
         sm_err berr = {0};
-        e->stream = sc->o.stream->begin(sc->o.on_file_ud, &ki, scan_rel_key(sc, e->key), &berr);
+        e->stream = d->begin(&ki, scan_rel_key(sc, e->key), &berr);
         if (!e->stream) {
             scan_feed_whole_said(sc, e, -1, berr.msg[0] ? berr.msg : "out of memory", 0);
             return;
         }
     }
     int last = req->len < 0 || len < (size_t)req->len;
-    int more = !len || sc->o.stream->feed(e->stream, data, len) == 0;
+    /* no lock: a streamed decoder hands its records over at its end */
+    static const rec_sink none = {0};
+    int more = !len || d->feed(e->stream, data, len, &none) == 0;
     if (last || !more)
         end_file(sc, e, req->offset + (int64_t)len);
 }
 
 void scan_stream_abandon_all(scanner *sc)
 {
-    if (!sc->o.stream)
+    if (!sc->o.sink)
         return;
     size_t it = 0;
     cat_entry *e;

@@ -16,11 +16,9 @@
  * in order. The results are the same either way.
  *
  * Line-oriented kinds (system metrics, framework traces incl. the open
- * `.tmp` file and its renamed final form) are decoded here; whole-file
- * kinds (python stats, TF traces, rule reports) are read once complete and
- * handed to `on_file`. TF traces are placed first from smdebug's
- * `.metadata` records in their step directory (tf_meta.h). Files under
- * framework/ or system/ that are not read are named (scanner_unread). */
+ * `.tmp` file and its renamed final form) are decoded here; every other
+ * kind by its decoder (below). Files under framework/ or system/ that
+ * are not read are named (scanner_unread). */
 #ifndef SMTOP_SCANNER_H
 #define SMTOP_SCANNER_H
 
@@ -45,44 +43,28 @@ typedef struct scanner scanner;
  * writer's ~100-byte metadata event (json_split.h). */
 #define SCAN_FIRST_READ_MIN ((size_t)64 << 10)
 
-/* Called for whole-file kinds (KEY_CPROFILE, KEY_PYINSTRUMENT, KEY_TF_TRACE,
- * KEY_RULE_REPORT) once per version of the file, with the lock held. For a
- * TF trace placed by its .metadata record, ki->node is the writer's node
- * and ki->time_us the session start; time_us is 0 when it has no record.
- * Return 0, or -1 with err set (counted as a skipped file and named in
- * scanner_unread; SM_ERR_NOTFOUND from an unplaced TF trace means "no time
- * base", and the scanner then names the missing record). */
-typedef int (*scanner_file_cb)(void *ud, const key_info *ki, const char *key,
-                               const void *data, size_t len, sm_err *err);
-
-/* Whole files read as a stream (KEY_KINETO, KEY_KINETO_MAYBE, when
- * scanner_opts.stream is set; else they go whole to on_file): a file's
- * bytes come in order in pieces of at most 1 MiB (8 MiB from a source
- * whose every read is a request, S3), each piece its own read, so memory
- * does not grow with the file. A local file is read to its end, past its
- * listed size if it grew (a .gz written in place). The calls of one file
- * come on one thread, one file at a time, in the work list's order. */
-typedef struct scanner_stream_ops {
-    /* A file's read begins: the reader of its bytes, or NULL with err
-     * (named as not read). No lock held. */
-    void *(*begin)(void *ud, const key_info *ki, const char *key, sm_err *err);
-    /* Its next n bytes: 0 to go on, 1 when no more are wanted (end
-     * follows at once with the bytes so far). No lock held. */
-    int (*feed)(void *rd, const void *p, size_t n);
-    /* The file ended after len bytes; frees rd. 0, or -1 with err as
-     * on_file's. With the lock held. */
-    int (*end)(void *ud, void *rd, int64_t len, sm_err *err);
-    /* Abandons rd: the read failed, or the path names another file by
-     * now; the file is read again from its start at the next pass. */
-    void (*drop)(void *rd);
-} scanner_stream_ops;
+/* Files other than the line files are read by their decoder
+ * (io/decode/decoder.h, decoder_for): Python stats, TF traces and rule
+ * reports whole, once per version, PyTorch profiler traces (KEY_KINETO,
+ * KEY_KINETO_MAYBE) as a stream: their bytes in pieces of at most 1 MiB
+ * (8 MiB from a source whose every read is a request, S3), each piece
+ * its own read, so memory does not grow with the file (a local file is
+ * read to its end, past its listed size if it grew: a .gz written in
+ * place). A TF trace placed by its .metadata record reaches its decoder
+ * with ki.node the writer's node and ki.time_us the session start (else
+ * the same step's start on that node, else 0: it is then named as not
+ * placed). A decoder's samples and events go into the model; what else
+ * it gives (a Python stats window, a finished Kineto trace) goes to the
+ * caller's sink, with the lock held, in the work list's order. A file
+ * whose decoder fails, or whose record the sink refuses, is counted as
+ * skipped and named in scanner_unread with why. */
 
 typedef struct scanner_opts {
     int64_t window_us;          /* start-after trails newest key; default 5 min */
     pthread_mutex_t *lock;      /* held around each model update; may be NULL */
-    scanner_file_cb on_file;    /* may be NULL: whole-file kinds are ignored */
-    void *on_file_ud;
-    const scanner_stream_ops *stream;   /* may be NULL; ud: on_file_ud */
+    const rec_sink *sink;       /* the caller's records (pywindow, trace; the
+                                   rest is ignored); NULL: only the line
+                                   files are read */
     size_t batch;               /* files fetched per source_fetch call; default 64 */
     size_t read_chunk;          /* most bytes of a line file one read asks
                                    for (default SCAN_READ_CHUNK): a larger

@@ -16,8 +16,10 @@
 #include "io/scan/catalog.h"
 #include "io/scan/predec.h"
 #include "io/scan/scan_adopt.h"
+#include "io/scan/scan_decode.h"
 #include "io/scan/scan_ingest.h"
 #include "io/scan/scan_unread.h"
+#include "io/decode/decoder.h"
 #include "io/decode/sys_decode.h"
 #include "io/decode/tf_meta.h"
 #include "io/decode/trace_carry.h"
@@ -72,10 +74,21 @@ static inline int scan_is_line_kind(key_kind k)
     return k == KEY_SYSTEM || k == KEY_TRACE || k == KEY_TRACE_TMP;
 }
 
-/* Kinds read as a stream (scanner_stream_ops), when the caller takes them so. */
+/* The decoder of e's kind (decoder_for), NULL for the line kinds and
+ * those no decoder reads. */
+static inline const decoder *scan_decoder(const cat_entry *e)
+{
+    key_info ki;
+    ki.kind = e->ki.kind;
+    return decoder_for(&ki);
+}
+
+/* Files read in pieces as they come (their decoder's streamed), when
+ * the caller takes their records. */
 static inline int scan_is_stream(const scanner *sc, const cat_entry *e)
 {
-    return sc->o.stream && (e->ki.kind == KEY_KINETO || e->ki.kind == KEY_KINETO_MAYBE);
+    const decoder *d = sc->o.sink ? scan_decoder(e) : NULL;
+    return d && d->streamed;
 }
 
 /* ---- scanner.c: status and messages (each takes mu itself) ----------- */
@@ -213,8 +226,32 @@ int scan_stream_fetch(scanner *sc, size_t i, source_fetch_cb cb, void *ud, int d
  * 0, ended at the file's end, under the lock); failures named. */
 void scan_stream_piece(scanner *sc, cat_entry *e, const source_req *req, const void *data,
                        size_t len, const char *etag, const sm_err *err);
+/* The read of streamed file e's piece at offset off: 1 MiB from a disk,
+ * 8 MiB where every read is a request (S3; a closed object that fits in
+ * one piece is asked whole); a local file is read to its end, a piece
+ * shorter than asked being the last. */
+source_req scan_stream_req(const scanner *sc, cat_entry *e, int64_t off);
 /* Drops the reader of every entry whose read was cut short (a failed
  * round, the scanner's end). */
 void scan_stream_abandon_all(scanner *sc);
+
+/* ---- scan_traces.c ---------------------------------------------------- */
+
+typedef struct trace_batch trace_batch;
+
+/* A run of streamed files (work[first, first + n)) read and decoded on
+ * nwk workers, applied in list order by this thread (HACKING, contract
+ * 4); NULL on OOM. */
+trace_batch *scan_traces_new(scanner *sc, size_t first, size_t n, size_t nwk);
+void scan_traces_free(trace_batch *tb);
+/* A helper worker's part: reads and decodes the batch's files it claims
+ * (into buf), until none is left. */
+void scan_traces_work(trace_batch *tb, char **buf, size_t *cap);
+/* This thread's part, with the helpers at work: reads and decodes files
+ * too, and applies each finished one in list order (the caller's sink,
+ * under the lock; what each did said), until every file is applied. 0,
+ * or -1 with err when a read could not be attempted (the files before it
+ * count, as on one thread). Returns once no helper holds a file. */
+int scan_traces_run(trace_batch *tb, char **buf, size_t *cap, sm_err *err);
 
 #endif

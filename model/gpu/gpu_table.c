@@ -67,6 +67,45 @@ int64_t gpu_table_intern(gpu_table *t, sm_str name)
     return (int64_t)t->n++;
 }
 
+int gpu_table_rename(gpu_table *t, gpu_table_name_fn fn, void *ud)
+{
+    idmap map;
+    idmap_init(&map);
+    if (idmap_reserve(&map, t->n) != 0)
+        return -1;
+    char **names = calloc(t->n ? t->n : 1, sizeof *names);
+    size_t *lens = calloc(t->n ? t->n : 1, sizeof *lens);
+    int rc = names && lens ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < t->n; i++)
+        if (!(names[i] = fn(ud, t->rows[i].name, t->rows[i].len, &lens[i])))
+            rc = -1;
+    for (size_t i = 0; names && i < t->n; i++) {
+        if (rc != 0) {
+            free(names[i]);
+            continue;
+        }
+        free(t->rows[i].name);
+        t->rows[i].name = names[i];
+        t->rows[i].len = lens[i];
+        sm_str k = {names[i], lens[i]};
+        uint64_t h = idmap_hash(&k, 1);
+        key q = {t, k};
+        /* two spellings of one name: found as the first, merged by
+         * gpu_table_merge as one */
+        if (!idmap_find(&map, h, row_eq, &q))
+            (void)idmap_put(&map, h, (void *)(uintptr_t)(i + 1)); /* reserved */
+    }
+    free(names);
+    free(lens);
+    if (rc != 0) {
+        idmap_free(&map);
+        return -1;
+    }
+    idmap_free(&t->map);
+    t->map = map;
+    return 0;
+}
+
 const gpu_stat *gpu_table_find(const gpu_table *t, const char *name)
 {
     sm_str s = sm_str_c(name);

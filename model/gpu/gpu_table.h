@@ -1,11 +1,14 @@
 /* gpu_table: statistics keyed by name (GPU kernels, CPU ops, Python
  * functions), for one trace and for a rank alike.
  *
- * Names are kept as the trace wrote them: the raw JSON string body, escapes
- * NOT undone (records.h), and compared byte for byte. Two spellings of one
- * name (`\u0041` and `A`) are therefore two rows; PyTorch writes one
- * spelling per name, and keeping the bytes spares an unescape per event on
- * the hot path. Whoever shows a name unescapes and sanitizes it.
+ * While a trace is read, names are kept as the trace wrote them: the raw
+ * JSON string body, escapes NOT undone (records.h), and compared byte for
+ * byte, which spares an unescape per event on the hot path. Once the
+ * trace ends, its decoder cleans each row's name once (gpu_table_rename:
+ * unescaped and made safe for a terminal, model/util/sanitize), so every
+ * table a rank or a job merges, and every pane and report, holds clean
+ * text. Two spellings of one name (`\u0041` and `A`) are two rows of the
+ * trace and one of its rank.
  *
  * Rows are addressed by index (stable while the table grows, unlike
  * pointers). Merging adds counts and sums and takes minima and maxima, so
@@ -20,7 +23,8 @@
 #include "model/util/idmap.h"
 
 typedef struct gpu_stat {
-    char *name;          /* owned copy, NUL-terminated, raw JSON body */
+    char *name;          /* owned copy, NUL-terminated: the raw JSON body
+                            while its trace is read, clean text after */
     size_t len;
     int type;            /* gpu_ktype of a kernel; 0 for ops */
     int64_t count;
@@ -42,7 +46,15 @@ void gpu_table_free(gpu_table *t);
  * INT64_MAX) when absent. -1 on OOM (t unchanged). */
 int64_t gpu_table_intern(gpu_table *t, sm_str name);
 
-/* The row named name (NUL-terminated raw body), or NULL. */
+/* Gives a row's new name: malloc'd, NUL-terminated, its length in *len;
+ * NULL on OOM. */
+typedef char *(*gpu_table_name_fn)(void *ud, const char *name, size_t len, size_t *out_len);
+
+/* Renames every row by fn (the rows keep their indices; a name given
+ * twice is found as its first row). 0, or -1 on OOM with t unchanged. */
+int gpu_table_rename(gpu_table *t, gpu_table_name_fn fn, void *ud);
+
+/* The row named name (NUL-terminated), or NULL. */
 const gpu_stat *gpu_table_find(const gpu_table *t, const char *name);
 
 /* Counts one value of dur_us (>= 0) and self_us into row i. */

@@ -344,6 +344,16 @@ int64_t gpu_trace_events(const gpu_trace *t)
     return t->events;
 }
 
+int gpu_trace_rename(gpu_trace *t, gpu_table_name_fn fn, void *ud)
+{
+    gpu_table *tabs[] = {&t->res.kernels, &t->res.ops, &t->res.py, &t->res.annot, &t->res.rt};
+    _Static_assert(sizeof tabs / sizeof *tabs == GPU_NT_N, "every name table of gpu_acc_names");
+    for (size_t k = 0; k < GPU_NT_N; k++)
+        if (gpu_table_rename(tabs[k], fn, ud) != 0)
+            return -1;
+    return 0;
+}
+
 size_t gpu_trace_memory_bytes(const gpu_trace *t)
 {
     return sizeof *t + t->rlog.cap + gpu_trace_calls_bytes(t) +

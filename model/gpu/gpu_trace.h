@@ -75,6 +75,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/gpu/gpu_table.h"
 #include "model/records.h"
 
 typedef struct gpu_trace gpu_trace;
@@ -107,6 +108,11 @@ int gpu_trace_end(gpu_trace *t, const sm_kmeta *meta);
 /* The trace's start on the epoch clock in µs (its first event), INT64_MIN
  * when not placed (no base) or not ended: gpu_rank sorts by it. */
 int64_t gpu_trace_start_us(const gpu_trace *t);
+
+/* After gpu_trace_end: renames the names of every one of its name tables
+ * (GPU_NT_*) by fn (gpu_table_rename; the decoder cleans them once). 0, or
+ * -1 on OOM (t keeps the names it had). */
+int gpu_trace_rename(gpu_trace *t, gpu_table_name_fn fn, void *ud);
 
 /* Events taken so far, and heap bytes now owned by t. */
 int64_t gpu_trace_events(const gpu_trace *t);

@@ -193,6 +193,7 @@ void pystats_store_free(pystats_store *s)
     for (size_t i = 0; i < s->n; i++)
         pystats_win_free(s->w[i]);
     free(s->w);
+    pystats_win_free(s->building);
     pystats_keys_free(&s->keys);
     pystats_pool_free(&s->strs);
     free(s);

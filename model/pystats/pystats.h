@@ -112,6 +112,13 @@ void pystats_store_free(pystats_store *s);
  * ownership of w on success; on failure (-1, OOM) w stays the caller's. */
 int pystats_store_put(pystats_store *s, const char *key, pystats_win *w);
 
+/* Takes one record of a decoder's window (records.h, sm_pywindow: BEGIN,
+ * its FUNCs, then END or FAILED store it under its key, replacing an
+ * earlier version; ABORT drops it). 0, or -1 on OOM: the window being
+ * built is then dropped whole and the store is as before it. A rec_sink's
+ * pywindow callback (ud: the store). */
+int pystats_store_take(void *s, const sm_pywindow *w);
+
 size_t pystats_store_window_count(const pystats_store *s);
 /* i-th window in (start_us, node, key) order; failed/nfuncs may be NULL. */
 const pystats_window *pystats_store_window_at(const pystats_store *s, size_t i,

@@ -88,6 +88,7 @@ struct pystats_store {
     pystats_win **w;        /* sorted by (start_us, node, key) */
     size_t n, cap;
     uint64_t gen;
+    pystats_win *building;  /* the window pystats_store_take is given */
 };
 
 typedef struct m_edge {

@@ -1,5 +1,6 @@
 /* fnv: 64-bit FNV-1a, the one copy for identities that need no
- * cryptography (pane stamps, ETag table keys, string-pool hashes).
+ * cryptography (pane stamps, ETag table keys, string-pool hashes, cache
+ * file names, the prefix of a trace file read so far).
  * Incremental: pass the previous result as h, FNV_SEED to start. Not for
  * the ingest hot path, which hashes 8 bytes at a time (idmap_hash). */
 #ifndef SMTOP_MODEL_FNV_H

@@ -22,7 +22,11 @@
 # JOB names <nodes>n_<minutes>m (default 16n_60m 64n_10m; add 32n_60m
 # where the disk holds 1.9 GB more), generated as bench_memory's are (8
 # GPUs, 32 CPUs, 500 ms, system + traces); <nodes>n_<minutes>m_sys is the
-# same without traces (default 16n_60m_sys, for the one-core rate). Env:
+# same without traces (default 16n_60m_sys, for the one-core rate; SYS_JOB=
+# none skips it); kineto16 is issue 35's PyTorch profiler job (synth
+# --kineto --kineto-only --nodes 4 --ranks 4 --gpus 4 --minutes 10
+# --kineto-plain --kineto-every 500 --kineto-active 400 --seed 3: 127
+# plain traces, 2.3 GB), its traces decoded on the ingest workers. Env:
 # REPS (3), CORES (default: 1 2 4 8 16, those the machine has), BASELINE
 # (optional). Not a ctest test: minutes of runtime.
 set -eu
@@ -35,10 +39,22 @@ CORES=${CORES:-$(for c in 1 2 4 8 16; do if [ "$c" -le "$NCPU" ]; then echo "$c"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 cc -O2 -o "$TMP/pread_all" "$SRC/tests/bench/pread_all.c"
 
-# job_dir NAME: bench_job_dir's job, or with _sys the same without traces.
+# job_dir NAME: bench_job_dir's job, or with _sys the same without traces,
+# or kineto16.
 job_dir() {
     local name=$1 dir="$JOBS_DIR/$1"
-    if [[ $name =~ ^([0-9]+)n_([0-9]+)m_sys$ ]]; then
+    if [ "$name" = kineto16 ]; then
+        if [ ! -f "$dir/.done" ]; then
+            local cmd=("$SMTOP" synth --kineto --kineto-only --nodes 4 --ranks 4 --gpus 4
+                       --minutes 10 --kineto-plain --kineto-every 500 --kineto-active 400
+                       --seed 3 --out "$dir")
+            echo "generating: ${cmd[*]}" >&2
+            "${cmd[@]}" >&2
+            echo "${cmd[*]}" >"$dir/.cmd"
+            touch "$dir/.done"
+        fi
+        echo "$dir"
+    elif [[ $name =~ ^([0-9]+)n_([0-9]+)m_sys$ ]]; then
         if [ ! -f "$dir/.done" ]; then
             local cmd=("$SMTOP" synth --nodes "${BASH_REMATCH[1]}" --gpus 8 --cpus 32
                        --minutes "${BASH_REMATCH[2]}" --interval-ms 500 --start 1700000000
@@ -113,6 +129,10 @@ for name in "${JOBS[@]}"; do
     printf '\n'
 done
 
+if [ "$SYS_JOB" = none ]; then
+    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    exit 0
+fi
 dir=$(realpath "$(job_dir "$SYS_JOB")")
 sys=$(du -sbL "$dir/system" | awk '{print $1}')
 "$TMP/pread_all" "$dir" >/dev/null

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io/decode/pystats_load.h"
+#include "../unit/decode_file.h"
 
 static const char KEY[] =
     "framework/pytorch/pyinstrument/algo-1/train-9-stepstart-1_train-11-stepend-2/python_stats.json";
@@ -16,8 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!s)
         return 0;
     /* Twice: the second load replaces the first window. */
-    if (pystats_load_file(s, NULL, KEY, data, size, NULL) == 0 &&
-        pystats_load_file(s, NULL, KEY, data, size, NULL) == 0) {
+    if (decode_pystats(s, KEY, data, size, NULL) == 0 &&
+        decode_pystats(s, KEY, data, size, NULL) == 0) {
         pystats_select sel;
         pystats_select_all(&sel, PYPROF_PYINSTRUMENT);
         pystats_result *r = pystats_store_query(s, &sel, NULL);

@@ -1,6 +1,7 @@
-/* Fuzz target: the gzip + TF trace path, entered where the loader enters it
- * (io/run/job.c → tf_trace_ingest: step from the key, anchor from the model's
- * Step events, inflate, JSON parse, placement into the model).
+/* Fuzz target: the gzip + TF trace path, entered where the scanner enters
+ * it: the anchor from the model's Step events (scan_decode_step_start),
+ * then the "tf-trace" decoder's begin, feed (in two pieces) and end, its
+ * events into the model (inflate, JSON parse, placement).
  *
  * Inputs starting with the gzip magic are used as they are (exercising
  * inflate on broken members); anything else is treated as the JSON text and
@@ -12,7 +13,9 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "io/decode/decoder.h"
 #include "io/decode/tf_trace.h"
+#include "io/scan/scan_decode.h"
 #include "model/model.h"
 
 #define NODE "algo-1"
@@ -68,16 +71,39 @@ static model *seeded_model(void)
     return m;
 }
 
-/* The loader's path, then a no-anchor key (placement must refuse or keep
+static int to_model(void *ud, const sm_event *e)
+{
+    return model_add_event(ud, e);
+}
+
+/* The tf-trace decoder over gz as the file at key, anchored as the
+ * scanner anchors a trace without smdebug's record. */
+static void decode_into(model *m, const char *key, const void *gz, size_t n)
+{
+    key_info ki = {.kind = KEY_TF_TRACE, .node = NODE};
+    int64_t t = scan_decode_step_start(m, NODE, tf_trace_step_from_key(key));
+    ki.time_us = t == TF_TRACE_NO_BASE ? 0 : t;
+    const decoder *d = decoder_for(&ki);
+    rec_sink out = {.ud = m, .event = to_model};
+    sm_err err;
+    void *st = d->begin(&ki, key, &err);
+    if (!st)
+        return;
+    size_t half = n / 2;
+    d->feed(st, gz, half, &out);
+    d->feed(st, (const char *)gz + half, n - half, &out);
+    d->end(st, (int64_t)n, &out, &err);
+}
+
+/* The scanner's path, then a no-anchor key (placement must refuse or keep
  * epoch times, never crash), all into the same model. */
 static void run_ingest(const void *gz, size_t n)
 {
     model *m = seeded_model();
     if (!m)
         return;
-    sm_err err;
-    tf_trace_ingest(m, NODE, KEY, TF_TRACE_NO_BASE, gz, n, &err);
-    tf_trace_ingest(m, NODE, "algo-1.trace.json.gz", TF_TRACE_NO_BASE, gz, n, &err);
+    decode_into(m, KEY, gz, n);
+    decode_into(m, "algo-1.trace.json.gz", gz, n);
     model_flush(m, 1);
     job_phases ph;   /* reads what placement left behind */
     model_get_job_phases(m, &ph);

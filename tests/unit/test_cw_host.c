@@ -16,6 +16,8 @@
 
 #include "io/aws/cloudwatch.h"
 #include "io/aws/cw_host.h"
+#include "io/decode/cw_answer.h"
+#include "io/decode/decoder.h"
 #include "io/run/job_watch.h"
 #include "model/rules/rules.h"
 
@@ -57,54 +59,137 @@ static void test_read_answer(void **state)
     (void)state;
     got g = {0};
     char next[64];
-    assert_int_equal(cw_host_read(answer, strlen(answer), on_point, &g, next, sizeof next), 3);
+    assert_int_equal(cw_answer_points(answer, strlen(answer), 0, on_point, &g), 3);
+    cw_host_next_token(answer, strlen(answer), next, sizeof next);
     assert_string_equal(next, "page-2");
     assert_int_equal(g.n, 3);
-    /* host 2's GPU, oldest first */
-    assert_int_equal(g.host[0], 2);
-    assert_int_equal(g.metric[0], 0);
-    assert_true(g.ts[0] < g.ts[1]);
-    assert_true(g.v[0] == 16.0 && g.v[1] == 240.5);
-    assert_int_equal(g.host[2], 1);
-    assert_int_equal(g.metric[2], 2);
-    assert_true(g.v[2] == 1920.0);
+    /* oldest first over every result: host 1's CPU, then host 2's GPU */
+    assert_int_equal(g.host[0], 1);
+    assert_int_equal(g.metric[0], 2);
+    assert_true(g.v[0] == 1920.0);
+    assert_int_equal(g.host[1], 2);
+    assert_int_equal(g.metric[1], 0);
+    assert_true(g.ts[0] < g.ts[1] && g.ts[1] < g.ts[2]);
+    assert_true(g.v[1] == 16.0 && g.v[2] == 240.5);
+    /* a host past the job's is left out */
+    memset(&g, 0, sizeof g);
+    assert_int_equal(cw_answer_points(answer, strlen(answer), 1, on_point, &g), 1);
+    assert_int_equal(g.host[0], 1);
     const char none[] = "<GetMetricDataResponse/>";
-    assert_int_equal(cw_host_read(none, strlen(none), on_point, &g, next, sizeof next), 0);
+    assert_int_equal(cw_answer_points(none, strlen(none), 0, on_point, &g), 0);
+    cw_host_next_token(none, strlen(none), next, sizeof next);
     assert_string_equal(next, "");
+}
+
+/* A malformed answer that repeats an Id, its points out of order across
+ * the two results (../shared/findings/cw_host_points_out_of_order.xml,
+ * in fuzz_cw_host's corpus): still oldest first. */
+static void test_repeated_id_sorted(void **state)
+{
+    (void)state;
+    static const char twice[] =
+        "<MetricDataResults><member><Id>h1_2</Id><Timestamps><member>2027-11-27T10:02:00Z"
+        "</member></Timestamps><Values><member>3</member></Values></member>"
+        "<member><Id>h1_2</Id><Timestamps><member>2027-01-27T10:00:00Z</member></Timestamps>"
+        "<Values><member>1</member></Values></member></MetricDataResults>";
+    got g = {0};
+    assert_int_equal(cw_answer_points(twice, strlen(twice), 0, on_point, &g), 2);
+    assert_true(g.ts[0] < g.ts[1]);
+    assert_true(g.v[0] == 1.0 && g.v[1] == 3.0);
+}
+
+typedef struct samples_got {
+    char node[4][16];
+    double v[4];
+    int n;
+} samples_got;
+
+static int on_sample(void *ud, const sm_sample *s)
+{
+    samples_got *g = ud;
+    if (g->n < 4) {
+        snprintf(g->node[g->n], sizeof g->node[0], "%.*s", (int)s->node.len, s->node.ptr);
+        g->v[g->n] = s->value;
+    }
+    g->n++;
+    return 0;
+}
+
+/* The cloudwatch decoder: a fetch's pages one after another, the job's
+ * type read back from the key, samples oldest first over both pages. */
+static void test_decoder(void **state)
+{
+    (void)state;
+    char key[192], type[64];
+    int groups, hosts, period;
+    cw_answer_key("ml.p4d.24xlarge", 0, 2, 300, key, sizeof key);
+    assert_int_equal(cw_answer_key_parse(key, type, sizeof type, &groups, &hosts, &period), 0);
+    assert_string_equal(type, "ml.p4d.24xlarge");
+    assert_true(groups == 0 && hosts == 2 && period == 300);
+    assert_int_equal(cw_answer_key_parse("cloudwatch/x", type, sizeof type, &groups, &hosts,
+                                         &period), -1);
+    static const char page2[] =
+        "<GetMetricDataResponse><GetMetricDataResult><MetricDataResults>"
+        "<member><Id>h1_2</Id><Timestamps><member>2026-11-27T09:59:00Z</member></Timestamps>"
+        "<Values><member>960</member></Values></member></MetricDataResults>"
+        "</GetMetricDataResult></GetMetricDataResponse>";
+    size_t n1 = strlen(answer), n2 = strlen(page2);
+    char *both = malloc(n1 + n2 + 1);
+    memcpy(both, answer, n1);
+    memcpy(both + n1, page2, n2 + 1);
+    key_info ki = {.kind = KEY_CLOUDWATCH};
+    const decoder *d = decoder_for(&ki);
+    assert_non_null(d);
+    assert_string_equal(d->name, "cloudwatch");
+    samples_got g = {0};
+    rec_sink out = {.ud = &g, .sample = on_sample};
+    sm_err err = {0};
+    void *st = d->begin(&ki, key, &err);
+    assert_non_null(st);
+    assert_int_equal(d->feed(st, both, n1, &out), 0);
+    assert_int_equal(d->feed(st, both + n1, n2, &out), 0);
+    assert_int_equal(d->end(st, (int64_t)(n1 + n2), &out, &err), 0);
+    assert_int_equal(g.n, 4);
+    assert_string_equal(g.node[0], "algo-1");   /* page 2's, the oldest */
+    assert_true(g.v[0] == 10.0 && g.v[1] == 20.0);   /* CPU / 96 vCPUs */
+    assert_string_equal(g.node[2], "algo-2");
+    assert_true(g.v[2] == 2.0 && g.v[3] == 240.5 / 8);   /* GPU / 8 */
+    assert_null(d->begin(&ki, "not/a/key", &err));
+    free(both);
 }
 
 static void test_samples(void **state)
 {
     (void)state;
-    cw_host_job j = {.name = "job", .hosts = 2};
+    cw_answer_job j = {.name = "job", .hosts = 2};
     char node[32];
     sm_sample s;
-    cw_host_job_type(&j, "ml.p4d.24xlarge", 0);   /* 8 GPUs, 96 vCPUs */
+    cw_answer_job_type(&j, "ml.p4d.24xlarge", 0);   /* 8 GPUs, 96 vCPUs */
     assert_int_equal(j.known, 1);
-    assert_int_equal(cw_host_sample(&j, 2, 0, 1, 240.0, node, sizeof node, &s), 0);
+    assert_int_equal(cw_answer_sample(&j, 2, 0, 1, 240.0, node, sizeof node, &s), 0);
     assert_true(sm_str_eq(s.type, "gpu") && sm_str_eq(s.name, "gpu") &&
                 sm_str_eq(s.dimension, "GPUUtilization") && sm_str_eq(s.node, "algo-2"));
     assert_true(s.value == 30.0);
-    assert_int_equal(cw_host_sample(&j, 1, 2, 1, 1920.0, node, sizeof node, &s), 0);
+    assert_int_equal(cw_answer_sample(&j, 1, 2, 1, 1920.0, node, sizeof node, &s), 0);
     assert_true(sm_str_eq(s.type, "cpu") && s.value == 20.0);
-    assert_int_equal(cw_host_sample(&j, 1, 3, 1, 41.5, node, sizeof node, &s), 0);
+    assert_int_equal(cw_answer_sample(&j, 1, 3, 1, 41.5, node, sizeof node, &s), 0);
     assert_true(sm_str_eq(s.type, "memory") && s.value == 41.5);
-    assert_int_equal(cw_host_sample(&j, 1, 4, 1, 12.0, node, sizeof node, &s), 0);
+    assert_int_equal(cw_answer_sample(&j, 1, 4, 1, 12.0, node, sizeof node, &s), 0);
     assert_true(sm_str_eq(s.dimension, "DiskUtilization") && s.value == 12.0);
     /* no GPUs: no GPU samples */
-    cw_host_job_type(&j, "ml.m5.2xlarge", 0);
-    assert_int_equal(cw_host_sample(&j, 1, 0, 1, 0.0, node, sizeof node, &s), -1);
-    assert_int_equal(cw_host_sample(&j, 1, 2, 1, 80.0, node, sizeof node, &s), 0);
+    cw_answer_job_type(&j, "ml.m5.2xlarge", 0);
+    assert_int_equal(cw_answer_sample(&j, 1, 0, 1, 0.0, node, sizeof node, &s), -1);
+    assert_int_equal(cw_answer_sample(&j, 1, 2, 1, 80.0, node, sizeof node, &s), 0);
     assert_true(s.value == 10.0);
     /* unknown type, instance groups: raw sums, under names that say so */
-    cw_host_job_type(&j, "ml.zz9.plural", 0);
+    cw_answer_job_type(&j, "ml.zz9.plural", 0);
     assert_int_equal(j.known, 0);
-    assert_int_equal(cw_host_sample(&j, 1, 0, 1, 140.0, node, sizeof node, &s), 0);
+    assert_int_equal(cw_answer_sample(&j, 1, 0, 1, 140.0, node, sizeof node, &s), 0);
     assert_true(sm_str_eq(s.type, "cloudwatch") && sm_str_eq(s.name, "gpu raw") &&
                 s.value == 140.0);
-    cw_host_job_type(&j, "ml.p4d.24xlarge", 2);
+    cw_answer_job_type(&j, "ml.p4d.24xlarge", 2);
     assert_int_equal(j.known, 0);
-    assert_int_equal(cw_host_sample(&j, 1, 5, 1, 1.0, node, sizeof node, &s), -1);
+    assert_int_equal(cw_answer_sample(&j, 1, 5, 1, 1.0, node, sizeof node, &s), -1);
 }
 
 static void test_params_period_name(void **state)
@@ -165,6 +250,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_answer),
+        cmocka_unit_test(test_repeated_id_sorted),
+        cmocka_unit_test(test_decoder),
         cmocka_unit_test(test_samples),
         cmocka_unit_test(test_params_period_name),
         cmocka_unit_test(test_rules_on_minutes),

@@ -530,6 +530,10 @@ static void test_sanitize(void **state)
     char o2[32];
     kineto_str_sanitize(sm_str_c("x\\u009b1m\xff\xc3y"), o2, sizeof o2);
     assert_string_equal(o2, "x?1m??y");
+    /* the one table (model/util/sanitize): U+180E, which this decoder's
+     * own copy of the table once lacked, escaped and as bytes */
+    kineto_str_sanitize(sm_str_c("a\\u180eb\xe1\xa0\x8e" "c"), o2, sizeof o2);
+    assert_string_equal(o2, "a?b?c");
     /* a name longer than the buffer and without escapes (one piece) keeps
      * its head: real kernel names run past 1,500 bytes */
     char big[3000], o3[1024];

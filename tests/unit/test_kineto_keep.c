@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "io/run/kineto_keep.h"
+#include "io/decode/kineto_keep.h"
 
-#define N (3 * KKEEP_BLOCK + 123)
+#define N (3 * KINETO_KEEP_BLOCK + 123)
 
 typedef struct seen {
     int64_t n;

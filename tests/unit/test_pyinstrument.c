@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "io/decode/pyinstrument.h"
-#include "io/decode/pystats_load.h"
+#include "decode_file.h"
 
 typedef struct got {
     int n;
@@ -84,20 +84,20 @@ static void test_load_into_store(void **state)
     const char *key = "framework/tensorflow/pyinstrument/algo-1/"
                       "train-9-stepstart-1_train-11-stepend-2/python_stats.json";
     const char doc[] = "{\"root_frame\": {\"function\": \"f\", \"time\": 1}}";
-    assert_int_equal(pystats_load_file(s, NULL, key, JS(doc), &err), 0);
+    assert_int_equal(decode_pystats(s, key, JS(doc), &err), 0);
     const char *failed_key = "framework/tensorflow/pyinstrument/algo-1/"
                              "train-20-stepstart-3_train-22-stepend-4/python_stats.json";
-    assert_int_equal(pystats_load_file(s, NULL, failed_key, JS("{\"root_frame\": null}"), &err), 0);
+    assert_int_equal(decode_pystats(s, failed_key, JS("{\"root_frame\": null}"), &err), 0);
     assert_int_equal(pystats_store_window_count(s), 2);
     int failed;
     assert_non_null(pystats_store_window_at(s, 1, &failed, NULL));
     assert_int_equal(failed, 1);
     /* a cProfile file under a pyinstrument directory, or a bad path */
-    assert_int_equal(pystats_load_file(s, NULL, "framework/tensorflow/pyinstrument/algo-1/"
+    assert_int_equal(decode_pystats(s, "framework/tensorflow/pyinstrument/algo-1/"
                                        "train-9-stepstart-1_train-11-stepend-2/python_stats",
                                        JS("{0"), &err), -1);
     assert_non_null(strstr(err.msg, "cProfile file under a pyinstrument directory"));
-    assert_int_equal(pystats_load_file(s, NULL, "framework/python_stats.json", JS(doc), &err), -1);
+    assert_int_equal(decode_pystats(s, "framework/python_stats.json", JS(doc), &err), -1);
     assert_int_equal(pystats_store_window_count(s), 2);
     pystats_store_free(s);
 }

@@ -77,40 +77,17 @@ static size_t gz_of(const char *text, size_t n, unsigned char *buf, size_t cap)
 
 typedef struct kin_cb {
     kineto_ingest *ki;
+    rec_sink sink;
 } kin_cb;
 
-static int on_kin_file(void *ud, const key_info *ki, const char *key, const void *data,
-                       size_t len, sm_err *err)
+/* The scanner's sink for what it does not put in the model: finished
+ * traces into the Kineto ingest, as the job's does. */
+static kin_cb kin_new(model *m)
 {
-    kin_cb *k = ud;
-    if (ki->kind != KEY_KINETO && ki->kind != KEY_KINETO_MAYBE)
-        return 0;
-    return kineto_ingest_file(k->ki, ki, key, data, len, err);
+    kin_cb k = {kineto_ingest_new(m), {0}};
+    k.sink = (rec_sink){.ud = k.ki, .trace = kineto_ingest_take};
+    return k;
 }
-
-static void *kin_begin(void *ud, const key_info *ki, const char *key, sm_err *err)
-{
-    (void)ud;
-    (void)err;
-    return kineto_read_begin(ki, key);
-}
-
-static int kin_feed(void *rd, const void *p, size_t n)
-{
-    return kineto_read_feed(rd, p, n);
-}
-
-static int kin_end(void *ud, void *rd, int64_t len, sm_err *err)
-{
-    return kineto_ingest_end(((kin_cb *)ud)->ki, rd, len, err);
-}
-
-static void kin_drop(void *rd)
-{
-    kineto_read_drop(rd);
-}
-
-static const scanner_stream_ops kin_stream = {kin_begin, kin_feed, kin_end, kin_drop};
 
 static void put_bytes(fixture *f, const char *rel, const void *p, size_t n)
 {
@@ -170,9 +147,9 @@ static void test_found_everywhere_read_once(void **state)
     sm_err err = {0};
     assert_non_null(f->src = source_local_open(f->dir, &err));
     assert_non_null(f->m = model_new(NULL));
-    kin_cb k = {kineto_ingest_new(f->m)};
+    kin_cb k = kin_new(f->m);
     assert_non_null(k.ki);
-    scanner_opts o = {.on_file = on_kin_file, .on_file_ud = &k, .stream = &kin_stream};
+    scanner_opts o = {.sink = &k.sink};
     assert_non_null(f->sc = scanner_new(f->src, NULL, f->m, &o, &err));
     fixture_scan(f);
     /* four traces read; the half .gz and the other JSON named */
@@ -234,9 +211,8 @@ static void test_finished_between_list_and_read(void **state)
     assert_non_null(f->m = model_new(NULL));
     finish_ctx c = {f, gz, glen, 0};
     hook_source h = hook_source_wrap(f->src, finish_before_fetch, &c);
-    kin_cb k = {kineto_ingest_new(f->m)};
-    scanner_opts o = {.on_file = on_kin_file, .on_file_ud = &k, .stream = &kin_stream,
-                      .sequential = 1};
+    kin_cb k = kin_new(f->m);
+    scanner_opts o = {.sink = &k.sink, .sequential = 1};
     assert_non_null(f->sc = scanner_new(&h.base, "", f->m, &o, &err));
     fixture_scan(f);
     assert_int_equal(kineto_ingest_traces(k.ki), 1);
@@ -331,8 +307,8 @@ static void big_in_pieces(fixture *f, int ahead)
     assert_non_null(f->m = model_new(NULL));
     read_log l = {0};
     hook_source h = hook_source_wrap(f->src, log_reads, &l);
-    kin_cb k = {kineto_ingest_new(f->m)};
-    scanner_opts o = {.on_file = on_kin_file, .on_file_ud = &k, .stream = &kin_stream};
+    kin_cb k = kin_new(f->m);
+    scanner_opts o = {.sink = &k.sink};
     assert_non_null(f->sc = scanner_new(&h.base, NULL, f->m, &o, &err));
     fixture_scan(f);
     assert_int_equal(kineto_ingest_traces(k.ki), 1);

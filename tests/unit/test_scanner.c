@@ -5,8 +5,10 @@
 #include "scan_fixture.h"
 
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "io/synth/synth.h"
+#include "model/steps/phase_stats.h"
 
 static const char *line_at(int core, double ts, double v, char *buf, size_t cap)
 {
@@ -588,53 +590,75 @@ static void test_links_to_nothing_named(void **state)
 #define TFSTEP "framework/tensorflow/detailed_profiling/2020060923/000000003/"
 #define TFTRACE TFSTEP "plugins/profile/2020_06_09_23_55_01/ip-10-0-209-63.ec2.internal.trace.json.gz"
 
-typedef struct tf_seen {
-    int calls;
-    char node[128];
-    int64_t base;
-} tf_seen;
-
-static int tf_on_file(void *ud, const key_info *ki, const char *key, const void *data,
-                      size_t len, sm_err *err)
+/* A TF trace (gzip'd JSON, times relative to its session) at rel. */
+static void put_tf_trace(fixture *f, const char *rel)
 {
-    (void)key;
-    (void)data;
-    (void)len;
-    tf_seen *t = ud;
-    t->calls++;
-    snprintf(t->node, sizeof t->node, "%s", ki->node);
-    t->base = ki->time_us;
-    return ki->time_us ? 0 : sm_err_set(err, SM_ERR_NOTFOUND, "no time base");
+    static const char json[] =
+        "{\"traceEvents\":[{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\","
+        "\"args\":{\"name\":\"/host:CPU\"}},"
+        "{\"ph\":\"X\",\"pid\":1,\"tid\":7,\"ts\":100,\"dur\":50,\"name\":\"MatMul\"}]}";
+    unsigned char gz[512];
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    assert_int_equal(deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
+                     Z_OK);
+    zs.next_in = (Bytef *)json;
+    zs.avail_in = sizeof json - 1;
+    zs.next_out = gz;
+    zs.avail_out = sizeof gz;
+    assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+    char path[768];
+    fixture_mkdirs(f->dir, rel);
+    snprintf(path, sizeof path, "%s/%s", f->dir, rel);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(gz, 1, zs.total_out, fp), zs.total_out);
+    fclose(fp);
+    deflateEnd(&zs);
+}
+
+/* The first start of the TF trace's /host:CPU phase on node, or -1. */
+static int64_t tf_first(const model *m, const char *node)
+{
+    const model_node *n = model_find_node(m, node);
+    const phase_stats *p = n ? model_node_find_phase(n, "/host:CPU") : NULL;
+    if (!p)
+        return -1;
+    phase_summary sum;
+    phase_stats_get_summary(p, &sum);
+    return sum.first_start_us;
 }
 
 /* A TF trace is placed from the .metadata record in its step directory;
- * one listed before its record is named, then read when the record comes. */
+ * one listed before its record is named, then read when the record comes:
+ * its events on the writer's node, at the session's start. */
 static void test_tf_trace_placed_when_record_arrives(void **state)
 {
     fixture *f = *state;
-    fixture_put(f, TFTRACE, "gz", "w");
+    put_tf_trace(f, TFTRACE);
     sm_err err = {0};
     f->src = source_local_open(f->dir, &err);
     f->m = model_new(NULL);
-    tf_seen t = {0};
-    scanner_opts o = {.on_file = tf_on_file, .on_file_ud = &t};
+    rec_sink none = {0};
+    scanner_opts o = {.sink = &none};
     f->sc = scanner_new(f->src, "", f->m, &o, &err);
     fixture_scan(f);
-    assert_int_equal(t.calls, 1);
-    assert_string_equal(t.node, "ip-10-0-209-63.ec2.internal");
+    assert_int_equal(model_node_count(f->m), 0);
     unread_got u = {0};
     assert_int_equal(scanner_unread(f->sc, collect_unread, &u), 1);
     assert_string_equal(u.key[0], TFTRACE);
     assert_non_null(strstr(u.why[0], "not read: not placed on the job clock: no "
                                      "<writer>_<start_us>_<end_us>.metadata in " TFSTEP));
+    scan_stats st;
+    scanner_get_stats(f->sc, &st);
+    int64_t bytes = st.bytes_read;
     fixture_scan(f);
-    assert_int_equal(t.calls, 1);   /* nothing new: not fetched again */
+    scanner_get_stats(f->sc, &st);
+    assert_int_equal(st.bytes_read, bytes);   /* nothing new: not fetched again */
     fixture_put(f, TFSTEP "151-algo-1_1591746900000000.5_1591746901000000.5.metadata", "", "w");
     fixture_scan(f);
-    assert_int_equal(t.calls, 2);
-    assert_string_equal(t.node, "algo-1");
-    assert_int_equal(t.base, 1591746900000000LL);
-    scan_stats st;
+    assert_int_equal(tf_first(f->m, "ip-10-0-209-63.ec2.internal"), -1);
+    assert_int_equal(tf_first(f->m, "algo-1"), 1591746900000000LL + 100);
     scanner_get_stats(f->sc, &st);
     assert_int_equal(st.unread_files, 0);
     u.n = 0;

@@ -10,7 +10,9 @@
 
 #include <cmocka.h>
 
+#include "io/decode/decoder.h"
 #include "io/decode/tf_trace.h"
+#include "io/scan/scan_decode.h"
 #include "model/model.h"
 
 typedef struct got {
@@ -194,6 +196,22 @@ static void test_names(void **state)
     assert_int_equal(tf_trace_step_from_key("framework/pevents/x.json"), -1);
 }
 
+static int to_model(void *ud, const sm_event *e)
+{
+    return model_add_event(ud, e);
+}
+
+/* The tf-trace decoder as the scanner runs it on a trace without
+ * smdebug's record: anchored at the same step's start on the node. */
+static int ingest(model *m, const char *key, const void *gz, size_t n, sm_err *err)
+{
+    key_info ki = {.kind = KEY_TF_TRACE, .node = "algo-1"};
+    int64_t t = scan_decode_step_start(m, "algo-1", tf_trace_step_from_key(key));
+    ki.time_us = t == TF_TRACE_NO_BASE ? 0 : t;
+    rec_sink out = {.ud = m, .event = to_model};
+    return decoder_read_whole(decoder_for(&ki), &ki, key, gz, n, &out, err);
+}
+
 static void test_ingest_anchors_to_step(void **state)
 {
     (void)state;
@@ -202,15 +220,15 @@ static void test_ingest_anchors_to_step(void **state)
                    .name = sm_str_c("Step"), .start_us = 1594662614000000,
                    .dur_us = 100000, .step = 12};
     assert_int_equal(model_add_event(m, &st), 0);
-    assert_int_equal(tf_trace_step_start(m, "algo-1", 12), 1594662614000000);
-    assert_int_equal(tf_trace_step_start(m, "algo-1", 13), TF_TRACE_NO_BASE);
-    assert_int_equal(tf_trace_step_start(m, "algo-9", 12), TF_TRACE_NO_BASE);
+    assert_int_equal(scan_decode_step_start(m, "algo-1", 12), 1594662614000000);
+    assert_int_equal(scan_decode_step_start(m, "algo-1", 13), TF_TRACE_NO_BASE);
+    assert_int_equal(scan_decode_step_start(m, "algo-9", 12), TF_TRACE_NO_BASE);
     size_t n;
     unsigned char *b = gz(TRACE, &n);
     const char *key = "framework/tensorflow/detailed_profiling/2020071317/000000012/"
                       "plugins/profile/d/algo-1.trace.json.gz";
     sm_err err = {0};
-    assert_int_equal(tf_trace_ingest(m, "algo-1", key, TF_TRACE_NO_BASE, b, n, &err), 0);
+    assert_int_equal(ingest(m, key, b, n, &err), 0);
     const model_node *nd = model_find_node(m, "algo-1");
     const phase_stats *p = model_node_find_phase(nd, "/host:CPU");
     assert_non_null(p);
@@ -221,7 +239,8 @@ static void test_ingest_anchors_to_step(void **state)
     const char *key99 = "framework/tensorflow/detailed_profiling/2020071317/000000099/"
                         "plugins/profile/d/algo-1.trace.json.gz";
     uint64_t gen = model_generation(m);
-    assert_int_equal(tf_trace_ingest(m, "algo-1", key99, TF_TRACE_NO_BASE, b, n, &err), -1);
+    assert_int_equal(ingest(m, key99, b, n, &err), -1);
+    assert_int_equal(err.code, SM_ERR_NOTFOUND);
     assert_int_equal(model_generation(m), gen);
     free(b);
     model_free(m);

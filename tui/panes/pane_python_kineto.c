@@ -8,7 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "io/decode/kineto_decode.h"
 #include "model/view/gpuview.h"
 #include "tui/panes/pane_python_internal.h"
 #include "tui/text/fmt.h"
@@ -70,8 +69,7 @@ static const gpuview_top *kineto_rows(pane *p, const pane_ctx *ctx)
         p->caprows = t->n;
     }
     for (size_t i = 0; i < t->n; i++) {
-        char name[512];
-        kineto_str_sanitize(sm_str_c(t->rows[i].name), name, sizeof name);
+        const char *name = t->rows[i].name;   /* clean since its trace was kept */
         if (!p->filter[0] || strcasestr(name, p->filter))
             p->rows[p->nrows++] = i;
     }
@@ -139,7 +137,7 @@ static void draw_row(WINDOW *w, int y, size_t rank, const gpuview_row *r, int64_
                      int kernels, int attr)
 {
     int64_t key = kernels ? r->sum_us : r->self_us;
-    char v[KCOL_N][FMT_BUF], line[256], name[1024];
+    char v[KCOL_N][FMT_BUF], line[256];
     snprintf(v[0], sizeof v[0], "%lld", (long long)r->count);
     fmt_duration(v[1], sizeof v[1], (double)key);
     snprintf(v[2], sizeof v[2], "%.1f%%", all_us > 0 ? 100.0 * (double)key / (double)all_us : 0.0);
@@ -154,8 +152,7 @@ static void draw_row(WINDOW *w, int y, size_t rank, const gpuview_row *r, int64_
     snprintf(line + n, sizeof line - (size_t)n, "  ");
     mvwhline(w, y, 0, ' ' | (chtype)attr, getmaxx(w));
     int x = pane_common_put(w, y, 0, -1, line, attr);
-    kineto_str_sanitize(sm_str_c(r->name), name, sizeof name);
-    pane_common_put(w, y, x, getmaxx(w) - x, name, attr);
+    pane_common_put(w, y, x, getmaxx(w) - x, r->name, attr);
 }
 
 void pane_python_kineto_draw(pane *p, WINDOW *w, const pane_ctx *ctx)

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/decode/kineto_decode.h"
+#include "model/util/sanitize.h"
 #include "model/gpu/gpu_diff.h"
 #include "model/core/model_gpu.h"
 #include "tui/text/sanitize.h"
@@ -116,19 +116,11 @@ static int table_of(const json_t *side, gpu_table *t)
     return 0;
 }
 
-/* A kernel's whole name, unescaped and sanitized (never longer than its
- * raw JSON body): "kept whole", so two kernels that share a long prefix
- * stay two. NULL on OOM. */
-static json_t *whole_name(const char *raw)
+/* A kernel's whole name (clean since its trace was kept): never cut, so
+ * two kernels that share a long prefix stay two. NULL on OOM. */
+static json_t *whole_name(const char *name)
 {
-    size_t len = strlen(raw);
-    char *buf = malloc(len + 1);
-    if (!buf)
-        return NULL;
-    kineto_str_sanitize((sm_str){raw, len}, buf, len + 1);
-    json_t *s = json_string(buf);
-    free(buf);
-    return s;
+    return json_string(name);
 }
 
 static json_t *kdiff_row(const gpu_kdiff *k)

@@ -2,7 +2,7 @@
  * profiler rank (model_gpu.h), each summed over all its traces: HTA's
  * temporal and kernel-type breakdowns, comm/compute overlap, idle by
  * cause, launch statistics, top kernels and CPU ops, GPU memory. Names
- * come from the traces: unescaped and sanitized (kineto_str_sanitize). */
+ * come from the traces, cleaned once when each was kept (gpu_table.h). */
 #include "tui/report/report_gpu.h"
 
 #include <math.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "io/decode/kineto_decode.h"
+#include "model/util/sanitize.h"
 #include "model/core/model_gpu.h"
 
 #define TOP_N 10
@@ -19,11 +20,13 @@ static json_t *num_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* A name as the report has always cut it: at most 1023 bytes. Names are
+ * clean since their trace was kept (gpu_table.h). */
+#define NAME_BYTES 1023
+
 static json_t *name_json(const gpu_stat *s)
 {
-    char buf[1024];
-    kineto_str_sanitize((sm_str){s->name, s->len}, buf, sizeof buf);
-    return json_string(buf);
+    return json_stringn(s->name, sanitize_cut(s->name, s->len, NAME_BYTES));
 }
 
 static json_t *kernel_types(const gpu_summary *g)

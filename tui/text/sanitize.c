@@ -6,6 +6,8 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "model/util/sanitize.h"
+
 /* Output cursor: bytes and columns used so far, and the limits. */
 typedef struct sink {
     char *out;
@@ -27,37 +29,6 @@ static int sink_put(sink *k, const char *bytes, size_t n, int width)
     k->used += n;
     k->cols += width;
     return 0;
-}
-
-/* Decodes one UTF-8 character at s[0..n). Returns its length (1..4) and
- * sets *cp, or 0 when the bytes are not a valid shortest-form sequence. */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-    size_t len;
-    uint32_t c = s[0], min;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    } else if ((c & 0xE0) == 0xC0) {
-        len = 2, c &= 0x1F, min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-        len = 3, c &= 0x0F, min = 0x800;
-    } else if ((c & 0xF8) == 0xF0) {
-        len = 4, c &= 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        c = (c << 6) | (s[i] & 0x3F);
-    }
-    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-        return 0;
-    *cp = c;
-    return len;
 }
 
 /* Length of the string payload of an OSC/DCS/APC/PM/SOS starting at s[i]:
@@ -114,18 +85,6 @@ static size_t skip_escape(const unsigned char *s, size_t n, size_t i)
     return i;
 }
 
-/* Format characters that print nothing yet change what the text around
- * them looks like: bidi embeddings, overrides and isolates (a node named
- * "\u202Egpj.exe" shows as "exe.jpg"), zero-width spaces and joiners, word
- * joiner, BOM, line and paragraph separators. wcwidth calls most of them
- * width 0, so they would pass as printable. */
-static int invisible_format(uint32_t cp)
-{
-    return (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
-           (cp >= 0x2060 && cp <= 0x2069) || cp == 0xFEFF || cp == 0x061C ||
-           cp == 0x180E;
-}
-
 /* any_locale: keep every printable character whatever the locale says
  * (for messages, whose own text is UTF-8 and was always written as is). */
 static size_t sanitize_impl(const char *in, size_t len, char *out, size_t cap,
@@ -144,13 +103,13 @@ static size_t sanitize_impl(const char *in, size_t len, char *out, size_t cap,
             continue;
         }
         uint32_t cp;
-        size_t n = utf8_decode(s + i, len - i, &cp);
+        size_t n = sanitize_utf8_decode(s + i, len - i, &cp);
         if (n == 0) {
             sink_put(&k, "?", 1, 1);
             i++;
             continue;
         }
-        int w = (cp < 0x20 || cp == 0x7F || invisible_format(cp)) ? -1
+        int w = sanitize_cp_unsafe(cp) ? -1
                 : any_locale ? 1 : wcwidth((wchar_t)cp);
         if (w < 0)
             sink_put(&k, "?", 1, 1);
@@ -179,7 +138,7 @@ int sanitize_cols(const char *s)
     size_t len = strlen(s), i = 0;
     while (i < len) {
         uint32_t cp;
-        size_t n = utf8_decode((const unsigned char *)s + i, len - i, &cp);
+        size_t n = sanitize_utf8_decode((const unsigned char *)s + i, len - i, &cp);
         if (n == 0) {
             cols++;
             i++;

@@ -7,11 +7,10 @@
  *     PM `^`, SOS `X` strings, or a two-byte ESC x) and the C1 controls
  *     U+0080..U+009F (incl. 8-bit CSI/OSC and their payload) are replaced,
  *     as a whole, by one '?';
- *   - invisible format characters become '?': bidi embeddings, overrides
- *     and isolates (U+202A..202E, U+2066..2069, U+061C), zero-width
- *     characters (U+200B..200F, U+2060..2064), BOM (U+FEFF), line and
- *     paragraph separators (U+2028, U+2029);
- *   - any other C0 control (incl. TAB, CR, LF) and DEL become '?';
+ *   - the characters model/util/sanitize.h calls unsafe (its one table:
+ *     C0 controls incl. TAB, CR, LF, DEL, and the invisible format
+ *     characters: bidi controls, zero-width characters, U+180E, BOM, line
+ *     and paragraph separators) become '?';
  *   - an invalid, overlong, surrogate or truncated UTF-8 sequence becomes
  *     '?' per offending byte;
  *   - a code point the current locale cannot show (wcwidth < 0 — in a

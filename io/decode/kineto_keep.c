@@ -3,7 +3,7 @@
  * A spilled block is its header (events, name bytes), its events, then
  * its names, written as they are in memory: the file lives only as long
  * as this process's read of one trace, on this machine. */
-#include "io/run/kineto_keep.h"
+#include "io/decode/kineto_keep.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +81,7 @@ static void spill_block(kineto_keep *k)
 
 int kineto_keep_add(kineto_keep *k, const kineto_keep_ev *ev, const char *name, size_t len)
 {
-    if (k->n >= KKEEP_BLOCK && !k->no_spill)
+    if (k->n >= KINETO_KEEP_BLOCK && !k->no_spill)
         spill_block(k);
     if (vec_grow(&k->ev, &k->cap, k->n + 1, sizeof *k->ev, 1024) != 0 ||
         vec_grow(&k->names, &k->ncap, k->nn + len + 1, 1, 1 << 16) != 0)
@@ -101,6 +101,12 @@ int kineto_keep_add(kineto_keep *k, const kineto_keep_ev *ev, const char *name, 
     return 0;
 }
 
+size_t kineto_keep_memory_bytes(const kineto_keep *k)
+{
+    /* a spilled file's stdio buffer is in its FILE */
+    return sizeof *k + k->cap * sizeof *k->ev + k->ncap + (k->spill ? BUFSIZ : 0);
+}
+
 int64_t kineto_keep_count(const kineto_keep *k)
 {
     return k->count;
@@ -115,25 +121,25 @@ int kineto_keep_span(const kineto_keep *k, int64_t *t0, int64_t *t1)
     return 1;
 }
 
-static void each_in(const kineto_keep_ev *ev, size_t n, const char *names,
-                    void (*fn)(void *ud, const kineto_keep_ev *ev, const char *name), void *ud)
+static void each_in(const kineto_keep_ev *ev, size_t n, const char *names, kineto_keep_fn fn,
+                    void *ud)
 {
     for (size_t i = 0; i < n; i++)
         fn(ud, &ev[i], names + ev[i].name_at);
 }
 
 /* The spilled blocks, read back into one block's room of their own. */
-static int each_spilled(kineto_keep *k, void (*fn)(void *ud, const kineto_keep_ev *ev, const char *name),
-                        void *ud, sm_err *err)
+static int each_spilled(kineto_keep *k, kineto_keep_fn fn, void *ud, sm_err *err)
 {
-    kineto_keep_ev *ev = malloc(KKEEP_BLOCK * sizeof *ev);
+    kineto_keep_ev *ev = malloc(KINETO_KEEP_BLOCK * sizeof *ev);
     char *names = NULL;
     size_t ncap = 0;
     int rc = ev && fseek(k->spill, 0, SEEK_SET) == 0 ? 0 : -1;
     for (int64_t b = 0; b < k->blocks && rc == 0; b++) {
         kblock h;
         rc = -1;
-        if (fread(&h, sizeof h, 1, k->spill) != 1 || h.n > KKEEP_BLOCK || h.nn > SIZE_MAX / 2 ||
+        if (fread(&h, sizeof h, 1, k->spill) != 1 || h.n > KINETO_KEEP_BLOCK ||
+            h.nn > SIZE_MAX / 2 ||
             vec_grow(&names, &ncap, h.nn + 1, 1, 1 << 16) != 0 ||
             fread(ev, sizeof *ev, h.n, k->spill) != h.n ||
             (h.nn && fread(names, 1, h.nn, k->spill) != h.nn))
@@ -148,8 +154,7 @@ static int each_spilled(kineto_keep *k, void (*fn)(void *ud, const kineto_keep_e
     return rc;
 }
 
-int kineto_keep_each(kineto_keep *k, void (*fn)(void *ud, const kineto_keep_ev *ev, const char *name), void *ud,
-               sm_err *err)
+int kineto_keep_each(kineto_keep *k, kineto_keep_fn fn, void *ud, sm_err *err)
 {
     if (k->blocks > 0 && each_spilled(k, fn, ud, err) != 0)
         return -1;

@@ -4,7 +4,7 @@
  * nothing), then given back in the order they came.
  *
  * Memory stays bounded whatever the trace's size: past a block of
- * KKEEP_BLOCK events the block goes to an unlinked temporary file ($TMPDIR,
+ * KINETO_KEEP_BLOCK events the block goes to an unlinked temporary file ($TMPDIR,
  * else /tmp) and is read back, one block at a time, at the end; where no
  * such file can be made, the events stay in memory. */
 #ifndef SMTOP_KINETO_KEEP_H
@@ -15,12 +15,16 @@
 
 #include "model/util/sm_err.h"
 
-#define KKEEP_BLOCK 16384    /* events per block: about 1 MB with their names */
+#define KINETO_KEEP_BLOCK 16384    /* events per block: about 1 MB with their names */
+
+/* What a kept event is (kineto_keep_ev.kind), as the Kineto decoder
+ * classes it and the model's step views take it. */
+enum { KINETO_KEEP_STEP, KINETO_KEEP_LOADER, KINETO_KEEP_USER, KINETO_KEEP_CPU };
 
 typedef struct kineto_keep_ev {
     int64_t ts_ns, dur_ns, pid, tid, step;   /* on the trace's clock; dur >= 0 */
     uint32_t name_at, name_len;              /* in the block's names */
-    uint8_t kind;                            /* the caller's */
+    uint8_t kind;                            /* KINETO_KEEP_* */
 } kineto_keep_ev;
 
 typedef struct kineto_keep kineto_keep;
@@ -33,6 +37,9 @@ void kineto_keep_free(kineto_keep *k);
  * 0, or -1 on OOM (nothing kept). */
 int kineto_keep_add(kineto_keep *k, const kineto_keep_ev *ev, const char *name, size_t len);
 
+/* Heap bytes k holds now (its block in memory, not the spilled ones). */
+size_t kineto_keep_memory_bytes(const kineto_keep *k);
+
 /* Events kept so far. */
 int64_t kineto_keep_count(const kineto_keep *k);
 
@@ -40,10 +47,11 @@ int64_t kineto_keep_count(const kineto_keep *k);
  * clock: 1, or 0 when none is kept. */
 int kineto_keep_span(const kineto_keep *k, int64_t *t0, int64_t *t1);
 
+typedef void (*kineto_keep_fn)(void *ud, const kineto_keep_ev *ev, const char *name);
+
 /* Calls fn for every kept event in the order they came (name: its
  * name_len bytes, valid during the call). 0, or -1 with err when a
  * spilled block cannot be read back. */
-int kineto_keep_each(kineto_keep *k, void (*fn)(void *ud, const kineto_keep_ev *ev, const char *name), void *ud,
-               sm_err *err);
+int kineto_keep_each(kineto_keep *k, kineto_keep_fn fn, void *ud, sm_err *err);
 
 #endif
