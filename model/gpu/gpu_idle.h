@@ -90,6 +90,7 @@ typedef struct gpu_idle_in {
     const int64_t *busy;        /* busy[2i], busy[2i+1]: interval i */
     size_t n_busy;
     int64_t t0, t1;             /* the window, cut to the GPU span */
+    int64_t w0, w1;             /* the window itself (host communication) */
     const int64_t *tids;        /* tid of thread index i (-1 unknown) */
     size_t n_threads;
     int gloo;
