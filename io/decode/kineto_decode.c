@@ -125,7 +125,7 @@ static void key_done(kineto_dec *d)
     const char *k = d->key;
     size_t n = d->klen;
     if (d->key_esc) {
-        n = kparse_unescape_small(d->key, d->klen, b, sizeof b);
+        n = kineto_parse_unescape_small(d->key, d->klen, b, sizeof b);
         k = b;
     }
     d->key_id = d->klong || n == (size_t)-1 ? K_OTHER : key_id(d, k, n);
@@ -201,7 +201,7 @@ static void coll_start(kineto_dec *d, int what, char first, uint64_t at)
     d->st = ST_COLLECT;
 }
 
-/* One event (kind from kparse_event) counted and given. */
+/* One event (kind from kineto_parse_event) counted and given. */
 static void event_out(kineto_dec *d, int kind)
 {
     d->meta.events++;
@@ -231,13 +231,13 @@ static const char *meta_value(kineto_dec *d, const char *p, const char *end)
     const char *q;
     if (d->c.what == W_HOST || d->c.what == W_BACKEND) {
         if (*p == '"') {
-            if (!(q = kparse_str_end(p, end, &esc)))
+            if (!(q = kineto_parse_str_end(p, end, &esc)))
                 return NULL;
             s.ptr = p + 1;
             s.len = (size_t)(q - p - 1);
             q++;
         } else {
-            q = kparse_skip(p, end);
+            q = kineto_parse_skip(p, end);
         }
         if (d->c.what == W_HOST)
             meta_string(s, d->host, sizeof d->host, &m->host_name);
@@ -245,7 +245,7 @@ static const char *meta_value(kineto_dec *d, const char *p, const char *end)
             meta_string(s, d->backend, sizeof d->backend, &m->backend);
         return q;
     }
-    if (!(q = kparse_int(p, end, KR_VAL, &v)))
+    if (!(q = kineto_parse_int(p, end, KR_VAL, &v)))
         return NULL;
     switch (d->c.what) {
     case W_SCHEMA:
@@ -283,9 +283,9 @@ static void coll_done(kineto_dec *d)
     int kind = 0;
     int64_t mem;
     if (c->what == W_EVENT) {
-        q = kparse_event(p, end, d->o.keep_python, &d->ev, &kind);
+        q = kineto_parse_event(p, end, d->o.keep_python, &d->ev, &kind);
     } else if (c->what == W_DEVICE) {
-        if ((q = kparse_device(p, end, &mem)) && d->meta.n_devices < SM_KMETA_MAX_DEVICES)
+        if ((q = kineto_parse_device(p, end, &mem)) && d->meta.n_devices < SM_KMETA_MAX_DEVICES)
             d->meta.total_global_mem[d->meta.n_devices++] = mem == SM_KEV_NONE ? -1 : mem;
     } else {
         q = meta_value(d, p, end);
@@ -317,7 +317,7 @@ static size_t st_collect(kineto_dec *d, const char *p, size_t i, size_t n)
             }
             continue;
         }
-        switch (kparse_class[ch]) {
+        switch (kineto_parse_class[ch]) {
         case KC_QUOTE:
             c->in_str = 1;
             break;
@@ -433,7 +433,7 @@ static size_t st_elems(kineto_dec *d, const char *p, size_t i, size_t n)
         }
         int kind;
         const char *q = d->in_devs ? NULL
-                      : kparse_event(p + i, end, d->o.keep_python, &d->ev, &kind);
+                      : kineto_parse_event(p + i, end, d->o.keep_python, &d->ev, &kind);
         if (!q) {   /* straddles the piece's end, or bad: gather it whole */
             coll_start(d, d->in_devs ? W_DEVICE : W_EVENT, ch, d->off + i);
             return i;

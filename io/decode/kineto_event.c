@@ -19,9 +19,9 @@ static const char *str_value(const char *p, const char *end, sm_str *s, int *esc
     if (*p != '"') {
         s->ptr = NULL;
         s->len = 0;
-        return kparse_skip(p, end);
+        return kineto_parse_skip(p, end);
     }
-    const char *q = kparse_str_end(p, end, esc);
+    const char *q = kineto_parse_str_end(p, end, esc);
     if (!q)
         return NULL;
     s->ptr = p + 1;
@@ -36,31 +36,31 @@ static const char *member_key(const char *p, const char *end, const char **k,
 {
     int esc;
     const char *q;
-    if (p >= end || *p != '"' || !(q = kparse_str_end(p, end, &esc)))
+    if (p >= end || *p != '"' || !(q = kineto_parse_str_end(p, end, &esc)))
         return NULL;
     *k = p + 1;
     *kl = (size_t)(q - p - 1);
     if (esc) {
-        size_t n = kparse_unescape_small(*k, *kl, kb, kcap);
+        size_t n = kineto_parse_unescape_small(*k, *kl, kb, kcap);
         *k = kb;
         *kl = n == (size_t)-1 ? 0 : n;
     }
-    p = kparse_ws(q + 1, end);
+    p = kineto_parse_ws(q + 1, end);
     if (p >= end || *p != ':')
         return NULL;
-    p = kparse_ws(p + 1, end);
+    p = kineto_parse_ws(p + 1, end);
     return p < end ? p : NULL;
 }
 
 /* After a member's value: past ',' (*more 1) or '}' (*more 0). */
 static const char *member_next(const char *p, const char *end, int *more)
 {
-    p = kparse_ws(p, end);
+    p = kineto_parse_ws(p, end);
     if (p >= end)
         return NULL;
     if (*p == ',') {
         *more = 1;
-        return kparse_ws(p + 1, end);
+        return kineto_parse_ws(p + 1, end);
     }
     if (*p == '}') {
         *more = 0;
@@ -91,46 +91,46 @@ static const char *arg_value(const char *p, const char *end, const char *k, size
         break;
     case 5:
         if (KEY("bytes"))
-            return kparse_int(p, end, KR_VAL, &ev->msg_bytes);
+            return kineto_parse_int(p, end, KR_VAL, &ev->msg_bytes);
         if (KEY("Bytes"))
-            return kparse_int(p, end, KR_VAL, &ev->mem_bytes);
+            return kineto_parse_int(p, end, KR_VAL, &ev->mem_bytes);
         break;
     case 6:
         if (KEY("device"))
-            return kparse_int(p, end, KR_ID, &ev->device);
+            return kineto_parse_int(p, end, KR_ID, &ev->device);
         if (KEY("stream"))
-            return kparse_int(p, end, KR_ID, &ev->stream);
+            return kineto_parse_int(p, end, KR_ID, &ev->stream);
         break;
     case 9:
         if (KEY("Device Id"))
-            return kparse_int(p, end, KR_VAL, &ev->mem_device);
+            return kineto_parse_int(p, end, KR_VAL, &ev->mem_device);
         break;
     case 11:
         if (KEY("correlation"))
-            return kparse_int(p, end, KR_ID, &ev->correlation);
+            return kineto_parse_int(p, end, KR_ID, &ev->correlation);
         if (KEY("External id"))
-            return kparse_int(p, end, KR_ID, &ev->external_id);
+            return kineto_parse_int(p, end, KR_ID, &ev->external_id);
         break;
     case 14:
         if (KEY("Total Reserved"))
-            return kparse_int(p, end, KR_VAL, &ev->mem_total_reserved);
+            return kineto_parse_int(p, end, KR_VAL, &ev->mem_total_reserved);
         if (KEY("wait_on_stream"))
-            return kparse_int(p, end, KR_ID, &ev->wait_stream);
+            return kineto_parse_int(p, end, KR_ID, &ev->wait_stream);
         break;
     case 15:
         if (KEY("Total Allocated"))
-            return kparse_int(p, end, KR_VAL, &ev->mem_total_allocated);
+            return kineto_parse_int(p, end, KR_VAL, &ev->mem_total_allocated);
         if (KEY("Collective name"))
             return str_value(p, end, &ev->collective, &esc);
         break;
     case 33:
         if (KEY("wait_on_cuda_event_record_corr_id"))
-            return kparse_int(p, end, KR_ID, &ev->wait_corr);
+            return kineto_parse_int(p, end, KR_ID, &ev->wait_corr);
         break;
     default:
         break;
     }
-    return kparse_skip(p, end);
+    return kineto_parse_skip(p, end);
 }
 
 /* At args' value: an object's members read, anything else stepped over;
@@ -140,8 +140,8 @@ static const char *args_value(const char *p, const char *end, sm_kevent *ev)
 {
     args_reset(ev);
     if (*p != '{')
-        return kparse_skip(p, end);
-    p = kparse_ws(p + 1, end);
+        return kineto_parse_skip(p, end);
+    p = kineto_parse_ws(p + 1, end);
     if (p < end && *p == '}')
         return p + 1;
     for (int more = 1; more;) {
@@ -181,7 +181,7 @@ static const char *id_value(const char *p, const char *end, int64_t *id, sm_str 
     }
     s->ptr = NULL;
     s->len = 0;
-    return kparse_int(p, end, KR_ID, id);
+    return kineto_parse_int(p, end, KR_ID, id);
 }
 
 static const char *ph_value(const char *p, const char *end, sm_kevent *ev, evstate *st)
@@ -192,7 +192,7 @@ static const char *ph_value(const char *p, const char *end, sm_kevent *ev, evsta
     if (!(p = str_value(p, end, &s, &esc)))
         return NULL;
     if (esc) {
-        size_t n = kparse_unescape_small(s.ptr, s.len, b, sizeof b);
+        size_t n = kineto_parse_unescape_small(s.ptr, s.len, b, sizeof b);
         s.ptr = b;
         s.len = n == (size_t)-1 ? 0 : n;
     }
@@ -207,7 +207,7 @@ static const char *cat_value(const char *p, const char *end, evstate *st)
     int esc;
     if (!(p = str_value(p, end, &s, &esc)))
         return NULL;
-    st->cat = s.ptr ? kparse_cat(s.ptr, s.len) : KCAT_OTHER;
+    st->cat = s.ptr ? kineto_parse_cat(s.ptr, s.len) : KCAT_OTHER;
     st->cat_py = st->cat == KCAT_PYTHON_FUNCTION;
     return p;
 }
@@ -222,9 +222,9 @@ static const char *member(const char *p, const char *end, const char *k, size_t 
         if (KEY("ph"))
             return ph_value(p, end, ev, st);
         if (KEY("ts"))
-            return kparse_int(p, end, KR_NS, &ev->ts_ns);
+            return kineto_parse_int(p, end, KR_NS, &ev->ts_ns);
         if (KEY("id"))
-            return kparse_int(p, end, KR_ID, &st->flow_id);
+            return kineto_parse_int(p, end, KR_ID, &st->flow_id);
         break;
     case 3:
         if (KEY("cat")) {
@@ -237,7 +237,7 @@ static const char *member(const char *p, const char *end, const char *k, size_t 
         if (KEY("tid"))
             return id_value(p, end, &ev->tid, &ev->tid_str);
         if (KEY("dur"))
-            return kparse_int(p, end, KR_NS, &st->dur);
+            return kineto_parse_int(p, end, KR_NS, &st->dur);
         break;
     case 4:
         if (KEY("name"))
@@ -247,12 +247,12 @@ static const char *member(const char *p, const char *end, const char *k, size_t 
         break;
     case 33:
         if (KEY("wait_on_cuda_event_record_corr_id"))
-            return kparse_int(p, end, KR_ID, &ev->wait_corr);
+            return kineto_parse_int(p, end, KR_ID, &ev->wait_corr);
         break;
     default:
         break;
     }
-    return kparse_skip(p, end);
+    return kineto_parse_skip(p, end);
 }
 
 /* The name unescaped when it has escapes (short names only: the two
@@ -261,7 +261,7 @@ static sm_str plain_name(const sm_kevent *ev, const evstate *st, char *b, size_t
 {
     sm_str s = ev->name;
     if (st->name_esc) {
-        size_t n = kparse_unescape_small(s.ptr, s.len, b, cap);
+        size_t n = kineto_parse_unescape_small(s.ptr, s.len, b, cap);
         s.ptr = b;
         s.len = n == (size_t)-1 ? 0 : n;
         if (n == (size_t)-1)
@@ -305,19 +305,19 @@ static void ev_finish(sm_kevent *ev, const evstate *st)
     ev->step = step_of(nm);
 }
 
-const char *kparse_event(const char *p, const char *end, int keep_python,
+const char *kineto_parse_event(const char *p, const char *end, int keep_python,
                          sm_kevent *ev, int *kind)
 {
-    p = kparse_ws(p, end);
+    p = kineto_parse_ws(p, end);
     if (p >= end)
         return NULL;
     if (*p != '{') {
         *kind = KP_BAD;
-        return kparse_skip(p, end);
+        return kineto_parse_skip(p, end);
     }
     evstate st;
     ev_init(ev, &st);
-    p = kparse_ws(p + 1, end);
+    p = kineto_parse_ws(p + 1, end);
     if (p < end && *p == '}') {
         *kind = KP_BAD;
         return p + 1;
@@ -332,7 +332,7 @@ const char *kparse_event(const char *p, const char *end, int keep_python,
             return NULL;
         if (skip) {
             *kind = KP_SKIPPED;
-            return kparse_skip_rest(p, end);
+            return kineto_parse_skip_rest(p, end);
         }
         if (!(p = member_next(p, end, &more)))
             return NULL;
@@ -342,15 +342,15 @@ const char *kparse_event(const char *p, const char *end, int keep_python,
     return p;
 }
 
-const char *kparse_device(const char *p, const char *end, int64_t *total_mem)
+const char *kineto_parse_device(const char *p, const char *end, int64_t *total_mem)
 {
     *total_mem = SM_KEV_NONE;
-    p = kparse_ws(p, end);
+    p = kineto_parse_ws(p, end);
     if (p >= end)
         return NULL;
     if (*p != '{')
-        return kparse_skip(p, end);
-    p = kparse_ws(p + 1, end);
+        return kineto_parse_skip(p, end);
+    p = kineto_parse_ws(p + 1, end);
     if (p < end && *p == '}')
         return p + 1;
     for (int more = 1; more;) {
@@ -359,7 +359,7 @@ const char *kparse_device(const char *p, const char *end, int64_t *total_mem)
         char kb[32];
         if (!(p = member_key(p, end, &k, &kl, kb, sizeof kb)))
             return NULL;
-        p = KEY("totalGlobalMem") ? kparse_int(p, end, KR_VAL, total_mem) : kparse_skip(p, end);
+        p = KEY("totalGlobalMem") ? kineto_parse_int(p, end, KR_VAL, total_mem) : kineto_parse_skip(p, end);
         if (!p || !(p = member_next(p, end, &more)))
             return NULL;
     }

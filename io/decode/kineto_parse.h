@@ -19,7 +19,7 @@
 
 #include "model/records.h"
 
-enum kparse_kind {
+enum kineto_parse_kind {
     KP_EVENT = 1,    /* *ev is an event to give */
     KP_SKIPPED = 2,  /* a python_function event, not kept */
     KP_BAD = 3       /* valid JSON but not an event (meta.bad_events) */
@@ -27,50 +27,50 @@ enum kparse_kind {
 
 /* Byte classes outside strings, for the structural scanners. */
 enum { KC_BAD = 0, KC_WS, KC_PLAIN, KC_QUOTE, KC_OPEN, KC_CLOSE, KC_COMMA, KC_COLON };
-extern const unsigned char kparse_class[256];
+extern const unsigned char kineto_parse_class[256];
 
 /* Past JSON whitespace. (A table loop: an 8-spaces-at-a-time variant
  * for the indentation of pretty-printed traces ran 5 % more instructions
  * on nccl_data, whose members mostly share a line, one space apart.) */
-static inline const char *kparse_ws(const char *p, const char *end)
+static inline const char *kineto_parse_ws(const char *p, const char *end)
 {
-    while (p < end && kparse_class[(unsigned char)*p] == KC_WS)
+    while (p < end && kineto_parse_class[(unsigned char)*p] == KC_WS)
         p++;
     return p;
 }
 
 /* Parses the element at p (leading whitespace allowed); returns the end of
  * the element, with *kind (and *ev for KP_EVENT) set, or NULL. */
-const char *kparse_event(const char *p, const char *end, int keep_python,
+const char *kineto_parse_event(const char *p, const char *end, int keep_python,
                          sm_kevent *ev, int *kind);
 
 /* Parses one deviceProperties[] element: its end, *total_mem its
  * totalGlobalMem (SM_KEV_NONE when absent or not an object). */
-const char *kparse_device(const char *p, const char *end, int64_t *total_mem);
+const char *kineto_parse_device(const char *p, const char *end, int64_t *total_mem);
 
 /* Steps over one JSON value at p; its end, or NULL. */
-const char *kparse_skip(const char *p, const char *end);
+const char *kineto_parse_skip(const char *p, const char *end);
 
 /* Steps over the rest of an object whose '{' is behind p: the end after
  * its closing brace, or NULL. */
-const char *kparse_skip_rest(const char *p, const char *end);
+const char *kineto_parse_skip_rest(const char *p, const char *end);
 
 /* At '"': the closing quote's position, *esc set when the body has a
  * backslash; NULL when the buffer ends first. */
-const char *kparse_str_end(const char *p, const char *end, int *esc);
+const char *kineto_parse_str_end(const char *p, const char *end, int *esc);
 
 /* Parses the number at p (after whitespace) under one of the rules;
  * returns its end and sets *out (SM_KEV_NONE when the rule rejects the
  * value) — or, at a string/literal/container, steps over it and sets
  * SM_KEV_NONE. NULL on bad JSON or buffer end. */
-enum kparse_rule { KR_NS, KR_ID, KR_VAL };
-const char *kparse_int(const char *p, const char *end, int rule, int64_t *out);
+enum kineto_parse_rule { KR_NS, KR_ID, KR_VAL };
+const char *kineto_parse_int(const char *p, const char *end, int rule, int64_t *out);
 
 /* A string's body unescaped into out[0..cap) (no NUL): its length, or
  * (size_t)-1 when it does not fit. For keys and short enum strings. */
-size_t kparse_unescape_small(const char *p, size_t n, char *out, size_t cap);
+size_t kineto_parse_unescape_small(const char *p, size_t n, char *out, size_t cap);
 
 /* The folded category of a cat string (unescaped), KCAT_OTHER when none. */
-int kparse_cat(const char *p, size_t n);
+int kineto_parse_cat(const char *p, size_t n);
 
 #endif

@@ -7,7 +7,7 @@
 
 /* KC_* by byte: whitespace, the bytes of numbers and literals, quote,
  * brackets, comma, colon; everything else is bad outside a string. */
-const unsigned char kparse_class[256] = {
+const unsigned char kineto_parse_class[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 2, 6, 2, 2, 0,
@@ -31,7 +31,7 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-const char *kparse_str_end(const char *p, const char *end, int *esc)
+const char *kineto_parse_str_end(const char *p, const char *end, int *esc)
 {
     p++;
     *esc = 0;
@@ -71,10 +71,10 @@ static const char *skip_nested(const char *p, const char *end, int depth, uint64
 {
     while (p < end) {
         unsigned char c = (unsigned char)*p;
-        switch (kparse_class[c]) {
+        switch (kineto_parse_class[c]) {
         case KC_QUOTE: {
             int esc;
-            const char *q = kparse_str_end(p, end, &esc);
+            const char *q = kineto_parse_str_end(p, end, &esc);
             if (!q)
                 return NULL;
             p = q + 1;
@@ -105,7 +105,7 @@ static const char *skip_nested(const char *p, const char *end, int depth, uint64
     return NULL;
 }
 
-const char *kparse_skip_rest(const char *p, const char *end)
+const char *kineto_parse_skip_rest(const char *p, const char *end)
 {
     return skip_nested(p, end, 1, 0);
 }
@@ -115,7 +115,7 @@ const char *kparse_skip_rest(const char *p, const char *end)
  * then judged by the gathering scanner, as it would be in pieces. */
 static int ends_scalar(char c)
 {
-    int k = kparse_class[(unsigned char)c];
+    int k = kineto_parse_class[(unsigned char)c];
     return k == KC_WS || k == KC_COMMA || k == KC_CLOSE;
 }
 
@@ -140,15 +140,15 @@ static const char *skip_number(const char *p, const char *end)
     return s.p;
 }
 
-const char *kparse_skip(const char *p, const char *end)
+const char *kineto_parse_skip(const char *p, const char *end)
 {
-    p = kparse_ws(p, end);
+    p = kineto_parse_ws(p, end);
     if (p >= end)
         return NULL;
     char c = *p;
     if (c == '"') {
         int esc;
-        const char *q = kparse_str_end(p, end, &esc);
+        const char *q = kineto_parse_str_end(p, end, &esc);
         return q ? q + 1 : NULL;
     }
     if (c == '{' || c == '[')
@@ -242,15 +242,15 @@ static const char *int_short(const char *p, const char *end, int rule, int64_t *
     return q;
 }
 
-const char *kparse_int(const char *p, const char *end, int rule, int64_t *out)
+const char *kineto_parse_int(const char *p, const char *end, int rule, int64_t *out)
 {
-    p = kparse_ws(p, end);
+    p = kineto_parse_ws(p, end);
     if (p >= end)
         return NULL;
     char c = *p;
     if (c != '-' && !is_digit(c)) {
         *out = SM_KEV_NONE;
-        return kparse_skip(p, end);
+        return kineto_parse_skip(p, end);
     }
     const char *q = int_short(p, end, rule, out);
     if (q)

@@ -126,7 +126,7 @@ static void unescape(const char *p, size_t n, sink *s)
     }
 }
 
-size_t kparse_unescape_small(const char *p, size_t n, char *out, size_t cap)
+size_t kineto_parse_unescape_small(const char *p, size_t n, char *out, size_t cap)
 {
     sink s = {out, cap, 0, 0, 0};
     unescape(p, n, &s);
@@ -242,11 +242,11 @@ static const struct {
     {"Memset", 6, KCAT_GPU_MEMSET},
 };
 
-int kparse_cat(const char *p, size_t n)
+int kineto_parse_cat(const char *p, size_t n)
 {
     char b[32];
     if (memchr(p, '\\', n)) {
-        n = kparse_unescape_small(p, n, b, sizeof b);
+        n = kineto_parse_unescape_small(p, n, b, sizeof b);
         if (n == (size_t)-1)
             return KCAT_OTHER;
         p = b;

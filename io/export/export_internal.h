@@ -11,6 +11,7 @@
 #include "io/decode/keyname.h"
 #include "io/decode/sys_decode.h"
 #include "io/decode/tf_meta.h"
+#include "io/scan/scanner.h"
 
 typedef struct xfile {
     char *key;
@@ -88,6 +89,14 @@ typedef struct xjob {
  * overlaps the --since/--until window (model.h's model_config) and, with
  * --steps, its node's step window. */
 int export_perfetto_in_window(const xjob *x, sm_str node, int64_t start, int64_t dur);
+
+/* export_read.c: a file's bytes into events. */
+#define EXPORT_READ_CHUNK SCAN_READ_CHUNK   /* larger files are read in pieces */
+/* Feeds every line (or element) of a whole file to its decoder. */
+void export_read_lines(xjob *x, const xfile *f, const char *data, size_t len);
+/* Exports f from reads of EXPORT_READ_CHUNK bytes. 0, or -1 only when the
+ * source could not attempt a read (err set). */
+int export_read_stream(xjob *x, const xfile *f, sm_err *err);
 
 /* --steps: records a Step event's extent during the prepass. */
 void export_steps_note(xjob *x, const sm_event *e);

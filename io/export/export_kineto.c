@@ -26,7 +26,7 @@
 
 #include "io/decode/kineto_decode.h"
 #include "io/export/export_internal.h"
-#include "io/job/kineto_ingest.h"
+#include "io/run/kineto_ingest.h"
 #include "io/scan/scan_kineto.h"
 #include "io/scan/scanner.h"
 #include "model/util/fnv.h"

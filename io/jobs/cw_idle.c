@@ -1,7 +1,7 @@
 /* cw_idle: idle GPU-hours from CloudWatch; see cw_idle.h. */
 #include "io/jobs/cw_idle.h"
 
-#include "io/cw/cw_query.h"
+#include "io/aws/cloudwatch.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -57,18 +57,18 @@ int cw_idle_due(const jobrow *r, double now_s)
 static s3_param *idle_params(const jobrow *r, double lo, double hi, int period, long *n)
 {
     int hosts = hosts_of(r);
-    s3_param *p = calloc((size_t)hosts * CW_QUERY_FIELDS + 2, sizeof *p);
+    s3_param *p = calloc((size_t)hosts * CLOUDWATCH_METRIC_FIELDS + 2, sizeof *p);
     int bad = !p;
     *n = 0;
     for (int h = 1; !bad && h <= hosts; h++) {
         char id[32], dim[320];
         snprintf(id, sizeof id, "g%d", h);
         snprintf(dim, sizeof dim, "%s/algo-%d", r->name, h);
-        bad = cw_query_add_metric(p, n, h, id, "GPUUtilization", dim, period) != 0;
+        bad = cloudwatch_add_metric(p, n, h, id, "GPUUtilization", dim, period) != 0;
     }
     char start[32], end[32];
-    cw_query_iso(lo, start, sizeof start);
-    cw_query_iso(hi - 1, end, sizeof end);   /* [lo, hi): EndTime is exclusive */
+    cloudwatch_iso_time(lo, start, sizeof start);
+    cloudwatch_iso_time(hi - 1, end, sizeof end);   /* [lo, hi): EndTime is exclusive */
     if (!bad) {
         p[*n] = (s3_param){strdup("StartTime"), strdup(start)};
         p[*n + 1] = (s3_param){strdup("EndTime"), strdup(end)};
@@ -76,7 +76,7 @@ static s3_param *idle_params(const jobrow *r, double lo, double hi, int period, 
         bad = !p[*n - 1].value || !p[*n - 2].value;
     }
     if (bad) {
-        cw_query_free(p, *n);
+        cloudwatch_params_free(p, *n);
         return NULL;
     }
     return p;
@@ -107,8 +107,8 @@ int cw_idle_fetch(aws_api *cw, jobrow *r, double now_s, sm_err *err)
     if (!p)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     size_t len = 0;
-    char *xml = aws_api_query(cw, "GetMetricData", "2010-08-01", p, (size_t)n, &len, err);
-    cw_query_free(p, n);
+    char *xml = cloudwatch_get_metric_data(cw, p, (size_t)n, &len, err);
+    cloudwatch_params_free(p, n);
     if (!xml)
         return -1;
     idle_read(xml, r, period);

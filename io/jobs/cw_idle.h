@@ -15,7 +15,7 @@
 #ifndef SMTOP_CW_IDLE_H
 #define SMTOP_CW_IDLE_H
 
-#include "io/s3/aws_api.h"
+#include "io/aws/aws_api.h"
 #include "model/jobs/jobrow.h"
 
 #define CW_IDLE_MAX_HOSTS 500   /* GetMetricData's queries per call */

@@ -1,7 +1,7 @@
-/* cw_metrics: GetMetricData for the job list; see cw_metrics.h. */
+/* cw_metrics: CloudWatch figures for the job list; see cw_metrics.h. */
 #include "io/jobs/cw_metrics.h"
 
-#include "io/cw/cw_query.h"
+#include "io/aws/cloudwatch.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +20,7 @@ static int add_query(s3_param *p, long *n, int k, const jobrow *r, int host, int
     char id[32], dim[320];
     snprintf(id, sizeof id, "m%d_%d", host, m);
     snprintf(dim, sizeof dim, "%s/algo-%d", r->name, host);
-    return cw_query_add_metric(p, n, k, id, metric_names[m], dim, 60);
+    return cloudwatch_add_metric(p, n, k, id, metric_names[m], dim, 60);
 }
 
 long cw_metrics_params(const jobrow *r, double now_s, s3_param **params, char *start,
@@ -30,18 +30,18 @@ long cw_metrics_params(const jobrow *r, double now_s, s3_param **params, char *s
     if (r->start_s <= 0 || r->instance_count <= 0 || hi <= 0)
         return 0;
     double lo = hi - WINDOW_S - (jobrow_ended(r) ? 60 : LAG_S);
-    cw_query_iso(lo > r->start_s ? lo : r->start_s, start, tcap);
-    cw_query_iso(hi, end, tcap);
+    cloudwatch_iso_time(lo > r->start_s ? lo : r->start_s, start, tcap);
+    cloudwatch_iso_time(hi, end, tcap);
     int hosts = r->instance_count < CW_METRICS_MAX_HOSTS ? r->instance_count
                                                          : CW_METRICS_MAX_HOSTS;
-    s3_param *p = calloc((size_t)hosts * 3 * CW_QUERY_FIELDS, sizeof *p);
+    s3_param *p = calloc((size_t)hosts * 3 * CLOUDWATCH_METRIC_FIELDS, sizeof *p);
     long n = 0;
     int bad = !p;
     for (int h = 1; !bad && h <= hosts; h++)
         for (int m = 0; m < 3 && !bad; m++)
             bad = add_query(p, &n, (h - 1) * 3 + m + 1, r, h, m) != 0;
     if (bad) {
-        cw_query_free(p, n);
+        cloudwatch_params_free(p, n);
         return -1;
     }
     *params = p;
@@ -113,15 +113,14 @@ int cw_metrics_fetch(aws_api *cw, jobrow *r, double now_s, sm_err *err)
         return n < 0 ? sm_err_set(err, SM_ERR_NOMEM, "out of memory") : 0;
     s3_param *all = realloc(p, (size_t)(n + 2) * sizeof *p);
     if (!all) {
-        cw_query_free(p, n);
+        cloudwatch_params_free(p, n);
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     }
     all[n] = (s3_param){strdup("StartTime"), strdup(start)};
     all[n + 1] = (s3_param){strdup("EndTime"), strdup(end)};
     size_t len = 0;
-    char *xml = aws_api_query(cw, "GetMetricData", "2010-08-01", all, (size_t)n + 2, &len,
-                              err);
-    cw_query_free(all, n + 2);
+    char *xml = cloudwatch_get_metric_data(cw, all, (size_t)n + 2, &len, err);
+    cloudwatch_params_free(all, n + 2);
     if (!xml)
         return -1;
     int got = cw_metrics_read(xml, r, now_s);

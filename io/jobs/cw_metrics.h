@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "io/s3/aws_api.h"
+#include "io/aws/aws_api.h"
 #include "model/jobs/jobrow.h"
 
 #define CW_METRICS_MAX_HOSTS 16   /* hosts asked per job: the columns are means */
@@ -21,7 +21,7 @@
 
 /* The form parameters of r's queries at now_s ("MetricDataQueries.
  * member.K.Id" = "mH_M": host H, metric M, ...) into *params (caller
- * frees with cw_query_free); returns how many, 0 when the job
+ * frees with cloudwatch_params_free); returns how many, 0 when the job
  * has no window yet (not started, or ended at an unknown time), -1 on
  * OOM. start and end (ISO 8601, UTC) bound the window. */
 long cw_metrics_params(const jobrow *r, double now_s, s3_param **params, char *start,

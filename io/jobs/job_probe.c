@@ -124,14 +124,14 @@ static int keys_cb(void *ud, const source_entry *e)
     return 0;
 }
 
-int probe_list(source *src, const char *prefix, const char *after, probe_keys *k,
+int job_probe_list(source *src, const char *prefix, const char *after, probe_keys *k,
                sm_err *err)
 {
     return source_list(src, prefix, after && *after ? after : NULL, keys_cb, k, err) < 0 ? -1
                                                                                        : 0;
 }
 
-void probe_keys_free(probe_keys *k)
+void job_probe_keys_free(probe_keys *k)
 {
     for (size_t i = 0; i < k->n; i++)
         free(k->v[i].key);
@@ -178,7 +178,7 @@ static void split_lines(const probe_key *k, const char *p, size_t len, probe_lin
     }
 }
 
-int probe_read_lines(source *src, const probe_key *keys, size_t n, probe_line_fn fn, void *ud,
+int job_probe_read_lines(source *src, const probe_key *keys, size_t n, probe_line_fn fn, void *ud,
                      sm_err *err)
 {
     int rc = 0;
@@ -251,13 +251,13 @@ static int sys_update(source *src, const char *job, probe_job *pj, double now_s,
     probe_keys k = {.max = local ? PROBE_FILES_MAX : PROBE_FILES_MAX_S3,
                     .rel = strlen(job) + strlen(PO),
                     .want = KEY_SYSTEM};
-    if (probe_list(src, prefix, pj->sys_cursor, &k, err) < 0) {
-        probe_keys_free(&k);
+    if (job_probe_list(src, prefix, pj->sys_cursor, &k, err) < 0) {
+        job_probe_keys_free(&k);
         return -1;
     }
     size_t n = settled(&k, now_s, settle_s);
     sys_ctx c = {.sys = pj->sys};
-    int rc = probe_read_lines(src, k.v, n, sys_line, &c, err);
+    int rc = job_probe_read_lines(src, k.v, n, sys_line, &c, err);
     sys_decode_scratch_free(&c.sc);
     if (rc == 0 && c.oom)
         rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");
@@ -266,7 +266,7 @@ static int sys_update(source *src, const char *job, probe_job *pj, double now_s,
             snprintf(pj->sys_cursor, sizeof pj->sys_cursor, "%s", k.v[n - 1].key);
         pj->sys_caught_up = !k.cut;
     }
-    probe_keys_free(&k);
+    job_probe_keys_free(&k);
     return rc;
 }
 
@@ -304,7 +304,7 @@ int job_probe_update(job_probe *p, source *src, const char *job, jobrow *r, doub
     pj->probed_s = now_s;
     if (sys_update(src, job, pj, now_s, settle_s, err) < 0)
         return -1;
-    if (probe_steps_update(src, job, pj, jobfig_sys_newest_us(pj->sys), err) < 0)
+    if (job_probe_steps_update(src, job, pj, jobfig_sys_newest_us(pj->sys), err) < 0)
         return -1;
     /* ended, or (a folder's) no longer written: what was read is all */
     pj->final = pj->sys_caught_up && (jobrow_ended(r) || !r->status[0]);

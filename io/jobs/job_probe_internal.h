@@ -41,20 +41,20 @@ typedef struct probe_keys {
 
 /* Lists prefix after `after` into k (keys of kind k->want by their name
  * relative to the profiler-output root, k->rel bytes in). 0 or -1. */
-int probe_list(source *src, const char *prefix, const char *after, probe_keys *k,
+int job_probe_list(source *src, const char *prefix, const char *after, probe_keys *k,
                sm_err *err);
-void probe_keys_free(probe_keys *k);
+void job_probe_keys_free(probe_keys *k);
 
 /* Calls fn for each line of each of keys[0..n) read whole (the last line
  * with or without its newline), in order. 0, or -1 with err (a read failed). */
 typedef void (*probe_line_fn)(void *ud, const probe_key *k, const char *line, size_t len);
-int probe_read_lines(source *src, const probe_key *keys, size_t n, probe_line_fn fn, void *ud,
+int job_probe_read_lines(source *src, const probe_key *keys, size_t n, probe_line_fn fn, void *ud,
                      sm_err *err);
 
 /* Brings pj's step figures up to date (smdebug, else Kineto); anchor_us
  * is the newest system sample's time (0 unknown), where the newest
  * framework events are looked for first. 0 or -1 with err. */
-int probe_steps_update(source *src, const char *job, probe_job *pj, int64_t anchor_us,
+int job_probe_steps_update(source *src, const char *job, probe_job *pj, int64_t anchor_us,
                        sm_err *err);
 
 #endif

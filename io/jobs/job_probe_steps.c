@@ -71,8 +71,8 @@ static int pev_update(source *src, const char *job, probe_job *pj, int64_t ancho
     snprintf(prefix, sizeof prefix, "%s" PO "framework/pevents/", job);
     pev_after(job, pj, anchor_us, after, sizeof after);
     probe_keys k = {.rel = strlen(job) + strlen(PO), .want = KEY_TRACE};
-    if (probe_list(src, prefix, after, &k, err) < 0) {
-        probe_keys_free(&k);
+    if (job_probe_list(src, prefix, after, &k, err) < 0) {
+        job_probe_keys_free(&k);
         return -1;
     }
     int64_t newest = 0;
@@ -82,13 +82,13 @@ static int pev_update(source *src, const char *job, probe_job *pj, int64_t ancho
     while (from < k.n && k.v[from].time_us <= newest - 2 * JOBFIG_WINDOW_US)
         from++;
     pev_ctx c = {.steps = pj->steps, .rel = k.rel};
-    int rc = probe_read_lines(src, k.v + from, k.n - from, pev_line, &c, err);
+    int rc = job_probe_read_lines(src, k.v + from, k.n - from, pev_line, &c, err);
     trace_decode_free(c.dec);
     if (rc == 0 && c.oom)
         rc = sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     if (rc == 0 && k.n)
         snprintf(pj->pev_cursor, sizeof pj->pev_cursor, "%s", k.v[k.n - 1].key);
-    probe_keys_free(&k);
+    job_probe_keys_free(&k);
     return rc;
 }
 
@@ -111,8 +111,8 @@ static int newest_trace(source *src, const char *job, probe_key *out, sm_err *er
     probe_keys k = {.rel = strlen(job), .want = KEY_KINETO};
     for (int i = 0; i < 4; i++) {
         k.stop = r[i][1][0] ? r[i][1] : NULL;
-        if (probe_list(src, job, r[i][0], &k, err) < 0) {
-            probe_keys_free(&k);
+        if (job_probe_list(src, job, r[i][0], &k, err) < 0) {
+            job_probe_keys_free(&k);
             return -1;
         }
     }
@@ -124,7 +124,7 @@ static int newest_trace(source *src, const char *job, probe_key *out, sm_err *er
         *out = k.v[best];
         k.v[best].key = NULL;
     }
-    probe_keys_free(&k);
+    job_probe_keys_free(&k);
     return best != SIZE_MAX;
 }
 
@@ -206,7 +206,7 @@ static int kineto_update(source *src, const char *job, probe_job *pj, sm_err *er
     return rc < 0 ? -1 : 0;
 }
 
-int probe_steps_update(source *src, const char *job, probe_job *pj, int64_t anchor_us,
+int job_probe_steps_update(source *src, const char *job, probe_job *pj, int64_t anchor_us,
                        sm_err *err)
 {
     if (pev_update(src, job, pj, anchor_us, err) < 0)

@@ -10,7 +10,8 @@
 #include "io/jobs/cw_metrics.h"
 #include "io/jobs/jobs_rows.h"
 #include "io/jobs/sm_parse.h"
-#include "io/s3/aws_api.h"
+#include "io/aws/aws_api.h"
+#include "io/aws/sagemaker.h"
 
 #define PAGE 100
 
@@ -130,7 +131,7 @@ long jobs_api_list_since(jobs_api *a, double since_s, joblist *l, pthread_mutex_
         since_s = a->o.since_s;
     for (;;) {
         json_t *q = list_request(a, since_s, token, total);
-        json_t *ans = q ? aws_api_json(a->sm, "ListTrainingJobs", q, err) : NULL;
+        json_t *ans = q ? sagemaker_list_training_jobs(a->sm, q, err) : NULL;
         json_decref(q);
         free(token);
         token = NULL;
@@ -210,25 +211,12 @@ long jobs_api_describe(jobs_api *a, joblist *l, pthread_mutex_t *mu,
                        const char *const *names, size_t n, sm_err *err)
 {
     const char **pick = calloc(n ? n : 1, sizeof *pick);
-    json_t **reqs = calloc(n ? n : 1, sizeof *reqs);
-    long rc = -1;
-    if (!pick || !reqs) {
-        sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-        goto out;
-    }
+    if (!pick)
+        return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     size_t m = desc_pick(l, mu, names, n, pick);
-    for (size_t i = 0; i < m; i++)
-        if (!(reqs[i] = json_pack("{s:s}", "TrainingJobName", pick[i]))) {
-            sm_err_set(err, SM_ERR_NOMEM, "out of memory");
-            goto out;
-        }
     desc_ctx c = {a, l, mu, pick, 0, err};
-    if (aws_api_json_batch(a->sm, "DescribeTrainingJob", reqs, m, desc_done, &c, err) == 0)
-        rc = c.done;
-out:
-    for (size_t i = 0; reqs && i < n; i++)
-        json_decref(reqs[i]);
-    free(reqs);
+    long rc = sagemaker_describe_training_jobs(a->sm, pick, m, desc_done, &c, err) == 0
+                  ? c.done : -1;
     free(pick);
     return rc;
 }

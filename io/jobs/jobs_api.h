@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io/s3/aws_creds.h"
+#include "io/aws/aws_creds.h"
 #include "model/jobs/joblist.h"
 #include "model/util/sm_err.h"
 

@@ -8,7 +8,7 @@
 
 #include "io/jobs/job_probe.h"
 #include "io/jobs/jobs_rows.h"
-#include "io/s3/s3_url.h"
+#include "io/aws/s3_url.h"
 #include "io/source/source_s3.h"
 #include "model/util/vec.h"
 

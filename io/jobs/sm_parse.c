@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/s3/s3_xml.h"
+#include "io/aws/s3_xml.h"
 
 double sm_parse_time(const json_t *v)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/scan/fnv.h"
+#include "model/util/fnv.h"
 #include "model/util/idmap.h"
 
 #define MIN_CAP 256

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "io/scan/fnv.h"
+#include "model/util/fnv.h"
 
 void prefix_hash_init(prefix_hash *p)
 {

@@ -233,7 +233,7 @@ void scan_feed_cb(void *ud, const source_req *req, const void *data, size_t len,
         sc->on_ingest(sc->on_ingest_ud);
 }
 
-void scanner_on_ingest(scanner *sc, void (*fn)(void *ud), void *ud)
+void scan_on_ingest(scanner *sc, void (*fn)(void *ud), void *ud)
 {
     sc->on_ingest = fn;
     sc->on_ingest_ud = ud;

@@ -50,7 +50,7 @@ static int jobs_cb(void *ud, const source_entry *e)
     return 0;
 }
 
-size_t scanner_find_jobs(source *src, char (*out)[SCAN_JOB_NAME], size_t max, sm_err *err)
+size_t scan_find_jobs(source *src, char (*out)[SCAN_JOB_NAME], size_t max, sm_err *err)
 {
     jobs_walk w = {out, max, 0, 0, ""};
     if (source_list(src, "", NULL, jobs_cb, &w, err) != 0)

@@ -121,7 +121,7 @@ static size_t pool_size(const scanner *sc)
     return n > 1 ? (size_t)n : 1;
 }
 
-size_t scanner_threads(const scanner *sc)
+size_t scan_threads(const scanner *sc)
 {
     return sc->o.sequential ? 1 : pool_size(sc);
 }

@@ -24,7 +24,7 @@
 /* A batch holds the model lock while its files are read (a view's answer
  * waits for it) and ends in a barrier, where a worker the scheduler set
  * aside on a busy machine holds up the others: 8 files (a few ms on 2
- * cores) while a dashboard answers between batches (scanner_on_ingest),
+ * cores) while a dashboard answers between batches (scan_on_ingest),
  * else 256. */
 #define SHARD_BATCH 256
 #define SHARD_BATCH_SHOWN 8

@@ -179,7 +179,7 @@ int scanner_probe_root(source *src, char *root, size_t cap, sm_err *err)
      * names the jobs inside). */
     char job[1][SCAN_JOB_NAME];
     sm_err e2 = {0};
-    if (scanner_find_jobs(src, job, 1, &e2) > 0)
+    if (scan_find_jobs(src, job, 1, &e2) > 0)
         return 0;
     return scan_kineto_probe(src, root, cap, err);
 }
@@ -193,7 +193,7 @@ int scanner_find_root(source *src, char *root, size_t cap, sm_err *err)
         return 0;
     char jobs[3][SCAN_JOB_NAME];
     sm_err e2 = {0};
-    size_t n = scanner_find_jobs(src, jobs, 3, &e2);
+    size_t n = scan_find_jobs(src, jobs, 3, &e2);
     if (n > 0)
         return sm_err_set(err, SM_ERR_NOTFOUND,
                           "%s holds %zu job%s (%s%s%s%s%s%s), not one: "

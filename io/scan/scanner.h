@@ -137,7 +137,7 @@ void scanner_free(scanner *sc);
 /* The threads a pass over a local source reads on (opts.threads, else
  * the cores this process may run on; 1 when sequential): what work after
  * the pass may use as well (the report's rules). At least 1. */
-size_t scanner_threads(const scanner *sc);
+size_t scan_threads(const scanner *sc);
 
 /* Finds the profiler-output root inside `src`: "" when the source holds
  * system/ or framework/ directly, "profiler-output/" when it holds a job
@@ -149,7 +149,7 @@ int scanner_find_root(source *src, char *root, size_t cap, sm_err *err);
  * err set). Lists the whole tree, up to a bound: for the error on a
  * folder that holds jobs rather than being one. */
 #define SCAN_JOB_NAME 256
-size_t scanner_find_jobs(source *src, char (*out)[SCAN_JOB_NAME], size_t max, sm_err *err);
+size_t scan_find_jobs(source *src, char (*out)[SCAN_JOB_NAME], size_t max, sm_err *err);
 /* The same without the message: 1 found (root written), 0 the source
  * holds no profiler data (yet), -1 with err when listing failed. */
 int scanner_probe_root(source *src, char *root, size_t cap, sm_err *err);
@@ -160,7 +160,7 @@ int scanner_root(scanner *sc, char *buf, size_t cap);
  * no lock held: the loader publishes the panes' view data from there, so
  * a long pass does not hold back what the screen shows. NULL: none. Set
  * it while no pass runs. */
-void scanner_on_ingest(scanner *sc, void (*fn)(void *ud), void *ud);
+void scan_on_ingest(scanner *sc, void (*fn)(void *ud), void *ud);
 
 /* One pass. Returns 0 (problems with single files are counted, not fatal),
  * or -1 with err when the listing itself failed (the catalog is intact and
@@ -180,7 +180,7 @@ void scanner_shed(scanner *sc);
 
 /* The bytes the scanner's catalog of files holds (catalog_bytes): what
  * it keeps per file it has seen. Not thread-safe: call it between passes
- * or from the scanner's own thread (a scanner_on_ingest callback). */
+ * or from the scanner's own thread (a scan_on_ingest callback). */
 size_t scanner_catalog_bytes(const scanner *sc);
 
 /* Thread-safe copy of the counters. */

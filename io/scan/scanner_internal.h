@@ -32,7 +32,7 @@ struct scanner {
     char jobs_msg[SCANNER_MSG_LEN];  /* "" or the jobs it found inside */
     model *m;
     scanner_opts o;
-    void (*on_ingest)(void *ud);   /* scanner_on_ingest */
+    void (*on_ingest)(void *ud);   /* scan_on_ingest */
     void *on_ingest_ud;
     catalog *cat;
     adopt_list adopt;            /* open .tmp trace files, for rename matching */

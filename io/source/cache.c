@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "io/scan/fnv.h"
+#include "model/util/fnv.h"
 
 #include "io/source/cache_evict.h"
 

@@ -7,15 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/s3/aws_creds.h"
-#include "io/s3/aws_region.h"
+#include "io/aws/aws_creds.h"
+#include "io/aws/aws_region.h"
 #include "io/source/cache.h"
 #include "io/source/list_cache.h"
-#include "io/s3/s3_etags.h"
-#include "io/s3/s3_http.h"
-#include "io/s3/s3_list.h"
-#include "io/s3/s3_retry.h"
-#include "io/s3/s3_url.h"
+#include "io/aws/s3_etags.h"
+#include "io/aws/s3_http.h"
+#include "io/aws/s3_list.h"
+#include "io/aws/s3_retry.h"
+#include "io/aws/s3_url.h"
 
 typedef struct s3_source {
     source base;
@@ -93,6 +93,20 @@ static int list_tap_cb(void *ud, const source_entry *e)
     return (t->stopped = t->cb(t->ud, e) != 0);
 }
 
+/* The S3 client's objects as the source's entries. */
+typedef struct list_fwd {
+    source_list_cb cb;
+    void *ud;
+} list_fwd;
+
+static int list_fwd_cb(void *ud, const char *key, int64_t size, int64_t mtime_us,
+                       const char *etag)
+{
+    const list_fwd *f = ud;
+    source_entry e = {key, size, mtime_us, etag, NULL};
+    return f->cb(f->ud, &e);
+}
+
 static int s3_list(source *src, const char *prefix, const char *start_after,
                    source_list_cb cb, void *ud, sm_err *err)
 {
@@ -105,10 +119,12 @@ static int s3_list(source *src, const char *prefix, const char *start_after,
     s3_list_ctx c = {.http = s->http, .endpoint = s->endpoint[0] ? s->endpoint : NULL,
                      .region = s->region, .bucket = s->bucket, .root = s->root,
                      .max_keys = s->tune.max_keys, .etags = s->etags, .fail = &fc};
+    list_fwd f = {cb, ud};
     if (!s->lc)
-        return s3_list_objects(&c, prefix, start_after, cb, ud, err);
+        return s3_list_objects(&c, prefix, start_after, list_fwd_cb, &f, err);
     list_tap t = {s->lc, cb, ud, 0, 0};
-    int rc = s3_list_objects(&c, prefix, start_after, list_tap_cb, &t, err);
+    f = (list_fwd){list_tap_cb, &t};
+    int rc = s3_list_objects(&c, prefix, start_after, list_fwd_cb, &f, err);
     list_cache_settle(s->lc, prefix, start_after, rc < 0 || t.oom ? -1 : !t.stopped);
     return rc;
 }

@@ -37,7 +37,7 @@
 
 /* ---- the text buffer ---------------------------------------------------- */
 
-void kbuf_put(kbuf *b, const char *s, size_t n)
+void synth_kbuf_put(synth_kbuf *b, const char *s, size_t n)
 {
     if (b->oom || vec_grow(&b->p, &b->cap, b->n + n + 1, 1, 1 << 16) != 0) {
         b->oom = 1;
@@ -48,7 +48,7 @@ void kbuf_put(kbuf *b, const char *s, size_t n)
     b->p[b->n] = '\0';
 }
 
-void kbuf_printf(kbuf *b, const char *fmt, ...)
+void synth_kbuf_printf(synth_kbuf *b, const char *fmt, ...)
 {
     char tmp[1024];
     va_list ap;
@@ -60,7 +60,7 @@ void kbuf_printf(kbuf *b, const char *fmt, ...)
         return;
     }
     if ((size_t)n < sizeof tmp) {
-        kbuf_put(b, tmp, (size_t)n);
+        synth_kbuf_put(b, tmp, (size_t)n);
         return;
     }
     char *big = malloc((size_t)n + 1);
@@ -71,11 +71,11 @@ void kbuf_printf(kbuf *b, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    kbuf_put(b, big, (size_t)n);
+    synth_kbuf_put(b, big, (size_t)n);
     free(big);
 }
 
-void kbuf_free(kbuf *b)
+void synth_kbuf_free(synth_kbuf *b)
 {
     free(b->p);
     memset(b, 0, sizeof *b);
@@ -83,22 +83,22 @@ void kbuf_free(kbuf *b)
 
 /* ---- time formats -------------------------------------------------------- */
 
-void kin_ts(const synth_kin *k, kbuf *b, int64_t ns)
+void synth_kin_ts(const synth_kin *k, synth_kbuf *b, int64_t ns)
 {
     if (k->form == SYNTH_KINETO_LEGACY) {
-        kbuf_printf(b, "%lld", (long long)(ns / US));
+        synth_kbuf_printf(b, "%lld", (long long)(ns / US));
         return;
     }
     int64_t rel = ns - k->base_ns;
-    kbuf_printf(b, "%lld.%03lld", (long long)(rel / US), (long long)(rel % US));
+    synth_kbuf_printf(b, "%lld.%03lld", (long long)(rel / US), (long long)(rel % US));
 }
 
-void kin_dur(const synth_kin *k, kbuf *b, int64_t ns)
+void synth_kin_dur(const synth_kin *k, synth_kbuf *b, int64_t ns)
 {
     if (k->form == SYNTH_KINETO_LEGACY)
-        kbuf_printf(b, "%lld", (long long)(ns / US));
+        synth_kbuf_printf(b, "%lld", (long long)(ns / US));
     else
-        kbuf_printf(b, "%lld.%03lld", (long long)(ns / US), (long long)(ns % US));
+        synth_kbuf_printf(b, "%lld.%03lld", (long long)(ns / US), (long long)(ns % US));
 }
 
 /* ---- categories ---------------------------------------------------------- */
@@ -120,30 +120,30 @@ static const char *kin_cat(const synth_kin *k, int c)
 }
 
 /* Opens an X event up to its args' first line; kin_ev_end closes it. */
-static void kin_ev_x(const synth_kin *k, kbuf *b, int cat, const char *name, int pid, int tid,
+static void kin_ev_x(const synth_kin *k, synth_kbuf *b, int cat, const char *name, int pid, int tid,
                      int64_t ts, int64_t dur)
 {
-    kbuf_printf(b, "  {\n    \"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s\", \"pid\": %d, "
+    synth_kbuf_printf(b, "  {\n    \"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s\", \"pid\": %d, "
                    "\"tid\": %d,\n    \"ts\": ", kin_cat(k, cat), name, pid, tid);
-    kin_ts(k, b, ts);
-    kbuf_lit(b, ", \"dur\": ");
-    kin_dur(k, b, dur);
-    kbuf_lit(b, ",\n    \"args\": {\n      ");
+    synth_kin_ts(k, b, ts);
+    synth_kbuf_lit(b, ", \"dur\": ");
+    synth_kin_dur(k, b, dur);
+    synth_kbuf_lit(b, ",\n    \"args\": {\n      ");
 }
 
-static void kin_ev_end(kbuf *b)
+static void kin_ev_end(synth_kbuf *b)
 {
-    kbuf_lit(b, "\n    }\n  },\n");
+    synth_kbuf_lit(b, "\n    }\n  },\n");
 }
 
-static void kin_flow(const synth_kin *k, kbuf *b, const char *ph, int64_t id, int pid, int tid,
+static void kin_flow(const synth_kin *k, synth_kbuf *b, const char *ph, int64_t id, int pid, int tid,
                      int64_t ts, int end)
 {
     int legacy = k->form == SYNTH_KINETO_LEGACY;
-    kbuf_printf(b, "  {\n    \"ph\": \"%s\", \"id\": %lld, \"pid\": %d, \"tid\": %d, \"ts\": ",
+    synth_kbuf_printf(b, "  {\n    \"ph\": \"%s\", \"id\": %lld, \"pid\": %d, \"tid\": %d, \"ts\": ",
                 ph, (long long)id, pid, tid);
-    kin_ts(k, b, ts);
-    kbuf_printf(b, ",\n    \"cat\": \"%s\", \"name\": \"%s\"%s\n  },\n", kin_cat(k, C_FLOW),
+    synth_kin_ts(k, b, ts);
+    synth_kbuf_printf(b, ",\n    \"cat\": \"%s\", \"name\": \"%s\"%s\n  },\n", kin_cat(k, C_FLOW),
                 legacy ? "launch" : "ac2g", end ? ", \"bp\": \"e\"" : "");
 }
 
@@ -153,10 +153,10 @@ static void kin_host(synth_kin *k, int cat, const char *name, int tid, int64_t t
 {
     kin_ev_x(k, &k->cpu, cat, name, k->pid, tid, ts, dur);
     if (k->form == SYNTH_KINETO_LEGACY)
-        kbuf_printf(&k->cpu, "\"External id\": %lld,\"Ev Idx\": %lld", (long long)ext,
+        synth_kbuf_printf(&k->cpu, "\"External id\": %lld,\"Ev Idx\": %lld", (long long)ext,
                     (long long)k->ev_idx++);
     else
-        kbuf_printf(&k->cpu, "\"External id\": %lld,\"Record function id\": %lld, \"Ev Idx\": %lld",
+        synth_kbuf_printf(&k->cpu, "\"External id\": %lld,\"Record function id\": %lld, \"Ev Idx\": %lld",
                     (long long)ext, (long long)++k->rec_id, (long long)k->ev_idx++);
     kin_ev_end(&k->cpu);
 }
@@ -168,7 +168,7 @@ static void kin_py(synth_kin *k, const char *name, int tid, int64_t ts, int64_t 
         return;
     int64_t id = ++k->py_id;
     kin_ev_x(k, &k->cpu, C_PY, name, k->pid, tid, ts, dur);
-    kbuf_printf(&k->cpu, "\"Python parent id\": %lld, \"Python id\": %lld, "
+    synth_kbuf_printf(&k->cpu, "\"Python parent id\": %lld, \"Python id\": %lld, "
                          "\"Python thread\": %d", (long long)(id > 1 ? id - 1 : 0),
                 (long long)id, tid == k->main_tid ? 0 : 1);
     kin_ev_end(&k->cpu);
@@ -186,11 +186,11 @@ static void kin_mem(synth_kin *k, int tid, int64_t ts, int64_t bytes)
     int64_t want = (k->alloc + chunk - 1) / chunk * chunk;
     if (want > k->reserved)
         k->reserved = want;
-    kbuf_printf(&k->cpu, "  {\n    \"ph\": \"i\", \"cat\": \"%s\", \"s\": \"t\", \"name\": "
+    synth_kbuf_printf(&k->cpu, "  {\n    \"ph\": \"i\", \"cat\": \"%s\", \"s\": \"t\", \"name\": "
                          "\"[memory]\",\n    \"pid\": %d, \"tid\": %d,\n    \"ts\": ",
                 kin_cat(k, C_MEM), k->pid, tid);
-    kin_ts(k, &k->cpu, ts);
-    kbuf_printf(&k->cpu, ",\n    \"args\": {\n      \"Ev Idx\": %lld, \"Device Type\": 1, "
+    synth_kin_ts(k, &k->cpu, ts);
+    synth_kbuf_printf(&k->cpu, ",\n    \"args\": {\n      \"Ev Idx\": %lld, \"Device Type\": 1, "
                          "\"Device Id\": %d, \"Addr\": %lld, \"Bytes\": %lld, "
                          "\"Total Allocated\": %lld, \"Total Reserved\": %lld\n    }\n  },\n",
                 (long long)k->ev_idx++, k->dev,
@@ -229,17 +229,17 @@ static int launch_cbid(int gkind)
 
 /* The NCCL args Kineto adds to a collective's kernel (not in the 2022
  * form); Process Group Ranks is a string, as in the samples. */
-static void kin_nccl_args(synth_kin *k, kbuf *b, int64_t nelems)
+static void kin_nccl_args(synth_kin *k, synth_kbuf *b, int64_t nelems)
 {
-    kbuf_printf(b, ", \"Collective name\": \"allreduce\", \"In msg nelems\": %lld, "
+    synth_kbuf_printf(b, ", \"Collective name\": \"allreduce\", \"In msg nelems\": %lld, "
                    "\"Out msg nelems\": %lld, \"Group size\": %d, \"dtype\": \"Float\", "
                    "\"In split size\": \"[]\", \"Out split size\": \"[]\", "
                    "\"Process Group Name\": \"0\", \"Process Group Description\": "
                    "\"default_pg\", \"Process Group Ranks\": \"[",
                 (long long)nelems, (long long)nelems, k->world);
     for (int r = 0; r < k->world; r++)
-        kbuf_printf(b, r ? ", %d" : "%d", r);
-    kbuf_lit(b, "]\"");
+        synth_kbuf_printf(b, r ? ", %d" : "%d", r);
+    synth_kbuf_lit(b, "]\"");
 }
 
 /* The GPU activity of a launch, its flow end, the launch call and its
@@ -248,15 +248,15 @@ static void kin_gpu(synth_kin *k, const kop *op, int tid, int64_t ext, int64_t l
                     int64_t ks, int64_t kd)
 {
     int64_t corr = ++k->corr;
-    kbuf *b = &k->gpu;
+    synth_kbuf *b = &k->gpu;
     int cat = op->gkind == G_MEMCPY ? C_MEMCPY : op->gkind == G_MEMSET ? C_MEMSET : C_KERNEL;
     kin_ev_x(k, b, cat, op->gname, k->dev, op->stream, ks, kd);
-    kbuf_printf(b, "\"External id\": %lld,      \"device\": %d, \"context\": 1,      "
+    synth_kbuf_printf(b, "\"External id\": %lld,      \"device\": %d, \"context\": 1,      "
                    "\"stream\": %d, \"correlation\": %lld", (long long)ext, k->dev, op->stream,
                 (long long)corr);
     if (cat == C_KERNEL) {
         int regs = 16 + 8 * (int)(synth_rng_next(&k->rng) % 12);
-        kbuf_printf(b, ",      \"registers per thread\": %d,      \"shared memory\": %d,      "
+        synth_kbuf_printf(b, ",      \"registers per thread\": %d,      \"shared memory\": %d,      "
                        "\"grid\": [%d, 1, 1],      \"block\": [%d, 1, 1],      "
                        "\"est. achieved occupancy %%\": %d", regs,
                     op->gkind == G_NCCL ? 87568 : 0, op->gkind == G_NCCL ? 8 : 1024,
@@ -265,13 +265,13 @@ static void kin_gpu(synth_kin *k, const kop *op, int tid, int64_t ext, int64_t l
             kin_nccl_args(k, b, op->bytes);
     } else {
         double gbps = (double)op->bytes / (double)(kd > 0 ? kd : 1);
-        kbuf_printf(b, ",      \"bytes\": %lld, \"memory bandwidth (GB/s)\": %.13g",
+        synth_kbuf_printf(b, ",      \"bytes\": %lld, \"memory bandwidth (GB/s)\": %.13g",
                     (long long)op->bytes, gbps);
     }
     kin_ev_end(b);
     kin_flow(k, b, "f", corr, k->dev, op->stream, ks, 1);
     kin_ev_x(k, b, C_RUNTIME, launch_name(op->gkind), k->pid, tid, ls, ld);
-    kbuf_printf(b, "\"External id\": %lld,      \"cbid\": %d, \"correlation\": %lld",
+    synth_kbuf_printf(b, "\"External id\": %lld,      \"cbid\": %d, \"correlation\": %lld",
                 (long long)ext, launch_cbid(op->gkind), (long long)corr);
     kin_ev_end(b);
     kin_flow(k, b, "s", corr, k->pid, tid, ls, 0);
@@ -430,7 +430,7 @@ static void kin_sync(synth_kin *k, int64_t t0, int64_t step_end)
     if (s1 > step_end - US)
         s1 = step_end - US > s0 ? step_end - US : s0 + US;
     kin_ev_x(k, &k->cpu, C_RUNTIME, "cudaStreamSynchronize", k->pid, k->main_tid, s0, s1 - s0);
-    kbuf_printf(&k->cpu, "\"cbid\": 131, \"correlation\": %lld", (long long)++k->corr);
+    synth_kbuf_printf(&k->cpu, "\"cbid\": 131, \"correlation\": %lld", (long long)++k->corr);
     kin_ev_end(&k->cpu);
 }
 

@@ -27,12 +27,12 @@
 
 #define US 1000LL
 
-static void kin_devices(synth_kin *k, kbuf *b)
+static void kin_devices(synth_kin *k, synth_kbuf *b)
 {
     int n = k->o->gpus;
-    kbuf_lit(b, "  \"deviceProperties\": [");
+    synth_kbuf_lit(b, "  \"deviceProperties\": [");
     for (int d = 0; d < n; d++)
-        kbuf_printf(b, "%s\n    {\n      \"id\": %d, \"name\": \"NVIDIA H100 80GB HBM3\", "
+        synth_kbuf_printf(b, "%s\n    {\n      \"id\": %d, \"name\": \"NVIDIA H100 80GB HBM3\", "
                        "\"totalGlobalMem\": %lld,\n      \"computeMajor\": 9, \"computeMinor\": 0,\n"
                        "      \"maxThreadsPerBlock\": 1024, \"maxThreadsPerMultiprocessor\": 2048,\n"
                        "      \"regsPerBlock\": 65536, \"warpSize\": 32,\n"
@@ -41,66 +41,66 @@ static void kin_devices(synth_kin *k, kbuf *b)
                        "\"sharedMemPerMultiprocessor\": 233472\n    }",
                     d ? "," : "", d, (long long)k->total_mem);
     if (n)
-        kbuf_lit(b, "\n  ],\n");
+        synth_kbuf_lit(b, "\n  ],\n");
     else
-        kbuf_lit(b, "],\n");
+        synth_kbuf_lit(b, "],\n");
 }
 
-static void kin_dist(synth_kin *k, kbuf *b)
+static void kin_dist(synth_kin *k, synth_kbuf *b)
 {
     if (k->world < 2)
         return;
     const char *be = k->dev < 0 ? "gloo" : "nccl";
     if (k->form == SYNTH_KINETO_LEGACY) {
-        kbuf_printf(b, "  \"distributedInfo\": {\"backend\": \"%s\", \"rank\": %d, "
+        synth_kbuf_printf(b, "  \"distributedInfo\": {\"backend\": \"%s\", \"rank\": %d, "
                        "\"world_size\": %d},\n", be, k->grank, k->world);
         return;
     }
-    kbuf_printf(b, "  \"distributedInfo\": {\"backend\": \"%s\", \"rank\": %d, \"world_size\": %d, "
+    synth_kbuf_printf(b, "  \"distributedInfo\": {\"backend\": \"%s\", \"rank\": %d, \"world_size\": %d, "
                    "\"pg_count\": 1, \"pg_config\": [{\"pg_name\": \"0\", \"pg_desc\": "
                    "\"default_pg\", \"backend_config\": \"%s\", \"pg_size\": %d, \"ranks\": [",
                 be, k->grank, k->world, k->dev < 0 ? "cpu:gloo,cuda:gloo" : "cuda:nccl", k->world);
     for (int r = 0; r < k->world; r++)
-        kbuf_printf(b, r ? ", %d" : "%d", r);
-    kbuf_lit(b, "]}], \"nccl_version\": \"2.21.5\"},\n");
+        synth_kbuf_printf(b, r ? ", %d" : "%d", r);
+    synth_kbuf_lit(b, "]}], \"nccl_version\": \"2.21.5\"},\n");
 }
 
-static void kin_clock_keys(synth_kin *k, kbuf *b)
+static void kin_clock_keys(synth_kin *k, synth_kbuf *b)
 {
-    kbuf_printf(b, "  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": %lld",
+    synth_kbuf_printf(b, "  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": %lld",
                 (long long)k->base_ns);
 }
 
-static void kin_header(synth_kin *k, kbuf *b)
+static void kin_header(synth_kin *k, synth_kbuf *b)
 {
-    kbuf_lit(b, "{\n  \"schemaVersion\": 1,\n");
+    synth_kbuf_lit(b, "{\n  \"schemaVersion\": 1,\n");
     kin_devices(k, b);
     if (k->form == SYNTH_KINETO_MODERN)
-        kbuf_lit(b, "  \"cupti_version\": 24, \"cuda_runtime_version\": 12060, "
+        synth_kbuf_lit(b, "  \"cupti_version\": 24, \"cuda_runtime_version\": 12060, "
                     "\"cuda_driver_version\": 12080,\n");
     kin_dist(k, b);
     if (k->form == SYNTH_KINETO_MODERN) {
         kin_clock_keys(k, b);
-        kbuf_lit(b, ",\n");
+        synth_kbuf_lit(b, ",\n");
     }
-    kbuf_lit(b, "  \"traceEvents\": [\n");
+    synth_kbuf_lit(b, "  \"traceEvents\": [\n");
 }
 
 /* One metadata event (ph M) naming a process or thread. */
-static void kin_meta(synth_kin *k, kbuf *b, const char *what, int pid, int tid, const char *key,
+static void kin_meta(synth_kin *k, synth_kbuf *b, const char *what, int pid, int tid, const char *key,
                      const char *sval, long long ival)
 {
-    kbuf_printf(b, "  {\n    \"name\": \"%s\", \"ph\": \"M\", \"ts\": ", what);
-    kin_ts(k, b, k->cycle_start_ns);
-    kbuf_printf(b, ", \"pid\": %d, \"tid\": %d,\n    \"args\": {\n      \"%s\": ", pid, tid, key);
+    synth_kbuf_printf(b, "  {\n    \"name\": \"%s\", \"ph\": \"M\", \"ts\": ", what);
+    synth_kin_ts(k, b, k->cycle_start_ns);
+    synth_kbuf_printf(b, ", \"pid\": %d, \"tid\": %d,\n    \"args\": {\n      \"%s\": ", pid, tid, key);
     if (sval)
-        kbuf_printf(b, "\"%s\"", sval);
+        synth_kbuf_printf(b, "\"%s\"", sval);
     else
-        kbuf_printf(b, "%lld", ival);
-    kbuf_lit(b, "\n    }\n  },\n");
+        synth_kbuf_printf(b, "%lld", ival);
+    synth_kbuf_lit(b, "\n    }\n  },\n");
 }
 
-static void kin_names(synth_kin *k, kbuf *b)
+static void kin_names(synth_kin *k, synth_kbuf *b)
 {
     char name[64];
     kin_meta(k, b, "process_name", k->pid, 0, "name", "python3.11", 0);
@@ -130,41 +130,41 @@ static void kin_names(synth_kin *k, kbuf *b)
 
 /* The profiler's own span and markers; "Record Window End" closes the
  * array (no comma after it). */
-static void kin_tail(synth_kin *k, kbuf *b)
+static void kin_tail(synth_kin *k, synth_kbuf *b)
 {
     int64_t s = k->cycle_start_ns - 600 * US, e = k->cycle_end_ns + 300 * US;
-    kbuf_lit(b, "  {\n    \"ph\": \"X\", \"cat\": \"Trace\", \"ts\": ");
-    kin_ts(k, b, s);
-    kbuf_lit(b, ", \"dur\": ");
-    kin_dur(k, b, e - s);
-    kbuf_lit(b, ",\n    \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\",\n"
+    synth_kbuf_lit(b, "  {\n    \"ph\": \"X\", \"cat\": \"Trace\", \"ts\": ");
+    synth_kin_ts(k, b, s);
+    synth_kbuf_lit(b, ", \"dur\": ");
+    synth_kin_dur(k, b, e - s);
+    synth_kbuf_lit(b, ",\n    \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\",\n"
                 "    \"name\": \"PyTorch Profiler (0)\",\n    \"args\": {\n"
                 "      \"Op count\": 0\n    }\n  },\n");
-    kbuf_lit(b, "  {\n    \"name\": \"process_sort_index\", \"ph\": \"M\", \"ts\": ");
-    kin_ts(k, b, s);
-    kbuf_lit(b, ",\n    \"pid\": \"Spans\", \"tid\": 0,\n    \"args\": {\n"
+    synth_kbuf_lit(b, "  {\n    \"name\": \"process_sort_index\", \"ph\": \"M\", \"ts\": ");
+    synth_kin_ts(k, b, s);
+    synth_kbuf_lit(b, ",\n    \"pid\": \"Spans\", \"tid\": 0,\n    \"args\": {\n"
                 "      \"sort_index\": 536870912\n    }\n  },\n");
-    kbuf_lit(b, "  {\n    \"name\": \"Iteration Start: PyTorch Profiler\", \"ph\": \"i\", "
+    synth_kbuf_lit(b, "  {\n    \"name\": \"Iteration Start: PyTorch Profiler\", \"ph\": \"i\", "
                 "\"s\": \"g\",\n    \"pid\": \"Traces\", \"tid\": \"Trace PyTorch Profiler\", "
                 "\"ts\": ");
-    kin_ts(k, b, s);
-    kbuf_lit(b, "\n  },\n  {\n    \"name\": \"Record Window End\", \"ph\": \"i\", \"s\": \"g\",\n"
+    synth_kin_ts(k, b, s);
+    synth_kbuf_lit(b, "\n  },\n  {\n    \"name\": \"Record Window End\", \"ph\": \"i\", \"s\": \"g\",\n"
                 "    \"pid\": \"\", \"tid\": \"\", \"ts\": ");
-    kin_ts(k, b, e);
-    kbuf_lit(b, "\n  }\n  ],\n");
+    synth_kin_ts(k, b, e);
+    synth_kbuf_lit(b, "\n  }\n  ],\n");
 }
 
-static void kin_footer(synth_kin *k, kbuf *b)
+static void kin_footer(synth_kin *k, synth_kbuf *b)
 {
-    kbuf_printf(b, "  \"traceName\": \"/tmp/tmp%08llx.json\"",
+    synth_kbuf_printf(b, "  \"traceName\": \"/tmp/tmp%08llx.json\"",
                 (unsigned long long)(synth_rng_next(&k->rng) & 0xffffffffULL));
     if (k->form == SYNTH_KINETO_2024) {
-        kbuf_lit(b, ",\n");
+        synth_kbuf_lit(b, ",\n");
         kin_clock_keys(k, b);
     } else if (k->form == SYNTH_KINETO_LEGACY) {
-        kbuf_lit(b, ",\n  \"displayTimeUnit\": \"ms\"");
+        synth_kbuf_lit(b, ",\n  \"displayTimeUnit\": \"ms\"");
     }
-    kbuf_lit(b, "\n}");
+    synth_kbuf_lit(b, "\n}");
 }
 
 /* ---- writing ------------------------------------------------------------ */
@@ -229,12 +229,12 @@ int synth_kin_write_cycle(synth_kin *k, sm_err *err)
     long long stamp = k->form == SYNTH_KINETO_LEGACY ? when_ns / 1000000 : when_ns;
     snprintf(k->pend_path, sizeof k->pend_path, "%s/algo-%d_%d.%lld.pt.trace.json%s",
              k->t->job->kin_dir, k->t->node + 1, k->pid, stamp, k->o->kineto_gzip ? ".gz" : "");
-    kbuf *b = &k->pend;
+    synth_kbuf *b = &k->pend;
     b->n = 0;
     b->oom = 0;
     kin_header(k, b);
-    kbuf_put(b, k->cpu.p ? k->cpu.p : "", k->cpu.n);
-    kbuf_put(b, k->gpu.p ? k->gpu.p : "", k->gpu.n);
+    synth_kbuf_put(b, k->cpu.p ? k->cpu.p : "", k->cpu.n);
+    synth_kbuf_put(b, k->gpu.p ? k->gpu.p : "", k->gpu.n);
     kin_names(k, b);
     kin_tail(k, b);
     kin_footer(k, b);
@@ -248,9 +248,9 @@ int synth_kin_free(synth_kin *k, sm_err *err)
     if (!k)
         return 0;
     int rc = synth_kin_flush(k, err);
-    kbuf_free(&k->cpu);
-    kbuf_free(&k->gpu);
-    kbuf_free(&k->pend);
+    synth_kbuf_free(&k->cpu);
+    synth_kbuf_free(&k->gpu);
+    synth_kbuf_free(&k->pend);
     free(k);
     return rc;
 }

@@ -11,17 +11,17 @@
 #include "io/synth/synth_internal.h"
 
 /* A growing text buffer; `oom` sticks once an append failed. */
-typedef struct kbuf {
+typedef struct synth_kbuf {
     char *p;
     size_t n, cap;
     int oom;
-} kbuf;
+} synth_kbuf;
 
-void kbuf_printf(kbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void kbuf_put(kbuf *b, const char *s, size_t n);
-void kbuf_free(kbuf *b);
+void synth_kbuf_printf(synth_kbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void synth_kbuf_put(synth_kbuf *b, const char *s, size_t n);
+void synth_kbuf_free(synth_kbuf *b);
 /* Appends a string literal. */
-#define kbuf_lit(b, s) kbuf_put((b), (s), sizeof(s) - 1)
+#define synth_kbuf_lit(b, s) synth_kbuf_put((b), (s), sizeof(s) - 1)
 
 /* Kineto's GPU streams: the default one, the one NCCL uses, the copy one. */
 enum { KIN_STREAM_COMPUTE = 7, KIN_STREAM_NCCL = 20, KIN_STREAM_COPY = 24 };
@@ -39,12 +39,12 @@ struct synth_kin {
     int64_t stream_free[3];   /* compute, NCCL, copy: when each is next free */
     int64_t alloc, reserved, reserved_cap;   /* GPU memory, bytes */
     int64_t total_mem;        /* the device's totalGlobalMem */
-    kbuf cpu, gpu;            /* the cycle's host events, then its GPU events */
+    synth_kbuf cpu, gpu;            /* the cycle's host events, then its GPU events */
     int in_cycle;
     int64_t cycle_start_ns, cycle_end_ns;
     /* a .gz written only in part (live mode): the rest and where it goes */
     void *pend_gz;            /* gzFile */
-    kbuf pend;
+    synth_kbuf pend;
     size_t pend_at;
     char pend_path[4200];
 };
@@ -53,7 +53,7 @@ struct synth_kin {
  * err naming the path. */
 int synth_kin_write_cycle(synth_kin *k, sm_err *err);
 /* The `ts` of absolute time ns in k's form, and a duration, into b. */
-void kin_ts(const synth_kin *k, kbuf *b, int64_t ns);
-void kin_dur(const synth_kin *k, kbuf *b, int64_t ns);
+void synth_kin_ts(const synth_kin *k, synth_kbuf *b, int64_t ns);
+void synth_kin_dur(const synth_kin *k, synth_kbuf *b, int64_t ns);
 
 #endif

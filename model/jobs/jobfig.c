@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/rules/device_usage.h"
+#include "model/series/sampling.h"
 #include "model/util/idmap.h"
 #include "model/util/stable_sort.h"
 #include "model/util/vec.h"
@@ -30,7 +30,7 @@ typedef struct gpu_series {
     int64_t last_us;
     int64_t gaps[GAPS];
     int ngaps;
-    int64_t idle;       /* samples below DEVICE_USAGE_LOW */
+    int64_t idle;       /* samples below SAMPLING_BAND_LOW */
 } gpu_series;
 
 struct jobfig_sys {
@@ -145,7 +145,7 @@ int jobfig_sys_add(jobfig_sys *s, const sm_sample *x)
             g->gaps[g->ngaps++] = x->ts_us - g->last_us;
         if (x->ts_us > g->last_us)
             g->last_us = x->ts_us;
-        g->idle += x->value < DEVICE_USAGE_LOW;
+        g->idle += x->value < SAMPLING_BAND_LOW;
     }
     bin_add(s, fig, x->ts_us, x->value);
     if (x->ts_us > s->newest_us)
@@ -181,7 +181,7 @@ static int64_t series_interval(const gpu_series *g)
         return 0;
     memcpy(v, g->gaps, (size_t)g->ngaps * sizeof *v);
     sort_i64(v, tmp, (size_t)g->ngaps);
-    return device_usage_snap_interval((double)v[g->ngaps / 2]);
+    return sampling_snap_interval((double)v[g->ngaps / 2]);
 }
 
 double jobfig_sys_idle_hours(const jobfig_sys *s)

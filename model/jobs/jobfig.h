@@ -6,9 +6,9 @@
  *   order across files): GPU/CPU/memory means over the newest 5 whole
  *   minutes of data (the minute of the newest sample and the 4 before
  *   it), and idle GPU-hours: every GPUUtilization sample below
- *   DEVICE_USAGE_LOW (10 %, the report's definition) counts for its
+ *   SAMPLING_BAND_LOW (10 %, the report's definition) counts for its
  *   series' sampling interval (the median of its first gaps, snapped as
- *   device_usage_snap_interval does), summed over every GPU of every
+ *   sampling_snap_interval does), summed over every GPU of every
  *   node.
  * - jobfig_steps keeps the newest training steps (smdebug's
  *   Step:ModeKeys.TRAIN, or a Kineto trace's ProfilerStep#N) for their

@@ -21,12 +21,12 @@ static const char *const col_names[JOBCOL_COUNT] = {
     "name", "status", "type", "age", "train", "gpu%", "cpu%", "mem%",
     "step", "alerts", "idle-gpu-h", "inst-h"};
 
-const char *jobcol_name(jobcol c)
+const char *joblist_col_name(jobcol c)
 {
     return c < JOBCOL_COUNT ? col_names[c] : "?";
 }
 
-int jobcol_parse(const char *s)
+int joblist_col_parse(const char *s)
 {
     for (int c = 0; c < JOBCOL_COUNT; c++)
         if (!strcasecmp(s, col_names[c]))

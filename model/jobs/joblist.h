@@ -32,9 +32,9 @@ typedef enum jobcol {
 } jobcol;
 
 /* The column's short name as headers and --sort print it ("gpu%"). */
-const char *jobcol_name(jobcol c);
-/* The column named s (as jobcol_name, case-insensitive), or -1. */
-int jobcol_parse(const char *s);
+const char *joblist_col_name(jobcol c);
+/* The column named s (as joblist_col_name, case-insensitive), or -1. */
+int joblist_col_parse(const char *s);
 
 joblist *joblist_new(void);
 void joblist_free(joblist *l);

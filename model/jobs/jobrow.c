@@ -2,7 +2,7 @@
 #include "model/jobs/jobrow.h"
 
 #include "model/jobs/instance_types.h"
-#include "model/rules/device_usage.h"
+#include "model/series/sampling.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -72,7 +72,7 @@ int jobrow_add_cw_idle(jobrow *r, const double *values, size_t n, double period_
         return 0;
     double idle_s = 0;
     for (size_t i = 0; i < n; i++)
-        if (isfinite(values[i]) && values[i] / gpus < DEVICE_USAGE_LOW)
+        if (isfinite(values[i]) && values[i] / gpus < SAMPLING_BAND_LOW)
             idle_s += period_s * gpus;
     r->idle_gpu_h = (isnan(r->idle_gpu_h) ? 0 : r->idle_gpu_h) + idle_s / 3600.0;
     r->idle_source = JOBROW_METRICS_CLOUDWATCH;

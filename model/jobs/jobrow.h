@@ -79,7 +79,7 @@ void jobrow_take_figures(jobrow *dst, const jobrow *src);
 
 /* Adds CloudWatch GPUUtilization points of one host (0-100 x GPUs, each
  * the mean of period_s seconds) to the idle GPU-hours: a point whose
- * per-GPU mean is below DEVICE_USAGE_LOW counts period_s for every GPU
+ * per-GPU mean is below SAMPLING_BAND_LOW counts period_s for every GPU
  * of the host. Needs a known type with GPUs and no instance groups
  * (else nothing is counted and 0 is returned); 1 when counted. */
 int jobrow_add_cw_idle(jobrow *r, const double *values, size_t n, double period_s);

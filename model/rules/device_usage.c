@@ -24,7 +24,7 @@ static void acc_close(usage_acc *a)
     if (!a->open || a->cnt <= 0)
         return;
     double v = (0 + a->sum / a->cnt) / 1;   /* rule_col_fill's expression */
-    *(v > DEVICE_USAGE_HIGH ? &a->high : v < DEVICE_USAGE_LOW ? &a->low : &a->mid) += a->cnt;
+    *(v > SAMPLING_BAND_HIGH ? &a->high : v < SAMPLING_BAND_LOW ? &a->low : &a->mid) += a->cnt;
 }
 
 static int acc_point(void *ud, const series_point *p)
@@ -80,7 +80,7 @@ static int bucket_counts(const series *s, double *low, double *mid, double *high
         if (c.cnt[i] <= 0)
             continue;
         double v = c.val[i];
-        *(v > DEVICE_USAGE_HIGH ? high : v < DEVICE_USAGE_LOW ? low : mid) += c.cnt[i];
+        *(v > SAMPLING_BAND_HIGH ? high : v < SAMPLING_BAND_LOW ? low : mid) += c.cnt[i];
     }
     rule_col_free(&c);
     return *low + *mid + *high > 0;

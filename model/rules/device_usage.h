@@ -15,9 +15,8 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "model/series/sampling.h"
 
-#define DEVICE_USAGE_HIGH 90.0
-#define DEVICE_USAGE_LOW 10.0
 
 typedef struct device_usage {
     char node[64];
@@ -35,11 +34,6 @@ typedef struct idle_gpu_hours {
     double gpu_hours;         /* GPU time observed */
     double idle_gpu_hours;    /* of which under 10 % utilization */
 } idle_gpu_hours;
-
-/* A series' sampling interval (µs) from the median gap between its
- * samples, med_us > 0: snapped to the nearest of SageMaker's 100 ms ..
- * 60 s by ratio, or med_us itself when faster than 75 ms. */
-int64_t device_usage_snap_interval(double med_us);
 
 /* Fills out[0..max) with one entry per CPU core then per GPU of every node
  * that has samples, in model order. Returns how many exist (may exceed

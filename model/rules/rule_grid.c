@@ -4,8 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "model/rules/device_usage.h"
 #include "model/rules/rule_impl.h"
+#include "model/series/sampling.h"
 #include "model/series/series_iter.h"
 
 /* The newest gaps are enough for a median, and sorting a few hundred
@@ -67,23 +67,6 @@ static int64_t kth_smallest(int64_t *v, size_t n, size_t k)
     return v[k];
 }
 
-int64_t device_usage_snap_interval(double med)
-{
-    /* SageMaker's sampling intervals: the median gap snapped to the
-     * nearest of them (by ratio), so pauses in the data (a gap of hours)
-     * do not pass for the interval and a jittery 499.7 ms stays 500 ms */
-    static const int64_t allowed[] = {100000, 200000, 500000, 1000000,
-                                      5000000, 60000000};
-    const size_t na = sizeof allowed / sizeof allowed[0];
-    if (med < allowed[0] * 0.75)
-        return (int64_t)med;   /* faster than SageMaker samples: trust the data */
-    size_t best = 0;
-    for (size_t i = 1; i < na; i++)
-        if (fabs(log(med / (double)allowed[i])) < fabs(log(med / (double)allowed[best])))
-            best = i;
-    return allowed[best];
-}
-
 int64_t rule_sample_interval(const series *s)
 {
     gaps g = {.n = 0};
@@ -102,7 +85,7 @@ int64_t rule_sample_interval(const series *s)
         series_visit(s, INT64_MIN, INT64_MAX, put_gap, &g);
     if (g.n == 0)
         return 0;
-    return device_usage_snap_interval((double)kth_smallest(g.v, g.n, g.n / 2));
+    return sampling_snap_interval((double)kth_smallest(g.v, g.n, g.n / 2));
 }
 
 int rule_grid_plan(const series *const *ss, size_t n, rgrid *g)

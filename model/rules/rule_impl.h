@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/gpu/gpu_rank.h"
 #include "model/model.h"
 #include "model/rules/rules.h"
 
@@ -37,6 +38,11 @@ typedef int (*rule_eval_inc_fn)(const model *m, const double *p, rule_result *ou
  * them): such a rule runs on the calling thread (rules_run_one). */
 #define RULE_IN_RANKS 4u
 
+/* A rule's verdict on one rank's summary: fills out (status, one
+ * datapoint, an example, a message); RULE_NO_DATA when the summary lacks
+ * what it needs. 0, or -1 on a bad argument. */
+typedef int (*rule_rank_fn)(const gpu_summary *s, const double *p, rule_result *out);
+
 typedef struct rule_desc {
     const char *name;
     const char *summary;
@@ -48,6 +54,11 @@ typedef struct rule_desc {
     rule_eval_fn evaluate;
     rule_eval_inc_fn evaluate_inc;     /* instead of evaluate, when set */
     void (*free_state)(void *state);
+    /* Instead of evaluate: the rule's verdict on one PyTorch profiler
+     * rank (rule_kineto_pred.h), run on every rank (rule_kineto_run), and
+     * which way its example value is worse (1: larger). */
+    rule_rank_fn evaluate_rank;
+    int worse_up;
 } rule_desc;
 
 /* Rule implementations (one per table row). */
@@ -58,7 +69,7 @@ int rule_io_bottleneck(const model *m, const double *p, rule_result *o, void **s
 /* Frees the state of the two above (model/rules/rule_joint.c). */
 void rule_joint_state_free(void *state);
 int rule_batch_size(const model *m, const double *p, rule_result *o, void **state);
-/* Frees the state of the two above (model/rules/rule_gpu.c). */
+/* Frees the state of the two above (model/rules/rule_sysgpu.c). */
 void rule_gpu_state_free(void *state);
 int rule_gpu_memory_increase(const model *m, const double *p, rule_result *o,
                              void **state);
@@ -72,10 +83,10 @@ int rule_max_initialization_time(const model *m, const double *p, rule_result *o
 int rule_overall_system_usage(const model *m, const double *p, rule_result *o);
 int rule_overall_framework_metrics(const model *m, const double *p, rule_result *o);
 /* The PyTorch profiler's rules over every rank (model/rules/rule_kineto.c). */
-int rule_gpu_idle_host_bound(const model *m, const double *p, rule_result *o);
-int rule_comm_not_overlapped(const model *m, const double *p, rule_result *o);
-int rule_kernel_launch_overhead(const model *m, const double *p, rule_result *o);
-int rule_gpu_memory_near_capacity(const model *m, const double *p, rule_result *o);
+/* A rule with evaluate_rank, run on every rank the model holds: a rank
+ * is one datapoint, its worst is the result's node and device
+ * (rule_kineto.c). 0, or -1 on a bad argument. */
+int rule_kineto_run(const rule_desc *d, const model *m, const double *p, rule_result *o);
 
 /* --- result helpers (model/rules/rule_util.c) --- */
 

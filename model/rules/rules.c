@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "model/rules/rule_impl.h"
+#include "model/rules/rule_kineto_pred.h"
 
 #define PCT(n, d) {.name = (n), .def = (d), .min = 0, .max = 100}
 #define COUNT(n, d) {.name = (n), .def = (d), .min = 0, .max = 1e9}
@@ -87,32 +88,32 @@ static const rule_desc RULES[] = {
      .severity = RULE_SEV_INFO,
      .summary = "never fires: time in each framework phase",
      .n_params = 0, .evaluate = rule_overall_framework_metrics},
-    /* The PyTorch profiler's rules, one datapoint per rank (rule_kineto.c).
-     * Their rows repeat model/gpu/gpu_rules.c's (a constant table cannot
-     * read another file's); test_rules_kineto checks that the two agree. */
+    /* The PyTorch profiler's rules: a predicate over one rank's summary
+     * (rule_kineto_pred.c) run on every rank, one datapoint each
+     * (rule_kineto.c). */
     {.name = "GPUIdleHostBound", .example_key = "idle_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_HIGH,
      .summary = "Kineto: GPU idle above threshold % of its span, more than host_wait % "
                 "of it waiting for kernel launches",
-     .n_params = 2, .evaluate = rule_gpu_idle_host_bound,
+     .n_params = 2, .evaluate_rank = rule_kineto_pred_idle_host_bound, .worse_up = 1,
      .params = {PCT("threshold", 50), PCT("host_wait", 50)}},
     {.name = "CommNotOverlapped", .example_key = "overlap_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_MED,
      .summary = "Kineto: communication at least min_comm % of GPU time, under threshold % "
                 "of it overlapped with computation",
-     .n_params = 2, .evaluate = rule_comm_not_overlapped,
+     .n_params = 2, .evaluate_rank = rule_kineto_pred_comm_not_overlapped, .worse_up = 0,
      .params = {PCT("threshold", 30), PCT("min_comm", 10)}},
     {.name = "KernelLaunchOverhead", .example_key = "short_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_MED,
      .summary = "Kineto: more than threshold % of kernels shorter than their launch call "
                 "(after min_launches launches)",
-     .n_params = 2, .evaluate = rule_kernel_launch_overhead,
+     .n_params = 2, .evaluate_rank = rule_kineto_pred_launch_overhead, .worse_up = 1,
      .params = {PCT("threshold", 50), COUNT("min_launches", 100)}},
     {.name = "GPUMemoryNearCapacity", .example_key = "reserved_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_HIGH,
      .summary = "Kineto: peak reserved GPU memory above threshold % of totalGlobalMem, "
                 "or an OutOfMemory event",
-     .n_params = 1, .evaluate = rule_gpu_memory_near_capacity,
+     .n_params = 1, .evaluate_rank = rule_kineto_pred_memory_near_capacity, .worse_up = 1,
      .params = {PCT("threshold", 90)}},
 };
 #define NRULES (sizeof RULES / sizeof RULES[0])
@@ -289,8 +290,9 @@ static int rule_run(rules *r, size_t i, const model *m)
         state_reset(r, i);   /* derived under other parameters */
     double p[RULE_MAX_PARAMS];
     effective_params(r, i, m, p);
-    int rc = RULES[i].evaluate_inc ? RULES[i].evaluate_inc(m, p, o, &r->state[i])
-                                   : RULES[i].evaluate(m, p, o);
+    int rc = RULES[i].evaluate_inc    ? RULES[i].evaluate_inc(m, p, o, &r->state[i])
+             : RULES[i].evaluate_rank ? rule_kineto_run(&RULES[i], m, p, o)
+                                      : RULES[i].evaluate(m, p, o);
     if (rc < 0) {
         reset_result(r, i);
         strcpy(o->message, "out of memory while evaluating");
@@ -327,6 +329,21 @@ int rules_run_one(rules *r, size_t i, const model *m)
 int rules_reads_ranks(size_t i)
 {
     return i < NRULES && (RULES[i].inputs & RULE_IN_RANKS);
+}
+
+int rules_eval_rank_default(size_t i, const gpu_summary *s, rule_result *out)
+{
+    if (i >= NRULES || !RULES[i].evaluate_rank)
+        return -1;
+    double p[RULE_MAX_PARAMS] = {0};
+    for (size_t k = 0; k < RULES[i].n_params; k++)
+        p[k] = RULES[i].params[k].def;
+    memset(out, 0, sizeof *out);
+    out->name = RULES[i].name;
+    out->example_key = RULES[i].example_key;
+    out->severity = RULES[i].severity;
+    out->status = RULE_NO_DATA;
+    return RULES[i].evaluate_rank(s, p, out);
 }
 
 int rules_evaluate(rules *r, const model *m)

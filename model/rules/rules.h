@@ -24,7 +24,7 @@
  * Incremental: a rule re-runs only when what it reads changed (see
  * rules_evaluate), and the window-percentile rules (LowGPUUtilization,
  * BatchSize) keep their windows between runs on one model, recomputing
- * only the windows whose cells an append changed (model/rules/rule_gpu.c). The
+ * only the windows whose cells an append changed (model/rules/rule_sysgpu.c). The
  * results always equal a fresh evaluation
  * (tests/unit/test_rules_incremental.c checks it).
  *
@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/gpu/gpu_rank.h"
 #include "model/model.h"
 #include "model/util/sm_err.h"
 
@@ -148,6 +149,10 @@ int rules_evaluate(rules *r, const model *m);
 size_t rules_stale(rules *r, const model *m, size_t *out);
 int rules_run_one(rules *r, size_t i, const model *m);
 int rules_reads_ranks(size_t i);
+/* Rule i's verdict on one PyTorch profiler rank's summary at its default
+ * parameters, for a rule that runs on every rank: 0 with out filled, or
+ * -1 for any other rule. */
+int rules_eval_rank_default(size_t i, const gpu_summary *s, rule_result *out);
 /* Forgets the cached results: the next rules_evaluate recomputes all. */
 void rules_invalidate(rules *r);
 /* How many single-rule runs rules_evaluate did since rules_new: tests

@@ -5,9 +5,9 @@
  * (gamma^(i-1), gamma^i], and the estimate 2 gamma^i / (gamma + 1) is
  * within relative error a of all of them. Negative values use a mirrored
  * store, exact zeros (and magnitudes too small to index) a zero counter.
- * A store spans at most STORE_MAX buckets; past that the lowest-magnitude
- * buckets are folded together (DDSketch's collapsing store), which only
- * costs accuracy for the smallest magnitudes.
+ * A store (logstore.h) spans at most LOGSTORE_MAX buckets; past that the
+ * lowest-magnitude buckets are folded together (DDSketch's collapsing
+ * store), which only costs accuracy for the smallest magnitudes.
  *
  * A linear quant (quantile_new_linear) keeps the values in [0, hi] in a
  * linear histogram instead (linhist.h: absolute error step / 2) and only
@@ -18,6 +18,7 @@
  * every percentile and inf has no bucket. */
 #include "model/series/quantile.h"
 #include "model/series/linhist.h"
+#include "model/series/logstore.h"
 #include "model/series/narrow.h"
 #include "model/util/sort_doubles.h"
 
@@ -26,18 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STORE_MAX 2048
-/* A hair below the promised bound so rounding in log/exp cannot exceed it. */
-#define SKETCH_ALPHA (QUANT_REL_ERR * 0.98)
 #define MIN_INDEXABLE 1e-300
-
-typedef struct store {
-    uint64_t *counts;   /* counts[k] is bucket base + k */
-    int base, alloc;
-    int lo, hi;         /* live bucket range, valid when total > 0 */
-    uint64_t total;
-} store;
-
 
 struct quant {
     size_t exact_cap;
@@ -57,151 +47,15 @@ struct quant {
     int reserved_idx;   /* the following quantile_add need not log() again */
     int reserved_lin;   /* ... or find its histogram bin again: reserved_idx
                          * is then that bin, for the next add only */
-    store pos, neg;
+    logstore pos, neg;
     uint64_t zeros;
     int64_t count;
     double min, max;
 };
 
-double quantile_log_gamma(void)
-{
-    return log1p(SKETCH_ALPHA) - log1p(-SKETCH_ALPHA);
-}
-
-static double lgamma_(void)
-{
-    return quantile_log_gamma();
-}
-
-/* lgamma_() as a constant (test_quantile checks that they are equal). */
-#define SKETCH_LG 0x1.4122fd854cbf2p-6
-/* How near a bucket boundary the fast index defers to log(): far above
- * its error (< 1e-10 in log units, so < 1e-8 in buckets). */
-#define INDEX_MARGIN 1e-6
-
-int quantile_log_index(double mag)
-{
-    /* ceil(log(mag) / SKETCH_LG) without a log() per sample (issue 17): mag
-     * = f * 2^e with f in [sqrt(1/2), sqrt(2)) from its bits, log(f) =
-     * 2 atanh(s) with s = (f - 1) / (f + 1), |s| < 0.172, by its series to
-     * s^13 (error < 2e-11). Within INDEX_MARGIN of an integer the ceil
-     * could round either way, so there (about one value in 10^6) the index
-     * comes from log() as before: the same bucket for every value. */
-    uint64_t u;
-    memcpy(&u, &mag, sizeof u);
-    int e = (int)((u >> 52) & 0x7ff) - 1023;
-    if (e == -1023 || e == 1024)   /* subnormal, inf or NaN: not indexed here */
-        return (int)ceil(log(mag) / SKETCH_LG);
-    u = (u & ((1ULL << 52) - 1)) | (1023ULL << 52);     /* f in [1, 2) */
-    double f;
-    memcpy(&f, &u, sizeof f);
-    if (f >= M_SQRT2) {
-        f *= 0.5;
-        e++;
-    }
-    double s = (f - 1) / (f + 1), s2 = s * s;
-    double lf = 2 * s * (1 + s2 * (1 / 3.0 + s2 * (1 / 5.0 + s2 * (1 / 7.0 + s2 * (1 / 9.0 +
-                s2 * (1 / 11.0 + s2 * (1 / 13.0)))))));
-    double y = (e * M_LN2 + lf) * (1 / SKETCH_LG), c = ceil(y);
-    if (c - y < INDEX_MARGIN || c - y > 1 - INDEX_MARGIN)
-        return (int)ceil(log(mag) / SKETCH_LG);
-    return (int)c;
-}
-
-static int bucket_index(double mag)
-{
-    return quantile_log_index(mag);
-}
-
-static double bucket_value(int i)
-{
-    double lg = lgamma_();
-    return 2.0 * exp((double)i * lg) / (exp(lg) + 1.0);
-}
-
-/* Moves the live counts into storage covering [lo, hi], folding buckets
- * below lo into lo. 0, or -1 on OOM (s unchanged). */
-static int store_rebase(store *s, int lo, int hi)
-{
-    int n = hi - lo + 1, pad = n / 2 + 8;
-    int base = lo - pad, alloc = n + 2 * pad;
-    uint64_t *c = calloc((size_t)alloc, sizeof *c);
-    if (!c)
-        return -1;
-    for (int i = s->lo; s->total && i <= s->hi; i++)
-        c[(i < lo ? lo : i) - base] += s->counts[i - s->base];
-    free(s->counts);
-    s->counts = c;
-    s->base = base;
-    s->alloc = alloc;
-    return 0;
-}
-
-/* Adds c to bucket i. 0, or -1 on OOM (s unchanged). */
-static int store_add(store *s, int i, uint64_t c)
-{
-    if (s->total && i >= s->lo && i <= s->hi) {
-        /* The usual case, and what the code below does for it. */
-        s->counts[i - s->base] += c;
-        s->total += c;
-        return 0;
-    }
-    int lo = s->total ? s->lo : i, hi = s->total ? s->hi : i;
-    if (i < lo) {
-        if (hi - i >= STORE_MAX)
-            i = hi - STORE_MAX + 1;
-        lo = i;
-    } else if (i > hi) {
-        hi = i;
-        if (hi - lo >= STORE_MAX)
-            lo = hi - STORE_MAX + 1;
-    }
-    if (!s->counts || lo < s->base || hi >= s->base + s->alloc) {
-        if (store_rebase(s, lo, hi) != 0)
-            return -1;
-    } else if (s->total && lo > s->lo) {
-        for (int k = s->lo; k < lo; k++) {
-            s->counts[lo - s->base] += s->counts[k - s->base];
-            s->counts[k - s->base] = 0;
-        }
-    }
-    s->counts[i - s->base] += c;
-    s->lo = lo;
-    s->hi = hi;
-    s->total += c;
-    return 0;
-}
-
-static int store_copy(store *dst, const store *src)
-{
-    memset(dst, 0, sizeof *dst);
-    if (!src->total)
-        return 0;
-    dst->counts = malloc((size_t)src->alloc * sizeof *dst->counts);
-    if (!dst->counts)
-        return -1;
-    memcpy(dst->counts, src->counts, (size_t)src->alloc * sizeof *dst->counts);
-    dst->base = src->base;
-    dst->alloc = src->alloc;
-    dst->lo = src->lo;
-    dst->hi = src->hi;
-    dst->total = src->total;
-    return 0;
-}
-
-static int store_merge(store *dst, const store *src)
-{
-    for (int i = src->lo; src->total && i <= src->hi; i++) {
-        uint64_t c = src->counts[i - src->base];
-        if (c && store_add(dst, i, c) != 0)
-            return -1;
-    }
-    return 0;
-}
-
 /* The sketch part of a quant, so that a merge can build a new one aside. */
 typedef struct sketch {
-    store pos, neg;
+    logstore pos, neg;
     uint64_t zeros;
     linhist *lin;       /* in-range values of a linear quant, else NULL */
 } sketch;
@@ -217,7 +71,7 @@ static int sketch_add_n(sketch *k, double v, uint64_t n)
         k->zeros += n;
         return 0;
     }
-    return store_add(v > 0 ? &k->pos : &k->neg, bucket_index(mag), n);
+    return logstore_add(v > 0 ? &k->pos : &k->neg, logstore_index(mag), n);
 }
 
 static int sketch_add(sketch *k, double v)
@@ -417,8 +271,8 @@ static int sketch_put_one(quant *q, double v)
         q->zeros++;
         return 0;
     }
-    int idx = v == q->reserved_v ? q->reserved_idx : bucket_index(mag);
-    return store_add(v > 0 ? &q->pos : &q->neg, idx, 1);
+    int idx = v == q->reserved_v ? q->reserved_idx : logstore_index(mag);
+    return logstore_add(v > 0 ? &q->pos : &q->neg, idx, 1);
 }
 
 int quantile_add(quant *q, double v)
@@ -459,7 +313,7 @@ int quantile_is_exact(const quant *q)
 /* Value of the k-th smallest element (0-based) as the sketch sees it. */
 static double sketch_kth(const quant *q, uint64_t k)
 {
-    const store *n = &q->neg, *p = &q->pos;
+    const logstore *n = &q->neg, *p = &q->pos;
     if (k == 0)
         return q->min;  /* the extremes are known exactly */
     if (k + 1 >= (uint64_t)q->count)
@@ -468,7 +322,7 @@ static double sketch_kth(const quant *q, uint64_t k)
         for (int i = n->hi; i >= n->lo; i--) {
             uint64_t c = n->counts[i - n->base];
             if (k < c)
-                return -bucket_value(i);
+                return -logstore_value(i);
             k -= c;
         }
     }
@@ -483,7 +337,7 @@ static double sketch_kth(const quant *q, uint64_t k)
     for (int i = p->lo; p->total && i <= p->hi; i++) {
         uint64_t c = p->counts[i - p->base];
         if (k < c)
-            return bucket_value(i);
+            return logstore_value(i);
         k -= c;
     }
     return q->max;
@@ -566,13 +420,13 @@ static int sketch_merge(sketch *k, const quant *src)
         return -1;
     k->zeros = zeros + src->zeros;
     if (!k->lin)
-        return store_merge(&k->pos, &src->pos) != 0 || store_merge(&k->neg, &src->neg) != 0
+        return logstore_merge(&k->pos, &src->pos) != 0 || logstore_merge(&k->neg, &src->neg) != 0
                    ? -1 : 0;
     for (int s = 0; s < 2; s++) {
-        const store *st = s ? &src->neg : &src->pos;
+        const logstore *st = s ? &src->neg : &src->pos;
         for (int i = st->lo; st->total && i <= st->hi; i++) {
             uint64_t c = st->counts[i - st->base];
-            if (c && sketch_add_n(k, s ? -bucket_value(i) : bucket_value(i), c) != 0)
+            if (c && sketch_add_n(k, s ? -logstore_value(i) : logstore_value(i), c) != 0)
                 return -1;
         }
     }
@@ -587,7 +441,7 @@ static int sketch_copy(const quant *dst, sketch *k)
     if (sketch_init(dst, k) != 0)
         return -1;
     k->zeros = dst->zeros;
-    if (store_copy(&k->pos, &dst->pos) != 0 || store_copy(&k->neg, &dst->neg) != 0)
+    if (logstore_copy(&k->pos, &dst->pos) != 0 || logstore_copy(&k->neg, &dst->neg) != 0)
         return -1;
     if (dst->lin)
         linhist_visit(dst->lin, add_bin, k);
@@ -668,10 +522,10 @@ int quantile_reserve(quant *q, double v)
     if (mag < MIN_INDEXABLE)
         return 0;
     /* Adding then removing a zero count makes the store cover v's index. */
-    store *s = v > 0 ? &q->pos : &q->neg;
-    int idx = bucket_index(mag);
+    logstore *s = v > 0 ? &q->pos : &q->neg;
+    int idx = logstore_index(mag);
     /* Inside the live range the add cannot fail: no need to touch it. */
-    if (!(s->total && idx >= s->lo && idx <= s->hi) && store_add(s, idx, 0) != 0)
+    if (!(s->total && idx >= s->lo && idx <= s->hi) && logstore_add(s, idx, 0) != 0)
         return -1;
     q->reserved_v = v;
     q->reserved_idx = idx;
@@ -702,8 +556,8 @@ int quantile_plan(const quant *q, double v, quant_plan *p)
         return 1;
     }
     /* sketch_put_one's index: the reserve's cached one for this v */
-    int idx = !q->reserved_lin && v == q->reserved_v ? q->reserved_idx : bucket_index(mag);
-    const store *st = v > 0 ? &q->pos : &q->neg;
+    int idx = !q->reserved_lin && v == q->reserved_v ? q->reserved_idx : logstore_index(mag);
+    const logstore *st = v > 0 ? &q->pos : &q->neg;
     if (!(st->total && idx >= st->lo && idx <= st->hi))
         return 0;   /* store_add would widen the live range */
     p->kind = v > 0 ? PLAN_POS : PLAN_NEG;
@@ -729,7 +583,7 @@ void quantile_apply(quant *q, const quant_plan *p, double v)
         q->zeros++;
         break;
     default: {
-        store *st = p->kind == PLAN_POS ? &q->pos : &q->neg;
+        logstore *st = p->kind == PLAN_POS ? &q->pos : &q->neg;
         st->counts[p->at]++;
         st->total++;
         break;

@@ -21,7 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define QUANT_REL_ERR 0.01
+#include "model/series/logstore.h"
+
+#define QUANT_REL_ERR LOGSTORE_REL_ERR
 
 typedef struct quant quant;
 
@@ -75,11 +77,5 @@ int quantile_merge(quant *dst, const quant *src);
  * once a linear quant holds values there, rel_err QUANT_REL_ERR once any
  * value is in the log sketch. */
 void quantile_error_bound(const quant *q, double *abs_err, double *rel_err);
-
-/* The sketch's bucket of a magnitude mag >= 1e-300: ceil(log(mag) /
- * quantile_log_gamma()), computed from mag's exponent and mantissa (exposed
- * for the test that it equals the log() formula). */
-int quantile_log_index(double mag);
-double quantile_log_gamma(void);   /* log(gamma), gamma = (1 + a) / (1 - a) */
 
 #endif

@@ -77,87 +77,6 @@ static void bucket_merge(bucket *into, const bucket *b)
     into->count += b->count;
 }
 
-static int bucket_fits(int form, const bucket *b)
-{
-    if (b->key < INT32_MIN || b->key > INT32_MAX)
-        return 0;
-    if (form == NARROW_H16)
-        return narrow_fits_h16(b->min) && narrow_fits_h16(b->max) && b->count <= UINT16_MAX;
-    return narrow_fits(form, b->min) && narrow_fits(form, b->max);
-}
-
-/* b in `form`, into slot; b must fit that form. */
-static void bucket_encode(int form, const bucket *b, void *slot)
-{
-    if (!form) {
-        memcpy(slot, b, sizeof *b);
-        return;
-    }
-    int32_t key = (int32_t)b->key;
-    if (form == NARROW_H16) {
-        unsigned char *at = slot;
-        uint16_t u[3] = {narrow_encode_h16(b->min), narrow_encode_h16(b->max),
-                         (uint16_t)b->count};
-        memcpy(at, &key, sizeof key);
-        memcpy(at + 4, u, sizeof u);
-        memcpy(at + 10, &b->sum, sizeof b->sum);
-        return;
-    }
-    bucket_c c = {key, narrow_encode(form, b->min), narrow_encode(form, b->max), b->count,
-                  b->sum};
-    memcpy(slot, &c, sizeof c);
-}
-
-/* Rewrites tier `level`'s buckets from its form to `form`, in form's
- * element size (forms only widen): last slot first, so that a widened
- * slot is never written before the old slots it covers are read. 0, or
- * -1 on OOM with the buckets unchanged. */
-static int bucket_recode(tiers *t, int level, int form)
-{
-    deque *d = level == 1 ? &t->t1 : &t->t2;
-    int old = t->bform[level - 1];
-    size_t oe = d->elem, ne = series_tier_bucket_elem(form);
-    if (ne > oe && deque_widen(d, ne) != 0)
-        return -1;
-    for (size_t i = d->head + d->len; i-- > d->head;) {
-        bucket b = series_tier_bucket_decode(old, d->buf + i * oe);
-        bucket_encode(form, &b, d->buf + i * ne);
-    }
-    t->bform[level - 1] = form;
-    return 0;
-}
-
-static int buckets_all_fit(const tiers *t, int level, int form)
-{
-    for (size_t i = 0; i < series_tier_buckets(t, level)->len; i++) {
-        bucket x = series_tier_bucket_at(t, level, i);
-        if (!bucket_fits(form, &x))
-            return 0;
-    }
-    return 1;
-}
-
-/* Makes tier `level`'s form able to hold b: a wider form when every
- * bucket (and b) fits it, else bucket. 0, or -1 on OOM (nothing lost). */
-static int bucket_make_fit(tiers *t, int level, const bucket *b)
-{
-    int form = t->bform[level - 1];
-    if (!form || bucket_fits(form, b))
-        return 0;
-    int want = 0;
-    if (form == NARROW_H16) {
-        /* H16 buckets fit DEC2 (whose count has 32 bits): only b is new. */
-        if (bucket_fits(NARROW_DEC2, b))
-            want = NARROW_DEC2;
-        else if (bucket_fits(NARROW_F32, b) && buckets_all_fit(t, level, NARROW_F32))
-            want = NARROW_F32;
-    } else if (bucket_fits(narrow_other(form), b) &&
-               buckets_all_fit(t, level, narrow_other(form))) {
-        want = narrow_other(form);
-    }
-    return bucket_recode(t, level, want);
-}
-
 /* Merges b (key in tier-1 units when level == 1) into tier `level`.
  * 0, or -1 on OOM with every tier's buckets unchanged (perhaps
  * re-stored in another form). */
@@ -166,7 +85,7 @@ static int series_tier_put(tiers *t, int level, bucket b)
     deque *d = level == 1 ? &t->t1 : &t->t2;
     if (level == 2)
         b.key = tier_floordiv(b.key, SERIES_T2_WIDTH_US / SERIES_T1_WIDTH_US);
-    if (bucket_make_fit(t, level, &b) != 0)
+    if (series_tier_bucket_make_fit(t, level, &b) != 0)
         return -1;
     /* Keys are unique within a tier, so a hint holding b's key is exactly
      * the lower bound the search would find. */
@@ -177,9 +96,9 @@ static int series_tier_put(tiers *t, int level, bucket b)
         bucket at = series_tier_bucket_at(t, level, i);
         bucket_merge(&at, &b);
         /* b fits, but the sum of counts may not (H16) */
-        if (bucket_make_fit(t, level, &at) != 0)
+        if (series_tier_bucket_make_fit(t, level, &at) != 0)
             return -1;
-        bucket_encode(t->bform[level - 1], &at, deque_at(d, i));
+        series_tier_bucket_encode(t->bform[level - 1], &at, deque_at(d, i));
         *hint = i;
         return 0;
     }
@@ -190,7 +109,7 @@ static int series_tier_put(tiers *t, int level, bucket b)
         return series_tier_put(t, 2, b);
     }
     unsigned char e[sizeof(bucket)];
-    bucket_encode(t->bform[level - 1], &b, e);
+    series_tier_bucket_encode(t->bform[level - 1], &b, e);
     if (deque_insert(d, i, e) != 0)
         return -1;
     if (d->len > d->max_len) {
@@ -212,141 +131,6 @@ static bucket point_bucket(int64_t ts, double v)
     return b;
 }
 
-/* Slot i of the staged run, decoded. */
-static raw_pt run_at(const tiers *t, size_t i)
-{
-    return series_tier_raw_decode(t->form, t->base, t->run + i * t->raw.elem);
-}
-
-/* Stores (ts, v) into a slot of raw's element form; it must fit. */
-static void raw_put(const tiers *t, void *slot, int64_t ts, double v)
-{
-    if (!t->form) {
-        raw_pt p = {ts, v};
-        memcpy(slot, &p, sizeof p);
-        return;
-    }
-    int32_t dt = (int32_t)(ts - t->base);
-    memcpy(slot, &dt, sizeof dt);
-    unsigned char *at = (unsigned char *)slot + sizeof dt;
-    if (t->form == NARROW_H16) {
-        uint16_t u = narrow_encode_h16(v);
-        memcpy(at, &u, sizeof u);
-    } else {
-        uint32_t u = narrow_encode(t->form, v);
-        memcpy(at, &u, sizeof u);
-    }
-}
-
-static int dt_fits(int64_t ts, int64_t base)
-{
-    int64_t d;
-    return !__builtin_sub_overflow(ts, base, &d) && d >= INT32_MIN && d <= INT32_MAX;
-}
-
-/* Whether v fits raw form `form` (0 holds any). */
-static int raw_fits(int form, double v)
-{
-    return !form || (form == NARROW_H16 ? narrow_fits_h16(v) : narrow_fits(form, v));
-}
-
-/* Re-stores slots [first, first + n) of buf from (old form, old base,
- * old_elem bytes a slot) to t's form and base, in place: last slot first,
- * so that a widened slot is never written before the old slots it
- * covers are read. */
-static void raw_restore(const tiers *t, unsigned char *buf, size_t first, size_t n, int old,
-                        int64_t obase, size_t old_elem)
-{
-    size_t e = t->raw.elem;
-    for (size_t i = first + n; i-- > first;) {
-        raw_pt p = series_tier_raw_decode(old, obase, buf + i * old_elem);
-        raw_put(t, buf + i * e, p.ts, p.v);
-    }
-}
-
-/* Rewrites every raw and staged sample from the current form and base to
- * (form, base), in form's element size (forms only widen). 0, or -1 on
- * OOM with the samples unchanged. */
-static int raw_recode(tiers *t, int form, int64_t base)
-{
-    size_t oe = t->raw.elem, ne = series_tier_raw_elem(form);
-    if (ne > oe) {
-        if (t->caprun) {
-            unsigned char *r = realloc(t->run, t->caprun * ne);
-            if (!r)
-                return -1;
-            t->run = r;
-        }
-        if (deque_widen(&t->raw, ne) != 0)
-            return -1;
-    }
-    int old = t->form;
-    int64_t obase = t->base;
-    t->form = form;
-    t->base = base;
-    raw_restore(t, t->run, 0, t->nrun, old, obase, oe);
-    raw_restore(t, t->raw.buf, t->raw.head, t->raw.len, old, obase, oe);
-    return 0;
-}
-
-static int raw_all_fit(const tiers *t, int form)
-{
-    for (size_t i = 0; i < t->raw.len + t->nrun; i++) {
-        raw_pt p = i < t->nrun ? run_at(t, i) : series_tier_raw_at(t, i - t->nrun);
-        if (!narrow_fits(form, p.v))
-            return 0;
-    }
-    return 1;
-}
-
-/* The form raw takes for a value v its own does not fit: a 4-byte form
- * every sample and v fit, else 0. */
-static int raw_wider_form(const tiers *t, double v)
-{
-    if (t->form == NARROW_H16) {
-        /* H16 values are DEC2 values: DEC2 needs only v to fit. */
-        if (narrow_fits(NARROW_DEC2, v))
-            return NARROW_DEC2;
-        return narrow_fits(NARROW_F32, v) && raw_all_fit(t, NARROW_F32) ? NARROW_F32 : 0;
-    }
-    int other = narrow_other(t->form);
-    return narrow_fits(other, v) && raw_all_fit(t, other) ? other : 0;
-}
-
-/* Makes raw's form and base able to hold (ts, v): a wider form when
- * every sample fits it (raw_wider_form), a base centred on the samples' span when it
- * is under 2^31 us, else raw_pt. 0, or -1 on OOM (nothing lost). */
-static int raw_make_fit(tiers *t, int64_t ts, double v)
-{
-    if (!t->form)
-        return 0;
-    size_t n = t->raw.len + t->nrun;
-    if (n == 0)
-        t->base = ts;
-    int vfit = raw_fits(t->form, v), tfit = dt_fits(ts, t->base);
-    if (vfit && tfit)
-        return 0;
-    int form = t->form;
-    if (!vfit && !(form = raw_wider_form(t, v)))
-        return raw_recode(t, 0, 0);
-    int64_t base = t->base;
-    if (!tfit) {
-        /* The run precedes raw: the span's ends are its first and raw's last. */
-        int64_t lo = t->nrun ? run_at(t, 0).ts : series_tier_raw_ts(t, 0);
-        int64_t hi = t->raw.len ? series_tier_raw_ts(t, t->raw.len - 1)
-                                : run_at(t, t->nrun - 1).ts;
-        if (ts < lo)
-            lo = ts;
-        if (ts > hi)
-            hi = ts;
-        int64_t span;
-        if (__builtin_sub_overflow(hi, lo, &span) || span > INT32_MAX)
-            return raw_recode(t, 0, 0);
-        base = lo + span / 2;
-    }
-    return raw_recode(t, form, base);
-}
-
 void series_tiers_settle(tiers *t)
 {
     if (!t->nrun)
@@ -364,12 +148,12 @@ static int stage(tiers *t, int64_t ts, double v)
     deque *raw = &t->raw;
     /* Older than the run's last sample: the next older file begins. The
      * run joins raw, and this sample may start a new one before it. */
-    if (t->nrun && ts < run_at(t, t->nrun - 1).ts)
+    if (t->nrun && ts < series_tier_run_at(t, t->nrun - 1).ts)
         series_tiers_settle(t);
     if (!raw->len || raw->len + t->nrun + 1 > raw->max_len ||
         ts >= series_tier_raw_ts(t, 0))
         return 0;
-    if (raw_make_fit(t, ts, v) != 0)
+    if (series_tier_raw_make_fit(t, ts, v) != 0)
         return -1;
     if (t->nrun == t->caprun) {
         size_t cap = t->caprun ? t->caprun * 2 : 64;
@@ -381,7 +165,7 @@ static int stage(tiers *t, int64_t ts, double v)
     }
     if (deque_reserve(raw, raw->len + t->nrun + 1) != 0)
         return -1;
-    raw_put(t, t->run + t->nrun++ * raw->elem, ts, v);
+    series_tier_raw_put(t, t->run + t->nrun++ * raw->elem, ts, v);
     return 1;
 }
 
@@ -510,7 +294,7 @@ static int bucket_add_fast(tiers *t, int64_t ts, double v)
  * would change nothing; raw is not empty). */
 static int raw_fits_now(const tiers *t, int64_t ts, double v)
 {
-    return !t->form || (raw_fits(t->form, v) && dt_fits(ts, t->base));
+    return !t->form || (series_tier_raw_fits(t->form, v) && series_tier_dt_fits(ts, t->base));
 }
 
 /* series_tiers_add_fast's work: 0 when not placed, the tier merged
@@ -530,11 +314,11 @@ static int add_fast_where(tiers *t, int64_t ts, double v)
     if (ts < series_tier_raw_ts(t, 0)) {
         /* stage(): after the run's last (else it settles first), with
          * staging room and raw's reserve already made */
-        if ((t->nrun && ts < run_at(t, t->nrun - 1).ts) || t->nrun == t->caprun ||
+        if ((t->nrun && ts < series_tier_run_at(t, t->nrun - 1).ts) || t->nrun == t->caprun ||
             raw->len + t->nrun + 1 > raw->max_len || raw->alloc < raw->len + t->nrun + 1 ||
             !raw_fits_now(t, ts, v))
             return 0;
-        raw_put(t, t->run + t->nrun++ * raw->elem, ts, v);
+        series_tier_raw_put(t, t->run + t->nrun++ * raw->elem, ts, v);
         return 3;
     }
     /* The newest sample so far: appended at raw's end, where the deque
@@ -542,7 +326,7 @@ static int add_fast_where(tiers *t, int64_t ts, double v)
     if (t->nrun || ts < series_tier_raw_ts(t, raw->len - 1) ||
         raw->head + raw->len == raw->alloc || !raw_fits_now(t, ts, v))
         return 0;
-    raw_put(t, deque_at(raw, raw->len), ts, v);
+    series_tier_raw_put(t, deque_at(raw, raw->len), ts, v);
     raw->len++;
     return 3;
 }
@@ -557,7 +341,7 @@ void series_tiers_cursor_flush(tiers *t, tier_cursor *c)
     if (!c->at)
         return;
     bucket b = {c->key, c->mn, c->mx, c->sum, c->count};
-    bucket_encode(t->bform[c->level - 1], &b, c->at);
+    series_tier_bucket_encode(t->bform[c->level - 1], &b, c->at);
     c->at = NULL;
 }
 
@@ -641,10 +425,10 @@ int series_tiers_add(tiers *t, int64_t ts, double v)
         /* Equal times go after the existing ones: keeps arrival order. */
         i = series_tier_raw_lower(t, ts + 1);
     }
-    if (raw_make_fit(t, ts, v) != 0)
+    if (series_tier_raw_make_fit(t, ts, v) != 0)
         return -1;
     unsigned char p[sizeof(raw_pt)];
-    raw_put(t, p, ts, v);
+    series_tier_raw_put(t, p, ts, v);
     if (deque_insert(raw, i, p) != 0)
         return -1;
     if (raw->len > raw->max_len) {

@@ -235,4 +235,108 @@ size_t series_tier_raw_lower(const tiers *t, int64_t ts);
 /* First bucket index of tier `level` with key >= k (len when none). */
 size_t series_tier_bucket_lower(const tiers *t, int level, int64_t k);
 
+/* ---- encoding: a sample or a bucket into a slot of its tier's form. */
+
+static inline int series_tier_bucket_fits(int form, const bucket *b)
+{
+    if (b->key < INT32_MIN || b->key > INT32_MAX)
+        return 0;
+    if (form == NARROW_H16)
+        return narrow_fits_h16(b->min) && narrow_fits_h16(b->max) && b->count <= UINT16_MAX;
+    return narrow_fits(form, b->min) && narrow_fits(form, b->max);
+}
+
+/* b in `form`, into slot; b must fit that form. */
+static inline void series_tier_bucket_encode(int form, const bucket *b, void *slot)
+{
+    if (!form) {
+        memcpy(slot, b, sizeof *b);
+        return;
+    }
+    int32_t key = (int32_t)b->key;
+    if (form == NARROW_H16) {
+        unsigned char *at = slot;
+        uint16_t u[3] = {narrow_encode_h16(b->min), narrow_encode_h16(b->max),
+                         (uint16_t)b->count};
+        memcpy(at, &key, sizeof key);
+        memcpy(at + 4, u, sizeof u);
+        memcpy(at + 10, &b->sum, sizeof b->sum);
+        return;
+    }
+    bucket_c c = {key, narrow_encode(form, b->min), narrow_encode(form, b->max), b->count,
+                  b->sum};
+    memcpy(slot, &c, sizeof c);
+}
+
+/* Slot i of the staged run, decoded. */
+static inline raw_pt series_tier_run_at(const tiers *t, size_t i)
+{
+    return series_tier_raw_decode(t->form, t->base, t->run + i * t->raw.elem);
+}
+
+/* Stores (ts, v) into a slot of raw's element form; it must fit. */
+static inline void series_tier_raw_put(const tiers *t, void *slot, int64_t ts, double v)
+{
+    if (!t->form) {
+        raw_pt p = {ts, v};
+        memcpy(slot, &p, sizeof p);
+        return;
+    }
+    int32_t dt = (int32_t)(ts - t->base);
+    memcpy(slot, &dt, sizeof dt);
+    unsigned char *at = (unsigned char *)slot + sizeof dt;
+    if (t->form == NARROW_H16) {
+        uint16_t u = narrow_encode_h16(v);
+        memcpy(at, &u, sizeof u);
+    } else {
+        uint32_t u = narrow_encode(t->form, v);
+        memcpy(at, &u, sizeof u);
+    }
+}
+
+static inline int series_tier_dt_fits(int64_t ts, int64_t base)
+{
+    int64_t d;
+    return !__builtin_sub_overflow(ts, base, &d) && d >= INT32_MIN && d <= INT32_MAX;
+}
+
+/* Whether v fits raw form `form` (0 holds any). */
+static inline int series_tier_raw_fits(int form, double v)
+{
+    return !form || (form == NARROW_H16 ? narrow_fits_h16(v) : narrow_fits(form, v));
+}
+
+/* The rare paths of series_tier_form.c: re-store tier `level` (1, 2) in
+ * a form that holds b too (a wider one when every bucket fits it, else
+ * full width), or raw and the staged run in a form and base that hold
+ * (ts, v) (vfit: v fits the form; tfit: ts fits the base). 0, or -1 on
+ * OOM with nothing lost. */
+int series_tier_bucket_widen(tiers *t, int level, const bucket *b);
+int series_tier_raw_widen(tiers *t, int64_t ts, double v, int vfit, int tfit);
+
+/* Makes tier `level`'s form able to hold b. 0, or -1 on OOM (nothing
+ * lost). */
+static inline int series_tier_bucket_make_fit(tiers *t, int level, const bucket *b)
+{
+    int form = t->bform[level - 1];
+    if (!form || series_tier_bucket_fits(form, b))
+        return 0;
+    return series_tier_bucket_widen(t, level, b);
+}
+
+/* Makes raw's form and base able to hold (ts, v): a wider form when
+ * every sample fits it, a base centred on the samples' span when it is
+ * under 2^31 us, else raw_pt. 0, or -1 on OOM (nothing lost). */
+static inline int series_tier_raw_make_fit(tiers *t, int64_t ts, double v)
+{
+    if (!t->form)
+        return 0;
+    if (t->raw.len + t->nrun == 0)
+        t->base = ts;
+    int vfit = series_tier_raw_fits(t->form, v), tfit = series_tier_dt_fits(ts, t->base);
+    if (vfit && tfit)
+        return 0;
+    return series_tier_raw_widen(t, ts, v, vfit, tfit);
+}
+
 #endif

@@ -45,7 +45,7 @@ typedef struct phase_event {
 } phase_event;
 
 /* Bounds of a process's own phases on a node with several trace writers
- * (model/model_process.c): the node keeps the bounds above for its pooled
+ * (model/core/model_process.c): the node keeps the bounds above for its pooled
  * events, each rank exact percentiles up to 4,096 steps (then within
  * QUANT_REL_ERR) and its newest 1,024 events, so 8 ranks cost about two
  * nodes' worth, not eight. */

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/records.h"
+#include "model/util/sm_str.h"
 
 typedef struct idmap_slot {
     uint64_t hash;

@@ -1,7 +1,7 @@
 /* freshness: see freshness.h. */
 #include "model/view/freshness.h"
 
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/rules/rule_impl.h"
 
 int64_t freshness_live_limit_us(int64_t sample_us, int64_t scan_us)

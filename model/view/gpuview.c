@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 
 static double pct(int64_t part, int64_t whole)
 {

@@ -1,5 +1,5 @@
 /* gpuview: what the panes and the verdict show of the PyTorch profiler
- * (Kineto) ranks the model holds (model/model_gpu.h), as plain values that
+ * (Kineto) ranks the model holds (model/core/model_gpu.h), as plain values that
  * point nothing into the model:
  *
  * - the job's figures summed over its ranks (gpuview_job_sum) and the
@@ -24,6 +24,7 @@
 #include "model/model.h"
 #include "model/rules/rules.h"
 #include "model/view/finding.h"
+#include "model/view/viewdata.h"
 
 /* The job's Kineto figures: times summed over the ranks with GPU rows, so
  * a percentage weighs each rank by its span, as HTA weighs a job's ranks. */
@@ -106,6 +107,17 @@ gpuview_top *gpuview_top_build_on(const model *m, gpuview_src src, const char *f
                                   int (*visible)(const char *filter, const char *id),
                                   size_t max);
 void gpuview_top_free(gpuview_top *t);   /* NULL is a no-op */
+
+/* What a pane of top functions asks (viewdata_ask_for with
+ * gpuview_top_query): which table, and how many rows (0: 200); over the
+ * ranks of the nodes the request's filter passes. */
+typedef struct gpuview_top_params {
+    gpuview_src src;
+    size_t max;
+} gpuview_top_params;
+
+/* The query: a gpuview_top for gpuview_top_params. */
+extern const viewquery gpuview_top_query;
 
 /* One bin of a memory chart: the most allocated / reserved bytes of any
  * device at a point in [t0, t1), -1 when the bin holds no point. */

@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
+#include "model/util/fnv.h"
 #include "model/util/lbound.h"
 #include "model/view/gpuview.h"
 
@@ -192,3 +193,33 @@ size_t gpuview_memory(const gpu_summary *s, int64_t t0, int64_t t1, gpuview_mem_
     }
     return got;
 }
+
+/* Top-function rows built when the pane has not said how many it shows. */
+#define TOP_DEFAULT 200
+
+static void *query_build(const viewquery_in *in, const void *params)
+{
+    const gpuview_top_params *tp = params;
+    const viewdata_req *q = in->q;
+    size_t max = tp->max ? tp->max : TOP_DEFAULT;
+    return q->visible && q->filter[0]
+               ? gpuview_top_build_on(in->m, tp->src, q->filter, q->visible, max)
+               : gpuview_top_build(in->m, tp->src, NULL, NULL, max);
+}
+
+static void query_free(void *answer)
+{
+    gpuview_top_free(answer);
+}
+
+/* The whole job, whatever the window: the ranks' tables are sums over
+ * their traces. The node filter picks the ranks. */
+static uint64_t query_key(const viewdata_req *q, const void *params)
+{
+    const gpuview_top_params *tp = params;
+    uint64_t h = fnv_add_u64(FNV_SEED, (uint64_t)tp->src);
+    h = fnv_add_u64(h, tp->max);
+    return fnv_add_str(h, q->visible ? q->filter : "");
+}
+
+const viewquery gpuview_top_query = {"top", query_build, query_free, query_key};

@@ -139,3 +139,23 @@ const double *heatview_step_p50s(const heatview *h)
 {
     return h->p50;
 }
+
+static void *query_build(const viewquery_in *in, const void *params)
+{
+    (void)params;
+    return heatview_build(in->m, in->nodes, in->shown, in->t0_us, in->t1_us, in->q->step_focus,
+                          in->prev);
+}
+
+static void query_free(void *answer)
+{
+    heatview_free(answer);
+}
+
+static uint64_t query_key(const viewdata_req *q, const void *params)
+{
+    (void)params;
+    return viewdata_common_key(q);
+}
+
+const viewquery heatview_query = {"heatmap", query_build, query_free, query_key};

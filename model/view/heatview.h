@@ -21,6 +21,8 @@ typedef struct heatview_row {
     double cpu, gpu[HEATVIEW_MAX_GPUS], gmem, gpu_mean, p50;   /* NaN: none */
 } heatview_row;
 
+typedef struct heatview heatview;
+
 /* Rows of the n nodes model_node_at(m, nodes[i]) over [t0, t1); a step
  * focus (step != 0) widens an empty window to its nearest samples. Rows
  * of prev (NULL: none) for the same node, generation and window are
@@ -28,6 +30,10 @@ typedef struct heatview_row {
 heatview *heatview_build(const model *m, const size_t *nodes, size_t n, int64_t t0_us,
                          int64_t t1_us, int step, const heatview *prev);
 void heatview_free(heatview *h);
+
+/* The query (no params): the rows of the visible nodes over the
+ * request's window, the previous answer's unchanged rows copied. */
+extern const viewquery heatview_query;
 
 size_t heatview_count(const heatview *h);
 const heatview_row *heatview_row_at(const heatview *h, size_t i);

@@ -1,6 +1,8 @@
 /* stepsview: see stepsview.h. */
 #include "model/view/stepsview.h"
 
+#include "model/util/fnv.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +84,7 @@ static int hist_bounds(stepsview *v, const phase_stats *ps)
 }
 
 stepsview *stepsview_build(const model *m, const size_t *nodes, size_t n,
-                           const viewdata_req *q)
+                           const viewdata_req *q, const char *phase)
 {
     stepsview *v = calloc(1, sizeof *v);
     const model_node **nd = calloc(n ? n : 1, sizeof *nd);
@@ -104,7 +106,7 @@ stepsview *stepsview_build(const model *m, const size_t *nodes, size_t n,
     const model_node *src = shown_writer(nd[k], q, v);
     src = src ? src : nd[k];
     free(nd);
-    v->idx = stepsview_phase_index(src, q->steps_phase[0] ? q->steps_phase : NULL);
+    v->idx = stepsview_phase_index(src, phase && phase[0] ? phase : NULL);
     v->nphases = model_node_phase_count(src);
     const phase_stats *ps = model_node_phase_at(src, v->idx);
     snprintf(v->label, sizeof v->label, "%s", phase_stats_label(ps));
@@ -134,3 +136,24 @@ void stepsview_free(stepsview *v)
     free(v->recent);
     free(v);
 }
+
+static void *query_build(const viewquery_in *in, const void *params)
+{
+    const stepsview_params *sp = params;
+    return stepsview_build(in->m, in->nodes, in->shown, in->q, sp->phase);
+}
+
+static void query_free(void *answer)
+{
+    stepsview_free(answer);
+}
+
+static uint64_t query_key(const viewdata_req *q, const void *params)
+{
+    const stepsview_params *sp = params;
+    uint64_t h = fnv_add_u64(viewdata_common_key(q), q->selected);
+    h = fnv_add_str(h, q->process);
+    return fnv_add_str(h, sp->phase);
+}
+
+const viewquery stepsview_query = {"steps", query_build, query_free, query_key};

@@ -42,11 +42,19 @@ long stepsview_pick_node(const model_node *const *nodes, size_t n, size_t select
 /* Index of the phase labelled `label` on the node, 0 when absent or NULL. */
 size_t stepsview_phase_index(const model_node *nd, const char *label);
 
-/* The phase q->steps_phase ("" = the first) of q->process (or the pooled
+/* The phase `phase` ("" or NULL = the first) of q->process (or the pooled
  * node) on the node picked among model_node_at(m, nodes[i]) for
  * q->selected. NULL on OOM. */
 stepsview *stepsview_build(const model *m, const size_t *nodes, size_t n,
-                           const viewdata_req *q);
+                           const viewdata_req *q, const char *phase);
 void stepsview_free(stepsview *v);
+
+/* What the Steps pane asks (viewdata_ask_for with stepsview_query). */
+typedef struct stepsview_params {
+    char phase[128];          /* the phase shown ("" = the first) */
+} stepsview_params;
+
+/* The query: a stepsview for stepsview_params. */
+extern const viewquery stepsview_query;
 
 #endif

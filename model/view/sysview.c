@@ -1,12 +1,14 @@
 /* sysview: see sysview.h. */
 #include "model/view/sysview.h"
 
+#include "model/util/fnv.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/series/series_iter.h"
 #include "model/view/gpuview.h"
 
@@ -216,7 +218,7 @@ static int fill_chart(sysview_chart *c, const series *s, const viewdata_req *q, 
 
 /* Rank row's GPU memory from its [memory] events as chart c: reserved,
  * as a share of the device when its size is known, else in bytes. */
-static int fill_kineto_mem(sysview_chart *c, const model_gpu_row *row, const viewdata_req *q,
+static int fill_kineto_mem(sysview_chart *c, const model_gpu_row *row, const sysview_params *sp,
                            int64_t t0, int64_t t1, int binned)
 {
     const gpu_summary *s = gpu_rank_summary(row->gpu);
@@ -229,7 +231,7 @@ static int fill_kineto_mem(sysview_chart *c, const model_gpu_row *row, const vie
     snprintf(c->m.dimension, sizeof c->m.dimension, "%s",
              total > 0 ? "GPUMemoryReservedPercent" : "GPUMemoryReservedBytes");
     snprintf(c->m.name, sizeof c->m.name, "%s", row->process);
-    size_t nb = q->sys_bins;
+    size_t nb = sp->bins;
     if (!binned || nb == 0)
         return 0;
     gpuview_mem_bin *b = malloc(nb * sizeof *b);
@@ -263,7 +265,7 @@ static int fill_kineto_mem(sysview_chart *c, const model_gpu_row *row, const vie
 /* The node's PyTorch profiler ranks' GPU memory, when its system metrics
  * have none: a Kineto-only job still charts it. */
 static int add_kineto_mem(sysview *v, sysview_node *n, const model *m, int binned,
-                          const viewdata_req *q, int64_t t0, int64_t t1)
+                          const sysview_params *sp, int64_t t0, int64_t t1)
 {
     for (size_t j = n->first; j < v->ncharts; j++)
         if (v->charts[j].m.kind == SYSVIEW_GPUMEM)
@@ -279,7 +281,7 @@ static int add_kineto_mem(sysview *v, sysview_node *n, const model *m, int binne
         sysview_chart *c = &v->charts[v->ncharts++];
         memset(c, 0, sizeof *c);
         n->count++;
-        if (fill_kineto_mem(c, row, q, t0, t1, binned) != 0)
+        if (fill_kineto_mem(c, row, sp, t0, t1, binned) != 0)
             return -1;
     }
     return 0;
@@ -287,8 +289,8 @@ static int add_kineto_mem(sysview *v, sysview_node *n, const model *m, int binne
 
 /* Node k (model index idx): its header facts and charts appended to v. */
 static int add_node(sysview *v, const model *m, const model_node *nd, int binned,
-                    const viewdata_req *q, int64_t t0, int64_t t1, sysview_metric *ms,
-                    series_bin *bins)
+                    const viewdata_req *q, const sysview_params *sp, int64_t t0, int64_t t1,
+                    sysview_metric *ms, series_bin *bins)
 {
     sysview_node *n = &v->nodes[v->nnodes];
     if (!(n->id = strdup(model_node_id(nd))))
@@ -299,7 +301,7 @@ static int add_node(sysview *v, const model *m, const model_node *nd, int binned
     n->nseries = model_node_series_count(nd);
     n->phases = model_node_phase_count(nd);
     n->gen = model_node_generation(nd);
-    n->count = sysview_node_metrics(nd, q->per_core, ms, SYSVIEW_MAX_METRICS);
+    n->count = sysview_node_metrics(nd, sp->per_core, ms, SYSVIEW_MAX_METRICS);
     n->first = v->ncharts;
     sysview_chart *grown = realloc(v->charts, (v->ncharts + n->count + 1) * sizeof *grown);
     if (!grown)
@@ -310,24 +312,24 @@ static int add_node(sysview *v, const model *m, const model_node *nd, int binned
         memset(c, 0, sizeof *c);
         c->m = ms[j];
         c->m.s = NULL;
-        if (binned && q->sys_bins > 0 && fill_chart(c, ms[j].s, q, t0, t1, bins, q->sys_bins))
+        if (binned && sp->bins > 0 && fill_chart(c, ms[j].s, q, t0, t1, bins, sp->bins))
             return -1;
     }
-    return add_kineto_mem(v, n, m, binned, q, t0, t1);
+    return add_kineto_mem(v, n, m, binned, sp, t0, t1);
 }
 
 sysview *sysview_build(const model *m, const size_t *nodes, size_t n, const viewdata_req *q,
-                       int64_t t0_us, int64_t t1_us)
+                       const sysview_params *sp, int64_t t0_us, int64_t t1_us)
 {
     sysview *v = calloc(1, sizeof *v);
     sysview_metric *ms = malloc(SYSVIEW_MAX_METRICS * sizeof *ms);
-    series_bin *bins = malloc((q->sys_bins ? q->sys_bins : 1) * sizeof *bins);
+    series_bin *bins = malloc((sp->bins ? sp->bins : 1) * sizeof *bins);
     if (v)
         v->nodes = calloc(n ? n : 1, sizeof *v->nodes);
     int ok = v && ms && bins && v->nodes;
     for (size_t i = 0; ok && i < n; i++) {
-        int binned = i >= q->sys_first && i - q->sys_first < q->sys_count;
-        ok = add_node(v, m, model_node_at(m, nodes[i]), binned, q, t0_us, t1_us, ms, bins) == 0;
+        int binned = i >= sp->first && i - sp->first < sp->count;
+        ok = add_node(v, m, model_node_at(m, nodes[i]), binned, q, sp, t0_us, t1_us, ms, bins) == 0;
     }
     free(ms);
     free(bins);
@@ -365,3 +367,24 @@ const sysview_chart *sysview_chart_at(const sysview *v, size_t i)
 {
     return &v->charts[i];
 }
+
+static void *query_build(const viewquery_in *in, const void *params)
+{
+    return sysview_build(in->m, in->nodes, in->shown, in->q, params, in->t0_us, in->t1_us);
+}
+
+static void query_free(void *answer)
+{
+    sysview_free(answer);
+}
+
+static uint64_t query_key(const viewdata_req *q, const void *params)
+{
+    const sysview_params *sp = params;
+    uint64_t h = fnv_add_u64(viewdata_common_key(q), (uint64_t)sp->per_core);
+    h = fnv_add_u64(h, sp->bins);
+    h = fnv_add_u64(h, sp->first);
+    return fnv_add_u64(h, sp->count);
+}
+
+const viewquery sysview_query = {"system", query_build, query_free, query_key};

@@ -82,11 +82,21 @@ typedef struct sysview_node {
 
 typedef struct sysview sysview;
 
-/* The charts of the nodes model_node_at(m, nodes[i]) as q asks (per_core,
- * sys_bins bins over [t0, t1), bins only for nodes sys_first ..
- * sys_first+sys_count). NULL on OOM. */
+/* What the System pane asks (viewdata_ask_for with sysview_query). */
+typedef struct sysview_params {
+    int per_core;             /* a chart per CPU core too */
+    size_t bins;              /* bins per chart */
+    size_t first, count;      /* visible nodes whose charts get bins */
+} sysview_params;
+
+/* The query: a sysview for sysview_params. */
+extern const viewquery sysview_query;
+
+/* The charts of the nodes model_node_at(m, nodes[i]) as sp asks (per_core,
+ * bins over [t0, t1), bins only for nodes first .. first+count), in q's
+ * step focus. NULL on OOM. */
 sysview *sysview_build(const model *m, const size_t *nodes, size_t n, const viewdata_req *q,
-                       int64_t t0_us, int64_t t1_us);
+                       const sysview_params *sp, int64_t t0_us, int64_t t1_us);
 void sysview_free(sysview *v);
 
 size_t sysview_node_count(const sysview *v);

@@ -1,11 +1,13 @@
 /* tlview: see tlview.h. */
 #include "model/view/tlview.h"
 
+#include "model/util/fnv.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/util/lbound.h"
 #include "model/view/gpuview.h"
 #include "model/view/stepsview.h"
@@ -74,7 +76,7 @@ static const gpu_rank *shown_rank(const model *m, const model_node *nd, const mo
 }
 
 /* The step phase's events, and the breakdowns the view asks for. */
-static int add_steps(tlview *v, const model_node *w, const viewdata_req *q)
+static int add_steps(tlview *v, const model_node *w, const tlview_params *tp)
 {
     const phase_stats *sp = step_phase(w);
     if (!sp)
@@ -86,19 +88,19 @@ static int add_steps(tlview *v, const model_node *w, const viewdata_req *q)
         return -1;
     v->nrecent = phase_stats_recent(sp, v->recent, cap);
     size_t n = v->nrecent, first, max;
-    if (q->tl_view == TLVIEW_LOADER) {
+    if (tp->view == TLVIEW_LOADER) {
         first = n > TLVIEW_LOADER_STEPS ? n - TLVIEW_LOADER_STEPS : 0;
         max = TLVIEW_LOADER_STEPS;
-    } else if (q->tl_fit == 0) {
+    } else if (tp->fit == 0) {
         first = n > TLVIEW_DEFAULT_BARS ? n - TLVIEW_DEFAULT_BARS : 0;
         max = TLVIEW_DEFAULT_BARS;
-    } else if (q->tl_first == TLVIEW_NEWEST) {
+    } else if (tp->first == TLVIEW_NEWEST) {
         /* Room for a taller pane (zoomed) without waiting for another build. */
-        max = 3 * q->tl_fit > TLVIEW_DEFAULT_BARS ? 3 * q->tl_fit : TLVIEW_DEFAULT_BARS;
+        max = 3 * tp->fit > TLVIEW_DEFAULT_BARS ? 3 * tp->fit : TLVIEW_DEFAULT_BARS;
         first = n > max ? n - max : 0;
     } else {   /* a screen above and below the bars shown: scrolling finds them built */
-        first = q->tl_first > q->tl_fit ? q->tl_first - q->tl_fit : 0;
-        max = 3 * q->tl_fit;
+        first = tp->first > tp->fit ? tp->first - tp->fit : 0;
+        max = 3 * tp->fit;
     }
     return add_breakdowns(v, w, first, max);
 }
@@ -141,13 +143,13 @@ static int add_loader(tlview *v, const model_node *w)
     return 0;
 }
 
-static int add_events(tlview *v, const model_node *w, const viewdata_req *q, int64_t t0,
+static int add_events(tlview *v, const model_node *w, const tlview_params *tp, int64_t t0,
                       int64_t t1)
 {
-    event_window *ew = event_window_query(w, t0, t1, q->tl_filter);
+    event_window *ew = event_window_query(w, t0, t1, tp->filter);
     if (!ew)
         return -1;
-    event_window_sort(ew, (ew_order)q->tl_order);
+    event_window_sort(ew, (ew_order)tp->order);
     size_t n = event_window_count(ew);
     v->ev = calloc(n ? n : 1, sizeof *v->ev);
     int rc = v->ev ? 0 : -1;
@@ -180,7 +182,7 @@ static const model_node *pick(tlview *v, const model *m, const size_t *nodes, si
 }
 
 tlview *tlview_build(const model *m, const size_t *nodes, size_t n, const viewdata_req *q,
-                     int64_t t0_us, int64_t t1_us)
+                     const tlview_params *tp, int64_t t0_us, int64_t t1_us)
 {
     tlview *v = calloc(1, sizeof *v);
     if (!v)
@@ -197,13 +199,13 @@ tlview *tlview_build(const model *m, const size_t *nodes, size_t n, const viewda
             v->proc_k = k;
     snprintf(v->shown, sizeof v->shown, "%s", w != nd ? model_node_id(w) : "");
     int rc = 0;
-    if (q->tl_view == TLVIEW_EVENTS)
-        rc = add_events(v, w, q, t0_us, t1_us);
+    if (tp->view == TLVIEW_EVENTS)
+        rc = add_events(v, w, tp, t0_us, t1_us);
     else
-        rc = add_steps(v, w, q);
-    if (rc == 0 && q->tl_view == TLVIEW_STEPS)
+        rc = add_steps(v, w, tp);
+    if (rc == 0 && tp->view == TLVIEW_STEPS)
         rc = add_gpu_steps(v, shown_rank(m, nd, w));
-    if (rc == 0 && q->tl_view == TLVIEW_LOADER)
+    if (rc == 0 && tp->view == TLVIEW_LOADER)
         rc = add_loader(v, w);
     if (rc != 0) {
         tlview_free(v);
@@ -241,3 +243,27 @@ size_t tlview_recent_upto(const tlview *v, int64_t t_us)
     upto_key k = {v->recent, t_us};
     return lbound(v->nrecent, starts_by, &k);
 }
+
+static void *query_build(const viewquery_in *in, const void *params)
+{
+    return tlview_build(in->m, in->nodes, in->shown, in->q, params, in->t0_us, in->t1_us);
+}
+
+static void query_free(void *answer)
+{
+    tlview_free(answer);
+}
+
+static uint64_t query_key(const viewdata_req *q, const void *params)
+{
+    const tlview_params *tp = params;
+    uint64_t h = fnv_add_u64(viewdata_common_key(q), q->selected);
+    h = fnv_add_str(h, q->process);
+    h = fnv_add_u64(h, (uint64_t)tp->view);
+    h = fnv_add_u64(h, tp->first);
+    h = fnv_add_u64(h, tp->fit);
+    h = fnv_add_u64(h, (uint64_t)tp->order);
+    return fnv_add_str(h, tp->filter);
+}
+
+const viewquery tlview_query = {"timeline", query_build, query_free, query_key};

@@ -12,16 +12,26 @@
 #include <stdint.h>
 
 #include "model/gpu/gpu_rank.h"
-#include "model/steps/event_window.h"
+#include "model/query/event_window.h"
 #include "model/model.h"
 #include "model/steps/phase_stats.h"
-#include "model/steps/step_breakdown.h"
+#include "model/query/step_breakdown.h"
 #include "model/view/viewdata.h"
 
-/* viewdata_req.tl_view */
+/* tlview_params.view */
 enum { TLVIEW_STEPS = 0, TLVIEW_LOADER, TLVIEW_EVENTS };
-/* viewdata_req.tl_first for the newest bars, wherever they are. */
+/* tlview_params.first for the newest bars, wherever they are. */
 #define TLVIEW_NEWEST ((size_t)-1)
+
+/* What the Timeline pane asks (viewdata_ask_for with tlview_query): its
+ * view (TLVIEW_*), the steps view's bars (retained steps first .. +fit),
+ * the events view's filter and order (event_window.h's ew_order). */
+typedef struct tlview_params {
+    int view;
+    size_t first, fit;
+    char filter[64];
+    int order;
+} tlview_params;
 /* Steps the loader view breaks down (the newest). */
 #define TLVIEW_LOADER_STEPS 256
 
@@ -59,11 +69,14 @@ typedef struct tlview {
  * first of several, else nd itself. */
 const model_node *tlview_writer(const model_node *nd, const char *process);
 
-/* What q->tl_view needs for the node picked among model_node_at(m,
+/* What tp->view needs for the node picked among model_node_at(m,
  * nodes[i]) for q->selected, over [t0, t1). NULL on OOM. */
 tlview *tlview_build(const model *m, const size_t *nodes, size_t n, const viewdata_req *q,
-                     int64_t t0_us, int64_t t1_us);
+                     const tlview_params *tp, int64_t t0_us, int64_t t1_us);
 void tlview_free(tlview *v);
+
+/* The query: a tlview for tlview_params. */
+extern const viewquery tlview_query;
 
 /* Retained events starting at or before t (the index after the last). */
 size_t tlview_recent_upto(const tlview *v, int64_t t_us);

@@ -23,7 +23,7 @@
 #define VERDICT_MAX 12
 #define VERDICT_TEXT 112
 
-/* A GPU counts as idle under DEVICE_USAGE_LOW %; the job's idle share is
+/* A GPU counts as idle under SAMPLING_BAND_LOW %; the job's idle share is
  * a finding from VERDICT_IDLE_PCT % of its GPU time on. */
 #define VERDICT_IDLE_PCT 10.0
 

@@ -9,26 +9,16 @@
 #include "model/util/fnv.h"
 #include "model/util/pick.h"
 
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/view/freshness.h"
-#include "model/view/gpuview.h"
-#include "model/view/heatview.h"
-#include "model/view/stepsview.h"
-#include "model/view/sysview.h"
-#include "model/view/tlview.h"
 
-/* Top-function rows built when the pane has not said how many it shows. */
-#define VIEWDATA_TOP_DEFAULT 200
-
-/* One pane's product, shared by the view data that reuse it. */
+/* One query's answer, shared by the view data that reuse it. */
 typedef struct part {
     atomic_int refs;
     uint64_t key;             /* the request fields it was built for */
+    const viewquery *query;
     void *p;
-    void (*free_fn)(void *);
 } part;
-
-enum { PART_SYS, PART_HEAT, PART_STEPS, PART_TL, PART_TOP, NPARTS };
 
 /* A node as keys see it: facts copied from the model. */
 typedef struct vd_node {
@@ -51,21 +41,21 @@ struct viewdata {
     int has_traces, has_system;
     size_t gpu_ranks;
     int gpu_memory;
-    part *parts[NPARTS];
+    part *parts[VIEWDATA_ASKS];   /* the answer to q.ask[i] */
 };
 
-static part *part_new(void *p, void (*free_fn)(void *), uint64_t key)
+static part *part_new(const viewquery *query, void *p, uint64_t key)
 {
     part *x = p ? malloc(sizeof *x) : NULL;
     if (!x) {
         if (p)
-            free_fn(p);
+            query->free(p);
         return NULL;
     }
     atomic_init(&x->refs, 1);
     x->key = key;
+    x->query = query;
     x->p = p;
-    x->free_fn = free_fn;
     return x;
 }
 
@@ -73,19 +63,27 @@ static void part_unref(part *x)
 {
     if (!x || atomic_fetch_sub(&x->refs, 1) != 1)
         return;
-    x->free_fn(x->p);
+    x->query->free(x->p);
     free(x);
 }
 
-static void free_sys(void *p) { sysview_free(p); }
-static void free_heat(void *p) { heatview_free(p); }
-static void free_steps(void *p) { stepsview_free(p); }
-static void free_tl(void *p) { tlview_free(p); }
-static void free_top(void *p) { gpuview_top_free(p); }
+int viewdata_ask_for(viewdata_req *q, const viewquery *query, const void *params,
+                     size_t size)
+{
+    if (size > VIEWDATA_PARAMS)
+        return -1;
+    for (size_t i = 0; i < VIEWDATA_ASKS; i++)
+        if (!q->ask[i].query) {
+            q->ask[i].query = query;
+            q->ask[i].size = size;
+            if (size)
+                memcpy(q->ask[i].params, params, size);
+            return 0;
+        }
+    return -1;
+}
 
-/* The request fields each part depends on, hashed: the window and the
- * filter for those over time and nodes, then each pane's own. */
-static uint64_t common_key(const viewdata_req *q)
+uint64_t viewdata_common_key(const viewdata_req *q)
 {
     uint64_t h = fnv_add_u64(FNV_SEED, (uint64_t)q->live);
     h = fnv_add_u64(h, (uint64_t)q->span_us);
@@ -96,68 +94,13 @@ static uint64_t common_key(const viewdata_req *q)
     return fnv_add_str(h, q->filter);
 }
 
-static uint64_t part_key(const viewdata_req *q, int k)
+/* The first answer of prev to query, or NULL. */
+static const part *prev_part(const viewdata *prev, const viewquery *query)
 {
-    uint64_t h = fnv_add_u64(common_key(q), (uint64_t)k);
-    switch (k) {
-    case PART_SYS:
-        h = fnv_add_u64(h, (uint64_t)q->per_core);
-        h = fnv_add_u64(h, q->sys_bins);
-        h = fnv_add_u64(h, q->sys_first);
-        return fnv_add_u64(h, q->sys_count);
-    case PART_HEAT:
-        return h;
-    case PART_TOP:
-        /* The whole job, whatever the window: the ranks' tables are sums
-         * over their traces. The node filter picks the ranks. */
-        h = fnv_add_u64(fnv_add_u64(FNV_SEED, (uint64_t)k), (uint64_t)q->top_on);
-        h = fnv_add_u64(h, q->top_max);
-        return fnv_add_str(h, q->visible ? q->filter : "");
-    case PART_STEPS:
-        h = fnv_add_u64(h, q->selected);
-        h = fnv_add_str(h, q->process);
-        return fnv_add_str(h, q->steps_phase);
-    default:
-        h = fnv_add_u64(h, q->selected);
-        h = fnv_add_str(h, q->process);
-        h = fnv_add_u64(h, (uint64_t)q->tl_view);
-        h = fnv_add_u64(h, q->tl_first);
-        h = fnv_add_u64(h, q->tl_fit);
-        h = fnv_add_u64(h, (uint64_t)q->tl_order);
-        return fnv_add_str(h, q->tl_filter);
-    }
-}
-
-static int part_on(const viewdata_req *q, int k)
-{
-    return k == PART_SYS ? q->sys_on : k == PART_HEAT ? q->heat_on
-         : k == PART_STEPS ? q->steps_on : k == PART_TOP ? q->top_on : q->tl_on;
-}
-
-static part *build_part(const model *m, const viewdata *v, const size_t *nodes,
-                        const viewdata *prev, int k)
-{
-    const viewdata_req *q = &v->q;
-    uint64_t key = part_key(q, k);
-    switch (k) {
-    case PART_SYS:
-        return part_new(sysview_build(m, nodes, v->shown, q, v->t0_us, v->t1_us), free_sys, key);
-    case PART_HEAT:
-        return part_new(heatview_build(m, nodes, v->shown, v->t0_us, v->t1_us, q->step_focus,
-                                       prev ? viewdata_heatmap(prev) : NULL), free_heat, key);
-    case PART_STEPS:
-        return part_new(stepsview_build(m, nodes, v->shown, q), free_steps, key);
-    case PART_TOP: {
-        gpuview_src src = (gpuview_src)(q->top_on - 1);
-        size_t max = q->top_max ? q->top_max : VIEWDATA_TOP_DEFAULT;
-        gpuview_top *t = q->visible && q->filter[0]
-                             ? gpuview_top_build_on(m, src, q->filter, q->visible, max)
-                             : gpuview_top_build(m, src, NULL, NULL, max);
-        return part_new(t, free_top, key);
-    }
-    default:
-        return part_new(tlview_build(m, nodes, v->shown, q, v->t0_us, v->t1_us), free_tl, key);
-    }
+    for (size_t i = 0; prev && i < VIEWDATA_ASKS; i++)
+        if (prev->parts[i] && prev->parts[i]->query == query)
+            return prev->parts[i];
+    return NULL;
 }
 
 void viewdata_window(const viewdata_req *q, int64_t newest_us, int64_t *t0, int64_t *t1)
@@ -246,17 +189,21 @@ viewdata *viewdata_build(const model *m, const viewdata_req *q, const viewdata *
     /* The parts' nodes by the same rule the keys count them with. */
     if (ok)
         v->shown = viewdata_nodes_passing(v, q->filter, q->visible, nodes, total);
-    for (int k = 0; ok && k < NPARTS; k++) {
-        if (!part_on(q, k))
+    viewquery_in in = {m, nodes, v->shown, &v->q, v->t0_us, v->t1_us, NULL};
+    for (size_t k = 0; ok && k < VIEWDATA_ASKS; k++) {
+        const viewdata_ask *a = &q->ask[k];
+        if (!a->query)
             continue;
-        part *old = reuse && prev ? prev->parts[k] : NULL;
-        if (old && old->key == part_key(q, k)) {
+        uint64_t key = a->query->key(q, a->params);
+        part *old = (part *)prev_part(prev, a->query);
+        if (reuse && old && old->key == key) {
             atomic_fetch_add(&old->refs, 1);
             v->parts[k] = old;
             v->model_gen = 0;   /* older than the model: a full build follows */
-        } else {
-            ok = (v->parts[k] = build_part(m, v, nodes, prev, k)) != NULL;
+            continue;
         }
+        in.prev = old ? old->p : NULL;
+        ok = (v->parts[k] = part_new(a->query, a->query->build(&in, a->params), key)) != NULL;
     }
     free(nodes);
     if (!ok) {
@@ -270,7 +217,7 @@ void viewdata_free(viewdata *v)
 {
     if (!v)
         return;
-    for (int k = 0; k < NPARTS; k++)
+    for (size_t k = 0; k < VIEWDATA_ASKS; k++)
         part_unref(v->parts[k]);
     free(v->node);
     free(v->writers);
@@ -314,19 +261,12 @@ uint64_t viewdata_model_generation(const viewdata *v)
     return v->model_gen;
 }
 
-static const void *part_of(const viewdata *v, int k)
+const void *viewdata_answer(const viewdata *v, const viewquery *query)
 {
-    return v->parts[k] ? v->parts[k]->p : NULL;
-}
-
-const sysview *viewdata_system(const viewdata *v)
-{
-    return part_of(v, PART_SYS);
-}
-
-const heatview *viewdata_heatmap(const viewdata *v)
-{
-    return part_of(v, PART_HEAT);
+    for (size_t i = 0; i < VIEWDATA_ASKS; i++)
+        if (v->parts[i] && v->parts[i]->query == query)
+            return v->parts[i]->p;
+    return NULL;
 }
 
 const char *viewdata_system_source(const viewdata *v, int64_t *interval_us)
@@ -348,24 +288,9 @@ freshness viewdata_freshness(const viewdata *v, int64_t now_us, int64_t scan_us)
     return freshness_of(now_us, v->newest_us, v->interval_us, scan_us);
 }
 
-const stepsview *viewdata_steps(const viewdata *v)
-{
-    return part_of(v, PART_STEPS);
-}
-
-const tlview *viewdata_timeline(const viewdata *v)
-{
-    return part_of(v, PART_TL);
-}
-
 int viewdata_has_system(const viewdata *v)
 {
     return v->has_system;
-}
-
-const gpuview_top *viewdata_top(const viewdata *v)
-{
-    return part_of(v, PART_TOP);
 }
 
 size_t viewdata_gpu_ranks(const viewdata *v)

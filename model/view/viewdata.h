@@ -1,11 +1,12 @@
 /* viewdata: what the dashboard's chart panes and header show, computed
  * from the model by pure functions so the loader thread can build it
- * after a pass and publish it in its immutable snapshot (io/job/derive.h):
+ * after a pass and publish it in its immutable snapshot (model/view/viewsnap.h):
  * the UI then draws without the model lock.
  *
  * Takes a model (the caller holds its lock) and a plain request — the
- * time window as the view defines it, the node filter, and what each pane
- * asks for; gives an immutable `viewdata` (free with viewdata_free).
+ * time window as the view defines it, the node filter, and the queries the
+ * panes on screen ask, each with its params (viewquery); gives an
+ * immutable `viewdata` (free with viewdata_free).
  * Nothing in it points into the model. Immutable: several threads may
  * read and free view data (and the parts they share) at once. */
 #ifndef SMTOP_VIEWDATA_H
@@ -17,15 +18,50 @@
 #include "model/model.h"
 #include "model/view/freshness.h"
 
-typedef struct sysview sysview;
-typedef struct heatview heatview;
-typedef struct stepsview stepsview;
-typedef struct tlview tlview;
-typedef struct gpuview_top gpuview_top;
+typedef struct viewdata_req viewdata_req;
+typedef struct viewdata viewdata;
+
+/* What a query is given: the model (its lock held), the visible nodes'
+ * indexes, the request's common part and window, and the same query's
+ * answer in the view data this one follows (NULL: none), which it may
+ * copy from where nothing changed. */
+typedef struct viewquery_in {
+    const model *m;
+    const size_t *nodes;
+    size_t shown;
+    const viewdata_req *q;
+    int64_t t0_us, t1_us;
+    const void *prev;
+} viewquery_in;
+
+/* A question the model answers for a view: each view (sysview, heatview,
+ * stepsview, tlview, gpuview's top) offers one, with a plain params
+ * struct of its own. A pane asks it with viewdata_ask_for; adding a pane
+ * adds no field here. */
+typedef struct viewquery {
+    const char *name;
+    /* The answer for params, immutable once built; NULL on OOM. */
+    void *(*build)(const viewquery_in *in, const void *params);
+    void (*free)(void *answer);
+    /* What the answer depends on, hashed (viewdata_common_key for the
+     * window and the filter, then its own params): an answer with the
+     * same key may be shared as it is. */
+    uint64_t (*key)(const viewdata_req *q, const void *params);
+} viewquery;
+
+/* One question of a request: the query and its params (plain data the
+ * pane owns, copied, compared bytewise). */
+#define VIEWDATA_ASKS 8
+#define VIEWDATA_PARAMS 192
+typedef struct viewdata_ask {
+    const viewquery *query;         /* NULL: an empty slot */
+    size_t size;
+    unsigned char params[VIEWDATA_PARAMS];
+} viewdata_ask;
 
 /* A request: plain data, compared with memcmp (zero it before filling). */
-typedef struct viewdata_req {
-    /* The time window, as tui/dash/view.h defines it: live follows the
+struct viewdata_req {
+    /* The time window, as tui/panes/view.h defines it: live follows the
      * newest sample; else it ends at end_us; a step focus shows the step. */
     int live;
     int64_t span_us, end_us;
@@ -36,37 +72,26 @@ typedef struct viewdata_req {
     int (*visible)(const char *filter, const char *id);
     size_t selected;                /* the selected node among the visible */
     char process[128];              /* its trace writer picked ("" = the node) */
-    /* System pane: 0 = not on screen. */
-    int sys_on;
-    int per_core;
-    size_t sys_bins;                /* bins per chart */
-    size_t sys_first, sys_count;    /* visible nodes whose charts get bins */
-    /* Heatmap pane: 0 = not on screen. */
-    int heat_on;
-    /* Steps pane: 0 = not on screen; the phase it shows ("" = first). */
-    int steps_on;
-    char steps_phase[128];
-    /* Timeline pane: 0 = not on screen; its view (tlview.h TLVIEW_*),
-     * the steps view's bars (retained steps tl_first .. +tl_fit), the
-     * events view's filter and order (ew_order). */
-    int tl_on, tl_view;
-    size_t tl_first, tl_fit;
-    char tl_filter[64];
-    int tl_order;
-    /* Top functions from the PyTorch profiler's ranks: 0 = none, else
-     * 1 + the gpuview_src shown (model/view/gpuview.h); rows kept. */
-    int top_on;
-    size_t top_max;
-} viewdata_req;
+    /* What the panes on screen ask, in their order. */
+    viewdata_ask ask[VIEWDATA_ASKS];
+};
 
-typedef struct viewdata viewdata;
+/* Adds query with params (size bytes, copied) to q. 0, or -1 when q has
+ * no free slot or params are larger than VIEWDATA_PARAMS (q unchanged). */
+int viewdata_ask_for(viewdata_req *q, const viewquery *query, const void *params,
+                     size_t size);
+
+/* The request's common part hashed (the window, the filter): what most
+ * queries' answers depend on besides their params. */
+uint64_t viewdata_common_key(const viewdata_req *q);
+
 
 /* The visible window [t0, t1) given the newest data time. */
 void viewdata_window(const viewdata_req *q, int64_t newest_us, int64_t *t0, int64_t *t1);
 
-/* Builds what q asks for from m; heatmap rows of prev (NULL: none) that
- * cannot have changed are copied rather than recomputed. With reuse, a
- * pane's part of prev whose request fields are unchanged is shared as it
+/* Builds what q asks for from m; each query sees its own answer in prev
+ * (NULL: none) and may copy what cannot have changed (the heatmap's
+ * rows). With reuse, an answer of prev with the same key is shared as it
  * is, even if the model moved on (the answer to one pane's new request
  * then costs that pane's part alone); such view data reports model
  * generation 0, so the next full build replaces it. NULL on OOM. */
@@ -103,12 +128,9 @@ int64_t viewdata_sample_interval_us(const viewdata *v);
  * traces alone, by its profiling cycle (freshness_of_traces). */
 freshness viewdata_freshness(const viewdata *v, int64_t now_us, int64_t scan_us);
 
-/* The panes' products; NULL when the request did not ask for them. */
-const sysview *viewdata_system(const viewdata *v);
-const heatview *viewdata_heatmap(const viewdata *v);
-const stepsview *viewdata_steps(const viewdata *v);
-const tlview *viewdata_timeline(const viewdata *v);
-const gpuview_top *viewdata_top(const viewdata *v);
+/* The answer to the first ask of query in the request v was built for;
+ * NULL when it did not ask. */
+const void *viewdata_answer(const viewdata *v, const viewquery *query);
 /* PyTorch profiler ranks in the job (model_gpu_count), and whether one
  * has [memory] events (the System pane charts them). */
 size_t viewdata_gpu_ranks(const viewdata *v);

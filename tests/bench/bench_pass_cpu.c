@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "io/job/job.h"
-#include "io/job/loader.h"
+#include "io/run/job.h"
+#include "io/run/loader.h"
 
 static double cpu_s(void)
 {

@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "io/s3/aws_creds.h"
+#include "io/aws/aws_creds.h"
 
 static int fd_creds = -1, fd_conf = -1;
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/s3/aws_imds.h"
+#include "io/aws/aws_imds.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/s3/aws_ini.h"
+#include "io/aws/aws_ini.h"
 
 static const char *const profiles[] = {"default", "dev", "a b", "", "profile x"};
 static const char *const keys[] = {"aws_access_key_id", "aws_secret_access_key",

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/cw/cw_host.h"
+#include "io/aws/cw_host.h"
 
 typedef struct ctx {
     model *m;

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/s3/s3_etags.h"
-#include "io/s3/s3_header.h"
+#include "io/aws/s3_etags.h"
+#include "io/aws/s3_header.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/s3/s3_xml.h"
+#include "io/aws/s3_xml.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,5 +1,5 @@
 /* Fuzz target: the gzip + TF trace path, entered where the loader enters it
- * (io/job/job.c → tf_trace_ingest: step from the key, anchor from the model's
+ * (io/run/job.c → tf_trace_ingest: step from the key, anchor from the model's
  * Step events, inflate, JSON parse, placement into the model).
  *
  * Inputs starting with the gzip magic are used as they are (exercising

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tui/cmd/timearg.h"
+#include "tui/text/timearg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -50,7 +50,12 @@ ui_wait 'NAME▲'
 ui_screen | sed -n 3p | grep -q '^bert' || ui_fail "sorted by name, the first row is not a bert job"
 ui_keys f
 ui_wait 'faults only'
-ui_screen | sed -n '3,39p' | grep -E '^[a-z]' | grep -E ' (Completed|Stopped) ' | grep -vE ' [0-9]+ +[-0-9.]+ +[-0-9.]+ *$' &&
+# an ended job belongs here by an alert or by idle GPU-hours (>= 1): the
+# last three columns are ALRT (blank when none), IDLE-GPU-H and INST-H, and
+# STEP before them never ends in a bare integer
+ui_screen | sed -n '3,39p' | grep -E '^[a-z]' | grep -E ' (Completed|Stopped) ' |
+  awk '{ alert = $(NF-2) ~ /^[0-9]+$/; idle = $(NF-1)
+         if (!alert && (idle == "-" || idle + 0 < 1)) print }' | grep . &&
   ui_fail "a healthy ended job in the faults view"
 ui_screen | grep -q ' Failed ' || ui_fail "no Failed job in the faults view"
 ui_keys f

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "io/job/job.h"
+#include "io/run/job.h"
 #include "io/scan/scanner.h"
 #include "model/model.h"
 

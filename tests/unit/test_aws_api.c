@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "aws_rig.h"
-#include "io/s3/aws_api.h"
+#include "io/aws/aws_api.h"
 #include "tmpdir.h"
 
 typedef struct fx {

@@ -12,9 +12,9 @@
 #include <cmocka.h>
 
 #include "tmpdir.h"
-#include "io/s3/aws_creds.h"
-#include "io/s3/aws_ini.h"
-#include "io/s3/aws_region.h"
+#include "io/aws/aws_creds.h"
+#include "io/aws/aws_ini.h"
+#include "io/aws/aws_region.h"
 
 static char dir[256];
 

@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "io/cw/cw_query.h"
-#include "io/cw/cw_host.h"
-#include "io/job/job_watch.h"
+#include "io/aws/cloudwatch.h"
+#include "io/aws/cw_host.h"
+#include "io/run/job_watch.h"
 #include "model/rules/rules.h"
 
 typedef struct got {
@@ -118,7 +118,7 @@ static void test_params_period_name(void **state)
     assert_string_equal(p[0].value, "h2_0");   /* hosts first+1 .. */
     assert_string_equal(p[4].value, "job-1/algo-2");
     assert_string_equal(p[n - 1].name, "NextToken");
-    cw_query_free(p, n);
+    cloudwatch_params_free(p, n);
     assert_int_equal(cw_host_period(1000.0, 1000.0 + 86400), 60);
     assert_int_equal(cw_host_period(0, 20 * 86400.0), 300);
     assert_int_equal(cw_host_period(0, 70 * 86400.0), 3600);

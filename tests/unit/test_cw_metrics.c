@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/cw/cw_query.h"
+#include "io/aws/cloudwatch.h"
 #include "io/jobs/cw_metrics.h"
 
 static jobrow job(const char *type, int count, const char *status)
@@ -41,7 +41,7 @@ static void test_params(void **state)
         hosts2 += !strcmp(p[i].value, "j1/algo-2");
     assert_int_equal(hosts2, 3);
     assert_string_equal(p[0].name, "MetricDataQueries.member.1.Id");
-    cw_query_free(p, n);
+    cloudwatch_params_free(p, n);
     r.start_s = 0;   /* never started: no window */
     assert_int_equal(cw_metrics_params(&r, 9000, &p, start, end, sizeof start), 0);
 }

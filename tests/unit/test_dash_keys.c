@@ -20,10 +20,11 @@
 
 #include "model_fixture.h"
 
-#include "io/job/derive.h"
-#include "io/job/job.h"
+#include "model/view/viewsnap.h"
+#include "io/run/job.h"
 #include "tui/dash/dash_internal.h"
 #include "tui/panes/panes_builtin.h"
+#include "model/view/sysview.h"
 
 #define T0 1600000000000000LL
 #define DEADLINE_S 10
@@ -77,21 +78,21 @@ static int wait_flag(shared *s, const int *flag)
 }
 
 /* The snapshot the loader would publish: three nodes, the System pane. */
-static derived *snapshot_of(model *m)
+static viewsnap *snapshot_of(model *m)
 {
-    deriver *dv = deriver_new(NULL, m, NULL, NULL);
+    viewbuild *dv = viewbuild_new(NULL, m, NULL, NULL);
     assert_non_null(dv);
     viewdata_req q;
     memset(&q, 0, sizeof q);
     q.live = 1;
     q.span_us = 60000000;
     q.visible = view_filter_match;
-    q.sys_on = 1;
-    q.sys_count = 16;
-    deriver_want_view(dv, &q);
-    derived *s = deriver_build(dv, 0);
+    sysview_params sp = {.count = 16};
+    viewdata_ask_for(&q, &sysview_query, &sp, sizeof sp);
+    viewbuild_want_view(dv, &q);
+    viewsnap *s = viewbuild_build(dv, 0);
     assert_non_null(s);
-    deriver_free(dv);
+    viewbuild_free(dv);
     return s;
 }
 
@@ -144,7 +145,7 @@ static void test_key_answered_while_loader_holds_lock(void **state)
     pthread_cond_destroy(&s.cv);
     pthread_mutex_destroy(&s.mu);
     pane_system_vtbl.destroy(d->panes[0].p);
-    derived_unref(d->snap);
+    viewsnap_unref(d->snap);
     free(d);
     model_free(m);
     job_close(j);

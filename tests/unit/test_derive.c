@@ -1,4 +1,4 @@
-/* Unit tests for io/job/derive: the loader's snapshot of derived products.
+/* Unit tests for model/view/viewsnap: the loader's snapshot of derived products.
  * A published snapshot never changes (a later build, a rule override and
  * more data leave it as it was); a rule override is checked at once and
  * shows in the next build; nothing new gives back the same snapshot; the
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/job/derive.h"
+#include "model/view/viewbuild.h"
 #include "model/pystats/pystats.h"
 #include "model/records.h"
 #include "rules_fixture.h"
@@ -22,11 +22,11 @@ static void add_ticks(model *m, int64_t from, int64_t to)
     }
 }
 
-static const rule_result *by_name(const derived *s, const char *name)
+static const rule_result *by_name(const viewsnap *s, const char *name)
 {
     int i = rules_find(name);
     assert_true(i >= 0);
-    return derived_rule_at(s, (size_t)i);
+    return viewsnap_rule_at(s, (size_t)i);
 }
 
 static void test_snapshot_is_immutable_and_override_applies(void **state)
@@ -34,45 +34,45 @@ static void test_snapshot_is_immutable_and_override_applies(void **state)
     (void)state;
     model *m = model_new(NULL);
     add_ticks(m, 0, 1200);
-    deriver *dv = deriver_new(NULL, m, NULL, NULL);
+    viewbuild *dv = viewbuild_new(NULL, m, NULL, NULL);
     assert_non_null(dv);
-    assert_true(deriver_pending(dv));            /* nothing built yet */
-    derived *a = deriver_build(dv, 0);
+    assert_true(viewbuild_pending(dv));            /* nothing built yet */
+    viewsnap *a = viewbuild_build(dv, 0);
     assert_non_null(a);
-    assert_false(deriver_pending(dv));
+    assert_false(viewbuild_pending(dv));
     assert_int_equal(by_name(a, "CPUBottleneck")->status, RULE_TRIGGERED);
     int ci = rules_find("CPUBottleneck");
-    double before = derived_rule_param(a, (size_t)ci, 0);
+    double before = viewsnap_rule_param(a, (size_t)ci, 0);
 
     /* nothing changed: the same snapshot again */
-    derived *same = deriver_build(dv, 0);
+    viewsnap *same = viewbuild_build(dv, 0);
     assert_ptr_equal(same, a);
-    derived_unref(same);
+    viewsnap_unref(same);
 
     sm_err err = {0};
-    assert_int_equal(deriver_rule_override(dv, "CPUBottleneck.nope=1", &err), -1);
+    assert_int_equal(viewbuild_rule_override(dv, "CPUBottleneck.nope=1", &err), -1);
     assert_non_null(strstr(err.msg, "no parameter 'nope'"));
-    assert_int_equal(deriver_rule_override(dv, "CPUBottleneck.threshold=100", &err), 0);
-    assert_true(deriver_pending(dv));
-    derived *b = deriver_build(dv, 0);
+    assert_int_equal(viewbuild_rule_override(dv, "CPUBottleneck.threshold=100", &err), 0);
+    assert_true(viewbuild_pending(dv));
+    viewsnap *b = viewbuild_build(dv, 0);
     assert_true(b != a);
-    assert_true(derived_generation(b) > derived_generation(a));
+    assert_true(viewsnap_generation(b) > viewsnap_generation(a));
     assert_int_equal(by_name(b, "CPUBottleneck")->status, RULE_OK);
-    assert_true(derived_rule_param(b, (size_t)ci, 0) == 100);
+    assert_true(viewsnap_rule_param(b, (size_t)ci, 0) == 100);
     /* a, held by a frame, still shows what it showed */
     assert_int_equal(by_name(a, "CPUBottleneck")->status, RULE_TRIGGERED);
-    assert_true(derived_rule_param(a, (size_t)ci, 0) == before);
+    assert_true(viewsnap_rule_param(a, (size_t)ci, 0) == before);
 
     /* more data: a new snapshot, the old ones untouched */
     add_ticks(m, 1200, 1300);
-    derived *c = deriver_build(dv, 0);
+    viewsnap *c = viewbuild_build(dv, 0);
     assert_true(c != b);
     assert_true(by_name(c, "CPUBottleneck")->datapoints >= by_name(b, "CPUBottleneck")->datapoints);
-    derived_unref(a);
-    derived_unref(b);
-    deriver_free(dv);            /* c outlives its deriver */
+    viewsnap_unref(a);
+    viewsnap_unref(b);
+    viewbuild_free(dv);            /* c outlives its viewbuild */
     assert_int_equal(by_name(c, "CPUBottleneck")->status, RULE_OK);
-    derived_unref(c);
+    viewsnap_unref(c);
     model_free(m);
 }
 
@@ -92,32 +92,32 @@ static void test_extra_rebuilt_when_data_changed(void **state)
     (void)state;
     model *m = model_new(NULL);
     add_ticks(m, 0, 100);
-    deriver *dv = deriver_new(NULL, m, NULL, NULL);
+    viewbuild *dv = viewbuild_new(NULL, m, NULL, NULL);
     int val = 7;
     builds = 0;
-    deriver_set_extra(dv, count_build, free, &val, 1000000);
-    derived *a = deriver_build(dv, 10000000);
+    viewbuild_set_extra(dv, count_build, free, &val, 1000000);
+    viewsnap *a = viewbuild_build(dv, 10000000);
     uint64_t ga;
-    const int *x = derived_extra(a, &ga);
+    const int *x = viewsnap_extra(a, &ga);
     assert_non_null(x);
     assert_int_equal(*x, 7);
     assert_int_equal(builds, 1);
-    derived *b = deriver_build(dv, 10200000);    /* no new data: not rebuilt */
+    viewsnap *b = viewbuild_build(dv, 10200000);    /* no new data: not rebuilt */
     assert_int_equal(builds, 1);
     add_ticks(m, 100, 110);
-    derived *c = deriver_build(dv, 10500000);    /* new data, but within min_us of a */
+    viewsnap *c = viewbuild_build(dv, 10500000);    /* new data, but within min_us of a */
     assert_int_equal(builds, 1);
-    derived *d = deriver_build(dv, 12000000);
+    viewsnap *d = viewbuild_build(dv, 12000000);
     assert_int_equal(builds, 2);
     uint64_t gd;
-    assert_non_null(derived_extra(d, &gd));
+    assert_non_null(viewsnap_extra(d, &gd));
     assert_true(gd != ga);
-    assert_string_equal(derived_extra_error(d), "");
-    derived_unref(a);
-    derived_unref(b);
-    derived_unref(c);
-    derived_unref(d);
-    deriver_free(dv);
+    assert_string_equal(viewsnap_extra_error(d), "");
+    viewsnap_unref(a);
+    viewsnap_unref(b);
+    viewsnap_unref(c);
+    viewsnap_unref(d);
+    viewbuild_free(dv);
     model_free(m);
 }
 
@@ -157,16 +157,16 @@ static void test_python_merge_kept_while_the_same_windows_are_picked(void **stat
     assert_non_null(st);
     put_window(st, T, T + 1000000, "early");
     put_window(st, T + 9000000, T + 9500000, "late");
-    deriver *dv = deriver_new(NULL, m, st, NULL);
+    viewbuild *dv = viewbuild_new(NULL, m, st, NULL);
     assert_non_null(dv);
     pystats_select sel;
     memset(&sel, 0, sizeof sel);
     sel.t_lo_us = T + 8000000;
     sel.t_hi_us = T + 10000000;
-    deriver_want_python(dv, &sel, PYSORT_TOTTIME, 1);
-    derived *a = deriver_build(dv, 0);
+    viewbuild_want_python(dv, &sel, PYSORT_TOTTIME, 1);
+    viewsnap *a = viewbuild_build(dv, 0);
     uint64_t key = 0;
-    const pystats_result *ra = derived_python(a, &key);
+    const pystats_result *ra = viewsnap_python(a, &key);
     assert_non_null(ra);
     assert_int_equal(key, 1);
     assert_int_equal(pystats_result_window_count(ra), 1);
@@ -174,25 +174,25 @@ static void test_python_merge_kept_while_the_same_windows_are_picked(void **stat
 
     sel.t_lo_us += 500000;           /* slid, still only "late" */
     sel.t_hi_us += 500000;
-    deriver_want_python(dv, &sel, PYSORT_TOTTIME, 2);
-    assert_true(deriver_pending(dv));
-    derived *b = deriver_build(dv, 0);
-    assert_false(deriver_pending(dv));
-    assert_ptr_equal(derived_python(b, NULL), ra);   /* the same merge */
+    viewbuild_want_python(dv, &sel, PYSORT_TOTTIME, 2);
+    assert_true(viewbuild_pending(dv));
+    viewsnap *b = viewbuild_build(dv, 0);
+    assert_false(viewbuild_pending(dv));
+    assert_ptr_equal(viewsnap_python(b, NULL), ra);   /* the same merge */
 
     sel.t_lo_us = T;                 /* now both windows */
-    deriver_want_python(dv, &sel, PYSORT_TOTTIME, 3);
-    derived *c = deriver_build(dv, 0);
-    const pystats_result *rc = derived_python(c, &key);
+    viewbuild_want_python(dv, &sel, PYSORT_TOTTIME, 3);
+    viewsnap *c = viewbuild_build(dv, 0);
+    const pystats_result *rc = viewsnap_python(c, &key);
     assert_non_null(rc);
     assert_true(rc != ra);
     assert_int_equal(key, 3);
     assert_int_equal(pystats_result_window_count(rc), 2);
 
-    derived_unref(a);
-    derived_unref(b);
-    derived_unref(c);
-    deriver_free(dv);
+    viewsnap_unref(a);
+    viewsnap_unref(b);
+    viewsnap_unref(c);
+    viewbuild_free(dv);
     pystats_store_free(st);
     model_free(m);
 }
@@ -215,30 +215,30 @@ static void test_snapshot_carries_what_keys_need(void **state)
     assert_non_null(st);
     put_window(st, T, T + 1000000, "early");
     put_window(st, T + 9000000, T + 9500000, "late");
-    deriver *dv = deriver_new(NULL, m, st, NULL);
+    viewbuild *dv = viewbuild_new(NULL, m, st, NULL);
     assert_non_null(dv);
-    deriver_set_place(dv, "/jobs/x/profiler-output");
-    derived *s = deriver_build(dv, 0);
+    viewbuild_set_place(dv, "/jobs/x/profiler-output");
+    viewsnap *s = viewbuild_build(dv, 0);
     assert_non_null(s);
     size_t i = (size_t)rules_find("StepOutlier");
-    const rule_result *res = derived_rule_at(s, i);
+    const rule_result *res = viewsnap_rule_at(s, i);
     assert_int_equal(res->status, RULE_TRIGGERED);
     phase_event ev;
-    assert_true(derived_rule_step(s, i, &ev));
+    assert_true(viewsnap_rule_step(s, i, &ev));
     assert_int_equal(ev.start_us, res->t0_us);
     assert_int_equal(ev.dur_us, 1000000);
     assert_int_equal(ev.step % 10, 5);
-    assert_false(derived_rule_step(s, (size_t)rules_find("CPUBottleneck"), &ev));
-    assert_int_equal(derived_python_window_count(s), 2);
+    assert_false(viewsnap_rule_step(s, (size_t)rules_find("CPUBottleneck"), &ev));
+    assert_int_equal(viewsnap_python_window_count(s), 2);
     int failed = -1;
-    const pystats_window *w = derived_python_window_at(s, 1, &failed);
+    const pystats_window *w = viewsnap_python_window_at(s, 1, &failed);
     assert_non_null(w);
     assert_int_equal(w->start_us, T + 9000000);
     assert_int_equal(failed, 0);
-    assert_null(derived_python_window_at(s, 2, NULL));
-    assert_string_equal(derived_place(s), "/jobs/x/profiler-output");
-    derived_unref(s);
-    deriver_free(dv);
+    assert_null(viewsnap_python_window_at(s, 2, NULL));
+    assert_string_equal(viewsnap_place(s), "/jobs/x/profiler-output");
+    viewsnap_unref(s);
+    viewbuild_free(dv);
     pystats_store_free(st);
     model_free(m);
 }

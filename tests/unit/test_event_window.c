@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "model/steps/event_window.h"
+#include "model/query/event_window.h"
 #include "model/model.h"
 
 static const int64_t T = 1600000000000000;

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "model/gpu/gpu_diff.h"
-#include "model/gpu/gpu_rules.h"
+#include "model/rules/rules.h"
 #include "tests/unit/kineto_jansson.h"
 
 static void put(gpu_table *t, const char *name, int64_t dur, int n)
@@ -126,11 +126,11 @@ static void test_diff_samples(void **state)
 static rule_result eval(const char *name, const gpu_summary *s)
 {
     rule_result o;
-    for (size_t i = 0; i < gpu_rules_count(); i++)
-        if (strcmp(gpu_rule_at(i)->name, name) == 0) {
-            assert_int_equal(gpu_rule_eval_default(i, s, &o), 0);
-            return o;
-        }
+    int i = rules_find(name);
+    if (i >= 0) {
+        assert_int_equal(rules_eval_rank_default((size_t)i, s, &o), 0);
+        return o;
+    }
     fail_msg("no rule %s", name);
     return o;
 }
@@ -222,15 +222,22 @@ static void test_rule_memory(void **state)
 static void test_rule_params(void **state)
 {
     (void)state;
-    assert_int_equal(gpu_rules_count(), 4);
-    for (size_t i = 0; i < gpu_rules_count(); i++) {
-        const gpu_rule_def *d = gpu_rule_at(i);
-        assert_true(d->n_params >= 1 && d->n_params <= RULE_MAX_PARAMS);
-        for (size_t p = 0; p < d->n_params; p++)
-            assert_true(d->params[p].min <= d->params[p].def &&
-                        d->params[p].def <= d->params[p].max);
+    size_t n = 0;
+    for (size_t i = 0; i < rules_count(); i++) {
+        if (!rules_reads_ranks(i))
+            continue;
+        n++;
+        size_t np = rules_param_count(i);
+        assert_true(np >= 1 && np <= RULE_MAX_PARAMS);
+        rules *r = rules_new();
+        for (size_t p = 0; p < np; p++) {
+            sm_err err = {0};
+            assert_int_equal(rules_set_param(r, rules_name_at(i), rules_param_name(i, p),
+                                             rules_param_default(i, p), &err), 0);
+        }
+        rules_free(r);
     }
-    assert_null(gpu_rule_at(4));
+    assert_int_equal(n, 4);
 }
 
 int main(void)

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "model/rules/rules.h"
 #include "model/util/name_match.h"
 #include "model/view/gpuview.h"
@@ -239,12 +239,14 @@ static void test_timeline_gpu(void **state)
     memset(&q, 0, sizeof q);
     q.live = 1;
     q.span_us = 60 * 1000000LL;
-    q.tl_on = 1;
-    q.tl_view = TLVIEW_STEPS;
-    q.tl_first = TLVIEW_NEWEST;
-    q.tl_fit = 10;
+    tlview_params tp;
+    memset(&tp, 0, sizeof tp);
+    tp.view = TLVIEW_STEPS;
+    tp.first = TLVIEW_NEWEST;
+    tp.fit = 10;
+    assert_int_equal(viewdata_ask_for(&q, &tlview_query, &tp, sizeof tp), 0);
     viewdata *v = viewdata_build(m, &q, NULL, 0);
-    const tlview *tv = viewdata_timeline(v);
+    const tlview *tv = viewdata_answer(v, &tlview_query);
     assert_int_equal(viewdata_gpu_ranks(v), 1);
     assert_false(viewdata_gpu_memory(v));      /* no [memory] events */
     assert_null(tv->why);
@@ -261,7 +263,7 @@ static void test_timeline_gpu(void **state)
     viewdata_free(v);
     q.selected = 1;                            /* algo-2: no rank */
     v = viewdata_build(m, &q, NULL, 0);
-    tv = viewdata_timeline(v);
+    tv = viewdata_answer(v, &tlview_query);
     assert_string_equal(tv->node, "algo-2");
     assert_int_equal(tv->nsb, 4);
     assert_false(tv->has_gpu);
@@ -293,13 +295,12 @@ static void test_system_memory_chart(void **state)
     q.live = 0;
     q.end_us = BASE * 1000000 + 4000;
     q.span_us = 8000;
-    q.sys_on = 1;
-    q.sys_bins = 8;
-    q.sys_count = 10;
+    sysview_params sp = {.bins = 8, .count = 10};
+    assert_int_equal(viewdata_ask_for(&q, &sysview_query, &sp, sizeof sp), 0);
     viewdata *v = viewdata_build(m, &q, NULL, 0);
     assert_int_equal(viewdata_gpu_ranks(v), 2);
     assert_true(viewdata_gpu_memory(v));
-    const sysview *sv = viewdata_system(v);
+    const sysview *sv = viewdata_answer(v, &sysview_query);
     assert_int_equal(sysview_node_count(sv), 2);
     const sysview_node *n1 = sysview_node_at(sv, 0);
     assert_string_equal(n1->id, "algo-1");

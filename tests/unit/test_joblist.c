@@ -70,8 +70,8 @@ static void test_sort_unknown_last(void **state)
     assert_string_equal(n[2], "b");
     view(l, NULL, JOBCOL_NAME, 1, 0, n);
     assert_string_equal(n[0], "c");
-    assert_int_equal(jobcol_parse("GPU%"), JOBCOL_GPU);
-    assert_int_equal(jobcol_parse("nope"), -1);
+    assert_int_equal(joblist_col_parse("GPU%"), JOBCOL_GPU);
+    assert_int_equal(joblist_col_parse("nope"), -1);
     joblist_free(l);
 }
 

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "io/job/kineto_keep.h"
+#include "io/run/kineto_keep.h"
 
 #define N (3 * KKEEP_BLOCK + 123)
 
@@ -25,7 +25,7 @@ static void name_of(int64_t i, char *buf, size_t cap)
     snprintf(buf, cap, "op_%lld%.*s", (long long)i, (int)(i % 40), "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
 }
 
-static void check(void *ud, const kkeep_ev *ev, const char *name)
+static void check(void *ud, const kineto_keep_ev *ev, const char *name)
 {
     seen *s = ud;
     char want[64];
@@ -39,26 +39,26 @@ static void check(void *ud, const kkeep_ev *ev, const char *name)
 
 static void keep_many(void)
 {
-    kkeep *k = kkeep_new();
+    kineto_keep *k = kineto_keep_new();
     assert_non_null(k);
     int64_t t0, t1;
-    assert_int_equal(kkeep_span(k, &t0, &t1), 0);
+    assert_int_equal(kineto_keep_span(k, &t0, &t1), 0);
     for (int64_t i = 0; i < N; i++) {
         char name[64];
         name_of(i, name, sizeof name);
-        kkeep_ev ev = {1000 * i, i % 7, 4, i, i / 10, 0, 0, (uint8_t)(i % 4)};
-        assert_int_equal(kkeep_add(k, &ev, name, strlen(name)), 0);
+        kineto_keep_ev ev = {1000 * i, i % 7, 4, i, i / 10, 0, 0, (uint8_t)(i % 4)};
+        assert_int_equal(kineto_keep_add(k, &ev, name, strlen(name)), 0);
     }
-    assert_int_equal(kkeep_count(k), N);
-    assert_int_equal(kkeep_span(k, &t0, &t1), 1);
+    assert_int_equal(kineto_keep_count(k), N);
+    assert_int_equal(kineto_keep_span(k, &t0, &t1), 1);
     assert_int_equal(t0, 0);
     assert_int_equal(t1, 1000 * (N - 1) + (N - 1) % 7);
     seen s = {0, 0};
     sm_err err = {0};
-    assert_int_equal(kkeep_each(k, check, &s, &err), 0);
+    assert_int_equal(kineto_keep_each(k, check, &s, &err), 0);
     assert_int_equal(s.n, N);
     assert_int_equal(s.bad, 0);
-    kkeep_free(k);
+    kineto_keep_free(k);
 }
 
 static void test_spilled(void **state)

@@ -27,8 +27,8 @@
 #include <unistd.h>
 
 #include "tmpdir.h"
-#include "io/job/job.h"
-#include "io/job/loader.h"
+#include "io/run/job.h"
+#include "io/run/loader.h"
 #include "live_writer.h"
 #include "model_diff.h"
 

@@ -18,7 +18,8 @@
 
 #include "tmpdir.h"
 #include "io/synth/synth.h"
-#include "io/job/loader.h"
+#include "io/run/loader.h"
+#include "model/view/sysview.h"
 
 static double now_s(void)
 {
@@ -114,7 +115,7 @@ static void test_failed_pass_is_reported(void **s)
 
 /* A UI whose request changes with every frame: it never stops asking. */
 typedef struct asker {
-    deriver *dv;
+    viewbuild *dv;
     loader *l;
     atomic_int stop;
 } asker;
@@ -125,10 +126,12 @@ static void *ask_forever(void *arg)
     viewdata_req q;
     memset(&q, 0, sizeof q);
     q.live = 1, q.span_us = 3600LL * 1000000;
-    q.sys_on = 1, q.per_core = 1, q.sys_bins = 2000, q.sys_count = 16;
+    sysview_params sp = {.per_core = 1, .bins = 2000, .count = 16};
+    viewdata_ask_for(&q, &sysview_query, &sp, sizeof sp);
     for (unsigned i = 0; !atomic_load(&a->stop); i++) {
-        q.sys_bins = 2000 + i % 64;
-        deriver_want_view(a->dv, &q);
+        sp.bins = 2000 + i % 64;
+        memcpy(q.ask[0].params, &sp, sizeof sp);
+        viewbuild_want_view(a->dv, &q);
         loader_poke(a->l);
         struct timespec ts = {0, 200000};
         nanosleep(&ts, NULL);
@@ -154,7 +157,7 @@ static void test_view_answers_keep_to_budget(void **s)
     source_opts_init(&so);
     job *j = job_open(big, &so, NULL, &err);
     assert_non_null(j);
-    deriver *dv = deriver_new(NULL, job_model(j), job_pystats(j), job_lock(j));
+    viewbuild *dv = viewbuild_new(NULL, job_model(j), job_pystats(j), job_lock(j));
     assert_non_null(dv);
     loader_opts lo = {.interval_ms = 60000, .dv = dv};
     double t0 = now_s();
@@ -181,7 +184,7 @@ static void test_view_answers_keep_to_budget(void **s)
     loader_view_stats(l, &answers, &total_us, &max_us);
     double life_us = (now_s() - t0) * 1e6;
     loader_stop(l);
-    deriver_free(dv);
+    viewbuild_free(dv);
     job_close(j);
     assert_int_equal(tmpdir_remove(big), 0);
     print_message("%llu answers, %.1f ms of %.1f ms, longest %.2f ms\n",

@@ -502,7 +502,7 @@ static void test_many_cores_lean(void **state)
         double lo = 0, mid = 0, hi = 0;
         for (int t = 0; t < nts; t++) {
             double v = core_value(node, core, t);
-            *(v > DEVICE_USAGE_HIGH ? &hi : v < DEVICE_USAGE_LOW ? &lo : &mid) += 1;
+            *(v > SAMPLING_BAND_HIGH ? &hi : v < SAMPLING_BAND_LOW ? &lo : &mid) += 1;
         }
         assert_int_equal(du[i].samples, nts);
         assert_close(du[i].pct_low, 100.0 * lo / nts, 1e-9);

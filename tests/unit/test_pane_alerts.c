@@ -9,10 +9,11 @@
 #include <wchar.h>
 
 #include "rules_fixture.h"
-#include "tui/dash/dash_ext.h"
+#include "tui/panes/pane_ext.h"
 #include "tui/panes/pane_alerts.h"
 #include "tui/theme/theme.h"
-#include "tui/dash/view.h"
+#include "tui/panes/view.h"
+#include "model/view/viewbuild.h"
 
 typedef struct fixture {
     SCREEN *scr;
@@ -21,7 +22,7 @@ typedef struct fixture {
     model *m;
     view_state v;
     dash_ext ext;      /* the snapshot the loader would publish */
-    derived *snap;
+    viewsnap *snap;
 } fixture;
 
 /* CPU bottleneck on algo-1 (gpu 5 %, cpu 95 % after patience) and a
@@ -64,7 +65,7 @@ static int teardown(void **state)
     fclose(f->out);
     fclose(f->in);
     theme_free(f->th);
-    derived_unref(f->snap);
+    viewsnap_unref(f->snap);
     model_free(f->m);
     free(f);
     return 0;
@@ -74,12 +75,12 @@ static int teardown(void **state)
  * (the pane itself never evaluates). */
 static pane_ctx make_ctx(fixture *f, pane *p)
 {
-    deriver *dv = deriver_new(pane_alerts_rules(p), f->m, NULL, NULL);
+    viewbuild *dv = viewbuild_new(pane_alerts_rules(p), f->m, NULL, NULL);
     assert_non_null(dv);
-    derived_unref(f->snap);
-    f->snap = deriver_build(dv, 0);
+    viewsnap_unref(f->snap);
+    f->snap = viewbuild_build(dv, 0);
     assert_non_null(f->snap);
-    deriver_free(dv);
+    viewbuild_free(dv);
     f->ext.snap = f->snap;
     pane_ctx c;
     memset(&c, 0, sizeof c);

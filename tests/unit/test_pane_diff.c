@@ -15,13 +15,13 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "tui/dash/dash_ext.h"
+#include "tui/panes/pane_ext.h"
 #include "tui/panes/pane_alerts.h"
 #include "tui/panes/pane_diff.h"
 #include "tui/report/report_diff.h"
 #include "tui/report/report_rules.h"
 #include "tui/theme/theme.h"
-#include "tui/dash/view.h"
+#include "tui/panes/view.h"
 
 static void test_select_only_with_baseline(void **state)
 {

@@ -26,7 +26,10 @@
 #include "tui/panes/panes_builtin.h"
 #include "tui/panes/pane_timeline.h"
 #include "tui/theme/theme.h"
-#include "tui/dash/view.h"
+#include "tui/panes/view.h"
+#include "model/view/heatview.h"
+#include "model/view/stepsview.h"
+#include "model/view/sysview.h"
 
 #define T0 1600000000000000LL
 
@@ -121,8 +124,12 @@ static void build_view(fixture *f, const pane_vtbl *vt, pane *p, WINDOW *w)
     if (w && vt && vt->request) {
         vt->request(p, w, &f->v, &q);
     } else {
-        q.sys_on = q.heat_on = q.steps_on = 1;
-        q.sys_count = 1024;
+        sysview_params sp = {.count = 1024};
+        stepsview_params tp;
+        memset(&tp, 0, sizeof tp);
+        viewdata_ask_for(&q, &sysview_query, &sp, sizeof sp);
+        viewdata_ask_for(&q, &heatview_query, NULL, 0);
+        viewdata_ask_for(&q, &stepsview_query, &tp, sizeof tp);
     }
     viewdata_free(f->vd);
     f->vd = viewdata_build(f->m, &q, NULL, 0);
@@ -393,7 +400,8 @@ static const char *asked_phase(pane *p, fixture *f, viewdata_req *q)
 {
     memset(q, 0, sizeof *q);
     pane_steps_vtbl.request(p, NULL, &f->v, q);
-    return q->steps_phase;
+    assert_ptr_equal(q->ask[0].query, &stepsview_query);
+    return ((const stepsview_params *)q->ask[0].params)->phase;
 }
 
 /* Keys and clicks work from the snapshot alone (no model in the context,

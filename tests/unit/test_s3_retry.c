@@ -7,7 +7,7 @@
 #include <curl/curl.h>
 #include <cmocka.h>
 
-#include "io/s3/s3_retry.h"
+#include "io/aws/s3_retry.h"
 
 static void test_classify(void **st)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "io/s3/s3_url.h"
+#include "io/aws/s3_url.h"
 
 static void test_encode_strict(void **st)
 {

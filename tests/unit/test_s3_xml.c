@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "io/s3/s3_xml.h"
+#include "io/aws/s3_xml.h"
 
 static const char page[] =
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -11,7 +11,7 @@
 #include <zlib.h>
 
 #include "io/decode/keyname.h"
-#include "io/job/kineto_ingest.h"
+#include "io/run/kineto_ingest.h"
 
 /* ---- names ---------------------------------------------------------------- */
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "tmpdir.h"
-#include "io/job/job.h"
+#include "io/run/job.h"
 #include "io/scan/scanner.h"
 #include "io/source/source.h"
 

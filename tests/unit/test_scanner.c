@@ -374,7 +374,7 @@ static size_t history_pass_bytes(int minutes, int64_t *known)
     assert_int_equal(synth_run(&o, NULL, &err), 0);
     fixture_open(f, NULL);
     last_bytes lb = {f->sc, 0};
-    scanner_on_ingest(f->sc, note_bytes, &lb);
+    scan_on_ingest(f->sc, note_bytes, &lb);
     fixture_scan(f);
     scan_stats st;
     scanner_get_stats(f->sc, &st);

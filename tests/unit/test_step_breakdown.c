@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "model/model.h"
-#include "model/steps/step_breakdown.h"
+#include "model/query/step_breakdown.h"
 
 static step_breakdown mkstep(int64_t step, int64_t start, int64_t dur)
 {

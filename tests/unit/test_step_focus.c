@@ -11,8 +11,8 @@
 #include <cmocka.h>
 
 #include "model/model.h"
-#include "model/steps/step_event.h"
-#include "tui/dash/step_focus.h"
+#include "model/query/step_event.h"
+#include "tui/text/step_focus.h"
 
 #define T0 1600000000000000LL
 #define TRAIN "Step:ModeKeys.TRAIN"

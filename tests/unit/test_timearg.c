@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "tui/cmd/suggest.h"
-#include "tui/cmd/timearg.h"
+#include "tui/text/timearg.h"
 
 #define T0 1591747200LL   /* 2020-06-10T00:00:00Z */
 #define NY "EST5EDT,M3.2.0,M11.1.0"

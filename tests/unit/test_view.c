@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "tui/dash/view.h"
+#include "tui/panes/view.h"
 
 #define S 1000000LL
 #define NEWEST (1700000000LL * S)

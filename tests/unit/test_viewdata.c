@@ -50,15 +50,38 @@ static int match_prefix(const char *filter, const char *id)
     return strncmp(id, filter, strlen(filter)) == 0;
 }
 
+/* The params of q's ask of query (added, zeroed, when q has none). */
+static void *ask_params(viewdata_req *q, const viewquery *query, size_t size)
+{
+    for (size_t i = 0; i < VIEWDATA_ASKS; i++)
+        if (q->ask[i].query == query)
+            return q->ask[i].params;
+    assert_int_equal(viewdata_ask_for(q, query, NULL, 0), 0);
+    for (size_t i = 0; i < VIEWDATA_ASKS; i++)
+        if (q->ask[i].query == query) {
+            q->ask[i].size = size;
+            return q->ask[i].params;
+        }
+    return NULL;
+}
+#define SYS(q) ((sysview_params *)ask_params((q), &sysview_query, sizeof(sysview_params)))
+#define TL(q) ((tlview_params *)ask_params((q), &tlview_query, sizeof(tlview_params)))
+#define STEPS(q) ((stepsview_params *)ask_params((q), &stepsview_query, sizeof(stepsview_params)))
+#define HEAT(q) ask_params((q), &heatview_query, 0)
+#define VD_SYS(v) ((const sysview *)viewdata_answer((v), &sysview_query))
+#define VD_HEAT(v) ((const heatview *)viewdata_answer((v), &heatview_query))
+#define VD_STEPS(v) ((const stepsview *)viewdata_answer((v), &stepsview_query))
+#define VD_TL(v) ((const tlview *)viewdata_answer((v), &tlview_query))
+
 static viewdata_req request(void)
 {
     viewdata_req q;
     memset(&q, 0, sizeof q);
     q.live = 1;
     q.span_us = 30 * 1000000LL;
-    q.sys_on = q.heat_on = 1;
-    q.sys_bins = 16;
-    q.sys_count = 100;
+    SYS(&q)->bins = 16;
+    SYS(&q)->count = 100;
+    HEAT(&q);
     return q;
 }
 
@@ -83,9 +106,9 @@ static void test_header_facts(void **state)
     v = viewdata_build(m, &q, NULL, 0);
     assert_int_equal(viewdata_node_shown(v), 1);
     assert_int_equal(viewdata_node_total(v), NODES);
-    assert_int_equal(sysview_node_count(viewdata_system(v)), 1);
-    assert_string_equal(sysview_node_at(viewdata_system(v), 0)->id, "algo-2");
-    assert_int_equal(heatview_count(viewdata_heatmap(v)), 1);
+    assert_int_equal(sysview_node_count(VD_SYS(v)), 1);
+    assert_string_equal(sysview_node_at(VD_SYS(v), 0)->id, "algo-2");
+    assert_int_equal(heatview_count(VD_HEAT(v)), 1);
     viewdata_free(v);
     model_free(m);
 }
@@ -98,7 +121,7 @@ static void test_system_matches_model(void **state)
     model *m = make_job();
     viewdata_req q = request();
     viewdata *v = viewdata_build(m, &q, NULL, 0);
-    const sysview *sv = viewdata_system(v);
+    const sysview *sv = VD_SYS(v);
     int64_t t0, t1;
     viewdata_time_window(v, &t0, &t1);
     assert_int_equal(sysview_node_count(sv), NODES);
@@ -141,10 +164,10 @@ static void test_system_node_range(void **state)
     (void)state;
     model *m = make_job();
     viewdata_req q = request();
-    q.sys_first = 1;
-    q.sys_count = 2;
+    SYS(&q)->first = 1;
+    SYS(&q)->count = 2;
     viewdata *v = viewdata_build(m, &q, NULL, 0);
-    const sysview *sv = viewdata_system(v);
+    const sysview *sv = VD_SYS(v);
     for (size_t i = 0; i < NODES; i++) {
         const sysview_node *nd = sysview_node_at(sv, i);
         assert_true(nd->count > 0);
@@ -163,7 +186,7 @@ static void test_heatmap_and_straggler(void **state)
     model *m = make_job();
     viewdata_req q = request();
     viewdata *v = viewdata_build(m, &q, NULL, 0);
-    const heatview *hv = viewdata_heatmap(v);
+    const heatview *hv = VD_HEAT(v);
     int64_t t0, t1;
     viewdata_time_window(v, &t0, &t1);
     assert_int_equal(heatview_count(hv), NODES);
@@ -182,7 +205,7 @@ static void test_heatmap_and_straggler(void **state)
      * previous build, with equal values. */
     viewdata *w = viewdata_build(m, &q, v, 0);
     for (size_t i = 0; i < NODES; i++)
-        assert_memory_equal(heatview_row_at(viewdata_heatmap(w), i)->gpu,
+        assert_memory_equal(heatview_row_at(VD_HEAT(w), i)->gpu,
                             heatview_row_at(hv, i)->gpu, sizeof heatview_row_at(hv, i)->gpu);
     viewdata_free(w);
     viewdata_free(v);
@@ -198,10 +221,10 @@ static void test_steps_matches_model(void **state)
     for (int i = 0; i < 30; i++)
         fx_step(m, "algo-2", i, T0 + i * 1000000LL, 400000 + 1000 * i);
     viewdata_req q = request();
-    q.steps_on = 1;
+    STEPS(&q);
     q.selected = 0;   /* algo-1 has no steps */
     viewdata *v = viewdata_build(m, &q, NULL, 0);
-    const stepsview *sv = viewdata_steps(v);
+    const stepsview *sv = VD_STEPS(v);
     assert_non_null(sv);
     assert_null(sv->why);
     assert_string_equal(sv->node, "algo-2");
@@ -221,7 +244,7 @@ static void test_steps_matches_model(void **state)
     /* No node with steps: the reason, nothing else. */
     model *bare = make_job();
     v = viewdata_build(bare, &q, NULL, 0);
-    assert_non_null(viewdata_steps(v)->why);
+    assert_non_null(VD_STEPS(v)->why);
     viewdata_free(v);
     model_free(bare);
     model_free(m);
@@ -237,12 +260,11 @@ static void test_timeline_matches_model(void **state)
     for (int i = 0; i < 50; i++)
         fx_step(m, "algo-1", i, T0 + i * 1000000LL, 300000);
     viewdata_req q = request();
-    q.tl_on = 1;
-    q.tl_view = TLVIEW_STEPS;
-    q.tl_first = 30;
-    q.tl_fit = 10;
+    TL(&q)->view = TLVIEW_STEPS;
+    TL(&q)->first = 30;
+    TL(&q)->fit = 10;
     viewdata *v = viewdata_build(m, &q, NULL, 0);
-    const tlview *tv = viewdata_timeline(v);
+    const tlview *tv = VD_TL(v);
     assert_null(tv->why);
     assert_string_equal(tv->node, "algo-1");
     assert_int_equal(tv->nrecent, 50);
@@ -253,10 +275,10 @@ static void test_timeline_matches_model(void **state)
     assert_memory_equal(tv->sb, sb, sizeof sb);
     assert_int_equal(tlview_recent_upto(tv, T0 + 9 * 1000000LL), 10);
     viewdata_free(v);
-    q.tl_view = TLVIEW_EVENTS;
-    q.tl_order = EW_BY_DURATION;
+    TL(&q)->view = TLVIEW_EVENTS;
+    TL(&q)->order = EW_BY_DURATION;
     v = viewdata_build(m, &q, NULL, 0);
-    tv = viewdata_timeline(v);
+    tv = VD_TL(v);
     int64_t t0, t1;
     viewdata_time_window(v, &t0, &t1);
     event_window *ew = event_window_query(model_find_node(m, "algo-1"), t0, t1, "");
@@ -284,19 +306,19 @@ static void test_reuse_answers_one_pane(void **state)
     for (int i = 0; i < 20; i++)
         fx_step(m, "algo-1", i, T0 + i * 1000000LL, 300000);
     viewdata_req q = request();
-    q.steps_on = 1;
+    STEPS(&q);
     viewdata *a = viewdata_build(m, &q, NULL, 0);
     assert_true(viewdata_model_generation(a) == model_generation(m));
     q.selected = 1;   /* Steps asks for another node; System's range is unchanged */
     viewdata *b = viewdata_build(m, &q, a, 1);
-    assert_ptr_equal(viewdata_system(b), viewdata_system(a));
-    assert_ptr_equal(viewdata_heatmap(b), viewdata_heatmap(a));
-    assert_ptr_not_equal(viewdata_steps(b), viewdata_steps(a));
+    assert_ptr_equal(VD_SYS(b), VD_SYS(a));
+    assert_ptr_equal(VD_HEAT(b), VD_HEAT(a));
+    assert_ptr_not_equal(VD_STEPS(b), VD_STEPS(a));
     assert_int_equal(viewdata_model_generation(b), 0);
     viewdata_free(a);   /* b's shared parts outlive a */
-    assert_int_equal(sysview_node_count(viewdata_system(b)), NODES);
+    assert_int_equal(sysview_node_count(VD_SYS(b)), NODES);
     viewdata *c = viewdata_build(m, &q, b, 0);
-    assert_ptr_not_equal(viewdata_system(c), viewdata_system(b));
+    assert_ptr_not_equal(VD_SYS(c), VD_SYS(b));
     assert_true(viewdata_model_generation(c) == model_generation(m));
     viewdata_free(b);
     viewdata_free(c);
@@ -309,10 +331,10 @@ static void test_only_what_is_asked(void **state)
     (void)state;
     model *m = make_job();
     viewdata_req q = request();
-    q.sys_on = q.heat_on = 0;
+    memset(q.ask, 0, sizeof q.ask);
     viewdata *v = viewdata_build(m, &q, NULL, 0);
-    assert_null(viewdata_system(v));
-    assert_null(viewdata_heatmap(v));
+    assert_null(VD_SYS(v));
+    assert_null(VD_HEAT(v));
     assert_int_equal(viewdata_node_total(v), NODES);
     viewdata_free(v);
     model_free(m);

@@ -73,7 +73,7 @@ static void list_python_phase(FILE *f)
 static void list_jobs_sort(FILE *f)
 {
     for (int c = 0; c < JOBCOL_COUNT; c++)
-        fprintf(f, "%s\n", jobcol_name((jobcol)c));
+        fprintf(f, "%s\n", joblist_col_name((jobcol)c));
 }
 
 static void list_jobs_status(FILE *f)

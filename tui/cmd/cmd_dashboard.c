@@ -4,25 +4,23 @@
  * thread starts, and runs the dashboard. Every exit path removes the demo
  * directory. */
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include "tui/conf/conf_file.h"
 #include "tui/panes/chart.h"
 #include "tui/cmd/commands.h"
 #include "tui/dash/dash.h"
-#include "io/job/demo.h"
-#include "io/job/job.h"
-#include "io/job/job_watch.h"
+#include "io/run/demo.h"
+#include "io/run/job.h"
+#include "io/run/job_watch.h"
 #include "tui/cmd/cmd_job.h"
-#include "tui/cmd/timearg.h"
+#include "tui/text/timearg.h"
 #include "tui/report/report_diff.h"
 #include "tui/report/report_rules.h"
+#include "tui/term/term_signals.h"
 
 typedef struct dash_args {
     dash_opts d;
@@ -264,7 +262,8 @@ static int read_conf(dash_args *a, int argc, char **argv, sm_err *err)
     return rc;
 }
 
-static int parse_args(dash_args *a, int argc, char **argv, sm_err *err)
+/* The defaults, then smtop.conf's (unless argv says --no-config). */
+static int args_init(dash_args *a, int argc, char **argv, sm_err *err)
 {
     memset(a, 0, sizeof *a);
     source_opts_init(&a->so);
@@ -272,13 +271,12 @@ static int parse_args(dash_args *a, int argc, char **argv, sm_err *err)
     a->d.glyphs = -1;
     a->d.interval_ms = 5000;
     a->d.sig_fd = -1;
-    if (read_conf(a, argc, argv, err) < 0)
-        return -1;
-    for (int i = 1; i < argc; i++) {
-        int r = parse_one(a, argc, argv, &i, err);
-        if (r != 0)
-            return r;
-    }
+    return read_conf(a, argc, argv, err);
+}
+
+/* What the options say together, once all are in. */
+static int args_check(dash_args *a, sm_err *err)
+{
     if (!a->demo && !a->src && !a->job)
         return sm_err_set(err, SM_ERR_USAGE, "no SOURCE given (or use --job NAME, --demo)");
     if (a->job && (a->src || a->demo))
@@ -289,16 +287,16 @@ static int parse_args(dash_args *a, int argc, char **argv, sm_err *err)
     return check_rules(a, err);
 }
 
-int cmd_block_signals(void)
+static int parse_args(dash_args *a, int argc, char **argv, sm_err *err)
 {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
-    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
+    if (args_init(a, argc, argv, err) < 0)
         return -1;
-    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+    for (int i = 1; i < argc; i++) {
+        int r = parse_one(a, argc, argv, &i, err);
+        if (r != 0)
+            return r;
+    }
+    return args_check(a, err);
 }
 
 /* Diff mode: the baseline is read to its end once, before the screen
@@ -363,42 +361,27 @@ static int run(dash_args *a, sm_err *err)
     return rc;
 }
 
-int cmd_dashboard(int argc, char **argv)
+/* The dashboard of a's job once its options are in: the baseline read,
+ * the signals blocked, the screen run. The process exit status. */
+static int dashboard_go(dash_args *a)
 {
-    return cmd_dashboard_from(argc, argv, 0, NULL);
-}
-
-int cmd_dashboard_from(int argc, char **argv, int esc_back, const jobrow *row)
-{
-    dash_args a;
     sm_err err = {0};
-    int r = parse_args(&a, argc, argv, &err);
-    a.d.esc_back = esc_back;
-    a.row = row;
-    if (r == 1) {
-        usage(stdout);
-        return SMTOP_EXIT_OK;
-    }
-    if (r < 0) {
-        cmd_err_print("smtop", err.msg);
-        return SMTOP_EXIT_USAGE;
-    }
     /* Diff mode reads the baseline before any thread starts and before
      * the signals are blocked: Ctrl-C while a slow BASE loads ends the
      * program at once (no screen to restore yet). */
     json_t *base = NULL;
-    if (a.baseline && !(base = load_baseline(&a, &err))) {
+    if (a->baseline && !(base = load_baseline(a, &err))) {
         cmd_err_print("smtop", err.msg);
         return cmd_exit_status(&err);
     }
-    a.d.baseline = base;
+    a->d.baseline = base;
     /* The signals stay blocked until the process ends: unblocking would
      * let one that arrived after the last poll kill us with the default
      * action instead of the clean exit already under way. */
-    a.d.sig_fd = cmd_block_signals();
-    int rc = run(&a, &err);
-    if (a.d.sig_fd >= 0)
-        close(a.d.sig_fd);
+    a->d.sig_fd = term_block_signals();
+    int rc = run(a, &err);
+    if (a->d.sig_fd >= 0)
+        close(a->d.sig_fd);
     if (rc == DASH_LOADER_BUSY)   /* a request still hangs: do not wait for it */
         return SMTOP_EXIT_OK | SMTOP_EXIT_NOW;
     json_decref(base);
@@ -407,4 +390,45 @@ int cmd_dashboard_from(int argc, char **argv, int esc_back, const jobrow *row)
         return cmd_exit_status(&err);
     }
     return SMTOP_EXIT_OK;
+}
+
+int cmd_dashboard(int argc, char **argv)
+{
+    dash_args a;
+    sm_err err = {0};
+    int r = parse_args(&a, argc, argv, &err);
+    if (r == 1) {
+        usage(stdout);
+        return SMTOP_EXIT_OK;
+    }
+    if (r < 0) {
+        cmd_err_print("smtop", err.msg);
+        return SMTOP_EXIT_USAGE;
+    }
+    return dashboard_go(&a);
+}
+
+int cmd_dashboard_row(const char *src, const source_opts *so, const jobrow *row)
+{
+    dash_args a;
+    sm_err err = {0};
+    char *av[] = {"smtop", NULL};
+    int r = args_init(&a, 1, av, &err);
+    if (r == 0) {
+        a.src = src;
+        if (so->profile && *so->profile)
+            a.so.profile = so->profile;
+        if (so->region && *so->region)
+            a.so.region = so->region;
+        if (so->endpoint_url && *so->endpoint_url)
+            a.so.endpoint_url = so->endpoint_url;
+        r = args_check(&a, &err);
+    }
+    a.d.esc_back = 1;
+    a.row = row;
+    if (r < 0) {
+        cmd_err_print("smtop", err.msg);
+        return SMTOP_EXIT_USAGE;
+    }
+    return dashboard_go(&a);
 }

@@ -9,7 +9,7 @@
 
 #include "tui/cmd/cmd_job.h"
 #include "tui/cmd/commands.h"
-#include "io/job/job.h"
+#include "io/run/job.h"
 #include "tui/report/report.h"
 #include "tui/report/report_diff.h"
 

@@ -12,7 +12,7 @@
 #include "io/source/source_open.h"
 #include "tui/cmd/cmd_job.h"
 #include "tui/cmd/commands.h"
-#include "tui/cmd/timearg.h"
+#include "tui/text/timearg.h"
 
 typedef struct export_args {
     const char *out, *spec, *job;   /* job: --job NAME */

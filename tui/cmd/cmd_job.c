@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "io/job/job_watch.h"
+#include "io/run/job_watch.h"
 #include "io/source/source_none.h"
 
 /* The job's files: its profiler output, or none at all. */

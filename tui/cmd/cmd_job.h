@@ -4,14 +4,14 @@
 #ifndef SMTOP_CMD_JOB_H
 #define SMTOP_CMD_JOB_H
 
-#include "io/job/job.h"
+#include "io/run/job.h"
 #include "model/jobs/jobrow.h"
 
 /* Opens the job `name`: DescribeTrainingJob, then its profiler output
  * (ProfilerConfig.S3OutputPath/NAME/profiler-output/) when it has one,
  * else an empty source that CloudWatch's per-host metrics fill; with row
  * (the job list's, already described) no call is made here. The watch
- * (io/job/job_watch.h) goes with the job: on a thread of its own when
+ * (io/run/job_watch.h) goes with the job: on a thread of its own when
  * thread (the dashboard), else polled by the caller (job_poll_watch).
  * NULL with err: no credentials, or what the API said (exit 1). */
 job *cmd_job_open(const char *name, const jobrow *row, const source_opts *so,

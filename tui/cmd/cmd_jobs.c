@@ -147,6 +147,15 @@ static int jobs_json_scan(const jobs_args *a)
     return rc;
 }
 
+/* Enter on the list: the job's dashboard with the list's AWS options. */
+static int open_dashboard(void *ud, const char *src, const jobrow *row, int *hung)
+{
+    const jobs_args *a = ud;
+    int rc = cmd_dashboard_row(src, &a->so, row);
+    *hung = (rc & SMTOP_EXIT_NOW) != 0;
+    return rc & ~SMTOP_EXIT_NOW;
+}
+
 int cmd_jobs(int argc, char **argv)
 {
     jobs_args a;
@@ -155,5 +164,14 @@ int cmd_jobs(int argc, char **argv)
         return r > 0 ? SMTOP_EXIT_OK : SMTOP_EXIT_USAGE;
     if (a.json)
         return a.spec ? jobs_json_scan(&a) : jobs_json_api(&a);
-    return jobs_screen_run(&a);
+    sm_err err = {0};
+    int rc = jobs_screen_run(&a, open_dashboard, &a, &err);
+    if (rc == 1)
+        return SMTOP_EXIT_OK | SMTOP_EXIT_NOW;   /* a hung dashboard thread: no joins */
+    if (rc < 0) {
+        if (err.msg[0])
+            cmd_err_print("smtop jobs", err.msg);
+        return cmd_exit_status(&err);
+    }
+    return SMTOP_EXIT_OK;
 }

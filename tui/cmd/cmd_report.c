@@ -7,11 +7,11 @@
 
 #include "tui/cmd/cmd_job.h"
 #include "tui/cmd/commands.h"
-#include "io/job/job.h"
+#include "io/run/job.h"
 #include "tui/report/report.h"
 #include "tui/report/report_python.h"
 #include "tui/report/report_rules.h"
-#include "tui/cmd/timearg.h"
+#include "tui/text/timearg.h"
 
 typedef struct report_args {
     int json;

@@ -56,21 +56,17 @@ static inline int cmd_arg_source(const char *arg, const char **spec, sm_err *err
 }
 
 /* The dashboard's option list, for `smtop --help`. */
-/* Blocks SIGINT/SIGTERM/SIGHUP in this thread (and every thread started
- * later) and returns a signalfd a screen's loop polls: no handler, no
- * global. -1 when the mask or the descriptor cannot be had. */
-int cmd_block_signals(void);
-
 void cmd_dashboard_options(FILE *f);
 int cmd_dashboard(int argc, char **argv); /* smtop [opts] SRC | --demo */
-/* The dashboard opened from the job list: esc_back = 1 makes Esc with
- * nothing left to clear return (to the list) as q does; row (or NULL) is
- * the job as the SageMaker API described it: the header shows its status
- * (kept current while it runs), and a job without profiler output
- * (row->profiler_url "") shows CloudWatch's metrics, with argv's SOURCE
- * only naming it. */
+/* The dashboard opened from the job list, with smtop.conf's defaults and
+ * so's profile, region and endpoint: Esc with nothing left to clear
+ * returns (to the list) as q does; row (or NULL) is the job as the
+ * SageMaker API described it: the header shows its status (kept current
+ * while it runs), and a job without profiler output (row->profiler_url
+ * "") shows CloudWatch's metrics, src only naming it. The exit status. */
 struct jobrow;
-int cmd_dashboard_from(int argc, char **argv, int esc_back, const struct jobrow *row);
+struct source_opts;
+int cmd_dashboard_row(const char *src, const struct source_opts *so, const struct jobrow *row);
 int cmd_report(int argc, char **argv);    /* smtop report [--json] SRC */
 int cmd_synth(int argc, char **argv);     /* smtop synth --out DIR ... */
 int cmd_export(int argc, char **argv);    /* smtop export --perfetto OUT SRC */

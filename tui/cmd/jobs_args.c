@@ -8,7 +8,7 @@
 
 #include "io/jobs/jobs_api.h"
 #include "tui/cmd/commands.h"
-#include "tui/cmd/timearg.h"
+#include "tui/text/timearg.h"
 
 void jobs_args_usage(FILE *f)
 {
@@ -91,7 +91,7 @@ static int parse_sort(jobs_args *a, const char *v, sm_err *err)
     a->desc = n > 1 && col[n - 1] == '-';
     if (a->desc)
         col[n - 1] = '\0';
-    int c = jobcol_parse(col);
+    int c = joblist_col_parse(col);
     if (c < 0)
         return sm_err_set(err, SM_ERR_USAGE, "--sort: no column '%s' (name, status, type, "
                           "age, train, gpu%%, cpu%%, mem%%, step, alerts, idle-gpu-h, inst-h)", v);

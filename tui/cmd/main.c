@@ -11,33 +11,45 @@
 
 #include "tui/cmd/commands.h"
 #include "tui/cmd/suggest.h"
-#include "tui/cmd/timearg.h"
+#include "tui/text/timearg.h"
 
+/* The subcommands: dispatch, the usage lines and every list of their
+ * names (help's, a misspelling's) are read from this table. */
 typedef struct command {
     const char *name;
     int (*run)(int argc, char **argv);
+    const char *usage;   /* its line of `smtop --help` after "smtop "; NULL: hidden */
 } command;
 
 static const command commands[] = {
-    {"report", cmd_report},
-    {"synth", cmd_synth},
-    {"export", cmd_export},
-    {"diff", cmd_diff},
-    {"jobs", cmd_jobs},
-    {"--complete", cmd_complete},   /* hidden: the shell completions' helper */
+    {"report", cmd_report, "report [--json] SOURCE summary of a job, no terminal needed"},
+    {"synth", cmd_synth, "synth --out DIR ...    write a synthetic profiler-output tree"},
+    {"export", cmd_export, "export --perfetto OUT.json SOURCE  one trace file for Perfetto"},
+    {"diff", cmd_diff, "diff [--json] BASE SOURCE  a job against a baseline job"},
+    {"jobs", cmd_jobs, "jobs [--json] [SOURCE] every training job at a glance"},
+    {"--complete", cmd_complete, NULL},   /* the shell completions' helper */
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* "report, synth, export, diff, jobs": the commands --help shows. */
+static void print_names(FILE *f)
+{
+    const char *sep = "";
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (commands[i].usage) {
+            fprintf(f, "%s%s", sep, commands[i].name);
+            sep = ", ";
+        }
+}
 
 static void print_usage(FILE *f)
 {
     fputs("usage: smtop [OPTIONS] SOURCE       live dashboard\n"
-          "       smtop --demo                 dashboard on a simulated live job\n"
-          "       smtop report [--json] SOURCE summary of a job, no terminal needed\n"
-          "       smtop synth --out DIR ...    write a synthetic profiler-output tree\n"
-          "       smtop export --perfetto OUT.json SOURCE  one trace file for Perfetto\n"
-          "       smtop diff [--json] BASE SOURCE  a job against a baseline job\n"
-          "       smtop jobs [--json] [SOURCE] every training job at a glance\n"
-          "       smtop help [COMMAND]         this help, or a command's\n"
+          "       smtop --demo                 dashboard on a simulated live job\n", f);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (commands[i].usage)
+            fprintf(f, "       smtop %s\n", commands[i].usage);
+    fputs("       smtop help [COMMAND]         this help, or a command's\n"
           "\n"
           "SOURCE is a profiler-output directory (or the job directory holding it),\n"
           "or s3://bucket/prefix. Run `smtop COMMAND --help` for a command's options.\n"
@@ -83,8 +95,9 @@ static int run_help(int argc, char **argv)
     }
     const command *c = find_command(argv[2]);
     if (!c) {
-        fprintf(stderr, "smtop help: no command '%s' (commands: report, synth, "
-                        "export, diff, jobs)\n", argv[2]);
+        fprintf(stderr, "smtop help: no command '%s' (commands: ", argv[2]);
+        print_names(stderr);
+        fputs(")\n", stderr);
         return SMTOP_EXIT_USAGE;
     }
     char *args[] = {argv[2], "--help", NULL};
@@ -108,10 +121,11 @@ static int misspelled_command(int argc, char **argv)
     const char *near = suggest_nearest(w, names, NCOMMANDS + 1);
     if (near)
         fprintf(stderr, "smtop: '%s' is not a command; did you mean `%s`?\n", w, near);
-    else if (argc > 2 && argv[2][0] != '-')
-        fprintf(stderr, "smtop: unknown command '%s' (commands: report, synth, export, "
-                        "diff, jobs, help)\n", w);
-    else
+    else if (argc > 2 && argv[2][0] != '-') {
+        fprintf(stderr, "smtop: unknown command '%s' (commands: ", w);
+        print_names(stderr);
+        fputs(", help)\n", stderr);
+    } else
         return 0;
     return 1;
 }

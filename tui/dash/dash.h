@@ -4,7 +4,7 @@
 #define SMTOP_DASH_H
 
 #include "model/util/sm_err.h"
-#include "io/job/job.h"
+#include "io/run/job.h"
 
 struct report_rules_opts;
 struct json_t;

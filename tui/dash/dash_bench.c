@@ -41,7 +41,7 @@ int dash_bench(dash *d)
     }
     t_scan = mono_ms() - t_scan;
     /* One frame lets the panes ask for their products (the Python merge),
-     * then the deriver builds them: outside the timed frames, as the
+     * then the viewbuild builds them: outside the timed frames, as the
      * loader thread does. */
     double t_derive = mono_ms();
     dash_frame(d);
@@ -64,7 +64,7 @@ int dash_bench(dash *d)
     }
     qsort(ms, (size_t)n, sizeof *ms, cmp_double);
     qsort(cpu, (size_t)n, sizeof *cpu, cmp_double);
-    const viewdata *vd = d->snap ? derived_view(d->snap) : NULL;
+    const viewdata *vd = d->snap ? viewsnap_view(d->snap) : NULL;
     fprintf(stderr, "bench: %zu nodes, %dx%d terminal, scan %.0f ms; %ld full redraws: "
             "wall median %.3f ms, p95 %.3f ms, max %.3f ms; cpu median %.3f ms, p95 %.3f ms\n",
             vd ? viewdata_node_total(vd) : 0, d->lay.cols, d->lay.rows, t_scan, n,

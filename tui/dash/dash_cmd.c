@@ -1,6 +1,6 @@
 /* dash_cmd: the dashboard's `:` command line: `q` (or `quit`) quits, and
  * `set Name.param=value` (or just `Name.param=value`) changes a
- * rule threshold: the alerts pane checks it, the loader's deriver gets it
+ * rule threshold: the alerts pane checks it, the loader's viewbuild gets it
  * and re-evaluates the held data at once (loader_poke). Keys while the prompt is open all go here, so '=' or
  * digits do not zoom or jump the view. The start-up rule options
  * (`smtop --rule`, rules.conf) reach the same pane through
@@ -55,7 +55,7 @@ static void run(dash *d)
     }
     int rc = pane_alerts_command(alerts->p, d->cmd, msg, sizeof msg, &err);
     if (rc == 0 && d->dv)
-        rc = deriver_rule_override(d->dv, pane_alerts_spec(d->cmd), &err);
+        rc = viewbuild_rule_override(d->dv, pane_alerts_spec(d->cmd), &err);
     if (rc == 0 && d->ld)
         loader_poke(d->ld);
     dash_notice(d, rc == 0 ? msg : err.msg);

@@ -1,4 +1,4 @@
-/* dash_derive: the dashboard's side of the derived snapshot. The deriver
+/* dash_derive: the dashboard's side of the derived snapshot. The viewbuild
  * starts from the alerts pane's parameters (rules.conf, --rule), so the
  * loader evaluates what the pane shows; each frame takes the loader's
  * latest snapshot once and every pane reads that one, so a frame never
@@ -21,14 +21,14 @@ static const rules *alerts_params(dash *d)
 static void want_python(void *ud, const pystats_select *sel, pystats_sort sort, uint64_t key)
 {
     dash *d = ud;
-    deriver_want_python(d->dv, sel, sort, key);
+    viewbuild_want_python(d->dv, sel, sort, key);
     if (d->ld)
         loader_poke(d->ld);
 }
 
 int dash_derive_open(dash *d, sm_err *err)
 {
-    d->dv = deriver_new(alerts_params(d), job_model(d->j), job_pystats(d->j), job_lock(d->j));
+    d->dv = viewbuild_new(alerts_params(d), job_model(d->j), job_pystats(d->j), job_lock(d->j));
     if (!d->dv)
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     dash_diff_setup(d);
@@ -39,32 +39,32 @@ int dash_derive_open(dash *d, sm_err *err)
 
 void dash_derive_close(dash *d)
 {
-    derived_unref(d->snap);
+    viewsnap_unref(d->snap);
     d->snap = NULL;
     d->ext.snap = NULL;
     d->ext.diff = NULL;
-    deriver_free(d->dv);
+    viewbuild_free(d->dv);
     d->dv = NULL;
 }
 
 void dash_derive_take(dash *d)
 {
-    derived *s;
+    viewsnap *s;
     if (d->ld)
         s = loader_snapshot(d->ld);
-    else if (d->dv && (!d->snap || deriver_pending(d->dv))) {
-        deriver_set_place(d->dv, job_describe(d->j));
-        s = deriver_build(d->dv, dash_now_us());   /* bench: no loader thread */
+    else if (d->dv && (!d->snap || viewbuild_pending(d->dv))) {
+        viewbuild_set_place(d->dv, job_describe(d->j));
+        s = viewbuild_build(d->dv, dash_now_us());   /* bench: no loader thread */
     }
     else
-        s = derived_ref(d->snap);
+        s = viewsnap_ref(d->snap);
     if (!s)
         return;
-    derived_unref(d->snap);
+    viewsnap_unref(d->snap);
     d->snap = s;
     d->ext.snap = s;
-    d->ext.diff = derived_extra(s, &d->ext.diff_gen);
-    const char *e = derived_extra_error(s);
+    d->ext.diff = viewsnap_extra(s, &d->ext.diff_gen);
+    const char *e = viewsnap_extra_error(s);
     if (e[0] && strcmp(e, d->extra_err) != 0)
         dash_notice(d, e);
     snprintf(d->extra_err, sizeof d->extra_err, "%s", e);
@@ -97,7 +97,7 @@ void dash_view_request(dash *d)
         return;
     d->view_posted = q;
     d->view_waiting = 1;
-    deriver_want_view(d->dv, &q);
+    viewbuild_want_view(d->dv, &q);
     if (d->ld)
         loader_poke(d->ld);
 }

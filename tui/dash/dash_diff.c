@@ -1,7 +1,7 @@
 /* dash_diff: diff mode's live side (smtop --baseline). The baseline was
  * read once before the screen opened; the current job's report object is
  * rebuilt with the same code `smtop diff` uses (report_diff_snapshot +
- * report_diff_build) on the loader thread, as the deriver's extra product,
+ * report_diff_build) on the loader thread, as the viewbuild's extra product,
  * and reaches the Diff pane through the snapshot. A rebuild walks the
  * whole model, so it is rate-limited rather than done per pass. */
 #include "tui/dash/dash_internal.h"
@@ -34,5 +34,5 @@ static void diff_free(void *p)
 void dash_diff_setup(dash *d)
 {
     if (d->o->baseline)
-        deriver_set_extra(d->dv, diff_build, diff_free, d, DASH_DIFF_MIN_US);
+        viewbuild_set_extra(d->dv, diff_build, diff_free, d, DASH_DIFF_MIN_US);
 }

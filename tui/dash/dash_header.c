@@ -8,11 +8,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "io/job/job_watch.h"
+#include "io/run/job_watch.h"
 #include "model/view/freshness.h"
 #include "tui/text/fmt.h"
 #include "tui/text/sanitize.h"
-#include "tui/dash/step_focus.h"
+#include "tui/text/step_focus.h"
 
 #define NOTICE_US (6LL * 1000000)
 
@@ -95,7 +95,7 @@ static void range_text(const view_state *v, int64_t t0, int64_t t1, int64_t now,
              fmt_duration(span, sizeof span, (double)v->span_us));
 }
 
-/* What the SageMaker API says of the job (io/job/job_watch.h), as the
+/* What the SageMaker API says of the job (io/run/job_watch.h), as the
  * header shows it: "Training", "Completed 2 h ago", "Failed: REASON"
  * (raw: sanitize it). 0 when the API has not described it. */
 static int api_status(dash *d, int64_t now_us, char *out, size_t cap)
@@ -221,7 +221,7 @@ static const char *mid_cut(const char *src, int max, char *out, size_t cap)
  * loader started. No lock. */
 static void job_place(dash *d, char *buf, size_t cap)
 {
-    const char *p = d->snap ? derived_place(d->snap) : "";
+    const char *p = d->snap ? viewsnap_place(d->snap) : "";
     snprintf(buf, cap, "%s", p[0] ? p : d->place);
 }
 
@@ -230,7 +230,7 @@ static void job_place(dash *d, char *buf, size_t cap)
  * its severity; green when nothing is wrong. Returns the theme role. */
 static int verdict_text(const dash *d, char *out, size_t cap, int bar_w)
 {
-    const verdict *v = d->snap ? derived_verdict(d->snap) : NULL;
+    const verdict *v = d->snap ? viewsnap_verdict(d->snap) : NULL;
     const char *sep = d->view.glyphs == GLYPHS_ASCII ? " | " : " \u00b7 ";
     if (!v) {
         snprintf(out, cap, "verdict: reading the job");
@@ -353,7 +353,7 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
     scan_stats st;
     scanner_get_stats(job_scanner(d->j), &st);
     char age[FMT_BUF], lag[FMT_BUF], place[1024];
-    const viewdata *vd = d->snap ? derived_view(d->snap) : NULL;
+    const viewdata *vd = d->snap ? viewsnap_view(d->snap) : NULL;
     int64_t newest = vd ? viewdata_newest_us(vd) : 0;
     job_place(d, place, sizeof place);
     int n = 0;

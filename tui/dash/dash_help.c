@@ -1,5 +1,5 @@
 /* dash_help: the `?` overlay listing every key, generated from the
- * dashboard's table (dash_global_keys) and each pane's (pane_vtbl.keys),
+ * dashboard's table (dash_keys) and each pane's (pane_vtbl.keys),
  * so no hand-kept copy can drift from what the keys do. */
 #include "tui/dash/dash_internal.h"
 
@@ -31,8 +31,9 @@ static size_t add(help_line *out, size_t n, size_t cap, const char *keys, const 
 static size_t help_lines(const dash *d, help_line *out, size_t cap)
 {
     size_t n = 0;
-    for (const pane_key *k = dash_global_keys; k->keys; k++)
-        n = add(out, n, cap, k->keys, k->what, -1);
+    for (const dash_keydef *k = dash_keys; k->show.keys; k++)
+        if (k->show.what)
+            n = add(out, n, cap, k->show.keys, k->show.what, -1);
     for (size_t i = 0; i < d->npanes; i++) {
         const pane_key *k = d->panes[i].vt->keys;
         if (!k || !k->keys)

@@ -10,12 +10,12 @@
 #include <stdio.h>
 
 #include "tui/dash/dash.h"
-#include "tui/dash/dash_ext.h"
+#include "tui/panes/pane_ext.h"
 #include "tui/dash/layout.h"
-#include "io/job/loader.h"
+#include "io/run/loader.h"
 #include "tui/panes/pane.h"
 #include "tui/theme/theme.h"
-#include "tui/dash/view.h"
+#include "tui/panes/view.h"
 
 #define DASH_MAX_THEMES 32
 /* The user quit (q, Ctrl-C as a key): the layout is saved. A signal or a
@@ -74,11 +74,11 @@ typedef struct dash {
     int64_t msg_until_us;
     int unicode;              /* the locale can show UTF-8 */
     dash_ext ext;             /* stores beside the model, for pane_ctx.ext */
-    deriver *dv;              /* the rule parameters and Python choice the loader derives */
-    derived *snap;            /* this frame's snapshot (a reference), NULL before the first */
+    viewbuild *dv;              /* the rule parameters and Python choice the loader derives */
+    viewsnap *snap;            /* this frame's snapshot (a reference), NULL before the first */
     char extra_err[sizeof(sm_err){0}.msg]; /* the last diff failure shown */
     uint64_t view_key;        /* this frame's view and view data request (dash_frame) */
-    viewdata_req view_posted; /* the last view request posted to the deriver */
+    viewdata_req view_posted; /* the last view request posted to the viewbuild */
     int view_waiting;         /* 1 until a snapshot answers view_posted */
     int backfill;             /* this frame: the loader is still backfilling */
     int fit_mode;             /* fit_stopped_job: 0 undecided, 1 fits, -1 never */
@@ -106,9 +106,22 @@ void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us);
 
 /* dash_keys.c: handles one key (or KEY_MOUSE / KEY_RESIZE). */
 void dash_key(dash *d, int ch);
-/* The dashboard's own keys (every pane), ending with {NULL}: the help
- * overlay lists them before each pane's table (pane_vtbl.keys). */
-extern const pane_key dash_global_keys[];
+/* One row of the dashboard's key table: the key codes that fire it, how
+ * the help overlay shows it (show.what NULL: not there), whether the
+ * focused pane sees the key first, and what it does (1: done; 0: offer
+ * the key to the focused pane after all). */
+#define DASH_KEY_CODES 8
+typedef struct dash_keydef {
+    int codes[DASH_KEY_CODES];   /* 0-terminated; none: a help-only row */
+    pane_key show;
+    int after_pane;
+    int (*act)(dash *d, int ch);
+} dash_keydef;
+/* The dashboard's own keys (every pane), in help order, ending with
+ * show.keys NULL: dispatch and the help overlay read them. */
+extern const dash_keydef dash_keys[];
+/* The row that ch fires, or NULL. */
+const dash_keydef *dash_keydef_of(int ch);
 
 /* dash_warn.c: the warnings view (W) over the pane area: open, close,
  * its keys (all of them while open), and its frame. */
@@ -134,7 +147,7 @@ int dash_cmd_configure_rules(dash *d, sm_err *err);
  * object as its extra product. */
 void dash_diff_setup(dash *d);
 
-/* dash_derive.c: the deriver (rules as configured, the Python choice,
+/* dash_derive.c: the viewbuild (rules as configured, the Python choice,
  * the diff) and the snapshot each frame draws from. */
 int dash_derive_open(dash *d, sm_err *err);
 void dash_derive_close(dash *d);
@@ -142,7 +155,7 @@ void dash_derive_close(dash *d);
  * where no loader runs, builds it here first. */
 void dash_derive_take(dash *d);
 /* Posts the view request (window, filter, what each shown pane needs,
- * pane_vtbl.request) to the deriver; pokes the loader when it changed. */
+ * pane_vtbl.request) to the viewbuild; pokes the loader when it changed. */
 void dash_view_request(dash *d);
 
 /* dash_panes.c: which panes are on screen (data, digits, presets) and

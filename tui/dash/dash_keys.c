@@ -1,6 +1,8 @@
-/* dash_keys: what each key does. Global keys first; the focused pane sees
- * the rest before the defaults (selection and focus movement) apply. The
- * help overlay is generated from dash_global_keys and each pane's table.
+/* dash_keys: what each key does, from one table (dash_keys): input modes
+ * first (a prompt, the warnings, the help), then the table's rows; the
+ * focused pane sees the rest, and the rows that yield to it (selection and
+ * focus movement) apply when it does not take them. The help overlay is
+ * generated from the same table and each pane's.
  * Keys and clicks read the loader's snapshot on screen (d->snap), never
  * the model: they take no lock, so none waits behind the loader's ingest. */
 #include "tui/dash/dash_internal.h"
@@ -9,30 +11,6 @@
 
 #include <ctype.h>
 #include <string.h>
-
-const pane_key dash_global_keys[] = {
-    /* Descriptions fit 23 cells: the two-column overlay on 80x24. */
-    {"q  Ctrl-C", NULL, "quit"},
-    {"?  F1", NULL, "this help"},
-    {"W", NULL, "warnings: file, line"},
-    {"h l  Lt Rt", NULL, "previous / next pane"},
-    {"Tab S-Tab", NULL, "next / previous pane"},
-    {"j k  Dn Up", NULL, "next / previous node"},
-    {"Enter", NULL, "zoom the pane"},
-    {"Esc", NULL, "back; clears a filter"},
-    {"/", NULL, "filter nodes: a|b ^ $"},
-    {":", NULL, "command :set R.p=v :q"},
-    {"space", NULL, "pause / resume live"},
-    {"+  -", NULL, "zoom time range in/out"},
-    {"[  ]", NULL, "scrub back / forward"},
-    {"0", NULL, "live, zoom reset"},
-    {"a", NULL, "fit window to the job"},
-    {"t  g", NULL, "theme / graph symbols"},
-    {"1-7  p", NULL, "pane N on/off; layouts"},
-    {"Ctrl-L", NULL, "repaint the screen"},
-    {"mouse", NULL, "click selects, wheel scrolls"},
-    {NULL, NULL, NULL},
-};
 
 /* A pane context for a key or click: the snapshot on screen, no model
  * (keys never take the model lock, so a key never waits for the loader). */
@@ -177,37 +155,20 @@ static void click(dash *d)
     p->dirty |= p->vt->on_click(p->p, y, x, &ctx);
 }
 
-/* Keys the focused pane did not take. */
-static void default_key(dash *d, int ch, size_t nvis)
+/* The snapshot's nodes under the filter as typed now. */
+static size_t visible_nodes(dash *d)
 {
-    view_state *v = &d->view;
-    switch (ch) {
-    case KEY_DOWN: case 'j':
-        if (v->selected_node + 1 < nvis)
-            v->selected_node++;
-        break;
-    case KEY_UP: case 'k':
-        if (v->selected_node > 0)
-            v->selected_node--;
-        break;
-    case KEY_RIGHT: case 'l':
-        set_focus(d, v->focus + 1);
-        break;
-    case KEY_LEFT: case 'h':
-        set_focus(d, v->focus - 1);
-        break;
-    case 'c':
-        v->per_core = !v->per_core;
-        break;
-    }
+    pane_ctx ctx;
+    key_ctx(d, &ctx);
+    return pane_common_visible_nodes(&ctx, NULL, 0);
 }
 
-/* Offers ch to the focused pane, then applies the default. */
+/* Offers ch to the focused pane, then runs its row of the table when the
+ * pane did not take it (the rows that yield to the pane). */
 static void focused_key(dash *d, int ch)
 {
     pane_ctx ctx;
     key_ctx(d, &ctx);
-    /* The snapshot's nodes under the filter as typed now. */
     size_t nvis = pane_common_visible_nodes(&ctx, NULL, 0);
     int used = 0;
     if ((size_t)d->view.focus < d->npanes) {
@@ -217,8 +178,9 @@ static void focused_key(dash *d, int ch)
             p->dirty |= used;   /* its own key: redrawn even while backfilling */
         }
     }
-    if (!used)
-        default_key(d, ch, nvis);
+    const dash_keydef *k = used ? NULL : dash_keydef_of(ch);
+    if (k && k->after_pane)
+        k->act(d, ch);
     if (d->view.selected_node >= nvis)
         d->view.selected_node = nvis ? nvis - 1 : 0;
 }
@@ -250,8 +212,224 @@ static int pane_modal(dash *d)
  * the window the user sees ends at. */
 static int64_t newest_us(dash *d)
 {
-    const viewdata *vd = d->snap ? derived_view(d->snap) : NULL;
+    const viewdata *vd = d->snap ? viewsnap_view(d->snap) : NULL;
     return vd ? viewdata_newest_us(vd) : 0;
+}
+
+/* ---- what each key of the table does: 1 when done, 0 to offer the key
+ * to the focused pane after all. */
+
+static int key_quit(dash *d, int ch)
+{
+    (void)ch;
+    d->quit = DASH_QUIT_KEY;
+    return 1;
+}
+
+static int key_help(dash *d, int ch)
+{
+    (void)ch;
+    d->help_on = 1;
+    d->help_page = 0;
+    return 1;
+}
+
+static int key_warnings(dash *d, int ch)
+{
+    (void)ch;
+    close_help(d);
+    dash_warn_open(d);
+    return 1;
+}
+
+static int key_pane_move(dash *d, int ch)
+{
+    int back = ch == 'h' || ch == KEY_LEFT || ch == KEY_BTAB;
+    set_focus(d, d->view.focus + (back ? -1 : 1));
+    return 1;
+}
+
+static int key_node_move(dash *d, int ch)
+{
+    view_state *v = &d->view;
+    if (ch == KEY_DOWN || ch == 'j') {
+        if (v->selected_node + 1 < visible_nodes(d))
+            v->selected_node++;
+    } else if (v->selected_node > 0) {
+        v->selected_node--;
+    }
+    return 1;
+}
+
+static int key_per_core(dash *d, int ch)
+{
+    (void)ch;
+    d->view.per_core = !d->view.per_core;
+    return 1;
+}
+
+static int key_zoom_pane(dash *d, int ch)
+{
+    (void)ch;
+    set_zoom(d, 1);
+    return 1;
+}
+
+/* Innermost layer first: zoom, a pane's kept filter, the step focus
+ * (view.h), then the node filter, then back to the job list. */
+static int key_esc(dash *d, int ch)
+{
+    if (view_esc_target(&d->view) == VIEW_ESC_ZOOM)
+        set_zoom(d, 0);
+    else if (pane_offer(d, ch))
+        return 1;
+    else if (view_esc_target(&d->view) == VIEW_ESC_STEP)
+        view_clear_step(&d->view);
+    else if (d->view.filter[0]) {
+        d->view.filter[0] = '\0';
+        d->view.selected_node = 0;
+        dash_notice(d, "node filter cleared");
+    } else if (d->o->esc_back) {
+        d->quit = DASH_QUIT_KEY;   /* back to the job list */
+    }
+    return 1;
+}
+
+static int key_filter(dash *d, int ch)
+{
+    if (pane_offer(d, ch))   /* a pane with a filter of its own */
+        return 1;
+    snprintf(d->filter_before, sizeof d->filter_before, "%s", d->view.filter);
+    d->filter_edit = 1;
+    return 1;
+}
+
+static int key_command(dash *d, int ch)
+{
+    (void)ch;
+    dash_cmd_begin(d);
+    return 1;
+}
+
+static int key_pause(dash *d, int ch)
+{
+    (void)ch;
+    /* Pausing under a step focus would change nothing visible. */
+    if (d->view.step_focus)
+        dash_notice(d, "showing one step: Esc returns, 0 goes live");
+    else
+        view_toggle_pause(&d->view, newest_us(d));
+    return 1;
+}
+
+/* Zoom and scrub while focused leave the focus into HISTORY centred on
+ * the step, then act: the user keeps their place in time. */
+static int key_zoom(dash *d, int ch)
+{
+    view_leave_step(&d->view);
+    view_zoom(&d->view, ch == '+' || ch == '=');
+    return 1;
+}
+
+static int key_scrub(dash *d, int ch)
+{
+    view_leave_step(&d->view);
+    view_scrub(&d->view, ch == ']', newest_us(d));
+    return 1;
+}
+
+static int key_live(dash *d, int ch)
+{
+    (void)ch;
+    view_go_live(&d->view);
+    return 1;
+}
+
+static int key_fit(dash *d, int ch)
+{
+    (void)ch;
+    const viewdata *vd = d->snap ? viewsnap_view(d->snap) : NULL;
+    if (vd && viewdata_newest_us(vd) > 0)
+        view_fit(&d->view, viewdata_first_us(vd), viewdata_newest_us(vd));
+    else
+        dash_notice(d, "no data to fit the window to yet");
+    return 1;
+}
+
+static int key_look(dash *d, int ch)
+{
+    if (ch == 't')
+        cycle_theme(d);
+    else
+        cycle_glyphs(d);
+    return 1;
+}
+
+/* 1-8: pane N on or off; a number past the panes goes to the pane. */
+static int key_pane_toggle(dash *d, int ch)
+{
+    if ((size_t)(ch - '1') >= d->npanes)
+        return 0;
+    dash_panes_toggle(d, (size_t)(ch - '1'));
+    return 1;
+}
+
+static int key_preset(dash *d, int ch)
+{
+    (void)ch;
+    dash_panes_next_preset(d);
+    return 1;
+}
+
+static int key_repaint(dash *d, int ch)
+{
+    (void)ch;
+    dash_mark_all(d);
+    clearok(curscr, TRUE);
+    return 1;
+}
+
+/* The dashboard's keys: dispatch (dash_key), the help overlay
+ * (dash_help.c) and its lines are read from this one table, in help
+ * order. A row without codes is help only (the mouse is an event, not a
+ * key); a row without `what` is a key the help shows elsewhere (`c`: the
+ * System pane's table). Descriptions fit 23 cells: the two-column
+ * overlay on 80x24. */
+const dash_keydef dash_keys[] = {
+    {{'q', 'Q', 3}, {"q  Ctrl-C", NULL, "quit"}, 0, key_quit},   /* 3: Ctrl-C without ISIG */
+    {{'?', KEY_F(1)}, {"?  F1", NULL, "this help"}, 0, key_help},
+    {{'W'}, {"W", NULL, "warnings: file, line"}, 0, key_warnings},
+    {{'h', 'l', KEY_LEFT, KEY_RIGHT}, {"h l  Lt Rt", NULL, "previous / next pane"}, 1,
+     key_pane_move},
+    {{'\t', KEY_BTAB}, {"Tab S-Tab", NULL, "next / previous pane"}, 0, key_pane_move},
+    {{'j', 'k', KEY_DOWN, KEY_UP}, {"j k  Dn Up", NULL, "next / previous node"}, 1,
+     key_node_move},
+    {{'\n', '\r', KEY_ENTER}, {"Enter", NULL, "zoom the pane"}, 0, key_zoom_pane},
+    {{27}, {"Esc", NULL, "back; clears a filter"}, 0, key_esc},
+    {{'/'}, {"/", NULL, "filter nodes: a|b ^ $"}, 0, key_filter},
+    {{':'}, {":", NULL, "command :set R.p=v :q"}, 0, key_command},
+    {{' '}, {"space", NULL, "pause / resume live"}, 0, key_pause},
+    {{'+', '=', '-', '_'}, {"+  -", NULL, "zoom time range in/out"}, 0, key_zoom},
+    {{'[', ']'}, {"[  ]", NULL, "scrub back / forward"}, 0, key_scrub},
+    {{'0'}, {"0", NULL, "live, zoom reset"}, 0, key_live},
+    {{'a'}, {"a", NULL, "fit window to the job"}, 0, key_fit},
+    {{'t', 'g'}, {"t  g", NULL, "theme / graph symbols"}, 0, key_look},
+    {{'1', '2', '3', '4', '5', '6', '7', '8'}, {"1-7  p", NULL, "pane N on/off; layouts"}, 0,
+     key_pane_toggle},
+    {{'p'}, {"p", NULL, NULL}, 0, key_preset},
+    {{12}, {"Ctrl-L", NULL, "repaint the screen"}, 0, key_repaint},
+    {{0}, {"mouse", NULL, "click selects, wheel scrolls"}, 0, NULL},
+    {{'c'}, {"c", NULL, NULL}, 1, key_per_core},
+    {{0}, {NULL, NULL, NULL}, 0, NULL},
+};
+
+const dash_keydef *dash_keydef_of(int ch)
+{
+    for (const dash_keydef *k = dash_keys; k->show.keys; k++)
+        for (size_t i = 0; i < DASH_KEY_CODES && k->codes[i]; i++)
+            if (k->codes[i] == ch)
+                return k;
+    return NULL;
 }
 
 void dash_key(dash *d, int ch)
@@ -297,108 +475,8 @@ void dash_key(dash *d, int ch)
         pane_offer(d, ch);
         return;
     }
-    switch (ch) {
-    case 'q': case 'Q': case 3:              /* 3: Ctrl-C without ISIG */
-        d->quit = DASH_QUIT_KEY;
+    const dash_keydef *k = dash_keydef_of(ch);
+    if (k && !k->after_pane && k->act(d, ch))
         return;
-    case 'W':
-        close_help(d);
-        dash_warn_open(d);
-        return;
-    case '?': case KEY_F(1):
-        d->help_on = 1;
-        d->help_page = 0;
-        return;
-    case '\t':
-        set_focus(d, d->view.focus + 1);
-        return;
-    case KEY_BTAB:
-        set_focus(d, d->view.focus - 1);
-        return;
-    case '\n': case '\r': case KEY_ENTER:
-        set_zoom(d, 1);
-        return;
-    case 27:
-        /* Innermost layer first: zoom, a pane's kept filter, the step
-         * focus (view.h), then the node filter. */
-        if (view_esc_target(&d->view) == VIEW_ESC_ZOOM)
-            set_zoom(d, 0);
-        else if (pane_offer(d, ch))
-            return;
-        else if (view_esc_target(&d->view) == VIEW_ESC_STEP)
-            view_clear_step(&d->view);
-        else if (d->view.filter[0]) {
-            d->view.filter[0] = '\0';
-            d->view.selected_node = 0;
-            dash_notice(d, "node filter cleared");
-        } else if (d->o->esc_back) {
-            d->quit = DASH_QUIT_KEY;   /* back to the job list */
-        }
-        return;
-    case '/':
-        if (pane_offer(d, ch))   /* a pane with a filter of its own */
-            return;
-        snprintf(d->filter_before, sizeof d->filter_before, "%s", d->view.filter);
-        d->filter_edit = 1;
-        return;
-    case ':':
-        dash_cmd_begin(d);
-        return;
-    case ' ':
-        /* Pausing under a step focus would change nothing visible. */
-        if (d->view.step_focus)
-            dash_notice(d, "showing one step: Esc returns, 0 goes live");
-        else
-            view_toggle_pause(&d->view, newest_us(d));
-        return;
-    /* Zoom and scrub while focused leave the focus into HISTORY centred on
-     * the step, then act: the user keeps their place in time. */
-    case '+': case '=':
-        view_leave_step(&d->view);
-        view_zoom(&d->view, 1);
-        return;
-    case '-': case '_':
-        view_leave_step(&d->view);
-        view_zoom(&d->view, 0);
-        return;
-    case '[':
-        view_leave_step(&d->view);
-        view_scrub(&d->view, 0, newest_us(d));
-        return;
-    case ']':
-        view_leave_step(&d->view);
-        view_scrub(&d->view, 1, newest_us(d));
-        return;
-    case '0':
-        view_go_live(&d->view);
-        return;
-    case 'a': {
-        const viewdata *vd = d->snap ? derived_view(d->snap) : NULL;
-        if (vd && viewdata_newest_us(vd) > 0)
-            view_fit(&d->view, viewdata_first_us(vd), viewdata_newest_us(vd));
-        else
-            dash_notice(d, "no data to fit the window to yet");
-        return;
-    }
-    case 't':
-        cycle_theme(d);
-        return;
-    case 'p':
-        dash_panes_next_preset(d);
-        return;
-    case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8':
-        if ((size_t)(ch - '1') < d->npanes) {
-            dash_panes_toggle(d, (size_t)(ch - '1'));
-            return;
-        }
-        break;
-    case 'g':
-        cycle_glyphs(d);
-        return;
-    case 12:                                 /* Ctrl-L: repaint everything */
-        dash_mark_all(d);
-        clearok(curscr, TRUE);
-        return;
-    }
     focused_key(d, ch);
 }

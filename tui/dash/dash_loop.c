@@ -32,7 +32,7 @@ void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us)
     ctx->view = &d->view;
     ctx->th = d->th;
     ctx->now_us = now_us;
-    ctx->vd = d->snap ? derived_view(d->snap) : NULL;
+    ctx->vd = d->snap ? viewsnap_view(d->snap) : NULL;
     /* The window of the data on screen: the snapshot's newest sample,
      * read without the model lock. */
     view_window(&d->view, ctx->vd ? viewdata_newest_us(ctx->vd) : 0, &ctx->t0_us, &ctx->t1_us);
@@ -47,7 +47,7 @@ void dash_ctx(dash *d, pane_ctx *ctx, int64_t now_us)
  * it keeps fitting the data the snapshots add. */
 static void fit_stopped_job(dash *d, int64_t now_us)
 {
-    const viewdata *vd = d->snap ? derived_view(d->snap) : NULL;
+    const viewdata *vd = d->snap ? viewsnap_view(d->snap) : NULL;
     if (d->fit_mode < 0 || !vd || viewdata_newest_us(vd) <= 0)
         return;
     if (d->fit_mode == 0) {
@@ -451,7 +451,7 @@ static int dash_fini(dash *d)
         print_lock_stats(d);   /* after the screen is gone, so it stays readable */
     int stuck = loader_stop_within(d->ld, DASH_STOP_WAIT_MS) != 0;
     d->ld = NULL;
-    if (stuck)   /* the thread still uses the deriver and the job; the process ends now */
+    if (stuck)   /* the thread still uses the viewbuild and the job; the process ends now */
         return 1;
     for (size_t i = 0; i < d->npanes; i++)
         if (d->panes[i].p)

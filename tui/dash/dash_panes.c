@@ -101,7 +101,7 @@ static int say_of(dash *d, size_t i, const pane_ctx *ctx)
 static int pick_wide(dash *d, const pane_ctx *ctx, uint32_t mask)
 {
     const dash_ext *ext = ctx->ext;
-    uint64_t gen = ext && ext->snap ? derived_generation(ext->snap) : 0;
+    uint64_t gen = ext && ext->snap ? viewsnap_generation(ext->snap) : 0;
     int cur = d->wide_pick;
     size_t main = 0;
     while (main < d->npanes && !((mask >> main) & 1u))

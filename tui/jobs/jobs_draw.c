@@ -165,6 +165,16 @@ static void draw_detail(jobs_ui *u)
     attrset(0);
 }
 
+/* "j/k move  / filter  ...": the key table's hints. */
+static void key_hints(char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (const jobs_keydef *k = jobs_keys; k->keys && n < cap; k++)
+        if (k->hint)
+            n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? "  " : "", k->hint);
+}
+
 static void draw_status(jobs_ui *u)
 {
     char line[1100], safe[1100];
@@ -177,8 +187,7 @@ static void draw_status(jobs_ui *u)
         if (u->notice[0])
             snprintf(line, sizeof line, "%s", u->notice);
         else if (!line[0])
-            snprintf(line, sizeof line, "%s", "j/k move  / filter  s sort  f faults  "
-                     "Enter open  ? help  q quit");
+            key_hints(line, sizeof line);
         role = is_err ? ROLE_ERROR : ROLE_STATUS;
     }
     sanitize_str(line, safe, sizeof safe, COLS - 1);
@@ -187,23 +196,17 @@ static void draw_status(jobs_ui *u)
     attrset(0);
 }
 
+/* The help overlay: the key table's lines, then what the columns mean. */
 static void draw_help(jobs_ui *u)
 {
-    static const char *const lines[] = {
-        "smtop jobs - keys",
-        "",
-        "j / k, Down / Up   move     PgDn / PgUp, g / G   page, first, last",
-        "/                  filter by name: substrings, a|b, ^start, end$",
-        "s / S              sort by the next column / reverse the order",
-        "< / >              sort by the column left / right of the current",
-        "f                  faults only: Failed, alerts, idle GPUs, stale",
-        "Enter              open the job's dashboard (Esc there: back here)",
-        "Esc                clear the filter",
-        "q                  quit",
+    static const char *const foot[] = {
         "",
         "GPU% CPU% MEM%: mean of the last 5 min; * = per-host sums, type unknown",
         "any key closes this help"};
-    size_t n = sizeof lines / sizeof lines[0];
+    size_t nkeys = 0;
+    for (const jobs_keydef *k = jobs_keys; k->keys; k++)
+        nkeys += k->what != NULL;
+    size_t nfoot = sizeof foot / sizeof foot[0], n = 2 + nkeys + nfoot;
     int h = (int)n + 2, w = 76 < COLS ? 76 : COLS, y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
     WINDOW *win = newwin(h < LINES ? h : LINES, w, y0 > 0 ? y0 : 0, x0 > 0 ? x0 : 0);
     if (!win)
@@ -212,8 +215,18 @@ static void draw_help(jobs_ui *u)
     wattrset(win, theme_attr(u->th, ROLE_BORDER_FOCUS));
     box(win, 0, 0);
     wattrset(win, 0);
-    for (size_t i = 0; i < n && (int)i + 1 < getmaxy(win) - 1; i++)
-        mvwaddnstr(win, (int)i + 1, 2, lines[i], w - 4);
+    int y = 1, last = getmaxy(win) - 1;
+    if (y < last)
+        mvwaddnstr(win, y++, 2, "smtop jobs - keys", w - 4);
+    y++;
+    for (const jobs_keydef *k = jobs_keys; k->keys && y < last; k++)
+        if (k->what) {
+            char line[160];
+            snprintf(line, sizeof line, "%-18s %s", k->keys, k->what);
+            mvwaddnstr(win, y++, 2, line, w - 4);
+        }
+    for (size_t i = 0; i < nfoot && y < last; i++)
+        mvwaddnstr(win, y++, 2, foot[i], w - 4);
     wnoutrefresh(win);
     delwin(win);
 }

@@ -8,10 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "io/s3/aws_region.h"
-#include "tui/cmd/commands.h"
+#include "io/aws/aws_region.h"
 #include "tui/jobs/jobs_ui.h"
 #include "tui/term/term_modes.h"
+#include "tui/term/term_signals.h"
 #include "tui/text/fmt.h"
 
 /* The terminal in curses mode. A dashboard opened from the list makes a
@@ -57,17 +57,9 @@ static void screen_close(jobs_ui *u)
     theme_free(u->th);
 }
 
-/* Adds "--opt value" to av when value is set. */
-static void push_opt(const char **av, int *n, const char *opt, const char *value)
-{
-    if (value && *value) {
-        av[(*n)++] = opt;
-        av[(*n)++] = value;
-    }
-}
-
 /* Enter: the selected job's dashboard, in this process; Esc there comes
- * back. Returns SMTOP_EXIT_NOW when the dashboard left a hung request. */
+ * back. Returns 1 when the dashboard left a hung request, or the
+ * terminal is gone. */
 static int open_dashboard(jobs_ui *u)
 {
     if (!u->nidx || u->cur < u->top || u->cur - u->top >= u->npage)
@@ -82,25 +74,18 @@ static int open_dashboard(jobs_ui *u)
     char url[sizeof r->profiler_url];
     snprintf(url, sizeof url, "%s", r->profiler_url[0] ? r->profiler_url : r->name);
     jobrow row = *r;
-    const char *av[12];
-    int n = 0;
-    av[n++] = "smtop";
-    push_opt(av, &n, "--profile", u->a->so.profile);
-    push_opt(av, &n, "--region", u->a->so.region);
-    push_opt(av, &n, "--endpoint-url", u->a->so.endpoint_url);
-    av[n++] = url;
-    av[n] = NULL;
     screen_unterm(u);
-    int rc = cmd_dashboard_from(n, (char **)av, 1, u->a->spec ? NULL : &row);
+    int hung = 0;
+    int rc = u->open(u->open_ud, url, u->a->spec ? NULL : &row, &hung);
     sm_err err = {0};
     if (screen_term(u, &err) < 0)
-        return SMTOP_EXIT_NOW;   /* no terminal any more: end */
+        return 1;   /* no terminal any more: end */
     u->notice[0] = '\0';
-    if (rc != SMTOP_EXIT_OK && !(rc & SMTOP_EXIT_NOW))
+    if (rc != 0 && !hung)
         snprintf(u->notice, sizeof u->notice, "the dashboard of %.200s ended with status %d: "
                  "run `smtop %.400s` to see why", r->name, rc, url);
     jobs_ui_refresh(u);
-    return rc & SMTOP_EXIT_NOW;
+    return hung;
 }
 
 static void move_cursor(jobs_ui *u, long delta)
@@ -140,10 +125,111 @@ static void set_sort(jobs_ui *u, int col, int desc)
     jobs_ui_refresh(u);
 }
 
+/* ---- what each key of the table does: 0 stay, 1 quit, 2 quit at once
+ * (a dashboard left a hung request). */
+
+static int key_quit(jobs_ui *u, int ch)
+{
+    (void)u, (void)ch;
+    return 1;
+}
+
+static int key_move(jobs_ui *u, int ch)
+{
+    move_cursor(u, ch == 'j' || ch == KEY_DOWN ? 1 : -1);
+    return 0;
+}
+
+static int key_page(jobs_ui *u, int ch)
+{
+    long page = jobs_ui_rows();
+    if (ch == KEY_NPAGE || ch == ' ')
+        move_cursor(u, page);
+    else if (ch == KEY_PPAGE)
+        move_cursor(u, -page);
+    else
+        move_cursor(u, ch == 'g' || ch == KEY_HOME ? -(long)u->nidx : (long)u->nidx);
+    return 0;
+}
+
+static int key_filter(jobs_ui *u, int ch)
+{
+    (void)ch;
+    snprintf(u->filter_before, sizeof u->filter_before, "%s", u->filter);
+    u->editing = 1;
+    u->dirty = 1;
+    return 0;
+}
+
+static int key_clear(jobs_ui *u, int ch)
+{
+    (void)ch;
+    u->filter[0] = '\0';
+    jobs_ui_refresh(u);
+    return 0;
+}
+
+static int key_sort(jobs_ui *u, int ch)
+{
+    if (ch == 'S')
+        set_sort(u, (int)u->sort, !u->desc);
+    else
+        set_sort(u, (int)u->sort + (ch == '<' ? -1 : 1), u->desc);
+    return 0;
+}
+
+static int key_faults(jobs_ui *u, int ch)
+{
+    (void)ch;
+    u->faults = !u->faults;
+    jobs_ui_refresh(u);
+    return 0;
+}
+
+static int key_help(jobs_ui *u, int ch)
+{
+    (void)ch;
+    u->help = 1;
+    u->dirty = 1;
+    return 0;
+}
+
+static int key_open(jobs_ui *u, int ch)
+{
+    (void)ch;
+    return open_dashboard(u) ? 2 : 0;
+}
+
+static int key_resize(jobs_ui *u, int ch)
+{
+    (void)ch;
+    jobs_ui_refresh(u);
+    return 0;
+}
+
+/* The list's keys: dispatch (on_key), the help overlay and the status
+ * line's hints (jobs_draw.c) are read from this one table, in help
+ * order. */
+const jobs_keydef jobs_keys[] = {
+    {{'j', 'k', KEY_DOWN, KEY_UP}, "j / k, Down / Up", "move", "j/k move", key_move},
+    {{KEY_NPAGE, ' ', KEY_PPAGE, 'g', KEY_HOME, 'G', KEY_END}, "PgDn / PgUp, g / G",
+     "page, first, last", NULL, key_page},
+    {{'/'}, "/", "filter by name: substrings, a|b, ^start, end$", "/ filter", key_filter},
+    {{'s', 'S'}, "s / S", "sort by the next column / reverse the order", "s sort", key_sort},
+    {{'<', '>'}, "< / >", "sort by the column left / right of the current", NULL, key_sort},
+    {{'f'}, "f", "faults only: Failed, alerts, idle GPUs, stale", "f faults", key_faults},
+    {{'\n', '\r', KEY_ENTER}, "Enter", "open the job's dashboard (Esc there: back here)",
+     "Enter open", key_open},
+    {{27}, "Esc", "clear the filter", NULL, key_clear},
+    {{'?', KEY_F(1)}, "?", NULL, "? help", key_help},
+    {{'q', 'Q', 3}, "q", "quit", "q quit", key_quit},
+    {{KEY_RESIZE}, "", NULL, NULL, key_resize},
+    {{0}, NULL, NULL, NULL, NULL},
+};
+
 /* Returns 1 to quit, 2 to quit at once (a hung request). */
 static int on_key(jobs_ui *u, int ch)
 {
-    long page = jobs_ui_rows();
     u->notice[0] = '\0';
     if (u->editing) {
         edit_filter(u, ch);
@@ -154,35 +240,10 @@ static int on_key(jobs_ui *u, int ch)
         u->dirty = 1;
         return ch == 'q' || ch == 3;
     }
-    switch (ch) {
-    case 'q': case 'Q': case 3: return 1;
-    case 'j': case KEY_DOWN: move_cursor(u, 1); break;
-    case 'k': case KEY_UP: move_cursor(u, -1); break;
-    case KEY_NPAGE: case ' ': move_cursor(u, page); break;
-    case KEY_PPAGE: move_cursor(u, -page); break;
-    case 'g': case KEY_HOME: move_cursor(u, -(long)u->nidx); break;
-    case 'G': case KEY_END: move_cursor(u, (long)u->nidx); break;
-    case '/':
-        snprintf(u->filter_before, sizeof u->filter_before, "%s", u->filter);
-        u->editing = 1;
-        u->dirty = 1;
-        break;
-    case 27:
-        u->filter[0] = '\0';
-        jobs_ui_refresh(u);
-        break;
-    case 's': case '>': set_sort(u, (int)u->sort + 1, u->desc); break;
-    case '<': set_sort(u, (int)u->sort - 1, u->desc); break;
-    case 'S': set_sort(u, (int)u->sort, !u->desc); break;
-    case 'f':
-        u->faults = !u->faults;
-        jobs_ui_refresh(u);
-        break;
-    case '?': case KEY_F(1): u->help = 1; u->dirty = 1; break;
-    case '\n': case '\r': case KEY_ENTER: return open_dashboard(u) ? 2 : 0;
-    case KEY_RESIZE: jobs_ui_refresh(u); break;
-    default: break;
-    }
+    for (const jobs_keydef *k = jobs_keys; k->keys; k++)
+        for (size_t i = 0; i < JOBS_KEY_CODES && k->codes[i]; i++)
+            if (k->codes[i] == ch)
+                return k->act(u, ch);
     return 0;
 }
 
@@ -219,7 +280,7 @@ static int screen_loop(jobs_ui *u)
         for (int ch; (ch = getch()) != ERR;) {
             int q = on_key(u, ch);
             if (q)
-                return q == 2 ? SMTOP_EXIT_NOW : 0;
+                return q == 2;
         }
     }
 }
@@ -242,11 +303,10 @@ static int screen_feed_source(const jobs_args *a, jobs_api **api, source **src, 
     return (*src = source_open(a->spec, &so, err)) ? 0 : -1;
 }
 
-int jobs_screen_run(const jobs_args *a)
+int jobs_screen_run(const jobs_args *a, jobs_open_fn open, void *ud, sm_err *err)
 {
-    jobs_ui u = {.a = a, .sort = a->sort, .desc = a->desc, .faults = a->faults,
-                 .sig_fd = -1, .dirty = 1};
-    sm_err err = {0};
+    jobs_ui u = {.a = a, .open = open, .open_ud = ud, .sort = a->sort, .desc = a->desc,
+                 .faults = a->faults, .sig_fd = -1, .dirty = 1};
     char region[64];
     if (a->filter)
         snprintf(u.filter, sizeof u.filter, "%s", a->filter);
@@ -256,13 +316,13 @@ int jobs_screen_run(const jobs_args *a)
         snprintf(u.where, sizeof u.where, "%.120s", a->spec);
     jobs_api *api = NULL;
     source *src = NULL;
-    int rc = SMTOP_EXIT_FAIL;
+    int rc = -1;
     u.page = calloc(JOBS_MAX_ROWS, sizeof *u.page);
-    if (!u.page || screen_feed_source(a, &api, &src, &err) < 0 || screen_open(&u, &err) < 0)
+    if (!u.page || screen_feed_source(a, &api, &src, err) < 0 || screen_open(&u, err) < 0)
         goto out;
-    u.sig_fd = cmd_block_signals();
-    u.feed = src ? jobs_feed_start_scan(src, a->spec, a->interval_s, &err)
-                 : jobs_feed_start(api, jobs_files_new(&a->so), a->interval_s, &err);
+    u.sig_fd = term_block_signals();
+    u.feed = src ? jobs_feed_start_scan(src, a->spec, a->interval_s, err)
+                 : jobs_feed_start(api, jobs_files_new(&a->so), a->interval_s, err);
     api = NULL;
     src = NULL;
     if (!u.feed)
@@ -271,8 +331,8 @@ int jobs_screen_run(const jobs_args *a)
     rc = screen_loop(&u);
 out:
     screen_close(&u);
-    if (u.feed && (rc & SMTOP_EXIT_NOW))
-        return SMTOP_EXIT_OK | SMTOP_EXIT_NOW;   /* a hung dashboard thread: no joins */
+    if (u.feed && rc == 1)
+        return 1;   /* a hung dashboard thread: no joins */
     jobs_feed_stop(u.feed);
     jobs_api_free(api);
     if (src)
@@ -281,7 +341,5 @@ out:
         close(u.sig_fd);
     free(u.page);
     free(u.idx);
-    if (rc == SMTOP_EXIT_FAIL && err.msg[0])
-        cmd_err_print("smtop jobs", err.msg);
-    return rc == SMTOP_EXIT_FAIL ? cmd_exit_status(&err) : rc;
+    return rc;
 }

@@ -8,13 +8,15 @@
 #include <stdint.h>
 
 #include "io/jobs/jobs_feed.h"
-#include "tui/cmd/jobs_args.h"
+#include "tui/jobs/jobs_screen.h"
 #include "tui/theme/theme.h"
 
 #define JOBS_MAX_ROWS 256   /* rows on screen at most */
 
 typedef struct jobs_ui {
     const jobs_args *a;
+    jobs_open_fn open;         /* Enter (jobs_screen.h) */
+    void *open_ud;
     jobs_feed *feed;
     theme *th;
     SCREEN *scr;
@@ -39,6 +41,18 @@ typedef struct jobs_ui {
     uint64_t gen_seen;
     int dirty;
 } jobs_ui;
+
+/* One row of the list's key table (jobs_screen.c): the codes that fire
+ * it, its help line (what NULL: none), its status-line hint (NULL: none)
+ * and what it does (0 stay, 1 quit, 2 quit at once). */
+#define JOBS_KEY_CODES 8
+typedef struct jobs_keydef {
+    int codes[JOBS_KEY_CODES];   /* 0-terminated */
+    const char *keys, *what, *hint;
+    int (*act)(jobs_ui *u, int ch);
+} jobs_keydef;
+/* The rows, in help order, ending with keys NULL. */
+extern const jobs_keydef jobs_keys[];
 
 /* Rebuilds the view from the feed's list (under its lock), keeps the
  * cursor on its job, copies the rows on screen and tells the feed which

@@ -5,7 +5,7 @@
  * silently vanish from static libraries. The dashboard owns the curses
  * window; a pane draws its content into it, and handles keys and
  * clicks, from a read-only context holding the loader's immutable
- * snapshot (io/job/derive.h, model/view/viewdata.h): no pane sees the model,
+ * snapshot (model/view/viewsnap.h, model/view/viewdata.h): no pane sees the model,
  * and no pane code runs under the model lock. */
 #ifndef SMTOP_PANE_H
 #define SMTOP_PANE_H
@@ -16,14 +16,14 @@
 #include "model/model.h"
 #include "model/view/viewdata.h"
 #include "tui/theme/theme.h"
-#include "tui/dash/view.h"
+#include "tui/panes/view.h"
 
 typedef struct pane_ctx {
     view_state *view;         /* panes may change selection etc. in on_key */
     const theme *th;
     int64_t t0_us, t1_us;     /* visible time window */
     int64_t now_us;           /* wall clock */
-    void *ext;                /* extra stores (python stats, rules): see tui/dash/dash_ext.h */
+    void *ext;                /* extra stores (python stats, rules): see tui/panes/pane_ext.h */
     /* The loader's view data (model/view/viewdata.h), built for the request
      * the panes filled in (pane_vtbl.request); NULL before the first.
      * With ext's snapshot, all a pane reads: there is no model here. */

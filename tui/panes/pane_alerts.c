@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "model/view/freshness.h"
-#include "tui/dash/dash_ext.h"
+#include "tui/panes/pane_ext.h"
 #include "tui/text/fmt.h"
 #include "tui/panes/pane_common.h"
 #include "tui/report/report_rules.h"
@@ -35,7 +35,7 @@ static int rank(const rule_result *res)
     return res->status == RULE_OK ? 1 : 0;
 }
 
-void pane_alerts_order(const derived *s, size_t *idx)
+void pane_alerts_order(const viewsnap *s, size_t *idx)
 {
     size_t n = rules_count();
     for (size_t i = 0; i < n; i++)
@@ -43,9 +43,9 @@ void pane_alerts_order(const derived *s, size_t *idx)
     /* insertion sort: eleven rules, and stable by table order */
     for (size_t i = 1; i < n; i++) {
         size_t v = idx[i], j = i;
-        const rule_result *a = derived_rule_at(s, v);
+        const rule_result *a = viewsnap_rule_at(s, v);
         while (j > 0) {
-            const rule_result *b = derived_rule_at(s, idx[j - 1]);
+            const rule_result *b = viewsnap_rule_at(s, idx[j - 1]);
             if (rank(b) > rank(a) || (rank(b) == rank(a) && b->violations >= a->violations))
                 break;
             idx[j] = idx[j - 1];
@@ -168,7 +168,7 @@ static const char *badge(const rule_result *res)
          : res->severity == RULE_SEV_MED ? "[MED ]" : "[LOW ]";
 }
 
-static const derived *snap_of(const pane_ctx *ctx)
+static const viewsnap *snap_of(const pane_ctx *ctx)
 {
     const dash_ext *ext = ctx->ext;
     return ext ? ext->snap : NULL;
@@ -177,11 +177,11 @@ static const derived *snap_of(const pane_ctx *ctx)
 /* The totals line and, when the pane has room, the column headers: the
  * counter reads "fired/checked" (windows or samples that broke the rule
  * / that it looked at). Returns the lines used. */
-static int draw_counts(WINDOW *w, const derived *s, const pane_ctx *ctx)
+static int draw_counts(WINDOW *w, const viewsnap *s, const pane_ctx *ctx)
 {
     size_t by[4] = {0}, ok = 0, nd = 0;
     for (size_t i = 0; i < rules_count(); i++) {
-        const rule_result *res = derived_rule_at(s, i);
+        const rule_result *res = viewsnap_rule_at(s, i);
         if (res->status == RULE_TRIGGERED)
             by[res->severity]++;
         ok += res->status == RULE_OK;
@@ -282,15 +282,15 @@ static int draw_row(pane *p, WINDOW *w, int y, const rule_result *res, int selec
     return 1;
 }
 
-static int draw_detail(WINDOW *w, int y, size_t i, const derived *s, const pane_ctx *ctx)
+static int draw_detail(WINDOW *w, int y, size_t i, const viewsnap *s, const pane_ctx *ctx)
 {
-    const rule_result *res = derived_rule_at(s, i);
+    const rule_result *res = viewsnap_rule_at(s, i);
     int rows = getmaxy(w), lab = theme_attr(ctx->th, ROLE_LABEL);
     char line[400], a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], who[160];
     int len = snprintf(line, sizeof line, "%s: %s; params", res->name, rules_summary_at(i));
     for (size_t k = 0; k < rules_param_count(i) && len < (int)sizeof line - 40; k++)
         len += snprintf(line + len, sizeof line - (size_t)len, " %s=%g",
-                        rules_param_name(i, k), derived_rule_param(s, i, k));
+                        rules_param_name(i, k), viewsnap_rule_param(s, i, k));
     pane_common_put(w, y++, 0, -1, line, lab);
     if (res->t1_us > res->t0_us && y < rows) {
         int64_t span = res->t1_us - res->t0_us;
@@ -323,7 +323,7 @@ static int wrap_of(const rule_result *res, int zoomed, int alert_lines)
 static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
-    const derived *s = snap_of(ctx);
+    const viewsnap *s = snap_of(ctx);
     for (size_t k = 0; k < sizeof p->line_pos / sizeof *p->line_pos; k++)
         p->line_pos[k] = SIZE_MAX;
     if (!s) {   /* the loader has not evaluated the rules yet */
@@ -342,7 +342,7 @@ static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     if (list_rows < 1)
         list_rows = 1;
     for (size_t k = 0; k < n; k++)
-        fired += derived_rule_at(s, idx[k])->status == RULE_TRIGGERED;
+        fired += viewsnap_rule_at(s, idx[k])->status == RULE_TRIGGERED;
     int alert_lines = fired && (int)(2 * fired) <= list_rows;
     p->top = pane_common_scroll_top(p->top, p->sel, n, (size_t)list_rows);
     p->overflow = 0;
@@ -358,7 +358,7 @@ static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     }
     int sel_shown = 0;
     for (size_t k = p->top; k < n && y < head + list_rows; k++) {
-        const rule_result *res = derived_rule_at(s, idx[k]);
+        const rule_result *res = viewsnap_rule_at(s, idx[k]);
         int used = draw_row(p, w, y, res, k == p->sel, wrap_of(res, zoomed, alert_lines), ctx);
         for (int l = 0; l < used && (size_t)(y + l) < sizeof p->line_pos / sizeof *p->line_pos; l++)
             p->line_pos[y + l] = k;
@@ -381,14 +381,14 @@ static void alerts_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 /* A StepOutlier's worst span is one step (node, phase label in `device`,
  * its start and end): J ties every pane to that step (the cross-filter)
  * rather than to a window around it. The loader found the step when it
- * derived the results (derived_rule_step): no model here. 0 when result i
+ * derived the results (viewsnap_rule_step): no model here. 0 when result i
  * is not such an alert or its step is no longer retained (J then jumps to
  * the span). */
-static int focus_outlier_step(const derived *s, size_t i, pane_ctx *ctx)
+static int focus_outlier_step(const viewsnap *s, size_t i, pane_ctx *ctx)
 {
-    const rule_result *res = derived_rule_at(s, i);
+    const rule_result *res = viewsnap_rule_at(s, i);
     phase_event ev;
-    if (strcmp(res->name, "StepOutlier") != 0 || !derived_rule_step(s, i, &ev))
+    if (strcmp(res->name, "StepOutlier") != 0 || !viewsnap_rule_step(s, i, &ev))
         return 0;
     view_focus_step(ctx->view, ev.step, ev.start_us, ev.start_us + ev.dur_us);
     view_focus_node(ctx->view, res->node);
@@ -419,12 +419,12 @@ static int alerts_on_key(pane *p, int ch, pane_ctx *ctx)
         p->sel = p->sel ? p->sel - 1 : 0;
         return 1;
     }
-    const derived *s = snap_of(ctx);
+    const viewsnap *s = snap_of(ctx);
     if (ch != 'J' || !s)
         return 0;
     pane_alerts_order(s, idx);
     size_t i = idx[p->sel < n ? p->sel : 0];
-    const rule_result *res = derived_rule_at(s, i);
+    const rule_result *res = viewsnap_rule_at(s, i);
     if (focus_outlier_step(s, i, ctx))
         return 1;
     if (res->t1_us > res->t0_us)
@@ -436,8 +436,8 @@ static int alerts_on_key(pane *p, int ch, pane_ctx *ctx)
 
 static uint64_t alerts_stamp(pane *p, const pane_ctx *ctx)
 {
-    const derived *s = snap_of(ctx);
-    uint64_t h = pane_common_hash_u64(PANE_COMMON_HASH_SEED, s ? derived_generation(s) : 0);
+    const viewsnap *s = snap_of(ctx);
+    uint64_t h = pane_common_hash_u64(PANE_COMMON_HASH_SEED, s ? viewsnap_generation(s) : 0);
     h = pane_common_hash_u64(h, rules_generation(p->r));
     h = pane_common_hash_u64(h, p->sel);
     h = pane_common_hash_u64(h, (uint64_t)ctx->view->zoomed);
@@ -471,10 +471,10 @@ static const pane_key alerts_keys[] = {
 static int alerts_say(pane *p, const pane_ctx *ctx)
 {
     (void)p;
-    const derived *s = snap_of(ctx);
+    const viewsnap *s = snap_of(ctx);
     int fired = 0;
     for (size_t i = 0; s && i < rules_count(); i++)
-        fired += derived_rule_at(s, i)->status == RULE_TRIGGERED;
+        fired += viewsnap_rule_at(s, i)->status == RULE_TRIGGERED;
     return 1 + 2 * fired;
 }
 

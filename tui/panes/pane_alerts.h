@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io/job/derive.h"
+#include "model/view/viewsnap.h"
 #include "model/rules/rules.h"
 #include "tui/panes/pane.h"
 
@@ -24,7 +24,7 @@ extern const pane_vtbl pane_alerts_vtbl;
 
 /* Rule indices of s in display order (see above) into idx (rules_count()
  * entries). Pure. */
-void pane_alerts_order(const derived *s, size_t *idx);
+void pane_alerts_order(const viewsnap *s, size_t *idx);
 
 /* The key facts of a result, for a row too narrow for the columns: the
  * rule's name, when it fired its worst node (named `who`, or res->node
@@ -45,7 +45,7 @@ int pane_alerts_command(pane *p, const char *line, char *msg, size_t cap,
 
 /* The "Name.param=value" part of a command line (inside line). */
 const char *pane_alerts_spec(const char *line);
-/* The pane's rule parameters (for the deriver's copy). */
+/* The pane's rule parameters (for the builder's copy). */
 const rules *pane_alerts_rules(const pane *p);
 
 /* Rebuilds the rule set of an alerts pane instance from defaults,

@@ -13,7 +13,7 @@
 #include "model/model.h"
 #include "tui/panes/chart.h"
 #include "tui/panes/pane.h"
-#include "tui/dash/view.h"
+#include "tui/panes/view.h"
 #include "model/util/fnv.h"
 
 /* The snapshot's nodes (ctx->vd; indexes for viewdata_node_id) that

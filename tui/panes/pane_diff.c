@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tui/panes/chart.h"
-#include "tui/dash/dash_ext.h"
+#include "tui/panes/pane_ext.h"
 #include "tui/panes/pane_common.h"
 #include "tui/report/report_diff.h"
 

@@ -12,7 +12,7 @@
 #include "tui/theme/theme.h"
 #include "model/view/heatview.h"
 #include "model/view/straggler.h"
-#include "tui/dash/dash_ext.h"
+#include "tui/panes/pane_ext.h"
 
 wchar_t pane_heatmap_ramp_char(chart_glyphs g, double pos)
 {
@@ -178,7 +178,7 @@ static void heat_destroy(pane *p) { free(p); }
 
 static const heatview *heat_view(const pane_ctx *ctx)
 {
-    return ctx->vd ? viewdata_heatmap(ctx->vd) : NULL;
+    return ctx->vd ? viewdata_answer(ctx->vd, &heatview_query) : NULL;
 }
 
 static size_t heat_count(const pane_ctx *ctx)
@@ -283,7 +283,7 @@ static const rule_result *straggler_rule(const pane_ctx *ctx)
 {
     const dash_ext *ext = ctx->ext;
     int i = rules_find("Straggler");
-    return ext && ext->snap && i >= 0 ? derived_rule_at(ext->snap, (size_t)i) : NULL;
+    return ext && ext->snap && i >= 0 ? viewsnap_rule_at(ext->snap, (size_t)i) : NULL;
 }
 
 /* 1 when the rule names node id, or one of its writers (a slow rank). */
@@ -478,7 +478,7 @@ static uint64_t heat_stamp(pane *p, const pane_ctx *ctx)
 static void heat_request(pane *p, WINDOW *w, const view_state *v, viewdata_req *q)
 {
     (void)p, (void)w, (void)v;
-    q->heat_on = 1;
+    viewdata_ask_for(q, &heatview_query, NULL, 0);
 }
 
 static const pane_key heat_keys[] = {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "model/view/gpuview.h"
-#include "tui/dash/dash_ext.h"
+#include "tui/panes/pane_ext.h"
 #include "tui/text/fmt.h"
 
 static pane *py_create(void)
@@ -102,8 +102,8 @@ size_t pane_python_profiler_windows(const pystats_store *s, pystats_profiler pro
 void pane_python_refresh(pane *p, const pane_ctx *ctx)
 {
     const dash_ext *ext = ctx->ext;
-    const derived *snap = ext ? ext->snap : NULL;
-    p->have = snap && derived_python_profiler(snap, &p->prof, &p->nwin);
+    const viewsnap *snap = ext ? ext->snap : NULL;
+    p->have = snap && viewsnap_python_profiler(snap, &p->prof, &p->nwin);
     p->r = NULL;
     p->nrows = 0;
     snprintf(p->note, sizeof p->note, "whole job");
@@ -117,7 +117,7 @@ void pane_python_refresh(pane *p, const pane_ctx *ctx)
     }
     if (!p->have)
         return;
-    derived_python_span(snap, &p->span_lo, &p->span_hi);
+    viewsnap_python_span(snap, &p->span_lo, &p->span_hi);
     note_range(p, ctx);
     uint64_t key = pane_common_hash_u64(selection_key(p, ctx), (uint64_t)p->sort);
     if (key != p->asked_key && ext->want_python) {
@@ -127,7 +127,7 @@ void pane_python_refresh(pane *p, const pane_ctx *ctx)
         p->asked_key = key;
     }
     uint64_t got;
-    p->r = derived_python(snap, &got);
+    p->r = viewsnap_python(snap, &got);
     if (!p->r)
         return;
     size_t n = pystats_result_count(p->r);
@@ -205,7 +205,7 @@ static uint64_t py_stamp(pane *p, const pane_ctx *ctx)
 {
     const dash_ext *ext = ctx->ext;
     uint64_t h = pane_common_hash_view(PANE_COMMON_HASH_SEED, ctx);
-    h = pane_common_hash_u64(h, ext && ext->snap ? derived_generation(ext->snap) + 1 : 0);
+    h = pane_common_hash_u64(h, ext && ext->snap ? viewsnap_generation(ext->snap) + 1 : 0);
     h = pane_common_hash_u64(h, selection_key(p, ctx));
     h = pane_common_hash_u64(h, ((uint64_t)p->sort << 8) | ((uint64_t)p->filter_edit << 4) |
                               ((uint64_t)p->menu_on << 2) | (uint64_t)ctx->view->zoomed);
@@ -213,7 +213,7 @@ static uint64_t py_stamp(pane *p, const pane_ctx *ctx)
     h = pane_common_hash_u64(h, p->menu_sel);
     h = pane_common_hash_u64(h, (uint64_t)p->src);
     h = pane_common_hash_u64(h, ctx->vd ? viewdata_gpu_ranks(ctx->vd) : 0);
-    h = pane_common_hash_u64(h, (uint64_t)(uintptr_t)(ctx->vd ? viewdata_top(ctx->vd) : NULL));
+    h = pane_common_hash_u64(h, (uint64_t)(uintptr_t)(ctx->vd ? viewdata_answer(ctx->vd, &gpuview_top_query) : NULL));
     return pane_common_hash_str(h, p->filter);
 }
 
@@ -243,7 +243,7 @@ static const char *py_absent(pane *p, const pane_ctx *ctx)
     const dash_ext *ext = ctx->ext;
     size_t windows = 0;
     if (ext && ext->snap)
-        derived_python_profiler(ext->snap, NULL, &windows);
+        viewsnap_python_profiler(ext->snap, NULL, &windows);
     if (!ctx->vd || viewdata_node_total(ctx->vd) == 0 || windows > 0 ||
         viewdata_gpu_ranks(ctx->vd) > 0)
         return NULL;
@@ -255,8 +255,13 @@ static void py_request(pane *p, WINDOW *w, const view_state *v, viewdata_req *q)
 {
     (void)w;
     (void)v;
-    q->top_on = p->src != PYSRC_STATS ? p->src : 0;
-    q->top_max = 200;
+    if (p->src == PYSRC_STATS)
+        return;
+    gpuview_top_params tp;
+    memset(&tp, 0, sizeof tp);   /* compared bytewise: no stray padding */
+    tp.src = (gpuview_src)(p->src - 1);
+    tp.max = 200;
+    viewdata_ask_for(q, &gpuview_top_query, &tp, sizeof tp);
 }
 
 /* The source line, the column heads and the head of the table: its
@@ -272,12 +277,12 @@ static int py_say(pane *p, const pane_ctx *ctx)
 {
     size_t n = 0;
     if (p->src != PYSRC_STATS) {
-        const gpuview_top *t = ctx->vd ? viewdata_top(ctx->vd) : NULL;
+        const gpuview_top *t = ctx->vd ? viewdata_answer(ctx->vd, &gpuview_top_query) : NULL;
         n = t ? t->n : 0;
     } else {
         const dash_ext *ext = ctx->ext;
         uint64_t got;
-        const pystats_result *r = ext && ext->snap ? derived_python(ext->snap, &got) : NULL;
+        const pystats_result *r = ext && ext->snap ? viewsnap_python(ext->snap, &got) : NULL;
         n = r ? pystats_result_count(r) : 0;
     }
     return n ? 2 + (int)(n < PY_SAY_ROWS ? n : PY_SAY_ROWS) : 0;

@@ -58,7 +58,7 @@ const char *pane_python_source_name(const pane *p)
  * substring of the shown name) into p->rows. */
 static const gpuview_top *kineto_rows(pane *p, const pane_ctx *ctx)
 {
-    const gpuview_top *t = ctx->vd ? viewdata_top(ctx->vd) : NULL;
+    const gpuview_top *t = ctx->vd ? viewdata_answer(ctx->vd, &gpuview_top_query) : NULL;
     p->nrows = 0;
     if (!t || (int)t->src != p->src - 1)
         return NULL;   /* the loader builds it for the next frame */

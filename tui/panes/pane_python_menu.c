@@ -6,7 +6,7 @@
 
 #include "tui/panes/pane_python_internal.h"
 #include "model/util/vec.h"
-#include "tui/dash/dash_ext.h"
+#include "tui/panes/pane_ext.h"
 
 static pypane_item *add(pypane_item **items, size_t *n, size_t *cap)
 {
@@ -37,7 +37,7 @@ int pane_python_menu_open(pane *p, const pane_ctx *ctx)
 {
     /* The windows come with the loader's snapshot: no store, no lock. */
     const dash_ext *ext = ctx->ext;
-    const derived *s = ext ? ext->snap : NULL;
+    const viewsnap *s = ext ? ext->snap : NULL;
     if (!p->have || !s)
         return 1;
     pypane_item *items = NULL, *it;
@@ -52,8 +52,8 @@ int pane_python_menu_open(pane *p, const pane_ctx *ctx)
         it->phases = ph[i].bit;
     }
     size_t nodes_from = n;
-    for (size_t i = 0; i < derived_python_window_count(s); i++) {
-        const pystats_window *w = derived_python_window_at(s, i, NULL);
+    for (size_t i = 0; i < viewsnap_python_window_count(s); i++) {
+        const pystats_window *w = viewsnap_python_window_at(s, i, NULL);
         int dup = w->profiler != p->prof;
         for (size_t k = nodes_from; k < n && !dup; k++)
             dup = strcmp(items[k].node, w->node) == 0;
@@ -64,9 +64,9 @@ int pane_python_menu_open(pane *p, const pane_ctx *ctx)
         snprintf(it->label, sizeof it->label, "node %s", w->node);
         snprintf(it->node, sizeof it->node, "%s", w->node);
     }
-    for (size_t i = 0; i < derived_python_window_count(s); i++) {
+    for (size_t i = 0; i < viewsnap_python_window_count(s); i++) {
         int failed;
-        const pystats_window *w = derived_python_window_at(s, i, &failed);
+        const pystats_window *w = viewsnap_python_window_at(s, i, &failed);
         if (w->profiler != p->prof)
             continue;
         if (!(it = add(&items, &n, &cap)))

@@ -1,5 +1,5 @@
-/* pane_steps: see pane_steps.h. Pure helpers first, then the thin drawing
- * code and the vtable. */
+/* pane_steps: see pane_steps.h. The drawing code and the vtable; the
+ * arithmetic it lays out is pane_steps_calc.c. */
 #include "tui/panes/pane_steps.h"
 
 #include <math.h>
@@ -11,150 +11,10 @@
 #include "tui/panes/pane_common.h"
 #include "model/view/stepsview.h"
 #include "tui/panes/panes_builtin.h"
-#include "tui/dash/step_focus.h"
+#include "tui/text/step_focus.h"
 #include "tui/theme/theme.h"
-#include "model/util/lbound.h"
 #include "model/steps/phase_window.h"
 #include "model/steps/step_hist.h"
-
-size_t pane_steps_hist_rows(const uint32_t *counts, size_t nbuckets,
-                            size_t max_rows, steps_hist_row *out)
-{
-    size_t first = nbuckets, last = 0;
-    for (size_t i = 0; i < nbuckets; i++) {
-        if (counts[i] == 0)
-            continue;
-        if (first == nbuckets)
-            first = i;
-        last = i;
-    }
-    if (first == nbuckets || max_rows == 0)
-        return 0;
-    size_t span = last - first + 1;
-    size_t per = (span + max_rows - 1) / max_rows;
-    size_t n = 0;
-    for (size_t b = first; b <= last; b += per, n++) {
-        out[n].b0 = b;
-        out[n].b1 = b + per <= last + 1 ? b + per : last + 1;
-        out[n].count = 0;
-        for (size_t i = out[n].b0; i < out[n].b1; i++)
-            out[n].count += counts[i];
-    }
-    return n;
-}
-
-size_t pane_steps_bucket_of(double us)
-{
-    /* Binary search for the last bucket whose lower bound is <= us. */
-    size_t lo = 0, hi = PHASE_HIST_BUCKETS - 1;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo + 1) / 2;
-        if (phase_hist_lower_us(mid) <= us)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
-size_t pane_steps_row_of(const steps_hist_row *rows, size_t n, size_t bucket)
-{
-    for (size_t i = 0; i < n; i++)
-        if (bucket >= rows[i].b0 && bucket < rows[i].b1)
-            return i;
-    return n;
-}
-
-double pane_steps_outlier_threshold(const phase_summary *s)
-{
-    if (!s || s->count < 10)
-        return INFINITY;
-    double t = s->mean_us + 3.0 * s->stddev_us;
-    if (s->p99_us > 0 && s->p99_us < t)
-        t = s->p99_us;
-    if (t < 1.1 * s->p50_us)
-        t = 1.1 * s->p50_us;
-    return t;
-}
-
-steps_layout pane_steps_layout_for(int h)
-{
-    steps_layout l = {0, 0, 0};
-    int avail = h - 1; /* the header line */
-    if (avail <= 0)
-        return l;
-    l.stats_rows = avail >= 8 ? 2 : 1;
-    avail -= l.stats_rows;
-    l.strip_rows = avail >= 14 ? 3 : avail >= 8 ? 2 : avail >= 1 ? 1 : 0;
-    avail -= l.strip_rows;
-    l.hist_rows = avail;
-    return l;
-}
-
-size_t pane_steps_strip(const int64_t *dur, size_t n, size_t cols, int per_col,
-                        double threshold, double *frac, int *outlier)
-{
-    size_t m = cols * (size_t)(per_col > 0 ? per_col : 1);
-    if (m > n)
-        m = n;
-    const int64_t *d = dur + (n - m);
-    int64_t max = 0;
-    for (size_t i = 0; i < m; i++)
-        if (d[i] > max)
-            max = d[i];
-    for (size_t i = 0; i < m; i++) {
-        frac[i] = max > 0 ? (double)d[i] / (double)max : 0.0;
-        outlier[i] = (double)d[i] > threshold;
-    }
-    return m;
-}
-
-typedef struct cursor_key {
-    const phase_event *ev;
-    int64_t at_us;
-} cursor_key;
-
-static int starts_by(const void *ctx, size_t i)
-{
-    const cursor_key *k = ctx;
-    return k->ev[i].start_us <= k->at_us;
-}
-
-size_t pane_steps_cursor_find(const phase_event *ev, size_t n, int64_t at_us)
-{
-    if (at_us == 0 || n == 0)
-        return n;
-    /* The last event with start_us <= at_us. */
-    cursor_key k = {ev, at_us};
-    size_t lo = lbound(n, starts_by, &k);
-    return lo ? lo - 1 : 0;
-}
-
-size_t pane_steps_next_outlier(const phase_event *ev, size_t n, size_t from,
-                               double threshold, int dir)
-{
-    if (n == 0)
-        return n;
-    size_t i = from < n ? from : (dir < 0 ? 0 : n - 1);
-    for (size_t k = 0; k < n; k++) {
-        i = dir < 0 ? (i + n - 1) % n : (i + 1) % n;
-        if ((double)ev[i].dur_us > threshold)
-            return i;
-    }
-    return n;
-}
-
-size_t pane_steps_strip_end(size_t n, size_t m, size_t cursor)
-{
-    if (cursor >= n || m == 0 || cursor + m >= n)
-        return n;
-    size_t end = cursor + 1 + m / 4;
-    if (end < m)
-        end = m;   /* near the oldest step: a full strip from the start */
-    return end < n ? end : n;
-}
-
-/* ---- drawing ---------------------------------------------------------- */
 
 #define STEPS_MAX_STRIP 1024
 
@@ -435,7 +295,7 @@ static void draw_cursor_info(WINDOW *w, int x, const pane *p, const pane_ctx *ct
  * stepsview for the view on screen), NULL when none; no model. */
 static const stepsview *steps_shown(const pane_ctx *ctx)
 {
-    const stepsview *sv = ctx->vd ? viewdata_steps(ctx->vd) : NULL;
+    const stepsview *sv = ctx->vd ? viewdata_answer(ctx->vd, &stepsview_query) : NULL;
     return sv && !sv->why && sv->nphases ? sv : NULL;
 }
 
@@ -460,8 +320,7 @@ static void note_range(pane *p, phase_window_scope sc, const phase_summary *s,
 /* Retained events starting at or before t. */
 static size_t recent_upto(const pane *p, int64_t t)
 {
-    cursor_key k = {p->recent, t};
-    return lbound(p->nrecent, starts_by, &k);
+    return pane_steps_count_upto(p->recent, p->nrecent, t);
 }
 
 /* The statistics to show: the phase's own (the whole job), or those of
@@ -514,7 +373,7 @@ static void steps_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     werase(w);
     snprintf(p->range, sizeof p->range, "whole job");
-    const stepsview *sv = ctx->vd ? viewdata_steps(ctx->vd) : NULL;
+    const stepsview *sv = ctx->vd ? viewdata_answer(ctx->vd, &stepsview_query) : NULL;
     if (!sv || sv->why) {
         draw_message(w, sv ? sv->why : "waiting for data", ctx);
         return;
@@ -680,8 +539,10 @@ static uint64_t steps_stamp(pane *p, const pane_ctx *ctx)
 static void steps_request(pane *p, WINDOW *w, const view_state *v, viewdata_req *q)
 {
     (void)w, (void)v;
-    q->steps_on = 1;
-    snprintf(q->steps_phase, sizeof q->steps_phase, "%s", p->phase);
+    stepsview_params sp;
+    memset(&sp, 0, sizeof sp);   /* compared bytewise */
+    snprintf(sp.phase, sizeof sp.phase, "%s", p->phase);
+    viewdata_ask_for(q, &stepsview_query, &sp, sizeof sp);
 }
 
 static const char *steps_title_note(pane *p, const pane_ctx *ctx)

@@ -9,7 +9,7 @@
 #include "tui/text/fmt.h"
 #include "tui/panes/pane_common.h"
 #include "tui/panes/panes_builtin.h"
-#include "tui/dash/step_focus.h"
+#include "tui/text/step_focus.h"
 #include "model/view/sysview.h"
 
 static int is_util_series(const sysview_metric *m)
@@ -372,7 +372,7 @@ static void draw_node_block(pane *p, WINDOW *w, int y, int avail, const sysview 
 
 static const sysview *sys_view(const pane_ctx *ctx)
 {
-    return ctx->vd ? viewdata_system(ctx->vd) : NULL;
+    return ctx->vd ? viewdata_answer(ctx->vd, &sysview_query) : NULL;
 }
 
 static void sys_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
@@ -438,11 +438,13 @@ static void sys_request(pane *p, WINDOW *w, const view_state *v, viewdata_req *q
     size_t k = nodes_on_screen(p, getmaxy(w));
     size_t lo = p->top < v->selected_node ? p->top : v->selected_node;
     size_t hi = p->top > v->selected_node ? p->top : v->selected_node;
-    q->sys_on = 1;
-    q->per_core = v->per_core;
-    q->sys_bins = chart_bins(&c, v->glyphs);
-    q->sys_first = lo > k ? lo - k : 0;
-    q->sys_count = hi - q->sys_first + 2 * k + 1;
+    sysview_params sp;
+    memset(&sp, 0, sizeof sp);   /* compared bytewise: no stray padding */
+    sp.per_core = v->per_core;
+    sp.bins = chart_bins(&c, v->glyphs);
+    sp.first = lo > k ? lo - k : 0;
+    sp.count = hi - sp.first + 2 * k + 1;
+    viewdata_ask_for(q, &sysview_query, &sp, sizeof sp);
 }
 
 static int sys_on_key(pane *p, int ch, pane_ctx *ctx)

@@ -129,7 +129,7 @@ void pane_timeline_data_share(const step_breakdown *b, size_t n, int64_t *data_u
 
 const tlview *pane_timeline_view(pane *p, const pane_ctx *ctx)
 {
-    const tlview *tv = ctx->vd ? viewdata_timeline(ctx->vd) : NULL;
+    const tlview *tv = ctx->vd ? viewdata_answer(ctx->vd, &tlview_query) : NULL;
     if (tv && !tv->why)
         pane_common_process_text(p->who, sizeof p->who, ctx->vd, tv->node, tv->shown, tv->proc_k,
                                  tv->nprocs);
@@ -257,20 +257,22 @@ static uint64_t tl_stamp(pane *p, const pane_ctx *ctx)
 static void tl_request(pane *p, WINDOW *w, const view_state *v, viewdata_req *q)
 {
     (void)w;
-    q->tl_on = 1;
-    q->tl_view = p->view == TL_STEPS ? TLVIEW_STEPS : p->view == TL_LOADER ? TLVIEW_LOADER
-                                                                            : TLVIEW_EVENTS;
+    tlview_params tp;
+    memset(&tp, 0, sizeof tp);   /* compared bytewise: no stray padding */
+    tp.view = p->view == TL_STEPS ? TLVIEW_STEPS : p->view == TL_LOADER ? TLVIEW_LOADER
+                                                                         : TLVIEW_EVENTS;
     if (p->view == TL_STEPS) {
         /* Following the newest step: "the newest bars", not an index that
          * moves with every step a backfill adds (each would be a request). */
         int follow = !p->sel_start_us && !p->top_us && v->live && !v->step_focus;
-        q->tl_first = follow ? TLVIEW_NEWEST : p->first;
-        q->tl_fit = p->fit;
+        tp.first = follow ? TLVIEW_NEWEST : p->first;
+        tp.fit = p->fit;
     }
     if (p->view == TL_EVENTS) {
-        snprintf(q->tl_filter, sizeof q->tl_filter, "%s", p->filter);
-        q->tl_order = (int)p->order;
+        snprintf(tp.filter, sizeof tp.filter, "%s", p->filter);
+        tp.order = (int)p->order;
     }
+    viewdata_ask_for(q, &tlview_query, &tp, sizeof tp);
 }
 
 static int tl_on_click(pane *p, int y, int x, pane_ctx *ctx)
@@ -294,7 +296,7 @@ static const char *tl_absent(pane *p, const pane_ctx *ctx)
 static int tl_say(pane *p, const pane_ctx *ctx)
 {
     (void)p;
-    const tlview *tv = ctx->vd ? viewdata_timeline(ctx->vd) : NULL;
+    const tlview *tv = ctx->vd ? viewdata_answer(ctx->vd, &tlview_query) : NULL;
     if (!tv || tv->why)
         return 0;
     size_t n = tv->nrecent > tv->nev ? tv->nrecent : tv->nev;

@@ -1,7 +1,7 @@
 /* pane_timeline: the "Timeline" pane — three views of the selected node's
  * framework events, cycled with `v`:
  *   steps   the last steps that fit as horizontal bars split into their
- *           phases (model/steps/step_breakdown.h), the slowest marked; j/k select
+ *           phases (model/query/step_breakdown.h), the slowest marked; j/k select
  *           a bar, `f` ties every pane to its window (the step
  *           cross-filter, view_focus_step).
  *   loader  data-loading time per step and its share of the step, the
@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "model/gpu/gpu_rank.h"
-#include "model/steps/step_breakdown.h"
+#include "model/query/step_breakdown.h"
 #include "tui/panes/pane.h"
 
 typedef enum tl_view {

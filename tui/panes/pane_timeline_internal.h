@@ -4,7 +4,7 @@
 #ifndef SMTOP_PANE_TIMELINE_INTERNAL_H
 #define SMTOP_PANE_TIMELINE_INTERNAL_H
 
-#include "model/steps/event_window.h"
+#include "model/query/event_window.h"
 #include "model/view/tlview.h"
 #include "tui/panes/pane_common.h"
 #include "tui/panes/pane_timeline.h"

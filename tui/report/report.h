@@ -13,7 +13,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "io/job/job.h"
+#include "io/run/job.h"
 #include "tui/report/report_stream.h"
 
 /* Version of the `report --json` and `diff --json` shapes, written as

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/steps/step_breakdown.h"
+#include "model/query/step_breakdown.h"
 #include "tui/report/report.h"
 
 #define DIFF_MAX_STEPS 4096

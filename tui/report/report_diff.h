@@ -22,7 +22,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "io/job/job.h"
+#include "io/run/job.h"
 
 /* Sets obj["step_breakdown"] = [{node, steps, data_us, forward_us,
  * backward_us, comm_us, other_us}] (means over the node's retained TRAIN

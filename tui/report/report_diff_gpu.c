@@ -15,7 +15,7 @@
 
 #include "io/decode/kineto_decode.h"
 #include "model/gpu/gpu_diff.h"
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 #include "tui/text/sanitize.h"
 
 #define KDIFF_MAX 200     /* kernel rows in a diff: the largest changes */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "io/decode/kineto_decode.h"
-#include "model/model_gpu.h"
+#include "model/core/model_gpu.h"
 
 #define TOP_N 10
 

@@ -22,7 +22,7 @@
 #include <stdio.h>
 
 #include "io/decode/rule_report.h"
-#include "io/job/job.h"
+#include "io/run/job.h"
 #include "io/source/source_open.h"
 #include "model/rules/rules.h"
 #include "tui/report/report_stream.h"

@@ -12,7 +12,7 @@
 #include "tui/report/report_rules.h"
 #include "tui/report/report_unit.h"
 #include "tui/text/sanitize.h"
-#include "tui/cmd/timearg.h"
+#include "tui/text/timearg.h"
 
 static const char *str(const json_t *o, const char *key, char *buf, size_t cap)
 {
