@@ -6,17 +6,17 @@
 #include <string.h>
 
 #include "model/gpu/gpu_impl.h"
-#include "model/util/heap_sort.h"
+#include "model/gpu/gpu_sort.h"
 
 #define SEQ_BEFORE(A, B) ((A).seq < (B).seq)
-HEAP_SORT_DEFINE(sort_by_seq, gpu_cp_event, SEQ_BEFORE(A, B))
+GPU_SORT_DEFINE(sort_by_seq, gpu_cp_event, SEQ_BEFORE(A, B))
 
 typedef struct pair {
     int64_t k, v;
 } pair;
 
 #define PAIR_BEFORE(A, B) ((A).k < (B).k || ((A).k == (B).k && (A).v < (B).v))
-HEAP_SORT_DEFINE(sort_pair, pair, PAIR_BEFORE(A, B))
+GPU_SORT_DEFINE(sort_pair, pair, PAIR_BEFORE(A, B))
 
 void gpu_cpath_sort_pairs(int64_t *pairs, size_t n)
 {
@@ -35,7 +35,7 @@ typedef struct node_key {
 #define NODE_BEFORE(A, B) \
     ((A).ts < (B).ts || ((A).ts == (B).ts && ((A).seq < (B).seq || \
      ((A).seq == (B).seq && (A).start > (B).start))))
-HEAP_SORT_DEFINE(sort_nodes, node_key, NODE_BEFORE(A, B))
+GPU_SORT_DEFINE(sort_nodes, node_key, NODE_BEFORE(A, B))
 
 /* _create_event_nodes' mask: ops and runtime calls, data-loading events,
  * GPU rows and the syncs on a stream that have a correlation. */
@@ -264,10 +264,10 @@ static int table_of_kind(int kind)
 #define TOP_BEFORE(A, B)                                                            \
     ((A).us > (B).us || ((A).us == (B).us && ((A).table < (B).table ||              \
      ((A).table == (B).table && (A).name < (B).name))))
-HEAP_SORT_DEFINE(sort_top, gpu_cpath_top, TOP_BEFORE(A, B))
+GPU_SORT_DEFINE(sort_top, gpu_cpath_top, TOP_BEFORE(A, B))
 #define NAME_BEFORE(A, B) \
     ((A).table < (B).table || ((A).table == (B).table && (A).name < (B).name))
-HEAP_SORT_DEFINE(sort_top_name, gpu_cpath_top, NAME_BEFORE(A, B))
+GPU_SORT_DEFINE(sort_top_name, gpu_cpath_top, NAME_BEFORE(A, B))
 
 typedef struct top_g {
     gpu_cpath_top t;
@@ -275,7 +275,7 @@ typedef struct top_g {
 } top_g;
 
 #define GROUP_BEFORE(A, B) ((A).g != (B).g ? (A).g < (B).g : TOP_BEFORE((A).t, (B).t))
-HEAP_SORT_DEFINE(sort_groups, top_g, GROUP_BEFORE(A, B))
+GPU_SORT_DEFINE(sort_groups, top_g, GROUP_BEFORE(A, B))
 
 static uint32_t group_of(const uint32_t *const *short_of, const gpu_cpath_top *r)
 {

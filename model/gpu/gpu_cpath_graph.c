@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "model/gpu/gpu_impl.h"
+#include "model/gpu/gpu_sort.h"
 #include "model/util/fnv.h"
-#include "model/util/heap_sort.h"
 #include "model/util/vec.h"
 
 /* HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US. */
@@ -158,7 +158,7 @@ typedef struct cs_item {
      : (A).type != (B).type ? (A).type < (B).type                                        \
      : (A).dur != (B).dur ? ((A).type > 0 ? (A).dur > (B).dur : (A).dur < (B).dur)       \
      : ((A).type > 0 ? (A).ev < (B).ev : (A).ev > (B).ev))
-HEAP_SORT_DEFINE(sort_items, cs_item, CS_BEFORE(A, B))
+GPU_SORT_DEFINE(sort_items, cs_item, CS_BEFORE(A, B))
 
 static int host_kind(int kind)
 {
@@ -320,7 +320,7 @@ typedef struct k_item {
 } k_item;
 
 #define K_BEFORE(A, B) ((A).key < (B).key || ((A).key == (B).key && (A).seq < (B).seq))
-HEAP_SORT_DEFINE(sort_kitems, k_item, K_BEFORE(A, B))
+GPU_SORT_DEFINE(sort_kitems, k_item, K_BEFORE(A, B))
 
 typedef struct last_node {
     int64_t stream;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "model/gpu/gpu_impl.h"
-#include "model/util/heap_sort.h"
+#include "model/gpu/gpu_sort.h"
 
 /* The GPU's idle intervals of the window and their running total, so that
  * the idle time inside any [a, b) is two searches. */
@@ -117,9 +117,9 @@ typedef struct credit {
     ((A).tid != (B).tid ? (A).tid < (B).tid                                         \
      : (A).table != (B).table ? (A).table < (B).table                               \
      : (A).kind != (B).kind ? (A).kind < (B).kind : (A).name < (B).name)
-HEAP_SORT_DEFINE(sort_credit_key, credit, CREDIT_KEY(A, B))
+GPU_SORT_DEFINE(sort_credit_key, credit, CREDIT_KEY(A, B))
 #define CREDIT_MORE(A, B) ((A).us > (B).us || ((A).us == (B).us && CREDIT_KEY(A, B)))
-HEAP_SORT_DEFINE(sort_credit_us, credit, CREDIT_MORE(A, B))
+GPU_SORT_DEFINE(sort_credit_us, credit, CREDIT_MORE(A, B))
 
 /* Host events of a thread in nesting order: by thread, start, the longer
  * first, file order. */
@@ -128,8 +128,8 @@ HEAP_SORT_DEFINE(sort_credit_us, credit, CREDIT_MORE(A, B))
      : (A)->ts != (B)->ts ? (A)->ts < (B)->ts                                       \
      : (A)->end != (B)->end ? (A)->end > (B)->end : (A)->seq < (B)->seq)
 typedef const gpu_cp_event *evp;
-HEAP_SORT_DEFINE(sort_nest, evp, NEST_BEFORE(A, B))
-HEAP_SORT_DEFINE(sort_by_ts, evp, A->ts < B->ts)
+GPU_SORT_DEFINE(sort_nest, evp, NEST_BEFORE(A, B))
+GPU_SORT_DEFINE(sort_by_ts, evp, A->ts < B->ts)
 
 typedef struct frame {
     const gpu_cp_event *e;

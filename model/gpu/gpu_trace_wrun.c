@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "model/gpu/gpu_impl.h"
-#include "model/util/heap_sort.h"
+#include "model/gpu/gpu_sort.h"
 #include "model/util/vec.h"
 
 /* A group's place: the first event a later window may need. */
@@ -194,7 +194,7 @@ typedef const gpu_cp_event *evp;
      : (A)->thread != (B)->thread ? (A)->thread < (B)->thread                       \
      : (A)->ts != (B)->ts ? (A)->ts < (B)->ts                                       \
      : (A)->end != (B)->end ? (A)->end > (B)->end : (A)->seq < (B)->seq)
-HEAP_SORT_DEFINE(sort_nest, evp, NEST_BEFORE(A, B))
+GPU_SORT_DEFINE(sort_nest, evp, NEST_BEFORE(A, B))
 
 typedef struct tab_entry {
     uint8_t table;
@@ -203,7 +203,7 @@ typedef struct tab_entry {
 } tab_entry;
 
 #define TAB_BEFORE(A, B) ((A).table < (B).table || ((A).table == (B).table && (A).name < (B).name))
-HEAP_SORT_DEFINE(sort_tab, tab_entry, TAB_BEFORE(A, B))
+GPU_SORT_DEFINE(sort_tab, tab_entry, TAB_BEFORE(A, B))
 
 /* Self times of ev[lo, hi) (one kind and thread, nesting order) into e,
  * as gpu_nest_push does it. */
@@ -284,7 +284,7 @@ typedef struct bound {
 } bound;
 
 #define BOUND_BEFORE(A, B) ((A).t < (B).t || ((A).t == (B).t && (A).d < (B).d))
-HEAP_SORT_DEFINE(sort_bounds, bound, BOUND_BEFORE(A, B))
+GPU_SORT_DEFINE(sort_bounds, bound, BOUND_BEFORE(A, B))
 
 typedef struct span_out {
     int64_t *pairs;             /* busy [lo, hi) in [t0, t1), disjoint, sorted */
