@@ -13,6 +13,7 @@ typedef struct list_page {
     size_t len;
     s3_http_resp meta;        /* strings inside point into `codes` */
     char code[64], msg[256];
+    char region[64];          /* the <Region> an error names, "" none */
     int ok;
 } list_page;
 
@@ -26,6 +27,9 @@ static void list_on_done(void *ud, size_t idx, const s3_http_resp *r)
     p->meta.s3code = p->code;
     p->meta.curl_msg = p->msg;
     p->ok = r->curl_code == 0 && r->status == 200;
+    if (!p->ok && r->body && s3_xml_find(r->body, r->len, "Region", p->region,
+                                         sizeof p->region) < 0)
+        p->region[0] = '\0';
     if (p->ok && (p->body = malloc(r->len + 1))) {
         memcpy(p->body, r->body, r->len + 1);
         p->len = r->len;
@@ -56,9 +60,12 @@ static int list_page_get(const s3_list_ctx *s, const char *prefix, const char *a
     if (!url)
         sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     else if (s3_http_run(s->http, &req, 1, list_on_done, &pg, err) == 0) {
-        if (!pg.ok)
+        if (!pg.ok) {
+            s3_fail_ctx fc = *s->fail;
+            fc.bucket_region = pg.region;
             s3_retry_explain(pg.meta.curl_code, pg.meta.curl_msg,
-                             pg.meta.status, pg.meta.s3code, s->fail, err);
+                             pg.meta.status, pg.meta.s3code, &fc, err);
+        }
         else if (!pg.body || s3_xml_parse_list(pg.body, pg.len, out) < 0)
             sm_err_set(err, SM_ERR_FORMAT, "S3 listing of s3://%s/%s was not a"
                        " ListObjectsV2 result", s->bucket, prefix);

@@ -90,6 +90,13 @@ static void explain_http(long http, const char *code, const s3_fail_ctx *c,
         sm_err_set(err, SM_ERR_NOTFOUND, "%ld NoSuchKey: s3://%s/%s no longer "
                    "exists (deleted after it was listed?)", http, c->bucket,
                    c->key ? c->key : "");
+    else if ((!strcmp(code, "AuthorizationHeaderMalformed") ||
+              !strcmp(code, "PermanentRedirect") || http == 301) &&
+             c->bucket_region && c->bucket_region[0])
+        sm_err_set(err, SM_ERR_USAGE, "%ld %s from S3: bucket '%s' is in region %s, not "
+                   "%s — set --region %s or AWS_REGION=%s to read it", http,
+                   *code ? code : "redirect", c->bucket, c->bucket_region, c->region,
+                   c->bucket_region, c->bucket_region);
     else if (!strcmp(code, "AuthorizationHeaderMalformed") ||
              !strcmp(code, "PermanentRedirect") || http == 301)
         sm_err_set(err, SM_ERR_USAGE, "%ld %s from S3: bucket '%s' is not in "

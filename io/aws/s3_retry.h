@@ -38,6 +38,8 @@ typedef struct s3_fail_ctx {
     const char *cred_where;   /* what to check: "~/.aws/credentials" */
     const char *region;
     const char *endpoint;     /* NULL on AWS */
+    const char *bucket_region; /* the region an error answer names (<Region>),
+                                  NULL or "" when none */
 } s3_fail_ctx;
 
 /* Fills err with one line saying what happened and what to check.

@@ -347,8 +347,9 @@ static int read_pass(kx *k, const xkin *f, sm_kmeta *meta, int *dec_rc, sm_err *
 }
 
 /* Whether system metrics name node (the dashboard's placement rule). */
-static int node_has_metrics(const xjob *x, const char *node)
+static int node_has_metrics(const void *xv, const char *node)
 {
+    const xjob *x = xv;
     for (size_t i = 0; node[0] && i < x->n; i++)
         if (x->files[i].kind == KEY_SYSTEM && !strcmp(x->files[i].node, node))
             return 1;
@@ -384,8 +385,10 @@ static int first_pass(kx *k, const xkin *f, int *rc, sm_err *err)
         return 0;
     }
     k->base_ns = meta.has_base ? meta.base_ns : 0;
-    kineto_ingest_place(&f->ki, f->key, &meta, node_has_metrics(k->x, f->ki.node), k->node,
-                        k->proc, sizeof k->node);
+    key_info ki = f->ki;
+    kineto_ingest_node_of(f->ki.node, node_has_metrics, k->x, ki.node, sizeof ki.node);
+    kineto_ingest_place(&ki, f->key, &meta, node_has_metrics(k->x, ki.node), k->node, k->proc,
+                        sizeof k->node);
     return 1;
 }
 

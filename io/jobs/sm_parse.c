@@ -86,6 +86,18 @@ static void parse_profiler(const json_t *ans, jobrow *r)
              n && base[n - 1] == '/' ? "" : "/", r->name);
 }
 
+/* TensorBoardOutputConfig.S3OutputPath, CheckpointConfig.S3Uri and
+ * OutputDataConfig.S3OutputPath, as given (jobplace.h makes the URLs). */
+static void parse_places(const json_t *ans, jobrow *r)
+{
+    copy_str(r->places.tensorboard, sizeof r->places.tensorboard,
+             json_object_get(ans, "TensorBoardOutputConfig"), "S3OutputPath");
+    copy_str(r->places.checkpoint, sizeof r->places.checkpoint,
+             json_object_get(ans, "CheckpointConfig"), "S3Uri");
+    copy_str(r->places.output, sizeof r->places.output,
+             json_object_get(ans, "OutputDataConfig"), "S3OutputPath");
+}
+
 void sm_parse_describe(const json_t *ans, jobrow *r)
 {
     copy_str(r->status, sizeof r->status, ans, "TrainingJobStatus");
@@ -105,5 +117,6 @@ void sm_parse_describe(const json_t *ans, jobrow *r)
     r->alerts = count_issues(json_object_get(ans, "ProfilerRuleEvaluationStatuses")) +
                 count_issues(json_object_get(ans, "DebugRuleEvaluationStatuses"));
     parse_profiler(ans, r);
+    parse_places(ans, r);
     r->described = 1;
 }

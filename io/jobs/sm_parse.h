@@ -25,7 +25,8 @@ size_t sm_parse_list(const json_t *ans, jobrow *out, size_t cap, const char **ne
  * from a DescribeTrainingJob answer and sets r->described. The profiler
  * URL is ProfilerConfig.S3OutputPath/<job>/profiler-output/ unless the
  * profiler is disabled; InstanceGroups count every host and take the
- * first group's type. */
+ * first group's type. The other places of its data (TensorBoard and
+ * checkpoint syncs, the output path) go to r->places as given. */
 void sm_parse_describe(const json_t *ans, jobrow *r);
 
 #endif

@@ -11,6 +11,7 @@
 #include "io/run/job_watch.h"
 #include "io/run/kineto_ingest.h"
 #include "io/source/source_traces.h"
+#include "io/source/source_union.h"
 #include "model/util/vec.h"
 
 struct job {
@@ -25,7 +26,7 @@ struct job {
     pthread_mutex_t lock;
     int desc_final;         /* desc names profiler-output (root found) */
     int filtered;           /* a time filter (--since/--until) is set */
-    char desc[1024];        /* written under lock by job_scan */
+    char desc[2048];        /* written under lock by job_scan */
 };
 
 /* Whole-file kinds from the scanner (lock held): each to its store. */
@@ -77,6 +78,10 @@ static const scanner_stream_ops job_stream = {job_stream_begin, job_stream_feed,
 static void job_set_desc(job *j, const char *root)
 {
     const char *src = source_describe(j->src);
+    if (source_union_is(j->src)) {   /* a job's places: each says where it is */
+        snprintf(j->desc, sizeof j->desc, "%s", src);
+        return;
+    }
     int sl = (int)strlen(src);
     while (sl > 1 && src[sl - 1] == '/')
         sl--;
@@ -110,6 +115,12 @@ job *job_open(const char *spec, const source_opts *so, const model_config *mc,
 job *job_open_source(source *src, const source_opts *so, const model_config *mc,
                      sm_err *err)
 {
+    return job_open_source_at(src, NULL, so, mc, err);
+}
+
+job *job_open_source_at(source *src, const char *root, const source_opts *so,
+                        const model_config *mc, sm_err *err)
+{
     job *j = calloc(1, sizeof *j);
     if (!j) {
         source_free(src);
@@ -132,7 +143,7 @@ job *job_open_source(source *src, const source_opts *so, const model_config *mc,
     scanner_opts o = {.lock = &j->lock, .on_file = job_on_file, .on_file_ud = j,
                       .stream = &job_stream, .wait = so && so->wait_for_data};
     ingest_threads(&o);
-    if (!(j->sc = scanner_new(j->src, NULL, j->m, &o, err)))
+    if (!(j->sc = scanner_new(j->src, root, j->m, &o, err)))
         goto fail;
     /* --traces: searched whole from its top (root ""), into the same model */
     if (so && so->traces && !(j->tsrc = source_traces_open(so->traces, so, err))) {
@@ -218,6 +229,11 @@ int job_scan(job *j, sm_err *err)
     if (rc != 0 && err && err->code == SM_ERR_USAGE)
         err->code = SM_ERR_IO;
     char root[256];
+    if (source_union_is(j->src)) {   /* its places say what each held this pass */
+        pthread_mutex_lock(&j->lock);
+        job_set_desc(j, "");
+        pthread_mutex_unlock(&j->lock);
+    }
     if (!j->desc_final && scanner_root(j->sc, root, sizeof root)) {
         pthread_mutex_lock(&j->lock);
         job_set_desc(j, root);

@@ -25,6 +25,11 @@ job *job_open(const char *spec, const source_opts *so, const model_config *mc,
  * or here on failure). */
 job *job_open_source(source *src, const source_opts *so, const model_config *mc,
                      sm_err *err);
+/* As job_open_source with the profiler-output root inside src given
+ * (NULL: found by the first pass): a job's places (io/source/source_job.h)
+ * are read at theirs whatever they hold. */
+job *job_open_source_at(source *src, const char *root, const source_opts *so,
+                        const model_config *mc, sm_err *err);
 void job_close(job *j);
 
 /* Attaches w (taken, also on failure; NULL detaches; io/run/job_watch.h:

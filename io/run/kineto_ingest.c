@@ -290,6 +290,29 @@ void kineto_ingest_place(const key_info *ki, const char *key, const sm_kmeta *me
         snprintf(proc, cap, "%s", ki->process[0] ? ki->process : stem);
 }
 
+void kineto_ingest_node_of(const char *name, int (*has_metrics)(const void *ud, const char *node),
+                           const void *ud, char *out, size_t cap)
+{
+    char pre[sizeof ((key_info *)0)->node];
+    snprintf(out, cap, "%s", name);
+    if (!name[0] || has_metrics(ud, name))
+        return;
+    snprintf(pre, sizeof pre, "%s", name);
+    for (char *us = strrchr(pre, '_'); us; us = strrchr(pre, '_')) {
+        *us = '\0';
+        if (pre[0] && has_metrics(ud, pre)) {
+            snprintf(out, cap, "%s", pre);
+            return;
+        }
+    }
+}
+
+static int model_node_has_metrics(const void *m, const char *id)
+{
+    const model_node *n = model_find_node(m, id);
+    return n && model_node_series_count(n) > 0;
+}
+
 typedef struct add_ctx {
     model *m;
     int64_t base_ns;
@@ -408,10 +431,11 @@ int kineto_ingest_end(kineto_ingest *k, kineto_read *r, int64_t len, sm_err *err
     sm_kmeta meta;
     int rc = -1;
     if (read_finish(r, &meta, err) == 0) {
-        const key_info *ki = &r->ki;
+        key_info kp = r->ki;
+        const key_info *ki = &kp;
         char node[128], proc[128];
-        const model_node *n = ki->node[0] ? model_find_node(k->m, ki->node) : NULL;
-        kineto_ingest_place(ki, r->key, &meta, n && model_node_series_count(n) > 0, node, proc,
+        kineto_ingest_node_of(r->ki.node, model_node_has_metrics, k->m, kp.node, sizeof kp.node);
+        kineto_ingest_place(ki, r->key, &meta, model_node_has_metrics(k->m, ki->node), node, proc,
                             sizeof node);
         int placed = meta.has_base || meta.ts_epoch;
         int64_t base_ns = meta.has_base ? meta.base_ns : 0;

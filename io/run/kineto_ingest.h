@@ -67,6 +67,17 @@ int kineto_ingest_file(kineto_ingest *k, const key_info *ki, const char *key, co
 void kineto_ingest_place(const key_info *ki, const char *key, const sm_kmeta *meta,
                          int node_has_metrics, char *node, char *proc, size_t cap);
 
+/* The node of a trace writer named `name` by its file (key_info.node).
+ * tensorboard_trace_handler's default worker is HOST_PID, whose host is
+ * the node; a worker_name of the user's ("algo-1_main") names no node:
+ * its node is then the longest `_`-separated prefix of it that
+ * has_metrics(ud, prefix) says system metrics name ("algo-1"), so no
+ * phantom node appears beside the real one. Else name itself. Writes the
+ * node to out (cut to cap bytes). The dashboard's ingest and the export
+ * place a trace alike. */
+void kineto_ingest_node_of(const char *name, int (*has_metrics)(const void *ud, const char *node),
+                           const void *ud, char *out, size_t cap);
+
 /* Told a trace's key (relative to its scanner's root) and why it is named. */
 typedef void (*kineto_note_cb)(void *ud, const char *key, const char *why);
 

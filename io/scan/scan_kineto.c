@@ -34,12 +34,8 @@ static int klist_cb(void *ud, const source_entry *se)
         return 1;
     int inside = !strncmp(se->key, k->root, k->rl);
     const char *rel = inside ? se->key + k->rl : se->key;
-    if (se->error) {
-        /* an unlisted folder matters where traces are looked for */
-        if (inside || !strncmp(rel, TB_DIR, strlen(TB_DIR)))
-            goto pass;
-        return 0;
-    }
+    if (se->error)   /* an unlisted folder: traces may be anywhere in the job */
+        goto pass;
     key_info ki;
     keyname_parse(rel, &ki);
     if (inside ? ki.kind != KEY_KINETO && !keyname_kineto_candidate(rel)

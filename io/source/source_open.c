@@ -68,7 +68,7 @@ int source_opts_parse_traces(source_opts *o, int argc, char **argv, int *i, sm_e
 const char *source_opts_traces_help(void)
 {
     return "  --traces PATH        also read the PyTorch profiler traces (*.pt.trace.json[.gz])\n"
-           "                       in this directory, s3:// prefix or file\n";
+           "                       in this directory, s3:// prefix, file or .tar.gz archive\n";
 }
 
 int source_opts_parse(source_opts *o, int argc, char **argv, int *i, sm_err *err)

@@ -22,6 +22,11 @@ typedef struct source_opts {
      * An S3 job's first pass may list from the cached listing of the last
      * run (list_cache.h), as passes follow that revalidate it. */
     int wait_for_data;
+    /* Not an option either: the data is read in one pass (a report of a
+     * job named to the API, which waits for data as a dashboard does), so
+     * a cached listing must never answer it (list_cache.h serves a
+     * dashboard's first pass only, the next one revalidating). */
+    int one_pass;
     /* --traces PATH (dashboard, report, export: source_opts_parse_traces):
      * another directory, S3 prefix or file of PyTorch profiler traces
      * read into the same job; NULL none. */

@@ -16,6 +16,7 @@
 #include "io/aws/s3_list.h"
 #include "io/aws/s3_retry.h"
 #include "io/aws/s3_url.h"
+#include "io/aws/s3_xml.h"
 
 typedef struct s3_source {
     source base;
@@ -62,6 +63,7 @@ static void s3_fail_context(const s3_source *s, const char *key, s3_fail_ctx *c)
     c->cred_where = aws_creds_where(s->creds);
     c->region = s->region;
     c->endpoint = s->endpoint[0] ? s->endpoint : NULL;
+    c->bucket_region = NULL;
 }
 
 static void s3_explain(const s3_source *s, const char *key,
@@ -69,6 +71,9 @@ static void s3_explain(const s3_source *s, const char *key,
 {
     s3_fail_ctx c;
     s3_fail_context(s, key, &c);
+    char region[64] = "";
+    if (r->body && s3_xml_find(r->body, r->len, "Region", region, sizeof region) == 0)
+        c.bucket_region = region;
     s3_retry_explain(r->curl_code, r->curl_msg, r->status, r->s3code, &c, err);
 }
 
@@ -482,7 +487,7 @@ static int s3_setup(s3_source *s, const source_opts *o, sm_err *err)
         !(s->cache = cache_open(s->tune.cache_dir, o ? o->cache_size : 0, &cerr)))
         source_s3_note(s, "cache off: ", cerr.msg);
     if (s->cache && !(s->lc = list_cache_open(s->cache, s->endpoint, s->bucket, s->root,
-                                              o && o->wait_for_data)))
+                                              o && o->wait_for_data && !o->one_pass)))
         return sm_err_set(err, SM_ERR_NOMEM, "out of memory");
     return 0;
 }

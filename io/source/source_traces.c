@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "io/source/source_tar.h"
+
 typedef struct one_file {
     source base;
     source_vtbl vt;         /* the inner source's, with list narrowed */
@@ -89,6 +91,8 @@ static int names_file(const char *spec)
 
 source *source_traces_open(const char *spec, const source_opts *o, sm_err *err)
 {
+    if (source_tar_names(spec))
+        return source_tar_open(spec, o, err);
     if (!names_file(spec))
         return source_open(spec, o, err);
     const char *slash = strrchr(spec, '/');

@@ -80,10 +80,27 @@ int synth_opts_check(const synth_opts *o, sm_err *err)
 static int synth_kineto_check(const synth_opts *o, sm_err *err)
 {
     if (!o->kineto) {
-        if (o->kineto_only || o->kineto_python || o->kineto_dir || o->host_bound)
+        if (o->kineto_only || o->kineto_python || o->kineto_dir || o->host_bound ||
+            o->kineto_shape || o->kineto_worker)
             return sm_err_set(err, SM_ERR_USAGE, "the Kineto options need --kineto");
         return 0;
     }
+    if (o->kineto_shape < 0 || o->kineto_shape >= SYNTH_SHAPE_COUNT)
+        return sm_err_set(err, SM_ERR_USAGE, "unknown --shape");
+    if ((o->kineto_shape == SYNTH_SHAPE_GLOO || o->kineto_shape == SYNTH_SHAPE_NCCL_EXPOSED) &&
+        o->nodes * o->ranks < 2)
+        return sm_err_set(err, SM_ERR_USAGE, "--shape %s needs two ranks or more (--ranks 2)",
+                          synth_shape_name(o->kineto_shape));
+    if (o->kineto_shape == SYNTH_SHAPE_GLOO && o->gpus < 1)
+        return sm_err_set(err, SM_ERR_USAGE, "--shape gloo is DDP over gloo with CUDA tensors: "
+                          "it needs --gpus 1 or more");
+    const char *w = o->kineto_worker;
+    if (w && (!*w || strlen(w) > 40 || strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                "0123456789-") != strlen(w)))
+        return sm_err_set(err, SM_ERR_USAGE, "--kineto-worker must be 1-40 letters, digits or '-'");
+    if (w && o->ranks > 1)
+        return sm_err_set(err, SM_ERR_USAGE, "--kineto-worker names one process a node: "
+                          "it needs --ranks 1");
     if (o->kineto_form < SYNTH_KINETO_MODERN || o->kineto_form > SYNTH_KINETO_LEGACY)
         return sm_err_set(err, SM_ERR_USAGE, "--kineto-form must be modern, 2024 or legacy");
     /* A long active window is how a real job writes a trace of GBs

@@ -53,8 +53,37 @@ typedef struct synth_opts {
     int kineto_every;       /* TRAIN steps between profiling cycles; default 100 */
     int kineto_active;      /* active (recorded) steps per cycle; default 3 */
     int kineto_python;      /* 1: python_function events (with_stack) */
-    int host_bound;         /* 1: the GPU waits on the host most of the time */
+    int host_bound;         /* 1: the GPU waits on the host most of the time
+                             * (kineto_shape SYNTH_SHAPE_HOST_BOUND) */
+    int kineto_shape;       /* SYNTH_SHAPE_*: the job's known bottleneck */
+    /* tensorboard_trace_handler(worker_name=...): the worker is
+     * "algo-<n>_<kineto_worker>" instead of "algo-<n>_<pid>"; NULL: pid */
+    const char *kineto_worker;
 } synth_opts;
+
+/* Kineto job shapes, each with a known cause (synth_kineto_shape.c says
+ * how each is written, after the traces of real PyTorch 2.x jobs). */
+enum {
+    SYNTH_SHAPE_GPU_BOUND = 0,  /* the default: kernels fill the step */
+    SYNTH_SHAPE_HOST_BOUND,     /* ops spread out, the GPU waits on the host */
+    SYNTH_SHAPE_GLOO,           /* DDP over gloo with CUDA tensors: all-reduce on
+                                 * gloo's threads, pinned copies, 2 ranks on GPU 0 */
+    SYNTH_SHAPE_MAIN_LOADER,    /* DataLoader(num_workers=0): data on the main thread */
+    SYNTH_SHAPE_LAUNCH_BOUND,   /* hundreds of tiny kernels, each shorter than its launch */
+    SYNTH_SHAPE_NCCL_EXPOSED,   /* NCCL all-reduce after the backward, not overlapped */
+    SYNTH_SHAPE_MEMORY_FULL,    /* reserved memory near the device's size, fp32 SIMT gemms */
+    SYNTH_SHAPE_COUNT
+};
+
+/* The shape's name on the command line ("gloo", "main-loader", ...), NULL
+ * past the end; and the shape of a name, -1 when none. */
+const char *synth_shape_name(int shape);
+int synth_shape_find(const char *name);
+
+/* Sets what shape needs over *o (ranks, GPUs, step time, with_stack,
+ * worker name): applied before the command line's own options, which
+ * then override it. */
+void synth_shape_defaults(synth_opts *o, int shape);
 
 enum {
     SYNTH_KINETO_MODERN = 0,  /* 2025+: baseTimeNanoseconds before traceEvents */

@@ -3,7 +3,8 @@
  *
  *   <kin_dir>/<worker>.<time>.pt.trace.json[.gz]
  *
- * worker = "algo-<n>_<pid>" (the host name, then the pid), time = the
+ * worker = "algo-<n>_<pid>" (the host name, then the pid; the handler's
+ * worker_name "algo-<n>_<kineto_worker>" when given), time = the
  * handler's time.time_ns() (the legacy form: milliseconds, as older
  * PyTorch named them). A .gz is written in place, so a reader can find
  * half of it (live mode writes the first half, then the rest on the next
@@ -50,7 +51,8 @@ static void kin_dist(synth_kin *k, synth_kbuf *b)
 {
     if (k->world < 2)
         return;
-    const char *be = k->dev < 0 ? "gloo" : "nccl";
+    int gloo = k->dev < 0 || k->shape == SYNTH_SHAPE_GLOO;
+    const char *be = gloo ? "gloo" : "nccl";
     if (k->form == SYNTH_KINETO_LEGACY) {
         synth_kbuf_printf(b, "  \"distributedInfo\": {\"backend\": \"%s\", \"rank\": %d, "
                        "\"world_size\": %d},\n", be, k->grank, k->world);
@@ -59,7 +61,7 @@ static void kin_dist(synth_kin *k, synth_kbuf *b)
     synth_kbuf_printf(b, "  \"distributedInfo\": {\"backend\": \"%s\", \"rank\": %d, \"world_size\": %d, "
                    "\"pg_count\": 1, \"pg_config\": [{\"pg_name\": \"0\", \"pg_desc\": "
                    "\"default_pg\", \"backend_config\": \"%s\", \"pg_size\": %d, \"ranks\": [",
-                be, k->grank, k->world, k->dev < 0 ? "cpu:gloo,cuda:gloo" : "cuda:nccl", k->world);
+                be, k->grank, k->world, gloo ? "cpu:gloo,cuda:gloo" : "cuda:nccl", k->world);
     for (int r = 0; r < k->world; r++)
         synth_kbuf_printf(b, r ? ", %d" : "%d", r);
     synth_kbuf_lit(b, "]}], \"nccl_version\": \"2.21.5\"},\n");
@@ -112,9 +114,12 @@ static void kin_names(synth_kin *k, synth_kbuf *b)
         kin_meta(k, b, "process_labels", d, 0, "labels", name, 0);
         kin_meta(k, b, "process_sort_index", d, 0, "sort_index", NULL, 16777216LL + d);
     }
-    static const int streams[] = {KIN_STREAM_COMPUTE, KIN_STREAM_NCCL, KIN_STREAM_COPY};
-    for (size_t s = 0; k->dev >= 0 && s < 3; s++) {
-        if (streams[s] == KIN_STREAM_NCCL && k->world < 2)
+    static const int streams[] = {KIN_STREAM_COMPUTE, KIN_STREAM_NCCL, KIN_STREAM_COPY,
+                                  KIN_STREAM_GLOO};
+    int gloo = k->shape == SYNTH_SHAPE_GLOO && k->world > 1;
+    for (size_t s = 0; k->dev >= 0 && s < KIN_STREAMS; s++) {
+        if ((streams[s] == KIN_STREAM_NCCL && (k->world < 2 || gloo)) ||
+            (streams[s] == KIN_STREAM_GLOO && !gloo))
             continue;
         snprintf(name, sizeof name, "stream %d ", streams[s]);
         kin_meta(k, b, "thread_name", k->dev, streams[s], "name", name, 0);
@@ -126,6 +131,13 @@ static void kin_names(synth_kin *k, synth_kbuf *b)
     snprintf(name, sizeof name, "thread %d (pt_autograd_0)", k->bwd_tid);
     kin_meta(k, b, "thread_name", k->pid, k->bwd_tid, "name", name, 0);
     kin_meta(k, b, "thread_sort_index", k->pid, k->bwd_tid, "sort_index", NULL, k->bwd_tid);
+    for (int g = 0; gloo && g < 2; g++) {
+        /* gloo's workers inherit the main thread's name */
+        snprintf(name, sizeof name, "thread %d (pt_main_thread)", k->gloo_tid[g]);
+        kin_meta(k, b, "thread_name", k->pid, k->gloo_tid[g], "name", name, 0);
+        kin_meta(k, b, "thread_sort_index", k->pid, k->gloo_tid[g], "sort_index", NULL,
+                 k->gloo_tid[g]);
+    }
 }
 
 /* The profiler's own span and markers; "Record Window End" closes the
@@ -227,8 +239,13 @@ int synth_kin_write_cycle(synth_kin *k, sm_err *err)
     /* the handler runs a little after the cycle's last step */
     int64_t when_ns = k->cycle_end_ns + (300 + (int64_t)(synth_rng_next(&k->rng) % 600)) * 1000 * US;
     long long stamp = k->form == SYNTH_KINETO_LEGACY ? when_ns / 1000000 : when_ns;
-    snprintf(k->pend_path, sizeof k->pend_path, "%s/algo-%d_%d.%lld.pt.trace.json%s",
-             k->t->job->kin_dir, k->t->node + 1, k->pid, stamp, k->o->kineto_gzip ? ".gz" : "");
+    char worker[96];
+    if (k->o->kineto_worker)
+        snprintf(worker, sizeof worker, "algo-%d_%s", k->t->node + 1, k->o->kineto_worker);
+    else
+        snprintf(worker, sizeof worker, "algo-%d_%d", k->t->node + 1, k->pid);
+    snprintf(k->pend_path, sizeof k->pend_path, "%s/%s.%lld.pt.trace.json%s",
+             k->t->job->kin_dir, worker, stamp, k->o->kineto_gzip ? ".gz" : "");
     synth_kbuf *b = &k->pend;
     b->n = 0;
     b->oom = 0;

@@ -128,6 +128,21 @@ typedef struct sys_levels {
     double gpu_noise; /* spread of per-GPU utilization */
 } sys_levels;
 
+/* The GPU's mean utilization while training: how busy the job's shape
+ * keeps it (host-bound and its kin: the GPU waits). */
+static double train_gpu(const synth_opts *o)
+{
+    if (o->host_bound)
+        return 11.0;
+    switch (o->kineto_shape) {
+    case SYNTH_SHAPE_GLOO: return 12.0;
+    case SYNTH_SHAPE_MAIN_LOADER: return 22.0;
+    case SYNTH_SHAPE_LAUNCH_BOUND: return 14.0;
+    case SYNTH_SHAPE_NCCL_EXPOSED: return 80.0;
+    default: return 92.0;
+    }
+}
+
 /* The node's mean levels at t_us in phase m; noise is added per line. */
 static sys_levels sys_levels_at(synth_sys *s, enum synth_mode m, int64_t t_us)
 {
@@ -151,10 +166,8 @@ static sys_levels sys_levels_at(synth_sys *s, enum synth_mode m, int64_t t_us)
         break;
     case SYNTH_TRAIN:
         l.cpu = s->cpu_mean * drift;
-        l.gpu = s->node == j->o->slow_node ? 68.0 : 92.0;
-        if (j->o->host_bound)
-            l.gpu = 11.0;   /* the GPU waits on the host */
-        l.gpu_mem = s->gpu_mem;
+        l.gpu = s->node == j->o->slow_node ? 68.0 : train_gpu(j->o);
+        l.gpu_mem = j->o->kineto_shape == SYNTH_SHAPE_MEMORY_FULL ? 95.0 : s->gpu_mem;
         l.rd = burst ? 150.0 + 50.0 * synth_rng_normal(r) : 3.0 + 2.0 * fabs(synth_rng_normal(r));
         l.wr = 0.5 + 0.3 * fabs(synth_rng_normal(r));
         l.rx = multi ? 9.0 * l.gpu + 40.0 * synth_rng_normal(r) : 0.3;

@@ -56,6 +56,27 @@ void synth_trace_init(synth_trace *t, const synth_job *job, int node, int rank)
                           (int64_t)(synth_rng_next(&t->rng) % 200000);
 }
 
+/* A TRAIN step's data / forward / backward shares by the Kineto job
+ * shape; the rest is the optimizer (or, over gloo, the wait for the
+ * all-reduce). */
+static void step_split(const synth_opts *o, double *data, double *fwd, double *bwd)
+{
+    static const double split[SYNTH_SHAPE_COUNT][3] = {
+        [SYNTH_SHAPE_GPU_BOUND] = {0.05, 0.32, 0.55},
+        [SYNTH_SHAPE_HOST_BOUND] = {0.05, 0.32, 0.55},
+        [SYNTH_SHAPE_GLOO] = {0.0004, 0.04, 0.05},
+        [SYNTH_SHAPE_MAIN_LOADER] = {0.51, 0.15, 0.25},
+        [SYNTH_SHAPE_LAUNCH_BOUND] = {0.02, 0.38, 0.45},
+        [SYNTH_SHAPE_NCCL_EXPOSED] = {0.04, 0.20, 0.34},
+        [SYNTH_SHAPE_MEMORY_FULL] = {0.05, 0.32, 0.55},
+    };
+    int s = o->kineto && o->kineto_shape > 0 && o->kineto_shape < SYNTH_SHAPE_COUNT
+                ? o->kineto_shape : 0;
+    *data = split[s][0];
+    *fwd = split[s][1];
+    *bwd = split[s][2];
+}
+
 /* Draws the next step after the last one, or marks the schedule done. */
 static void trace_next_step(synth_trace *t)
 {
@@ -87,9 +108,11 @@ static void trace_next_step(synth_trace *t)
         s->bwd_us = 0;
         s->num = t->eval_num++;
     } else {
-        s->data_us = (int64_t)(d * 0.05);
-        s->fwd_us = (int64_t)(d * 0.32);
-        s->bwd_us = (int64_t)(d * 0.55);
+        double fd, ff, fb;
+        step_split(o, &fd, &ff, &fb);
+        s->data_us = (int64_t)(d * fd);
+        s->fwd_us = (int64_t)(d * ff);
+        s->bwd_us = (int64_t)(d * fb);
         if (synth_rng_unit(&t->rng) < o->outlier_rate) {
             /* an outlier is a data stall: 3-6x the whole step */
             double extra = d * (2.0 + 3.0 * synth_rng_unit(&t->rng));

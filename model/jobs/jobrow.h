@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/jobs/jobplace.h"
+
 enum jobrow_source {
     JOBROW_METRICS_NONE = 0,
     JOBROW_METRICS_DEBUGGER,      /* profiler-output system metrics */
@@ -42,6 +44,7 @@ typedef struct jobrow {
     double idle_through_s;    /* CloudWatch: idle time counted up to here; 0 none */
     char failure[256];        /* FailureReason; "" none */
     char profiler_url[512];   /* s3://.../JOB/profiler-output/ or a dir; "" none */
+    jobplaces places;         /* the other places its data may be (jobplace.h) */
     int described;            /* 1: a DescribeTrainingJob answer is in */
     double updated_s;         /* when the newest data (or answer) was seen; 0 unknown */
     double metrics_s;         /* when gpu/cpu/mem were last fetched; 0 never */

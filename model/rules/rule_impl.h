@@ -46,6 +46,10 @@ typedef int (*rule_rank_fn)(const gpu_summary *s, const double *p, rule_result *
 typedef struct rule_desc {
     const char *name;
     const char *summary;
+    const char *fix;        /* the knob to turn when it fires (rules_fix_at) */
+    const char *origin;     /* where its thresholds come from */
+    const char *unit;       /* what one datapoint is ("windows") */
+    const char *look;       /* where the evidence shows (pane, key) */
     rule_severity severity;
     const char *example_key; /* names the unit of examples[].value */
     unsigned inputs;        /* RULE_IN_* */
@@ -87,6 +91,12 @@ int rule_overall_framework_metrics(const model *m, const double *p, rule_result 
  * is one datapoint, its worst is the result's node and device
  * (rule_kineto.c). 0, or -1 on a bad argument. */
 int rule_kineto_run(const rule_desc *d, const model *m, const double *p, rule_result *o);
+/* How the job is set up, from its traces (model/rules/rule_kineto_setup.c). */
+int rule_gloo_with_cuda(const model *m, const double *p, rule_result *o);
+int rule_ranks_share_gpu(const model *m, const double *p, rule_result *o);
+int rule_tensor_cores_unused(const model *m, const double *p, rule_result *o);
+/* 1 when GPU kernel `name` (a gemm) runs on Tensor Cores by its name. */
+int rule_kernel_tensor_core(const char *name);
 
 /* --- result helpers (model/rules/rule_util.c) --- */
 
@@ -99,6 +109,13 @@ void rule_result_example(rule_result *o, const char *node, const char *device,
 void rule_result_worst(rule_result *o, const char *node, const char *device,
                        int64_t t0, int64_t t1);
 void rule_result_message(rule_result *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The fired rule's cause and fix, named from the job's figures; a rule
+ * that sets neither gets its message and datapoint count as the cause and
+ * its table row's fix (rules.c). */
+void rule_result_cause(rule_result *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void rule_result_fix(rule_result *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The rule could not judge because the job is shorter than it needs:
  * too_short set, message RULE_TOO_SHORT "199 samples < patience 1000". */

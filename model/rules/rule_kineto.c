@@ -65,7 +65,7 @@ int rule_kineto_run(const rule_desc *d, const model *m, const double *p, rule_re
 {
     size_t n = model_gpu_count(m);
     double worst = NAN;
-    char why[sizeof o->message] = "";
+    char why[sizeof o->message] = "", worst_text[sizeof o->message] = "";
     for (size_t i = 0; i < n; i++) {
         const model_gpu_row *row = model_gpu_at(m, i);
         rule_result one;
@@ -75,8 +75,14 @@ int rule_kineto_run(const rule_desc *d, const model *m, const double *p, rule_re
             snprintf(why, sizeof why, "%s", one.message);
             continue;
         }
+        double before = worst;
         take(d, o, row, &one, &worst);
+        if (memcmp(&before, &worst, sizeof worst) || !worst_text[0])
+            snprintf(worst_text, sizeof worst_text, "%.40s: %.150s", row->process, one.message);
     }
+    if (o->status == RULE_TRIGGERED)   /* the worst rank's figures, where */
+        rule_result_cause(o, "%.150s on %s (%lld of %lld ranks)", worst_text, o->node,
+                          (long long)o->violations, (long long)o->datapoints);
     if (o->datapoints == 0)
         rule_result_message(o, "%s", n ? why : "no PyTorch profiler traces");
     else if (o->datapoints > 1) {

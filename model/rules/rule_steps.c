@@ -1,6 +1,6 @@
-/* rule_steps: the rules over framework events and job phases —
- * StepOutlier, Dataloader, MaxInitializationTime — and the two summary
- * rules that never fire (OverallSystemUsage, OverallFrameworkMetrics). */
+/* rule_steps: StepOutlier, the rule over the step times (Dataloader is
+ * rule_dataloader.c's; MaxInitializationTime and the summaries,
+ * rule_summary.c's). */
 #include <stdlib.h>
 
 #include "model/rules/rule_impl.h"
@@ -117,91 +117,5 @@ int rule_step_outlier(const model *m, const double *p, rule_result *o)
         rule_result_short(o, "%lld steps < the 100 a process needs", (long long)most_steps(m));
     else if (!o->datapoints)
         rule_result_message(o, "no step events (framework profiling off?)");
-    return 0;
-}
-
-static int ev_start_cmp(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Most data-loader events running at once on a node: the number of
- * parallel loader workers (the model keeps no pids, so concurrency of the
- * retained events stands in for smdebug's pid count). -1 on OOM. */
-static int loader_concurrency(const model_node *n, phase_event *ev, int64_t *span)
-{
-    size_t total = 0, cap = PHASE_RECENT_CAP * 2;
-    int64_t *edges = malloc(cap * 2 * sizeof *edges);
-    if (!edges)
-        return -1;
-    span[0] = span[1] = 0;
-    for (size_t i = 0; i < model_node_phase_count(n); i++) {
-        const phase_stats *ph = model_node_phase_at(n, i);
-        if (phase_stats_kind(ph) != PHASE_DATALOADER)
-            continue;
-        size_t k = phase_stats_recent(ph, ev, PHASE_RECENT_CAP);
-        for (size_t j = 0; j < k && total < cap; j++, total++) {
-            /* ends sort before starts at the same instant: back-to-back
-             * events on one worker are not concurrent */
-            edges[2 * total] = ev[j].start_us * 2 + 1;
-            edges[2 * total + 1] = (ev[j].start_us + ev[j].dur_us) * 2;
-        }
-    }
-    if (total)   /* qsort(NULL, 0, ...) is undefined */
-        qsort(edges, total * 2, sizeof *edges, ev_start_cmp);
-    int cur = 0, best = 0;
-    for (size_t i = 0; i < total * 2; i++) {
-        cur += (edges[i] & 1) ? 1 : -1;
-        if (cur > best) {
-            best = cur;
-            span[0] = edges[i] / 2;
-        }
-    }
-    span[1] = total ? edges[total * 2 - 1] / 2 : 0;
-    free(edges);
-    return best;
-}
-
-/* params: min_threshold, max_threshold (percent of cores) */
-int rule_dataloader(const model *m, const double *p, rule_result *o)
-{
-    phase_event *ev = malloc(PHASE_RECENT_CAP * sizeof *ev);
-    if (!ev)
-        return -1;
-    int any_loader = 0;
-    for (size_t ni = 0; ni < model_node_count(m); ni++) {
-        const model_node *n = model_node_at(m, ni);
-        int64_t span[2];
-        int conc = loader_concurrency(n, ev, span);
-        if (conc < 0) {
-            free(ev);
-            return -1;
-        }
-        any_loader |= conc > 0;
-        size_t cores = model_node_cpu_count(n);
-        if (conc == 0 || cores == 0)
-            continue;
-        double pct = 100.0 * conc / (double)cores;
-        o->datapoints++;
-        int low = pct < p[0], high = pct > p[1];
-        if (low || high || o->violations == 0)
-            rule_result_message(o, "%s: %d parallel data-loader workers on %zu cores "
-                     "(%.0f%%; expected %g-%g%%)", model_node_id(n), conc,
-                                cores, pct, p[0], p[1]);
-        if (!low && !high)
-            continue;
-        o->violations++;
-        rule_result_example(o, model_node_id(n), "", span[0], span[1], pct,
-                            "%d workers / %zu cores = %.0f%% %s %g%%", conc, cores,
-                            pct, low ? "<" : ">", low ? p[0] : p[1]);
-        rule_result_worst(o, model_node_id(n), "", span[0], span[1]);
-    }
-    free(ev);
-    if (o->datapoints)
-        o->status = o->violations ? RULE_TRIGGERED : RULE_OK;
-    else
-        rule_result_message(o, any_loader ? "needs CPU metrics (core count)"
-                            : "no data-loader events");
     return 0;
 }

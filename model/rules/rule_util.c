@@ -49,6 +49,22 @@ void rule_result_message(rule_result *o, const char *fmt, ...)
     va_end(ap);
 }
 
+void rule_result_cause(rule_result *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(o->cause, sizeof o->cause, fmt, ap);
+    va_end(ap);
+}
+
+void rule_result_fix(rule_result *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(o->fix, sizeof o->fix, fmt, ap);
+    va_end(ap);
+}
+
 void rule_result_short(rule_result *o, const char *fmt, ...)
 {
     char why[sizeof o->message - sizeof RULE_TOO_SHORT + 1];

@@ -16,105 +16,183 @@
 #define SAMPLES(n, d) {.name = (n), .def = (d), .min = 0, .max = 1e9, .samples = 1}
 
 static const rule_desc RULES[] = {
-    {.name = "LowGPUUtilization", .example_key = "gpu_pct", .inputs = RULE_IN_SYS,
+    {.name = "LowGPUUtilization", .unit = "windows", .origin = "ProfilerReport",
+     .fix = "remove what the GPU waits for (the traces name it), then a bigger batch until its p95 passes the threshold",
+     .look = "System (1): the node's gpu chart; Heatmap (2): gpu%",
+     .example_key = "gpu_pct", .inputs = RULE_IN_SYS,
      .severity = RULE_SEV_HIGH,
      .summary = "per GPU and window: p95 < threshold_p95, or p5 < threshold_p5",
      .n_params = 4, .evaluate_inc = rule_low_gpu_utilization,
      .free_state = rule_gpu_state_free,
      .params = {PCT("threshold_p95", 70), PCT("threshold_p5", 10),
                 WINDOW("window", 500), SAMPLES("patience", 1000)}},
-    {.name = "CPUBottleneck", .example_key = "cpu_pct", .inputs = RULE_IN_SYS,
+    {.name = "CPUBottleneck", .unit = "samples", .origin = "ProfilerReport",
+     .fix = "move data work off the training process: DataLoader(num_workers=N, pin_memory=True, prefetch_factor=2), or pre-process the data once before training",
+     .look = "System (1): the node's cpu and gpu charts (c: per core)",
+     .example_key = "cpu_pct", .inputs = RULE_IN_SYS,
      .severity = RULE_SEV_HIGH,
      .summary = "share of samples with GPU < gpu_threshold and CPU > cpu_threshold above threshold %",
      .n_params = 4, .evaluate_inc = rule_cpu_bottleneck,
      .free_state = rule_joint_state_free,
      .params = {PCT("threshold", 50), PCT("gpu_threshold", 10),
                 PCT("cpu_threshold", 90), SAMPLES("patience", 1000)}},
-    {.name = "IOBottleneck", .example_key = "io_pct", .inputs = RULE_IN_SYS,
+    {.name = "IOBottleneck", .unit = "samples", .origin = "ProfilerReport",
+     .fix = "pre-fetch the data (DataLoader(num_workers=N, prefetch_factor)) and read it in larger binary shards, or from a faster store (FSx for Lustre, fast file mode)",
+     .look = "System (1): the node's I/O and gpu charts",
+     .example_key = "io_pct", .inputs = RULE_IN_SYS,
      .severity = RULE_SEV_HIGH,
      .summary = "share of samples with GPU < gpu_threshold and I/O wait > io_threshold above threshold %",
      .n_params = 4, .evaluate_inc = rule_io_bottleneck,
      .free_state = rule_joint_state_free,
      .params = {PCT("threshold", 50), PCT("gpu_threshold", 10),
                 PCT("io_threshold", 50), SAMPLES("patience", 1000)}},
-    {.name = "BatchSize", .example_key = "gpu_pct", .inputs = RULE_IN_SYS,
+    {.name = "BatchSize", .unit = "windows", .origin = "ProfilerReport",
+     .fix = "a bigger batch (scale the learning rate with it), or a smaller instance for this model",
+     .look = "System (1): cpu, gpu and gmem charts all low",
+     .example_key = "gpu_pct", .inputs = RULE_IN_SYS,
      .severity = RULE_SEV_LOW,
      .summary = "per window: p95 of CPU, GPU and GPU memory all below thresholds",
      .n_params = 5, .evaluate_inc = rule_batch_size,
      .free_state = rule_gpu_state_free,
      .params = {PCT("cpu", 70), PCT("gpu", 70), PCT("gpu_memory", 70),
                 WINDOW("window", 500), SAMPLES("patience", 1000)}},
-    {.name = "GPUMemoryIncrease", .example_key = "gpu_memory_pct", .inputs = RULE_IN_SYS,
+    {.name = "GPUMemoryIncrease", .unit = "windows", .origin = "ProfilerReport",
+     .fix = "look for tensors kept across steps (a loss summed without .item(), growing lists); if the model needs the memory, a larger GPU",
+     .look = "System (1): the gmem chart of the device",
+     .example_key = "gpu_memory_pct", .inputs = RULE_IN_SYS,
      .severity = RULE_SEV_MED,
      .summary = "moving average of GPU memory rises more than increase points",
      .n_params = 3, .evaluate_inc = rule_gpu_memory_increase,
      .free_state = rule_gpu_memory_increase_free,
      .params = {PCT("increase", 5), WINDOW("window", 10), SAMPLES("patience", 1000)}},
-    {.name = "StepOutlier", .example_key = "duration_us", .inputs = RULE_IN_EV,
+    {.name = "StepOutlier", .unit = "steps", .origin = "ProfilerReport",
+     .fix = "look at what ran in the slow steps (Timeline, f on the step): a data stall, a checkpoint or an evaluation; move it off the step or out of the loop",
+     .look = "Steps (3): o O walk the outliers, f focuses one",
+     .example_key = "duration_us", .inputs = RULE_IN_EV,
      .severity = RULE_SEV_MED,
      .summary = "more than n_outliers steps slower than mean + stddev sigma (after 100 steps)",
      .n_params = 2, .evaluate = rule_step_outlier,
      .params = {{.name = "stddev", .def = 3, .min = 0, .max = 1000},
                 COUNT("n_outliers", 10)}},
-    {.name = "Straggler", .example_key = "p50_us", .inputs = RULE_IN_EV,
+    {.name = "Straggler", .unit = "ranks or nodes", .origin = "smtop",
+     .fix = "look at the slow rank's host and data shard: DDP waits for the slowest rank every step",
+     .look = "Steps (3): r R pick the rank; System (1): its node",
+     .example_key = "p50_us", .inputs = RULE_IN_EV,
      .severity = RULE_SEV_MED,
      .summary = "a rank (or node) whose median TRAIN step is threshold % above its peers'",
      .n_params = 2, .evaluate = rule_straggler,
      .params = {{.name = "threshold", .def = 10, .min = 0, .max = 1e6},
                 COUNT("min_steps", 10)}},
-    {.name = "LoadBalancing", .example_key = "distance", .inputs = RULE_IN_SYS,
+    {.name = "LoadBalancing", .unit = "GPU pairs", .origin = "ProfilerReport",
+     .fix = "spread the work evenly over the GPUs: one rank per GPU with DDP (torchrun --nproc_per_node=GPUs) instead of DataParallel",
+     .look = "Heatmap (2): the node's GPUs side by side",
+     .example_key = "distance", .inputs = RULE_IN_SYS,
      .severity = RULE_SEV_MED,
      .summary = "distance between GPU utilization histograms above threshold",
      .n_params = 2, .evaluate_inc = rule_load_balancing,
      .free_state = rule_load_balancing_free,
      .params = {{.name = "threshold", .def = 0.5, .min = 0, .max = 1},
                 SAMPLES("patience", 1000)}},
-    {.name = "Dataloader", .example_key = "workers_per_core_pct", .inputs = RULE_IN_SYS | RULE_IN_EV,
+    {.name = "Dataloader", .unit = "nodes", .origin = "ProfilerReport; TensorBoard profiler (data > 5 % of a step)",
+     .fix = "DataLoader(num_workers=N, pin_memory=True, persistent_workers=True)",
+     .look = "Timeline (5), v: the loader view (data per step, workers)",
+     .example_key = "workers_per_core_pct", .inputs = RULE_IN_SYS | RULE_IN_EV,
      .severity = RULE_SEV_LOW,
-     .summary = "parallel data loaders below min % or above max % of cores",
-     .n_params = 2, .evaluate = rule_dataloader,
+     .summary = "parallel data loaders below min % or above max % of cores (smdebug); "
+                "data loading min_data_pct % or more of the TRAIN steps (PyTorch profiler)",
+     .n_params = 3, .evaluate = rule_dataloader,
      .params = {{.name = "min_threshold", .def = 70, .min = 0, .max = 100000},
-                {.name = "max_threshold", .def = 200, .min = 0, .max = 100000}}},
-    {.name = "MaxInitializationTime", .example_key = "init_min", .inputs = RULE_IN_SYS | RULE_IN_EV,
+                {.name = "max_threshold", .def = 200, .min = 0, .max = 100000},
+                PCT("min_data_pct", 5)}},
+    {.name = "MaxInitializationTime", .unit = "jobs", .origin = "ProfilerReport",
+     .fix = "start training sooner: stream the data (fast file mode, FSx for Lustre) instead of downloading it all, and load the model once",
+     .look = "Steps (3): the first step's time; System (1): I/O during start-up",
+     .example_key = "init_min", .inputs = RULE_IN_SYS | RULE_IN_EV,
      .severity = RULE_SEV_MED,
      .summary = "no first step after threshold minutes",
      .n_params = 1, .evaluate = rule_max_initialization_time,
      .params = {{.name = "threshold", .def = 20, .min = 0, .max = 1e6}}},
-    {.name = "OverallSystemUsage", .inputs = RULE_IN_SYS,
+    {.name = "OverallSystemUsage", .unit = "metrics", .origin = "ProfilerReport",
+     .fix = "",
+     .look = "report: details",
+     .inputs = RULE_IN_SYS,
      .severity = RULE_SEV_INFO,
      .summary = "never fires: per-node p50/p95/p99/max of each metric",
      .n_params = 0, .evaluate = rule_overall_system_usage},
-    {.name = "OverallFrameworkMetrics", .inputs = RULE_IN_EV,
+    {.name = "OverallFrameworkMetrics", .unit = "phases", .origin = "ProfilerReport",
+     .fix = "",
+     .look = "report: details",
+     .inputs = RULE_IN_EV,
      .severity = RULE_SEV_INFO,
      .summary = "never fires: time in each framework phase",
      .n_params = 0, .evaluate = rule_overall_framework_metrics},
     /* The PyTorch profiler's rules: a predicate over one rank's summary
      * (rule_kineto_pred.c) run on every rank, one datapoint each
      * (rule_kineto.c). */
-    {.name = "GPUIdleHostBound", .example_key = "idle_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
+    {.name = "GPUIdleHostBound", .unit = "ranks", .origin = "HTA (idle time breakdown)",
+     .fix = "take the host's work off the GPU's path: what ran while the GPU waited names it (report: idle causes); a bigger batch amortises it",
+     .look = "Top (4), o: Kineto ops; Timeline (5): the GPU split per step",
+     .example_key = "idle_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_HIGH,
      .summary = "Kineto: GPU idle above threshold % of its span, more than host_wait % "
                 "of it waiting for kernel launches",
      .n_params = 2, .evaluate_rank = rule_kineto_pred_idle_host_bound, .worse_up = 1,
      .params = {PCT("threshold", 50), PCT("host_wait", 50)}},
-    {.name = "CommNotOverlapped", .example_key = "overlap_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
+    {.name = "CommNotOverlapped", .unit = "ranks", .origin = "HTA (comm/comp overlap); TensorBoard profiler (communication > 10 %)",
+     .fix = "overlap the all-reduce with the backward: DDP(bucket_cap_mb=25 or less), no find_unused_parameters; or all-reduce less often (gradient accumulation under no_sync()) or a bigger batch",
+     .look = "Timeline (5): comm per step; Top (4), o: kernels",
+     .example_key = "overlap_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_MED,
      .summary = "Kineto: communication at least min_comm % of GPU time, under threshold % "
                 "of it overlapped with computation",
      .n_params = 2, .evaluate_rank = rule_kineto_pred_comm_not_overlapped, .worse_up = 0,
      .params = {PCT("threshold", 30), PCT("min_comm", 10)}},
-    {.name = "KernelLaunchOverhead", .example_key = "short_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
+    {.name = "KernelLaunchOverhead", .unit = "ranks", .origin = "HTA (kernel launch statistics)",
+     .fix = "fewer, larger kernels: torch.compile(mode=\"reduce-overhead\") or CUDA graphs, fused optimizers (AdamW(fused=True)), a bigger batch",
+     .look = "Top (4), o: kernels (count); report: gpu[].launch",
+     .example_key = "short_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_MED,
      .summary = "Kineto: more than threshold % of kernels shorter than their launch call "
                 "(after min_launches launches)",
      .n_params = 2, .evaluate_rank = rule_kineto_pred_launch_overhead, .worse_up = 1,
      .params = {PCT("threshold", 50), COUNT("min_launches", 100)}},
-    {.name = "GPUMemoryNearCapacity", .example_key = "reserved_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
+    {.name = "GPUMemoryNearCapacity", .unit = "ranks", .origin = "TensorBoard profiler (peak memory > 90 %)",
+     .fix = "activation checkpointing (torch.utils.checkpoint), bf16 autocast, or a smaller micro-batch with gradient accumulation",
+     .look = "report: gpu[].memory; the rank's [memory] peak",
+     .example_key = "reserved_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_HIGH,
      .summary = "Kineto: peak reserved GPU memory above threshold % of totalGlobalMem, "
                 "or an OutOfMemory event",
      .n_params = 1, .evaluate_rank = rule_kineto_pred_memory_near_capacity, .worse_up = 1,
      .params = {PCT("threshold", 90)}},
+    /* How the job is set up, where its traces show it (rule_kineto_setup.c). */
+    {.name = "GlooWithCUDA", .unit = "ranks", .origin = "TensorBoard profiler (DDP without NCCL)",
+     .fix = "init_process_group(\"nccl\"): NCCL all-reduces on the GPU during the backward, "
+            "no copies through the host",
+     .look = "report: gpu[].backend; Top (4), o: kernels (Memcpy ... Pinned), Kineto ops (record_param_comms)",
+     .example_key = "all_reduce_calls", .inputs = RULE_IN_EV | RULE_IN_RANKS,
+     .severity = RULE_SEV_HIGH,
+     .summary = "Kineto: a rank runs DDP over gloo (distributedInfo.backend) with CUDA tensors",
+     .n_params = 0, .evaluate = rule_gloo_with_cuda},
+    {.name = "RanksShareGPU", .unit = "nodes", .origin = "smtop",
+     .fix = "one rank per GPU: torch.cuda.set_device(local_rank) before init_process_group, "
+            "torchrun --nproc_per_node=<GPUs>",
+     .look = "report: gpu[] (each rank's device); System (1): the node's GPUs",
+     .example_key = "ranks", .inputs = RULE_IN_SYS | RULE_IN_EV | RULE_IN_RANKS,
+     .severity = RULE_SEV_HIGH,
+     .summary = "Kineto: two or more ranks of a node run on one GPU",
+     .n_params = 0, .evaluate = rule_ranks_share_gpu},
+    {.name = "TensorCoresUnused", .unit = "ranks",
+     .origin = "TensorBoard profiler (Tensor Cores eligible: AMP)",
+     .fix = "bf16 autocast (with torch.autocast(\"cuda\", dtype=torch.bfloat16)), or TF32: "
+            "torch.backends.cuda.matmul.allow_tf32 = True",
+     .look = "Top (4), o: kernels (sgemm/simt names)",
+     .example_key = "simt_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
+     .severity = RULE_SEV_MED,
+     .summary = "Kineto: matmul kernels at least min_gemm_pct % of GPU time, threshold % or more "
+                "of it without Tensor Cores",
+     .n_params = 2, .evaluate = rule_tensor_cores_unused,
+     .params = {PCT("threshold", 50), PCT("min_gemm_pct", 10)}},
 };
 #define NRULES (sizeof RULES / sizeof RULES[0])
 
@@ -182,6 +260,10 @@ void rules_free(rules *r)
 size_t rules_count(void) { return NRULES; }
 const char *rules_name_at(size_t i) { return i < NRULES ? RULES[i].name : NULL; }
 const char *rules_summary_at(size_t i) { return i < NRULES ? RULES[i].summary : NULL; }
+const char *rules_fix_at(size_t i) { return i < NRULES ? RULES[i].fix : NULL; }
+const char *rules_origin_at(size_t i) { return i < NRULES ? RULES[i].origin : NULL; }
+const char *rules_unit_at(size_t i) { return i < NRULES ? RULES[i].unit : NULL; }
+const char *rules_look_at(size_t i) { return i < NRULES ? RULES[i].look : NULL; }
 
 int rules_find(const char *name)
 {
@@ -276,6 +358,30 @@ static void effective_params(const rules *r, size_t i, const model *m, double *o
     }
 }
 
+/* A fired rule's cause, fix and evidence: what the rule named, else its
+ * worst violation with the count of what crossed (the message says where
+ * and how much), the table's fix, and where to look. Nothing when it did
+ * not fire. */
+static void rule_advise(const rule_desc *d, rule_result *o)
+{
+    if (o->status != RULE_TRIGGERED) {
+        o->cause[0] = o->fix[0] = o->evidence[0] = '\0';
+        return;
+    }
+    char buf[RULE_CAUSE];
+    if (!o->cause[0]) {
+        snprintf(buf, sizeof buf, "%.150s (%lld of %lld %s)", o->message,
+                 (long long)o->violations, (long long)o->datapoints, d->unit);
+        memcpy(o->cause, buf, sizeof o->cause);
+    }
+    if (!o->fix[0])
+        snprintf(o->fix, sizeof o->fix, "%s", d->fix);
+    if (!o->evidence[0]) {
+        snprintf(buf, sizeof buf, "%s%s%s", d->look, o->node[0] ? "; node " : "", o->node);
+        snprintf(o->evidence, sizeof o->evidence, "%.*s", (int)sizeof o->evidence - 1, buf);
+    }
+}
+
 /* Runs rule i over m into its result. 0, or -1 on OOM (the result then
  * says so and the rule is retried at the next call). Writes rule i's own
  * slots alone: distinct rules may run at once (rules_run_one). */
@@ -302,6 +408,7 @@ static int rule_run(rules *r, size_t i, const model *m)
     else if (o->status == RULE_OK && !o->message[0])
         snprintf(o->message, sizeof o->message, "%lld datapoints checked, "
                  "none crossed the thresholds", (long long)o->datapoints);
+    rule_advise(&RULES[i], o);
     r->stamp[i] = (rule_stamp){.sys_gen = model_system_generation(m),
                                .ev_gen = model_event_generation(m),
                                .param_gen = r->param_gen[i], .interval_us = iv,

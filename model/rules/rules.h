@@ -43,6 +43,9 @@
 
 #define RULE_MAX_PARAMS 6
 #define RULE_MAX_EXAMPLES 8
+#define RULE_CAUSE 200
+#define RULE_FIX 160
+#define RULE_EVIDENCE 160
 
 typedef enum rule_status {
     RULE_NO_DATA = 0,
@@ -91,6 +94,15 @@ typedef struct rule_result {
      * numbers. A live job may still get there (the dashboard says
      * "waiting: " instead); an ended one never will. */
     int too_short;
+    /* When the rule fired (triggered; "" otherwise): what caused it, where
+     * and how much, with the figures ("algo-1 gpu0 underused: p95 42.0% <
+     * 70; 3 of 8 windows"); the concrete knob to turn (the table's fix, or
+     * one the rule named from the job's figures: "DataLoader(num_workers=
+     * 7, pin_memory=True)"); and the figure to check and where to look
+     * (pane and key). */
+    char cause[RULE_CAUSE];
+    char fix[RULE_FIX];
+    char evidence[RULE_EVIDENCE];
     size_t n_examples;
     rule_example examples[RULE_MAX_EXAMPLES];
 } rule_result;
@@ -110,6 +122,15 @@ const char *rules_name_at(size_t i);
 /* Index of a rule by name (case-insensitive), or -1. */
 int rules_find(const char *name);
 const char *rules_summary_at(size_t i);   /* one-line "fires when" */
+/* Rule i's fix as its table row states it ("a bigger batch, or a smaller
+ * instance"); where its thresholds come from ("ProfilerReport", "TensorBoard
+ * profiler", "HTA", "smtop"); what one datapoint is ("windows", "samples",
+ * "ranks"); and where a reader sees its evidence ("System (1): the node's
+ * CPU and GPU charts"). Static strings; NULL past the end. */
+const char *rules_fix_at(size_t i);
+const char *rules_origin_at(size_t i);
+const char *rules_unit_at(size_t i);
+const char *rules_look_at(size_t i);
 
 /* Parameters of rule i, in table order. */
 size_t rules_param_count(size_t i);
@@ -168,6 +189,18 @@ size_t rules_triggered_count(const rules *r);
 
 const char *rules_status_name(rule_status s);      /* "triggered", "ok", "no_data" */
 const char *rules_severity_name(rule_severity s);  /* "high", "medium", "low", "info" */
+
+/* The PyTorch profiler's DataLoader time against the TRAIN steps' on the
+ * node where it is the largest share (model/rules/rule_dataloader.c, the
+ * Dataloader rule's figure): *out filled, 1; 0 when no node has the
+ * `enumerate(DataLoader)` annotation beside its steps. */
+typedef struct rules_loader {
+    const char *node;         /* the model's */
+    double pct;               /* of the TRAIN steps' time */
+    double per_step_us, step_us;
+    int main_thread;          /* _SingleProcessDataLoaderIter: num_workers=0 */
+} rules_loader;
+int rules_loader_share(const model *m, rules_loader *out);
 
 /* --- overrides (model/rules/rules_params.c) --- */
 

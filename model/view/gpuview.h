@@ -2,9 +2,8 @@
  * (Kineto) ranks the model holds (model/core/model_gpu.h), as plain values that
  * point nothing into the model:
  *
- * - the job's figures summed over its ranks (gpuview_job_sum) and the
- *   verdict's findings in words with numbers (gpuview_findings): "GPU idle
- *   78 % (host-bound: 96 % host wait)", "comm not overlapped 88 %", ...;
+ * - the job's figures summed over its ranks (gpuview_job_sum), which the
+ *   verdict's findings quote (model/view/gpucause.h);
  * - the GPU split of a rank's steps (compute / communication / memory /
  *   idle) matched to the steps a Timeline shows (gpuview_steps_match);
  * - the top functions of one source (Kineto CPU ops, GPU kernels, Python
@@ -23,7 +22,6 @@
 #include "model/gpu/gpu_rank.h"
 #include "model/model.h"
 #include "model/rules/rules.h"
-#include "model/view/finding.h"
 #include "model/view/viewdata.h"
 
 /* The job's Kineto figures: times summed over the ranks with GPU rows, so
@@ -46,22 +44,6 @@ typedef struct gpuview_job {
 
 /* Fills *out from every rank of m (zeros and NaNs without ranks). */
 void gpuview_job_sum(const model *m, gpuview_job *out);
-
-/* A finding's source is the rule it comes from, or NULL. */
-typedef finding gpuview_finding;
-
-/* The Kineto findings of the job, in the order idle, communication,
- * launches, memory: the idle share, said host-bound when GPUIdleHostBound
- * fired, else only when it is at least idle_min % (the severity by the
- * share: 50 high, 25 medium, else low). idle_min INFINITY says another
- * source (system metrics) told an idle share already: only a host-bound
- * GPU is said then, cause first ("GPU host-bound: 96 % host wait (traces:
- * idle 78 %)"), so two idle shares never read as one contradicting
- * figure. Then each other Kineto rule that
- * fired in res[0..nres) (rules table order) with the job's figure. At most
- * max into out; returns how many. None without Kineto ranks. */
-size_t gpuview_findings(const model *m, const rule_result *res, size_t nres, double idle_min,
-                        gpuview_finding *out, size_t max);
 
 /* For each of steps (number, start on the job clock, n of them), the
  * rank's GPU split of the same step into out[i] (dur_us 0 when the rank

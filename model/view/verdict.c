@@ -12,6 +12,7 @@
 
 #include "model/rules/device_usage.h"
 #include "model/steps/step_outliers.h"
+#include "model/view/gpucause.h"
 #include "model/view/gpuview.h"
 #include "model/view/rank_name.h"
 #include "model/util/stable_sort.h"
@@ -40,14 +41,33 @@ static void brief(verdict *v, const char *fmt, ...)
     va_end(ap);
 }
 
+static int told(const verdict *v, const char *source)
+{
+    for (size_t i = 0; i < v->n; i++)
+        if (!strcmp(v->f[i].source, source))
+            return 1;
+    return 0;
+}
+
+/* 1 when a finding already told rule (finding.rule). */
+static int rule_told(const verdict *v, const char *rule)
+{
+    for (size_t i = 0; i < v->n; i++)
+        if (v->f[i].rule && !strcmp(v->f[i].rule, rule))
+            return 1;
+    return 0;
+}
+
 static const rule_result *rule_named(const verdict_in *in, const char *name)
 {
     int i = rules_find(name);
     return i >= 0 && (size_t)i < in->nres ? &in->res[i] : NULL;
 }
 
-/* The share of GPU time under 10 % utilization over the whole job: the
- * cost a reader pays for most, so it leads its severity. */
+/* The share of GPU time under 10 % utilization over the whole job, as
+ * the system metrics (NVML) sample it, start-up included: in its own words
+ * ("GPU < 10 % in 57 % of samples"), so that it never reads as a second
+ * idle figure beside the traces' (source_kineto's "GPU idle 86 %"). */
 static int source_idle_gpu(const verdict_in *in, verdict *v)
 {
     size_t n = model_node_count(in->m);
@@ -66,10 +86,19 @@ static int source_idle_gpu(const verdict_in *in, verdict *v)
     if (k < 0)
         return -1;
     double pct = total > 0 ? 100.0 * idle / total : 0;
-    if (pct >= VERDICT_IDLE_PCT)
-        finding_add(v->f, &v->n, VERDICT_MAX, "idle_gpu",
-                    pct >= 50 ? RULE_SEV_HIGH : pct >= 25 ? RULE_SEV_MED : RULE_SEV_LOW,
-                    "GPU idle %.0f %%", pct);
+    if (pct < VERDICT_IDLE_PCT)
+        return 0;
+    finding *f = finding_add(v->f, &v->n, VERDICT_MAX, "idle_gpu",
+                             pct >= 50 ? RULE_SEV_HIGH : pct >= 25 ? RULE_SEV_MED : RULE_SEV_LOW,
+                             "GPU < 10 %% in %.0f %% of samples", pct);
+    int traced = told(v, "kineto");
+    finding_short(f, NULL, traced ? NULL : "profile a few steps");
+    finding_cause(f, "%.2f of %.2f GPU-hours under 10 %% utilization (the system metrics, over the "
+                  "whole job, start-up included)", idle, total);
+    finding_fix(f, traced ? "the traces name the cause: see the GPU idle finding"
+                          : "torch.profiler(schedule=..., on_trace_ready=tensorboard_trace_handler"
+                            "(...)) on a few steps names the cause; without one, a bigger batch");
+    finding_evidence(f, "System (1): the gpu chart; Heatmap (2): gpu%%; report: idle_gpu_hours");
     return 0;
 }
 
@@ -104,8 +133,11 @@ static int source_straggler(const verdict_in *in, verdict *v)
     if (!r || r->status != RULE_TRIGGERED)
         return 0;
     char who[128];
-    finding_add(v->f, &v->n, VERDICT_MAX, "straggler", r->severity, "straggler %s +%.0f %%",
-                writer_name(in->m, r->node, who, sizeof who), r->worst_pct);
+    finding *f = finding_add(v->f, &v->n, VERDICT_MAX, "straggler", r->severity,
+                             "straggler %s +%.0f %%", writer_name(in->m, r->node, who, sizeof who),
+                             r->worst_pct);
+    finding_from_rule(f, r);
+    finding_short(f, NULL, "check its host and data shard");
     return 0;
 }
 
@@ -192,6 +224,27 @@ static int pick_worst(const verdict_in *in, slow_pick *best)
     return 0;
 }
 
+/* What the slow steps cost and what to look at: the Timeline on the step
+ * (f focuses it), where a data stall, a checkpoint or an evaluation shows. */
+static void outlier_advice(finding *f, const rule_result *r, const slow_pick *best,
+                           const char *step)
+{
+    if (!f)
+        return;
+    if (r)
+        finding_from_rule(f, r);
+    finding_short(f, NULL, "look at what ran in the step");
+    if (best && best->unit)
+        finding_cause(f, "%s took %.1f ms against a p50 of %.1f ms; the %zu outlier steps cost "
+                      "%.0f %% of the step time over the p50", step,
+                      (double)best->o.slowest.dur_us / 1000, best->o.p50_us / 1000,
+                      best->o.outliers, step_outliers_lost_pct(&best->o));
+    if (!f->fix[0])
+        finding_fix(f, "%s", rules_fix_at((size_t)rules_find("StepOutlier")));
+    finding_evidence(f, "Steps (3): o O walk the outliers, f focuses one; Timeline (5): what ran "
+                     "in it");
+}
+
 /* Step-time outliers by StepOutlier's definition (model/steps/
  * step_outliers.h, the user's stddev): when the rule fired, its share of
  * outlier steps and the slowest; when it did not (a job shorter than its
@@ -216,7 +269,8 @@ static int source_outlier_steps(const verdict_in *in, verdict *v)
             snprintf(head, sizeof head, "%lld outlier steps", (long long)r->violations);
     }
     if (!best.unit) {
-        finding_add(v->f, &v->n, VERDICT_MAX, "outlier_steps", r->severity, "%s", head);
+        outlier_advice(finding_add(v->f, &v->n, VERDICT_MAX, "outlier_steps", r->severity, "%s",
+                                   head), r, NULL, "");
         return 0;
     }
     if (best.units > 1)
@@ -230,60 +284,66 @@ static int source_outlier_steps(const verdict_in *in, verdict *v)
     snprintf(p50, sizeof p50, x >= 9.95 ? "%.0f\u00d7" : "%.1f\u00d7", x);
     rule_severity sev = fired ? r->severity
                       : lost >= VERDICT_STEP_HEAVY_PCT ? RULE_SEV_MED : RULE_SEV_LOW;
+    finding *f;
     if (fired) {
-        finding_add(v->f, &v->n, VERDICT_MAX, "outlier_steps", sev,
-                    "%s: %s%s took %s, %s the p50", head, who, step, took, p50);
+        f = finding_add(v->f, &v->n, VERDICT_MAX, "outlier_steps", sev,
+                        "%s: %s%s took %s, %s the p50", head, who, step, took, p50);
         brief(v, "%s", head);
     } else {
-        finding_add(v->f, &v->n, VERDICT_MAX, "outlier_steps", sev,
-                    "%s%s took %s, %s the p50 (%.0f %% of %s time)", who, step, took, p50, lost,
-                    mode_of(best.label));
+        f = finding_add(v->f, &v->n, VERDICT_MAX, "outlier_steps", sev,
+                        "%s%s took %s, %s the p50 (%.0f %% of %s time)", who, step, took, p50,
+                        lost, mode_of(best.label));
         brief(v, "%s took %s, %s p50", step, took, p50);
     }
+    outlier_advice(f, fired ? r : NULL, &best, step);
     return 0;
 }
 
 /* Every other rule that fired, in a few words with its count and what
- * it counted. The rules the sources above already tell (and
- * LowGPUUtilization once idle time is told) are not repeated. */
+ * it counted (the rule table's unit), its cause and fix. The rules the
+ * sources above already tell (finding.rule, and LowGPUUtilization once
+ * an idle share is told) are not repeated. */
 static const struct {
-    const char *rule, *words, *unit;
+    const char *rule, *words, *knob;
     int as_pct;                 /* "in 12 % of samples", not "in 3 of 25 samples" */
 } PHRASES[] = {
-    {"LowGPUUtilization", "low GPU utilization", "windows", 0},
-    {"CPUBottleneck", "CPU bottleneck", "samples", 1},
-    {"IOBottleneck", "I/O bottleneck", "samples", 1},
-    {"BatchSize", "batch size too small", "windows", 0},
-    {"GPUMemoryIncrease", "GPU memory growing", "windows", 0},
-    {"LoadBalancing", "GPUs unevenly loaded", "GPU pairs", 0},
+    {"LowGPUUtilization", "low GPU utilization", "bigger batch", 0},
+    {"CPUBottleneck", "CPU bottleneck", "DataLoader num_workers", 1},
+    {"IOBottleneck", "I/O bottleneck", "pre-fetch, faster storage", 1},
+    {"BatchSize", "batch size too small", "bigger batch", 0},
+    {"GPUMemoryIncrease", "GPU memory growing", "free tensors kept across steps", 0},
+    {"LoadBalancing", "GPUs unevenly loaded", "one rank per GPU (DDP)", 0},
 };
 
-static int told(const verdict *v, const char *source)
-{
-    for (size_t i = 0; i < v->n; i++)
-        if (!strcmp(v->f[i].source, source))
-            return 1;
-    return 0;
-}
-
-/* Dataloader: how many workers, against the cores, on how many nodes. */
+/* Dataloader: the traces' data share, or the workers against the cores. */
 static void phrase_dataloader(const verdict_in *in, const rule_result *r, verdict *v)
 {
-    int i = rules_find("Dataloader");
-    double lo = i >= 0 ? rules_param_value(in->r, (size_t)i, 0) : 70;
-    double mn = INFINITY, mx = -INFINITY;
-    for (size_t k = 0; k < r->n_examples; k++) {
-        mn = fmin(mn, r->examples[k].value);
-        mx = fmax(mx, r->examples[k].value);
+    rules_loader ld;
+    finding *f;
+    if (rules_loader_share(in->m, &ld)) {
+        f = finding_add(v->f, &v->n, VERDICT_MAX, "rule", r->severity,
+                        ld.main_thread ? "data loading on the main thread %.0f %% of the step"
+                                       : "waiting for data %.0f %% of the step", ld.pct);
+        finding_short(f, NULL, "num_workers");
+    } else {
+        int i = rules_find("Dataloader");
+        double lo = i >= 0 ? rules_param_value(in->r, (size_t)i, 0) : 70;
+        double mn = INFINITY, mx = -INFINITY;
+        for (size_t k = 0; k < r->n_examples; k++) {
+            mn = fmin(mn, r->examples[k].value);
+            mx = fmax(mx, r->examples[k].value);
+        }
+        if (!r->n_examples)
+            return;
+        double worst = mn < lo ? mn : mx;
+        f = finding_add(v->f, &v->n, VERDICT_MAX, "rule", r->severity,
+                        "too %s data-loader workers (%.0f %% of cores) on %lld of %lld nodes",
+                        worst < lo ? "few" : "many", worst, (long long)r->violations,
+                        (long long)r->datapoints);
+        brief(v, "too %s data-loader workers", worst < lo ? "few" : "many");
+        finding_short(f, NULL, worst < lo ? "more num_workers" : "fewer num_workers");
     }
-    if (!r->n_examples)
-        return;
-    double worst = mn < lo ? mn : mx;
-    finding_add(v->f, &v->n, VERDICT_MAX, "rule", r->severity,
-                "too %s data-loader workers (%.0f %% of cores) on %lld of %lld nodes",
-                worst < lo ? "few" : "many", worst, (long long)r->violations,
-                (long long)r->datapoints);
-    brief(v, "too %s data-loader workers", worst < lo ? "few" : "many");
+    finding_from_rule(f, r);
 }
 
 /* MaxInitializationTime: how long the job took to its first step. */
@@ -292,30 +352,43 @@ static void phrase_init(const verdict_in *in, const rule_result *r, verdict *v)
     job_phases ph;
     char t[24];
     model_get_job_phases(in->m, &ph);
-    finding_add(v->f, &v->n, VERDICT_MAX, "rule", r->severity,
-                ph.has_steps ? "slow start: first step after %s" : "slow start: no step in %s",
-                dur_words((double)(r->t1_us - r->t0_us), t, sizeof t));
+    finding *f = finding_add(v->f, &v->n, VERDICT_MAX, "rule", r->severity,
+                             ph.has_steps ? "slow start: first step after %s"
+                                          : "slow start: no step in %s",
+                             dur_words((double)(r->t1_us - r->t0_us), t, sizeof t));
+    finding_from_rule(f, r);
+    finding_short(f, NULL, "stream the data in");
+}
+
+static void phrase_one(const verdict_in *in, size_t k, verdict *v)
+{
+    const rule_result *r = rule_named(in, PHRASES[k].rule);
+    if (!r || r->status != RULE_TRIGGERED || r->datapoints <= 0 || rule_told(v, r->name))
+        return;
+    if (!strcmp(PHRASES[k].rule, "LowGPUUtilization") &&
+        (told(v, "idle_gpu") || told(v, "kineto")))
+        return;
+    int i = rules_find(PHRASES[k].rule);
+    const char *unit = i >= 0 ? rules_unit_at((size_t)i) : "datapoints";
+    finding *f;
+    if (PHRASES[k].as_pct)
+        f = finding_add(v->f, &v->n, VERDICT_MAX, "rule", r->severity, "%s in %.0f %% of %s",
+                        PHRASES[k].words,
+                        100.0 * (double)r->violations / (double)r->datapoints, unit);
+    else
+        f = finding_add(v->f, &v->n, VERDICT_MAX, "rule", r->severity, "%s in %lld of %lld %s",
+                        PHRASES[k].words, (long long)r->violations, (long long)r->datapoints,
+                        unit);
+    finding_from_rule(f, r);
+    finding_short(f, NULL, PHRASES[k].knob);
 }
 
 static int source_rules(const verdict_in *in, verdict *v)
 {
-    for (size_t i = 0; i < sizeof PHRASES / sizeof PHRASES[0]; i++) {
-        const rule_result *r = rule_named(in, PHRASES[i].rule);
-        if (!r || r->status != RULE_TRIGGERED || r->datapoints <= 0)
-            continue;
-        if (!strcmp(PHRASES[i].rule, "LowGPUUtilization") && told(v, "idle_gpu"))
-            continue;
-        if (PHRASES[i].as_pct)
-            finding_add(v->f, &v->n, VERDICT_MAX, "rule", r->severity, "%s in %.0f %% of %s",
-                        PHRASES[i].words, 100.0 * (double)r->violations / (double)r->datapoints,
-                        PHRASES[i].unit);
-        else
-            finding_add(v->f, &v->n, VERDICT_MAX, "rule", r->severity, "%s in %lld of %lld %s",
-                        PHRASES[i].words, (long long)r->violations, (long long)r->datapoints,
-                        PHRASES[i].unit);
-    }
+    for (size_t i = 0; i < sizeof PHRASES / sizeof PHRASES[0]; i++)
+        phrase_one(in, i, v);
     const rule_result *r = rule_named(in, "Dataloader");
-    if (r && r->status == RULE_TRIGGERED)
+    if (r && r->status == RULE_TRIGGERED && !rule_told(v, "Dataloader"))
         phrase_dataloader(in, r, v);
     r = rule_named(in, "MaxInitializationTime");
     if (r && r->status == RULE_TRIGGERED)
@@ -323,29 +396,26 @@ static int source_rules(const verdict_in *in, verdict *v)
     return 0;
 }
 
-/* The PyTorch profiler's GPU findings (gpuview_findings): the traces'
- * idle share unless the system metrics told one already (then only a
- * host-bound cause), communication not overlapped, launch overhead,
- * memory near capacity. Without Kineto ranks, none. */
+/* The PyTorch profiler's findings (gpucause.h): the traces' idle share
+ * with what the GPU waited for, and the other Kineto rules that fired,
+ * each with its cause and fix. Without Kineto ranks, none. */
 static int source_kineto(const verdict_in *in, verdict *v)
 {
-    gpuview_finding f[VERDICT_MAX];
-    double idle_min = told(v, "idle_gpu") ? INFINITY : VERDICT_IDLE_PCT;
-    size_t n = gpuview_findings(in->m, in->res, in->nres, idle_min, f, VERDICT_MAX);
-    for (size_t i = 0; i < n; i++) {
-        finding_add(v->f, &v->n, VERDICT_MAX, "kineto", f[i].severity, "%s", f[i].text);
-        brief(v, "%s", f[i].brief);
+    finding f[VERDICT_MAX];
+    size_t n = gpucause_findings(in->m, in->res, in->nres, in->r, VERDICT_IDLE_PCT, f,
+                                 VERDICT_MAX);
+    for (size_t i = 0; i < n && v->n < VERDICT_MAX; i++) {
+        v->f[v->n] = f[i];
+        v->f[v->n++].source = "kineto";   /* the rule it tells stays in .rule */
     }
     return 0;
 }
 
-/* The sources, in the order ties are told. A new analysis (the PyTorch
- * profiler's GPU findings: idle or host-bound GPU, communication not
- * overlapped, launch overhead, memory near capacity) is one function
- * here reading what the model holds for it. */
+/* The sources, in the order ties are told: the traces' findings name a
+ * cause, so they lead the system metrics' idle share. */
 static const verdict_source SOURCES[] = {
-    source_idle_gpu,
     source_kineto,
+    source_idle_gpu,
     source_straggler,
     source_outlier_steps,
     source_rules,
@@ -440,6 +510,68 @@ static void format_ok(const verdict *v, int limit, char *out, size_t cap)
         snprintf(out, cap, "no problem found");
 }
 
+/* The arrow between a cause and its fix: ASCII beside the ASCII
+ * separator (the dashboard's ASCII glyphs), else U+2192. */
+static const char *arrow_of(const char *sep)
+{
+    return strcmp(sep, " | ") ? " \u2192 " : " -> ";
+}
+
+/* The cause in fewer words: without its trailing "(...)" ("DataLoader on
+ * the main thread (train.py:12 __getitem__)" without the frame); "" when
+ * it has none. */
+static void why_short(const char *why, char *out, size_t cap)
+{
+    const char *p = strrchr(why, '(');
+    size_t n = strlen(why);
+    out[0] = '\0';
+    if (p && p > why + 1 && p[-1] == ' ' && why[n - 1] == ')')
+        snprintf(out, cap, "%.*s", (int)(p - why - 1), why);
+}
+
+/* The lead finding in the longest form that fits room columns, so that
+ * the line names its cause and fix first: "text: why → knob", then with
+ * the brief, then the cause without its parenthesis, then without the
+ * cause, then text or brief alone. */
+static const char *lead_form(const verdict_finding *f, const char *arrow, int room, char *buf,
+                             size_t cap)
+{
+    char shorter[FINDING_SHORT];
+    why_short(f->why, shorter, sizeof shorter);
+    const char *heads[2] = {f->text, f->brief[0] ? f->brief : f->text};
+    const char *whys[3] = {f->why, shorter, ""};
+    for (int w = 0; w < 3; w++)
+        for (int h = 0; h < 2 && f->knob[0]; h++) {
+            if (w < 2 && !whys[w][0])
+                continue;
+            snprintf(buf, cap, "%s%s%s%s%s", heads[h], whys[w][0] ? ": " : "", whys[w], arrow,
+                     f->knob);
+            if (cols(buf) <= room)
+                return buf;
+        }
+    return cols(f->text) <= room || !f->brief[0] ? f->text : f->brief;
+}
+
+/* 1 when line s names f's cause (in full or in fewer words). */
+static int names_cause(const verdict_finding *f, const char *s)
+{
+    char shorter[FINDING_SHORT];
+    why_short(f->why, shorter, sizeof shorter);
+    return f->why[0] && (strstr(s, f->why) || (shorter[0] && strstr(s, shorter)));
+}
+
+int verdict_lead_cols(const verdict *v, const char *sep)
+{
+    if (!v->has_data || v->n == 0 || !v->f[0].knob[0])
+        return 0;
+    char buf[VERDICT_TEXT * 3], shorter[FINDING_SHORT];
+    const verdict_finding *f = &v->f[0];
+    why_short(f->why, shorter, sizeof shorter);
+    snprintf(buf, sizeof buf, "%s%s%s%s%s", f->brief[0] ? f->brief : f->text, f->why[0] ? ": " : "",
+             shorter[0] ? shorter : f->why, arrow_of(sep), f->knob);
+    return cols(buf);
+}
+
 char *verdict_format(const verdict *v, const char *sep, int max_cols, char *out, size_t cap)
 {
     if (cap == 0)
@@ -456,6 +588,7 @@ char *verdict_format(const verdict *v, const char *sep, int max_cols, char *out,
     }
     size_t len = 0;
     int used = 0;
+    char lead[VERDICT_TEXT * 3];
     for (size_t i = 0; i < v->n; i++) {
         char more[32];
         int rest = (int)(v->n - i - 1);
@@ -463,7 +596,16 @@ char *verdict_format(const verdict *v, const char *sep, int max_cols, char *out,
         /* The last one needs no room for "+N more" after it. */
         int room = limit - used - (rest ? cols(more) : 0) - (i ? cols(sep) : 0);
         const char *t = v->f[i].text;
-        if (cols(t) > room && v->f[i].brief[0])
+        if (i == 0) {
+            t = lead_form(&v->f[0], arrow_of(sep), room, lead, sizeof lead);
+            char alone[sizeof lead];
+            const char *a = lead_form(&v->f[0], arrow_of(sep), limit, alone, sizeof alone);
+            if (!names_cause(&v->f[0], t) && a == alone && names_cause(&v->f[0], a)) {
+                /* naming the cause and the fix comes before saying more follow */
+                snprintf(out, cap, "%s", a);
+                return out;
+            }
+        } else if (cols(t) > room && v->f[i].brief[0])
             t = v->f[i].brief;
         if (cols(t) > room && i > 0) {
             snprintf(more, sizeof more, "%s+%d more", sep, (int)(v->n - i));

@@ -37,7 +37,9 @@
 #define VERDICT_STEP_HEAVY_PCT 25.0
 
 /* A finding's source is one of "idle_gpu", "kineto", "straggler",
- * "outlier_steps", "rule". */
+ * "outlier_steps", "rule", or the Kineto rule it tells
+ * ("CommNotOverlapped", ...); each carries its cause, fix and evidence
+ * (finding.h). */
 typedef finding verdict_finding;
 
 typedef struct verdict {
@@ -59,11 +61,20 @@ int verdict_build(const model *m, const rules *r, verdict *out);
 
 /* The verdict as one line of at most max_cols columns (a UTF-8 code
  * point counts as one column; max_cols <= 0: no limit): findings joined by sep
- * while they fit (a finding's brief where its text does not), then "+N more"; "no problem found (8 rules ok)" when
+ * while they fit (a finding's brief where its text does not), then "+N
+ * more". The first names its cause and fix where they fit ("GPU idle
+ * 86 %: gloo all-reduce on the host → use NCCL", the arrow "->" when sep
+ * is the ASCII " | "), else its fix, else itself; "no problem found (8 rules ok)" when
  * there are none, with what the other rules lacked ("no problem found (2
  * rules ok; no system metrics)", shorter where that does not fit); "no
  * data yet" before any. Returns out. */
 char *verdict_format(const verdict *v, const char *sep, int max_cols, char *out, size_t cap);
+
+/* Columns the first finding needs to name its cause and fix on the line
+ * in its shortest form ("GPU idle 86 %: gloo all-reduce on the host → use
+ * NCCL", a cause's "(...)" left out); 0 when it has no fix to name. The dashboard gives the verdict
+ * row that much room when it can. */
+int verdict_lead_cols(const verdict *v, const char *sep);
 
 /* The worst severity of v's findings; RULE_SEV_INFO when it has none. */
 rule_severity verdict_worst(const verdict *v);

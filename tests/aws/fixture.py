@@ -104,10 +104,47 @@ def _job(i, n, rng, now, bucket):
     return job
 
 
-def make_jobs(n, seed, bucket):
+def make_jobs(n, seed, bucket, extra=()):
     rng = random.Random(seed)
     now = time.time()
-    return [_job(i, n, rng, now, bucket) for i in range(n)]
+    return [extra_job(e, now, bucket) for e in extra] + [_job(i, n, rng, now, bucket) for i in range(n)]
+
+
+def extra_job(spec, now, bucket):
+    """A job a test describes itself (server.py --extra): {"name", "status"
+    (InProgress or an ended one), "age_s" (since creation, default 1800),
+    "profiler", "tensorboard", "checkpoint", "output" (S3 paths; output
+    defaults to s3://BUCKET/output), "type", "count"}. Newer than the
+    generated ones, so it lists first."""
+    name, status = spec["name"], spec.get("status", "InProgress")
+    created = now - spec.get("age_s", 1800)
+    start = created + 60
+    job = {"TrainingJobName": name,
+           "TrainingJobArn": "arn:aws:sagemaker:us-east-1:%s:training-job/%s" % (ACCOUNT, name.lower()),
+           "TrainingJobStatus": status, "SecondaryStatus": "Training" if status == "InProgress" else status,
+           "CreationTime": _t(created), "LastModifiedTime": _t(created + 60),
+           "ModelArtifacts": {"S3ModelArtifacts": "s3://%s/models/%s/model.tar.gz" % (bucket, name)},
+           "AlgorithmSpecification": {"TrainingImage": "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.1",
+                                      "TrainingInputMode": "File"},
+           "ResourceConfig": {"InstanceType": spec.get("type", "ml.g5.12xlarge"),
+                              "InstanceCount": spec.get("count", 1), "VolumeSizeInGB": 100},
+           "StoppingCondition": {"MaxRuntimeInSeconds": 86400},
+           "OutputDataConfig": {"S3OutputPath": spec.get("output", "s3://%s/output" % bucket)},
+           "RoleArn": "arn:aws:iam::%s:role/sm" % ACCOUNT,
+           "TrainingStartTime": _t(start), "_idle": False}
+    if status != "InProgress":
+        end = min(now - 60, start + 600)
+        job.update({"TrainingEndTime": _t(end), "BillableTimeInSeconds": int(end - start),
+                    "TrainingTimeInSeconds": int(end - start), "LastModifiedTime": _t(end)})
+    if spec.get("profiler"):
+        job["ProfilerConfig"] = {"S3OutputPath": spec["profiler"], "ProfilingIntervalInMilliseconds": 500}
+        job["ProfilingStatus"] = "Enabled"
+    if spec.get("tensorboard"):
+        job["TensorBoardOutputConfig"] = {"S3OutputPath": spec["tensorboard"],
+                                          "LocalPath": "/opt/ml/output/tensorboard"}
+    if spec.get("checkpoint"):
+        job["CheckpointConfig"] = {"S3Uri": spec["checkpoint"], "LocalPath": "/opt/ml/checkpoints"}
+    return job
 
 
 def _public(job):

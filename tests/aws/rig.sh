@@ -1,7 +1,8 @@
 # rig.sh: bash helpers for tests that need the local SageMaker/CloudWatch
 # API (tests/aws/server.py; source this file, it defines functions only).
 #   aws_require            exit 77 unless /usr/bin/python3 has botocore
-#   aws_start DIR [JOBS]   start the server with JOBS generated jobs (30);
+#   aws_start DIR [JOBS] [EXTRA]  start the server with JOBS generated jobs (30)
+#                          and the jobs of the JSON file EXTRA (fixture.extra_job);
 #                          sets AWS_PORT AWS_PID AWS_URL
 #   aws_stop               stop it by PID
 #   aws_fault JSON         arm a fault, e.g. '{"kind":"throttle","count":3}'
@@ -19,10 +20,11 @@ aws_require() {
 }
 
 aws_start() {
-    local dir=$1 jobs=${2:-30}
+    local dir=$1 jobs=${2:-30} extra=()
+    [ -n "${3:-}" ] && extra=(--extra "$3")
     mkdir -p "$dir"
     rm -f "$dir/aws-ready.json"
-    /usr/bin/python3 "$AWS_HOME/server.py" --jobs "$jobs" --ready-file "$dir/aws-ready.json" \
+    /usr/bin/python3 "$AWS_HOME/server.py" --jobs "$jobs" "${extra[@]}" --ready-file "$dir/aws-ready.json" \
         --max-runtime-s "${AWS_MAX_RUNTIME:-300}" >"$dir/aws.log" 2>&1 &
     AWS_PID=$!
     for _ in $(seq 1 500); do

@@ -310,8 +310,10 @@ def main():
     ap.add_argument("--ready-file", required=True)
     ap.add_argument("--max-runtime-s", type=float, default=300)
     ap.add_argument("--bucket", default="smtop-jobs")
+    ap.add_argument("--extra", help="JSON file: a list of jobs a test describes (fixture.extra_job)")
     a = ap.parse_args()
-    Handler.state = State(fixture.make_jobs(a.jobs, a.seed, a.bucket), a.region)
+    extra = json.load(open(a.extra)) if a.extra else []
+    Handler.state = State(fixture.make_jobs(a.jobs, a.seed, a.bucket, extra), a.region)
     srv = ThreadingHTTPServer(("127.0.0.1", a.port), Handler)
     srv.daemon_threads = True
     threading.Timer(a.max_runtime_s, srv.shutdown).start()

@@ -78,7 +78,7 @@ if mix != url:
 PY
 "$SMTOP" diff --job "$C" --job "$A" "${E[@]}" >"$T/dcw.txt" 2>"$T/err" || fail "diff --job of a CloudWatch-only job: $(cat "$T/err")"
 # the base's utilization is CloudWatch's (its files are none at all)
-grep -q "^base: *$C (no profiler output)" "$T/dcw.txt" && grep -Eq '^  algo-1 +cpu_total +[0-9.]+ -> ' "$T/dcw.txt" ||
+grep -q "^base: *$C (no profiler output" "$T/dcw.txt" && grep -Eq '^  algo-1 +cpu_total +[0-9.]+ -> ' "$T/dcw.txt" ||
   fail "diff --job $C: no CloudWatch utilization: $(cat "$T/dcw.txt")"
 [ "$(aws_rejects)" -eq 0 ] || fail "the API server refused $(aws_rejects) requests"
 "$SMTOP" diff --job "$A" "${E[@]}" >/dev/null 2>"$T/err"; rc=$?

@@ -27,6 +27,7 @@ synth traces --nodes 3 --gpus 2 --cpus 2 --minutes 2 --slow-node 1
 synth flat --nodes 1 --minutes 2 --flat --interval-ms 1000
 synth py --nodes 2 --minutes 3 --python-stats 5
 synth py2 --nodes 2 --minutes 3 --python-stats 5 --seed 2 --step-ms 150
+synth kin --shape gloo --minutes 2
 python3 "$SMTOP_SRC/tests/tools/pystats_fixture.py" cprofile "$T/cprof/profiler-output" ||
   fail "cProfile fixture"
 python3 "$SMTOP_SRC/tests/tools/pystats_fixture.py" pyinstrument "$T/pyi" || fail "pyinstrument fixture"
@@ -65,6 +66,7 @@ report cprof-phase --python-phase before --python-steps 0:5 "$T/cprof"
 report empty-window --since 4000000000 "$T/traces"
 report rule-override --rule StepOutlier.stddev=1 --fail-on StepOutlier "$T/rule_steps"
 report profiler-output "$T/rule_cpu/profiler-output"
+report kineto-gloo "$T/kin"
 
 diff_ sys-traces "$T/sys" "$T/traces"
 diff_ traces-py "$T/traces" "$T/py"
@@ -100,6 +102,10 @@ some("a triggered rule", lambda r: any(x["status"] == "triggered" for x in r["ru
 some("warning messages", lambda r: r["warnings"]["messages"] and r["warnings"]["corrupt_lines"], reps)
 some("GPU device usage", lambda r: any(u["kind"] == "gpu" for u in r["device_usage"]), reps)
 some("no data at all", lambda r: not r["nodes"] and r["time_range"]["start_us"] == 0, reps)
+some("a fired rule's cause and fix", lambda r: any(x["cause"] and x["fix"] for x in r["rules"]), reps)
+some("a finding's why and knob", lambda r: any(f["why"] and f["knob"] and f["rule"]
+                                               for f in (r.get("verdict") or {}).get("findings", [])), reps)
+some("a rank's backend", lambda r: any(g["backend"] for g in r["gpu"]), reps)
 for sec in ("steps", "utilization", "breakdown", "python"):
     some("diff rows in " + sec, lambda d: d[sec], diffs)
 some("a diff with changes", lambda d: d["changed"] > 0, diffs)
@@ -131,7 +137,12 @@ def unitless(e):
 muts = {
     "unknown-top-key": (rep, lambda d: d.update(extra=1)),
     "no-schema-version": (rep, lambda d: d.pop("schema_version")),
-    "newer-schema-version": (rep, lambda d: d.update(schema_version=5)),
+    "newer-schema-version": (rep, lambda d: d.update(schema_version=6)),
+    "schema-version-4": (rep, lambda d: d.update(schema_version=4)),
+    "rule-without-fix": (rep, lambda d: d["rules"][0].pop("fix")),
+    "finding-without-cause": (rep, lambda d: d["verdict"]["findings"][0].pop("cause")
+                              if d["verdict"]["findings"] else d["verdict"].update(extra=1)),
+    "idle-cause-bad-kind": (rep, lambda d: d.update(gpu=[{"idle_causes": [{"kind": "io"}]}])),
     "older-schema-version": (rep, lambda d: d.update(schema_version=1)),
     "schema-version-2": (rep, lambda d: d.update(schema_version=2)),
     "node-cpus-string": (rep, lambda d: d["nodes"][0].update(cpus="4")),

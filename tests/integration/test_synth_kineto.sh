@@ -78,6 +78,33 @@ expect_rc 0 "cpu only" "$SMTOP" synth --kineto-only --gpus 0 --nodes 2 --minutes
 check "cpu only" "$T/c/tensorboard-output" modern 2 --gpus 0
 zcat "$T"/c/tensorboard-output/*.gz | grep -q '"backend": "gloo"' || fail "cpu only: backend not gloo"
 
+# --- job shapes with a known cause (--shape) -------------------------------
+expect_rc 2 "--shape unknown" "$SMTOP" synth --out "$T/u" --shape fast
+expect_rc 2 "--shape gloo, one rank" "$SMTOP" synth --out "$T/u" --shape gloo --ranks 1
+grep -q "two ranks" "$T/err" || fail "--shape gloo --ranks 1 not explained: $(cat "$T/err")"
+expect_rc 2 "--kineto-worker with ranks" "$SMTOP" synth --out "$T/u" --kineto --ranks 2 \
+    --kineto-worker main
+expect_rc 2 "--kineto-worker bad" "$SMTOP" synth --out "$T/u" --kineto --kineto-worker 'a/b'
+"$SMTOP" synth --help | grep -q -- "--shape S" || fail "--help lacks --shape"
+shape() { # name world extra-check-args...
+    local s=$1 w=$2
+    shift 2
+    expect_rc 0 "shape $s" "$SMTOP" synth --shape "$s" --minutes 2 --seed 3 --out "$T/s_$s"
+    check "shape $s" "$T/s_$s/tensorboard-output" modern "$w" --shape "$s" "$@"
+}
+shape gloo 2
+shape main-loader 1 --python
+shape launch-bound 1
+shape nccl-exposed 2 --gpus 2
+shape memory-full 1
+ls "$T/s_main-loader/tensorboard-output" | grep -qv '^algo-1_main\.' &&
+    fail "main-loader: a trace not named algo-1_main.*"
+ls "$T"/s_gloo/profiler-output/system/incremental/*/*.algo-1.json >/dev/null 2>&1 ||
+    fail "gloo: no system metrics beside the traces"
+# an option after --shape changes the shape's default
+expect_rc 0 "shape + option" "$SMTOP" synth --shape gloo --ranks 3 --minutes 2 --out "$T/s3"
+check "gloo over 3 ranks" "$T/s3/tensorboard-output" modern 3 --shape gloo
+
 # --- live: one cycle at a time ---------------------------------------------
 "$SMTOP" synth --kineto-only --live --minutes 1 --nodes 1 --step-ms 20 --kineto-every 10 \
     --kineto-active 2 --out "$T/l" 2>"$T/live_err" &

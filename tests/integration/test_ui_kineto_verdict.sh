@@ -1,54 +1,79 @@
 #!/bin/bash
-# The first screen of a PyTorch profiler job says what is wrong (issues 25
-# and 26): at 80x24 and at 200x60 the header's verdict row leads with the
-# GPU's idle share and its host-bound cause, with the numbers recomputed
-# here from report --json's gpu rows (idle / span summed over the ranks;
-# host wait / the streams' idle time), on a synthetic host-bound job and
-# on the real traces of ../shared/samples/kineto (nccl_data: rank 0 of 2,
-# NCCL on an A100; sampled_ranks: two ranks of 128) where they are.
+# The first screen of a PyTorch profiler job says what is wrong, why, and
+# what to change (issues 25, 26, 32): at 80x24 and at 200x60 the header's
+# verdict row leads with the first finding of report --json, its cause and
+# its fix ("GPU idle 82 %: gloo all-reduce on the host → use NCCL"), keeps
+# the finding's key figure at 80 columns, and carries one idle percentage
+# at most; on every synth shape with a known cause, the host-bound job, and
+# the real traces of ../shared/samples/kineto
+# (nccl_data: rank 0 of 2, NCCL on an A100; sampled_ranks: two ranks of
+# 128; ns_resolution: fp32 on a V100) where they are.
 source "$(dirname "$0")/ui_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
 S=${SMTOP_SAMPLES:-}
 
-# expect DIR: the verdict's first finding, from report --json.
+# expect DIR: the first finding's head, cause and fix, one per line:
+# text, brief, why, why in fewer words, knob.
 expect() {
     "$SMTOP" report --json "$1" >"$UI_WORK/r.json" || ui_fail "report --json $1"
     python3 - "$UI_WORK/r.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-rows = [g for g in d["gpu"] if g["idle_pct"] is not None]
-idle = 100.0 * sum(g["idle_us"] for g in rows) / sum(g["span_us"] for g in rows)
-stream = sum(sum(g["idle_breakdown"].values()) for g in rows)
-host = 100.0 * sum(g["idle_breakdown"]["host_wait_us"] for g in rows) / stream
-fired = {r["name"] for r in d["rules"] if r["status"] == "triggered"}
-assert "GPUIdleHostBound" in fired, fired
-print("GPU idle %.0f %% (host-bound: %.0f %% host wait)" % (idle, host))
+import json, re, sys
+f = json.load(open(sys.argv[1]))["verdict"]["findings"][0]
+assert f["knob"] and f["cause"] and f["fix"] and f["evidence"], f
+why = f["why"] or ""
+short = re.sub(r" \([^()]*\)$", "", why)
+for x in (f["text"], f["brief"] if "brief" in f else "", why, short, f["knob"]):
+    print(x)
 PY
 }
 
-# screens DIR NAME: the header row at both sizes starts with the finding.
+# screens DIR NAME [WANT_WHY]: the header row at both sizes.
 screens() {
-    local want row size
-    want=$(expect "$1") || ui_fail "$2: no host-bound expectation"
-    for size in "80 24" "200 60"; do
+    local row size out text why short knob fig
+    out=$(expect "$1") || ui_fail "$2: no finding with a fix"
+    { read -r text; read -r _; read -r why; read -r short; read -r knob; } <<<"$out"
+    [ -z "${3:-}" ] || [[ "$why" == "$3"* ]] || ui_fail "$2: cause '$why', want '$3'"
+    for size in "200 60" "80 24"; do
         ui_start $size "$SMTOP" "$1"
-        ui_wait 'ENDED|STALE' 30
-        ui_wait 'host-bound' 20
+        ui_wait "$UI_FOLLOW" 30
+        ui_wait "→ $knob" 20
         row=$(ui_screen | sed -n 2p | sed -E 's/^ +//')
-        [[ "$row" == "$want"* ]] || ui_fail "$2 at ${size/ /x}: '$row' does not start with '$want'"
+        if [ "$size" = "200 60" ]; then
+            [[ "$row" == "$text${why:+: $why} → $knob"* ]] ||
+                ui_fail "$2 at 200x60: '$row' does not start with '$text: $why → $knob'"
+        else
+            [[ "$row" == *"$short"*"→ $knob"* ]] ||
+                ui_fail "$2 at 80x24: '$row' does not name '$short' and '$knob'"
+            # the key figure stays: the lead finding's first "N %"
+            fig=$(grep -oE '[0-9.]+ %' <<<"$text" | head -1)
+            [ -z "$fig" ] || [[ "$row" == *"$fig"* ]] ||
+                ui_fail "$2 at 80x24: '$row' drops the key figure '$fig' of '$text'"
+        fi
+        [ "$(grep -oE 'idle [0-9]+ %' <<<"$row" | sort -u | wc -l)" -le 1 ] ||
+            ui_fail "$2: two idle figures in '$row'"
         ui_quit
     done
-    echo "ok: $2: $want"
+    echo "ok: $2: $row"
 }
 
+for shape in gloo main-loader launch-bound nccl-exposed memory-full; do
+    "$SMTOP" synth --out "$UI_WORK/$shape" --shape "$shape" --minutes 2 --seed 4 \
+        --start 1700000000 >/dev/null || ui_fail "synth $shape"
+done
+screens "$UI_WORK/gloo" gloo "gloo all-reduce on the host"
+screens "$UI_WORK/main-loader" main-loader "DataLoader on the main thread (train.py:12 __getitem__)"
+screens "$UI_WORK/launch-bound" launch-bound "kernel launches"
+screens "$UI_WORK/nccl-exposed" nccl-exposed "all-reduce after backward"
+screens "$UI_WORK/memory-full" memory-full "activations fill the GPU"
 "$SMTOP" synth --out "$UI_WORK/hb" --kineto --kineto-only --host-bound --nodes 1 --ranks 2 \
     --minutes 2 --seed 4 --start 1700000000 >/dev/null || ui_fail "synth"
-screens "$UI_WORK/hb" "synth --host-bound"
+screens "$UI_WORK/hb" "synth --host-bound" "host"
 # the real traces: without them (a fresh clone) the synthetic part above
 # still ran and counts, so the test passes, saying what it left out
 if [ -n "$S" ] && [ -d "$S/kineto/nccl_data" ]; then
     screens "$S/kineto/nccl_data" nccl_data
     screens "$S/kineto/sampled_ranks" sampled_ranks
+    screens "$S/kineto/ns_resolution" ns_resolution
 else
     echo "note: ../shared/samples not found: the samples part is skipped"
 fi

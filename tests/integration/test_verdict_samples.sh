@@ -36,7 +36,7 @@ done
 # The one job a reader would have been told "no problem found": the slow
 # step, in words and numbers, worst finding first.
 line=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"]["line"])' "$T/merge_traces.json")
-[ "$line" = "step 0 took 9.02 s, 107× the p50 (78 % of TRAIN time)" ] ||
+[ "$line" = "step 0 took 9.02 s, 107× the p50 (78 % of TRAIN time) → look at what ran in the step" ] ||
     { echo "FAIL: merge_traces: $line"; fails=$((fails + 1)); }
 # The rule's own threshold: at 6 sigma a 30-step job has no outlier.
 check merge_traces_6sigma "$S/merge_traces" StepOutlier.stddev=6 6

@@ -2,8 +2,9 @@
 # The verdict on synthetic jobs of every shape (issue 26): system metrics
 # only, PyTorch profiler traces only (GPU-bound and host-bound), both
 # sources, a straggler node, a slow rank, many and no outlier steps, a
-# Kineto rank straggler. verdict_check.py recomputes each finding, with
-# its numbers, from report --json and the export's step events.
+# Kineto rank straggler, and each job shape with a known cause (synth
+# --shape, issue 32). verdict_check.py recomputes each finding, with its
+# numbers and its cause, from report --json and the export's step events.
 set -u
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
@@ -38,6 +39,9 @@ job slow_rank --nodes 1 --ranks 4 --slow-rank 2
 job kineto_straggler --kineto --kineto-only --nodes 1 --ranks 4 --slow-rank 1 --seed 4
 job many_outliers --nodes 2 --outlier-rate 0.1
 job no_outliers --nodes 2 --outlier-rate 0
+for shape in gloo main-loader launch-bound nccl-exposed memory-full; do
+    job "$shape" --shape "$shape"
+done
 # The shapes say what they were made to say (the checker tells the rest).
 has straggler straggler
 has slow_rank straggler
@@ -45,4 +49,20 @@ has kineto_straggler straggler
 has kineto_host_bound kineto
 has both kineto
 has many_outliers outlier_steps
+# each shape's first finding names its cause and its fix
+lead() {  # lead NAME RULE WHY KNOB
+    python3 - "$T/$1.json" "$2" "$3" "$4" <<'PY' || { echo "FAIL: $1's lead finding"; fails=$((fails + 1)); }
+import json, sys
+v = json.load(open(sys.argv[1]))["verdict"]
+f = v["findings"][0]
+assert f["rule"] == sys.argv[2] and (f["why"] or "").startswith(sys.argv[3]) and \
+    f["knob"] == sys.argv[4], f
+assert v["line"].startswith(f["text"] + ": " + f["why"] + " \u2192 " + f["knob"]), v["line"]
+PY
+}
+lead gloo GlooWithCUDA "gloo all-reduce on the host" "use NCCL"
+lead main-loader Dataloader "DataLoader on the main thread (train.py:12 __getitem__)" num_workers
+lead launch-bound KernelLaunchOverhead "kernel launches" "CUDA graphs / torch.compile"
+lead nccl-exposed CommNotOverlapped "all-reduce after backward" "smaller DDP buckets"
+lead memory-full GPUMemoryNearCapacity "activations fill the GPU" "checkpointing / bf16"
 exit $((fails > 0))

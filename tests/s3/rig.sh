@@ -9,6 +9,12 @@
 #   rig_stat NAME          a counter from the front (bytes, requests, ...)
 #   rig_reset              zero the counters, clear faults
 #   rig_fault JSON         arm a fault, e.g. '{"kind":"503","count":5}'
+#   rig_bucket JSON        a bucket's policy: '{"bucket":"b","deny":true}' or
+#                          '{"bucket":"b","region":"eu-west-1"}' (until rig_reset)
+#   rig_recount            zero the counters, keep faults and bucket policies
+#                          (prints the counters as they were, JSON)
+#   rig_lists B/PREFIX     listings of that exact bucket/prefix since the count
+#   rig_stats_json         every counter as JSON (lists_by, gets_by included)
 #   rig_env                credentials/region env for the rig's test key
 RIG_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -51,6 +57,10 @@ rig_upload() { node "$RIG_HOME/upload.js" "$RIG_S3RVER" "$1" "$2" "$3"; }
 rig_stat() { curl -s "http://127.0.0.1:$RIG_CTL/stats" | python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 rig_reset() { curl -s -X POST "http://127.0.0.1:$RIG_CTL/reset" >/dev/null; }
 rig_fault() { curl -s -X POST --data-binary "$1" "http://127.0.0.1:$RIG_CTL/fault" >/dev/null; }
+rig_bucket() { curl -s -X POST --data-binary "$1" "http://127.0.0.1:$RIG_CTL/bucket" >/dev/null; }
+rig_recount() { curl -s -X POST "http://127.0.0.1:$RIG_CTL/recount"; }
+rig_stats_json() { curl -s "http://127.0.0.1:$RIG_CTL/stats"; }
+rig_lists() { curl -s "http://127.0.0.1:$RIG_CTL/stats" | python3 -c 'import json,sys; print(json.load(sys.stdin)["lists_by"].get(sys.argv[1], 0))' "$1"; }
 rig_env() {
     export AWS_ACCESS_KEY_ID=AKIDSMTOPTEST AWS_SECRET_ACCESS_KEY='smtop+test/secret=key'
     unset AWS_SESSION_TOKEN AWS_PROFILE

@@ -16,7 +16,12 @@
 // Control port: POST /fault {"kind":"503"|"slowdown"|"403"|"stall"|"close"|"short",
 // "count":N,"after":BYTES} or {"kind":"delay","count":N,"ms":MS} (answer
 // the next N requests of any kind MS late: a slow but live endpoint);
-// GET /stats; POST /reset. "403" answers any request AccessDenied (a
+// GET /stats; POST /reset. POST /bucket {"bucket":B,"deny":true} answers
+// every request on bucket B AccessDenied (a policy that does not grant
+// it), {"bucket":B,"region":R} AuthorizationHeaderMalformed naming region
+// R (a bucket in another region), until /reset. /stats also counts
+// listings per "bucket/prefix" (lists_by) and object GETs per bucket
+// (gets_by), so a test can hold a refresh to its bound. "403" answers any request AccessDenied (a
 // bucket policy that denies, until it is fixed). "short" ends the body after BYTES with headers
 // (Content-Length, Content-Range) that agree with the short body: a
 // well-formed response that is not the whole object.
@@ -35,6 +40,9 @@ const CREDS = {
 };
 const stats = { requests: 0, bytes: 0, get_object: 0, list: 0, rejected: 0, imds_token: 0, imds_creds: 0, faults_fired: 0 };
 let faults = [];
+let buckets = {};   // bucket -> {deny, region}
+let listsBy = {};
+let getsBy = {};
 
 function xmlError(res, status, code, msg) {
   stats.rejected++;
@@ -111,6 +119,22 @@ function front(s3rverPort) {
     const isList = /^\/[^/]+\/?(\?|$)/.test(req.url);
     const isObjectGet = req.method === 'GET' && !isList;
     if (isList) stats.list++; else if (isObjectGet) stats.get_object++;
+    const bucket = decodeURIComponent(req.url.split(/[/?]/)[1] || '');
+    if (isList) {
+      const m = /[?&]prefix=([^&]*)/.exec(req.url);
+      const k = bucket + '/' + (m ? decodeURIComponent(m[1].replace(/\+/g, ' ')) : '');
+      listsBy[k] = (listsBy[k] || 0) + 1;
+    } else if (isObjectGet) {
+      getsBy[bucket] = (getsBy[bucket] || 0) + 1;
+    }
+    const pol = buckets[bucket];
+    if (pol && pol.deny) return xmlError(res, 403, 'AccessDenied', 'Access Denied');
+    if (pol && pol.region) {
+      stats.rejected++;
+      const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AuthorizationHeaderMalformed</Code><Message>The authorization header is malformed; the region '${region}' is wrong; expecting '${pol.region}'</Message><Region>${pol.region}</Region></Error>`;
+      res.writeHead(400, { 'content-type': 'application/xml', 'x-amz-bucket-region': pol.region, 'content-length': Buffer.byteLength(body) });
+      return res.end(body);
+    }
     const taken = takeFault(isObjectGet);
     if (taken && taken.kind === 'delay') {
       req.pause();
@@ -160,13 +184,26 @@ function control() {
     let body = '';
     req.on('data', (c) => { body += c; });
     req.on('end', () => {
+      // the counters as they were: /recount answers those it zeroes
+      const snap = JSON.stringify({ ...stats, lists_by: listsBy, gets_by: getsBy });
       if (req.method === 'POST' && req.url === '/fault') faults.push(JSON.parse(body));
-      else if (req.method === 'POST' && req.url === '/reset') {
+      else if (req.method === 'POST' && req.url === '/bucket') {
+        const b = JSON.parse(body);
+        buckets[b.bucket] = b;
+      } else if (req.method === 'POST' && req.url === '/reset') {
         faults = [];
+        buckets = {};
+        listsBy = {};
+        getsBy = {};
+        for (const k of Object.keys(stats)) stats[k] = 0;
+      } else if (req.method === 'POST' && req.url === '/recount') {
+        // counters only: the bucket policies stay
+        listsBy = {};
+        getsBy = {};
         for (const k of Object.keys(stats)) stats[k] = 0;
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(stats));
+      res.end(snap);
     });
   });
 }

@@ -224,8 +224,11 @@ static void test_rule_params(void **state)
     (void)state;
     size_t n = 0;
     for (size_t i = 0; i < rules_count(); i++) {
-        if (!rules_reads_ranks(i))
-            continue;
+        rule_result one;
+        gpu_summary none;
+        memset(&none, 0, sizeof none);
+        if (rules_eval_rank_default(i, &none, &one) != 0)
+            continue;   /* not a per-rank predicate */
         n++;
         size_t np = rules_param_count(i);
         assert_true(np >= 1 && np <= RULE_MAX_PARAMS);

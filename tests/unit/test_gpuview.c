@@ -1,5 +1,5 @@
 /* Unit tests for model/view/gpuview: the job's Kineto figures and the
- * verdict's findings (following the rules' thresholds), the step split
+ * verdict quotes (test_gpucause.c checks the findings), the step split
  * matched to the Timeline's steps, the top-functions tables of each
  * source over the job or one rank, and the memory chart's bins. */
 #include <math.h>
@@ -31,25 +31,13 @@ static void merge(model *m, const char *node, const char *proc, int64_t rank, gp
     gpu_trace_free(t);
 }
 
-static size_t findings(const model *m, rules *r, gpuview_finding *f, size_t max)
-{
-    assert_true(rules_evaluate(r, m) >= 0);
-    rule_result res[64];
-    size_t n = rules_count();
-    for (size_t i = 0; i < n; i++)
-        res[i] = *rules_result_at(r, i);
-    return gpuview_findings(m, res, n, 10, f, max);
-}
-
 /* Built by kb_host_bound: per kept step 90 µs of gemm and 130 µs of
  * all-reduce in 1000 µs windows; the job sums both ranks. */
-static void test_job_and_findings(void **state)
+static void test_job_sum(void **state)
 {
     (void)state;
     model *m = model_new(NULL);
     rules *r = rules_new();
-    gpuview_finding f[8];
-    assert_int_equal(findings(m, r, f, 8), 0);   /* no Kineto: nothing said */
     merge(m, "algo-1", "rank 0", 0, kb_host_bound(BASE, 12, 1, 95));
     merge(m, "algo-2", "rank 1", 1, kb_host_bound(BASE, 12, 1, 40));
     gpuview_job j;
@@ -63,44 +51,6 @@ static void test_job_and_findings(void **state)
     assert_true(fabs(j.short_pct - 90) < 1e-9);        /* 9 of 10 launches */
     assert_true(fabs(j.reserved_pct - 95) < 0.01);
 
-    size_t n = findings(m, r, f, 8);
-    assert_int_equal(n, 4);
-    char want[FINDING_TEXT];
-    snprintf(want, sizeof want, "GPU idle %.0f %% (host-bound: %.0f %% host wait)", j.idle_pct,
-             j.host_wait_pct);
-    assert_string_equal(f[0].text, want);
-    assert_int_equal(f[0].severity, RULE_SEV_HIGH);
-    assert_string_equal(f[1].text, "comm not overlapped 100 %");
-    assert_string_equal(f[2].text, "launch-bound: 90 % short kernels");
-    assert_string_equal(f[3].text, "GPU memory 95 % of device");
-
-    /* The rules' thresholds decide what is said: raised, the findings go;
-     * the idle share stays, no longer called host-bound. */
-    sm_err err = {0};
-    assert_int_equal(rules_apply_override(r, "GPUIdleHostBound.threshold=90", &err), 0);
-    assert_int_equal(rules_apply_override(r, "CommNotOverlapped.min_comm=50", &err), 0);
-    assert_int_equal(rules_apply_override(r, "KernelLaunchOverhead.threshold=95", &err), 0);
-    assert_int_equal(rules_apply_override(r, "GPUMemoryNearCapacity.threshold=99", &err), 0);
-    n = findings(m, r, f, 8);
-    assert_int_equal(n, 1);
-    snprintf(want, sizeof want, "GPU idle %.0f %% (traces)", j.idle_pct);
-    assert_string_equal(f[0].text, want);
-    assert_null(f[0].source);
-    assert_int_equal(findings(m, r, f, 0), 0);
-    /* idle_min INFINITY (another source told the idle share): only a
-     * host-bound GPU is still said */
-    rule_result res[64];
-    for (size_t i = 0; i < rules_count(); i++)
-        res[i] = *rules_result_at(r, i);
-    assert_int_equal(gpuview_findings(m, res, rules_count(), INFINITY, f, 8), 0);
-    assert_int_equal(rules_apply_override(r, "GPUIdleHostBound.threshold=50", &err), 0);
-    assert_true(rules_evaluate(r, m) >= 0);
-    for (size_t i = 0; i < rules_count(); i++)
-        res[i] = *rules_result_at(r, i);
-    assert_int_equal(gpuview_findings(m, res, rules_count(), INFINITY, f, 8), 1);
-    snprintf(want, sizeof want, "GPU host-bound: %.0f %% host wait (traces: idle %.0f %%)",
-             j.host_wait_pct, j.idle_pct);
-    assert_string_equal(f[0].text, want);
     rules_free(r);
     model_free(m);
 }
@@ -323,7 +273,7 @@ static void test_system_memory_chart(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_job_and_findings),
+        cmocka_unit_test(test_job_sum),
         cmocka_unit_test(test_steps_match),
         cmocka_unit_test(test_top),
         cmocka_unit_test(test_memory_bins),

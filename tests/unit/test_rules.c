@@ -130,8 +130,16 @@ static void test_cpu_bottleneck(void **state)
     assert_int_equal(r->datapoints, 200);
     assert_int_equal(r->violations, 110);
     assert_int_equal(r->t1_us - r->t0_us, 110 * DT);   /* the longest run */
+    /* fired: its cause says where and how much, its fix the knob */
+    assert_non_null(strstr(r->cause, "algo-1"));
+    assert_non_null(strstr(r->cause, "(110 of 200 samples)"));
+    assert_non_null(strstr(r->fix, "num_workers"));
+    assert_non_null(strstr(r->evidence, "System (1)"));
     fx_set(f->r, "CPUBottleneck.threshold=60");
-    EXPECT(fx_eval(f->r, f->m, "CPUBottleneck"), RULE_OK);
+    r = fx_eval(f->r, f->m, "CPUBottleneck");
+    EXPECT(r, RULE_OK);
+    assert_string_equal(r->cause, "");   /* nothing fired: no advice */
+    assert_string_equal(r->fix, "");
 }
 
 static void test_cpu_bottleneck_near_miss_and_patience(void **state)
@@ -270,6 +278,27 @@ static void test_params_and_overrides(void **state)
     assert_non_null(strstr(e.msg, "Bogus"));
 }
 
+/* Every rule that can fire has its fix, where its thresholds come from,
+ * what a datapoint is and where its evidence shows (the man page's table
+ * lists the same: test_man_rules). */
+static void test_advice_table(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < rules_count(); i++) {
+        const char *n = rules_name_at(i);
+        assert_non_null(rules_origin_at(i));
+        assert_true(rules_unit_at(i)[0] != '\0');
+        assert_true(rules_look_at(i)[0] != '\0');
+        int summary = !strncmp(n, "Overall", 7);   /* never fire */
+        if (!summary && !rules_fix_at(i)[0])
+            fail_msg("%s has no fix", n);
+        if (!strstr(rules_origin_at(i), "ProfilerReport") && !strstr(rules_origin_at(i), "HTA") &&
+            !strstr(rules_origin_at(i), "TensorBoard") && !strstr(rules_origin_at(i), "smtop"))
+            fail_msg("%s: origin '%s'", n, rules_origin_at(i));
+    }
+    assert_null(rules_fix_at(rules_count()));
+}
+
 static void test_empty_model_no_data(void **state)
 {
     fx *f = *state;
@@ -302,6 +331,7 @@ int main(void)
         T(test_load_balancing),
         T(test_params_and_overrides),
         T(test_empty_model_no_data),
+        T(test_advice_table),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -178,6 +178,9 @@ static void test_dataloader(void **state)
     const rule_result *res = fx_eval(r, m, "Dataloader");
     EXPECT(res, RULE_TRIGGERED);
     assert_float_equal(res->examples[0].value, 25, 1e-9);
+    assert_string_equal(res->cause, "2 data-loader workers ran at once on algo-1's 8 cores "
+                                    "(25%, expected 70-200%)");
+    assert_string_equal(res->fix, "more data-loader workers: DataLoader(num_workers=6)");
     fx_set(r, "Dataloader.min_threshold=20");
     EXPECT(fx_eval(r, m, "Dataloader"), RULE_OK);
     model_free(m);
@@ -187,6 +190,61 @@ static void test_dataloader(void **state)
     model_free(m);
     m = loader_model(8, 0);
     EXPECT(fx_eval(r, m, "Dataloader"), RULE_NO_DATA);
+    model_free(m);
+    rules_free(r);
+}
+
+/* A PyTorch profiler job: 20 TRAIN steps of 100 ms on a node of `cores`
+ * CPUs, each opening with `data_ms` in the DataLoader's __next__ of iter
+ * (the annotation on the training thread, as kineto_ingest keeps it). */
+static model *kineto_loader_model(int cores, double data_ms, const char *iter)
+{
+    model *m = model_new(NULL);
+    char name[128];
+    snprintf(name, sizeof name, "enumerate(DataLoader)#%s.__next__", iter);
+    for (int64_t k = 0; cores && k < 10; k++)
+        fx_tick(m, "algo-1", k, cores, 50, 0, NULL, NULL);
+    for (int i = 0; i < 20; i++) {
+        int64_t t = T0 + i * 101000;
+        fx_step(m, "algo-1", i, t, 100000);
+        fx_event(m, "algo-1", "DataIterator", name, -1, t + 10, (int64_t)(data_ms * 1000), 1);
+    }
+    return m;
+}
+
+/* With the profiler's annotation the rule weighs data loading against the
+ * step (TensorBoard's 5 %), whatever the core count: a main-thread loader
+ * fires with num_workers=0 as the cause; data under 5 % of the step never
+ * fires, even with one loader on 16 cores (ProfilerReport's rule said "too
+ * few workers" there: a wrong lead); no cores needed. */
+static void test_dataloader_kineto(void **state)
+{
+    (void)state;
+    rules *r = rules_new();
+    model *m = kineto_loader_model(16, 51, "_SingleProcessDataLoaderIter");
+    const rule_result *res = fx_eval(r, m, "Dataloader");
+    EXPECT(res, RULE_TRIGGERED);
+    assert_non_null(strstr(res->cause, "num_workers=0"));
+    assert_non_null(strstr(res->cause, "51.0 ms of each 100.0 ms TRAIN step (51%)"));
+    assert_string_equal(res->fix, "DataLoader(num_workers=8, pin_memory=True, "
+                                  "persistent_workers=True)");
+    assert_non_null(strstr(res->evidence, "Timeline (5)"));
+    model_free(m);
+
+    m = kineto_loader_model(16, 0.088, "_MultiProcessingDataLoaderIter");
+    res = fx_eval(r, m, "Dataloader");
+    EXPECT(res, RULE_OK);
+    assert_string_equal(res->cause, "");
+    assert_null(strstr(res->message, "workers"));
+    model_free(m);
+
+    m = kineto_loader_model(0, 12, "_MultiProcessingDataLoaderIter");   /* no CPU metrics */
+    res = fx_eval(r, m, "Dataloader");
+    EXPECT(res, RULE_TRIGGERED);
+    assert_non_null(strstr(res->cause, "waits for the DataLoader's workers"));
+    assert_non_null(strstr(res->fix, "num_workers=4"));
+    fx_set(r, "Dataloader.min_data_pct=15");
+    EXPECT(fx_eval(r, m, "Dataloader"), RULE_OK);
     model_free(m);
     rules_free(r);
 }
@@ -311,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_step_outlier_per_process),
         cmocka_unit_test(test_straggler),
         cmocka_unit_test(test_dataloader),
+        cmocka_unit_test(test_dataloader_kineto),
         cmocka_unit_test(test_max_initialization_time),
         cmocka_unit_test(test_device_usage_buckets),
         cmocka_unit_test(test_idle_gpu_hours),

@@ -56,7 +56,9 @@ static void test_rank_rows(void **state)
     for (size_t i = 0; i < rules_count(); i++) {
         rule_result one;
         int on_ranks = rules_eval_rank_default(i, &empty, &one) == 0;
-        assert_int_equal(on_ranks, rules_reads_ranks(i));
+        /* a rule run on every rank reads the ranks; the set-up rules
+         * (GlooWithCUDA, ...) read them whole */
+        assert_true(!on_ranks || rules_reads_ranks(i));
         if (!on_ranks)
             continue;
         assert_string_equal(rules_name_at(i), names[found++]);
@@ -212,8 +214,12 @@ static void test_samples(void **state)
         if (!rules_reads_ranks(k))
             continue;
         int64_t fired = 0, checked = 0;
+        rule_result one;
+        gpu_summary none;
+        memset(&none, 0, sizeof none);
+        if (rules_eval_rank_default(k, &none, &one) != 0)
+            continue;   /* a set-up rule: it reads the ranks whole */
         for (size_t i = 0; i < model_gpu_count(m); i++) {
-            rule_result one;
             assert_int_equal(rules_eval_rank_default(k, gpu_rank_summary(model_gpu_at(m, i)->gpu),
                                                      &one), 0);
             fired += one.status == RULE_TRIGGERED;

@@ -59,16 +59,24 @@ static void test_findings_in_words_worst_first(void **s)
     const verdict_finding *idle = find(&v, "idle_gpu"), *st = find(&v, "straggler");
     assert_non_null(idle);
     assert_non_null(st);
-    assert_string_equal(idle->text, "GPU idle 60 %");
+    /* the system metrics' share in its own words: not a second "idle" figure */
+    assert_string_equal(idle->text, "GPU < 10 % in 60 % of samples");
     assert_int_equal(idle->severity, RULE_SEV_HIGH);
+    assert_string_equal(idle->knob, "profile a few steps");
+    assert_non_null(strstr(idle->cause, "start-up included"));
+    assert_non_null(strstr(idle->fix, "torch.profiler"));
+    assert_non_null(strstr(idle->evidence, "System (1)"));
     assert_string_equal(st->text, "straggler algo-3 +30 %");
+    assert_string_equal(st->knob, "check its host and data shard");
+    assert_true(st->cause[0] && st->fix[0] && st->evidence[0]);
     /* High before medium whatever the source order. */
     for (size_t i = 1; i < v.n; i++)
         assert_true(v.f[i - 1].severity >= v.f[i].severity);
     assert_ptr_equal(&v.f[0], idle);
     char line[256];
     verdict_format(&v, " | ", 0, line, sizeof line);
-    assert_non_null(strstr(line, "GPU idle 60 % | straggler algo-3 +30 %"));
+    assert_non_null(strstr(line, "GPU < 10 % in 60 % of samples -> profile a few steps | "
+                                 "straggler algo-3 +30 %"));
     assert_int_equal(verdict_worst(&v), RULE_SEV_HIGH);
     rules_free(r);
     model_free(m);
@@ -198,9 +206,9 @@ static void test_format_fits(void **s)
 {
     (void)s;
     verdict v = {.n = 3, .has_data = 1};
-    v.f[0] = (verdict_finding){"idle_gpu", RULE_SEV_HIGH, "GPU idle 57 %", ""};
-    v.f[1] = (verdict_finding){"straggler", RULE_SEV_MED, "straggler algo-3 +28 %", ""};
-    v.f[2] = (verdict_finding){"outlier_steps", RULE_SEV_MED, "2 % outlier steps", ""};
+    v.f[0] = (verdict_finding){.source = "idle_gpu", .severity = RULE_SEV_HIGH, .text = "GPU idle 57 %"};
+    v.f[1] = (verdict_finding){.source = "straggler", .severity = RULE_SEV_MED, .text = "straggler algo-3 +28 %"};
+    v.f[2] = (verdict_finding){.source = "outlier_steps", .severity = RULE_SEV_MED, .text = "2 % outlier steps"};
     char line[256];
     verdict_format(&v, " \u00b7 ", 0, line, sizeof line);
     assert_string_equal(line, "GPU idle 57 % \u00b7 straggler algo-3 +28 % \u00b7 2 % outlier steps");
@@ -215,6 +223,28 @@ static void test_format_fits(void **s)
     assert_string_equal(line, "GPU idle 57 % \u00b7 straggler algo-3 +28 % \u00b7 2 % outlier steps");
     verdict_format(&v, " \u00b7 ", 0, line, sizeof line);
     assert_non_null(strstr(line, "algo-2 step 30 took 759 ms"));
+    /* The first names its cause and fix where they fit, else its fix,
+     * else itself; the arrow is ASCII beside the ASCII separator. */
+    verdict c = {.n = 2, .has_data = 1};
+    c.f[0] = (verdict_finding){.source = "kineto", .severity = RULE_SEV_HIGH,
+                               .text = "GPU idle 86 % of 12 traced steps",
+                               .brief = "GPU idle 86 %", .why = "gloo all-reduce on the host",
+                               .knob = "use NCCL"};
+    c.f[1] = (verdict_finding){.source = "RanksShareGPU", .severity = RULE_SEV_HIGH,
+                               .text = "algo-1: 2 ranks share GPU 0"};
+    verdict_format(&c, " \u00b7 ", 0, line, sizeof line);
+    assert_string_equal(line, "GPU idle 86 % of 12 traced steps: gloo all-reduce on the host "
+                              "\u2192 use NCCL \u00b7 algo-1: 2 ranks share GPU 0");
+    verdict_format(&c, " \u00b7 ", 78, line, sizeof line);
+    assert_string_equal(line, "GPU idle 86 %: gloo all-reduce on the host \u2192 use NCCL "
+                              "\u00b7 +1 more");
+    verdict_format(&c, " | ", 60, line, sizeof line);
+    assert_string_equal(line, "GPU idle 86 %: gloo all-reduce on the host -> use NCCL");
+    verdict_format(&c, " | ", 46, line, sizeof line);
+    assert_string_equal(line, "GPU idle 86 % -> use NCCL | +1 more");
+    verdict_format(&c, " | ", 23, line, sizeof line);
+    assert_string_equal(line, "GPU idle 86 % | +1 more");
+    assert_int_equal(verdict_lead_cols(&c, " | "), 54);
     /* "no problem found" drops its reasons before it passes the width. */
     verdict ok = {.has_data = 1, .rules_ok = 2, .rules_no_data = 3};
     snprintf(ok.lacks, sizeof ok.lacks, "no system metrics, job too short for 1 rule");

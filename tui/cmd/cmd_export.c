@@ -7,6 +7,7 @@
 
 #include "io/export/atomic_file.h"
 #include "io/export/export_perfetto.h"
+#include "io/source/source_job.h"
 #include "io/source/source_traces.h"
 #include "io/scan/scanner.h"
 #include "io/source/source_open.h"
@@ -128,32 +129,28 @@ usage:
     return -1;
 }
 
-/* --job NAME: where the API says the job's profiler output is, into
- * url; -1 with err when the API cannot say or the job has none. */
-static int job_spec(const char *name, const source_opts *so, char *url, size_t cap,
-                    sm_err *err)
+/* --job NAME: every place the API says the job's data is (source_job.h),
+ * with its root; NULL with err when the API cannot say or the job has
+ * no place at all. */
+static source *job_places(const char *name, const source_opts *so, const char **root,
+                          sm_err *err)
 {
     jobrow r;
     if (cmd_job_resolve(name, so, &r, err) < 0)
-        return -1;
-    if (!r.profiler_url[0])
+        return NULL;
+    if (!r.profiler_url[0] && !source_job_has_traces(&r))
         return sm_err_set(err, SM_ERR_NOTFOUND,
                           "training job %.256s has no profiler output (no ProfilerConfig, "
-                          "or the profiler disabled): nothing to export", name);
-    snprintf(url, cap, "%s", r.profiler_url);
-    return 0;
+                          "or the profiler disabled) and no TensorBoard, checkpoint or "
+                          "output place: nothing to export", name), NULL;
+    return source_job_open(&r, so, root, err);
 }
 
 static int run_export(const export_args *a, FILE *out, export_stats *st, sm_err *err)
 {
-    char url[sizeof ((jobrow *)0)->profiler_url];
-    const char *spec = a->spec;
-    if (a->job) {
-        if (job_spec(a->job, &a->so, url, sizeof url, err) < 0)
-            return -1;
-        spec = url;
-    }
-    source *src = source_open(spec, &a->so, err);
+    const char *root = NULL;
+    source *src = a->job ? job_places(a->job, &a->so, &root, err)
+                         : source_open(a->spec, &a->so, err);
     if (!src)
         return -1;
     export_opts xo = a->xo;
@@ -164,10 +161,13 @@ static int run_export(const export_args *a, FILE *out, export_stats *st, sm_err 
         source_free(src);
         return -1;
     }
-    char root[256];
-    int rc = scanner_find_root(src, root, sizeof root, err);
+    char found[256];
+    int rc = root ? 0 : scanner_find_root(src, found, sizeof found, err);
     if (rc == 0)
-        rc = export_perfetto(src, root, out, &xo, st, err);
+        rc = export_perfetto(src, root ? root : found, out, &xo, st, err);
+    if (rc == 0 && root && !st->files)   /* a job's places: none held a file */
+        rc = sm_err_set(err, SM_ERR_NOTFOUND, "training job %.256s: no profiler output and "
+                        "nothing in %.1200s: nothing to export", a->job, source_describe(src));
     source_free(xo.traces);
     source_free(src);
     return rc;

@@ -4,24 +4,22 @@
 #include <stdio.h>
 
 #include "io/run/job_watch.h"
-#include "io/source/source_none.h"
+#include "io/source/source_job.h"
 
-/* The job's files: its profiler output, or none at all. */
+/* The job's files: every place its description names (source_job.h),
+ * or none at all. */
 static job *open_files(const jobrow *r, const source_opts *so, const model_config *mc,
                        sm_err *err)
 {
     source_opts o = *so;
-    /* the API named the place: empty is no error (the job may not have
-     * written yet, or Debugger wrote nothing), CloudWatch may fill it */
+    /* the API named the places: empty is no error (the job may not have
+     * written yet, or Debugger wrote nothing), CloudWatch may fill it;
+     * a report's one pass is never answered from a cached listing */
+    o.one_pass = !so->wait_for_data;
     o.wait_for_data = 1;
-    if (r->profiler_url[0])
-        return job_open(r->profiler_url, &o, mc, err);
-    char desc[320];
-    snprintf(desc, sizeof desc, "%.256s (no profiler output)", r->name);
-    source *src = source_none_new(desc);
-    if (!src)
-        return sm_err_set(err, SM_ERR_NOMEM, "out of memory"), NULL;
-    return job_open_source(src, &o, mc, err);
+    const char *root;
+    source *src = source_job_open(r, &o, &root, err);
+    return src ? job_open_source_at(src, root, &o, mc, err) : NULL;
 }
 
 /* The job's watch, described unless row is given (the list's). */

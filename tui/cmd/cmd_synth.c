@@ -68,7 +68,21 @@ static void synth_usage(FILE *f)
           "                       45 KB of plain JSON a step per rank, 50 KB with\n"
           "                       --kineto-python)\n"
           "  --kineto-python      python_function events (with_stack)\n"
-          "  --host-bound         the GPU mostly waits on the host (idle GPU, short kernels)\n"
+          "  --host-bound         the GPU mostly waits on the host (idle GPU, short kernels);\n"
+          "                       the same as --shape host-bound\n"
+          "  --shape S            a Kineto job with a known cause (implies --kineto; sets the\n"
+          "                       nodes, ranks, GPUs and step time it needs, which the options\n"
+          "                       after it may change): gpu-bound (the default), host-bound,\n"
+          "                       gloo (DDP over gloo with CUDA tensors: all-reduce on gloo's\n"
+          "                       threads, pinned copies, 2 ranks on GPU 0), main-loader\n"
+          "                       (DataLoader(num_workers=0), with_stack, worker name\n"
+          "                       algo-1_main), launch-bound (hundreds of tiny kernels),\n"
+          "                       nccl-exposed (all-reduce after the backward, 2 ranks on 2\n"
+          "                       GPUs), memory-full (reserved memory near the device's\n"
+          "                       size, fp32 matmuls without Tensor Cores)\n"
+          "  --kineto-worker W    tensorboard_trace_handler(worker_name=...): traces named\n"
+          "                       algo-N_W.TIME.pt.trace.json.gz instead of algo-N_PID (needs\n"
+          "                       --ranks 1)\n"
           "  -h, --help           this help\n",
           f);
 }
@@ -119,6 +133,12 @@ static int synth_set(synth_opts *o, const char *name, const char *val)
         o->kineto_dir = val;
         return 0;
     }
+    if (!strcmp(name, "--kineto-worker")) {
+        o->kineto_worker = val;
+        return 0;
+    }
+    if (!strcmp(name, "--shape"))
+        return synth_shape_find(val) >= 0 ? 0 : -1;   /* applied first: synth_shape_first */
     if (!strcmp(name, "--kineto-form")) {
         static const char *const forms[] = {"modern", "2024", "legacy"};
         for (int f = 0; f < 3; f++)
@@ -152,7 +172,7 @@ static int is_value_option(const char *name)
         "--out", "--nodes", "--gpus", "--cpus", "--minutes", "--interval-ms",
         "--slow-node", "--outlier-rate", "--step-ms", "--seed", "--start",
         "--python-stats", "--ranks", "--slow-rank", "--kineto-every", "--kineto-active",
-        "--kineto-dir", "--kineto-form",
+        "--kineto-dir", "--kineto-form", "--shape", "--kineto-worker",
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(name, names[i]))
@@ -160,9 +180,29 @@ static int is_value_option(const char *name)
     return 0;
 }
 
+/* A --shape sets what the shape needs before any other option, so the
+ * options given beside it change the shape's defaults, in any order.
+ * A bad name is left for synth_parse to report. */
+static void synth_shape_first(int argc, char **argv, synth_opts *o)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        if (!strncmp(a, "--shape=", 8))
+            v = a + 8;
+        else if (!strcmp(a, "--shape") && i + 1 < argc)
+            v = argv[++i];
+        else if (is_value_option(a))
+            i++;
+        int s = v ? synth_shape_find(v) : -1;
+        if (s >= 0)
+            synth_shape_defaults(o, s);
+    }
+}
+
 /* 0 parsed, 1 help printed, 2 usage error reported on stderr. */
 static int synth_parse(int argc, char **argv, synth_opts *o)
 {
+    synth_shape_first(argc, argv, o);
     for (int i = 1; i < argc; i++) {
         char name[64];
         const char *a = argv[i], *eq = strchr(a, '='), *val = NULL;
@@ -187,6 +227,7 @@ static int synth_parse(int argc, char **argv, synth_opts *o)
             o->kineto_python = 1;
         } else if (!strcmp(name, "--host-bound") && !eq) {
             o->host_bound = 1;
+            o->kineto_shape = SYNTH_SHAPE_HOST_BOUND;
         } else if (is_value_option(name)) {
             val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
             if (!val) {

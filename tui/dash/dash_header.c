@@ -13,6 +13,7 @@
 #include "tui/text/fmt.h"
 #include "tui/text/sanitize.h"
 #include "tui/text/step_focus.h"
+#include "tui/text/url_tail.h"
 
 #define NOTICE_US (6LL * 1000000)
 
@@ -216,6 +217,74 @@ static const char *mid_cut(const char *src, int max, char *out, size_t cap)
     return out;
 }
 
+/* A job's places by their labels alone: after "traces: ", each
+ * "URL (label)" becomes "label"; with drop_name what comes before is the
+ * job's name alone ("JOB (no profiler output)", ".../JOB/profiler-output"). */
+static void place_labels(const char *in, int drop_name, char *out, size_t cap)
+{
+    const char *tr = strstr(in, "traces: ");
+    int head = (int)(tr - in);
+    const char *np = strstr(in, " (no profiler output)"), *po = strstr(in, "/profiler-output");
+    size_t w;
+    if (drop_name && np && np < tr) {
+        w = (size_t)snprintf(out, cap, "%.*s \xc2\xb7 ", (int)(np - in), in);
+    } else if (drop_name && po && po < tr) {
+        const char *name = po;
+        while (name > in && name[-1] != '/')
+            name--;
+        w = (size_t)snprintf(out, cap, "%.*s \xc2\xb7 ", (int)(po - name), name);
+    } else {
+        w = (size_t)snprintf(out, cap, "%.*s", head, in);
+    }
+    for (const char *p = tr + 8; *p && w + 1 < cap;) {
+        const char *open = strstr(p, " ("), *close = open ? strchr(open, ')') : NULL;
+        if (!close)
+            break;
+        int k = snprintf(out + w, cap - w, "%s%.*s", p == tr + 8 ? "traces: " : ", ",
+                         (int)(close - open - 2), open + 2);
+        w += k > 0 ? (size_t)k : 0;
+        p = close[1] == ',' ? close + 3 : close + 1;
+    }
+}
+
+/* Columns of UTF-8 s (its places' separator is one column, two bytes). */
+static int cols_of(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* The place cut to max bytes. A job read from several places (" · traces: ")
+ * first loses the middle of each URL, keeping the job's folder and the
+ * place ("s3://.../JOB/tensorboard-output/"), then all but the place's
+ * folder, then the URLs of the places (their labels stay); what is still
+ * too long is cut in the middle. */
+static const char *place_cut(const char *place, int max, char *out, size_t cap)
+{
+    char short_[1024], labels[1024];
+    const char *fit = NULL;
+    if (!strstr(place, "traces: "))
+        return mid_cut(place, max, out, cap);
+    if (cols_of(place) <= max)
+        fit = place;
+    for (int keep = 2; keep >= 1 && !fit; keep--)
+        if ((url_tail(place, keep, short_, sizeof short_), cols_of(short_)) <= max)
+            fit = short_;
+    if (!fit)
+        url_tail(place, 2, short_, sizeof short_);   /* the job's folder names it */
+    for (int drop = 0; drop <= 1 && !fit; drop++) {
+        place_labels(short_, drop, labels, sizeof labels);
+        if (cols_of(labels) <= max)
+            fit = labels;
+    }
+    if (!fit)
+        return mid_cut(labels, max, out, cap);
+    snprintf(out, cap, "%.*s", (int)cap - 1, fit);
+    return out;
+}
+
 /* The job's name (the scan may still set it): the loader's snapshot
  * carries it; before the first, the name dash_run copied before the
  * loader started. No lock. */
@@ -321,10 +390,15 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
             room += (int)strlen(paren) + 1;
         }
         snprintf(left, sizeof left, "%s %s | %s | %s |%s", name,
-                 mid_cut(place, room, src, sizeof src), nodes, range, badge);
+                 place_cut(place, room, src, sizeof src), nodes, range, badge);
     }
     char verdict_line[512], key[sizeof d->hdr_last];
     int bar_w = 2 * (int)d->npanes + 1;
+    const verdict *vv = d->snap ? viewsnap_verdict(d->snap) : NULL;
+    int lead = vv ? verdict_lead_cols(vv, d->view.glyphs == GLYPHS_ASCII ? " | " : " \u00b7 ") : 0;
+    int cols_all = getmaxx(d->header) - 2;
+    if (lead > cols_all - bar_w && lead <= cols_all)
+        bar_w = 0;   /* the pane digits give way to the cause and its fix */
     int vrole = verdict_text(d, verdict_line, sizeof verdict_line, bar_w);
     snprintf(key, sizeof key, "%.700s\x1f%.500s\x1f%x.%d", left, verdict_line,
              (unsigned)d->shown_mask, d->view.focus);
@@ -342,7 +416,8 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
         wmove(w, 1, 0);
         put(w, " ", 0, cols);
         put(w, verdict_line, theme_attr(d->th, vrole) | A_BOLD, cols - bar_w);
-        pane_bar(d, w, cols - bar_w);
+        if (bar_w)
+            pane_bar(d, w, cols - bar_w);
     }
     wnoutrefresh(w);
 }

@@ -21,7 +21,7 @@
  * as share/smtop/report.schema.json). Raise it, and the schema's const,
  * when a key is renamed, removed or changes type; adding an optional key
  * to an open object does not need it. */
-#define REPORT_SCHEMA_VERSION 4
+#define REPORT_SCHEMA_VERSION 5
 
 /* How `report --json` and `diff --json` are written (jansson dump flags). */
 #define REPORT_JSON_FLAGS (JSON_INDENT(1) | JSON_REAL_PRECISION(17) | JSON_ENSURE_ASCII)

@@ -59,6 +59,63 @@ static json_t *top_rows(const gpu_table *t, int kernels)
     return a;
 }
 
+static json_t *name_us_json(const char *name, size_t len)
+{
+    char buf[1024];
+    kineto_str_sanitize((sm_str){name, len}, buf, sizeof buf);
+    return json_string(buf);
+}
+
+/* HTA's critical path summed over the rank's steps: its length, its
+ * split by bound_by class and the events with the most time on it. */
+static json_t *critical_path_json(const gpu_summary *g)
+{
+    json_t *pct = json_object(), *top = json_array();
+    for (int b = 0; b < GPU_BOUND_N; b++)
+        json_object_set_new(pct, gpu_bound_name(b), num_or_null(g->critical_path.bound_pct[b]));
+    for (size_t i = 0; i < g->critical_path.n_top; i++) {
+        const gpu_name_us *e = &g->critical_path.top[i];
+        json_array_append_new(top, json_pack("{s:o, s:I}", "name", name_us_json(e->name, e->len),
+                                             "us", (json_int_t)e->us));
+    }
+    return json_pack("{s:I, s:I, s:I, s:o, s:o}", "steps", (json_int_t)g->critical_path.steps,
+                     "failed_steps", (json_int_t)g->critical_path.failed, "path_us",
+                     (json_int_t)g->critical_path.path_us, "bound_pct", pct, "top_events", top);
+}
+
+static json_t *tid_json(int64_t tid)
+{
+    return tid >= 0 ? json_integer(tid) : json_null();
+}
+
+/* What the host did while the GPU waited: each (name, kind, thread) row
+ * and each thread's share of the idle time. */
+static json_t *idle_causes_json(const gpu_summary *g)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < g->idle_attr.n_causes; i++) {
+        const gpu_idle_cause *c = &g->idle_attr.causes[i];
+        json_array_append_new(a, json_pack("{s:o, s:s, s:o, s:I, s:o}", "name",
+                                           name_us_json(c->name, c->len), "kind",
+                                           gpu_idle_kind_name(c->kind), "thread", tid_json(c->tid),
+                                           "overlap_us", (json_int_t)c->overlap_us, "pct_of_idle",
+                                           num_or_null(c->pct_of_idle)));
+    }
+    return a;
+}
+
+static json_t *idle_threads_json(const gpu_summary *g)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < g->idle_attr.n_threads; i++) {
+        const gpu_thread_share *t = &g->idle_attr.threads[i];
+        json_array_append_new(a, json_pack("{s:o, s:I, s:o}", "thread", tid_json(t->tid),
+                                           "busy_us", (json_int_t)t->busy_us, "pct_of_idle",
+                                           num_or_null(t->pct_of_idle)));
+    }
+    return a;
+}
+
 static json_t *row_json(const model_gpu_row *row)
 {
     const gpu_summary *g = gpu_rank_summary(row->gpu);
@@ -85,6 +142,12 @@ static json_t *row_json(const model_gpu_row *row)
     json_object_set_new(o, "top_kernels", top_rows(gpu_rank_kernels(row->gpu), 1));
     json_object_set_new(o, "top_ops", top_rows(gpu_rank_ops(row->gpu), 0));
     json_object_set_new(o, "top_python", top_rows(gpu_rank_python(row->gpu), 0));
+    json_object_set_new(o, "backend", g->backend && g->backend[0] ? json_string(g->backend)
+                                                                  : json_null());
+    json_object_set_new(o, "critical_path", critical_path_json(g));
+    json_object_set_new(o, "idle_causes", idle_causes_json(g));
+    json_object_set_new(o, "idle_threads", idle_threads_json(g));
+    json_object_set_new(o, "host_comm_us", json_integer(g->idle_attr.host_comm_us));
     json_object_set_new(o, "memory",
                         json_pack("{s:f, s:f, s:I}", "peak_allocated_mb",
                                   g->memory.peak_allocated_mb, "peak_reserved_mb",
@@ -117,6 +180,75 @@ static const char *pct_cell(char *buf, size_t cap, double v)
     return buf;
 }
 
+/* "a, b" of up to n names with their share: "aten::mm 41 %". */
+static void print_list(FILE *f, const json_t *arr, const char *name_key, const char *val_key,
+                       double whole, size_t n)
+{
+    const json_t *e;
+    size_t i;
+    json_array_foreach(arr, i, e) {
+        if (i >= n)
+            break;
+        const char *name = json_string_value(json_object_get(e, name_key));
+        double v = field(e, val_key);
+        fprintf(f, "%s%.60s %.0f %%", i ? ", " : "", name ? name : "?",
+                whole > 0 ? 100.0 * v / whole : 0);
+    }
+}
+
+/* Per rank: the backend, HTA's critical path by class with its top
+ * events, and what the host did while the GPU waited, by event and by
+ * thread. */
+static void print_rank_causes(const json_t *r, FILE *f)
+{
+    const json_t *cp = json_object_get(r, "critical_path");
+    const char *be = json_string_value(json_object_get(r, "backend"));
+    fprintf(f, "%s %s: backend %s\n", json_string_value(json_object_get(r, "node")),
+            json_string_value(json_object_get(r, "process")), be ? be : "unknown");
+    double path = field(cp, "path_us");
+    if (path > 0) {
+        fprintf(f, "  critical path (HTA, %.0f steps, %.1f ms):", field(cp, "steps"), path / 1000);
+        const char *k;
+        const json_t *v;
+        json_object_foreach(json_object_get(cp, "bound_pct"), k, v)
+            if (json_is_number(v) && json_number_value(v) >= 0.5)
+                fprintf(f, " %s %.0f %%", k, json_number_value(v));
+        fprintf(f, "\n    most time on it: ");
+        print_list(f, json_object_get(cp, "top_events"), "name", "us", path, 5);
+        fputc('\n', f);
+    } else if (field(cp, "failed_steps") > 0) {
+        fprintf(f, "  critical path: none found in %.0f steps\n", field(cp, "failed_steps"));
+    } else {
+        fprintf(f, "  critical path: no step analysed\n");
+    }
+    const json_t *ic = json_object_get(r, "idle_causes");
+    if (!json_array_size(ic)) {
+        fprintf(f, "  while the GPU was idle: nothing on the host recorded\n");
+        return;
+    }
+    fprintf(f, "  while the GPU was idle in the steps (share of that time, what, thread):\n");
+    const json_t *e;
+    size_t i;
+    json_array_foreach(ic, i, e) {
+        if (i >= 8)
+            break;
+        const json_t *t = json_object_get(e, "thread");
+        char th[32] = "-";
+        if (json_is_integer(t))
+            snprintf(th, sizeof th, "%lld", (long long)json_integer_value(t));
+        fprintf(f, "    %5.1f %%  %-10s thread %-8s %.90s\n", field(e, "pct_of_idle"),
+                json_string_value(json_object_get(e, "kind")), th,
+                json_string_value(json_object_get(e, "name")));
+    }
+    fprintf(f, "    by thread: ");
+    json_array_foreach(json_object_get(r, "idle_threads"), i, e) {
+        const json_t *t = json_object_get(e, "thread");
+        fprintf(f, "%s%lld %.0f %%", i ? ", " : "", (long long)json_integer_value(t),
+                field(e, "pct_of_idle"));
+    }
+    fputc('\n', f);
+}
+
 void report_gpu_print_text(const json_t *obj, FILE *f)
 {
     const json_t *gpu = json_object_get(obj, "gpu"), *r;
@@ -146,4 +278,6 @@ void report_gpu_print_text(const json_t *obj, FILE *f)
                 pct_cell(c[3], sizeof c[3], field(r, "comm_comp_overlap_pct")), launch,
                 field(json_object_get(r, "memory"), "peak_allocated_mb"), tk ? tk : "-");
     }
+    fprintf(f, "\nGPU: what the steps waited for, per rank\n");
+    json_array_foreach(gpu, i, r) print_rank_causes(r, f);
 }

@@ -5,6 +5,7 @@
 
 #include "tui/report/report_gpu.h"
 #include "tui/report/report.h"
+#include "tui/report/report_places.h"
 #include "tui/report/report_unit.h"
 
 /* JSON has no NaN: a statistic over no data is null. */
@@ -218,6 +219,9 @@ json_t *report_build(job *j, report_stream *st)
         json_object_set_new(obj, "system_source", json_pack("{s:s, s:I}", "name", sys,
                                                             "interval_s", (json_int_t)(iv / 1000000)));
     pthread_mutex_unlock(job_lock(j));
+    json_t *places = obj ? report_places_json(job_source(j)) : NULL;
+    if (places)   /* a job named to the API: where each of its places was read */
+        json_object_set_new(obj, "trace_sources", places);
     if (obj)
         json_object_set_new(obj, "warnings", warnings_json(j));
     return obj;

@@ -38,11 +38,41 @@ static void print_row(const json_t *fn, int counts, FILE *f)
             tpc, fmt_fit(cum, sizeof cum, real(fn, "cumtime_s"), 9, 3), cpc, fname);
 }
 
+/* The PyTorch profiler's python_function frames (with_stack), each
+ * rank's top by self time, as report --json's gpu[].top_python. 0 when
+ * no rank has any. */
+static int print_kineto_python(const json_t *obj, FILE *f)
+{
+    const json_t *gpu = json_object_get(obj, "gpu"), *r, *fn;
+    size_t i, k;
+    int any = 0;
+    json_array_foreach(gpu, i, r) {
+        const json_t *top = json_object_get(r, "top_python");
+        if (!json_array_size(top))
+            continue;
+        if (!any)
+            fprintf(f, "\npython (PyTorch profiler with_stack frames, by self time)\n"
+                       "%-24s %8s %10s %10s  %s\n", "rank", "calls", "self", "total", "function");
+        any = 1;
+        char who[160], name[1024], self[32], tot[32];
+        snprintf(who, sizeof who, "%.60s %.60s", json_string_value(json_object_get(r, "node")),
+                 json_string_value(json_object_get(r, "process")));
+        json_array_foreach(top, k, fn) {
+            sanitize_str(json_string_value(json_object_get(fn, "name")), name, sizeof name, -1);
+            fprintf(f, "%-24.24s %8lld %10s %10s  %s\n", who, integer(fn, "count"),
+                    fmt_duration(self, sizeof self, real(fn, "self_us")),
+                    fmt_duration(tot, sizeof tot, real(fn, "sum_us")), name);
+        }
+    }
+    return any;
+}
+
 void report_python_print_text(const json_t *obj, FILE *f)
 {
     const json_t *py = json_object_get(obj, "python");
     if (!json_is_object(py)) {
-        fprintf(f, "\nno Python profiler stats in this job\n");
+        if (!print_kineto_python(obj, f))
+            fprintf(f, "\nno Python profiler stats in this job\n");
         return;
     }
     const char *prof = json_string_value(json_object_get(py, "profiler"));

@@ -66,6 +66,11 @@ rule_reports *report_rules_sagemaker(source *src, const char *spec,
  * rule that fired (most severe first) and the job's idle GPU-hours. */
 void report_rules_print_verdict(const json_t *obj, FILE *f);
 
+/* The text report's "causes and fixes" section, after the verdict: each
+ * finding of the verdict with its cause, fix and where to look, then each
+ * fired rule no finding tells, with the same. */
+void report_rules_print_causes(const json_t *obj, FILE *f);
+
 /* Evaluates r over m (caller holds the model lock) and sets obj["rules"],
  * obj["device_usage"], obj["idle_gpu_hours"]; sm may be NULL. With st, the
  * per-node arrays (device_usage, idle_gpu_hours, and the "nodes" of

@@ -126,12 +126,15 @@ static json_t *rule_json(const model *m, const rules *r, size_t i,
     if (details && i == (size_t)rules_find("OverallFrameworkMetrics"))
         json_object_set_new(details, "nodes",
                             report_stream_array_par(st, nodes, framework_part, m, NULL));
-    json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:s, s:o}",
+    int fired = res->status == RULE_TRIGGERED;
+    json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:s, s:o, s:o, s:o, s:o, s:s}",
         "name", res->name, "status", rules_status_name(res->status),
         "severity", rules_severity_name(res->severity),
         "violations", (json_int_t)res->violations,
         "datapoints", (json_int_t)res->datapoints, "parameters", params,
-        "summary", rules_summary_at(i), "details", details);
+        "summary", rules_summary_at(i), "details", details,
+        "cause", fired ? jstr(res->cause) : json_null(), "fix", fired ? jstr(res->fix) : json_null(),
+        "evidence", fired ? jstr(res->evidence) : json_null(), "origin", rules_origin_at(i));
     const rule_verdict *v = rule_reports_find(sm, res->name);
     if (o && v)
         json_object_set_new(o, "sagemaker", sagemaker_json(v));
@@ -205,17 +208,33 @@ static json_t *straggler_json(const rules *r)
                      "deviation_pct", f.over_pct);
 }
 
+/* A string, or null when empty. */
+static json_t *jstr_or_null(const char *s)
+{
+    return s && s[0] ? jstr(s) : json_null();
+}
+
+/* One finding with its advice: cause, fix and evidence in full, why and
+ * knob in the verdict line's few words, the rule it tells. */
+static json_t *finding_json(const verdict_finding *f)
+{
+    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "source", f->source,
+                     "severity", rules_severity_name(f->severity), "text", jstr(f->text),
+                     "why", jstr_or_null(f->why), "knob", jstr_or_null(f->knob),
+                     "cause", jstr_or_null(f->cause), "fix", jstr_or_null(f->fix),
+                     "evidence", jstr_or_null(f->evidence), "rule",
+                     f->rule ? json_string(f->rule) : json_null());
+}
+
 /* The job's verdict (model/view/verdict.h), as the dashboard's header
- * shows it: {"line", "findings": [{source, severity, text}]}. */
+ * shows it: {"line", "findings": [{source, severity, text, ...}]}. */
 static json_t *verdict_json(const model *m, const rules *r)
 {
     verdict *v = calloc(1, sizeof *v);
     json_t *out = NULL, *arr = json_array();
     if (v && arr && verdict_build(m, r, v) == 0) {
         for (size_t i = 0; i < v->n; i++)
-            json_array_append_new(arr, json_pack("{s:s, s:s, s:o}", "source", v->f[i].source,
-                                                 "severity", rules_severity_name(v->f[i].severity),
-                                                 "text", jstr(v->f[i].text)));
+            json_array_append_new(arr, finding_json(&v->f[i]));
         char line[1024];
         out = json_pack("{s:o, s:O}", "line", jstr(verdict_format(v, "; ", 0, line, sizeof line)),
                         "findings", arr);

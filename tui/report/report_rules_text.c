@@ -138,6 +138,59 @@ static void verdict_idle(const json_t *obj, FILE *f)
             safe(worst, "node", n, sizeof n, 40), real(worst, "idle_gpu_hours"));
 }
 
+/* 1 when a verdict finding tells rule `name`. */
+static int finding_tells(const json_t *findings, const char *name)
+{
+    const json_t *x;
+    size_t i;
+    json_array_foreach(findings, i, x) {
+        const char *r = json_string_value(json_object_get(x, "rule"));
+        if (r && !strcmp(r, name))
+            return 1;
+    }
+    return 0;
+}
+
+/* Every fired rule a finding does not tell, with its cause and fix. */
+static void rule_causes(const json_t *obj, const json_t *findings, FILE *f)
+{
+    const json_t *r;
+    size_t i;
+    json_array_foreach(json_object_get(obj, "rules"), i, r) {
+        const char *name = json_string_value(json_object_get(r, "name"));
+        if (!json_is_string(json_object_get(r, "cause")) || finding_tells(findings, name))
+            continue;
+        char n[64], buf[800];
+        fprintf(f, "  %-6s %s\n", json_string_value(json_object_get(r, "severity")),
+                safe(r, "name", n, sizeof n, 40));
+        fprintf(f, "         cause:   %s\n", safe(r, "cause", buf, sizeof buf, -1));
+        fprintf(f, "         fix:     %s\n", safe(r, "fix", buf, sizeof buf, -1));
+        fprintf(f, "         look at: %s\n", safe(r, "evidence", buf, sizeof buf, -1));
+    }
+}
+
+/* The verdict's findings, worst first, each with its cause, fix and where
+ * to look (model/view/verdict.h), then the fired rules no finding tells. */
+void report_rules_print_causes(const json_t *obj, FILE *f)
+{
+    const json_t *arr = json_object_get(json_object_get(obj, "verdict"), "findings"), *x;
+    fprintf(f, "\n== causes and fixes ==\n");
+    if (!json_array_size(arr))
+        fprintf(f, "  nothing to fix\n");
+    size_t i;
+    json_array_foreach(arr, i, x) {
+        char text[400], buf[800];
+        fprintf(f, "  %-6s %s\n", json_string_value(json_object_get(x, "severity")),
+                safe(x, "text", text, sizeof text, -1));
+        static const char *const keys[] = {"cause", "fix", "evidence"};
+        static const char *const heads[] = {"cause:   ", "fix:     ", "look at: "};
+        for (size_t k = 0; k < 3; k++)
+            if (json_is_string(json_object_get(x, keys[k])))
+                fprintf(f, "         %s%s\n", heads[k], safe(x, keys[k], buf, sizeof buf, -1));
+    }
+    rule_causes(obj, arr, f);
+}
+
 void report_rules_print_verdict(const json_t *obj, FILE *f)
 {
     fprintf(f, "rules fired:\n");

@@ -8,6 +8,7 @@
 #include "tui/text/fmt.h"
 #include "tui/report/report_gpu.h"
 #include "tui/report/report.h"
+#include "tui/report/report_places.h"
 #include "tui/report/report_python.h"
 #include "tui/report/report_rules.h"
 #include "tui/report/report_unit.h"
@@ -33,6 +34,7 @@ static void print_header(const json_t *obj, FILE *f)
     const json_t *tr = json_object_get(obj, "time_range");
     int64_t s = (int64_t)real(tr, "start_us"), e = (int64_t)real(tr, "end_us");
     fprintf(f, "smtop report: %s\n", str(obj, "source", buf, sizeof buf));
+    report_places_print_text(obj, f);
     const json_t *sys = json_object_get(obj, "system_source");
     if (sys)   /* not Debugger's files */
         fprintf(f, "system:       %s, one host mean every %lld s\n", str(sys, "name", buf, sizeof buf),
@@ -276,6 +278,7 @@ void report_print_text(const json_t *obj, FILE *f)
 {
     print_header(obj, f);
     print_verdict(obj, f);
+    report_rules_print_causes(obj, f);
     fprintf(f, "\n== details ==\n");
     print_nodes(obj, f);
     print_steps(obj, f);
