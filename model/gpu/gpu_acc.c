@@ -35,6 +35,8 @@ void gpu_acc_free(gpu_acc *a)
     gpu_table_free(&a->py);
     gpu_table_free(&a->annot);
     gpu_table_free(&a->rt);
+    free(a->wins);
+    gpu_acc_free_segs(a);
     memset(a, 0, sizeof *a);
 }
 
@@ -123,12 +125,32 @@ static int merge_quant(quant **d, const quant *s)
     return quantile_merge(*d, s);
 }
 
-static int merge_tables(gpu_acc *d, const gpu_acc *s)
+/* Every row of s's table t into d's (those with no count too: the windows
+ * may name them), map[t] filled. */
+static int merge_names(gpu_acc *d, const gpu_acc *s, int t, uint32_t *map)
 {
-    if (gpu_table_merge(&d->kernels, &s->kernels) != 0 ||
-        gpu_table_merge(&d->ops, &s->ops) != 0 || gpu_table_merge(&d->py, &s->py) != 0 ||
-        gpu_table_merge(&d->annot, &s->annot) != 0 || gpu_table_merge(&d->rt, &s->rt) != 0)
+    gpu_table *dt = (gpu_table *)gpu_acc_names(d, t);
+    const gpu_table *st = gpu_acc_names(s, t);
+    if (gpu_table_merge_map(dt, st, map) != 0)
         return -1;
+    for (size_t i = 0; i < st->n; i++) {
+        if (map[i] != UINT32_MAX)
+            continue;
+        int64_t j = gpu_table_intern(dt, (sm_str){st->rows[i].name, st->rows[i].len});
+        if (j < 0)
+            return -1;
+        if (dt->rows[j].count == 0)
+            dt->rows[j].type = st->rows[i].type;
+        map[i] = (uint32_t)j;
+    }
+    return 0;
+}
+
+static int merge_tables(gpu_acc *d, const gpu_acc *s, uint32_t **map)
+{
+    for (int t = 0; t < GPU_NT_N; t++)
+        if (merge_names(d, s, t, map[t]) != 0)
+            return -1;
     for (size_t i = 0; i < s->n_streams; i++) {
         gpu_stream_idle *x = gpu_acc_stream(d, s->streams[i].stream);
         if (!x)
@@ -153,11 +175,28 @@ static void merge_backend(char *d, size_t cap, const char *s)
     snprintf(d, cap, "%s", d[0] ? "mixed" : s);
 }
 
+static void free_maps(uint32_t **map)
+{
+    for (int t = 0; t < GPU_NT_N; t++)
+        free(map[t]);
+}
+
 int gpu_acc_merge(gpu_acc *d, const gpu_acc *s)
 {
-    if (merge_tables(d, s) != 0 || merge_steps(d, s) != 0 || merge_points(d, s) != 0 ||
-        merge_quant(&d->delay, s->delay) != 0 || merge_quant(&d->cpu, s->cpu) != 0 ||
-        merge_quant(&d->gpu, s->gpu) != 0)
+    uint32_t *map[GPU_NT_N] = {0};
+    for (int t = 0; t < GPU_NT_N; t++) {
+        size_t n = gpu_acc_names(s, t)->n;
+        if (!(map[t] = malloc((n ? n : 1) * sizeof *map[t]))) {
+            free_maps(map);
+            return -1;
+        }
+    }
+    int rc = merge_tables(d, s, map) != 0 || gpu_acc_merge_wins(d, s, map) != 0 ||
+             merge_steps(d, s) != 0 || merge_points(d, s) != 0 ||
+             merge_quant(&d->delay, s->delay) != 0 || merge_quant(&d->cpu, s->cpu) != 0 ||
+             merge_quant(&d->gpu, s->gpu) != 0;
+    free_maps(map);
+    if (rc)
         return -1;
     d->traces += s->traces;
     d->placed += s->placed;
@@ -296,7 +335,13 @@ size_t gpu_acc_memory_bytes(const gpu_acc *a)
                a->cap_mem * sizeof *a->mem + a->cap_peaks * sizeof *a->peaks +
                gpu_table_memory_bytes(&a->kernels) + gpu_table_memory_bytes(&a->ops) +
                gpu_table_memory_bytes(&a->py) + gpu_table_memory_bytes(&a->annot) +
-               gpu_table_memory_bytes(&a->rt);
+               gpu_table_memory_bytes(&a->rt) + a->cap_wins * sizeof *a->wins +
+               a->cap_segs * sizeof *a->segs;
+    for (size_t k = 0; k < a->n_segs; k++) {
+        for (int t = 0; t < GPU_NT_N; t++)
+            b += a->segs[k].n_map[t] * sizeof *a->segs[k].map[t];
+        b += gpu_wblob_bytes(a->segs[k].blob) / (size_t)a->segs[k].blob->refs;   /* a share */
+    }
     if (a->delay)
         b += quantile_memory_bytes(a->delay) + quantile_memory_bytes(a->cpu) +
              quantile_memory_bytes(a->gpu);

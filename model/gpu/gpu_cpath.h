@@ -93,6 +93,9 @@ enum {
  * window is analysed: a 1 GB trace stays under 64 MB). */
 #define GPU_CPATH_MAX_EVENTS 100000
 
+/* A name's group for gpu_cpath_in.short_of: its table and row in one. */
+#define GPU_SHORT_GROUP(table, row) ((uint32_t)(table) << 29 | (uint32_t)(row))
+
 /* One window's path. */
 typedef struct gpu_cpath {
     int status;                 /* GPU_CPATH_* */
@@ -137,7 +140,18 @@ enum {
                                    hipMemcpy*, hipMemset*) */
     GPU_CF_SYNC = 1 << 16,      /* a sync call (*Synchronize, cudaEventQuery,
                                    cudaStreamWaitEvent) */
+    GPU_CF_DATA_BOUND = 1 << 17,  /* HTA's bound_by says data_loading: its
+                                   shortened name matches a data-load pattern */
 };
+
+/* The GPU_CF_* flags a name of table (GPU_NT_*) carries (raw JSON body). */
+uint32_t gpu_name_flags(int table, const char *name, size_t len);
+
+/* HTA's shorten_name (hta/utils/utils.py): argument lists and template
+ * arguments dropped, the last space-separated word kept; memory kernels
+ * and names without '<' or '(' as they are. Writes at most cap - 1 bytes
+ * and a NUL into out; returns the length. */
+size_t gpu_shorten_name(const char *name, size_t len, char *out, size_t cap);
 
 /* cuda_sync kinds (args.cuda_sync_kind, else the name). */
 enum {
@@ -160,15 +174,32 @@ typedef struct gpu_cp_event {
     uint32_t flags;             /* GPU_CF_* */
     uint8_t kind;               /* GPU_CE_* */
     uint8_t sync;               /* GPU_SYNC_* */
+    uint8_t part;               /* the caller's (gpu_cpath_run and gpu_idle_run
+                                   do not read it) */
 } gpu_cp_event;
 
-/* The critical path of one window's events ev[0..n) (any order; sorted in
- * place). *out filled (status says whether a path was found). 0, or -1 on
- * OOM (*out then says GPU_CPATH_TOO_LARGE). */
-int gpu_cpath_run(gpu_cp_event *ev, size_t n, gpu_cpath *out);
+/* A window's events for its graph: those in the window as the header
+ * says (host events lasting more than 0 µs), any order (sorted in place
+ * by seq); pids and tids of the thread indexes; has_queue: the whole
+ * trace has a launched GPU row (HTA's queue-length series exists). */
+typedef struct gpu_cpath_in {
+    gpu_cp_event *ev;
+    size_t n;
+    const int64_t *pids, *tids;
+    size_t n_threads;
+    int has_queue;
+    /* HTA sums its top events by shortened name (gpu_shorten_name), in
+     * every category at once: per table and row, its group,
+     * GPU_SHORT_GROUP of the first (table, row) of the same shortened
+     * name; NULL sums by name as it is. A top event then names the row of
+     * its group with the most time. */
+    const uint32_t *const *short_of;
+} gpu_cpath_in;
 
-/* Adds src's figures into dst (path, classes; top events merged by name
- * and cut to GPU_CPATH_TOP; a status other than OK counts nothing). */
-void gpu_cpath_add(gpu_cpath *dst, const gpu_cpath *src);
+/* The critical path of in's events into *out (status says whether a path
+ * was found). 0, or -1 on OOM (*out then says GPU_CPATH_TOO_LARGE). */
+int gpu_cpath_run(const gpu_cpath_in *in, gpu_cpath *out);
+
+
 
 #endif

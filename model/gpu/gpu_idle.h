@@ -5,7 +5,8 @@
  *   rows (kernel, gpu_memcpy, gpu_memset) inside the window, the window
  *   cut to the span of the trace's GPU rows (first start to last end), as
  *   the temporal breakdown's idle time is; a window's idle time is its
- *   step's idle_us (gpu_rank.h) when the trace has GPU rows.
+ *   step's idle_us (gpu_rank.h) less the part of the step outside that
+ *   span (before the trace's first GPU row, after its last).
  * - Each host thread's events (user_annotation but ProfilerStep#N,
  *   cpu_op, python_function, cuda_runtime and cuda_driver calls) nest as
  *   HTA nests them; at every idle instant a thread's innermost event gets
@@ -90,6 +91,7 @@ typedef struct gpu_idle_in {
     const int64_t *busy;        /* busy[2i], busy[2i+1]: interval i */
     size_t n_busy;
     int64_t t0, t1;             /* the window, cut to the GPU span */
+    int64_t w0, w1;             /* the window itself (host communication) */
     const int64_t *tids;        /* tid of thread index i (-1 unknown) */
     size_t n_threads;
     int gloo;

@@ -6,7 +6,19 @@
 struct gpu_rank {
     gpu_acc acc;
     gpu_summary sum;    /* refreshed by every merge */
+    gpu_wsum ws;        /* its critical path and idle parts */
 };
+
+/* The summary refreshed from the acc. 0 or -1 on OOM (the critical path
+ * and idle parts then empty). */
+static int refresh(gpu_rank *r)
+{
+    gpu_acc_summary(&r->acc, &r->sum);
+    gpu_wsum_free(&r->ws);
+    int rc = gpu_wsum_make(&r->acc, 0, r->acc.n_wins, &r->ws);
+    gpu_wsum_fill(&r->ws, &r->sum);
+    return rc;
+}
 
 gpu_rank *gpu_rank_new(void)
 {
@@ -14,7 +26,7 @@ gpu_rank *gpu_rank_new(void)
     if (!r)
         return NULL;
     gpu_acc_init(&r->acc);
-    gpu_acc_summary(&r->acc, &r->sum);
+    refresh(r);
     return r;
 }
 
@@ -23,6 +35,7 @@ void gpu_rank_free(gpu_rank *r)
     if (!r)
         return;
     gpu_acc_free(&r->acc);
+    gpu_wsum_free(&r->ws);
     free(r);
 }
 
@@ -31,8 +44,7 @@ int gpu_rank_merge(gpu_rank *r, const gpu_trace *t)
     if (!t->ended)
         return -1;
     int rc = gpu_acc_merge(&r->acc, &t->res);
-    gpu_acc_summary(&r->acc, &r->sum);
-    return rc;
+    return refresh(r) != 0 ? -1 : rc;
 }
 
 const gpu_summary *gpu_rank_summary(const gpu_rank *r)

@@ -130,7 +130,10 @@ typedef struct gpu_summary {
      * counts, and a cause enclosing an innermost event counts with it. */
     struct {
         int64_t windows;
-        int64_t idle_us;         /* the windows' GPU idle time */
+        int64_t idle_us;         /* the windows' GPU idle time inside the
+                                    GPU span (gpu_idle.h): the steps'
+                                    idle_us but what lies before the
+                                    trace's first GPU row or after its last */
         int64_t other_us;        /* overlap of rows not kept */
         const gpu_idle_cause *causes;   /* largest overlap first */
         size_t n_causes;

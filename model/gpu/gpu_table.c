@@ -127,13 +127,22 @@ void gpu_table_count(gpu_table *t, size_t i, int64_t dur_us, int64_t self_us)
 
 int gpu_table_merge(gpu_table *dst, const gpu_table *src)
 {
+    return gpu_table_merge_map(dst, src, NULL);
+}
+
+int gpu_table_merge_map(gpu_table *dst, const gpu_table *src, uint32_t *map)
+{
     for (size_t i = 0; i < src->n; i++) {
         const gpu_stat *s = &src->rows[i];
+        if (map)
+            map[i] = UINT32_MAX;
         if (s->count == 0)
             continue;
         int64_t j = gpu_table_intern(dst, (sm_str){s->name, s->len});
         if (j < 0)
             return -1;
+        if (map)
+            map[i] = (uint32_t)j;
         gpu_stat *d = &dst->rows[j];
         if (d->count == 0 || s->max_us > d->max_us)
             d->max_us = s->max_us;

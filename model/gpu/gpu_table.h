@@ -64,6 +64,10 @@ void gpu_table_count(gpu_table *t, size_t i, int64_t dur_us, int64_t self_us);
  * then holds some of them). */
 int gpu_table_merge(gpu_table *dst, const gpu_table *src);
 
+/* The same, and map[i] (src->n entries) gets the row of dst that src's row
+ * i went to, UINT32_MAX for a row not added (count 0). */
+int gpu_table_merge_map(gpu_table *dst, const gpu_table *src, uint32_t *map);
+
 /* Rows with a count > 0, sorted by sum_us (by_self: self_us) descending,
  * then name: a malloc'd array of n pointers into t (free() it), *n set.
  * NULL with *n = 0 when empty or on OOM. */

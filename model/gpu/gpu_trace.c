@@ -24,8 +24,11 @@ gpu_trace *gpu_trace_new(const gpu_trace_opts *o)
     if (t->o.delay_outlier_us <= 0)
         t->o.delay_outlier_us = 100;
     t->first_ts_us = INT64_MAX;
+    t->last_end_us = INT64_MIN;
     t->start_epoch_us = INT64_MIN;
     idmap_init(&t->group_map);
+    idmap_init(&t->thread_map);
+    idmap_init(&t->glast_map);
     gpu_acc_init(&t->res);
     return t;
 }
@@ -40,8 +43,21 @@ static void free_buffers(gpu_trace *t)
     free(t->ksteps);
     varbuf_free(&t->mlog);
     free(t->mdev);
+    free(t->threads);
+    free(t->syncs);
+    free(t->qbits);
+    free(t->rt_flags);
+    t->qbits = NULL;
+    t->rt_flags = NULL;
+    t->n_rt_flags = t->cap_rt_flags = 0;
+    gpu_trace_wins_free(t);
+    idmap_free(&t->thread_map);
+    idmap_init(&t->thread_map);
     t->ksteps = NULL;
     t->mdev = NULL;
+    t->threads = NULL;
+    t->syncs = NULL;
+    t->n_threads = t->cap_threads = t->n_syncs = t->cap_syncs = 0;
     t->n_rows = 0;
     t->n_ksteps = t->cap_ksteps = 0;
     t->n_mev = t->n_mdev = t->cap_mdev = 0;
@@ -138,13 +154,14 @@ const char *gpu_ktype_name(int set)
 
 int gpu_trace_row_put(gpu_trace *t, const gpu_row *r)
 {
-    if (varbuf_reserve(&t->rlog, 50) != 0)
+    if (varbuf_reserve(&t->rlog, 60) != 0)
         return -1;
     (void)varbuf_put_signed(&t->rlog, varbuf_diff(r->ts, t->rlast.ts));
     (void)varbuf_put(&t->rlog, (uint64_t)(r->end - r->ts));
     (void)varbuf_put_signed(&t->rlog, varbuf_diff(r->corr, t->rlast.corr));
     (void)varbuf_put_signed(&t->rlog, r->stream);
     (void)varbuf_put(&t->rlog, r->name);
+    (void)varbuf_put(&t->rlog, (uint64_t)(r->seq - t->rlast.seq));
     t->rlast = *r;
     t->n_rows++;
     return 0;
@@ -157,6 +174,7 @@ void gpu_trace_row_next(const gpu_trace *t, size_t *pos, gpu_row *r)
     r->corr = varbuf_add(r->corr, varbuf_get_signed(&t->rlog, pos));
     r->stream = varbuf_get_signed(&t->rlog, pos);
     r->name = (uint32_t)varbuf_get(&t->rlog, pos);
+    r->seq += (int64_t)varbuf_get(&t->rlog, pos);
     r->type = (uint8_t)t->res.kernels.rows[r->name].type;
 }
 
@@ -172,6 +190,7 @@ static int add_row(gpu_trace *t, const sm_kevent *ev)
     r.stream = ev->stream != SM_KEV_NONE ? ev->stream
              : ev->tid != SM_KEV_NONE ? ev->tid : -1;
     r.name = (uint32_t)name;
+    r.seq = t->events;
     /* One name, one type: classified when first seen (a kernel's name runs
      * to hundreds of bytes, and contains() reads them all). */
     r.type = t->res.kernels.rows[name].type;
@@ -181,33 +200,90 @@ static int add_row(gpu_trace *t, const sm_kevent *ev)
     return gpu_trace_row_put(t, &r);
 }
 
-static int add_call(gpu_trace *t, const sm_kevent *ev)
+/* A call with a correlation; flags: its name's (gpu_name_flags). */
+static int add_call(gpu_trace *t, const sm_kevent *ev, uint32_t flags)
 {
     gpu_call c = {.corr = ev->correlation, .seq = (uint32_t)t->calls.n};
     round_span(ev, &c.ts, &c.end);
-    c.kind = has_prefix(ev->name, "cudaGraphLaunch") ||
-             has_prefix(ev->name, "hipGraphLaunch") ? GPU_CALL_GRAPH : GPU_CALL_LAUNCH;
+    c.kind = has_prefix(ev->name, "cudaGraphLaunch") || has_prefix(ev->name, "hipGraphLaunch")
+                 ? GPU_CALL_GRAPH
+             : flags & GPU_CF_LAUNCH ? GPU_CALL_HTA
+                                     : GPU_CALL_LAUNCH;
     return gpu_trace_call_put(t, &c);
 }
 
-/* pid and tid, numeric or string, as one key: self times nest per thread. */
-static uint64_t thread_key(const sm_kevent *ev)
+/* The flags of runtime name row i, worked out once per name. */
+static int rt_flags(gpu_trace *t, size_t i, uint32_t *out)
 {
-    uint64_t h = fnv_add(FNV_SEED, &ev->pid, sizeof ev->pid);
-    h = fnv_add(h, &ev->tid, sizeof ev->tid);
-    h = fnv_add(h, ev->pid_str.ptr ? ev->pid_str.ptr : "", ev->pid_str.len);
-    h = fnv_add(h, "/", 1);
-    return fnv_add(h, ev->tid_str.ptr ? ev->tid_str.ptr : "", ev->tid_str.len);
+    if (i >= t->n_rt_flags) {
+        size_t n = t->res.rt.n;
+        if (vec_grow(&t->rt_flags, &t->cap_rt_flags, n, sizeof *t->rt_flags, 64) != 0)
+            return -1;
+        for (size_t k = t->n_rt_flags; k < n; k++) {
+            const gpu_stat *st = &t->res.rt.rows[k];
+            t->rt_flags[k] = gpu_name_flags(GPU_NT_RUNTIME, st->name, st->len);
+        }
+        t->n_rt_flags = n;
+    }
+    *out = t->rt_flags[i];
+    return 0;
 }
 
-static int add_op(gpu_trace *t, const sm_kevent *ev, int py)
+static gpu_table *cat_table(gpu_trace *t, int cat)
 {
-    int64_t name = gpu_table_intern(py ? &t->res.py : &t->res.ops, ev->name);
+    return cat == GPU_CE_OP      ? &t->res.ops
+           : cat == GPU_CE_PY    ? &t->res.py
+           : cat == GPU_CE_ANNOT ? &t->res.annot
+                                 : &t->res.rt;
+}
+
+/* A host event of category cat (GPU_CE_*): its thread's group. */
+static int add_op(gpu_trace *t, const sm_kevent *ev, int cat)
+{
+    int64_t name = gpu_table_intern(cat_table(t, cat), ev->name);
     if (name < 0 || name >= (int64_t)UINT32_MAX)
         return -1;
-    int64_t ts, end;
-    round_span(ev, &ts, &end);
-    return gpu_trace_add_op(t, ts, end, thread_key(ev), (uint32_t)name, py);
+    gpu_hop op = {.seq = t->events, .corr = SM_KEV_NONE, .name = (uint32_t)name};
+    round_span(ev, &op.ts, &op.end);
+    if (cat != GPU_CE_RUNTIME)
+        return gpu_trace_add_op(t, &op, ev, cat);
+    op.corr = ev->correlation;
+    uint32_t flags;
+    if (gpu_trace_add_op(t, &op, ev, cat) != 0 || rt_flags(t, (size_t)name, &flags) != 0)
+        return -1;
+    return op.corr != SM_KEV_NONE ? add_call(t, ev, flags) : 0;
+}
+
+static int sync_kind(sm_str name)
+{
+    static const char *const kinds[] = {"", "Stream Sync", "Context Sync", "Event Sync",
+                                        "Stream Wait Event"};
+    for (int k = GPU_SYNC_STREAM; k <= GPU_SYNC_WAIT; k++)
+        if (name.len == strlen(kinds[k]) && !memcmp(name.ptr, kinds[k], name.len))
+            return k;
+    return GPU_SYNC_NONE;
+}
+
+/* A cuda_sync row: the host blocked in a sync call, on the stream it
+ * waits for; kept whole (they are few). */
+static int add_sync(gpu_trace *t, const sm_kevent *ev)
+{
+    int64_t name = gpu_table_intern(&t->res.rt, ev->name);
+    if (name < 0 || name >= (int64_t)UINT32_MAX ||
+        vec_grow(&t->syncs, &t->cap_syncs, t->n_syncs + 1, sizeof *t->syncs, 16) != 0)
+        return -1;
+    gpu_cp_event *e = &t->syncs[t->n_syncs++];
+    memset(e, 0, sizeof *e);
+    round_span(ev, &e->ts, &e->end);
+    e->seq = t->events;
+    e->corr = ev->correlation;
+    e->stream = ev->stream != SM_KEV_NONE ? ev->stream : -1;
+    e->wait_stream = ev->wait_stream != SM_KEV_NONE ? ev->wait_stream : -1;
+    e->wait_corr = ev->wait_corr;
+    e->name = (uint32_t)name;
+    e->kind = GPU_CE_SYNC;
+    e->sync = (uint8_t)sync_kind(ev->name);
+    return 0;
 }
 
 static int add_step(gpu_trace *t, const sm_kevent *ev)
@@ -234,6 +310,27 @@ static int add_memory(gpu_trace *t, const sm_kevent *ev)
     return gpu_trace_add_memory(t, &p);
 }
 
+/* A host event into its thread's group: 0 done (nothing more to do with
+ * it), 1 not a host event, -1 on OOM. */
+static int add_host(gpu_trace *t, const sm_kevent *ev, int x)
+{
+    if (!x)
+        return 1;
+    switch (ev->cat) {
+    case KCAT_CPU_OP:
+        return add_op(t, ev, GPU_CE_OP);
+    case KCAT_PYTHON_FUNCTION:
+        return add_op(t, ev, GPU_CE_PY);
+    case KCAT_USER_ANNOTATION:
+        return add_op(t, ev, GPU_CE_ANNOT) != 0 ? -1 : 1;   /* a step is one too */
+    case KCAT_CUDA_RUNTIME:
+    case KCAT_CUDA_DRIVER:
+        return add_op(t, ev, GPU_CE_RUNTIME);   /* and its call */
+    default:
+        return 1;
+    }
+}
+
 int gpu_trace_add(gpu_trace *t, const sm_kevent *ev)
 {
     if (t->ended)
@@ -244,19 +341,23 @@ int gpu_trace_add(gpu_trace *t, const sm_kevent *ev)
     int x = ev->ph == 'X';
     if ((x || ev->ph == 'i') && ceil_us(clamp_ns(ev->ts_ns)) < t->first_ts_us)
         t->first_ts_us = ceil_us(clamp_ns(ev->ts_ns));
+    if (x) {
+        int64_t ts, end;
+        round_span(ev, &ts, &end);
+        t->last_end_us = end > t->last_end_us ? end : t->last_end_us;
+    }
+    int rc = add_host(t, ev, x);
+    if (rc <= 0)
+        return rc;
     switch (ev->cat) {
     case KCAT_KERNEL:
     case KCAT_GPU_MEMCPY:
     case KCAT_GPU_MEMSET:
         return x ? add_row(t, ev) : 0;
-    case KCAT_CUDA_RUNTIME:
-    case KCAT_CUDA_DRIVER:
-        return x && ev->correlation != SM_KEV_NONE ? add_call(t, ev) : 0;
-    case KCAT_CPU_OP:
-    case KCAT_PYTHON_FUNCTION:
-        return x ? add_op(t, ev, ev->cat == KCAT_PYTHON_FUNCTION) : 0;
     case KCAT_USER_ANNOTATION:
         return x && ev->step >= 0 ? add_step(t, ev) : 0;
+    case KCAT_CUDA_SYNC:
+        return x ? add_sync(t, ev) : 0;
     case KCAT_MEMORY:
         return add_memory(t, ev);
     case KCAT_OOM:
@@ -281,6 +382,10 @@ static int64_t epoch_offset_us(const sm_kmeta *m, int *placed)
 
 static void shift_times(gpu_acc *a, int64_t off)
 {
+    for (size_t i = 0; i < a->n_wins; i++) {
+        a->wins[i].start_us += off;
+        a->wins[i].end_us += off;
+    }
     for (size_t i = 0; i < a->n_steps; i++)
         a->steps[i].start_us += off;
     for (size_t i = 0; i < a->n_mem; i++)
@@ -311,6 +416,8 @@ int gpu_trace_end(gpu_trace *t, const sm_kmeta *meta)
     varbuf_fit(&t->calls.log);
     varbuf_fit(&t->mlog);
     gpu_trace_fit_ops(t);
+    if (meta)
+        copy_backend(t->res.backend, sizeof t->res.backend, meta->backend);
     int rc = gpu_trace_calc(t);
     if (rc != 0) {
         gpu_acc_free(&t->res);
@@ -328,7 +435,7 @@ int gpu_trace_end(gpu_trace *t, const sm_kmeta *meta)
         t->res.n_dev = meta->n_devices < SM_KMETA_MAX_DEVICES ? meta->n_devices
                                                               : SM_KMETA_MAX_DEVICES;
         memcpy(t->res.tgm, meta->total_global_mem, t->res.n_dev * sizeof *t->res.tgm);
-        copy_backend(t->res.backend, sizeof t->res.backend, meta->backend);
+        copy_backend(t->res.backend, sizeof t->res.backend, meta->backend);   /* kept after a failed calc */
     }
     free_buffers(t);
     return rc;
@@ -358,5 +465,7 @@ size_t gpu_trace_memory_bytes(const gpu_trace *t)
 {
     return sizeof *t + t->rlog.cap + gpu_trace_calls_bytes(t) +
            gpu_trace_ops_bytes(t) + t->cap_ksteps * sizeof *t->ksteps +
+           t->cap_threads * sizeof *t->threads + t->thread_map.cap * sizeof(idmap_slot) +
+           t->cap_syncs * sizeof *t->syncs +
            t->mlog.cap + t->cap_mdev * sizeof *t->mdev + gpu_acc_memory_bytes(&t->res);
 }

@@ -55,6 +55,7 @@ static int row_next(const gpu_trace *t, row_iter *it)
     while (it->pos < t->rlog.n) {
         gpu_trace_row_next(t, &it->pos, &it->r);
         size_t i = it->i++;
+        it->r.idx = i;
         if (!t->keep || (t->keep[i / 64] >> (i % 64) & 1))
             return 1;
     }
@@ -132,6 +133,7 @@ static int sweep(gpu_trace *t, step_cursor *sc)
     }
     sort_edges(e, n);
     int64_t live[8] = {0}, prev = 0, busy = 0;
+
     for (size_t i = 0; i < n; i++) {
         int m = (live[1] > 0 ? 1 : 0) | (live[2] > 0 ? 2 : 0) | (live[4] > 0 ? 4 : 0);
         int64_t at = edge_time(e[i]);
@@ -167,11 +169,53 @@ static void add_gap(gpu_trace *t, const gpu_row *r, int64_t prev_end, int64_t *h
     const gpu_call *c = gpu_trace_find_call(t, r->corr);
     int64_t *cat = c && c->ts > prev_end ? host : gap < t->o.kernel_wait_us ? kernel : other;
     *cat += gap > 0 ? gap : 0;
+    int64_t w = gpu_trace_win_own(t, r->ts);
+    if (w >= 0 && gap > 0) {
+        gpu_wstate *x = &t->ws[w];
+        *(cat == host ? &x->host_wait_us : cat == kernel ? &x->kernel_wait_us : &x->other_us) += gap;
+    }
+}
+
+/* HTA's queue length on a stream (trace_counters.py): a launch of its
+ * launch names adds one, the row's start takes one. Rows of one stream in
+ * start order, in launch order as a stream runs them: after row k's
+ * launch the queue is 1 when row k-1 had started by then; after row k's
+ * start it is 0 when row k+1 was launched later. */
+typedef struct queue_run {
+    size_t prev;                /* the stream's last counted row, SIZE_MAX */
+    int64_t prev_start;
+} queue_run;
+
+static void queue_step(gpu_trace *t, queue_run *q, const gpu_row *r)
+{
+    const gpu_call *c = gpu_trace_find_call(t, r->corr);
+    if (!c || c->kind != GPU_CALL_HTA || !t->qbits)
+        return;
+    uint8_t b = GPU_CF_Q_KNOWN >> 9 | GPU_CF_Q_START >> 9;
+    if (q->prev == SIZE_MAX || q->prev_start <= c->ts)
+        b |= GPU_CF_Q_LAUNCH >> 9;
+    if (q->prev != SIZE_MAX && c->ts <= q->prev_start)
+        t->qbits[q->prev] &= (uint8_t)~(GPU_CF_Q_START >> 9);
+    t->qbits[r->idx] = b;
+    t->has_queue = 1;
+    q->prev = r->idx;
+    q->prev_start = r->ts;
+}
+
+static void windows_reset_waits(gpu_trace *t)
+{
+    for (size_t i = 0; i < t->res.n_wins; i++) {
+        gpu_wstate *w = &t->ws[i];
+        w->host_wait_us = w->kernel_wait_us = w->other_us = 0;
+    }
+    if (t->qbits)
+        memset(t->qbits, 0, t->n_rows);
 }
 
 /* A stream's state while the rows are walked in file order. */
 typedef struct stream_run {
     int64_t stream, last_ts, prev_end, host, kernel, other;
+    queue_run q;
 } stream_run;
 
 typedef struct run_key {
@@ -203,7 +247,7 @@ static stream_run *run_of(run_set *rs, const gpu_row *r, int *fresh)
     if (vec_grow(&rs->runs, &rs->cap, rs->n + 1, sizeof *rs->runs, 8) != 0 ||
         idmap_put(&rs->map, h, (void *)(uintptr_t)(rs->n + 1)) != 0)
         return NULL;
-    rs->runs[rs->n] = (stream_run){r->stream, r->ts, r->end, 0, 0, 0};
+    rs->runs[rs->n] = (stream_run){r->stream, r->ts, r->end, 0, 0, 0, {SIZE_MAX, 0}};
     return &rs->runs[rs->n++];
 }
 
@@ -228,6 +272,8 @@ static int idle_in_file_order(gpu_trace *t)
             s->last_ts = r->ts;
             s->prev_end = r->end;
         }
+        if (s && rc == 1)
+            queue_step(t, &s->q, r);
     }
     for (size_t i = 0; i < rs.n && rc == 1; i++) {
         gpu_stream_idle *s = gpu_acc_stream(&t->res, rs.runs[i].stream);
@@ -251,6 +297,7 @@ static int idle_per_stream(gpu_trace *t)
     int rc = idle_in_file_order(t);
     if (rc != 0)
         return rc < 0 ? -1 : 0;
+    windows_reset_waits(t);
     gpu_row *rows = scratch(t->n_kept, sizeof *rows), *tmp = scratch(t->n_kept, sizeof *tmp);
     if (!rows || !tmp) {
         free(rows);
@@ -263,6 +310,7 @@ static int idle_per_stream(gpu_trace *t)
     sort_by_stream(rows, tmp, n);
     free(tmp);
     gpu_stream_idle *s = NULL;
+    queue_run q = {SIZE_MAX, 0};
     for (size_t i = 0; i < n; i++) {
         const gpu_row *r = &rows[i];
         if (i == 0 || r->stream != rows[i - 1].stream) {
@@ -270,8 +318,11 @@ static int idle_per_stream(gpu_trace *t)
                 free(rows);
                 return -1;
             }
+            q = (queue_run){SIZE_MAX, 0};
+            queue_step(t, &q, r);
             continue;
         }
+        queue_step(t, &q, r);
         add_gap(t, r, rows[i - 1].end, &s->host_wait_us, &s->kernel_wait_us, &s->other_us);
     }
     free(rows);
@@ -345,7 +396,7 @@ static int launch_stats(gpu_trace *t)
     for (row_iter it = {0}; row_next(t, &it);) {
         const gpu_row *r = &it.r;
         const gpu_call *c = gpu_trace_find_call(t, r->corr);
-        if (!c || c->kind != GPU_CALL_LAUNCH)
+        if (!c || (c->kind != GPU_CALL_LAUNCH && c->kind != GPU_CALL_HTA))
             continue;
         if (new_quants(a) != 0)
             return -1;
@@ -357,6 +408,14 @@ static int launch_stats(gpu_trace *t)
         a->delay_sum_us += delay > 0 ? delay : 0;
         a->short_kernels += call <= t->o.short_call_us && row < call;
         a->outliers += delay > t->o.delay_outlier_us;
+        int64_t w = gpu_trace_win_own(t, r->ts);
+        if (w >= 0) {
+            gpu_wstate *x = &t->ws[w];
+            x->launches++;
+            x->delay_sum_us += delay > 0 ? delay : 0;
+            x->short_kernels += call <= t->o.short_call_us && row < call;
+            x->outliers += delay > t->o.delay_outlier_us;
+        }
     }
     return 0;
 }
@@ -403,27 +462,59 @@ static int kept_steps(gpu_trace *t, int64_t cutoff, step_cursor *sc)
     return 0;
 }
 
+/* Every kept row into the windows it belongs to (by its launch for the
+ * critical path, by its start for the tables). */
+static int rows_to_windows(gpu_trace *t)
+{
+    t->span_lo = INT64_MAX;
+    t->span_hi = INT64_MIN;
+    for (row_iter it = {0}; row_next(t, &it);) {
+        t->span_lo = it.r.ts < t->span_lo ? it.r.ts : t->span_lo;
+        t->span_hi = it.r.end > t->span_hi ? it.r.end : t->span_hi;
+        if (gpu_trace_win_row(t, &it.r, gpu_trace_find_call(t, it.r.corr)) != 0)
+            return -1;
+    }
+    if (gpu_trace_win_rows_end(t) != 0)
+        return -1;
+    for (size_t i = 0; i < t->res.n_wins; i++)
+        varbuf_fit(&t->ws[i].rows);
+    return 0;
+}
+
 int gpu_trace_calc(gpu_trace *t)
 {
     int64_t cutoff = steps_cutoff(t);
     if (cutoff == INT64_MIN)
         return -1;
+    t->cutoff_us = cutoff;
     /* A trace's peak memory is at its end: each log is freed once read,
-     * the CPU ops' and [memory]'s first (they need only the cutoff), so
-     * the calls' merge and the sweep's edges do not stack on them. */
+     * [memory]'s first (it needs only the cutoff), so the calls' merge and
+     * the sweep's edges do not stack on it. The host events' groups stay
+     * to the end: the windows read them last. */
     if (gpu_trace_calc_ops(t, cutoff) != 0 || gpu_trace_calc_memory(t) != 0 ||
         gpu_trace_calls_ready(t) != 0)
         return -1;
     step_cursor sc;
-    if (keep_rows(t, cutoff) != 0 || kept_steps(t, cutoff, &sc) != 0)
+    if (keep_rows(t, cutoff) != 0 || kept_steps(t, cutoff, &sc) != 0 ||
+        gpu_trace_wins_make(t, cutoff) != 0)
         return -1;
     t->res.gpu_rows = (int64_t)t->n_kept;
-    count_kernels(t);
-    if (launch_stats(t) != 0 || idle_per_stream(t) != 0 || rank_idle(t) != 0)
+    t->qbits = calloc(t->n_rows ? t->n_rows : 1, 1);
+    if (!t->qbits)
         return -1;
-    /* done with the calls before the edges; the sweep does not depend on
-     * the rows' order */
+    count_kernels(t);
+    if (launch_stats(t) != 0 || idle_per_stream(t) != 0 || rank_idle(t) != 0 ||
+        rows_to_windows(t) != 0)
+        return -1;
+    /* done with the calls; the windows next (they free the host events'
+     * groups and their rows), then the sweep's edges, so that neither
+     * stacks on the other */
     gpu_trace_calls_free(&t->calls);
+    free(t->qbits);
+    t->qbits = NULL;
+    if (gpu_trace_wins_run(t) != 0)
+        return -1;
+    gpu_trace_free_ops(t);
     if (sweep(t, &sc) != 0)
         return -1;
     for (size_t i = 0; i < sc.n; i++) {

@@ -90,12 +90,12 @@ static void test_idle_causes_in_order(void **state)
     sm_err err = {0};
     assert_int_equal(rules_apply_override(r, "KernelLaunchOverhead.threshold=95", &err), 0);
     n = findings(m, r, f, 12);
-    assert_string_equal(f[0].why, "host-bound");
+    assert_string_equal(f[0].why, "host busy in aten::linear");   /* the idle causes name it */
     assert_string_equal(f[0].knob, "bigger batch");
     assert_string_equal(f[0].rule, "GPUIdleHostBound");
     assert_int_equal(rules_apply_override(r, "GPUIdleHostBound.threshold=90", &err), 0);
     n = findings(m, r, f, 12);
-    assert_string_equal(f[0].why, "");
+    assert_string_equal(f[0].why, "host busy in aten::linear");   /* the path is cpu_bound */
     assert_string_equal(f[0].knob, "bigger batch");
     assert_null(f[0].rule);
     /* under idle_min the idle finding goes; the others stay */

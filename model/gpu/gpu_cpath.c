@@ -1,0 +1,408 @@
+/* gpu_cpath: a window's critical path (gpu_cpath.h): its nodes, its
+ * longest path as networkx's dag_longest_path finds it, and the path's
+ * time by HTA's bound_by classes. The edges: gpu_cpath_graph.c. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/gpu/gpu_impl.h"
+#include "model/gpu/gpu_sort.h"
+
+#define SEQ_BEFORE(A, B) ((A).seq < (B).seq)
+GPU_SORT_DEFINE(sort_by_seq, gpu_cp_event, SEQ_BEFORE(A, B))
+
+typedef struct pair {
+    int64_t k, v;
+} pair;
+
+#define PAIR_BEFORE(A, B) ((A).k < (B).k || ((A).k == (B).k && (A).v < (B).v))
+GPU_SORT_DEFINE(sort_pair, pair, PAIR_BEFORE(A, B))
+
+void gpu_cpath_sort_pairs(int64_t *pairs, size_t n)
+{
+    /* an int64 pair array is laid out as the struct */
+    sort_pair((pair *)(void *)pairs, n);
+}
+
+/* A node before its number is known: HTA sorts (ts, event index), starts
+ * before ends of the same event (a stable sort of starts then ends). */
+typedef struct node_key {
+    int64_t ts, seq;
+    uint32_t ev;
+    uint8_t start;
+} node_key;
+
+#define NODE_BEFORE(A, B) \
+    ((A).ts < (B).ts || ((A).ts == (B).ts && ((A).seq < (B).seq || \
+     ((A).seq == (B).seq && (A).start > (B).start))))
+GPU_SORT_DEFINE(sort_nodes, node_key, NODE_BEFORE(A, B))
+
+/* _create_event_nodes' mask: ops and runtime calls, data-loading events,
+ * GPU rows and the syncs on a stream that have a correlation. */
+static int is_node(const gpu_cp_event *e)
+{
+    switch (e->kind) {
+    case GPU_CE_OP:
+    case GPU_CE_RUNTIME:
+    case GPU_CE_ROW:
+        return 1;
+    case GPU_CE_ANNOT:
+    case GPU_CE_PY:
+        return (e->flags & GPU_CF_DATALOAD) != 0;
+    case GPU_CE_SYNC:
+        return e->stream != -1 && e->corr != SM_KEV_NONE && e->corr != -1;
+    default:
+        return 0;
+    }
+}
+
+static int make_nodes(cp_graph *g)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < g->n; i++)
+        m += is_node(&g->ev[i]) ? 2 : 0;
+    node_key *k = malloc((m ? m : 1) * sizeof *k);
+    g->start = malloc((g->n ? g->n : 1) * sizeof *g->start);
+    g->end = malloc((g->n ? g->n : 1) * sizeof *g->end);
+    g->node_ts = malloc((m ? m : 1) * sizeof *g->node_ts);
+    g->node_ev = malloc((m ? m : 1) * sizeof *g->node_ev);
+    g->node_start = malloc(m ? m : 1);
+    if (!k || !g->start || !g->end || !g->node_ts || !g->node_ev || !g->node_start) {
+        free(k);
+        return -1;
+    }
+    size_t j = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        const gpu_cp_event *e = &g->ev[i];
+        g->start[i] = g->end[i] = CP_NONE;
+        if (!is_node(e))
+            continue;
+        k[j++] = (node_key){e->ts, e->seq, (uint32_t)i, 1};
+        k[j++] = (node_key){e->end, e->seq, (uint32_t)i, 0};
+    }
+    sort_nodes(k, m);
+    for (size_t x = 0; x < m; x++) {
+        g->node_ts[x] = k[x].ts;
+        g->node_ev[x] = k[x].ev;
+        g->node_start[x] = k[x].start;
+        if (k[x].start)
+            g->start[k[x].ev] = (uint32_t)x;
+        else
+            g->end[k[x].ev] = (uint32_t)x;
+    }
+    g->n_nodes = m;
+    free(k);
+    return 0;
+}
+
+static int make_calls(cp_graph *g)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < g->n; i++)
+        n += g->ev[i].kind == GPU_CE_RUNTIME && g->ev[i].corr != SM_KEV_NONE;
+    g->rt_corr = malloc((n ? n : 1) * 2 * sizeof *g->rt_corr);
+    if (!g->rt_corr)
+        return -1;
+    for (size_t i = 0, j = 0; i < g->n; i++)
+        if (g->ev[i].kind == GPU_CE_RUNTIME && g->ev[i].corr != SM_KEV_NONE) {
+            g->rt_corr[2 * j] = g->ev[i].corr;
+            g->rt_corr[2 * j++ + 1] = (int64_t)i;
+        }
+    g->n_rt = n;
+    gpu_cpath_sort_pairs(g->rt_corr, n);
+    return 0;
+}
+
+static void graph_free(cp_graph *g)
+{
+    free(g->start);
+    free(g->end);
+    free(g->node_ts);
+    free(g->node_ev);
+    free(g->node_start);
+    free(g->e);
+    free(g->rt_corr);
+    idmap_free(&g->emap);
+}
+
+/* _validate_graph: a sync between two rows of one stream makes HTA refuse
+ * the graph (a negative weight only becomes 0 in the path's search). */
+static int valid_syncs(const cp_graph *g)
+{
+    for (size_t i = 0; i < g->n_e; i++) {
+        const cp_edge *e = &g->e[i];
+        if (e->type != CP_SYNC)
+            continue;
+        const gpu_cp_event *a = &g->ev[g->node_ev[e->u]], *b = &g->ev[g->node_ev[e->v]];
+        int64_t sa = a->kind == GPU_CE_ROW || a->kind == GPU_CE_SYNC ? a->stream : -1;
+        int64_t sb = b->kind == GPU_CE_ROW || b->kind == GPU_CE_SYNC ? b->stream : -1;
+        if (sa != -1 && sa == sb)
+            return 0;
+    }
+    return 1;
+}
+
+/* Edge indexes grouped by one end, each group in the order the edges were
+ * added (a counting sort): networkx's succ / pred dicts. */
+static uint32_t *group_edges(const cp_graph *g, int by_v, uint32_t **at)
+{
+    uint32_t *idx = malloc((g->n_e ? g->n_e : 1) * sizeof *idx);
+    uint32_t *off = calloc(g->n_nodes + 1, sizeof *off);
+    if (!idx || !off) {
+        free(idx);
+        free(off);
+        return NULL;
+    }
+    for (size_t i = 0; i < g->n_e; i++)
+        off[(by_v ? g->e[i].v : g->e[i].u) + 1]++;
+    for (size_t x = 0; x < g->n_nodes; x++)
+        off[x + 1] += off[x];
+    uint32_t *fill = malloc((g->n_nodes ? g->n_nodes : 1) * sizeof *fill);
+    if (!fill) {
+        free(idx);
+        free(off);
+        return NULL;
+    }
+    memcpy(fill, off, g->n_nodes * sizeof *fill);
+    for (size_t i = 0; i < g->n_e; i++)
+        idx[fill[by_v ? g->e[i].v : g->e[i].u]++] = (uint32_t)i;
+    free(fill);
+    *at = off;
+    return idx;
+}
+
+static int64_t gweight(const cp_edge *e)
+{
+    return e->w < 0 ? 0 : e->w;   /* _validate_graph zeroes negative weights */
+}
+
+/* networkx's topological_sort (by generations, each in discovery order)
+ * then dag_longest_path: each node's best predecessor is the first of the
+ * longest in insertion order; the path ends at the first node of the
+ * longest distance in topological order. The path's edges into *path (in
+ * order), their count into *n. 0; 1 a cycle; -1 OOM. */
+static int longest_path(const cp_graph *g, uint32_t **path, size_t *n)
+{
+    uint32_t *soff = NULL, *poff = NULL;
+    uint32_t *succ = group_edges(g, 0, &soff), *pred = group_edges(g, 1, &poff);
+    size_t m = g->n_nodes ? g->n_nodes : 1;
+    uint32_t *order = malloc(m * sizeof *order), *deg = malloc(m * sizeof *deg);
+    int64_t *dist = malloc(m * sizeof *dist);
+    uint32_t *via = malloc(m * sizeof *via);   /* best edge into a node, CP_NONE */
+    int rc = succ && pred && order && deg && dist && via ? 0 : -1;
+    /* networkx knows a node from its first edge (CPGraph adds no node
+     * alone): its nodes in that order, the sources first in it */
+    size_t done = 0, seen = 0;
+    for (size_t v = 0; rc == 0 && v < g->n_nodes; v++)
+        deg[v] = CP_NONE;
+    for (size_t i = 0; rc == 0 && i < 2 * g->n_e; i++) {
+        uint32_t v = i % 2 ? g->e[i / 2].v : g->e[i / 2].u;
+        if (deg[v] != CP_NONE)
+            continue;
+        deg[v] = poff[v + 1] - poff[v];
+        seen++;
+        if (!deg[v])
+            order[done++] = v;
+    }
+    for (size_t i = 0; rc == 0 && i < done; i++) {
+        uint32_t u = order[i];
+        for (uint32_t j = soff[u]; j < soff[u + 1]; j++)
+            if (--deg[g->e[succ[j]].v] == 0)
+                order[done++] = g->e[succ[j]].v;
+    }
+    if (rc == 0 && done < seen)
+        rc = 1;
+    uint32_t best = CP_NONE;
+    for (size_t i = 0; rc == 0 && i < done; i++) {
+        uint32_t v = order[i];
+        dist[v] = 0;
+        via[v] = CP_NONE;
+        for (uint32_t j = poff[v]; j < poff[v + 1]; j++) {
+            const cp_edge *e = &g->e[pred[j]];
+            int64_t d = dist[e->u] + gweight(e);
+            if (via[v] == CP_NONE || d > dist[v]) {
+                dist[v] = d;
+                via[v] = pred[j];
+            }
+        }
+        if (best == CP_NONE || dist[v] > dist[best])
+            best = v;
+    }
+    *n = 0;
+    if (rc == 0 && best != CP_NONE) {
+        size_t len = 0;
+        for (uint32_t v = best; via[v] != CP_NONE; v = g->e[via[v]].u)
+            len++;
+        *path = malloc((len ? len : 1) * sizeof **path);
+        if (!*path)
+            rc = -1;
+        for (uint32_t v = best, k = (uint32_t)len; rc == 0 && via[v] != CP_NONE;
+             v = g->e[via[v]].u)
+            (*path)[--k] = via[v];
+        *n = len;
+    }
+    free(succ);
+    free(pred);
+    free(soff);
+    free(poff);
+    free(order);
+    free(deg);
+    free(dist);
+    free(via);
+    return rc;
+}
+
+static int table_of_kind(int kind)
+{
+    return kind == GPU_CE_ROW      ? GPU_NT_KERNEL
+           : kind == GPU_CE_OP     ? GPU_NT_OP
+           : kind == GPU_CE_PY     ? GPU_NT_PY
+           : kind == GPU_CE_ANNOT  ? GPU_NT_ANNOT
+                                   : GPU_NT_RUNTIME;
+}
+
+#define TOP_BEFORE(A, B)                                                            \
+    ((A).us > (B).us || ((A).us == (B).us && ((A).table < (B).table ||              \
+     ((A).table == (B).table && (A).name < (B).name))))
+GPU_SORT_DEFINE(sort_top, gpu_cpath_top, TOP_BEFORE(A, B))
+#define NAME_BEFORE(A, B) \
+    ((A).table < (B).table || ((A).table == (B).table && (A).name < (B).name))
+GPU_SORT_DEFINE(sort_top_name, gpu_cpath_top, NAME_BEFORE(A, B))
+
+typedef struct top_g {
+    gpu_cpath_top t;
+    uint32_t g;                 /* its shortened name's group */
+} top_g;
+
+#define GROUP_BEFORE(A, B) ((A).g != (B).g ? (A).g < (B).g : TOP_BEFORE((A).t, (B).t))
+GPU_SORT_DEFINE(sort_groups, top_g, GROUP_BEFORE(A, B))
+
+static uint32_t group_of(const uint32_t *const *short_of, const gpu_cpath_top *r)
+{
+    return short_of && short_of[r->table] ? short_of[r->table][r->name]
+                                          : GPU_SHORT_GROUP(r->table, r->name);
+}
+
+/* The tops rows[0..n) summed by name, then by shortened name (the group
+ * named by its name of the most time), the largest kept in out. */
+static void keep_top(gpu_cpath_top *rows, size_t n, const uint32_t *const *short_of,
+                     gpu_cpath *out)
+{
+    sort_top_name(rows, n);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m && rows[m - 1].table == rows[i].table && rows[m - 1].name == rows[i].name)
+            rows[m - 1].us += rows[i].us;
+        else
+            rows[m++] = rows[i];
+    }
+    /* by group, each group's largest first, then summed into it */
+    top_g *g = malloc((m ? m : 1) * sizeof *g);
+    if (!g) {
+        m = 0;   /* out of memory: no top events (the path's time stands) */
+    } else {
+        for (size_t i = 0; i < m; i++)
+            g[i] = (top_g){rows[i], group_of(short_of, &rows[i])};
+        sort_groups(g, m);
+        size_t k = 0;
+        for (size_t i = 0; i < m; i++) {
+            if (i && g[i - 1].g == g[i].g)
+                rows[k - 1].us += g[i].t.us;
+            else
+                rows[k++] = g[i].t;
+        }
+        m = k;
+        free(g);
+    }
+    sort_top(rows, m);
+    out->n_top = m < GPU_CPATH_TOP ? m : GPU_CPATH_TOP;
+    memcpy(out->top, rows, out->n_top * sizeof *rows);
+}
+
+/* get_critical_path_breakdown and bound_by over the path's edges. 0, 1
+ * when an edge is attributed to a call stack's root (HTA's bound_by then
+ * fails its assertion), -1 OOM. */
+static int breakdown(const cp_graph *g, const uint32_t *path, size_t n,
+                     const uint32_t *const *short_of, gpu_cpath *out)
+{
+    gpu_cpath_top *rows = malloc((n ? n : 1) * sizeof *rows);
+    if (!rows)
+        return -1;
+    size_t nr = 0;
+    for (size_t i = 0; i < n; i++) {
+        const cp_edge *e = &g->e[path[i]];
+        int cls;
+        if (e->type == CP_LAUNCH) {
+            cls = GPU_BOUND_LAUNCH;
+        } else if (e->type == CP_KK || e->type == CP_OPK) {
+            if (e->attr < 0) {
+                free(rows);
+                return 1;
+            }
+            const gpu_cp_event *a = &g->ev[e->attr];
+            if (e->type == CP_KK)
+                cls = GPU_BOUND_KERNEL_KERNEL;
+            else if (a->kind == GPU_CE_ROW || a->kind == GPU_CE_SYNC)
+                cls = a->flags & GPU_CF_COMM ? GPU_BOUND_COMM : GPU_BOUND_COMPUTE;
+            else
+                cls = a->flags & GPU_CF_DATA_BOUND ? GPU_BOUND_DATA_LOADING : GPU_BOUND_CPU;
+            rows[nr++] = (gpu_cpath_top){a->name, (uint8_t)table_of_kind(a->kind), e->w};
+        } else {
+            continue;
+        }
+        out->bound_us[cls] += e->w;
+        out->path_us += e->w;
+    }
+    keep_top(rows, nr, short_of, out);
+    free(rows);
+    return 0;
+}
+
+static int run_graph(cp_graph *g, const uint32_t *const *short_of, gpu_cpath *out)
+{
+    if (make_calls(g) != 0 || make_nodes(g) != 0)
+        return -1;
+    if (gpu_cpath_lock_edges(g) != 0 || gpu_cpath_stack_edges(g) != 0 ||
+        gpu_cpath_kernel_edges(g) != 0)
+        return -1;
+    if (!valid_syncs(g)) {
+        out->status = GPU_CPATH_INVALID;
+        return 0;
+    }
+    uint32_t *path = NULL;
+    size_t n = 0;
+    int rc = longest_path(g, &path, &n);
+    if (rc == 0 && n == 0)
+        out->status = GPU_CPATH_EMPTY;   /* one node: HTA's assertion fails */
+    else if (rc == 0 && (rc = breakdown(g, path, n, short_of, out)) == 1)
+        out->status = GPU_CPATH_INVALID;
+    else if (rc == 1)
+        out->status = GPU_CPATH_INVALID;
+    free(path);
+    return rc < 0 ? -1 : 0;
+}
+
+int gpu_cpath_run(const gpu_cpath_in *in, gpu_cpath *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!in->has_queue) {
+        out->status = GPU_CPATH_NO_GPU;
+        return 0;
+    }
+    if (in->n > GPU_CPATH_MAX_EVENTS) {
+        out->status = GPU_CPATH_TOO_LARGE;
+        return 0;
+    }
+    sort_by_seq(in->ev, in->n);
+    cp_graph g = {.ev = in->ev, .n = in->n, .pids = in->pids, .tids = in->tids,
+                  .n_threads = in->n_threads};
+    idmap_init(&g.emap);
+    int rc = run_graph(&g, in->short_of, out);
+    graph_free(&g);
+    if (rc != 0 || out->status != GPU_CPATH_OK) {
+        int st = rc != 0 ? GPU_CPATH_TOO_LARGE : out->status;
+        memset(out, 0, sizeof *out);
+        out->status = st;
+    }
+    return rc;
+}

@@ -1,0 +1,322 @@
+/* gpu_idle: what the host did while the GPU waited, in one window
+ * (gpu_idle.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/gpu/gpu_impl.h"
+#include "model/gpu/gpu_sort.h"
+
+/* The GPU's idle intervals of the window and their running total, so that
+ * the idle time inside any [a, b) is two searches. */
+typedef struct idle_set {
+    int64_t *lo, *hi, *before;  /* interval i; idle time before lo[i] */
+    size_t n;
+    int64_t total;
+} idle_set;
+
+static int idle_make(const gpu_idle_in *in, idle_set *s)
+{
+    size_t cap = in->n_busy + 1;
+    s->lo = malloc(cap * sizeof *s->lo);
+    s->hi = malloc(cap * sizeof *s->hi);
+    s->before = malloc(cap * sizeof *s->before);
+    if (!s->lo || !s->hi || !s->before)
+        return -1;
+    int64_t at = in->t0;
+    for (size_t i = 0; i <= in->n_busy && at < in->t1; i++) {
+        int64_t b0 = i < in->n_busy ? in->busy[2 * i] : in->t1;
+        int64_t b1 = i < in->n_busy ? in->busy[2 * i + 1] : in->t1;
+        b0 = b0 < in->t1 ? b0 : in->t1;
+        if (b0 > at) {
+            s->lo[s->n] = at;
+            s->hi[s->n] = b0;
+            s->before[s->n] = s->total;
+            s->total += b0 - at;
+            s->n++;
+        }
+        at = b1 > at ? b1 : at;
+    }
+    return 0;
+}
+
+static void idle_free(idle_set *s)
+{
+    free(s->lo);
+    free(s->hi);
+    free(s->before);
+}
+
+/* Idle time before t. */
+static int64_t idle_until(const idle_set *s, int64_t t)
+{
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {   /* the first interval starting at or after t */
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->lo[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return 0;
+    size_t i = lo - 1;
+    return s->before[i] + ((t < s->hi[i] ? t : s->hi[i]) - s->lo[i]);
+}
+
+static int64_t idle_in(const idle_set *s, int64_t a, int64_t b)
+{
+    return b > a ? idle_until(s, b) - idle_until(s, a) : 0;
+}
+
+/* What an event is, as a cause. */
+static int kind_of(const gpu_cp_event *e, int gloo)
+{
+    if (e->flags & GPU_CF_DATALOAD)
+        return GPU_IDLE_DATALOADER;
+    if ((e->flags & GPU_CF_GLOO) || (gloo && (e->flags & GPU_CF_C10D)))
+        return GPU_IDLE_COMM_HOST;
+    switch (e->kind) {
+    case GPU_CE_ANNOT:
+        return GPU_IDLE_ANNOTATION;
+    case GPU_CE_OP:
+        return GPU_IDLE_CPU_OP;
+    case GPU_CE_PY:
+        return GPU_IDLE_PYTHON;
+    case GPU_CE_SYNC:
+        return GPU_IDLE_SYNC;
+    default:
+        return e->flags & GPU_CF_MEMCPY                       ? GPU_IDLE_MEMCPY
+               : e->flags & (GPU_CF_SYNC | GPU_CF_BLOCKING) ? GPU_IDLE_SYNC
+                                                              : GPU_IDLE_RUNTIME;
+    }
+}
+
+static int table_of(int kind)
+{
+    return kind == GPU_CE_OP      ? GPU_NT_OP
+           : kind == GPU_CE_PY    ? GPU_NT_PY
+           : kind == GPU_CE_ANNOT ? GPU_NT_ANNOT
+                                  : GPU_NT_RUNTIME;
+}
+
+static int host_event(const gpu_cp_event *e)
+{
+    return (e->kind == GPU_CE_OP || e->kind == GPU_CE_ANNOT || e->kind == GPU_CE_PY ||
+            e->kind == GPU_CE_RUNTIME) &&
+           !(e->flags & GPU_CF_STEP) && e->end > e->ts;
+}
+
+/* A credit: idle time given to a row. */
+typedef struct credit {
+    uint32_t name;
+    uint8_t table, kind;
+    int64_t tid, us;
+} credit;
+
+#define CREDIT_KEY(A, B)                                                            \
+    ((A).tid != (B).tid ? (A).tid < (B).tid                                         \
+     : (A).table != (B).table ? (A).table < (B).table                               \
+     : (A).kind != (B).kind ? (A).kind < (B).kind : (A).name < (B).name)
+GPU_SORT_DEFINE(sort_credit_key, credit, CREDIT_KEY(A, B))
+#define CREDIT_MORE(A, B) ((A).us > (B).us || ((A).us == (B).us && CREDIT_KEY(A, B)))
+GPU_SORT_DEFINE(sort_credit_us, credit, CREDIT_MORE(A, B))
+
+/* Host events of a thread in nesting order: by thread, start, the longer
+ * first, file order. */
+#define NEST_BEFORE(A, B)                                                           \
+    ((A)->thread != (B)->thread ? (A)->thread < (B)->thread                         \
+     : (A)->ts != (B)->ts ? (A)->ts < (B)->ts                                       \
+     : (A)->end != (B)->end ? (A)->end > (B)->end : (A)->seq < (B)->seq)
+typedef const gpu_cp_event *evp;
+GPU_SORT_DEFINE(sort_nest, evp, NEST_BEFORE(A, B))
+GPU_SORT_DEFINE(sort_by_ts, evp, A->ts < B->ts)
+
+typedef struct frame {
+    const gpu_cp_event *e;
+    int64_t end;                /* clipped to its parent's */
+    int kind;
+    int cause;                  /* the nearest frame at or below that names a
+                                   cause of its own (dataloader, comm_host); -1 */
+} frame;
+
+typedef struct walk {
+    const idle_set *idle;
+    credit *c;
+    size_t n, cap;
+    int64_t tid, busy;
+    int gloo;
+} walk;
+
+static int give(walk *w, const gpu_cp_event *e, int kind, int64_t us)
+{
+    if (us <= 0)
+        return 0;
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 256;
+        credit *c = realloc(w->c, cap * sizeof *c);
+        if (!c)
+            return -1;
+        w->c = c;
+        w->cap = cap;
+    }
+    w->c[w->n++] = (credit){e->name, (uint8_t)table_of(e->kind), (uint8_t)kind, w->tid, us};
+    return 0;
+}
+
+/* The segment [a, b) with the stack as it is: its idle time to the
+ * innermost frame, and to the nearest cause enclosing it. */
+static int segment(walk *w, const frame *st, size_t depth, int64_t a, int64_t b)
+{
+    if (!depth || b <= a)
+        return 0;
+    int64_t us = idle_in(w->idle, a, b);
+    if (us <= 0)
+        return 0;
+    const frame *top = &st[depth - 1];
+    w->busy += us;
+    if (give(w, top->e, top->kind, us) != 0)
+        return -1;
+    int c = depth >= 2 ? st[depth - 2].cause : -1;
+    return c >= 0 ? give(w, st[c].e, st[c].kind, us) : 0;
+}
+
+static int named_cause(int kind)
+{
+    return kind == GPU_IDLE_DATALOADER || kind == GPU_IDLE_COMM_HOST;
+}
+
+/* One thread's events ev[lo, hi) (nesting order). */
+static int walk_thread(walk *w, evp *ev, size_t lo, size_t hi, frame *st)
+{
+    size_t depth = 0;
+    int64_t now = INT64_MIN;
+    for (size_t i = lo; i <= hi; i++) {
+        int64_t at = i < hi ? ev[i]->ts : INT64_MAX;
+        while (depth && st[depth - 1].end <= at) {
+            if (segment(w, st, depth, now, st[depth - 1].end) != 0)
+                return -1;
+            now = st[--depth].end;
+        }
+        if (i == hi)
+            break;
+        if (segment(w, st, depth, now, at) != 0)
+            return -1;
+        now = at;
+        int64_t end = depth && ev[i]->end > st[depth - 1].end ? st[depth - 1].end : ev[i]->end;
+        int kind = kind_of(ev[i], w->gloo);
+        int below = depth ? st[depth - 1].cause : -1;
+        st[depth] = (frame){ev[i], end, kind, named_cause(kind) ? (int)depth : below};
+        depth++;
+    }
+    return 0;
+}
+
+/* The union of host communication in [w0, w1). */
+static int64_t host_comm(const gpu_idle_in *in, evp *ev, size_t n)
+{
+    int64_t total = 0, at = INT64_MIN;
+    /* ev is by thread: a second pass by time over the comm events alone */
+    evp *c = malloc((n ? n : 1) * sizeof *c);
+    if (!c)
+        return 0;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (kind_of(ev[i], in->gloo) == GPU_IDLE_COMM_HOST)
+            c[m++] = ev[i];
+    sort_by_ts(c, m);
+    for (size_t i = 0; i < m; i++) {
+        int64_t a = c[i]->ts > in->w0 ? c[i]->ts : in->w0;
+        int64_t b = c[i]->end < in->w1 ? c[i]->end : in->w1;
+        a = a > at ? a : at;
+        if (b > a) {
+            total += b - a;
+            at = b;
+        }
+    }
+    free(c);
+    return total;
+}
+
+/* Credits summed by row, the largest kept in out->rows, the rest in
+ * other_us. */
+static void keep_rows(credit *c, size_t n, gpu_idle *out)
+{
+    sort_credit_key(c, n);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m && !CREDIT_KEY(c[m - 1], c[i]) && !CREDIT_KEY(c[i], c[m - 1]))
+            c[m - 1].us += c[i].us;
+        else
+            c[m++] = c[i];
+    }
+    sort_credit_us(c, m);
+    for (size_t i = 0; i < m; i++) {
+        if (i < GPU_IDLE_ROWS)
+            out->rows[out->n_rows++] =
+                (gpu_idle_row){c[i].name, c[i].table, c[i].kind, c[i].tid, c[i].us};
+        else
+            out->other_us += c[i].us;
+    }
+}
+
+/* A thread's share into out->threads, the largest kept. */
+static void add_thread(gpu_idle *out, int64_t tid, int64_t busy)
+{
+    if (busy <= 0)
+        return;
+    size_t i = out->n_threads;
+    if (i == GPU_IDLE_ROWS) {
+        if (busy <= out->threads[i - 1].busy_us)
+            return;
+        i--;
+    } else {
+        out->n_threads++;
+    }
+    while (i > 0 && out->threads[i - 1].busy_us < busy) {
+        out->threads[i] = out->threads[i - 1];
+        i--;
+    }
+    out->threads[i] = (gpu_idle_thread){tid, busy};
+}
+
+int gpu_idle_run(const gpu_idle_in *in, gpu_idle *out)
+{
+    memset(out, 0, sizeof *out);
+    idle_set idle = {0};
+    evp *ev = malloc((in->n ? in->n : 1) * sizeof *ev);
+    frame *st = malloc((in->n ? in->n : 1) * sizeof *st);
+    walk w = {&idle, NULL, 0, 0, 0, 0, in->gloo};
+    int rc = ev && st && idle_make(in, &idle) == 0 ? 0 : -1;
+    size_t n = 0;
+    for (size_t i = 0; rc == 0 && i < in->n; i++)
+        if (host_event(&in->ev[i]))
+            ev[n++] = &in->ev[i];
+    if (rc == 0) {
+        out->idle_us = idle.total;
+        out->host_comm_us = host_comm(in, ev, n);
+        sort_nest(ev, n);
+    }
+    for (size_t lo = 0, hi; rc == 0 && lo < n; lo = hi) {
+        for (hi = lo; hi < n && ev[hi]->thread == ev[lo]->thread; hi++)
+            ;
+        int64_t tid = ev[lo]->thread < in->n_threads ? in->tids[ev[lo]->thread] : -1;
+        w.tid = tid == SM_KEV_NONE ? -1 : tid;
+        w.busy = 0;
+        rc = walk_thread(&w, ev, lo, hi, st);
+        add_thread(out, w.tid, w.busy);
+    }
+    for (size_t i = 0; rc == 0 && i < in->n; i++) {
+        const gpu_cp_event *e = &in->ev[i];
+        if (e->kind == GPU_CE_SYNC) {
+            w.tid = -1;
+            rc = give(&w, e, GPU_IDLE_SYNC, idle_in(&idle, e->ts, e->end));
+        }
+    }
+    if (rc == 0)
+        keep_rows(w.c, w.n, out);
+    free(w.c);
+    free(ev);
+    free(st);
+    idle_free(&idle);
+    return rc;
+}
