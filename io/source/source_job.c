@@ -14,8 +14,11 @@ int source_job_has_traces(const jobrow *r)
     jobplace pl[JOBPLACE_KINDS];
     size_t n = jobplace_list(&r->places, r->name, r->profiler_url, jobrow_ended(r), pl,
                              JOBPLACE_KINDS);
+    /* the traces beside the profiler output (a TensorBoard place with no
+     * sync named: no alt) come with the job's folder, no union needed */
     for (size_t i = 0; i < n; i++)
-        if (pl[i].kind != JOBPLACE_PROFILER)
+        if (pl[i].kind != JOBPLACE_PROFILER &&
+            !(pl[i].kind == JOBPLACE_TENSORBOARD && !pl[i].alt[0]))
             return 1;
     return 0;
 }
@@ -44,8 +47,10 @@ source *source_job_open(const jobrow *r, const source_opts *o, const char **root
                              JOBPLACE_KINDS);
     *root = NULL;
     if (!source_job_has_traces(r)) {
-        if (r->profiler_url[0])
-            return source_open(r->profiler_url, o, err);
+        /* the job's folder when the API names one: profiler-output/ and the
+         * traces beside it, as `smtop s3://.../JOB/` reads them */
+        if (r->open_url[0] || r->profiler_url[0])
+            return source_open(r->open_url[0] ? r->open_url : r->profiler_url, o, err);
         char desc[320];
         snprintf(desc, sizeof desc, "%.256s (no profiler output)", r->name);
         source *s = source_none_new(desc);

@@ -55,6 +55,18 @@ static void add(jobplace *out, size_t cap, size_t *n, const jobplace *p)
     (*n)++;
 }
 
+/* The job folder's tensorboard-output/ beside a Debugger profiler_url
+ * ("s3://b/p/JOB/profiler-output/") into out; 0 when it has no such end. */
+static int beside_traces(const char *profiler_url, char *out, size_t cap)
+{
+    static const char po[] = "profiler-output/";
+    size_t n = profiler_url ? strlen(profiler_url) : 0, k = sizeof po - 1;
+    if (n <= k || strncmp(profiler_url, "s3://", 5) || strcmp(profiler_url + n - k, po))
+        return 0;
+    int w = snprintf(out, cap, "%.*stensorboard-output/", (int)(n - k), profiler_url);
+    return w > 0 && (size_t)w < cap;
+}
+
 size_t jobplace_list(const jobplaces *p, const char *name, const char *profiler_url,
                      int ended, jobplace *out, size_t cap)
 {
@@ -70,6 +82,9 @@ size_t jobplace_list(const jobplaces *p, const char *name, const char *profiler_
     pl = (jobplace){.kind = JOBPLACE_TENSORBOARD};
     if (join(pl.url, p->tensorboard, rest) && join(pl.alt, p->tensorboard, ""))
         add(out, cap, &n, &pl);
+    else if (beside_traces(profiler_url, pl.url, sizeof pl.url))
+        add(out, cap, &n, &pl);   /* no sync named: the traces beside the
+                                     profiler output, as `smtop JOBDIR` reads them */
     pl = (jobplace){.kind = JOBPLACE_CHECKPOINT};
     if (join(pl.url, p->checkpoint, ""))
         add(out, cap, &n, &pl);
