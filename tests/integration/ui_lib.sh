@@ -104,6 +104,26 @@ ui_wait_gone() {
     ui_fail "timed out after ${limit}s: /$pat/ still shown"
 }
 
+# ui_steady PATTERN [SECONDS]: the text PATTERN matches once it has read the
+# same for 2 s. A live job's traces arrive one file a tick, so a figure read
+# the moment it first shows can belong to half the ranks. Call it as
+# v=$(ui_steady ...) || exit 1: its failure exits only the subshell.
+ui_steady() {
+    local pat=$1 limit=${2:-30} end=$((SECONDS + ${2:-30})) last="" now same=0
+    while ((SECONDS < end)); do
+        now=$(ui_screen | grep -oE -- "$pat" | head -1)
+        if [ -n "$now" ] && [ "$now" = "$last" ]; then
+            same=$((same + 1))
+            ((same >= 4)) && { echo "$now"; return 0; }
+        else
+            same=0
+        fi
+        last=$now
+        sleep 0.5
+    done
+    ui_fail "timed out after ${limit}s: /$pat/ never held still (last: $last)" >&2
+}
+
 # The focused pane's title: "[3 Steps]" in its border.
 ui_focused() { ui_screen | grep -oE '\[[0-9] [A-Z][A-Za-z ]*' | head -1; }
 
