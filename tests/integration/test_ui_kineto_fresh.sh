@@ -18,7 +18,7 @@ newest_trace() {
 badge() { ui_screen | head -1 | grep -oE '(LIVE|STALE [0-9]+ [smhdy]|(ENDED|LAST TRACE) [0-9]+ [smhdy] ago) *$'; }
 look() {   # JOB: the badge once the traces are read
     ui_start 120 30 "$SMTOP" --interval 1 "$1"
-    ui_wait 'GPU idle' 30
+    ui_wait 'Kineto ops \| .*all [0-9]+ ranks' 30   # the traces are read
     ui_wait "$UI_FOLLOW" 20
 }
 
