@@ -38,7 +38,7 @@ ms=$(( $(now_ms) - t0 ))
 echo "first frame of smtop --job dbg-tb-1 (Debugger + TensorBoard in another bucket): $ms ms"
 (( ms <= FIRST_FRAME_MS )) || ui_fail "first frame after $ms ms (more than $FIRST_FRAME_MS)"
 ui_wait '^ smtop \| s3://smtop-jobs/profiler/dbg-tb-1/profiler-output · traces: s3://tb-other/x/dbg-tb-1/tensorboard-output/ \(TensorBoard sync\) \| 2 nodes' 30
-ui_wait 'Kineto ops \| all 2 ranks' 30
+ui_wait 'Kineto ops \| (sort [a-z]+ \| )?all 2 ranks' 30
 echo "header: $(ui_screen | head -1)"
 
 # --- its refreshes: one listing of the TensorBoard sync each
@@ -69,7 +69,7 @@ ui_quit
 # --- a denied place is named; the rest is read
 ui_start 200 60 "${AWSENV[@]}" XDG_CACHE_HOME="$XDG_CACHE_HOME" "$SMTOP" --job denied-1 "${E[@]}"
 ui_wait '^ smtop \| denied-1 \(no profiler output\) · traces: s3://[^ ]*tensorboard-output/ \(TensorBoard sync\), s3://[^ ]*ck/ \(checkpoint sync, cannot be read\)' 30
-ui_wait 'Kineto ops \| all 2 ranks' 30
+ui_wait 'Kineto ops \| (sort [a-z]+ \| )?all 2 ranks' 30
 echo "header (denied): $(ui_screen | head -1)"
 ui_quit
 
@@ -80,13 +80,13 @@ new=$(ls "$UI_WORK/three/tensorboard-output/" | grep '^algo-3_' | sort | tail -1
 live() {   # JOB BUCKET PREFIX
     ui_start 200 60 "${AWSENV[@]}" XDG_CACHE_HOME="$XDG_CACHE_HOME" "$SMTOP" --interval 1 \
         --job "$1" "${E[@]}"
-    ui_wait 'Kineto ops \| all 2 ranks' 30
+    ui_wait 'Kineto ops \| (sort [a-z]+ \| )?all 2 ranks' 30
     mkdir -p "$UI_WORK/up-$1"
     cp "$UI_WORK/three/tensorboard-output/$new" "$UI_WORK/up-$1/"
     rig_upload "$2" "$3" "$UI_WORK/up-$1" >/dev/null || ui_fail "upload"
     local t0 ms
     t0=$(now_ms)
-    ui_wait 'Kineto ops \| all 3 ranks' 10
+    ui_wait 'Kineto ops \| (sort [a-z]+ \| )?all 3 ranks' 10
     ms=$(( $(now_ms) - t0 ))
     echo "live: $1's new rank on screen $ms ms after its upload to s3://$2/$3/ (--interval 1)"
     (( ms <= 5000 )) || ui_fail "$1: the new trace took $ms ms"
@@ -102,7 +102,7 @@ ui_keys / '^tbfb-1' Enter
 ui_wait '^tbfb-1 ' 20
 ui_keys Enter
 ui_wait '^ smtop \| tbfb-1 \(no profiler output\) · traces: s3://tb-fb/tbfb-1-logs/ \(TensorBoard sync\)' 30
-ui_wait 'Kineto ops \| all 2 ranks' 30
+ui_wait 'Kineto ops \| (sort [a-z]+ \| )?all 2 ranks' 30
 echo "Enter on tbfb-1: $(ui_screen | head -1)"
 ui_keys Escape
 ui_wait 'smtop jobs'

@@ -175,6 +175,14 @@ int cmd_report(int argc, char **argv)
     cmd_progress *prog = j ? cmd_progress_start(job_scanner(j)) : NULL;
     int scanned = j ? job_scan(j, &err) : -1;
     cmd_progress_stop(prog);
+    if (scanned != 0 && j && a.job && err.code != SM_ERR_NOMEM) {
+        /* --job: the places the API names may all be out of reach (a
+         * network, an endpoint); CloudWatch may still hold the job's
+         * figures, and trace_sources[] says which place failed */
+        fprintf(stderr, "smtop report: warning: %s's data places cannot be read (%s); "
+                "its figures come from CloudWatch\n", a.job, err.msg);
+        scanned = 0;
+    }
     if (scanned != 0) {
         cmd_err_print("smtop report", err.msg);
         job_close(j);

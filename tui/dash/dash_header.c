@@ -570,12 +570,14 @@ void dash_draw_status(dash *d, int64_t now)
         source_status(job_source(d->j), err, sizeof err);
         if (strstr(err, " does not exist (yet)"))   /* status_text said it */
             err[0] = '\0';
-        if (!err[0] && d->ld)
-            loader_last_error(d->ld, err, sizeof err, NULL);
-        /* The API's failures matter where CloudWatch is the job's data;
-         * elsewhere the header just keeps the files' freshness. */
+        /* The API's failures matter where CloudWatch is the job's data,
+         * more than a place of files that failed too: the header names
+         * that place already. Elsewhere the header keeps the files'
+         * freshness. */
         if (!err[0] && job_get_watch(d->j) && job_watch_cloudwatch(job_get_watch(d->j), NULL))
             job_watch_error(job_get_watch(d->j), err, sizeof err);
+        if (!err[0] && d->ld)
+            loader_last_error(d->ld, err, sizeof err, NULL);
         scan_stats st;
         scanner_get_stats(job_scanner(d->j), &st);
         if (!err[0])
