@@ -144,7 +144,7 @@ static void feed_describe(jobs_feed *f, int all)
     if (f->files &&
         (jobs_files_figures(f->files, f->list, &f->mu, (const char *const *)names,
                             n < f->nwant_at_pick ? n : f->nwant_at_pick, (double)time(NULL),
-                            feed_changed, f, &ferr) < 0 || ferr.msg[0]))
+                            f->interval_s / 2, feed_changed, f, &ferr) < 0 || ferr.msg[0]))
         feed_set_error(f, &ferr);
     for (size_t i = 0; i < n; i++)
         free(names[i]);

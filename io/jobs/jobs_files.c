@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/jobs/job_probe.h"
 #include "io/jobs/jobs_rows.h"
@@ -41,6 +42,7 @@ jobs_files *jobs_files_new(const job_probe_opts *o)
     }
     jf->so = *o->so;
     jf->so.no_cache = 1;
+    jf->so.fail_fast = 1;
     pthread_mutex_init(&jf->mu, NULL);
     return jf;
 }
@@ -91,13 +93,8 @@ static source *bucket_source(jobs_files *jf, bucket_src *b, double now_s, sm_err
     if (b->src || (b->failed_s > 0 && now_s - b->failed_s < BUCKET_RETRY_S))
         return b->src;
     char spec[96];
-    s3_tuning t;
-    source_s3_tuning_defaults(&t);
-    t.connect_attempts = 1;      /* a list of jobs, not one job: fail fast */
-    t.connect_budget_ms = 2000;
-    t.max_attempts = t.max_attempts < 3 ? t.max_attempts : 3;
     snprintf(spec, sizeof spec, "s3://%s/", b->name);
-    source *s = source_s3_open(spec, &jf->so, &t, err);
+    source *s = source_s3_open(spec, &jf->so, NULL, err);   /* jf->so fails fast */
     pthread_mutex_lock(&jf->mu);
     b->src = s;
     if (s && atomic_load(&jf->cancelled))
@@ -151,11 +148,25 @@ static int files_row(jobs_files *jf, jobrow *r, double now_s, sm_err *err)
 typedef struct files_ctx {
     jobs_files *jf;
     double now_s;
+    double until;   /* monotonic seconds; 0 no bound */
+    int begun;      /* jobs begun in this call */
 } files_ctx;
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 static int files_due(void *ud, const jobrow *r)
 {
     files_ctx *c = ud;
+    /* each job is a whole open and scan: the caller's other work (the
+     * running jobs' describes) keeps its cadence, and the first job is
+     * always begun so that the rows fill however slow the bucket */
+    if (c->until > 0 && c->begun && mono_s() > c->until)
+        return 0;
     return !atomic_load(&c->jf->cancelled) && r->described &&
            !strncmp(r->profiler_url, "s3://", 5) && job_probe_due(c->jf->probe, r, c->now_s);
 }
@@ -163,14 +174,15 @@ static int files_due(void *ud, const jobrow *r)
 static int files_work(void *ud, jobrow *r, sm_err *err)
 {
     files_ctx *c = ud;
+    c->begun++;
     return files_row(c->jf, r, c->now_s, err);
 }
 
 long jobs_files_figures(jobs_files *jf, joblist *l, pthread_mutex_t *mu,
-                        const char *const *names, size_t n, double now_s,
+                        const char *const *names, size_t n, double now_s, double budget_s,
                         void (*changed)(void *ud), void *ud, sm_err *err)
 {
-    files_ctx c = {jf, now_s};
+    files_ctx c = {jf, now_s, budget_s > 0 ? mono_s() + budget_s : 0, 0};
     jobs_rows_fn fn = {files_due, files_work, &c, changed, ud, 1};
     return jobs_rows_each(l, mu, names, n, &fn, err);
 }

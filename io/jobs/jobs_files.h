@@ -31,10 +31,12 @@ void jobs_files_free(jobs_files *jf);
 
 /* Probes those of names[0..n) that have an S3 profiler URL and are due
  * (job_probe_due), holding mu (may be NULL) only to copy rows in and
- * out; changed(ud) after each changed row. Returns how many were read;
- * a bucket that failed leaves its message in err and the rest go on. */
+ * out; changed(ud) after each changed row. Past budget_s seconds (0: no
+ * bound) no further job is begun: the rest stay due for the next call.
+ * Returns how many were read; a bucket that failed leaves its message in
+ * err and the rest go on. */
 long jobs_files_figures(jobs_files *jf, joblist *l, pthread_mutex_t *mu,
-                        const char *const *names, size_t n, double now_s,
+                        const char *const *names, size_t n, double now_s, double budget_s,
                         void (*changed)(void *ud), void *ud, sm_err *err);
 
 /* Cancels a read in flight (quitting); thread-safe once created. */

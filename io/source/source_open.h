@@ -31,6 +31,11 @@ typedef struct source_opts {
      * another directory, S3 prefix or file of PyTorch profiler traces
      * read into the same job; NULL none. */
     const char *traces;
+    /* Not an option: a list of jobs opens many, and one unreachable
+     * endpoint must not hold the rest (nor the running jobs' describes)
+     * through a single job's connect retries: S3 connects once, within
+     * 2 s, and retries a request at most 3 times (source_s3_tuning_fail_fast). */
+    int fail_fast;
 } source_opts;
 
 void source_opts_init(source_opts *o);

@@ -67,6 +67,13 @@ void source_s3_tuning_defaults(s3_tuning *t)
     t->connect_budget_ms = 7000;
 }
 
+void source_s3_tuning_fail_fast(s3_tuning *t)
+{
+    t->connect_attempts = 1;
+    t->connect_budget_ms = 2000;
+    t->max_attempts = t->max_attempts < 3 ? t->max_attempts : 3;
+}
+
 static void s3_fail_context(const s3_source *s, const char *key, s3_fail_ctx *c)
 {
     c->bucket = s->bucket;
@@ -600,10 +607,13 @@ source *source_s3_open(const char *spec, const source_opts *o,
     pthread_mutex_init(&s->note_mu, NULL);
     pthread_mutex_init(&s->pool_mu, NULL);
     pthread_cond_init(&s->pool_cv, NULL);
-    if (t)
+    if (t) {
         s->tune = *t;
-    else
+    } else {
         source_s3_tuning_defaults(&s->tune);
+        if (o && o->fail_fast)
+            source_s3_tuning_fail_fast(&s->tune);
+    }
     if (s3_url_parse_spec(spec, s->bucket, sizeof s->bucket, s->root,
                           sizeof s->root, err) < 0)
         goto fail;

@@ -44,6 +44,8 @@ typedef struct s3_tuning {
 } s3_tuning;
 
 void source_s3_tuning_defaults(s3_tuning *t);
+/* Narrows t for source_opts.fail_fast. */
+void source_s3_tuning_fail_fast(s3_tuning *t);
 
 /* Opens "s3://bucket/prefix". o and t may be NULL (defaults). Resolves
  * credentials and region now. NULL with err: SM_ERR_USAGE (bad URL,

@@ -41,7 +41,7 @@ static void api_files(const jobs_args *a, joblist *l, const char **names, size_t
     job_probe_opts po;
     jobs_args_probe_opts(a, &po);
     jobs_files *jf = jobs_files_new(&po);
-    long got = jf ? jobs_files_figures(jf, l, NULL, names, n, (double)time(NULL), NULL, NULL,
+    long got = jf ? jobs_files_figures(jf, l, NULL, names, n, (double)time(NULL), 0, NULL, NULL,
                                        &err) : -1;
     if (!jf || got < 0 || err.msg[0])
         cmd_err_print("smtop jobs: warning", jf ? err.msg : "out of memory");

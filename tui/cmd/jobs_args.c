@@ -174,6 +174,8 @@ int jobs_args_parse(jobs_args *a, int argc, char **argv)
             return -1;
         }
     }
+    a->probe_so = a->so;
+    a->probe_so.fail_fast = 1;
     return 0;
 }
 
@@ -193,9 +195,10 @@ static job *api_job(void *ud, const jobrow *r, const char *url, sm_err *err)
 
 void jobs_args_probe_opts(const jobs_args *a, job_probe_opts *o)
 {
-    *o = (job_probe_opts){.ops = job_probe_ops_run(), .so = &a->so, .new_rules = report_rules};
+    *o = (job_probe_opts){.ops = job_probe_ops_run(), .so = &a->probe_so,
+                          .new_rules = report_rules};
     if (!a->spec) {
         o->open = api_job;
-        o->open_ud = (void *)&a->so;
+        o->open_ud = (void *)&a->probe_so;
     }
 }
