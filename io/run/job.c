@@ -325,10 +325,7 @@ const char *job_describe(job *j)
 
 int64_t job_traces_read(job *j)
 {
-    pthread_mutex_lock(&j->lock);
-    int64_t n = kineto_ingest_traces(j->kin);
-    pthread_mutex_unlock(&j->lock);
-    return n;
+    return kineto_ingest_traces(j->kin);
 }
 
 static job *probe_open(const char *url, const source_opts *so, sm_err *err)

@@ -65,7 +65,9 @@ size_t job_threads(job *j);
  * NULL when none was given. */
 scanner *job_traces_scanner(job *j);
 const char *job_traces_describe(job *j);
-/* PyTorch profiler traces read so far (takes the job's lock). */
+/* PyTorch profiler traces read so far. Takes no lock: the dashboard's
+ * status line asks while a pass may hold the job's lock across a fetch
+ * that hangs, and q must still be read. */
 int64_t job_traces_read(job *j);
 /* Python profiler stats (cProfile / pyinstrument); read under job_lock. */
 pystats_store *job_pystats(job *j);

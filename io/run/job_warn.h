@@ -25,6 +25,9 @@ typedef struct job_warn_counts {
     int64_t traces_unread;   /* of the files not read, how many are traces */
 } job_warn_counts;
 
+/* The counts now, into out. Takes the scanners' own locks, never the
+ * model's: the dashboard draws them each frame, and a pass may hold the
+ * model's lock for as long as a fetch hangs. */
 void job_warn_get_counts(job *j, job_warn_counts *out);
 
 /* The lines a reader gets, in this order: each noted problem ("KEY:

@@ -13,6 +13,7 @@
  * (kineto_ingest_name_clocks), when the job's clock is known whole. */
 #include "io/run/kineto_ingest.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,10 @@ typedef struct kspan {
 
 struct kineto_ingest {
     model *m;
-    int64_t traces, bytes;
+    /* Atomic: the dashboard's status line counts it while a pass holds
+     * the model lock, possibly for as long as a stalled S3 GET. */
+    _Atomic int64_t traces;
+    int64_t bytes;
     kspan *sp;
     size_t nsp, csp;
     size_t checked_n;       /* nsp and the system span at the last check */
@@ -302,7 +306,7 @@ int kineto_ingest_take(void *ud, sm_trace_done *t, sm_err *err)
         if (rc != 0)
             sm_err_set(err, SM_ERR_NOMEM, "out of memory keeping the trace's figures");
         rc = rc || lost ? -1 : 0;
-        k->traces++;
+        atomic_fetch_add(&k->traces, 1);
         k->bytes += t->len;
     }
     decoder_kineto_free_done(t);
@@ -311,7 +315,7 @@ int kineto_ingest_take(void *ud, sm_trace_done *t, sm_err *err)
 
 int64_t kineto_ingest_traces(const kineto_ingest *k)
 {
-    return k->traces;
+    return atomic_load(&k->traces);
 }
 
 int64_t kineto_ingest_bytes(const kineto_ingest *k)

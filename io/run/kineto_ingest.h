@@ -61,7 +61,9 @@ typedef void (*kineto_note_cb)(void *ud, const char *key, const char *why);
 int kineto_ingest_name_clocks(kineto_ingest *k, const gpu_span *sys, kineto_note_cb cb,
                               void *ud);
 
-/* Traces read so far, and the bytes of their files. */
+/* Traces read so far, and the bytes of their files. The count needs no
+ * lock (a thread that must not wait for a pass may read it); the bytes
+ * are read under the model's lock. */
 int64_t kineto_ingest_traces(const kineto_ingest *k);
 
 int64_t kineto_ingest_bytes(const kineto_ingest *k);
