@@ -263,6 +263,7 @@ void gpu_wsum_add(gpu_wsum *out, const gpu_win_rows *r, void *collector)
     out->gap_us += f->gap_us;
     out->idle_other_us += f->idle_other_us;
     out->host_comm_us += f->host_comm_us;
+    out->host_comm_idle_us += f->host_comm_idle_us;
     if (collector && collect_win(r, collector) != 0)
         out->oom = 1;
 }
@@ -321,6 +322,7 @@ void gpu_wsum_fill(const gpu_wsum *w, gpu_summary *s)
     s->idle_attr.threads = w->threads;
     s->idle_attr.n_threads = w->n_threads;
     s->idle_attr.host_comm_us = w->host_comm_us;
+    s->idle_attr.host_comm_idle_us = w->host_comm_idle_us;
     s->idle_attr.host_comm_per_step_us =
         w->windows ? (double)w->host_comm_us / (double)w->windows : NAN;
 }

@@ -211,9 +211,13 @@ static int walk_thread(walk *w, evp *ev, size_t lo, size_t hi, frame *st)
     return 0;
 }
 
-/* The union of host communication in [w0, w1). */
-static int64_t host_comm(const gpu_idle_in *in, evp *ev, size_t n)
+/* The union of host communication in [w0, w1); *idle_us its part in the
+ * GPU's idle time. gloo all-reduces on two threads at once: summing the
+ * threads' rows would give more than the idle time. */
+static int64_t host_comm(const gpu_idle_in *in, const idle_set *idle, evp *ev, size_t n,
+                         int64_t *idle_us)
 {
+    *idle_us = 0;
     int64_t total = 0, at = INT64_MIN;
     /* ev is by thread: a second pass by time over the comm events alone */
     evp *c = malloc((n ? n : 1) * sizeof *c);
@@ -230,6 +234,7 @@ static int64_t host_comm(const gpu_idle_in *in, evp *ev, size_t n)
         a = a > at ? a : at;
         if (b > a) {
             total += b - a;
+            *idle_us += idle_in(idle, a, b);
             at = b;
         }
     }
@@ -293,7 +298,7 @@ int gpu_idle_run(const gpu_idle_in *in, gpu_idle *out)
             ev[n++] = &in->ev[i];
     if (rc == 0) {
         out->idle_us = idle.total;
-        out->host_comm_us = host_comm(in, ev, n);
+        out->host_comm_us = host_comm(in, &idle, ev, n, &out->host_comm_idle_us);
         sort_nest(ev, n);
     }
     for (size_t lo = 0, hi; rc == 0 && lo < n; lo = hi) {

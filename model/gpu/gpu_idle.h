@@ -74,6 +74,8 @@ typedef struct gpu_idle_thread {
 typedef struct gpu_idle {
     int64_t idle_us;            /* the window's GPU idle time */
     int64_t host_comm_us;       /* host communication in the window */
+    int64_t host_comm_idle_us;  /* of it, while the GPU was idle: each
+                                   instant once, however many threads */
     int64_t other_us;           /* overlap of the rows not kept */
     gpu_idle_row rows[GPU_IDLE_ROWS];
     size_t n_rows;

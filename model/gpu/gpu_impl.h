@@ -58,7 +58,7 @@ typedef struct gpu_wfig {
     int64_t path_us, bound_us[GPU_BOUND_N];
     int64_t gap_us;             /* GPU idle time in it, cut to the GPU span */
     int64_t idle_other_us;      /* idle overlap of the causes not kept */
-    int64_t host_comm_us;
+    int64_t host_comm_us, host_comm_idle_us;
     int64_t cp_status;          /* GPU_CPATH_* */
 } gpu_wfig;
 
@@ -134,7 +134,7 @@ int gpu_acc_merge(gpu_acc *dst, const gpu_acc *src);
  * [lo, hi) of an acc; the lists point into the acc's tables. */
 typedef struct gpu_wsum {
     int64_t windows, cp_steps, cp_failed, path_us, bound_us[GPU_BOUND_N];
-    int64_t gap_us, idle_other_us, host_comm_us;
+    int64_t gap_us, idle_other_us, host_comm_us, host_comm_idle_us;
     int oom;
     gpu_name_us *top;
     size_t n_top;

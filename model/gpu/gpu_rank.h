@@ -140,6 +140,7 @@ typedef struct gpu_summary {
         const gpu_thread_share *threads;  /* largest share first */
         size_t n_threads;
         int64_t host_comm_us;    /* communication done by the host (gloo) */
+        int64_t host_comm_idle_us;  /* of it, in the idle time (a union) */
         double host_comm_per_step_us;   /* host_comm_us / windows; NaN without */
     } idle_attr;
     const char *backend;         /* distributedInfo.backend ("nccl", "gloo",

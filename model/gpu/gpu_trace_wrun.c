@@ -434,6 +434,7 @@ static int run_window(wrun *r, size_t i)
         f->gap_us = idle.idle_us;
         f->idle_other_us = idle.other_us;
         f->host_comm_us = idle.host_comm_us;
+        f->host_comm_idle_us = idle.host_comm_idle_us;
         memcpy(rows.top, cp.top, cp.n_top * sizeof *cp.top);
         rows.n_top = cp.n_top;
         memcpy(rows.idle, idle.rows, idle.n_rows * sizeof *idle.rows);

@@ -16,7 +16,8 @@
     F(f.kernel_wait_us) F(f.other_us) F(f.launches) F(f.short_kernels)             \
     F(f.outliers) F(f.delay_sum_us) F(f.path_us) F(f.bound_us[0]) F(f.bound_us[1]) \
     F(f.bound_us[2]) F(f.bound_us[3]) F(f.bound_us[4]) F(f.bound_us[5])             \
-    F(f.gap_us) F(f.idle_other_us) F(f.host_comm_us) F(f.cp_status)
+    F(f.gap_us) F(f.idle_other_us) F(f.host_comm_us) F(f.host_comm_idle_us)         \
+    F(f.cp_status)
 
 static void put_rows(varbuf *b, const gpu_win_rows *r)
 {

@@ -28,6 +28,7 @@ typedef struct gjob {
     int64_t path_us, bound_us[GPU_BOUND_N];
     int64_t launch_path_us;          /* launch calls and delays on the path */
     int64_t gloo_calls, gloo_us;     /* gloo:all_reduce annotations */
+    int64_t comm_idle_us;            /* host communication in idle time */
     int64_t pinned_us, busy_us;      /* pinned memcpys, GPU busy time */
     gcause c[GJOB_CAUSES];
     size_t nc;
@@ -94,6 +95,7 @@ static void add_rank(gjob *j, const gpu_rank *r)
         j->steps_max = s->steps;
     j->busy_us += s->has_gpu ? s->compute_us + s->non_compute_us : 0;
     j->attr_idle_us += s->idle_attr.idle_us;
+    j->comm_idle_us += s->idle_attr.host_comm_idle_us;
     j->path_us += s->critical_path.path_us;
     for (int b = 0; b < GPU_BOUND_N; b++)
         j->bound_us[b] += s->critical_path.bound_us[b];
@@ -112,20 +114,6 @@ static void gjob_build(const model *m, gjob *j)
     gpuview_job_sum(m, &j->sum);
     for (size_t i = 0; i < model_gpu_count(m); i++)
         add_rank(j, model_gpu_at(m, i)->gpu);
-}
-
-/* The share of the idle time during which causes of kind ran. */
-static double kind_pct(const gjob *j, int kind, const gcause **top)
-{
-    int64_t us = 0;
-    *top = NULL;
-    for (size_t i = 0; i < j->nc; i++)
-        if (j->c[i].kind == kind) {
-            us += j->c[i].us;
-            if (!*top || j->c[i].us > (*top)->us)
-                *top = &j->c[i];
-        }
-    return j->attr_idle_us > 0 ? 100.0 * (double)us / (double)j->attr_idle_us : 0;
 }
 
 static double pct_of(int64_t part, int64_t whole)
@@ -172,8 +160,9 @@ static const char *table_fix(const rule_result *r, const char *rule)
 static int cause_gloo(const cause_in *in, finding *f)
 {
     const gjob *j = in->j;
-    const gcause *top;
-    double comm = kind_pct(j, GPU_IDLE_COMM_HOST, &top);
+    /* the union over the gloo threads: their rows (kind_pct) add up past
+     * the idle time when two threads all-reduce at once */
+    double comm = pct_of(j->comm_idle_us, j->attr_idle_us);
     const rule_result *g = fired(in->res, in->nres, "GlooWithCUDA");
     if (!g && comm < GPUCAUSE_SHARE_PCT)
         return 0;

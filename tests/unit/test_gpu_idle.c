@@ -200,6 +200,32 @@ static void test_gloo_backend(void **state)
     }
 }
 
+/* gloo all-reduces on two threads at once: each thread's row has its own
+ * overlap (300 and 500 µs, 800 in all), but the GPU's idle time during
+ * which the host communicated is their union, [300, 900): 600 of 700. */
+static void test_gloo_two_threads(void **state)
+{
+    (void)state;
+    gpu_trace *t = gpu_trace_new(NULL);
+    kb_step(t, 1, 0, 1000);
+    kb_step(t, 2, 1000, 1000);
+    kb_launch(t, "k", 10, 10, 100, 100, 1);
+    kb_launch(t, "k", 880, 10, 900, 100, 2);
+    add_on(t, KCAT_USER_ANNOTATION, "gloo:all_reduce", 300, 300, 2);
+    add_on(t, KCAT_USER_ANNOTATION, "gloo:all_reduce", 400, 550, 3);
+    sm_kmeta m = kb_meta(1700000000, 80LL << 30);
+    m.backend = sm_str_c("gloo");
+    assert_int_equal(gpu_trace_end(t, &m), 0);
+    gpu_rank *r = rank_of(t);
+    const gpu_summary *s = gpu_rank_summary(r);
+    assert_int_equal(s->idle_attr.idle_us, 700);   /* [200, 900) */
+    assert_int_equal(overlap(s, "gloo:all_reduce", GPU_IDLE_COMM_HOST, 2), 300);
+    assert_int_equal(overlap(s, "gloo:all_reduce", GPU_IDLE_COMM_HOST, 3), 500);
+    assert_int_equal(s->idle_attr.host_comm_us, 650);        /* [300, 950) */
+    assert_int_equal(s->idle_attr.host_comm_idle_us, 600);   /* [300, 900) */
+    gpu_rank_free(r);
+}
+
 /* GPU_WINDOW_ALL is the rank's summary and tables, byte for byte. */
 static void test_window_all(void **state)
 {
@@ -341,7 +367,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_idle_causes_step), cmocka_unit_test(test_idle_causes_rank),
-        cmocka_unit_test(test_gloo_backend),     cmocka_unit_test(test_window_all),
+        cmocka_unit_test(test_gloo_backend),     cmocka_unit_test(test_gloo_two_threads),
+        cmocka_unit_test(test_window_all),
         cmocka_unit_test(test_window_sums),      cmocka_unit_test(test_merge_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
