@@ -6,7 +6,8 @@
  * as an smdebug writer's do:
  *   ProfilerStep#N                    → Step:ModeKeys.TRAIN, step N
  *   enumerate(DataLoader)#…           → DataIterator
- *   other user annotations, cpu ops   → phases user_annotation, cpu_op
+ *   other user annotations            → a phase named as the annotation
+ *   cpu ops                           → phase cpu_op
  * A trace whose base is unknown (no baseTimeNanoseconds, ts not epoch µs)
  * adds its analysis, counted as unplaced, and no events. Both that and a
  * trace far off the job's clock are said once the pass is over
@@ -267,8 +268,13 @@ typedef struct add_ctx {
 static void add_event(void *ud, const kineto_keep_ev *k, const char *name)
 {
     const add_ctx *c = ud;
+    /* a user annotation is its own phase (gloo:all_reduce, the user's
+     * record_function labels): the model keeps a phase's label, not each
+     * event's name, and the Timeline and its `/` show that label */
+    sm_str phase = k->kind == KINETO_KEEP_USER && k->name_len ? (sm_str){name, k->name_len}
+                                                              : sm_str_c(kind_phase[k->kind]);
     sm_event e = {
-        .node = sm_str_c(c->node), .phase = sm_str_c(kind_phase[k->kind]),
+        .node = sm_str_c(c->node), .phase = phase,
         .name = {name, k->name_len},
         .start_us = (c->base_ns + k->ts_ns) / 1000, .dur_us = k->dur_ns / 1000,
         .step = k->kind == KINETO_KEEP_STEP ? k->step : -1,

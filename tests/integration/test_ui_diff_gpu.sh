@@ -43,6 +43,13 @@ ui_wait 'Diff \(Esc: back\)'
 ui_wait "[^0-9]$changed changed, $noise under the noise floor, vs baseline "
 ui_wait 'GPU time by rank, % of the profiled span'
 ui_wait "$idle_label +$ib → $it "
+# Every phase of the traces (each user annotation its own) has its step
+# rows above: the kernels may be a scroll away even at 200x60.
+for _ in $(seq 1 60); do
+    ui_screen | grep -Eq "\\$kpct % ▲" && break
+    ui_keys j
+    sleep 0.1
+done
 ui_wait 'GPU kernels, mean per launch \(baseline -> now\)'
 ui_wait '^│ slower:'
 ui_wait "$kname.* $kb us → $kt us +\\$kpct % ▲"

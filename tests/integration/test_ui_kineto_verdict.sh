@@ -61,6 +61,26 @@ for shape in gloo main-loader launch-bound nccl-exposed memory-full; do
         --start 1700000000 >/dev/null || ui_fail "synth $shape"
 done
 screens "$UI_WORK/gloo" gloo "gloo all-reduce on the host"
+# gloo's threads all-reduce at once: the share of the idle time the host
+# communicated is their union, never past 100 %
+"$SMTOP" report --json "$UI_WORK/gloo" | python3 -c '
+import json, re, sys
+c = json.load(sys.stdin)["verdict"]["findings"][0]["cause"]
+pct = float(re.search(r"during ([0-9.]+) % of the GPU.s idle time", c).group(1))
+assert 0 < pct <= 100, c' || ui_fail "gloo: the idle share the host communicated is not in (0, 100]"
+# each annotation keeps its own name: the Timeline's events and its / find gloo's
+ui_start 200 60 "$SMTOP" "$UI_WORK/gloo"
+ui_wait "$UI_FOLLOW" 30
+ui_focus Timeline
+ui_keys v
+ui_wait 'steps\|loader\|events  .*data loading' 10
+ui_keys v
+ui_wait 'steps\|loader\|events  .*by start' 10
+ui_keys / g l o o Enter
+ui_wait ' [1-9][0-9]* events│' 10
+ui_wait '│ +\+[0-9.]+s +[0-9.]+ [mu]?s +[-0-9]+ gloo:all_reduce' 10
+ui_quit
+echo "ok: gloo: the Timeline's events name gloo:all_reduce, / finds them"
 screens "$UI_WORK/main-loader" main-loader "DataLoader on the main thread (train.py:12 __getitem__)"
 screens "$UI_WORK/launch-bound" launch-bound "kernel launches"
 screens "$UI_WORK/nccl-exposed" nccl-exposed "all-reduce after backward"
