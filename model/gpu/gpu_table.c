@@ -33,7 +33,8 @@ static int row_eq(const void *item, const void *k)
 {
     const key *q = k;
     const gpu_stat *r = &q->t->rows[(uintptr_t)item - 1];
-    return r->len == q->name.len && memcmp(r->name, q->name.ptr, r->len) == 0;
+    /* an event with no name comes as {NULL, 0}: memcmp takes no NULL */
+    return r->len == q->name.len && (!r->len || memcmp(r->name, q->name.ptr, r->len) == 0);
 }
 
 static int64_t find_row(const gpu_table *t, sm_str name, uint64_t h)
