@@ -18,7 +18,7 @@ typedef struct sink {
 static void put(sink *s, const char *b, size_t n)
 {
     s->total += n;
-    if (s->full)
+    if (s->full || !n)   /* an empty piece: a measuring sink's out is NULL */
         return;
     if (s->w + n > s->cap) {
         /* Keep what fits: a long name without escapes comes as one piece,
