@@ -174,22 +174,35 @@ static void test_idle_causes_rank(void **state)
     gpu_rank_free(r);
 }
 
+/* Two steps, the last left out: step 1's GPU idle time is [200, 900). */
+static gpu_trace *idle_700(void)
+{
+    gpu_trace *t = gpu_trace_new(NULL);
+    assert_non_null(t);
+    kb_step(t, 1, 0, 1000);
+    kb_step(t, 2, 1000, 1000);
+    kb_launch(t, "k", 10, 10, 100, 100, 1);
+    kb_launch(t, "k", 880, 10, 900, 100, 2);
+    return t;
+}
+
+static gpu_rank *end_with_backend(gpu_trace *t, const char *backend)
+{
+    sm_kmeta m = kb_meta(1700000000, 80LL << 30);
+    m.backend = sm_str_c(backend);
+    assert_int_equal(gpu_trace_end(t, &m), 0);
+    return rank_of(t);
+}
+
 /* Under the gloo backend a c10d:: op is host communication too; under
  * nccl it is a CPU op. */
 static void test_gloo_backend(void **state)
 {
     (void)state;
     for (int gloo = 0; gloo < 2; gloo++) {
-        gpu_trace *t = gpu_trace_new(NULL);
-        kb_step(t, 1, 0, 1000);
-        kb_step(t, 2, 1000, 1000);
-        kb_launch(t, "k", 10, 10, 100, 100, 1);
-        kb_launch(t, "k", 880, 10, 900, 100, 2);
+        gpu_trace *t = idle_700();
         add_on(t, KCAT_CPU_OP, "c10d::allreduce_", 300, 400, 1);
-        sm_kmeta m = kb_meta(1700000000, 80LL << 30);
-        m.backend = sm_str_c(gloo ? "gloo" : "nccl");
-        assert_int_equal(gpu_trace_end(t, &m), 0);
-        gpu_rank *r = rank_of(t);
+        gpu_rank *r = end_with_backend(t, gloo ? "gloo" : "nccl");
         const gpu_summary *s = gpu_rank_summary(r);
         assert_int_equal(s->idle_attr.idle_us, 700);   /* [200, 900) */
         assert_int_equal(overlap(s, "c10d::allreduce_", gloo ? GPU_IDLE_COMM_HOST : GPU_IDLE_CPU_OP,
@@ -206,17 +219,10 @@ static void test_gloo_backend(void **state)
 static void test_gloo_two_threads(void **state)
 {
     (void)state;
-    gpu_trace *t = gpu_trace_new(NULL);
-    kb_step(t, 1, 0, 1000);
-    kb_step(t, 2, 1000, 1000);
-    kb_launch(t, "k", 10, 10, 100, 100, 1);
-    kb_launch(t, "k", 880, 10, 900, 100, 2);
+    gpu_trace *t = idle_700();
     add_on(t, KCAT_USER_ANNOTATION, "gloo:all_reduce", 300, 300, 2);
     add_on(t, KCAT_USER_ANNOTATION, "gloo:all_reduce", 400, 550, 3);
-    sm_kmeta m = kb_meta(1700000000, 80LL << 30);
-    m.backend = sm_str_c("gloo");
-    assert_int_equal(gpu_trace_end(t, &m), 0);
-    gpu_rank *r = rank_of(t);
+    gpu_rank *r = end_with_backend(t, "gloo");
     const gpu_summary *s = gpu_rank_summary(r);
     assert_int_equal(s->idle_attr.idle_us, 700);   /* [200, 900) */
     assert_int_equal(overlap(s, "gloo:all_reduce", GPU_IDLE_COMM_HOST, 2), 300);
