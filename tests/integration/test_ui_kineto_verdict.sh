@@ -27,6 +27,22 @@ for x in (f["text"], f["brief"] if "brief" in f else "", why, short, f["knob"]):
 PY
 }
 
+# verdict_row PREFIX [PART...]: prints the header's verdict row once it
+# starts with PREFIX and holds each PART in order, within 20 s; else prints
+# the last row it read and fails. The parts are quoted, never patterns.
+verdict_row() {
+    local row end=$((SECONDS + 20)) want
+    want="$(printf '%q' "$1")*"
+    shift
+    for part in "$@"; do want+="$(printf '%q' "$part")*"; done
+    while :; do
+        row=$(ui_screen | sed -n 2p | sed -E 's/^ +//')
+        eval "[[ \"\$row\" == $want ]]" && { echo "$row"; return 0; }
+        ((SECONDS < end)) || { echo "$row"; return 1; }
+        sleep 0.3
+    done
+}
+
 # screens DIR NAME [WANT_WHY]: the header row at both sizes.
 screens() {
     local row size out text why short knob fig
@@ -37,17 +53,17 @@ screens() {
         ui_start $size "$SMTOP" "$1"
         ui_wait "$UI_FOLLOW" 30
         ui_wait "→ $knob" 20
-        row=$(ui_screen | sed -n 2p | sed -E 's/^ +//')
+        # the traces arrive one file a tick: the row names "2 traced steps"
+        # before it names all of them, so the row is polled until it reads
+        # as the finished report does, and fails with what it last read
         if [ "$size" = "200 60" ]; then
-            [[ "$row" == "$text${why:+: $why} → $knob"* ]] ||
+            row=$(verdict_row "$text${why:+: $why} → $knob") ||
                 ui_fail "$2 at 200x60: '$row' does not start with '$text: $why → $knob'"
         else
-            [[ "$row" == *"$short"*"→ $knob"* ]] ||
-                ui_fail "$2 at 80x24: '$row' does not name '$short' and '$knob'"
             # the key figure stays: the lead finding's first "N %"
             fig=$(grep -oE '[0-9.]+ %' <<<"$text" | head -1)
-            [ -z "$fig" ] || [[ "$row" == *"$fig"* ]] ||
-                ui_fail "$2 at 80x24: '$row' drops the key figure '$fig' of '$text'"
+            row=$(verdict_row "" "$fig" "$short" "→ $knob") ||
+                ui_fail "$2 at 80x24: '$row' does not name '${fig:+$fig, }$short' and '$knob'"
         fi
         [ "$(grep -oE 'idle [0-9]+ %' <<<"$row" | sort -u | wc -l)" -le 1 ] ||
             ui_fail "$2: two idle figures in '$row'"
