@@ -27,6 +27,8 @@ typedef struct gjob {
     int64_t attr_idle_us;            /* idle time the attribution covered */
     int64_t path_us, bound_us[GPU_BOUND_N];
     int64_t launch_path_us;          /* launch calls and delays on the path */
+    double host_op_pct;              /* one rank's largest host event, % of its path */
+    const gpu_name_us *host_op;      /* that event */
     int64_t gloo_calls, gloo_us;     /* gloo:all_reduce annotations */
     int64_t comm_idle_us;            /* host communication in idle time */
     int64_t pinned_us, busy_us;      /* pinned memcpys, GPU busy time */
@@ -50,6 +52,11 @@ static void add_cause(gjob *j, const gpu_idle_cause *c)
         }
     if (j->nc < GJOB_CAUSES)
         j->c[j->nc++] = (gcause){c->name, c->len, c->kind, c->overlap_us};
+}
+
+static double pct_of(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 0;
 }
 
 /* A launch call on the critical path: the host's part of a launch. */
@@ -100,9 +107,16 @@ static void add_rank(gjob *j, const gpu_rank *r)
     for (int b = 0; b < GPU_BOUND_N; b++)
         j->bound_us[b] += s->critical_path.bound_us[b];
     j->launch_path_us += s->critical_path.bound_us[GPU_BOUND_LAUNCH];
-    for (size_t i = 0; i < s->critical_path.n_top; i++)
-        if (is_launch(&s->critical_path.top[i]))
-            j->launch_path_us += s->critical_path.top[i].us;
+    for (size_t i = 0; i < s->critical_path.n_top; i++) {
+        const gpu_name_us *e = &s->critical_path.top[i];
+        double pct = pct_of(e->us, s->critical_path.path_us);
+        if (is_launch(e))
+            j->launch_path_us += e->us;
+        else if (e->table != GPU_NT_KERNEL && pct > j->host_op_pct) {
+            j->host_op_pct = pct;
+            j->host_op = e;
+        }
+    }
     for (size_t i = 0; i < s->idle_attr.n_causes; i++)
         add_cause(j, &s->idle_attr.causes[i]);
     add_kernels(j, r);
@@ -114,11 +128,6 @@ static void gjob_build(const model *m, gjob *j)
     gpuview_job_sum(m, &j->sum);
     for (size_t i = 0; i < model_gpu_count(m); i++)
         add_rank(j, model_gpu_at(m, i)->gpu);
-}
-
-static double pct_of(int64_t part, int64_t whole)
-{
-    return whole > 0 ? 100.0 * (double)part / (double)whole : 0;
 }
 
 static const rule_result *fired(const rule_result *res, size_t nres, const char *name)
@@ -216,6 +225,26 @@ static int cause_loader(const cause_in *in, finding *f)
     return 1;
 }
 
+/* What the steps' critical path says of the launches, after the cause:
+ * their share of it, or, when that is small, that it runs through many
+ * short host ops, each costing the host more than its kernel costs the
+ * GPU (nccl_data: 4 % in launches, the largest op 9 %). */
+static void launch_path_words(const gjob *j, double path, finding *f)
+{
+    size_t n = strlen(f->cause);
+    if (j->path_us <= 0)
+        return;
+    if (path >= GPUCAUSE_LAUNCH_PCT || !j->host_op)
+        snprintf(f->cause + n, sizeof f->cause - n,
+                 "; the steps' critical path is in launches for %.0f %% of it", path);
+    else
+        snprintf(f->cause + n, sizeof f->cause - n,
+                 "; the steps' critical path runs through many short host ops (the largest, "
+                 "%.*s, %.0f %% of it; launches %.0f %%)",
+                 (int)(j->host_op->len < 40 ? j->host_op->len : 40), j->host_op->name,
+                 j->host_op_pct, path);
+}
+
 static int cause_launches(const cause_in *in, finding *f)
 {
     const gjob *j = in->j;
@@ -223,14 +252,15 @@ static int cause_launches(const cause_in *in, finding *f)
     double path = pct_of(j->launch_path_us, j->path_us);
     if (!k && path < GPUCAUSE_LAUNCH_PCT)
         return 0;
+    /* Short kernels under one long host op: the host is busy in that op,
+     * not in launching (the rule counts short kernels either way). */
+    if (path < GPUCAUSE_LAUNCH_PCT && j->host_op_pct >= GPUCAUSE_HOST_OP_PCT)
+        return 0;
     int64_t per = j->steps_max > 0 ? j->sum.launches / (int64_t)(j->sum.gpu_ranks ? j->sum.gpu_ranks : 1) / j->steps_max : 0;
     finding_short(f, "kernel launches (tiny kernels)", "CUDA graphs / torch.compile");
     finding_cause(f, "%.0f %% of %lld kernels run shorter than their launch call (about %lld "
-                  "launches a step)%s", j->sum.short_pct, (long long)j->sum.launches,
-                  (long long)per, path > 0 ? "; the steps' critical path is in launches" : "");
-    if (path > 0)
-        snprintf(f->cause + strlen(f->cause), sizeof f->cause - strlen(f->cause),
-                 " for %.0f %% of it", path);
+                  "launches a step)", j->sum.short_pct, (long long)j->sum.launches, (long long)per);
+    launch_path_words(j, path, f);
     finding_fix(f, "%s", table_fix(k, "KernelLaunchOverhead"));
     finding_evidence(f, "Top (4), o: kernels (count); report: gpu[].launch, "
                      "gpu[].critical_path");

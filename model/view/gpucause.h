@@ -14,6 +14,9 @@
  *   launches    KernelLaunchOverhead fired, or the steps' critical path
  *               GPUCAUSE_LAUNCH_PCT % or more in launch calls and launch
  *               delays (HTA's classes): → CUDA graphs / torch.compile;
+ *               unless, under that share, one host event holds
+ *               GPUCAUSE_HOST_OP_PCT % of a rank's path: the host is busy
+ *               in that op, and the next cause names it;
  *   host        GPUIdleHostBound fired, or the critical path half
  *               cpu_bound: the host's busiest work while the GPU waited
  *               → a bigger batch, torch.compile;
@@ -39,6 +42,9 @@
 #define GPUCAUSE_SHARE_PCT 20.0
 /* The critical path is launch-bound from this share of it on. */
 #define GPUCAUSE_LAUNCH_PCT 30.0
+/* Under it, one host event with this share of a rank's critical path is
+ * where the host is busy, whatever the share of short kernels. */
+#define GPUCAUSE_HOST_OP_PCT 50.0
 /* An idle share no cause explains is a finding (a bigger batch) from
  * this on: the TensorBoard profiler's "GPU utilization < 50 %". */
 #define GPUCAUSE_BATCH_IDLE_PCT 50.0

@@ -183,6 +183,27 @@ def loader_share(rep):
     return best
 
 
+LAUNCH_CALLS = {"cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx",
+                "cudaMemcpyAsync", "cudaMemsetAsync"}
+
+
+def launch_path(rep):
+    """The share (%) of the steps' critical path, summed over the ranks, in
+    launch delays and launch calls, and one rank's largest host event's
+    share of its path (gpucause.c's GPUCAUSE_LAUNCH_PCT and
+    GPUCAUSE_HOST_OP_PCT tests)."""
+    path = launch = host_op = 0.0
+    for g in rep["gpu"]:
+        cp = g["critical_path"]
+        path += cp["path_us"]
+        launch += (cp["bound_pct"]["gpu_kernel_launch_overhead"] or 0) / 100 * cp["path_us"]
+        launch += sum(e["us"] for e in cp["top_events"] if e["name"] in LAUNCH_CALLS)
+        if cp["path_us"] > 0:
+            host_op = max([host_op] + [100 * e["us"] / cp["path_us"] for e in cp["top_events"]
+                                       if e["kind"] != "kernel" and e["name"] not in LAUNCH_CALLS])
+    return (100 * launch / path if path > 0 else 0), host_op
+
+
 def expect_cause(rep, rules, fired):
     """The idle finding's (rule, why prefix), the first cause the data
     shows (gpucause.c's CAUSES)."""
@@ -193,7 +214,8 @@ def expect_cause(rep, rules, fired):
     ld = loader_share(rep)
     if ld and ld[0] >= rules["Dataloader"]["parameters"]["min_data_pct"]:
         return ("Dataloader", "DataLoader on the main thread" if ld[1] else "waiting for DataLoader")
-    if "KernelLaunchOverhead" in fired:
+    launch, host_op = launch_path(rep)
+    if ("KernelLaunchOverhead" in fired or launch >= 30) and not (launch < 30 and host_op >= 50):
         return ("KernelLaunchOverhead", "kernel launches")
     cpu = [g["critical_path"]["bound_pct"]["cpu_bound"] for g in rep["gpu"]]
     if "GPUIdleHostBound" in fired:

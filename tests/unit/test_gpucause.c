@@ -50,9 +50,12 @@ static const finding *by_source(const finding *f, size_t n, const char *source)
 }
 
 /* kb_host_bound: ~90 % short kernels, a 130 µs all-reduce not overlapped,
- * reserved 95 % of the device. The idle finding names the launches (its
- * first cause the data shows) and the rules' thresholds move the cause
- * down the list: the host, then a bigger batch. Every finding has a
+ * reserved 95 % of the device. KernelLaunchOverhead fires, but the launch
+ * calls are 180 of each step's 1000 µs on the critical path, under
+ * GPUCAUSE_LAUNCH_PCT: the host between them, in aten::linear, holds the
+ * steps back, so the idle finding names the host and the launches are a
+ * finding of their own (nccl_data's shape). The rules' thresholds then
+ * move the cause's rule away but not the cause. Every finding has a
  * cause, a fix and evidence. */
 static void test_idle_causes_in_order(void **state)
 {
@@ -66,24 +69,26 @@ static void test_idle_causes_in_order(void **state)
     gpuview_job j;
     gpuview_job_sum(m, &j);
     size_t n = findings(m, r, f, 12);
-    assert_int_equal(n, 4);   /* "sm90_gemm" names no Tensor Core either */
+    assert_int_equal(n, 5);   /* "sm90_gemm" names no Tensor Core either */
     char want[FINDING_TEXT];
     snprintf(want, sizeof want, "GPU idle %.0f %% of 11 traced steps", j.idle_pct);
     assert_string_equal(f[0].text, want);
     assert_int_equal(f[0].severity, RULE_SEV_HIGH);
-    assert_string_equal(f[0].why, "kernel launches (tiny kernels)");
-    assert_string_equal(f[0].knob, "CUDA graphs / torch.compile");
-    if (!strstr(f[0].cause, "90 % of 220 kernels run shorter than their launch call"))
+    assert_string_equal(f[0].why, "host busy in aten::linear");
+    assert_string_equal(f[0].knob, "bigger batch");
+    if (!strstr(f[0].cause, "aten::linear (cpu_op) ran during 75 % of its idle time; the "
+                            "steps' critical path is cpu_bound for 100 % of it"))
         fail_msg("%s", f[0].cause);
-    assert_non_null(strstr(f[0].fix, "torch.compile"));
-    assert_non_null(strstr(f[0].evidence, "Top (4)"));
-    assert_string_equal(f[0].rule, "KernelLaunchOverhead");   /* told: not repeated */
+    assert_string_equal(f[0].rule, "GPUIdleHostBound");   /* told: not repeated */
     assert_string_equal(f[1].text, "comm not overlapped 100 %");
     assert_string_equal(f[1].knob, "smaller DDP buckets");
     assert_non_null(strstr(f[1].fix, "bucket_cap_mb"));
-    assert_string_equal(f[2].text, "GPU memory 95 % of device");
-    assert_non_null(strstr(f[2].fix, "checkpoint"));
-    assert_string_equal(f[3].source, "TensorCoresUnused");
+    assert_string_equal(f[2].text, "launch-bound: 90 % short kernels");
+    assert_string_equal(f[2].knob, "CUDA graphs / torch.compile");
+    assert_non_null(strstr(f[2].fix, "torch.compile"));
+    assert_string_equal(f[3].text, "GPU memory 95 % of device");
+    assert_non_null(strstr(f[3].fix, "checkpoint"));
+    assert_string_equal(f[4].source, "TensorCoresUnused");
     for (size_t i = 0; i < n; i++)
         assert_true(f[i].cause[0] && f[i].fix[0] && f[i].evidence[0]);
 
@@ -106,6 +111,44 @@ static void test_idle_causes_in_order(void **state)
     assert_null(by_source(f, n, "kineto"));
     assert_non_null(by_source(f, n, "CommNotOverlapped"));
     assert_int_equal(gpucause_findings(m, res, rules_count(), r, 10, f, 0), 0);
+    rules_free(r);
+    model_free(m);
+}
+
+/* A launch-bound rank: each 1000 µs step is 10 back-to-back 95 µs launch
+ * calls, each of a 10 µs kernel. The critical path is in the launches, so
+ * the idle finding names them (with KernelLaunchOverhead's fix), whatever
+ * the rule's threshold; the host-bound fixture above, with short kernels
+ * too, does not. */
+static void test_launch_path_leads(void **state)
+{
+    (void)state;
+    gpu_trace *t = gpu_trace_new(NULL);
+    int64_t corr = 1;
+    for (int s = 0; s < 8; s++) {
+        int64_t t0 = (int64_t)s * 1000;
+        kb_step(t, s, t0, 1000);
+        kb_op(t, "aten::add", t0 + 1, 998);
+        for (int i = 0; i < 10; i++, corr++)
+            kb_launch(t, "vectorized_elementwise_kernel", t0 + 2 + i * 99, 95,
+                      t0 + 90 + i * 99, 10, corr);
+    }
+    sm_kmeta meta = kb_meta(BASE, 80LL << 30);
+    gpu_trace_end(t, &meta);
+    model *m = model_new(NULL);
+    rules *r = rules_new();
+    merge(m, "algo-1", "rank 0", 0, t);
+    finding f[12];
+    for (int pass = 0; pass < 2; pass++) {
+        size_t n = findings(m, r, f, 12);
+        assert_true(n >= 1);
+        assert_string_equal(f[0].why, "kernel launches (tiny kernels)");
+        assert_string_equal(f[0].knob, "CUDA graphs / torch.compile");
+        if (!strstr(f[0].cause, "the steps' critical path is in launches for"))
+            fail_msg("%s", f[0].cause);
+        sm_err err = {0};   /* the rule no longer fires: the path still says launches */
+        assert_int_equal(rules_apply_override(r, "KernelLaunchOverhead.threshold=100", &err), 0);
+    }
     rules_free(r);
     model_free(m);
 }
@@ -246,6 +289,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_idle_causes_in_order),
+        cmocka_unit_test(test_launch_path_leads),
         cmocka_unit_test(test_gloo),
         cmocka_unit_test(test_ranks_share_gpu),
         cmocka_unit_test(test_tensor_cores),
