@@ -56,7 +56,7 @@ typedef struct dash {
     int fatal_restore;        /* fatal_restore_install succeeded */
     int help_on;
     size_t help_top;          /* the help's first line shown (it scrolls) */
-    int warn_on;              /* dash_warn.c: the warnings view (W) is open */
+    int warn_on;              /* dash_warn.c: the view open over the panes (DASH_VIEW_*) */
     size_t warn_top, warn_left;   /* its first line shown, its sideways offset */
     int preset;               /* dash_panes.c: the layout preset (p) */
     int pane_mode[LAYOUT_MAX_PANES];  /* 1 shown, -1 hidden by its digit; 0 preset */
@@ -128,12 +128,20 @@ extern const dash_keydef dash_keys[];
 /* The row that ch fires, or NULL. */
 const dash_keydef *dash_keydef_of(int ch);
 
-/* dash_warn.c: the warnings view (W) over the pane area: open, close,
- * its keys (all of them while open), and its frame. */
-void dash_warn_open(dash *d);
+/* dash_warn.c: a view of lines over the pane area, the warnings (W) or
+ * the findings (!): open, close, its keys (all of them while open), and
+ * its frame. */
+enum { DASH_VIEW_WARN = 1, DASH_VIEW_WHY = 2 };
+void dash_warn_open(dash *d, int view);
 void dash_warn_close(dash *d);
 void dash_warn_key(dash *d, int ch);
 void dash_draw_warn(dash *d);
+/* dash_why.c: the findings view's lines (!), each through keep, wrapped
+ * to cols, and its title: the verdict's findings with their cause, fix
+ * and where to look, then each fired rule no finding tells, as the
+ * report's "causes and fixes". */
+void dash_why_lines(const dash *d, int cols, void (*keep)(void *ud, const char *line), void *ud,
+                    char *title, size_t tcap);
 /* dash_help.c: a key while the help is open: j/k, the page keys, h/l,
  * g/G scroll it; 1 when ch closes it (?, q, Esc), 0 otherwise (every
  * other key does nothing). */

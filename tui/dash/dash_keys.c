@@ -114,6 +114,7 @@ static void cycle_glyphs(dash *d)
 }
 
 static void focused_key(dash *d, int ch);
+static int key_warnings(dash *d, int ch);
 
 /* The wheel scrolls the pane under the pointer as Up/Down would. */
 static int wheel(dash *d, const MEVENT *ev)
@@ -144,6 +145,11 @@ static void click(dash *d)
     }
     if (wheel(d, &ev))
         return;
+    if (d->lay.header.h > 1 && ev.y == d->lay.header.y + 1 &&
+        ev.x < d->lay.cols - 2 * (int)d->npanes - 1) {
+        key_warnings(d, '!');   /* the verdict row: its findings, whole */
+        return;
+    }
     int i = layout_pane_at(&d->lay, ev.y, ev.x);
     if (i < 0)
         return;
@@ -242,9 +248,8 @@ static int key_help(dash *d, int ch)
 
 static int key_warnings(dash *d, int ch)
 {
-    (void)ch;
     close_help(d);
-    dash_warn_open(d);
+    dash_warn_open(d, ch == '!' ? DASH_VIEW_WHY : DASH_VIEW_WARN);
     return 1;
 }
 
@@ -406,6 +411,7 @@ static int key_repaint(dash *d, int ch)
 const dash_keydef dash_keys[] = {
     {{'q', 'Q', 3}, {"q  Ctrl-C", NULL, "quit"}, 0, key_quit},   /* 3: Ctrl-C without ISIG */
     {{'?', KEY_F(1)}, {"?  F1", NULL, "this help"}, 0, key_help},
+    {{'!'}, {"!", NULL, "findings: cause, fix"}, 0, key_warnings},
     {{'W'}, {"W", NULL, "warnings: file, line"}, 0, key_warnings},
     {{'h', 'l', KEY_LEFT, KEY_RIGHT}, {"h l  Lt Rt", NULL, "previous / next pane"}, 1,
      key_pane_move},

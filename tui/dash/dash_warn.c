@@ -1,11 +1,12 @@
-/* dash_warn: the warnings view (`W`), k9s' event view for the scan: one
- * line per problem the scanner noted ("system/…/x.json: line 17: 3
- * corrupt lines skipped"), oldest first, then one per file not read (the
- * lines `smtop report` lists and the status line counts:
- * io/job/job_warn.h), scrolled with j/k and the page
- * keys, long lines with ←/→; q, Esc or W close it. It takes the help
- * overlay's place (the pane area), so the header and the status line,
- * which keeps the count, stay in view. */
+/* dash_warn: a view of lines over the pane area, scrolled with j/k and
+ * the page keys, long lines with ←/→; q, Esc or its own key close it. It
+ * takes the help overlay's place, so the header and the status line stay
+ * in view. Two views share it:
+ *   W  the warnings, k9s' event view for the scan: one line per problem
+ *      the scanner noted ("system/…/x.json: line 17: 3 corrupt lines
+ *      skipped"), oldest first, then one per file not read (the lines
+ *      `smtop report` lists and the status line counts: io/job/job_warn.h);
+ *   !  the findings with their cause and fix (dash_why.c). */
 #include "tui/dash/dash_internal.h"
 
 #include <stdio.h>
@@ -36,11 +37,12 @@ static int page_rows(const dash *d)
     return h > 1 ? h : 1;
 }
 
-void dash_warn_open(dash *d)
+void dash_warn_open(dash *d, int view)
 {
-    d->warn_on = 1;
+    d->warn_on = view;
     d->warn_left = 0;
-    d->warn_top = SIZE_MAX;   /* the newest at the bottom, as a log */
+    /* warnings: the newest at the bottom, as a log; findings: the worst first */
+    d->warn_top = view == DASH_VIEW_WARN ? SIZE_MAX : 0;
     if (d->help) {
         delwin(d->help);
         d->help = NULL;
@@ -61,7 +63,7 @@ void dash_warn_key(dash *d, int ch)
 {
     int page = page_rows(d);
     switch (ch) {
-    case 'q': case 27: case 'W':
+    case 'q': case 27: case 'W': case '!':
         dash_warn_close(d);
         return;
     case 3:
@@ -127,33 +129,45 @@ static void keep_line(void *ud, const char *text)
         snprintf(w->v[w->n++], sizeof w->v[0], "%s", text);
 }
 
+/* The warnings view's lines (the lines the status line counts, and
+ * `smtop report` lists), its title and its key line. */
+static void warn_view_lines(dash *d, warn_lines *wl, char *title, size_t tcap, const char **keys)
+{
+    job_warn_counts c;
+    job_warn_get_counts(d->j, &c);
+    job_warn_lines(d->j, dash_job_ended(d, dash_now_us()), keep_line, NULL, wl);
+    snprintf(title, tcap, " warnings: %lld noted, %lld file%s not read (%lld trace%s), "
+             "%lld corrupt lines ", (long long)c.noted, (long long)c.unread_files,
+             c.unread_files == 1 ? "" : "s", (long long)c.traces_unread,
+             c.traces_unread == 1 ? "" : "s", (long long)c.corrupt_lines);
+    *keys = wl->n ? "file: problem, oldest first, then files not read    j/k Pg Home End "
+                    "scroll  h/l sideways  q Esc close"
+                  : "nothing to report: every file read cleanly so far";
+}
+
 void dash_draw_warn(dash *d)
 {
     WINDOW *w = warn_window(d);
     if (!w)
         return;
-    /* The lines the status line counts, and `smtop report` lists. */
     warn_lines wl = {0};
-    job_warn_counts c;
-    job_warn_get_counts(d->j, &c);
-    job_warn_lines(d->j, dash_job_ended(d, dash_now_us()), keep_line, NULL, &wl);
-    size_t n = wl.n;
+    char title[200];
+    const char *keys = "what is wrong, its cause, its fix, where to look    j/k Pg Home End "
+                       "scroll  q Esc ! close";
     int h = getmaxy(w), cols = getmaxx(w), rows = h - 3;
+    if (d->warn_on == DASH_VIEW_WHY)
+        dash_why_lines(d, cols - 4, keep_line, &wl, title, sizeof title);
+    else
+        warn_view_lines(d, &wl, title, sizeof title, &keys);
+    size_t n = wl.n;
     werase(w);
     wattrset(w, theme_attr(d->th, ROLE_BORDER_FOCUS));
     box(w, 0, 0);
-    char title[200];
-    snprintf(title, sizeof title, " warnings: %lld noted, %lld file%s not read (%lld trace%s), "
-             "%lld corrupt lines ", (long long)c.noted, (long long)c.unread_files,
-             c.unread_files == 1 ? "" : "s", (long long)c.traces_unread,
-             c.traces_unread == 1 ? "" : "s", (long long)c.corrupt_lines);
     wattrset(w, theme_attr(d->th, ROLE_TITLE));
     mvwaddnstr(w, 0, 2, title, cols - 4);
     size_t first = first_shown(d, n, rows);
     wattrset(w, theme_attr(d->th, ROLE_DIM));
-    mvwaddnstr(w, 1, 2, n ? "file: problem, oldest first, then files not read    j/k Pg Home End "
-                            "scroll  h/l sideways  q Esc close"
-                          : "nothing to report: every file read cleanly so far", cols - 4);
+    mvwaddnstr(w, 1, 2, keys, cols - 4);
     wattrset(w, theme_attr(d->th, ROLE_DEFAULT));
     for (int r = 0; r < rows && first + (size_t)r < n; r++) {
         const char *m = wl.v[first + (size_t)r];
