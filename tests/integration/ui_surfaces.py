@@ -97,7 +97,7 @@ def job_list(d, header, labels, pairs):
 def dash(path, wide, nodes, alerts, idle, head, n, p50, samples):
     rep = load(path)
     s = rep["summary"]
-    c = Check(path.rsplit("/", 1)[-1].removesuffix(".json"))
+    c = Check(re.sub(r"\.json$", "", path.rsplit("/", 1)[-1]))
     c.num("nodes", re.sub(r"[^0-9]", "", nodes), s["nodes"])
     c.num("alerts", re.sub(r" .*", "", alerts), s["alerts"])
     fired = [r["severity"] for r in rep["rules"] if r["status"] == "triggered"]
@@ -124,7 +124,7 @@ def dash(path, wide, nodes, alerts, idle, head, n, p50, samples):
         else:
             c.num(f"Steps {node} n", re.sub(r"[^0-9]", "", n), st[0]["count"])
             if wide == "1":
-                c.num(f"Steps {node} p50", p50.removeprefix("│p50 "), st[0]["p50_us"] / 1e3)
+                c.num(f"Steps {node} p50", re.sub(r"^│p50 ", "", p50), st[0]["p50_us"] / 1e3)
     return c.end()
 
 
