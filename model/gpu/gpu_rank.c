@@ -86,3 +86,10 @@ int gpu_rank_window(const gpu_rank *r, int64_t t0, int64_t t1, gpu_window *w)
 {
     return gpu_window_fill(w, &r->acc, &r->sum, t0, t1);
 }
+
+int gpu_rank_window_holds_all(const gpu_rank *r, int64_t t0, int64_t t1)
+{
+    const gpu_acc *a = &r->acc;
+    return t0 == GPU_WINDOW_ALL || a->n_wins == 0 ||
+           (a->wins[0].start_us >= t0 && a->wins[a->n_wins - 1].start_us < t1);
+}

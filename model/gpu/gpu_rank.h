@@ -202,6 +202,11 @@ void gpu_window_free(gpu_window *w);   /* NULL is a no-op */
  * on OOM (w then empty). */
 int gpu_rank_window(const gpu_rank *r, int64_t t0, int64_t t1, gpu_window *w);
 
+/* 1 when [t0, t1) holds every analysed window of r (or r has none): its
+ * window then adds nothing to GPU_WINDOW_ALL but leaves out the events
+ * outside the steps, so a view shows the whole rank instead. */
+int gpu_rank_window_holds_all(const gpu_rank *r, int64_t t0, int64_t t1);
+
 /* w's summary and its tables (GPU_NT_*); valid until w is filled again or
  * freed. */
 const gpu_summary *gpu_window_summary(const gpu_window *w);

@@ -93,13 +93,18 @@ typedef struct gpuview_top {
     size_t n, total;                /* rows kept (at most max), rows in all */
     int64_t all_us;                 /* the sort key summed over every row */
     size_t ranks;                   /* the ranks summed */
+    /* 1: the rows of the steps that start in [t0_us, t1_us) (the visible
+     * window leaves some out); 0: the whole job */
+    int windowed;
+    int64_t t0_us, t1_us;
     gpuview_row *rows;
 } gpuview_top;
 
 /* The top max rows of src over every rank (node NULL) or the rank (node,
  * process), merged by name, ordered by sort (ties: the source's time).
  * all_us sums the source's time over every row whatever the order. NULL
- * on OOM; an empty top when nothing matches. */
+ * on OOM; an empty top when nothing matches. The whole job; the query
+ * (gpuview_top_query) follows the request's window. */
 gpuview_top *gpuview_top_build(const model *m, gpuview_src src, gpuview_sort sort,
                                const char *node, const char *process, size_t max);
 /* The same over the ranks whose node visible(filter, node) passes (the
@@ -112,7 +117,9 @@ void gpuview_top_free(gpuview_top *t);   /* NULL is a no-op */
 
 /* What a pane of top functions asks (viewdata_ask_for with
  * gpuview_top_query): which table, in which order, and how many rows
- * (0: 200); over the ranks of the nodes the request's filter passes. */
+ * (0: 200); over the ranks of the nodes the request's filter passes and
+ * the steps that start in the request's window (gpu_rank_window), or
+ * the whole job when the window holds every rank's steps. */
 typedef struct gpuview_top_params {
     gpuview_src src;
     size_t max;

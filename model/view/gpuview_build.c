@@ -83,6 +83,11 @@ static const gpu_table *table_of(const gpu_rank *r, gpuview_src src)
                                     : gpu_rank_python(r);
 }
 
+static int nt_of(gpuview_src src)
+{
+    return src == GPUVIEW_OPS ? GPU_NT_OP : src == GPUVIEW_KERNELS ? GPU_NT_KERNEL : GPU_NT_PY;
+}
+
 /* The rows of t, sorted, copied into top (at most max). -1 on OOM. */
 static int fill(gpuview_top *top, const gpu_table *t, size_t max)
 {
@@ -135,24 +140,51 @@ static int picked(const rank_pick *k, const model_gpu_row *row)
                         (!k->process || !strcmp(row->process, k->process)));
 }
 
+/* 1 when [t0, t1) holds every picked rank's steps: the whole job. */
+static int holds_all(const model *m, const rank_pick *k, int64_t t0, int64_t t1)
+{
+    for (size_t i = 0; i < model_gpu_count(m); i++) {
+        const model_gpu_row *row = model_gpu_at(m, i);
+        if (picked(k, row) && !gpu_rank_window_holds_all(row->gpu, t0, t1))
+            return 0;
+    }
+    return 1;
+}
+
+/* The picked ranks' table of src merged into all: whole, or over the
+ * steps that start in [t0, t1) when top->windowed. */
+static int merge_ranks(const model *m, gpuview_top *top, const rank_pick *k, gpu_table *all)
+{
+    gpu_window *w = top->windowed ? gpu_window_new() : NULL;
+    int rc = top->windowed && !w ? -1 : 0;
+    for (size_t i = 0; rc == 0 && i < model_gpu_count(m); i++) {
+        const model_gpu_row *row = model_gpu_at(m, i);
+        if (!picked(k, row))
+            continue;
+        if (w && (rc = gpu_rank_window(row->gpu, top->t0_us, top->t1_us, w)) == 0)
+            rc = gpu_table_merge(all, gpu_window_names(w, nt_of(top->src)));
+        else if (!w)
+            rc = gpu_table_merge(all, table_of(row->gpu, top->src));
+        top->ranks++;
+    }
+    gpu_window_free(w);
+    return rc;
+}
+
 static gpuview_top *top_build(const model *m, gpuview_src src, gpuview_sort sort,
-                              const rank_pick *k, size_t max)
+                              const rank_pick *k, size_t max, int64_t t0, int64_t t1)
 {
     gpuview_top *top = calloc(1, sizeof *top);
     if (!top)
         return NULL;
     top->src = src;
     top->sort = sort;
+    top->windowed = t0 != GPU_WINDOW_ALL && !holds_all(m, k, t0, t1);
+    top->t0_us = top->windowed ? t0 : 0;
+    top->t1_us = top->windowed ? t1 : 0;
     gpu_table all;
     gpu_table_init(&all);
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < model_gpu_count(m); i++) {
-        const model_gpu_row *row = model_gpu_at(m, i);
-        if (!picked(k, row))
-            continue;
-        rc = gpu_table_merge(&all, table_of(row->gpu, src));
-        top->ranks++;
-    }
+    int rc = merge_ranks(m, top, k, &all);
     if (rc == 0)
         rc = fill(top, &all, max);
     gpu_table_free(&all);
@@ -167,7 +199,7 @@ gpuview_top *gpuview_top_build(const model *m, gpuview_src src, gpuview_sort sor
                                const char *node, const char *process, size_t max)
 {
     rank_pick k = {node, process, NULL, NULL};
-    return top_build(m, src, sort, &k, max);
+    return top_build(m, src, sort, &k, max, GPU_WINDOW_ALL, 0);
 }
 
 gpuview_top *gpuview_top_build_on(const model *m, gpuview_src src, gpuview_sort sort,
@@ -176,7 +208,7 @@ gpuview_top *gpuview_top_build_on(const model *m, gpuview_src src, gpuview_sort 
                                   size_t max)
 {
     rank_pick k = {NULL, NULL, filter, visible};
-    return top_build(m, src, sort, &k, max);
+    return top_build(m, src, sort, &k, max, GPU_WINDOW_ALL, 0);
 }
 
 void gpuview_top_free(gpuview_top *t)
@@ -247,9 +279,12 @@ static void *query_build(const viewquery_in *in, const void *params)
     const gpuview_top_params *tp = params;
     const viewdata_req *q = in->q;
     size_t max = tp->max ? tp->max : TOP_DEFAULT;
-    return q->visible && q->filter[0]
-               ? gpuview_top_build_on(in->m, tp->src, tp->sort, q->filter, q->visible, max)
-               : gpuview_top_build(in->m, tp->src, tp->sort, NULL, NULL, max);
+    rank_pick k = {NULL, NULL, NULL, NULL};
+    if (q->visible && q->filter[0])
+        k = (rank_pick){NULL, NULL, q->filter, q->visible};
+    /* a window not yet known (no data: t1 0) is the whole job */
+    int64_t t0 = in->t1_us > 0 ? in->t0_us : GPU_WINDOW_ALL;
+    return top_build(in->m, tp->src, tp->sort, &k, max, t0, in->t1_us);
 }
 
 static void query_free(void *answer)
@@ -257,15 +292,14 @@ static void query_free(void *answer)
     gpuview_top_free(answer);
 }
 
-/* The whole job, whatever the window: the ranks' tables are sums over
- * their traces. The node filter picks the ranks. */
+/* The window and the node filter (viewdata_common_key), then the
+ * params. */
 static uint64_t query_key(const viewdata_req *q, const void *params)
 {
     const gpuview_top_params *tp = params;
-    uint64_t h = fnv_add_u64(FNV_SEED, (uint64_t)tp->src);
+    uint64_t h = fnv_add_u64(viewdata_common_key(q), (uint64_t)tp->src);
     h = fnv_add_u64(h, tp->max);
-    h = fnv_add_u64(h, (uint64_t)tp->sort);
-    return fnv_add_str(h, q->visible ? q->filter : "");
+    return fnv_add_u64(h, (uint64_t)tp->sort);
 }
 
 const viewquery gpuview_top_query = {"top", query_build, query_free, query_key};

@@ -288,12 +288,66 @@ static void test_system_memory_chart(void **state)
     model_free(m);
 }
 
+/* Top follows the request's window (issue 32 point 5): the rows of the
+ * steps that start in it, the whole job (every kept step) when it holds
+ * all of them. kb_host_bound's steps start at 0, 1000, 2000 µs from BASE;
+ * the last (3000) is not kept. */
+static const gpuview_top *top_in(const model *m, int64_t t0, int64_t t1, viewdata **v)
+{
+    viewdata_req q;
+    memset(&q, 0, sizeof q);
+    q.end_us = BASE * 1000000 + t1;
+    q.span_us = t1 - t0;
+    gpuview_top_params tp;
+    memset(&tp, 0, sizeof tp);
+    tp.src = GPUVIEW_KERNELS;
+    assert_int_equal(viewdata_ask_for(&q, &gpuview_top_query, &tp, sizeof tp), 0);
+    *v = viewdata_build(m, &q, NULL, 0);
+    assert_non_null(*v);
+    const gpuview_top *t = viewdata_answer(*v, &gpuview_top_query);
+    assert_non_null(t);
+    return t;
+}
+
+static void test_top_window(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    merge(m, "algo-1", "rank 0", 0, kb_host_bound(BASE, 4, 1, 0));
+    merge(m, "algo-2", "rank 1", 1, kb_host_bound(BASE, 4, 0, 0));
+    viewdata *v;
+    const gpuview_top *t = top_in(m, 1000, 3000, &v);   /* steps 1 and 2 */
+    assert_true(t->windowed);
+    assert_int_equal(t->t0_us, BASE * 1000000 + 1000);
+    assert_int_equal(t->t1_us, BASE * 1000000 + 3000);
+    assert_int_equal(t->ranks, 2);
+    assert_string_equal(t->rows[0].name, "sm90_gemm");
+    assert_int_equal(t->rows[0].count, 36);              /* 9 x 2 steps x 2 ranks */
+    assert_int_equal(t->rows[0].sum_us, 360);
+    assert_int_equal(t->rows[1].count, 2);               /* the all-reduce: rank 0 */
+    viewdata_free(v);
+    t = top_in(m, 1500, 2500, &v);                       /* step 2 starts in it */
+    assert_true(t->windowed);
+    assert_int_equal(t->rows[0].count, 18);
+    viewdata_free(v);
+    t = top_in(m, 5000, 9000, &v);                       /* no step */
+    assert_true(t->windowed);
+    assert_int_equal(t->total, 0);
+    viewdata_free(v);
+    t = top_in(m, -1000, 9000, &v);                      /* all: the whole job */
+    assert_false(t->windowed);
+    assert_int_equal(t->rows[0].count, 54);
+    viewdata_free(v);
+    model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_job_sum),
         cmocka_unit_test(test_steps_match),
         cmocka_unit_test(test_top),
+        cmocka_unit_test(test_top_window),
         cmocka_unit_test(test_memory_bins),
         cmocka_unit_test(test_timeline_gpu),
         cmocka_unit_test(test_system_memory_chart),

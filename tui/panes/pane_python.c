@@ -109,9 +109,20 @@ void pane_python_refresh(pane *p, const pane_ctx *ctx)
     snprintf(p->note, sizeof p->note, "whole job");
     pane_python_pick_source(p, ctx);
     if (p->src != PYSRC_STATS) {
-        /* The traces' tables cover the whole job (sums over each trace,
-         * not kept over time), the ranks of the nodes the filter passes. */
-        snprintf(p->note, sizeof p->note, "%s, whole job", pane_python_source_name(p));
+        /* The traces' tables over the steps in the window, or the whole
+         * job (every event) when the window holds every step: the answer
+         * says which. */
+        const gpuview_top *t = ctx->vd ? viewdata_answer(ctx->vd, &gpuview_top_query) : NULL;
+        char a[16], b[16];
+        int64_t span = t ? t->t1_us - t->t0_us : 0;
+        if (t && t->windowed && ctx->view && ctx->view->step_focus)
+            snprintf(p->note, sizeof p->note, "%s, step %lld", pane_python_source_name(p),
+                     ctx->view->step);
+        else if (t && t->windowed)
+            snprintf(p->note, sizeof p->note, "%s, %s-%s", pane_python_source_name(p),
+                     fmt_clock(a, sizeof a, t->t0_us, span), fmt_clock(b, sizeof b, t->t1_us, span));
+        else
+            snprintf(p->note, sizeof p->note, "%s, whole job", pane_python_source_name(p));
         pane_python_kineto_count(p, ctx);
         return;
     }
