@@ -7,6 +7,7 @@
 # traces only (beside profiler-output) gets its step p50 from them and
 # keeps CloudWatch's figures; both have the step p50, alerts and idle
 # GPU-hours of `smtop report --job NAME`; a job with a path but no data keeps CloudWatch's;
+# an ended job's output.tar.gz is asked for twice at most;
 # S3 requests are bounded; a bucket that cannot be read is said once, names
 # the bucket, and the list still comes out with CloudWatch's figures.
 set -uo pipefail
@@ -41,6 +42,7 @@ aws_reset
 $J >"$T/all.json" 2>"$T/err" || fail "jobs --json: $(cat "$T/err")"
 [ -s "$T/err" ] && fail "warnings: $(cat "$T/err")"
 reqs=$(rig_stat requests)
+rig_stats_json >"$T/s3.json"   # before the reports below ask again
 python3 - "$T/all.json" "$T/data" "$SMTOP_SRC/tests/integration/jobs_figures.py" "$A" "$B" "$C" <<'PY' || fails=$((fails + 1))
 import json, subprocess, sys
 d = {j["name"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
@@ -69,10 +71,23 @@ for n in "$A" "$B"; do
   python3 "$SMTOP_SRC/tests/integration/jobs_vs_report.py" "$T/all.json" "$n" "$T/rep.json" --api ||
     fails=$((fails + 1))
 done
-echo "S3: $reqs requests for the profiler data of the first 30 jobs"
+# an ended job's output.tar.gz is one of its places (JOB DATA PLACES):
+# the list reads it as the report does (--json: the first 100 rows), a
+# request for the archive (none is there), twice at most, and names it in
+# trace_sources[]
+arch=$(python3 -c '
+import json, sys
+print(sum(any(p["place"] == "output" for p in j["trace_sources"])
+          for j in json.load(open(sys.argv[1]))["jobs"][:100]))' "$T/all.json")
+tars=$(python3 -c '
+import json, sys
+print(sum(v for k, v in json.load(open(sys.argv[1]))["lists_by"].items() if k.endswith("/output.tar.gz")))' "$T/s3.json")
+echo "S3: $reqs requests for the data of the jobs ($tars for $arch archives)"
+[ "$arch" -gt 0 ] || fail "no listed job names an output.tar.gz: the archives are not checked"
+[ "$tars" -le $((2 * arch)) ] || fail "$tars requests for $arch archives: each is asked for twice at most"
 # 10 jobs with a path: each opened as `smtop report` opens it (its
 # folder's listings, about 20 each) and the files of the two with data
-[ "$reqs" -le 320 ] || fail "$reqs S3 requests"
+[ "$reqs" -le $((320 + tars)) ] || fail "$reqs S3 requests"
 
 # a bucket that cannot be read: said once, naming it; CloudWatch's figures stay
 "$SMTOP" jobs --json --endpoint-url http://127.0.0.1:1 >"$T/dead.json" 2>"$T/err" ||
