@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/source/source_union.h"
 #include "model/core/model_gpu.h"
 #include "model/util/fnv.h"
 #include "model/util/idmap.h"
@@ -217,6 +218,37 @@ static int row_apply(const job_probe *p, const jobsum *s, int kineto, int own_sy
     return memcmp(&before, r, sizeof before) != 0;
 }
 
+/* What each of the job's places held at its last listing, onto r's seen
+ * (by kind), so that jobs --json says what report --json would; a job
+ * read as one folder, not a union, leaves them all unknown. 1 when that
+ * changed. */
+static int row_places(const job_probe *p, probe_job *pj, jobrow *r)
+{
+    union_place *pl = calloc(JOBPLACE_KINDS, sizeof *pl);
+    if (!pl)
+        return 0;   /* the statuses stay the last ones: nothing is lost but news */
+    size_t n = source_union_places(p->o.ops->source(pj->j), pl, JOBPLACE_KINDS);
+    jobplace_seen seen[JOBPLACE_KINDS] = {{0}};
+    jobplace at[JOBPLACE_KINDS];
+    size_t na = jobplace_list(&r->places, r->name, r->profiler_url, jobrow_ended(r), at,
+                              JOBPLACE_KINDS);
+    for (size_t i = 0; i < n && i < JOBPLACE_KINDS; i++) {
+        int k = pl[i].kind;
+        if (k < 0 || k >= JOBPLACE_KINDS)
+            continue;
+        seen[k].status = source_union_place_status(&pl[i]);
+        seen[k].objects = pl[i].keys;
+        snprintf(seen[k].error, sizeof seen[k].error, "%s", pl[i].error);
+        for (size_t j = 0; j < na; j++)
+            if (at[j].kind == k && at[j].alt[0] && strcmp(at[j].url, pl[i].url))
+                seen[k].at_alt = 1;   /* the union names the path it fell back to */
+    }
+    free(pl);
+    int changed = memcmp(seen, r->seen, sizeof seen) != 0;
+    memcpy(r->seen, seen, sizeof seen);
+    return changed;
+}
+
 int job_probe_update(job_probe *p, const char *url, jobrow *r, double now_s, sm_err *err)
 {
     probe_job *pj = job_get(p, r->name);
@@ -231,9 +263,10 @@ int job_probe_update(job_probe *p, const char *url, jobrow *r, double now_s, sm_
     int scanned = p->o.ops->scan(pj->j, &e);
     p->o.ops->poll_watch(pj->j);   /* an API row's: CloudWatch, as the report's */
     if (scanned < 0 && e.code == SM_ERR_NOTFOUND) {
+        int placed = row_places(p, pj, r);
         job_shut(p, pj);   /* no data (yet): nothing to say, no error */
         pj->final = jobrow_ended(r);
-        return 0;
+        return placed;
     }
     if (e.msg[0] || job_figures(p, pj, &s, &kineto, &own_sys, &e) < 0) {
         job_shut(p, pj);   /* read again from its start next time */
@@ -241,10 +274,11 @@ int job_probe_update(job_probe *p, const char *url, jobrow *r, double now_s, sm_
             *err = e;
         return -1;
     }
+    int placed = row_places(p, pj, r);
     /* ended, or (a folder's) no longer written: what was read is all */
     if (jobrow_ended(r) || !r->status[0]) {
         pj->final = 1;
         job_shut(p, pj);
     }
-    return row_apply(p, &s, kineto, own_sys, r);
+    return row_apply(p, &s, kineto, own_sys, r) | placed;
 }

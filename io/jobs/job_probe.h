@@ -6,7 +6,9 @@
  * every surface: the rules that fired and the verdict's worst finding,
  * the step p50, idle GPU-hours, the newest 5 minutes' GPU/CPU/memory
  * means and, for a folder's row, the data's time range (an API row keeps
- * the API's times). No figure is computed here.
+ * the API's times). No figure is computed here. A job read as its places'
+ * union (io/source/source_job.h) leaves in the row what each place's last
+ * listing found (jobrow.seen: jobs --json's trace_sources[]).
  *
  * A job in progress stays open between calls (its scanner reads only
  * what is new) and is probed at most once a minute; once it has ended
@@ -42,6 +44,7 @@ typedef struct job_probe_ops {
     pthread_mutex_t *(*lock)(struct job *j);
     model *(*model)(struct job *j);
     void (*close)(struct job *j);
+    source *(*source)(struct job *j);
 } job_probe_ops;
 
 typedef struct job_probe_opts {

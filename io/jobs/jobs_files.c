@@ -1,4 +1,4 @@
-/* jobs_files: API rows' figures from their S3 profiler output; see jobs_files.h. */
+/* jobs_files: API rows' figures from their data places on S3; see jobs_files.h. */
 #include "io/jobs/jobs_files.h"
 
 #include <stdatomic.h>
@@ -10,6 +10,7 @@
 #include "io/jobs/job_probe.h"
 #include "io/jobs/jobs_rows.h"
 #include "io/aws/s3_url.h"
+#include "io/source/source_job.h"
 #include "io/source/source_s3.h"
 #include "model/util/vec.h"
 
@@ -118,9 +119,58 @@ static int split_url(const jobrow *r, char *bucket, size_t bcap, char *job, size
     return 0;
 }
 
+/* The bucket entries of r's places, each once, into out (cap); how many.
+ * A URL that does not parse is left out (the union names it). */
+static size_t place_buckets(jobs_files *jf, const jobrow *r, bucket_src **out, size_t cap)
+{
+    jobplace pl[JOBPLACE_KINDS];
+    size_t n = jobplace_list(&r->places, r->name, r->profiler_url, jobrow_ended(r), pl,
+                             JOBPLACE_KINDS), m = 0;
+    for (size_t i = 0; i < n && m < cap; i++) {
+        char bucket[64], key[JOBPLACE_URL];
+        sm_err e = {0};
+        if (s3_url_parse_spec(pl[i].url, bucket, sizeof bucket, key, sizeof key, &e) < 0)
+            continue;
+        bucket_src *b = bucket_get(jf, bucket);
+        size_t j = 0;
+        while (b && j < m && out[j] != b)
+            j++;
+        if (b && j == m)
+            out[m++] = b;
+    }
+    return m;
+}
+
+/* Reads a row whose places are read as their union (a TensorBoard or
+ * checkpoint sync, an output.tar.gz: source_job_has_traces), opened as
+ * `report --job` opens it. No bucket is contacted first: a place denied
+ * or in another region is only named (the union reads the rest), so the
+ * row is left alone only while one of its buckets was out of reach
+ * lately (the network), as a profiler row is. */
+static int places_row(jobs_files *jf, jobrow *r, double now_s, sm_err *err)
+{
+    bucket_src *bs[JOBPLACE_KINDS];
+    size_t nb = place_buckets(jf, r, bs, JOBPLACE_KINDS);
+    for (size_t i = 0; i < nb; i++)
+        if (bs[i]->failed_s > 0 && now_s - bs[i]->failed_s < BUCKET_RETRY_S)
+            return 0;   /* said when it failed */
+    int got = job_probe_update(jf->probe, r->open_url[0] ? r->open_url : r->profiler_url, r,
+                               now_s, err);
+    if (got < 0) {
+        for (size_t i = 0; i < nb && err->code == SM_ERR_NET; i++)
+            bs[i]->failed_s = now_s;
+        sm_err e = *err;
+        sm_err_set(err, e.code, "%s's data places cannot be read (%s); its figures come "
+                   "from CloudWatch", r->name, e.msg);
+    }
+    return got;
+}
+
 /* Reads one row; 1 changed, 0 not, -1 with err (the bucket failed). */
 static int files_row(jobs_files *jf, jobrow *r, double now_s, sm_err *err)
 {
+    if (source_job_has_traces(r))
+        return places_row(jf, r, now_s, err);
     char bucket[64], job[1024];
     if (split_url(r, bucket, sizeof bucket, job, sizeof job) < 0)
         return 0;
@@ -168,7 +218,8 @@ static int files_due(void *ud, const jobrow *r)
     if (c->until > 0 && c->begun && mono_s() > c->until)
         return 0;
     return !atomic_load(&c->jf->cancelled) && r->described &&
-           !strncmp(r->profiler_url, "s3://", 5) && job_probe_due(c->jf->probe, r, c->now_s);
+           (!strncmp(r->profiler_url, "s3://", 5) || source_job_has_traces(r)) &&
+           job_probe_due(c->jf->probe, r, c->now_s);
 }
 
 static int files_work(void *ud, jobrow *r, sm_err *err)

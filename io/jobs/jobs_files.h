@@ -10,7 +10,15 @@
  * contact (one attempt within 2 s): a bucket that cannot be read (denied,
  * missing, unreachable) is said once and left alone for 10 minutes, its
  * rows keeping CloudWatch's figures. A row whose files hold system
- * metrics becomes a Debugger row (CloudWatch is not asked for it again). */
+ * metrics becomes a Debugger row (CloudWatch is not asked for it again).
+ *
+ * A row whose description names a TensorBoard or checkpoint sync, or an
+ * output.tar.gz once ended (source_job_has_traces), is read through its
+ * places' union as `report --job` reads it, each place listed once a
+ * probe, an archive read only up to JOBS_FILES_ARCHIVE_MAX: a job whose
+ * traces are only there gets its step p50 from them (step_source
+ * kineto), its GPU % and alerts as the report's, and the row keeps what
+ * each place held (jobrow.seen: jobs --json's trace_sources[]). */
 #ifndef SMTOP_JOBS_FILES_H
 #define SMTOP_JOBS_FILES_H
 
@@ -21,6 +29,10 @@
 #include "io/source/source_open.h"
 #include "model/jobs/joblist.h"
 
+/* The biggest output.tar.gz the list reads (it is read whole to find its
+ * members): a bigger one is named, its row keeping CloudWatch's figures. */
+#define JOBS_FILES_ARCHIVE_MAX ((int64_t)256 << 20)
+
 typedef struct jobs_files jobs_files;
 
 /* o: how jobs are opened and judged (job_probe.h; o->so the transport
@@ -29,7 +41,8 @@ typedef struct jobs_files jobs_files;
 jobs_files *jobs_files_new(const job_probe_opts *o);
 void jobs_files_free(jobs_files *jf);
 
-/* Probes those of names[0..n) that have an S3 profiler URL and are due
+/* Probes those of names[0..n) that have an S3 profiler URL or places
+ * read as a union and are due
  * (job_probe_due), holding mu (may be NULL) only to copy rows in and
  * out; changed(ud) after each changed row. Past budget_s seconds (0: no
  * bound) no further job is begun: the rest stay due for the next call.

@@ -336,6 +336,6 @@ static job *probe_open(const char *url, const source_opts *so, sm_err *err)
 const job_probe_ops *job_probe_ops_run(void)
 {
     static const job_probe_ops ops = {probe_open, job_scan, job_poll_watch, job_cancel,
-                                      job_lock, job_model, job_close};
+                                      job_lock, job_model, job_close, job_source};
     return &ops;
 }

@@ -32,7 +32,7 @@ static source *place_open(const jobplace *pl, const source_opts *o, sm_err *err)
         return source_place_open(pl, o, err);
     case JOBPLACE_OUTPUT: {
         source *t = source_tar_open(pl->url, o, err);
-        source_tar_limit(t, SOURCE_JOB_TAR_MAX);
+        source_tar_limit(t, o->archive_max > 0 ? o->archive_max : SOURCE_JOB_TAR_MAX);
         return t;
     }
     default:

@@ -15,7 +15,7 @@
 
 #define SOURCE_JOB_ROOT "profiler-output/"
 /* output.tar.gz is read whole to find its members: a bigger one is named,
- * not read (source_tar_limit). */
+ * not read (source_tar_limit; source_opts.archive_max sets another). */
 #define SOURCE_JOB_TAR_MAX ((int64_t)2 << 30)
 
 /* Opens r's places. *root is set to SOURCE_JOB_ROOT for a union, to

@@ -36,6 +36,10 @@ typedef struct source_opts {
      * through a single job's connect retries: S3 connects once, within
      * 2 s, and retries a request at most 3 times (source_s3_tuning_fail_fast). */
     int fail_fast;
+    /* Not an option: the biggest output.tar.gz of a job named to the API
+     * that is read (source_job.h: it is read whole to find its members);
+     * 0: SOURCE_JOB_TAR_MAX. The job list reads a smaller one. */
+    int64_t archive_max;
 } source_opts;
 
 void source_opts_init(source_opts *o);

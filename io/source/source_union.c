@@ -384,3 +384,11 @@ int source_union_is(const source *s)
 {
     return s && s->vt == &union_vtbl;
 }
+
+int source_union_place_status(const union_place *p)
+{
+    return p->error[0] ? JOBPLACE_UNREADABLE
+           : !p->listed ? JOBPLACE_NOT_LISTED
+           : p->keys    ? JOBPLACE_READ
+                        : JOBPLACE_EMPTY;
+}

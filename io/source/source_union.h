@@ -52,6 +52,10 @@ typedef struct union_place {
  * many mounts there are. Thread-safe. 0 when s is not a union. */
 size_t source_union_places(source *s, union_place *out, size_t cap);
 
+/* What p's last listing found (enum jobplace_status): the one reading
+ * of a place's state behind report's and the job list's trace_sources[]. */
+int source_union_place_status(const union_place *p);
+
 /* 1 when s is a union. */
 int source_union_is(const source *s);
 

@@ -37,6 +37,14 @@ const char *jobplace_needs(int kind)
     return kind >= 0 && kind < JOBPLACE_KINDS ? kinds[kind].needs : "";
 }
 
+const char *jobplace_status_name(int status)
+{
+    static const char *const names[] = {
+        [JOBPLACE_NOT_LISTED] = "not_listed", [JOBPLACE_READ] = "read",
+        [JOBPLACE_EMPTY] = "empty", [JOBPLACE_UNREADABLE] = "unreadable"};
+    return status >= 0 && status < (int)(sizeof names / sizeof names[0]) ? names[status] : "";
+}
+
 /* base + "/" (unless it ends in one) + rest, into out; 0 when base is
  * not an s3:// path with a bucket, or the result does not fit. */
 static int join(char *out, const char *base, const char *rest)

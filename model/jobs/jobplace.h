@@ -27,6 +27,15 @@ enum jobplace_kind {
     JOBPLACE_KINDS
 };
 
+/* What a job's last listing of a place found (report --json's and jobs
+ * --json's trace_sources[].status). */
+enum jobplace_status {
+    JOBPLACE_NOT_LISTED = 0,     /* no listing reached it yet */
+    JOBPLACE_READ,               /* listed, held objects */
+    JOBPLACE_EMPTY,              /* listed, held nothing */
+    JOBPLACE_UNREADABLE          /* denied, no such bucket, another region */
+};
+
 #define JOBPLACE_URL 1100   /* a 1024-byte S3 path, the job's name and a suffix */
 
 /* The configured paths of a row ("" where the job sets none). */
@@ -44,6 +53,15 @@ typedef struct jobplace {
                                     holds nothing; "" for the others */
 } jobplace;
 
+/* What the job list's last read of one place found (a row keeps one
+ * per kind: jobs --json's trace_sources[]). */
+typedef struct jobplace_seen {
+    int status;                  /* enum jobplace_status */
+    int at_alt;                  /* tensorboard: read at the path itself (alt) */
+    long long objects;           /* keys (archive members) its last listing gave */
+    char error[512];             /* why it could not be read; "" none */
+} jobplace_seen;
+
 /* "Debugger profiler output", "TensorBoard sync", "checkpoint sync",
  * "output.tar.gz"; "" for an unknown kind. */
 const char *jobplace_label(int kind);
@@ -52,6 +70,9 @@ const char *jobplace_name(int kind);
 /* The folder the place is read as: "profiler-output/", "tensorboard-output/",
  * "checkpoints/", "output/". */
 const char *jobplace_mount(int kind);
+
+/* "not_listed", "read", "empty", "unreadable"; "" for an unknown status. */
+const char *jobplace_status_name(int status);
 
 /* The places of job `name` in the order they are read: the profiler
  * output (profiler_url, "" none), the TensorBoard sync, the checkpoint

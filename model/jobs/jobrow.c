@@ -93,6 +93,7 @@ void jobrow_take_figures(jobrow *dst, const jobrow *src)
     dst->idle_gpu_h = src->idle_gpu_h;
     dst->idle_source = src->idle_source;
     dst->idle_through_s = src->idle_through_s;
+    memcpy(dst->seen, src->seen, sizeof dst->seen);
     if (src->judged) {
         dst->alerts = src->alerts;
         dst->worst = src->worst;

@@ -53,6 +53,8 @@ typedef struct jobrow {
     char open_url[512];       /* what Enter and the figures open, as `smtop URL`
                                  (a folder's job folder); "" profiler_url */
     jobplaces places;         /* the other places its data may be (jobplace.h) */
+    jobplace_seen seen[JOBPLACE_KINDS];   /* by kind: what the list's last read of
+                                 each place found, when read as their union */
     int described;            /* 1: a DescribeTrainingJob answer is in */
     double updated_s;         /* when the newest data (or answer) was seen; 0 unknown */
     double metrics_s;         /* when gpu/cpu/mem were last fetched; 0 never */
@@ -85,7 +87,7 @@ void jobrow_set_cloudwatch(jobrow *r, double gpu, double cpu, double mem, double
 
 /* Copies the figures a probe or CloudWatch fills (gpu/cpu/mem %, their
  * source and rawness, when fetched, step p50 and its source, idle
- * GPU-hours, their source and cursor; once judged the alerts and the
+ * GPU-hours, their source and cursor, what each place held; once judged the alerts and the
  * worst finding; the data's times when the row has them) from src onto
  * dst. */
 void jobrow_take_figures(jobrow *dst, const jobrow *src);

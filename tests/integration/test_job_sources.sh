@@ -8,7 +8,9 @@
 # TensorBoard path itself once its job folder held the data); a place
 # denied, or in another region, is named with the permission or region it
 # needs while the rest is read; export --job and diff --job read the same
-# places. Prints the S3 requests of each report (one pass: the first read),
+# places; `jobs --json` gives each row the report's STEP p50 and alerts
+# (step_source kineto) and the same trace_sources[], each trace place
+# listed once. Prints the S3 requests of each report (one pass: the first read),
 # and of each later refresh (tests/tools/job_passes: one listing a trace
 # place, nothing read again, the archive never listed again).
 set -uo pipefail
@@ -82,6 +84,63 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 done
+
+# jobs --json: each row read from its places as the report read them: the
+# same step p50 (step_source kineto), alerts and trace_sources[] (every
+# field); each trace place listed once, never a whole bucket
+rig_recount >/dev/null
+"$SMTOP" jobs --json "${E[@]}" >"$T/jobs.json" 2>"$T/jobs.err" ||
+    fail "jobs --json: exit $?: $(cat "$T/jobs.err")"
+rig_stats_json >"$T/jobs.s3"
+python3 - "$T" "$SMTOP_SRC/tui/report/jobs.schema.json" $JS_JOBS <<'PY' || fails=$((fails + 1))
+import json, sys
+T, schema, jobs = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3:]
+d, s3 = json.load(open(f"{T}/jobs.json")), json.load(open(f"{T}/jobs.s3"))
+rows = {r["name"]: r for r in d["jobs"]}
+bad = []
+print("| job | STEP ms (report) | step_source | ALRT (report) | GPU % (source) | trace_sources |")
+print("|---|---|---|---|---|---|")
+for job in jobs:
+    r, rep = rows.get(job), json.load(open(f"{T}/{job}.json"))
+    if not r:
+        bad.append(f"{job}: not in jobs --json")
+        continue
+    s = rep["summary"]
+    p50 = s["step_p50_us"] / 1e3 if s["step_p50_us"] is not None else None
+    if r["step_source"] != "kineto" or p50 is None or r["step_p50_ms"] is None or \
+            abs(r["step_p50_ms"] - p50) > 1e-6 * p50:
+        bad.append(f"{job}: STEP {r['step_p50_ms']} from {r['step_source']}, "
+                   f"the report's {p50} (kineto)")
+    if r["alerts"] != s["alerts"]:
+        bad.append(f"{job}: ALRT {r['alerts']}, the report's {s['alerts']}")
+    if r["trace_sources"] != rep["trace_sources"]:
+        bad.append(f"{job}: trace_sources {r['trace_sources']}, the report's {rep['trace_sources']}")
+    # Debugger's system metrics are dbg-tb-1's own: the row's GPU % is theirs
+    if job == "dbg-tb-1" and (r["metrics_source"] != "debugger" or r["gpu_pct"] is None):
+        bad.append(f"{job}: GPU {r['gpu_pct']} from {r['metrics_source']}, want Debugger's")
+    print(f"| {job} | {r['step_p50_ms']} ({p50}) | {r['step_source']} | {r['alerts']} "
+          f"({s['alerts']}) | {r['gpu_pct']} ({r['metrics_source']}) | " +
+          ", ".join(f"{p['place']}: {p['status']} {p['objects']}" for p in r["trace_sources"]) + " |")
+lists = s3["lists_by"]
+for k in lists:
+    if k.endswith("/") and k.count("/") == 1:
+        bad.append(f"jobs --json listed a whole bucket: {k}")
+for pre in ("tb-bucket/tb/tb-only-1/tensorboard-output/", "ckpt-bucket/ckpt/ckpt-only-1/",
+            "tb-other/x/dbg-tb-1/tensorboard-output/", "locked-bucket/ck/", "tb-fb/tbfb-1-logs/"):
+    if lists.get(pre, 0) != 1:
+        bad.append(f"jobs --json listed {pre} {lists.get(pre, 0)} times, want once")
+print(f"jobs --json: {s3['requests']} S3 requests ({s3['list']} lists, {s3['get_object']} GETs)")
+try:
+    import jsonschema
+    jsonschema.Draft202012Validator(schema).validate(d)
+except ImportError:
+    print("(jsonschema not installed: the schema is not checked here)")
+except jsonschema.ValidationError as e:
+    bad.append(f"jobs --json does not validate: {e.message}")
+for b in bad:
+    print(f"FAIL: jobs --json: {b}")
+sys.exit(1 if bad else 0)
+PY
 
 # S3 requests of each refresh: a dashboard's passes without the screen
 # (tests/tools/job_passes.c), the rig's counters read and zeroed after each

@@ -7,6 +7,8 @@
 # traces only (beside profiler-output) gets its step p50 from them and
 # keeps CloudWatch's figures; both have the step p50, alerts and idle
 # GPU-hours of `smtop report --job NAME`; a job with a path but no data keeps CloudWatch's;
+# an ended job's output.tar.gz is asked for twice at most, one over 256 MiB
+# is not read;
 # S3 requests are bounded; a bucket that cannot be read is said once, names
 # the bucket, and the list still comes out with CloudWatch's figures.
 set -uo pipefail
@@ -36,11 +38,23 @@ A=${P[0]} B=${P[1]} C=${P[2]}
 "$SMTOP" synth --out "$T/data/$A/profiler-output" --gpus 2 --minutes 4 >/dev/null || fail "synth A"
 "$SMTOP" synth --out "$T/data/$B" --kineto-only --minutes 3 >/dev/null || fail "synth B"
 rig_upload smtop-jobs profiler "$T/data" >/dev/null || fail "upload"
+# an ended job without a profiler path whose output.tar.gz is past the
+# list's 256 MiB (sparse: nothing of it is meant to be read)
+BIG=$(python3 -c '
+import json, sys
+for j in json.load(open(sys.argv[1]))["jobs"]:
+    if not j["profiler_output"] and [p["place"] for p in j["trace_sources"]] == ["output"]:
+        print(j["name"]); break' "$T/first.json")
+[ -n "$BIG" ] || { echo "FAIL: the fixture has no ended job with only an output.tar.gz"; exit 1; }
+mkdir -p "$T/big" && truncate -s 257M "$T/big/output.tar.gz"
+rig_upload smtop-jobs "output/$BIG/output" "$T/big" >/dev/null || fail "upload the big archive"
+rm -rf "$T/big"
 rig_reset
 aws_reset
 $J >"$T/all.json" 2>"$T/err" || fail "jobs --json: $(cat "$T/err")"
 [ -s "$T/err" ] && fail "warnings: $(cat "$T/err")"
 reqs=$(rig_stat requests)
+rig_stats_json >"$T/s3.json"   # before the reports below ask again
 python3 - "$T/all.json" "$T/data" "$SMTOP_SRC/tests/integration/jobs_figures.py" "$A" "$B" "$C" <<'PY' || fails=$((fails + 1))
 import json, subprocess, sys
 d = {j["name"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
@@ -69,10 +83,43 @@ for n in "$A" "$B"; do
   python3 "$SMTOP_SRC/tests/integration/jobs_vs_report.py" "$T/all.json" "$n" "$T/rep.json" --api ||
     fails=$((fails + 1))
 done
-echo "S3: $reqs requests for the profiler data of the first 30 jobs"
+# an ended job's output.tar.gz is one of its places (JOB DATA PLACES):
+# the list reads it as the report does (--json: the first 100 rows), a
+# request for the archive (none is there), twice at most, and names it in
+# trace_sources[]
+arch=$(python3 -c '
+import json, sys
+print(sum(any(p["place"] == "output" for p in j["trace_sources"])
+          for j in json.load(open(sys.argv[1]))["jobs"][:100]))' "$T/all.json")
+tars=$(python3 -c '
+import json, sys
+print(sum(v for k, v in json.load(open(sys.argv[1]))["lists_by"].items() if k.endswith("/output.tar.gz")))' "$T/s3.json")
+echo "S3: $reqs requests for the data of the jobs ($tars for $arch archives)"
+[ "$arch" -gt 0 ] || fail "no listed job names an output.tar.gz: the archives are not checked"
+# the big one is never read (no GET: the list's bound, not the report's
+# 2 GiB), its place found as the report finds one past its bound
+python3 - "$T/all.json" "$T/s3.json" "$BIG" <<'PY' || fails=$((fails + 1))
+import json, sys
+rows = {j["name"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+s3 = json.load(open(sys.argv[2]))
+big = sys.argv[3]
+out = [p for p in rows[big]["trace_sources"] if p["place"] == "output"]
+key = f"smtop-jobs/output/{big}/output/output.tar.gz"
+# the rig counts GETs by bucket only: its bytes say whether a piece of
+# the archive (a read is SOURCE_TAR_CHUNK, 8 MiB) came
+mib = s3["bytes"] / (1 << 20)
+print(f"{big}: output.tar.gz of 257 MiB: {out[0]['status'] if out else None}, "
+      f"{s3['lists_by'].get(key, 0)} listings; the list read {mib:.1f} MiB in all")
+if not out or out[0]["status"] != "empty" or out[0]["objects"]:
+    sys.exit(f"FAIL: {big}'s archive past the bound: {out}")
+if mib >= 8 or s3["lists_by"].get(key, 0) < 1:
+    sys.exit(f"FAIL: {big}'s archive past the bound was read ({mib:.1f} MiB came), "
+             f"or never listed ({s3['lists_by'].get(key, 0)} listings)")
+PY
+[ "$tars" -le $((2 * arch)) ] || fail "$tars requests for $arch archives: each is asked for twice at most"
 # 10 jobs with a path: each opened as `smtop report` opens it (its
 # folder's listings, about 20 each) and the files of the two with data
-[ "$reqs" -le 320 ] || fail "$reqs S3 requests"
+[ "$reqs" -le $((320 + tars)) ] || fail "$reqs S3 requests"
 
 # a bucket that cannot be read: said once, naming it; CloudWatch's figures stay
 "$SMTOP" jobs --json --endpoint-url http://127.0.0.1:1 >"$T/dead.json" 2>"$T/err" ||

@@ -11,6 +11,10 @@
 # - live: a new rank's trace uploaded to a TensorBoard sync, and to a
 #   checkpoint sync, is on screen within one scan interval of its upload
 #   (plus the pass that reads it);
+# - an ended job's traces only in output.tar.gz open with the header
+#   naming the archive;
+# - the job list gives every case its STEP from its traces, wherever they
+#   sync (no Debugger data but dbg-tb-1's system metrics);
 # - Enter on the row in `smtop jobs` opens the same places.
 source "$(dirname "$0")/ui_lib.sh"
 . "$SMTOP_SRC/tests/aws/rig.sh"
@@ -94,6 +98,23 @@ live() {   # JOB BUCKET PREFIX
 }
 live tb-only-1 tb-bucket tb/tb-only-1/tensorboard-output
 live ckpt-only-1 ckpt-bucket ckpt/ckpt-only-1/run1/profiler
+
+# --- an ended job whose traces are only inside output.tar.gz
+ui_start 200 60 "${AWSENV[@]}" XDG_CACHE_HOME="$XDG_CACHE_HOME" "$SMTOP" --job ended-out-1 "${E[@]}"
+ui_wait '^ smtop \| ended-out-1 \(no profiler output\) · traces: s3://smtop-jobs/output/ended-out-1/output/output.tar.gz \(output.tar.gz\)' 30
+ui_wait 'Kineto ops \| (sort [a-z]+ \| )?all 2 ranks' 30
+echo "header (output.tar.gz): $(ui_screen | head -1)"
+ui_quit
+
+# --- the job list: every case's STEP from its traces
+ui_start 200 50 "${AWSENV[@]}" XDG_CACHE_HOME="$XDG_CACHE_HOME" "$SMTOP" jobs "${E[@]}"
+ui_wait 'tbfb-1' 30
+for j in $JS_JOBS; do
+    ui_wait "^$j +(Training|Completed) .* [0-9.]+ ms " 30
+done
+echo "the job list:"
+ui_screen | grep -E "^(NAME|$(echo $JS_JOBS | tr ' ' '|')) "
+ui_quit
 
 # --- Enter in `smtop jobs` opens the same places
 ui_start 200 50 "${AWSENV[@]}" XDG_CACHE_HOME="$XDG_CACHE_HOME" "$SMTOP" jobs "${E[@]}"

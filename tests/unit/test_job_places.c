@@ -235,6 +235,13 @@ static void test_union(void **state)
     assert_int_equal(source_union_places(u, pl, 4), 3);
     assert_int_equal(pl[0].kind, JOBPLACE_CHECKPOINT);   /* in folder order */
     assert_true(pl[0].error[0] != '\0');
+    /* what report's and the job list's trace_sources[] say of each */
+    assert_int_equal(source_union_place_status(&pl[0]), JOBPLACE_UNREADABLE);
+    assert_int_equal(pl[1].kind, JOBPLACE_PROFILER);
+    assert_int_equal(source_union_place_status(&pl[1]), JOBPLACE_READ);
+    assert_string_equal(jobplace_status_name(source_union_place_status(&pl[0])), "unreadable");
+    assert_string_equal(jobplace_status_name(source_union_place_status(&pl[1])), "read");
+    assert_string_equal(jobplace_status_name(-1), "");
     /* a network failure of one place: the rest is read, the listing works */
     ck.fail = SM_ERR_NET;
     g.n = 0;
@@ -256,11 +263,16 @@ static void test_union_nothing(void **state)
     assert_string_equal(source_describe(u),
                         "job-7 (no profiler output) \xc2\xb7 traces: s3://tb/j/tensorboard-output/ "
                         "(TensorBoard sync)");
+    union_place pl[1];
+    assert_int_equal(source_union_places(u, pl, 1), 1);
+    assert_string_equal(jobplace_status_name(source_union_place_status(&pl[0])), "not_listed");
     got g = {0};
     sm_err e = {0};
     assert_int_equal(source_list(u, "", NULL, got_cb, &g, &e), 0);
     source_pass_end(u);
     assert_string_equal(source_describe(u), "job-7 (no profiler output; nothing in: TensorBoard sync)");
+    assert_int_equal(source_union_places(u, pl, 1), 1);
+    assert_string_equal(jobplace_status_name(source_union_place_status(&pl[0])), "empty");
     source_free(u);
 }
 

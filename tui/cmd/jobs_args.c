@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "io/jobs/jobs_api.h"
+#include "io/jobs/jobs_files.h"
 #include "tui/cmd/cmd_job.h"
 #include "tui/cmd/commands.h"
 #include "tui/text/timearg.h"
@@ -176,6 +177,7 @@ int jobs_args_parse(jobs_args *a, int argc, char **argv)
     }
     a->probe_so = a->so;
     a->probe_so.fail_fast = 1;
+    a->probe_so.archive_max = JOBS_FILES_ARCHIVE_MAX;   /* a list reads many */
     return 0;
 }
 

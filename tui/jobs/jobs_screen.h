@@ -27,7 +27,8 @@ typedef struct jobs_args {
     double interval_s;        /* --interval: refresh of running jobs */
     const char *spec;         /* DIR or s3://...; NULL = the SageMaker API */
     source_opts so;           /* --profile, --region, --endpoint-url, ... */
-    source_opts probe_so;     /* so, failing fast: how the list opens each job */
+    source_opts probe_so;     /* so, failing fast, archives up to JOBS_FILES_ARCHIVE_MAX:
+                                 how the list opens each job */
     /* How the list opens and judges each job, as `smtop report` does:
      * set by the caller before jobs_screen_run (jobs_args_probe_opts);
      * it points into probe_so. */

@@ -2,6 +2,9 @@
 #include "tui/report/jobs_json.h"
 
 #include <math.h>
+#include <string.h>
+
+#include "io/source/source_job.h"
 
 /* A figure, or null when unknown. */
 static json_t *num(double v)
@@ -24,6 +27,41 @@ static const char *source_name(int s)
 {
     return s == JOBROW_METRICS_DEBUGGER ? "debugger"
            : s == JOBROW_METRICS_CLOUDWATCH ? "cloudwatch" : NULL;
+}
+
+/* The places r is read from when read as their union, in their folders'
+ * order, as report --json's trace_sources[] gives them (report_places.c),
+ * with what the list's last read of each found (jobs_files); [] when the
+ * job is read from one folder, or not described. */
+static json_t *places_json(const jobrow *r)
+{
+    jobplace pl[JOBPLACE_KINDS];
+    size_t n = r->described && source_job_has_traces(r)
+                   ? jobplace_list(&r->places, r->name, r->profiler_url, jobrow_ended(r), pl,
+                                   JOBPLACE_KINDS)
+                   : 0;
+    /* the union keeps its mounts in their folders' order, and so does
+     * the report that lists them */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && strcmp(jobplace_mount(pl[j - 1].kind),
+                                           jobplace_mount(pl[j].kind)) > 0; j--) {
+            jobplace t = pl[j];
+            pl[j] = pl[j - 1];
+            pl[j - 1] = t;
+        }
+    json_t *arr = json_array();
+    for (size_t i = 0; arr && i < n; i++) {
+        const jobplace_seen *s = &r->seen[pl[i].kind];
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:o}",
+                                             "place", jobplace_name(pl[i].kind),
+                                             "label", jobplace_label(pl[i].kind),
+                                             "url", s->at_alt ? pl[i].alt : pl[i].url,
+                                             "read_as", jobplace_mount(pl[i].kind),
+                                             "status", jobplace_status_name(s->status),
+                                             "objects", (json_int_t)s->objects,
+                                             "error", str_or_null(s->error)));
+    }
+    return arr;
 }
 
 static json_t *row_json(const jobrow *r, double now)
@@ -60,6 +98,7 @@ static json_t *row_json(const jobrow *r, double now)
     json_object_set_new(o, "idle_gpu_source", str_or_null(source_name(r->idle_source)));
     json_object_set_new(o, "profiler_output", str_or_null(r->profiler_url));
     json_object_set_new(o, "described", json_boolean(r->described));
+    json_object_set_new(o, "trace_sources", places_json(r));
     return o;
 }
 

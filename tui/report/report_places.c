@@ -10,7 +10,7 @@
 
 static const char *status_of(const union_place *p)
 {
-    return p->error[0] ? "unreadable" : !p->listed ? "not_listed" : p->keys ? "read" : "empty";
+    return jobplace_status_name(source_union_place_status(p));
 }
 
 json_t *report_places_json(source *src)
