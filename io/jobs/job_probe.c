@@ -238,7 +238,10 @@ static int row_places(const job_probe *p, probe_job *pj, jobrow *r)
             continue;
         seen[k].status = source_union_place_status(&pl[i]);
         seen[k].objects = pl[i].keys;
-        snprintf(seen[k].error, sizeof seen[k].error, "%s", pl[i].error);
+        /* the row keeps the error's head; a precision says so to the
+         * compiler, whose truncation warning the sanitizer build raises */
+        snprintf(seen[k].error, sizeof seen[k].error, "%.*s", (int)sizeof seen[k].error - 1,
+                 pl[i].error);
         for (size_t j = 0; j < na; j++)
             if (at[j].kind == k && at[j].alt[0] && strcmp(at[j].url, pl[i].url))
                 seen[k].at_alt = 1;   /* the union names the path it fell back to */
