@@ -76,13 +76,6 @@ typedef struct keyed {
 /* Largest first; a tie keeps the source's time order (stable). */
 STABLE_SORT_DEFINE(sort_keyed, keyed, A.v > B.v)
 
-static const gpu_table *table_of(const gpu_rank *r, gpuview_src src)
-{
-    return src == GPUVIEW_OPS       ? gpu_rank_ops(r)
-           : src == GPUVIEW_KERNELS ? gpu_rank_kernels(r)
-                                    : gpu_rank_python(r);
-}
-
 static int nt_of(gpuview_src src)
 {
     return src == GPUVIEW_OPS ? GPU_NT_OP : src == GPUVIEW_KERNELS ? GPU_NT_KERNEL : GPU_NT_PY;
@@ -151,20 +144,20 @@ static int holds_all(const model *m, const rank_pick *k, int64_t t0, int64_t t1)
     return 1;
 }
 
-/* The picked ranks' table of src merged into all: whole, or over the
- * steps that start in [t0, t1) when top->windowed. */
+/* The picked ranks' table of src merged into all: over the steps that
+ * start in [t0, t1) when top->windowed, else whole (GPU_WINDOW_ALL: the
+ * window is the rank's own tables, not a copy). */
 static int merge_ranks(const model *m, gpuview_top *top, const rank_pick *k, gpu_table *all)
 {
-    gpu_window *w = top->windowed ? gpu_window_new() : NULL;
-    int rc = top->windowed && !w ? -1 : 0;
+    gpu_window *w = gpu_window_new();
+    int64_t t0 = top->windowed ? top->t0_us : GPU_WINDOW_ALL;
+    int rc = w ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < model_gpu_count(m); i++) {
         const model_gpu_row *row = model_gpu_at(m, i);
         if (!picked(k, row))
             continue;
-        if (w && (rc = gpu_rank_window(row->gpu, top->t0_us, top->t1_us, w)) == 0)
+        if ((rc = gpu_rank_window(row->gpu, t0, top->t1_us, w)) == 0)
             rc = gpu_table_merge(all, gpu_window_names(w, nt_of(top->src)));
-        else if (!w)
-            rc = gpu_table_merge(all, table_of(row->gpu, top->src));
         top->ranks++;
     }
     gpu_window_free(w);
