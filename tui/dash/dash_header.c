@@ -322,6 +322,11 @@ static int verdict_text(const dash *d, char *out, size_t cap, int bar_w)
     }
 }
 
+int dash_bar_cols(const dash *d)
+{
+    return 2 * (int)d->npanes + 1;   /* " 1 2 3": a digit and a blank each, one blank more */
+}
+
 /* Every pane's digit at the end of the verdict row, as btop's box
  * toggles: bright when the pane is on screen (the focused one reversed),
  * dim when hidden or without data, so a user sees that more exists and
@@ -395,7 +400,7 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
                  place_cut(place, room, src, sizeof src), nodes, range, badge);
     }
     char verdict_line[512], key[sizeof d->hdr_last];
-    int bar_w = 2 * (int)d->npanes + 1;
+    int bar_w = dash_bar_cols(d);
     const verdict *vv = d->snap ? viewsnap_verdict(d->snap) : NULL;
     int lead = vv ? verdict_lead_cols(vv, d->view.glyphs == GLYPHS_ASCII ? " | " : " \u00b7 ") : 0;
     int cols_all = getmaxx(d->header) - 2;

@@ -136,6 +136,9 @@ void dash_warn_open(dash *d, int view);
 void dash_warn_close(dash *d);
 void dash_warn_key(dash *d, int ch);
 void dash_draw_warn(dash *d);
+/* dash_header.c: the columns the pane bar takes at the verdict row's end
+ * (a click left of it opens the findings). */
+int dash_bar_cols(const dash *d);
 /* dash_why.c: the findings view's lines (!), each through keep, wrapped
  * to cols, and its title: the verdict's findings with their cause, fix
  * and where to look, then each fired rule no finding tells, as the

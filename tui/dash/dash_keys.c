@@ -146,7 +146,7 @@ static void click(dash *d)
     if (wheel(d, &ev))
         return;
     if (d->lay.header.h > 1 && ev.y == d->lay.header.y + 1 &&
-        ev.x < d->lay.cols - 2 * (int)d->npanes - 1) {
+        ev.x < d->lay.cols - dash_bar_cols(d)) {
         key_warnings(d, '!');   /* the verdict row: its findings, whole */
         return;
     }

@@ -14,6 +14,7 @@
 
 #include "model/view/verdict.h"
 #include "model/view/viewsnap.h"
+#include "tui/text/sanitize.h"
 
 #define WHY_INDENT "           "   /* under "cause:    " */
 
@@ -23,31 +24,23 @@ typedef struct why_out {
     int cols;
 } why_out;
 
-/* The columns of s[0..n): UTF-8 continuation bytes take none. */
-static int cols_of(const char *s, size_t n)
-{
-    int c = 0;
-    for (size_t i = 0; i < n; i++)
-        c += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return c;
-}
-
 /* head then text, wrapped at spaces to o->cols, later lines under the
- * text's first column. */
+ * text's first column. A character counts one column (the lead byte of
+ * each UTF-8 sequence), counted as the line grows. */
 static void put_wrapped(const why_out *o, const char *head, const char *text)
 {
     char line[1024];
     const char *lead = head;
     size_t n = strlen(text);
     do {
-        int room = o->cols - cols_of(lead, strlen(lead));
-        size_t cut = 0, last_space = 0;
-        while (cut < n && (room < 8 || cols_of(text, cut + 1) <= room)) {
+        int room = o->cols - sanitize_cols(lead), used = 0;
+        size_t cut = 0, last_space = 0, max = sizeof line - strlen(lead) - 1;
+        for (; cut < n && cut < max; cut++) {
+            used += ((unsigned char)text[cut] & 0xC0) != 0x80;
+            if (room >= 8 && used > room)
+                break;
             if (text[cut] == ' ' && text[cut + 1] != '%')   /* "30 %" stays whole */
                 last_space = cut;
-            cut++;
-            if (cut >= sizeof line - strlen(lead) - 1)
-                break;
         }
         if (cut < n && last_space > 0)
             cut = last_space;
