@@ -30,7 +30,7 @@ ui_wait 'straggler algo-42'
 # from GPU utilization before the traces are in (newest system files of
 # every node come first), and on a loaded machine they came after `s`
 # and Home, which then landed on algo-1 (step times all unknown).
-ui_wait_gone 'first scan in progress|backfilling' 60
+ui_loaded 60
 ui_wait ' 1-[0-9]+/64 '
 ui_keys Tab                    # focus the heatmap
 ui_wait '┌─\[2 Heatmap'

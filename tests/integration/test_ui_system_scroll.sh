@@ -21,7 +21,7 @@ check_full() {   # $1: what was pressed
 
 ui_start 120 40 "$SMTOP" "$UI_WORK/job"
 ui_wait '│> algo-1 ' 20
-ui_wait_gone 'first scan in progress|backfilling' 30
+ui_loaded 30
 check_full start
 ui_keys j
 ui_wait '│> algo-2 ' 10

@@ -15,7 +15,7 @@ places() { borders | while read -r l; do echo "$l" | grep -oE '(─ |\[)[0-9] [A
 
 ui_start 80 24 "$SMTOP" "$UI_WORK/job"
 ui_wait '6 Alerts' 20
-ui_wait_gone 'first scan in progress|backfilling' 60
+ui_loaded 60
 ui_wait '^┌─ 2 Heatmap[^┐]*┐$' 20
 last=$(borders | tail -1)
 [[ "$last" == "┌─ 2 Heatmap"* ]] || ui_fail "the Heatmap is not in the last, widest slot: $last"

@@ -104,6 +104,14 @@ ui_wait_gone() {
     ui_fail "timed out after ${limit}s: /$pat/ still shown"
 }
 
+# ui_loaded [SECONDS]: waits until the first read is over: no first scan,
+# no backfill and no "reading N/M files" line. Traces are still arriving
+# while the progress line shows, so a figure read then can count half the
+# ranks.
+ui_loaded() {
+    ui_wait_gone 'first scan in progress|backfilling|reading [0-9]+/[0-9]+ files' "${1:-60}"
+}
+
 # ui_steady PATTERN [SECONDS]: the text PATTERN matches once it has read the
 # same for 2 s. A live job's traces arrive one file a tick, so a figure read
 # the moment it first shows can belong to half the ranks. Call it as
