@@ -7,7 +7,9 @@
  *   - before that, when a later timestamp follows it in the same file
  *     (model_set_stream), which establishes the core count;
  *   - as a fallback, when NODE_CPU_PENDING newer groups are open (a group
- *     that lost a core to a corrupt line is emitted with what it has).
+ *     that lost a core to a corrupt line is emitted with what it has);
+ *   - at a flush (the end of a scan), all of them, but in a live read the
+ *     newest one only when it holds the core count (more may come).
  * Assumption, true of smdebug's writer: every core of one timestamp is in
  * the same file. Files themselves may arrive in any order, and a file read
  * in several chunks may split a group: it simply stays pending. */
@@ -96,6 +98,10 @@ void model_node_cpu_note(model_node *n, uint64_t stream, int64_t ts, double v)
         group_emit(n, g);
 }
 
+/* Emits pending groups: with keep_newest, the newest only once it holds
+ * the node's core count. That count may become known only in this flush
+ * (from the older groups), after the newest group was already complete:
+ * a newest file read first, holding one timestamp, leaves it so. */
 size_t model_node_cpu_flush(model_node *n, int keep_newest)
 {
     size_t emitted = 0;
@@ -103,14 +109,17 @@ size_t model_node_cpu_flush(model_node *n, int keep_newest)
     for (size_t i = 0; i < n->npending; i++)
         if (n->pending[i].ts > newest)
             newest = n->pending[i].ts;
-    for (size_t i = n->npending; i-- > 0;) {
-        if (keep_newest && n->pending[i].ts == newest)
-            continue;
-        if (group_emit(n, &n->pending[i]) != 0)
-            group_remove(n, &n->pending[i]);
-        else
-            emitted++;
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = n->npending; i-- > 0;) {
+            const cpu_group *g = &n->pending[i];
+            if (keep_newest && g->ts == newest &&
+                (pass == 0 || !n->expected_cores || g->count < n->expected_cores))
+                continue;
+            if (group_emit(n, &n->pending[i]) != 0)
+                group_remove(n, &n->pending[i]);
+            else
+                emitted++;
+        }
     if (emitted)
         n->gen++;   /* the total changed: views keyed on the node redraw */
     return emitted;

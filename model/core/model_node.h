@@ -125,7 +125,8 @@ size_t model_node_add_run(model_node *n, void *ent, const sm_sample *proto, cons
 void model_node_note_core(model_node *n, const void *ent, const sm_sample *s, uint64_t stream);
 /* Feeds one core sample of `stream` into the CPU total (model_cpu.c). */
 void model_node_cpu_note(model_node *n, uint64_t stream, int64_t ts, double v);
-/* Emits every pending group (all but the newest when keep_newest).
+/* Emits every pending group (when keep_newest, the newest only once it
+ * holds the node's core count).
  * Returns how many samples went into the total (the node's generation is
  * bumped when any did). */
 size_t model_node_cpu_flush(model_node *n, int keep_newest);
