@@ -69,6 +69,8 @@ void model_get_drops(const model *m, model_drops *out);
 
 model *model_new(const model_config *cfg); /* cfg may be NULL; NULL on OOM */
 void model_free(model *m);
+/* The time filter m was made with (zeros: none). */
+model_config model_get_config(const model *m);
 
 /* Ingest one record. Returns 0, 1 when the record was ignored (outside the
  * time filter, a non-finite value, a sample named like the derived CPU

@@ -129,6 +129,11 @@ void model_set_stream(model *m, uint64_t id)
     m->own.stream = id;
 }
 
+model_config model_get_config(const model *m)
+{
+    return m->cfg;
+}
+
 static int outside(const model *m, int64_t t)
 {
     return (m->cfg.since_us && t < m->cfg.since_us) || (m->cfg.until_us && t >= m->cfg.until_us);

@@ -60,6 +60,15 @@ static model_gpu_row *row_get(model *m, const char *node, const char *process, i
     if (vec_grow(&g->v, &g->cap, g->n + 1, sizeof *g->v, 16) != 0)
         return NULL;
     model_gpu_row r = {strdup(node), strdup(process), rank, 0, gpu_rank_new()};
+    model_config c = model_get_config(m);
+    /* --since/--until: a rank's figures count the steps that start in
+     * the window, as a system sample counts when it lies in it */
+    if (r.gpu && (c.since_us || c.until_us) &&
+        gpu_rank_set_filter((gpu_rank *)r.gpu, c.since_us ? c.since_us : GPU_WINDOW_ALL + 1,
+                            c.until_us ? c.until_us : INT64_MAX) != 0) {
+        gpu_rank_free((gpu_rank *)r.gpu);
+        r.gpu = NULL;
+    }
     if (!r.node || !r.process || !r.gpu) {
         free((char *)r.node);
         free((char *)r.process);

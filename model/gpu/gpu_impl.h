@@ -123,6 +123,8 @@ void gpu_win_rows_free(gpu_win_rows *r);
  * 0, or -1 on OOM (w empty). */
 int gpu_window_fill(gpu_window *w, const gpu_acc *a, const gpu_summary *whole, int64_t t0,
                     int64_t t1);
+/* The first window of a (sorted by start) starting at or after t. */
+size_t gpu_acc_win_at(const gpu_acc *a, int64_t t);
 /* The table GPU_NT_* of a; NULL out of range. */
 const gpu_table *gpu_acc_names(const gpu_acc *a, int table);
 

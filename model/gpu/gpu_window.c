@@ -45,8 +45,7 @@ const gpu_table *gpu_window_names(const gpu_window *w, int table)
     return table >= 0 && table < GPU_NT_N ? w->names[table] : NULL;
 }
 
-/* The first window of a starting at or after t. */
-static size_t first_at(const gpu_acc *a, int64_t t)
+size_t gpu_acc_win_at(const gpu_acc *a, int64_t t)
 {
     size_t lo = 0, hi = a->n_wins;
     while (lo < hi) {
@@ -223,7 +222,7 @@ int gpu_window_fill(gpu_window *w, const gpu_acc *a, const gpu_summary *whole, i
     memset(&w->sum, 0, sizeof w->sum);
     for (int i = 0; i < GPU_NT_N; i++)
         w->names[i] = gpu_acc_names(&w->own, i);
-    size_t lo = first_at(a, t0), hi = t1 > t0 ? first_at(a, t1) : lo;
+    size_t lo = gpu_acc_win_at(a, t0), hi = t1 > t0 ? gpu_acc_win_at(a, t1) : lo;
     if (sum_windows(w, a, whole, lo, hi) != 0 || sum_series(w, whole, t0, t1) != 0) {
         window_clear(w);
         gpu_acc_summary(&w->own, &w->sum);
