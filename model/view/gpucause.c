@@ -37,11 +37,6 @@ typedef struct gjob {
     char frame[96];                  /* the dataset's __getitem__ frame */
 } gjob;
 
-static int name_is(const char *name, size_t len, const char *lit)
-{
-    return len == strlen(lit) && !memcmp(name, lit, len);
-}
-
 static void add_cause(gjob *j, const gpu_idle_cause *c)
 {
     for (size_t i = 0; i < j->nc; i++)
@@ -59,16 +54,13 @@ static double pct_of(int64_t part, int64_t whole)
     return whole > 0 ? 100.0 * (double)part / (double)whole : 0;
 }
 
-/* A launch call on the critical path: the host's part of a launch. */
+/* A launch call on the critical path, the host's part of a launch: the
+ * calls HTA's runtime mask counts as launches (CUDA and HIP), as the
+ * critical path itself names them (gpu_name_flags). */
 static int is_launch(const gpu_name_us *e)
 {
-    static const char *const calls[] = {"cudaLaunchKernel", "cudaLaunchKernelExC",
-                                         "cuLaunchKernel", "cuLaunchKernelEx",
-                                         "cudaMemcpyAsync", "cudaMemsetAsync"};
-    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
-        if (name_is(e->name, e->len, calls[i]))
-            return 1;
-    return 0;
+    return e->table == GPU_NT_RUNTIME &&
+           (gpu_name_flags(e->table, e->name, e->len) & GPU_CF_LAUNCH);
 }
 
 static void add_kernels(gjob *j, const gpu_rank *r)

@@ -183,8 +183,12 @@ def loader_share(rep):
     return best
 
 
+# HTA's runtime launch mask, CUDA and HIP (smtop's gpu_name_flags GPU_CF_LAUNCH)
 LAUNCH_CALLS = {"cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx",
-                "cudaMemcpyAsync", "cudaMemsetAsync"}
+                "cudaMemcpyAsync", "cudaMemsetAsync",
+                "runFunction - job_prep_and_submit_for_execution", "hipLaunchKernel",
+                "hipExtModuleLaunchKernel", "hipMemsetAsync", "hipMemcpyAsync",
+                "hipMemcpyWithStream"}
 
 
 def launch_path(rep):
@@ -197,7 +201,8 @@ def launch_path(rep):
         cp = g["critical_path"]
         path += cp["path_us"]
         launch += (cp["bound_pct"]["gpu_kernel_launch_overhead"] or 0) / 100 * cp["path_us"]
-        launch += sum(e["us"] for e in cp["top_events"] if e["name"] in LAUNCH_CALLS)
+        launch += sum(e["us"] for e in cp["top_events"]
+                      if e["kind"] == "cuda_runtime" and e["name"] in LAUNCH_CALLS)
         if cp["path_us"] > 0:
             host_op = max([host_op] + [100 * e["us"] / cp["path_us"] for e in cp["top_events"]
                                        if e["kind"] != "kernel" and e["name"] not in LAUNCH_CALLS])
