@@ -429,6 +429,9 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
     wnoutrefresh(w);
 }
 
+/* Columns the status line keeps for " ? help  q quit ". */
+#define STATUS_TAIL_COLS 17
+
 /* Left part of the status line: scan time, lag, progress. */
 static void status_text(dash *d, int64_t now, char *out, size_t cap)
 {
@@ -477,13 +480,33 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
      * (io/job/job_warn.h), as `smtop report` does. */
     job_warn_counts wc;
     job_warn_get_counts(d->j, &wc);
-    if (n >= 0 && (size_t)n < cap && wc.unread_files > 0)
-        n += snprintf(out + n, cap - (size_t)n, " | %lld file%s not read%s",
-                      (long long)wc.unread_files, wc.unread_files == 1 ? "" : "s",
-                      wc.noted > 0 ? "," : " (W)");
-    if (n >= 0 && (size_t)n < cap && wc.noted > 0)
-        snprintf(out + n, cap - (size_t)n, "%s%lld warning%s (W)", wc.unread_files ? " " : " | ",
-                 (long long)wc.noted, wc.noted == 1 ? "" : "s");
+    char warn[120] = "";
+    int k = 0;
+    if (wc.unread_files > 0)
+        k = snprintf(warn, sizeof warn, " | %lld file%s not read%s",
+                     (long long)wc.unread_files, wc.unread_files == 1 ? "" : "s",
+                     wc.noted > 0 ? "," : " (W)");
+    if (k >= 0 && (size_t)k < sizeof warn && wc.noted > 0)
+        snprintf(warn + k, sizeof warn - (size_t)k, "%s%lld warning%s (W)",
+                 wc.unread_files ? " " : " | ", (long long)wc.noted, wc.noted == 1 ? "" : "s");
+    /* The counts must be read whole, or the line counts what no one can
+     * read against W's lines (80 columns cut "2 files not read, 1 warning
+     * (W)" to "2 files not r"): "scanned N s ago" gives way, as for
+     * append_absent, then the newest sample's age (the header's badge
+     * keeps the freshness). */
+    while (warn[0] && (!strncmp(out, " scanned ", 9) || !strncmp(out, " newest sample ", 15)) &&
+           sanitize_cols(out) + (int)strlen(warn) + STATUS_TAIL_COLS > getmaxx(d->status)) {
+        const char *bar = strstr(out, " | ");
+        if (bar) {
+            memmove(out, bar + 2, strlen(bar + 2) + 1);
+        } else {
+            out[0] = '\0';
+            memmove(warn + 1, warn + 3, strlen(warn + 3) + 1);   /* no " | " before it */
+        }
+        n = (int)strlen(out);
+    }
+    if (n >= 0 && (size_t)n < cap)
+        snprintf(out + n, cap - (size_t)n, "%s", warn);
 }
 
 int dash_job_ended(dash *d, int64_t now_us)
@@ -495,9 +518,6 @@ int dash_job_ended(dash *d, int64_t now_us)
     const viewdata *vd = d->snap ? viewsnap_view(d->snap) : NULL;
     return vd && viewdata_freshness(vd, now_us, (int64_t)d->o->interval_ms * 1000) == FRESH_ENDED;
 }
-
-/* Columns the status line keeps for " ? help  q quit ". */
-#define STATUS_TAIL_COLS 17
 
 /* k9s-style hints in plain words for the focused pane, from its key table:
  * " n/N phase  ,/. step  f focus | ? help  q quit ", as many as fit in
