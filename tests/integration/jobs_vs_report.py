@@ -1,7 +1,7 @@
 """The figures `smtop jobs --json` lists for a job against what
 `smtop report --json` of the same job says (one place computes each:
 model/view/jobsum.h): the rules that fired, the step p50, idle
-GPU-hours (an API job's own, not CloudWatch's, which the list reads
+GPU-hours, GPU/CPU/MEM % (a job's own system metrics) (an API job's own, not CloudWatch's, which the list reads
 itself) and, for a folder's job (not an API one: its times are the
 API's), the data's time range.
 
@@ -32,6 +32,12 @@ def main():
     # GPU-hours are CloudWatch's own per-host figures, not the model's
     if row["idle_gpu_source"] != "cloudwatch":
         want["idle_gpu_hours"] = s["idle_gpu_hours"]
+    # the list's GPU/CPU/MEM % are the job's own (Debugger's files) or
+    # none: then the report's, which reads the files whole where the list
+    # reads them live (a live read once lost each node's newest CPU total)
+    if row["metrics_source"] in ("debugger", None):
+        for k in ("gpu_pct", "cpu_pct", "mem_pct"):
+            want[k] = s[k]
     if s["alerts"] != fired:
         sys.exit(f"FAIL: {name!r}: report summary alerts {s['alerts']}, rules[] triggered {fired}")
     if not api:

@@ -271,13 +271,15 @@ static json_t *summary_json(const model *m, const rules *r, const verdict *v)
     jobsum s;
     if (jobsum_build(m, r, v, &s) < 0)
         return NULL;
-    return json_pack("{s:I, s:o, s:I, s:I, s:o, s:o, s:o}", "nodes", (json_int_t)s.nodes,
-                     "step_p50_us", num_or_null(s.step_p50_us),
+    return json_pack("{s:I, s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "nodes",
+                     (json_int_t)s.nodes, "step_p50_us", num_or_null(s.step_p50_us),
                      "step_nodes", (json_int_t)s.step_nodes, "alerts", (json_int_t)s.alerts,
                      "worst_severity", s.worst == RULE_SEV_INFO ? json_null()
                                        : json_string(rules_severity_name(s.worst)),
                      "gpu_hours", num_or_null(s.gpu_hours),
-                     "idle_gpu_hours", num_or_null(s.idle_gpu_hours));
+                     "idle_gpu_hours", num_or_null(s.idle_gpu_hours),
+                     "gpu_pct", num_or_null(s.gpu_pct), "cpu_pct", num_or_null(s.cpu_pct),
+                     "mem_pct", num_or_null(s.mem_pct));
 }
 
 /* A string, or null when empty. */
