@@ -9,6 +9,7 @@ ui_synth "$UI_WORK/job" --nodes 4 --gpus 2 --minutes 2 --interval-ms 1000 --slow
 # 100x30: two alerts in two lines, no room to wrap them: cut.
 ui_start 100 30 "$SMTOP" "$UI_WORK/job"
 ui_wait 'Straggler algo-3' 20
+ui_loaded 60                     # its message counts the nodes read so far
 ui_focus Alerts
 row() { ui_screen | grep -a 'Straggler algo-3' | sed 's/.*││//'; }
 row | grep -q '~│$' || ui_fail "the Straggler message is not cut at 100 columns: $(row)"

@@ -99,6 +99,7 @@ header_step() {
 start_and_pick_outlier() {
     ui_start 120 40 env TZ=UTC "$SMTOP" --interval 1 "$JOB"
     ui_wait 'algo-1  TRAIN'
+    ui_loaded 60                 # o picks the slowest of the steps read so far
     ui_keys Tab Tab
     ui_wait '(, ?/ ?\. o f)'
     ui_keys o

@@ -14,6 +14,7 @@ heat_rows() { ui_screen | LC_ALL=C.UTF-8 grep -oE '│[! ][> ]algo-[0-9]+ [^ ][^
 ui_start 80 24 "$SMTOP" "$UI_WORK/job"
 ui_wait 'Heatmap - by name' 20
 ui_wait '│! algo-3 ' 20
+ui_loaded 60                     # every node's rows, not those read so far
 ui_screen | grep -q '│node.*gpu%│' || ui_fail "80x24: the value column lost its title"
 [ "$(heat_rows | wc -l)" -eq 2 ] || ui_fail "80x24: expected two heatmap rows"
 ui_screen | grep -q 'Heatmap - by name, 2 of 4 rows' || ui_fail "80x24: the border does not say how many rows show"
@@ -35,6 +36,7 @@ ui_quit
 
 ui_start 200 60 "$SMTOP" "$UI_WORK/job"
 ui_wait '│! algo-3 ' 20
+ui_loaded 60
 ui_focus Heatmap
 ui_keys End
 ui_wait '│ >algo-4 ' 10

@@ -37,6 +37,7 @@ check_hist() {
 ui_synth "$UI_WORK/job" --nodes 1 --minutes 3 --outlier-rate 0.02 --start 1700000000
 ui_start 100 34 "$SMTOP" "$UI_WORK/job"
 ui_wait '[0-9] Steps'
+ui_loaded 60
 ui_focus Steps
 ui_keys Enter
 ui_wait 'Steps \(Esc: back\)'
@@ -48,6 +49,7 @@ ui_quit
 ui_synth "$UI_WORK/long" --nodes 1 --minutes 12 --outlier-rate 0.02 --start 1700000000
 ui_start 100 34 "$SMTOP" "$UI_WORK/long"
 ui_wait '[0-9] Steps'
+ui_loaded 60
 ui_focus Steps
 ui_keys Enter
 ui_wait '^│n [0-9]{4,} '
@@ -61,6 +63,7 @@ MT="${SMTOP_SAMPLES:-}/merge_traces"
 [ -d "$MT" ] || { echo "SKIPPED the merge_traces part: ../shared/samples not found"; exit 0; }
 ui_start 80 24 "$SMTOP" "$MT"
 ui_wait '[0-9] Steps'
+ui_loaded 60
 ui_focus Steps
 ui_keys Enter
 ui_wait ' [0-9]+ p50'

@@ -30,6 +30,7 @@ shown_n() { ui_screen | grep -oE '^│n [0-9]+ ' | head -1 | awk '{ print $2 }';
 ui_start 200 60 env TZ=UTC "$SMTOP" "$JOB"
 # The ended job opens on its 20 minutes; `+ +` shows its last 5.
 ui_wait 'UTC \(20 m 00 s\)|UTC \(19 m 59 s\)'
+ui_loaded 60                     # n counts the steps read so far until then
 ui_keys + +
 ui_wait 'UTC \(5 m 00 s\)|UTC \(4 m 59 s\)'
 ui_wait '[0-9] Steps'

@@ -15,6 +15,7 @@ selected() { ui_screen | grep -oE '^│> +[0-9]+ ' | awk '{ print $2 }' | head -
 
 ui_start 120 40 env TZ=UTC "$SMTOP" "$JOB"
 ui_wait '5 Timeline'
+ui_loaded 60                     # the total counts every step only then
 ui_focus Timeline
 ui_keys Enter
 ui_wait 'Timeline \(Esc: back\)'

@@ -17,6 +17,7 @@ ui_synth "$JOB" --nodes 2 --gpus 1 --minutes 3
 
 ui_start 200 60 "$SMTOP" --interval 1 "$JOB"
 ui_wait '[0-9] Timeline'
+ui_loaded 60                     # the newest rows move while traces arrive
 # Focus the pane whatever its place (panes without data are hidden), zoom it.
 idx=$(ui_screen | grep -oE '[0-9] Timeline' | head -1 | cut -c1)
 ui_focus Timeline

@@ -30,6 +30,7 @@ grep -q '^verdict:.*1 of 1 traces not read' "$UI_WORK/r.txt" || ui_fail "report 
 
 ui_start 80 24 "$SMTOP" "$UI_WORK/job"
 ui_wait '1 warning \(W\)' 20
+ui_loaded 60                     # the cut trace may not be tried yet
 ui_screen | tail -1 | grep -q '1 file not read, 1 warning (W)' || ui_fail "status line: the file not read"
 ui_keys W
 ui_wait 'warnings: 1 noted, 1 file not read \(1 trace\), 2 corrupt lines' 5
