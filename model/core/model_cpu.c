@@ -42,14 +42,23 @@ static int group_emit(model_node *n, cpu_group *g)
     return 0;
 }
 
+/* Emits g, or drops it when there is no memory even for one sample; 1
+ * when it went into the total. */
+static size_t emit_or_drop(model_node *n, cpu_group *g)
+{
+    if (group_emit(n, g) == 0)
+        return 1;
+    group_remove(n, g);
+    return 0;
+}
+
 static void evict_oldest(model_node *n)
 {
     cpu_group *old = &n->pending[0];
     for (size_t i = 1; i < n->npending; i++)
         if (n->pending[i].seq < old->seq)
             old = &n->pending[i];
-    if (group_emit(n, old) != 0)
-        group_remove(n, old);   /* no memory even for one sample: drop it */
+    emit_or_drop(n, old);
 }
 
 /* The slot of stream id, taking the least recently used one for a new
@@ -109,17 +118,13 @@ size_t model_node_cpu_flush(model_node *n, int keep_newest)
     for (size_t i = 0; i < n->npending; i++)
         if (n->pending[i].ts > newest)
             newest = n->pending[i].ts;
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t i = n->npending; i-- > 0;) {
-            const cpu_group *g = &n->pending[i];
-            if (keep_newest && g->ts == newest &&
-                (pass == 0 || !n->expected_cores || g->count < n->expected_cores))
-                continue;
-            if (group_emit(n, &n->pending[i]) != 0)
-                group_remove(n, &n->pending[i]);
-            else
-                emitted++;
-        }
+    for (size_t i = n->npending; i-- > 0;)
+        if (!keep_newest || n->pending[i].ts != newest)
+            emitted += emit_or_drop(n, &n->pending[i]);
+    /* what is left (with keep_newest, the newest group alone), if whole */
+    for (size_t i = n->npending; i-- > 0;)
+        if (n->expected_cores && n->pending[i].count >= n->expected_cores)
+            emitted += emit_or_drop(n, &n->pending[i]);
     if (emitted)
         n->gen++;   /* the total changed: views keyed on the node redraw */
     return emitted;

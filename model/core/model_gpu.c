@@ -61,8 +61,8 @@ static model_gpu_row *row_get(model *m, const char *node, const char *process, i
         return NULL;
     model_gpu_row r = {strdup(node), strdup(process), rank, 0, gpu_rank_new()};
     model_config c = model_get_config(m);
-    /* --since/--until: a rank's figures count the steps that start in
-     * the window, as a system sample counts when it lies in it */
+    /* --since/--until: a rank's figures count the steps that overlap
+     * the window, as the model keeps an event (gpu_rank_set_filter) */
     if (r.gpu && (c.since_us || c.until_us) &&
         gpu_rank_set_filter((gpu_rank *)r.gpu, c.since_us ? c.since_us : GPU_WINDOW_ALL + 1,
                             c.until_us ? c.until_us : INT64_MAX) != 0) {

@@ -136,6 +136,7 @@ static void clamp(const gpu_rank *r, int64_t *t0, int64_t *t1)
     if (*t0 == GPU_WINDOW_ALL) {
         *t0 = r->e0;
         *t1 = r->f1;
+        return;
     }
     *t0 = *t0 > r->e0 ? *t0 : r->e0;
     *t1 = *t1 < r->f1 ? *t1 : r->f1;

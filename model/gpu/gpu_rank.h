@@ -155,7 +155,8 @@ void gpu_rank_free(gpu_rank *r);
 /* The model's time filter (--since/--until): from now on every reader of
  * r (its summary, tables, windows) sees only the analysed windows (steps)
  * that overlap [t0, t1) (one ending at t0 included), as the model keeps
- * an event; t0 GPU_WINDOW_ALL lifts it. 0, or -1 on OOM (r then shows nothing inside the filter). */
+ * an event; t0 GPU_WINDOW_ALL lifts it. 0, or -1 on OOM (r then shows
+ * nothing inside the filter). */
 int gpu_rank_set_filter(gpu_rank *r, int64_t t0, int64_t t1);
 
 /* Adds an ended trace's figures to r (t is not changed and may be freed
