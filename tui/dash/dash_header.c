@@ -432,6 +432,23 @@ void dash_draw_header(dash *d, const pane_ctx *ctx)
 /* Columns the status line keeps for " ? help  q quit ". */
 #define STATUS_TAIL_COLS 17
 
+/* Gives up the status line's leading part to what must be read whole:
+ * "scanned N s ago", then (sample_too) "newest sample N old", up to its
+ * " | ", or all of left when that part is all. The columns freed; 0 when
+ * no such part leads. */
+static int give_way(char *left, int sample_too)
+{
+    if (strncmp(left, " scanned ", 9) && !(sample_too && !strncmp(left, " newest sample ", 15)))
+        return 0;
+    size_t before = strlen(left);
+    const char *bar = strstr(left, " | ");
+    if (bar)
+        memmove(left, bar + 2, strlen(bar + 2) + 1);
+    else
+        left[0] = '\0';
+    return (int)(before - strlen(left));
+}
+
 /* Left part of the status line: scan time, lag, progress. */
 static void status_text(dash *d, int64_t now, char *out, size_t cap)
 {
@@ -494,17 +511,12 @@ static void status_text(dash *d, int64_t now, char *out, size_t cap)
      * (W)" to "2 files not r"): "scanned N s ago" gives way, as for
      * append_absent, then the newest sample's age (the header's badge
      * keeps the freshness). */
-    while (warn[0] && (!strncmp(out, " scanned ", 9) || !strncmp(out, " newest sample ", 15)) &&
-           sanitize_cols(out) + (int)strlen(warn) + STATUS_TAIL_COLS > getmaxx(d->status)) {
-        const char *bar = strstr(out, " | ");
-        if (bar) {
-            memmove(out, bar + 2, strlen(bar + 2) + 1);
-        } else {
-            out[0] = '\0';
-            memmove(warn + 1, warn + 3, strlen(warn + 3) + 1);   /* no " | " before it */
-        }
+    while (warn[0] &&
+           sanitize_cols(out) + (int)strlen(warn) + STATUS_TAIL_COLS > getmaxx(d->status) &&
+           give_way(out, 1))
         n = (int)strlen(out);
-    }
+    if (!out[0] && warn[0])
+        memmove(warn + 1, warn + 3, strlen(warn + 3) + 1);   /* no " | " before it */
     if (n >= 0 && (size_t)n < cap)
         snprintf(out + n, cap - (size_t)n, "%s", warn);
 }
@@ -561,12 +573,8 @@ static void append_absent(const dash *d, char *left, size_t cap)
     if (!d->absent_note[0])
         return;
     int room = getmaxx(d->status) - sanitize_cols(left) - STATUS_TAIL_COLS;
-    const char *bar = strstr(left, " | ");
-    if (!strncmp(left, " scanned ", 9) && bar &&
-        (int)strlen(d->absent_short) + 3 > room) {
-        room += (int)(bar + 2 - left);
-        memmove(left, bar + 2, strlen(bar + 2) + 1);
-    }
+    if (strstr(left, " | ") && (int)strlen(d->absent_short) + 3 > room)
+        room += give_way(left, 0);
     size_t k = strlen(left);
     char note[200];
     snprintf(note, sizeof note, " | %s in this job", d->absent_note);
