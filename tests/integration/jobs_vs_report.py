@@ -1,9 +1,9 @@
 """The figures `smtop jobs --json` lists for a job against what
 `smtop report --json` of the same job says (one place computes each:
 model/view/jobsum.h): the rules that fired, the step p50, idle
-GPU-hours, GPU/CPU/MEM % (a job's own system metrics) (an API job's own, not CloudWatch's, which the list reads
-itself) and, for a folder's job (not an API one: its times are the
-API's), the data's time range.
+GPU-hours and GPU/CPU/MEM % (a job's own, from its files; not
+CloudWatch's, which the list reads itself) and, for a folder's job (not
+an API one: its times are the API's), the data's time range.
 
 usage: jobs_vs_report.py JOBS_JSON NAME REPORT_JSON [--api]
 Exits non-zero with a FAIL line naming the figure that differs."""

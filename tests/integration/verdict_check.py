@@ -191,6 +191,11 @@ LAUNCH_CALLS = {"cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cu
                 "hipMemcpyWithStream"}
 
 
+def is_launch(e):
+    """A critical-path event that is a launch call (gpucause.c's is_launch)."""
+    return e["kind"] == "cuda_runtime" and e["name"] in LAUNCH_CALLS
+
+
 def launch_path(rep):
     """The share (%) of the steps' critical path, summed over the ranks, in
     launch delays and launch calls, and one rank's largest host event's
@@ -201,11 +206,10 @@ def launch_path(rep):
         cp = g["critical_path"]
         path += cp["path_us"]
         launch += (cp["bound_pct"]["gpu_kernel_launch_overhead"] or 0) / 100 * cp["path_us"]
-        launch += sum(e["us"] for e in cp["top_events"]
-                      if e["kind"] == "cuda_runtime" and e["name"] in LAUNCH_CALLS)
+        launch += sum(e["us"] for e in cp["top_events"] if is_launch(e))
         if cp["path_us"] > 0:
             host_op = max([host_op] + [100 * e["us"] / cp["path_us"] for e in cp["top_events"]
-                                       if e["kind"] != "kernel" and e["name"] not in LAUNCH_CALLS])
+                                       if e["kind"] != "kernel" and not is_launch(e)])
     return (100 * launch / path if path > 0 else 0), host_op
 
 
