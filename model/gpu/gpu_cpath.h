@@ -64,6 +64,12 @@ enum {
     GPU_NT_N
 };
 
+/* A name table's trace category, as the report and Top name an event of
+ * it: "kernel", "cpu_op", "python_function", "user_annotation",
+ * "cuda_runtime" (which holds cuda_driver and cuda_sync too); "unknown"
+ * out of range. */
+const char *gpu_nt_name(int table);
+
 /* Top events kept per window: HTA's table shows 5; a window keeps a few
  * more so that sums over windows rank their events better. */
 #define GPU_CPATH_TOP 8

@@ -20,6 +20,13 @@ const char *gpu_bound_name(int b)
     return b >= 0 && b < GPU_BOUND_N ? names[b] : "";
 }
 
+const char *gpu_nt_name(int table)
+{
+    static const char *const names[GPU_NT_N] = {"kernel", "cpu_op", "python_function",
+                                                "user_annotation", "cuda_runtime"};
+    return table >= 0 && table < GPU_NT_N ? names[table] : "unknown";
+}
+
 const char *gpu_idle_kind_name(int kind)
 {
     static const char *const names[GPU_IDLE_KINDS] = {

@@ -132,7 +132,7 @@ static const rule_desc RULES[] = {
      * (rule_kineto.c). */
     {.name = "GPUIdleHostBound", .unit = "ranks", .origin = "HTA (idle time breakdown)",
      .fix = "take the host's work off the GPU's path: what ran while the GPU waited names it (report: idle causes); a bigger batch amortises it",
-     .look = "Top (4), o: Kineto ops; Timeline (5): the GPU split per step",
+     .look = "Top (4), o: GPU idle: host, critical path; Timeline (5): the GPU split per step",
      .example_key = "idle_pct", .inputs = RULE_IN_EV | RULE_IN_RANKS,
      .severity = RULE_SEV_HIGH,
      .summary = "Kineto: GPU idle above threshold % of its span, more than host_wait % "

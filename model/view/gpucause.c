@@ -178,8 +178,8 @@ static int cause_gloo(const cause_in *in, finding *f)
                   "go to pinned memory and back: %.0f %% of the GPU's busy time", calls, during,
                   pct_of(j->pinned_us, j->busy_us));
     finding_fix(f, "%s", table_fix(g, "GlooWithCUDA"));
-    finding_evidence(f, "report: gpu[].backend (gloo), gpu[].idle_causes; Top (4), o: kernels "
-                     "(Memcpy DtoH / HtoD Pinned), Kineto ops (record_param_comms)");
+    finding_evidence(f, "Top (4), o: GPU idle: host ([comm_host] gloo:), kernels (Memcpy DtoH / "
+                     "HtoD Pinned); report: gpu[].backend (gloo), gpu[].idle_causes");
     f->rule = "GlooWithCUDA";
     return 1;
 }
@@ -211,7 +211,8 @@ static int cause_loader(const cause_in *in, finding *f)
                       ld.pct, ld.node);
     }
     finding_fix(f, "%s", table_fix(dl, "Dataloader"));
-    finding_evidence(f, "Timeline (5), v: data per step; Top (4), o: Python functions%s%s",
+    finding_evidence(f, "Top (4), o: GPU idle: host ([dataloader]), Python functions%s%s; "
+                     "Timeline (5), v: data per step",
                      in->j->frame[0] ? ": " : "", in->j->frame);
     f->rule = "Dataloader";
     return 1;
@@ -254,7 +255,7 @@ static int cause_launches(const cause_in *in, finding *f)
                   "launches a step)", j->sum.short_pct, (long long)j->sum.launches, (long long)per);
     launch_path_words(j, path, f);
     finding_fix(f, "%s", table_fix(k, "KernelLaunchOverhead"));
-    finding_evidence(f, "Top (4), o: kernels (count); report: gpu[].launch, "
+    finding_evidence(f, "Top (4), o: critical path, kernels (count); report: gpu[].launch, "
                      "gpu[].critical_path");
     f->rule = "KernelLaunchOverhead";
     return 1;
@@ -297,7 +298,8 @@ static int cause_host(const cause_in *in, finding *f)
         snprintf(f->cause + strlen(f->cause), sizeof f->cause - strlen(f->cause),
                  " for %.0f %% of it", cpu);
     finding_fix(f, "%s", table_fix(h, "GPUIdleHostBound"));
-    finding_evidence(f, "report: gpu[].idle_causes, gpu[].critical_path; Top (4), o: Kineto ops");
+    finding_evidence(f, "Top (4), o: GPU idle: host, critical path; report: gpu[].idle_causes, "
+                     "gpu[].critical_path");
     f->rule = h ? "GPUIdleHostBound" : NULL;
     return 1;
 }
@@ -313,7 +315,8 @@ static int cause_batch(const cause_in *in, finding *f)
                   "step");
     finding_fix(f, "a bigger batch, if memory allows (the TensorBoard profiler's advice under "
                 "50 %% GPU utilization)");
-    finding_evidence(f, "Timeline (5): the GPU split per step; report: gpu[].idle_causes");
+    finding_evidence(f, "Timeline (5): the GPU split per step; Top (4), o: GPU idle: host; "
+                     "report: gpu[].idle_causes");
     return 1;
 }
 

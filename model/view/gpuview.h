@@ -7,8 +7,9 @@
  * - the GPU split of a rank's steps (compute / communication / memory /
  *   idle) matched to the steps a Timeline shows (gpuview_steps_match);
  * - the top functions of one source (Kineto CPU ops, GPU kernels, Python
- *   functions) over every rank, the ranks of some nodes, or one
- *   (gpuview_top);
+ *   functions), what the host did while the GPU was idle, or the events
+ *   on the critical path, over every rank, the ranks of some nodes, or
+ *   one (gpuview_top);
  * - a rank's GPU memory allocated / reserved over a window, binned for a
  *   chart (gpuview_memory).
  *
@@ -59,10 +60,23 @@ typedef enum gpuview_src {
     GPUVIEW_OPS = 0,                /* CPU ops by self time */
     GPUVIEW_KERNELS,                /* GPU kernels by total time */
     GPUVIEW_PYTHON,                 /* python_function by self time */
+    /* What the host ran while the GPU was idle (gpu_rank.h idle_attr): a
+     * row per cause, named "[kind] name" (gpu_idle_kind_name), its time
+     * the idle time it overlapped summed over the threads (count: the
+     * (rank, thread) rows merged); all_us is the idle time, so a row's
+     * share is its share of the idle time, as the report's. */
+    GPUVIEW_IDLE,
+    /* The events with the most time on HTA's critical path: a row per
+     * event, named "[kind] name" (kernel, cpu_op, python_function,
+     * user_annotation, cuda_runtime), count the ranks that have it among
+     * their top events; all_us is the path's length. */
+    GPUVIEW_CPATH,
     GPUVIEW_NSRC
 } gpuview_src;
 
-const char *gpuview_src_name(gpuview_src s);  /* "Kineto ops", "kernels", "Python functions" */
+/* "Kineto ops", "kernels", "Python functions", "GPU idle: host",
+ * "critical path". */
+const char *gpuview_src_name(gpuview_src s);
 
 /* What the top's rows are ordered by, every row of the ranks ranked
  * before the top is cut: the source's time (self for ops and Python,
@@ -77,7 +91,8 @@ typedef enum gpuview_sort {
     GPUVIEW_NSORT
 } gpuview_sort;
 
-/* "self" (or "total" for kernels), "total", "count", "mean", "max". */
+/* "self" (for kernels "total", the host's idle causes "idle", the
+ * critical path "on path"), "total", "count", "mean", "max". */
 const char *gpuview_sort_name(gpuview_sort s, gpuview_src src);
 
 typedef struct gpuview_row {
@@ -97,6 +112,12 @@ typedef struct gpuview_top {
      * window leaves some out); 0: the whole job */
     int windowed;
     int64_t t0_us, t1_us;
+    /* The picked ranks' figures over the same steps (the whole job's when
+     * not windowed), summed: the temporal breakdown, HTA's critical path
+     * by class, and the idle time the host's rows are shares of. */
+    int64_t steps, span_us, idle_us, compute_us, non_compute_us;
+    int64_t path_steps, path_us, bound_us[GPU_BOUND_N];
+    int64_t attr_idle_us;
     gpuview_row *rows;
 } gpuview_top;
 

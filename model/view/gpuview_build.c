@@ -1,9 +1,11 @@
 /* gpuview_build: the step split, top-functions and memory builders of
  * gpuview.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/core/model_gpu.h"
+#include "model/gpu/gpu_idle.h"
 #include "model/util/fnv.h"
 #include "model/util/lbound.h"
 #include "model/util/stable_sort.h"
@@ -43,8 +45,8 @@ size_t gpuview_steps_match(const gpu_summary *s, const int64_t *step, const int6
 
 const char *gpuview_src_name(gpuview_src s)
 {
-    static const char *const names[GPUVIEW_NSRC] = {"Kineto ops", "kernels",
-                                                    "Python functions"};
+    static const char *const names[GPUVIEW_NSRC] = {
+        "Kineto ops", "kernels", "Python functions", "GPU idle: host", "critical path"};
     return (unsigned)s < GPUVIEW_NSRC ? names[s] : "";
 }
 
@@ -53,6 +55,10 @@ const char *gpuview_sort_name(gpuview_sort s, gpuview_src src)
     static const char *const names[GPUVIEW_NSORT] = {"self", "total", "count", "mean", "max"};
     if (s == GPUVIEW_SORT_TIME && src == GPUVIEW_KERNELS)
         return "total";
+    if (s == GPUVIEW_SORT_TIME && src == GPUVIEW_IDLE)
+        return "idle";
+    if (s == GPUVIEW_SORT_TIME && src == GPUVIEW_CPATH)
+        return "on path";
     return (unsigned)s < GPUVIEW_NSORT ? names[s] : "";
 }
 
@@ -144,7 +150,52 @@ static int holds_all(const model *m, const rank_pick *k, int64_t t0, int64_t t1)
     return 1;
 }
 
-/* The picked ranks' table of src merged into all: over the steps that
+/* Row "[kind] name" of all counted with us: the host's idle causes and
+ * the path's events are merged over ranks by kind and name (a thread id
+ * means nothing on another rank). 0 or -1 on OOM. */
+static int count_kind_row(gpu_table *all, const char *kind, const char *name, size_t len,
+                          int64_t us)
+{
+    char key[512];
+    int n = snprintf(key, sizeof key, "[%s] %.*s", kind, (int)len, name);
+    if (n < 0)
+        return -1;
+    size_t klen = (size_t)n < sizeof key ? (size_t)n : sizeof key - 1;
+    int64_t i = gpu_table_intern(all, (sm_str){key, klen});
+    if (i < 0)
+        return -1;
+    gpu_table_count(all, (size_t)i, us, us);
+    return 0;
+}
+
+/* One rank's window summed into top (the breakdown, the path's classes,
+ * the idle time) and, for the sources that are not name tables, its rows
+ * into all. 0 or -1 on OOM. */
+static int add_summary(gpuview_top *top, const gpu_summary *s, gpu_table *all)
+{
+    top->steps += s->steps;
+    top->span_us += s->span_us;
+    top->idle_us += s->idle_us;
+    top->compute_us += s->compute_us;
+    top->non_compute_us += s->non_compute_us;
+    top->path_steps += s->critical_path.steps;
+    top->path_us += s->critical_path.path_us;
+    for (int b = 0; b < GPU_BOUND_N; b++)
+        top->bound_us[b] += s->critical_path.bound_us[b];
+    top->attr_idle_us += s->idle_attr.idle_us;
+    int rc = 0;
+    for (size_t i = 0; top->src == GPUVIEW_IDLE && rc == 0 && i < s->idle_attr.n_causes; i++) {
+        const gpu_idle_cause *c = &s->idle_attr.causes[i];
+        rc = count_kind_row(all, gpu_idle_kind_name(c->kind), c->name, c->len, c->overlap_us);
+    }
+    for (size_t i = 0; top->src == GPUVIEW_CPATH && rc == 0 && i < s->critical_path.n_top; i++) {
+        const gpu_name_us *e = &s->critical_path.top[i];
+        rc = count_kind_row(all, gpu_nt_name(e->table), e->name, e->len, e->us);
+    }
+    return rc;
+}
+
+/* The picked ranks' rows of src merged into all: over the steps that
  * start in [t0, t1) when top->windowed, else whole (GPU_WINDOW_ALL: the
  * window is the rank's own tables, not a copy). */
 static int merge_ranks(const model *m, gpuview_top *top, const rank_pick *k, gpu_table *all)
@@ -157,6 +208,8 @@ static int merge_ranks(const model *m, gpuview_top *top, const rank_pick *k, gpu
         if (!picked(k, row))
             continue;
         if ((rc = gpu_rank_window(row->gpu, t0, top->t1_us, w)) == 0)
+            rc = add_summary(top, gpu_window_summary(w), all);
+        if (rc == 0 && top->src < GPUVIEW_IDLE)
             rc = gpu_table_merge(all, gpu_window_names(w, nt_of(top->src)));
         top->ranks++;
     }
@@ -180,6 +233,12 @@ static gpuview_top *top_build(const model *m, gpuview_src src, gpuview_sort sort
     int rc = merge_ranks(m, top, k, &all);
     if (rc == 0)
         rc = fill(top, &all, max);
+    /* the host's rows overlap each other, and the path's rows are its top
+     * events only: their shares are of the idle time and of the path */
+    if (top->src == GPUVIEW_IDLE)
+        top->all_us = top->attr_idle_us;
+    else if (top->src == GPUVIEW_CPATH)
+        top->all_us = top->path_us;
     gpu_table_free(&all);
     if (rc != 0) {
         gpuview_top_free(top);

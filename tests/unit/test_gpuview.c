@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "model/core/model_gpu.h"
+#include "model/gpu/gpu_idle.h"
 #include "model/rules/rules.h"
 #include "model/util/name_match.h"
 #include "model/view/gpuview.h"
@@ -292,7 +293,8 @@ static void test_system_memory_chart(void **state)
  * steps that start in it, the whole job (every kept step) when it holds
  * all of them. kb_host_bound's steps start at 0, 1000, 2000 µs from BASE;
  * the last (3000) is not kept. */
-static const gpuview_top *top_in(const model *m, int64_t t0, int64_t t1, viewdata **v)
+static const gpuview_top *top_src_in(const model *m, gpuview_src src, int64_t t0, int64_t t1,
+                                     viewdata **v)
 {
     viewdata_req q;
     memset(&q, 0, sizeof q);
@@ -300,13 +302,18 @@ static const gpuview_top *top_in(const model *m, int64_t t0, int64_t t1, viewdat
     q.span_us = t1 - t0;
     gpuview_top_params tp;
     memset(&tp, 0, sizeof tp);
-    tp.src = GPUVIEW_KERNELS;
+    tp.src = src;
     assert_int_equal(viewdata_ask_for(&q, &gpuview_top_query, &tp, sizeof tp), 0);
     *v = viewdata_build(m, &q, NULL, 0);
     assert_non_null(*v);
     const gpuview_top *t = viewdata_answer(*v, &gpuview_top_query);
     assert_non_null(t);
     return t;
+}
+
+static const gpuview_top *top_in(const model *m, int64_t t0, int64_t t1, viewdata **v)
+{
+    return top_src_in(m, GPUVIEW_KERNELS, t0, t1, v);
 }
 
 static void test_top_window(void **state)
@@ -341,6 +348,91 @@ static void test_top_window(void **state)
     model_free(m);
 }
 
+/* The sum over every rank of what the rank's own window [t0, t1) says,
+ * straight from gpu_rank_window: the idle time the causes are shares of,
+ * one cause's overlap (by kind and name), the path's length and class. */
+typedef struct rank_sums {
+    int64_t attr_idle_us, idle_us, span_us, path_us, cpu_us, cause_us;
+} rank_sums;
+
+static rank_sums sum_ranks(const model *m, int64_t t0, int64_t t1, const char *kind,
+                           const char *name)
+{
+    rank_sums r = {0};
+    gpu_window *w = gpu_window_new();
+    for (size_t i = 0; i < model_gpu_count(m); i++) {
+        assert_int_equal(gpu_rank_window(model_gpu_at(m, i)->gpu, t0, t1, w), 0);
+        const gpu_summary *s = gpu_window_summary(w);
+        r.attr_idle_us += s->idle_attr.idle_us;
+        r.idle_us += s->idle_us;
+        r.span_us += s->span_us;
+        r.path_us += s->critical_path.path_us;
+        r.cpu_us += s->critical_path.bound_us[GPU_BOUND_CPU];
+        for (size_t k = 0; k < s->idle_attr.n_causes; k++) {
+            const gpu_idle_cause *c = &s->idle_attr.causes[k];
+            if (!strcmp(gpu_idle_kind_name(c->kind), kind) && c->len == strlen(name) &&
+                !memcmp(c->name, name, c->len))
+                r.cause_us += c->overlap_us;
+        }
+    }
+    gpu_window_free(w);
+    return r;
+}
+
+/* Top's "GPU idle: host" and "critical path" (issue 32 point 5): over a
+ * window they are the ranks' own windows summed, their rows merged by
+ * kind and name; over every step, the ranks' whole summaries. */
+static void test_top_idle_and_path(void **state)
+{
+    (void)state;
+    model *m = model_new(NULL);
+    merge(m, "algo-1", "rank 0", 0, kb_host_bound(BASE, 4, 1, 0));
+    merge(m, "algo-2", "rank 1", 1, kb_host_bound(BASE, 4, 0, 0));
+    const int64_t b = BASE * 1000000;
+    const int64_t win[3][2] = {{1000, 3000}, {1500, 2500}, {-1000, 9000}};
+    for (int i = 0; i < 3; i++) {
+        viewdata *v;
+        const gpuview_top *t = top_src_in(m, GPUVIEW_IDLE, win[i][0], win[i][1], &v);
+        assert_true(t->n > 0);
+        assert_int_equal(t->ranks, 2);
+        assert_int_equal(t->windowed, i < 2);
+        assert_memory_equal(t->rows[0].name, "[", 1);
+        /* the first row's kind and name, to find it in the ranks' rows */
+        char kind[32];
+        const char *close = strchr(t->rows[0].name, ']');
+        assert_non_null(close);
+        snprintf(kind, sizeof kind, "%.*s", (int)(close - t->rows[0].name - 1),
+                 t->rows[0].name + 1);
+        int64_t t0 = t->windowed ? b + win[i][0] : GPU_WINDOW_ALL;
+        rank_sums r = sum_ranks(m, t0, b + win[i][1], kind, close + 2);
+        assert_true(r.attr_idle_us > 0);
+        assert_int_equal(t->all_us, r.attr_idle_us);
+        assert_int_equal(t->idle_us, r.idle_us);
+        assert_int_equal(t->span_us, r.span_us);
+        assert_int_equal(t->rows[0].self_us, r.cause_us);
+        assert_true(t->rows[0].self_us <= t->all_us);
+        viewdata_free(v);
+        t = top_src_in(m, GPUVIEW_CPATH, win[i][0], win[i][1], &v);
+        assert_int_equal(t->all_us, r.path_us);
+        assert_int_equal(t->path_us, r.path_us);
+        assert_int_equal(t->bound_us[GPU_BOUND_CPU], r.cpu_us);
+        assert_true(t->n > 0 && t->rows[0].self_us <= t->path_us);
+        assert_string_equal(gpuview_sort_name(GPUVIEW_SORT_TIME, GPUVIEW_CPATH), "on path");
+        viewdata_free(v);
+    }
+    /* the window of step 2 alone holds less idle time than steps 1-2 */
+    viewdata *v1, *v2;
+    const gpuview_top *one = top_src_in(m, GPUVIEW_IDLE, 1500, 2500, &v1);
+    const gpuview_top *two = top_src_in(m, GPUVIEW_IDLE, 1000, 3000, &v2);
+    assert_int_equal(one->steps, 2);       /* one step on each rank */
+    assert_int_equal(two->steps, 4);
+    assert_true(one->all_us < two->all_us);
+    viewdata_free(v1);
+    viewdata_free(v2);
+    assert_string_equal(gpuview_src_name(GPUVIEW_IDLE), "GPU idle: host");
+    model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_steps_match),
         cmocka_unit_test(test_top),
         cmocka_unit_test(test_top_window),
+        cmocka_unit_test(test_top_idle_and_path),
         cmocka_unit_test(test_memory_bins),
         cmocka_unit_test(test_timeline_gpu),
         cmocka_unit_test(test_system_memory_chart),

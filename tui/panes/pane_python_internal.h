@@ -17,7 +17,7 @@ typedef struct pypane_item {
 
 /* The sources the pane shows (`o` cycles): the job's cProfile or
  * pyinstrument stats, then the PyTorch profiler's tables (1 + gpuview_src). */
-enum { PYSRC_STATS = 0, PYSRC_OPS, PYSRC_KERNELS, PYSRC_PYFUNC, PYSRC_N };
+enum { PYSRC_STATS = 0, PYSRC_OPS, PYSRC_KERNELS, PYSRC_PYFUNC, PYSRC_IDLE, PYSRC_CPATH, PYSRC_N };
 
 struct pane {
     int src;                 /* PYSRC_* */
@@ -69,7 +69,7 @@ void pane_python_menu_draw(pane *p, WINDOW *w, const pane_ctx *ctx, int y0);
  * source with data (1 when it moved). */
 void pane_python_pick_source(pane *p, const pane_ctx *ctx);
 int pane_python_next_source(pane *p, const pane_ctx *ctx);
-/* "cProfile", "pyinstrument", "Kineto ops", "kernels", "Python functions". */
+/* "cProfile", "pyinstrument", or gpuview_src_name's. */
 const char *pane_python_source_name(const pane *p);
 /* The Kineto table: rows passing the filter (into p->rows), and the draw. */
 size_t pane_python_kineto_count(pane *p, const pane_ctx *ctx);

@@ -101,9 +101,51 @@ static void kcols_fit(int width, kcols *c)
     pane_common_fit_cols(width, 3 + 2, KCOL_W, KCOL_N, KCOL_DROP, NULL, KCOL_N - 1, c->shown);
 }
 
+static double pct_of(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* What the rows of the host's idle causes and of the critical path are
+ * shares of, over the same steps: the GPU's split of them, or the path's
+ * length by HTA's class (classes under 0.5 % left out, as the report). */
+static void figures_info(const gpuview_top *t, char *buf, size_t n)
+{
+    char d[FMT_BUF];
+    if (t->src == GPUVIEW_IDLE) {
+        fmt_duration(d, sizeof d, (double)t->idle_us);
+        snprintf(buf, n, "%lld steps: GPU idle %.1f %% (%s), compute %.1f %%, other %.1f %%",
+                 (long long)t->steps, pct_of(t->idle_us, t->span_us), d,
+                 pct_of(t->compute_us, t->span_us), pct_of(t->non_compute_us, t->span_us));
+        return;
+    }
+    fmt_duration(d, sizeof d, (double)t->path_us);
+    int k = snprintf(buf, n, "%lld steps, path %s:", (long long)t->path_steps, d);
+    for (int b = 0; b < GPU_BOUND_N && k > 0 && (size_t)k < n; b++)
+        if (pct_of(t->bound_us[b], t->path_us) >= 0.5)
+            k += snprintf(buf + k, n - (size_t)k, " %s %.0f %%", gpu_bound_name(b),
+                          pct_of(t->bound_us[b], t->path_us));
+}
+
+/* The column heads of source src (count, time, %, mean, max). */
+static void col_heads(gpuview_src src, const char *heads[KCOL_N])
+{
+    static const char *const count[GPUVIEW_NSRC] = {"count", "count", "count", "threads",
+                                                    "ranks"};
+    static const char *const time[GPUVIEW_NSRC] = {"self", "total", "self", "idle", "on path"};
+    heads[0] = count[src];
+    heads[1] = time[src];
+    heads[2] = "%";
+    heads[3] = "mean";
+    heads[4] = "max";
+}
+
 static void draw_head(const pane *p, WINDOW *w, const pane_ctx *ctx, const gpuview_top *t)
 {
-    char info[256], all[FMT_BUF];
+    /* what all_us sums: the sort's time of every row, the idle time, the
+     * path's length */
+    static const char *const all_word[GPUVIEW_NSRC] = {"self", "GPU", "self", "idle", "path"};
+    char info[512], all[FMT_BUF], figs[256] = "";
     int kernels = t->src == GPUVIEW_KERNELS;
     fmt_duration(all, sizeof all, (double)t->all_us);
     /* "all 4 ranks", or under a node filter "2 of 4 ranks" */
@@ -113,9 +155,13 @@ static void draw_head(const pane *p, WINDOW *w, const pane_ctx *ctx, const gpuvi
         snprintf(ranks, sizeof ranks, "%zu of %zu ranks", t->ranks, nr);
     else
         snprintf(ranks, sizeof ranks, "all %zu rank%s", nr, nr == 1 ? "" : "s");
-    snprintf(info, sizeof info, "%s | sort %s | %s | %zu of %zu, %s %s | o source%s%s%s",
-             gpuview_src_name(t->src), gpuview_sort_name(t->sort, t->src), ranks, t->n,
-             t->total, kernels ? "GPU" : "self", all,
+    if (t->src >= GPUVIEW_IDLE) {
+        figures_info(t, figs + 3, sizeof figs - 3);
+        memcpy(figs, " | ", 3);
+    }
+    snprintf(info, sizeof info, "%s | sort %s | %s%s | %zu of %zu, %s %s | o source%s%s%s",
+             gpuview_src_name(t->src), gpuview_sort_name(t->sort, t->src), ranks, figs, t->n,
+             t->total, all_word[t->src], all,
              p->filter[0] || p->filter_edit ? " | /" : "", p->filter, p->filter_edit ? "_" : "");
     if (p->keynote[0])   /* what a key could not do here, in place of the line */
         pane_common_put(w, 0, 0, -1, p->keynote, theme_attr(ctx->th, ROLE_ALERT_MED));
@@ -124,7 +170,8 @@ static void draw_head(const pane *p, WINDOW *w, const pane_ctx *ctx, const gpuvi
     char hdr[128];
     kcols c;
     kcols_fit(getmaxx(w), &c);
-    const char *heads[KCOL_N] = {"count", kernels ? "total" : "self", "%", "mean", "max"};
+    const char *heads[KCOL_N];
+    col_heads(t->src, heads);
     int n = snprintf(hdr, sizeof hdr, "  #");
     for (int i = 0; i < KCOL_N; i++)
         if (c.shown[i])
@@ -155,6 +202,22 @@ static void draw_row(WINDOW *w, int y, size_t rank, const gpuview_row *r, int64_
     pane_common_put(w, y, x, getmaxx(w) - x, r->name, attr);
 }
 
+/* Why source src has no row. */
+static const char *empty_note(gpuview_src src)
+{
+    switch (src) {
+    case GPUVIEW_PYTHON:
+        return "no python_function events in the traces (with_stack=True records them)";
+    case GPUVIEW_IDLE:
+        return "nothing on the host while the GPU was idle in these steps";
+    case GPUVIEW_CPATH:
+        return "no critical path in these steps (HTA's: ProfilerStep#N, each trace's last left "
+               "out)";
+    default:
+        return "none in the traces";
+    }
+}
+
 void pane_python_kineto_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
 {
     const gpuview_top *t = kineto_rows(p, ctx);
@@ -165,10 +228,8 @@ void pane_python_kineto_draw(pane *p, WINDOW *w, const pane_ctx *ctx)
     }
     draw_head(p, w, ctx, t);
     if (!p->nrows) {
-        pane_common_put(w, 2, 0, -1, p->filter[0] ? "no name matches the filter"
-                        : t->src == GPUVIEW_PYTHON ? "no python_function events in the traces "
-                                                     "(with_stack=True records them)"
-                                                   : "none in the traces",
+        pane_common_put(w, 2, 0, -1,
+                        p->filter[0] ? "no name matches the filter" : empty_note(t->src),
                         theme_attr(ctx->th, ROLE_DIM));
         return;
     }

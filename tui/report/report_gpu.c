@@ -69,16 +69,6 @@ static json_t *name_us_json(const char *name, size_t len)
     return json_string(buf);
 }
 
-/* A critical-path event's trace category: a kernel is the GPU's, the
- * others the host's (the runtime row holds cuda_runtime, cuda_driver and
- * cuda_sync). */
-static const char *top_kind(int table)
-{
-    static const char *const kinds[GPU_NT_N] = {"kernel", "cpu_op", "python_function",
-                                                "user_annotation", "cuda_runtime"};
-    return table >= 0 && table < GPU_NT_N ? kinds[table] : "unknown";
-}
-
 /* HTA's critical path summed over the rank's steps: its length, its
  * split by bound_by class and the events with the most time on it. */
 static json_t *critical_path_json(const gpu_summary *g)
@@ -90,7 +80,7 @@ static json_t *critical_path_json(const gpu_summary *g)
         const gpu_name_us *e = &g->critical_path.top[i];
         json_array_append_new(top, json_pack("{s:o, s:s, s:I}", "name",
                                              name_us_json(e->name, e->len), "kind",
-                                             top_kind(e->table), "us", (json_int_t)e->us));
+                                             gpu_nt_name(e->table), "us", (json_int_t)e->us));
     }
     return json_pack("{s:I, s:I, s:I, s:o, s:o}", "steps", (json_int_t)g->critical_path.steps,
                      "failed_steps", (json_int_t)g->critical_path.failed, "path_us",
