@@ -27,17 +27,9 @@ rig_start "$T/rig" || exit 1
 rig_env
 J="$SMTOP jobs --json --endpoint-url $RIG_ENDPOINT"
 $J >"$T/first.json" 2>/dev/null || fail "jobs --json"
-# three plain-named jobs with a profiler path, newest first
-mapfile -t P < <(python3 -c '
-import json, sys
-for j in json.load(open(sys.argv[1]))["jobs"]:
-    if j["profiler_output"] and j["name"].isprintable() and j["training_start_s"]:
-        print(j["name"])' "$T/first.json" | head -3)
-[ "${#P[@]}" -eq 3 ] || { echo "FAIL: the fixture has ${#P[@]} jobs with a profiler path"; exit 1; }
-A=${P[0]} B=${P[1]} C=${P[2]}
-"$SMTOP" synth --out "$T/data/$A/profiler-output" --gpus 2 --minutes 4 >/dev/null || fail "synth A"
-"$SMTOP" synth --out "$T/data/$B" --kineto-only --minutes 3 >/dev/null || fail "synth B"
-rig_upload smtop-jobs profiler "$T/data" >/dev/null || fail "upload"
+# A (Debugger metrics and smdebug), B (traces only), C (a path, no data)
+. "$SMTOP_SRC/tests/integration/jobs_api_files_lib.sh"
+jaf_jobs "$T/first.json" "$T/data" || exit 1
 # an ended job without a profiler path whose output.tar.gz is past the
 # list's 256 MiB (sparse: nothing of it is meant to be read)
 BIG=$(python3 -c '
