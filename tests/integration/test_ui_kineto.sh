@@ -4,7 +4,8 @@
 # GPUIdleHostBound and `:set` moves its threshold live; the Steps pane
 # shows the ranks' ProfilerSteps; the Timeline splits each step into GPU
 # compute / comm / memory / idle; the Top functions pane opens on the
-# traces' CPU ops and `o` cycles kernels and Python functions; the System
+# traces' CPU ops and `o` cycles kernels, Python functions, what the host
+# did while the GPU was idle and the critical path; the System
 # pane charts each rank's GPU memory from [memory]. A job with both
 # sources shows the system metrics beside the ranks' steps.
 source "$(dirname "$0")/ui_lib.sh"
@@ -42,8 +43,12 @@ ui_wait '4 Top functions - kernels, whole job'
 ui_keys o
 ui_wait 'no python_function events in the traces'
 ui_keys o
+ui_wait 'GPU idle: host \| sort idle \| all 2 ranks \| [0-9]+ steps: GPU idle [0-9.]+ %'
+ui_keys o
+ui_wait 'critical path \| sort on path \| all 2 ranks \| [0-9]+ steps, path'
+ui_keys o
 ui_wait 'Kineto ops \| sort self \| all 2 ranks'
-echo "ok: Top functions: Kineto ops, o to kernels, Python functions and back"
+echo "ok: Top functions: Kineto ops, o to kernels, Python functions, GPU idle: host, critical path and back"
 
 # The System pane may give way on a job without system metrics: 1 shows it.
 ui_screen | grep -q '1 System' || ui_keys 1

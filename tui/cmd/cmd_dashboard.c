@@ -16,6 +16,8 @@
 #include "io/run/demo.h"
 #include "io/run/job.h"
 #include "io/run/job_watch.h"
+#include "io/scan/scanner.h"
+#include "io/source/source_open.h"
 #include "tui/cmd/cmd_job.h"
 #include "tui/text/timearg.h"
 #include "tui/report/report_diff.h"
@@ -392,6 +394,26 @@ static int dashboard_go(dash_args *a)
     return SMTOP_EXIT_OK;
 }
 
+/* 1 when SOURCE is a local folder of SageMaker jobs without data of its
+ * own: its dashboard would show 0 nodes and a status line naming the
+ * jobs, where the user meant the list of them. An S3 prefix keeps the
+ * dashboard (and its status line): probing it costs listings before the
+ * first frame. */
+static int holds_jobs(const dash_args *a)
+{
+    if (a->demo || a->job || a->baseline || a->row || !a->src || !strncmp(a->src, "s3://", 5))
+        return 0;
+    sm_err err = {0};
+    source *src = source_open(a->src, &a->so, &err);
+    if (!src)
+        return 0;
+    char root[256], job[1][SCAN_JOB_NAME];
+    int r = scanner_probe_root(src, root, sizeof root, &err) == 0 &&
+            scan_find_jobs(src, job, 1, &err) > 0;
+    source_free(src);
+    return r;
+}
+
 int cmd_dashboard(int argc, char **argv)
 {
     dash_args a;
@@ -404,6 +426,10 @@ int cmd_dashboard(int argc, char **argv)
     if (r < 0) {
         cmd_err_print("smtop", err.msg);
         return SMTOP_EXIT_USAGE;
+    }
+    if (holds_jobs(&a)) {   /* `smtop DIR` on a folder of jobs: `smtop jobs DIR` */
+        char *av[] = {"jobs", (char *)a.src, NULL};
+        return cmd_jobs(2, av);
     }
     return dashboard_go(&a);
 }
