@@ -43,9 +43,9 @@ ui_wait '4 Top functions - kernels, whole job'
 ui_keys o
 ui_wait 'no python_function events in the traces'
 ui_keys o
-ui_wait 'GPU idle: host \| sort idle \| all 2 ranks \| [0-9]+ steps: GPU idle [0-9.]+ %'
+ui_wait 'GPU idle: host \| [0-9]+ steps: GPU idle [0-9.]+ %'
 ui_keys o
-ui_wait 'critical path \| sort on path \| all 2 ranks \| [0-9]+ steps, path'
+ui_wait 'critical path \| [0-9]+ steps, path [0-9.]+ [mu]?s: [a-z_]+ [0-9]+ %'
 ui_keys o
 ui_wait 'Kineto ops \| sort self \| all 2 ranks'
 echo "ok: Top functions: Kineto ops, o to kernels, Python functions, GPU idle: host, critical path and back"

@@ -36,7 +36,7 @@ ui_source() {
     ui_fail "Top never showed the source $want"
 }
 ui_source 'GPU idle: host'
-line=$(ui_steady 'GPU idle: host \| sort idle \| all 1 rank \| [0-9]+ steps: GPU idle [0-9.]+ %' 30) ||
+line=$(ui_steady 'GPU idle: host \| [0-9]+ steps: GPU idle [0-9.]+ %[^|]* \| all 1 rank \| sort idle' 30) ||
     ui_fail "no figures line"
 steps_whole=$(grep -oE '[0-9]+ steps: GPU idle' <<<"$line" | awk '{print $1}')
 got=$(grep -oE 'GPU idle [0-9.]+ %' <<<"$line" | awk '{print $3}')
@@ -47,9 +47,10 @@ grep -qF " $share " <<<"$row" || ui_fail "the DataLoader's row ($row) lacks the 
 echo "ok: whole job, $steps_whole steps, GPU idle $got %, DataLoader $share of the idle time"
 
 ui_source 'critical path'
-line=$(ui_steady 'critical path \| sort on path \| all 1 rank \| [0-9]+ steps, path [^|]*' 30) ||
+line=$(ui_steady 'critical path \| [0-9]+ steps, path [^|]* \| all 1 rank \| sort on path' 30) ||
     ui_fail "no critical path line"
-grep -qE "data_loading $dl %" <<<"$line" || ui_fail "Top's path ($line) lacks data_loading $dl %"
+grep -qE "path [^:]*: data_loading $dl % " <<<"$line" ||
+    ui_fail "Top's path ($line) does not lead with data_loading $dl %"
 ui_steady '│  1 .*\[user_annotation\] enumerate\(DataLoader\)' 20 >/dev/null ||
     ui_fail "the DataLoader is not the first event on the critical path"
 echo "ok: critical path data_loading $dl %"
@@ -63,14 +64,14 @@ range=$(ui_steady 'Top functions - critical path, [0-9:]+-[0-9:]+' 15) ||
 range=${range##*, }
 ui_screen | grep -q "Steps - $range" || ui_fail "Top shows $range, the Steps pane another range"
 ui_source 'GPU idle: host'
-line=$(ui_steady 'GPU idle: host \| sort idle \| all 1 rank \| [0-9]+ steps: GPU idle' 15) ||
+line=$(ui_steady 'GPU idle: host \| [0-9]+ steps: GPU idle' 15) ||
     ui_fail "no figures line zoomed in"
 steps_zoom=$(grep -oE '[0-9]+ steps: GPU idle' <<<"$line" | awk '{print $1}')
 ((steps_zoom > 0 && steps_zoom < steps_whole)) ||
     ui_fail "zoomed to $range, Top counts $steps_zoom steps, the whole job $steps_whole"
 echo "ok: $range holds $steps_zoom of $steps_whole steps"
 ui_keys a
-ui_steady "GPU idle: host \| sort idle \| all 1 rank \| $steps_whole steps" 15 >/dev/null ||
+ui_steady "GPU idle: host \| $steps_whole steps: GPU idle" 15 >/dev/null ||
     ui_fail "a did not bring back the whole job's $steps_whole steps"
 ui_quit
 echo "ok: a brings back the whole job"

@@ -108,7 +108,8 @@ static double pct_of(int64_t part, int64_t whole)
 
 /* What the rows of the host's idle causes and of the critical path are
  * shares of, over the same steps: the GPU's split of them, or the path's
- * length by HTA's class (classes under 0.5 % left out, as the report). */
+ * length by HTA's class, the largest first so that a narrow pane keeps
+ * the lead (classes under 0.5 % left out, as the report). */
 static void figures_info(const gpuview_top *t, char *buf, size_t n)
 {
     char d[FMT_BUF];
@@ -121,10 +122,17 @@ static void figures_info(const gpuview_top *t, char *buf, size_t n)
     }
     fmt_duration(d, sizeof d, (double)t->path_us);
     int k = snprintf(buf, n, "%lld steps, path %s:", (long long)t->path_steps, d);
-    for (int b = 0; b < GPU_BOUND_N && k > 0 && (size_t)k < n; b++)
+    int done[GPU_BOUND_N] = {0};
+    for (int left = GPU_BOUND_N; left > 0 && k > 0 && (size_t)k < n; left--) {
+        int b = -1;
+        for (int c = 0; c < GPU_BOUND_N; c++)
+            if (!done[c] && (b < 0 || t->bound_us[c] > t->bound_us[b]))
+                b = c;
+        done[b] = 1;
         if (pct_of(t->bound_us[b], t->path_us) >= 0.5)
             k += snprintf(buf + k, n - (size_t)k, " %s %.0f %%", gpu_bound_name(b),
                           pct_of(t->bound_us[b], t->path_us));
+    }
 }
 
 /* The column heads of source src (count, time, %, mean, max). */
@@ -142,10 +150,7 @@ static void col_heads(gpuview_src src, const char *heads[KCOL_N])
 
 static void draw_head(const pane *p, WINDOW *w, const pane_ctx *ctx, const gpuview_top *t)
 {
-    /* what all_us sums: the sort's time of every row, the idle time, the
-     * path's length */
-    static const char *const all_word[GPUVIEW_NSRC] = {"self", "GPU", "self", "idle", "path"};
-    char info[512], all[FMT_BUF], figs[256] = "";
+    char info[512], all[FMT_BUF];
     int kernels = t->src == GPUVIEW_KERNELS;
     fmt_duration(all, sizeof all, (double)t->all_us);
     /* "all 4 ranks", or under a node filter "2 of 4 ranks" */
@@ -155,14 +160,19 @@ static void draw_head(const pane *p, WINDOW *w, const pane_ctx *ctx, const gpuvi
         snprintf(ranks, sizeof ranks, "%zu of %zu ranks", t->ranks, nr);
     else
         snprintf(ranks, sizeof ranks, "all %zu rank%s", nr, nr == 1 ? "" : "s");
-    if (t->src >= GPUVIEW_IDLE) {
-        figures_info(t, figs + 3, sizeof figs - 3);
-        memcpy(figs, " | ", 3);
+    const char *fl = p->filter[0] || p->filter_edit ? " | /" : "";
+    const char *edit = p->filter_edit ? "_" : "";
+    if (t->src >= GPUVIEW_IDLE) {   /* the figures first: a narrow pane cuts the rest */
+        char figs[256];
+        figures_info(t, figs, sizeof figs);
+        snprintf(info, sizeof info, "%s | %s | %s | sort %s | %zu of %zu | o source%s%s%s",
+                 gpuview_src_name(t->src), figs, ranks, gpuview_sort_name(t->sort, t->src), t->n,
+                 t->total, fl, p->filter, edit);
+    } else {
+        snprintf(info, sizeof info, "%s | sort %s | %s | %zu of %zu, %s %s | o source%s%s%s",
+                 gpuview_src_name(t->src), gpuview_sort_name(t->sort, t->src), ranks, t->n,
+                 t->total, kernels ? "GPU" : "self", all, fl, p->filter, edit);
     }
-    snprintf(info, sizeof info, "%s | sort %s | %s%s | %zu of %zu, %s %s | o source%s%s%s",
-             gpuview_src_name(t->src), gpuview_sort_name(t->sort, t->src), ranks, figs, t->n,
-             t->total, all_word[t->src], all,
-             p->filter[0] || p->filter_edit ? " | /" : "", p->filter, p->filter_edit ? "_" : "");
     if (p->keynote[0])   /* what a key could not do here, in place of the line */
         pane_common_put(w, 0, 0, -1, p->keynote, theme_attr(ctx->th, ROLE_ALERT_MED));
     else
