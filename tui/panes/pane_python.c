@@ -331,7 +331,7 @@ static int py_say(pane *p, const pane_ctx *ctx)
 
 static const pane_key py_keys[] = {
     {"j k  Dn Up", "function", "select a function"},
-    {"o", "source", "cProfile/pyinstrument, Kineto ops, kernels, Python"},
+    {"o", "source", "cProfile/pyinstrument; traces: ops, kernels, Python, GPU idle, path"},
     {"s", "sort", "cycle the sort key"},
     {"T C N P", NULL, "tottime cumtime calls prim (traces: self total calls; M max)"},
     {"w", "window", "window / node menu"},
