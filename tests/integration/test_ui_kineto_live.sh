@@ -31,7 +31,10 @@ steps_grew() { m=$(steps_n); [ -n "$m" ] && [ "$m" -gt "$n" ]; }
 ui_start 200 50 "$SMTOP" --no-config --interval "$IV" "$JOB"
 ui_wait '│n [0-9]+ +mean' 30
 ui_wait 'scanned [0-9]+ s ago' 30
-n=$(steps_n)
+# The count to grow from, once it holds still: the panes may draw the
+# pass before last for a moment after the status line says "scanned".
+s=$(ui_steady '│n [0-9]+ +mean' 30) || exit 1
+n=$(grep -oE '[0-9]+' <<<"$s")
 worst=0
 for f in $held; do
     if [ -e "$UI_WORK/held/$f" ]; then
