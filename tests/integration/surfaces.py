@@ -17,6 +17,9 @@ import re
 import sys
 
 SEV = ("high", "medium", "med", "low", "info")
+NOW = ("gpu_pct", "cpu_pct", "mem_pct")
+NOW_LINE = re.compile(r"^newest 5 min: GPU (-|[0-9.]+ %)  CPU (-|[0-9.]+ %)  MEM (-|[0-9.]+ %)$",
+                      re.M)
 
 
 def text_figures(txt):
@@ -27,6 +30,12 @@ def text_figures(txt):
         f["nodes"] = int(m.group(1))
         if m.group(2):
             f["step_p50_ms"] = float(m.group(2)) * {"us": 1e-3, "ms": 1, "s": 1e3}[m.group(3)]
+    # the job list's GPU/CPU/MEM % (newest 5 minutes), as printed: "41.2"
+    # or "-"; absent: the line is missing
+    m = NOW_LINE.search(txt)
+    if m:
+        for k, v in zip(NOW, m.groups()):
+            f[k] = v.removesuffix(" %")
     m = re.search(r"^traces:\s+(\d+) read", txt, re.M)
     f["traces_read"] = int(m.group(1)) if m else 0
     block = re.search(r"^rules fired:\n((?:  .*\n)*)", txt, re.M)
@@ -53,6 +62,10 @@ def check_job(txt, rep, jobs, name):
     p50 = s["step_p50_us"] / 1e3 if s["step_p50_us"] is not None else None
     # the text rounds to 3 significant figures
     same("step p50: report text vs summary", t.get("step_p50_ms"), p50, 0.006)
+    for k in NOW:   # to the 0.1 printed, "-" for null
+        want = "-" if s[k] is None else f"{s[k]:.1f}"
+        if t.get(k, "(no line)") != want:
+            bad.append(f"{k}: report text {t.get(k, '(no line)')} vs summary {s[k]!r} ({want})")
     same("traces read: report text vs warnings", t["traces_read"], rep["warnings"]["traces_read"])
     row = next((j for j in jobs["jobs"] if j["name"] == name), None)
     if row is None:
@@ -99,6 +112,16 @@ def mutants(txt, rep, jobs, name):
     r3 = copy.deepcopy(rep)
     r3["warnings"]["traces_read"] += 1
     yield "warnings traces_read", txt, r3, jobs
+    for k in NOW:
+        r4 = copy.deepcopy(rep)
+        r4["summary"][k] = 50.0 if r4["summary"][k] is None else r4["summary"][k] + 1
+        yield "summary " + k, txt, r4, jobs
+    for i, k in enumerate(NOW):   # the text's figure one step of 0.1 off, or a number for "-"
+        def bump(m, i=i):
+            g = list(m.groups())
+            g[i] = "50.0 %" if g[i] == "-" else f"{float(g[i][:-2]) + 0.1:.1f} %"
+            return "newest 5 min: GPU %s  CPU %s  MEM %s" % tuple(g)
+        yield "text " + k, NOW_LINE.sub(bump, txt, count=1), rep, jobs
     yield "text nodes", re.sub(r"^(nodes:\s+)(\d+)", lambda m: m.group(1) + str(int(m.group(2)) + 1),
                                txt, count=1, flags=re.M), rep, jobs
 

@@ -5,7 +5,9 @@
 # with a trace cut in half) and the Kineto sample folders `smtop jobs`
 # lists, the report's text, the report's JSON and the job's row of
 # `smtop jobs --json DIR` must say the same alerts, step p50, nodes,
-# traces read, idle GPU-hours and time range (surfaces.py); `smtop diff`'s
+# traces read, idle GPU-hours and time range, and the text's "newest 5
+# min" line the summary's GPU/CPU/MEM % to the 0.1 it prints, "-" for
+# null (surfaces.py); `smtop diff`'s
 # text must count what its JSON counts, for each shape against itself and
 # against another. The
 # checker is shown each figure mutated on one surface and must catch it.

@@ -15,6 +15,7 @@ ui_wait 'j/k node  c per core +\| \? help  q quit'    # System's hints
 # A pane with no data yet gives its space away, and Tab skips it: until
 # the trace files are read, Tab Tab would land past the Steps pane.
 ui_wait '3 Steps'
+ui_loaded 60                     # and the phases n/N cycle through are all read
 ui_keys Tab Tab                                      # the Steps pane
 ui_wait 'n/N phase  ,/\. step'
 ui_wait 'TRAIN  \(1/[0-9]+, n/N\)'
@@ -40,6 +41,7 @@ ui_quit
 
 ui_start 120 40 "$SMTOP" "$JOB"
 ui_wait '12 nodes'
+ui_loaded 60                     # rows read off the screen for the clicks stay put
 
 
 # The filter is anchored at numbers: /algo-1 keeps algo-1 only, not

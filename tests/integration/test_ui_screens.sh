@@ -34,6 +34,7 @@ header_span() { local r; r=$(header_range); echo $(($(secs "${r#*-}") - $(secs "
 
 ui_start 80 24 env TZ=UTC "$SMTOP" "$JOB"
 ui_wait 'ENDED' 30
+ui_loaded 60                     # panes with no data yet give their space away
 ui_wait 'Top - Kineto ops' 20
 # --- Top's rows keep the name: 12 columns at least after the figures
 ui_wait '│ +1 +[0-9.]+ [mu]?s +[0-9.]+% +[A-Za-z_:]{12}' 20
@@ -104,6 +105,7 @@ ui_quit
 # --- 120x60: the zoomed Alerts pane wraps every line; J stays in the job
 ui_start 120 60 env TZ=UTC "$SMTOP" "$JOB"
 ui_wait 'ENDED' 30
+ui_loaded 60                     # the job's end moves while its files are read
 ui_focus Alerts
 ui_wait '\[(HIGH|MED |LOW )\]' 20
 ui_keys Enter

@@ -20,10 +20,11 @@ ui_wait 'straggler algo-3' 20
 # (the row ends with the pane bar: every pane's digit). The nodes' files
 # arrive over the first read, the verdict's figures with them: the row is
 # polled until it reads as the finished report does.
-end=$((SECONDS + 30))
-while row=$(ui_screen | sed -n 2p | sed -E 's/^ *//; s/( +[1-9])+ *$//')
-    [ "$row" != "${want//; / · }" ] && ((SECONDS < end)); do sleep 0.3; done
-[ "$row" = "${want//; / · }" ] || ui_fail "header verdict '$row' is not the report's '$want'"
+row_is_report() {
+    row=$(ui_screen | sed -n 2p | sed -E 's/^ *//; s/( +[1-9])+ *$//')
+    [ "$row" = "${want//; / · }" ]
+}
+ui_poll -every 0.3 30 row_is_report || ui_fail "header verdict '$row' is not the report's '$want'"
 # Coloured as its worst finding, not as plain header text.
 ui_screen_esc | sed -n 2p | grep -q $'\e\\[' || ui_fail "verdict row has no colour"
 # A filter hides algo-3 from the panes; the verdict stays.
@@ -36,8 +37,8 @@ ui_start 80 24 "$SMTOP" "$UI_WORK/job"
 ui_wait 'straggler algo-3' 20
 ui_loaded 60
 first=${want%%; *}
-end=$((SECONDS + 30))
-while row=$(ui_screen | sed -n 2p); [[ "$row" != *"$first"* ]] && ((SECONDS < end)); do sleep 0.3; done
+row_has_first() { row=$(ui_screen | sed -n 2p); [[ "$row" == *"$first"* ]]; }
+ui_poll -every 0.3 30 row_has_first
 [ "$(printf '%s' "$row" | wc -m)" -le 80 ] || ui_fail "verdict row wider than 80"
 [[ "$row" == *"$first"* ]] || ui_fail "80 columns lost the worst finding '$first': $row"
 ui_quit

@@ -12,6 +12,7 @@ source "$(dirname "$0")/ui_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
 IV=2
 SLACK_MS=1500
+WITHIN=$(printf '%d.%03d' $(((IV * 1000 + SLACK_MS) / 1000)) $(((IV * 1000 + SLACK_MS) % 1000)))
 JOB="$UI_WORK/job" LATER="$UI_WORK/later"
 "$SMTOP" synth --out "$JOB" --shape main-loader --minutes 1 --seed 4 --start 1700000000 \
     >/dev/null || ui_fail "synth main-loader"
@@ -29,11 +30,9 @@ for f in "$LATER"/tensorboard-output/*; do
     cp "$f" "$TB/.$(basename "$f").part" && mv "$TB/.$(basename "$f").part" "$TB/$(basename "$f")"
 done
 t0=$(now_ms)
-until verdict | grep -q 'gloo all-reduce on the host → use NCCL'; do
-    (( $(now_ms) - t0 > IV * 1000 + SLACK_MS )) &&
-        ui_fail "the verdict did not change within ${IV} s + ${SLACK_MS} ms: $(verdict)"
-    sleep 0.1
-done
+names_gloo() { verdict | grep -q 'gloo all-reduce on the host → use NCCL'; }
+ui_poll -every 0.1 "$WITHIN" names_gloo ||
+    ui_fail "the verdict did not change within ${IV} s + ${SLACK_MS} ms: $(verdict)"
 dt=$(( $(now_ms) - t0 ))
 echo "the later cycles' verdict in $dt ms (interval ${IV} s): $(verdict | sed -E 's/^ +//; s/  +.*//')"
 # and it is the report's, once every trace is in (the report reads the
@@ -42,10 +41,7 @@ want=$("$SMTOP" report --json "$JOB" | python3 -c '
 import json, sys
 f = json.load(sys.stdin)["verdict"]["findings"][0]
 print(f["text"] + ": " + f["why"] + " → " + f["knob"])')
-end=$((SECONDS + 20))
-until verdict | grep -qF -- "$want"; do
-    ((SECONDS < end)) || ui_fail "the verdict '$(verdict)' is not the report's '$want'"
-    sleep 0.3
-done
+is_report() { verdict | grep -qF -- "$want"; }
+ui_poll -every 0.3 20 is_report || ui_fail "the verdict '$(verdict)' is not the report's '$want'"
 ui_quit
 echo "ok: a new bottleneck named within one ${IV} s interval ($dt ms); the verdict is the report's: $want"

@@ -104,6 +104,28 @@ ui_wait_gone() {
     ui_fail "timed out after ${limit}s: /$pat/ still shown"
 }
 
+# ui_poll [-every S] SECONDS CMD...: runs CMD (in this shell: what it sets
+# stays set) until it succeeds, every S seconds (0.2 unless told), for at
+# most SECONDS (fractions allowed, "3.5"); returns 1 when time ran out with
+# CMD failing still. CMD is tried before the clock is read, so it runs at
+# least once. The caller says what failed:
+#   ui_poll 20 row_is_report || ui_fail "row '$row' is not '$want'"
+ui_poll() {
+    local every=0.2
+    [ "$1" = -every ] && { every=$2; shift 2; }
+    local limit=$1
+    shift
+    local t0=${EPOCHREALTIME/[^0-9]/} now
+    local limit_us
+    limit_us=$(awk -v s="$limit" 'BEGIN { printf "%d", s * 1000000 }')
+    while :; do
+        "$@" && return 0
+        now=${EPOCHREALTIME/[^0-9]/}
+        ((now - t0 > limit_us)) && return 1
+        sleep "$every"
+    done
+}
+
 # ui_loaded [SECONDS]: waits until the first read is over: no first scan,
 # no backfill and no "reading N/M files" line. Traces are still arriving
 # while the progress line shows, so a figure read then can count half the

@@ -60,6 +60,24 @@ static void print_header(const json_t *obj, FILE *f)
         if (sn > 1)
             fprintf(f, " (median of %.0f nodes' TRAIN p50)", sn);
         fputc('\n', f);
+        /* The job list's GPU/CPU/MEM % (jobsum's newest 5 minutes), from
+         * the summary the JSON gives, to 0.1 ("-" where the job has none;
+         * a huge value in %g form, so the line stays within 80 columns). */
+        static const char *const now_keys[] = {"gpu_pct", "cpu_pct", "mem_pct"};
+        static const char *const now_names[] = {"GPU", "CPU", "MEM"};
+        fprintf(f, "newest 5 min:");
+        for (int i = 0; i < 3; i++) {
+            double v = real(sum, now_keys[i]);
+            char num[48];
+            const char *t = "-", *unit = "";
+            if (!isnan(v)) {
+                for (t = fmt_fit(num, sizeof num, v, 8, 1); *t == ' '; t++)
+                    ;
+                unit = " %";
+            }
+            fprintf(f, "%s%s %s%s", i ? "  " : " ", now_names[i], t, unit);
+        }
+        fputc('\n', f);
     }
     const json_t *w = json_object_get(obj, "warnings");
     double tread = real(w, "traces_read"), tu = real(w, "traces_unread");
