@@ -6,17 +6,16 @@
 # paths — with and without the bash-completion package. Every value it
 # offers is one the binary accepts. In zsh (when installed) the same
 # completions are typed with Tab in a real interactive shell under tmux.
-set -uo pipefail
+set -o pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
-T=$(mktemp -d); trap 'tmux -L "smtop-zsh-$$" kill-server 2>/dev/null; rm -rf "$T"' EXIT
+source "$(dirname "$0")/it_lib.sh"
+it_on_exit 'tmux -L "smtop-zsh-$$" kill-server 2>/dev/null'
 export XDG_CONFIG_HOME="$T/config" LC_ALL=C   # C: sort order of the expectations
 BASHC="$SMTOP_SRC/tui/cmd/completion/smtop.bash"
 ZSHC="$SMTOP_SRC/tui/cmd/completion/_smtop"
 mkdir -p "$T/bin" "$T/jobs/job-a" "$T/jobs/job-b" "$T/out"
 ln -s "$SMTOP" "$T/bin/smtop"
 touch "$T/out/trace.json"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # --- bash ------------------------------------------------------------------
 # Runs the checks in a fresh bash; $1 = 1 to load bash-completion first.
@@ -125,7 +124,7 @@ grep -qx mine "$T/themes" || fail "the other themes are no longer offered"
 # --- zsh, typed in a real shell ---------------------------------------------
 if ! command -v zsh >/dev/null || ! command -v tmux >/dev/null; then
   echo "note: zsh or tmux not installed; zsh completion not checked"
-  exit $((fails > 0))
+  it_done
 fi
 mkdir -p "$T/zsh/fn"
 cp "$ZSHC" "$T/zsh/fn/_smtop"
@@ -165,4 +164,4 @@ ztab "smtop report --fail-on CPUBottleneck,Lo" 'LoadBalancing +LowGPUUtilization
 ztab "smtop --rule StepOutlier.s" 'smtop --rule StepOutlier.stddev=$'
 ztab "smtop synth --out=$T/ou" "synth --out=$T/out/\$"
 ztab "smtop diff $T/jobs/job-a $T/jobs/job-" 'job-a/ +job-b/'
-exit $((fails > 0))
+it_done

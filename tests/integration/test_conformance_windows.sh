@@ -26,11 +26,10 @@
 #     and whose end is exactly a step's start (not kept), and one that
 #     starts inside the split step (kept: it overlaps). report, export and
 #     the text report agree; the dashboard's count is in test_ui_windows.sh.
-set -euo pipefail
+set -eo pipefail
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+tmp=$T
 fx="$SMTOP_SRC/tests/tools/timeline_fixture.py"
 python3 "$fx" facts > "$tmp/facts.json"
 fact() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$tmp/facts.json" "$1"; }
@@ -97,11 +96,11 @@ PY
 python3 "$fx" horovod "$tmp/hvd"
 hs=$(fact hvd_since); hu=$(fact hvd_until)
 "$SMTOP" report --json --since "$(secs "$hs")" --until "$(secs "$hu")" "$tmp/hvd" > "$tmp/h.json" \
-    || fail "report horovod window"
-"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/h.json" || fail "schema"
+    || die "report horovod window"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/h.json" || die "schema"
 python3 "$fx" ref "$tmp/hvd" "$hs" "$hu" > "$tmp/h.ref"
-compare "$tmp/h.json" "$tmp/h.ref" || fail "horovod window vs python"
-python3 - "$tmp/h.json" "$tmp/hvd" "$hs" "$hu" <<'PY' || fail "horovod: 15 events"
+compare "$tmp/h.json" "$tmp/h.ref" || die "horovod window vs python"
+python3 - "$tmp/h.json" "$tmp/hvd" "$hs" "$hu" <<'PY' || die "horovod: 15 events"
 import json, sys
 r = json.load(open(sys.argv[1]))
 node_rows = [s for s in r["steps"] if s["process"] is None]
@@ -112,33 +111,33 @@ assert sum(s["count"] for s in w) == 15, w
 # what a start-time filter would keep (smtop before this change): nothing
 sys.path.insert(0, "")
 PY
-python3 - "$tmp/hvd" "$hs" "$hu" <<'PY' || fail "fixture: a start filter must give 0"
+python3 - "$tmp/hvd" "$hs" "$hu" <<'PY' || die "fixture: a start filter must give 0"
 import glob, json, sys
 ev = json.load(open(glob.glob(sys.argv[1] + "/framework/pevents/*/*.json")[0]))
 base = ev[0]["args"]["start_time_since_epoch_in_micros"]
 starts = [base + e["ts"] for e in ev if e.get("ph") == "B"]
 assert len(starts) == 25 and not [t for t in starts if int(sys.argv[2]) <= t < int(sys.argv[3])]
 PY
-"$SMTOP" report --json "$tmp/hvd" > "$tmp/h_all.json" || fail "report horovod"
-"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/h_all.json" || fail "schema"
+"$SMTOP" report --json "$tmp/hvd" > "$tmp/h_all.json" || die "report horovod"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/h_all.json" || die "schema"
 python3 -c "
 import json,sys; r=json.load(open(sys.argv[1]))
 assert sum(s['count'] for s in r['steps'] if s['process'] is None) == 25" "$tmp/h_all.json" \
-    || fail "horovod: 25 events in all"
+    || die "horovod: 25 events in all"
 "$SMTOP" export --perfetto "$tmp/h.x.json" --since "$(secs "$hs")" --until "$(secs "$hu")" \
-    "$tmp/hvd" 2>/dev/null || fail "export horovod window"
+    "$tmp/hvd" 2>/dev/null || die "export horovod window"
 python3 -c "
 import json,sys; ev=json.load(open(sys.argv[1]))['traceEvents']
-n=len([e for e in ev if e['ph']=='X']); assert n == 15, n" "$tmp/h.x.json" || fail "export: 15 events"
+n=len([e for e in ev if e['ph']=='X']); assert n == 15, n" "$tmp/h.x.json" || die "export: 15 events"
 echo "ok: horovod window keeps the 15 overlapping events (report, export)"
 
 # ---- 2. split pairs, ns names, ranks -------------------------------------
 python3 "$fx" split "$tmp/split"
-"$SMTOP" report --json "$tmp/split" > "$tmp/s.json" || fail "report split"
-"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/s.json" || fail "schema"
+"$SMTOP" report --json "$tmp/split" > "$tmp/s.json" || die "report split"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/s.json" || die "schema"
 python3 "$fx" ref "$tmp/split" 0 0 > "$tmp/s.ref"
-compare "$tmp/s.json" "$tmp/s.ref" || fail "split pairs vs python"
-python3 - "$tmp/s.json" <<'PY' || fail "split content"
+compare "$tmp/s.json" "$tmp/s.ref" || die "split pairs vs python"
+python3 - "$tmp/s.json" <<'PY' || die "split content"
 import json, sys
 r = json.load(open(sys.argv[1]))
 row = {(s["process"] or s["node"]) + "|" + s["phase"]: s for s in r["steps"]}
@@ -149,38 +148,38 @@ assert h["count"] == 2 and h["max_us"] == 3000100 - 1000, h    # closed two file
 w = r["warnings"]
 assert w["skipped_files"] == 0 and not w["messages"], w        # the ns-named file is read
 PY
-"$SMTOP" export --perfetto "$tmp/s.x.json" "$tmp/split" 2>/dev/null || fail "export split"
-export_counts "$tmp/s.x.json" "$tmp/s.ref" || fail "export split counts"
+"$SMTOP" export --perfetto "$tmp/s.x.json" "$tmp/split" 2>/dev/null || die "export split"
+export_counts "$tmp/s.x.json" "$tmp/s.ref" || die "export split counts"
 # Into a file first: grep -q stops reading at the line, and the report
 # says the broken pipe (test_report_write_errors), which pipefail takes.
-"$SMTOP" report "$tmp/split" > "$tmp/s.txt" || fail "text report split"
+"$SMTOP" report "$tmp/split" > "$tmp/s.txt" || die "text report split"
 grep -Eq '^algo-1 +0-algo-1 +Step:ModeKeys.TRAIN +30 .* 5\.00 s$' "$tmp/s.txt" \
-    || fail "text report: rank 0's 30 steps with the 5 s split one"
+    || die "text report: rank 0's 30 steps with the 5 s split one"
 echo "ok: split B/E pairs and a 19-digit ns file name (report, export, text)"
 
 # A job whose E never came: the B is named in the warnings, not dropped silently.
 python3 "$fx" split "$tmp/cut" --without-last
-"$SMTOP" report --json "$tmp/cut" > "$tmp/c.json" || fail "report cut"
-"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/c.json" || fail "schema"
+"$SMTOP" report --json "$tmp/cut" > "$tmp/c.json" || die "report cut"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/c.json" || die "schema"
 python3 -c "
 import json,sys; m=json.load(open(sys.argv[1]))['warnings']['messages']
-assert any('1 B event without an E' in x for x in m), m" "$tmp/c.json" || fail "unpaired B not named"
+assert any('1 B event without an E' in x for x in m), m" "$tmp/c.json" || die "unpaired B not named"
 
 # ---- 3. windows ----------------------------------------------------------
 win() {   # win NAME SINCE_US UNTIL_US
     local name=$1 s=$2 u=$3 args=()
     [ "$s" = 0 ] || args+=(--since "$(secs "$s")")
     [ "$u" = 0 ] || args+=(--until "$(secs "$u")")
-    "$SMTOP" report --json "${args[@]}" "$tmp/split" > "$tmp/$name.json" || fail "report $name"
-    "$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/$name.json" || fail "schema"
+    "$SMTOP" report --json "${args[@]}" "$tmp/split" > "$tmp/$name.json" || die "report $name"
+    "$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/$name.json" || die "schema"
     python3 "$fx" ref "$tmp/split" "$s" "$u" > "$tmp/$name.ref"
-    compare "$tmp/$name.json" "$tmp/$name.ref" || fail "window $name vs python"
+    compare "$tmp/$name.json" "$tmp/$name.ref" || die "window $name vs python"
     "$SMTOP" export --perfetto "$tmp/$name.x.json" "${args[@]}" "$tmp/split" 2>/dev/null \
-        || fail "export $name"
-    export_counts "$tmp/$name.x.json" "$tmp/$name.ref" || fail "export window $name"
+        || die "export $name"
+    export_counts "$tmp/$name.x.json" "$tmp/$name.ref" || die "export window $name"
 }
 win edges "$(fact step5_end)" "$(fact step25_start)"
-python3 - "$tmp/edges.json" <<'PY' || fail "window edges"
+python3 - "$tmp/edges.json" <<'PY' || die "window edges"
 import json, sys
 r = json.load(open(sys.argv[1]))
 t = [s for s in r["steps"] if s["process"] == "0-algo-1" and s["phase"] == "Step:ModeKeys.TRAIN"][0]
@@ -191,5 +190,5 @@ python3 -c "
 import json,sys; r=json.load(open(sys.argv[1]))
 t=[s for s in r['steps'] if s['process']=='0-algo-1' and s['phase']=='Step:ModeKeys.TRAIN'][0]
 assert t['count'] == 15 and t['max_us'] == 5000000, t" "$tmp/inside.json" \
-    || fail "a window inside the split step keeps it"
+    || die "a window inside the split step keeps it"
 echo "ok: windows keep what overlaps them (report, export)"

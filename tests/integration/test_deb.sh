@@ -4,16 +4,14 @@
 # completions, the themes and the schema; dpkg-deb -f Depends names the
 # package of every shared library the binary links (found independently
 # with objdump and dpkg -S); the unpacked binary runs and finds its themes.
-set -uo pipefail
+set -o pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}" "${SMTOP_BUILD:?}"
+source "$(dirname "$0")/it_lib.sh"
 for tool in cpack dpkg-deb dpkg-shlibdeps objdump; do
   command -v "$tool" >/dev/null ||
     { echo "SKIPPED: $tool not found (a Debian machine with dpkg-dev and binutils)"; exit 77; }
 done
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 export XDG_CONFIG_HOME="$T/config"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 (cd "$SMTOP_BUILD" && cpack -G DEB -B "$T/pkg") >"$T/cpack.log" 2>&1 ||
   { echo "FAIL: cpack -G DEB: $(tail -20 "$T/cpack.log")"; exit 1; }
@@ -65,4 +63,4 @@ dpkg-deb -x "$deb" "$T/root"
 printf 'title = "#00ff00"\n' >"$T/root/usr/share/smtop/themes/from-deb.theme"
 "$T/root/usr/bin/smtop" --complete --theme | grep -qx from-deb ||
   fail "unpacked smtop does not find usr/share/smtop/themes"
-exit $((fails > 0))
+it_done

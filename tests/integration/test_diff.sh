@@ -1,37 +1,36 @@
 #!/usr/bin/env bash
 # `smtop diff`: a job against itself shows no change; against a copy whose
 # Step durations were scaled by 1.5 it shows the +50 % slowdown, marked.
-set -euo pipefail
+set -eo pipefail
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+tmp=$T
 
-"$SMTOP" synth --out "$tmp/base" --nodes 2 --gpus 1 --cpus 2 --minutes 2 >/dev/null || fail synth
+"$SMTOP" synth --out "$tmp/base" --nodes 2 --gpus 1 --cpus 2 --minutes 2 >/dev/null || die synth
 
-"$SMTOP" diff "$tmp/base" "$tmp/base" >"$tmp/self.txt" || fail "self diff exit"
-grep -q "No change" "$tmp/self.txt" || { cat "$tmp/self.txt"; fail "self diff shows a change"; }
+"$SMTOP" diff "$tmp/base" "$tmp/base" >"$tmp/self.txt" || die "self diff exit"
+grep -q "No change" "$tmp/self.txt" || { cat "$tmp/self.txt"; die "self diff shows a change"; }
 # Unchanged rows are under the noise threshold: hidden by default, shown with 0.
-! grep -q "Step:ModeKeys.TRAIN p50" "$tmp/self.txt" || fail "self diff prints unchanged rows"
-"$SMTOP" diff --threshold 0 "$tmp/base" "$tmp/base" >"$tmp/self0.txt" || fail "--threshold 0"
-grep -q "Step:ModeKeys.TRAIN p50" "$tmp/self0.txt" || fail "self diff --threshold 0 lacks step rows"
+! grep -q "Step:ModeKeys.TRAIN p50" "$tmp/self.txt" || die "self diff prints unchanged rows"
+"$SMTOP" diff --threshold 0 "$tmp/base" "$tmp/base" >"$tmp/self0.txt" || die "--threshold 0"
+grep -q "Step:ModeKeys.TRAIN p50" "$tmp/self0.txt" || die "self diff --threshold 0 lacks step rows"
 rc=0; "$SMTOP" diff --threshold x "$tmp/base" "$tmp/base" 2>/dev/null || rc=$?
-[ "$rc" -eq 2 ] || fail "--threshold x should exit 2"
-"$SMTOP" diff --json "$tmp/base" "$tmp/base" >"$tmp/self.json" || fail "self diff --json"
-"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/self.json" || fail "schema"
+[ "$rc" -eq 2 ] || die "--threshold x should exit 2"
+"$SMTOP" diff --json "$tmp/base" "$tmp/base" >"$tmp/self.json" || die "self diff --json"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/self.json" || die "schema"
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["changed"] == 0, d["changed"]
 assert d["steps"] and d["utilization"] and d["breakdown"]
 assert all(r["change_pct"] in (0, None) for k in ("steps", "utilization", "breakdown") for r in d[k])
-' "$tmp/self.json" || fail "self diff json"
+' "$tmp/self.json" || die "self diff json"
 
 cp -r "$tmp/base" "$tmp/slow"
-python3 "$(dirname "$0")/make_slow_copy.py" "$tmp/slow" || fail "make_slow_copy.py"
+python3 "$(dirname "$0")/make_slow_copy.py" "$tmp/slow" || die "make_slow_copy.py"
 
-"$SMTOP" diff --json "$tmp/base" "$tmp/slow" >"$tmp/slow.json" || fail "slow diff --json"
-"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/slow.json" || fail "schema"
+"$SMTOP" diff --json "$tmp/base" "$tmp/slow" >"$tmp/slow.json" || die "slow diff --json"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/slow.json" || die "schema"
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -44,25 +43,25 @@ assert fw and all(r["change_pct"] == 0 for r in fw), "Forward must not change"
 assert d["changed"] > 0
 other = [r for r in d["breakdown"] if r["category"] == "other"]
 assert all(r["target_us"] > r["base_us"] for r in other), other
-' "$tmp/slow.json" || fail "slow diff json"
+' "$tmp/slow.json" || die "slow diff json"
 
 if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then
-  LC_ALL=C.UTF-8 "$SMTOP" diff "$tmp/base" "$tmp/slow" >"$tmp/slow.txt" || fail "slow diff"
+  LC_ALL=C.UTF-8 "$SMTOP" diff "$tmp/base" "$tmp/slow" >"$tmp/slow.txt" || die "slow diff"
   grep -E "Step:ModeKeys.TRAIN p50 .*\+5[0-9]\.[0-9] % ▲" "$tmp/slow.txt" >/dev/null \
-    || { cat "$tmp/slow.txt"; fail "UTF-8 slowdown mark"; }
+    || { cat "$tmp/slow.txt"; die "UTF-8 slowdown mark"; }
 fi
-LC_ALL=C "$SMTOP" diff "$tmp/base" "$tmp/slow" >"$tmp/ascii.txt" || fail "ascii diff"
+LC_ALL=C "$SMTOP" diff "$tmp/base" "$tmp/slow" >"$tmp/ascii.txt" || die "ascii diff"
 # The headline first (issue 26): the job-wide TRAIN p50 change and the worst node.
 sed -n 3p "$tmp/ascii.txt" | grep -Eq '^headline: TRAIN p50 \+(49|50) % job-wide, worst algo-[0-9]+ \+(49|50) %$' \
-  || { head -4 "$tmp/ascii.txt"; fail "no headline"; }
+  || { head -4 "$tmp/ascii.txt"; die "no headline"; }
 grep -Eq '^[0-9]+ values changed; [0-9]+ under the noise floor left out \(0 -> 0, or under 1 % or 0\.1 ms\); [0-9]+ rows under 2 % hidden \(--threshold\)\.$' "$tmp/ascii.txt" \
-  || { tail -2 "$tmp/ascii.txt"; fail "no hidden count"; }
+  || { tail -2 "$tmp/ascii.txt"; die "no hidden count"; }
 grep -E "Step:ModeKeys.TRAIN p50 .*\+(49\.[5-9]|50\.[0-4]) % \+$" "$tmp/ascii.txt" >/dev/null \
-  || { cat "$tmp/ascii.txt"; fail "ASCII slowdown mark"; }
-LC_ALL=C grep -q $'\xe2' "$tmp/ascii.txt" && fail "non-ASCII output in the C locale"
+  || { cat "$tmp/ascii.txt"; die "ASCII slowdown mark"; }
+LC_ALL=C grep -q $'\xe2' "$tmp/ascii.txt" && die "non-ASCII output in the C locale"
 
 set +e
-"$SMTOP" diff "$tmp/base" 2>/dev/null; [ $? -eq 2 ] || fail "one source should exit 2"
-"$SMTOP" diff "$tmp/base" "$tmp/nope" 2>/dev/null; [ $? -eq 1 ] || fail "missing source should exit 1"
+"$SMTOP" diff "$tmp/base" 2>/dev/null; [ $? -eq 2 ] || die "one source should exit 2"
+"$SMTOP" diff "$tmp/base" "$tmp/nope" 2>/dev/null; [ $? -eq 1 ] || die "missing source should exit 1"
 set -e
 echo PASS

@@ -9,15 +9,10 @@
 # types and the mean step's split too; no row under the noise floor
 # (0 -> 0, under 0.1 ms / 0.1 points, under 1 %), the rows left out
 # counted; each job's own node names; kernel names whole, as in the trace.
-set -u
-SMTOP=${SMTOP:-build/smtop}
+source "$(dirname "$0")/it_lib.sh"
 SRC=${SMTOP_SRC:-.}
 SAMPLES=${SMTOP_SAMPLES:-}
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-T=$(mktemp -d /tmp/smtop_it_dk.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 schema() { "$SRC/tests/tools/schema_ok.sh" "$1" || fail "schema: $1"; }
 
 "$SMTOP" synth --out "$T/a" --kineto --nodes 1 --gpus 2 --minutes 2 >/dev/null 2>&1 || fail "synth a"
@@ -108,4 +103,4 @@ else
 fi
 
 [ "$fails" = 0 ] && echo "PASS" || echo "$fails failure(s)"
-[ "$fails" = 0 ]
+it_done

@@ -4,14 +4,13 @@
 # its step directory, named by the machine's host name) and a
 # Horovod timeline with name-less E events; the output is re-parsed and
 # checked event by event, and --steps A:B must restrict it.
-set -euo pipefail
+set -eo pipefail
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+tmp=$T
 
 job="$tmp/job"
-"$SMTOP" synth --out "$job" --nodes 2 --gpus 1 --cpus 2 --minutes 2 >/dev/null || fail synth
+"$SMTOP" synth --out "$job" --nodes 2 --gpus 1 --cpus 2 --minutes 2 >/dev/null || die synth
 
 python3 - "$job" "$SMTOP_SRC/tests/tools" <<'PY'
 import glob, gzip, json, os, sys
@@ -52,12 +51,12 @@ json.dump({"step5": start}, open(job + "/../facts.json", "w"))
 PY
 
 out="$tmp/out.json"
-"$SMTOP" export --perfetto "$out" "$job" 2>"$tmp/err" || { cat "$tmp/err"; fail "export exit $?"; }
-grep -q "1 files skipped" "$tmp/err" || { cat "$tmp/err"; fail "TF trace without a time base not reported"; }
-grep -q "999999" "$tmp/err" || { cat "$tmp/err"; fail "skipped TF trace not named"; }
-python3 -m json.tool "$out" >/dev/null || fail "json.tool rejects the export"
+"$SMTOP" export --perfetto "$out" "$job" 2>"$tmp/err" || { cat "$tmp/err"; die "export exit $?"; }
+grep -q "1 files skipped" "$tmp/err" || { cat "$tmp/err"; die "TF trace without a time base not reported"; }
+grep -q "999999" "$tmp/err" || { cat "$tmp/err"; die "skipped TF trace not named"; }
+python3 -m json.tool "$out" >/dev/null || die "json.tool rejects the export"
 
-python3 - "$out" "$tmp/facts.json" "$job" <<'PY' || fail "export content"
+python3 - "$out" "$tmp/facts.json" "$job" <<'PY' || die "export content"
 import glob, json, sys
 doc = json.load(open(sys.argv[1])); facts = json.load(open(sys.argv[2]))
 src = [json.loads(l) for f in glob.glob(sys.argv[3] + "/system/incremental/*/*.json") for l in open(f)]
@@ -102,8 +101,8 @@ print("events", len(X), "counters", ncount)
 PY
 
 # --steps restricts each node to the window of its own steps A..B
-"$SMTOP" export --perfetto "$tmp/s.json" --steps 10:12 "$job" 2>/dev/null || fail "--steps export"
-python3 - "$tmp/s.json" "$out" <<'PY' || fail "--steps content"
+"$SMTOP" export --perfetto "$tmp/s.json" --steps 10:12 "$job" 2>/dev/null || die "--steps export"
+python3 - "$tmp/s.json" "$out" <<'PY' || die "--steps content"
 import json, sys
 part = json.load(open(sys.argv[1]))["traceEvents"]
 full = json.load(open(sys.argv[2]))["traceEvents"]
@@ -133,11 +132,11 @@ PY
 
 # errors: usage 2, unreadable source 1, no such steps 2
 set +e
-"$SMTOP" export "$job" 2>/dev/null; [ $? -eq 2 ] || fail "missing --perfetto should exit 2"
-"$SMTOP" export --perfetto "$tmp/x.json" --steps 5 "$job" 2>/dev/null; [ $? -eq 2 ] || fail "bad --steps should exit 2"
-"$SMTOP" export --perfetto "$tmp/x.json" "$tmp/nope" 2>/dev/null; [ $? -eq 1 ] || fail "missing source should exit 1"
-"$SMTOP" export --perfetto "$tmp/x.json" --steps 900000:900001 "$job" 2>"$tmp/e2"; [ $? -eq 2 ] || fail "absent steps should exit 2"
-grep -q "no such step" "$tmp/e2" || fail "absent steps message"
-[ ! -e "$tmp/x.json" ] || fail "failed export left a file behind"
+"$SMTOP" export "$job" 2>/dev/null; [ $? -eq 2 ] || die "missing --perfetto should exit 2"
+"$SMTOP" export --perfetto "$tmp/x.json" --steps 5 "$job" 2>/dev/null; [ $? -eq 2 ] || die "bad --steps should exit 2"
+"$SMTOP" export --perfetto "$tmp/x.json" "$tmp/nope" 2>/dev/null; [ $? -eq 1 ] || die "missing source should exit 1"
+"$SMTOP" export --perfetto "$tmp/x.json" --steps 900000:900001 "$job" 2>"$tmp/e2"; [ $? -eq 2 ] || die "absent steps should exit 2"
+grep -q "no such step" "$tmp/e2" || die "absent steps message"
+[ ! -e "$tmp/x.json" ] || die "failed export left a file behind"
 set -e
 echo "PASS"

@@ -5,16 +5,11 @@
 # output with the trace files read by Python's json module): synthetic
 # jobs with the base before and after traceEvents, --traces, names that
 # need escaping, a trace that cannot be placed, and the nccl_data sample.
-set -u
-SMTOP=${SMTOP:-build/smtop}
+source "$(dirname "$0")/it_lib.sh"
 SRC=${SMTOP_SRC:-.}
 SAMPLES=${SMTOP_SAMPLES:-}
 CHECK="$SRC/tests/integration/check_export_kineto.py"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-T=$(mktemp -d /tmp/smtop_it_xk.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 traces() { find "$1" -name '*.pt.trace.json*' | sort; }
 
@@ -143,4 +138,4 @@ else
 fi
 
 [ "$fails" = 0 ] && echo "PASS" || echo "$fails failure(s)"
-[ "$fails" = 0 ]
+it_done

@@ -15,12 +15,7 @@
 # which must come in the order one thread says them. `report` (text) is
 # compared too on the two jobs with warnings. The real samples:
 # test_ingest_threads_samples.sh.
-set -u
-SMTOP=${SMTOP:-build/smtop}
-T=$(mktemp -d /tmp/smtop_it_threads.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+source "$(dirname "$0")/it_lib.sh"
 
 synth() { # name options...
     local name=$1
@@ -108,4 +103,4 @@ assert "cut_algo-2" in text and "notes.json" in text, text[:2000]
 assert "truncated" in text or "read again once it changes" in text, text[:2000]
 PY
 [ $fails = 0 ] && echo "report --json the same with 0, 1, 2, 3, 5 threads on 9 jobs (report too on 2)"
-exit $((fails > 0))
+it_done

@@ -6,16 +6,12 @@
 # level below (the Kineto shapes, whose traces are decoded on the ingest
 # workers and applied in list order, scan_traces.c).
 # Synthetic jobs: test_ingest_threads.sh.
-set -u
+source "$(dirname "$0")/it_lib.sh"
 if [ ! -d "${SMTOP_SAMPLES:-}/test_traces" ]; then
     echo "SKIPPED: ../shared/samples not found (real-sample tests need it)"
     exit 77
 fi
-SMTOP=${SMTOP:-build/smtop}
-T=$(mktemp -d /tmp/smtop_it_threads_s.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0 read=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+read=0
 
 while IFS= read -r d; do
     env -u SMTOP_INGEST_THREADS "$SMTOP" report --json "$d" >"$T/ref" 2>/dev/null
@@ -35,4 +31,4 @@ done < <(find "$SMTOP_SAMPLES" -mindepth 1 -maxdepth 2 -type d \
 # test_traces and merge_traces at least are jobs report reads.
 [ "$read" -ge 2 ] || fail "only $read sample jobs were read"
 [ $fails = 0 ] && echo "report --json and report the same with 0, 1, 2, 3, 5 threads on every sample ($read read)"
-exit $((fails > 0))
+it_done

@@ -7,12 +7,10 @@
 # themes of its own prefix (also after the prefix is moved), its bash
 # completion loads through bash-completion's loader, zsh finds _smtop on
 # fpath, and its reports validate against the installed schema.
-set -uo pipefail
+set -o pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}" "${SMTOP_BUILD:?}"
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+source "$(dirname "$0")/it_lib.sh"
 export XDG_CONFIG_HOME="$T/config"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 P="$T/prefix"
 cmake --install "$SMTOP_BUILD" --prefix "$P" >"$T/install.log" 2>&1 ||
@@ -87,4 +85,4 @@ if python3 -c 'import jsonschema' 2>/dev/null; then
   python3 "$SMTOP_SRC/tests/tools/validate_report.py" "$P/share/smtop/report.schema.json" \
     --kind report "$T/r.json" >/dev/null || fail "report does not match the installed schema"
 fi
-exit $((fails > 0))
+it_done

@@ -9,15 +9,14 @@
 # - diff --job A --job B is the same JSON as diff of their S3 URLs, and
 #   a path and --job mix in the order given; a job without profiler
 #   output diffs on CloudWatch's per-host metrics.
-set -uo pipefail
+set -o pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
+source "$(dirname "$0")/it_lib.sh"
 . "$SMTOP_SRC/tests/aws/rig.sh"
 . "$SMTOP_SRC/tests/s3/rig.sh"
 aws_require
 rig_require
-T=$(mktemp -d); trap 'aws_stop; rig_stop; rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+it_on_exit 'aws_stop; rig_stop'
 
 aws_start "$T" 30 || exit 1
 aws_env
@@ -86,4 +85,4 @@ grep -q "^base: *$C (no profiler output" "$T/dcw.txt" && grep -Eq '^  algo-1 +cp
 "$SMTOP" diff --job no-such-job-1 --job "$A" "${E[@]}" >/dev/null 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] && grep -q "not found" "$T/err" || fail "diff --job of an unknown job: exit $rc, $(cat "$T/err")"
 [ $fails -eq 0 ] && echo "ok: diff --job $A --job $B as of their URLs; $C on CloudWatch"
-exit $((fails > 0))
+it_done

@@ -13,16 +13,15 @@
 # listed once. Prints the S3 requests of each report (one pass: the first read),
 # and of each later refresh (tests/tools/job_passes: one listing a trace
 # place, nothing read again, the archive never listed again).
-set -uo pipefail
+set -o pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
+source "$(dirname "$0")/it_lib.sh"
 . "$SMTOP_SRC/tests/aws/rig.sh"
 . "$SMTOP_SRC/tests/s3/rig.sh"
 . "$SMTOP_SRC/tests/integration/job_sources_lib.sh"
 aws_require
 rig_require
-T=$(mktemp -d); trap 'aws_stop; rig_stop; rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+it_on_exit 'aws_stop; rig_stop'
 export XDG_CACHE_HOME="$T/cache"
 js_start "$T" || { echo "FAIL: setup"; exit 1; }
 
@@ -215,4 +214,4 @@ sys.exit(0 if "output.tar.gz" in d["base"] and d["gpu"] else "FAIL: diff --job: 
 
 [ "$(aws_rejects)" -eq 0 ] || fail "the API refused $(aws_rejects) requests"
 [ $fails -eq 0 ] && echo "ok: every job read from its places; denied and other-region places named"
-exit $((fails > 0))
+it_done

@@ -7,16 +7,15 @@
 # select what they say, filtered pages that come back short or empty are
 # paged past, throttling is retried, AccessDenied names the permission,
 # and control characters never reach the output raw.
-set -uo pipefail
+set -o pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
+source "$(dirname "$0")/it_lib.sh"
 . "$SMTOP_SRC/tests/aws/rig.sh"
 aws_require
 python3 -c 'import jsonschema' 2>/dev/null ||
   { echo "SKIPPED: python3-jsonschema not installed (scripts/install-deps.sh --test)"; exit 77; }
-T=$(mktemp -d); trap 'aws_stop; rm -rf "$T"' EXIT
+it_on_exit 'aws_stop'
 SCHEMA="$SMTOP_SRC/tui/report/jobs.schema.json"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 validate() {  # validate FILE: against the schema
   python3 - "$SCHEMA" "$1" <<'PY'
 import json, sys, jsonschema
@@ -145,4 +144,4 @@ PY
 for i in 0 1 2; do validate "$T/drift$i.json" >/dev/null && fail "the schema accepted drift $i"; done
 
 [ $fails -eq 0 ] && echo "jobs --json: $n jobs, $(aws_calls DescribeTrainingJob) describes"
-exit $((fails > 0))
+it_done

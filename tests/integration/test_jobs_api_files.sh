@@ -11,15 +11,14 @@
 # is not read;
 # S3 requests are bounded; a bucket that cannot be read is said once, names
 # the bucket, and the list still comes out with CloudWatch's figures.
-set -uo pipefail
+set -o pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
+source "$(dirname "$0")/it_lib.sh"
 . "$SMTOP_SRC/tests/aws/rig.sh"
 . "$SMTOP_SRC/tests/s3/rig.sh"
 aws_require
 rig_require
-T=$(mktemp -d); trap 'aws_stop; rig_stop; rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+it_on_exit 'aws_stop; rig_stop'
 
 aws_start "$T" 30 || exit 1
 aws_env
@@ -124,4 +123,4 @@ d = json.load(open(sys.argv[1]))["jobs"]
 sys.exit(0 if any(j["metrics_source"] == "cloudwatch" for j in d) else "FAIL: no CloudWatch figures left")' "$T/dead.json" ||
   fails=$((fails + 1))
 [ $fails -eq 0 ] && echo "jobs API + S3 profiler data: ok"
-exit $((fails > 0))
+it_done

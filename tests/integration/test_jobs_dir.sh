@@ -12,12 +12,10 @@
 # validates against jobs.schema.json; step p50, alerts, idle GPU-hours
 # and the time range are `smtop report --json`'s of the job (from the
 # directory and from S3), and S3 reads no more than reporting each job.
-set -uo pipefail
+set -o pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 D="$T/jobs"
 synth() { "$SMTOP" synth --out "$D/$1/profiler-output" --nodes "$2" --minutes 1 >/dev/null || fail "synth $1"; }
 synth live 2
@@ -179,4 +177,4 @@ else
   echo "S3 part skipped: node or tests/s3/node_modules missing"
 fi
 [ $fails -eq 0 ] && echo "jobs DIR: ok"
-exit $((fails > 0))
+it_done

@@ -7,13 +7,8 @@
 # other traces (a trace more than a day from the chain holding most of
 # them); with no other clock nothing is named. A trace with no time base
 # is counted and named as unplaced (SPEC §1b, gpu_clock.h).
-set -u
-SMTOP=${SMTOP:-build/smtop}
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-T=$(mktemp -d /tmp/smtop_it_kclock.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # copy JOB SHIFT_S PID [drop]: the job's first trace again as worker
 # algo-1_PID, its baseTimeNanoseconds moved by SHIFT_S seconds (plain
@@ -99,4 +94,4 @@ assert not [m for m in r["warnings"]["messages"] if "clock lies" in m], r["warni
 assert sum(g["traces"] for g in r["gpu"]) == 2, r["gpu"]
 print("ok: two traces days apart and no other clock: nothing named")
 PY
-exit $((fails > 0))
+it_done

@@ -6,14 +6,9 @@
 # under the job prefix; another JSON is a trace only if its head says
 # so; a half-written .gz is named; --traces adds a directory or a file
 # (report and export), and a bad --traces is an error that says so.
-set -u
-SMTOP=${SMTOP:-build/smtop}
+source "$(dirname "$0")/it_lib.sh"
 SAMPLES=${SMTOP_SAMPLES:-}
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-T=$(mktemp -d /tmp/smtop_it_kdisc.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 report() { # out source args...
     local out=$1
@@ -104,4 +99,4 @@ else
 fi
 
 [ "$fails" = 0 ] && echo "PASS" || echo "$fails failure(s)"
-[ "$fails" = 0 ]
+it_done

@@ -4,13 +4,8 @@
 # twice: one counts, the other is named in the warnings with the
 # trace it repeats, and the rank's steps and GPU figures are those of one
 # trace (issue 25, bad input). A later cycle of the same rank still counts.
-set -u
-SMTOP=${SMTOP:-build/smtop}
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-T=$(mktemp -d /tmp/smtop_it_kdup.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 "$SMTOP" synth --kineto --kineto-only --nodes 1 --ranks 2 --minutes 3 --seed 5 \
     --out "$T/j" >/dev/null || fail "synth"
@@ -30,4 +25,4 @@ assert len(msgs) == 1 and re.search(r"claims rank [01] of algo-1 like algo-1_9?[
 assert two["warnings"]["unread_files"] == 1, two["warnings"]
 print("ok:", msgs[0][:160])
 PY
-exit $((fails > 0))
+it_done

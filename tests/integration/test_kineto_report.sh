@@ -6,15 +6,10 @@
 # clock beside the system metrics; the host-bound scenario reads as an
 # idle GPU; the shared samples match HTA's temporal breakdown
 # (expected.json) within 0.1 percentage point through report --json.
-set -u
-SMTOP=${SMTOP:-build/smtop}
+source "$(dirname "$0")/it_lib.sh"
 SRC=${SMTOP_SRC:-.}
 SAMPLES=${SMTOP_SAMPLES:-}
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-T=$(mktemp -d /tmp/smtop_it_krep.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 "$SMTOP" synth --kineto --nodes 2 --ranks 2 --minutes 3 --seed 9 --out "$T/j" || fail "synth"
 "$SMTOP" report --json "$T/j" >"$T/j.json" 2>"$T/err" || fail "report: $(cat "$T/err")"
@@ -81,4 +76,4 @@ else
 fi
 
 [ "$fails" = 0 ] && echo "PASS" || echo "$fails failure(s)"
-[ "$fails" = 0 ]
+it_done

@@ -12,12 +12,7 @@
 # CPU op), so the bound catches their return. A sanitizer build's
 # allocator keeps freed memory (ASan's quarantine): there the figure is
 # printed, not judged.
-set -u
-SMTOP=${SMTOP:-build/smtop}
-T=$(mktemp -d /tmp/smtop_it_krss.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+source "$(dirname "$0")/it_lib.sh"
 
 "$SMTOP" synth --out "$T/job" --kineto --kineto-only --kineto-plain --kineto-python \
     --nodes 1 --minutes 12 --kineto-active 4000 --kineto-every 6000 --seed 5 >/dev/null ||
@@ -52,4 +47,4 @@ elif [ "$rss" -gt 0 ] && [ $((rss * 1024)) -ge $((size / 10)) ]; then
     fail "peak RSS $((rss / 1024)) MB is not below a tenth of the trace's $((size / 1000000)) MB"
 fi
 [ $fails = 0 ] && echo "a $((size / 1000000)) MB trace read in $((rss / 1024)) MB"
-exit $((fails > 0))
+it_done

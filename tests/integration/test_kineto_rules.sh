@@ -3,14 +3,12 @@
 # --json`: the four Kineto rules judge each rank (node, "rank N") and take
 # their thresholds from --rule and rules.conf like any rule; StepOutlier
 # and Straggler run on the ranks' ProfilerSteps as on smdebug's steps.
-set -u
 : "${SMTOP:?}"
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-W=$(mktemp -d "${TMPDIR:-/tmp}/smtop-krules.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+W=$T
 export XDG_CONFIG_HOME="$W/config"
-fail() { echo "FAIL: $*"; exit 1; }
-synth() { "$SMTOP" synth --seed 7 --kineto --kineto-only "$@" >/dev/null || fail "synth $*"; }
+synth() { "$SMTOP" synth --seed 7 --kineto --kineto-only "$@" >/dev/null || fail_now "synth $*"; }
 
 synth --out "$W/hb" --host-bound
 "$SMTOP" report "$W/hb" 2>/dev/null | grep -q '^time range: *no data' &&
@@ -28,7 +26,7 @@ for r in json.load(sys.stdin)["rules"]:
         print(r["status"], r["violations"], r["datapoints"], d["node"], d["device"])' "$name"
 }
 want() {   # want WHAT GOT PATTERN
-    [[ "$2" =~ $3 ]] || fail "$1: got '$2', want /$3/"
+    [[ "$2" =~ $3 ]] || fail_now "$1: got '$2', want /$3/"
     echo "ok: $1: $2"
 }
 

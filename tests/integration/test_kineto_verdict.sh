@@ -7,13 +7,8 @@
 # traces' idle share leads with its cause, and the system metrics' share
 # is told in its own words ("GPU < 10 % in N % of samples"): one idle
 # figure on the line.
-set -u
-SMTOP=${SMTOP:-build/smtop}
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-T=$(mktemp -d /tmp/smtop_it_kverdict.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 "$SMTOP" synth --kineto --kineto-only --host-bound --nodes 1 --ranks 2 --minutes 3 --seed 4 \
     --out "$T/hb" >/dev/null || fail "synth host-bound"
@@ -45,4 +40,4 @@ assert "GPU idle" in both["line"] and "GPU < 10 % in" in both["line"], both
 assert len(set(re.findall(r"idle (\d+) %", both["line"]))) == 1, both["line"]
 print("ok:", hb["line"], "|", ok["line"], "|", both["line"])
 PY
-exit $((fails > 0))
+it_done

@@ -11,14 +11,9 @@
 #   at most one window's, zero when S cuts none);
 # - the same on a real H100 trace from the shared samples (skipped, and
 #   said, without them).
-set -u
-SMTOP=${SMTOP:-build/smtop}
+source "$(dirname "$0")/it_lib.sh"
 SAMPLES=${SMTOP_SAMPLES:-}
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-T=$(mktemp -d /tmp/smtop_it_kwin.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 rep() {   # rep OUT DIR [ARGS...]: report --json, exit status checked
     local out=$1 dir=$2
@@ -104,4 +99,4 @@ else
     echo "SKIPPED (sample): ../shared/samples/kineto not found; synthetic job only"
 fi
 [ $fails -eq 0 ] && echo "report --since/--until: the GPU figures follow the window"
-exit $((fails > 0))
+it_done

@@ -3,17 +3,15 @@
 # without a groff warning, has the sections a man page needs, documents
 # every option in the rendered text (none lost to markup) and keeps no raw
 # scdoc markup.
-set -uo pipefail
+set -o pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}" "${SMTOP_BUILD:?}"
+source "$(dirname "$0")/it_lib.sh"
 page="$SMTOP_BUILD/smtop.1"
 if ! command -v scdoc >/dev/null || [ ! -f "$page" ]; then
   echo "SKIPPED: scdoc not installed, so the man page was not built (scripts/install-deps.sh)"
   exit 77
 fi
 command -v man >/dev/null || { echo "SKIPPED: man not installed (apt install man-db)"; exit 77; }
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings -l "$page" >"$T/page.txt" 2>"$T/warn.txt" ||
   fail "man -l exited $?"
@@ -38,4 +36,4 @@ for w in rules.conf smtop.conf XDG_CONFIG_HOME XDG_CACHE_HOME NO_COLOR TMPDIR AW
          AWS_ENDPOINT_URL report.schema.json schema_version "share/smtop/themes"; do
   grep -qF -- "$w" "$T/page.txt" || fail "page does not mention $w"
 done
-exit $((fails > 0))
+it_done

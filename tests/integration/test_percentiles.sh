@@ -3,12 +3,12 @@
 # computed here from the raw files: utilization (bounded 0..100) within 0.1
 # point, other metrics and step times within 1 % relative; the JSON states
 # each bound, the text report marks approximate figures with "~".
-set -uo pipefail
+set -o pipefail
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+tmp=$T
 # 1 node x 30 min at 500 ms: 3600 samples a series, past the 1024 exact ones
-"$SMTOP" synth --out "$tmp/job" --nodes 1 --gpus 2 --cpus 4 --minutes 30 --seed 5 >/dev/null || fail synth
+"$SMTOP" synth --out "$tmp/job" --nodes 1 --gpus 2 --cpus 4 --minutes 30 --seed 5 >/dev/null || fail_now synth
 # and a GPU pinned at 100 % the whole time
 python3 - "$tmp/job" <<'PY'
 import glob, json, sys
@@ -21,10 +21,10 @@ for f in glob.glob(sys.argv[1] + "/system/incremental/*/*.json"):
         out.append(json.dumps(e))
     open(f, "w").write("\n".join(out) + "\n")
 PY
-"$SMTOP" report --json "$tmp/job" >"$tmp/r.json" || fail "report"
-"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || fail "schema"
-"$SMTOP" report "$tmp/job" >"$tmp/r.txt" || fail "text report"
-python3 - "$tmp/job" "$tmp/r.json" <<'PY' || fail "percentiles off"
+"$SMTOP" report --json "$tmp/job" >"$tmp/r.json" || fail_now "report"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || fail_now "schema"
+"$SMTOP" report "$tmp/job" >"$tmp/r.txt" || fail_now "text report"
+python3 - "$tmp/job" "$tmp/r.json" <<'PY' || fail_now "percentiles off"
 import glob, json, math, sys
 def pct(xs, p):   # numpy.percentile, linear
     xs = sorted(xs); r = p / 100 * (len(xs) - 1); lo = math.floor(r); hi = math.ceil(r)
@@ -64,19 +64,19 @@ print(f"{checked} series: worst utilization error {worst['bounded']:.3f} points,
       f"worst other {100 * worst['other']:.3f} %")
 PY
 grep -Eq '^  gpu +GPUUtilization +gpu1 +% +[0-9]+ +100\.00 +100\.00 +~100\.00 +~100\.00 +100\.00$' "$tmp/r.txt" ||
-    fail "text report: pinned GPU not ~100.00: $(grep gpu1 "$tmp/r.txt")"
-grep -q "^~ past 1024 samples: utilization within 0.05 points" "$tmp/r.txt" || fail "no ~ legend"
+    fail_now "text report: pinned GPU not ~100.00: $(grep gpu1 "$tmp/r.txt")"
+grep -q "^~ past 1024 samples: utilization within 0.05 points" "$tmp/r.txt" || fail_now "no ~ legend"
 
 # Step times past the exact range: two ranks on a node, 15 min of 120 ms
 # steps, so each writer's row holds ~7,000 TRAIN steps (past the 4,096 a
 # writer keeps exactly); within 1 % relative of numpy's percentile of the
 # durations in the files, the bound stated, "~" in the text.
 "$SMTOP" synth --out "$tmp/ranks" --nodes 1 --ranks 2 --minutes 15 --seed 5 >/dev/null ||
-    fail "synth ranks"
-"$SMTOP" report --json "$tmp/ranks" >"$tmp/rk.json" || fail "report ranks"
-"$SMTOP" report "$tmp/ranks" >"$tmp/rk.txt" || fail "text report ranks"
-python3 "$SMTOP_SRC/tests/tools/ref_report.py" "$tmp/ranks" >"$tmp/rk.ref" || fail "ref_report"
-python3 - "$tmp/rk.json" "$tmp/rk.ref" <<'PY2' || fail "step percentiles off"
+    fail_now "synth ranks"
+"$SMTOP" report --json "$tmp/ranks" >"$tmp/rk.json" || fail_now "report ranks"
+"$SMTOP" report "$tmp/ranks" >"$tmp/rk.txt" || fail_now "text report ranks"
+python3 "$SMTOP_SRC/tests/tools/ref_report.py" "$tmp/ranks" >"$tmp/rk.ref" || fail_now "ref_report"
+python3 - "$tmp/rk.json" "$tmp/rk.ref" <<'PY2' || fail_now "step percentiles off"
 import json, sys
 rep, ref = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))["process_steps"]
 checked, worst = 0, 0.0
@@ -96,6 +96,6 @@ assert checked >= 2, checked          # both ranks' TRAIN rows at least
 print(f"{checked} step rows past the exact range: worst error {100 * worst:.3f} %")
 PY2
 grep -Eq '^algo-1 +[0-9]+-algo-1 +Step:ModeKeys.TRAIN +[0-9]+ +[0-9.]+ ms +~[0-9.]+ ms +~[0-9.]+ ms +~[0-9.]+ ms' "$tmp/rk.txt" ||
-    fail "text report: a rank's TRAIN row not marked ~: $(grep TRAIN "$tmp/rk.txt")"
-grep -q "^~ step times past" "$tmp/rk.txt" || fail "no ~ legend under the steps"
+    fail_now "text report: a rank's TRAIN row not marked ~: $(grep TRAIN "$tmp/rk.txt")"
+grep -q "^~ step times past" "$tmp/rk.txt" || fail_now "no ~ legend under the steps"
 echo "OK"

@@ -8,22 +8,21 @@
 # names the slow rank and StepOutlier judges each rank on its own steps;
 # the text report shows each rank's rows; export gives each rank its own
 # lanes with the same step counts.
-set -euo pipefail
+set -eo pipefail
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+tmp=$T
 tools="$SMTOP_SRC/tests/tools"
 
 job="$tmp/job"
 "$SMTOP" synth --out "$job" --nodes 2 --ranks 4 --slow-rank 2 --minutes 3 --seed 3 \
-    >/dev/null || fail synth
-"$SMTOP" report --json "$job" > "$tmp/r.json" || fail "report --json"
-"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || fail "schema"
+    >/dev/null || die synth
+"$SMTOP" report --json "$job" > "$tmp/r.json" || die "report --json"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || die "schema"
 python3 "$tools/ref_report.py" "$job" > "$tmp/ref.json"
-python3 "$tools/compare_report.py" "$tmp/r.json" "$tmp/ref.json" || fail "report vs python"
+python3 "$tools/compare_report.py" "$tmp/r.json" "$tmp/ref.json" || die "report vs python"
 
-python3 - "$tmp/r.json" <<'PY' || fail "report content"
+python3 - "$tmp/r.json" <<'PY' || die "report content"
 import json, statistics, sys
 r = json.load(open(sys.argv[1]))
 TR = "Step:ModeKeys.TRAIN"
@@ -56,16 +55,16 @@ print("ranks report ok:", {k: round(v / 1000, 1) for k, v in sorted(p50.items())
 PY
 
 # Text: a node's pooled rows say "all 4", then each rank's rows follow.
-"$SMTOP" report "$job" > "$tmp/r.txt" || fail "report text"
-grep -Eq '^algo-1 +all 4 +Step:ModeKeys.TRAIN ' "$tmp/r.txt" || fail "no pooled row: $(cat "$tmp/r.txt")"
+"$SMTOP" report "$job" > "$tmp/r.txt" || die "report text"
+grep -Eq '^algo-1 +all 4 +Step:ModeKeys.TRAIN ' "$tmp/r.txt" || die "no pooled row: $(cat "$tmp/r.txt")"
 for k in 0 1 2 3; do
-    grep -Eq "^algo-2 +$k-algo-2 +Step:ModeKeys.TRAIN " "$tmp/r.txt" || fail "no row for $k-algo-2"
+    grep -Eq "^algo-2 +$k-algo-2 +Step:ModeKeys.TRAIN " "$tmp/r.txt" || die "no row for $k-algo-2"
 done
-grep -Eq 'Straggler +triggered .*2-algo-1' "$tmp/r.txt" || fail "text report misses the straggler"
+grep -Eq 'Straggler +triggered .*2-algo-1' "$tmp/r.txt" || die "text report misses the straggler"
 
 # Export: one lane per rank and phase, with the report's step counts.
-"$SMTOP" export --perfetto "$tmp/x.json" "$job" 2>/dev/null || fail export
-python3 - "$tmp/x.json" "$tmp/r.json" <<'PY' || fail "export lanes"
+"$SMTOP" export --perfetto "$tmp/x.json" "$job" 2>/dev/null || die export
+python3 - "$tmp/x.json" "$tmp/r.json" <<'PY' || die "export lanes"
 import collections, json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
 r = json.load(open(sys.argv[2]))

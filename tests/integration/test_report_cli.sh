@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # `smtop report` exit codes and messages, and a report of a synthetic job
 # (runs without ../shared): 0 success, 1 unreadable source, 2 usage error.
-set -uo pipefail
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+set -o pipefail
+source "$(dirname "$0")/it_lib.sh"
+tmp=$T
 
 expect_exit() {   # expect_exit CODE PATTERN ARGS...
   local want=$1 pat=$2; shift 2
   "$SMTOP" "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
-  [ "$got" = "$want" ] || fail "smtop $* exited $got, want $want: $(cat "$tmp/err")"
-  grep -q -- "$pat" "$tmp/out" "$tmp/err" || fail "smtop $*: no '$pat' in output: $(cat "$tmp/out" "$tmp/err")"
+  [ "$got" = "$want" ] || fail_now "smtop $* exited $got, want $want: $(cat "$tmp/err")"
+  grep -q -- "$pat" "$tmp/out" "$tmp/err" || fail_now "smtop $*: no '$pat' in output: $(cat "$tmp/out" "$tmp/err")"
 }
 
 expect_exit 2 "missing SOURCE" report
@@ -24,14 +24,14 @@ expect_exit 2 "usage:"
 
 # one-line reason on stderr for an unreadable source
 "$SMTOP" report "$tmp/does-not-exist" 2>"$tmp/err" >/dev/null
-[ "$(wc -l < "$tmp/err")" = 1 ] || fail "reason is not one line: $(cat "$tmp/err")"
+[ "$(wc -l < "$tmp/err")" = 1 ] || fail_now "reason is not one line: $(cat "$tmp/err")"
 
 # a synthetic job: every node, its GPUs, and steps appear
 "$SMTOP" synth --out "$tmp/job" --nodes 3 --gpus 2 --cpus 4 --minutes 3 --seed 7 >/dev/null \
-  || fail "synth failed"
-"$SMTOP" report --json "$tmp/job" > "$tmp/r.json" || fail "report failed"
-"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || fail "schema"
-python3 - "$tmp/r.json" <<'PY' || fail "synthetic report content"
+  || fail_now "synth failed"
+"$SMTOP" report --json "$tmp/job" > "$tmp/r.json" || fail_now "report failed"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || fail_now "schema"
+python3 - "$tmp/r.json" <<'PY' || fail_now "synthetic report content"
 import json, sys
 r = json.load(open(sys.argv[1]))
 ids = [n["id"] for n in r["nodes"]]
@@ -53,9 +53,9 @@ PY
 # that overlap it (the earliest may start up to one event before)
 start=$(python3 -c "import json;print(json.load(open('$tmp/r.json'))['time_range']['start_us'])")
 since=$(( start / 1000000 + 60 ))
-"$SMTOP" report --json --since "$since" "$tmp/job" > "$tmp/r2.json" || fail "report --since"
-"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r2.json" || fail "schema"
-python3 - "$tmp/r2.json" "$tmp/r.json" "$since" <<'PY' || fail "--since not applied"
+"$SMTOP" report --json --since "$since" "$tmp/job" > "$tmp/r2.json" || fail_now "report --since"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r2.json" || fail_now "schema"
+python3 - "$tmp/r2.json" "$tmp/r.json" "$since" <<'PY' || fail_now "--since not applied"
 import json, sys
 r, full = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 since = int(sys.argv[3]) * 1000000

@@ -7,17 +7,15 @@
 # input, an empty time window, report options, and diffs between them. The
 # schema must also reject drift (an unknown key, a missing one, a wrong type),
 # or this test could not fail. Shared samples: test_report_schema_samples.sh.
-set -uo pipefail
+set -o pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
 python3 -c 'import jsonschema' 2>/dev/null ||
   { echo "SKIPPED: python3-jsonschema not installed (scripts/install-deps.sh --test)"; exit 77; }
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 export XDG_CONFIG_HOME="$T/config"        # no user rules.conf or smtop.conf
 SCHEMA="$SMTOP_SRC/tui/report/report.schema.json"
 VALIDATE="$SMTOP_SRC/tests/tools/validate_report.py"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # --- jobs of every shape ---------------------------------------------------
 synth() { "$SMTOP" synth --out "$T/$1" "${@:2}" >/dev/null 2>"$T/err" ||
@@ -188,4 +186,4 @@ got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["schema_ve
 [ "$want" = "$got" ] || fail "binary writes schema_version $got, schema pins $want"
 
 [ $fails -eq 0 ] && echo "PASS: ${#reports[@]} reports, ${#diffs[@]} diffs valid; $(ls "$T"/drift/*.json | wc -l) drifts rejected"
-exit $((fails > 0))
+it_done

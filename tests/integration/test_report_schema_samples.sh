@@ -2,20 +2,18 @@
 # `smtop report --json` of smdebug's own sample jobs, and `smtop diff --json`
 # between them, validate against tui/report/report.schema.json. The
 # synthetic shapes are in test_report_schema.sh.
-set -uo pipefail
+set -o pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
+source "$(dirname "$0")/it_lib.sh"
 if [ ! -d "${SMTOP_SAMPLES:-}/test_traces" ]; then
   echo "SKIPPED: ../shared/samples not found (real-sample tests need it)"
   exit 77
 fi
 python3 -c 'import jsonschema' 2>/dev/null ||
   { echo "SKIPPED: python3-jsonschema not installed (scripts/install-deps.sh --test)"; exit 77; }
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 export XDG_CONFIG_HOME="$T/config"
 SCHEMA="$SMTOP_SRC/tui/report/report.schema.json"
 VALIDATE="$SMTOP_SRC/tests/tools/validate_report.py"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 reports=()
 for job in "$SMTOP_SAMPLES"/*/; do
@@ -34,4 +32,4 @@ done
 
 python3 "$VALIDATE" "$SCHEMA" --kind report "${reports[@]}" || fail "a sample report does not match"
 python3 "$VALIDATE" "$SCHEMA" --kind diff "$T/d1.json" "$T/d2.json" || fail "a sample diff does not match"
-exit $((fails > 0))
+it_done

@@ -4,15 +4,12 @@
 # its scenario and stays quiet on the near miss, --rule flips a verdict,
 # rules.conf is read, --fail-on exits 3, and SageMaker's own verdicts from
 # rule-output/ProfilerReport-*/ appear beside smtop's.
-set -u
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
 GEN="$SMTOP_SRC/tests/integration/make_rule_scenario.py"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+TMP=$T
 export XDG_CONFIG_HOME="$TMP/config"    # no user rules.conf unless a test writes one
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 python3 "$GEN" "$TMP/jobs" --all || { echo "FAIL: make_rule_scenario.py --all"; exit 1; }
 job() { echo "$TMP/jobs/$1"; }

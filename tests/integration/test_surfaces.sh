@@ -11,12 +11,10 @@
 # text must count what its JSON counts, for each shape against itself and
 # against another. The
 # checker is shown each figure mutated on one surface and must catch it.
-set -uo pipefail
+set -o pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 CHECK="$SMTOP_SRC/tests/integration/surfaces.py"
 D="$T/jobs"
 "$SMTOP" synth --out "$D/sys/profiler-output" --nodes 2 --minutes 2 >/dev/null || fail "synth sys"
@@ -74,4 +72,4 @@ fi
 
 [ "$fails" = 0 ] && echo "PASS: $names${listed:+ $listed}: report text = report --json = jobs --json; diff text = diff --json" ||
     echo "$fails failure(s)"
-[ "$fails" = 0 ]
+it_done

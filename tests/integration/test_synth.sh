@@ -2,12 +2,7 @@
 # `smtop synth` end to end: options and exit codes, the tree it writes
 # (valid JSON lines, closed trace files that are JSON arrays, same seed =
 # same bytes), and --live stopped by a signal as a killed job would be.
-set -u
-SMTOP=${SMTOP:-build/smtop}
-T=$(mktemp -d /tmp/smtop_it_synth.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+source "$(dirname "$0")/it_lib.sh"
 
 expect_rc() { # want_rc description cmd...
     local want=$1 what=$2

@@ -5,16 +5,12 @@
 # plain, ranks over nodes, NCCL args, [memory], python_function, the
 # host-bound scenario, CPU-only, another folder, same seed = same bytes,
 # and --live adding one cycle at a time.
-set -u
-SMTOP=${SMTOP:-build/smtop}
+source "$(dirname "$0")/it_lib.sh"
 SRC=${SMTOP_SRC:-.}
 CHECK="$SRC/tests/integration/check_kineto_trace.py"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-T=$(mktemp -d /tmp/smtop_it_kin.XXXXXX)
 LIVE_PID=
-trap '[ -n "$LIVE_PID" ] && kill "$LIVE_PID" 2>/dev/null; rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+it_on_exit '[ -n "$LIVE_PID" ] && kill "$LIVE_PID" 2>/dev/null'
 
 expect_rc() { # want_rc description cmd...
     local want=$1 what=$2
@@ -122,4 +118,4 @@ LIVE_PID=
 check "live" "$T/l/tensorboard-output" modern 1
 
 [ "$fails" = 0 ] && echo "PASS" || echo "$fails failure(s)"
-[ "$fails" = 0 ]
+it_done

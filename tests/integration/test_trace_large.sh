@@ -4,13 +4,13 @@
 # by a piece's end are joined, none is lost or counted twice, and no line
 # is called corrupt or partial. (Memory that does not grow with the file is
 # a benchmark's claim: tests/bench/bench_layouts.sh.)
-set -uo pipefail
+set -o pipefail
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+tmp=$T
 
 for layout in lines oneline pretty; do
-    python3 - "$layout" "$tmp/$layout" <<'PY' >"$tmp/$layout.n" || fail "fixture $layout"
+    python3 - "$layout" "$tmp/$layout" <<'PY' >"$tmp/$layout.n" || fail_now "fixture $layout"
 import json, os, sys
 layout, root = sys.argv[1], sys.argv[2]
 base = 1591748100000000
@@ -36,10 +36,10 @@ assert os.path.getsize(path) > 16 << 20, os.path.getsize(path)
 print(n)
 PY
     n=$(cat "$tmp/$layout.n")
-    "$SMTOP" report --json "$tmp/$layout" >"$tmp/$layout.json" || fail "report $layout"
+    "$SMTOP" report --json "$tmp/$layout" >"$tmp/$layout.json" || fail_now "report $layout"
     "$SMTOP" export --perfetto "$tmp/$layout.x" --no-system "$tmp/$layout" 2>"$tmp/$layout.err" ||
-        fail "export $layout: $(cat "$tmp/$layout.err")"
-    python3 - "$tmp/$layout.json" "$tmp/$layout.x" "$n" "$layout" <<'PY' || fail "$layout: events lost"
+        fail_now "export $layout: $(cat "$tmp/$layout.err")"
+    python3 - "$tmp/$layout.json" "$tmp/$layout.x" "$n" "$layout" <<'PY' || fail_now "$layout: events lost"
 import json, sys
 r, x, n, layout = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3]), sys.argv[4]
 rows = {s["phase"]: s["count"] for s in r["steps"] if s["process"] is None}

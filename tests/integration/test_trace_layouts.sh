@@ -3,28 +3,28 @@
 # pretty-printed, gives the same events as the writer's one-event-per-line
 # form — in report (steps, warnings) and export alike. A single-line file
 # cut mid-event keeps every event before the cut and counts one partial.
-set -uo pipefail
+set -o pipefail
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+tmp=$T
 relayout="$SMTOP_SRC/tests/tools/relayout.py"
 
-"$SMTOP" synth --out "$tmp/lines" --nodes 2 --minutes 3 --seed 11 >/dev/null || fail synth
+"$SMTOP" synth --out "$tmp/lines" --nodes 2 --minutes 3 --seed 11 >/dev/null || fail_now synth
 rm -f "$tmp"/lines/framework/*.tmp   # the open file is the writer's own form
 for l in oneline pretty cut; do
     cp -r "$tmp/lines" "$tmp/$l"
-    python3 "$relayout" "$l" "$tmp/$l" >"$tmp/$l.out" || fail "relayout $l"
+    python3 "$relayout" "$l" "$tmp/$l" >"$tmp/$l.out" || fail_now "relayout $l"
 done
 head -c 300 "$(ls "$tmp"/oneline/framework/pevents/*/*.json | head -1)" | grep -q '^\[{' \
-    || fail "oneline fixture is not one line"
+    || fail_now "oneline fixture is not one line"
 for l in lines oneline pretty cut; do
-    "$SMTOP" report --json "$tmp/$l" >"$tmp/$l.json" 2>"$tmp/$l.err" || fail "report $l: $(cat "$tmp/$l.err")"
-    "$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/$l.json" || fail "schema"
+    "$SMTOP" report --json "$tmp/$l" >"$tmp/$l.json" 2>"$tmp/$l.err" || fail_now "report $l: $(cat "$tmp/$l.err")"
+    "$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/$l.json" || fail_now "schema"
     "$SMTOP" export --perfetto "$tmp/$l.trace" --no-system "$tmp/$l" 2>"$tmp/$l.xerr" ||
-        fail "export $l: $(cat "$tmp/$l.xerr")"
+        fail_now "export $l: $(cat "$tmp/$l.xerr")"
 done
 
-python3 - "$tmp" "$(cat "$tmp/cut.out")" <<'PY' || fail "layouts disagree"
+python3 - "$tmp" "$(cat "$tmp/cut.out")" <<'PY' || fail_now "layouts disagree"
 import json, sys
 tmp, cut = sys.argv[1], sys.argv[2]
 def rep(l): return json.load(open(f"{tmp}/{l}.json"))

@@ -5,25 +5,25 @@
 # path report and dashboard share; every file under framework/ or system/
 # that is not read is in the report's warnings with its reason, in JSON
 # and in text.
-set -uo pipefail
+set -o pipefail
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+tmp=$T
 fix="$SMTOP_SRC/tests/tools/layout_fixture.py"
 job="$tmp/job/profiler-output"
 
 "$SMTOP" synth --out "$job" --nodes 2 --minutes 2 --seed 3 --python-stats 300 >/dev/null ||
-    fail "synth"
-"$SMTOP" report --json "$job" >"$tmp/clean.json" || fail "report on the clean job"
-"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/clean.json" || fail "schema"
+    fail_now "synth"
+"$SMTOP" report --json "$job" >"$tmp/clean.json" || fail_now "report on the clean job"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/clean.json" || fail_now "schema"
 python3 -c 'import json,sys; w=json.load(open(sys.argv[1]))["warnings"]; assert w["unread_files"] == 0 and not w["unread"], w' \
-    "$tmp/clean.json" || fail "a clean synthetic job has unread files"
+    "$tmp/clean.json" || fail_now "a clean synthetic job has unread files"
 
-python3 "$fix" tf "$job" >"$tmp/tf.json" || fail "tf fixture"
-python3 "$fix" unread "$job" >"$tmp/unread.json" || fail "unread fixture"
-"$SMTOP" report --json "$job" >"$tmp/r.json" 2>"$tmp/err" || fail "report: $(cat "$tmp/err")"
-"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || fail "schema"
-python3 - "$tmp/r.json" "$tmp/tf.json" "$tmp/unread.json" <<'PY' || fail "report content"
+python3 "$fix" tf "$job" >"$tmp/tf.json" || fail_now "tf fixture"
+python3 "$fix" unread "$job" >"$tmp/unread.json" || fail_now "unread fixture"
+"$SMTOP" report --json "$job" >"$tmp/r.json" 2>"$tmp/err" || fail_now "report: $(cat "$tmp/err")"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/r.json" || fail_now "schema"
+python3 - "$tmp/r.json" "$tmp/tf.json" "$tmp/unread.json" <<'PY' || fail_now "report content"
 import json, sys
 r = json.load(open(sys.argv[1])); tf = json.load(open(sys.argv[2]))
 extra = json.load(open(sys.argv[3]))
@@ -50,9 +50,9 @@ for k in why:
     assert sum(m.startswith(k + ": ") for m in w["messages"]) == 1, (k, w["messages"])
 PY
 
-"$SMTOP" report "$job" >"$tmp/r.txt" 2>&1 || fail "text report"
-grep -q "files not read" "$tmp/r.txt" || fail "text report has no unread count: $(tail -20 "$tmp/r.txt")"
-python3 - "$tmp/r.txt" "$tmp/r.json" <<'PY' || fail "text report does not name every unread file"
+"$SMTOP" report "$job" >"$tmp/r.txt" 2>&1 || fail_now "text report"
+grep -q "files not read" "$tmp/r.txt" || fail_now "text report has no unread count: $(tail -20 "$tmp/r.txt")"
+python3 - "$tmp/r.txt" "$tmp/r.json" <<'PY' || fail_now "text report does not name every unread file"
 import json, sys
 txt = open(sys.argv[1]).read()
 for u in json.load(open(sys.argv[2]))["warnings"]["unread"]:
