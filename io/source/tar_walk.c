@@ -100,21 +100,43 @@ static const char *plain(const char *n)
     return n;
 }
 
-/* pax records "LEN key=value\n": path and size. */
+/* A decimal number in [p, end): its value, or -1 when there is no digit
+ * or it does not fit; *next: the first byte after its digits. Bounded by
+ * hand because the meta buffer is not NUL-terminated: strtol read past a
+ * record's end (fuzz_targz). */
+static int64_t dec(const char *p, const char *end, const char **next)
+{
+    const char *start = p;
+    int64_t v = 0;
+    for (; p < end && *p >= '0' && *p <= '9'; p++) {
+        if (v > (INT64_MAX - (*p - '0')) / 10) {
+            *next = p;
+            return -1;
+        }
+        v = v * 10 + (*p - '0');
+    }
+    *next = p;
+    return p > start ? v : -1;
+}
+
+/* pax records "LEN key=value\n": path and size. A record whose length
+ * ends before its key, or runs past the data, ends the walk of them. */
 static void pax_apply(tar_walk *w)
 {
     size_t i = 0;
     while (i < w->mlen) {
-        char *end;
-        long len = strtol(w->mbuf + i, &end, 10);
-        if (len <= 0 || (size_t)len > w->mlen - i || *end != ' ')
+        const char *rec = w->mbuf + i, *sp;
+        int64_t len = dec(rec, w->mbuf + w->mlen, &sp);
+        if (len <= 0 || (uint64_t)len > w->mlen - i)
             return;
-        const char *kv = end + 1, *stop = w->mbuf + i + len - 1;   /* at its '\n' */
-        const char *eq = memchr(kv, '=', (size_t)(stop - kv));
+        const char *kv = sp + 1, *stop = rec + len - 1;   /* at its '\n' */
+        if (sp >= stop || *sp != ' ')
+            return;
+        const char *eq = memchr(kv, '=', (size_t)(stop - kv)), *after;
         if (eq && eq - kv == 4 && !memcmp(kv, "path", 4) && stop - eq - 1 < TAR_NAME_MAX)
             snprintf(w->name, sizeof w->name, "%.*s", (int)(stop - eq - 1), eq + 1);
         else if (eq && eq - kv == 4 && !memcmp(kv, "size", 4))
-            w->pax_size = strtoll(eq + 1, NULL, 10);
+            w->pax_size = dec(eq + 1, stop, &after);
         i += (size_t)len;
     }
 }

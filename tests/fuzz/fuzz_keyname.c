@@ -14,7 +14,9 @@ static void check_key(const char *key)
 {
     key_info ki;
     keyname_parse(key, &ki);
-    if ((unsigned)ki.kind > KEY_RULE_REPORT || memchr(ki.node, '\0', sizeof ki.node) == NULL)
+    /* KEY_CLOUDWATCH: the last kind (it read KEY_RULE_REPORT, the last
+     * before KEY_KINETO, and so stopped at the first trace name) */
+    if ((unsigned)ki.kind > KEY_CLOUDWATCH || memchr(ki.node, '\0', sizeof ki.node) == NULL)
         abort();
     if ((ki.kind == KEY_TRACE || ki.kind == KEY_TRACE_TMP) && (unsigned)ki.tkind > TRACE_SMDP)
         abort();
