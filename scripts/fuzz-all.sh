@@ -67,6 +67,7 @@ run_one() {
     local t=$1 work="$build/fuzz-work/$1" log start end took execs rate crashes art
     mkdir -p "$work/corpus"
     log="$work/run.log"
+    touch "$work/.started"   # artifacts of an earlier run are not this run's
     start=$(date +%s)
     (cd "$work" && nice -n "$nice_level" "$build/tests/fuzz_$t" -max_total_time="$secs" \
         -print_final_stats=1 -artifact_prefix="$work/" -rss_limit_mb=2048 \
@@ -76,8 +77,11 @@ run_one() {
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
     execs=${execs:-0}
     rate=$(awk -v e="$execs" -v s="$took" 'BEGIN { printf "%d", (s > 0 ? e / s : 0) }')
-    art=$(cd "$work" && ls -1 crash-* leak-* oom-* timeout-* 2>/dev/null | head -1)
-    crashes=$(cd "$work" && ls -1 crash-* leak-* oom-* timeout-* 2>/dev/null | wc -l)
+    local found
+    found=$(find "$work" -maxdepth 1 -type f -newer "$work/.started" \( -name 'crash-*' \
+        -o -name 'leak-*' -o -name 'oom-*' -o -name 'timeout-*' \) -printf '%f\n' | sort)
+    art=$(head -1 <<<"$found")
+    crashes=$(grep -c . <<<"$found")
     printf '| %s | %d | %d | %d | %d | %s |\n' "$t" "$took" "$execs" "$rate" "$crashes" "${art:--}"
 }
 
