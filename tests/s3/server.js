@@ -20,7 +20,9 @@
 // every request on bucket B AccessDenied (a policy that does not grant
 // it), {"bucket":B,"region":R} AuthorizationHeaderMalformed naming region
 // R (a bucket in another region), until /reset. /stats also counts
-// listings per "bucket/prefix" (lists_by) and object GETs per bucket
+// listing requests per "bucket/prefix" (lists_by), the listings begun
+// there (walks_by: requests with no start-after or continuation-token)
+// and object GETs per bucket
 // (gets_by), so a test can hold a refresh to its bound. "403" answers any request AccessDenied (a
 // bucket policy that denies, until it is fixed). "short" ends the body after BYTES with headers
 // (Content-Length, Content-Range) that agree with the short body: a
@@ -42,6 +44,9 @@ const stats = { requests: 0, bytes: 0, get_object: 0, list: 0, rejected: 0, imds
 let faults = [];
 let buckets = {};   // bucket -> {deny, region}
 let listsBy = {};
+// listings begun (no start-after, no continuation-token): one walk of a
+// folder, however many requests its skips and pages take
+let walksBy = {};
 let getsBy = {};
 
 function xmlError(res, status, code, msg) {
@@ -124,6 +129,7 @@ function front(s3rverPort) {
       const m = /[?&]prefix=([^&]*)/.exec(req.url);
       const k = bucket + '/' + (m ? decodeURIComponent(m[1].replace(/\+/g, ' ')) : '');
       listsBy[k] = (listsBy[k] || 0) + 1;
+      if (!/[?&](start-after|continuation-token)=/.test(req.url)) walksBy[k] = (walksBy[k] || 0) + 1;
     } else if (isObjectGet) {
       getsBy[bucket] = (getsBy[bucket] || 0) + 1;
     }
@@ -185,7 +191,7 @@ function control() {
     req.on('data', (c) => { body += c; });
     req.on('end', () => {
       // the counters as they were: /recount answers those it zeroes
-      const snap = JSON.stringify({ ...stats, lists_by: listsBy, gets_by: getsBy });
+      const snap = JSON.stringify({ ...stats, lists_by: listsBy, walks_by: walksBy, gets_by: getsBy });
       if (req.method === 'POST' && req.url === '/fault') faults.push(JSON.parse(body));
       else if (req.method === 'POST' && req.url === '/bucket') {
         const b = JSON.parse(body);
@@ -194,11 +200,13 @@ function control() {
         faults = [];
         buckets = {};
         listsBy = {};
+        walksBy = {};
         getsBy = {};
         for (const k of Object.keys(stats)) stats[k] = 0;
       } else if (req.method === 'POST' && req.url === '/recount') {
         // counters only: the bucket policies stay
         listsBy = {};
+        walksBy = {};
         getsBy = {};
         for (const k of Object.keys(stats)) stats[k] = 0;
       }
