@@ -12,6 +12,8 @@
 #   fail MSG: prints "FAIL: MSG" and counts it in $fails; the test goes on;
 #   fail_now MSG: prints "FAIL: MSG" and exits 1 now;
 #   die MSG: prints "FAIL: MSG" on stderr and exits 1 now;
+#   it_check NAME CMD...: runs CMD; prints "ok   NAME", or "FAIL NAME"
+#   and counts it in $fails;
 #   it_done: exits 0 when nothing failed, 1 otherwise (prints nothing).
 # The exit status of a test is never changed by the cleanup.
 set -u
@@ -32,4 +34,5 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 fail_now() { echo "FAIL: $*"; exit 1; }
 die() { echo "FAIL: $*" >&2; exit 1; }
+it_check() { if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi; }
 it_done() { exit $((fails > 0)); }

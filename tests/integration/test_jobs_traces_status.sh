@@ -5,10 +5,10 @@
 # each rank's traces; one cycle seen says its age ("trace 7 m ago");
 # training_job_end.ts says Completed; the faults view holds the stalled
 # job alone.
-set -uo pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
+source "$(dirname "$0")/it_lib.sh"
+set -o pipefail
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 . "$SMTOP_SRC/tests/integration/traces_jobs.sh"
 traces_jobs "$T/jobs" || exit 1
 "$SMTOP" jobs --json "$T/jobs" >"$T/all.json" 2>"$T/err" || { echo "FAIL: jobs --json: $(cat "$T/err")"; exit 1; }

@@ -5,10 +5,10 @@
 # that command's --help lists, both ways; the subcommands in `smtop --help`
 # are the man page's `## smtop X` sections and each has a README example.
 # Rendering the page is test_man_render.sh.
-set -uo pipefail
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
+source "$(dirname "$0")/it_lib.sh"
+set -o pipefail
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 for c in "" report diff export synth jobs help; do
   "$SMTOP" $c --help >"$T/help-${c:-dashboard}.txt" 2>&1 || { echo "FAIL: smtop $c --help"; exit 1; }
 done

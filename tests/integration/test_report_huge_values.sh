@@ -3,12 +3,10 @@
 # tables aligned: every row of a node's metrics table is exactly as wide
 # as its header, and `diff` against a normal job keeps its lines short.
 # report --json still carries the values as numbers.
-set -u
-W=$(mktemp -d "${TMPDIR:-/tmp}/smtop-huge.XXXXXX")
-trap 'rm -rf "$W"' EXIT
-"$SMTOP" synth --out "$W/good" --nodes 1 --minutes 1 --seed 3 --no-traces >/dev/null || exit 1
-cp -r "$W/good" "$W/huge"
-for f in "$W"/huge/system/incremental/*/*.json; do
+source "$(dirname "$0")/it_lib.sh"
+"$SMTOP" synth --out "$T/good" --nodes 1 --minutes 1 --seed 3 --no-traces >/dev/null || exit 1
+cp -r "$T/good" "$T/huge"
+for f in "$T"/huge/system/incremental/*/*.json; do
     python3 - "$f" <<'PY'
 import re, sys
 p = sys.argv[1]
@@ -21,8 +19,8 @@ for i, l in enumerate(open(p).read().splitlines()):
 open(p, "w").write("\n".join(out) + "\n")
 PY
 done
-"$SMTOP" report "$W/huge" >"$W/r.txt" || { echo "FAIL: report"; exit 1; }
-python3 - "$W/r.txt" <<'PY' || exit 1
+"$SMTOP" report "$T/huge" >"$T/r.txt" || { echo "FAIL: report"; exit 1; }
+python3 - "$T/r.txt" <<'PY' || exit 1
 import sys
 lines = open(sys.argv[1]).read().splitlines()
 h = next(i for i, l in enumerate(lines) if l.lstrip().startswith("type ") and "max" in l)
@@ -40,10 +38,10 @@ if not any("e+308" in l for l in rows):
     sys.exit("FAIL: the huge values are not in the table")
 print("ok: %d metric rows, all %d columns wide" % (len(rows), len(lines[h])))
 PY
-"$SMTOP" diff "$W/good" "$W/huge" >"$W/d.txt" || { echo "FAIL: diff"; exit 1; }
-long=$(awk 'length > 160' "$W/d.txt" | head -3)
+"$SMTOP" diff "$T/good" "$T/huge" >"$T/d.txt" || { echo "FAIL: diff"; exit 1; }
+long=$(awk 'length > 160' "$T/d.txt" | head -3)
 [ -z "$long" ] || { echo "FAIL: diff lines over 160 columns:"; echo "$long"; exit 1; }
-"$SMTOP" report --json "$W/huge" | python3 -c '
+"$SMTOP" report --json "$T/huge" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 mx = {m["name"]: m["max_" + m["unit"]] for m in d["nodes"][0]["metrics"]}

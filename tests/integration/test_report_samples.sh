@@ -4,26 +4,26 @@
 # total CPU per timestamp, the 30 TRAIN and 10 EVAL steps and their
 # percentiles, per node and per writer (905-b88ab1bb8259: pid 905 on host
 # b88ab1bb8259, the node).
-set -euo pipefail
+source "$(dirname "$0")/it_lib.sh"
+set -eo pipefail
 if [ ! -d "${SMTOP_SAMPLES:-}/test_traces" ]; then
   echo "SKIPPED: ../shared/samples not found (real-sample tests need it)"
   exit 77
 fi
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 tools="$SMTOP_SRC/tests/tools"
 
 for job in test_traces merge_traces; do
-  "$SMTOP" report --json "$SMTOP_SAMPLES/$job" > "$tmp/$job.smtop.json"
-  "$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/$job.smtop.json" || exit 1
-  python3 "$tools/ref_report.py" "$SMTOP_SAMPLES/$job" > "$tmp/$job.ref.json"
+  "$SMTOP" report --json "$SMTOP_SAMPLES/$job" > "$T/$job.smtop.json"
+  "$SMTOP_SRC/tests/tools/schema_ok.sh" "$T/$job.smtop.json" || exit 1
+  python3 "$tools/ref_report.py" "$SMTOP_SAMPLES/$job" > "$T/$job.ref.json"
 done
-python3 "$tools/compare_report.py" "$tmp/test_traces.smtop.json" "$tmp/test_traces.ref.json"
-python3 "$tools/compare_report.py" "$tmp/merge_traces.smtop.json" "$tmp/merge_traces.ref.json" \
+python3 "$tools/compare_report.py" "$T/test_traces.smtop.json" "$T/test_traces.ref.json"
+python3 "$tools/compare_report.py" "$T/merge_traces.smtop.json" "$T/merge_traces.ref.json" \
   "b88ab1bb8259|Step:ModeKeys.TRAIN=30" "b88ab1bb8259|Step:ModeKeys.EVAL=10" \
   "905-b88ab1bb8259|Step:ModeKeys.TRAIN=30" "905-b88ab1bb8259|Step:ModeKeys.EVAL=10"
 
 # The sample system files hold 32 cores of algo-1; no line is corrupt.
-python3 - "$tmp/test_traces.smtop.json" <<'PY'
+python3 - "$T/test_traces.smtop.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 node = [n for n in r["nodes"] if n["id"] == "algo-1"][0]

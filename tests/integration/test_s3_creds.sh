@@ -4,16 +4,12 @@
 # token, --profile over the environment, the EC2 instance role via the
 # fake IMDSv2, an expired token, an unknown key, a wrong region. Every
 # failure must be one clear line and must not contain the secret.
-set -u
+: "${SMTOP:?SMTOP not set}"
+source "$(dirname "$0")/it_lib.sh"
 SRC=${SMTOP_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$SRC/tests/s3/rig.sh"
 rig_require
-[ -x "${SMTOP:-}" ] || { echo "SMTOP not set"; exit 1; }
-
-T=$(mktemp -d /tmp/smtop-it-s3creds-XXXXXX)
-trap 'rig_stop; rm -rf "$T"' EXIT
-fails=0
-check() { if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi; }
+it_on_exit rig_stop
 
 rig_start "$T/rig" || exit 1
 rig_env
@@ -46,46 +42,46 @@ INI
 export AWS_SHARED_CREDENTIALS_FILE="$T/credentials" AWS_CONFIG_FILE="$T/config"
 
 run --profile ci
-check "--profile with session token from the credentials file" test $? -eq 0
-check "the report matches the schema" "$SMTOP_SRC/tests/tools/schema_ok.sh" "$T/out.json"
+it_check "--profile with session token from the credentials file" test $? -eq 0
+it_check "the report matches the schema" "$SMTOP_SRC/tests/tools/schema_ok.sh" "$T/out.json"
 
 AWS_PROFILE=ci run
-check "AWS_PROFILE selects the profile" test $? -eq 0
+it_check "AWS_PROFILE selects the profile" test $? -eq 0
 
 run --profile old
-check "expired token exits 1" test $? -eq 1
-check "expired token says so" grep -q "ExpiredToken from S3: the session token for profile 'old' has expired" "$T/err"
+it_check "expired token exits 1" test $? -eq 1
+it_check "expired token says so" grep -q "ExpiredToken from S3: the session token for profile 'old' has expired" "$T/err"
 
 unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
 run
-check "unknown key (default profile) exits 1" test $? -eq 1
-check "unknown key names profile and file" grep -q "InvalidAccessKeyId from S3: the access key id for profile 'default' does not exist — check $T/credentials" "$T/err"
-check "no secret in messages" bash -c "! grep -q 'n0t/the+secret\|old/secret' '$T/err'"
+it_check "unknown key (default profile) exits 1" test $? -eq 1
+it_check "unknown key names profile and file" grep -q "InvalidAccessKeyId from S3: the access key id for profile 'default' does not exist — check $T/credentials" "$T/err"
+it_check "no secret in messages" bash -c "! grep -q 'n0t/the+secret\|old/secret' '$T/err'"
 
 # region: the profile's region (eu-west-3) is used when nothing overrides
 # it, so the front (us-east-1) refuses the scope; --region fixes it
 unset AWS_REGION
 run --profile elsewhere
-check "profile region is used for signing" grep -q "not in region eu-west-3" "$T/err"
+it_check "profile region is used for signing" grep -q "not in region eu-west-3" "$T/err"
 AWS_DEFAULT_REGION=us-east-1 run --profile elsewhere
-check "AWS_DEFAULT_REGION beats the profile region" test $? -eq 0
+it_check "AWS_DEFAULT_REGION beats the profile region" test $? -eq 0
 AWS_REGION=eu-west-3 AWS_DEFAULT_REGION=us-east-1 run --profile elsewhere
-check "AWS_REGION beats AWS_DEFAULT_REGION" test $? -eq 1
+it_check "AWS_REGION beats AWS_DEFAULT_REGION" test $? -eq 1
 AWS_REGION=eu-west-3 run --profile elsewhere --region us-east-1
-check "--region beats AWS_REGION" test $? -eq 0
+it_check "--region beats AWS_REGION" test $? -eq 0
 export AWS_REGION=us-east-1
 
 # EC2 instance role through IMDSv2 (the fake refuses tokenless requests)
-check "fake IMDS rejects a request without token" test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$RIG_IMDS/latest/meta-data/iam/security-credentials/")" = 401
+it_check "fake IMDS rejects a request without token" test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$RIG_IMDS/latest/meta-data/iam/security-credentials/")" = 401
 export AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_CONFIG_FILE=/nonexistent
 unset AWS_EC2_METADATA_DISABLED
 AWS_EC2_METADATA_SERVICE_ENDPOINT="http://127.0.0.1:$RIG_IMDS" run
-check "instance role credentials via IMDSv2" test $? -eq 0
-check "IMDS token was requested" test "$(rig_stat imds_token)" -ge 1
+it_check "instance role credentials via IMDSv2" test $? -eq 0
+it_check "IMDS token was requested" test "$(rig_stat imds_token)" -ge 1
 
 AWS_EC2_METADATA_DISABLED=true AWS_EC2_METADATA_SERVICE_ENDPOINT="http://127.0.0.1:$RIG_IMDS" run
-check "no credentials anywhere exits 1" test $? -eq 1
-check "no credentials: says where it looked" grep -q "no AWS credentials found" "$T/err"
+it_check "no credentials anywhere exits 1" test $? -eq 1
+it_check "no credentials: says where it looked" grep -q "no AWS credentials found" "$T/err"
 
 if [ "$fails" -ne 0 ]; then echo "$fails check(s) failed"; cat "$T/err"; exit 1; fi
 echo "all S3 credential checks passed"

@@ -6,18 +6,12 @@
 # read, one uploaded later is found, and one of 24 MiB is read in 8 MiB
 # ranged pieces to the same report. (Pass-by-pass reading, a half
 # .gz read again once complete and never twice: unit_scan_kineto.)
-set -u
+: "${SMTOP:?SMTOP not set}"
+source "$(dirname "$0")/it_lib.sh"
 SRC=${SMTOP_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$SRC/tests/s3/rig.sh"
 rig_require
-[ -x "${SMTOP:-}" ] || { echo "SMTOP not set"; exit 1; }
-
-T=$(mktemp -d /tmp/smtop-it-s3k-XXXXXX)
-trap 'rig_stop; rm -rf "$T"' EXIT
-fails=0
-check() { # check NAME COMMAND...
-    if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
-}
+it_on_exit rig_stop
 
 rig_start "$T/rig" || exit 1
 rig_env
@@ -31,21 +25,21 @@ field() { python3 -c 'import json,sys; w=json.load(open(sys.argv[1]))["warnings"
 
 timeout 60 "$SMTOP" report --json "$T/job" >"$T/local.json" || exit 1
 s3report s3://bkt/job/ >"$T/s3.json" 2>"$T/err"
-check "job with tensorboard-output/ on S3 exits 0" test $? -eq 0
-check "same report as from disk" python3 "$RIG_HOME/jsoncmp.py" "$T/local.json" "$T/s3.json" source
+it_check "job with tensorboard-output/ on S3 exits 0" test $? -eq 0
+it_check "same report as from disk" python3 "$RIG_HOME/jsoncmp.py" "$T/local.json" "$T/s3.json" source
 tb=$(cat "$T"/job/tensorboard-output/* | wc -c)
 sys=$(find "$T/job/profiler-output" -type f -exec cat {} + | wc -c)
-check "every trace byte read" test "$(field "$T/s3.json" bytes_read)" = $((tb + sys))
-check "nothing named" test "$(field "$T/s3.json" unread_files)" = 0
+it_check "every trace byte read" test "$(field "$T/s3.json" bytes_read)" = $((tb + sys))
+it_check "nothing named" test "$(field "$T/s3.json" unread_files)" = 0
 
 s3report s3://bkt/only/ >"$T/only.json" 2>"$T/err"
-check "traces-only job found on S3" test $? -eq 0
-check "traces-only: every byte" test "$(field "$T/only.json" bytes_read)" = "$(cat "$T"/only/tensorboard-output/* | wc -c)"
+it_check "traces-only job found on S3" test $? -eq 0
+it_check "traces-only: every byte" test "$(field "$T/only.json" bytes_read)" = "$(cat "$T"/only/tensorboard-output/* | wc -c)"
 
 one=$(cd "$T/only/tensorboard-output" && ls | head -1)
 s3report s3://bkt/job/ --traces "s3://bkt/only/tensorboard-output/$one" >"$T/one.json" 2>"$T/err"
-check "--traces s3://file exits 0" test $? -eq 0
-check "--traces s3://file read" test "$(field "$T/one.json" bytes_read)" = \
+it_check "--traces s3://file exits 0" test $? -eq 0
+it_check "--traces s3://file read" test "$(field "$T/one.json" bytes_read)" = \
     $((tb + sys + $(wc -c <"$T/only/tensorboard-output/$one")))
 
 # a new cycle's trace uploaded later
@@ -54,7 +48,7 @@ late=$(cd "$T/job/tensorboard-output" && ls | tail -1)
 cp "$T/job/tensorboard-output/$late" "$T/late/tensorboard-output/algo-9_1.1795899999999999999.pt.trace.json.gz"
 rig_upload bkt job "$T/late" >/dev/null || exit 1
 s3report s3://bkt/job/ >"$T/after.json" 2>"$T/err"
-check "a trace uploaded later is read" test "$(field "$T/after.json" bytes_read)" = \
+it_check "a trace uploaded later is read" test "$(field "$T/after.json" bytes_read)" = \
     $((tb + sys + $(wc -c <"$T/late/tensorboard-output/"*)))
 
 # a plain trace of several 8 MiB ranged reads (scan_stream), padded with
@@ -73,12 +67,12 @@ PY
 rig_upload bkt big "$T/big" >/dev/null || exit 1
 timeout 60 "$SMTOP" report --json "$T/big" >"$T/big_local.json" || exit 1
 s3report s3://bkt/big/ >"$T/big_s3.json" 2>"$T/err"
-check "a 24 MiB trace in pieces: exits 0" test $? -eq 0
-check "a 24 MiB trace in pieces: same report as from disk" \
+it_check "a 24 MiB trace in pieces: exits 0" test $? -eq 0
+it_check "a 24 MiB trace in pieces: same report as from disk" \
     python3 "$RIG_HOME/jsoncmp.py" "$T/big_local.json" "$T/big_s3.json" source
-check "a 24 MiB trace in pieces: every byte once" \
+it_check "a 24 MiB trace in pieces: every byte once" \
     test "$(field "$T/big_s3.json" bytes_read)" = $((24 << 20))
-check "a 24 MiB trace in pieces: its steps" python3 -c '
+it_check "a 24 MiB trace in pieces: its steps" python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["gpu"]
 assert len(g) == 1 and g[0]["traces"] == 1 and g[0]["steps"] >= 300, g' "$T/big_s3.json"

@@ -4,18 +4,12 @@
 # job read from disk — cold, from the cache, with a corrupted cache entry,
 # through a 503 storm, and with the server killed mid-scan and restarted.
 # Also: a wrong secret gives one clear message and never prints the secret.
-set -u
+: "${SMTOP:?SMTOP not set}"
+source "$(dirname "$0")/it_lib.sh"
 SRC=${SMTOP_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$SRC/tests/s3/rig.sh"
 rig_require
-[ -x "${SMTOP:-}" ] || { echo "SMTOP not set"; exit 1; }
-
-T=$(mktemp -d /tmp/smtop-it-s3-XXXXXX)
-trap 'rig_stop; rm -rf "$T"' EXIT
-fails=0
-check() { # check NAME COMMAND...
-    if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
-}
+it_on_exit rig_stop
 
 rig_start "$T/rig" || exit 1
 rig_env
@@ -31,8 +25,8 @@ timeout 60 "$SMTOP" report --json "$T/job/profiler-output" >"$T/local.json" || e
 # cold, no cache
 rig_reset
 s3report --no-cache >"$T/cold.json" 2>"$T/cold.err"
-check "cold report exits 0" test $? -eq 0
-check "cold report equals local report" same "$T/cold.json"
+it_check "cold report exits 0" test $? -eq 0
+it_check "cold report equals local report" same "$T/cold.json"
 cold_bytes=$(rig_stat bytes)
 
 # the cache: first open fills it, second transfers <= 5 %
@@ -41,9 +35,9 @@ rig_reset
 s3report >"$T/c2.json" 2>/dev/null
 warm_bytes=$(rig_stat bytes)
 echo "bytes from server: cold $cold_bytes, from cache $warm_bytes"
-check "cached report equals local report" same "$T/c2.json"
-check "second open transfers <= 5 % of the first" test $((warm_bytes * 20)) -le "$cold_bytes"
-check "second open sends no object GET" test "$(rig_stat get_object)" -eq 0
+it_check "cached report equals local report" same "$T/c2.json"
+it_check "second open transfers <= 5 % of the first" test $((warm_bytes * 20)) -le "$cold_bytes"
+it_check "second open sends no object GET" test "$(rig_stat get_object)" -eq 0
 
 # a corrupted entry is dropped and refetched, result unchanged. The entry
 # must hold an object, not the cached listing (its id starts "\001listing";
@@ -53,12 +47,12 @@ entry=
 for f in "$XDG_CACHE_HOME"/smtop/*.zst; do
     grep -qaF $'\001listing' "$f" || { entry=$f; break; }
 done
-check "the cache holds an object entry to corrupt" test -n "$entry"
+it_check "the cache holds an object entry to corrupt" test -n "$entry"
 printf 'garbage' | dd of="$entry" bs=1 seek=40 conv=notrunc status=none
 rig_reset
 s3report >"$T/c3.json" 2>/dev/null
-check "corrupted entry refetched (exactly one GET)" test "$(rig_stat get_object)" -eq 1
-check "report after corruption equals local report" same "$T/c3.json"
+it_check "corrupted entry refetched (exactly one GET)" test "$(rig_stat get_object)" -eq 1
+it_check "report after corruption equals local report" same "$T/c3.json"
 
 # 503 storm (5 in a row, below the 8 attempts a request gets): backoff
 # and still the same answer
@@ -66,9 +60,9 @@ rig_reset
 rig_fault '{"kind":"503","count":3}'
 rig_fault '{"kind":"slowdown","count":2}'
 s3report --no-cache >"$T/storm.json" 2>"$T/storm.err"
-check "503 storm: report exits 0" test $? -eq 0
-check "503 storm: all five faults were served" test "$(rig_stat faults_fired)" -eq 5
-check "503 storm: report equals local report" same "$T/storm.json"
+it_check "503 storm: report exits 0" test $? -eq 0
+it_check "503 storm: all five faults were served" test "$(rig_stat faults_fired)" -eq 5
+it_check "503 storm: report equals local report" same "$T/storm.json"
 
 # server killed mid-scan (while a GET stalls), restarted 1 s later
 rig_reset
@@ -84,15 +78,15 @@ sleep 1
 rig_restart || exit 1
 wait "$rp"
 rc=$?
-check "killed+restarted server: report exits 0" test "$rc" -eq 0
-check "killed+restarted server: totals equal a clean run" same "$T/kill.json"
+it_check "killed+restarted server: report exits 0" test "$rc" -eq 0
+it_check "killed+restarted server: totals equal a clean run" same "$T/kill.json"
 
 # wrong secret: one clear message, exit 1, secret never printed
 AWS_SECRET_ACCESS_KEY='Wr0ng/Secret+Value' s3report --no-cache >/dev/null 2>"$T/bad.err"
 rc=$?
-check "wrong secret exits 1" test "$rc" -eq 1
-check "wrong secret names the cause" grep -q "SignatureDoesNotMatch from S3: the secret key for the environment variables is wrong" "$T/bad.err"
-check "secret not printed" bash -c "! grep -rq 'Wr0ng/Secret' '$T/bad.err' '$T/kill.err' '$T/cold.err'"
+it_check "wrong secret exits 1" test "$rc" -eq 1
+it_check "wrong secret names the cause" grep -q "SignatureDoesNotMatch from S3: the secret key for the environment variables is wrong" "$T/bad.err"
+it_check "secret not printed" bash -c "! grep -rq 'Wr0ng/Secret' '$T/bad.err' '$T/kill.err' '$T/cold.err'"
 
 if [ "$fails" -ne 0 ]; then
     echo "stderr of the wrong-secret run:"; cat "$T/bad.err"

@@ -5,30 +5,27 @@
 # Kineto rank straggler, and each job shape with a known cause (synth
 # --shape, issue 32). verdict_check.py recomputes each finding, with its
 # numbers and its cause, from report --json and the export's step events.
-set -u
 : "${SMTOP:?}" "${SMTOP_SRC:?}"
+source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/smtop-vsynth.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fails=0
 job() {   # job NAME SYNTH-OPTIONS...
     local name=$1
     shift
     "$SMTOP" synth --out "$T/$name" --minutes 3 --start 1700000000 "$@" >/dev/null 2>"$T/err" ||
-        { echo "FAIL: synth $name: $(cat "$T/err")"; fails=$((fails + 1)); return; }
+        { fail "synth $name: $(cat "$T/err")"; return; }
     "$SMTOP" report --json "$T/$name" >"$T/$name.json" 2>"$T/err" ||
-        { echo "FAIL: report $name: $(cat "$T/err")"; fails=$((fails + 1)); return; }
+        { fail "report $name: $(cat "$T/err")"; return; }
     "$SMTOP" export --perfetto "$T/$name.pf.json" "$T/$name" >/dev/null 2>"$T/err" ||
-        { echo "FAIL: export $name: $(cat "$T/err")"; fails=$((fails + 1)); return; }
+        { fail "export $name: $(cat "$T/err")"; return; }
     local out
     out=$(python3 "$SMTOP_SRC/tests/integration/verdict_check.py" "$T/$name.json" "$T/$name.pf.json") ||
-        { echo "FAIL: $name:"; echo "$out"; fails=$((fails + 1)); return; }
+        { fail "$name:"; echo "$out"; return; }
     echo "ok: $name: $out"
 }
 has() {   # has NAME SOURCE: the verdict holds a finding of SOURCE
     python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["verdict"]
 sys.exit(0 if any(f["source"] == sys.argv[2] for f in v["findings"]) else 1)' "$T/$1.json" "$2" ||
-        { echo "FAIL: $1 has no $2 finding"; fails=$((fails + 1)); }
+        fail "$1 has no $2 finding"
 }
 job system_only --nodes 4 --no-traces
 job kineto_only --kineto --kineto-only --nodes 1 --ranks 2 --seed 4
@@ -51,7 +48,7 @@ has both kineto
 has many_outliers outlier_steps
 # each shape's first finding names its cause and its fix
 lead() {  # lead NAME RULE WHY KNOB
-    python3 - "$T/$1.json" "$2" "$3" "$4" <<'PY' || { echo "FAIL: $1's lead finding"; fails=$((fails + 1)); }
+    python3 - "$T/$1.json" "$2" "$3" "$4" <<'PY' || fail "$1's lead finding"
 import json, sys
 v = json.load(open(sys.argv[1]))["verdict"]
 f = v["findings"][0]
@@ -65,4 +62,4 @@ lead main-loader Dataloader "DataLoader on the main thread (train.py:12 __getite
 lead launch-bound KernelLaunchOverhead "kernel launches" "CUDA graphs / torch.compile"
 lead nccl-exposed CommNotOverlapped "all-reduce after backward" "smaller DDP buckets"
 lead memory-full GPUMemoryNearCapacity "activations fill the GPU" "checkpointing / bf16"
-exit $((fails > 0))
+it_done
