@@ -164,10 +164,14 @@ static int has_any(source *src, const char *prefix, sm_err *err)
     return p.found;
 }
 
-int scanner_probe_root(source *src, char *root, size_t cap, sm_err *err)
+int scanner_probe_root(source *src, char *root, size_t cap, size_t *jobs, sm_err *err)
 {
     static const char *const roots[] = {"", "profiler-output/"};
     static const char *const dirs[] = {"system/", "framework/"};
+    size_t njobs = 0;
+    if (!jobs)
+        jobs = &njobs;
+    *jobs = 0;
     for (size_t r = 0; r < 2; r++)
         for (size_t d = 0; d < 2; d++) {
             char prefix[512];
@@ -185,21 +189,24 @@ int scanner_probe_root(source *src, char *root, size_t cap, sm_err *err)
      * names the jobs inside). */
     char job[1][SCAN_JOB_NAME];
     sm_err e2 = {0};
-    if (scan_find_jobs(src, job, 1, &e2) > 0)
+    *jobs = scan_find_jobs(src, job, 1, &e2);
+    if (*jobs > 0)
         return 0;
     return scan_kineto_probe(src, root, cap, err);
 }
 
 int scanner_find_root(source *src, char *root, size_t cap, sm_err *err)
 {
-    int found = scanner_probe_root(src, root, cap, err);
+    size_t inside = 0;
+    int found = scanner_probe_root(src, root, cap, &inside, err);
     if (found < 0)
         return -1;
     if (found)
         return 0;
+    /* the probe counted the jobs; list again only for their names */
     char jobs[3][SCAN_JOB_NAME];
     sm_err e2 = {0};
-    size_t n = scan_find_jobs(src, jobs, 3, &e2);
+    size_t n = inside > 0 ? scan_find_jobs(src, jobs, 3, &e2) : 0;
     if (n > 0)
         return sm_err_set(err, SM_ERR_NOTFOUND,
                           "%s holds %zu job%s (%s%s%s%s%s%s), not one: "
@@ -239,7 +246,7 @@ static int resolve_root(scanner *sc, sm_err *err)
     if (sc->root)
         return 1;
     char root[256];
-    int found = sc->o.wait ? scanner_probe_root(sc->src, root, sizeof root, err)
+    int found = sc->o.wait ? scanner_probe_root(sc->src, root, sizeof root, NULL, err)
                 : scanner_find_root(sc->src, root, sizeof root, err) == 0 ? 1 : -1;
     if (found == 0)
         return jobs_inside(sc, err);

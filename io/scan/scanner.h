@@ -140,8 +140,11 @@ int scanner_find_root(source *src, char *root, size_t cap, sm_err *err);
 #define SCAN_JOB_NAME 256
 size_t scan_find_jobs(source *src, char (*out)[SCAN_JOB_NAME], size_t max, sm_err *err);
 /* The same without the message: 1 found (root written), 0 the source
- * holds no profiler data (yet), -1 with err when listing failed. */
-int scanner_probe_root(source *src, char *root, size_t cap, sm_err *err);
+ * holds no profiler data (yet), -1 with err when listing failed. When
+ * jobs is not NULL it is set to the number of job folders the probe
+ * found inside (scan_find_jobs's count; 0 unless the result is 0), so a
+ * caller that asks "a folder of jobs?" lists the source once. */
+int scanner_probe_root(source *src, char *root, size_t cap, size_t *jobs, sm_err *err);
 /* Thread-safe copy of the root into buf; 0 while it is not known yet. */
 int scanner_root(scanner *sc, char *buf, size_t cap);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/gpu/gpu_impl.h"
+#include "model/util/pct.h"
 #include "model/util/stable_sort.h"
 #include "model/util/vec.h"
 
@@ -224,11 +225,6 @@ int gpu_acc_merge(gpu_acc *d, const gpu_acc *s)
     return 0;
 }
 
-static double pct(int64_t part, int64_t whole)
-{
-    return whole > 0 ? 100.0 * (double)part / (double)whole : NAN;
-}
-
 static double quant_at(quant *q, double p)
 {
     return q && quantile_count(q) > 0 ? quantile_get(q, p) : NAN;
@@ -277,19 +273,19 @@ void gpu_acc_summary(const gpu_acc *a, gpu_summary *s)
     s->idle_us = a->idle_us;
     s->compute_us = a->compute_us;
     s->non_compute_us = a->span_us - a->compute_us - a->idle_us;
-    s->idle_pct = pct(s->idle_us, s->span_us);
-    s->compute_pct = pct(s->compute_us, s->span_us);
-    s->non_compute_pct = pct(s->non_compute_us, s->span_us);
+    s->idle_pct = pct_of(s->idle_us, s->span_us, NAN);
+    s->compute_pct = pct_of(s->compute_us, s->span_us, NAN);
+    s->non_compute_pct = pct_of(s->non_compute_us, s->span_us, NAN);
     s->has_comm = a->comm_us > 0;
     s->comm_us = a->comm_us;
     s->comm_comp_us = a->comm_comp_us;
-    s->comm_comp_overlap_pct = pct(a->comm_comp_us, a->comm_us);
+    s->comm_comp_overlap_pct = pct_of(a->comm_comp_us, a->comm_us, NAN);
     int64_t all = 0;
     for (int k = 1; k < 8; k++)
         all += a->ktype_us[k];
     for (int k = 1; k < 8; k++) {
         s->ktype_us[k] = a->ktype_us[k];
-        s->ktype_pct[k] = pct(a->ktype_us[k], all);
+        s->ktype_pct[k] = pct_of(a->ktype_us[k], all, NAN);
     }
     for (size_t i = 0; i < a->n_streams; i++) {
         s->host_wait_us += a->streams[i].host_wait_us;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/gpu/gpu_impl.h"
+#include "model/util/pct.h"
 
 gpu_window *gpu_window_new(void)
 {
@@ -58,11 +59,6 @@ size_t gpu_acc_win_at(const gpu_acc *a, int64_t t)
     return lo;
 }
 
-static double pct(int64_t part, int64_t whole)
-{
-    return whole > 0 ? 100.0 * (double)part / (double)whole : NAN;
-}
-
 /* One window's figures added into s; delay: the launch delays' sum. */
 static void add_figures(const gpu_win *w, const gpu_wfig *f, gpu_summary *s, int64_t *delay)
 {
@@ -91,16 +87,16 @@ static void finish_figures(const gpu_summary *whole, int64_t delay, gpu_summary 
     s->placed = whole->placed;
     s->has_gpu = whole->has_gpu;
     s->non_compute_us = s->span_us - s->compute_us - s->idle_us;
-    s->idle_pct = s->has_gpu ? pct(s->idle_us, s->span_us) : NAN;
-    s->compute_pct = s->has_gpu ? pct(s->compute_us, s->span_us) : NAN;
-    s->non_compute_pct = s->has_gpu ? pct(s->non_compute_us, s->span_us) : NAN;
+    s->idle_pct = s->has_gpu ? pct_of(s->idle_us, s->span_us, NAN) : NAN;
+    s->compute_pct = s->has_gpu ? pct_of(s->compute_us, s->span_us, NAN) : NAN;
+    s->non_compute_pct = s->has_gpu ? pct_of(s->non_compute_us, s->span_us, NAN) : NAN;
     s->has_comm = s->comm_us > 0;
-    s->comm_comp_overlap_pct = pct(s->comm_comp_us, s->comm_us);
+    s->comm_comp_overlap_pct = pct_of(s->comm_comp_us, s->comm_us, NAN);
     int64_t all = 0;
     for (int k = 1; k < 8; k++)
         all += s->ktype_us[k];
     for (int k = 1; k < 8; k++)
-        s->ktype_pct[k] = pct(s->ktype_us[k], all);
+        s->ktype_pct[k] = pct_of(s->ktype_us[k], all, NAN);
     s->launch.delay_mean_us = s->launch.count ? (double)delay / (double)s->launch.count : NAN;
     s->launch.delay_p50_us = s->launch.delay_p95_us = NAN;
     s->launch.cpu_p50_us = s->launch.gpu_p50_us = NAN;

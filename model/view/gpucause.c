@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/core/model_gpu.h"
+#include "model/util/pct.h"
 #include "model/view/gpuview.h"
 
 #define GJOB_CAUSES 48
@@ -47,11 +48,6 @@ static void add_cause(gjob *j, const gpu_idle_cause *c)
         }
     if (j->nc < GJOB_CAUSES)
         j->c[j->nc++] = (gcause){c->name, c->len, c->kind, c->overlap_us};
-}
-
-static double pct_of(int64_t part, int64_t whole)
-{
-    return whole > 0 ? 100.0 * (double)part / (double)whole : 0;
 }
 
 /* A launch call on the critical path, the host's part of a launch: the
@@ -101,7 +97,7 @@ static void add_rank(gjob *j, const gpu_rank *r)
     j->launch_path_us += s->critical_path.bound_us[GPU_BOUND_LAUNCH];
     for (size_t i = 0; i < s->critical_path.n_top; i++) {
         const gpu_name_us *e = &s->critical_path.top[i];
-        double pct = pct_of(e->us, s->critical_path.path_us);
+        double pct = pct_of(e->us, s->critical_path.path_us, 0);
         if (is_launch(e))
             j->launch_path_us += e->us;
         else if (e->table != GPU_NT_KERNEL && pct > j->host_op_pct) {
@@ -163,7 +159,7 @@ static int cause_gloo(const cause_in *in, finding *f)
     const gjob *j = in->j;
     /* the union over the gloo threads: their rows (kind_pct) add up past
      * the idle time when two threads all-reduce at once */
-    double comm = pct_of(j->comm_idle_us, j->attr_idle_us);
+    double comm = pct_of(j->comm_idle_us, j->attr_idle_us, 0);
     const rule_result *g = fired(in->res, in->nres, "GlooWithCUDA");
     if (!g && comm < GPUCAUSE_SHARE_PCT)
         return 0;
@@ -176,7 +172,7 @@ static int cause_gloo(const cause_in *in, finding *f)
         snprintf(during, sizeof during, ", during %.0f %% of the GPU's idle time", comm);
     finding_cause(f, "DDP all-reduces over gloo on the host's gloo threads%s%s; the gradients "
                   "go to pinned memory and back: %.0f %% of the GPU's busy time", calls, during,
-                  pct_of(j->pinned_us, j->busy_us));
+                  pct_of(j->pinned_us, j->busy_us, 0));
     finding_fix(f, "%s", table_fix(g, "GlooWithCUDA"));
     finding_evidence(f, "Top (4), o: GPU idle: host ([comm_host] gloo:), kernels (Memcpy DtoH / "
                      "HtoD Pinned); report: gpu[].backend (gloo), gpu[].idle_causes");
@@ -242,7 +238,7 @@ static int cause_launches(const cause_in *in, finding *f)
 {
     const gjob *j = in->j;
     const rule_result *k = fired(in->res, in->nres, "KernelLaunchOverhead");
-    double path = pct_of(j->launch_path_us, j->path_us);
+    double path = pct_of(j->launch_path_us, j->path_us, 0);
     if (!k && path < GPUCAUSE_LAUNCH_PCT)
         return 0;
     /* Short kernels under one long host op: the host is busy in that op,
@@ -276,7 +272,7 @@ static int cause_host(const cause_in *in, finding *f)
 {
     const gjob *j = in->j;
     const rule_result *h = fired(in->res, in->nres, "GPUIdleHostBound");
-    double cpu = j->path_us > 0 ? pct_of(j->bound_us[GPU_BOUND_CPU], j->path_us) : 0;
+    double cpu = j->path_us > 0 ? pct_of(j->bound_us[GPU_BOUND_CPU], j->path_us, 0) : 0;
     const gcause *b = busiest(j);
     if (!h && cpu < 50)
         return 0;
@@ -289,7 +285,7 @@ static int cause_host(const cause_in *in, finding *f)
     if (b)
         finding_cause(f, "the GPU waits for the host: %.*s (%s) ran during %.0f %% of its idle "
                       "time%s", (int)(b->len < 80 ? b->len : 80), b->name,
-                      gpu_idle_kind_name(b->kind), pct_of(b->us, j->attr_idle_us),
+                      gpu_idle_kind_name(b->kind), pct_of(b->us, j->attr_idle_us, 0),
                       cpu > 0 ? "; the steps' critical path is cpu_bound" : "");
     else
         finding_cause(f, "the GPU waits for the host to launch its work%s",

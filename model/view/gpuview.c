@@ -7,11 +7,7 @@
 #include <string.h>
 
 #include "model/core/model_gpu.h"
-
-static double pct(int64_t part, int64_t whole)
-{
-    return whole > 0 ? 100.0 * (double)part / (double)whole : NAN;
-}
+#include "model/util/pct.h"
 
 /* The worst device's peak reserved share of its size; NaN when none is known. */
 static double reserved_pct(const gpu_summary *s)
@@ -21,7 +17,7 @@ static double reserved_pct(const gpu_summary *s)
         int64_t d = s->memory.peaks[i].device;
         if (d < 0 || (size_t)d >= s->memory.n_devices || s->memory.total_global_mem[d] <= 0)
             continue;
-        double p = pct(s->memory.peaks[i].reserved, s->memory.total_global_mem[d]);
+        double p = pct_of(s->memory.peaks[i].reserved, s->memory.total_global_mem[d], NAN);
         if (isnan(worst) || p > worst)
             worst = p;
     }
@@ -57,8 +53,8 @@ void gpuview_job_sum(const model *m, gpuview_job *out)
     out->reserved_pct = NAN;
     for (size_t i = 0; i < model_gpu_count(m); i++)
         add_rank(out, gpu_rank_summary(model_gpu_at(m, i)->gpu));
-    out->idle_pct = out->gpu_ranks ? pct(out->idle_us, out->span_us) : NAN;
-    out->host_wait_pct = pct(out->host_wait_us, out->classed_idle_us);
-    out->comm_overlap_pct = pct(out->comm_comp_us, out->comm_us);
-    out->short_pct = pct(out->short_kernels, out->launches);
+    out->idle_pct = out->gpu_ranks ? pct_of(out->idle_us, out->span_us, NAN) : NAN;
+    out->host_wait_pct = pct_of(out->host_wait_us, out->classed_idle_us, NAN);
+    out->comm_overlap_pct = pct_of(out->comm_comp_us, out->comm_us, NAN);
+    out->short_pct = pct_of(out->short_kernels, out->launches, NAN);
 }

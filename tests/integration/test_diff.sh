@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `smtop diff`: a job against itself shows no change; against a copy whose
-# Step durations were scaled by 1.5 it shows the +50 % slowdown, marked.
+# Step durations were scaled by 1.5 it shows the +50 % slowdown, marked;
+# against a copy whose one node is renamed it pairs every node row.
 set -eo pipefail
 source "$(dirname "$0")/it_lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
@@ -59,6 +60,27 @@ grep -Eq '^[0-9]+ values changed; [0-9]+ under the noise floor left out \(0 -> 0
 grep -E "Step:ModeKeys.TRAIN p50 .*\+(49\.[5-9]|50\.[0-4]) % \+$" "$tmp/ascii.txt" >/dev/null \
   || { cat "$tmp/ascii.txt"; die "ASCII slowdown mark"; }
 LC_ALL=C grep -q $'\xe2' "$tmp/ascii.txt" && die "non-ASCII output in the C locale"
+
+# Two one-node jobs pair their nodes whatever they are called (algo-1
+# against a CloudWatch host or a Kineto host name): utilization and
+# breakdown rows as well as step rows, each naming the target's node.
+"$SMTOP" synth --out "$tmp/one" --nodes 1 --gpus 1 --cpus 2 --minutes 2 >/dev/null || die synth
+cp -r "$tmp/one" "$tmp/renamed"
+find "$tmp/renamed" -name '*algo-1*' | while read -r f; do mv "$f" "${f//algo-1/algo-9}"; done
+grep -rl algo-1 "$tmp/renamed" | xargs -r sed -i 's/algo-1/algo-9/g'
+"$SMTOP" diff --json "$tmp/one" "$tmp/renamed" >"$tmp/renamed.json" || die "renamed diff --json"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/renamed.json" || die "schema"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k, n in (("steps", 20), ("utilization", 4), ("breakdown", 4)):
+    assert len(d[k]) == n, (k, len(d[k]))
+    assert all((r["node"], r["target_node"]) == ("algo-1", "algo-9") for r in d[k]), d[k]
+assert d["changed"] == 0, d["changed"]
+' "$tmp/renamed.json" || die "one-node jobs of other names: rows not paired"
+LC_ALL=C "$SMTOP" diff --threshold 0 "$tmp/one" "$tmp/renamed" >"$tmp/renamed.txt" || die "renamed diff"
+[ "$(grep -Ec '^  algo-1 -> algo-9 +(cpu_total|gpu_util|gpu_mem|host_mem|data|forward|backward|other) ' \
+      "$tmp/renamed.txt")" -eq 8 ] || { cat "$tmp/renamed.txt"; die "renamed rows' labels"; }
 
 set +e
 "$SMTOP" diff "$tmp/base" 2>/dev/null; [ $? -eq 2 ] || die "one source should exit 2"

@@ -238,6 +238,63 @@ static void test_one_diff_pane_and_command(void **state)
     json_decref(t);
 }
 
+/* A one-node job: a TRAIN step, GPU utilization, a step breakdown. */
+static json_t *one_node(const char *node, double step_us, double gpu, double data_us)
+{
+    json_t *o = json_pack(
+        "{s:s, s:[{s:s, s:s, s:f, s:f, s:f, s:f}],"
+        " s:[{s:s, s:[{s:s, s:s, s:s, s:s, s:f}]}],"
+        " s:[{s:s, s:i, s:f, s:f, s:f, s:f, s:f}]}",
+        "source", node, "steps", "node", node, "phase", "Step:ModeKeys.TRAIN", "p50_us", step_us,
+        "p95_us", step_us, "p99_us", step_us, "mean_us", step_us,
+        "nodes", "id", node, "metrics", "type", "gpu", "dimension", "GPUUtilization", "name",
+        "gpu0", "unit", "pct", "mean_pct", gpu,
+        "step_breakdown", "node", node, "steps", 10, "data_us", data_us, "forward_us", 40000.0,
+        "backward_us", 60000.0, "comm_us", 0.0, "other_us", 5000.0);
+    assert_non_null(o);
+    return o;
+}
+
+/* Two one-node jobs pair their nodes whatever they are called, in the
+ * utilization and breakdown rows as in the step rows (issue 33: algo-1
+ * against a CloudWatch host had step rows only), each row naming the
+ * target's node; the pane counts what the command counts. */
+static void test_one_node_jobs_pair(void **state)
+{
+    (void)state;
+    json_t *b = one_node("algo-1", 100000, 50, 10000), *t = one_node("i-0abc", 120000, 80, 10000);
+    json_t *d = report_diff_build(b, t);
+    assert_non_null(d);
+    const json_t *u = json_object_get(d, "utilization"), *k = json_object_get(d, "breakdown");
+    assert_int_equal(json_array_size(u), 1);
+    assert_int_equal(json_array_size(k), 4);   /* data, forward, backward, other: =; comm: 0 -> 0 */
+    const json_t *rows[] = {json_array_get(u, 0), json_array_get(k, 0),
+                            json_array_get(json_object_get(d, "steps"), 0)};
+    for (size_t i = 0; i < 3; i++) {
+        assert_string_equal(json_string_value(json_object_get(rows[i], "node")), "algo-1");
+        assert_string_equal(json_string_value(json_object_get(rows[i], "target_node")), "i-0abc");
+    }
+    assert_string_equal(json_string_value(json_object_get(rows[0], "metric")), "gpu_util");
+    /* TRAIN x4 and gpu_util changed */
+    assert_int_equal(json_integer_value(json_object_get(d, "changed")), 5);
+    wchar_t text[40][256];
+    draw(d, 40, 200, text);
+    assert_true(find(text, 40, L"5 changed, ") == 0);
+    assert_true(find(text, 40, L"algo-1->i-0abc gpu_util") > 0);
+    json_decref(d);
+    /* the same name on both sides: no target_node, as before */
+    json_decref(t);
+    t = one_node("algo-1", 120000, 80, 10000);
+    d = report_diff_build(b, t);
+    assert_non_null(d);
+    assert_null(json_object_get(json_array_get(json_object_get(d, "utilization"), 0),
+                                "target_node"));
+    assert_int_equal(json_integer_value(json_object_get(d, "changed")), 5);
+    json_decref(d);
+    json_decref(b);
+    json_decref(t);
+}
+
 /* g is the graph-symbols key everywhere: the Diff pane goes back to its
  * top with Home (issue 14: the top was unreachable while g was shared),
  * and its key table says so. */
@@ -287,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_marks),
         cmocka_unit_test(test_draw_slowdown),
         cmocka_unit_test(test_one_diff_pane_and_command),
+        cmocka_unit_test(test_one_node_jobs_pair),
         cmocka_unit_test(test_top_is_home_not_g),
         cmocka_unit_test(test_alerts_configure),
     };

@@ -350,7 +350,8 @@ static void test_big_in_pieces_ahead(void **state)
     big_in_pieces(*state, 1);
 }
 
-/* A job with traces and nothing else is a job; so is a folder of traces. */
+/* A job with traces and nothing else is a job; so is a folder of traces;
+ * a folder of jobs is none, and the probe says how many it holds. */
 static void test_root_from_traces(void **state)
 {
     fixture *f = *state;
@@ -358,19 +359,27 @@ static void test_root_from_traces(void **state)
                 "w");
     fixture_put(f, "traces/sub/rank0.pt.trace.json", TRACE, "w");
     fixture_put(f, "empty/readme.txt", "x", "w");
+    fixture_put(f, "jobs/a/profiler-output/system/incremental/1.algo-1.json", "{}\n", "w");
+    fixture_put(f, "jobs/b/profiler-output/framework/pevents/1_1-algo-1_pythontimeline.json",
+                "[]\n", "w");
     char dir[512], root[64];
     sm_err err = {0};
+    /* jobs: the job folders the probe counted, for a folder of jobs only */
     static const struct {
         const char *sub, *root;
         int found;
-    } cases[] = {{"job", "profiler-output/", 1}, {"traces", "", 1}, {"empty", "", 0}};
-    for (size_t i = 0; i < 3; i++) {
+        size_t jobs;
+    } cases[] = {{"job", "profiler-output/", 1, 0}, {"traces", "", 1, 0}, {"empty", "", 0, 0},
+                 {"jobs", "", 0, 2}};
+    for (size_t i = 0; i < 4; i++) {
         snprintf(dir, sizeof dir, "%s/%s", f->dir, cases[i].sub);
         source *s = source_local_open(dir, &err);
         assert_non_null(s);
         root[0] = 'x';
         root[1] = '\0';
-        assert_int_equal(scanner_probe_root(s, root, sizeof root, &err), cases[i].found);
+        size_t jobs = 7;
+        assert_int_equal(scanner_probe_root(s, root, sizeof root, &jobs, &err), cases[i].found);
+        assert_int_equal(jobs, cases[i].jobs);
         if (cases[i].found)
             assert_string_equal(root, cases[i].root);
         source_free(s);

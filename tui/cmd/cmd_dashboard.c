@@ -407,9 +407,9 @@ static int holds_jobs(const dash_args *a)
     source *src = source_open(a->src, &a->so, &err);
     if (!src)
         return 0;
-    char root[256], job[1][SCAN_JOB_NAME];
-    int r = scanner_probe_root(src, root, sizeof root, &err) == 0 &&
-            scan_find_jobs(src, job, 1, &err) > 0;
+    char root[256];
+    size_t jobs = 0;
+    int r = scanner_probe_root(src, root, sizeof root, &jobs, &err) == 0 && jobs > 0;
     source_free(src);
     return r;
 }

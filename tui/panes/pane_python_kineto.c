@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "model/util/pct.h"
 #include "model/view/gpuview.h"
 #include "tui/panes/pane_python_internal.h"
 #include "tui/text/fmt.h"
@@ -101,11 +102,6 @@ static void kcols_fit(int width, kcols *c)
     pane_common_fit_cols(width, 3 + 2, KCOL_W, KCOL_N, KCOL_DROP, NULL, KCOL_N - 1, c->shown);
 }
 
-static double pct_of(int64_t part, int64_t whole)
-{
-    return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
 /* What the rows of the host's idle causes and of the critical path are
  * shares of, over the same steps: the GPU's split of them, or the path's
  * length by HTA's class, the largest first so that a narrow pane keeps
@@ -116,8 +112,8 @@ static void figures_info(const gpuview_top *t, char *buf, size_t n)
     if (t->src == GPUVIEW_IDLE) {
         fmt_duration(d, sizeof d, (double)t->idle_us);
         snprintf(buf, n, "%lld steps: GPU idle %.1f %% (%s), compute %.1f %%, other %.1f %%",
-                 (long long)t->steps, pct_of(t->idle_us, t->span_us), d,
-                 pct_of(t->compute_us, t->span_us), pct_of(t->non_compute_us, t->span_us));
+                 (long long)t->steps, pct_of(t->idle_us, t->span_us, 0), d,
+                 pct_of(t->compute_us, t->span_us, 0), pct_of(t->non_compute_us, t->span_us, 0));
         return;
     }
     fmt_duration(d, sizeof d, (double)t->path_us);
@@ -129,9 +125,9 @@ static void figures_info(const gpuview_top *t, char *buf, size_t n)
             if (!done[c] && (b < 0 || t->bound_us[c] > t->bound_us[b]))
                 b = c;
         done[b] = 1;
-        if (pct_of(t->bound_us[b], t->path_us) >= 0.5)
+        if (pct_of(t->bound_us[b], t->path_us, 0) >= 0.5)
             k += snprintf(buf + k, n - (size_t)k, " %s %.0f %%", gpu_bound_name(b),
-                          pct_of(t->bound_us[b], t->path_us));
+                          pct_of(t->bound_us[b], t->path_us, 0));
     }
 }
 

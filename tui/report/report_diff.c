@@ -120,15 +120,15 @@ static const json_t *find2(const json_t *arr, const char *k1, const char *v1,
     return NULL;
 }
 
-/* The one node of a steps array (writer rows aside), or NULL when it has
- * none or several. */
-static const char *single_node(const json_t *steps)
+/* The one node of a job's rows, named under key (writer rows aside), or
+ * NULL when it has none or several. */
+static const char *single_node(const json_t *rows, const char *key)
 {
     const char *one = NULL;
     size_t i;
     const json_t *e;
-    json_array_foreach(steps, i, e) {
-        const char *n = json_string_value(json_object_get(e, "node"));
+    json_array_foreach(rows, i, e) {
+        const char *n = json_string_value(json_object_get(e, key));
         if (!n || json_is_string(json_object_get(e, "process")))
             continue;
         if (one && strcmp(one, n))
@@ -138,12 +138,54 @@ static const char *single_node(const json_t *steps)
     return one;
 }
 
+/* How one section's base nodes meet the target's: by name, and two
+ * one-node jobs whatever their nodes are called (a single PyTorch
+ * profiler trace is named by its file, a CloudWatch host by its
+ * instance, a SageMaker node algo-<n>). The one rule of the steps,
+ * utilization and breakdown rows. */
+typedef struct node_pair {
+    const json_t *target;   /* the target's rows */
+    const char *key;        /* the key naming a row's node */
+    const char *base_one, *target_one;   /* each job's one node, or NULL */
+} node_pair;
+
+static node_pair pair_nodes(const json_t *b, const json_t *t, const char *arr, const char *key)
+{
+    node_pair p = {json_object_get(t, arr), key, NULL, NULL};
+    p.base_one = single_node(json_object_get(b, arr), key);
+    p.target_one = p.base_one ? single_node(p.target, key) : NULL;
+    return p;
+}
+
+/* The target's name for the base's node: its twin of the same name
+ * first, else the target's one node when each job has one; NULL when
+ * the target has no such node. */
+static const char *pair_target(const node_pair *p, const char *node)
+{
+    size_t i;
+    const json_t *e;
+    json_array_foreach(p->target, i, e) {
+        const char *n = json_string_value(json_object_get(e, p->key));
+        if (n && !strcmp(n, node) && !json_is_string(json_object_get(e, "process")))
+            return node;
+    }
+    return p->target_one && !strcmp(p->base_one, node) ? p->target_one : NULL;
+}
+
+/* A row's node keys: the base's node, and the target's when it is called
+ * otherwise (a row of two nodes of one name carries none, so those diffs
+ * read as they did before rows paired one-node jobs). */
+static json_t *node_row(const char *node, const char *target_node)
+{
+    json_t *r = json_pack("{s:s}", "node", node);
+    if (r && strcmp(node, target_node))
+        json_object_set_new(r, "target_node", json_string(target_node));
+    return r;
+}
+
 static void diff_steps(const json_t *b, const json_t *t, json_t *out, diff_count *ch)
 {
-    /* Two one-node jobs compare whatever their nodes are called: a single
-     * PyTorch profiler trace is named by its file. */
-    const char *tb = single_node(json_object_get(b, "steps"));
-    const char *tt = tb ? single_node(json_object_get(t, "steps")) : NULL;
+    node_pair np = pair_nodes(b, t, "steps", "node");
     static const char *const stats[] = {"p50_us", "p95_us", "p99_us", "mean_us"};
     size_t i;
     const json_t *e;
@@ -154,11 +196,11 @@ static void diff_steps(const json_t *b, const json_t *t, json_t *out, diff_count
             continue;
         const char *node = json_string_value(json_object_get(e, "node"));
         const char *ph = json_string_value(json_object_get(e, "phase"));
-        const json_t *o = node && ph ? find2(json_object_get(t, "steps"), "node",
-                                             tt ? tt : node, "phase", ph) : NULL;
+        const char *tn = node && ph ? pair_target(&np, node) : NULL;
+        const json_t *o = tn ? find2(np.target, "node", tn, "phase", ph) : NULL;
         for (size_t s = 0; o && s < 4; s++)   /* each side's own node name */
             report_diff_add_row(out, json_pack("{s:s, s:s, s:s, s:s}", "node", node,
-                                   "target_node", tt ? tt : node, "phase", ph,
+                                   "target_node", tn, "phase", ph,
                                    "stat", stats[s]), "us",
                     json_number_value(json_object_get(e, stats[s])),
                     json_number_value(json_object_get(o, stats[s])), ch);
@@ -194,16 +236,20 @@ static double util_of(const json_t *node, const char *metric)
 static void diff_util(const json_t *b, const json_t *t, json_t *out, diff_count *ch)
 {
     static const char *const kinds[] = {"cpu_total", "gpu_util", "gpu_mem", "host_mem"};
+    node_pair np = pair_nodes(b, t, "nodes", "id");
     size_t i;
     const json_t *e;
     json_array_foreach(json_object_get(b, "nodes"), i, e) {
         const char *id = json_string_value(json_object_get(e, "id"));
-        const json_t *o = id ? find2(json_object_get(t, "nodes"), "id", id, NULL, "") : NULL;
+        const char *tn = id ? pair_target(&np, id) : NULL;
+        const json_t *o = tn ? find2(np.target, "id", tn, NULL, "") : NULL;
         for (size_t k = 0; o && k < 4; k++) {
             double vb = util_of(e, kinds[k]), vt = util_of(o, kinds[k]);
-            if (!isnan(vb) && !isnan(vt))
-                report_diff_add_row(out, json_pack("{s:s, s:s}", "node", id, "metric", kinds[k]),
-                        "pct", vb, vt, ch);
+            json_t *row = isnan(vb) || isnan(vt) ? NULL : node_row(id, tn);
+            if (row && json_object_set_new(row, "metric", json_string(kinds[k])) == 0)
+                report_diff_add_row(out, row, "pct", vb, vt, ch);
+            else
+                json_decref(row);
         }
     }
 }
@@ -211,18 +257,23 @@ static void diff_util(const json_t *b, const json_t *t, json_t *out, diff_count 
 static void diff_breakdown(const json_t *b, const json_t *t, json_t *out, diff_count *ch)
 {
     static const char *const cats[] = {"data", "forward", "backward", "comm", "other"};
+    node_pair np = pair_nodes(b, t, "step_breakdown", "node");
     size_t i;
     const json_t *e;
     json_array_foreach(json_object_get(b, "step_breakdown"), i, e) {
         const char *id = json_string_value(json_object_get(e, "node"));
-        const json_t *o = id ? find2(json_object_get(t, "step_breakdown"), "node", id,
-                                     NULL, "") : NULL;
+        const char *tn = id ? pair_target(&np, id) : NULL;
+        const json_t *o = tn ? find2(np.target, "node", tn, NULL, "") : NULL;
         for (size_t c = 0; o && c < 5; c++) {
             char key[32];
             snprintf(key, sizeof key, "%s_us", cats[c]);
-            report_diff_add_row(out, json_pack("{s:s, s:s}", "node", id, "category", cats[c]), "us",
-                    json_number_value(json_object_get(e, key)),
-                    json_number_value(json_object_get(o, key)), ch);
+            json_t *row = node_row(id, tn);
+            if (!row || json_object_set_new(row, "category", json_string(cats[c])) != 0) {
+                json_decref(row);
+                continue;
+            }
+            report_diff_add_row(out, row, "us", json_number_value(json_object_get(e, key)),
+                                json_number_value(json_object_get(o, key)), ch);
         }
     }
 }

@@ -5,9 +5,12 @@
  * exactly what `smtop report --json` would show for either job. The diff
  * object:
  *   {schema_version (REPORT_SCHEMA_VERSION), base, target,
- *    steps[]       {node, phase, stat (p50_us|p95_us|p99_us|mean_us), base, target, change_pct},
- *    utilization[] {node, metric (cpu_total|gpu_util|gpu_mem|host_mem), base, target, change_pct},
- *    breakdown[]   {node, category (data|forward|backward|comm|other), base, target, change_pct},
+ *    steps[]       {node, target_node, phase, stat (p50_us|p95_us|p99_us|mean_us), base,
+ *                   target, change_pct},
+ *    utilization[] {node, [target_node], metric (cpu_total|gpu_util|gpu_mem|host_mem), base,
+ *                   target, change_pct},
+ *    breakdown[]   {node, [target_node], category (data|forward|backward|comm|other), base,
+ *                   target, change_pct},
  *    python[]      {function, base, target, change_pct}   (tottime_s, top-N of both)
  *    gpu[], gpu_kernel_types[], gpu_steps[], gpu_critical_path[]
  *                  each PyTorch profiler rank against the target's of the
@@ -18,7 +21,10 @@
  *                   names whole, matched whole)
  *    changed       rows kept whose value differs (kernels: not "same")
  *    noise_rows}   rows left out under the noise floor (DIFF_NOISE_*)
- * Rows exist for keys present in both jobs; change_pct is null when the
+ * Rows exist for keys present in both jobs; a node meets the target's node
+ * of its name, or, when each job has one node, the target's one node
+ * whatever it is called (target_node then names it; utilization and
+ * breakdown rows carry it only then). change_pct is null when the
  * baseline is 0 (or the value is missing on one side). A change under
  * the noise floor (0 -> 0, or under DIFF_NOISE_PCT % of the base, or
  * under 0.1 ms: 0.1 points of a percentage, 0.0001 s) is left out and
