@@ -159,19 +159,20 @@ for v in sys.argv[4:]:
         o[key] += 1        # "%.0f", a count
     json.dump(doc, open(p, "w"))
 EOF
-for v in $WRONG; do
-    d="$UI_WORK/wrong/$v"
-    python3 "$PY" check "$UI_WORK/screen-wide" "$d/jobs.json" "$d/rep" "${ROWS[@]}" >"$d/out" &&
-        ui_fail "the screen passes against $v made wrong: $(cat "$d/out")"
-    grep -q '^FAIL: .* screen ' "$d/out" ||
-        ui_fail "$v made wrong is rejected for another reason: $(cat "$d/out")"
-done
+# rejects MODE SCREEN WRONG...: the screen must fail against each wrong
+# expectation, as a disagreement on the screen
+rejects() {
+    local mode=$1 screen=$2 v d
+    shift 2
+    for v in "$@"; do
+        d="$UI_WORK/wrong/$v"
+        python3 "$PY" "$mode" "$screen" "$d/jobs.json" "$d/rep" "${ROWS[@]}" >"$d/out" &&
+            ui_fail "the $mode screen passes against $v made wrong: $(cat "$d/out")"
+        grep -q '^FAIL: .* screen ' "$d/out" ||
+            ui_fail "$v made wrong is rejected ($mode) for another reason: $(cat "$d/out")"
+    done
+}
+rejects check "$UI_WORK/screen-wide" $WRONG
 # at 80x24 those of its columns the width keeps (GPU%, ALRT) must reject them too
-for v in json-gpu json-alerts rep-gpu rep-alerts; do
-    d="$UI_WORK/wrong/$v"
-    python3 "$PY" narrow "$UI_WORK/screen-narrow" "$d/jobs.json" "$d/rep" "${ROWS[@]}" >"$d/out" &&
-        ui_fail "the 80x24 screen passes against $v made wrong: $(cat "$d/out")"
-    grep -q '^FAIL: .* screen ' "$d/out" ||
-        ui_fail "$v made wrong is rejected at 80x24 for another reason: $(cat "$d/out")"
-done
+rejects narrow "$UI_WORK/screen-narrow" json-gpu json-alerts rep-gpu rep-alerts
 echo "ok: each of 9 wrong expectations rejected, 4 of them at 80x24 ($((SECONDS - t0)) s in all)"
