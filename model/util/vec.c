@@ -26,3 +26,16 @@ int vec_grow(void *data, size_t *cap, size_t need, size_t elem, size_t first)
     *cap = nc;
     return 0;
 }
+
+void vec_fit(void *data, size_t *cap, size_t n, size_t elem)
+{
+    if (n == 0 || n >= *cap)
+        return;
+    void *old;
+    memcpy(&old, data, sizeof old);
+    void *p = realloc(old, n * elem);
+    if (!p)
+        return;
+    memcpy(data, &p, sizeof p);
+    *cap = n;
+}

@@ -12,4 +12,10 @@
  * 0, or -1 on OOM or overflow with *data and *cap unchanged. */
 int vec_grow(void *data, size_t *cap, size_t need, size_t elem, size_t first);
 
+/* Gives back *data's capacity beyond n elements (n >= 1), for an array
+ * that is kept long and seldom grows again: doubling leaves up to half
+ * of it unused. A later vec_grow doubles from n. Never fails: where
+ * realloc cannot shrink, *data and *cap stay as they were. */
+void vec_fit(void *data, size_t *cap, size_t n, size_t elem);
+
 #endif

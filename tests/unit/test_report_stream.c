@@ -395,7 +395,10 @@ static void test_synth_job_streams_whole(void **state)
 static void test_samples_stream_whole(void **state)
 {
     (void)state;
-    const char *jobs[] = {SMTOP_SAMPLES "/test_traces", SMTOP_SAMPLES "/merge_traces"};
+    /* the Kineto folders stream the gpu[] rows, one rank a part */
+    const char *jobs[] = {SMTOP_SAMPLES "/test_traces", SMTOP_SAMPLES "/merge_traces",
+                          SMTOP_SAMPLES "/kineto/nccl_data",
+                          SMTOP_SAMPLES "/kineto/sampled_ranks"};
     struct stat sb;
     if (stat(jobs[0], &sb) != 0) {
         printf("SKIPPED: ../shared/samples not found\n");

@@ -193,8 +193,9 @@ int cmd_report(int argc, char **argv)
     if (!a.spec)
         a.spec = "";     /* --job: the rule reports are the source's own */
     /* --json streams the per-node arrays, which at 256 nodes would cost
-     * more than the model's own share of a node (report_stream.h); the
-     * text report reads the whole tree. */
+     * more than the model's own share of a node (report_stream.h), and
+     * the per-rank gpu rows (report_gpu.h); the text report reads the
+     * whole tree. */
     report_stream *st = a.json ? report_stream_new() : NULL;
     json_t *obj = a.json && !st ? NULL : report_build(j, st);
     if (obj) {

@@ -164,12 +164,17 @@ static json_t *row_json(const model_gpu_row *row)
     return o;
 }
 
-json_t *report_gpu_json(const model *m)
+/* Rank i's row. Built on the dumping thread alone (report_stream_array,
+ * not _par), as the whole array was: the ranks' readers are not among
+ * what model_settle makes safe on several threads (HACKING). */
+static int rank_part(const void *m, size_t i, json_t *arr)
 {
-    json_t *a = json_array();
-    for (size_t i = 0; a && i < model_gpu_count(m); i++)
-        json_array_append_new(a, row_json(model_gpu_at(m, i)));
-    return a;
+    return json_array_append_new(arr, row_json(model_gpu_at(m, i)));
+}
+
+json_t *report_gpu_json(const model *m, report_stream *st)
+{
+    return report_stream_array(st, model_gpu_count(m), rank_part, m, NULL);
 }
 
 static double field(const json_t *o, const char *k)

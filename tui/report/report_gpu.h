@@ -8,9 +8,14 @@
 #include <stdio.h>
 
 #include "model/model.h"
+#include "tui/report/report_stream.h"
 
-/* A new array (caller owns it); NULL on OOM. Call under the job's lock. */
-json_t *report_gpu_json(const model *m);
+/* A new array (caller owns it); NULL on OOM. Call under the job's lock.
+ * With st, the rows are built one rank at a time when st is dumped
+ * (report_stream_array: a jansson row costs several times its text,
+ * and a 1,024-rank job's whole array was about 49 MB of the report's
+ * peak RSS, BENCHMARKS.md); without, the whole array now. */
+json_t *report_gpu_json(const model *m, report_stream *st);
 
 /* The same rows for humans (report_print_text), from the report object;
  * nothing when it has none. */

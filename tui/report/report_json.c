@@ -179,7 +179,7 @@ json_t *report_build(job *j, report_stream *st)
                             "steps", report_stream_array_par(st, n, steps_part, m, NULL),
                             "job_phases", phases_json(m), "straggler", json_null());
     if (obj)
-        json_object_set_new(obj, "gpu", report_gpu_json(m));
+        json_object_set_new(obj, "gpu", report_gpu_json(m, st));
     int64_t iv = 0;
     const char *sys = model_system_source(m, &iv);
     if (obj && sys[0])   /* not Debugger's files: say whose they are */
