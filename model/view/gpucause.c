@@ -272,7 +272,7 @@ static int cause_host(const cause_in *in, finding *f)
 {
     const gjob *j = in->j;
     const rule_result *h = fired(in->res, in->nres, "GPUIdleHostBound");
-    double cpu = j->path_us > 0 ? pct_of(j->bound_us[GPU_BOUND_CPU], j->path_us, 0) : 0;
+    double cpu = pct_of(j->bound_us[GPU_BOUND_CPU], j->path_us, 0);
     const gcause *b = busiest(j);
     if (!h && cpu < 50)
         return 0;
