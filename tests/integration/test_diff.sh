@@ -82,6 +82,28 @@ LC_ALL=C "$SMTOP" diff --threshold 0 "$tmp/one" "$tmp/renamed" >"$tmp/renamed.tx
 [ "$(grep -Ec '^  algo-1 -> algo-9 +(cpu_total|gpu_util|gpu_mem|host_mem|data|forward|backward|other) ' \
       "$tmp/renamed.txt")" -eq 8 ] || { cat "$tmp/renamed.txt"; die "renamed rows' labels"; }
 
+# Two jobs of two nodes that share no node name pair them in natural
+# order: algo-1 meets algo-7 and algo-2 meets algo-8, in every section.
+"$SMTOP" synth --out "$tmp/two" --nodes 2 --gpus 1 --cpus 2 --minutes 2 >/dev/null || die synth
+cp -r "$tmp/two" "$tmp/moved"
+find "$tmp/moved" -depth -name '*algo-[12]*' | while read -r f; do
+    d=$(dirname "$f") b=$(basename "$f")
+    b=${b//algo-1/algo-7}
+    mv "$f" "$d/${b//algo-2/algo-8}"
+done
+grep -rlE 'algo-[12]' "$tmp/moved" | xargs -r sed -i 's/algo-1/algo-7/g; s/algo-2/algo-8/g'
+"$SMTOP" diff --json "$tmp/two" "$tmp/moved" >"$tmp/moved.json" || die "moved diff --json"
+"$SMTOP_SRC/tests/tools/schema_ok.sh" "$tmp/moved.json" || die "schema (two nodes)"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+pair = {"algo-1": "algo-7", "algo-2": "algo-8"}
+for k, n in (("steps", 40), ("utilization", 8), ("breakdown", 8)):
+    assert len(d[k]) == n, (k, len(d[k]))
+    assert all(pair[r["node"]] == r["target_node"] for r in d[k]), d[k]
+assert d["changed"] == 0, d["changed"]
+' "$tmp/moved.json" || die "two-node jobs of other names: rows not paired in order"
+
 set +e
 "$SMTOP" diff "$tmp/base" 2>/dev/null; [ $? -eq 2 ] || die "one source should exit 2"
 "$SMTOP" diff "$tmp/base" "$tmp/nope" 2>/dev/null; [ $? -eq 1 ] || die "missing source should exit 1"

@@ -295,6 +295,73 @@ static void test_one_node_jobs_pair(void **state)
     json_decref(t);
 }
 
+/* A job of the given nodes, each as one_node makes it, listed in the
+ * order given (the diff sorts them itself). */
+static json_t *nodes_job(const char *const *names, size_t n, double gpu)
+{
+    json_t *job = one_node(names[0], 100000, gpu, 10000);
+    static const char *const arr[] = {"steps", "nodes", "step_breakdown"};
+    for (size_t i = 1; i < n; i++) {
+        json_t *o = one_node(names[i], 100000, gpu, 10000);
+        for (size_t a = 0; a < 3; a++)
+            assert_int_equal(json_array_extend(json_object_get(job, arr[a]),
+                                               json_object_get(o, arr[a])), 0);
+        json_decref(o);
+    }
+    return job;
+}
+
+/* The target's node named by each utilization row, in row order. */
+static void assert_util_targets(const json_t *d, const char *const *node, const char *const *tn,
+                                size_t n)
+{
+    const json_t *u = json_object_get(d, "utilization");
+    assert_int_equal(json_array_size(u), n);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *r = json_array_get(u, i);
+        assert_string_equal(json_string_value(json_object_get(r, "node")), node[i]);
+        const char *got = json_string_value(json_object_get(r, "target_node"));
+        if (tn[i])
+            assert_string_equal(got, tn[i]);
+        else
+            assert_null(got);
+    }
+}
+
+/* Two jobs of several nodes that share no node name and have as many
+ * pair them in natural order (issue 33: they were left unpaired); jobs
+ * that share some names pair those names only. */
+static void test_nodes_pair_in_order(void **state)
+{
+    (void)state;
+    static const char *const base[] = {"algo-10", "algo-2"}, *const other[] = {"i-0b", "i-0a"};
+    json_t *b = nodes_job(base, 2, 50), *t = nodes_job(other, 2, 80);
+    json_t *d = report_diff_build(b, t);
+    assert_non_null(d);
+    static const char *const bn[] = {"algo-10", "algo-2"}, *const tn[] = {"i-0b", "i-0a"};
+    assert_util_targets(d, bn, tn, 2);   /* algo-2 meets i-0a, algo-10 i-0b */
+    const json_t *s0 = json_array_get(json_object_get(d, "steps"), 0);
+    assert_string_equal(json_string_value(json_object_get(s0, "target_node")), "i-0b");
+    json_decref(d);
+    json_decref(t);
+    static const char *const part[] = {"algo-2", "algo-3"}, *const bn2[] = {"algo-2"};
+    static const char *const tn2[] = {NULL};
+    t = nodes_job(part, 2, 80);   /* algo-2 shared: algo-10 does not meet algo-3 */
+    d = report_diff_build(b, t);
+    assert_non_null(d);
+    assert_util_targets(d, bn2, tn2, 1);
+    json_decref(d);
+    json_decref(t);
+    static const char *const three[] = {"i-0a", "i-0b", "i-0c"};
+    t = nodes_job(three, 3, 80);   /* 2 against 3: nothing pairs */
+    d = report_diff_build(b, t);
+    assert_non_null(d);
+    assert_util_targets(d, bn2, tn2, 0);
+    json_decref(d);
+    json_decref(t);
+    json_decref(b);
+}
+
 /* g is the graph-symbols key everywhere: the Diff pane goes back to its
  * top with Home (issue 14: the top was unreachable while g was shared),
  * and its key table says so. */
@@ -345,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_draw_slowdown),
         cmocka_unit_test(test_one_diff_pane_and_command),
         cmocka_unit_test(test_one_node_jobs_pair),
+        cmocka_unit_test(test_nodes_pair_in_order),
         cmocka_unit_test(test_top_is_home_not_g),
         cmocka_unit_test(test_alerts_configure),
     };

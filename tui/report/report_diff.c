@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
 #include "model/query/step_breakdown.h"
 #include "tui/report/report.h"
 
@@ -120,45 +121,77 @@ static const json_t *find2(const json_t *arr, const char *k1, const char *v1,
     return NULL;
 }
 
-/* The one node of a job's rows, named under key (writer rows aside), or
- * NULL when it has none or several. */
-static const char *single_node(const json_t *rows, const char *key)
+static int natural_cmp(const void *a, const void *b)
 {
-    const char *one = NULL;
-    size_t i;
-    const json_t *e;
-    json_array_foreach(rows, i, e) {
-        const char *n = json_string_value(json_object_get(e, key));
-        if (!n || json_is_string(json_object_get(e, "process")))
-            continue;
-        if (one && strcmp(one, n))
-            return NULL;
-        one = n;
-    }
-    return one;
+    return model_natural_cmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* How one section's base nodes meet the target's: by name, and two
- * one-node jobs whatever their nodes are called (a single PyTorch
- * profiler trace is named by its file, a CloudWatch host by its
- * instance, a SageMaker node algo-<n>). The one rule of the steps,
- * utilization and breakdown rows. */
+/* A job's nodes as a section's rows name them under key (writer rows
+ * aside), each once, in natural order (algo-2 before algo-10); NULL when
+ * the rows name none or memory is short. */
+static const char **nodes_of(const json_t *rows, const char *key, size_t *n)
+{
+    const char **v = malloc((json_array_size(rows) + 1) * sizeof *v);
+    size_t i, k = 0;
+    const json_t *e;
+    json_array_foreach(v ? rows : NULL, i, e) {
+        const char *name = json_string_value(json_object_get(e, key));
+        if (!name || json_is_string(json_object_get(e, "process")))
+            continue;
+        size_t j = 0;
+        while (j < k && strcmp(v[j], name))
+            j++;
+        if (j == k)
+            v[k++] = name;
+    }
+    qsort(v, k, sizeof *v, natural_cmp);
+    *n = k;
+    return v;
+}
+
+/* How one section's base nodes meet the target's: by name; and when the
+ * two jobs share no node name and have as many nodes, by their natural
+ * order (a single PyTorch profiler trace is named by its file, a
+ * CloudWatch host by its instance, a SageMaker node algo-<n>: two
+ * one-node jobs always pair, algo-1..4 meets i-0a..i-0d in order). A job
+ * that shares some names pairs by name only: by position, a node of one
+ * name could meet another of that name's twin. The one rule of the
+ * steps, utilization and breakdown rows. */
 typedef struct node_pair {
     const json_t *target;   /* the target's rows */
     const char *key;        /* the key naming a row's node */
-    const char *base_one, *target_one;   /* each job's one node, or NULL */
+    const char **base, **other;   /* each job's nodes, natural order */
+    size_t n;               /* nodes paired by position; 0 when by name */
 } node_pair;
+
+static int shares_name(const char **a, const char **b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            if (!strcmp(a[i], b[j]))
+                return 1;
+    return 0;
+}
 
 static node_pair pair_nodes(const json_t *b, const json_t *t, const char *arr, const char *key)
 {
-    node_pair p = {json_object_get(t, arr), key, NULL, NULL};
-    p.base_one = single_node(json_object_get(b, arr), key);
-    p.target_one = p.base_one ? single_node(p.target, key) : NULL;
+    node_pair p = {json_object_get(t, arr), key, NULL, NULL, 0};
+    size_t nb = 0, nt = 0;
+    p.base = nodes_of(json_object_get(b, arr), key, &nb);
+    p.other = nodes_of(p.target, key, &nt);
+    if (p.base && p.other && nb == nt && !shares_name(p.base, p.other, nb))
+        p.n = nb;
     return p;
 }
 
+static void pair_free(node_pair *p)
+{
+    free(p->base);
+    free(p->other);
+}
+
 /* The target's name for the base's node: its twin of the same name
- * first, else the target's one node when each job has one; NULL when
+ * first, else its partner by position when the jobs pair so; NULL when
  * the target has no such node. */
 static const char *pair_target(const node_pair *p, const char *node)
 {
@@ -169,12 +202,15 @@ static const char *pair_target(const node_pair *p, const char *node)
         if (n && !strcmp(n, node) && !json_is_string(json_object_get(e, "process")))
             return node;
     }
-    return p->target_one && !strcmp(p->base_one, node) ? p->target_one : NULL;
+    for (i = 0; i < p->n; i++)
+        if (!strcmp(p->base[i], node))
+            return p->other[i];
+    return NULL;
 }
 
 /* A row's node keys: the base's node, and the target's when it is called
  * otherwise (a row of two nodes of one name carries none, so those diffs
- * read as they did before rows paired one-node jobs). */
+ * read as they did before rows paired nodes of other names). */
 static json_t *node_row(const char *node, const char *target_node)
 {
     json_t *r = json_pack("{s:s}", "node", node);
@@ -205,6 +241,7 @@ static void diff_steps(const json_t *b, const json_t *t, json_t *out, diff_count
                     json_number_value(json_object_get(e, stats[s])),
                     json_number_value(json_object_get(o, stats[s])), ch);
     }
+    pair_free(&np);
 }
 
 /* Mean of the metric means of one kind on a node; NAN when absent. */
@@ -252,6 +289,7 @@ static void diff_util(const json_t *b, const json_t *t, json_t *out, diff_count 
                 json_decref(row);
         }
     }
+    pair_free(&np);
 }
 
 static void diff_breakdown(const json_t *b, const json_t *t, json_t *out, diff_count *ch)
@@ -276,6 +314,7 @@ static void diff_breakdown(const json_t *b, const json_t *t, json_t *out, diff_c
                                 json_number_value(json_object_get(o, key)), ch);
         }
     }
+    pair_free(&np);
 }
 
 static void diff_python(const json_t *b, const json_t *t, json_t *out, diff_count *ch)
