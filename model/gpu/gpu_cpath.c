@@ -7,6 +7,7 @@
 
 #include "model/gpu/gpu_impl.h"
 #include "model/gpu/gpu_sort.h"
+#include "model/util/scratch.h"
 
 #define SEQ_BEFORE(A, B) ((A).seq < (B).seq)
 GPU_SORT_DEFINE(sort_by_seq, gpu_cp_event, SEQ_BEFORE(A, B))
@@ -18,10 +19,10 @@ typedef struct pair {
 #define PAIR_BEFORE(A, B) ((A).k < (B).k || ((A).k == (B).k && (A).v < (B).v))
 GPU_SORT_DEFINE(sort_pair, pair, PAIR_BEFORE(A, B))
 
-void gpu_cpath_sort_pairs(int64_t *pairs, size_t n)
+void gpu_cpath_sort_pairs(int64_t *pairs, size_t n, scratch *s)
 {
     /* an int64 pair array is laid out as the struct */
-    sort_pair((pair *)(void *)pairs, n);
+    sort_pair_in((pair *)(void *)pairs, n, s);
 }
 
 /* A node before its number is known: HTA sorts (ts, event index), starts
@@ -61,16 +62,14 @@ static int make_nodes(cp_graph *g)
     size_t m = 0;
     for (size_t i = 0; i < g->n; i++)
         m += is_node(&g->ev[i]) ? 2 : 0;
-    node_key *k = malloc((m ? m : 1) * sizeof *k);
-    g->start = malloc((g->n ? g->n : 1) * sizeof *g->start);
-    g->end = malloc((g->n ? g->n : 1) * sizeof *g->end);
-    g->node_ts = malloc((m ? m : 1) * sizeof *g->node_ts);
-    g->node_ev = malloc((m ? m : 1) * sizeof *g->node_ev);
-    g->node_start = malloc(m ? m : 1);
-    if (!k || !g->start || !g->end || !g->node_ts || !g->node_ev || !g->node_start) {
-        free(k);
+    node_key *k = scratch_take(g->s, CPS_NODE_KEY, m * sizeof *k);
+    g->start = scratch_take(g->s, CPS_START, g->n * sizeof *g->start);
+    g->end = scratch_take(g->s, CPS_END, g->n * sizeof *g->end);
+    g->node_ts = scratch_take(g->s, CPS_NODE_TS, m * sizeof *g->node_ts);
+    g->node_ev = scratch_take(g->s, CPS_NODE_EV, m * sizeof *g->node_ev);
+    g->node_start = scratch_take(g->s, CPS_NODE_START, m);
+    if (!k || !g->start || !g->end || !g->node_ts || !g->node_ev || !g->node_start)
         return -1;
-    }
     size_t j = 0;
     for (size_t i = 0; i < g->n; i++) {
         const gpu_cp_event *e = &g->ev[i];
@@ -80,7 +79,7 @@ static int make_nodes(cp_graph *g)
         k[j++] = (node_key){e->ts, e->seq, (uint32_t)i, 1};
         k[j++] = (node_key){e->end, e->seq, (uint32_t)i, 0};
     }
-    sort_nodes(k, m);
+    sort_nodes_in(k, m, g->s);
     for (size_t x = 0; x < m; x++) {
         g->node_ts[x] = k[x].ts;
         g->node_ev[x] = k[x].ev;
@@ -91,7 +90,6 @@ static int make_nodes(cp_graph *g)
             g->end[k[x].ev] = (uint32_t)x;
     }
     g->n_nodes = m;
-    free(k);
     return 0;
 }
 
@@ -100,7 +98,7 @@ static int make_calls(cp_graph *g)
     size_t n = 0;
     for (size_t i = 0; i < g->n; i++)
         n += g->ev[i].kind == GPU_CE_RUNTIME && g->ev[i].corr != SM_KEV_NONE;
-    g->rt_corr = malloc((n ? n : 1) * 2 * sizeof *g->rt_corr);
+    g->rt_corr = scratch_take(g->s, CPS_RT_CORR, n * 2 * sizeof *g->rt_corr);
     if (!g->rt_corr)
         return -1;
     for (size_t i = 0, j = 0; i < g->n; i++)
@@ -109,21 +107,10 @@ static int make_calls(cp_graph *g)
             g->rt_corr[2 * j++ + 1] = (int64_t)i;
         }
     g->n_rt = n;
-    gpu_cpath_sort_pairs(g->rt_corr, n);
+    gpu_cpath_sort_pairs(g->rt_corr, n, g->s);
     return 0;
 }
 
-static void graph_free(cp_graph *g)
-{
-    free(g->start);
-    free(g->end);
-    free(g->node_ts);
-    free(g->node_ev);
-    free(g->node_start);
-    free(g->e);
-    free(g->rt_corr);
-    idmap_free(&g->emap);
-}
 
 /* _validate_graph: a sync between two rows of one stream makes HTA refuse
  * the graph (a negative weight only becomes 0 in the path's search). */
@@ -146,27 +133,20 @@ static int valid_syncs(const cp_graph *g)
  * added (a counting sort): networkx's succ / pred dicts. */
 static uint32_t *group_edges(const cp_graph *g, int by_v, uint32_t **at)
 {
-    uint32_t *idx = malloc((g->n_e ? g->n_e : 1) * sizeof *idx);
-    uint32_t *off = calloc(g->n_nodes + 1, sizeof *off);
-    if (!idx || !off) {
-        free(idx);
-        free(off);
+    uint32_t *idx = scratch_take(g->s, by_v ? CPS_PRED : CPS_SUCC, g->n_e * sizeof *idx);
+    uint32_t *off = scratch_take(g->s, by_v ? CPS_PRED_OFF : CPS_SUCC_OFF,
+                                 (g->n_nodes + 1) * sizeof *off);
+    uint32_t *fill = scratch_take(g->s, CPS_FILL, g->n_nodes * sizeof *fill);
+    if (!idx || !off || !fill)
         return NULL;
-    }
+    memset(off, 0, (g->n_nodes + 1) * sizeof *off);
     for (size_t i = 0; i < g->n_e; i++)
         off[(by_v ? g->e[i].v : g->e[i].u) + 1]++;
     for (size_t x = 0; x < g->n_nodes; x++)
         off[x + 1] += off[x];
-    uint32_t *fill = malloc((g->n_nodes ? g->n_nodes : 1) * sizeof *fill);
-    if (!fill) {
-        free(idx);
-        free(off);
-        return NULL;
-    }
     memcpy(fill, off, g->n_nodes * sizeof *fill);
     for (size_t i = 0; i < g->n_e; i++)
         idx[fill[by_v ? g->e[i].v : g->e[i].u]++] = (uint32_t)i;
-    free(fill);
     *at = off;
     return idx;
 }
@@ -185,10 +165,11 @@ static int longest_path(const cp_graph *g, uint32_t **path, size_t *n)
 {
     uint32_t *soff = NULL, *poff = NULL;
     uint32_t *succ = group_edges(g, 0, &soff), *pred = group_edges(g, 1, &poff);
-    size_t m = g->n_nodes ? g->n_nodes : 1;
-    uint32_t *order = malloc(m * sizeof *order), *deg = malloc(m * sizeof *deg);
-    int64_t *dist = malloc(m * sizeof *dist);
-    uint32_t *via = malloc(m * sizeof *via);   /* best edge into a node, CP_NONE */
+    size_t m = g->n_nodes;
+    uint32_t *order = scratch_take(g->s, CPS_ORDER, m * sizeof *order);
+    uint32_t *deg = scratch_take(g->s, CPS_DEG, m * sizeof *deg);
+    int64_t *dist = scratch_take(g->s, CPS_DIST, m * sizeof *dist);
+    uint32_t *via = scratch_take(g->s, CPS_VIA, m * sizeof *via);   /* best edge into a node, CP_NONE */
     int rc = succ && pred && order && deg && dist && via ? 0 : -1;
     /* networkx knows a node from its first edge (CPGraph adds no node
      * alone): its nodes in that order, the sources first in it */
@@ -233,7 +214,7 @@ static int longest_path(const cp_graph *g, uint32_t **path, size_t *n)
         size_t len = 0;
         for (uint32_t v = best; via[v] != CP_NONE; v = g->e[via[v]].u)
             len++;
-        *path = malloc((len ? len : 1) * sizeof **path);
+        *path = scratch_take(g->s, CPS_PATH, len * sizeof **path);
         if (!*path)
             rc = -1;
         for (uint32_t v = best, k = (uint32_t)len; rc == 0 && via[v] != CP_NONE;
@@ -241,14 +222,6 @@ static int longest_path(const cp_graph *g, uint32_t **path, size_t *n)
             (*path)[--k] = via[v];
         *n = len;
     }
-    free(succ);
-    free(pred);
-    free(soff);
-    free(poff);
-    free(order);
-    free(deg);
-    free(dist);
-    free(via);
     return rc;
 }
 
@@ -286,9 +259,9 @@ static uint32_t group_of(const uint32_t *const *short_of, const gpu_cpath_top *r
 /* The tops rows[0..n) summed by name, then by shortened name (the group
  * named by its name of the most time), the largest kept in out. */
 static void keep_top(gpu_cpath_top *rows, size_t n, const uint32_t *const *short_of,
-                     gpu_cpath *out)
+                     scratch *s, gpu_cpath *out)
 {
-    sort_top_name(rows, n);
+    sort_top_name_in(rows, n, s);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         if (m && rows[m - 1].table == rows[i].table && rows[m - 1].name == rows[i].name)
@@ -297,13 +270,13 @@ static void keep_top(gpu_cpath_top *rows, size_t n, const uint32_t *const *short
             rows[m++] = rows[i];
     }
     /* by group, each group's largest first, then summed into it */
-    top_g *g = malloc((m ? m : 1) * sizeof *g);
+    top_g *g = scratch_take(s, CPS_TOP_GROUPS, m * sizeof *g);
     if (!g) {
         m = 0;   /* out of memory: no top events (the path's time stands) */
     } else {
         for (size_t i = 0; i < m; i++)
             g[i] = (top_g){rows[i], group_of(short_of, &rows[i])};
-        sort_groups(g, m);
+        sort_groups_in(g, m, s);
         size_t k = 0;
         for (size_t i = 0; i < m; i++) {
             if (i && g[i - 1].g == g[i].g)
@@ -312,9 +285,8 @@ static void keep_top(gpu_cpath_top *rows, size_t n, const uint32_t *const *short
                 rows[k++] = g[i].t;
         }
         m = k;
-        free(g);
     }
-    sort_top(rows, m);
+    sort_top_in(rows, m, s);
     out->n_top = m < GPU_CPATH_TOP ? m : GPU_CPATH_TOP;
     memcpy(out->top, rows, out->n_top * sizeof *rows);
 }
@@ -325,7 +297,7 @@ static void keep_top(gpu_cpath_top *rows, size_t n, const uint32_t *const *short
 static int breakdown(const cp_graph *g, const uint32_t *path, size_t n,
                      const uint32_t *const *short_of, gpu_cpath *out)
 {
-    gpu_cpath_top *rows = malloc((n ? n : 1) * sizeof *rows);
+    gpu_cpath_top *rows = scratch_take(g->s, CPS_TOP_ROWS, n * sizeof *rows);
     if (!rows)
         return -1;
     size_t nr = 0;
@@ -335,10 +307,8 @@ static int breakdown(const cp_graph *g, const uint32_t *path, size_t n,
         if (e->type == CP_LAUNCH) {
             cls = GPU_BOUND_LAUNCH;
         } else if (e->type == CP_KK || e->type == CP_OPK) {
-            if (e->attr < 0) {
-                free(rows);
+            if (e->attr < 0)
                 return 1;
-            }
             const gpu_cp_event *a = &g->ev[e->attr];
             if (e->type == CP_KK)
                 cls = GPU_BOUND_KERNEL_KERNEL;
@@ -353,8 +323,7 @@ static int breakdown(const cp_graph *g, const uint32_t *path, size_t n,
         out->bound_us[cls] += e->w;
         out->path_us += e->w;
     }
-    keep_top(rows, nr, short_of, out);
-    free(rows);
+    keep_top(rows, nr, short_of, g->s, out);
     return 0;
 }
 
@@ -378,8 +347,53 @@ static int run_graph(cp_graph *g, const uint32_t *const *short_of, gpu_cpath *ou
         out->status = GPU_CPATH_INVALID;
     else if (rc == 1)
         out->status = GPU_CPATH_INVALID;
-    free(path);
     return rc < 0 ? -1 : 0;
+}
+
+/* The buffers of one window's graph kept for the next: its numbered
+ * arrays, its edges and their map (each cleared, not freed). */
+struct gpu_cpath_ws {
+    scratch *s;
+    cp_edge *e;
+    size_t cap_e;
+    cp_emap emap;
+};
+
+gpu_cpath_ws *gpu_cpath_ws_new(void)
+{
+    gpu_cpath_ws *w = calloc(1, sizeof *w);
+    if (w && !(w->s = scratch_new())) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void gpu_cpath_ws_free(gpu_cpath_ws *w)
+{
+    if (!w)
+        return;
+    scratch_free(w->s);
+    free(w->e);
+    gpu_cpath_emap_free(&w->emap);
+    free(w);
+}
+
+/* The window's graph on w's buffers. */
+static void graph_on(cp_graph *g, gpu_cpath_ws *w)
+{
+    gpu_cpath_emap_clear(&w->emap, g->n);
+    g->s = w->s;
+    g->e = w->e;
+    g->cap_e = w->cap_e;
+    g->emap = w->emap;
+}
+
+static void graph_off(const cp_graph *g, gpu_cpath_ws *w)
+{
+    w->e = g->e;
+    w->cap_e = g->cap_e;
+    w->emap = g->emap;
 }
 
 int gpu_cpath_run(const gpu_cpath_in *in, gpu_cpath *out)
@@ -393,12 +407,17 @@ int gpu_cpath_run(const gpu_cpath_in *in, gpu_cpath *out)
         out->status = GPU_CPATH_TOO_LARGE;
         return 0;
     }
-    sort_by_seq(in->ev, in->n);
-    cp_graph g = {.ev = in->ev, .n = in->n, .pids = in->pids, .tids = in->tids,
-                  .n_threads = in->n_threads};
-    idmap_init(&g.emap);
-    int rc = run_graph(&g, in->short_of, out);
-    graph_free(&g);
+    gpu_cpath_ws *own = in->ws ? NULL : gpu_cpath_ws_new(), *w = in->ws ? in->ws : own;
+    int rc = w ? 0 : -1;
+    if (w) {
+        sort_by_seq_in(in->ev, in->n, w->s);
+        cp_graph g = {.ev = in->ev, .n = in->n, .pids = in->pids, .tids = in->tids,
+                      .n_threads = in->n_threads};
+        graph_on(&g, w);
+        rc = run_graph(&g, in->short_of, out);
+        graph_off(&g, w);
+    }
+    gpu_cpath_ws_free(own);
     if (rc != 0 || out->status != GPU_CPATH_OK) {
         int st = rc != 0 ? GPU_CPATH_TOO_LARGE : out->status;
         memset(out, 0, sizeof *out);

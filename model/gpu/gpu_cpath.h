@@ -184,6 +184,13 @@ typedef struct gpu_cp_event {
                                    do not read it) */
 } gpu_cp_event;
 
+/* The buffers a window's graph is built in, kept for the next window's:
+ * a buffer freed and allocated again at every window faults its pages in
+ * again (BENCHMARKS.md). One per thread of runs; NULL on OOM. */
+typedef struct gpu_cpath_ws gpu_cpath_ws;
+gpu_cpath_ws *gpu_cpath_ws_new(void);
+void gpu_cpath_ws_free(gpu_cpath_ws *w);
+
 /* A window's events for its graph: those in the window as the header
  * says (host events lasting more than 0 µs), any order (sorted in place
  * by seq); pids and tids of the thread indexes; has_queue: the whole
@@ -200,6 +207,9 @@ typedef struct gpu_cpath_in {
      * name; NULL sums by name as it is. A top event then names the row of
      * its group with the most time. */
     const uint32_t *const *short_of;
+    /* buffers kept from one run to the next (a trace's windows); NULL:
+     * the run makes its own and frees them */
+    gpu_cpath_ws *ws;
 } gpu_cpath_in;
 
 /* The critical path of in's events into *out (status says whether a path

@@ -8,28 +8,50 @@
 
 #include "model/gpu/gpu_impl.h"
 #include "model/gpu/gpu_sort.h"
-#include "model/util/fnv.h"
 #include "model/util/vec.h"
 
 /* HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US. */
 #define KK_THRESHOLD_US 1500
 
-typedef struct edge_key {
-    const cp_edge *e;
-    uint32_t u, v;
-} edge_key;
-
-static int edge_eq(const void *item, const void *key)
+static size_t eslot_of(const cp_emap *m, uint64_t key)
 {
-    const edge_key *k = key;
-    const cp_edge *e = &k->e[(uintptr_t)item - 1];
-    return e->u == k->u && e->v == k->v;
+    /* Fibonacci hashing: the top bits of key times 2^64 / phi */
+    size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) & (m->cap - 1);
+    while (m->slot[i].at && m->slot[i].key != key)
+        i = (i + 1) & (m->cap - 1);
+    return i;
 }
 
-static uint64_t edge_hash(uint32_t u, uint32_t v)
+static int emap_grow(cp_emap *m)
 {
-    uint64_t x = (uint64_t)u << 32 | v;
-    return fnv_add(FNV_SEED, &x, sizeof x);
+    cp_emap n = {NULL, m->cap ? m->cap * 2 : 1024, m->len};
+    n.slot = calloc(n.cap, sizeof *n.slot);
+    if (!n.slot)
+        return -1;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->slot[i].at)
+            n.slot[eslot_of(&n, m->slot[i].key)] = m->slot[i];
+    free(m->slot);
+    *m = n;
+    return 0;
+}
+
+void gpu_cpath_emap_clear(cp_emap *m, size_t n)
+{
+    /* a table far larger than this window can fill (a window of many
+     * more events before it) is given back, not cleared window after
+     * window */
+    if (m->cap > 64 * (n + 64))
+        gpu_cpath_emap_free(m);
+    if (m->slot)
+        memset(m->slot, 0, m->cap * sizeof *m->slot);
+    m->len = 0;
+}
+
+void gpu_cpath_emap_free(cp_emap *m)
+{
+    free(m->slot);
+    memset(m, 0, sizeof *m);
 }
 
 /* HTA's _attribute_edge: a span edge goes to the event it lies in. */
@@ -51,19 +73,21 @@ int gpu_cpath_edge(cp_graph *g, uint32_t u, uint32_t v, int type, int zero, int3
         e.w = g->node_ts[v] - g->node_ts[u];
     if (type == CP_OPK || type == CP_KK)
         e.attr = attribution(g, &e, src_parent);
-    uint64_t h = edge_hash(u, v);
-    edge_key k = {g->e, u, v};
-    void *it = idmap_find(&g->emap, h, edge_eq, &k);
-    if (it) {
-        cp_edge *old = &g->e[(uintptr_t)it - 1];
+    if (2 * (g->emap.len + 1) > g->emap.cap && emap_grow(&g->emap) != 0)
+        return -1;
+    uint64_t key = (uint64_t)u << 32 | v;
+    cp_eslot *sl = &g->emap.slot[eslot_of(&g->emap, key)];
+    if (sl->at) {
+        cp_edge *old = &g->e[sl->at - 1];
         int32_t attr = e.attr >= 0 || e.attr == CP_ROOT ? e.attr : old->attr;
         *old = e;
         old->attr = attr;
         return 0;
     }
-    if (vec_grow(&g->e, &g->cap_e, g->n_e + 1, sizeof *g->e, 256) != 0 ||
-        idmap_put(&g->emap, h, (void *)(uintptr_t)(g->n_e + 1)) != 0)
+    if (vec_grow(&g->e, &g->cap_e, g->n_e + 1, sizeof *g->e, 256) != 0)
         return -1;
+    *sl = (cp_eslot){key, (uint32_t)(g->n_e + 1)};
+    g->emap.len++;
     g->e[g->n_e++] = e;
     return 0;
 }
@@ -96,7 +120,7 @@ static int lock_node(const cp_graph *g, uint32_t node)
 
 int gpu_cpath_lock_edges(cp_graph *g)
 {
-    uint32_t *open = malloc((g->n_nodes ? g->n_nodes : 1) * sizeof *open), last = CP_NONE;
+    uint32_t *open = scratch_take(g->s, CPS_OPEN, g->n_nodes * sizeof *open), last = CP_NONE;
     size_t n_open = 0;
     int rc = open ? 0 : -1;
     for (uint32_t node = 0; rc == 0 && node < g->n_nodes; node++) {
@@ -116,7 +140,6 @@ int gpu_cpath_lock_edges(cp_graph *g)
         }
         last = node;
     }
-    free(open);
     return rc;
 }
 
@@ -277,13 +300,15 @@ int gpu_cpath_stack_edges(cp_graph *g)
 {
     int64_t fwd = only_tid(g, GPU_CF_FORWARD), bwd = only_tid(g, GPU_CF_AUTOGRAD);
     int remap = fwd != SM_KEV_NONE && bwd != SM_KEV_NONE && fwd != bwd;
-    size_t n = 0, m = g->n ? g->n : 1;
+    size_t n = 0, m = g->n;
     for (size_t i = 0; i < g->n; i++)
         n += host_kind(g->ev[i].kind) ? 2 : 0;
-    cs_item *it = malloc((n ? n : 1) * sizeof *it);
-    cs_tree t = {malloc(m * sizeof *t.parent), malloc(m * sizeof *t.first),
-                 malloc(m * sizeof *t.next), malloc(m * sizeof *t.last),
-                 malloc(m * sizeof *t.stack)};
+    cs_item *it = scratch_take(g->s, CPS_ITEMS, n * sizeof *it);
+    cs_tree t = {scratch_take(g->s, CPS_PARENT, m * sizeof *t.parent),
+                 scratch_take(g->s, CPS_FIRST, m * sizeof *t.first),
+                 scratch_take(g->s, CPS_NEXT, m * sizeof *t.next),
+                 scratch_take(g->s, CPS_LAST, m * sizeof *t.last),
+                 scratch_take(g->s, CPS_STACK, m * sizeof *t.stack)};
     int rc = it && t.parent && t.first && t.next && t.last && t.stack ? 0 : -1;
     for (size_t i = 0, k = 0; rc == 0 && i < g->n; i++) {
         const gpu_cp_event *e = &g->ev[i];
@@ -297,18 +322,12 @@ int gpu_cpath_stack_edges(cp_graph *g)
         it[k++] = (cs_item){e->end, dur, pid, tid, (uint32_t)i, -1};
     }
     if (rc == 0)
-        sort_items(it, n);
+        sort_items_in(it, n, g->s);
     for (size_t lo = 0, hi; rc == 0 && lo < n; lo = hi) {
         for (hi = lo; hi < n && it[hi].pid == it[lo].pid && it[hi].tid == it[lo].tid; hi++)
             ;
         rc = walk_thread(g, it, lo, hi, &t);
     }
-    free(it);
-    free(t.parent);
-    free(t.first);
-    free(t.next);
-    free(t.last);
-    free(t.stack);
     return rc;
 }
 
@@ -497,9 +516,9 @@ int gpu_cpath_kernel_edges(cp_graph *g)
         n += g->ev[i].kind == GPU_CE_ROW || g->ev[i].kind == GPU_CE_SYNC;
         nr += g->ev[i].kind == GPU_CE_ROW && g->ev[i].corr != SM_KEV_NONE;
     }
-    k_state k = {g, malloc((nr ? nr : 1) * 2 * sizeof *k.row_corr), nr,
-                 malloc((g->n ? g->n : 1) * sizeof *k.ksync), NULL, 0, 0};
-    k_item *it = malloc((n ? n : 1) * sizeof *it);
+    k_state k = {g, scratch_take(g->s, CPS_ROW_CORR, nr * 2 * sizeof *k.row_corr), nr,
+                 scratch_take(g->s, CPS_KSYNC, g->n * sizeof *k.ksync), NULL, 0, 0};
+    k_item *it = scratch_take(g->s, CPS_KITEMS, n * sizeof *it);
     int rc = k.row_corr && k.ksync && it ? 0 : -1;
     for (size_t i = 0, a = 0, b = 0; rc == 0 && i < g->n; i++) {
         const gpu_cp_event *e = &g->ev[i];
@@ -512,16 +531,13 @@ int gpu_cpath_kernel_edges(cp_graph *g)
             it[a++] = (k_item){e->kind == GPU_CE_SYNC ? e->end : e->ts, e->seq, (uint32_t)i};
     }
     if (rc == 0) {
-        gpu_cpath_sort_pairs(k.row_corr, nr);
-        sort_kitems(it, n);
+        gpu_cpath_sort_pairs(k.row_corr, nr, g->s);
+        sort_kitems_in(it, n, g->s);
     }
     for (size_t j = 0; rc == 0 && j < n; j++) {
         const gpu_cp_event *e = &g->ev[it[j].ev];
         rc = e->kind == GPU_CE_SYNC ? on_sync(&k, e) : on_row(&k, it[j].ev);
     }
-    free(k.row_corr);
-    free(k.ksync);
     free(k.last);
-    free(it);
     return rc;
 }

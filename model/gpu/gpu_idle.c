@@ -14,12 +14,12 @@ typedef struct idle_set {
     int64_t total;
 } idle_set;
 
-static int idle_make(const gpu_idle_in *in, idle_set *s)
+static int idle_make(const gpu_idle_in *in, scratch *scr, idle_set *s)
 {
     size_t cap = in->n_busy + 1;
-    s->lo = malloc(cap * sizeof *s->lo);
-    s->hi = malloc(cap * sizeof *s->hi);
-    s->before = malloc(cap * sizeof *s->before);
+    s->lo = scratch_take(scr, WRS_IDLE_LO, cap * sizeof *s->lo);
+    s->hi = scratch_take(scr, WRS_IDLE_HI, cap * sizeof *s->hi);
+    s->before = scratch_take(scr, WRS_IDLE_BEFORE, cap * sizeof *s->before);
     if (!s->lo || !s->hi || !s->before)
         return -1;
     int64_t at = in->t0;
@@ -39,17 +39,19 @@ static int idle_make(const gpu_idle_in *in, idle_set *s)
     return 0;
 }
 
-static void idle_free(idle_set *s)
+/* Idle time before t. *at: where the last search of this walk ended; a
+ * thread's walk only moves forward in time, so the search gallops on
+ * from there (two full binary searches per segment were a tenth of the
+ * idle pass, callgrind on df_index_resolver), and starts over when t
+ * went back. */
+static int64_t idle_until(const idle_set *s, int64_t t, size_t *at)
 {
-    free(s->lo);
-    free(s->hi);
-    free(s->before);
-}
-
-/* Idle time before t. */
-static int64_t idle_until(const idle_set *s, int64_t t)
-{
-    size_t lo = 0, hi = s->n;
+    size_t lo = *at <= s->n && (*at == 0 || s->lo[*at - 1] < t) ? *at : 0, hi = lo;
+    for (size_t step = 1; hi < s->n && s->lo[hi] < t; step *= 2) {
+        lo = hi + 1;
+        hi = lo + step;
+    }
+    hi = hi < s->n ? hi : s->n;
     while (lo < hi) {   /* the first interval starting at or after t */
         size_t mid = lo + (hi - lo) / 2;
         if (s->lo[mid] < t)
@@ -57,15 +59,19 @@ static int64_t idle_until(const idle_set *s, int64_t t)
         else
             hi = mid;
     }
+    *at = lo;
     if (lo == 0)
         return 0;
     size_t i = lo - 1;
     return s->before[i] + ((t < s->hi[i] ? t : s->hi[i]) - s->lo[i]);
 }
 
-static int64_t idle_in(const idle_set *s, int64_t a, int64_t b)
+static int64_t idle_in(const idle_set *s, int64_t a, int64_t b, size_t *at)
 {
-    return b > a ? idle_until(s, b) - idle_until(s, a) : 0;
+    if (b <= a)
+        return 0;
+    int64_t before = idle_until(s, a, at);
+    return idle_until(s, b, at) - before;
 }
 
 /* What an event is, as a cause. */
@@ -141,9 +147,11 @@ typedef struct frame {
 
 typedef struct walk {
     const idle_set *idle;
+    scratch *s;                 /* c's buffer */
     credit *c;
     size_t n, cap;
     int64_t tid, busy;
+    size_t at;                  /* idle_until's place */
     int gloo;
 } walk;
 
@@ -153,7 +161,7 @@ static int give(walk *w, const gpu_cp_event *e, int kind, int64_t us)
         return 0;
     if (w->n == w->cap) {
         size_t cap = w->cap ? 2 * w->cap : 256;
-        credit *c = realloc(w->c, cap * sizeof *c);
+        credit *c = scratch_grow(w->s, WRS_IDLE_CREDITS, cap * sizeof *c);
         if (!c)
             return -1;
         w->c = c;
@@ -169,7 +177,7 @@ static int segment(walk *w, const frame *st, size_t depth, int64_t a, int64_t b)
 {
     if (!depth || b <= a)
         return 0;
-    int64_t us = idle_in(w->idle, a, b);
+    int64_t us = idle_in(w->idle, a, b, &w->at);
     if (us <= 0)
         return 0;
     const frame *top = &st[depth - 1];
@@ -214,39 +222,39 @@ static int walk_thread(walk *w, evp *ev, size_t lo, size_t hi, frame *st)
 /* The union of host communication in [w0, w1); *idle_us its part in the
  * GPU's idle time. gloo all-reduces on two threads at once: summing the
  * threads' rows would give more than the idle time. */
-static int64_t host_comm(const gpu_idle_in *in, const idle_set *idle, evp *ev, size_t n,
-                         int64_t *idle_us)
+static int64_t host_comm(const gpu_idle_in *in, scratch *s, const idle_set *idle, evp *ev,
+                         size_t n, int64_t *idle_us)
 {
     *idle_us = 0;
     int64_t total = 0, at = INT64_MIN;
+    size_t at_idle = 0;
     /* ev is by thread: a second pass by time over the comm events alone */
-    evp *c = malloc((n ? n : 1) * sizeof *c);
+    evp *c = scratch_take(s, WRS_IDLE_COMM, n * sizeof *c);
     if (!c)
         return 0;
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         if (kind_of(ev[i], in->gloo) == GPU_IDLE_COMM_HOST)
             c[m++] = ev[i];
-    sort_by_ts(c, m);
+    sort_by_ts_in(c, m, s);
     for (size_t i = 0; i < m; i++) {
         int64_t a = c[i]->ts > in->w0 ? c[i]->ts : in->w0;
         int64_t b = c[i]->end < in->w1 ? c[i]->end : in->w1;
         a = a > at ? a : at;
         if (b > a) {
             total += b - a;
-            *idle_us += idle_in(idle, a, b);
+            *idle_us += idle_in(idle, a, b, &at_idle);
             at = b;
         }
     }
-    free(c);
     return total;
 }
 
 /* Credits summed by row, the largest kept in out->rows, the rest in
  * other_us. */
-static void keep_rows(credit *c, size_t n, gpu_idle *out)
+static void keep_rows(credit *c, size_t n, scratch *s, gpu_idle *out)
 {
-    sort_credit_key(c, n);
+    sort_credit_key_in(c, n, s);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         if (m && !CREDIT_KEY(c[m - 1], c[i]) && !CREDIT_KEY(c[i], c[m - 1]))
@@ -254,7 +262,7 @@ static void keep_rows(credit *c, size_t n, gpu_idle *out)
         else
             c[m++] = c[i];
     }
-    sort_credit_us(c, m);
+    sort_credit_us_in(c, m, s);
     for (size_t i = 0; i < m; i++) {
         if (i < GPU_IDLE_ROWS)
             out->rows[out->n_rows++] =
@@ -284,22 +292,22 @@ static void add_thread(gpu_idle *out, int64_t tid, int64_t busy)
     out->threads[i] = (gpu_idle_thread){tid, busy};
 }
 
-int gpu_idle_run(const gpu_idle_in *in, gpu_idle *out)
+/* The run on s's buffers. */
+static int idle_run(const gpu_idle_in *in, scratch *s, gpu_idle *out)
 {
-    memset(out, 0, sizeof *out);
     idle_set idle = {0};
-    evp *ev = malloc((in->n ? in->n : 1) * sizeof *ev);
-    frame *st = malloc((in->n ? in->n : 1) * sizeof *st);
-    walk w = {&idle, NULL, 0, 0, 0, 0, in->gloo};
-    int rc = ev && st && idle_make(in, &idle) == 0 ? 0 : -1;
+    evp *ev = scratch_take(s, WRS_IDLE_EV, in->n * sizeof *ev);
+    frame *st = scratch_take(s, WRS_IDLE_STACK, in->n * sizeof *st);
+    walk w = {&idle, s, NULL, 0, 0, 0, 0, 0, in->gloo};
+    int rc = ev && st && idle_make(in, s, &idle) == 0 ? 0 : -1;
     size_t n = 0;
     for (size_t i = 0; rc == 0 && i < in->n; i++)
         if (host_event(&in->ev[i]))
             ev[n++] = &in->ev[i];
     if (rc == 0) {
         out->idle_us = idle.total;
-        out->host_comm_us = host_comm(in, &idle, ev, n, &out->host_comm_idle_us);
-        sort_nest(ev, n);
+        out->host_comm_us = host_comm(in, s, &idle, ev, n, &out->host_comm_idle_us);
+        sort_nest_in(ev, n, s);
     }
     for (size_t lo = 0, hi; rc == 0 && lo < n; lo = hi) {
         for (hi = lo; hi < n && ev[hi]->thread == ev[lo]->thread; hi++)
@@ -314,14 +322,19 @@ int gpu_idle_run(const gpu_idle_in *in, gpu_idle *out)
         const gpu_cp_event *e = &in->ev[i];
         if (e->kind == GPU_CE_SYNC) {
             w.tid = -1;
-            rc = give(&w, e, GPU_IDLE_SYNC, idle_in(&idle, e->ts, e->end));
+            rc = give(&w, e, GPU_IDLE_SYNC, idle_in(&idle, e->ts, e->end, &w.at));
         }
     }
     if (rc == 0)
-        keep_rows(w.c, w.n, out);
-    free(w.c);
-    free(ev);
-    free(st);
-    idle_free(&idle);
+        keep_rows(w.c, w.n, s, out);
+    return rc;
+}
+
+int gpu_idle_run(const gpu_idle_in *in, gpu_idle *out)
+{
+    memset(out, 0, sizeof *out);
+    scratch *own = in->s ? NULL : scratch_new();
+    int rc = in->s || own ? idle_run(in, in->s ? in->s : own, out) : -1;
+    scratch_free(own);
     return rc;
 }

@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "model/gpu/gpu_cpath.h"
+#include "model/util/scratch.h"
 
 /* What a row is. */
 enum {
@@ -97,6 +98,9 @@ typedef struct gpu_idle_in {
     const int64_t *tids;        /* tid of thread index i (-1 unknown) */
     size_t n_threads;
     int gloo;
+    /* buffers kept from one window to the next (gpu_impl.h's WRS_IDLE_*);
+     * NULL: the run makes its own and frees them */
+    scratch *s;
 } gpu_idle_in;
 
 int gpu_idle_run(const gpu_idle_in *in, gpu_idle *out);

@@ -15,7 +15,9 @@
 #include "model/gpu/gpu_table.h"
 #include "model/gpu/gpu_trace.h"
 #include "model/series/quantile.h"
+#include "model/gpu/gpu_sort.h"
 #include "model/util/idmap.h"
+#include "model/util/scratch.h"
 #include "model/util/varbuf.h"
 
 /* One analysed window of a trace (HACKING §3): a kept ProfilerStep, or a
@@ -437,6 +439,24 @@ typedef struct cp_edge {        /* 24 bytes */
     uint8_t type;               /* CP_* */
 } cp_edge;
 
+/* (u, v) -> edge index, for the edges added twice: its keys inline, not
+ * behind idmap's item pointer and equality callback (a fifth of the
+ * critical path's time went to idmap_find). Load <= 1/2. */
+typedef struct cp_eslot {
+    uint64_t key;               /* u << 32 | v */
+    uint32_t at;                /* edge index + 1; 0: empty */
+} cp_eslot;
+
+typedef struct cp_emap {
+    cp_eslot *slot;
+    size_t cap, len;            /* cap: 0 or a power of two */
+} cp_emap;
+
+/* Empties m, keeping its table unless it is far larger than a window of
+ * n events needs; frees it. */
+void gpu_cpath_emap_clear(cp_emap *m, size_t n);
+void gpu_cpath_emap_free(cp_emap *m);
+
 typedef struct cp_graph {
     gpu_cp_event *ev;           /* the window's events, by file order */
     size_t n;
@@ -447,12 +467,32 @@ typedef struct cp_graph {
     size_t n_nodes;
     cp_edge *e;                 /* in the order HTA adds them */
     size_t n_e, cap_e;
-    idmap emap;                 /* (u, v) -> edge index + 1 */
+    cp_emap emap;
     const int64_t *pids, *tids; /* per thread index */
     size_t n_threads;
     int64_t *rt_corr;           /* (corr, event) of runtime calls, by corr */
     size_t n_rt;
+    scratch *s;                 /* every other array of the run (CPS_*) */
 } cp_graph;
+
+/* The window run's numbered scratch buffers (gpu_trace_wrun.c and
+ * gpu_idle.c share one scratch, the critical path has its own), after
+ * the sorts' GPU_SORT_SLOT. */
+enum {
+    WRS_IDLE_LO = GPU_SORT_SLOT + 1, WRS_IDLE_HI, WRS_IDLE_BEFORE, WRS_IDLE_EV, WRS_IDLE_STACK,
+    WRS_IDLE_CREDITS, WRS_IDLE_COMM, WRS_CALLS, WRS_NEST, WRS_TAB, WRS_TAB_STACK, WRS_BOUNDS,
+    WRS_BUSY
+};
+
+/* The critical path's numbered scratch buffers (after GPU_SORT_SLOT):
+ * each alive at once with the others of its pass. */
+enum {
+    CPS_NODE_KEY = GPU_SORT_SLOT + 1, CPS_START, CPS_END, CPS_NODE_TS, CPS_NODE_EV,
+    CPS_NODE_START, CPS_RT_CORR, CPS_SUCC, CPS_SUCC_OFF, CPS_PRED, CPS_PRED_OFF, CPS_FILL,
+    CPS_ORDER, CPS_DEG, CPS_DIST, CPS_VIA, CPS_PATH, CPS_TOP_GROUPS, CPS_TOP_ROWS,
+    CPS_OPEN, CPS_ITEMS, CPS_PARENT, CPS_FIRST, CPS_NEXT, CPS_LAST, CPS_STACK,
+    CPS_ROW_CORR, CPS_KSYNC, CPS_KITEMS
+};
 
 /* Adds the edge u -> v of type (weight: the nodes' time apart, 0 for
  * dependencies or when zero) and attributes it as HTA's _attribute_edge
@@ -461,8 +501,9 @@ typedef struct cp_graph {
  * attribution when the later one has one (a DiGraph's add_edge). 0 or -1
  * on OOM. */
 int gpu_cpath_edge(cp_graph *g, uint32_t u, uint32_t v, int type, int zero, int32_t src_parent);
-/* Sorts n (key, value) pairs of int64 by key, then value. */
-void gpu_cpath_sort_pairs(int64_t *pairs, size_t n);
+/* Sorts n (key, value) pairs of int64 by key, then value (the merge
+ * array from s). */
+void gpu_cpath_sort_pairs(int64_t *pairs, size_t n, scratch *s);
 /* The runtime call of correlation corr in the window, or -1. */
 int64_t gpu_cpath_call(const cp_graph *g, int64_t corr);
 /* The three edge-building passes of HTA's _construct_graph, in its order:

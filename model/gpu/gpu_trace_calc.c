@@ -38,7 +38,7 @@ static int64_t edge_time(edge e)
  * does not matter). */
 HEAP_SORT_DEFINE(sort_edges, edge, A < B)
 
-static void *scratch(size_t n, size_t elem)
+static void *alloc_n(size_t n, size_t elem)
 {
     return malloc((n ? n : 1) * elem);
 }
@@ -120,7 +120,7 @@ static int sweep(gpu_trace *t, step_cursor *sc)
 {
     gpu_acc *a = &t->res;
     size_t n = 2 * t->n_kept, i = 0;
-    edge *e = scratch(n, sizeof *e);
+    edge *e = alloc_n(n, sizeof *e);
     if (!e)
         return -1;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -298,7 +298,7 @@ static int idle_per_stream(gpu_trace *t)
     if (rc != 0)
         return rc < 0 ? -1 : 0;
     windows_reset_waits(t);
-    gpu_row *rows = scratch(t->n_kept, sizeof *rows), *tmp = scratch(t->n_kept, sizeof *tmp);
+    gpu_row *rows = alloc_n(t->n_kept, sizeof *rows), *tmp = alloc_n(t->n_kept, sizeof *tmp);
     if (!rows || !tmp) {
         free(rows);
         free(tmp);
@@ -356,8 +356,8 @@ static int rank_idle(gpu_trace *t)
     gpu_row *rows = NULL;
     size_t n = 0;
     if (!ordered) {
-        gpu_row *tmp = scratch(t->n_kept, sizeof *tmp);
-        rows = scratch(t->n_kept, sizeof *rows);
+        gpu_row *tmp = alloc_n(t->n_kept, sizeof *tmp);
+        rows = alloc_n(t->n_kept, sizeof *rows);
         if (!rows || !tmp) {
             free(rows);
             free(tmp);
@@ -432,7 +432,7 @@ static void count_kernels(gpu_trace *t)
  * left out, else INT64_MAX. */
 static int64_t steps_cutoff(gpu_trace *t)
 {
-    gpu_kstep *tmp = scratch(t->n_ksteps, sizeof *tmp);
+    gpu_kstep *tmp = alloc_n(t->n_ksteps, sizeof *tmp);
     if (!tmp)
         return INT64_MIN;
     sort_steps(t->ksteps, tmp, t->n_ksteps);

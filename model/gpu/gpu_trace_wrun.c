@@ -36,6 +36,8 @@ typedef struct wrun {
     wspan *carry;               /* rows of earlier windows running on */
     size_t n_carry, cap_carry;
     int has_queue, gloo;
+    gpu_cpath_ws *cpw;          /* the critical path's buffers, window to window */
+    scratch *s;                 /* the other passes' (WRS_*), window to window */
 } wrun;
 
 static int push(wrun *r, const gpu_cp_event *e, unsigned part)
@@ -141,7 +143,7 @@ static int gather_syncs(wrun *r, int64_t start, int64_t end, int64_t next)
     for (size_t i = 0; i < m; i++)
         n += r->ev[i].kind == GPU_CE_RUNTIME && (r->ev[i].part & GPU_WR_GRAPH) &&
              r->ev[i].corr != SM_KEV_NONE;
-    int64_t *calls = malloc((n ? n : 1) * 2 * sizeof *calls);
+    int64_t *calls = scratch_take(r->s, WRS_CALLS, n * 2 * sizeof *calls);
     if (!calls)
         return -1;
     for (size_t i = 0, k = 0; i < m; i++)
@@ -150,7 +152,7 @@ static int gather_syncs(wrun *r, int64_t start, int64_t end, int64_t next)
             calls[2 * k] = r->ev[i].corr;
             calls[2 * k++ + 1] = (int64_t)i;
         }
-    gpu_cpath_sort_pairs(calls, n);
+    gpu_cpath_sort_pairs(calls, n, r->s);
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < t->n_syncs; i++) {
         const gpu_cp_event *s = &t->syncs[i];
@@ -168,7 +170,6 @@ static int gather_syncs(wrun *r, int64_t start, int64_t end, int64_t next)
             rc = push(r, &e, part);
         }
     }
-    free(calls);
     return rc;
 }
 
@@ -224,18 +225,18 @@ static void nest_self(evp *ev, size_t lo, size_t hi, tab_entry *e, size_t *stack
     }
 }
 
-static int window_tables(const gpu_cp_event *ev, size_t n, gpu_win_rows *out)
+static int window_tables(const gpu_cp_event *ev, size_t n, scratch *s, gpu_win_rows *out)
 {
-    evp *h = malloc((n ? n : 1) * sizeof *h);
-    tab_entry *e = malloc((n ? n : 1) * sizeof *e);
-    size_t *stack = malloc((n ? n : 1) * sizeof *stack);
+    evp *h = scratch_take(s, WRS_NEST, n * sizeof *h);
+    tab_entry *e = scratch_take(s, WRS_TAB, n * sizeof *e);
+    size_t *stack = scratch_take(s, WRS_TAB_STACK, n * sizeof *stack);
     int rc = h && e && stack ? 0 : -1;
     size_t m = 0;
     for (size_t i = 0; rc == 0 && i < n; i++)
         if (ev[i].kind != GPU_CE_SYNC)
             h[m++] = &ev[i];
     if (rc == 0)
-        sort_nest(h, m);
+        sort_nest_in(h, m, s);
     for (size_t lo = 0, hi; rc == 0 && lo < m; lo = hi) {
         for (hi = lo; hi < m && h[hi]->kind == h[lo]->kind && h[hi]->thread == h[lo]->thread &&
                       (h[lo]->kind != GPU_CE_ROW || hi == lo);
@@ -244,7 +245,7 @@ static int window_tables(const gpu_cp_event *ev, size_t n, gpu_win_rows *out)
         nest_self(h, lo, hi, e, stack);
     }
     if (rc == 0)
-        sort_tab(e, m);
+        sort_tab_in(e, m, s);
     for (size_t i = 0, j; rc == 0 && i < m; i = j) {
         for (j = i; j < m && e[j].table == e[i].table; j++)
             ;
@@ -269,9 +270,6 @@ static int window_tables(const gpu_cp_event *ev, size_t n, gpu_win_rows *out)
         out->rows[e[i].table] = rows;
         out->n_rows[e[i].table] = k;
     }
-    free(h);
-    free(e);
-    free(stack);
     return rc;
 }
 
@@ -329,7 +327,7 @@ static bound *window_bounds(wrun *r, int64_t next, size_t *nb)
     size_t m = r->n_carry;
     for (size_t i = 0; i < r->n; i++)
         m += r->ev[i].kind == GPU_CE_ROW && (r->ev[i].part & (GPU_WR_OWN | GPU_WR_BUSY));
-    bound *b = malloc((m ? 2 * m : 1) * sizeof *b);
+    bound *b = scratch_take(r->s, WRS_BOUNDS, 2 * m * sizeof *b);
     if (!b)
         return NULL;
     size_t n = 0, keep = 0;
@@ -348,14 +346,12 @@ static bound *window_bounds(wrun *r, int64_t next, size_t *nb)
         b[n++] = (bound){e->ts, 1, type};
         b[n++] = (bound){e->end, -1, type};
         if (e->end > next) {
-            if (vec_grow(&r->carry, &r->cap_carry, r->n_carry + 1, sizeof *r->carry, 8) != 0) {
-                free(b);
+            if (vec_grow(&r->carry, &r->cap_carry, r->n_carry + 1, sizeof *r->carry, 8) != 0)
                 return NULL;
-            }
             r->carry[r->n_carry++] = (wspan){e->ts, e->end, type};
         }
     }
-    sort_bounds(b, n);
+    sort_bounds_in(b, n, r->s);
     *nb = n;
     return b;
 }
@@ -368,11 +364,9 @@ static int window_sweep(wrun *r, const gpu_win *w, int64_t next, int64_t t0, int
     size_t n = 0;
     bound *b = window_bounds(r, next, &n);
     o->n = 0;
-    o->pairs = malloc((n ? n : 1) * sizeof *o->pairs);
-    if (!b || !o->pairs) {
-        free(b);
+    o->pairs = scratch_take(r->s, WRS_BUSY, n * sizeof *o->pairs);
+    if (!b || !o->pairs)
         return -1;
-    }
     int64_t live[8] = {0}, prev = 0;
     for (size_t i = 0; i < n; i++) {
         int m = (live[1] > 0 ? 1 : 0) | (live[2] > 0 ? 2 : 0) | (live[4] > 0 ? 4 : 0);
@@ -381,7 +375,6 @@ static int window_sweep(wrun *r, const gpu_win *w, int64_t next, int64_t t0, int
         live[b[i].type] += b[i].d;
         prev = b[i].t;
     }
-    free(b);
     return 0;
 }
 
@@ -399,7 +392,8 @@ static int run_window(wrun *r, size_t i)
         return -1;
     gpu_cpath cp;
     gpu_cpath_in cin = {r->ev, partition(r->ev, r->n, GPU_WR_GRAPH), r->pids, r->tids,
-                        t->n_threads, r->has_queue, (const uint32_t *const *)r->short_of};
+                        t->n_threads, r->has_queue, (const uint32_t *const *)r->short_of,
+                        r->cpw};
     gpu_win_rows rows = {0};
     if (gpu_cpath_run(&cin, &cp) != 0)
         return -1;
@@ -420,12 +414,11 @@ static int run_window(wrun *r, size_t i)
         return -1;
     size_t own = partition(r->ev, r->n, GPU_WR_OWN);
     gpu_idle_in iin = {r->ev, own, busy.pairs, busy.n, t0, gpu ? t1 : t0, w->start_us,
-                       w->end_us, r->tids, t->n_threads, r->gloo};
+                       w->end_us, r->tids, t->n_threads, r->gloo, r->s};
     gpu_idle idle;
     int rc = gpu_idle_run(&iin, &idle);
-    free(busy.pairs);
     if (rc == 0)
-        rc = window_tables(r->ev, own, &rows);
+        rc = window_tables(r->ev, own, r->s, &rows);
     if (rc == 0) {
         f->idle_us = w->end_us - w->start_us - f->compute_us - f->comm_us - f->memory_us;
         f->cp_status = cp.status;
@@ -510,7 +503,9 @@ static int wrun_init(wrun *r, gpu_trace *t)
     r->cur = calloc(t->n_groups ? t->n_groups : 1, sizeof *r->cur);
     r->pids = malloc((t->n_threads ? t->n_threads : 1) * sizeof *r->pids);
     r->tids = malloc((t->n_threads ? t->n_threads : 1) * sizeof *r->tids);
-    if (!r->cur || !r->pids || !r->tids)
+    r->cpw = gpu_cpath_ws_new();
+    r->s = scratch_new();
+    if (!r->cur || !r->pids || !r->tids || !r->cpw || !r->s)
         return -1;
     for (size_t i = 0; i < t->n_threads; i++) {
         r->pids[i] = t->threads[i].pid;
@@ -535,6 +530,8 @@ static void wrun_free(wrun *r)
     free(r->tids);
     free(r->ev);
     free(r->carry);
+    gpu_cpath_ws_free(r->cpw);
+    scratch_free(r->s);
     for (int k = 0; k < GPU_NT_N; k++) {
         free(r->flags[k]);
         free(r->short_of[k]);
