@@ -3,8 +3,8 @@
  * one run to the next. A buffer freed at the end of a run and allocated
  * again at the start of the next is, above glibc's mmap threshold or at
  * the top of a heap, given back to the kernel and faulted in page by
- * page once more: on the report of df_index_resolver, 24,000 of its
- * 27,000 page faults and a third of its time (BENCHMARKS.md). */
+ * page once more: on the report of df_index_resolver, 18,000 of its
+ * 27,000 page faults and a sixth of its time (BENCHMARKS.md). */
 #ifndef SMTOP_MODEL_SCRATCH_H
 #define SMTOP_MODEL_SCRATCH_H
 
