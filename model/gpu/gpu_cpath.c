@@ -242,6 +242,37 @@ GPU_SORT_DEFINE(sort_top, gpu_cpath_top, TOP_BEFORE(A, B))
     ((A).table < (B).table || ((A).table == (B).table && (A).name < (B).name))
 GPU_SORT_DEFINE(sort_top_name, gpu_cpath_top, NAME_BEFORE(A, B))
 
+/* rows[0..n) summed by (table, name) into rows[0..m), by (table, name);
+ * returns m. The path's rows are many and their names few: summed
+ * through a key map, only the few are sorted (a sort of all of them was
+ * the critical path's largest sort). */
+static size_t sum_by_name(gpu_cpath_top *rows, size_t n, scratch *s)
+{
+    gpu_keymap map;
+    size_t m = 0;
+    if (gpu_keymap_take(&map, s, CPS_TOP_MAP, n) != 0) {
+        sort_top_name_in(rows, n, s);   /* out of memory: by sorting */
+        for (size_t i = 0; i < n; i++) {
+            if (m && rows[m - 1].table == rows[i].table && rows[m - 1].name == rows[i].name)
+                rows[m - 1].us += rows[i].us;
+            else
+                rows[m++] = rows[i];
+        }
+        return m;
+    }
+    for (size_t i = 0; i < n; i++) {
+        gpu_keyslot *sl = gpu_keymap_at(&map, (uint64_t)rows[i].table << 32 | rows[i].name);
+        if (sl->at) {
+            rows[sl->at - 1].us += rows[i].us;
+        } else {
+            *sl = (gpu_keyslot){(uint64_t)rows[i].table << 32 | rows[i].name, (uint32_t)m + 1};
+            rows[m++] = rows[i];
+        }
+    }
+    sort_top_name_in(rows, m, s);
+    return m;
+}
+
 typedef struct top_g {
     gpu_cpath_top t;
     uint32_t g;                 /* its shortened name's group */
@@ -261,14 +292,7 @@ static uint32_t group_of(const uint32_t *const *short_of, const gpu_cpath_top *r
 static void keep_top(gpu_cpath_top *rows, size_t n, const uint32_t *const *short_of,
                      scratch *s, gpu_cpath *out)
 {
-    sort_top_name_in(rows, n, s);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (m && rows[m - 1].table == rows[i].table && rows[m - 1].name == rows[i].name)
-            rows[m - 1].us += rows[i].us;
-        else
-            rows[m++] = rows[i];
-    }
+    size_t m = sum_by_name(rows, n, s);
     /* by group, each group's largest first, then summed into it */
     top_g *g = scratch_take(s, CPS_TOP_GROUPS, m * sizeof *g);
     if (!g) {
@@ -356,7 +380,7 @@ struct gpu_cpath_ws {
     scratch *s;
     cp_edge *e;
     size_t cap_e;
-    cp_emap emap;
+    gpu_keymap emap;
 };
 
 gpu_cpath_ws *gpu_cpath_ws_new(void)
@@ -375,14 +399,14 @@ void gpu_cpath_ws_free(gpu_cpath_ws *w)
         return;
     scratch_free(w->s);
     free(w->e);
-    gpu_cpath_emap_free(&w->emap);
+    gpu_keymap_free(&w->emap);
     free(w);
 }
 
 /* The window's graph on w's buffers. */
 static void graph_on(cp_graph *g, gpu_cpath_ws *w)
 {
-    gpu_cpath_emap_clear(&w->emap, g->n);
+    gpu_keymap_clear(&w->emap, g->n);
     g->s = w->s;
     g->e = w->e;
     g->cap_e = w->cap_e;

@@ -13,47 +13,6 @@
 /* HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US. */
 #define KK_THRESHOLD_US 1500
 
-static size_t eslot_of(const cp_emap *m, uint64_t key)
-{
-    /* Fibonacci hashing: the top bits of key times 2^64 / phi */
-    size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) & (m->cap - 1);
-    while (m->slot[i].at && m->slot[i].key != key)
-        i = (i + 1) & (m->cap - 1);
-    return i;
-}
-
-static int emap_grow(cp_emap *m)
-{
-    cp_emap n = {NULL, m->cap ? m->cap * 2 : 1024, m->len};
-    n.slot = calloc(n.cap, sizeof *n.slot);
-    if (!n.slot)
-        return -1;
-    for (size_t i = 0; i < m->cap; i++)
-        if (m->slot[i].at)
-            n.slot[eslot_of(&n, m->slot[i].key)] = m->slot[i];
-    free(m->slot);
-    *m = n;
-    return 0;
-}
-
-void gpu_cpath_emap_clear(cp_emap *m, size_t n)
-{
-    /* a table far larger than this window can fill (a window of many
-     * more events before it) is given back, not cleared window after
-     * window */
-    if (m->cap > 64 * (n + 64))
-        gpu_cpath_emap_free(m);
-    if (m->slot)
-        memset(m->slot, 0, m->cap * sizeof *m->slot);
-    m->len = 0;
-}
-
-void gpu_cpath_emap_free(cp_emap *m)
-{
-    free(m->slot);
-    memset(m, 0, sizeof *m);
-}
-
 /* HTA's _attribute_edge: a span edge goes to the event it lies in. */
 static int32_t attribution(const cp_graph *g, const cp_edge *e, int32_t src_parent)
 {
@@ -73,10 +32,10 @@ int gpu_cpath_edge(cp_graph *g, uint32_t u, uint32_t v, int type, int zero, int3
         e.w = g->node_ts[v] - g->node_ts[u];
     if (type == CP_OPK || type == CP_KK)
         e.attr = attribution(g, &e, src_parent);
-    if (2 * (g->emap.len + 1) > g->emap.cap && emap_grow(&g->emap) != 0)
+    if (gpu_keymap_room(&g->emap) != 0)
         return -1;
     uint64_t key = (uint64_t)u << 32 | v;
-    cp_eslot *sl = &g->emap.slot[eslot_of(&g->emap, key)];
+    gpu_keyslot *sl = gpu_keymap_at(&g->emap, key);
     if (sl->at) {
         cp_edge *old = &g->e[sl->at - 1];
         int32_t attr = e.attr >= 0 || e.attr == CP_ROOT ? e.attr : old->attr;
@@ -86,7 +45,7 @@ int gpu_cpath_edge(cp_graph *g, uint32_t u, uint32_t v, int type, int zero, int3
     }
     if (vec_grow(&g->e, &g->cap_e, g->n_e + 1, sizeof *g->e, 256) != 0)
         return -1;
-    *sl = (cp_eslot){key, (uint32_t)(g->n_e + 1)};
+    *sl = (gpu_keyslot){key, (uint32_t)(g->n_e + 1)};
     g->emap.len++;
     g->e[g->n_e++] = e;
     return 0;

@@ -116,6 +116,7 @@ static int host_event(const gpu_cp_event *e)
 typedef struct credit {
     uint32_t name;
     uint8_t table, kind;
+    uint32_t tix;               /* tid's place among the window's (tid_index) */
     int64_t tid, us;
 } credit;
 
@@ -151,6 +152,8 @@ typedef struct walk {
     credit *c;
     size_t n, cap;
     int64_t tid, busy;
+    uint32_t tix;               /* tid's place among the window's tids */
+    gpu_keymap tids;            /* tid -> its place + 1 (no table: none kept) */
     size_t at;                  /* idle_until's place */
     int gloo;
 } walk;
@@ -167,7 +170,8 @@ static int give(walk *w, const gpu_cp_event *e, int kind, int64_t us)
         w->c = c;
         w->cap = cap;
     }
-    w->c[w->n++] = (credit){e->name, (uint8_t)table_of(e->kind), (uint8_t)kind, w->tid, us};
+    w->c[w->n++] =
+        (credit){e->name, (uint8_t)table_of(e->kind), (uint8_t)kind, w->tix, w->tid, us};
     return 0;
 }
 
@@ -250,18 +254,48 @@ static int64_t host_comm(const gpu_idle_in *in, scratch *s, const idle_set *idle
     return total;
 }
 
-/* Credits summed by row, the largest kept in out->rows, the rest in
- * other_us. */
-static void keep_rows(credit *c, size_t n, scratch *s, gpu_idle *out)
+/* A credit's key as one word: the tid's place, the table, the kind, the
+ * name (tables and kinds are under 8). */
+#define CREDIT_WORD(C) \
+    ((uint64_t)(C).tix << 38 | (uint64_t)(C).table << 35 | (uint64_t)(C).kind << 32 | (C).name)
+
+/* Credits c[0..n) summed by key into c[0..m); returns m. Through a key
+ * map when the window's tids have places (a window's credits are many,
+ * their keys few: the sort of every credit was the idle pass's largest
+ * cost), else by sorting. */
+static size_t sum_credits(credit *c, size_t n, const walk *w, scratch *s)
 {
-    sort_credit_key_in(c, n, s);
+    gpu_keymap map;
     size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (m && !CREDIT_KEY(c[m - 1], c[i]) && !CREDIT_KEY(c[i], c[m - 1]))
-            c[m - 1].us += c[i].us;
-        else
-            c[m++] = c[i];
+    if (!w->tids.slot || w->tids.len >= 1u << 26 ||
+        gpu_keymap_take(&map, s, WRS_IDLE_MAP, n) != 0) {
+        sort_credit_key_in(c, n, s);
+        for (size_t i = 0; i < n; i++) {
+            if (m && !CREDIT_KEY(c[m - 1], c[i]) && !CREDIT_KEY(c[i], c[m - 1]))
+                c[m - 1].us += c[i].us;
+            else
+                c[m++] = c[i];
+        }
+        return m;
     }
+    for (size_t i = 0; i < n; i++) {
+        gpu_keyslot *sl = gpu_keymap_at(&map, CREDIT_WORD(c[i]));
+        if (sl->at) {
+            c[sl->at - 1].us += c[i].us;
+        } else {
+            *sl = (gpu_keyslot){CREDIT_WORD(c[i]), (uint32_t)m + 1};
+            c[m++] = c[i];
+        }
+    }
+    return m;
+}
+
+/* Credits summed by row, the largest kept in out->rows, the rest in
+ * other_us (their order is CREDIT_MORE's alone: summing first by sort or
+ * by map gives the same rows). */
+static void keep_rows(credit *c, size_t n, const walk *w, scratch *s, gpu_idle *out)
+{
+    size_t m = sum_credits(c, n, w, s);
     sort_credit_us_in(c, m, s);
     for (size_t i = 0; i < m; i++) {
         if (i < GPU_IDLE_ROWS)
@@ -270,6 +304,20 @@ static void keep_rows(credit *c, size_t n, scratch *s, gpu_idle *out)
         else
             out->other_us += c[i].us;
     }
+}
+
+/* w's tid, and its place among the window's tids (credits of one tid sum
+ * whatever thread they came from, as CREDIT_KEY compares tids). Without
+ * a map (out of memory) the places are not used. */
+static void set_tid(walk *w, int64_t tid)
+{
+    w->tid = tid;
+    if (!w->tids.slot)
+        return;
+    gpu_keyslot *sl = gpu_keymap_at(&w->tids, (uint64_t)tid);
+    if (!sl->at)
+        *sl = (gpu_keyslot){(uint64_t)tid, (uint32_t)++w->tids.len};
+    w->tix = sl->at - 1;
 }
 
 /* A thread's share into out->threads, the largest kept. */
@@ -298,7 +346,9 @@ static int idle_run(const gpu_idle_in *in, scratch *s, gpu_idle *out)
     idle_set idle = {0};
     evp *ev = scratch_take(s, WRS_IDLE_EV, in->n * sizeof *ev);
     frame *st = scratch_take(s, WRS_IDLE_STACK, in->n * sizeof *st);
-    walk w = {&idle, s, NULL, 0, 0, 0, 0, 0, in->gloo};
+    walk w = {&idle, s, NULL, 0, 0, 0, 0, 0, {NULL, 0, 0}, 0, in->gloo};
+    if (gpu_keymap_take(&w.tids, s, WRS_IDLE_TIDS, in->n_threads + 1) != 0)
+        w.tids.slot = NULL;
     int rc = ev && st && idle_make(in, s, &idle) == 0 ? 0 : -1;
     size_t n = 0;
     for (size_t i = 0; rc == 0 && i < in->n; i++)
@@ -313,7 +363,7 @@ static int idle_run(const gpu_idle_in *in, scratch *s, gpu_idle *out)
         for (hi = lo; hi < n && ev[hi]->thread == ev[lo]->thread; hi++)
             ;
         int64_t tid = ev[lo]->thread < in->n_threads ? in->tids[ev[lo]->thread] : -1;
-        w.tid = tid == SM_KEV_NONE ? -1 : tid;
+        set_tid(&w, tid == SM_KEV_NONE ? -1 : tid);
         w.busy = 0;
         rc = walk_thread(&w, ev, lo, hi, st);
         add_thread(out, w.tid, w.busy);
@@ -321,12 +371,12 @@ static int idle_run(const gpu_idle_in *in, scratch *s, gpu_idle *out)
     for (size_t i = 0; rc == 0 && i < in->n; i++) {
         const gpu_cp_event *e = &in->ev[i];
         if (e->kind == GPU_CE_SYNC) {
-            w.tid = -1;
+            set_tid(&w, -1);
             rc = give(&w, e, GPU_IDLE_SYNC, idle_in(&idle, e->ts, e->end, &w.at));
         }
     }
     if (rc == 0)
-        keep_rows(w.c, w.n, s, out);
+        keep_rows(w.c, w.n, &w, s, out);
     return rc;
 }
 

@@ -439,23 +439,33 @@ typedef struct cp_edge {        /* 24 bytes */
     uint8_t type;               /* CP_* */
 } cp_edge;
 
-/* (u, v) -> edge index, for the edges added twice: its keys inline, not
- * behind idmap's item pointer and equality callback (a fifth of the
- * critical path's time went to idmap_find). Load <= 1/2. */
-typedef struct cp_eslot {
-    uint64_t key;               /* u << 32 | v */
-    uint32_t at;                /* edge index + 1; 0: empty */
-} cp_eslot;
+/* A 64-bit key -> index map (gpu_keymap.c) for the window pass: the
+ * critical path's edges added twice ((u, v) -> edge), and the sums by
+ * name of its rows, credits and table rows. The key sits in the slot:
+ * idmap's item pointer and equality callback were a fifth of the
+ * critical path's time. Linear probing, load <= 1/2. */
+typedef struct gpu_keyslot {
+    uint64_t key;
+    uint32_t at;                /* the caller's index + 1; 0: empty */
+} gpu_keyslot;
 
-typedef struct cp_emap {
-    cp_eslot *slot;
+typedef struct gpu_keymap {
+    gpu_keyslot *slot;
     size_t cap, len;            /* cap: 0 or a power of two */
-} cp_emap;
+} gpu_keymap;
 
-/* Empties m, keeping its table unless it is far larger than a window of
- * n events needs; frees it. */
-void gpu_cpath_emap_clear(cp_emap *m, size_t n);
-void gpu_cpath_emap_free(cp_emap *m);
+/* key's slot: its own, or the empty one where it goes (the caller then
+ * fills key and at, and counts len). m must have an empty slot. */
+gpu_keyslot *gpu_keymap_at(const gpu_keymap *m, uint64_t key);
+/* Makes room for one more key in a map of its own table. 0 or -1 OOM. */
+int gpu_keymap_room(gpu_keymap *m);
+/* Empties a map of its own table, keeping the table unless it is far
+ * larger than n keys need; frees it. */
+void gpu_keymap_clear(gpu_keymap *m, size_t n);
+void gpu_keymap_free(gpu_keymap *m);
+/* An empty map for up to n keys on s's buffer slot (never grown or
+ * freed: the scratch owns it). 0 or -1 OOM. */
+int gpu_keymap_take(gpu_keymap *m, scratch *s, unsigned slot, size_t n);
 
 typedef struct cp_graph {
     gpu_cp_event *ev;           /* the window's events, by file order */
@@ -467,7 +477,7 @@ typedef struct cp_graph {
     size_t n_nodes;
     cp_edge *e;                 /* in the order HTA adds them */
     size_t n_e, cap_e;
-    cp_emap emap;
+    gpu_keymap emap;
     const int64_t *pids, *tids; /* per thread index */
     size_t n_threads;
     int64_t *rt_corr;           /* (corr, event) of runtime calls, by corr */
@@ -481,7 +491,7 @@ typedef struct cp_graph {
 enum {
     WRS_IDLE_LO = GPU_SORT_SLOT + 1, WRS_IDLE_HI, WRS_IDLE_BEFORE, WRS_IDLE_EV, WRS_IDLE_STACK,
     WRS_IDLE_CREDITS, WRS_IDLE_COMM, WRS_CALLS, WRS_NEST, WRS_TAB, WRS_TAB_STACK, WRS_BOUNDS,
-    WRS_BUSY
+    WRS_BUSY, WRS_IDLE_MAP, WRS_IDLE_TIDS, WRS_TAB_MAP, WRS_TAB_ROWS
 };
 
 /* The critical path's numbered scratch buffers (after GPU_SORT_SLOT):
@@ -491,7 +501,7 @@ enum {
     CPS_NODE_START, CPS_RT_CORR, CPS_SUCC, CPS_SUCC_OFF, CPS_PRED, CPS_PRED_OFF, CPS_FILL,
     CPS_ORDER, CPS_DEG, CPS_DIST, CPS_VIA, CPS_PATH, CPS_TOP_GROUPS, CPS_TOP_ROWS,
     CPS_OPEN, CPS_ITEMS, CPS_PARENT, CPS_FIRST, CPS_NEXT, CPS_LAST, CPS_STACK,
-    CPS_ROW_CORR, CPS_KSYNC, CPS_KITEMS
+    CPS_ROW_CORR, CPS_KSYNC, CPS_KITEMS, CPS_TOP_MAP
 };
 
 /* Adds the edge u -> v of type (weight: the nodes' time apart, 0 for

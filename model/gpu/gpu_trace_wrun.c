@@ -203,8 +203,6 @@ typedef struct tab_entry {
     int64_t dur, self;
 } tab_entry;
 
-#define TAB_BEFORE(A, B) ((A).table < (B).table || ((A).table == (B).table && (A).name < (B).name))
-GPU_SORT_DEFINE(sort_tab, tab_entry, TAB_BEFORE(A, B))
 
 /* Self times of ev[lo, hi) (one kind and thread, nesting order) into e,
  * as gpu_nest_push does it. */
@@ -225,52 +223,81 @@ static void nest_self(evp *ev, size_t lo, size_t hi, tab_entry *e, size_t *stack
     }
 }
 
+/* A table row of the window, summed: rows by (table, name). */
+typedef struct tab_row {
+    uint8_t table;
+    gpu_wrow r;
+} tab_row;
+
+#define TROW_BEFORE(A, B) \
+    ((A).table < (B).table || ((A).table == (B).table && (A).r.name < (B).r.name))
+GPU_SORT_DEFINE(sort_trows, tab_row, TROW_BEFORE(A, B))
+
+/* e[0..m) summed by (table, name) into rows (at most m), by (table,
+ * name); their count, or -1 OOM. The entries are many and their names
+ * few: summed through a key map, only the few are sorted. */
+static ptrdiff_t sum_tab(const tab_entry *e, size_t m, scratch *s, tab_row **rows)
+{
+    gpu_keymap map;
+    tab_row *t = scratch_take(s, WRS_TAB_ROWS, m * sizeof *t);
+    if (!t || gpu_keymap_take(&map, s, WRS_TAB_MAP, m) != 0)
+        return -1;
+    size_t k = 0;
+    for (size_t x = 0; x < m; x++) {
+        uint64_t key = (uint64_t)e[x].table << 32 | e[x].name;
+        gpu_keyslot *sl = gpu_keymap_at(&map, key);
+        int64_t self = e[x].self > 0 ? e[x].self : 0, d = e[x].dur;
+        if (!sl->at) {
+            *sl = (gpu_keyslot){key, (uint32_t)k + 1};
+            t[k++] = (tab_row){e[x].table, {e[x].name, 1, d, self, d}};
+            continue;
+        }
+        gpu_wrow *w = &t[sl->at - 1].r;
+        w->count++;
+        w->sum_us += d;
+        w->self_us += self;
+        w->max_us = d > w->max_us ? d : w->max_us;
+    }
+    sort_trows_in(t, k, s);
+    *rows = t;
+    return (ptrdiff_t)k;
+}
+
 static int window_tables(const gpu_cp_event *ev, size_t n, scratch *s, gpu_win_rows *out)
 {
     evp *h = scratch_take(s, WRS_NEST, n * sizeof *h);
     tab_entry *e = scratch_take(s, WRS_TAB, n * sizeof *e);
     size_t *stack = scratch_take(s, WRS_TAB_STACK, n * sizeof *stack);
-    int rc = h && e && stack ? 0 : -1;
+    if (!h || !e || !stack)
+        return -1;
     size_t m = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++)
+    for (size_t i = 0; i < n; i++)
         if (ev[i].kind != GPU_CE_SYNC)
             h[m++] = &ev[i];
-    if (rc == 0)
-        sort_nest_in(h, m, s);
-    for (size_t lo = 0, hi; rc == 0 && lo < m; lo = hi) {
+    sort_nest_in(h, m, s);
+    for (size_t lo = 0, hi; lo < m; lo = hi) {
         for (hi = lo; hi < m && h[hi]->kind == h[lo]->kind && h[hi]->thread == h[lo]->thread &&
                       (h[lo]->kind != GPU_CE_ROW || hi == lo);
              hi++)
             ;
         nest_self(h, lo, hi, e, stack);
     }
-    if (rc == 0)
-        sort_tab_in(e, m, s);
-    for (size_t i = 0, j; rc == 0 && i < m; i = j) {
-        for (j = i; j < m && e[j].table == e[i].table; j++)
+    tab_row *t = NULL;
+    ptrdiff_t k = sum_tab(e, m, s, &t);
+    if (k < 0)
+        return -1;
+    for (size_t i = 0, j; i < (size_t)k; i = j) {
+        for (j = i; j < (size_t)k && t[j].table == t[i].table; j++)
             ;
         gpu_wrow *rows = malloc((j - i) * sizeof *rows);
-        if (!rows) {
-            rc = -1;
-            break;
-        }
-        size_t k = 0;
-        for (size_t x = i; x < j; x++) {
-            int64_t self = e[x].self > 0 ? e[x].self : 0, d = e[x].dur;
-            if (k && rows[k - 1].name == e[x].name) {
-                gpu_wrow *w = &rows[k - 1];
-                w->count++;
-                w->sum_us += d;
-                w->self_us += self;
-                w->max_us = d > w->max_us ? d : w->max_us;
-            } else {
-                rows[k++] = (gpu_wrow){e[x].name, 1, d, self, d};
-            }
-        }
-        out->rows[e[i].table] = rows;
-        out->n_rows[e[i].table] = k;
+        if (!rows)
+            return -1;
+        for (size_t x = i; x < j; x++)
+            rows[x - i] = t[x].r;
+        out->rows[t[i].table] = rows;
+        out->n_rows[t[i].table] = j - i;
     }
-    return rc;
+    return 0;
 }
 
 /* A GPU row's boundary in a window's sweep: its time, +1 start or -1 end,
