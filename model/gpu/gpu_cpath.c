@@ -111,7 +111,6 @@ static int make_calls(cp_graph *g)
     return 0;
 }
 
-
 /* _validate_graph: a sync between two rows of one stream makes HTA refuse
  * the graph (a negative weight only becomes 0 in the path's search). */
 static int valid_syncs(const cp_graph *g)
@@ -169,7 +168,8 @@ static int longest_path(const cp_graph *g, uint32_t **path, size_t *n)
     uint32_t *order = scratch_take(g->s, CPS_ORDER, m * sizeof *order);
     uint32_t *deg = scratch_take(g->s, CPS_DEG, m * sizeof *deg);
     int64_t *dist = scratch_take(g->s, CPS_DIST, m * sizeof *dist);
-    uint32_t *via = scratch_take(g->s, CPS_VIA, m * sizeof *via);   /* best edge into a node, CP_NONE */
+    /* the best edge into a node, CP_NONE */
+    uint32_t *via = scratch_take(g->s, CPS_VIA, m * sizeof *via);
     int rc = succ && pred && order && deg && dist && via ? 0 : -1;
     /* networkx knows a node from its first edge (CPGraph adds no node
      * alone): its nodes in that order, the sources first in it */

@@ -203,7 +203,6 @@ typedef struct tab_entry {
     int64_t dur, self;
 } tab_entry;
 
-
 /* Self times of ev[lo, hi) (one kind and thread, nesting order) into e,
  * as gpu_nest_push does it. */
 static void nest_self(evp *ev, size_t lo, size_t hi, tab_entry *e, size_t *stack)
