@@ -174,11 +174,15 @@ static int kin_cb(void *ud, const source_entry *e)
     keyname_parse(e->key, &ki);
     if (ki.kind != KEY_KINETO)
         return 0;
-    k->newest_s = t > k->newest_s ? t : k->newest_s;
+    /* the name's time, where tensorboard_trace_handler wrote one: a
+     * batched upload or a copy moves mtimes only, and a copied job of
+     * 2022 read as Training here while its dashboard said ENDED (which
+     * judges the data's newest time) */
+    double named = ki.time_us > 0 ? ki.time_us / 1e6 : t;
+    k->newest_s = named > k->newest_s ? named : k->newest_s;
     char writer[1400];   /* the folder and the worker: one process's traces */
     snprintf(writer, sizeof writer, "%.*s%s", (int)(base - e->key), e->key, ki.process);
-    /* the name's time: a batched upload or a copy moves mtimes only */
-    if (trace_cadence_add(k->cad, writer, ki.time_us > 0 ? ki.time_us / 1e6 : t) < 0)
+    if (trace_cadence_add(k->cad, writer, named) < 0)
         k->oom = 1;
     return 0;
 }
