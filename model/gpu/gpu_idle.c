@@ -116,7 +116,7 @@ static int host_event(const gpu_cp_event *e)
 typedef struct credit {
     uint32_t name;
     uint8_t table, kind;
-    uint32_t tix;               /* tid's place among the window's (tid_index) */
+    uint32_t tix;               /* its tid's place among the window's (set_tid) */
     int64_t tid, us;
 } credit;
 
