@@ -261,13 +261,11 @@ static size_t sum_by_name(gpu_cpath_top *rows, size_t n, scratch *s)
         return m;
     }
     for (size_t i = 0; i < n; i++) {
-        gpu_keyslot *sl = gpu_keymap_at(&map, (uint64_t)rows[i].table << 32 | rows[i].name);
-        if (sl->at) {
-            rows[sl->at - 1].us += rows[i].us;
-        } else {
-            *sl = (gpu_keyslot){(uint64_t)rows[i].table << 32 | rows[i].name, (uint32_t)m + 1};
+        size_t at = gpu_keymap_put(&map, (uint64_t)rows[i].table << 32 | rows[i].name, m);
+        if (at < m)
+            rows[at].us += rows[i].us;
+        else
             rows[m++] = rows[i];
-        }
     }
     sort_top_name_in(rows, m, s);
     return m;

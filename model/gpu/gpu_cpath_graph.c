@@ -32,22 +32,19 @@ int gpu_cpath_edge(cp_graph *g, uint32_t u, uint32_t v, int type, int zero, int3
         e.w = g->node_ts[v] - g->node_ts[u];
     if (type == CP_OPK || type == CP_KK)
         e.attr = attribution(g, &e, src_parent);
-    if (gpu_keymap_room(&g->emap) != 0)
+    /* room first: a key put is a key whose edge exists */
+    if (gpu_keymap_room(&g->emap) != 0 ||
+        vec_grow(&g->e, &g->cap_e, g->n_e + 1, sizeof *g->e, 256) != 0)
         return -1;
-    uint64_t key = (uint64_t)u << 32 | v;
-    gpu_keyslot *sl = gpu_keymap_at(&g->emap, key);
-    if (sl->at) {
-        cp_edge *old = &g->e[sl->at - 1];
-        int32_t attr = e.attr >= 0 || e.attr == CP_ROOT ? e.attr : old->attr;
-        *old = e;
-        old->attr = attr;
+    size_t at = gpu_keymap_put(&g->emap, (uint64_t)u << 32 | v, g->n_e);
+    if (at == g->n_e) {
+        g->e[g->n_e++] = e;
         return 0;
     }
-    if (vec_grow(&g->e, &g->cap_e, g->n_e + 1, sizeof *g->e, 256) != 0)
-        return -1;
-    *sl = (gpu_keyslot){key, (uint32_t)(g->n_e + 1)};
-    g->emap.len++;
-    g->e[g->n_e++] = e;
+    cp_edge *old = &g->e[at];
+    int32_t attr = e.attr >= 0 || e.attr == CP_ROOT ? e.attr : old->attr;
+    *old = e;
+    old->attr = attr;
     return 0;
 }
 

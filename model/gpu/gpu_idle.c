@@ -279,13 +279,11 @@ static size_t sum_credits(credit *c, size_t n, const walk *w, scratch *s)
         return m;
     }
     for (size_t i = 0; i < n; i++) {
-        gpu_keyslot *sl = gpu_keymap_at(&map, CREDIT_WORD(c[i]));
-        if (sl->at) {
-            c[sl->at - 1].us += c[i].us;
-        } else {
-            *sl = (gpu_keyslot){CREDIT_WORD(c[i]), (uint32_t)m + 1};
+        size_t at = gpu_keymap_put(&map, CREDIT_WORD(c[i]), m);
+        if (at < m)
+            c[at].us += c[i].us;
+        else
             c[m++] = c[i];
-        }
     }
     return m;
 }
@@ -314,10 +312,7 @@ static void set_tid(walk *w, int64_t tid)
     w->tid = tid;
     if (!w->tids.slot)
         return;
-    gpu_keyslot *sl = gpu_keymap_at(&w->tids, (uint64_t)tid);
-    if (!sl->at)
-        *sl = (gpu_keyslot){(uint64_t)tid, (uint32_t)++w->tids.len};
-    w->tix = sl->at - 1;
+    w->tix = (uint32_t)gpu_keymap_put(&w->tids, (uint64_t)tid, w->tids.len);
 }
 
 /* A thread's share into out->threads, the largest kept. */

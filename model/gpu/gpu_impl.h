@@ -454,9 +454,9 @@ typedef struct gpu_keymap {
     size_t cap, len;            /* cap: 0 or a power of two */
 } gpu_keymap;
 
-/* key's slot: its own, or the empty one where it goes (the caller then
- * fills key and at, and counts len). m must have an empty slot. */
-gpu_keyslot *gpu_keymap_at(const gpu_keymap *m, uint64_t key);
+/* The index key was given; a key not in m yet is given next (and
+ * counted in len). m must have an empty slot. */
+size_t gpu_keymap_put(gpu_keymap *m, uint64_t key, size_t next);
 /* Makes room for one more key in a map of its own table. 0 or -1 OOM. */
 int gpu_keymap_room(gpu_keymap *m);
 /* Empties a map of its own table, keeping the table unless it is far

@@ -4,13 +4,24 @@
 
 #include "model/gpu/gpu_impl.h"
 
-gpu_keyslot *gpu_keymap_at(const gpu_keymap *m, uint64_t key)
+/* key's slot: its own, or the empty one where it goes (m has one). */
+static gpu_keyslot *slot_of(const gpu_keymap *m, uint64_t key)
 {
     /* Fibonacci hashing: the top bits of key times 2^64 / phi */
     size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) & (m->cap - 1);
     while (m->slot[i].at && m->slot[i].key != key)
         i = (i + 1) & (m->cap - 1);
     return &m->slot[i];
+}
+
+size_t gpu_keymap_put(gpu_keymap *m, uint64_t key, size_t next)
+{
+    gpu_keyslot *sl = slot_of(m, key);
+    if (!sl->at) {
+        *sl = (gpu_keyslot){key, (uint32_t)next + 1};
+        m->len++;
+    }
+    return sl->at - 1;
 }
 
 int gpu_keymap_room(gpu_keymap *m)
@@ -23,7 +34,7 @@ int gpu_keymap_room(gpu_keymap *m)
         return -1;
     for (size_t i = 0; i < m->cap; i++)
         if (m->slot[i].at)
-            *gpu_keymap_at(&n, m->slot[i].key) = m->slot[i];
+            *slot_of(&n, m->slot[i].key) = m->slot[i];
     free(m->slot);
     *m = n;
     return 0;

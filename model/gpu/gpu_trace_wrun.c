@@ -243,15 +243,13 @@ static ptrdiff_t sum_tab(const tab_entry *e, size_t m, scratch *s, tab_row **row
         return -1;
     size_t k = 0;
     for (size_t x = 0; x < m; x++) {
-        uint64_t key = (uint64_t)e[x].table << 32 | e[x].name;
-        gpu_keyslot *sl = gpu_keymap_at(&map, key);
+        size_t at = gpu_keymap_put(&map, (uint64_t)e[x].table << 32 | e[x].name, k);
         int64_t self = e[x].self > 0 ? e[x].self : 0, d = e[x].dur;
-        if (!sl->at) {
-            *sl = (gpu_keyslot){key, (uint32_t)k + 1};
+        if (at == k) {
             t[k++] = (tab_row){e[x].table, {e[x].name, 1, d, self, d}};
             continue;
         }
-        gpu_wrow *w = &t[sl->at - 1].r;
+        gpu_wrow *w = &t[at].r;
         w->count++;
         w->sum_us += d;
         w->self_us += self;
