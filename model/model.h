@@ -47,8 +47,8 @@ typedef struct job_phases {
  * seconds is year 58864); believing it would move the live window and the
  * job's phases there. The caps bound memory against files with millions
  * of distinct metric names or node ids (10^6 names took 5 GB). */
-#define MODEL_TIME_MIN_US 946684800000000LL    /* 2000-01-01T00:00:00Z */
-#define MODEL_TIME_MAX_US 4102444800000000LL   /* 2100-01-01T00:00:00Z */
+#define MODEL_TIME_MIN_US SM_TIME_MIN_US
+#define MODEL_TIME_MAX_US SM_TIME_MAX_US
 #define MODEL_NODE_MAX 16384
 #define MODEL_NODE_SERIES_MAX 4096             /* series per node, total CPU included */
 #define MODEL_SERIES_MAX 131072                /* series over all nodes */
@@ -86,10 +86,7 @@ int model_add_sample(model *m, const sm_sample *s);
  * name) go straight there. Same results as model_add_sample. A ref stays
  * valid while the model lives: nodes and series are never freed before
  * it. The caller must only hand it samples of the key it was filled for. */
-typedef struct model_ref {
-    model_node *node;
-    void *ent;
-} model_ref;
+typedef rec_ref model_ref;   /* records.h: a line decoder keeps one per key */
 int model_add_sample_ref(model *m, const sm_sample *s, model_ref *ref);
 /* Series by series: a caller holding a run of samples (a file's) may add
  * them grouped by key, each key's in their order, through
@@ -160,7 +157,7 @@ void model_shard_note_cpu(model_shard *w, const model_ref *ref, const sm_sample 
  * model_shard_add_sample_defer would add them, in order; taken[i] is 1
  * for each that went in (that call's 0). One call a run instead of one a
  * sample (issue 28: the series' figures are folded block by block). */
-#define MODEL_RUN_MAX 256
+#define MODEL_RUN_MAX REC_RUN_MAX
 void model_shard_add_run(model_shard *w, const model_ref *ref, const sm_sample *proto,
                          const int64_t *ts, const double *v, size_t n, unsigned char *taken);
 int model_shard_add_event(model_shard *w, const sm_event *e);

@@ -183,6 +183,39 @@ typedef struct sm_trace_done {
     int64_t dropped;              /* CPU events past the keep's bound */
 } sm_trace_done;
 
+/* Records outside [2000, 2100) are refused by the model (a clock that was
+ * never set, or milliseconds taken for seconds). */
+#define SM_TIME_MIN_US 946684800000000LL    /* 2000-01-01T00:00:00Z */
+#define SM_TIME_MAX_US 4102444800000000LL   /* 2100-01-01T00:00:00Z */
+static inline int sm_time_plausible(int64_t t_us)
+{
+    return t_us >= SM_TIME_MIN_US && t_us < SM_TIME_MAX_US;
+}
+
+/* ---- line files: system metrics and smdebug's traces ------------------
+ *
+ * A line decoder (io/decode/decoder_lines) numbers the keys of a read's
+ * samples ahead and keeps, per key, a rec_ref the sink fills on the key's
+ * first sample (the model's series: model_ref is this type). The decoder
+ * never reads it but to ask whether it is filled: a filled key's samples
+ * are held back and handed over as runs of one key (issue 15: series by
+ * series keeps each series' data in cache). */
+struct model_node;
+typedef struct rec_ref {
+    struct model_node *node;
+    void *ent;
+} rec_ref;
+
+#define REC_RUN_MAX 256   /* samples in one run */
+
+/* What a line decoder counts of the lines it was fed (added to). */
+typedef struct rec_lines {
+    int64_t lines, corrupt, partial;
+    char first_bad[48];   /* start of the first corrupt line, printable */
+    int64_t bad_line[4];  /* the first corrupt lines' numbers, 1-based */
+    size_t nbad;          /* how many of bad_line are set */
+} rec_lines;
+
 /* Where a decoder's records go. A callback returns 0, or -1 when the
  * record was refused (counted, never fatal; trace's err says why, and
  * the file is then named as not read). NULL callbacks take nothing. */
@@ -195,6 +228,17 @@ typedef struct rec_sink {
                                                               trace; the sink owns
                                                               t from here */
     void (*note)(void *ud, const char *what);             /* a warning on this file */
+    /* Line files (optional: a NULL one falls back to sample). A sample
+     * with its key's ref (NULL: its key was not numbered ahead); */
+    int (*sample_ref)(void *ud, const sm_sample *s, rec_ref *ref);
+    /* a run of n <= REC_RUN_MAX samples of the key ref was filled for:
+     * proto's strings with ts[i] and v[i]; taken[i] set 1 for each taken */
+    void (*run)(void *ud, rec_ref *ref, const sm_sample *proto, const int64_t *ts,
+                const double *v, size_t n, unsigned char *taken);
+    /* then each taken sample of the runs again, in line order (the CPU
+     * total sums a timestamp's cores in the order they came) */
+    void (*run_taken)(void *ud, const rec_ref *ref, const sm_sample *s);
+    rec_lines *lines;     /* where a line decoder counts, or NULL */
 } rec_sink;
 
 #endif

@@ -8,8 +8,10 @@
 #include "model/util/vec.h"
 
 static const decoder *const rows[] = {
-    &decoder_kineto,   &decoder_kineto_maybe, &decoder_tf_trace,   &decoder_cprofile,
+    &decoder_kineto,      &decoder_kineto_maybe, &decoder_tf_trace,   &decoder_cprofile,
     &decoder_pyinstrument, &decoder_rule_report, &decoder_cloudwatch,
+    /* appended, so the fuzz corpus's row bytes (fuzz_decoder) keep their rows */
+    &decoder_system,      &decoder_smdebug_trace, &decoder_smdebug_tmp,
 };
 
 #define NROWS (sizeof rows / sizeof rows[0])

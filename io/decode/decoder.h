@@ -22,8 +22,9 @@
 #include "model/util/sm_err.h"
 
 typedef struct decoder {
-    const char *name;   /* "kineto", "tf-trace", "cprofile", "pyinstrument",
-                           "rule-report", "cloudwatch", ... */
+    const char *name;   /* "system", "smdebug-trace", "kineto", "tf-trace",
+                           "cprofile", "pyinstrument", "rule-report",
+                           "cloudwatch", ... */
     int kind;           /* the key_kind it reads */
     /* 1: this decoder reads the file whose first n bytes are head; 0: it
      * does not (the file is named as not read); -1: its head cannot tell
@@ -46,14 +47,17 @@ typedef struct decoder {
      * one read (a whole S3 object, which the cache keeps), fed at once on
      * the scanning thread. */
     int streamed;
+    /* 1: a line file, read as it grows over many passes (decoder_lines.h):
+     * its reader lives between reads, each fed the file's new bytes, and
+     * end comes only once the file is closed. */
+    int grows;
     /* Heap bytes st holds now, for the bound on reads in flight; NULL
      * when a read holds little. */
     size_t (*held)(const void *st);
 } decoder;
 
-/* The decoder of ki's kind, or NULL when no decoder reads it (the line
- * kinds are read by the scanner's line ingest; KEY_OTHER and KEY_TF_META
- * carry no records). */
+/* The decoder of ki's kind, or NULL when no decoder reads it (KEY_OTHER
+ * and KEY_TF_META carry no records). */
 const decoder *decoder_for(const key_info *ki);
 
 /* Reads one whole file (data, len bytes, as stored) with d: begin, feed,

@@ -9,7 +9,7 @@
 #include "io/decode/decoder.h"
 
 /* The rows (decoder.c lists them). */
-extern const decoder decoder_kineto, decoder_kineto_maybe, decoder_tf_trace,
+extern const decoder decoder_system, decoder_smdebug_trace, decoder_smdebug_tmp, decoder_kineto, decoder_kineto_maybe, decoder_tf_trace,
     decoder_cprofile, decoder_pyinstrument, decoder_rule_report, decoder_cloudwatch;
 
 /* A file read whole before it is decoded (a gzip'd JSON object, a

@@ -9,7 +9,7 @@
 
 #include "io/export/export_internal.h"
 #include "io/scan/scan_fetch.h"
-#include "io/scan/scan_ingest.h"
+#include "io/decode/decoder_lines.h"
 #include "io/scan/scanner.h"
 #include "io/decode/json_split.h"
 #include "io/decode/keyname.h"

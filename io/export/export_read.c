@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "io/export/export_internal.h"
-#include "io/scan/scan_ingest.h"
+#include "io/decode/decoder_lines.h"
 #include "io/decode/json_split.h"
 #include "io/decode/keyname.h"
 #include "io/decode/sys_decode.h"
@@ -110,7 +110,7 @@ static void xp_elem(void *ud, const char *p, size_t n)
 static void process_elements(xjob *x, trace_dec *d, const char *data, size_t len)
 {
     xelem c = {x, d};
-    jsplit *js = json_split_new(INGEST_LINE_MAX);
+    jsplit *js = json_split_new(DECODER_LINE_MAX);
     if (!js) {
         x->st->skipped_files++;
         return;
@@ -201,13 +201,13 @@ typedef struct xstream {
     size_t got;            /* bytes of the last read */
 } xstream;
 
-/* Adds p[0..n) to the held partial line; past INGEST_LINE_MAX the line is
+/* Adds p[0..n) to the held partial line; past DECODER_LINE_MAX the line is
  * corrupt (as on the scanner's path) and its rest is skipped. */
 static void stream_hold(xstream *s, const char *p, size_t n)
 {
     if (s->skipping)
         return;
-    if (s->plen + n > INGEST_LINE_MAX) {
+    if (s->plen + n > DECODER_LINE_MAX) {
         s->x->st->corrupt_lines++;
         s->plen = 0;
         s->skipping = 1;
@@ -272,7 +272,7 @@ static void stream_cb(void *ud, const source_req *req, const void *data, size_t 
     if (!s->decided) {   /* the layout, from the first element (json_split.h) */
         s->decided = 1;
         if (s->f->kind == KEY_TRACE && !json_split_one_per_line(data, len) &&
-            !(s->js = json_split_new(INGEST_LINE_MAX))) {
+            !(s->js = json_split_new(DECODER_LINE_MAX))) {
             s->failed = 1;
             return;
         }

@@ -54,9 +54,7 @@ static void etag_free(cat_entry *e)
 static void entry_free(cat_entry *e)
 {
     etag_free(e);
-    free(e->partial);
-    trace_decode_free(e->tdec);
-    json_split_free(e->js);
+    decoder_lines_free(e->rd);
     free(e);
 }
 
@@ -188,7 +186,6 @@ cat_entry *catalog_add_with_etag(catalog *c, const char *key, const char *etag)
     e->whole_size = -1;
     e->ki.node = e->ki.process = "";
     e->id = ++c->next_id;
-    prefix_hash_init(&e->done);
     c->slots[find_slot(c->slots, c->cap, key)] = e;
     c->count++;
     return e;
@@ -260,7 +257,7 @@ size_t catalog_bytes(const catalog *c)
         const cat_entry *e = c->slots[i];
         if (e)
             n += sizeof *e + strlen(e->key) + 1 + (e->etag ? strlen(e->etag) + 1 : 0) +
-                 e->partial_cap;
+                 decoder_lines_bytes(e->rd);
     }
     return n;
 }
@@ -278,11 +275,7 @@ cat_entry *catalog_next(catalog *c, size_t *iter)
 void catalog_entry_reset(cat_entry *e)
 {
     e->consumed = 0;
-    e->partial_len = 0;
-    prefix_hash_init(&e->done);
-    trace_decode_free(e->tdec);
-    e->tdec = NULL;
-    json_split_free(e->js);
-    e->js = NULL;
+    decoder_lines_free(e->rd);
+    e->rd = NULL;
     e->whole_size = -1;
 }

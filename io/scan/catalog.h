@@ -9,10 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io/decode/json_split.h"
+#include "io/decode/decoder_lines.h"
 #include "io/decode/keyname.h"
-#include "io/decode/trace_decode.h"
-#include "io/scan/prefix_hash.h"
 
 /* keyname_parse's answer for a key, as an entry keeps it: the node and
  * process names point into the catalog's table of names (one copy per
@@ -37,23 +35,13 @@ typedef struct cat_entry {
     int64_t asked_at;      /* consumed when its last read was asked: a
                               read that moved it may be followed by more
                               in the same pass (scanner_opts.read_chunk) */
-    char *partial;         /* trailing bytes of an incomplete line */
-    uint32_t partial_len, partial_cap;   /* at most INGEST_LINE_MAX */
-    trace_dec *tdec;       /* trace kinds: decoder state across reads,
-                              freed once a closed file is read (scan_ingest) */
-    jsplit *js;            /* a closed trace not laid out one event per
-                              line: its elements, streamed (json_split.h);
-                              NULL on the line path */
-    /* .tmp traces: the lines decoded so far, [0, consumed - partial_len).
-     * A closed trace file continues this .tmp only if its first lines hash
-     * the same (scan_adopt). */
-    prefix_hash done;
+    lines_rd *rd;          /* line kinds: the reader between reads (its
+                              held line, trace decoder, the .tmp's lines
+                              hashed: decoder_lines.h), freed once a
+                              closed file is read (scan_ingest) */
     int64_t high_water_us; /* newest record time ingested from this file */
     int64_t skip_until_us; /* after a replacement: records at or before this
                               were already ingested from the old version */
-    int64_t corrupt;       /* corrupt lines in this file */
-    int64_t line_no;       /* lines (array elements) of this file taken so
-                              far: a message names a bad one by number */
     int64_t whole_size;    /* whole-file kinds: size last handed over, -1 never */
     void *stream;          /* streamed kinds: the reader of a read in
                               progress (scan_stream), dropped by the
@@ -84,8 +72,8 @@ cat_entry *catalog_add_with_etag(catalog *c, const char *key, const char *etag);
 void catalog_remove(catalog *c, cat_entry *e);
 size_t catalog_count(const catalog *c);
 /* The bytes the catalog holds itself: its table, entries, keys, ETags,
- * held lines and names (not the decoders, which trace_decode owns; nor
- * malloc's own overhead). */
+ * readers (held lines) and names (not the trace decoders, which
+ * trace_decode owns; nor malloc's own overhead). */
 size_t catalog_bytes(const catalog *c);
 /* Frees every entry keep(e, ud) says no to; the kept ones stay where
  * they are in memory, in a table sized to them. 0, or -1 on OOM (nothing
@@ -107,7 +95,7 @@ static inline const char *catalog_etag(const cat_entry *e)
 /* Sets the entry's ETag (NULL or "": none). 0, or -1 on OOM (e unchanged). */
 int catalog_set_etag(cat_entry *e, const char *etag);
 
-/* Drops the entry's decoding state (partial line, trace decoder, prefix) and
+/* Drops the entry's reader (held line, trace decoder, prefix) and
  * rewinds it to byte 0, keeping the key, counters and high-water mark. */
 void catalog_entry_reset(cat_entry *e);
 

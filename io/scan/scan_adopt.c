@@ -28,9 +28,12 @@ void scan_adopt_stash(adopt_list *l, cat_entry *tmp)
         if (it->live != tmp)
             continue;
         it->live = NULL;
-        it->done = tmp->done;
-        it->dec = tmp->tdec;
-        tmp->tdec = NULL;
+        const prefix_hash *done = decoder_lines_prefix(tmp->rd);
+        if (done)
+            it->done = *done;
+        else
+            prefix_hash_init(&it->done);
+        it->dec = decoder_lines_take_trace(tmp->rd);
         it->high_water_us = tmp->high_water_us;
         snprintf(it->node, sizeof it->node, "%s", tmp->ki.node);
         it->tkind = tmp->ki.tkind;
@@ -38,9 +41,16 @@ void scan_adopt_stash(adopt_list *l, cat_entry *tmp)
     }
 }
 
+/* The lines the .tmp decoded; NULL when a live one has read none. */
 static const prefix_hash *item_done(const adopt_item *it)
 {
-    return it->live ? &it->live->done : &it->done;
+    return it->live ? decoder_lines_prefix(it->live->rd) : &it->done;
+}
+
+static int64_t item_lines(const adopt_item *it)
+{
+    const prefix_hash *done = item_done(it);
+    return done ? done->lines : 0;
 }
 
 /* Offset past the lines `it` decoded when fin starts with them, else -1. */
@@ -50,7 +60,7 @@ static int64_t item_match(const adopt_item *it, const cat_entry *fin, uint64_t h
     const char *node = it->live ? it->live->ki.node : it->node;
     trace_kind tk = it->live ? it->live->ki.tkind : it->tkind;
     const prefix_hash *done = item_done(it);
-    if (done->lines < PREFIX_HEAD_LINES || done->head != head || tk != fin->ki.tkind ||
+    if (!done || done->lines < PREFIX_HEAD_LINES || done->head != head || tk != fin->ki.tkind ||
         strcmp(node, fin->ki.node) != 0)
         return -1;
     return prefix_hash_match(done, data, len);
@@ -68,8 +78,7 @@ size_t scan_adopt_take(adopt_list *l, cat_entry *fin, const char *data, size_t l
     int64_t best_at = -1;
     for (size_t i = 0; i < l->n; i++) {
         int64_t at = item_match(&l->items[i], fin, head, data, len);
-        if (at >= 0 && (best == l->n ||
-                        item_done(&l->items[i])->lines > item_done(&l->items[best])->lines)) {
+        if (at >= 0 && (best == l->n || item_lines(&l->items[i]) > item_lines(&l->items[best]))) {
             best = i;
             best_at = at;
         }
@@ -77,17 +86,15 @@ size_t scan_adopt_take(adopt_list *l, cat_entry *fin, const char *data, size_t l
     if (best == l->n)
         return 0;
     adopt_item *it = &l->items[best];
-    trace_decode_free(fin->tdec);
     if (it->live) {
         cat_entry *tmp = it->live;
-        fin->tdec = tmp->tdec;
-        tmp->tdec = NULL;
+        decoder_lines_adopt(fin->rd, decoder_lines_take_trace(tmp->rd));
         fin->high_water_us = tmp->high_water_us;
         catalog_entry_reset(tmp);
         tmp->high_water_us = 0;
         tmp->skip_until_us = 0;
     } else {
-        fin->tdec = it->dec;
+        decoder_lines_adopt(fin->rd, it->dec);
         it->dec = NULL;
         fin->high_water_us = it->high_water_us;
     }

@@ -34,12 +34,14 @@ typedef struct adopt_list {
 /* Remembers a live .tmp entry (idempotent). */
 void scan_adopt_track(adopt_list *l, cat_entry *tmp);
 /* The .tmp at tmp's key is being replaced by a new file: detach its state
- * into the list (tmp's decoder moves here) before the entry is reset. */
+ * into the list (its reader's trace decoder moves here, its lines' hash
+ * is copied) before the entry is reset. */
 void scan_adopt_stash(adopt_list *l, cat_entry *tmp);
-/* For a closed trace file read from byte 0: when `data` starts with the
- * lines of a known .tmp of the same node and kind, moves that .tmp's
- * decoder into fin and returns how many bytes of data hold lines already
- * decoded; else 0. */
+/* For a closed trace file read from byte 0, with its reader begun
+ * (scan_ingest_reader): when `data` starts with the lines of a known .tmp
+ * of the same node and kind, moves that .tmp's trace decoder into fin's
+ * reader and returns how many bytes of data hold lines already decoded;
+ * else 0. */
 size_t scan_adopt_take(adopt_list *l, cat_entry *fin, const char *data, size_t len);
 void scan_adopt_free(adopt_list *l);
 

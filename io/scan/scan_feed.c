@@ -108,12 +108,11 @@ void scan_feed_whole_said(scanner *sc, cat_entry *e, int rc, const char *why, in
 void scan_feed_lines(scanner *sc, ingest_ctx *cx, cat_entry *e, const char *data, size_t len,
                      pthread_mutex_t *adopt_mu, feed_note *fn)
 {
-    int64_t corrupt_before = e->corrupt;
     model_shard_get_drops(cx->w, &fn->before);
     size_t skip = 0;
     if (adopt_mu)
         pthread_mutex_lock(adopt_mu);
-    if (e->ki.kind == KEY_TRACE && e->consumed == 0)
+    if (e->ki.kind == KEY_TRACE && e->consumed == 0 && scan_ingest_reader(cx, e))
         skip = scan_adopt_take(&sc->adopt, e, data, len);
     if (e->ki.kind == KEY_TRACE_TMP)
         scan_adopt_track(&sc->adopt, e);
@@ -124,10 +123,6 @@ void scan_feed_lines(scanner *sc, ingest_ctx *cx, cat_entry *e, const char *data
     fn->oom = scan_ingest_bytes(cx, e, data, len, skip, entry_is_final(sc, e, len)) != 0;
     model_shard_get_drops(cx->w, &fn->after);
     fn->n = cx->n;
-    fn->corrupt = e->corrupt - corrupt_before;
-    memcpy(fn->first_bad, cx->first_bad, sizeof fn->first_bad);
-    memcpy(fn->bad_line, cx->bad_line, sizeof fn->bad_line);
-    fn->nbad = cx->nbad;
 }
 
 void scan_feed_say(scanner *sc, cat_entry *e, const feed_note *fn)
@@ -141,16 +136,17 @@ void scan_feed_say(scanner *sc, cat_entry *e, const feed_note *fn)
     if (fn->oom)
         scan_add_message(sc, rel, "out of memory, will retry");
     scan_feed_note_drops(sc, rel, &fn->before, &fn->after);
-    if (fn->corrupt) {
+    const rec_lines *n = &fn->n;
+    if (n->corrupt) {
         char what[240], lines[80] = "";
         size_t k = 0;
-        for (size_t i = 0; i < fn->nbad; i++)
+        for (size_t i = 0; i < n->nbad; i++)
             k += (size_t)snprintf(lines + k, sizeof lines - k, "%s%lld", i ? ", " : "",
-                                  (long long)fn->bad_line[i]);
-        int64_t bad = fn->corrupt;
+                                  (long long)n->bad_line[i]);
+        int64_t bad = n->corrupt;
         snprintf(what, sizeof what, "line%s %s%s: %lld corrupt line%s skipped (first: \"%s\")",
-                 fn->nbad > 1 ? "s" : "", lines, bad > (int64_t)fn->nbad ? ", ..." : "",
-                 (long long)bad, bad == 1 ? "" : "s", fn->first_bad);
+                 n->nbad > 1 ? "s" : "", lines, bad > (int64_t)n->nbad ? ", ..." : "",
+                 (long long)bad, bad == 1 ? "" : "s", n->first_bad);
         scan_add_message(sc, rel, what);
     }
 }

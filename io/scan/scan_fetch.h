@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "model/util/sm_err.h"
-#include "io/scan/predec.h"
+#include "io/decode/predec.h"
 #include "io/source/source.h"
 
 typedef struct scan_fetch scan_fetch;

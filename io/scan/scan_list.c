@@ -200,7 +200,7 @@ static int entry_forgettable(const scanner *sc, const cat_entry *e)
         if (e->ki.kind == win_kind[w] && sc->win_after[w] &&
             !strncmp(e->key + rl, win_prefix[w], strlen(win_prefix[w])) &&
             strcmp(e->key + rl, sc->win_after[w]) <= 0)
-            return !e->partial_len && !e->js && !e->unread_at;
+            return !decoder_lines_holding(e->rd) && !e->unread_at;
     return 0;
 }
 

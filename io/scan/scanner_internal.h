@@ -14,7 +14,7 @@
 
 #include "io/scan/scanner.h"
 #include "io/scan/catalog.h"
-#include "io/scan/predec.h"
+#include "io/decode/predec.h"
 #include "io/scan/scan_adopt.h"
 #include "io/scan/scan_decode.h"
 #include "io/scan/scan_ingest.h"
@@ -71,11 +71,14 @@ struct scanner {
 /* Kinds read line by line, in pieces, as they grow. */
 static inline int scan_is_line_kind(key_kind k)
 {
-    return k == KEY_SYSTEM || k == KEY_TRACE || k == KEY_TRACE_TMP;
+    key_info ki;
+    ki.kind = k;
+    const decoder *d = decoder_for(&ki);
+    return d && d->grows;
 }
 
-/* The decoder of e's kind (decoder_for), NULL for the line kinds and
- * those no decoder reads. */
+/* The decoder of e's kind (decoder_for), NULL for those no decoder
+ * reads. */
 static inline const decoder *scan_decoder(const cat_entry *e)
 {
     key_info ki;
@@ -173,12 +176,8 @@ int scan_shard_round(scanner *sc, size_t threads, sm_err *err);
 /* What ingesting one read of a line file did, for scan_feed_say. */
 typedef struct feed_note {
     int oom;
-    ingest_counts n;
+    rec_lines n;                /* its lines, the corrupt ones named */
     model_drops before, after;  /* the writer's drops around it */
-    int64_t corrupt;            /* corrupt lines it skipped */
-    char first_bad[48];
-    int64_t bad_line[4];        /* the first corrupt lines' numbers */
-    size_t nbad;
 } feed_note;
 
 /* The part of a fetch callback every reader shares: counts the fetch and

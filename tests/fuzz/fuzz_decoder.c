@@ -9,7 +9,9 @@
  * says -1, 0 or 1; a window's records come BEGIN, FUNCs, then one of
  * END, FAILED or ABORT, every one for the same key; an event lasts >= 0;
  * a sample's value and time are what a model takes or refuses, never a
- * crash; a finished trace is complete (its metadata's events >= its bad
+ * crash (a line file fed whole gets its lines decoded ahead, as the
+ * scanner lends them, and its samples come as runs of a key the sink
+ * filled); a finished trace is complete (its metadata's events >= its bad
  * ones), owned by the sink (freed here); end after feed said "no more"
  * still ends; drop after a partial feed frees everything (ASan). */
 #include <stdint.h>
@@ -18,6 +20,8 @@
 
 #include "io/decode/cw_answer.h"
 #include "io/decode/decoder.h"
+#include "io/decode/decoder_lines.h"
+#include "io/decode/predec.h"
 #include "model/model.h"
 #include "model/pystats/pystats.h"
 
@@ -33,6 +37,29 @@ static int on_sample(void *ud, const sm_sample *s)
     capture *c = ud;
     c->samples++;
     return model_add_sample(c->m, s);
+}
+
+/* The line rows' keyed samples, as the scanner's sink adds them. */
+static int on_sample_ref(void *ud, const sm_sample *s, rec_ref *ref)
+{
+    capture *c = ud;
+    c->samples++;
+    return model_shard_add_sample_ref(model_writer(c->m), s, ref);
+}
+
+static void on_run(void *ud, rec_ref *ref, const sm_sample *proto, const int64_t *ts,
+                   const double *v, size_t n, unsigned char *taken)
+{
+    capture *c = ud;
+    if (!ref || !ref->ent || n == 0 || n > REC_RUN_MAX)
+        abort();   /* runs come only for a key the sink filled */
+    c->samples += (long)n;
+    model_shard_add_run(model_writer(c->m), ref, proto, ts, v, n, taken);
+}
+
+static void on_run_taken(void *ud, const rec_ref *ref, const sm_sample *s)
+{
+    model_shard_note_cpu(model_writer(((capture *)ud)->m), ref, s);
 }
 
 static int on_event(void *ud, const sm_event *e)
@@ -87,6 +114,12 @@ static void on_note(void *ud, const char *what)
 static const char *key_of(const decoder *d, char *buf, size_t cap)
 {
     switch (d->kind) {
+    case KEY_SYSTEM:
+        return "system/incremental/2020071317/1594662600.algo-1.json";
+    case KEY_TRACE:
+        return "framework/pevents/2020071317/1594662674000000_1-algo-1_pythontimeline.json";
+    case KEY_TRACE_TMP:
+        return "framework/1-algo-1_pythontimeline.json.tmp";
     case KEY_KINETO:
         return "tensorboard-output/algo-1_42.1795802781336108651.pt.trace.json";
     case KEY_KINETO_MAYBE:
@@ -132,9 +165,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (m1 != m2 || m1 < -1 || m1 > 1)
         abort();
     rec_sink out = {.ud = &c, .sample = on_sample, .event = on_event,
-                    .pywindow = on_pywindow, .trace = on_trace, .note = on_note};
+                    .pywindow = on_pywindow, .trace = on_trace, .note = on_note,
+                    .sample_ref = on_sample_ref, .run = on_run, .run_taken = on_run_taken};
     sm_err err = {0};
     void *st = d->begin(&ki, c.key, &err);
+    /* A line file fed whole gets its lines decoded ahead, as the scanner
+     * lends them: its samples then come as runs. */
+    predec_buf ahead = {0};
+    sysdec_scratch scratch = {0};
+    predec pre;
+    if (st && d->grows && piece >= size) {
+        predec_decode(&ahead, &scratch, (const char *)data, size,
+                      d->kind == KEY_SYSTEM ? PREDEC_SYSTEM : PREDEC_TRACE);
+        pre = predec_view(&ahead);
+        decoder_lines_lend(st, &pre, NULL);
+    }
     if (st) {
         size_t at = 0;
         int more = 1;
@@ -151,6 +196,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         else if (d->end(st, (int64_t)at, &out, &err) != 0 && !err.msg[0])
             abort();   /* a failed end says why */
     }
+    predec_buf_free(&ahead);
+    sys_decode_scratch_free(&scratch);
     if (c.py_state == 1)
         abort();   /* a window begun and never closed */
     model_flush(c.m, 1);

@@ -19,7 +19,7 @@
 #include "io/decode/sys_decode.h"
 #include "io/decode/trace_decode.h"
 #include "io/decode/trace_line.h"
-#include "io/scan/predec.h"
+#include "io/decode/predec.h"
 
 typedef struct text {
     char *p;

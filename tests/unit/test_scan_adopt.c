@@ -18,7 +18,18 @@
 #define HEAD_A "[\n{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, \"args\": " \
                "{\"start_time_since_epoch_in_micros\": 1594662614000000}},\n"
 
-/* A .tmp entry that has decoded the lines of `text`. */
+/* e's reader, begun as the scanner begins it (scan_ingest_reader). */
+static void begin_reader(cat_entry *e)
+{
+    key_info ki;
+    catalog_entry_info(e, &ki);
+    lines_opts o = {0};
+    sm_err err = {0};
+    e->rd = decoder_lines_begin(&ki, &o, &err);
+    assert_non_null(e->rd);
+}
+
+/* A .tmp entry that has decoded the lines of `text` (through its row). */
 static cat_entry *tmp_entry(catalog *c, const char *key, const char *text)
 {
     cat_entry *e = catalog_add(c, key);
@@ -26,8 +37,10 @@ static cat_entry *tmp_entry(catalog *c, const char *key, const char *text)
     e->ki.kind = KEY_TRACE_TMP;
     e->ki.tkind = TRACE_PYTHON;
     e->ki.node = "algo-1";
-    for (const char *p = text, *nl; (nl = strchr(p, '\n')); p = nl + 1)
-        prefix_hash_add(&e->done, p, (size_t)(nl - p));
+    begin_reader(e);
+    key_info ki = {.kind = KEY_TRACE_TMP};
+    rec_sink none = {0};
+    assert_int_equal(decoder_for(&ki)->feed(e->rd, text, strlen(text), &none), 0);
     e->consumed = (int64_t)strlen(text);
     return e;
 }
@@ -39,6 +52,7 @@ static cat_entry *final_entry(catalog *c)
     e->ki.kind = KEY_TRACE;
     e->ki.tkind = TRACE_PYTHON;
     e->ki.node = "algo-1";
+    begin_reader(e);
     return e;
 }
 

@@ -1,5 +1,5 @@
 /* predec: see predec.h. */
-#include "io/scan/predec.h"
+#include "io/decode/predec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +69,7 @@ static int grow_keys(predec_buf *b, size_t cap)
     if (!c)
         return -1;
     b->cur = c;
-    model_ref *r = realloc(b->refs, cap * sizeof *r);
+    rec_ref *r = realloc(b->refs, cap * sizeof *r);
     if (!r)
         return -1;
     b->refs = r;

@@ -1,4 +1,4 @@
-#include "io/scan/prefix_hash.h"
+#include "io/decode/prefix_hash.h"
 
 #include <string.h>
 

@@ -15,7 +15,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/model.h"
 #include "model/records.h"
 #include "io/decode/sys_decode.h"
 #include "io/decode/trace_line.h"
@@ -46,7 +45,7 @@ typedef struct predec_rec {
 
 /* A job's records in line order, with the scanner thread's read cursor,
  * and the consumer's state per key and per record, set up by the
- * producer: model_ref per key (zeroed), so the model finds a key's series
+ * producer: rec_ref per key (zeroed), so the model finds a key's series
  * once per read, not once per line; and what scan_ingest holds back to
  * add series by series (model_add_sample_defer): a mark per record
  * (zeroed), a cursor per key into its records (at its first), and the
@@ -58,7 +57,7 @@ typedef struct predec {
     const tl_event *ev;       /* PREDEC_TRACE, per record */
     int kind;
     size_t n, at;
-    model_ref *refs;
+    rec_ref *refs;
     uint32_t *cur;
     uint8_t *mark;
     size_t nkeys;
@@ -127,7 +126,7 @@ typedef struct predec_buf {
     predec_like *like;      /* per key */
     uint32_t *first;        /* per key, the record that showed it first */
     uint32_t *last;         /* per key, its latest record so far */
-    model_ref *refs;        /* per key, for the consumer */
+    rec_ref *refs;        /* per key, for the consumer */
     uint32_t *cur;          /* per key, for the consumer */
     uint8_t *mark;          /* per record (cap), for the consumer */
     size_t nkeys, capkeys;
