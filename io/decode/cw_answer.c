@@ -103,7 +103,7 @@ static size_t count_members(const char *p, size_t len)
 /* One result's points (its content [p, end)) onto all. 0, or -1 on OOM. */
 static int read_result(const char *p, const char *end, points *all)
 {
-    size_t il, tl, vl;
+    size_t il = 0, tl = 0, vl = 0;   /* element() sets them when it finds one */
     const char *id = element(p, end, "Id", &il);
     const char *ts = element(p, end, "Timestamps", &tl);
     const char *vs = element(p, end, "Values", &vl);
