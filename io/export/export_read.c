@@ -1,6 +1,8 @@
-/* export_read: a fetched file's bytes into the export's events — system
- * lines, trace lines (one event a line, or elements of a JSON document
- * not laid out so), the B/E halves a writer's rotation split — whole, or
+/* export_read: a fetched file's bytes into the export's events through
+ * its line row (io/decode/decoder_lines, as the scanner reads it) —
+ * system lines, trace lines (one event a line, or elements of a JSON
+ * document not laid out so), the B/E halves a writer's rotation split —
+ * whole, or
  * a file larger than EXPORT_READ_CHUNK read and exported piece by piece
  * in walk order, so memory does not grow with the file (a 200 MB
  * pretty-printed trace costs what a 16 MB one costs). See
@@ -10,11 +12,7 @@
 
 #include "io/export/export_internal.h"
 #include "io/decode/decoder_lines.h"
-#include "io/decode/json_split.h"
 #include "io/decode/keyname.h"
-#include "io/decode/sys_decode.h"
-#include "io/decode/trace_carry.h"
-#include "io/decode/trace_decode.h"
 
 #define XP_CHUNK EXPORT_READ_CHUNK
 
@@ -60,18 +58,13 @@ static void xp_trace_sink(void *ud, const sm_event *e)
         export_writer_event(x->w, e);
 }
 
-static void do_system(xjob *x, const char *line, size_t len)
+/* A system sample as a counter on its node's track "<name> <dimension>". */
+static int xp_sample(void *ud, const sm_sample *sp)
 {
-    sm_sample s;
-    const predec_rec *r = predec_take(x->pre, line, len, PREDEC_SYSTEM);
-    if (r) {
-        predec_sample(x->pre, r, &s);
-    } else if (sys_decode_line(line, len, &s, &x->scratch) != 0) {
-        x->st->corrupt_lines++;
-        return;
-    }
+    xjob *x = ud;
+    const sm_sample s = *sp;
     if (!export_perfetto_in_window(x, s.node, s.ts_us, 0))
-        return;
+        return 0;
     char track[256];
     sm_str who = s.name.len && !sm_str_eq(s.name, "") ? s.name : s.type;
     if (s.name.len == s.dimension.len && !memcmp(s.name.ptr, s.dimension.ptr, s.name.len))
@@ -91,99 +84,62 @@ static void do_system(xjob *x, const char *line, size_t len)
     track[n] = '\0';
     sm_str t = {track, n};
     export_writer_counter(x->w, s.node, t, s.ts_us, s.value);
+    return 0;
 }
 
-typedef struct xelem {
-    xjob *x;
-    trace_dec *d;
-} xelem;
-
-static void xp_elem(void *ud, const char *p, size_t n)
+static int xp_event(void *ud, const sm_event *e)
 {
-    xelem *c = ud;
-    if (!p || trace_decode_line(c->d, p, n, xp_trace_sink, c->x) != 0)
-        c->x->st->corrupt_lines++;
+    xp_trace_sink(ud, e);
+    return 0;
 }
 
-/* A closed trace not laid out one event per line: its array's elements,
- * streamed (json_split.h) exactly as the scanner reads it. */
-static void process_elements(xjob *x, trace_dec *d, const char *data, size_t len)
-{
-    xelem c = {x, d};
-    jsplit *js = json_split_new(DECODER_LINE_MAX);
-    if (!js) {
-        x->st->skipped_files++;
-        return;
-    }
-    json_split_feed(js, data, len, xp_elem, &c);
-    x->st->corrupt_lines += json_split_finish(js);
-    json_split_free(js);
-}
+/* f read by its line row (io/decode/decoder_lines: the scanner's reader,
+ * so a line, an element, a cut or a runaway line counts alike in the
+ * report and the export), its records to the export. */
+typedef struct xread {
+    const decoder *d;
+    lines_rd *rd;
+    rec_lines n;
+    rec_sink out;
+} xread;
 
-/* One line of a file: a trace event for d, or a system sample (d NULL). */
-static void xp_line(xjob *x, trace_dec *d, const char *line, size_t l)
+/* 0, or -1 (counted as a skipped file) when f's reader cannot begin. */
+static int xp_begin(xjob *x, const xfile *f, xread *r)
 {
-    if (l && line[l - 1] == '\r')
-        l--;
-    if (l == 0)
-        return;
-    if (!d) {
-        do_system(x, line, l);
-        return;
-    }
-    const predec_rec *r = predec_take(x->pre, line, l, PREDEC_TRACE);
-    int rc = r ? trace_decode_event(d, predec_event(x->pre, r), xp_trace_sink, x) : 1;
-    if (rc == 1)
-        rc = trace_decode_line(d, line, l, xp_trace_sink, x);
-    if (rc != 0)
-        x->st->corrupt_lines++;
-}
-
-/* f's decoder (NULL for a system file, which needs none); -1 on OOM,
- * counted as a skipped file. */
-static int xp_open_dec(xjob *x, const xfile *f, trace_dec **out)
-{
-    trace_dec *d = NULL;
-    *out = NULL;
-    if (f->kind == KEY_SYSTEM)
-        return 0;
-    if (!(d = trace_decode_new(f->node)) ||
-        trace_decode_set_writer(d, f->process, x->carry, (int)f->tkind) != 0) {
-        trace_decode_free(d);
+    key_info ki = {.kind = f->kind, .tkind = f->tkind};
+    snprintf(ki.node, sizeof ki.node, "%s", f->node);
+    snprintf(ki.process, sizeof ki.process, "%s", f->process);
+    lines_opts o = {.carry = x->carry, .skip_until_us = INT64_MIN, .from = 0};
+    sm_err err = {0};
+    memset(&r->n, 0, sizeof r->n);
+    r->out = (rec_sink){.ud = x, .sample = xp_sample, .event = xp_event, .lines = &r->n};
+    r->d = decoder_for(&ki);
+    r->rd = r->d && r->d->grows ? decoder_lines_begin(&ki, &o, &err) : NULL;
+    if (!r->rd) {
         x->st->skipped_files++;
         return -1;
     }
-    *out = d;
     return 0;
 }
 
 /* Files of a writer come in time order: its next file pairs what this one
- * left open. */
-static void xp_close_dec(xjob *x, trace_dec *d)
+ * left open (the row's end hands them to the carry). */
+static void xp_end(xjob *x, xread *r, int64_t len)
 {
-    if (d)
-        trace_decode_close_file(d, xp_trace_sink, x);
-    trace_decode_free(d);
+    sm_err err = {0};
+    r->d->end(r->rd, len, &r->out, &err);
+    x->st->corrupt_lines += r->n.corrupt + r->n.partial;
 }
 
 void export_read_lines(xjob *x, const xfile *f, const char *data, size_t len)
 {
-    trace_dec *d;
-    if (xp_open_dec(x, f, &d) != 0)
+    xread r;
+    if (xp_begin(x, f, &r) != 0)
         return;
-    if (f->kind == KEY_TRACE && !json_split_one_per_line(data, len)) {
-        process_elements(x, d, data, len);
-        trace_decode_free(d);
-        return;
-    }
-    size_t i = 0;
-    while (i < len) {
-        const char *nl = memchr(data + i, '\n', len - i);
-        size_t end = nl ? (size_t)(nl - data) : len;
-        xp_line(x, d, data + i, end - i);
-        i = end + 1;
-    }
-    xp_close_dec(x, d);
+    decoder_lines_lend(r.rd, x->pre, &x->scratch);
+    if (r.d->feed(r.rd, data, len, &r.out) != 0)
+        x->st->skipped_files++;   /* out of memory: what was read is kept */
+    xp_end(x, &r, (int64_t)len);
 }
 
 /* ---- a line file larger than XP_CHUNK: read and exported piece by piece,
@@ -192,70 +148,10 @@ void export_read_lines(xjob *x, const xfile *f, const char *data, size_t len)
 
 typedef struct xstream {
     xjob *x;
-    const xfile *f;
-    trace_dec *d;
-    jsplit *js;            /* a trace not laid out one event per line */
-    char *part;            /* a line cut by the end of a read */
-    size_t plen, pcap;
-    int decided, failed, skipping;   /* skipping: a runaway line's rest */
+    xread r;
+    int failed, oom;
     size_t got;            /* bytes of the last read */
 } xstream;
-
-/* Adds p[0..n) to the held partial line; past DECODER_LINE_MAX the line is
- * corrupt (as on the scanner's path) and its rest is skipped. */
-static void stream_hold(xstream *s, const char *p, size_t n)
-{
-    if (s->skipping)
-        return;
-    if (s->plen + n > DECODER_LINE_MAX) {
-        s->x->st->corrupt_lines++;
-        s->plen = 0;
-        s->skipping = 1;
-        return;
-    }
-    if (s->plen + n > s->pcap) {
-        size_t nc = s->pcap ? s->pcap : 4096;
-        while (nc < s->plen + n)
-            nc *= 2;
-        char *np = realloc(s->part, nc);
-        if (!np) {
-            s->x->st->corrupt_lines++;
-            s->plen = 0;
-            s->skipping = 1;
-            return;
-        }
-        s->part = np;
-        s->pcap = nc;
-    }
-    memcpy(s->part + s->plen, p, n);
-    s->plen += n;
-}
-
-static void stream_lines(xstream *s, const char *p, size_t n)
-{
-    size_t i = 0;
-    if (s->plen || s->skipping) {   /* finish the line the last read cut */
-        const char *nl = memchr(p, '\n', n);
-        size_t take = nl ? (size_t)(nl - p) : n;
-        stream_hold(s, p, take);
-        if (!nl)
-            return;
-        if (!s->skipping)
-            xp_line(s->x, s->d, s->part, s->plen);
-        s->plen = 0;
-        s->skipping = 0;
-        i = take + 1;
-    }
-    while (i < n) {
-        const char *nl = memchr(p + i, '\n', n - i);
-        if (!nl) {
-            stream_hold(s, p + i, n - i);
-            return;
-        }
-        xp_line(s->x, s->d, p + i, (size_t)(nl - p) - i);
-        i = (size_t)(nl - p) + 1;
-    }
-}
 
 static void stream_cb(void *ud, const source_req *req, const void *data, size_t len,
                       const char *etag, const sm_err *err)
@@ -269,30 +165,20 @@ static void stream_cb(void *ud, const source_req *req, const void *data, size_t 
         return;
     }
     s->got = len;
-    if (!s->decided) {   /* the layout, from the first element (json_split.h) */
-        s->decided = 1;
-        if (s->f->kind == KEY_TRACE && !json_split_one_per_line(data, len) &&
-            !(s->js = json_split_new(DECODER_LINE_MAX))) {
-            s->failed = 1;
-            return;
-        }
-    }
-    if (s->js) {
-        xelem c = {s->x, s->d};
-        json_split_feed(s->js, data, len, xp_elem, &c);
-    } else {
-        stream_lines(s, data, len);
-    }
+    decoder_lines_lend(s->r.rd, NULL, &s->x->scratch);
+    if (s->r.d->feed(s->r.rd, data, len, &s->r.out) != 0)
+        s->failed = s->oom = 1;
 }
 
 int export_read_stream(xjob *x, const xfile *f, sm_err *err)
 {
     x->st->files++;
-    xstream s = {.x = x, .f = f};
-    if (xp_open_dec(x, f, &s.d) != 0)
+    xstream s = {.x = x};
+    if (xp_begin(x, f, &s.r) != 0)
         return 0;
     int rc = 0;
-    for (int64_t off = 0;; off += (int64_t)s.got) {
+    int64_t off = 0;
+    for (;; off += (int64_t)s.got) {
         source_req r = {.key = f->key, .offset = off, .len = (int64_t)XP_CHUNK};
         s.got = 0;
         if (source_fetch(x->src, &r, 1, stream_cb, &s, err) != 0) {
@@ -302,15 +188,8 @@ int export_read_stream(xjob *x, const xfile *f, sm_err *err)
         if (s.failed || s.got < XP_CHUNK)
             break;
     }
-    if (s.js)
-        x->st->corrupt_lines += json_split_finish(s.js);
-    else if (s.plen && !s.skipping)   /* a last line without its newline */
-        xp_line(x, s.d, s.part, s.plen);
-    if (s.failed && !s.decided)
+    if (s.failed && (off == 0 || s.oom))
         x->st->skipped_files++;
-    json_split_free(s.js);
-    free(s.part);
-    xp_close_dec(x, s.d);
+    xp_end(x, &s.r, off);
     return rc;
 }
-
