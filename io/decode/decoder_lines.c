@@ -19,7 +19,7 @@ struct lines_rd {
     rec_lines *t;             /* the feed's tally */
     char *partial;            /* trailing bytes of an incomplete line */
     uint32_t partial_len, partial_cap;   /* at most DECODER_LINE_MAX */
-    trace_dec *tdec;          /* trace kinds, made at their first line */
+    trace_dec *tdec;          /* trace kinds, made at begin */
     jsplit *js;               /* a closed trace not one event per line */
     prefix_hash done;         /* .tmp: the lines decoded so far */
     int64_t fed;              /* bytes fed, o.from included */
@@ -395,7 +395,7 @@ void decoder_lines_flush(lines_rd *rd, const rec_sink *out)
     rec_lines spare = {0};
     if (!rd)
         return;
-    if (lend_out(rd, out, &spare) == 0)
+    if (decoder_lines_holding(rd) && lend_out(rd, out, &spare) == 0)
         flush_lent(rd);
     unlend(rd);
 }

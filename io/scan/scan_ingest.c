@@ -92,6 +92,7 @@ int scan_ingest_bytes(ingest_ctx *cx, cat_entry *e, const char *data, size_t len
     if (is_final) {
         sm_err err = {0};
         e->rd = NULL;
+        decoder_lines_lend(rd, NULL, cx->scratch);
         d->end(rd, e->consumed, &out, &err);   /* only an OOM fails it: said as such */
     }
     return 0;
@@ -101,5 +102,7 @@ void scan_ingest_finish_entry(ingest_ctx *cx, cat_entry *e)
 {
     entry_sink k = {cx->w, e};
     rec_sink out = sink_of(cx, &k);
+    if (e->rd)
+        decoder_lines_lend(e->rd, NULL, cx->scratch);
     decoder_lines_flush(e->rd, &out);
 }
