@@ -43,6 +43,14 @@ typedef struct sm_event {
                          "905-b88ab1bb8259"); len 0 when unknown */
 } sm_event;
 
+/* Where e ends, or INT64_MAX when start + dur overflows (the model
+ * refuses such an event, and counts it). */
+static inline int64_t sm_event_end(const sm_event *e)
+{
+    int64_t end;
+    return __builtin_add_overflow(e->start_us, e->dur_us, &end) ? INT64_MAX : end;
+}
+
 /* ---- PyTorch profiler (Kineto) traces: SPEC §1b ----------------------
  *
  * The decoder (io/decode/kineto_*) hands each event of one trace file to

@@ -59,10 +59,7 @@ static void unlend(lines_rd *rd)
 static void on_event(void *ud, const sm_event *ev)
 {
     lines_rd *rd = ud;
-    int64_t end;
-    if (__builtin_add_overflow(ev->start_us, ev->dur_us, &end))
-        end = INT64_MAX;   /* the model refuses it, and counts it */
-    if (end <= rd->o.skip_until_us || !rd->out->event)
+    if (sm_event_end(ev) <= rd->o.skip_until_us || !rd->out->event)
         return;
     rd->out->event(rd->out->ud, ev);
 }
@@ -190,11 +187,7 @@ static int decode_sample(lines_rd *rd, const char *line, size_t len)
  * (this thread then need not touch the line's last bytes), or UNTRIMMED. */
 static int decode_line(lines_rd *rd, const char *line, size_t len, size_t trimmed)
 {
-    if (trimmed != UNTRIMMED)
-        len = trimmed;
-    while (trimmed == UNTRIMMED && len &&
-           (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
-        len--;
+    len = trimmed != UNTRIMMED ? trimmed : predec_trim(line, len);
     if (len == 0)
         return 0;
     tally(rd)->lines++;

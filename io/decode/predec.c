@@ -170,7 +170,7 @@ static void decode_rec(predec_buf *b, sysdec_scratch *sc, predec_rec *r)
     }
 }
 
-/* Splits and trims exactly as scan_ingest does; a line the fast path
+/* Splits and trims exactly as decoder_lines does (predec_trim); a line the fast path
  * cannot give a self-contained record for is left to the consumer (ok =
  * 0). On OOM the records so far stay valid (the rest is simply not
  * decoded ahead); so are bytes past 4 GB (records hold 32-bit offsets). */
@@ -190,8 +190,7 @@ void predec_decode(predec_buf *b, sysdec_scratch *sc, const char *data, size_t l
         const char *line = q;
         size_t n = (size_t)(nl - q);
         q = nl + 1;
-        while (n && (line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
-            n--;
+        n = predec_trim(line, n);
         if (n == 0)
             continue;
         if ((b->n == b->cap || (kind == PREDEC_TRACE && b->n == b->capev)) &&

@@ -1,8 +1,9 @@
 /* predec: lines decoded ahead of the thread that consumes them.
  *
- * A producer (scan_fetch's fetch thread) splits a file's bytes into lines
- * exactly as their consumer will (scan_ingest, the export) and runs the
- * pure first step of decoding on each: the fast system-metrics scanner
+ * A producer (scan_fetch's fetch thread, an ingest worker) splits a
+ * file's bytes into lines exactly as their consumer will (decoder_lines,
+ * for the scanner and the export) and runs the pure first step of
+ * decoding on each: the fast system-metrics scanner
  * (sys_decode_line_fast) or the trace line reader (trace_decode_parse). The
  * consumer still walks every line itself, in order, and takes a record
  * only when it is for exactly that line (same address and length) and
@@ -29,7 +30,7 @@ enum { PREDEC_NONE, PREDEC_SYSTEM, PREDEC_TRACE };
  * (predec_sample). A trace event is kept beside, in predec.ev. */
 typedef struct predec_rec {
     uint32_t off;       /* the line starts at base + off, */
-    uint32_t len;       /* trimmed as scan_ingest trims, */
+    uint32_t len;       /* trimmed (predec_trim), */
     uint32_t nl_off;    /* and its '\n' is at base + off + nl_off */
     uint32_t key;       /* ok PREDEC_SYSTEM: its (node, type, dimension,
                          * name) numbered in order of appearance in these
@@ -46,7 +47,7 @@ typedef struct predec_rec {
 /* A job's records in line order, with the scanner thread's read cursor,
  * and the consumer's state per key and per record, set up by the
  * producer: rec_ref per key (zeroed), so the model finds a key's series
- * once per read, not once per line; and what scan_ingest holds back to
+ * once per read, not once per line; and what decoder_lines holds back to
  * add series by series (model_add_sample_defer): a mark per record
  * (zeroed), a cursor per key into its records (at its first), and the
  * range of records waiting. */
@@ -63,6 +64,16 @@ typedef struct predec {
     size_t nkeys;
     size_t wait_lo, wait_hi, nwait;
 } predec;
+
+/* A line's length without its trailing blanks ('\r', ' ', '\t'): the
+ * ahead decode and its consumer trim alike, so a record is found for
+ * exactly its line. */
+static inline size_t predec_trim(const char *line, size_t n)
+{
+    while (n && (line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
+        n--;
+    return n;
+}
 
 /* The record decoded ahead for exactly this line (same address and
  * length), or NULL when the caller must decode it itself. Skips records
@@ -135,7 +146,7 @@ typedef struct predec_buf {
 
 struct sysdec_scratch;
 /* Decodes ahead, as `kind` (PREDEC_SYSTEM or PREDEC_TRACE), every line of
- * data (a file's new bytes) the way scan_ingest will walk them, into b
+ * data (a file's new bytes) the way decoder_lines will walk them, into b
  * (reused). A first line that only completes a held partial line is
  * decoded too, harmlessly: its consumer never asks for that address. Uses
  * only b and sc, so it may run on any thread. */

@@ -25,11 +25,6 @@ static int on_sample_ref(void *ud, const sm_sample *s, rec_ref *ref)
     return rc;
 }
 
-static int on_sample(void *ud, const sm_sample *s)
-{
-    return on_sample_ref(ud, s, NULL);
-}
-
 static void on_run(void *ud, rec_ref *ref, const sm_sample *proto, const int64_t *ts,
                    const double *v, size_t n, unsigned char *taken)
 {
@@ -48,18 +43,15 @@ static void on_run_taken(void *ud, const rec_ref *ref, const sm_sample *s)
 static int on_event(void *ud, const sm_event *ev)
 {
     entry_sink *k = ud;
-    int64_t end;
-    if (__builtin_add_overflow(ev->start_us, ev->dur_us, &end))
-        end = INT64_MAX;
     int rc = model_shard_add_event(k->w, ev);
     if (rc == 0)
-        mark(k->e, end);
+        mark(k->e, sm_event_end(ev));
     return rc;
 }
 
 static rec_sink sink_of(ingest_ctx *cx, entry_sink *k)
 {
-    return (rec_sink){.ud = k, .sample = on_sample, .event = on_event,
+    return (rec_sink){.ud = k, .event = on_event,
                       .sample_ref = on_sample_ref, .run = on_run, .run_taken = on_run_taken,
                       .lines = &cx->n};
 }

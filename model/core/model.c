@@ -108,7 +108,7 @@ void model_flush(model *m, int final)
 
 int model_time_plausible(int64_t t_us)
 {
-    return t_us >= MODEL_TIME_MIN_US && t_us < MODEL_TIME_MAX_US;
+    return sm_time_plausible(t_us);
 }
 
 void model_get_drops(const model *m, model_drops *out)
