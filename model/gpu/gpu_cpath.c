@@ -150,6 +150,73 @@ static uint32_t *group_edges(const cp_graph *g, int by_v, uint32_t **at)
     return idx;
 }
 
+#define CP_TWIN 0xff          /* an edge merged into its twin */
+#define TWIN_PAIRWISE 16        /* a node's edges compared pairwise */
+
+/* A DiGraph's add_edge of an edge it has: the edge keeps its place and
+ * takes the later add's type and weight, and its attribution when the
+ * later has one. */
+static void merge_into(cp_edge *old, cp_edge *later)
+{
+    int32_t attr = later->attr >= 0 || later->attr == CP_ROOT ? later->attr : old->attr;
+    *old = *later;
+    old->attr = attr;
+    later->type = CP_TWIN;
+}
+
+/* The twins among one node's edges idx[lo, hi) (in add order), by
+ * (v, index) pairs sorted: a node with many edges. */
+static int merge_sorted(cp_graph *g, const uint32_t *idx, uint32_t lo, uint32_t hi)
+{
+    int64_t *p = scratch_take(g->s, CPS_TWINS, (hi - lo) * 2 * sizeof *p);
+    if (!p)
+        return -1;
+    for (uint32_t j = lo; j < hi; j++) {
+        p[2 * (j - lo)] = g->e[idx[j]].v;
+        p[2 * (j - lo) + 1] = idx[j];
+    }
+    gpu_cpath_sort_pairs(p, hi - lo, g->s);
+    for (uint32_t j = 1, first = 0; j < hi - lo; j++) {
+        if (p[2 * j] != p[2 * first])
+            first = j;
+        else
+            merge_into(&g->e[p[2 * first + 1]], &g->e[p[2 * j + 1]]);
+    }
+    return 0;
+}
+
+/* Edges added twice, merged as networkx does, and the merged ones
+ * dropped. The edges are grouped by their source (a node has one or two
+ * as a rule) and twins looked for within the group: a hash map of all
+ * edges, looked up at every add, was the critical path's largest cost in
+ * time (cache misses and its table's page faults, BENCHMARKS.md). */
+int gpu_cpath_merge_twins(cp_graph *g)
+{
+    uint32_t *off = NULL, *idx = group_edges(g, 0, &off);
+    if (!idx)
+        return -1;
+    for (size_t u = 0; u < g->n_nodes; u++) {
+        uint32_t lo = off[u], hi = off[u + 1];
+        if (hi - lo > TWIN_PAIRWISE) {
+            if (merge_sorted(g, idx, lo, hi) != 0)
+                return -1;
+            continue;
+        }
+        for (uint32_t j = lo + 1; j < hi; j++)
+            for (uint32_t k = lo; k < j; k++)
+                if (g->e[idx[k]].type != CP_TWIN && g->e[idx[k]].v == g->e[idx[j]].v) {
+                    merge_into(&g->e[idx[k]], &g->e[idx[j]]);
+                    break;
+                }
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < g->n_e; i++)
+        if (g->e[i].type != CP_TWIN)
+            g->e[n++] = g->e[i];
+    g->n_e = n;
+    return 0;
+}
+
 static int64_t gweight(const cp_edge *e)
 {
     return e->w < 0 ? 0 : e->w;   /* _validate_graph zeroes negative weights */
@@ -249,23 +316,27 @@ GPU_SORT_DEFINE(sort_top_name, gpu_cpath_top, NAME_BEFORE(A, B))
 static size_t sum_by_name(gpu_cpath_top *rows, size_t n, scratch *s)
 {
     gpu_keymap map;
-    size_t m = 0;
-    if (gpu_keymap_take(&map, s, CPS_TOP_MAP, n) != 0) {
-        sort_top_name_in(rows, n, s);   /* out of memory: by sorting */
-        for (size_t i = 0; i < n; i++) {
+    size_t m = 0, i = 0;
+    if (gpu_keymap_take(&map, s, CPS_TOP_MAP, n < GPU_KEYMAP_FEW ? n : GPU_KEYMAP_FEW) == 0)
+        for (; i < n && gpu_keymap_room(&map) == 0; i++) {
+            size_t at = gpu_keymap_put(&map, (uint64_t)rows[i].table << 32 | rows[i].name, m);
+            if (at < m)
+                rows[at].us += rows[i].us;
+            else
+                rows[m++] = rows[i];
+        }
+    if (i < n) {   /* out of memory: the sums so far and the rest by sorting */
+        memmove(rows + m, rows + i, (n - i) * sizeof *rows);
+        n = m + n - i;
+        sort_top_name_in(rows, n, s);
+        m = 0;
+        for (i = 0; i < n; i++) {
             if (m && rows[m - 1].table == rows[i].table && rows[m - 1].name == rows[i].name)
                 rows[m - 1].us += rows[i].us;
             else
                 rows[m++] = rows[i];
         }
         return m;
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t at = gpu_keymap_put(&map, (uint64_t)rows[i].table << 32 | rows[i].name, m);
-        if (at < m)
-            rows[at].us += rows[i].us;
-        else
-            rows[m++] = rows[i];
     }
     sort_top_name_in(rows, m, s);
     return m;
@@ -354,7 +425,7 @@ static int run_graph(cp_graph *g, const uint32_t *const *short_of, gpu_cpath *ou
     if (make_calls(g) != 0 || make_nodes(g) != 0)
         return -1;
     if (gpu_cpath_lock_edges(g) != 0 || gpu_cpath_stack_edges(g) != 0 ||
-        gpu_cpath_kernel_edges(g) != 0)
+        gpu_cpath_kernel_edges(g) != 0 || gpu_cpath_merge_twins(g) != 0)
         return -1;
     if (!valid_syncs(g)) {
         out->status = GPU_CPATH_INVALID;
@@ -373,12 +444,11 @@ static int run_graph(cp_graph *g, const uint32_t *const *short_of, gpu_cpath *ou
 }
 
 /* The buffers of one window's graph kept for the next: its numbered
- * arrays, its edges and their map (each cleared, not freed). */
+ * arrays and its edges. */
 struct gpu_cpath_ws {
     scratch *s;
     cp_edge *e;
     size_t cap_e;
-    gpu_keymap emap;
 };
 
 gpu_cpath_ws *gpu_cpath_ws_new(void)
@@ -397,25 +467,21 @@ void gpu_cpath_ws_free(gpu_cpath_ws *w)
         return;
     scratch_free(w->s);
     free(w->e);
-    gpu_keymap_free(&w->emap);
     free(w);
 }
 
 /* The window's graph on w's buffers. */
 static void graph_on(cp_graph *g, gpu_cpath_ws *w)
 {
-    gpu_keymap_clear(&w->emap, g->n);
     g->s = w->s;
     g->e = w->e;
     g->cap_e = w->cap_e;
-    g->emap = w->emap;
 }
 
 static void graph_off(const cp_graph *g, gpu_cpath_ws *w)
 {
     w->e = g->e;
     w->cap_e = g->cap_e;
-    w->emap = g->emap;
 }
 
 int gpu_cpath_run(const gpu_cpath_in *in, gpu_cpath *out)

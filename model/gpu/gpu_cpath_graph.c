@@ -32,19 +32,11 @@ int gpu_cpath_edge(cp_graph *g, uint32_t u, uint32_t v, int type, int zero, int3
         e.w = g->node_ts[v] - g->node_ts[u];
     if (type == CP_OPK || type == CP_KK)
         e.attr = attribution(g, &e, src_parent);
-    /* room first: a key put is a key whose edge exists */
-    if (gpu_keymap_room(&g->emap) != 0 ||
-        vec_grow(&g->e, &g->cap_e, g->n_e + 1, sizeof *g->e, 256) != 0)
+    /* an edge added twice is merged once all are in
+     * (gpu_cpath_merge_twins): a map looked up at every add cost more */
+    if (vec_grow(&g->e, &g->cap_e, g->n_e + 1, sizeof *g->e, 256) != 0)
         return -1;
-    size_t at = gpu_keymap_put(&g->emap, (uint64_t)u << 32 | v, g->n_e);
-    if (at == g->n_e) {
-        g->e[g->n_e++] = e;
-        return 0;
-    }
-    cp_edge *old = &g->e[at];
-    int32_t attr = e.attr >= 0 || e.attr == CP_ROOT ? e.attr : old->attr;
-    *old = e;
-    old->attr = attr;
+    g->e[g->n_e++] = e;
     return 0;
 }
 

@@ -266,22 +266,26 @@ static int64_t host_comm(const gpu_idle_in *in, scratch *s, const idle_set *idle
 static size_t sum_credits(credit *c, size_t n, const walk *w, scratch *s)
 {
     gpu_keymap map;
-    size_t m = 0;
-    if (!w->tids.slot || w->tids.len >= 1u << 26 ||
-        gpu_keymap_take(&map, s, WRS_IDLE_MAP, n) != 0) {
-        sort_credit_key_in(c, n, s);
-        for (size_t i = 0; i < n; i++) {
-            if (m && !CREDIT_KEY(c[m - 1], c[i]) && !CREDIT_KEY(c[i], c[m - 1]))
-                c[m - 1].us += c[i].us;
+    size_t m = 0, i = 0;
+    if (w->tids.slot && w->tids.len < 1u << 26 &&
+        gpu_keymap_take(&map, s, WRS_IDLE_MAP, n < GPU_KEYMAP_FEW ? n : GPU_KEYMAP_FEW) == 0)
+        for (; i < n && gpu_keymap_room(&map) == 0; i++) {
+            size_t at = gpu_keymap_put(&map, CREDIT_WORD(c[i]), m);
+            if (at < m)
+                c[at].us += c[i].us;
             else
                 c[m++] = c[i];
         }
+    if (i == n)
         return m;
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t at = gpu_keymap_put(&map, CREDIT_WORD(c[i]), m);
-        if (at < m)
-            c[at].us += c[i].us;
+    /* no map (or out of memory): the sums so far and the rest by sorting */
+    memmove(c + m, c + i, (n - i) * sizeof *c);
+    n = m + n - i;
+    sort_credit_key_in(c, n, s);
+    m = 0;
+    for (i = 0; i < n; i++) {
+        if (m && !CREDIT_KEY(c[m - 1], c[i]) && !CREDIT_KEY(c[i], c[m - 1]))
+            c[m - 1].us += c[i].us;
         else
             c[m++] = c[i];
     }
@@ -341,7 +345,7 @@ static int idle_run(const gpu_idle_in *in, scratch *s, gpu_idle *out)
     idle_set idle = {0};
     evp *ev = scratch_take(s, WRS_IDLE_EV, in->n * sizeof *ev);
     frame *st = scratch_take(s, WRS_IDLE_STACK, in->n * sizeof *st);
-    walk w = {&idle, s, NULL, 0, 0, 0, 0, 0, {NULL, 0, 0}, 0, in->gloo};
+    walk w = {&idle, s, NULL, 0, 0, 0, 0, 0, {NULL, 0, 0, NULL, 0}, 0, in->gloo};
     if (gpu_keymap_take(&w.tids, s, WRS_IDLE_TIDS, in->n_threads + 1) != 0)
         w.tids.slot = NULL;
     int rc = ev && st && idle_make(in, s, &idle) == 0 ? 0 : -1;

@@ -440,8 +440,8 @@ typedef struct cp_edge {        /* 24 bytes */
 } cp_edge;
 
 /* A 64-bit key -> index map (gpu_keymap.c) for the window pass: the
- * critical path's edges added twice ((u, v) -> edge), and the sums by
- * name of its rows, credits and table rows. The key sits in the slot:
+ * sums by name of the critical path's rows, the idle credits and the
+ * table rows, and the idle pass's threads. The key sits in the slot:
  * idmap's item pointer and equality callback were a fifth of the
  * critical path's time. Linear probing, load <= 1/2. */
 typedef struct gpu_keyslot {
@@ -452,20 +452,23 @@ typedef struct gpu_keyslot {
 typedef struct gpu_keymap {
     gpu_keyslot *slot;
     size_t cap, len;            /* cap: 0 or a power of two */
+    scratch *s;                 /* the owner of slot, its buffer sn */
+    unsigned sn;
 } gpu_keymap;
 
 /* The index key was given; a key not in m yet is given next (and
  * counted in len). m must have an empty slot. */
 size_t gpu_keymap_put(gpu_keymap *m, uint64_t key, size_t next);
-/* Makes room for one more key in a map of its own table. 0 or -1 OOM. */
-int gpu_keymap_room(gpu_keymap *m);
-/* Empties a map of its own table, keeping the table unless it is far
- * larger than n keys need; frees it. */
-void gpu_keymap_clear(gpu_keymap *m, size_t n);
-void gpu_keymap_free(gpu_keymap *m);
-/* An empty map for up to n keys on s's buffer slot (never grown or
- * freed: the scratch owns it). 0 or -1 OOM. */
+/* An empty map with room for n keys on s's buffer slot (the scratch owns
+ * it). 0 or -1 OOM. */
 int gpu_keymap_take(gpu_keymap *m, scratch *s, unsigned slot, size_t n);
+/* Room for one more key, the map doubled when it has none. 0 or -1 OOM
+ * (the map as it was). */
+int gpu_keymap_room(gpu_keymap *m);
+/* The room a sum by name starts with: its rows are many and their names
+ * few, and a table cleared for every row was a third of the window
+ * pass's page faults. */
+#define GPU_KEYMAP_FEW 512
 
 typedef struct cp_graph {
     gpu_cp_event *ev;           /* the window's events, by file order */
@@ -477,7 +480,6 @@ typedef struct cp_graph {
     size_t n_nodes;
     cp_edge *e;                 /* in the order HTA adds them */
     size_t n_e, cap_e;
-    gpu_keymap emap;
     const int64_t *pids, *tids; /* per thread index */
     size_t n_threads;
     int64_t *rt_corr;           /* (corr, event) of runtime calls, by corr */
@@ -501,16 +503,19 @@ enum {
     CPS_NODE_START, CPS_RT_CORR, CPS_SUCC, CPS_SUCC_OFF, CPS_PRED, CPS_PRED_OFF, CPS_FILL,
     CPS_ORDER, CPS_DEG, CPS_DIST, CPS_VIA, CPS_PATH, CPS_TOP_GROUPS, CPS_TOP_ROWS,
     CPS_OPEN, CPS_ITEMS, CPS_PARENT, CPS_FIRST, CPS_NEXT, CPS_LAST, CPS_STACK,
-    CPS_ROW_CORR, CPS_KSYNC, CPS_KITEMS, CPS_TOP_MAP
+    CPS_ROW_CORR, CPS_KSYNC, CPS_KITEMS, CPS_TOP_MAP, CPS_TWINS
 };
 
 /* Adds the edge u -> v of type (weight: the nodes' time apart, 0 for
  * dependencies or when zero) and attributes it as HTA's _attribute_edge
  * does (src_parent: the parent for an end -> start edge). An edge added
- * twice keeps its place and takes the later type and weight, its
- * attribution when the later one has one (a DiGraph's add_edge). 0 or -1
- * on OOM. */
+ * twice is kept twice here; gpu_cpath_run then merges them as a
+ * DiGraph's add_edge does. 0 or -1 on OOM. */
 int gpu_cpath_edge(cp_graph *g, uint32_t u, uint32_t v, int type, int zero, int32_t src_parent);
+/* The edges added twice merged as a DiGraph's add_edge merges them (the
+ * first place, the later type and weight, the later attribution when it
+ * has one), the merged ones dropped; on g->s. 0 or -1 on OOM. */
+int gpu_cpath_merge_twins(cp_graph *g);
 /* Sorts n (key, value) pairs of int64 by key, then value (the merge
  * array from s). */
 void gpu_cpath_sort_pairs(int64_t *pairs, size_t n, scratch *s);

@@ -24,50 +24,38 @@ size_t gpu_keymap_put(gpu_keymap *m, uint64_t key, size_t next)
     return sl->at - 1;
 }
 
-int gpu_keymap_room(gpu_keymap *m)
-{
-    if (2 * (m->len + 1) <= m->cap)
-        return 0;
-    gpu_keymap n = {NULL, m->cap ? m->cap * 2 : 1024, m->len};
-    n.slot = calloc(n.cap, sizeof *n.slot);
-    if (!n.slot)
-        return -1;
-    for (size_t i = 0; i < m->cap; i++)
-        if (m->slot[i].at)
-            *slot_of(&n, m->slot[i].key) = m->slot[i];
-    free(m->slot);
-    *m = n;
-    return 0;
-}
-
-void gpu_keymap_clear(gpu_keymap *m, size_t n)
-{
-    /* a table far larger than this window can fill (a window of many
-     * more events before it) is given back, not cleared window after
-     * window */
-    if (m->cap > 64 * (n + 64))
-        gpu_keymap_free(m);
-    if (m->slot)
-        memset(m->slot, 0, m->cap * sizeof *m->slot);
-    m->len = 0;
-}
-
-void gpu_keymap_free(gpu_keymap *m)
-{
-    free(m->slot);
-    memset(m, 0, sizeof *m);
-}
-
 int gpu_keymap_take(gpu_keymap *m, scratch *s, unsigned slot, size_t n)
 {
     size_t cap = 16;
     while (cap < 2 * n + 2)
         cap *= 2;
-    m->slot = scratch_take(s, slot, cap * sizeof *m->slot);
-    m->cap = m->slot ? cap : 0;
-    m->len = 0;
-    if (!m->slot)
+    *m = (gpu_keymap){scratch_take(s, slot, cap * sizeof *m->slot), cap, 0, s, slot};
+    if (!m->slot) {
+        m->cap = 0;
         return -1;
+    }
     memset(m->slot, 0, cap * sizeof *m->slot);
+    return 0;
+}
+
+/* Doubled in place on its scratch slot: the keys are set aside past the
+ * new table (they are at most half the old one), the table cleared, and
+ * the keys put back. */
+int gpu_keymap_room(gpu_keymap *m)
+{
+    if (2 * (m->len + 1) <= m->cap)
+        return 0;
+    size_t old = m->cap, cap = 2 * old, k = 0;
+    gpu_keyslot *t = scratch_grow(m->s, m->sn, (cap + old / 2) * sizeof *t);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < old; i++)
+        if (t[i].at)
+            t[cap + k++] = t[i];
+    memset(t, 0, cap * sizeof *t);
+    m->slot = t;
+    m->cap = cap;
+    for (size_t i = 0; i < k; i++)
+        *slot_of(m, t[cap + i].key) = t[cap + i];
     return 0;
 }

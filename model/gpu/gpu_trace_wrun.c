@@ -239,10 +239,12 @@ static ptrdiff_t sum_tab(const tab_entry *e, size_t m, scratch *s, tab_row **row
 {
     gpu_keymap map;
     tab_row *t = scratch_take(s, WRS_TAB_ROWS, m * sizeof *t);
-    if (!t || gpu_keymap_take(&map, s, WRS_TAB_MAP, m) != 0)
+    if (!t || gpu_keymap_take(&map, s, WRS_TAB_MAP, m < GPU_KEYMAP_FEW ? m : GPU_KEYMAP_FEW))
         return -1;
     size_t k = 0;
     for (size_t x = 0; x < m; x++) {
+        if (gpu_keymap_room(&map) != 0)
+            return -1;
         size_t at = gpu_keymap_put(&map, (uint64_t)e[x].table << 32 | e[x].name, k);
         int64_t self = e[x].self > 0 ? e[x].self : 0, d = e[x].dur;
         if (at == k) {
