@@ -111,20 +111,19 @@ static int64_t only_tid(const cp_graph *g, uint32_t flag)
 }
 
 /* A start or an end of an event of a call stack (call_stack.py's Event). */
-typedef struct cs_item {
+typedef struct cs_item {        /* 32 bytes: the pass's largest sort */
     int64_t time, dur;
-    int64_t pid, tid;           /* its thread, remapped */
+    uint32_t th;                /* its thread's rank by (pid, tid), remapped */
     uint32_t ev;
     int8_t type;                /* 1 start, -1 end */
 } cs_item;
 
 /* call_stack.py's compare_events for events of positive duration (those of
- * a window), within one thread: by time; at one time ends before starts;
+ * a window), by thread (pid, then tid), then within one thread: by time; at one time ends before starts;
  * starts the longer first, ends the shorter first; then by index (starts
  * ascending, ends descending). */
 #define CS_BEFORE(A, B)                                                                  \
-    ((A).pid != (B).pid ? (A).pid < (B).pid                                              \
-     : (A).tid != (B).tid ? (A).tid < (B).tid                                            \
+    ((A).th != (B).th ? (A).th < (B).th                                                  \
      : (A).time != (B).time ? (A).time < (B).time                                        \
      : (A).type != (B).type ? (A).type < (B).type                                        \
      : (A).dur != (B).dur ? ((A).type > 0 ? (A).dur > (B).dur : (A).dur < (B).dur)       \
@@ -244,6 +243,39 @@ static int walk_thread(cp_graph *g, const cs_item *it, size_t lo, size_t hi, cs_
     return rc;
 }
 
+typedef struct th_key {
+    int64_t pid, tid;
+    uint32_t th;
+} th_key;
+
+#define TH_BEFORE(A, B) \
+    ((A).pid < (B).pid || ((A).pid == (B).pid && ((A).tid < (B).tid || \
+     ((A).tid == (B).tid && (A).th < (B).th))))
+GPU_SORT_DEFINE(sort_threads, th_key, TH_BEFORE(A, B))
+
+/* Each thread's rank by (pid, tid), the backward thread's tid read as
+ * the forward one's when remap (one rank for both): the stack sort then
+ * compares one word where it compared two. NULL on OOM. */
+static uint32_t *thread_ranks(cp_graph *g, int remap, int64_t fwd, int64_t bwd)
+{
+    size_t n = g->n_threads;
+    th_key *k = scratch_take(g->s, CPS_THREADS, n * sizeof *k);
+    uint32_t *rank = scratch_take(g->s, CPS_RANK, n * sizeof *rank);
+    if (!k || !rank)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        int64_t tid = g->tids[i];
+        k[i] = (th_key){g->pids[i], remap && tid == bwd ? fwd : tid, (uint32_t)i};
+    }
+    sort_threads_in(k, n, g->s);
+    for (size_t i = 0, r = 0; i < n; i++) {
+        if (i && (k[i].pid != k[i - 1].pid || k[i].tid != k[i - 1].tid))
+            r++;
+        rank[k[i].th] = (uint32_t)r;
+    }
+    return rank;
+}
+
 int gpu_cpath_stack_edges(cp_graph *g)
 {
     int64_t fwd = only_tid(g, GPU_CF_FORWARD), bwd = only_tid(g, GPU_CF_AUTOGRAD);
@@ -251,28 +283,26 @@ int gpu_cpath_stack_edges(cp_graph *g)
     size_t n = 0, m = g->n;
     for (size_t i = 0; i < g->n; i++)
         n += host_kind(g->ev[i].kind) ? 2 : 0;
+    uint32_t *rank = thread_ranks(g, remap, fwd, bwd);
     cs_item *it = scratch_take(g->s, CPS_ITEMS, n * sizeof *it);
     cs_tree t = {scratch_take(g->s, CPS_PARENT, m * sizeof *t.parent),
                  scratch_take(g->s, CPS_FIRST, m * sizeof *t.first),
                  scratch_take(g->s, CPS_NEXT, m * sizeof *t.next),
                  scratch_take(g->s, CPS_LAST, m * sizeof *t.last),
                  scratch_take(g->s, CPS_STACK, m * sizeof *t.stack)};
-    int rc = it && t.parent && t.first && t.next && t.last && t.stack ? 0 : -1;
+    int rc = rank && it && t.parent && t.first && t.next && t.last && t.stack ? 0 : -1;
     for (size_t i = 0, k = 0; rc == 0 && i < g->n; i++) {
         const gpu_cp_event *e = &g->ev[i];
         if (!host_kind(e->kind))
             continue;
-        int64_t pid = g->pids[e->thread], tid = g->tids[e->thread];
-        if (remap && tid == bwd)
-            tid = fwd;
         int64_t dur = e->end - e->ts;
-        it[k++] = (cs_item){e->ts, dur, pid, tid, (uint32_t)i, 1};
-        it[k++] = (cs_item){e->end, dur, pid, tid, (uint32_t)i, -1};
+        it[k++] = (cs_item){e->ts, dur, rank[e->thread], (uint32_t)i, 1};
+        it[k++] = (cs_item){e->end, dur, rank[e->thread], (uint32_t)i, -1};
     }
     if (rc == 0)
         sort_items_in(it, n, g->s);
     for (size_t lo = 0, hi; rc == 0 && lo < n; lo = hi) {
-        for (hi = lo; hi < n && it[hi].pid == it[lo].pid && it[hi].tid == it[lo].tid; hi++)
+        for (hi = lo; hi < n && it[hi].th == it[lo].th; hi++)
             ;
         rc = walk_thread(g, it, lo, hi, &t);
     }
