@@ -168,7 +168,7 @@ static void merge_into(cp_edge *old, cp_edge *later)
  * (v, index) pairs sorted: a node with many edges. */
 static int merge_sorted(cp_graph *g, const uint32_t *idx, uint32_t lo, uint32_t hi)
 {
-    int64_t *p = scratch_take(g->s, CPS_TWINS, (hi - lo) * 2 * sizeof *p);
+    int64_t *p = scratch_take(g->s, CPS_TWINS, (size_t)(hi - lo) * 2 * sizeof *p);
     if (!p)
         return -1;
     for (uint32_t j = lo; j < hi; j++) {
@@ -317,7 +317,7 @@ static size_t sum_by_name(gpu_cpath_top *rows, size_t n, scratch *s)
 {
     gpu_keymap map;
     size_t m = 0, i = 0;
-    if (gpu_keymap_take(&map, s, CPS_TOP_MAP, n < GPU_KEYMAP_FEW ? n : GPU_KEYMAP_FEW) == 0)
+    if (gpu_keymap_take_sums(&map, s, CPS_TOP_MAP, n) == 0)
         for (; i < n && gpu_keymap_room(&map) == 0; i++) {
             size_t at = gpu_keymap_put(&map, (uint64_t)rows[i].table << 32 | rows[i].name, m);
             if (at < m)

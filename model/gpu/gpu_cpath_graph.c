@@ -119,9 +119,9 @@ typedef struct cs_item {        /* 32 bytes: the pass's largest sort */
 } cs_item;
 
 /* call_stack.py's compare_events for events of positive duration (those of
- * a window), by thread (pid, then tid), then within one thread: by time; at one time ends before starts;
- * starts the longer first, ends the shorter first; then by index (starts
- * ascending, ends descending). */
+ * a window): by thread (pid, then tid: its rank), then within one thread
+ * by time; at one time ends before starts; starts the longer first, ends
+ * the shorter first; then by index (starts ascending, ends descending). */
 #define CS_BEFORE(A, B)                                                                  \
     ((A).th != (B).th ? (A).th < (B).th                                                  \
      : (A).time != (B).time ? (A).time < (B).time                                        \

@@ -268,7 +268,7 @@ static size_t sum_credits(credit *c, size_t n, const walk *w, scratch *s)
     gpu_keymap map;
     size_t m = 0, i = 0;
     if (w->tids.slot && w->tids.len < 1u << 26 &&
-        gpu_keymap_take(&map, s, WRS_IDLE_MAP, n < GPU_KEYMAP_FEW ? n : GPU_KEYMAP_FEW) == 0)
+        gpu_keymap_take_sums(&map, s, WRS_IDLE_MAP, n) == 0)
         for (; i < n && gpu_keymap_room(&map) == 0; i++) {
             size_t at = gpu_keymap_put(&map, CREDIT_WORD(c[i]), m);
             if (at < m)

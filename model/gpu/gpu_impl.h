@@ -462,13 +462,13 @@ size_t gpu_keymap_put(gpu_keymap *m, uint64_t key, size_t next);
 /* An empty map with room for n keys on s's buffer slot (the scratch owns
  * it). 0 or -1 OOM. */
 int gpu_keymap_take(gpu_keymap *m, scratch *s, unsigned slot, size_t n);
+/* An empty map for a sum by name of n rows, which are many where their
+ * names are few: room for a few hundred keys, grown by gpu_keymap_room
+ * as more come. 0 or -1 OOM. */
+int gpu_keymap_take_sums(gpu_keymap *m, scratch *s, unsigned slot, size_t n);
 /* Room for one more key, the map doubled when it has none. 0 or -1 OOM
  * (the map as it was). */
 int gpu_keymap_room(gpu_keymap *m);
-/* The room a sum by name starts with: its rows are many and their names
- * few, and a table cleared for every row was a third of the window
- * pass's page faults. */
-#define GPU_KEYMAP_FEW 512
 
 typedef struct cp_graph {
     gpu_cp_event *ev;           /* the window's events, by file order */

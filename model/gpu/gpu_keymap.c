@@ -1,5 +1,4 @@
 /* gpu_keymap: the window pass's 64-bit key map (gpu_impl.h). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "model/gpu/gpu_impl.h"
@@ -36,6 +35,16 @@ int gpu_keymap_take(gpu_keymap *m, scratch *s, unsigned slot, size_t n)
     }
     memset(m->slot, 0, cap * sizeof *m->slot);
     return 0;
+}
+
+/* A table sized for every row and cleared whole was 1.28 MB a sum on
+ * df_index_resolver, for a few hundred names: the three sums starting
+ * small took 750 of its report's 7,900 page faults away (BENCHMARKS.md). */
+#define SUMS_FIRST_KEYS 512
+
+int gpu_keymap_take_sums(gpu_keymap *m, scratch *s, unsigned slot, size_t n)
+{
+    return gpu_keymap_take(m, s, slot, n < SUMS_FIRST_KEYS ? n : SUMS_FIRST_KEYS);
 }
 
 /* Doubled in place on its scratch slot: the keys are set aside past the

@@ -239,7 +239,7 @@ static ptrdiff_t sum_tab(const tab_entry *e, size_t m, scratch *s, tab_row **row
 {
     gpu_keymap map;
     tab_row *t = scratch_take(s, WRS_TAB_ROWS, m * sizeof *t);
-    if (!t || gpu_keymap_take(&map, s, WRS_TAB_MAP, m < GPU_KEYMAP_FEW ? m : GPU_KEYMAP_FEW))
+    if (!t || gpu_keymap_take_sums(&map, s, WRS_TAB_MAP, m) != 0)
         return -1;
     size_t k = 0;
     for (size_t x = 0; x < m; x++) {
